@@ -1,0 +1,300 @@
+//! The command line's shared pieces: how a source and the engine's dials are given as flags,
+//! and the parsers for durations (`10s`, `1500ms`, `2m`), watermark specs and sweep ranges.
+
+use std::path::PathBuf;
+
+use anyhow::{bail, Context, Result};
+use clap::{Args, ValueEnum};
+
+use crate::engine::{Accumulation, EngineConfig, StreamParams, WatermarkKind, WindowFn};
+
+/// Parses a duration into milliseconds: `250ms`, `10s`, `1.5s`, `2m`, `1h`, `0`; `inf` or `∞`
+/// for "never" (a grace that never drops).
+pub fn parse_duration(s: &str) -> Result<f64, String> {
+    let t = s.trim();
+    if t.eq_ignore_ascii_case("inf") || t == "∞" {
+        return Ok(f64::INFINITY);
+    }
+    let (num, scale) = if let Some(n) = t.strip_suffix("ms") {
+        (n, 1.0)
+    } else if let Some(n) = t.strip_suffix('s') {
+        (n, 1_000.0)
+    } else if let Some(n) = t.strip_suffix('m') {
+        (n, 60_000.0)
+    } else if let Some(n) = t.strip_suffix('h') {
+        (n, 3_600_000.0)
+    } else if t == "0" {
+        ("0", 1.0)
+    } else {
+        return Err(format!(
+            "'{s}' is not a duration: give a number with a unit, e.g. 10s, 1500ms, 2m"
+        ));
+    };
+    let v: f64 = num
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{s}' is not a duration: '{}' is not a number", num.trim()))?;
+    if !v.is_finite() || v < 0.0 {
+        return Err(format!("'{s}' is not a duration ≥ 0"));
+    }
+    Ok(v * scale)
+}
+
+/// A window size or slide: a duration of at least 1 ms, in whole milliseconds.
+pub fn parse_window_ms(s: &str) -> Result<i64, String> {
+    let ms = parse_duration(s)?;
+    if !ms.is_finite() || ms < 1.0 || ms.fract() != 0.0 || ms > 1e15 {
+        return Err(format!(
+            "'{s}' is not a window length: it must be a whole number of milliseconds ≥ 1ms"
+        ));
+    }
+    Ok(ms as i64)
+}
+
+/// `perfect`, `fixed:DUR`, `heuristic[:Q[:N]]` or `bounded:DUR`.
+pub fn parse_watermark(s: &str) -> Result<WatermarkKind, String> {
+    let mut parts = s.trim().split(':');
+    let family = parts.next().unwrap_or("");
+    let rest: Vec<&str> = parts.collect();
+    let bad = || {
+        format!(
+            "'{s}' is not a watermark: use perfect, fixed:DUR, heuristic[:Q[:N]] or bounded:DUR"
+        )
+    };
+    match (family, rest.as_slice()) {
+        ("perfect", []) => Ok(WatermarkKind::Perfect),
+        ("fixed", [lag]) => {
+            let lag = parse_duration(lag)?;
+            if lag.is_infinite() {
+                return Err(bad());
+            }
+            Ok(WatermarkKind::Fixed { lag })
+        }
+        ("bounded", [b]) => {
+            let bound = parse_duration(b)?;
+            if bound.is_infinite() {
+                return Err(bad());
+            }
+            Ok(WatermarkKind::Bounded { bound })
+        }
+        ("heuristic", rest) if rest.len() <= 2 => {
+            let q = match rest.first() {
+                Some(q) => q
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|q| (0.0..=1.0).contains(q))
+                    .ok_or_else(|| format!("'{q}' is not a quantile: give a number from 0 to 1"))?,
+                None => WatermarkKind::DEFAULT_Q,
+            };
+            let n = match rest.get(1) {
+                Some(n) => n.parse::<usize>().ok().filter(|n| *n >= 1).ok_or_else(|| {
+                    format!("'{n}' is not a history length: give a whole number ≥ 1")
+                })?,
+                None => WatermarkKind::DEFAULT_N,
+            };
+            Ok(WatermarkKind::Heuristic { q, n })
+        }
+        _ => Err(bad()),
+    }
+}
+
+/// A list of durations: `2s,10s,30s` or a range `0s..120s/10s` (both ends included).
+pub fn parse_duration_list(s: &str) -> Result<Vec<f64>, String> {
+    if let Some((range, step)) = s.split_once('/') {
+        let (a, b) = range.split_once("..").ok_or_else(|| {
+            format!("'{s}' is not a range: write it as FROM..TO/STEP, e.g. 0s..120s/10s")
+        })?;
+        let (a, b, step) = (
+            parse_duration(a)?,
+            parse_duration(b)?,
+            parse_duration(step)?,
+        );
+        if !(a.is_finite() && b.is_finite()) || step <= 0.0 || !step.is_finite() || b < a {
+            return Err(format!(
+                "'{s}' is not a range: need FROM ≤ TO and a step > 0"
+            ));
+        }
+        let n = ((b - a) / step + 1e-9).floor() as usize + 1;
+        if n > 10_000 {
+            return Err(format!("'{s}' has {n} points; at most 10000"));
+        }
+        return Ok((0..n).map(|i| a + step * i as f64).collect());
+    }
+    let v: Result<Vec<f64>, String> = s.split(',').map(parse_duration).collect();
+    let v = v?;
+    if v.is_empty() {
+        return Err("the list is empty".into());
+    }
+    Ok(v)
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum AccumulationArg {
+    Accumulating,
+    Discarding,
+    Retracting,
+}
+
+impl From<AccumulationArg> for Accumulation {
+    fn from(a: AccumulationArg) -> Self {
+        match a {
+            AccumulationArg::Accumulating => Accumulation::Accumulating,
+            AccumulationArg::Discarding => Accumulation::Discarding,
+            AccumulationArg::Retracting => Accumulation::Retracting,
+        }
+    }
+}
+
+/// Where events come from: the generator's dials, or a CSV file.
+#[derive(Debug, Clone, Args)]
+pub struct SourceArgs {
+    /// Read events from a CSV file with header event_time_ms,proc_time_ms,key instead of
+    /// generating them.
+    #[arg(long, value_name = "FILE.csv", conflicts_with_all = ["seed", "events", "span", "tail", "mean_delay", "tail_max", "keys"])]
+    pub input: Option<PathBuf>,
+    /// Generator seed (Python's random.Random(seed)).
+    #[arg(long, default_value_t = 7)]
+    pub seed: u64,
+    /// Number of events to generate.
+    #[arg(long, default_value_t = 20_000)]
+    pub events: usize,
+    /// Event-time span of the generated events.
+    #[arg(long, default_value = "600s", value_parser = parse_duration)]
+    pub span: f64,
+    /// Fraction of events in the long tail of delays.
+    #[arg(long, default_value_t = 0.08)]
+    pub tail: f64,
+    /// Mean delay of the ordinary events (exponential).
+    #[arg(long, default_value = "2s", value_parser = parse_duration)]
+    pub mean_delay: f64,
+    /// Largest delay of a tail event (uniform).
+    #[arg(long, default_value = "90s", value_parser = parse_duration)]
+    pub tail_max: f64,
+    /// The keys, one per character.
+    #[arg(long, default_value = "abcd")]
+    pub keys: String,
+}
+
+impl SourceArgs {
+    pub fn params(&self) -> StreamParams {
+        StreamParams {
+            seed: self.seed,
+            events: self.events,
+            span: self.span,
+            tail: self.tail,
+            mean_delay: self.mean_delay,
+            tail_max: self.tail_max,
+            keys: self.keys.clone(),
+        }
+    }
+
+    /// Loads or generates the stream.
+    pub fn load(&self) -> Result<crate::engine::Stream> {
+        match &self.input {
+            Some(path) => crate::io::csv::read_events(path),
+            None => {
+                let p = self.params();
+                if p.events > 50_000_000 {
+                    bail!("--events {} is more than 50000000", p.events);
+                }
+                crate::engine::stream::generate(&p).context("bad generator parameters")
+            }
+        }
+    }
+}
+
+/// The engine's dials.
+#[derive(Debug, Clone, Args)]
+pub struct EngineArgs {
+    /// Window size (tumbling unless --slide is given).
+    #[arg(long, default_value = "60s", value_parser = parse_window_ms)]
+    pub window: i64,
+    /// Slide of sliding windows (at most the window size).
+    #[arg(long, value_parser = parse_window_ms)]
+    pub slide: Option<i64>,
+    /// fixed:DUR | perfect | heuristic[:Q[:N]] | bounded:DUR
+    #[arg(long, default_value = "fixed:20s", value_parser = parse_watermark)]
+    pub watermark: WatermarkKind,
+    /// Allowed lateness past the watermark before events are dropped (`inf` never drops).
+    #[arg(long, default_value = "0s", value_parser = parse_duration)]
+    pub grace: f64,
+    /// Early-trigger interval in processing time (off when not given).
+    #[arg(long, value_parser = parse_duration)]
+    pub early: Option<f64>,
+    /// What each pane carries.
+    #[arg(long, value_enum, default_value_t = AccumulationArg::Accumulating)]
+    pub accumulation: AccumulationArg,
+}
+
+impl EngineArgs {
+    pub fn config(&self) -> Result<EngineConfig> {
+        let window = match self.slide {
+            Some(slide) => WindowFn::sliding(self.window, slide)?,
+            None => WindowFn::tumbling(self.window)?,
+        };
+        if let Some(e) = self.early {
+            if e.is_nan() || e <= 0.0 || e.is_infinite() {
+                bail!("--early must be a duration greater than 0, got {e} ms");
+            }
+        }
+        Ok(EngineConfig {
+            window,
+            watermark: self.watermark,
+            grace: self.grace,
+            early: self.early,
+            accumulation: self.accumulation.into(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("10s"), Ok(10_000.0));
+        assert_eq!(parse_duration("1500ms"), Ok(1_500.0));
+        assert_eq!(parse_duration("2m"), Ok(120_000.0));
+        assert_eq!(parse_duration("1.5s"), Ok(1_500.0));
+        assert_eq!(parse_duration("0"), Ok(0.0));
+        assert_eq!(parse_duration("inf"), Ok(f64::INFINITY));
+        assert!(parse_duration("10").is_err());
+        assert!(parse_duration("-1s").is_err());
+        assert!(parse_duration("xs").is_err());
+    }
+
+    #[test]
+    fn watermarks() {
+        assert_eq!(parse_watermark("perfect"), Ok(WatermarkKind::Perfect));
+        assert_eq!(
+            parse_watermark("fixed:20s"),
+            Ok(WatermarkKind::Fixed { lag: 20_000.0 })
+        );
+        assert_eq!(
+            parse_watermark("heuristic"),
+            Ok(WatermarkKind::Heuristic { q: 0.95, n: 2000 })
+        );
+        assert_eq!(
+            parse_watermark("heuristic:0.9:500"),
+            Ok(WatermarkKind::Heuristic { q: 0.9, n: 500 })
+        );
+        assert_eq!(
+            parse_watermark("bounded:5s"),
+            Ok(WatermarkKind::Bounded { bound: 5_000.0 })
+        );
+        assert!(parse_watermark("fixed").is_err());
+        assert!(parse_watermark("heuristic:2").is_err());
+        assert!(parse_watermark("magic").is_err());
+    }
+
+    #[test]
+    fn lists_and_ranges() {
+        assert_eq!(parse_duration_list("0s..120s/10s").unwrap().len(), 13);
+        assert_eq!(
+            parse_duration_list("2s,10s").unwrap(),
+            vec![2_000.0, 10_000.0]
+        );
+        assert!(parse_duration_list("5s..1s/1s").is_err());
+    }
+}

@@ -1,0 +1,378 @@
+//! Block 6, checkpoint and replay: a job's state and its source offset are snapshotted
+//! together and restored together, so events after a checkpoint are processed twice by the
+//! machine and once by the world. Sinks are the world: an `additive` sink adds every pane it
+//! receives (replays and refinements included: the classic bug), an `idempotent` sink upserts
+//! on (window, key, pane index), a `transactional` sink stages output and commits it only when
+//! a checkpoint completes.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use super::processor::{EngineConfig, FinalValue, Output, Processor};
+use super::stream::Stream;
+use super::trigger::{Accumulation, Pane};
+use super::window::CellId;
+
+/// How a sink applies the panes it receives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum SinkKind {
+    /// `+=` every pane's value.
+    Additive,
+    /// Upsert on (window, key, pane index): a replayed pane overwrites itself.
+    Idempotent,
+    /// Staged until the next completed checkpoint; a crash discards what was staged.
+    Transactional,
+}
+
+impl SinkKind {
+    pub const ALL: [SinkKind; 3] = [
+        SinkKind::Additive,
+        SinkKind::Idempotent,
+        SinkKind::Transactional,
+    ];
+
+    pub fn name(&self) -> &'static str {
+        match self {
+            SinkKind::Additive => "additive",
+            SinkKind::Idempotent => "idempotent",
+            SinkKind::Transactional => "transactional",
+        }
+    }
+}
+
+impl fmt::Display for SinkKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A sink: what the outside world holds of the job's output.
+#[derive(Debug, Clone)]
+pub struct Sink {
+    kind: SinkKind,
+    mode: Accumulation,
+    /// Additive and transactional: the value per cell.
+    values: BTreeMap<CellId, i64>,
+    /// Idempotent: the latest value per (cell, pane index).
+    upserts: BTreeMap<(CellId, u32), Pane>,
+    /// Transactional: panes waiting for the next checkpoint.
+    staged: Vec<Pane>,
+    /// Panes delivered to the sink, replays included.
+    pub received: u64,
+}
+
+impl Sink {
+    pub fn new(kind: SinkKind, mode: Accumulation) -> Self {
+        Sink {
+            kind,
+            mode,
+            values: BTreeMap::new(),
+            upserts: BTreeMap::new(),
+            staged: Vec::new(),
+            received: 0,
+        }
+    }
+
+    pub fn kind(&self) -> SinkKind {
+        self.kind
+    }
+
+    /// Delivers one pane.
+    pub fn deliver(&mut self, pane: &Pane) {
+        self.received += 1;
+        match self.kind {
+            SinkKind::Additive => *self.values.entry(pane.cell).or_insert(0) += pane.value,
+            SinkKind::Idempotent => {
+                self.upserts.insert((pane.cell, pane.index), *pane);
+            }
+            SinkKind::Transactional => self.staged.push(*pane),
+        }
+    }
+
+    /// A checkpoint completed: commit what was staged.
+    pub fn commit(&mut self) {
+        if self.kind != SinkKind::Transactional {
+            return;
+        }
+        for pane in std::mem::take(&mut self.staged) {
+            apply(&mut self.values, &pane, self.mode);
+        }
+    }
+
+    /// The job crashed: what was staged is lost with it.
+    pub fn abort(&mut self) {
+        self.staged.clear();
+    }
+
+    /// Panes staged and not yet committed.
+    pub fn staged(&self) -> usize {
+        self.staged.len()
+    }
+
+    /// The value of every cell as the sink holds it now.
+    pub fn output(&self) -> BTreeMap<CellId, i64> {
+        match self.kind {
+            SinkKind::Additive | SinkKind::Transactional => self.values.clone(),
+            SinkKind::Idempotent => {
+                let mut out = BTreeMap::new();
+                for pane in self.upserts.values() {
+                    apply(&mut out, pane, self.mode);
+                }
+                out
+            }
+        }
+    }
+}
+
+/// Applies a pane the way its accumulation mode means it (panes of a cell in index order).
+fn apply(values: &mut BTreeMap<CellId, i64>, pane: &Pane, mode: Accumulation) {
+    let v = values.entry(pane.cell).or_insert(0);
+    match mode {
+        Accumulation::Accumulating => *v = pane.value,
+        Accumulation::Discarding => *v += pane.value,
+        Accumulation::Retracting => *v += pane.value - pane.retraction.unwrap_or(0),
+    }
+}
+
+/// A completed checkpoint: the processor's whole state and the source offset, taken together.
+#[derive(Debug, Clone)]
+pub struct Checkpoint {
+    /// 1 for the first checkpoint.
+    pub id: u32,
+    pub offset: usize,
+    /// Processing time of the last event before it (−∞ at the start).
+    pub proc_time: f64,
+    /// Estimated state bytes copied.
+    pub bytes: usize,
+    state: Processor,
+}
+
+/// What a crash did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Crash {
+    /// Offset reached when the job died.
+    pub offset: usize,
+    pub proc_time: f64,
+    /// The checkpoint restored (`None`: no checkpoint yet, the job restarted from the start).
+    pub restored: Option<u32>,
+    pub restored_offset: usize,
+    /// Events that will be processed a second time.
+    pub replayed: usize,
+}
+
+/// One step of a crash schedule; `at` is a source offset (events processed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScheduleStep {
+    /// Run to `at`, then take a checkpoint.
+    Checkpoint { at: usize },
+    /// Run to `at`, then crash and restore the last checkpoint.
+    Crash { at: usize },
+}
+
+/// The reference's schedule: five times, run to `n·i/6`, checkpoint, run 800 events on, crash.
+pub fn reference_schedule(n: usize) -> Vec<ScheduleStep> {
+    (1..=5)
+        .flat_map(|i| {
+            let at = ((n * i) as f64 / 6.0) as usize;
+            [
+                ScheduleStep::Checkpoint { at },
+                ScheduleStep::Crash { at: at + 800 },
+            ]
+        })
+        .collect()
+}
+
+/// A job over a stream: a processor, its offset, its checkpoints and the sinks it writes to.
+#[derive(Debug, Clone)]
+pub struct Job<'a> {
+    stream: &'a Stream,
+    processor: Processor,
+    initial: Processor,
+    last: Option<Checkpoint>,
+    pub checkpoints: Vec<Checkpoint>,
+    pub crashes: Vec<Crash>,
+    pub sinks: Vec<Sink>,
+    /// Final values by cell (an upsert: a replayed finalisation overwrites itself).
+    finals: BTreeMap<CellId, FinalValue>,
+    out: Output,
+    /// Events processed, replays included.
+    pub processed: u64,
+}
+
+impl<'a> Job<'a> {
+    /// A job at offset 0, writing to one sink of each kind given.
+    pub fn new(stream: &'a Stream, cfg: EngineConfig, sinks: &[SinkKind]) -> Self {
+        let processor = Processor::for_stream(cfg, stream);
+        Job {
+            stream,
+            initial: processor.clone(),
+            processor,
+            last: None,
+            checkpoints: Vec::new(),
+            crashes: Vec::new(),
+            sinks: sinks
+                .iter()
+                .map(|&k| Sink::new(k, cfg.accumulation))
+                .collect(),
+            finals: BTreeMap::new(),
+            out: Output::default(),
+            processed: 0,
+        }
+    }
+
+    pub fn offset(&self) -> usize {
+        self.processor.offset()
+    }
+
+    pub fn processor(&self) -> &Processor {
+        &self.processor
+    }
+
+    fn deliver(&mut self) {
+        for pane in &self.out.panes {
+            for sink in &mut self.sinks {
+                sink.deliver(pane);
+            }
+        }
+        for f in &self.out.finals {
+            self.finals.insert(f.cell, *f);
+        }
+        self.out.clear();
+    }
+
+    /// Processes events until the offset reaches `upto` (or the end of the stream).
+    pub fn consume(&mut self, upto: usize) {
+        let upto = upto.min(self.stream.len());
+        while self.processor.offset() < upto {
+            let e = self.stream.events[self.processor.offset()];
+            self.processor.step(&e, &mut self.out);
+            self.processed += 1;
+            self.deliver();
+        }
+    }
+
+    /// Snapshots state and offset together; transactional sinks commit.
+    pub fn checkpoint(&mut self) -> &Checkpoint {
+        let offset = self.processor.offset();
+        let ck = Checkpoint {
+            id: self.checkpoints.len() as u32 + 1,
+            offset,
+            proc_time: offset
+                .checked_sub(1)
+                .map_or(f64::NEG_INFINITY, |i| self.stream.events[i].proc_time),
+            bytes: self.processor.state_bytes(),
+            state: self.processor.clone(),
+        };
+        for sink in &mut self.sinks {
+            sink.commit();
+        }
+        self.checkpoints.push(ck.clone());
+        self.last = Some(ck);
+        self.checkpoints.last().expect("just pushed")
+    }
+
+    /// Dies now and comes back from the last checkpoint (or the start).
+    pub fn crash(&mut self) -> &Crash {
+        let offset = self.processor.offset();
+        let proc_time = offset
+            .checked_sub(1)
+            .map_or(f64::NEG_INFINITY, |i| self.stream.events[i].proc_time);
+        let (restored, state) = match &self.last {
+            Some(ck) => (Some(ck.id), ck.state.clone()),
+            None => (None, self.initial.clone()),
+        };
+        self.processor = state;
+        for sink in &mut self.sinks {
+            sink.abort();
+        }
+        let restored_offset = self.processor.offset();
+        self.crashes.push(Crash {
+            offset,
+            proc_time,
+            restored,
+            restored_offset,
+            replayed: offset - restored_offset,
+        });
+        self.crashes.last().expect("just pushed")
+    }
+
+    /// Applies a schedule, then runs to the end of the stream.
+    pub fn run_schedule(&mut self, schedule: &[ScheduleStep]) {
+        for step in schedule {
+            match *step {
+                ScheduleStep::Checkpoint { at } => {
+                    self.consume(at);
+                    self.checkpoint();
+                }
+                ScheduleStep::Crash { at } => {
+                    self.consume(at);
+                    self.crash();
+                }
+            }
+        }
+        self.finish();
+    }
+
+    /// Runs to the end of the stream, closes the input and commits.
+    pub fn finish(&mut self) {
+        self.consume(self.stream.len());
+        self.processor.finish(&mut self.out);
+        self.deliver();
+        for sink in &mut self.sinks {
+            sink.commit();
+        }
+    }
+
+    /// The job's final value per cell.
+    pub fn finals(&self) -> BTreeMap<CellId, u64> {
+        self.finals.iter().map(|(c, f)| (*c, f.value)).collect()
+    }
+
+    pub fn sink(&self, kind: SinkKind) -> Option<&Sink> {
+        self.sinks.iter().find(|s| s.kind == kind)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::stream::{generate, StreamParams};
+
+    #[test]
+    fn reference_schedule_offsets() {
+        let s = reference_schedule(20_000);
+        assert_eq!(s[0], ScheduleStep::Checkpoint { at: 3333 });
+        assert_eq!(s[1], ScheduleStep::Crash { at: 4133 });
+        assert_eq!(s[9], ScheduleStep::Crash { at: 17466 });
+    }
+
+    #[test]
+    fn crash_replays_and_exactly_once_sinks_hold() {
+        let stream = generate(&StreamParams {
+            events: 3000,
+            ..Default::default()
+        })
+        .unwrap();
+        let cfg = EngineConfig::fixed(5_000.0, 10_000.0);
+        let mut clean = Job::new(&stream, cfg, &SinkKind::ALL);
+        clean.finish();
+        let mut crashed = Job::new(&stream, cfg, &SinkKind::ALL);
+        crashed.run_schedule(&reference_schedule(stream.len()));
+        assert_eq!(clean.finals(), crashed.finals());
+        for kind in [SinkKind::Idempotent, SinkKind::Transactional] {
+            assert_eq!(
+                clean.sink(kind).unwrap().output(),
+                crashed.sink(kind).unwrap().output(),
+                "{kind}"
+            );
+        }
+        assert_ne!(
+            clean.sink(SinkKind::Additive).unwrap().output(),
+            crashed.sink(SinkKind::Additive).unwrap().output()
+        );
+        assert_eq!(crashed.crashes.len(), 5);
+        // The last crash is due past the end of the stream, so it replays only what is left.
+        let replayed: Vec<_> = crashed.crashes.iter().map(|c| c.replayed).collect();
+        assert_eq!(replayed, vec![800, 800, 800, 800, 500]);
+    }
+}

@@ -1,0 +1,135 @@
+//! Block 4, late data: what happens to an event once the watermark has passed its window.
+//! With window end `E`, watermark `W` (already updated for the arriving event) and grace `G`:
+//! `E ≤ W − G` drops it (it goes to a side output with the inequality that decided it),
+//! `E ≤ W` keeps it as late, otherwise it is on time. A window is finalised, and its state
+//! freed, once `E ≤ W − G`.
+
+use super::stream::{Event, KeyId};
+use super::window::{fmt_ms, WindowId};
+
+/// What became of an event in one of its windows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Fate {
+    /// Its window had not ended by the watermark: counted before the window fired.
+    OnTime,
+    /// Its window had ended by the watermark but was still within grace: counted, late.
+    Late,
+    /// Its window had ended more than grace before the watermark: not counted.
+    Dropped,
+}
+
+impl Fate {
+    /// The fate of an event in a window ending at `end`, under watermark `wm` and `grace`.
+    pub fn decide(end: f64, wm: f64, grace: f64) -> Fate {
+        if end <= wm - grace {
+            Fate::Dropped
+        } else if end <= wm {
+            Fate::Late
+        } else {
+            Fate::OnTime
+        }
+    }
+
+    /// Whether a window ending at `end` is finalised under `wm` and `grace`.
+    pub fn finalised(end: f64, wm: f64, grace: f64) -> bool {
+        end <= wm - grace
+    }
+
+    pub fn label(&self) -> &'static str {
+        match self {
+            Fate::OnTime => "on time",
+            Fate::Late => "late",
+            Fate::Dropped => "dropped",
+        }
+    }
+
+    /// The worse of two fates (an event in several windows is shown by its worst).
+    pub fn worst(self, other: Fate) -> Fate {
+        self.max(other)
+    }
+}
+
+/// An event the engine refused, with everything needed to say why.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Dropped {
+    /// Position of the event in processing order.
+    pub offset: usize,
+    pub event: Event,
+    pub window: WindowId,
+    pub window_start: f64,
+    pub window_end: f64,
+    pub grace: f64,
+    /// The watermark when the event arrived (after taking it into account).
+    pub watermark: f64,
+}
+
+impl Dropped {
+    pub fn key(&self) -> KeyId {
+        self.event.key
+    }
+}
+
+/// The sentence that explains a fate, with the inequality in numbers, e.g.
+/// `window [180s, 240s) ends at 240s; watermark at arrival 243.1s − grace 0s ≥ 240s: dropped`.
+pub fn explain(fate: Fate, window_start: f64, window_end: f64, wm: f64, grace: f64) -> String {
+    let win = format!(
+        "window [{}, {}) ends at {}",
+        secs(window_start),
+        secs(window_end),
+        secs(window_end)
+    );
+    match fate {
+        Fate::Dropped => format!(
+            "{win}; watermark at arrival {} − grace {} ≥ {}: dropped",
+            secs(wm),
+            fmt_ms(grace),
+            secs(window_end)
+        ),
+        Fate::Late => format!(
+            "{win}; watermark at arrival {} ≥ {} but {} − grace {} < {}: late, kept",
+            secs(wm),
+            secs(window_end),
+            secs(wm),
+            fmt_ms(grace),
+            secs(window_end)
+        ),
+        Fate::OnTime => format!(
+            "{win}; watermark at arrival {} < {}: on time",
+            secs(wm),
+            secs(window_end)
+        ),
+    }
+}
+
+/// Milliseconds as seconds with one decimal (`243.1s`), `−∞`/`∞` at the ends.
+pub fn secs(ms: f64) -> String {
+    if ms == f64::NEG_INFINITY {
+        "−∞".to_string()
+    } else if ms == f64::INFINITY {
+        "∞".to_string()
+    } else {
+        format!("{:.1}s", ms / 1000.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn boundaries_are_inclusive_at_the_end() {
+        assert_eq!(Fate::decide(240_000.0, 240_000.0, 0.0), Fate::Dropped);
+        assert_eq!(Fate::decide(240_000.0, 239_999.9, 0.0), Fate::OnTime);
+        assert_eq!(Fate::decide(240_000.0, 250_000.0, 10_000.0), Fate::Dropped);
+        assert_eq!(Fate::decide(240_000.0, 249_999.0, 10_000.0), Fate::Late);
+    }
+
+    #[test]
+    fn explanation_names_the_numbers() {
+        let s = explain(Fate::Dropped, 180_000.0, 240_000.0, 243_100.0, 0.0);
+        assert_eq!(
+            s,
+            "window [180.0s, 240.0s) ends at 240.0s; watermark at arrival 243.1s − grace 0s ≥ 240.0s: dropped"
+        );
+    }
+}

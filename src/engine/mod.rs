@@ -1,0 +1,23 @@
+//! The engine: a pure, deterministic stream processor in the Dataflow model. No I/O, no
+//! terminal, no clock: everything it answers is a function of the stream and the dials.
+//! One module per block of the model, and `processor`, which assembles them.
+
+pub mod checkpoint;
+pub mod frontier;
+pub mod lateness;
+pub mod processor;
+pub mod stream;
+pub mod trigger;
+pub mod watermark;
+pub mod window;
+
+pub use checkpoint::{Checkpoint, Job, ScheduleStep, Sink, SinkKind};
+pub use frontier::{FrontierPoint, Policy, Score, POLICIES};
+pub use lateness::{Dropped, Fate};
+pub use processor::{
+    run, Arrival, Counters, EngineConfig, FinalValue, Output, Processor, RunResult,
+};
+pub use stream::{Event, KeyId, Stream, StreamParams};
+pub use trigger::{Accumulation, CellState, Pane, Timing};
+pub use watermark::{Watermark, WatermarkKind};
+pub use window::{CellId, WindowFn, WindowId};

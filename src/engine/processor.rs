@@ -1,0 +1,554 @@
+//! The assembled stream processor: windows, watermark, late data and triggers put together and
+//! fed one event at a time in processing order. Every batch answer (`run`, the report, the
+//! frontier, checkpointed jobs) and the UI's animation go through [`Processor::step`], so each
+//! rule has one implementation.
+//!
+//! Per arrival, in this order: the watermark takes the event in; the event is placed in its
+//! windows (dropped, late or on time); due EARLY timers fire; windows the watermark has now
+//! passed fire ON_TIME; cells that took late data emit LATE panes; windows past their grace are
+//! finalised and their state freed.
+
+use std::collections::{BTreeMap, BinaryHeap};
+use std::ops::RangeInclusive;
+
+use super::lateness::{Dropped, Fate};
+use super::stream::{Event, KeyId, Stream};
+use super::trigger::{Accumulation, CellState, Pane, Timer, Timing};
+use super::watermark::{Watermark, WatermarkKind};
+use super::window::{CellId, WindowFn, WindowId};
+
+/// The dials of one run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EngineConfig {
+    pub window: WindowFn,
+    pub watermark: WatermarkKind,
+    /// Allowed lateness after the watermark passes a window's end, ms (may be +∞).
+    pub grace: f64,
+    /// Early-trigger interval in processing time, ms.
+    pub early: Option<f64>,
+    pub accumulation: Accumulation,
+}
+
+impl EngineConfig {
+    /// 60 s tumbling windows, `fixed:lag`, the given grace, no early trigger, accumulating:
+    /// the reference's block-4 pipeline.
+    pub fn fixed(lag: f64, grace: f64) -> Self {
+        EngineConfig {
+            window: WindowFn::Tumbling { size: 60_000 },
+            watermark: WatermarkKind::Fixed { lag },
+            grace,
+            early: None,
+            accumulation: Accumulation::Accumulating,
+        }
+    }
+}
+
+/// A cell's value when its window was finalised.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FinalValue {
+    pub cell: CellId,
+    pub value: u64,
+    /// Processing time of the arrival that finalised it (the last one, at end of input).
+    pub proc_time: f64,
+}
+
+/// What the engine emits, appended to by each step; the caller keeps or clears it.
+#[derive(Debug, Clone, Default)]
+pub struct Output {
+    pub panes: Vec<Pane>,
+    pub dropped: Vec<Dropped>,
+    pub finals: Vec<FinalValue>,
+}
+
+impl Output {
+    pub fn clear(&mut self) {
+        self.panes.clear();
+        self.dropped.clear();
+        self.finals.clear();
+    }
+}
+
+/// Running totals, part of the processor's state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Counters {
+    /// Events processed.
+    pub events: u64,
+    /// (event, window) placements counted before their window fired.
+    pub on_time: u64,
+    /// Placements counted after their window fired, within grace.
+    pub late: u64,
+    /// Placements refused: past grace.
+    pub dropped: u64,
+    pub early_panes: u64,
+    pub on_time_panes: u64,
+    pub late_panes: u64,
+    pub windows_finalised: u64,
+}
+
+impl Counters {
+    pub fn panes(&self) -> u64 {
+        self.early_panes + self.on_time_panes + self.late_panes
+    }
+}
+
+/// What one arrival did, for the UI to animate.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Arrival {
+    /// Position of the event in processing order.
+    pub offset: usize,
+    /// The watermark after the event.
+    pub watermark: f64,
+    /// The windows the event belongs to.
+    pub windows: RangeInclusive<WindowId>,
+    /// Its worst fate over those windows.
+    pub fate: Fate,
+}
+
+#[derive(Debug, Clone)]
+struct WindowState {
+    fired: bool,
+    cells: Vec<Option<CellState>>,
+}
+
+/// The incremental engine. Cloning it is taking a snapshot of its whole state.
+#[derive(Debug, Clone)]
+pub struct Processor {
+    cfg: EngineConfig,
+    watermark: Watermark,
+    /// Open windows, by index; non-merging windows end in index order.
+    windows: BTreeMap<WindowId, WindowState>,
+    /// Every window up to this index has been passed by the watermark.
+    passed_through: Option<WindowId>,
+    /// End of the first window not yet passed (cached to skip work).
+    next_pass_end: f64,
+    timers: BinaryHeap<Timer>,
+    counters: Counters,
+    open_cells: usize,
+    offset: usize,
+    last_proc_time: f64,
+    finished: bool,
+    /// Scratch: cells that took late data in this arrival.
+    late_cells: Vec<CellId>,
+    due: Vec<Timer>,
+}
+
+/// Estimated bytes of one open cell (its state, its slot, and a share of map overhead).
+pub const CELL_BYTES: usize = std::mem::size_of::<Option<CellState>>() + 8;
+/// Estimated bytes of one open window's own bookkeeping.
+pub const WINDOW_BYTES: usize = std::mem::size_of::<WindowState>() + 24;
+
+impl Processor {
+    /// A processor before its first event. `max_delay` is the stream's largest delay, used only
+    /// by the perfect watermark.
+    pub fn new(cfg: EngineConfig, max_delay: f64) -> Self {
+        Processor {
+            cfg,
+            watermark: Watermark::new(cfg.watermark, max_delay),
+            windows: BTreeMap::new(),
+            passed_through: None,
+            next_pass_end: f64::NEG_INFINITY,
+            timers: BinaryHeap::new(),
+            counters: Counters::default(),
+            open_cells: 0,
+            offset: 0,
+            last_proc_time: f64::NEG_INFINITY,
+            finished: false,
+            late_cells: Vec::new(),
+            due: Vec::new(),
+        }
+    }
+
+    /// A processor for `stream` (resolving the perfect watermark's lag from it).
+    pub fn for_stream(cfg: EngineConfig, stream: &Stream) -> Self {
+        Processor::new(cfg, stream.max_delay())
+    }
+
+    pub fn config(&self) -> &EngineConfig {
+        &self.cfg
+    }
+
+    pub fn counters(&self) -> &Counters {
+        &self.counters
+    }
+
+    pub fn watermark(&self) -> f64 {
+        self.watermark.current()
+    }
+
+    /// Events processed so far: the source offset to resume from.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+
+    pub fn open_windows(&self) -> usize {
+        self.windows.len()
+    }
+
+    pub fn open_cells(&self) -> usize {
+        self.open_cells
+    }
+
+    /// The estimated size of the state a checkpoint copies.
+    pub fn state_bytes(&self) -> usize {
+        self.open_cells * CELL_BYTES
+            + self.windows.len() * WINDOW_BYTES
+            + self.timers.len() * std::mem::size_of::<Timer>()
+    }
+
+    /// The live state of a cell, if its window is open.
+    pub fn cell(&self, cell: CellId) -> Option<&CellState> {
+        self.windows
+            .get(&cell.window)
+            .and_then(|w| w.cells.get(cell.key as usize))
+            .and_then(Option::as_ref)
+    }
+
+    /// Open cells with their state and whether their window has fired on time.
+    pub fn open(&self) -> impl Iterator<Item = (CellId, &CellState, bool)> + '_ {
+        self.windows.iter().flat_map(|(&window, w)| {
+            w.cells.iter().enumerate().filter_map(move |(k, c)| {
+                c.as_ref().map(|c| {
+                    (
+                        CellId {
+                            window,
+                            key: k as KeyId,
+                        },
+                        c,
+                        w.fired,
+                    )
+                })
+            })
+        })
+    }
+
+    fn bounds(&self, window: WindowId) -> (f64, f64) {
+        (self.cfg.window.start(window), self.cfg.window.end(window))
+    }
+
+    /// Feeds the next event (in processing order) and appends what it caused to `out`.
+    pub fn step(&mut self, e: &Event, out: &mut Output) -> Arrival {
+        let offset = self.offset;
+        self.offset += 1;
+        self.counters.events += 1;
+        self.last_proc_time = e.proc_time;
+        let wm = self.watermark.observe(e);
+        let grace = self.cfg.grace;
+        let windows = self.cfg.window.assign(e.event_time);
+        let mut fate = Fate::OnTime;
+        self.late_cells.clear();
+
+        // Place the event in each of its windows.
+        for window in windows.clone() {
+            let (start, end) = self.bounds(window);
+            let f = Fate::decide(end, wm, grace);
+            fate = fate.worst(f);
+            match f {
+                Fate::Dropped => {
+                    self.counters.dropped += 1;
+                    out.dropped.push(Dropped {
+                        offset,
+                        event: *e,
+                        window,
+                        window_start: start,
+                        window_end: end,
+                        grace,
+                        watermark: wm,
+                    });
+                    continue;
+                }
+                Fate::Late => self.counters.late += 1,
+                Fate::OnTime => self.counters.on_time += 1,
+            }
+            let passed = self.passed_through.is_some_and(|p| window <= p);
+            let w = self.windows.entry(window).or_insert_with(|| WindowState {
+                fired: passed,
+                cells: Vec::new(),
+            });
+            let k = e.key as usize;
+            if w.cells.len() <= k {
+                w.cells.resize(k + 1, None);
+            }
+            let slot = &mut w.cells[k];
+            let cell_id = CellId { window, key: e.key };
+            let cell = match slot {
+                Some(c) => c,
+                None => {
+                    self.open_cells += 1;
+                    let mut c = CellState::default();
+                    if let (Some(every), false) = (self.cfg.early, w.fired) {
+                        let due = e.proc_time + every;
+                        c.timer = Some(due);
+                        self.timers.push(Timer { due, cell: cell_id });
+                    }
+                    slot.insert(c)
+                }
+            };
+            cell.value += 1;
+            if w.fired {
+                self.late_cells.push(cell_id);
+            }
+        }
+
+        // EARLY: timers due by now, for windows that have not fired on time.
+        if let Some(every) = self.cfg.early {
+            self.due.clear();
+            while let Some(t) = self.timers.peek() {
+                if t.due > e.proc_time {
+                    break;
+                }
+                let t = self.timers.pop().expect("peeked");
+                self.due.push(t);
+            }
+            for i in 0..self.due.len() {
+                let t = self.due[i];
+                let bounds = self.bounds(t.cell.window);
+                let Some(w) = self.windows.get_mut(&t.cell.window) else {
+                    continue;
+                };
+                if w.fired {
+                    continue;
+                }
+                let Some(Some(c)) = w.cells.get_mut(t.cell.key as usize) else {
+                    continue;
+                };
+                if c.timer != Some(t.due) {
+                    continue;
+                }
+                let pane = c.emit(
+                    t.cell,
+                    bounds,
+                    Timing::Early,
+                    e.proc_time,
+                    wm,
+                    self.cfg.accumulation,
+                );
+                out.panes.push(pane);
+                self.counters.early_panes += 1;
+                let due = e.proc_time + every;
+                c.timer = Some(due);
+                self.timers.push(Timer { due, cell: t.cell });
+            }
+        }
+
+        // ON_TIME: windows the watermark has just passed.
+        if wm >= self.next_pass_end {
+            self.pass_windows(wm, e.proc_time, out);
+        }
+
+        // LATE: cells of already-fired windows whose value this arrival changed.
+        for i in 0..self.late_cells.len() {
+            let cell = self.late_cells[i];
+            let bounds = self.bounds(cell.window);
+            if let Some(Some(c)) = self
+                .windows
+                .get_mut(&cell.window)
+                .and_then(|w| w.cells.get_mut(cell.key as usize))
+            {
+                if c.changed() {
+                    out.panes.push(c.emit(
+                        cell,
+                        bounds,
+                        Timing::Late,
+                        e.proc_time,
+                        wm,
+                        self.cfg.accumulation,
+                    ));
+                    self.counters.late_panes += 1;
+                }
+            }
+        }
+
+        // Finalise windows past their grace.
+        self.finalise(wm, e.proc_time, out);
+
+        Arrival {
+            offset,
+            watermark: wm,
+            windows,
+            fate,
+        }
+    }
+
+    /// Fires ON_TIME panes for the open windows that end by `wm`.
+    fn pass_windows(&mut self, wm: f64, proc_time: f64, out: &mut Output) {
+        let Some(through) = self.cfg.window.last_ended_by(wm) else {
+            return;
+        };
+        if self.passed_through.is_some_and(|p| p >= through) {
+            return;
+        }
+        let from = self.passed_through.map_or(WindowId::MIN, |p| p + 1);
+        let mode = self.cfg.accumulation;
+        let window_fn = self.cfg.window;
+        for (&window, w) in self.windows.range_mut(from..=through) {
+            if w.fired {
+                continue;
+            }
+            w.fired = true;
+            let bounds = (window_fn.start(window), window_fn.end(window));
+            for (k, c) in w.cells.iter_mut().enumerate() {
+                if let Some(c) = c {
+                    c.timer = None;
+                    let cell = CellId {
+                        window,
+                        key: k as KeyId,
+                    };
+                    out.panes
+                        .push(c.emit(cell, bounds, Timing::OnTime, proc_time, wm, mode));
+                    self.counters.on_time_panes += 1;
+                }
+            }
+        }
+        self.passed_through = Some(through);
+        self.next_pass_end = if through == WindowId::MAX {
+            f64::INFINITY
+        } else {
+            window_fn.end(through + 1)
+        };
+    }
+
+    fn finalise(&mut self, wm: f64, proc_time: f64, out: &mut Output) {
+        while let Some(entry) = self.windows.first_entry() {
+            let window = *entry.key();
+            if !Fate::finalised(self.cfg.window.end(window), wm, self.cfg.grace) {
+                break;
+            }
+            let w = entry.remove();
+            self.close_window(window, w, proc_time, out);
+        }
+    }
+
+    fn close_window(&mut self, window: WindowId, w: WindowState, proc_time: f64, out: &mut Output) {
+        for (k, c) in w.cells.into_iter().enumerate() {
+            if let Some(c) = c {
+                self.open_cells -= 1;
+                out.finals.push(FinalValue {
+                    cell: CellId {
+                        window,
+                        key: k as KeyId,
+                    },
+                    value: c.value,
+                    proc_time,
+                });
+            }
+        }
+        self.counters.windows_finalised += 1;
+    }
+
+    /// The end of input: the watermark goes to +∞, every window fires and is finalised.
+    /// Calling it twice does nothing more.
+    pub fn finish(&mut self, out: &mut Output) {
+        if self.finished {
+            return;
+        }
+        self.finished = true;
+        let wm = self.watermark.close();
+        let pt = self.last_proc_time;
+        self.pass_windows(wm, pt, out);
+        while let Some((window, w)) = self.windows.pop_first() {
+            self.close_window(window, w, pt, out);
+        }
+        self.timers.clear();
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.finished
+    }
+}
+
+/// Everything a whole run produced.
+#[derive(Debug, Clone)]
+pub struct RunResult {
+    pub counters: Counters,
+    pub output: Output,
+    /// Final value per cell.
+    pub finals: BTreeMap<CellId, u64>,
+    /// The largest number of cells open at once.
+    pub peak_open_cells: usize,
+}
+
+/// Runs a stream through a processor from the first event to the end of input.
+/// With `keep_panes` false the panes are counted but not kept.
+pub fn run(stream: &Stream, cfg: EngineConfig, keep_panes: bool) -> RunResult {
+    let mut p = Processor::for_stream(cfg, stream);
+    let mut out = Output::default();
+    let mut finals = BTreeMap::new();
+    let mut peak = 0;
+    let mut kept = Output::default();
+    for e in &stream.events {
+        p.step(e, &mut out);
+        peak = peak.max(p.open_cells());
+        drain(&mut out, &mut kept, &mut finals, keep_panes);
+    }
+    p.finish(&mut out);
+    drain(&mut out, &mut kept, &mut finals, keep_panes);
+    RunResult {
+        counters: *p.counters(),
+        output: kept,
+        finals,
+        peak_open_cells: peak,
+    }
+}
+
+fn drain(
+    out: &mut Output,
+    kept: &mut Output,
+    finals: &mut BTreeMap<CellId, u64>,
+    keep_panes: bool,
+) {
+    for f in &out.finals {
+        finals.insert(f.cell, f.value);
+    }
+    if keep_panes {
+        kept.panes.append(&mut out.panes);
+        kept.dropped.append(&mut out.dropped);
+        kept.finals.append(&mut out.finals);
+    }
+    out.clear();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ev(et: f64, pt: f64) -> Event {
+        Event {
+            event_time: et,
+            proc_time: pt,
+            key: 0,
+        }
+    }
+
+    #[test]
+    fn a_late_event_inside_grace_refines_with_a_late_pane() {
+        let cfg = EngineConfig {
+            window: WindowFn::Tumbling { size: 10 },
+            watermark: WatermarkKind::Fixed { lag: 0.0 },
+            grace: 5.0,
+            early: None,
+            accumulation: Accumulation::Accumulating,
+        };
+        let mut p = Processor::new(cfg, 0.0);
+        let mut out = Output::default();
+        p.step(&ev(1.0, 2.0), &mut out);
+        p.step(&ev(11.0, 11.0), &mut out); // wm 11 passes window 0: ON_TIME 1
+        let a = p.step(&ev(3.0, 12.0), &mut out); // late, kept: LATE 2
+        assert_eq!(a.fate, Fate::Late);
+        let a = p.step(&ev(4.0, 15.0), &mut out); // 10 <= 15 - 5: dropped
+        assert_eq!(a.fate, Fate::Dropped);
+        p.finish(&mut out);
+        let timings: Vec<_> = out.panes.iter().map(|p| (p.timing, p.total)).collect();
+        assert_eq!(
+            timings,
+            vec![(Timing::OnTime, 1), (Timing::Late, 2), (Timing::OnTime, 1)]
+        );
+        let finals: Vec<_> = out
+            .finals
+            .iter()
+            .map(|f| (f.cell.window, f.value))
+            .collect();
+        assert_eq!(finals, vec![(0, 2), (1, 1)]);
+        assert_eq!(out.dropped.len(), 1);
+        assert_eq!(p.counters().late, 1);
+    }
+}

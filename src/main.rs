@@ -1,0 +1,5 @@
+//! The `twoclocks` binary: a thin entry point into the command line.
+
+fn main() -> std::process::ExitCode {
+    twoclocks::cli::main()
+}
