@@ -5,3 +5,4 @@
 pub mod cli;
 pub mod engine;
 pub mod io;
+pub mod tui;

@@ -5,8 +5,10 @@
 pub mod checkpoint;
 pub mod frontier;
 pub mod lateness;
+pub mod pipeline;
 pub mod processor;
 pub mod stream;
+pub mod timeline;
 pub mod trigger;
 pub mod watermark;
 pub mod window;

@@ -227,11 +227,36 @@ impl Processor {
 
     /// Feeds the next event (in processing order) and appends what it caused to `out`.
     pub fn step(&mut self, e: &Event, out: &mut Output) -> Arrival {
+        let wm = self.watermark.observe(e);
+        self.place(e, wm, out)
+    }
+
+    /// Feeds the next event under a watermark decided elsewhere (an operator behind several
+    /// inputs takes the smallest of their watermarks). The watermark is held monotone.
+    pub fn step_with_watermark(&mut self, e: &Event, watermark: f64, out: &mut Output) -> Arrival {
+        let wm = self.watermark.raise(watermark);
+        self.place(e, wm, out)
+    }
+
+    /// Moves time on without an event: the watermark (held monotone) and processing time
+    /// advance, due EARLY timers fire, passed windows fire ON_TIME, expired ones are finalised.
+    pub fn advance(&mut self, watermark: f64, proc_time: f64, out: &mut Output) {
+        let wm = self.watermark.raise(watermark);
+        if proc_time > self.last_proc_time {
+            self.last_proc_time = proc_time;
+        }
+        self.fire_timers(proc_time, wm, out);
+        if wm >= self.next_pass_end {
+            self.pass_windows(wm, proc_time, out);
+        }
+        self.finalise(wm, proc_time, out);
+    }
+
+    fn place(&mut self, e: &Event, wm: f64, out: &mut Output) -> Arrival {
         let offset = self.offset;
         self.offset += 1;
         self.counters.events += 1;
         self.last_proc_time = e.proc_time;
-        let wm = self.watermark.observe(e);
         let grace = self.cfg.grace;
         let windows = self.cfg.window.assign(e.event_time);
         let mut fate = Fate::OnTime;
@@ -290,45 +315,7 @@ impl Processor {
         }
 
         // EARLY: timers due by now, for windows that have not fired on time.
-        if let Some(every) = self.cfg.early {
-            self.due.clear();
-            while let Some(t) = self.timers.peek() {
-                if t.due > e.proc_time {
-                    break;
-                }
-                let t = self.timers.pop().expect("peeked");
-                self.due.push(t);
-            }
-            for i in 0..self.due.len() {
-                let t = self.due[i];
-                let bounds = self.bounds(t.cell.window);
-                let Some(w) = self.windows.get_mut(&t.cell.window) else {
-                    continue;
-                };
-                if w.fired {
-                    continue;
-                }
-                let Some(Some(c)) = w.cells.get_mut(t.cell.key as usize) else {
-                    continue;
-                };
-                if c.timer != Some(t.due) {
-                    continue;
-                }
-                let pane = c.emit(
-                    t.cell,
-                    bounds,
-                    Timing::Early,
-                    e.proc_time,
-                    wm,
-                    self.cfg.accumulation,
-                );
-                out.panes.push(pane);
-                self.counters.early_panes += 1;
-                let due = e.proc_time + every;
-                c.timer = Some(due);
-                self.timers.push(Timer { due, cell: t.cell });
-            }
-        }
+        self.fire_timers(e.proc_time, wm, out);
 
         // ON_TIME: windows the watermark has just passed.
         if wm >= self.next_pass_end {
@@ -366,6 +353,49 @@ impl Processor {
             watermark: wm,
             windows,
             fate,
+        }
+    }
+
+    /// Fires the EARLY panes whose timers are due by `proc_time`, and re-arms them.
+    fn fire_timers(&mut self, proc_time: f64, wm: f64, out: &mut Output) {
+        if let Some(every) = self.cfg.early {
+            self.due.clear();
+            while let Some(t) = self.timers.peek() {
+                if t.due > proc_time {
+                    break;
+                }
+                let t = self.timers.pop().expect("peeked");
+                self.due.push(t);
+            }
+            for i in 0..self.due.len() {
+                let t = self.due[i];
+                let bounds = self.bounds(t.cell.window);
+                let Some(w) = self.windows.get_mut(&t.cell.window) else {
+                    continue;
+                };
+                if w.fired {
+                    continue;
+                }
+                let Some(Some(c)) = w.cells.get_mut(t.cell.key as usize) else {
+                    continue;
+                };
+                if c.timer != Some(t.due) {
+                    continue;
+                }
+                let pane = c.emit(
+                    t.cell,
+                    bounds,
+                    Timing::Early,
+                    proc_time,
+                    wm,
+                    self.cfg.accumulation,
+                );
+                out.panes.push(pane);
+                self.counters.early_panes += 1;
+                let due = proc_time + every;
+                c.timer = Some(due);
+                self.timers.push(Timer { due, cell: t.cell });
+            }
         }
     }
 

@@ -125,6 +125,14 @@ impl Watermark {
         self.current
     }
 
+    /// Raises the watermark to `wm` if that is higher (a watermark given from outside).
+    pub fn raise(&mut self, wm: f64) -> f64 {
+        if wm > self.current {
+            self.current = wm;
+        }
+        self.current
+    }
+
     /// The end of input: every window is complete.
     pub fn close(&mut self) -> f64 {
         self.current = f64::INFINITY;

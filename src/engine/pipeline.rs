@@ -1,0 +1,1 @@
+//! Parallel operators with checkpoint barriers (to be filled in).

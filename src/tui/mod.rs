@@ -1,0 +1,1 @@
+//! The terminal UI (to be filled in).
