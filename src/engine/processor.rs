@@ -117,6 +117,10 @@ pub struct Processor {
     watermark: Watermark,
     /// Open windows, by index; non-merging windows end in index order.
     windows: BTreeMap<WindowId, WindowState>,
+    /// End of the first open window (+∞ when none): finalisation is checked against it.
+    first_end: f64,
+    /// 1 / slide, for window assignment without a division per event.
+    inv_slide: f64,
     /// Every window up to this index has been passed by the watermark.
     passed_through: Option<WindowId>,
     /// End of the first window not yet passed (cached to skip work).
@@ -145,6 +149,8 @@ impl Processor {
             cfg,
             watermark: Watermark::new(cfg.watermark, max_delay),
             windows: BTreeMap::new(),
+            first_end: f64::INFINITY,
+            inv_slide: 1.0 / cfg.window.slide() as f64,
             passed_through: None,
             next_pass_end: f64::NEG_INFINITY,
             timers: BinaryHeap::new(),
@@ -258,7 +264,7 @@ impl Processor {
         self.counters.events += 1;
         self.last_proc_time = e.proc_time;
         let grace = self.cfg.grace;
-        let windows = self.cfg.window.assign(e.event_time);
+        let windows = self.cfg.window.assign_with(e.event_time, self.inv_slide);
         let mut fate = Fate::OnTime;
         self.late_cells.clear();
 
@@ -285,6 +291,9 @@ impl Processor {
                 Fate::OnTime => self.counters.on_time += 1,
             }
             let passed = self.passed_through.is_some_and(|p| window <= p);
+            if end < self.first_end {
+                self.first_end = end;
+            }
             let w = self.windows.entry(window).or_insert_with(|| WindowState {
                 fired: passed,
                 cells: Vec::new(),
@@ -438,6 +447,9 @@ impl Processor {
     }
 
     fn finalise(&mut self, wm: f64, proc_time: f64, out: &mut Output) {
+        if !Fate::finalised(self.first_end, wm, self.cfg.grace) {
+            return;
+        }
         while let Some(entry) = self.windows.first_entry() {
             let window = *entry.key();
             if !Fate::finalised(self.cfg.window.end(window), wm, self.cfg.grace) {
@@ -446,6 +458,10 @@ impl Processor {
             let w = entry.remove();
             self.close_window(window, w, proc_time, out);
         }
+        self.first_end = self
+            .windows
+            .first_key_value()
+            .map_or(f64::INFINITY, |(&id, _)| self.cfg.window.end(id));
     }
 
     fn close_window(&mut self, window: WindowId, w: WindowState, proc_time: f64, out: &mut Output) {
@@ -478,6 +494,7 @@ impl Processor {
         while let Some((window, w)) = self.windows.pop_first() {
             self.close_window(window, w, pt, out);
         }
+        self.first_end = f64::INFINITY;
         self.timers.clear();
     }
 

@@ -52,6 +52,36 @@ pub fn py_floor_div(vx: f64, wx: f64) -> f64 {
     }
 }
 
+/// `int(t // w)` for a whole-millisecond `w ≥ 1`, as Python computes it. Where `t` and the
+/// products below are exact (|t| < 2^52) the exact floor is found with one division and
+/// exact checks; elsewhere it falls back to [`py_floor_div`]. Both give the exact floor there.
+#[inline]
+pub fn floor_index(t: f64, w: i64) -> i64 {
+    floor_index_with(t, w, 1.0 / w as f64)
+}
+
+/// [`floor_index`] with `inv = 1 / w` computed once by the caller: the estimate `t · inv` is
+/// within one of the floor, and the exact checks correct it.
+#[inline]
+pub fn floor_index_with(t: f64, w: i64, inv: f64) -> i64 {
+    const EXACT: f64 = 4_503_599_627_370_496.0; // 2^52
+    let wf = w as f64;
+    if t.abs() < EXACT && w < (1 << 40) {
+        // Truncation is a single instruction (floor is a libm call on baseline x86-64).
+        let q = (t * inv) as i64;
+        let qf = q as f64;
+        if qf * wf > t {
+            q - 1
+        } else if (qf + 1.0) * wf <= t {
+            q + 1
+        } else {
+            q
+        }
+    } else {
+        py_floor_div(t, wf) as i64
+    }
+}
+
 impl WindowFn {
     pub fn tumbling(size: i64) -> Result<Self, WindowError> {
         if size < 1 {
@@ -91,27 +121,39 @@ impl WindowFn {
         }
     }
 
-    /// Start of window `id`, ms.
+    /// Start of window `id`, ms (exact for the ±2^53 ms the engine accepts).
+    #[inline]
     pub fn start(&self, id: WindowId) -> f64 {
-        (id as i128 * self.slide() as i128) as f64
+        id.saturating_mul(self.slide()) as f64
     }
 
     /// End of window `id` (exclusive), ms.
+    #[inline]
     pub fn end(&self, id: WindowId) -> f64 {
-        (id as i128 * self.slide() as i128 + self.size() as i128) as f64
+        id.saturating_mul(self.slide()).saturating_add(self.size()) as f64
     }
 
     /// The windows that contain `event_time`, earliest first: `first..=last`.
     pub fn assign(&self, event_time: f64) -> std::ops::RangeInclusive<WindowId> {
+        self.assign_with(event_time, 1.0 / self.slide() as f64)
+    }
+
+    /// [`WindowFn::assign`] with `inv_slide = 1 / slide` computed once by the caller.
+    #[inline]
+    pub fn assign_with(
+        &self,
+        event_time: f64,
+        inv_slide: f64,
+    ) -> std::ops::RangeInclusive<WindowId> {
         match *self {
             WindowFn::Tumbling { size } => {
-                let i = py_floor_div(event_time, size as f64) as i64;
+                let i = floor_index_with(event_time, size, inv_slide);
                 i..=i
             }
             WindowFn::Sliding { size, slide } => {
-                let last = py_floor_div(event_time, slide as f64) as i64;
+                let last = floor_index_with(event_time, slide, inv_slide);
                 // The earliest window still covering the event: start + size > event_time.
-                let mut first = py_floor_div(event_time - size as f64, slide as f64) as i64 + 1;
+                let mut first = floor_index_with(event_time - size as f64, slide, inv_slide) + 1;
                 while first <= last && self.end(first) <= event_time {
                     first += 1;
                 }
@@ -198,6 +240,28 @@ mod tests {
         assert_eq!(py_floor_div(60_000.0, 60_000.0), 1.0);
         assert_eq!(py_floor_div(-1.0, 60_000.0), -1.0);
         assert_eq!(py_floor_div(-60_000.0, 60_000.0), -1.0);
+    }
+
+    #[test]
+    fn fast_floor_agrees_with_python_floor() {
+        let mut x = 0.123_456_789_f64;
+        for w in [1, 7, 1000, 17_000, 60_000, 3_600_000] {
+            for i in -2000..2000 {
+                for t in [
+                    (i * w) as f64,
+                    (i * w) as f64 - 1e-9,
+                    (i * w) as f64 + 0.5,
+                    x * 1e6 - 5e5,
+                ] {
+                    assert_eq!(
+                        floor_index(t, w),
+                        py_floor_div(t, w as f64) as i64,
+                        "t={t} w={w}"
+                    );
+                }
+                x = (x * 9301.0 + 0.49297) % 1.0;
+            }
+        }
     }
 
     #[test]
