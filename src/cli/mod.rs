@@ -1,5 +1,6 @@
 //! The command line: `report`, `run`, `stream` and `frontier` print what the engine computes;
-//! with no subcommand, the terminal UI opens on the classroom stream.
+//! with no subcommand, the terminal UI opens on the classroom stream (or the stream and dials
+//! the top-level flags preset).
 
 pub mod args;
 pub mod commands;
@@ -7,17 +8,59 @@ pub mod report;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::parser::ValueSource;
+use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand};
 
+use crate::tui::scenario::{Scenario, ScenarioName};
+use crate::tui::theme::{Theme, ThemeName};
 use args::{EngineArgs, SourceArgs};
 
 /// twoclocks: stream processing made visible. Events arrive in processing time, are placed by
 /// event time, a watermark claims completeness, windows fire early, on time and late.
 #[derive(Debug, Parser)]
 #[command(name = "twoclocks", version, about, long_about = None)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
+    #[command(flatten)]
+    pub ui: UiArgs,
+}
+
+/// The terminal UI's flags (no subcommand): how it looks, how fast it plays, and the stream
+/// and dials it opens on.
+#[derive(Debug, Clone, clap::Args)]
+pub struct UiArgs {
+    /// Colours: dark, light (for projectors) or mono. NO_COLOR selects mono.
+    #[arg(long, value_enum)]
+    pub theme: Option<ThemeName>,
+    /// Playback speed: seconds of processing time per real second.
+    #[arg(long, default_value_t = 10.0, value_parser = parse_speed)]
+    pub speed: f64,
+    /// A built-in stream to open on; the generator flags below adjust it.
+    #[arg(long, value_enum, conflicts_with = "input")]
+    pub scenario: Option<ScenarioName>,
+    /// Open paused instead of playing.
+    #[arg(long)]
+    pub paused: bool,
+    #[command(flatten)]
+    pub source: SourceArgs,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
+fn parse_speed(s: &str) -> Result<f64, String> {
+    let v: f64 = s
+        .trim()
+        .trim_end_matches(['x', '×'])
+        .parse()
+        .map_err(|_| format!("'{s}' is not a speed: give a number, e.g. 10"))?;
+    if !v.is_finite() || v <= 0.0 || v > 100_000.0 {
+        return Err(format!(
+            "'{s}' is not a speed: give a number from 0 to 100000"
+        ));
+    }
+    Ok(v)
 }
 
 #[derive(Debug, Subcommand)]
@@ -34,15 +77,17 @@ pub enum Command {
 
 /// Runs the program; errors are printed as one line and give exit code 2.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let matches = Cli::command().get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
     let result = match cli.command {
         Some(Command::Report(a)) => commands::report(&a),
         Some(Command::Run(a)) => commands::run(&a),
         Some(Command::Stream(a)) => commands::stream(&a),
         Some(Command::Frontier(a)) => commands::frontier(&a),
-        None => commands::report(&commands::ReportArgs {
-            source: default_source(),
-        }),
+        None => ui(&cli.ui, &matches),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -54,6 +99,72 @@ pub fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// Opens the terminal UI with the flags' stream and dials.
+fn ui(a: &UiArgs, matches: &ArgMatches) -> anyhow::Result<()> {
+    let config = a.engine.config()?;
+    let scenario = load_scenario(a, matches, &config.window)?;
+    if scenario.is_empty() {
+        anyhow::bail!("the stream is empty: nothing to show");
+    }
+    let theme = Theme::resolve(a.theme, std::env::var("NO_COLOR").ok().as_deref());
+    crate::tui::run(crate::tui::Options {
+        scenario,
+        config,
+        speed: a.speed,
+        theme,
+        play: !a.paused,
+    })
+}
+
+/// The stream the UI opens on: a CSV file, a built-in scenario (generator flags given on the
+/// command line override its presets), or the generator flags alone (the classroom stream).
+fn load_scenario(
+    a: &UiArgs,
+    matches: &ArgMatches,
+    window: &crate::engine::WindowFn,
+) -> anyhow::Result<Scenario> {
+    if let Some(path) = &a.source.input {
+        let stream = a.source.load()?;
+        return Ok(Scenario::new(path.display().to_string(), stream, window));
+    }
+    let given = |id: &str| matches.value_source(id) == Some(ValueSource::CommandLine);
+    let name = a.scenario.unwrap_or_default();
+    let mut p = name.params();
+    let s = &a.source;
+    if given("seed") {
+        p.seed = s.seed;
+    }
+    if given("events") {
+        p.events = s.events;
+    }
+    if given("span") {
+        p.span = s.span;
+    }
+    if given("tail") {
+        p.tail = s.tail;
+    }
+    if given("mean_delay") {
+        p.mean_delay = s.mean_delay;
+    }
+    if given("tail_max") {
+        p.tail_max = s.tail_max;
+    }
+    if given("keys") {
+        p.keys = s.keys.clone();
+    }
+    let custom = p != name.params();
+    if p.events > 50_000_000 {
+        anyhow::bail!("--events {} is more than 50000000", p.events);
+    }
+    let stream = crate::engine::stream::generate(&p)?;
+    let label = if custom {
+        format!("{} (custom)", name.label())
+    } else {
+        name.label().to_string()
+    };
+    Ok(Scenario::new(label, stream, window))
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {

@@ -1,1 +1,447 @@
-//! The run up to a playhead, as the UI shows it (to be filled in with the terminal UI).
+//! The run up to a playhead, as the terminal UI shows it: the processor fed the first `arrived`
+//! events of a stream, with what each arrival did (its fate, the watermark after it) and what
+//! the engine emitted so far (panes, finalised cells, drops). Pure: the UI only reads it, and
+//! every rule it reports (fate, window assignment, watermark, window phase) is the engine's.
+//!
+//! A dial change builds a new timeline from the start to the same playhead ([`Timeline::run_to`]);
+//! playing forward extends the current one ([`Timeline::advance_to`]).
+
+use std::collections::BTreeMap;
+
+use super::frontier::{self, FrontierPoint, Policy, POLICIES};
+use super::lateness::{explain, Fate};
+use super::processor::{Counters, EngineConfig, Output, Processor};
+use super::stream::{Event, KeyId, Stream};
+use super::trigger::{Pane, Timing};
+use super::watermark::WatermarkKind;
+use super::window::{oracle, CellId, WindowFn, WindowId};
+
+/// The processor's state after the first `arrived` events, and the history that led to it.
+#[derive(Debug, Clone)]
+pub struct Timeline {
+    cfg: EngineConfig,
+    processor: Processor,
+    scratch: Output,
+    /// Per arrived event, in processing order: its worst fate over its windows.
+    fates: Vec<Fate>,
+    /// Per arrived event: the watermark after it.
+    watermarks: Vec<f64>,
+    /// Every pane emitted so far, in emission order.
+    panes: Vec<Pane>,
+    /// Index into `panes` of each cell's latest pane.
+    latest_pane: BTreeMap<CellId, usize>,
+    /// LATE panes per cell.
+    late_panes: BTreeMap<CellId, u32>,
+    /// Finalised cells and their final values.
+    finals: BTreeMap<CellId, u64>,
+}
+
+/// Where a window (or one of its cells) is in its life, as the engine's rules place it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    /// The watermark has not reached the window's end.
+    Open,
+    /// The watermark passed the end; the ON_TIME pane is out and no late data came since.
+    FiredOnTime,
+    /// Fired, within grace, and late data has refined it.
+    TakingLate,
+    /// Past grace (or end of input): state freed, the value is final.
+    Finalised,
+}
+
+impl Phase {
+    pub fn label(&self) -> &'static str {
+        match self {
+            Phase::Open => "open",
+            Phase::FiredOnTime => "fired on time",
+            Phase::TakingLate => "taking late data",
+            Phase::Finalised => "finalised",
+        }
+    }
+}
+
+/// One row of the windows table: a window, for one key or all keys together.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WindowRow {
+    pub window: WindowId,
+    pub start: f64,
+    pub end: f64,
+    /// Events counted so far (open or final state).
+    pub value: u64,
+    /// The true count (the oracle over the whole stream).
+    pub truth: u64,
+    pub phase: Phase,
+    /// The latest pane of the cell (for all keys: the latest among the window's cells).
+    pub latest: Option<Pane>,
+}
+
+/// Why one event met its fate, in numbers.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Inspection {
+    pub offset: usize,
+    pub event: Event,
+    /// The watermark just after the event arrived (the one its fate was decided under).
+    pub watermark: f64,
+    pub grace: f64,
+    /// Its worst fate.
+    pub fate: Fate,
+    /// Per window the event belongs to: the window, its fate there, the sentence that says why.
+    pub windows: Vec<(WindowId, Fate, String)>,
+}
+
+impl Timeline {
+    /// A timeline before its first event.
+    pub fn new(cfg: EngineConfig, stream: &Stream) -> Self {
+        Timeline {
+            cfg,
+            processor: Processor::for_stream(cfg, stream),
+            scratch: Output::default(),
+            fates: Vec::new(),
+            watermarks: Vec::new(),
+            panes: Vec::new(),
+            latest_pane: BTreeMap::new(),
+            late_panes: BTreeMap::new(),
+            finals: BTreeMap::new(),
+        }
+    }
+
+    /// Runs the first `arrived` events (the end of input too, when that is all of them and
+    /// `finish` is set).
+    pub fn run_to(cfg: EngineConfig, stream: &Stream, arrived: usize, finish: bool) -> Self {
+        let mut t = Timeline::new(cfg, stream);
+        t.fates.reserve(arrived.min(stream.len()));
+        t.watermarks.reserve(arrived.min(stream.len()));
+        t.advance_to(stream, arrived, finish);
+        t
+    }
+
+    /// Feeds events until `arrived` have been processed (never goes back); with `finish`, and
+    /// once every event is in, closes the input so every window fires and is finalised.
+    pub fn advance_to(&mut self, stream: &Stream, arrived: usize, finish: bool) {
+        let target = arrived.min(stream.len());
+        while self.fates.len() < target && !self.processor.is_finished() {
+            let e = &stream.events[self.fates.len()];
+            let a = self.processor.step(e, &mut self.scratch);
+            self.fates.push(a.fate);
+            self.watermarks.push(a.watermark);
+            self.drain();
+        }
+        if finish && target == stream.len() && !self.processor.is_finished() {
+            self.processor.finish(&mut self.scratch);
+            self.drain();
+        }
+    }
+
+    fn drain(&mut self) {
+        for p in self.scratch.panes.drain(..) {
+            self.latest_pane.insert(p.cell, self.panes.len());
+            if p.timing == Timing::Late {
+                *self.late_panes.entry(p.cell).or_insert(0) += 1;
+            }
+            self.panes.push(p);
+        }
+        for f in self.scratch.finals.drain(..) {
+            self.finals.insert(f.cell, f.value);
+        }
+        self.scratch.dropped.clear();
+    }
+
+    pub fn config(&self) -> &EngineConfig {
+        &self.cfg
+    }
+
+    /// Events processed so far.
+    pub fn arrived(&self) -> usize {
+        self.fates.len()
+    }
+
+    /// Whether the end of input has been processed.
+    pub fn is_finished(&self) -> bool {
+        self.processor.is_finished()
+    }
+
+    pub fn counters(&self) -> &Counters {
+        self.processor.counters()
+    }
+
+    /// The watermark now (+∞ after the end of input, −∞ before the first event).
+    pub fn watermark(&self) -> f64 {
+        self.processor.watermark()
+    }
+
+    pub fn open_windows(&self) -> usize {
+        self.processor.open_windows()
+    }
+
+    pub fn open_cells(&self) -> usize {
+        self.processor.open_cells()
+    }
+
+    pub fn state_bytes(&self) -> usize {
+        self.processor.state_bytes()
+    }
+
+    /// Per arrived event, its worst fate.
+    pub fn fates(&self) -> &[Fate] {
+        &self.fates
+    }
+
+    /// Per arrived event, the watermark after it.
+    pub fn watermarks(&self) -> &[f64] {
+        &self.watermarks
+    }
+
+    pub fn panes(&self) -> &[Pane] {
+        &self.panes
+    }
+
+    /// The panes of one cell, oldest first.
+    pub fn panes_of(&self, cell: CellId) -> impl Iterator<Item = &Pane> + '_ {
+        self.panes.iter().filter(move |p| p.cell == cell)
+    }
+
+    /// The watermark after the last event that arrived by processing time `t`, if any has.
+    pub fn watermark_at(&self, stream: &Stream, t: f64) -> Option<f64> {
+        let n = stream.events[..self.arrived()].partition_point(|e| e.proc_time <= t);
+        n.checked_sub(1).map(|i| self.watermarks[i])
+    }
+
+    /// A cell's value so far: its live state while its window is open, its final value after.
+    pub fn cell_value(&self, cell: CellId) -> u64 {
+        match self.processor.cell(cell) {
+            Some(c) => c.value,
+            None => self.finals.get(&cell).copied().unwrap_or(0),
+        }
+    }
+
+    /// Where a window stands under the watermark now and the grace, by the engine's rule.
+    fn window_phase(&self, window: WindowId, cells: &[CellId]) -> Phase {
+        let end = self.cfg.window.end(window);
+        match Fate::decide(end, self.watermark(), self.cfg.grace) {
+            Fate::OnTime => Phase::Open,
+            Fate::Late => {
+                if cells.iter().any(|c| self.late_panes.contains_key(c)) {
+                    Phase::TakingLate
+                } else {
+                    Phase::FiredOnTime
+                }
+            }
+            Fate::Dropped => Phase::Finalised,
+        }
+    }
+
+    /// One row of the windows table for `window`, for `key` or (None) all keys together.
+    pub fn window_row(
+        &self,
+        window: WindowId,
+        key: Option<KeyId>,
+        keys: usize,
+        truth: &BTreeMap<CellId, u64>,
+    ) -> WindowRow {
+        let cells: Vec<CellId> = match key {
+            Some(key) => vec![CellId { window, key }],
+            None => (0..keys as KeyId)
+                .map(|key| CellId { window, key })
+                .collect(),
+        };
+        let value = cells.iter().map(|&c| self.cell_value(c)).sum();
+        let truth_total = cells.iter().filter_map(|c| truth.get(c)).sum();
+        let latest = cells
+            .iter()
+            .filter_map(|c| self.latest_pane.get(c).copied())
+            .max()
+            .map(|i| self.panes[i]);
+        WindowRow {
+            window,
+            start: self.cfg.window.start(window),
+            end: self.cfg.window.end(window),
+            value,
+            truth: truth_total,
+            phase: self.window_phase(window, &cells),
+            latest,
+        }
+    }
+
+    /// Why the event at `offset` (in processing order, already arrived) met its fate.
+    pub fn inspect(&self, stream: &Stream, offset: usize) -> Option<Inspection> {
+        let event = *stream.events.get(offset)?;
+        let fate = *self.fates.get(offset)?;
+        let watermark = self.watermarks[offset];
+        let grace = self.cfg.grace;
+        let windows = self
+            .cfg
+            .window
+            .assign(event.event_time)
+            .map(|w| {
+                let (start, end) = (self.cfg.window.start(w), self.cfg.window.end(w));
+                let f = Fate::decide(end, watermark, grace);
+                (w, f, explain(f, start, end, watermark, grace))
+            })
+            .collect();
+        Some(Inspection {
+            offset,
+            event,
+            watermark,
+            grace,
+            fate,
+            windows,
+        })
+    }
+
+    /// The arrived event nearest to (event time, processing time), distances measured in units
+    /// of `scale` = (ms per unit of event time, ms per unit of processing time).
+    pub fn nearest(&self, stream: &Stream, at: (f64, f64), scale: (f64, f64)) -> Option<usize> {
+        let (sx, sy) = (
+            scale.0.max(f64::MIN_POSITIVE),
+            scale.1.max(f64::MIN_POSITIVE),
+        );
+        stream.events[..self.arrived()]
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let dx = (e.event_time - at.0) / sx;
+                let dy = (e.proc_time - at.1) / sy;
+                (i, dx * dx + dy * dy)
+            })
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .map(|(i, _)| i)
+    }
+}
+
+/// The windows the whole stream touches, in order (the rows of the windows table).
+pub fn stream_windows(truth: &BTreeMap<CellId, u64>) -> Vec<WindowId> {
+    let mut w: Vec<WindowId> = truth.keys().map(|c| c.window).collect();
+    w.dedup();
+    w
+}
+
+/// The oracle for a window function (re-exported here so the UI asks one module).
+pub fn truth(stream: &Stream, window: &WindowFn) -> BTreeMap<CellId, u64> {
+    oracle(stream, window)
+}
+
+/// The lags and graces the frontier sweeps: 0 s to 120 s in steps of 10 s, 13 × 13 runs.
+pub fn sweep_grid() -> Vec<f64> {
+    (0..=12).map(|i| i as f64 * 10_000.0).collect()
+}
+
+/// The accuracy/latency frontier for one window function and watermark family: the 13 × 13
+/// lag/grace sweep and the three policies. Costly (one run per point): compute it once per
+/// (window, family) and keep it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Frontier {
+    pub window: WindowFn,
+    /// The family swept (its lag is the swept dial).
+    pub family: &'static str,
+    pub points: Vec<FrontierPoint>,
+    /// The policies, each run with the fixed-lag watermark.
+    pub policies: Vec<(Policy, FrontierPoint)>,
+}
+
+impl Frontier {
+    /// Sweeps `base`'s window function and watermark family; `None` when the family has no lag
+    /// to sweep (perfect, heuristic).
+    pub fn compute(stream: &Stream, base: EngineConfig) -> Option<Frontier> {
+        base.watermark.lag()?;
+        let grid = sweep_grid();
+        let points = frontier::sweep(stream, base, &grid, &grid);
+        let truth = oracle(stream, &base.window);
+        let fixed = EngineConfig {
+            watermark: WatermarkKind::Fixed { lag: 0.0 },
+            ..base
+        };
+        let policies = POLICIES
+            .iter()
+            .map(|p| (*p, frontier::point(stream, &truth, fixed, p.lag, p.grace)))
+            .collect();
+        Some(Frontier {
+            window: base.window,
+            family: base.watermark.family(),
+            points,
+            policies,
+        })
+    }
+}
+
+/// The score of one whole run with the given dials (the current dial setting on the frontier).
+pub fn score_point(
+    stream: &Stream,
+    truth: &BTreeMap<CellId, u64>,
+    cfg: EngineConfig,
+) -> FrontierPoint {
+    let lag = cfg.watermark.lag().unwrap_or(0.0);
+    let r = super::processor::run(stream, cfg, false);
+    let score = frontier::Score::of(&r.finals, truth);
+    FrontierPoint {
+        lag,
+        grace: cfg.grace,
+        emit_delay: lag + cfg.grace,
+        dropped: r.counters.dropped,
+        score,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::stream::classroom;
+
+    #[test]
+    fn the_end_of_the_classroom_stream_has_the_reference_drops() {
+        let s = classroom();
+        for (lag, grace, dropped) in [(2_000.0, 0.0, 1283), (10_000.0, 90_000.0, 0)] {
+            let t = Timeline::run_to(EngineConfig::fixed(lag, grace), &s, s.len(), true);
+            assert_eq!(t.counters().dropped, dropped);
+            assert!(t.is_finished());
+        }
+    }
+
+    #[test]
+    fn advancing_in_steps_equals_one_run() {
+        let s = classroom();
+        let cfg = EngineConfig::fixed(20_000.0, 0.0);
+        let mut a = Timeline::new(cfg, &s);
+        for n in [10, 500, 7_000, 7_000, 12_345] {
+            a.advance_to(&s, n, false);
+        }
+        let b = Timeline::run_to(cfg, &s, 12_345, false);
+        assert_eq!(a.fates(), b.fates());
+        assert_eq!(a.counters(), b.counters());
+        assert_eq!(a.panes().len(), b.panes().len());
+    }
+
+    #[test]
+    fn inspection_names_the_inequality() {
+        let s = classroom();
+        let t = Timeline::run_to(EngineConfig::fixed(2_000.0, 0.0), &s, s.len(), false);
+        let i = t.fates().iter().position(|f| *f == Fate::Dropped).unwrap();
+        let why = t.inspect(&s, i).unwrap();
+        assert_eq!(why.fate, Fate::Dropped);
+        assert!(
+            why.windows[0].2.ends_with(": dropped"),
+            "{}",
+            why.windows[0].2
+        );
+    }
+
+    #[test]
+    fn window_phases_follow_the_watermark() {
+        let s = classroom();
+        let truth = truth(&s, &WindowFn::Tumbling { size: 60_000 });
+        let t = Timeline::run_to(
+            EngineConfig::fixed(20_000.0, 30_000.0),
+            &s,
+            s.len() / 2,
+            false,
+        );
+        let rows: Vec<Phase> = stream_windows(&truth)
+            .into_iter()
+            .map(|w| t.window_row(w, None, 4, &truth).phase)
+            .collect();
+        assert_eq!(rows.first(), Some(&Phase::Finalised));
+        assert_eq!(rows.last(), Some(&Phase::Open));
+        let end = Timeline::run_to(EngineConfig::fixed(20_000.0, 30_000.0), &s, s.len(), true);
+        let row = end.window_row(3, None, 4, &truth);
+        assert_eq!(row.phase, Phase::Finalised);
+    }
+}

@@ -1,0 +1,821 @@
+//! The UI's state and its one update function. State = (scenario, dials, playhead, selection,
+//! overlay) plus what the engine answered for them (the timeline, the frontier). `update` is
+//! pure: it takes the elapsed time as an argument, never reads a clock, and does engine work
+//! either inline or, for big inputs, as [`Work`] the event loop runs off the UI task (only the
+//! newest re-run's result is kept).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::engine::frontier::{FrontierPoint, POLICIES};
+use crate::engine::timeline::{score_point, Frontier, Timeline};
+use crate::engine::{Accumulation, EngineConfig, KeyId, WatermarkKind, WindowFn};
+
+use super::scenario::Scenario;
+use super::theme::Theme;
+use super::view::layout::Areas;
+use super::view::{dials as dials_view, plot};
+
+/// A user intent, as the keymap names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    TogglePlay,
+    Step,
+    Faster,
+    Slower,
+    Restart,
+    JumpToEnd,
+    FocusNext,
+    FocusPrev,
+    DialDown,
+    DialUp,
+    LagDown,
+    LagUp,
+    GraceDown,
+    GraceUp,
+    EarlyDown,
+    EarlyUp,
+    CycleWatermark,
+    CycleAccumulation,
+    /// Index into the engine's `POLICIES`.
+    Policy(u8),
+    WindowPrev,
+    WindowNext,
+    CycleKey,
+    Inspect,
+    Help,
+    Close,
+    Quit,
+}
+
+/// Everything `update` reacts to.
+#[derive(Debug)]
+pub enum Msg {
+    Action(Action),
+    /// The simulation clock moved on by the `elapsed` given to `update`.
+    Tick,
+    Resize(u16, u16),
+    /// A mouse press at (column, row).
+    Click(u16, u16),
+    /// A mouse drag at (column, row).
+    Drag(u16, u16),
+    /// Engine work finished off the UI task.
+    Done(Box<Done>),
+}
+
+/// One of the dials, in focus order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dial {
+    Lag,
+    Grace,
+    Early,
+    Speed,
+    Watermark,
+    Accumulation,
+}
+
+impl Dial {
+    pub const ALL: [Dial; 6] = [
+        Dial::Lag,
+        Dial::Grace,
+        Dial::Early,
+        Dial::Speed,
+        Dial::Watermark,
+        Dial::Accumulation,
+    ];
+
+    pub fn label(&self) -> &'static str {
+        match self {
+            Dial::Lag => "lag",
+            Dial::Grace => "grace",
+            Dial::Early => "early",
+            Dial::Speed => "speed",
+            Dial::Watermark => "watermark",
+            Dial::Accumulation => "panes",
+        }
+    }
+
+    fn index(&self) -> usize {
+        Dial::ALL.iter().position(|d| d == self).unwrap_or(0)
+    }
+}
+
+/// Lag dial range and step, ms.
+pub const LAG_MAX: f64 = 120_000.0;
+pub const LAG_STEP: f64 = 1_000.0;
+/// Grace dial range and step, ms.
+pub const GRACE_MAX: f64 = 300_000.0;
+pub const GRACE_STEP: f64 = 5_000.0;
+/// Early-trigger dial range and step, ms (below the step it is off).
+pub const EARLY_MAX: f64 = 60_000.0;
+pub const EARLY_STEP: f64 = 5_000.0;
+/// Playback speeds: processing-time seconds per real second.
+pub const SPEEDS: [f64; 9] = [1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0];
+
+/// The watermark families the `w` dial cycles through.
+pub const FAMILIES: [&str; 4] = ["perfect", "fixed", "heuristic", "bounded"];
+
+/// The dials' values. The window function is fixed for a session (a flag).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Dials {
+    pub window: WindowFn,
+    /// The watermark generator of each family (heuristic keeps its q and n), by `FAMILIES`.
+    pub kinds: [WatermarkKind; 4],
+    pub family: usize,
+    /// Lag of the fixed and bounded watermarks, ms.
+    pub lag: f64,
+    pub grace: f64,
+    pub early: Option<f64>,
+    pub accumulation: Accumulation,
+    /// Processing-time ms per real second / 1000.
+    pub speed: f64,
+}
+
+impl Dials {
+    /// Dials preset from an engine configuration and a speed.
+    pub fn from_config(cfg: &EngineConfig, speed: f64) -> Dials {
+        let mut kinds = [
+            WatermarkKind::Perfect,
+            WatermarkKind::Fixed { lag: 20_000.0 },
+            WatermarkKind::Heuristic {
+                q: WatermarkKind::DEFAULT_Q,
+                n: WatermarkKind::DEFAULT_N,
+            },
+            WatermarkKind::Bounded { bound: 20_000.0 },
+        ];
+        let family = FAMILIES
+            .iter()
+            .position(|f| *f == cfg.watermark.family())
+            .unwrap_or(1);
+        kinds[family] = cfg.watermark;
+        Dials {
+            window: cfg.window,
+            kinds,
+            family,
+            lag: cfg.watermark.lag().unwrap_or(20_000.0).clamp(0.0, LAG_MAX),
+            grace: if cfg.grace.is_finite() {
+                cfg.grace.clamp(0.0, GRACE_MAX)
+            } else {
+                cfg.grace
+            },
+            early: cfg.early,
+            accumulation: cfg.accumulation,
+            speed: if speed.is_finite() && speed > 0.0 {
+                speed
+            } else {
+                10.0
+            },
+        }
+    }
+
+    pub fn watermark(&self) -> WatermarkKind {
+        self.kinds[self.family.min(3)].with_lag(self.lag)
+    }
+
+    /// Whether the lag dial means something for the current watermark kind.
+    pub fn has_lag(&self) -> bool {
+        self.watermark().lag().is_some()
+    }
+
+    pub fn config(&self) -> EngineConfig {
+        EngineConfig {
+            window: self.window,
+            watermark: self.watermark(),
+            grace: self.grace,
+            early: self.early,
+            accumulation: self.accumulation,
+        }
+    }
+
+    /// Where a dial sits on its track, 0 to 1 (for drawing and for the mouse).
+    pub fn ratio(&self, d: Dial) -> f64 {
+        let r = match d {
+            Dial::Lag => self.lag / LAG_MAX,
+            Dial::Grace => self.grace / GRACE_MAX,
+            Dial::Early => self.early.map_or(0.0, |e| e / EARLY_MAX),
+            Dial::Speed => speed_index(self.speed) as f64 / (SPEEDS.len() - 1) as f64,
+            Dial::Watermark => self.family as f64 / 3.0,
+            Dial::Accumulation => {
+                Accumulation::ALL
+                    .iter()
+                    .position(|a| *a == self.accumulation)
+                    .unwrap_or(0) as f64
+                    / 2.0
+            }
+        };
+        r.clamp(0.0, 1.0)
+    }
+
+    /// Sets a dial from a position on its track, 0 to 1. Returns whether the engine must re-run.
+    pub fn set_ratio(&mut self, d: Dial, r: f64) -> bool {
+        let r = if r.is_finite() {
+            r.clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        let before = *self;
+        match d {
+            Dial::Lag => self.lag = (r * LAG_MAX / LAG_STEP).round() * LAG_STEP,
+            Dial::Grace => self.grace = (r * GRACE_MAX / GRACE_STEP).round() * GRACE_STEP,
+            Dial::Early => {
+                let e = (r * EARLY_MAX / EARLY_STEP).round() * EARLY_STEP;
+                self.early = (e >= EARLY_STEP).then_some(e);
+            }
+            Dial::Speed => {
+                let i = (r * (SPEEDS.len() - 1) as f64).round() as usize;
+                self.speed = SPEEDS[i.min(SPEEDS.len() - 1)];
+            }
+            Dial::Watermark => self.family = ((r * 3.0).round() as usize).min(3),
+            Dial::Accumulation => {
+                self.accumulation = Accumulation::ALL[((r * 2.0).round() as usize).min(2)]
+            }
+        }
+        self.engine_changed(&before)
+    }
+
+    fn engine_changed(&self, before: &Dials) -> bool {
+        self.config() != before.config()
+    }
+
+    /// Turns a dial one step. Returns whether the engine must re-run.
+    pub fn turn(&mut self, d: Dial, up: bool) -> bool {
+        let before = *self;
+        let sign = if up { 1.0 } else { -1.0 };
+        match d {
+            Dial::Lag => self.lag = (self.lag + sign * LAG_STEP).clamp(0.0, LAG_MAX),
+            Dial::Grace => {
+                let g = if self.grace.is_finite() {
+                    self.grace
+                } else {
+                    GRACE_MAX
+                };
+                self.grace = (g + sign * GRACE_STEP).clamp(0.0, GRACE_MAX)
+            }
+            Dial::Early => {
+                let e = self.early.unwrap_or(0.0) + sign * EARLY_STEP;
+                self.early = (e >= EARLY_STEP).then_some(e.min(EARLY_MAX));
+            }
+            Dial::Speed => {
+                let i = speed_index(self.speed);
+                let j = if up {
+                    (i + 1).min(SPEEDS.len() - 1)
+                } else {
+                    i.saturating_sub(1)
+                };
+                // A preset speed off the list moves to the neighbour in the asked direction.
+                self.speed = if SPEEDS[i] == self.speed {
+                    SPEEDS[j]
+                } else if up {
+                    SPEEDS
+                        .iter()
+                        .copied()
+                        .find(|s| *s > self.speed)
+                        .unwrap_or(SPEEDS[SPEEDS.len() - 1])
+                } else {
+                    SPEEDS
+                        .iter()
+                        .rev()
+                        .copied()
+                        .find(|s| *s < self.speed)
+                        .unwrap_or(SPEEDS[0])
+                };
+            }
+            Dial::Watermark => {
+                self.family = if up {
+                    (self.family + 1) % 4
+                } else {
+                    (self.family + 3) % 4
+                }
+            }
+            Dial::Accumulation => {
+                self.accumulation = if up {
+                    self.accumulation.next()
+                } else {
+                    self.accumulation.next().next()
+                }
+            }
+        }
+        self.engine_changed(&before)
+    }
+}
+
+/// The speed list's entry nearest to `speed`.
+fn speed_index(speed: f64) -> usize {
+    SPEEDS
+        .iter()
+        .enumerate()
+        .min_by(|a, b| (a.1 - speed).abs().total_cmp(&(b.1 - speed).abs()))
+        .map_or(0, |(i, _)| i)
+}
+
+/// Where the simulation is in processing time.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Playhead {
+    /// Processing time now, ms.
+    pub now: f64,
+    /// Events that have arrived by `now`.
+    pub arrived: usize,
+    pub playing: bool,
+    /// The end of input has been processed.
+    pub finished: bool,
+}
+
+/// What the user has picked.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Selection {
+    pub focus: Dial,
+    /// Index into the scenario's windows.
+    pub window: usize,
+    /// One key, or all keys together.
+    pub key: Option<KeyId>,
+    /// The inspected event (offset in processing order).
+    pub inspected: Option<usize>,
+}
+
+/// What covers the panels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Overlay {
+    Help,
+}
+
+/// The frontier of one (window, watermark family), once computed.
+#[derive(Debug, Clone)]
+pub struct FrontierEntry {
+    pub window: WindowFn,
+    pub family: &'static str,
+    /// None while it is being computed; Some(None) when the family has no lag to sweep.
+    pub frontier: Option<Option<Arc<Frontier>>>,
+}
+
+/// Engine work for the event loop to run off the UI task.
+#[derive(Debug, Clone)]
+pub enum Work {
+    /// Re-run the timeline to the playhead and score the whole run, for these dials.
+    Rerun {
+        generation: u64,
+        scenario: Arc<Scenario>,
+        cfg: EngineConfig,
+        arrived: usize,
+        finish: bool,
+    },
+    /// Sweep the frontier for this configuration's window and family.
+    Frontier {
+        scenario: Arc<Scenario>,
+        cfg: EngineConfig,
+    },
+}
+
+/// What finished engine work answered.
+#[derive(Debug)]
+pub enum Done {
+    Rerun {
+        generation: u64,
+        timeline: Box<Timeline>,
+        score: FrontierPoint,
+    },
+    Frontier {
+        window: WindowFn,
+        family: &'static str,
+        frontier: Option<Frontier>,
+    },
+}
+
+impl Work {
+    /// Does the work (pure; may take a while).
+    pub fn perform(self) -> Done {
+        match self {
+            Work::Rerun {
+                generation,
+                scenario,
+                cfg,
+                arrived,
+                finish,
+            } => Done::Rerun {
+                generation,
+                timeline: Box::new(Timeline::run_to(cfg, &scenario.stream, arrived, finish)),
+                score: score_point(&scenario.stream, &scenario.truth, cfg),
+            },
+            Work::Frontier { scenario, cfg } => Done::Frontier {
+                window: cfg.window,
+                family: cfg.watermark.family(),
+                frontier: Frontier::compute(&scenario.stream, cfg),
+            },
+        }
+    }
+}
+
+/// Streams up to this many events are re-run inline (well under a frame); bigger ones off the
+/// UI task.
+pub const INLINE_EVENTS: usize = 250_000;
+
+/// The whole UI state.
+#[derive(Debug)]
+pub struct App {
+    pub scenario: Arc<Scenario>,
+    pub dials: Dials,
+    pub playhead: Playhead,
+    pub selection: Selection,
+    pub overlay: Option<Overlay>,
+    pub theme: Theme,
+    /// The engine's answer for the dials up to the playhead.
+    pub timeline: Timeline,
+    /// The whole run's score for the dials (None until known).
+    pub score: Option<FrontierPoint>,
+    pub frontiers: Vec<FrontierEntry>,
+    /// The terminal's size, for mouse hit-testing against the same layout the view draws.
+    pub size: (u16, u16),
+    /// A re-run is being computed off the UI task.
+    pub rerunning: bool,
+    pub inline_events: usize,
+    generation: u64,
+    work: Vec<Work>,
+    pub quit: bool,
+}
+
+impl App {
+    pub fn new(scenario: Scenario, dials: Dials, theme: Theme) -> App {
+        let scenario = Arc::new(scenario);
+        let timeline = Timeline::new(dials.config(), &scenario.stream);
+        let window = if scenario.windows.len() > 3 { 3 } else { 0 };
+        let key = if scenario.keys() > 0 { Some(0) } else { None };
+        let mut app = App {
+            scenario,
+            dials,
+            playhead: Playhead {
+                now: 0.0,
+                arrived: 0,
+                playing: false,
+                finished: false,
+            },
+            selection: Selection {
+                focus: Dial::Lag,
+                window,
+                key,
+                inspected: None,
+            },
+            overlay: None,
+            theme,
+            timeline,
+            score: None,
+            frontiers: Vec::new(),
+            size: (120, 40),
+            rerunning: false,
+            inline_events: INLINE_EVENTS,
+            generation: 0,
+            work: Vec::new(),
+            quit: false,
+        };
+        app.playhead.now = app.scenario.proc_time.0;
+        app.rerun();
+        app
+    }
+
+    /// Engine work queued by updates, for the event loop to run.
+    pub fn take_work(&mut self) -> Vec<Work> {
+        std::mem::take(&mut self.work)
+    }
+
+    /// Runs all queued work inline, to completion (tests and small inputs).
+    pub fn settle(&mut self) {
+        loop {
+            let work = self.take_work();
+            if work.is_empty() {
+                break;
+            }
+            for w in work {
+                let done = w.perform();
+                update(self, Msg::Done(Box::new(done)), Duration::ZERO);
+            }
+        }
+    }
+
+    /// The frontier for the current window and family, if computed (Some(None): nothing to
+    /// sweep for this family).
+    pub fn frontier(&self) -> Option<Option<&Frontier>> {
+        let family = self.dials.watermark().family();
+        self.frontiers
+            .iter()
+            .find(|f| f.window == self.dials.window && f.family == family)
+            .and_then(|f| f.frontier.as_ref())
+            .map(|f| f.as_deref())
+    }
+
+    fn request_frontier(&mut self) {
+        let cfg = self.dials.config();
+        let family = cfg.watermark.family();
+        if self
+            .frontiers
+            .iter()
+            .any(|f| f.window == cfg.window && f.family == family)
+        {
+            return;
+        }
+        self.frontiers.push(FrontierEntry {
+            window: cfg.window,
+            family,
+            frontier: None,
+        });
+        self.work.push(Work::Frontier {
+            scenario: self.scenario.clone(),
+            cfg,
+        });
+    }
+
+    /// Re-runs the engine from the start to the playhead with the dials as they are now.
+    fn rerun(&mut self) {
+        self.request_frontier();
+        let cfg = self.dials.config();
+        self.generation += 1;
+        if self.scenario.len() <= self.inline_events {
+            self.timeline = Timeline::run_to(
+                cfg,
+                &self.scenario.stream,
+                self.playhead.arrived,
+                self.playhead.finished,
+            );
+            self.score = Some(score_point(
+                &self.scenario.stream,
+                &self.scenario.truth,
+                cfg,
+            ));
+            self.rerunning = false;
+        } else {
+            self.rerunning = true;
+            self.work.push(Work::Rerun {
+                generation: self.generation,
+                scenario: self.scenario.clone(),
+                cfg,
+                arrived: self.playhead.arrived,
+                finish: self.playhead.finished,
+            });
+        }
+    }
+
+    /// Brings the timeline up to the playhead (forward only).
+    fn catch_up(&mut self) {
+        self.timeline.advance_to(
+            &self.scenario.stream,
+            self.playhead.arrived,
+            self.playhead.finished,
+        );
+    }
+
+    fn arrived_by(&self, t: f64) -> usize {
+        self.scenario
+            .stream
+            .events
+            .partition_point(|e| e.proc_time <= t)
+    }
+
+    fn move_to(&mut self, now: f64) {
+        let len = self.scenario.len();
+        let last = self.scenario.proc_time.1;
+        self.playhead.now = now.min(last).max(self.scenario.proc_time.0);
+        self.playhead.arrived = self.arrived_by(self.playhead.now);
+        if self.playhead.arrived >= len && now >= last {
+            self.playhead.arrived = len;
+            self.playhead.finished = true;
+            self.playhead.playing = false;
+        }
+        self.catch_up();
+    }
+
+    fn restart(&mut self) {
+        self.playhead = Playhead {
+            now: self.scenario.proc_time.0,
+            arrived: 0,
+            playing: self.playhead.playing,
+            finished: false,
+        };
+        self.selection.inspected = None;
+        self.playhead.arrived = self.arrived_by(self.playhead.now);
+        self.rerun();
+    }
+
+    fn turn(&mut self, d: Dial, up: bool) -> bool {
+        if self.dials.turn(d, up) {
+            self.rerun();
+        }
+        true
+    }
+
+    /// The newest arrived event, if any.
+    fn newest(&self) -> Option<usize> {
+        self.timeline.arrived().checked_sub(1)
+    }
+
+    fn click(&mut self, col: u16, row: u16, drag: bool) -> bool {
+        let areas = Areas::compute(self.size);
+        let Some(areas) = areas else {
+            return false;
+        };
+        if self.overlay.is_some() {
+            return false;
+        }
+        if let Some((dial, r)) = dials_view::hit(areas.dials, &self.dials, col, row) {
+            self.selection.focus = dial;
+            if self.dials.set_ratio(dial, r) {
+                self.rerun();
+            }
+            return true;
+        }
+        if drag {
+            return false;
+        }
+        let frame = plot::PlotFrame::of(self, areas.plot);
+        if let Some(at) = frame.and_then(|f| f.to_data(col, row).map(|at| (f, at))) {
+            let (f, at) = at;
+            if let Some(i) = self
+                .timeline
+                .nearest(&self.scenario.stream, at, f.cell_size())
+            {
+                self.selection.inspected = Some(i);
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// Applies one message to the state; `elapsed` is the real time a `Tick` covers. Returns
+/// whether anything on screen changed.
+pub fn update(app: &mut App, msg: Msg, elapsed: Duration) -> bool {
+    match msg {
+        Msg::Tick => {
+            if !app.playhead.playing {
+                return false;
+            }
+            let dt = elapsed.as_secs_f64() * app.dials.speed * 1_000.0;
+            let now = app.playhead.now + dt;
+            app.move_to(now);
+            true
+        }
+        Msg::Resize(w, h) => {
+            app.size = (w, h);
+            true
+        }
+        Msg::Click(c, r) => app.click(c, r, false),
+        Msg::Drag(c, r) => app.click(c, r, true),
+        Msg::Done(done) => match *done {
+            Done::Rerun {
+                generation,
+                timeline,
+                score,
+            } => {
+                if generation != app.generation {
+                    return false;
+                }
+                app.timeline = *timeline;
+                app.score = Some(score);
+                app.rerunning = false;
+                app.catch_up();
+                true
+            }
+            Done::Frontier {
+                window,
+                family,
+                frontier,
+            } => {
+                if let Some(e) = app
+                    .frontiers
+                    .iter_mut()
+                    .find(|e| e.window == window && e.family == family)
+                {
+                    e.frontier = Some(frontier.map(Arc::new));
+                }
+                true
+            }
+        },
+        Msg::Action(a) => act(app, a),
+    }
+}
+
+fn act(app: &mut App, a: Action) -> bool {
+    if app.overlay.is_some() {
+        return match a {
+            Action::Help | Action::Close => {
+                app.overlay = None;
+                true
+            }
+            Action::Quit => {
+                app.quit = true;
+                true
+            }
+            _ => false,
+        };
+    }
+    match a {
+        Action::TogglePlay => {
+            if app.playhead.finished && !app.playhead.playing {
+                app.restart();
+            }
+            app.playhead.playing = !app.playhead.playing;
+            true
+        }
+        Action::Step => {
+            if app.playhead.playing {
+                return false;
+            }
+            let len = app.scenario.len();
+            if app.playhead.arrived < len {
+                let t = app.scenario.stream.events[app.playhead.arrived].proc_time;
+                app.playhead.now = t.max(app.playhead.now);
+                app.playhead.arrived += 1;
+            } else if !app.playhead.finished {
+                app.playhead.finished = true;
+            } else {
+                return false;
+            }
+            app.catch_up();
+            true
+        }
+        Action::Faster => app.turn(Dial::Speed, true),
+        Action::Slower => app.turn(Dial::Speed, false),
+        Action::Restart => {
+            app.restart();
+            true
+        }
+        Action::JumpToEnd => {
+            let end = app.scenario.proc_time.1;
+            app.move_to(end);
+            app.playhead.arrived = app.scenario.len();
+            app.playhead.finished = true;
+            app.playhead.playing = false;
+            app.catch_up();
+            true
+        }
+        Action::FocusNext => {
+            let i = app.selection.focus.index();
+            app.selection.focus = Dial::ALL[(i + 1) % Dial::ALL.len()];
+            true
+        }
+        Action::FocusPrev => {
+            let i = app.selection.focus.index();
+            app.selection.focus = Dial::ALL[(i + Dial::ALL.len() - 1) % Dial::ALL.len()];
+            true
+        }
+        Action::DialDown => app.turn(app.selection.focus, false),
+        Action::DialUp => app.turn(app.selection.focus, true),
+        Action::LagDown => app.turn(Dial::Lag, false),
+        Action::LagUp => app.turn(Dial::Lag, true),
+        Action::GraceDown => app.turn(Dial::Grace, false),
+        Action::GraceUp => app.turn(Dial::Grace, true),
+        Action::EarlyDown => app.turn(Dial::Early, false),
+        Action::EarlyUp => app.turn(Dial::Early, true),
+        Action::CycleWatermark => app.turn(Dial::Watermark, true),
+        Action::CycleAccumulation => app.turn(Dial::Accumulation, true),
+        Action::Policy(i) => {
+            let Some(p) = POLICIES.get(i as usize) else {
+                return false;
+            };
+            let before = app.dials;
+            app.dials.family = 1;
+            app.dials.kinds[1] = WatermarkKind::Fixed { lag: p.lag };
+            app.dials.lag = p.lag;
+            app.dials.grace = p.grace;
+            if app.dials.engine_changed(&before) {
+                app.rerun();
+            }
+            true
+        }
+        Action::WindowPrev => {
+            app.selection.window = app.selection.window.saturating_sub(1);
+            true
+        }
+        Action::WindowNext => {
+            let n = app.scenario.windows.len();
+            app.selection.window = (app.selection.window + 1).min(n.saturating_sub(1));
+            true
+        }
+        Action::CycleKey => {
+            let keys = app.scenario.keys() as KeyId;
+            app.selection.key = match app.selection.key {
+                Some(k) if k + 1 < keys => Some(k + 1),
+                Some(_) => None,
+                None if keys > 0 => Some(0),
+                None => None,
+            };
+            true
+        }
+        Action::Inspect => {
+            app.selection.inspected = match app.selection.inspected {
+                Some(_) => None,
+                None => app.newest(),
+            };
+            true
+        }
+        Action::Help => {
+            app.overlay = Some(Overlay::Help);
+            true
+        }
+        Action::Close => {
+            let had = app.selection.inspected.is_some();
+            app.selection.inspected = None;
+            had
+        }
+        Action::Quit => {
+            app.quit = true;
+            true
+        }
+    }
+}

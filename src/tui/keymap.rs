@@ -1,0 +1,365 @@
+//! The one keymap: a table of bindings that feeds the key handler, the footer's hints and the
+//! `?` overlay, so the three cannot drift apart. `c`/`C`, `x`, `p`, `n`/`N`, `b` and `s` are
+//! deliberately left unbound (kept for crash, checkpoint, partition, tour, big numbers and
+//! screenshot).
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::app::Action;
+
+/// A key as the table names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Key {
+    /// A printable character, as typed (shift is in the character: `L` is shift-l).
+    Char(char),
+    /// Control plus a letter.
+    Ctrl(char),
+    /// A named key.
+    Named(KeyCode),
+}
+
+impl Key {
+    fn matches(&self, ev: &KeyEvent) -> bool {
+        let ctrl = ev.modifiers.contains(KeyModifiers::CONTROL);
+        let alt = ev.modifiers.contains(KeyModifiers::ALT);
+        match (*self, ev.code) {
+            (Key::Char(c), KeyCode::Char(k)) => !ctrl && !alt && c == k,
+            (Key::Ctrl(c), KeyCode::Char(k)) => ctrl && k.eq_ignore_ascii_case(&c),
+            (Key::Named(n), code) => !ctrl && !alt && n == code,
+            _ => false,
+        }
+    }
+}
+
+/// Which part of the help a binding is listed under.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Group {
+    Playback,
+    Dials,
+    Select,
+    General,
+}
+
+impl Group {
+    pub const ALL: [Group; 4] = [Group::Playback, Group::Dials, Group::Select, Group::General];
+
+    pub fn title(&self) -> &'static str {
+        match self {
+            Group::Playback => "Playback",
+            Group::Dials => "Dials",
+            Group::Select => "Windows and events",
+            Group::General => "General",
+        }
+    }
+}
+
+/// One row of the keymap.
+#[derive(Debug, Clone, Copy)]
+pub struct Binding {
+    pub keys: &'static [Key],
+    pub action: Action,
+    /// How the keys are written in the footer and help.
+    pub label: &'static str,
+    /// What the binding does.
+    pub help: &'static str,
+    /// Short hint for the footer, if it is shown there.
+    pub hint: Option<&'static str>,
+    pub group: Group,
+}
+
+use Key::{Char, Ctrl, Named};
+
+/// The keymap.
+pub const KEYMAP: &[Binding] = &[
+    Binding {
+        keys: &[Char(' ')],
+        action: Action::TogglePlay,
+        label: "Space",
+        help: "play / pause",
+        hint: Some("play"),
+        group: Group::Playback,
+    },
+    Binding {
+        keys: &[Char('.')],
+        action: Action::Step,
+        label: ".",
+        help: "one event while paused",
+        hint: Some("step"),
+        group: Group::Playback,
+    },
+    Binding {
+        keys: &[Char('+'), Char('=')],
+        action: Action::Faster,
+        label: "+",
+        help: "faster",
+        hint: None,
+        group: Group::Playback,
+    },
+    Binding {
+        keys: &[Char('-'), Char('_')],
+        action: Action::Slower,
+        label: "-",
+        help: "slower",
+        hint: None,
+        group: Group::Playback,
+    },
+    Binding {
+        keys: &[Named(KeyCode::Home)],
+        action: Action::Restart,
+        label: "Home",
+        help: "restart from the first event",
+        hint: None,
+        group: Group::Playback,
+    },
+    Binding {
+        keys: &[Named(KeyCode::End)],
+        action: Action::JumpToEnd,
+        label: "End",
+        help: "jump to the end of the stream",
+        hint: Some("end"),
+        group: Group::Playback,
+    },
+    Binding {
+        keys: &[Named(KeyCode::Tab), Named(KeyCode::Down)],
+        action: Action::FocusNext,
+        label: "Tab/↓",
+        help: "next dial",
+        hint: None,
+        group: Group::Dials,
+    },
+    Binding {
+        keys: &[Named(KeyCode::BackTab), Named(KeyCode::Up)],
+        action: Action::FocusPrev,
+        label: "S-Tab/↑",
+        help: "previous dial",
+        hint: None,
+        group: Group::Dials,
+    },
+    Binding {
+        keys: &[Named(KeyCode::Left)],
+        action: Action::DialDown,
+        label: "←",
+        help: "turn the focused dial down",
+        hint: None,
+        group: Group::Dials,
+    },
+    Binding {
+        keys: &[Named(KeyCode::Right)],
+        action: Action::DialUp,
+        label: "→",
+        help: "turn the focused dial up",
+        hint: Some("dial"),
+        group: Group::Dials,
+    },
+    Binding {
+        keys: &[Char('l')],
+        action: Action::LagDown,
+        label: "l",
+        help: "watermark lag − 1 s",
+        hint: None,
+        group: Group::Dials,
+    },
+    Binding {
+        keys: &[Char('L')],
+        action: Action::LagUp,
+        label: "L",
+        help: "watermark lag + 1 s",
+        hint: None,
+        group: Group::Dials,
+    },
+    Binding {
+        keys: &[Char('g')],
+        action: Action::GraceDown,
+        label: "g",
+        help: "grace − 5 s",
+        hint: None,
+        group: Group::Dials,
+    },
+    Binding {
+        keys: &[Char('G')],
+        action: Action::GraceUp,
+        label: "G",
+        help: "grace + 5 s",
+        hint: None,
+        group: Group::Dials,
+    },
+    Binding {
+        keys: &[Char('e')],
+        action: Action::EarlyDown,
+        label: "e",
+        help: "early-trigger interval − 5 s (below 5 s: off)",
+        hint: None,
+        group: Group::Dials,
+    },
+    Binding {
+        keys: &[Char('E')],
+        action: Action::EarlyUp,
+        label: "E",
+        help: "early-trigger interval + 5 s",
+        hint: None,
+        group: Group::Dials,
+    },
+    Binding {
+        keys: &[Char('w')],
+        action: Action::CycleWatermark,
+        label: "w",
+        help: "next watermark kind (perfect, fixed, heuristic, bounded)",
+        hint: None,
+        group: Group::Dials,
+    },
+    Binding {
+        keys: &[Char('a')],
+        action: Action::CycleAccumulation,
+        label: "a",
+        help: "next accumulation mode",
+        hint: None,
+        group: Group::Dials,
+    },
+    Binding {
+        keys: &[Char('1')],
+        action: Action::Policy(0),
+        label: "1",
+        help: "dashboard policy: fixed 2 s lag, no grace",
+        hint: None,
+        group: Group::Dials,
+    },
+    Binding {
+        keys: &[Char('2')],
+        action: Action::Policy(1),
+        label: "2",
+        help: "alerting policy: fixed 10 s lag, 30 s grace",
+        hint: None,
+        group: Group::Dials,
+    },
+    Binding {
+        keys: &[Char('3')],
+        action: Action::Policy(2),
+        label: "3",
+        help: "billing policy: fixed 10 s lag, 90 s grace",
+        hint: Some("1 2 3 policy"),
+        group: Group::Dials,
+    },
+    Binding {
+        keys: &[Char('[')],
+        action: Action::WindowPrev,
+        label: "[",
+        help: "previous window",
+        hint: None,
+        group: Group::Select,
+    },
+    Binding {
+        keys: &[Char(']')],
+        action: Action::WindowNext,
+        label: "]",
+        help: "next window",
+        hint: Some("[ ] window"),
+        group: Group::Select,
+    },
+    Binding {
+        keys: &[Char('k')],
+        action: Action::CycleKey,
+        label: "k",
+        help: "next key (then all keys)",
+        hint: None,
+        group: Group::Select,
+    },
+    Binding {
+        keys: &[Char('i')],
+        action: Action::Inspect,
+        label: "i",
+        help: "inspect the newest event: why on time, late or dropped (or click the plot)",
+        hint: Some("inspect"),
+        group: Group::Select,
+    },
+    Binding {
+        keys: &[Char('?'), Named(KeyCode::F(1))],
+        action: Action::Help,
+        label: "?/F1",
+        help: "this help",
+        hint: Some("help"),
+        group: Group::General,
+    },
+    Binding {
+        keys: &[Named(KeyCode::Esc)],
+        action: Action::Close,
+        label: "Esc",
+        help: "close the overlay or the inspector",
+        hint: None,
+        group: Group::General,
+    },
+    Binding {
+        keys: &[Char('q'), Ctrl('c')],
+        action: Action::Quit,
+        label: "q/C-c",
+        help: "quit",
+        hint: Some("quit"),
+        group: Group::General,
+    },
+];
+
+/// The action a key press is bound to, if any.
+pub fn lookup(ev: &KeyEvent) -> Option<Action> {
+    KEYMAP
+        .iter()
+        .find(|b| b.keys.iter().any(|k| k.matches(ev)))
+        .map(|b| b.action)
+}
+
+/// The footer's hints, in table order: (keys, hint).
+pub fn footer_hints() -> impl Iterator<Item = (&'static str, &'static str)> {
+    KEYMAP.iter().filter_map(|b| {
+        b.hint.map(|h| {
+            let keys = match b.action {
+                Action::DialUp => "←→",
+                Action::Policy(_) | Action::WindowNext => "",
+                _ => b.label,
+            };
+            (keys, h)
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn press(code: KeyCode, m: KeyModifiers) -> Option<Action> {
+        lookup(&KeyEvent::new(code, m))
+    }
+
+    #[test]
+    fn keys_map_to_actions() {
+        assert_eq!(
+            press(KeyCode::Char(' '), KeyModifiers::NONE),
+            Some(Action::TogglePlay)
+        );
+        assert_eq!(
+            press(KeyCode::Char('L'), KeyModifiers::SHIFT),
+            Some(Action::LagUp)
+        );
+        assert_eq!(
+            press(KeyCode::Char('c'), KeyModifiers::CONTROL),
+            Some(Action::Quit)
+        );
+        assert_eq!(press(KeyCode::F(1), KeyModifiers::NONE), Some(Action::Help));
+        assert_eq!(
+            press(KeyCode::BackTab, KeyModifiers::SHIFT),
+            Some(Action::FocusPrev)
+        );
+    }
+
+    #[test]
+    fn reserved_keys_stay_unbound() {
+        for c in ['c', 'C', 'x', 'p', 'n', 'N', 'b', 's'] {
+            assert_eq!(press(KeyCode::Char(c), KeyModifiers::NONE), None, "{c}");
+        }
+    }
+
+    #[test]
+    fn no_key_is_bound_twice() {
+        let all: Vec<Key> = KEYMAP.iter().flat_map(|b| b.keys.iter().copied()).collect();
+        for (i, k) in all.iter().enumerate() {
+            assert!(!all[i + 1..].contains(k), "{k:?} bound twice");
+        }
+    }
+}

@@ -1,0 +1,100 @@
+//! The counters panel: events arrived, on time, late within grace, dropped, panes emitted,
+//! windows open, state size: bold and right-aligned, to read from the back of a room.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph, Widget};
+
+use super::super::app::App;
+use super::super::theme::glyph;
+
+/// A size in bytes for people.
+pub fn bytes(n: usize) -> String {
+    if n < 1024 {
+        format!("{n} B")
+    } else if n < 1024 * 1024 {
+        format!("{:.1} KiB", n as f64 / 1024.0)
+    } else {
+        format!("{:.1} MiB", n as f64 / (1024.0 * 1024.0))
+    }
+}
+
+/// The rows: (label, value, style of the value).
+pub fn rows(app: &App) -> Vec<(String, String, Style)> {
+    let t = &app.theme;
+    let c = app.timeline.counters();
+    let bold = t.text.add_modifier(Modifier::BOLD);
+    vec![
+        (
+            "arrived".into(),
+            format!("{} / {}", c.events, app.scenario.len()),
+            bold,
+        ),
+        (
+            format!("{} on time", glyph::ON_TIME),
+            c.on_time.to_string(),
+            t.on_time.add_modifier(Modifier::BOLD),
+        ),
+        (
+            format!("{} late in grace", glyph::LATE),
+            c.late.to_string(),
+            t.late,
+        ),
+        (
+            format!("{} dropped", glyph::DROPPED),
+            c.dropped.to_string(),
+            t.dropped,
+        ),
+        (
+            "panes emitted".into(),
+            format!(
+                "{}  (E{} O{} L{})",
+                c.panes(),
+                c.early_panes,
+                c.on_time_panes,
+                c.late_panes
+            ),
+            bold,
+        ),
+        (
+            "windows open".into(),
+            format!(
+                "{}  ({} cells)",
+                app.timeline.open_windows(),
+                app.timeline.open_cells()
+            ),
+            bold,
+        ),
+        ("state".into(), bytes(app.timeline.state_bytes()), bold),
+    ]
+}
+
+pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
+    let t = &app.theme;
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(t.border)
+        .title(Span::styled(" Counters ", t.title));
+    let inner = block.inner(area);
+    block.render(area, buf);
+    let w = inner.width as usize;
+    let lines: Vec<Line> = rows(app)
+        .into_iter()
+        .map(|(label, value, style)| {
+            let value = if label.chars().count() + value.chars().count() >= w {
+                value.split("  (").next().unwrap_or_default().to_string()
+            } else {
+                value
+            };
+            let pad = w.saturating_sub(label.chars().count() + value.chars().count());
+            Line::from(vec![
+                Span::styled(label, t.text),
+                Span::raw(" ".repeat(pad)),
+                Span::styled(value, style),
+            ])
+        })
+        .collect();
+    Paragraph::new(lines).render(inner, buf);
+}

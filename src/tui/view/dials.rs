@@ -1,0 +1,171 @@
+//! The dials panel: lag, grace, early-trigger interval, speed, watermark kind and accumulation
+//! mode, each a track with a thumb and its value; the focused one is reversed. In the compact
+//! layout it also carries a one-line summary of the frontier. The mouse hit-test uses the same
+//! geometry as the drawing ([`track`]).
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph, Widget};
+
+use crate::engine::window::fmt_ms;
+
+use super::super::app::{App, Dial, Dials};
+use super::layout::Mode;
+
+const LABEL: u16 = 11;
+const VALUE: u16 = 9;
+
+/// The value of a dial as text.
+pub fn value(d: &Dials, dial: Dial) -> String {
+    match dial {
+        Dial::Lag => {
+            if d.has_lag() {
+                fmt_ms(d.lag)
+            } else {
+                "n/a".into()
+            }
+        }
+        Dial::Grace => fmt_ms(d.grace),
+        Dial::Early => d.early.map_or("off".into(), fmt_ms),
+        Dial::Speed => format!("{}×", d.speed),
+        Dial::Watermark => d.watermark().family().into(),
+        Dial::Accumulation => match d.accumulation {
+            crate::engine::Accumulation::Accumulating => "accum".into(),
+            crate::engine::Accumulation::Discarding => "discard".into(),
+            crate::engine::Accumulation::Retracting => "retract".into(),
+        },
+    }
+}
+
+fn stops(dial: Dial) -> Option<usize> {
+    match dial {
+        Dial::Watermark => Some(4),
+        Dial::Accumulation => Some(3),
+        Dial::Speed => Some(super::super::app::SPEEDS.len()),
+        _ => None,
+    }
+}
+
+/// The screen row and track of each dial inside the dials panel at `area`.
+pub fn track(area: Rect, dial: Dial) -> Option<Rect> {
+    let inner = Block::default().borders(Borders::ALL).inner(area);
+    let i = Dial::ALL.iter().position(|d| *d == dial)? as u16;
+    if i >= inner.height || inner.width <= LABEL + VALUE + 3 {
+        return None;
+    }
+    Some(Rect {
+        x: inner.x + LABEL,
+        y: inner.y + i,
+        width: inner.width - LABEL - VALUE - 1,
+        height: 1,
+    })
+}
+
+/// The dial and track position (0 to 1) under a mouse position, if any.
+pub fn hit(area: Rect, _dials: &Dials, col: u16, row: u16) -> Option<(Dial, f64)> {
+    Dial::ALL.iter().find_map(|&d| {
+        let t = track(area, d)?;
+        if row != t.y || col + 1 < t.x || col > t.right() {
+            return None;
+        }
+        let w = f64::from(t.width.saturating_sub(1).max(1));
+        let r = (f64::from(col.saturating_sub(t.x)) / w).clamp(0.0, 1.0);
+        Some((d, r))
+    })
+}
+
+pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
+    let t = &app.theme;
+    let title = if app.rerunning {
+        " Dials · re-running… "
+    } else {
+        " Dials "
+    };
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(t.border)
+        .title(Span::styled(title, t.title));
+    let inner = block.inner(area);
+    block.render(area, buf);
+    for (i, &d) in Dial::ALL.iter().enumerate() {
+        let y = inner.y + i as u16;
+        if y >= inner.bottom() {
+            break;
+        }
+        let focused = app.selection.focus == d;
+        let label_style = if focused { t.focus } else { t.text };
+        let mark = if focused { "▶" } else { " " };
+        buf.set_stringn(
+            inner.x,
+            y,
+            format!("{mark}{:<9}", d.label()),
+            LABEL as usize - 1,
+            label_style,
+        );
+        let active = d != Dial::Lag || app.dials.has_lag();
+        if let Some(tr) = track(area, d) {
+            let w = tr.width as usize;
+            let thumb = (app.dials.ratio(d) * (w.saturating_sub(1)) as f64).round() as usize;
+            let stop_at: Vec<usize> = stops(d)
+                .map(|n| {
+                    (0..n)
+                        .map(|k| k * w.saturating_sub(1) / (n - 1).max(1))
+                        .collect()
+                })
+                .unwrap_or_default();
+            for k in 0..w {
+                let (g, s) = if k == thumb && active {
+                    ('●', if focused { t.key } else { t.text })
+                } else if stop_at.contains(&k) {
+                    ('┼', t.dim)
+                } else if k < thumb && active {
+                    ('━', t.watermark)
+                } else {
+                    ('─', t.dim)
+                };
+                if let Some(c) = buf.cell_mut((tr.x + k as u16, y)) {
+                    c.set_char(g).set_style(s);
+                }
+            }
+            let v = value(&app.dials, d);
+            buf.set_stringn(
+                tr.right() + 1,
+                y,
+                format!("{v:>8}"),
+                VALUE as usize - 1,
+                if active { t.key } else { t.dim },
+            );
+        }
+    }
+    if mode == Mode::Compact {
+        let y = inner.y + Dial::ALL.len() as u16;
+        if y < inner.bottom() {
+            let r = Rect {
+                y,
+                height: inner.bottom() - y,
+                ..inner
+            };
+            Paragraph::new(frontier_summary(app)).render(r, buf);
+        }
+    }
+}
+
+/// Two lines about the current setting's place on the frontier.
+pub fn frontier_summary(app: &App) -> Vec<Line<'static>> {
+    let t = &app.theme;
+    match &app.score {
+        Some(p) => vec![
+            Line::from(vec![
+                Span::styled("frontier ", t.title),
+                Span::styled(format!("emit delay {}", fmt_ms(p.emit_delay)), t.text),
+            ]),
+            Line::from(vec![
+                Span::styled(format!("lost {} ", p.score.events_lost), t.dropped),
+                Span::styled(format!("{:.2}% ", p.score.accuracy()), t.text),
+                Span::styled(format!("{} wrong", p.score.wrong_windows), t.dim),
+            ]),
+        ],
+        None => vec![Line::from(Span::styled("frontier: computing…", t.dim))],
+    }
+}

@@ -1,0 +1,81 @@
+//! The `?` overlay: every binding of the keymap, grouped, and what the plot's glyphs mean.
+//! Built from the same table as the key handler and the footer.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget};
+
+use super::super::app::App;
+use super::super::keymap::{Group, KEYMAP};
+use super::super::theme::glyph;
+
+/// The help text, one entry per line.
+pub fn lines(app: &App) -> Vec<Line<'static>> {
+    let t = &app.theme;
+    let mut v = Vec::new();
+    for g in Group::ALL {
+        v.push(Line::from(Span::styled(g.title(), t.title)));
+        for b in KEYMAP.iter().filter(|b| b.group == g) {
+            v.push(Line::from(vec![
+                Span::styled(format!("  {:<9}", b.label), t.key),
+                Span::styled(b.help, t.text),
+            ]));
+        }
+    }
+    v.push(Line::from(Span::styled("Plot", t.title)));
+    v.push(Line::from(vec![
+        Span::styled(format!("  {} ", glyph::ON_TIME), t.on_time),
+        Span::raw("on time  "),
+        Span::styled(format!("{} ", glyph::LATE), t.late),
+        Span::raw("late, within grace  "),
+        Span::styled(format!("{} ", glyph::DROPPED), t.dropped),
+        Span::raw("dropped"),
+    ]));
+    v.push(Line::from(vec![
+        Span::styled(format!("  {} ", glyph::WATERMARK), t.watermark),
+        Span::raw("watermark  "),
+        Span::styled(format!("{} ", glyph::IDEAL), t.ideal),
+        Span::raw("ideal (event time = processing time)  "),
+        Span::styled(format!("{} ", glyph::WINDOW_EDGE), t.window_edge),
+        Span::raw("window end"),
+    ]));
+    v
+}
+
+pub fn render(app: &App, screen: Rect, buf: &mut Buffer) {
+    let t = &app.theme;
+    let all = lines(app);
+    let inner_h = screen.height.saturating_sub(4);
+    // One column if it fits, two otherwise.
+    let cols: u16 = if all.len() as u16 <= inner_h { 1 } else { 2 };
+    let per = all.len().div_ceil(cols as usize);
+    let want_w: u16 = if cols == 1 { 76 } else { 150 };
+    let w = want_w.min(screen.width.saturating_sub(2));
+    let h = (per as u16 + 2).min(screen.height.saturating_sub(2));
+    let area = Rect {
+        x: screen.x + (screen.width.saturating_sub(w)) / 2,
+        y: screen.y + (screen.height.saturating_sub(h)) / 2,
+        width: w,
+        height: h,
+    };
+    if area.width < 4 || area.height < 3 {
+        return;
+    }
+    Clear.render(area, buf);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(t.title)
+        .title(Span::styled(" Keys · Esc or ? closes ", t.title));
+    let inner = block.inner(area);
+    block.render(area, buf);
+    let cw = inner.width / cols;
+    for (i, chunk) in all.chunks(per.max(1)).enumerate() {
+        let r = Rect {
+            x: inner.x + cw * i as u16,
+            width: cw,
+            ..inner
+        };
+        Paragraph::new(chunk.to_vec()).render(r, buf);
+    }
+}

@@ -1,0 +1,113 @@
+//! The watermark panel: processing time now, the watermark now, the gap between them with its
+//! history as a sparkline, the watermark kind, and whether the simulation is playing.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph, Sparkline, Widget};
+
+use crate::engine::lateness::secs;
+
+use super::super::app::App;
+use super::layout::Mode;
+
+/// "▶ playing 10×", "⏸ paused 10×" or "■ end of input".
+pub fn status(app: &App) -> String {
+    let speed = format!("{}×", app.dials.speed);
+    if app.playhead.finished {
+        "■ end of input".to_string()
+    } else if app.playhead.playing {
+        format!("▶ playing {speed}")
+    } else {
+        format!("⏸ paused {speed}")
+    }
+}
+
+fn gap(app: &App) -> String {
+    let wm = app.timeline.watermark();
+    if wm.is_infinite() {
+        "—".to_string()
+    } else {
+        secs(app.playhead.now - wm)
+    }
+}
+
+pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
+    let t = &app.theme;
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(t.border)
+        .title(Span::styled(" Watermark ", t.title));
+    let inner = block.inner(area);
+    block.render(area, buf);
+    let wm = app.timeline.watermark();
+    let kind = app.dials.watermark().to_string();
+    let lines = match mode {
+        Mode::Full => vec![
+            Line::from(Span::styled(status(app), t.key)),
+            Line::from(vec![
+                Span::styled("now        ", t.dim),
+                Span::styled(secs(app.playhead.now), t.text),
+                Span::styled("  processing time", t.dim),
+            ]),
+            Line::from(vec![
+                Span::styled("watermark  ", t.dim),
+                Span::styled(secs(wm), t.watermark),
+                Span::styled(format!("  {kind}"), t.dim),
+            ]),
+            Line::from(vec![
+                Span::styled("gap        ", t.dim),
+                Span::styled(gap(app), t.text),
+            ]),
+        ],
+        Mode::Compact => vec![
+            Line::from(vec![
+                Span::styled(status(app), t.key),
+                Span::styled(" now ", t.dim),
+                Span::styled(secs(app.playhead.now), t.text),
+            ]),
+            Line::from(vec![
+                Span::styled("wm ", t.dim),
+                Span::styled(secs(wm), t.watermark),
+                Span::styled(" gap ", t.dim),
+                Span::styled(gap(app), t.text),
+                Span::styled(format!(" {kind}"), t.dim),
+            ]),
+        ],
+    };
+    let n = lines.len() as u16;
+    Paragraph::new(lines).render(inner, buf);
+    if mode == Mode::Full && inner.height > n {
+        let spark = Rect {
+            y: inner.y + n,
+            height: inner.height - n,
+            ..inner
+        };
+        let data = gap_history(app, spark.width as usize);
+        Sparkline::default()
+            .data(&data)
+            .style(t.watermark)
+            .render(spark, buf);
+    }
+}
+
+/// The gap (processing time − watermark, whole seconds) sampled at `n` evenly spaced arrivals.
+pub fn gap_history(app: &App, n: usize) -> Vec<u64> {
+    let wms = app.timeline.watermarks();
+    let events = &app.scenario.stream.events;
+    let m = wms.len();
+    if m == 0 || n == 0 {
+        return Vec::new();
+    }
+    (0..n.min(m))
+        .map(|i| {
+            let j = ((i + 1) * m / n.min(m)).saturating_sub(1).min(m - 1);
+            let g = (events[j].proc_time - wms[j]) / 1000.0;
+            if g.is_finite() && g > 0.0 {
+                g.round() as u64
+            } else {
+                0
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,220 @@
+//! The windows and panes panels: one row per window (for the selected key, or all keys
+//! together) with its value so far against the oracle, its phase and its latest pane; and the
+//! selected cell's pane history (EARLY / ON_TIME / LATE, processing time, value, difference to
+//! the oracle), long histories shown as their first and last panes.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph, Widget};
+
+use crate::engine::lateness::secs;
+use crate::engine::timeline::{Phase, WindowRow};
+use crate::engine::{CellId, Pane, Timing};
+
+use super::super::app::App;
+use super::super::theme::Theme;
+use super::layout::Mode;
+
+/// A window's span, short: `180–240s`.
+pub fn span(start: f64, end: f64) -> String {
+    format!("{:.0}–{:.0}s", start / 1000.0, end / 1000.0)
+}
+
+fn phase_cell(t: &Theme, p: Phase) -> (&'static str, Style) {
+    match p {
+        Phase::Open => ("○ open", t.text),
+        Phase::FiredOnTime => ("● fired", t.on_time_pane),
+        Phase::TakingLate => ("◆ late data", t.late),
+        Phase::Finalised => ("■ final", t.dim),
+    }
+}
+
+fn timing_short(t: Timing) -> &'static str {
+    match t {
+        Timing::Early => "E",
+        Timing::OnTime => "O",
+        Timing::Late => "L",
+    }
+}
+
+/// The key selection as text.
+pub fn key_name(app: &App) -> String {
+    match app.selection.key {
+        Some(k) => app.scenario.stream.key_name(k).to_string(),
+        None => "all keys".to_string(),
+    }
+}
+
+/// The rows of the windows table for the current selection.
+pub fn rows(app: &App) -> Vec<WindowRow> {
+    let keys = app.scenario.keys();
+    app.scenario
+        .windows
+        .iter()
+        .map(|&w| {
+            app.timeline
+                .window_row(w, app.selection.key, keys, &app.scenario.truth)
+        })
+        .collect()
+}
+
+pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
+    let t = &app.theme;
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(t.border)
+        .title(Line::from(vec![
+            Span::styled(" Windows ", t.title),
+            Span::styled(format!("· key {} ", key_name(app)), t.dim),
+        ]));
+    let inner = block.inner(area);
+    block.render(area, buf);
+    if inner.height == 0 {
+        return;
+    }
+    let full = mode == Mode::Full;
+    let mut head = format!(
+        "{:<9}{:>5}{:>7}{:>6}  {:<11}",
+        "window", "value", "oracle", "Δ", "state"
+    );
+    if full {
+        head.push_str("latest");
+    }
+    let mut lines = vec![Line::from(Span::styled(head, t.dim))];
+    let all = rows(app);
+    let room = inner.height.saturating_sub(1) as usize;
+    // Scroll so the selected window stays visible.
+    let sel = app.selection.window.min(all.len().saturating_sub(1));
+    let first = if room == 0 {
+        0
+    } else {
+        sel.saturating_sub(room.saturating_sub(1).min(room / 2))
+            .min(all.len().saturating_sub(room))
+    };
+    for (i, r) in all.iter().enumerate().skip(first).take(room) {
+        let selected = i == sel;
+        let base = if selected { t.focus } else { t.text };
+        let diff = r.value as i64 - r.truth as i64;
+        let (ph, ph_style) = phase_cell(t, r.phase);
+        let mut spans = vec![
+            Span::styled(format!("{:<9}", span(r.start, r.end)), base),
+            Span::styled(format!("{:>5}", r.value), base),
+            Span::styled(format!("{:>7}", r.truth), t.dim),
+            Span::styled(
+                format!("{:>+6}", diff),
+                if diff == 0 { t.on_time } else { t.dropped },
+            ),
+            Span::raw("  "),
+            Span::styled(format!("{ph:<11}"), ph_style),
+        ];
+        if full {
+            if let Some(p) = r.latest {
+                spans.push(Span::styled(
+                    format!("{} {}", timing_short(p.timing), secs(p.proc_time)),
+                    t.timing(p.timing),
+                ));
+            }
+        }
+        lines.push(Line::from(spans));
+    }
+    Paragraph::new(lines).render(inner, buf);
+}
+
+/// The selected cell, if a single key is selected.
+pub fn selected_cell(app: &App) -> Option<CellId> {
+    let window = *app.scenario.windows.get(app.selection.window)?;
+    Some(CellId {
+        window,
+        key: app.selection.key?,
+    })
+}
+
+/// The pane-history panel for the selected window and key.
+pub fn render_panes(app: &App, area: Rect, buf: &mut Buffer) {
+    let t = &app.theme;
+    let cell = selected_cell(app);
+    let title = match (cell, app.scenario.windows.get(app.selection.window)) {
+        (Some(c), _) => format!(
+            "· {} key {} ",
+            span(
+                app.dials.window.start(c.window),
+                app.dials.window.end(c.window)
+            ),
+            key_name(app)
+        ),
+        (None, Some(&w)) => format!(
+            "· {} ",
+            span(app.dials.window.start(w), app.dials.window.end(w))
+        ),
+        _ => String::new(),
+    };
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(t.border)
+        .title(Line::from(vec![
+            Span::styled(" Panes ", t.title),
+            Span::styled(title, t.dim),
+        ]));
+    let inner = block.inner(area);
+    block.render(area, buf);
+    let Some(cell) = cell else {
+        Paragraph::new(Line::from(Span::styled(
+            "press k for one key's panes",
+            t.dim,
+        )))
+        .render(inner, buf);
+        return;
+    };
+    let truth = app.scenario.truth.get(&cell).copied().unwrap_or(0) as i64;
+    let panes: Vec<&Pane> = app.timeline.panes_of(cell).collect();
+    let mut lines = vec![Line::from(Span::styled(
+        format!("{:<8}{:>9}{:>6}{:>6}", "pane", "at", "value", "Δ"),
+        t.dim,
+    ))];
+    if panes.is_empty() {
+        lines.push(Line::from(Span::styled("no pane yet", t.dim)));
+    }
+    let room = inner.height.saturating_sub(1) as usize;
+    let shown: Vec<Option<&Pane>> = if panes.len() <= room {
+        panes.iter().map(|p| Some(*p)).collect()
+    } else if room >= 4 {
+        let tail = 2;
+        let head = room - tail - 1;
+        let mut v: Vec<Option<&Pane>> = panes[..head].iter().map(|p| Some(*p)).collect();
+        v.push(None);
+        v.extend(panes[panes.len() - tail..].iter().map(|p| Some(*p)));
+        v
+    } else {
+        panes[panes.len() - room..]
+            .iter()
+            .map(|p| Some(*p))
+            .collect()
+    };
+    for p in shown {
+        match p {
+            Some(p) => {
+                let total = p.total as i64;
+                let value = match p.retraction {
+                    Some(r) => format!("{}−{}", p.value, r),
+                    None => p.value.to_string(),
+                };
+                lines.push(Line::from(vec![
+                    Span::styled(format!("{:<8}", p.timing.label()), t.timing(p.timing)),
+                    Span::styled(format!("{:>9}", secs(p.proc_time)), t.text),
+                    Span::styled(format!("{value:>6}"), t.text),
+                    Span::styled(
+                        format!("{:>+6}", total - truth),
+                        if total == truth { t.on_time } else { t.dim },
+                    ),
+                ]))
+            }
+            None => lines.push(Line::from(Span::styled(
+                format!("… {} more", panes.len().saturating_sub(room - 1)),
+                t.dim,
+            ))),
+        }
+    }
+    Paragraph::new(lines).render(inner, buf);
+}
