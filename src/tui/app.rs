@@ -408,8 +408,8 @@ impl Work {
 /// UI task.
 pub const INLINE_EVENTS: usize = 250_000;
 
-/// The whole UI state.
-#[derive(Debug)]
+/// The whole UI state. Cloning it is cheap apart from the timeline (the stream is shared).
+#[derive(Debug, Clone)]
 pub struct App {
     pub scenario: Arc<Scenario>,
     pub dials: Dials,

@@ -15,7 +15,20 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         spans.push(Span::styled("Esc", t.key));
         spans.push(Span::styled(" close ", t.text));
     } else {
-        for (keys, hint) in footer_hints() {
+        let mut hints: Vec<(&str, &str)> = footer_hints().collect();
+        let width = |h: &[(&str, &str)]| -> usize {
+            h.iter()
+                .map(|(k, d)| {
+                    k.chars().count() + usize::from(!k.is_empty()) + d.chars().count() + 2
+                })
+                .sum()
+        };
+        let room = usize::from(area.width).saturating_sub(spans[0].width());
+        // Drop hints from the end, keeping help and quit, until the rest fits.
+        while width(&hints) > room && hints.len() > 2 {
+            hints.remove(hints.len() - 3);
+        }
+        for (keys, hint) in hints {
             if !keys.is_empty() {
                 spans.push(Span::styled(keys, t.key));
                 spans.push(Span::raw(" "));

@@ -18,28 +18,29 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
         v.push(Line::from(Span::styled(g.title(), t.title)));
         for b in KEYMAP.iter().filter(|b| b.group == g) {
             v.push(Line::from(vec![
-                Span::styled(format!("  {:<9}", b.label), t.key),
+                Span::styled(format!(" {:<8}", b.label), t.key),
                 Span::styled(b.help, t.text),
             ]));
         }
     }
     v.push(Line::from(Span::styled("Plot", t.title)));
-    v.push(Line::from(vec![
-        Span::styled(format!("  {} ", glyph::ON_TIME), t.on_time),
-        Span::raw("on time  "),
-        Span::styled(format!("{} ", glyph::LATE), t.late),
-        Span::raw("late, within grace  "),
-        Span::styled(format!("{} ", glyph::DROPPED), t.dropped),
-        Span::raw("dropped"),
-    ]));
-    v.push(Line::from(vec![
-        Span::styled(format!("  {} ", glyph::WATERMARK), t.watermark),
-        Span::raw("watermark  "),
-        Span::styled(format!("{} ", glyph::IDEAL), t.ideal),
-        Span::raw("ideal (event time = processing time)  "),
-        Span::styled(format!("{} ", glyph::WINDOW_EDGE), t.window_edge),
-        Span::raw("window end"),
-    ]));
+    for (g, style, what) in [
+        (glyph::ON_TIME, t.on_time, "event on time"),
+        (glyph::LATE, t.late, "event late, within grace"),
+        (glyph::DROPPED, t.dropped, "event dropped, past grace"),
+        (glyph::WATERMARK, t.watermark, "watermark"),
+        (
+            glyph::IDEAL,
+            t.ideal,
+            "ideal watermark: event = processing time",
+        ),
+        (glyph::WINDOW_EDGE, t.window_edge, "window end"),
+    ] {
+        v.push(Line::from(vec![
+            Span::styled(format!(" {g:<8}"), style),
+            Span::styled(what, t.text),
+        ]));
+    }
     v
 }
 

@@ -236,6 +236,9 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     }
     for r in 0..f.inner.height {
         let y = f.y.0 + (f64::from(f.inner.height - 1 - r) + 0.5) * ch;
+        if y > app.playhead.now {
+            continue;
+        }
         let n = events.partition_point(|e| e.proc_time <= y);
         if let Some(&wm) = n.checked_sub(1).and_then(|i| wms.get(i)) {
             if let Some(c) = f.col(wm) {

@@ -1,0 +1,129 @@
+//! End to end: the real binary in a pseudo-terminal, read through a vt100 screen parser. Jump
+//! to the end of the classroom stream, pick the dashboard policy and read the dropped counter
+//! (1283, the reference's figure), then billing (0), then quit with `q` and exit 0.
+//! Every wait polls the screen with a generous deadline, so a loaded machine only makes it
+//! slower, not flaky.
+
+use std::io::{Read, Write};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use portable_pty::{native_pty_system, CommandBuilder, PtySize};
+
+const DEADLINE: Duration = Duration::from_secs(30);
+
+struct Screen {
+    parser: Arc<Mutex<vt100::Parser>>,
+}
+
+impl Screen {
+    fn contents(&self) -> String {
+        match self.parser.lock() {
+            Ok(p) => p.screen().contents(),
+            Err(p) => p.into_inner().screen().contents(),
+        }
+    }
+
+    /// Polls until `pred` holds on the screen text, or fails with the last screen.
+    fn wait_for(&self, what: &str, pred: impl Fn(&str) -> bool) -> String {
+        let start = Instant::now();
+        loop {
+            let s = self.contents();
+            if pred(&s) {
+                return s;
+            }
+            if start.elapsed() > DEADLINE {
+                panic!("timed out waiting for {what}; screen:\n{s}");
+            }
+            thread::sleep(Duration::from_millis(40));
+        }
+    }
+}
+
+/// The number after "✕ dropped" in the counters panel.
+fn dropped(screen: &str) -> Option<u64> {
+    screen.lines().find_map(|l| {
+        let i = l.find("✕ dropped")?;
+        let rest = l[i + "✕ dropped".len()..].trim_start();
+        let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+        digits.parse().ok()
+    })
+}
+
+#[test]
+fn end_then_dashboard_and_billing_policies_read_the_reference_drops() {
+    let pty = native_pty_system();
+    let pair = pty
+        .openpty(PtySize {
+            rows: 40,
+            cols: 120,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .expect("a pseudo-terminal");
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_twoclocks"));
+    cmd.arg("--paused");
+    cmd.env("TERM", "xterm-256color");
+    cmd.env("NO_COLOR", "1");
+    let mut child = pair.slave.spawn_command(cmd).expect("the binary starts");
+    drop(pair.slave);
+    let mut reader = pair.master.try_clone_reader().expect("a reader");
+    let mut writer = pair.master.take_writer().expect("a writer");
+    let parser = Arc::new(Mutex::new(vt100::Parser::new(40, 120, 0)));
+    let feed = parser.clone();
+    thread::spawn(move || {
+        let mut buf = [0u8; 8192];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            if let Ok(mut p) = feed.lock() {
+                p.process(&buf[..n]);
+            }
+        }
+    });
+    let screen = Screen { parser };
+    let mut press = |bytes: &[u8]| {
+        writer.write_all(bytes).expect("keys are written");
+        writer.flush().expect("keys are flushed");
+    };
+
+    screen.wait_for("the UI", |s| {
+        s.contains("Two clocks") && s.contains("paused")
+    });
+    press(b"\x1b[F"); // End
+    screen.wait_for("the end of input", |s| s.contains("end of input"));
+    press(b"1");
+    let s = screen.wait_for("dashboard's drops", |s| dropped(s) == Some(1283));
+    assert!(s.contains("lag") && s.contains("2s"), "{s}");
+    press(b"3");
+    screen.wait_for("billing's drops", |s| dropped(s) == Some(0));
+    press(b"q");
+
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("the child can be waited on") {
+            break status;
+        }
+        if start.elapsed() > DEADLINE {
+            let _ = child.kill();
+            panic!("the UI did not quit on q");
+        }
+        thread::sleep(Duration::from_millis(40));
+    };
+    assert!(status.success(), "exit status {status:?}");
+    // The alternate screen was left (the last bytes may still be on their way to the parser).
+    let alternate = || match screen.parser.lock() {
+        Ok(p) => p.screen().alternate_screen(),
+        Err(p) => p.into_inner().screen().alternate_screen(),
+    };
+    let start = Instant::now();
+    while alternate() {
+        assert!(
+            start.elapsed() < DEADLINE,
+            "the terminal was left on the alternate screen"
+        );
+        thread::sleep(Duration::from_millis(40));
+    }
+}

@@ -1,0 +1,247 @@
+//! Rendering tests for the terminal UI: screen snapshots with ratatui's TestBackend at 120×40,
+//! 80×24 and 50×15; buffer assertions for the styles that carry meaning; and a size matrix
+//! that must never panic.
+
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier};
+use ratatui::Terminal;
+use twoclocks::engine::EngineConfig;
+use twoclocks::tui::app::{update, Action, App, Dial, Msg};
+use twoclocks::tui::scenario::Scenario;
+use twoclocks::tui::theme::{glyph, Theme};
+use twoclocks::tui::view::{self, layout::Areas};
+use twoclocks::tui::{app_for, Options};
+
+fn base() -> App {
+    static BASE: OnceLock<App> = OnceLock::new();
+    BASE.get_or_init(|| {
+        let mut a = app_for(Options {
+            scenario: Scenario::classroom(),
+            config: EngineConfig::fixed(20_000.0, 0.0),
+            speed: 10.0,
+            theme: Theme::dark(),
+            play: false,
+        });
+        a.settle();
+        a
+    })
+    .clone()
+}
+
+fn act(a: &mut App, action: Action) {
+    update(a, Msg::Action(action), Duration::ZERO);
+}
+
+/// The app paused at processing time 300 s.
+fn midway(theme: Theme) -> App {
+    let mut a = base();
+    a.theme = theme;
+    act(&mut a, Action::TogglePlay);
+    update(&mut a, Msg::Tick, Duration::from_secs(30));
+    act(&mut a, Action::TogglePlay);
+    a
+}
+
+fn screen(a: &mut App, w: u16, h: u16) -> Terminal<TestBackend> {
+    update(a, Msg::Resize(w, h), Duration::ZERO);
+    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+    t.draw(|f| view::render(a, f)).unwrap();
+    t
+}
+
+fn buffer(a: &mut App, w: u16, h: u16) -> Buffer {
+    screen(a, w, h).backend().buffer().clone()
+}
+
+#[test]
+fn snapshot_full_120x40_midway() {
+    let mut a = midway(Theme::dark());
+    insta::assert_snapshot!("full_120x40_midway", screen(&mut a, 120, 40).backend());
+}
+
+#[test]
+fn snapshot_full_120x40_dashboard_end_inspected() {
+    let mut a = base();
+    act(&mut a, Action::Policy(0));
+    act(&mut a, Action::JumpToEnd);
+    let dropped = a
+        .timeline
+        .fates()
+        .iter()
+        .rposition(|f| *f == twoclocks::engine::Fate::Dropped);
+    a.selection.inspected = dropped;
+    insta::assert_snapshot!(
+        "full_120x40_dashboard_end_inspected",
+        screen(&mut a, 120, 40).backend()
+    );
+}
+
+#[test]
+fn snapshot_compact_80x24_midway() {
+    let mut a = midway(Theme::mono());
+    insta::assert_snapshot!("compact_80x24_midway", screen(&mut a, 80, 24).backend());
+}
+
+#[test]
+fn snapshot_compact_80x24_help() {
+    let mut a = midway(Theme::mono());
+    act(&mut a, Action::Help);
+    insta::assert_snapshot!("compact_80x24_help", screen(&mut a, 80, 24).backend());
+}
+
+#[test]
+fn snapshot_too_small_50x15() {
+    let mut a = midway(Theme::dark());
+    insta::assert_snapshot!("too_small_50x15", screen(&mut a, 50, 15).backend());
+}
+
+#[test]
+fn no_size_panics() {
+    let mut a = midway(Theme::dark());
+    a.selection.inspected = Some(10);
+    for (w, h) in [
+        (1, 1),
+        (0, 0),
+        (0, 10),
+        (10, 0),
+        (79, 23),
+        (79, 40),
+        (120, 23),
+        (80, 24),
+        (81, 25),
+        (119, 39),
+        (120, 40),
+        (200, 60),
+        (300, 90),
+    ] {
+        for help in [false, true] {
+            a.overlay = None;
+            if help {
+                act(&mut a, Action::Help);
+            }
+            let buf = buffer(&mut a, w, h);
+            assert_eq!(buf.area, Rect::new(0, 0, w, h));
+        }
+        // Drawing into an area that does not start at the origin.
+        let mut buf = Buffer::empty(Rect::new(3, 2, w, h));
+        view::draw(&a, Rect::new(3, 2, w, h), &mut buf);
+    }
+}
+
+#[test]
+fn too_small_says_what_it_needs() {
+    let mut a = base();
+    let buf = buffer(&mut a, 79, 23);
+    let text: String = buf.content().iter().map(|c| c.symbol()).collect();
+    assert!(text.contains("terminal too small: need 80×24, have 79×23"));
+}
+
+/// The cells of the plot's inner area holding `g`.
+fn plot_cells(buf: &Buffer, app: &App, g: char) -> Vec<(u16, u16)> {
+    let areas = Areas::compute((buf.area.width, buf.area.height)).unwrap();
+    let f = view::plot::PlotFrame::of(app, areas.plot).unwrap();
+    let mut v = Vec::new();
+    for y in f.inner.top()..f.inner.bottom() {
+        for x in f.inner.left()..f.inner.right() {
+            if buf[(x, y)].symbol().starts_with(g) {
+                v.push((x, y));
+            }
+        }
+    }
+    v
+}
+
+#[test]
+fn fates_differ_by_glyph_and_colour() {
+    let mut a = base();
+    act(&mut a, Action::Policy(1)); // alerting: late within grace and dropped both occur
+    act(&mut a, Action::JumpToEnd);
+    let buf = buffer(&mut a, 120, 40);
+    for (g, colour) in [
+        (glyph::DROPPED, Color::LightRed),
+        (glyph::LATE, Color::Yellow),
+        (glyph::ON_TIME, Color::Green),
+        (glyph::WATERMARK, Color::LightBlue),
+    ] {
+        let cells = plot_cells(&buf, &a, g);
+        assert!(!cells.is_empty(), "no {g} on the plot");
+        for xy in cells {
+            assert_eq!(buf[xy].fg, colour, "{g} at {xy:?}");
+        }
+    }
+}
+
+#[test]
+fn mono_has_no_colour_but_keeps_the_glyphs() {
+    let mut a = base();
+    a.theme = Theme::mono();
+    act(&mut a, Action::Policy(1));
+    act(&mut a, Action::JumpToEnd);
+    let buf = buffer(&mut a, 120, 40);
+    for c in buf.content() {
+        assert_eq!(c.fg, Color::Reset, "colour in mono at {:?}", c.symbol());
+        assert_eq!(c.bg, Color::Reset);
+    }
+    for g in [
+        glyph::DROPPED,
+        glyph::LATE,
+        glyph::ON_TIME,
+        glyph::WATERMARK,
+    ] {
+        assert!(!plot_cells(&buf, &a, g).is_empty(), "no {g} in mono");
+    }
+    // Late and dropped are bold, so they stand out without colour.
+    let xy = plot_cells(&buf, &a, glyph::DROPPED)[0];
+    assert!(buf[xy].modifier.contains(Modifier::BOLD));
+}
+
+#[test]
+fn the_focused_dial_is_reversed() {
+    let mut a = base();
+    act(&mut a, Action::FocusNext); // grace
+    let buf = buffer(&mut a, 120, 40);
+    let areas = Areas::compute((120, 40)).unwrap();
+    let grace = view::dials::track(areas.dials, Dial::Grace).unwrap();
+    let lag = view::dials::track(areas.dials, Dial::Lag).unwrap();
+    let label = |r: Rect| &buf[(areas.dials.x + 2, r.y)];
+    assert!(label(grace).modifier.contains(Modifier::REVERSED));
+    assert!(!label(lag).modifier.contains(Modifier::REVERSED));
+}
+
+#[test]
+fn the_selected_window_row_is_reversed() {
+    let mut a = base();
+    let buf = buffer(&mut a, 120, 40);
+    let areas = Areas::compute((120, 40)).unwrap();
+    // Header row, then windows 0..: the selected one is window 3.
+    let y = areas.windows.y + 2 + 3;
+    let row: String = (areas.windows.x + 1..areas.windows.x + 10)
+        .map(|x| buf[(x, y)].symbol().to_string())
+        .collect();
+    assert!(row.starts_with("180–240s"), "{row}");
+    assert!(buf[(areas.windows.x + 1, y)]
+        .modifier
+        .contains(Modifier::REVERSED));
+}
+
+#[test]
+fn the_dropped_counter_reads_the_reference_figure() {
+    let mut a = base();
+    act(&mut a, Action::JumpToEnd);
+    act(&mut a, Action::Policy(0));
+    let buf = buffer(&mut a, 80, 24);
+    let lines: Vec<String> = (0..24)
+        .map(|y| (0..80).map(|x| buf[(x, y)].symbol().to_string()).collect())
+        .collect();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("dropped") && l.trim_end_matches('│').trim_end().ends_with("1283")),
+        "{lines:#?}"
+    );
+}

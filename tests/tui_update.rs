@@ -1,0 +1,320 @@
+//! Update tests for the terminal UI: sequences of actions applied to the state, with no
+//! terminal, checked against what the engine says for the same dials.
+
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use twoclocks::engine::timeline::Timeline;
+use twoclocks::engine::{EngineConfig, Fate, WatermarkKind};
+use twoclocks::tui::app::{update, Action, App, Dial, Msg, Overlay, Work};
+use twoclocks::tui::scenario::Scenario;
+use twoclocks::tui::theme::Theme;
+use twoclocks::tui::view::layout::Areas;
+use twoclocks::tui::{app_for, Options};
+
+/// The classroom app with the default dials (fixed 20 s, no grace), frontier computed once.
+fn app() -> App {
+    static BASE: OnceLock<App> = OnceLock::new();
+    BASE.get_or_init(|| {
+        let mut a = app_for(Options {
+            scenario: Scenario::classroom(),
+            config: EngineConfig::fixed(20_000.0, 0.0),
+            speed: 10.0,
+            theme: Theme::mono(),
+            play: false,
+        });
+        a.settle();
+        a
+    })
+    .clone()
+}
+
+fn act(a: &mut App, action: Action) -> bool {
+    update(a, Msg::Action(action), Duration::ZERO)
+}
+
+fn tick(a: &mut App, secs: f64) -> bool {
+    update(a, Msg::Tick, Duration::from_secs_f64(secs))
+}
+
+#[test]
+fn end_then_policies_give_the_reference_drops() {
+    let mut a = app();
+    act(&mut a, Action::JumpToEnd);
+    assert!(a.playhead.finished);
+    assert_eq!(a.timeline.arrived(), 20_000);
+    act(&mut a, Action::Policy(0));
+    assert_eq!(a.timeline.counters().dropped, 1283);
+    act(&mut a, Action::Policy(1));
+    assert!(a.timeline.counters().dropped > 0);
+    act(&mut a, Action::Policy(2));
+    assert_eq!(a.timeline.counters().dropped, 0);
+    assert_eq!(a.dials.watermark(), WatermarkKind::Fixed { lag: 10_000.0 });
+    assert_eq!(a.dials.grace, 90_000.0);
+}
+
+#[test]
+fn a_paused_tick_changes_nothing() {
+    let mut a = app();
+    let before = a.playhead;
+    assert!(!tick(&mut a, 5.0));
+    assert_eq!(a.playhead, before);
+}
+
+#[test]
+fn playing_advances_by_elapsed_time_times_speed() {
+    let mut a = app();
+    act(&mut a, Action::TogglePlay);
+    assert!(a.playhead.playing);
+    assert!(tick(&mut a, 3.0));
+    assert_eq!(a.playhead.now, 30_000.0);
+    let expect = a
+        .scenario
+        .stream
+        .events
+        .iter()
+        .filter(|e| e.proc_time <= 30_000.0)
+        .count();
+    assert_eq!(a.playhead.arrived, expect);
+    assert_eq!(a.timeline.arrived(), expect);
+    act(&mut a, Action::Faster);
+    assert_eq!(a.dials.speed, 20.0);
+    tick(&mut a, 1.0);
+    assert_eq!(a.playhead.now, 50_000.0);
+}
+
+#[test]
+fn playing_to_the_end_finishes_and_stops() {
+    let mut a = app();
+    act(&mut a, Action::TogglePlay);
+    tick(&mut a, 10_000.0);
+    assert!(a.playhead.finished);
+    assert!(!a.playhead.playing);
+    assert!(a.timeline.is_finished());
+    assert_eq!(a.timeline.open_cells(), 0);
+    // Play again from the end starts over.
+    act(&mut a, Action::TogglePlay);
+    assert!(a.playhead.playing);
+    assert_eq!(a.playhead.arrived, 0);
+}
+
+#[test]
+fn a_dial_change_reruns_to_the_same_playhead() {
+    let mut a = app();
+    act(&mut a, Action::TogglePlay);
+    tick(&mut a, 30.0);
+    act(&mut a, Action::TogglePlay);
+    let arrived = a.playhead.arrived;
+    act(&mut a, Action::LagUp);
+    act(&mut a, Action::GraceUp);
+    assert_eq!(a.dials.lag, 21_000.0);
+    assert_eq!(a.dials.grace, 5_000.0);
+    assert_eq!(a.timeline.arrived(), arrived);
+    let fresh = Timeline::run_to(a.dials.config(), &a.scenario.stream, arrived, false);
+    assert_eq!(a.timeline.fates(), fresh.fates());
+    assert_eq!(a.timeline.counters(), fresh.counters());
+    assert_eq!(a.timeline.config().grace, 5_000.0);
+}
+
+#[test]
+fn step_moves_exactly_one_event() {
+    let mut a = app();
+    for n in 1..=3 {
+        assert!(act(&mut a, Action::Step));
+        assert_eq!(a.timeline.arrived(), n);
+        assert_eq!(a.playhead.now, a.scenario.stream.events[n - 1].proc_time);
+    }
+    act(&mut a, Action::TogglePlay);
+    assert!(!act(&mut a, Action::Step), "no stepping while playing");
+}
+
+#[test]
+fn focus_and_arrows_turn_the_focused_dial() {
+    let mut a = app();
+    assert_eq!(a.selection.focus, Dial::Lag);
+    act(&mut a, Action::FocusPrev);
+    assert_eq!(a.selection.focus, Dial::Accumulation);
+    act(&mut a, Action::FocusNext);
+    act(&mut a, Action::FocusNext);
+    assert_eq!(a.selection.focus, Dial::Grace);
+    act(&mut a, Action::DialUp);
+    act(&mut a, Action::DialUp);
+    assert_eq!(a.dials.grace, 10_000.0);
+    for _ in 0..10 {
+        act(&mut a, Action::DialDown);
+    }
+    assert_eq!(a.dials.grace, 0.0, "clamped at zero");
+    for _ in 0..30 {
+        act(&mut a, Action::LagDown);
+    }
+    assert_eq!(a.dials.lag, 0.0);
+    act(&mut a, Action::EarlyUp);
+    assert_eq!(a.dials.early, Some(5_000.0));
+    act(&mut a, Action::EarlyDown);
+    assert_eq!(a.dials.early, None);
+    act(&mut a, Action::CycleWatermark);
+    assert_eq!(a.dials.watermark().family(), "heuristic");
+    assert!(!a.dials.has_lag());
+    act(&mut a, Action::CycleAccumulation);
+    assert_eq!(a.timeline.config().accumulation.name(), "discarding");
+}
+
+#[test]
+fn the_help_overlay_takes_keys_until_closed() {
+    let mut a = app();
+    act(&mut a, Action::Help);
+    assert_eq!(a.overlay, Some(Overlay::Help));
+    assert!(!act(&mut a, Action::LagUp));
+    assert_eq!(a.dials.lag, 20_000.0);
+    act(&mut a, Action::Close);
+    assert_eq!(a.overlay, None);
+    act(&mut a, Action::Help);
+    act(&mut a, Action::Help);
+    assert_eq!(a.overlay, None, "? toggles");
+    act(&mut a, Action::Quit);
+    assert!(a.quit);
+}
+
+#[test]
+fn window_and_key_selection() {
+    let mut a = app();
+    assert_eq!(a.selection.window, 3, "the reference's window 3");
+    assert_eq!(a.selection.key, Some(0));
+    for _ in 0..20 {
+        act(&mut a, Action::WindowNext);
+    }
+    assert_eq!(a.selection.window, a.scenario.windows.len() - 1);
+    for _ in 0..20 {
+        act(&mut a, Action::WindowPrev);
+    }
+    assert_eq!(a.selection.window, 0);
+    let keys: Vec<_> = (0..5)
+        .map(|_| {
+            act(&mut a, Action::CycleKey);
+            a.selection.key
+        })
+        .collect();
+    assert_eq!(keys, vec![Some(1), Some(2), Some(3), None, Some(0)]);
+}
+
+#[test]
+fn inspect_explains_with_the_engines_sentence() {
+    let mut a = app();
+    act(&mut a, Action::Policy(0));
+    act(&mut a, Action::JumpToEnd);
+    act(&mut a, Action::Inspect);
+    assert_eq!(a.selection.inspected, Some(19_999));
+    let dropped = a
+        .timeline
+        .fates()
+        .iter()
+        .position(|f| *f == Fate::Dropped)
+        .unwrap();
+    a.selection.inspected = Some(dropped);
+    let why = a.timeline.inspect(&a.scenario.stream, dropped).unwrap();
+    assert!(
+        why.windows[0].2.contains("− grace 0s ≥"),
+        "{}",
+        why.windows[0].2
+    );
+    act(&mut a, Action::Close);
+    assert_eq!(a.selection.inspected, None);
+}
+
+#[test]
+fn a_click_on_the_plot_picks_the_nearest_event() {
+    let mut a = app();
+    act(&mut a, Action::JumpToEnd);
+    let areas = Areas::compute(a.size).unwrap();
+    let (col, row) = (areas.plot.x + 40, areas.plot.y + 10);
+    assert!(update(&mut a, Msg::Click(col, row), Duration::ZERO));
+    let picked = a.selection.inspected.expect("an event is picked");
+    assert!(picked < 20_000);
+    // A click outside both the plot and the dials does nothing.
+    a.selection.inspected = None;
+    assert!(!update(
+        &mut a,
+        Msg::Click(areas.footer.x, areas.footer.y),
+        Duration::ZERO
+    ));
+}
+
+#[test]
+fn a_click_on_a_dial_track_sets_it() {
+    let mut a = app();
+    let areas = Areas::compute(a.size).unwrap();
+    let track = twoclocks::tui::view::dials::track(areas.dials, Dial::Grace).unwrap();
+    update(
+        &mut a,
+        Msg::Click(track.right() - 1, track.y),
+        Duration::ZERO,
+    );
+    assert_eq!(a.selection.focus, Dial::Grace);
+    assert_eq!(a.dials.grace, 300_000.0);
+    update(&mut a, Msg::Drag(track.x, track.y), Duration::ZERO);
+    assert_eq!(a.dials.grace, 0.0);
+}
+
+#[test]
+fn big_inputs_rerun_off_the_ui_task_keeping_only_the_newest() {
+    let mut a = app();
+    a.inline_events = 0;
+    act(&mut a, Action::JumpToEnd);
+    act(&mut a, Action::LagUp);
+    assert!(a.rerunning);
+    let first = a.take_work();
+    act(&mut a, Action::LagUp);
+    let second = a.take_work();
+    assert_eq!(first.len(), 1);
+    assert_eq!(second.len(), 1);
+    assert!(matches!(second[0], Work::Rerun { .. }));
+    for w in second {
+        let done = w.perform();
+        assert!(update(&mut a, Msg::Done(Box::new(done)), Duration::ZERO));
+    }
+    assert!(!a.rerunning);
+    assert_eq!(a.timeline.config().watermark.lag(), Some(22_000.0));
+    for w in first {
+        let done = w.perform();
+        assert!(
+            !update(&mut a, Msg::Done(Box::new(done)), Duration::ZERO),
+            "a stale result is dropped"
+        );
+    }
+    assert_eq!(a.timeline.config().watermark.lag(), Some(22_000.0));
+    assert!(a.timeline.is_finished());
+}
+
+#[test]
+fn the_frontier_is_swept_once_per_family() {
+    let mut a = app();
+    assert!(matches!(a.frontier(), Some(Some(_))));
+    act(&mut a, Action::LagUp);
+    act(&mut a, Action::GraceUp);
+    act(&mut a, Action::Policy(1));
+    assert!(a.take_work().is_empty(), "lag and grace reuse the sweep");
+    act(&mut a, Action::CycleWatermark); // heuristic: nothing to sweep
+    let w = a.take_work();
+    assert_eq!(w.len(), 1);
+    for w in w {
+        update(&mut a, Msg::Done(Box::new(w.perform())), Duration::ZERO);
+    }
+    assert!(matches!(a.frontier(), Some(None)));
+    act(&mut a, Action::CycleWatermark); // bounded
+    act(&mut a, Action::CycleWatermark); // perfect
+    act(&mut a, Action::CycleWatermark); // fixed again: cached
+    let w = a.take_work();
+    assert_eq!(w.len(), 2, "bounded and perfect, not fixed again");
+}
+
+#[test]
+fn restart_goes_back_to_the_first_event() {
+    let mut a = app();
+    act(&mut a, Action::JumpToEnd);
+    act(&mut a, Action::Inspect);
+    act(&mut a, Action::Restart);
+    assert_eq!(a.playhead.arrived, 0);
+    assert!(!a.playhead.finished);
+    assert_eq!(a.timeline.arrived(), 0);
+    assert_eq!(a.selection.inspected, None);
+}
