@@ -1,0 +1,220 @@
+//! The FIFO channels of a parallel pipeline and what travels on them: records (each carrying
+//! its source partition's watermark), watermarks, checkpoint barriers, panes and final values,
+//! and the end of input. A channel's sending end (its [`Link`]) draws each message's transit
+//! time from a seeded generator and never lets a message overtake the one before it, so a
+//! channel is FIFO and the whole schedule is a function of the seed. The link belongs to the
+//! sender's state: it is snapshotted and restored with it, so a replay draws the same transit
+//! times again.
+
+use std::collections::VecDeque;
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+use super::processor::FinalValue;
+use super::stream::Event;
+use super::trigger::Pane;
+
+/// A node of the topology.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Node {
+    /// A source partition.
+    Source(usize),
+    /// An instance of the keyed window operator.
+    Operator(usize),
+    /// The one sink.
+    Sink,
+}
+
+impl std::fmt::Display for Node {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Node::Source(p) => write!(f, "source {p}"),
+            Node::Operator(i) => write!(f, "operator {i}"),
+            Node::Sink => write!(f, "sink"),
+        }
+    }
+}
+
+/// What travels on a channel.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Message {
+    /// An event, with its position in the whole stream and its source partition's watermark
+    /// just after it (as if a watermark followed every record on the channel that carried it).
+    Record {
+        event: Event,
+        stream_offset: usize,
+        watermark: f64,
+        /// The source had emitted this event before, in a timeline a crash undid.
+        replayed: bool,
+    },
+    /// A source partition's watermark, sent on the channels no record carried it on lately.
+    Watermark { watermark: f64 },
+    /// A checkpoint barrier: everything before it belongs to the checkpoint, nothing after.
+    Barrier { checkpoint: u32 },
+    /// An answer of a window operator, on its way to the sink.
+    Pane(Pane),
+    /// A cell's value when its window was finalised, on its way to the sink.
+    Final(FinalValue),
+    /// The sender has no more input: its watermark is +∞.
+    End,
+}
+
+/// The kind of a message, for counting and drawing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MessageKind {
+    Record,
+    Watermark,
+    Barrier,
+    Pane,
+    Final,
+    End,
+}
+
+impl Message {
+    pub fn kind(&self) -> MessageKind {
+        match self {
+            Message::Record { .. } => MessageKind::Record,
+            Message::Watermark { .. } => MessageKind::Watermark,
+            Message::Barrier { .. } => MessageKind::Barrier,
+            Message::Pane(_) => MessageKind::Pane,
+            Message::Final(_) => MessageKind::Final,
+            Message::End => MessageKind::End,
+        }
+    }
+}
+
+/// A message in a channel, with the processing time it reaches the receiver.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct InFlight {
+    pub arrival: f64,
+    pub message: Message,
+}
+
+/// The sending end of a channel: its transit-time generator and the last arrival time, which
+/// the next message may not precede (FIFO).
+#[derive(Debug, Clone)]
+pub struct Link {
+    rng: StdRng,
+    /// Mean transit time, ms (exponentially distributed; 0 delivers instantly).
+    mean: f64,
+    last_arrival: f64,
+    /// Messages sent so far.
+    pub sent: u64,
+}
+
+/// SplitMix64's finaliser: spreads a seed and a channel number into a generator seed.
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+impl Link {
+    /// The link of channel `channel` under schedule seed `seed`.
+    pub fn new(seed: u64, channel: usize, mean: f64) -> Self {
+        Link {
+            rng: StdRng::seed_from_u64(mix(seed ^ mix(channel as u64 + 1))),
+            mean,
+            last_arrival: f64::NEG_INFINITY,
+            sent: 0,
+        }
+    }
+
+    /// The arrival time of a message sent at `send`.
+    fn arrival(&mut self, send: f64) -> f64 {
+        let transit = if self.mean > 0.0 {
+            let u: f64 = self.rng.random();
+            -self.mean * (1.0 - u).ln()
+        } else {
+            0.0
+        };
+        self.sent += 1;
+        let a = (send + transit).max(self.last_arrival);
+        self.last_arrival = a;
+        a
+    }
+}
+
+/// A FIFO channel between two nodes.
+#[derive(Debug, Clone)]
+pub struct Channel {
+    pub from: Node,
+    pub to: Node,
+    pub link: Link,
+    queue: VecDeque<InFlight>,
+    /// Messages taken off the channel by its receiver.
+    pub delivered: u64,
+}
+
+impl Channel {
+    pub fn new(from: Node, to: Node, link: Link) -> Self {
+        Channel {
+            from,
+            to,
+            link,
+            queue: VecDeque::new(),
+            delivered: 0,
+        }
+    }
+
+    /// Sends a message at processing time `now`.
+    pub fn send(&mut self, now: f64, message: Message) {
+        let arrival = self.link.arrival(now);
+        self.queue.push_back(InFlight { arrival, message });
+    }
+
+    /// The message at the head, if any.
+    pub fn head(&self) -> Option<&InFlight> {
+        self.queue.front()
+    }
+
+    /// Takes the head off the channel.
+    pub fn pop(&mut self) -> Option<InFlight> {
+        let m = self.queue.pop_front();
+        if m.is_some() {
+            self.delivered += 1;
+        }
+        m
+    }
+
+    /// Messages in flight, head first.
+    pub fn in_flight(&self) -> impl ExactSizeIterator<Item = &InFlight> + '_ {
+        self.queue.iter()
+    }
+
+    pub fn len(&self) -> usize {
+        self.queue.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.queue.is_empty()
+    }
+
+    /// A crash: what was in flight is lost.
+    pub fn clear(&mut self) {
+        self.queue.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_channel_is_fifo_and_seeded() {
+        let mut a = Channel::new(Node::Source(0), Node::Operator(0), Link::new(9, 3, 200.0));
+        let mut b = Channel::new(Node::Source(0), Node::Operator(0), Link::new(9, 3, 200.0));
+        for i in 0..100 {
+            a.send(i as f64, Message::End);
+            b.send(i as f64, Message::End);
+        }
+        let xs: Vec<f64> = a.in_flight().map(|m| m.arrival).collect();
+        let ys: Vec<f64> = b.in_flight().map(|m| m.arrival).collect();
+        assert_eq!(xs, ys);
+        assert!(xs.windows(2).all(|w| w[0] <= w[1]));
+        let c = Link::new(10, 3, 200.0).clone().arrival(0.0);
+        assert_ne!(c, xs[0]);
+    }
+}

@@ -1,0 +1,295 @@
+//! Property tests of the parallel checkpointing pipeline over random streams, schedule seeds,
+//! parallelism, partitions, checkpoint intervals and crash schedules: with one partition and one
+//! operator it computes exactly what the single processor does; the same seed replays the same
+//! run; after crashes the idempotent and transactional sinks equal the clean run and the
+//! additive sink over-counts by exactly the panes it received again; aligned barriers put every
+//! record either in a checkpoint or in the replay after it, never both and never neither; the
+//! reference's five-crash schedule gives 40 groups and 20 000 events, identical.
+
+use std::collections::BTreeMap;
+
+use proptest::prelude::*;
+use twoclocks::engine::checkpoint::{reference_schedule, ScheduleStep};
+use twoclocks::engine::pipeline::{CheckpointMode, CrashTarget, Pipeline, PipelineConfig};
+use twoclocks::engine::stream::{classroom, generate, StreamParams};
+use twoclocks::engine::window::oracle;
+use twoclocks::engine::{
+    run, Accumulation, CellId, EngineConfig, SinkKind, Stream, WatermarkKind, WindowFn,
+};
+
+fn arb_stream() -> impl Strategy<Value = Stream> {
+    (
+        0u64..10_000,
+        1usize..600,
+        10_000.0f64..200_000.0,
+        0.0f64..0.4,
+        10.0f64..5_000.0,
+        0.0f64..60_000.0,
+        1usize..6,
+    )
+        .prop_map(|(seed, events, span, tail, mean_delay, tail_max, nkeys)| {
+            generate(&StreamParams {
+                seed,
+                events,
+                span,
+                tail,
+                mean_delay,
+                tail_max,
+                keys: "abcdef"[..nkeys].to_string(),
+            })
+            .expect("valid parameters")
+        })
+}
+
+fn arb_engine() -> impl Strategy<Value = EngineConfig> {
+    (
+        prop_oneof![
+            (1_000i64..60_000).prop_map(|size| WindowFn::Tumbling { size }),
+            (2_000i64..60_000, 1i64..4).prop_map(|(size, k)| WindowFn::Sliding {
+                size,
+                slide: (size / (k + 1)).max(1)
+            }),
+        ],
+        prop_oneof![
+            Just(WatermarkKind::Perfect),
+            (0.0f64..30_000.0).prop_map(|lag| WatermarkKind::Fixed { lag }),
+            (0.0f64..30_000.0).prop_map(|bound| WatermarkKind::Bounded { bound }),
+            Just(WatermarkKind::Heuristic { q: 0.9, n: 50 }),
+        ],
+        prop_oneof![Just(0.0), 0.0f64..30_000.0, Just(f64::INFINITY)],
+        prop::option::of(1_000.0f64..20_000.0),
+        prop_oneof![
+            Just(Accumulation::Accumulating),
+            Just(Accumulation::Discarding),
+            Just(Accumulation::Retracting),
+        ],
+    )
+        .prop_map(
+            |(window, watermark, grace, early, accumulation)| EngineConfig {
+                window,
+                watermark,
+                grace,
+                early,
+                accumulation,
+            },
+        )
+}
+
+fn arb_pipeline() -> impl Strategy<Value = PipelineConfig> {
+    (
+        arb_engine(),
+        1usize..5,
+        1usize..5,
+        prop::option::of(2_000.0f64..30_000.0),
+        any::<u64>(),
+        prop_oneof![Just(0.0), 1.0f64..2_000.0],
+    )
+        .prop_map(|(engine, partitions, parallelism, every, seed, transit)| {
+            let mut cfg = PipelineConfig::new(engine);
+            cfg.partitions = partitions;
+            cfg.parallelism = parallelism;
+            cfg.checkpoint_every = every;
+            cfg.seed = seed;
+            cfg.transit = transit;
+            cfg.audit = true;
+            cfg
+        })
+}
+
+/// Crash times as fractions of the stream's processing-time span, and whom they hit.
+fn arb_crashes() -> impl Strategy<Value = Vec<(f64, Option<usize>)>> {
+    prop::collection::vec((0.0f64..1.1, prop::option::of(0usize..4)), 1..4)
+}
+
+fn clean(stream: &Stream, cfg: PipelineConfig) -> Pipeline<&Stream> {
+    let mut p = Pipeline::new(stream, cfg).expect("valid dials");
+    p.run_to_end();
+    assert!(p.is_finished());
+    p
+}
+
+fn crashed<'a>(
+    stream: &'a Stream,
+    cfg: PipelineConfig,
+    crashes: &[(f64, Option<usize>)],
+) -> Pipeline<&'a Stream> {
+    let mut p = Pipeline::new(stream, cfg).expect("valid dials");
+    let t0 = stream.events.first().map_or(0.0, |e| e.proc_time);
+    let t1 = stream.events.last().map_or(0.0, |e| e.proc_time);
+    for &(f, target) in crashes {
+        let target = match target {
+            Some(i) if i < cfg.parallelism => CrashTarget::Operator(i),
+            _ => CrashTarget::Job,
+        };
+        p.schedule_crash(t0 + f * (t1 - t0), target).unwrap();
+    }
+    p.run_to_end();
+    assert!(p.is_finished());
+    p
+}
+
+fn plus(a: &BTreeMap<CellId, i64>, b: &BTreeMap<CellId, i64>) -> BTreeMap<CellId, i64> {
+    let mut out = a.clone();
+    for (c, v) in b {
+        *out.entry(*c).or_insert(0) += v;
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn one_partition_one_operator_is_the_processor(
+        stream in arb_stream(),
+        cfg in arb_pipeline(),
+    ) {
+        let cfg = PipelineConfig { partitions: 1, parallelism: 1, ..cfg };
+        let p = clean(&stream, cfg);
+        let r = run(&stream, cfg.engine, false);
+        prop_assert_eq!(p.finals(), &r.finals);
+        let (a, b) = (p.counters(), r.counters);
+        prop_assert_eq!((a.events, a.on_time, a.late, a.dropped), (b.events, b.on_time, b.late, b.dropped));
+    }
+
+    #[test]
+    fn instant_channels_emit_the_processors_panes(stream in arb_stream(), cfg in arb_pipeline()) {
+        let cfg = PipelineConfig { partitions: 1, parallelism: 1, transit: 0.0, keep_outputs: true, ..cfg };
+        let p = clean(&stream, cfg);
+        let r = run(&stream, cfg.engine, true);
+        prop_assert_eq!(p.panes(), &r.output.panes[..]);
+    }
+
+    #[test]
+    fn the_same_seed_replays_the_same_run(
+        stream in arb_stream(),
+        cfg in arb_pipeline(),
+        crashes in arb_crashes(),
+    ) {
+        let a = crashed(&stream, cfg, &crashes);
+        let b = crashed(&stream, cfg, &crashes);
+        prop_assert_eq!(a.steps, b.steps);
+        prop_assert_eq!(a.crashes(), b.crashes());
+        for kind in SinkKind::ALL {
+            prop_assert_eq!(a.sink_output(kind), b.sink_output(kind));
+        }
+    }
+
+    #[test]
+    fn exactly_once_sinks_survive_crashes_and_additive_overcounts_by_the_replay(
+        stream in arb_stream(),
+        cfg in arb_pipeline(),
+        crashes in arb_crashes(),
+    ) {
+        let c = clean(&stream, cfg);
+        let x = crashed(&stream, cfg, &crashes);
+        prop_assert_eq!(c.finals(), x.finals());
+        prop_assert_eq!(c.counters(), x.counters());
+        for kind in [SinkKind::Idempotent, SinkKind::Transactional] {
+            prop_assert_eq!(c.sink_output(kind), x.sink_output(kind), "{}", kind);
+        }
+        let mut over = BTreeMap::new();
+        for crash in x.crashes() {
+            over = plus(&over, &crash.overcount);
+        }
+        let additive = x.sink_output(SinkKind::Additive);
+        prop_assert_eq!(&additive, &plus(&c.sink_output(SinkKind::Additive), &over));
+        if over.values().any(|&v| v != 0) {
+            prop_assert_ne!(additive, c.sink_output(SinkKind::Additive));
+        }
+    }
+
+    #[test]
+    fn aligned_barriers_cut_every_record_exactly_once(
+        stream in arb_stream(),
+        cfg in arb_pipeline(),
+        crashes in arb_crashes(),
+    ) {
+        let x = crashed(&stream, cfg, &crashes);
+        for ck in x.checkpoints() {
+            let a = x.audit(ck).expect("audit run");
+            prop_assert!(a.is_exact(), "checkpoint #{}: {:?}", ck.id, a);
+        }
+        let a = x.audit_now().expect("audit run");
+        prop_assert!(a.is_exact(), "final state: {:?}", a);
+        prop_assert_eq!(x.counters().events as usize, stream.len());
+    }
+}
+
+#[test]
+fn unaligned_barriers_let_records_into_the_snapshot_and_the_replay() {
+    let stream = generate(&StreamParams {
+        events: 4000,
+        ..Default::default()
+    })
+    .unwrap();
+    let mut cfg = PipelineConfig::new(EngineConfig::fixed(20_000.0, 0.0));
+    cfg.partitions = 4;
+    cfg.parallelism = 2;
+    cfg.checkpoint_every = Some(5_000.0);
+    cfg.transit = 2_000.0;
+    cfg.audit = true;
+    cfg.mode = CheckpointMode::AtLeastOnce;
+    let p = clean(&stream, cfg);
+    let after_cut: usize = p
+        .checkpoints()
+        .iter()
+        .map(|ck| p.audit(ck).unwrap().after_cut)
+        .sum();
+    assert!(after_cut > 0);
+    cfg.mode = CheckpointMode::ExactlyOnce;
+    let p = clean(&stream, cfg);
+    for ck in p.checkpoints() {
+        assert!(p.audit(ck).unwrap().is_exact());
+    }
+}
+
+/// The reference's schedule, by events emitted: five times, run to `n·i/6`, take a checkpoint,
+/// run 800 events on, crash.
+#[test]
+fn the_reference_five_crash_schedule_is_identical() {
+    let stream = classroom();
+    let cfg = PipelineConfig {
+        partitions: 3,
+        parallelism: 4,
+        ..PipelineConfig::new(EngineConfig {
+            watermark: WatermarkKind::Perfect,
+            ..EngineConfig::fixed(0.0, 0.0)
+        })
+    };
+    let truth = oracle(&stream, &cfg.engine.window);
+    let mut p = Pipeline::new(&stream, cfg).unwrap();
+    for step in reference_schedule(stream.len()) {
+        let at = match step {
+            ScheduleStep::Checkpoint { at } | ScheduleStep::Crash { at } => at,
+        };
+        while p.emitted() < at && p.step().is_some() {}
+        match step {
+            ScheduleStep::Checkpoint { .. } => {
+                p.checkpoint_now().expect("sources are live");
+            }
+            ScheduleStep::Crash { .. } => {
+                p.crash_now(CrashTarget::Job).expect("the job is running");
+            }
+        }
+    }
+    p.run_to_end();
+    let replayed: Vec<usize> = p.crashes().iter().map(|c| c.replayed).collect();
+    assert_eq!(replayed, vec![800; 5]);
+    let finals = p.finals();
+    assert_eq!(finals.len(), 40);
+    assert_eq!(finals.values().sum::<u64>(), 20_000);
+    let c = clean(&stream, cfg);
+    assert_eq!(finals, c.finals());
+    assert_eq!(finals, &truth);
+    assert_eq!(finals, &run(&stream, cfg.engine, false).finals);
+    for kind in [SinkKind::Idempotent, SinkKind::Transactional] {
+        let out: BTreeMap<CellId, u64> = p
+            .sink_output(kind)
+            .into_iter()
+            .map(|(c, v)| (c, v as u64))
+            .collect();
+        assert_eq!(out, truth, "{kind}");
+    }
+    assert!(p.sink_output(SinkKind::Additive).values().sum::<i64>() > 20_000);
+}
