@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 
 use proptest::prelude::*;
 use twoclocks::engine::checkpoint::ScheduleStep;
+use twoclocks::engine::frontier::{point, sweep};
 use twoclocks::engine::stream::{generate, StreamParams};
 use twoclocks::engine::window::oracle;
 use twoclocks::engine::{
@@ -209,6 +210,30 @@ proptest! {
         prop_assert_eq!(&additive, &expect);
         if replayed_nonzero {
             prop_assert_ne!(&additive, &clean.sink(SinkKind::Additive).unwrap().output());
+        }
+    }
+
+    #[test]
+    fn the_sweep_equals_one_engine_run_per_point(
+        stream in prop_oneof![arb_stream(), arb_raw_stream()],
+        window in arb_window(),
+        bounded in any::<bool>(),
+        lags in prop::collection::vec(prop_oneof![(0u32..40).prop_map(|s| s as f64 * 500.0), 0.0f64..20_000.0], 1..5),
+        graces in prop::collection::vec(prop_oneof![(0u32..40).prop_map(|s| s as f64 * 500.0), 0.0f64..20_000.0, Just(f64::INFINITY)], 1..5),
+    ) {
+        let base = EngineConfig {
+            window,
+            watermark: if bounded { WatermarkKind::Bounded { bound: 0.0 } } else { WatermarkKind::Fixed { lag: 0.0 } },
+            ..EngineConfig::fixed(0.0, 0.0)
+        };
+        let truth = oracle(&stream, &window);
+        let swept = sweep(&stream, base, &lags, &graces);
+        let mut i = 0;
+        for &lag in &lags {
+            for &grace in &graces {
+                prop_assert_eq!(swept[i], point(&stream, &truth, base, lag, grace));
+                i += 1;
+            }
         }
     }
 }

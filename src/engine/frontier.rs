@@ -4,9 +4,16 @@
 
 use std::collections::BTreeMap;
 
-use super::processor::{run, EngineConfig};
+use std::ops::RangeInclusive;
+
+use rustc_hash::FxHashMap;
+
+use super::lateness::Fate;
+use super::processor::{run_with, EngineConfig};
 use super::stream::Stream;
+use super::watermark::Watermark;
 use super::watermark::WatermarkKind;
+use super::window::WindowId;
 use super::window::{oracle, CellId};
 
 /// A run's final values measured against the oracle.
@@ -66,8 +73,18 @@ pub struct FrontierPoint {
     pub score: Score,
 }
 
-/// Runs the engine once per (lag, grace) with `base`'s other dials (the lag goes into a fixed
+/// Runs the engine for every (lag, grace) with `base`'s other dials (the lag goes into a fixed
 /// or bounded watermark; other watermark kinds have no lag, and are run as they are).
+/// Points come lag-major: every grace of the first lag, then the next lag.
+///
+/// What a window's final value counts is decided only by comparing window ends with the drop
+/// threshold (watermark − grace after each event; [`Fate::threshold`]), and window ends are
+/// discrete: so two settings under which the same windows are past their grace after every
+/// event make the same decisions and have the same final values and drops. The sweep computes
+/// that sequence for each setting with the engine's own watermark and window function, runs
+/// the engine once per distinct sequence (compared exactly) and scores every point of the
+/// group from that run. Each event's windows are assigned once for all runs, and the runs
+/// are shared out over the machine's cores; the answer does not depend on either.
 pub fn sweep(
     stream: &Stream,
     base: EngineConfig,
@@ -75,13 +92,116 @@ pub fn sweep(
     graces: &[f64],
 ) -> Vec<FrontierPoint> {
     let truth = oracle(stream, &base.window);
-    let mut points = Vec::with_capacity(lags.len() * graces.len());
-    for &lag in lags {
-        for &grace in graces {
-            points.push(point(stream, &truth, base, lag, grace));
+    let assigned: Vec<_> = stream
+        .events
+        .iter()
+        .map(|e| base.window.assign(e.event_time))
+        .collect();
+    let grid: Vec<EngineConfig> = lags
+        .iter()
+        .flat_map(|&lag| {
+            graces.iter().map(move |&grace| EngineConfig {
+                watermark: base.watermark.with_lag(lag),
+                grace,
+                early: None,
+                ..base
+            })
+        })
+        .collect();
+    let (group_of, representatives) = group_by_thresholds(stream, &grid);
+    let runs = run_all(stream, &representatives, &assigned);
+    grid.iter()
+        .zip(&group_of)
+        .zip(lags.iter().flat_map(|&lag| graces.iter().map(move |_| lag)))
+        .map(|((cfg, &g), lag)| {
+            let (dropped, finals) = &runs[g];
+            let lag = cfg.watermark.lag().unwrap_or(lag);
+            FrontierPoint {
+                lag,
+                grace: cfg.grace,
+                emit_delay: lag + cfg.grace,
+                dropped: *dropped,
+                score: Score::of(finals, &truth),
+            }
+        })
+        .collect()
+}
+
+/// After each event, the last window past its grace under a setting, as change points
+/// (event index, window index; `WindowId::MIN` for none): the thresholds only rise, so the
+/// sequence is short.
+fn past_grace(stream: &Stream, cfg: &EngineConfig, into: &mut Vec<(usize, WindowId)>) {
+    into.clear();
+    let mut wm = Watermark::new(cfg.watermark, stream.max_delay());
+    let mut next_end = f64::NEG_INFINITY;
+    for (i, e) in stream.events.iter().enumerate() {
+        let t = Fate::threshold(wm.observe(e), cfg.grace);
+        // Thresholds only rise: nothing changes until the next window end is reached.
+        if t >= next_end {
+            let k = cfg.window.last_ended_by(t).unwrap_or(WindowId::MIN);
+            if into.last().map(|&(_, last)| last) != Some(k) {
+                into.push((i, k));
+            }
+            next_end = match k {
+                WindowId::MIN => f64::NEG_INFINITY,
+                WindowId::MAX => f64::INFINITY,
+                k => cfg.window.end(k + 1),
+            };
         }
     }
-    points
+}
+
+/// Groups settings by their exact past-grace sequences: the group of each setting, and one
+/// representative setting per group.
+fn group_by_thresholds(stream: &Stream, grid: &[EngineConfig]) -> (Vec<usize>, Vec<EngineConfig>) {
+    let mut group_of = Vec::with_capacity(grid.len());
+    let mut reps: Vec<EngineConfig> = Vec::new();
+    let mut seqs: FxHashMap<Vec<(usize, WindowId)>, usize> = FxHashMap::default();
+    let mut seq = Vec::new();
+    for cfg in grid {
+        past_grace(stream, cfg, &mut seq);
+        let g = match seqs.get(&seq) {
+            Some(&g) => g,
+            None => {
+                let g = reps.len();
+                reps.push(*cfg);
+                seqs.insert(seq.clone(), g);
+                g
+            }
+        };
+        group_of.push(g);
+    }
+    (group_of, reps)
+}
+
+/// Runs each setting through the engine, shared out over the machine's cores: the drops and
+/// final values of each.
+fn run_all(
+    stream: &Stream,
+    settings: &[EngineConfig],
+    assigned: &[RangeInclusive<WindowId>],
+) -> Vec<(u64, BTreeMap<CellId, u64>)> {
+    let one = |cfg: &EngineConfig| {
+        let r = run_with(stream, *cfg, false, Some(assigned));
+        (r.counters.dropped, r.finals)
+    };
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(settings.len());
+    if threads <= 1 || settings.len() < 4 {
+        return settings.iter().map(one).collect();
+    }
+    let chunk = settings.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = settings
+            .chunks(chunk)
+            .map(|part| scope.spawn(move || part.iter().map(one).collect::<Vec<_>>()))
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("an engine run does not panic"))
+            .collect()
+    })
 }
 
 /// One (lag, grace) run, scored.
@@ -92,13 +212,24 @@ pub fn point(
     lag: f64,
     grace: f64,
 ) -> FrontierPoint {
+    point_with(stream, truth, base, lag, grace, None)
+}
+
+fn point_with(
+    stream: &Stream,
+    truth: &BTreeMap<CellId, u64>,
+    base: EngineConfig,
+    lag: f64,
+    grace: f64,
+    assigned: Option<&[std::ops::RangeInclusive<super::window::WindowId>]>,
+) -> FrontierPoint {
     let cfg = EngineConfig {
         watermark: base.watermark.with_lag(lag),
         grace,
         early: None,
         ..base
     };
-    let r = run(stream, cfg, false);
+    let r = run_with(stream, cfg, false, assigned);
     let lag = cfg.watermark.lag().unwrap_or(lag);
     FrontierPoint {
         lag,
@@ -143,4 +274,43 @@ pub const POLICIES: [Policy; 3] = [
 /// The fixed-lag watermark for a lag, as the policies use it.
 pub fn fixed(lag: f64) -> WatermarkKind {
     WatermarkKind::Fixed { lag }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::stream::{generate, StreamParams};
+
+    #[test]
+    fn settings_with_the_same_sum_share_a_run_on_the_classroom_stream() {
+        let s = crate::engine::stream::classroom();
+        let steps: Vec<f64> = (0..13).map(|i| i as f64 * 10_000.0).collect();
+        let grid: Vec<_> = steps
+            .iter()
+            .flat_map(|&l| steps.iter().map(move |&g| EngineConfig::fixed(l, g)))
+            .collect();
+        let (_, reps) = group_by_thresholds(&s, &grid);
+        assert_eq!(reps.len(), 25);
+    }
+
+    #[test]
+    fn the_shared_sweep_equals_one_run_per_point() {
+        let s = generate(&StreamParams {
+            events: 2_000,
+            ..Default::default()
+        })
+        .unwrap();
+        let base = EngineConfig::fixed(0.0, 0.0);
+        let lags = [0.0, 2_000.0, 15_000.0, 17_000.0];
+        let graces = [0.0, 5_000.0, 3_000.0, 60_000.0, f64::INFINITY];
+        let truth = oracle(&s, &base.window);
+        let swept = sweep(&s, base, &lags, &graces);
+        let mut i = 0;
+        for &lag in &lags {
+            for &grace in &graces {
+                assert_eq!(swept[i], point(&s, &truth, base, lag, grace));
+                i += 1;
+            }
+        }
+    }
 }

@@ -19,9 +19,18 @@ pub enum Fate {
 }
 
 impl Fate {
+    /// The drop threshold: a window ending at or before `wm − grace` is past its grace. Both
+    /// the drop rule and finalisation test against it, and nothing else decides what a
+    /// window's final value counts.
+    #[inline]
+    pub fn threshold(wm: f64, grace: f64) -> f64 {
+        wm - grace
+    }
+
     /// The fate of an event in a window ending at `end`, under watermark `wm` and `grace`.
+    #[inline]
     pub fn decide(end: f64, wm: f64, grace: f64) -> Fate {
-        if end <= wm - grace {
+        if end <= Fate::threshold(wm, grace) {
             Fate::Dropped
         } else if end <= wm {
             Fate::Late
@@ -31,8 +40,9 @@ impl Fate {
     }
 
     /// Whether a window ending at `end` is finalised under `wm` and `grace`.
+    #[inline]
     pub fn finalised(end: f64, wm: f64, grace: f64) -> bool {
-        end <= wm - grace
+        end <= Fate::threshold(wm, grace)
     }
 
     pub fn label(&self) -> &'static str {

@@ -8,7 +8,9 @@
 //! passed fire ON_TIME; cells that took late data emit LATE panes; windows past their grace are
 //! finalised and their state freed.
 
-use std::collections::{BTreeMap, BinaryHeap};
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
+
+use rustc_hash::FxHashMap;
 use std::ops::RangeInclusive;
 
 use super::lateness::{Dropped, Fate};
@@ -110,13 +112,64 @@ struct WindowState {
     cells: Vec<Option<CellState>>,
 }
 
+/// The open windows: found by id in a hash map on every event, kept in id order (which is
+/// end order for non-merging windows) in a set touched only when a window opens or closes.
+#[derive(Debug, Clone, Default)]
+struct WindowStore {
+    by_id: FxHashMap<WindowId, WindowState>,
+    order: BTreeSet<WindowId>,
+}
+
+impl WindowStore {
+    fn len(&self) -> usize {
+        self.by_id.len()
+    }
+
+    fn get(&self, id: &WindowId) -> Option<&WindowState> {
+        self.by_id.get(id)
+    }
+
+    fn get_mut(&mut self, id: &WindowId) -> Option<&mut WindowState> {
+        self.by_id.get_mut(id)
+    }
+
+    fn get_or_open(&mut self, id: WindowId, fired: bool) -> &mut WindowState {
+        let order = &mut self.order;
+        self.by_id.entry(id).or_insert_with(|| {
+            order.insert(id);
+            WindowState {
+                fired,
+                cells: Vec::new(),
+            }
+        })
+    }
+
+    fn first(&self) -> Option<WindowId> {
+        self.order.first().copied()
+    }
+
+    fn remove(&mut self, id: WindowId) -> Option<WindowState> {
+        self.order.remove(&id);
+        self.by_id.remove(&id)
+    }
+
+    fn ids_in(&self, from: WindowId, through: WindowId, into: &mut Vec<WindowId>) {
+        into.clear();
+        into.extend(self.order.range(from..=through).copied());
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (WindowId, &WindowState)> + '_ {
+        self.order.iter().map(|id| (*id, &self.by_id[id]))
+    }
+}
+
 /// The incremental engine. Cloning it is taking a snapshot of its whole state.
 #[derive(Debug, Clone)]
 pub struct Processor {
     cfg: EngineConfig,
     watermark: Watermark,
     /// Open windows, by index; non-merging windows end in index order.
-    windows: BTreeMap<WindowId, WindowState>,
+    windows: WindowStore,
     /// End of the first open window (+∞ when none): finalisation is checked against it.
     first_end: f64,
     /// 1 / slide, for window assignment without a division per event.
@@ -134,6 +187,7 @@ pub struct Processor {
     /// Scratch: cells that took late data in this arrival.
     late_cells: Vec<CellId>,
     due: Vec<Timer>,
+    scratch_ids: Vec<WindowId>,
 }
 
 /// Estimated bytes of one open cell (its state, its slot, and a share of map overhead).
@@ -148,7 +202,7 @@ impl Processor {
         Processor {
             cfg,
             watermark: Watermark::new(cfg.watermark, max_delay),
-            windows: BTreeMap::new(),
+            windows: WindowStore::default(),
             first_end: f64::INFINITY,
             inv_slide: 1.0 / cfg.window.slide() as f64,
             passed_through: None,
@@ -161,6 +215,7 @@ impl Processor {
             finished: false,
             late_cells: Vec::new(),
             due: Vec::new(),
+            scratch_ids: Vec::new(),
         }
     }
 
@@ -211,7 +266,7 @@ impl Processor {
 
     /// Open cells with their state and whether their window has fired on time.
     pub fn open(&self) -> impl Iterator<Item = (CellId, &CellState, bool)> + '_ {
-        self.windows.iter().flat_map(|(&window, w)| {
+        self.windows.iter().flat_map(|(window, w)| {
             w.cells.iter().enumerate().filter_map(move |(k, c)| {
                 c.as_ref().map(|c| {
                     (
@@ -234,14 +289,29 @@ impl Processor {
     /// Feeds the next event (in processing order) and appends what it caused to `out`.
     pub fn step(&mut self, e: &Event, out: &mut Output) -> Arrival {
         let wm = self.watermark.observe(e);
-        self.place(e, wm, out)
+        let windows = self.cfg.window.assign_with(e.event_time, self.inv_slide);
+        self.place(e, windows, wm, out)
+    }
+
+    /// [`Processor::step`] with the event's windows already assigned by the same
+    /// [`WindowFn`] (a sweep assigns each event once for all its runs).
+    pub(crate) fn step_assigned(
+        &mut self,
+        e: &Event,
+        windows: RangeInclusive<WindowId>,
+        out: &mut Output,
+    ) -> Arrival {
+        debug_assert_eq!(windows, self.cfg.window.assign(e.event_time));
+        let wm = self.watermark.observe(e);
+        self.place(e, windows, wm, out)
     }
 
     /// Feeds the next event under a watermark decided elsewhere (an operator behind several
     /// inputs takes the smallest of their watermarks). The watermark is held monotone.
     pub fn step_with_watermark(&mut self, e: &Event, watermark: f64, out: &mut Output) -> Arrival {
         let wm = self.watermark.raise(watermark);
-        self.place(e, wm, out)
+        let windows = self.cfg.window.assign_with(e.event_time, self.inv_slide);
+        self.place(e, windows, wm, out)
     }
 
     /// Moves time on without an event: the watermark (held monotone) and processing time
@@ -258,19 +328,25 @@ impl Processor {
         self.finalise(wm, proc_time, out);
     }
 
-    fn place(&mut self, e: &Event, wm: f64, out: &mut Output) -> Arrival {
+    fn place(
+        &mut self,
+        e: &Event,
+        windows: RangeInclusive<WindowId>,
+        wm: f64,
+        out: &mut Output,
+    ) -> Arrival {
         let offset = self.offset;
         self.offset += 1;
         self.counters.events += 1;
         self.last_proc_time = e.proc_time;
         let grace = self.cfg.grace;
-        let windows = self.cfg.window.assign_with(e.event_time, self.inv_slide);
         let mut fate = Fate::OnTime;
         self.late_cells.clear();
 
         // Place the event in each of its windows.
-        for window in windows.clone() {
-            let (start, end) = self.bounds(window);
+        let (first, last) = (*windows.start(), *windows.end());
+        for window in first..last + 1 {
+            let end = self.cfg.window.end(window);
             let f = Fate::decide(end, wm, grace);
             fate = fate.worst(f);
             match f {
@@ -280,7 +356,7 @@ impl Processor {
                         offset,
                         event: *e,
                         window,
-                        window_start: start,
+                        window_start: self.cfg.window.start(window),
                         window_end: end,
                         grace,
                         watermark: wm,
@@ -294,10 +370,7 @@ impl Processor {
             if end < self.first_end {
                 self.first_end = end;
             }
-            let w = self.windows.entry(window).or_insert_with(|| WindowState {
-                fired: passed,
-                cells: Vec::new(),
-            });
+            let w = self.windows.get_or_open(window, passed);
             let k = e.key as usize;
             if w.cells.len() <= k {
                 w.cells.resize(k + 1, None);
@@ -324,7 +397,9 @@ impl Processor {
         }
 
         // EARLY: timers due by now, for windows that have not fired on time.
-        self.fire_timers(e.proc_time, wm, out);
+        if self.cfg.early.is_some() {
+            self.fire_timers(e.proc_time, wm, out);
+        }
 
         // ON_TIME: windows the watermark has just passed.
         if wm >= self.next_pass_end {
@@ -355,7 +430,9 @@ impl Processor {
         }
 
         // Finalise windows past their grace.
-        self.finalise(wm, e.proc_time, out);
+        if Fate::finalised(self.first_end, wm, grace) {
+            self.finalise(wm, e.proc_time, out);
+        }
 
         Arrival {
             offset,
@@ -419,7 +496,12 @@ impl Processor {
         let from = self.passed_through.map_or(WindowId::MIN, |p| p + 1);
         let mode = self.cfg.accumulation;
         let window_fn = self.cfg.window;
-        for (&window, w) in self.windows.range_mut(from..=through) {
+        let mut ids = std::mem::take(&mut self.scratch_ids);
+        self.windows.ids_in(from, through, &mut ids);
+        for &window in &ids {
+            let Some(w) = self.windows.get_mut(&window) else {
+                continue;
+            };
             if w.fired {
                 continue;
             }
@@ -438,6 +520,7 @@ impl Processor {
                 }
             }
         }
+        self.scratch_ids = ids;
         self.passed_through = Some(through);
         self.next_pass_end = if through == WindowId::MAX {
             f64::INFINITY
@@ -447,21 +530,18 @@ impl Processor {
     }
 
     fn finalise(&mut self, wm: f64, proc_time: f64, out: &mut Output) {
-        if !Fate::finalised(self.first_end, wm, self.cfg.grace) {
-            return;
-        }
-        while let Some(entry) = self.windows.first_entry() {
-            let window = *entry.key();
+        while let Some(window) = self.windows.first() {
             if !Fate::finalised(self.cfg.window.end(window), wm, self.cfg.grace) {
                 break;
             }
-            let w = entry.remove();
-            self.close_window(window, w, proc_time, out);
+            if let Some(w) = self.windows.remove(window) {
+                self.close_window(window, w, proc_time, out);
+            }
         }
         self.first_end = self
             .windows
-            .first_key_value()
-            .map_or(f64::INFINITY, |(&id, _)| self.cfg.window.end(id));
+            .first()
+            .map_or(f64::INFINITY, |id| self.cfg.window.end(id));
     }
 
     fn close_window(&mut self, window: WindowId, w: WindowState, proc_time: f64, out: &mut Output) {
@@ -491,8 +571,10 @@ impl Processor {
         let wm = self.watermark.close();
         let pt = self.last_proc_time;
         self.pass_windows(wm, pt, out);
-        while let Some((window, w)) = self.windows.pop_first() {
-            self.close_window(window, w, pt, out);
+        while let Some(window) = self.windows.first() {
+            if let Some(w) = self.windows.remove(window) {
+                self.close_window(window, w, pt, out);
+            }
         }
         self.first_end = f64::INFINITY;
         self.timers.clear();
@@ -517,15 +599,30 @@ pub struct RunResult {
 /// Runs a stream through a processor from the first event to the end of input.
 /// With `keep_panes` false the panes are counted but not kept.
 pub fn run(stream: &Stream, cfg: EngineConfig, keep_panes: bool) -> RunResult {
+    run_with(stream, cfg, keep_panes, None)
+}
+
+/// [`run`], optionally with every event's windows assigned beforehand by `cfg.window`.
+pub(crate) fn run_with(
+    stream: &Stream,
+    cfg: EngineConfig,
+    keep_panes: bool,
+    assigned: Option<&[RangeInclusive<WindowId>]>,
+) -> RunResult {
     let mut p = Processor::for_stream(cfg, stream);
     let mut out = Output::default();
     let mut finals = BTreeMap::new();
     let mut peak = 0;
     let mut kept = Output::default();
-    for e in &stream.events {
-        p.step(e, &mut out);
+    for (i, e) in stream.events.iter().enumerate() {
+        match assigned {
+            Some(a) => p.step_assigned(e, a[i].clone(), &mut out),
+            None => p.step(e, &mut out),
+        };
         peak = peak.max(p.open_cells());
-        drain(&mut out, &mut kept, &mut finals, keep_panes);
+        if !(out.panes.is_empty() && out.finals.is_empty() && out.dropped.is_empty()) {
+            drain(&mut out, &mut kept, &mut finals, keep_panes);
+        }
     }
     p.finish(&mut out);
     drain(&mut out, &mut kept, &mut finals, keep_panes);

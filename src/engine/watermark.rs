@@ -105,6 +105,7 @@ impl Watermark {
     }
 
     /// Takes in an arriving event and returns the watermark after it (never lower than before).
+    #[inline]
     pub fn observe(&mut self, e: &Event) -> f64 {
         let estimate = match self.kind {
             WatermarkKind::Perfect => e.proc_time - self.perfect_lag,
