@@ -26,6 +26,9 @@ pub struct Timeline {
     fates: Vec<Fate>,
     /// Per arrived event: the watermark after it.
     watermarks: Vec<f64>,
+    /// The arrivals that were not on time (late or dropped), in order, with their events
+    /// (kept contiguous so a plot of a huge input reads them in one sweep).
+    exceptions: Vec<Exception>,
     /// Every pane emitted so far, in emission order.
     panes: Vec<Pane>,
     /// Index into `panes` of each cell's latest pane.
@@ -34,6 +37,16 @@ pub struct Timeline {
     late_panes: BTreeMap<CellId, u32>,
     /// Finalised cells and their final values.
     finals: BTreeMap<CellId, u64>,
+}
+
+/// An arrival that was not on time.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Exception {
+    /// Its position in processing order.
+    pub offset: usize,
+    pub event: Event,
+    /// Late or dropped.
+    pub fate: Fate,
 }
 
 /// Where a window (or one of its cells) is in its life, as the engine's rules place it.
@@ -98,6 +111,7 @@ impl Timeline {
             scratch: Output::default(),
             fates: Vec::new(),
             watermarks: Vec::new(),
+            exceptions: Vec::new(),
             panes: Vec::new(),
             latest_pane: BTreeMap::new(),
             late_panes: BTreeMap::new(),
@@ -122,6 +136,13 @@ impl Timeline {
         while self.fates.len() < target && !self.processor.is_finished() {
             let e = &stream.events[self.fates.len()];
             let a = self.processor.step(e, &mut self.scratch);
+            if a.fate != Fate::OnTime {
+                self.exceptions.push(Exception {
+                    offset: self.fates.len(),
+                    event: *e,
+                    fate: a.fate,
+                });
+            }
             self.fates.push(a.fate);
             self.watermarks.push(a.watermark);
             self.drain();
@@ -184,6 +205,11 @@ impl Timeline {
     /// Per arrived event, its worst fate.
     pub fn fates(&self) -> &[Fate] {
         &self.fates
+    }
+
+    /// The arrived events that were late or dropped, in processing order.
+    pub fn exceptions(&self) -> &[Exception] {
+        &self.exceptions
     }
 
     /// Per arrived event, the watermark after it.
@@ -260,6 +286,22 @@ impl Timeline {
             phase: self.window_phase(window, &cells),
             latest,
         }
+    }
+
+    /// The whole run's score, once the end of input has been processed (None before: the
+    /// final values are not all known yet).
+    pub fn final_score(&self, truth: &BTreeMap<CellId, u64>) -> Option<FrontierPoint> {
+        if !self.is_finished() {
+            return None;
+        }
+        let lag = self.cfg.watermark.lag().unwrap_or(0.0);
+        Some(FrontierPoint {
+            lag,
+            grace: self.cfg.grace,
+            emit_delay: lag + self.cfg.grace,
+            dropped: self.counters().dropped,
+            score: frontier::Score::of(&self.finals, truth),
+        })
     }
 
     /// Why the event at `offset` (in processing order, already arrived) met its fate.
@@ -394,6 +436,17 @@ mod tests {
             assert_eq!(t.counters().dropped, dropped);
             assert!(t.is_finished());
         }
+    }
+
+    #[test]
+    fn a_finished_timeline_scores_like_a_whole_run() {
+        let s = classroom();
+        let cfg = EngineConfig::fixed(10_000.0, 30_000.0);
+        let truth = truth(&s, &cfg.window);
+        let t = Timeline::run_to(cfg, &s, s.len(), true);
+        assert_eq!(t.final_score(&truth), Some(score_point(&s, &truth, cfg)));
+        let half = Timeline::run_to(cfg, &s, s.len() / 2, false);
+        assert_eq!(half.final_score(&truth), None);
     }
 
     #[test]

@@ -390,11 +390,17 @@ impl Work {
                 cfg,
                 arrived,
                 finish,
-            } => Done::Rerun {
-                generation,
-                timeline: Box::new(Timeline::run_to(cfg, &scenario.stream, arrived, finish)),
-                score: score_point(&scenario.stream, &scenario.truth, cfg),
-            },
+            } => {
+                let timeline = Timeline::run_to(cfg, &scenario.stream, arrived, finish);
+                let score = timeline
+                    .final_score(&scenario.truth)
+                    .unwrap_or_else(|| score_point(&scenario.stream, &scenario.truth, cfg));
+                Done::Rerun {
+                    generation,
+                    timeline: Box::new(timeline),
+                    score,
+                }
+            }
             Work::Frontier { scenario, cfg } => Done::Frontier {
                 window: cfg.window,
                 family: cfg.watermark.family(),
@@ -533,11 +539,13 @@ impl App {
                 self.playhead.arrived,
                 self.playhead.finished,
             );
-            self.score = Some(score_point(
-                &self.scenario.stream,
-                &self.scenario.truth,
-                cfg,
-            ));
+            self.score = Some(
+                self.timeline
+                    .final_score(&self.scenario.truth)
+                    .unwrap_or_else(|| {
+                        score_point(&self.scenario.stream, &self.scenario.truth, cfg)
+                    }),
+            );
             self.rerunning = false;
         } else {
             self.rerunning = true;

@@ -1,0 +1,98 @@
+//! UI speed: a dial change on the classroom stream (engine re-run to the playhead, the whole
+//! run's score, and a redraw), a frame with all 20 000 events plotted at 200×60, and what a
+//! dial change costs on a one-million-event input, both the re-run done off the UI task and
+//! the UI's own share (queue the work, redraw).
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+use twoclocks::engine::stream::{generate, StreamParams};
+use twoclocks::engine::EngineConfig;
+use twoclocks::tui::app::{update, Action, App, Msg};
+use twoclocks::tui::scenario::Scenario;
+use twoclocks::tui::theme::Theme;
+use twoclocks::tui::{app_for, view, Options};
+
+fn app(scenario: Scenario) -> App {
+    let mut a = app_for(Options {
+        scenario,
+        config: EngineConfig::fixed(20_000.0, 0.0),
+        speed: 10.0,
+        theme: Theme::dark(),
+        play: false,
+    });
+    a.settle();
+    update(&mut a, Msg::Action(Action::JumpToEnd), Duration::ZERO);
+    a
+}
+
+fn million() -> Scenario {
+    let stream = generate(&StreamParams {
+        events: 1_000_000,
+        span: 30_000_000.0,
+        ..Default::default()
+    })
+    .expect("valid parameters");
+    Scenario::new(
+        "million",
+        stream,
+        &twoclocks::engine::WindowFn::Tumbling { size: 60_000 },
+    )
+}
+
+fn benches(c: &mut Criterion) {
+    let mut g = c.benchmark_group("tui");
+    g.sample_size(20).measurement_time(Duration::from_secs(3));
+
+    let mut a = app(Scenario::classroom());
+    let mut term = Terminal::new(TestBackend::new(120, 40)).expect("test backend");
+    let mut up = true;
+    g.bench_function("dial_change_classroom_rerun_and_redraw_120x40", |b| {
+        b.iter(|| {
+            let action = if up { Action::LagUp } else { Action::LagDown };
+            up = !up;
+            update(&mut a, Msg::Action(action), Duration::ZERO);
+            term.draw(|f| view::render(&a, f)).expect("draw");
+        })
+    });
+
+    let a = app(Scenario::classroom());
+    let mut big = Terminal::new(TestBackend::new(200, 60)).expect("test backend");
+    g.bench_function("frame_all_20000_events_200x60", |b| {
+        b.iter(|| {
+            big.draw(|f| view::render(black_box(&a), f)).expect("draw");
+        })
+    });
+
+    let mut m = app(million());
+    let cfg = m.dials.config();
+    g.bench_function("rerun_1m_events_off_the_ui_task", |b| {
+        b.iter(|| {
+            let t = twoclocks::engine::timeline::Timeline::run_to(
+                cfg,
+                &m.scenario.stream,
+                m.playhead.arrived,
+                true,
+            );
+            black_box(t.counters().dropped)
+        })
+    });
+    m.inline_events = 0;
+    let mut up = true;
+    g.bench_function("dial_change_1m_ui_share_queue_and_redraw_120x40", |b| {
+        b.iter(|| {
+            let action = if up { Action::LagUp } else { Action::LagDown };
+            up = !up;
+            update(&mut m, Msg::Action(action), Duration::ZERO);
+            black_box(m.take_work());
+            term.draw(|f| view::render(&m, f)).expect("draw");
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(tui, benches);
+criterion_main!(tui);
