@@ -318,3 +318,21 @@ fn restart_goes_back_to_the_first_event() {
     assert_eq!(a.timeline.arrived(), 0);
     assert_eq!(a.selection.inspected, None);
 }
+
+#[test]
+fn esc_then_a_key_arriving_as_alt_reads_as_both() {
+    use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+    let alt_q = Event::Key(KeyEvent::new(KeyCode::Char('q'), KeyModifiers::ALT));
+    let msgs = twoclocks::tui::messages(alt_q);
+    assert!(matches!(
+        msgs.as_slice(),
+        [Msg::Action(Action::Close), Msg::Action(Action::Quit)]
+    ));
+    let ctrl_c = Event::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
+    assert!(matches!(
+        twoclocks::tui::messages(ctrl_c).as_slice(),
+        [Msg::Action(Action::Quit)]
+    ));
+    let reserved = Event::Key(KeyEvent::new(KeyCode::Char('x'), KeyModifiers::NONE));
+    assert!(twoclocks::tui::messages(reserved).is_empty());
+}

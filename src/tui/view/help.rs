@@ -41,6 +41,18 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
             Span::styled(what, t.text),
         ]));
     }
+    v.push(Line::from(Span::styled("Windows", t.title)));
+    for (g, what) in [
+        ("○", "open: the watermark has not reached its end"),
+        ("●", "fired on time: ON_TIME pane out"),
+        ("◆", "taking late data: LATE panes, within grace"),
+        ("■", "finalised: past grace, state freed"),
+    ] {
+        v.push(Line::from(vec![
+            Span::styled(format!(" {g:<8}"), t.key),
+            Span::styled(what, t.text),
+        ]));
+    }
     v
 }
 
