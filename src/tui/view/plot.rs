@@ -167,7 +167,11 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     // Window ends, the selected window's two edges.
     let wf = app.dials.window;
     let selected = app.scenario.windows.get(app.selection.window).copied();
-    for &win in &app.scenario.windows {
+    // Every window end while they are at least 3 columns apart; every n-th one when denser.
+    let every = (app.scenario.windows.len() * 3)
+        .div_ceil(usize::from(f.inner.width))
+        .max(1);
+    for &win in app.scenario.windows.iter().step_by(every) {
         if let Some(c) = f.col(wf.end(win)) {
             for r in 0..f.inner.height {
                 put(&mut grid, c, r, Mark::WindowEdge);
@@ -299,7 +303,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     }
     let by = f.inner.bottom();
     let mut next_free = f.inner.x;
-    for &win in &app.scenario.windows {
+    for &win in app.scenario.windows.iter().step_by(every) {
         let x = wf.end(win);
         if let Some(c) = f.col(x) {
             let s = secs(x).trim_end_matches(".0s").to_string() + "s";
