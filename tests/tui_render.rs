@@ -245,3 +245,44 @@ fn the_dropped_counter_reads_the_reference_figure() {
         "{lines:#?}"
     );
 }
+
+#[test]
+fn the_pane_history_reads_like_block_5() {
+    // Window 3, key a, fixed 20 s, early every 15 s, grace ∞: EARLY panes, ON_TIME, then LATE.
+    let mut a = app_for(Options {
+        scenario: Scenario::classroom(),
+        config: EngineConfig {
+            early: Some(15_000.0),
+            ..EngineConfig::fixed(20_000.0, f64::INFINITY)
+        },
+        speed: 10.0,
+        theme: Theme::mono(),
+        play: false,
+    });
+    act(&mut a, Action::JumpToEnd);
+    let buf = buffer(&mut a, 120, 40);
+    let areas = Areas::compute((120, 40)).unwrap();
+    let panes = areas.panes.unwrap();
+    let lines: Vec<String> = (panes.top()..panes.bottom())
+        .map(|y| {
+            (panes.left()..panes.right())
+                .map(|x| buf[(x, y)].symbol().to_string())
+                .collect()
+        })
+        .collect();
+    let squash = |l: &String| l.split_whitespace().collect::<Vec<_>>().join(" ");
+    let lines: Vec<String> = lines.iter().map(squash).collect();
+    assert!(
+        lines.iter().any(|l| l.contains("EARLY 195.9s 96 -377")),
+        "{lines:#?}"
+    );
+    assert!(
+        lines.iter().any(|l| l.contains("EARLY 241.0s 440 -33")),
+        "{lines:#?}"
+    );
+    assert!(lines.iter().any(|l| l.contains("more")), "{lines:#?}");
+    assert!(
+        lines.iter().any(|l| l.contains("LATE 324.1s 473 +0")),
+        "{lines:#?}"
+    );
+}

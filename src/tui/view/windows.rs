@@ -67,7 +67,10 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
         .border_style(t.border)
         .title(Line::from(vec![
             Span::styled(" Windows ", t.title),
-            Span::styled(format!("· key {} ", key_name(app)), t.dim),
+            Span::styled(
+                format!("· {} · key {} ", app.dials.window.describe(), key_name(app)),
+                t.dim,
+            ),
         ]));
     let inner = block.inner(area);
     block.render(area, buf);
@@ -170,7 +173,7 @@ pub fn render_panes(app: &App, area: Rect, buf: &mut Buffer) {
     let truth = app.scenario.truth.get(&cell).copied().unwrap_or(0) as i64;
     let panes: Vec<&Pane> = app.timeline.panes_of(cell).collect();
     let mut lines = vec![Line::from(Span::styled(
-        format!("{:<8}{:>9}{:>6}{:>6}", "pane", "at", "value", "Δ"),
+        format!("{:<8}{:>8}{:>7}{:>5}", "pane", "at", "value", "Δ"),
         t.dim,
     ))];
     if panes.is_empty() {
@@ -202,10 +205,10 @@ pub fn render_panes(app: &App, area: Rect, buf: &mut Buffer) {
                 };
                 lines.push(Line::from(vec![
                     Span::styled(format!("{:<8}", p.timing.label()), t.timing(p.timing)),
-                    Span::styled(format!("{:>9}", secs(p.proc_time)), t.text),
-                    Span::styled(format!("{value:>6}"), t.text),
+                    Span::styled(format!("{:>8}", secs(p.proc_time)), t.text),
+                    Span::styled(format!("{value:>7}"), t.text),
                     Span::styled(
-                        format!("{:>+6}", total - truth),
+                        format!("{:>+5}", total - truth),
                         if total == truth { t.on_time } else { t.dim },
                     ),
                 ]))
