@@ -198,6 +198,93 @@ impl Channel {
     }
 }
 
+/// Every channel of a topology, with the arrival time of each one's head kept in a flat list
+/// (the scheduler reads it at every step).
+#[derive(Debug, Clone, Default)]
+pub struct Channels {
+    list: Vec<Channel>,
+    heads: Vec<f64>,
+    /// The receiver number of each channel.
+    receivers: Vec<usize>,
+    /// Receivers whose inputs' heads changed since [`Channels::take_dirty`].
+    dirty: u128,
+}
+
+impl Channels {
+    /// Adds a channel into receiver number `receiver` (below 128).
+    pub fn push(&mut self, channel: Channel, receiver: usize) {
+        self.heads
+            .push(channel.head().map_or(f64::INFINITY, |m| m.arrival));
+        self.list.push(channel);
+        self.receivers.push(receiver);
+        self.dirty |= 1 << receiver;
+    }
+
+    fn refresh(&mut self, c: usize) {
+        self.heads[c] = self.list[c].head().map_or(f64::INFINITY, |m| m.arrival);
+        self.dirty |= 1 << self.receivers[c];
+    }
+
+    /// The receivers whose inputs changed since the last call, as a bit set.
+    pub fn take_dirty(&mut self) -> u128 {
+        std::mem::take(&mut self.dirty)
+    }
+
+    /// Sends a message on channel `c` at processing time `now`.
+    pub fn send(&mut self, c: usize, now: f64, message: Message) {
+        self.list[c].send(now, message);
+        if self.list[c].len() == 1 {
+            self.refresh(c);
+        }
+    }
+
+    /// Takes the head off channel `c`.
+    pub fn pop(&mut self, c: usize) -> Option<InFlight> {
+        let m = self.list[c].pop();
+        self.refresh(c);
+        m
+    }
+
+    /// When channel `c`'s head arrives (+∞ when it is empty).
+    pub fn head_arrival(&self, c: usize) -> f64 {
+        self.heads[c]
+    }
+
+    /// Replaces the sending end of channel `c` (a restore).
+    pub fn set_link(&mut self, c: usize, link: Link) {
+        self.list[c].link = link;
+    }
+
+    /// A crash: everything in flight is lost.
+    pub fn clear(&mut self) {
+        for ch in &mut self.list {
+            ch.clear();
+        }
+        self.heads.fill(f64::INFINITY);
+        self.dirty = u128::MAX;
+    }
+
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    pub fn iter(&self) -> std::slice::Iter<'_, Channel> {
+        self.list.iter()
+    }
+}
+
+impl std::ops::Index<usize> for Channels {
+    type Output = Channel;
+
+    fn index(&self, c: usize) -> &Channel {
+        &self.list[c]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -36,7 +36,7 @@ use std::borrow::Borrow;
 use std::collections::BTreeMap;
 use std::fmt;
 
-use super::channel::{Channel, Link, Message, MessageKind, Node};
+use super::channel::{Channel, Channels, Link, Message, MessageKind, Node};
 use super::checkpoint::{Sink, SinkKind};
 use super::lateness::{Dropped, Fate};
 use super::processor::{Counters, EngineConfig, Output, Processor};
@@ -585,7 +585,9 @@ pub struct Pipeline<S: Borrow<Stream>> {
     operators: Vec<Operator>,
     sink: SinkNode,
     /// P·N source → operator channels (`p·N + i`), then N operator → sink channels.
-    channels: Vec<Channel>,
+    channels: Channels,
+    /// Per receiver (operators, then the sink), its earliest unblocked head: arrival, channel.
+    heads: Vec<(f64, usize)>,
     now: f64,
     next_tick: f64,
     next_id: u32,
@@ -630,24 +632,30 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             })
             .collect();
         let start = s.events.first().map_or(0.0, |e| e.proc_time);
-        let mut channels = Vec::with_capacity(np * nn + nn);
+        let mut channels = Channels::default();
         for p in 0..np {
             for i in 0..nn {
                 let c = channels.len();
-                channels.push(Channel::new(
-                    Node::Source(p),
-                    Node::Operator(i),
-                    Link::new(cfg.seed, c, cfg.transit),
-                ));
+                channels.push(
+                    Channel::new(
+                        Node::Source(p),
+                        Node::Operator(i),
+                        Link::new(cfg.seed, c, cfg.transit),
+                    ),
+                    i,
+                );
             }
         }
         for i in 0..nn {
             let c = channels.len();
-            channels.push(Channel::new(
-                Node::Operator(i),
-                Node::Sink,
-                Link::new(cfg.seed, c, cfg.transit),
-            ));
+            channels.push(
+                Channel::new(
+                    Node::Operator(i),
+                    Node::Sink,
+                    Link::new(cfg.seed, c, cfg.transit),
+                ),
+                nn,
+            );
         }
         let sources = (0..np)
             .map(|_| Source {
@@ -699,6 +707,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             operators,
             sink,
             channels,
+            heads: vec![(f64::INFINITY, usize::MAX); nn + 1],
             now: start,
             next_tick,
             next_id: 1,
@@ -879,8 +888,39 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         }
     }
 
-    fn next_action(&self) -> Option<(f64, Next)> {
+    /// Recomputes the earliest unblocked head of every receiver whose inputs changed.
+    fn refresh_heads(&mut self) {
         let (np, nn) = (self.cfg.partitions, self.cfg.parallelism);
+        let dirty = self.channels.take_dirty();
+        for r in 0..=nn {
+            if dirty & (1 << r) == 0 {
+                continue;
+            }
+            let (blocked, done, inputs) = if r < nn {
+                let op = &self.operators[r];
+                (op.blocked, op.finished, np)
+            } else {
+                (self.sink.state.blocked, self.sink.state.finished, nn)
+            };
+            let mut head = (f64::INFINITY, usize::MAX);
+            if !done {
+                for k in 0..inputs {
+                    if blocked & bit(k) != 0 {
+                        continue;
+                    }
+                    let c = if r < nn { k * nn + r } else { np * nn + k };
+                    let a = self.channels.head_arrival(c);
+                    if a < head.0 {
+                        head = (a, c);
+                    }
+                }
+            }
+            self.heads[r] = head;
+        }
+    }
+
+    fn next_action(&self) -> Option<(f64, Next)> {
+        let nn = self.cfg.parallelism;
         let mut best: Option<(f64, Next)> = None;
         let consider = |t: f64, n: Next, best: &mut Option<(f64, Next)>| {
             if !matches!(best, Some((bt, _)) if t >= *bt) {
@@ -902,41 +942,14 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             };
             consider(t.max(self.now), Next::Source(p), &mut best);
         }
-        for (i, op) in self.operators.iter().enumerate() {
-            if op.finished {
-                continue;
-            }
-            let mut head: Option<(f64, usize)> = None;
-            for p in 0..np {
-                if op.blocked & bit(p) != 0 {
-                    continue;
-                }
-                let c = p * nn + i;
-                if let Some(m) = self.channels[c].head() {
-                    if !matches!(head, Some((a, _)) if m.arrival >= a) {
-                        head = Some((m.arrival, c));
-                    }
-                }
-            }
-            if let Some((a, c)) = head {
-                consider(a.max(self.now), Next::Operator(i, c), &mut best);
-            }
-        }
-        if !self.sink.state.finished {
-            let mut head: Option<(f64, usize)> = None;
-            for i in 0..nn {
-                if self.sink.state.blocked & bit(i) != 0 {
-                    continue;
-                }
-                let c = np * nn + i;
-                if let Some(m) = self.channels[c].head() {
-                    if !matches!(head, Some((a, _)) if m.arrival >= a) {
-                        head = Some((m.arrival, c));
-                    }
-                }
-            }
-            if let Some((a, c)) = head {
-                consider(a.max(self.now), Next::Sink(c), &mut best);
+        for (r, &(a, c)) in self.heads.iter().enumerate() {
+            if a < f64::INFINITY {
+                let next = if r < nn {
+                    Next::Operator(r, c)
+                } else {
+                    Next::Sink(c)
+                };
+                consider(a.max(self.now), next, &mut best);
             }
         }
         best
@@ -945,6 +958,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
     /// Takes the next step: a scheduled crash, a checkpoint trigger, a source emission or one
     /// channel delivery. `None` once the job has finished.
     pub fn step(&mut self) -> Option<Step> {
+        self.refresh_heads();
         let (t, next) = self.next_action()?;
         if let Some(&(c, target)) = self.scheduled.last() {
             if c <= t {
@@ -1001,7 +1015,8 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                 continue;
             }
             for i in 0..nn {
-                self.channels[p * nn + i].send(self.now, Message::Barrier { checkpoint: id });
+                self.channels
+                    .send(p * nn + i, self.now, Message::Barrier { checkpoint: id });
             }
         }
         let sources = self.source_snapshots();
@@ -1023,7 +1038,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             let src = &mut self.sources[p];
             src.ended = true;
             for i in 0..nn {
-                self.channels[p * nn + i].send(now, Message::End);
+                self.channels.send(p * nn + i, now, Message::End);
             }
             return StepEvent::PartitionEnded { partition: p };
         };
@@ -1036,7 +1051,8 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         let wm = src.watermark.observe(&e);
         src.offset += 1;
         src.sent_watermark[target] = wm;
-        self.channels[p * nn + target].send(
+        self.channels.send(
+            p * nn + target,
             now,
             Message::Record {
                 event: e,
@@ -1051,7 +1067,8 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             for i in 0..nn {
                 if src.sent_watermark[i] < wm {
                     src.sent_watermark[i] = wm;
-                    self.channels[p * nn + i].send(now, Message::Watermark { watermark: wm });
+                    self.channels
+                        .send(p * nn + i, now, Message::Watermark { watermark: wm });
                 }
             }
         }
@@ -1070,10 +1087,10 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         let c = self.cfg.partitions * self.cfg.parallelism + i;
         let now = self.now;
         for pane in &self.out.panes {
-            self.channels[c].send(now, Message::Pane(*pane));
+            self.channels.send(c, now, Message::Pane(*pane));
         }
         for f in &self.out.finals {
-            self.channels[c].send(now, Message::Final(*f));
+            self.channels.send(c, now, Message::Final(*f));
         }
         self.out.clear();
     }
@@ -1081,7 +1098,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
     fn deliver_to_operator(&mut self, i: usize, c: usize) -> StepEvent {
         let (np, nn) = (self.cfg.partitions, self.cfg.parallelism);
         let p = c / nn;
-        let Some(m) = self.channels[c].pop() else {
+        let Some(m) = self.channels.pop(c) else {
             return StepEvent::Delivered {
                 channel: c,
                 to: Node::Operator(i),
@@ -1178,7 +1195,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                     self.out.dropped.clear();
                     self.forward(i);
                     let out = np * nn + i;
-                    self.channels[out].send(self.now, Message::End);
+                    self.channels.send(out, self.now, Message::End);
                     snap.unwrap_or(Outcome::Finished)
                 } else {
                     let wm = op.watermark_in();
@@ -1217,7 +1234,8 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             }
             op.last_snapshot = Some(k);
             let out = np * nn + i;
-            self.channels[out].send(self.now, Message::Barrier { checkpoint: k });
+            self.channels
+                .send(out, self.now, Message::Barrier { checkpoint: k });
             let mut snap = self.operator_snapshot(i);
             snap.operator.aligning.clear();
             snap.operator.blocked = 0;
@@ -1236,7 +1254,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
     fn deliver_to_sink(&mut self, c: usize) -> StepEvent {
         let nn = self.cfg.parallelism;
         let i = c - self.cfg.partitions * nn;
-        let Some(m) = self.channels[c].pop() else {
+        let Some(m) = self.channels.pop(c) else {
             return StepEvent::Delivered {
                 channel: c,
                 to: Node::Sink,
@@ -1411,19 +1429,17 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             s.abort();
         }
         self.sink.since_commit.clear();
-        for ch in &mut self.channels {
-            ch.clear();
-        }
+        self.channels.clear();
         for (p, snap) in ck.sources.iter().enumerate() {
             self.sources[p] = snap.source.clone();
             for (i, link) in snap.links.iter().enumerate() {
-                self.channels[p * nn + i].link = link.clone();
+                self.channels.set_link(p * nn + i, link.clone());
             }
         }
         let base = self.cfg.partitions * nn;
         for (i, snap) in ck.operators.iter().enumerate() {
             self.operators[i] = snap.operator.clone();
-            self.channels[base + i].link = snap.link.clone();
+            self.channels.set_link(base + i, snap.link.clone());
         }
         self.sink.state = ck.sink.clone();
         let abandoned = self.pending.drain(..).map(|pc| pc.id).collect();

@@ -1,0 +1,65 @@
+//! Pipeline speed: a full re-run of the classroom stream through the parallel pipeline
+//! (N = 4 operators, a checkpoint every 10 s), with and without crashes, and the size of what a
+//! checkpoint copies (printed once before the measurements).
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use std::hint::black_box;
+use twoclocks::engine::pipeline::{CrashTarget, Pipeline, PipelineConfig};
+use twoclocks::engine::stream::classroom;
+use twoclocks::engine::{EngineConfig, Stream};
+
+fn config(partitions: usize) -> PipelineConfig {
+    PipelineConfig {
+        partitions,
+        parallelism: 4,
+        checkpoint_every: Some(10_000.0),
+        ..PipelineConfig::new(EngineConfig::fixed(20_000.0, 0.0))
+    }
+}
+
+fn rerun(stream: &Stream, cfg: PipelineConfig, crashes: &[f64]) -> u64 {
+    let mut p = Pipeline::new(stream, cfg).expect("valid dials");
+    for &t in crashes {
+        p.schedule_crash(t, CrashTarget::Job).expect("a job crash");
+    }
+    p.run_to_end();
+    p.panes_received()
+}
+
+fn report_checkpoint_cost(stream: &Stream) {
+    for partitions in [1, 4] {
+        let mut p = Pipeline::new(stream, config(partitions)).expect("valid dials");
+        p.run_to_end();
+        let cks = p.checkpoints();
+        let bytes: Vec<usize> = cks.iter().map(|c| c.bytes).collect();
+        let total: usize = bytes.iter().sum();
+        println!(
+            "P = {partitions}, N = 4, every 10 s: {} checkpoints, bytes copied per checkpoint \
+             min {} / mean {} / max {}, total {total}; {} steps",
+            cks.len(),
+            bytes.iter().min().unwrap_or(&0),
+            total / cks.len().max(1),
+            bytes.iter().max().unwrap_or(&0),
+            p.steps
+        );
+    }
+}
+
+fn pipeline(c: &mut Criterion) {
+    let stream = classroom();
+    report_checkpoint_cost(&stream);
+    let mut g = c.benchmark_group("pipeline classroom N=4 every 10s");
+    g.throughput(Throughput::Elements(stream.len() as u64));
+    for partitions in [1, 4] {
+        g.bench_function(format!("re-run P={partitions}"), |b| {
+            b.iter(|| rerun(black_box(&stream), config(partitions), &[]))
+        });
+    }
+    g.bench_function("re-run P=4 with crashes at 120s, 300s", |b| {
+        b.iter(|| rerun(black_box(&stream), config(4), &[120_000.0, 300_000.0]))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, pipeline);
+criterion_main!(benches);
