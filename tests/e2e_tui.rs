@@ -51,79 +51,118 @@ fn dropped(screen: &str) -> Option<u64> {
     })
 }
 
+/// The binary running in a pseudo-terminal of `cols`×`rows`, its screen parsed as it draws.
+struct Session {
+    screen: Screen,
+    writer: Box<dyn Write + Send>,
+    child: Box<dyn portable_pty::Child + Send + Sync>,
+}
+
+impl Session {
+    fn start(cols: u16, rows: u16, args: &[&str]) -> Session {
+        let pty = native_pty_system();
+        let pair = pty
+            .openpty(PtySize {
+                rows,
+                cols,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("a pseudo-terminal");
+        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_twoclocks"));
+        cmd.args(args);
+        cmd.env("TERM", "xterm-256color");
+        cmd.env("NO_COLOR", "1");
+        let child = pair.slave.spawn_command(cmd).expect("the binary starts");
+        drop(pair.slave);
+        let mut reader = pair.master.try_clone_reader().expect("a reader");
+        let writer = pair.master.take_writer().expect("a writer");
+        let parser = Arc::new(Mutex::new(vt100::Parser::new(rows, cols, 0)));
+        let feed = parser.clone();
+        thread::spawn(move || {
+            // Keeps the master open for as long as the child may write.
+            let _master = pair.master;
+            let mut buf = [0u8; 8192];
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                if let Ok(mut p) = feed.lock() {
+                    p.process(&buf[..n]);
+                }
+            }
+        });
+        Session {
+            screen: Screen { parser },
+            writer,
+            child,
+        }
+    }
+
+    fn press(&mut self, bytes: &[u8]) {
+        self.writer.write_all(bytes).expect("keys are written");
+        self.writer.flush().expect("keys are flushed");
+    }
+
+    /// Waits for the process to exit with success and for the terminal to be handed back.
+    fn expect_clean_exit(mut self) {
+        let start = Instant::now();
+        let status = loop {
+            if let Some(status) = self.child.try_wait().expect("the child can be waited on") {
+                break status;
+            }
+            if start.elapsed() > DEADLINE {
+                let _ = self.child.kill();
+                panic!("the UI did not quit");
+            }
+            thread::sleep(Duration::from_millis(40));
+        };
+        assert!(status.success(), "exit status {status:?}");
+        // The alternate screen was left (the last bytes may still be on their way).
+        let alternate = || match self.screen.parser.lock() {
+            Ok(p) => p.screen().alternate_screen(),
+            Err(p) => p.into_inner().screen().alternate_screen(),
+        };
+        let start = Instant::now();
+        while alternate() {
+            assert!(
+                start.elapsed() < DEADLINE,
+                "the terminal was left on the alternate screen"
+            );
+            thread::sleep(Duration::from_millis(40));
+        }
+    }
+}
+
 #[test]
 fn end_then_dashboard_and_billing_policies_read_the_reference_drops() {
-    let pty = native_pty_system();
-    let pair = pty
-        .openpty(PtySize {
-            rows: 40,
-            cols: 120,
-            pixel_width: 0,
-            pixel_height: 0,
-        })
-        .expect("a pseudo-terminal");
-    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_twoclocks"));
-    cmd.arg("--paused");
-    cmd.env("TERM", "xterm-256color");
-    cmd.env("NO_COLOR", "1");
-    let mut child = pair.slave.spawn_command(cmd).expect("the binary starts");
-    drop(pair.slave);
-    let mut reader = pair.master.try_clone_reader().expect("a reader");
-    let mut writer = pair.master.take_writer().expect("a writer");
-    let parser = Arc::new(Mutex::new(vt100::Parser::new(40, 120, 0)));
-    let feed = parser.clone();
-    thread::spawn(move || {
-        let mut buf = [0u8; 8192];
-        while let Ok(n) = reader.read(&mut buf) {
-            if n == 0 {
-                break;
-            }
-            if let Ok(mut p) = feed.lock() {
-                p.process(&buf[..n]);
-            }
-        }
+    let mut s = Session::start(120, 40, &["--paused"]);
+    s.screen.wait_for("the UI", |t| {
+        t.contains("Two clocks") && t.contains("paused")
     });
-    let screen = Screen { parser };
-    let mut press = |bytes: &[u8]| {
-        writer.write_all(bytes).expect("keys are written");
-        writer.flush().expect("keys are flushed");
-    };
+    s.press(b"\x1b[F"); // End
+    s.screen
+        .wait_for("the end of input", |t| t.contains("end of input"));
+    s.press(b"1");
+    let t = s
+        .screen
+        .wait_for("dashboard's drops", |t| dropped(t) == Some(1283));
+    assert!(t.contains("lag") && t.contains("2s"), "{t}");
+    s.press(b"3");
+    s.screen
+        .wait_for("billing's drops", |t| dropped(t) == Some(0));
+    s.press(b"q");
+    s.expect_clean_exit();
+}
 
-    screen.wait_for("the UI", |s| {
-        s.contains("Two clocks") && s.contains("paused")
-    });
-    press(b"\x1b[F"); // End
-    screen.wait_for("the end of input", |s| s.contains("end of input"));
-    press(b"1");
-    let s = screen.wait_for("dashboard's drops", |s| dropped(s) == Some(1283));
-    assert!(s.contains("lag") && s.contains("2s"), "{s}");
-    press(b"3");
-    screen.wait_for("billing's drops", |s| dropped(s) == Some(0));
-    press(b"q");
-
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("the child can be waited on") {
-            break status;
-        }
-        if start.elapsed() > DEADLINE {
-            let _ = child.kill();
-            panic!("the UI did not quit on q");
-        }
-        thread::sleep(Duration::from_millis(40));
-    };
-    assert!(status.success(), "exit status {status:?}");
-    // The alternate screen was left (the last bytes may still be on their way to the parser).
-    let alternate = || match screen.parser.lock() {
-        Ok(p) => p.screen().alternate_screen(),
-        Err(p) => p.into_inner().screen().alternate_screen(),
-    };
-    let start = Instant::now();
-    while alternate() {
-        assert!(
-            start.elapsed() < DEADLINE,
-            "the terminal was left on the alternate screen"
-        );
-        thread::sleep(Duration::from_millis(40));
-    }
+#[test]
+fn ctrl_c_quits_the_compact_layout_while_playing() {
+    let mut s = Session::start(80, 24, &["--speed", "50"]);
+    s.screen
+        .wait_for("the UI playing", |t| t.contains("playing"));
+    s.press(b"1");
+    s.screen
+        .wait_for("some events", |t| dropped(t).is_some_and(|d| d > 0));
+    s.press(b"\x03"); // Ctrl-C
+    s.expect_clean_exit();
 }

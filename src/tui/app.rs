@@ -435,6 +435,10 @@ pub struct App {
     pub inline_events: usize,
     generation: u64,
     work: Vec<Work>,
+    /// The newest re-run not yet handed out (one at a time is computed; older ones are
+    /// replaced here before they start).
+    queued_rerun: Option<Work>,
+    rerun_in_flight: bool,
     pub quit: bool,
 }
 
@@ -469,6 +473,8 @@ impl App {
             inline_events: INLINE_EVENTS,
             generation: 0,
             work: Vec::new(),
+            queued_rerun: None,
+            rerun_in_flight: false,
             quit: false,
         };
         app.playhead.now = app.scenario.proc_time.0;
@@ -476,9 +482,17 @@ impl App {
         app
     }
 
-    /// Engine work queued by updates, for the event loop to run.
+    /// Engine work queued by updates, for the event loop to run. At most one re-run is out at
+    /// a time: while one runs, newer dial changes only replace the queued one.
     pub fn take_work(&mut self) -> Vec<Work> {
-        std::mem::take(&mut self.work)
+        let mut work = std::mem::take(&mut self.work);
+        if !self.rerun_in_flight {
+            if let Some(w) = self.queued_rerun.take() {
+                self.rerun_in_flight = true;
+                work.push(w);
+            }
+        }
+        work
     }
 
     /// Runs all queued work inline, to completion (tests and small inputs).
@@ -547,9 +561,10 @@ impl App {
                     }),
             );
             self.rerunning = false;
+            self.queued_rerun = None;
         } else {
             self.rerunning = true;
-            self.work.push(Work::Rerun {
+            self.queued_rerun = Some(Work::Rerun {
                 generation: self.generation,
                 scenario: self.scenario.clone(),
                 cfg,
@@ -670,6 +685,7 @@ pub fn update(app: &mut App, msg: Msg, elapsed: Duration) -> bool {
                 timeline,
                 score,
             } => {
+                app.rerun_in_flight = false;
                 if generation != app.generation {
                     return false;
                 }
