@@ -85,6 +85,18 @@ pub fn read_events_from<R: Read>(reader: R, name: &str) -> Result<Stream> {
             key: id,
         });
     }
+    // Key ids follow the names' order, so that output is ordered by key name whatever row a
+    // key first appears on (a generated stream and its CSV give the same output).
+    let mut order: Vec<u32> = (0..keys.len() as u32).collect();
+    order.sort_by(|&a, &b| keys[a as usize].cmp(&keys[b as usize]));
+    let mut new_id = vec![0u32; keys.len()];
+    for (rank, &old) in order.iter().enumerate() {
+        new_id[old as usize] = rank as u32;
+    }
+    for e in &mut events {
+        e.key = new_id[e.key as usize];
+    }
+    let keys = order.iter().map(|&i| keys[i as usize].clone()).collect();
     Ok(Stream::from_unordered(events, keys))
 }
 
@@ -140,6 +152,13 @@ mod tests {
         )
         .unwrap();
         assert_eq!(s.keys, vec!["x", "y"]);
+        let named = read_events_from(
+            "event_time_ms,proc_time_ms,key\n1,2,zed\n1,3,amy\n".as_bytes(),
+            "t.csv",
+        )
+        .unwrap();
+        assert_eq!(named.keys, vec!["amy", "zed"]);
+        assert_eq!(named.key_name(named.events[0].key), "zed");
         let pts: Vec<f64> = s.events.iter().map(|e| e.proc_time).collect();
         assert_eq!(pts, vec![20.0, 30.0, 30.0]);
         assert_eq!(s.events[1].event_time, 10.0); // stable for equal processing times
@@ -184,6 +203,7 @@ mod tests {
         let mut buf = Vec::new();
         write_csv(&s, &mut buf).unwrap();
         let back = read_events_from(buf.as_slice(), "mem").unwrap();
+        assert_eq!(back, s);
         assert_eq!(back.len(), s.len());
         for (a, b) in back.events.iter().zip(&s.events) {
             assert_eq!(a.event_time.to_bits(), b.event_time.to_bits());
