@@ -340,3 +340,17 @@ fn esc_then_a_key_arriving_as_alt_reads_as_both() {
     let reserved = Event::Key(KeyEvent::new(KeyCode::Char('x'), KeyModifiers::NONE));
     assert!(twoclocks::tui::messages(reserved).is_empty());
 }
+
+#[test]
+fn a_click_on_a_window_row_selects_it() {
+    let mut a = app();
+    let areas = Areas::compute(a.size).unwrap();
+    // Border, header, then window rows from the top.
+    let row = areas.windows.y + 2 + 6;
+    assert!(update(
+        &mut a,
+        Msg::Click(areas.windows.x + 3, row),
+        Duration::ZERO
+    ));
+    assert_eq!(a.selection.window, 6);
+}

@@ -14,7 +14,7 @@ use crate::engine::{Accumulation, EngineConfig, KeyId, WatermarkKind, WindowFn};
 use super::scenario::Scenario;
 use super::theme::Theme;
 use super::view::layout::Areas;
-use super::view::{dials as dials_view, plot};
+use super::view::{dials as dials_view, plot, windows as windows_view};
 
 /// A user intent, as the keymap names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -644,6 +644,10 @@ impl App {
         }
         if drag {
             return false;
+        }
+        if let Some(w) = windows_view::hit(self, areas.windows, col, row) {
+            self.selection.window = w;
+            return true;
         }
         let frame = plot::PlotFrame::of(self, areas.plot);
         if let Some(at) = frame.and_then(|f| f.to_data(col, row).map(|at| (f, at))) {

@@ -157,13 +157,16 @@ pub fn frontier_summary(app: &App) -> Vec<Line<'static>> {
     match &app.score {
         Some(p) => vec![
             Line::from(vec![
-                Span::styled("frontier ", t.title),
-                Span::styled(format!("emit delay {}", fmt_ms(p.emit_delay)), t.text),
+                Span::styled(
+                    format!("{} ", super::super::theme::glyph::CURRENT),
+                    t.current,
+                ),
+                Span::styled(format!("emit delay {} · ", fmt_ms(p.emit_delay)), t.text),
+                Span::styled(format!("lost {}", p.score.events_lost), t.dropped),
             ]),
             Line::from(vec![
-                Span::styled(format!("lost {} ", p.score.events_lost), t.dropped),
-                Span::styled(format!("{:.2}% ", p.score.accuracy()), t.text),
-                Span::styled(format!("{} wrong", p.score.wrong_windows), t.dim),
+                Span::styled(format!("accuracy {:.2}% · ", p.score.accuracy()), t.text),
+                Span::styled(format!("{} windows wrong", p.score.wrong_windows), t.dim),
             ]),
         ],
         None => vec![Line::from(Span::styled("frontier: computing…", t.dim))],

@@ -88,14 +88,8 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
     let mut lines = vec![Line::from(Span::styled(head, t.dim))];
     let all = rows(app);
     let room = inner.height.saturating_sub(1) as usize;
-    // Scroll so the selected window stays visible.
     let sel = app.selection.window.min(all.len().saturating_sub(1));
-    let first = if room == 0 {
-        0
-    } else {
-        sel.saturating_sub(room.saturating_sub(1).min(room / 2))
-            .min(all.len().saturating_sub(room))
-    };
+    let first = first_row(sel, all.len(), room);
     for (i, r) in all.iter().enumerate().skip(first).take(room) {
         let selected = i == sel;
         let base = if selected { t.focus } else { t.text };
@@ -123,6 +117,30 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
         lines.push(Line::from(spans));
     }
     Paragraph::new(lines).render(inner, buf);
+}
+
+/// The first window row shown when `room` rows fit: scrolled so the selected one is visible.
+pub fn first_row(selected: usize, windows: usize, room: usize) -> usize {
+    if room == 0 {
+        return 0;
+    }
+    selected
+        .saturating_sub(room.saturating_sub(1).min(room / 2))
+        .min(windows.saturating_sub(room))
+}
+
+/// The window (index into the scenario's windows) drawn at screen row `row` of the windows
+/// panel at `area`, if any.
+pub fn hit(app: &App, area: Rect, col: u16, row: u16) -> Option<usize> {
+    let inner = Block::default().borders(Borders::ALL).inner(area);
+    if col < inner.x || col >= inner.right() || row <= inner.y || row >= inner.bottom() {
+        return None;
+    }
+    let n = app.scenario.windows.len();
+    let room = inner.height.saturating_sub(1) as usize;
+    let sel = app.selection.window.min(n.saturating_sub(1));
+    let i = first_row(sel, n, room) + usize::from(row - inner.y - 1);
+    (i < n).then_some(i)
 }
 
 /// The selected cell, if a single key is selected.
