@@ -354,3 +354,25 @@ fn a_click_on_a_window_row_selects_it() {
     ));
     assert_eq!(a.selection.window, 6);
 }
+
+#[test]
+fn presets_beyond_the_dial_ranges_are_kept() {
+    let cfg = EngineConfig {
+        watermark: WatermarkKind::Fixed { lag: 200_000.0 },
+        grace: f64::INFINITY,
+        ..EngineConfig::fixed(0.0, 0.0)
+    };
+    let d = twoclocks::tui::app::Dials::from_config(&cfg, 0.5);
+    assert_eq!(d.config(), cfg);
+    assert_eq!(d.speed, 0.5);
+    let mut d2 = d;
+    d2.turn(Dial::Grace, false);
+    assert_eq!(
+        d2.grace, 295_000.0,
+        "∞ turned down starts from the top of the range"
+    );
+    d2.turn(Dial::Lag, false);
+    assert_eq!(d2.lag, 199_000.0);
+    d2.turn(Dial::Speed, true);
+    assert_eq!(d2.speed, 1.0);
+}

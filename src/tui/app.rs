@@ -152,12 +152,13 @@ impl Dials {
             window: cfg.window,
             kinds,
             family,
-            lag: cfg.watermark.lag().unwrap_or(20_000.0).clamp(0.0, LAG_MAX),
-            grace: if cfg.grace.is_finite() {
-                cfg.grace.clamp(0.0, GRACE_MAX)
-            } else {
-                cfg.grace
-            },
+            // Presets beyond the dials' ranges are kept as given (the dial shows them full).
+            lag: cfg
+                .watermark
+                .lag()
+                .filter(|l| l.is_finite() && *l >= 0.0)
+                .unwrap_or(20_000.0),
+            grace: if cfg.grace >= 0.0 { cfg.grace } else { 0.0 },
             early: cfg.early,
             accumulation: cfg.accumulation,
             speed: if speed.is_finite() && speed > 0.0 {
@@ -242,14 +243,16 @@ impl Dials {
         let before = *self;
         let sign = if up { 1.0 } else { -1.0 };
         match d {
-            Dial::Lag => self.lag = (self.lag + sign * LAG_STEP).clamp(0.0, LAG_MAX),
+            Dial::Lag => {
+                self.lag = (self.lag + sign * LAG_STEP).clamp(0.0, LAG_MAX.max(before.lag))
+            }
             Dial::Grace => {
                 let g = if self.grace.is_finite() {
                     self.grace
                 } else {
                     GRACE_MAX
                 };
-                self.grace = (g + sign * GRACE_STEP).clamp(0.0, GRACE_MAX)
+                self.grace = (g + sign * GRACE_STEP).clamp(0.0, GRACE_MAX.max(g))
             }
             Dial::Early => {
                 let e = self.early.unwrap_or(0.0) + sign * EARLY_STEP;
