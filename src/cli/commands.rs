@@ -7,11 +7,17 @@ use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 
-use super::args::{parse_duration_list, EngineArgs, SourceArgs};
+use std::collections::BTreeMap;
+
+use super::args::{parse_duration, parse_duration_list, EngineArgs, SourceArgs};
 use super::report;
 use crate::engine::frontier::{self, FrontierPoint};
+use crate::engine::pipeline::{CrashTarget, Pipeline, PipelineConfig};
 use crate::engine::window::{fmt_ms, oracle};
-use crate::engine::{run as run_engine, Score, Stream, Timing};
+use crate::engine::{
+    run as run_engine, CellId, Counters, Dropped, EngineConfig, Pane, Score, SinkKind, Stream,
+    Timing,
+};
 
 #[derive(Debug, Args)]
 pub struct ReportArgs {
@@ -45,6 +51,96 @@ pub struct RunArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = TableOrJson::Table)]
     pub format: TableOrJson,
+    #[command(flatten)]
+    pub pipeline: PipelineArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SinkArg {
+    Additive,
+    Idempotent,
+    Transactional,
+}
+
+impl From<SinkArg> for SinkKind {
+    fn from(s: SinkArg) -> Self {
+        match s {
+            SinkArg::Additive => SinkKind::Additive,
+            SinkArg::Idempotent => SinkKind::Idempotent,
+            SinkArg::Transactional => SinkKind::Transactional,
+        }
+    }
+}
+
+/// The parallel pipeline's dials: giving any of them runs the stream through P source
+/// partitions, N keyed window operators and a sink, with checkpoint barriers and crashes.
+#[derive(Debug, Clone, Args)]
+pub struct PipelineArgs {
+    /// Keyed window operator instances (runs the parallel pipeline; 1 by default).
+    #[arg(long, value_name = "N")]
+    pub parallelism: Option<usize>,
+    /// Source partitions; event i goes to partition i mod P (1 by default).
+    #[arg(long, value_name = "P")]
+    pub partitions: Option<usize>,
+    /// Checkpoint interval in processing time (none by default).
+    #[arg(long, value_name = "DUR", value_parser = parse_duration)]
+    pub checkpoint_every: Option<f64>,
+    /// Processing times at which the job crashes and restores its last checkpoint, e.g.
+    /// 120s,300s.
+    #[arg(long, value_name = "LIST")]
+    pub crash_at: Option<String>,
+    /// The sink whose output is listed (all three are fed; transactional by default).
+    #[arg(long, value_enum)]
+    pub sink: Option<SinkArg>,
+    /// Seed of the channels' transit times (1 by default).
+    #[arg(long, value_name = "SEED")]
+    pub schedule_seed: Option<u64>,
+    /// Mean transit time of a channel (200ms by default).
+    #[arg(long, value_name = "DUR", value_parser = parse_duration)]
+    pub transit: Option<f64>,
+}
+
+impl PipelineArgs {
+    /// Whether any pipeline flag was given.
+    pub fn given(&self) -> bool {
+        self.parallelism.is_some()
+            || self.partitions.is_some()
+            || self.checkpoint_every.is_some()
+            || self.crash_at.is_some()
+            || self.sink.is_some()
+            || self.schedule_seed.is_some()
+            || self.transit.is_some()
+    }
+
+    pub fn config(&self, engine: EngineConfig) -> Result<PipelineConfig> {
+        let mut cfg = PipelineConfig::new(engine);
+        cfg.partitions = self.partitions.unwrap_or(1);
+        cfg.parallelism = self.parallelism.unwrap_or(1);
+        cfg.checkpoint_every = self.checkpoint_every;
+        if let Some(seed) = self.schedule_seed {
+            cfg.seed = seed;
+        }
+        if let Some(t) = self.transit {
+            cfg.transit = t;
+        }
+        cfg.keep_outputs = true;
+        cfg.validate()?;
+        Ok(cfg)
+    }
+
+    /// The crash times, earliest first.
+    pub fn crashes(&self) -> Result<Vec<f64>> {
+        let Some(list) = &self.crash_at else {
+            return Ok(Vec::new());
+        };
+        let mut times =
+            parse_duration_list(list).map_err(|e| anyhow::anyhow!("--crash-at: {e}"))?;
+        if times.iter().any(|t| t.is_infinite()) {
+            bail!("--crash-at: a crash time must be finite");
+        }
+        times.sort_by(f64::total_cmp);
+        Ok(times)
+    }
 }
 
 #[derive(Serialize)]
@@ -97,6 +193,162 @@ struct RunJson {
     windows: Vec<WindowJson>,
     panes: Vec<PaneJson>,
     dropped_events: Vec<DroppedJson>,
+    #[serde(flatten)]
+    pipeline: Option<PipelineJson>,
+}
+
+#[derive(Serialize)]
+struct PipelineJson {
+    pipeline: PipelineInfoJson,
+    sink_output: Vec<SinkCellJson>,
+    sinks: Vec<SinkTotalJson>,
+    checkpoints: Vec<CheckpointJson>,
+    crashes: Vec<CrashJson>,
+    crashes_not_reached_ms: Vec<f64>,
+}
+
+#[derive(Serialize)]
+struct PipelineInfoJson {
+    partitions: usize,
+    parallelism: usize,
+    checkpoint_every: Option<String>,
+    sink: &'static str,
+    schedule_seed: u64,
+    transit_ms: f64,
+    panes_received: u64,
+}
+
+#[derive(Serialize)]
+struct SinkCellJson {
+    window: i64,
+    key: String,
+    value: i64,
+}
+
+#[derive(Serialize)]
+struct SinkTotalJson {
+    sink: &'static str,
+    total: i64,
+    wrong_windows: usize,
+}
+
+#[derive(Serialize)]
+struct CheckpointJson {
+    id: u32,
+    time_ms: f64,
+    completed_ms: f64,
+    offsets: Vec<usize>,
+    bytes: usize,
+}
+
+#[derive(Serialize)]
+struct CrashJson {
+    time_ms: f64,
+    target: String,
+    restored_checkpoint: Option<u32>,
+    restored_time_ms: f64,
+    offsets: Vec<usize>,
+    events_replayed: usize,
+    duplicate_panes: usize,
+    additive_overcount: i64,
+    message: String,
+}
+
+/// What a run of the pipeline adds to the single processor's answer.
+struct PipelineRun {
+    cfg: PipelineConfig,
+    sink: SinkKind,
+    sink_output: BTreeMap<CellId, i64>,
+    /// Per sink: total and wrong windows against the oracle.
+    sinks: Vec<(SinkKind, i64, usize)>,
+    checkpoints: Vec<CheckpointJson>,
+    crashes: Vec<CrashJson>,
+    not_reached: Vec<f64>,
+    panes_received: u64,
+}
+
+/// The numbers `run` prints, from the single processor or from the pipeline.
+struct RunAnswer {
+    counters: Counters,
+    finals: BTreeMap<CellId, u64>,
+    panes: Vec<Pane>,
+    dropped: Vec<Dropped>,
+    peak_open_cells: Option<usize>,
+    pipeline: Option<PipelineRun>,
+}
+
+fn run_pipeline(
+    stream: &Stream,
+    engine: EngineConfig,
+    a: &PipelineArgs,
+    truth: &BTreeMap<CellId, u64>,
+) -> Result<RunAnswer> {
+    let cfg = a.config(engine)?;
+    let times = a.crashes()?;
+    let sink = a.sink.map_or(SinkKind::Transactional, SinkKind::from);
+    let mut p = Pipeline::new(stream, cfg)?;
+    for &t in &times {
+        p.schedule_crash(t, CrashTarget::Job)?;
+    }
+    p.run_to_end();
+    let reached = p.crashes().len().min(times.len());
+    let sinks = SinkKind::ALL
+        .iter()
+        .map(|&k| {
+            let out = p.sink_output(k);
+            let wrong = truth
+                .iter()
+                .filter(|(c, &t)| out.get(c).copied().unwrap_or(0) != t as i64)
+                .count();
+            (k, out.values().sum(), wrong)
+        })
+        .collect();
+    let checkpoints = p
+        .checkpoints()
+        .iter()
+        .map(|c| CheckpointJson {
+            id: c.id,
+            time_ms: c.time,
+            completed_ms: c.completed_at,
+            offsets: c.offsets.clone(),
+            bytes: c.bytes,
+        })
+        .collect();
+    let crashes = p
+        .crashes()
+        .iter()
+        .map(|c| CrashJson {
+            time_ms: c.time,
+            target: match c.target {
+                CrashTarget::Job => "job".to_string(),
+                CrashTarget::Operator(i) => format!("operator {i}"),
+            },
+            restored_checkpoint: c.restored,
+            restored_time_ms: c.restored_time,
+            offsets: c.offsets.clone(),
+            events_replayed: c.replayed,
+            duplicate_panes: c.duplicate_panes,
+            additive_overcount: c.overcount_total(),
+            message: c.to_string(),
+        })
+        .collect();
+    Ok(RunAnswer {
+        counters: p.counters(),
+        finals: p.finals().clone(),
+        panes: p.panes().to_vec(),
+        dropped: p.dropped().copied().collect(),
+        peak_open_cells: None,
+        pipeline: Some(PipelineRun {
+            cfg,
+            sink,
+            sink_output: p.sink_output(sink),
+            sinks,
+            checkpoints,
+            crashes,
+            not_reached: times[reached..].to_vec(),
+            panes_received: p.panes_received(),
+        }),
+    })
 }
 
 #[derive(Serialize)]
@@ -115,8 +367,20 @@ fn finite(x: f64) -> Option<f64> {
 pub fn run(a: &RunArgs) -> Result<()> {
     let stream = a.source.load()?;
     let cfg = a.engine.config()?;
-    let result = run_engine(&stream, cfg, true);
     let truth = oracle(&stream, &cfg.window);
+    let result = if a.pipeline.given() {
+        run_pipeline(&stream, cfg, &a.pipeline, &truth)?
+    } else {
+        let r = run_engine(&stream, cfg, true);
+        RunAnswer {
+            counters: r.counters,
+            finals: r.finals,
+            panes: r.output.panes,
+            dropped: r.output.dropped,
+            peak_open_cells: Some(r.peak_open_cells),
+            pipeline: None,
+        }
+    };
     let score = Score::of(&result.finals, &truth);
     let mut out = BufWriter::new(io::stdout().lock());
     let c = &result.counters;
@@ -134,7 +398,6 @@ pub fn run(a: &RunArgs) -> Result<()> {
                 })
                 .collect();
             let panes = result
-                .output
                 .panes
                 .iter()
                 .map(|p| PaneJson {
@@ -149,7 +412,6 @@ pub fn run(a: &RunArgs) -> Result<()> {
                 })
                 .collect();
             let dropped_events = result
-                .output
                 .dropped
                 .iter()
                 .map(|d| DroppedJson {
@@ -182,6 +444,7 @@ pub fn run(a: &RunArgs) -> Result<()> {
                 windows,
                 panes,
                 dropped_events,
+                pipeline: result.pipeline.map(|r| pipeline_json(&stream, r)),
             };
             serde_json::to_writer(&mut out, &j)?;
             writeln!(out)?;
@@ -208,25 +471,54 @@ pub fn run(a: &RunArgs) -> Result<()> {
                 c.on_time_panes,
                 c.late_panes
             )?;
-            writeln!(
-                out,
-                "  windows wrong {} of {}   events lost {}   max error {}   accuracy {:.2}%   peak open cells {}",
-                score.wrong_windows,
-                truth.len(),
-                score.events_lost,
-                score.max_error,
-                score.accuracy(),
-                result.peak_open_cells
-            )?;
+            match result.peak_open_cells {
+                Some(peak) => writeln!(
+                    out,
+                    "  windows wrong {} of {}   events lost {}   max error {}   accuracy {:.2}%   peak open cells {}",
+                    score.wrong_windows,
+                    truth.len(),
+                    score.events_lost,
+                    score.max_error,
+                    score.accuracy(),
+                    peak
+                )?,
+                None => writeln!(
+                    out,
+                    "  windows wrong {} of {}   events lost {}   max error {}   accuracy {:.2}%",
+                    score.wrong_windows,
+                    truth.len(),
+                    score.events_lost,
+                    score.max_error,
+                    score.accuracy(),
+                )?,
+            }
+            if let Some(r) = &result.pipeline {
+                write_pipeline_table(&mut out, r)?;
+            }
             writeln!(out)?;
-            writeln!(
-                out,
-                "  {:>8} {:>10} {:>10} {:>8} {:>8} {:>8} {:>8}",
-                "window", "start", "end", "key", "value", "truth", "error"
-            )?;
+            let sink_col = result.pipeline.as_ref().map(|r| (r.sink, &r.sink_output));
+            match sink_col {
+                None => writeln!(
+                    out,
+                    "  {:>8} {:>10} {:>10} {:>8} {:>8} {:>8} {:>8}",
+                    "window", "start", "end", "key", "value", "truth", "error"
+                )?,
+                Some((kind, _)) => writeln!(
+                    out,
+                    "  {:>8} {:>10} {:>10} {:>8} {:>8} {:>8} {:>8} {:>14}",
+                    "window",
+                    "start",
+                    "end",
+                    "key",
+                    "value",
+                    "truth",
+                    "error",
+                    kind.name()
+                )?,
+            }
             for (cell, &t) in &truth {
                 let v = result.finals.get(cell).copied().unwrap_or(0);
-                writeln!(
+                write!(
                     out,
                     "  {:>8} {:>9.1}s {:>9.1}s {:>8} {:>8} {:>8} {:>8}",
                     cell.window,
@@ -237,10 +529,97 @@ pub fn run(a: &RunArgs) -> Result<()> {
                     t,
                     v as i64 - t as i64
                 )?;
+                if let Some((_, sink_output)) = sink_col {
+                    write!(out, " {:>14}", sink_output.get(cell).copied().unwrap_or(0))?;
+                }
+                writeln!(out)?;
             }
         }
     }
     out.flush()?;
+    Ok(())
+}
+
+fn pipeline_json(stream: &Stream, r: PipelineRun) -> PipelineJson {
+    PipelineJson {
+        pipeline: PipelineInfoJson {
+            partitions: r.cfg.partitions,
+            parallelism: r.cfg.parallelism,
+            checkpoint_every: r.cfg.checkpoint_every.map(fmt_ms),
+            sink: r.sink.name(),
+            schedule_seed: r.cfg.seed,
+            transit_ms: r.cfg.transit,
+            panes_received: r.panes_received,
+        },
+        sink_output: r
+            .sink_output
+            .iter()
+            .map(|(cell, &value)| SinkCellJson {
+                window: cell.window,
+                key: stream.key_name(cell.key).to_string(),
+                value,
+            })
+            .collect(),
+        sinks: r
+            .sinks
+            .iter()
+            .map(|&(k, total, wrong_windows)| SinkTotalJson {
+                sink: k.name(),
+                total,
+                wrong_windows,
+            })
+            .collect(),
+        checkpoints: r.checkpoints,
+        crashes: r.crashes,
+        crashes_not_reached_ms: r.not_reached,
+    }
+}
+
+fn write_pipeline_table(out: &mut impl Write, r: &PipelineRun) -> Result<()> {
+    writeln!(
+        out,
+        "  pipeline: {} source partitions -> {} operators -> sink, checkpoint every {}, schedule seed {}, transit {}",
+        r.cfg.partitions,
+        r.cfg.parallelism,
+        r.cfg.checkpoint_every.map_or("off (none taken)".to_string(), fmt_ms),
+        r.cfg.seed,
+        fmt_ms(r.cfg.transit)
+    )?;
+    let bytes: Vec<usize> = r.checkpoints.iter().map(|c| c.bytes).collect();
+    if bytes.is_empty() {
+        writeln!(out, "  checkpoints: none completed")?;
+    } else {
+        writeln!(
+            out,
+            "  checkpoints: {} completed, #{} at {} s to #{} at {} s, {} to {} bytes each",
+            bytes.len(),
+            r.checkpoints[0].id,
+            r.checkpoints[0].time_ms / 1000.0,
+            r.checkpoints[bytes.len() - 1].id,
+            r.checkpoints[bytes.len() - 1].time_ms / 1000.0,
+            bytes.iter().min().unwrap_or(&0),
+            bytes.iter().max().unwrap_or(&0)
+        )?;
+    }
+    for c in &r.crashes {
+        writeln!(
+            out,
+            "  {}; {} panes delivered again (additive over by {})",
+            c.message, c.duplicate_panes, c.additive_overcount
+        )?;
+    }
+    for t in &r.not_reached {
+        writeln!(
+            out,
+            "  crash at {} s not reached: the job had finished",
+            t / 1000.0
+        )?;
+    }
+    write!(out, "  sinks ({} panes received):", r.panes_received)?;
+    for &(k, total, wrong) in &r.sinks {
+        write!(out, "   {k} total {total}, {wrong} windows wrong")?;
+    }
+    writeln!(out)?;
     Ok(())
 }
 

@@ -130,7 +130,7 @@ pub enum PipelineError {
     Parallelism(usize),
     #[error("--checkpoint-every must be a finite duration greater than 0, got {0} ms")]
     Interval(f64),
-    #[error("the channel transit time must be a finite duration ≥ 0, got {0} ms")]
+    #[error("--transit must be a finite duration ≥ 0, got {0} ms")]
     Transit(f64),
     #[error("the watermark interval must be a finite duration greater than 0, got {0} ms")]
     WatermarkEvery(f64),
