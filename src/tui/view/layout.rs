@@ -68,10 +68,13 @@ impl Areas {
         let screen = Rect::new(0, 0, w, h);
         let (main, footer) = split_v(screen, h - 1);
         if w >= FULL_SIZE.0 && h >= FULL_SIZE.1 {
-            let (left, right) = split_h(main, w - 40);
+            // The right column and the pane history grow with very wide terminals.
+            let right_w = (w / 4).max(40);
+            let (left, right) = split_h(main, w - right_w);
             let plot_h = (u32::from(main.height) * 60 / 100) as u16;
             let (plot, bottom) = split_v(left, plot_h);
-            let (windows, panes) = split_h(bottom, bottom.width.saturating_sub(30));
+            let panes_w = (bottom.width.saturating_sub(50)).max(30);
+            let (windows, panes) = split_h(bottom, bottom.width.saturating_sub(panes_w));
             let (watermark, rest) = split_v(right, 7);
             let (counters, rest) = split_v(rest, 9);
             let (dials, frontier) = split_v(rest, 8);

@@ -11,8 +11,8 @@ use crate::engine::lateness::secs;
 use super::super::app::App;
 use super::layout::Mode;
 
-/// The sparkline's smallest full scale, s: the lag dial's range.
-const LAG_SCALE_S: u64 = (super::super::app::LAG_MAX / 1000.0) as u64;
+/// The sparkline's smallest full scale, s (a 20 s gap shows as a low bar, 60 s and more fill it).
+const LAG_SCALE_S: u64 = 60;
 
 /// "▶ playing 10×", "⏸ paused 10×" or "■ end of input".
 pub fn status(app: &App) -> String {
@@ -87,7 +87,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
             ..inner
         };
         let data = gap_history(app, spark.width as usize);
-        // On a fixed scale (at least the lag dial's range), so kinds compare at a glance.
+        // On a fixed scale (at least a minute), so kinds compare at a glance.
         let top = data.iter().copied().max().unwrap_or(0).max(LAG_SCALE_S);
         Sparkline::default()
             .data(&data)
