@@ -1,0 +1,135 @@
+//! The pipeline seen one step at a time, as a topology panel would draw it: barriers travel in
+//! the channels at known positions, an aligning operator holds back exactly the inputs that
+//! delivered the barrier, snapshots precede completion, a crash rolls the counters back and the
+//! replayed records are flagged as they are emitted a second time.
+
+use twoclocks::engine::channel::{MessageKind, Node};
+use twoclocks::engine::pipeline::{
+    CrashTarget, Outcome, Pipeline, PipelineConfig, StepEvent, Topology,
+};
+use twoclocks::engine::stream::{generate, StreamParams};
+use twoclocks::engine::EngineConfig;
+
+fn pipeline_config() -> PipelineConfig {
+    PipelineConfig {
+        partitions: 3,
+        parallelism: 2,
+        checkpoint_every: Some(10_000.0),
+        transit: 500.0,
+        ..PipelineConfig::new(EngineConfig::fixed(20_000.0, 0.0))
+    }
+}
+
+fn stream() -> twoclocks::engine::Stream {
+    generate(&StreamParams {
+        events: 3000,
+        span: 120_000.0,
+        ..Default::default()
+    })
+    .unwrap()
+}
+
+#[test]
+fn the_topology_shows_barriers_in_flight_and_alignment() {
+    let stream = stream();
+    let mut p = Pipeline::new(&stream, pipeline_config()).unwrap();
+    let t = p.topology();
+    assert_eq!(t.sources.len(), 3);
+    assert_eq!(t.operators.len(), 2);
+    assert_eq!(t.channels.len(), 3 * 2 + 2);
+    assert_eq!(t.sources[0].next_barrier, Some(10_000.0));
+    let mut saw_barrier = false;
+    let mut saw_blocked = false;
+    let mut snapshots = Vec::new();
+    while let Some(step) = p.step() {
+        let t: Topology = p.topology();
+        for ch in &t.channels {
+            for b in &ch.barriers {
+                saw_barrier = true;
+                assert!(b.position < ch.len);
+                assert!(t.pending_checkpoints.contains(&b.checkpoint));
+            }
+        }
+        for op in &t.operators {
+            if let Some((k, arrived, _)) = &op.aligning {
+                assert!(t.pending_checkpoints.contains(k));
+                // Exactly-once mode holds back the inputs whose barrier has arrived.
+                assert_eq!(&op.blocked_inputs, arrived);
+                for &input in arrived {
+                    let ch = &t.channels[input * 2 + op.instance];
+                    assert!(ch.blocked);
+                    saw_blocked = true;
+                }
+            }
+        }
+        if let StepEvent::Delivered { to, outcome, .. } = step.event {
+            match outcome {
+                Outcome::Snapshot { checkpoint, bytes } => {
+                    assert!(matches!(to, Node::Operator(_)));
+                    assert!(bytes > 0);
+                    snapshots.push(checkpoint);
+                }
+                Outcome::CheckpointCompleted { checkpoint } => {
+                    assert_eq!(to, Node::Sink);
+                    // Both operators snapshotted before the sink could complete it.
+                    assert_eq!(snapshots.iter().filter(|&&k| k == checkpoint).count(), 2);
+                    assert_eq!(t.last_completed, Some(checkpoint));
+                }
+                _ => {}
+            }
+        }
+        if p.checkpoints().len() >= 3 {
+            break;
+        }
+    }
+    assert!(saw_barrier && saw_blocked);
+    let ck = p.last_completed().unwrap();
+    assert_eq!(ck.id, 3);
+    assert_eq!(ck.time, 30_000.0);
+    assert_eq!(ck.offsets.len(), 3);
+    assert!(ck.completed_at > ck.time);
+}
+
+#[test]
+fn a_crash_rolls_back_and_the_replay_is_flagged() {
+    let stream = stream();
+    let mut p = Pipeline::new(&stream, pipeline_config()).unwrap();
+    while p.now() < 55_000.0 {
+        p.step().unwrap();
+    }
+    let before = p.counters().events;
+    let crash = p.crash_now(CrashTarget::Operator(1)).unwrap().clone();
+    assert_eq!(crash.restored, Some(5));
+    assert_eq!(p.now(), 50_000.0);
+    assert!(p.counters().events < before);
+    assert_eq!(p.emitted(), crash.offsets.iter().sum::<usize>());
+    let msg = crash.to_string();
+    assert!(
+        msg.starts_with("operator 1 crashed at 55.0 s; restored checkpoint #5 (taken at 50.0 s, source offsets "),
+        "{msg}"
+    );
+    assert!(msg.ends_with(&format!("replaying {} events", crash.replayed)));
+    assert!(p.is_replaying());
+    assert!(p.topology().channels.iter().all(|c| c.len == 0));
+    let mut replayed = 0;
+    while let Some(step) = p.step() {
+        match step.event {
+            StepEvent::Emitted { replayed: true, .. } => replayed += 1,
+            StepEvent::Delivered {
+                kind: MessageKind::Record,
+                outcome: Outcome::Record { replayed: r, .. },
+                ..
+            } => {
+                if r {
+                    assert!(step.time >= 50_000.0);
+                }
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(replayed, crash.replayed);
+    assert!(!p.is_replaying());
+    assert!(p.is_finished());
+    assert_eq!(p.counters().events as usize, stream.len());
+    assert!(p.crash_now(CrashTarget::Job).is_none());
+}
