@@ -286,3 +286,16 @@ fn the_pane_history_reads_like_block_5() {
         "{lines:#?}"
     );
 }
+
+#[test]
+fn snapshot_compact_80x24_help_scrolled() {
+    let mut a = midway(Theme::mono());
+    act(&mut a, Action::Help);
+    for _ in 0..10 {
+        act(&mut a, Action::FocusNext);
+    }
+    insta::assert_snapshot!(
+        "compact_80x24_help_scrolled",
+        screen(&mut a, 80, 24).backend()
+    );
+}

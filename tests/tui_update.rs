@@ -166,9 +166,14 @@ fn the_help_overlay_takes_keys_until_closed() {
     assert_eq!(a.overlay, Some(Overlay::Help));
     assert!(!act(&mut a, Action::LagUp));
     assert_eq!(a.dials.lag, 20_000.0);
+    act(&mut a, Action::FocusNext);
+    act(&mut a, Action::FocusNext);
+    assert_eq!(a.help_scroll, 2, "↓ scrolls the help");
+    assert_eq!(a.selection.focus, Dial::Lag, "and leaves the dials alone");
     act(&mut a, Action::Close);
     assert_eq!(a.overlay, None);
     act(&mut a, Action::Help);
+    assert_eq!(a.help_scroll, 0);
     act(&mut a, Action::Help);
     assert_eq!(a.overlay, None, "? toggles");
     act(&mut a, Action::Quit);

@@ -425,6 +425,8 @@ pub struct App {
     pub playhead: Playhead,
     pub selection: Selection,
     pub overlay: Option<Overlay>,
+    /// How far the help overlay is scrolled, when it does not fit.
+    pub help_scroll: usize,
     pub theme: Theme,
     /// The engine's answer for the dials up to the playhead.
     pub timeline: Timeline,
@@ -467,6 +469,7 @@ impl App {
                 inspected: None,
             },
             overlay: None,
+            help_scroll: 0,
             theme,
             timeline,
             score: None,
@@ -728,6 +731,15 @@ fn act(app: &mut App, a: Action) -> bool {
                 app.overlay = None;
                 true
             }
+            Action::FocusNext => {
+                app.help_scroll = (app.help_scroll + 1).min(64);
+                true
+            }
+            Action::FocusPrev => {
+                let before = app.help_scroll;
+                app.help_scroll = app.help_scroll.saturating_sub(1);
+                before != app.help_scroll
+            }
             Action::Quit => {
                 app.quit = true;
                 true
@@ -837,6 +849,7 @@ fn act(app: &mut App, a: Action) -> bool {
         }
         Action::Help => {
             app.overlay = Some(Overlay::Help);
+            app.help_scroll = 0;
             true
         }
         Action::Close => {

@@ -23,6 +23,17 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
             ]));
         }
     }
+    v.push(Line::from(Span::styled("Mouse", t.title)));
+    for (what, how) in [
+        ("dial", "click or drag its track"),
+        ("plot", "click: inspect the nearest event"),
+        ("window", "click its row to select it"),
+    ] {
+        v.push(Line::from(vec![
+            Span::styled(format!(" {what:<8}"), t.key),
+            Span::styled(how, t.text),
+        ]));
+    }
     v.push(Line::from(Span::styled("Plot", t.title)));
     for (g, style, what) in [
         (glyph::ON_TIME, t.on_time, "event on time"),
@@ -76,10 +87,18 @@ pub fn render(app: &App, screen: Rect, buf: &mut Buffer) {
         return;
     }
     Clear.render(area, buf);
+    let rows = usize::from(area.height.saturating_sub(2));
+    let max_scroll = per.saturating_sub(rows);
+    let scroll = app.help_scroll.min(max_scroll);
+    let title = if max_scroll > 0 {
+        " Keys · ↑↓ scroll · Esc or ? closes "
+    } else {
+        " Keys · Esc or ? closes "
+    };
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(t.title)
-        .title(Span::styled(" Keys · Esc or ? closes ", t.title));
+        .title(Span::styled(title, t.title));
     let inner = block.inner(area);
     block.render(area, buf);
     let cw = inner.width / cols;
@@ -89,6 +108,7 @@ pub fn render(app: &App, screen: Rect, buf: &mut Buffer) {
             width: cw,
             ..inner
         };
-        Paragraph::new(chunk.to_vec()).render(r, buf);
+        let shown: Vec<Line> = chunk.iter().skip(scroll).cloned().collect();
+        Paragraph::new(shown).render(r, buf);
     }
 }
