@@ -33,9 +33,15 @@ fn report_checkpoint_cost(stream: &Stream) {
         let cks = p.checkpoints();
         let bytes: Vec<usize> = cks.iter().map(|c| c.bytes).collect();
         let total: usize = bytes.iter().sum();
+        let aligned: Vec<f64> = cks
+            .iter()
+            .flat_map(|c| c.alignment.iter().copied())
+            .collect();
+        let mean_alignment = aligned.iter().sum::<f64>() / aligned.len().max(1) as f64;
         println!(
             "P = {partitions}, N = 4, every 10 s: {} checkpoints, bytes copied per checkpoint \
-             min {} / mean {} / max {}, total {total}; {} steps",
+             min {} / mean {} / max {}, total {total}; mean alignment {mean_alignment:.0} ms; \
+             {} steps",
             cks.len(),
             bytes.iter().min().unwrap_or(&0),
             total / cks.len().max(1),

@@ -239,6 +239,8 @@ struct CheckpointJson {
     completed_ms: f64,
     offsets: Vec<usize>,
     bytes: usize,
+    /// Per operator, from its first barrier to its snapshot.
+    alignment_ms: Vec<f64>,
 }
 
 #[derive(Serialize)]
@@ -312,6 +314,7 @@ fn run_pipeline(
             completed_ms: c.completed_at,
             offsets: c.offsets.clone(),
             bytes: c.bytes,
+            alignment_ms: c.alignment.clone(),
         })
         .collect();
     let crashes = p

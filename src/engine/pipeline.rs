@@ -282,6 +282,7 @@ struct PendingCheckpoint {
     next_tick: f64,
     sources: Vec<SourceSnapshot>,
     operators: Vec<Option<OperatorSnapshot>>,
+    alignment: Vec<f64>,
 }
 
 /// A completed checkpoint: the source offsets, every operator's state and the sink's pending
@@ -302,6 +303,8 @@ pub struct CompletedCheckpoint {
     pub operator_bytes: Vec<usize>,
     /// Panes the transactional sink had staged and committed on completion.
     pub sink_pending: usize,
+    /// Per operator, how long it aligned: from its first barrier to its snapshot, ms.
+    pub alignment: Vec<f64>,
     next_tick: f64,
     sources: Vec<SourceSnapshot>,
     operators: Vec<OperatorSnapshot>,
@@ -721,6 +724,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                 bytes: 0,
                 operator_bytes: vec![0; nn],
                 sink_pending: 0,
+                alignment: vec![0.0; nn],
                 next_tick,
                 sources: Vec::new(),
                 operators: Vec::new(),
@@ -1026,6 +1030,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             next_tick: self.next_tick,
             sources,
             operators: vec![None; nn],
+            alignment: vec![0.0; nn],
         });
         Some(id)
     }
@@ -1166,7 +1171,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                     Some((_, mask)) => *mask |= bit(p),
                     None => {
                         if op.aligning.is_empty() {
-                            op.aligning_since = pt;
+                            op.aligning_since = self.now;
                         }
                         op.aligning.push((checkpoint, bit(p)));
                     }
@@ -1233,6 +1238,8 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                 op.blocked = 0;
             }
             op.last_snapshot = Some(k);
+            let waited = (self.now - op.aligning_since).max(0.0);
+            op.aligning_since = self.now;
             let out = np * nn + i;
             self.channels
                 .send(out, self.now, Message::Barrier { checkpoint: k });
@@ -1242,6 +1249,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             let bytes = snap.operator.state_bytes();
             if let Some(pc) = self.pending.iter_mut().find(|pc| pc.id == k) {
                 pc.operators[i] = Some(snap);
+                pc.alignment[i] = waited;
             }
             done = Some(Outcome::Snapshot {
                 checkpoint: k,
@@ -1390,6 +1398,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                 bytes,
                 operator_bytes,
                 sink_pending: staged,
+                alignment: pc.alignment,
                 next_tick: pc.next_tick,
                 sources: pc.sources,
                 operators,
