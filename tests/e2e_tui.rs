@@ -166,3 +166,17 @@ fn ctrl_c_quits_the_compact_layout_while_playing() {
     s.press(b"\x03"); // Ctrl-C
     s.expect_clean_exit();
 }
+
+#[cfg(unix)]
+#[test]
+fn sigterm_restores_the_terminal_and_exits_cleanly() {
+    let s = Session::start(100, 30, &["--paused"]);
+    s.screen.wait_for("the UI", |t| t.contains("Two clocks"));
+    let pid = s.child.process_id().expect("a process id");
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &pid.to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    s.expect_clean_exit();
+}

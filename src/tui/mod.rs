@@ -50,8 +50,9 @@ pub fn app_for(opts: Options) -> App {
 
 /// Opens the UI and runs it until the user quits.
 pub fn run(opts: Options) -> anyhow::Result<()> {
+    // Time for the tick, I/O for the signal handlers.
     let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_time()
+        .enable_all()
         .build()?;
     let mut app = app_for(opts);
     let mut guard = terminal::enter()?;
@@ -83,8 +84,56 @@ pub fn messages(ev: Event) -> Vec<Msg> {
     }
 }
 
+/// SIGTERM and SIGHUP (the terminal closing) end the UI like `q`, so the terminal is restored.
+#[cfg(unix)]
+struct StopSignals {
+    term: Option<tokio::signal::unix::Signal>,
+    hup: Option<tokio::signal::unix::Signal>,
+}
+
+#[cfg(unix)]
+impl StopSignals {
+    fn new() -> StopSignals {
+        use tokio::signal::unix::{signal, SignalKind};
+        StopSignals {
+            term: signal(SignalKind::terminate()).ok(),
+            hup: signal(SignalKind::hangup()).ok(),
+        }
+    }
+
+    async fn recv(&mut self) {
+        async fn one(s: &mut Option<tokio::signal::unix::Signal>) {
+            match s {
+                Some(s) => {
+                    s.recv().await;
+                }
+                None => std::future::pending::<()>().await,
+            }
+        }
+        tokio::select! {
+            _ = one(&mut self.term) => {},
+            _ = one(&mut self.hup) => {},
+        }
+    }
+}
+
+#[cfg(not(unix))]
+struct StopSignals;
+
+#[cfg(not(unix))]
+impl StopSignals {
+    fn new() -> StopSignals {
+        StopSignals
+    }
+
+    async fn recv(&mut self) {
+        std::future::pending::<()>().await
+    }
+}
+
 async fn event_loop(terminal: &mut terminal::Term, app: &mut App) -> anyhow::Result<()> {
     let mut events = EventStream::new();
+    let mut stop = StopSignals::new();
     let (tx, mut rx) = mpsc::unbounded_channel::<app::Done>();
     let mut tick = tokio::time::interval(TICK);
     tick.set_missed_tick_behavior(MissedTickBehavior::Skip);
@@ -117,6 +166,7 @@ async fn event_loop(terminal: &mut terminal::Term, app: &mut App) -> anyhow::Res
                 update(app, Msg::Tick, dt)
             },
             Some(done) = rx.recv() => update(app, Msg::Done(Box::new(done)), Duration::ZERO),
+            _ = stop.recv() => break,
         };
         if app.quit {
             break;
