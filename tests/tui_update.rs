@@ -381,3 +381,19 @@ fn presets_beyond_the_dial_ranges_are_kept() {
     d2.turn(Dial::Speed, true);
     assert_eq!(d2.speed, 1.0);
 }
+
+#[test]
+fn a_click_on_a_frontier_point_adopts_its_lag_and_grace() {
+    use twoclocks::tui::view::frontier::ChartFrame;
+    let mut a = app();
+    let areas = Areas::compute(a.size).unwrap();
+    let area = areas.frontier.unwrap();
+    let frontier = a.frontier().unwrap().unwrap().clone();
+    let f = ChartFrame::of(area, &frontier).unwrap();
+    // The billing policy's letter.
+    let billing = frontier.policies[2].1;
+    let (x, y) = f.place(&billing).unwrap();
+    assert!(update(&mut a, Msg::Click(x, y), Duration::ZERO));
+    assert_eq!((a.dials.lag, a.dials.grace), (10_000.0, 90_000.0));
+    assert_eq!(a.timeline.config().grace, 90_000.0);
+}

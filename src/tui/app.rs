@@ -14,7 +14,7 @@ use crate::engine::{Accumulation, EngineConfig, KeyId, WatermarkKind, WindowFn};
 use super::scenario::Scenario;
 use super::theme::Theme;
 use super::view::layout::Areas;
-use super::view::{dials as dials_view, plot, windows as windows_view};
+use super::view::{dials as dials_view, frontier as frontier_view, plot, windows as windows_view};
 
 /// A user intent, as the keymap names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -650,6 +650,18 @@ impl App {
         }
         if drag {
             return false;
+        }
+        if let Some((lag, grace)) = areas
+            .frontier
+            .and_then(|a| frontier_view::hit(self, a, col, row))
+        {
+            let before = self.dials;
+            self.dials.lag = lag;
+            self.dials.grace = grace;
+            if self.dials.engine_changed(&before) {
+                self.rerun();
+            }
+            return true;
         }
         if let Some(w) = windows_view::hit(self, areas.windows, col, row) {
             self.selection.window = w;

@@ -1,7 +1,8 @@
 //! The frontier panel: events lost against emit delay (lag + grace) for the 13 × 13 lag/grace
 //! sweep, its lower envelope (the best loss each delay can buy), the three policies labelled
 //! D(ashboard), A(lerting), B(illing), and the current dial setting ◉. The sweep is cached per
-//! (window, watermark family); only the current point changes with the dials.
+//! (window, watermark family); only the current point changes with the dials. A click on a
+//! point adopts its lag and grace ([`hit`] shares the drawing's geometry).
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -10,10 +11,93 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget};
 
 use crate::engine::frontier::FrontierPoint;
+use crate::engine::timeline::Frontier;
 use crate::engine::window::fmt_ms;
 
 use super::super::app::App;
 use super::super::theme::glyph;
+
+/// Lines under the chart: the current setting (two) and the policies' letters (one).
+const LEGEND_H: u16 = 3;
+
+/// Where the chart's points go.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ChartFrame {
+    pub chart: Rect,
+    pub x_max: f64,
+    pub y_max: f64,
+}
+
+impl ChartFrame {
+    /// The chart inside the frontier panel at `area`, scaled to `frontier`'s points.
+    pub fn of(area: Rect, frontier: &Frontier) -> Option<ChartFrame> {
+        let inner = Block::default().borders(Borders::ALL).inner(area);
+        let chart_h = inner.height.saturating_sub(LEGEND_H + 1);
+        if chart_h < 3 || inner.width < 12 {
+            return None;
+        }
+        let x_max = frontier
+            .points
+            .iter()
+            .map(|p| p.emit_delay)
+            .chain(frontier.policies.iter().map(|(_, p)| p.emit_delay))
+            .filter(|x| x.is_finite())
+            .fold(1.0f64, f64::max);
+        let y_max = frontier
+            .points
+            .iter()
+            .map(|p| p.score.events_lost as f64)
+            .fold(1.0f64, f64::max);
+        Some(ChartFrame {
+            chart: Rect {
+                x: inner.x + 5,
+                y: inner.y,
+                width: inner.width - 5,
+                height: chart_h,
+            },
+            x_max,
+            y_max,
+        })
+    }
+
+    /// The screen cell of a point (clamped to the chart's edges).
+    pub fn place(&self, p: &FrontierPoint) -> Option<(u16, u16)> {
+        if !p.emit_delay.is_finite() {
+            return None;
+        }
+        let c = self.chart;
+        let w = f64::from(c.width - 1);
+        let h = f64::from(c.height - 1);
+        let cx = (p.emit_delay / self.x_max * w).round().clamp(0.0, w);
+        let lost = (p.score.events_lost.max(0) as f64).min(self.y_max);
+        let cy = (lost / self.y_max * h).round().clamp(0.0, h);
+        Some((c.x + cx as u16, c.bottom() - 1 - cy as u16))
+    }
+}
+
+/// The sweep point or policy drawn nearest a click on the chart (within two cells): its
+/// (lag, grace).
+pub fn hit(app: &App, area: Rect, col: u16, row: u16) -> Option<(f64, f64)> {
+    let frontier = app.frontier()??;
+    let f = ChartFrame::of(area, frontier)?;
+    let c = f.chart;
+    if col < c.x || col >= c.right() || row < c.y || row >= c.bottom() {
+        return None;
+    }
+    // Policies first: drawn on top, they win ties with the sweep points under them.
+    frontier
+        .policies
+        .iter()
+        .map(|(_, p)| p)
+        .chain(frontier.points.iter())
+        .filter_map(|p| {
+            let (x, y) = f.place(p)?;
+            let d = (i32::from(x) - i32::from(col)).abs() + (i32::from(y) - i32::from(row)).abs();
+            (d <= 2).then_some((d, p))
+        })
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, p)| (p.lag, p.grace))
+}
 
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let t = &app.theme;
@@ -29,15 +113,12 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     if inner.height < 2 || inner.width < 12 {
         return;
     }
-    let summary = super::dials::frontier_summary(app);
-    let legend_h = summary.len() as u16 + 1;
-    let chart_h = inner.height.saturating_sub(legend_h + 1);
     let legend = Rect {
-        y: inner.bottom().saturating_sub(legend_h),
-        height: legend_h.min(inner.height),
+        y: inner.bottom().saturating_sub(LEGEND_H),
+        height: LEGEND_H.min(inner.height),
         ..inner
     };
-    let mut lines = summary;
+    let mut lines = super::dials::frontier_summary(app);
     lines.push(Line::from(vec![
         Span::styled("D", t.policy),
         Span::styled(" dashboard ", t.dim),
@@ -49,13 +130,8 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     Paragraph::new(lines).render(legend, buf);
     let frontier = match app.frontier() {
         None => {
-            buf.set_stringn(
-                inner.x,
-                inner.y,
-                "sweeping 13 × 13 runs…",
-                inner.width as usize,
-                t.dim,
-            );
+            let msg = "sweeping 13 × 13 runs…";
+            buf.set_stringn(inner.x, inner.y, msg, inner.width as usize, t.dim);
             return;
         }
         Some(None) => {
@@ -68,37 +144,8 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         }
         Some(Some(f)) => f,
     };
-    if chart_h < 3 {
+    let Some(f) = ChartFrame::of(area, frontier) else {
         return;
-    }
-    let chart = Rect {
-        x: inner.x + 5,
-        y: inner.y,
-        width: inner.width.saturating_sub(5),
-        height: chart_h,
-    };
-    let x_max = frontier
-        .points
-        .iter()
-        .map(|p| p.emit_delay)
-        .chain(frontier.policies.iter().map(|(_, p)| p.emit_delay))
-        .filter(|x| x.is_finite())
-        .fold(1.0f64, f64::max);
-    let y_max = frontier
-        .points
-        .iter()
-        .map(|p| p.score.events_lost as f64)
-        .fold(1.0f64, f64::max);
-    let place = |p: &FrontierPoint| -> Option<(u16, u16)> {
-        if !p.emit_delay.is_finite() {
-            return None;
-        }
-        let cx = (p.emit_delay / x_max * f64::from(chart.width - 1))
-            .round()
-            .min(f64::from(chart.width - 1));
-        let lost = (p.score.events_lost.max(0) as f64).min(y_max);
-        let cy = (lost / y_max * f64::from(chart.height - 1)).round();
-        Some((chart.x + cx as u16, chart.bottom() - 1 - cy as u16))
     };
     let mut set = |xy: Option<(u16, u16)>, g: char, s: Style| {
         if let Some(c) = xy.and_then(|p| buf.cell_mut(p)) {
@@ -106,7 +153,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         }
     };
     for p in &frontier.points {
-        set(place(p), glyph::SWEEP, t.dim);
+        set(f.place(p), glyph::SWEEP, t.dim);
     }
     // The lower envelope: the least loss at each emit delay or less.
     let mut sorted: Vec<&FrontierPoint> = frontier.points.iter().collect();
@@ -115,24 +162,25 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     for p in sorted {
         if p.score.events_lost < best {
             best = p.score.events_lost;
-            set(place(p), glyph::ENVELOPE, t.on_time);
+            set(f.place(p), glyph::ENVELOPE, t.on_time);
         }
     }
     for ((_, p), letter) in frontier.policies.iter().zip(['D', 'A', 'B']) {
-        set(place(p), letter, t.policy);
+        set(f.place(p), letter, t.policy);
     }
     if let Some(p) = &app.score {
-        set(place(p), glyph::CURRENT, t.current);
+        set(f.place(p), glyph::CURRENT, t.current);
     }
-    buf.set_stringn(inner.x, chart.y, format!("{:>4}", y_max as i64), 4, t.dim);
-    buf.set_stringn(inner.x, chart.bottom() - 1, "   0", 4, t.dim);
-    let axis_y = chart.bottom();
+    let c = f.chart;
+    buf.set_stringn(inner.x, c.y, format!("{:>4}", f.y_max as i64), 4, t.dim);
+    buf.set_stringn(inner.x, c.bottom() - 1, "   0", 4, t.dim);
+    let axis_y = c.bottom();
     if axis_y < legend.y {
-        buf.set_stringn(chart.x, axis_y, "0s", 2, t.dim);
-        let right = fmt_ms(x_max);
+        buf.set_stringn(c.x, axis_y, "0s", 2, t.dim);
+        let right = fmt_ms(f.x_max);
         let n = right.chars().count() as u16;
         buf.set_stringn(
-            chart.right().saturating_sub(n),
+            c.right().saturating_sub(n),
             axis_y,
             right,
             n as usize,

@@ -28,6 +28,7 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
         ("dial", "click or drag its track"),
         ("plot", "click: inspect the nearest event"),
         ("window", "click its row to select it"),
+        ("frontier", "click a point: adopt its lag and grace"),
     ] {
         v.push(Line::from(vec![
             Span::styled(format!(" {what:<8}"), t.key),
