@@ -1,10 +1,12 @@
 //! The terminal UI: the classroom stream animated in processing time, with dials that re-run
-//! the engine. `app` holds the state and the pure update, `keymap` the one table of keys,
-//! `view` one module per panel, `terminal` the raw-mode lifecycle, and [`run`] the tokio loop:
+//! the engine. `app` holds the state and the pure update, `dials` the dials' ranges and steps,
+//! `keymap` the one table of keys, `view` one module per panel, `terminal` the raw-mode
+//! lifecycle, and [`run`] the tokio loop:
 //! `select!` over terminal input, a simulation tick that runs only while playing, and engine
 //! work finished off the UI task; a frame is drawn only when something changed.
 
 pub mod app;
+pub mod dials;
 pub mod keymap;
 pub mod scenario;
 pub mod terminal;

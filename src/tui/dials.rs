@@ -1,0 +1,255 @@
+//! The dials: lag, grace, early-trigger interval, speed, watermark kind and accumulation mode,
+//! their ranges and steps, and how each turns (a key step, or a position on its track). A dial
+//! change says whether the engine must re-run; the engine configuration is built here.
+
+use crate::engine::{Accumulation, EngineConfig, WatermarkKind, WindowFn};
+
+/// One of the dials, in focus order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dial {
+    Lag,
+    Grace,
+    Early,
+    Speed,
+    Watermark,
+    Accumulation,
+}
+
+impl Dial {
+    pub const ALL: [Dial; 6] = [
+        Dial::Lag,
+        Dial::Grace,
+        Dial::Early,
+        Dial::Speed,
+        Dial::Watermark,
+        Dial::Accumulation,
+    ];
+
+    pub fn label(&self) -> &'static str {
+        match self {
+            Dial::Lag => "lag",
+            Dial::Grace => "grace",
+            Dial::Early => "early",
+            Dial::Speed => "speed",
+            Dial::Watermark => "watermark",
+            Dial::Accumulation => "panes",
+        }
+    }
+
+    /// Its position in focus order.
+    pub fn index(&self) -> usize {
+        Dial::ALL.iter().position(|d| d == self).unwrap_or(0)
+    }
+}
+
+/// Lag dial range and step, ms.
+pub const LAG_MAX: f64 = 120_000.0;
+pub const LAG_STEP: f64 = 1_000.0;
+/// Grace dial range and step, ms.
+pub const GRACE_MAX: f64 = 300_000.0;
+pub const GRACE_STEP: f64 = 5_000.0;
+/// Early-trigger dial range and step, ms (below the step it is off).
+pub const EARLY_MAX: f64 = 60_000.0;
+pub const EARLY_STEP: f64 = 5_000.0;
+/// Playback speeds: processing-time seconds per real second.
+pub const SPEEDS: [f64; 9] = [1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0];
+
+/// The watermark families the `w` dial cycles through.
+pub const FAMILIES: [&str; 4] = ["perfect", "fixed", "heuristic", "bounded"];
+
+/// The dials' values. The window function is fixed for a session (a flag).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Dials {
+    pub window: WindowFn,
+    /// The watermark generator of each family (heuristic keeps its q and n), by `FAMILIES`.
+    pub kinds: [WatermarkKind; 4],
+    pub family: usize,
+    /// Lag of the fixed and bounded watermarks, ms.
+    pub lag: f64,
+    pub grace: f64,
+    pub early: Option<f64>,
+    pub accumulation: Accumulation,
+    /// Processing-time ms per real second / 1000.
+    pub speed: f64,
+}
+
+impl Dials {
+    /// Dials preset from an engine configuration and a speed.
+    pub fn from_config(cfg: &EngineConfig, speed: f64) -> Dials {
+        let mut kinds = [
+            WatermarkKind::Perfect,
+            WatermarkKind::Fixed { lag: 20_000.0 },
+            WatermarkKind::Heuristic {
+                q: WatermarkKind::DEFAULT_Q,
+                n: WatermarkKind::DEFAULT_N,
+            },
+            WatermarkKind::Bounded { bound: 20_000.0 },
+        ];
+        let family = FAMILIES
+            .iter()
+            .position(|f| *f == cfg.watermark.family())
+            .unwrap_or(1);
+        kinds[family] = cfg.watermark;
+        Dials {
+            window: cfg.window,
+            kinds,
+            family,
+            // Presets beyond the dials' ranges are kept as given (the dial shows them full).
+            lag: cfg
+                .watermark
+                .lag()
+                .filter(|l| l.is_finite() && *l >= 0.0)
+                .unwrap_or(20_000.0),
+            grace: if cfg.grace >= 0.0 { cfg.grace } else { 0.0 },
+            early: cfg.early,
+            accumulation: cfg.accumulation,
+            speed: if speed.is_finite() && speed > 0.0 {
+                speed
+            } else {
+                10.0
+            },
+        }
+    }
+
+    pub fn watermark(&self) -> WatermarkKind {
+        self.kinds[self.family.min(3)].with_lag(self.lag)
+    }
+
+    /// Whether the lag dial means something for the current watermark kind.
+    pub fn has_lag(&self) -> bool {
+        self.watermark().lag().is_some()
+    }
+
+    pub fn config(&self) -> EngineConfig {
+        EngineConfig {
+            window: self.window,
+            watermark: self.watermark(),
+            grace: self.grace,
+            early: self.early,
+            accumulation: self.accumulation,
+        }
+    }
+
+    /// Where a dial sits on its track, 0 to 1 (for drawing and for the mouse).
+    pub fn ratio(&self, d: Dial) -> f64 {
+        let r = match d {
+            Dial::Lag => self.lag / LAG_MAX,
+            Dial::Grace => self.grace / GRACE_MAX,
+            Dial::Early => self.early.map_or(0.0, |e| e / EARLY_MAX),
+            Dial::Speed => speed_index(self.speed) as f64 / (SPEEDS.len() - 1) as f64,
+            Dial::Watermark => self.family as f64 / 3.0,
+            Dial::Accumulation => {
+                Accumulation::ALL
+                    .iter()
+                    .position(|a| *a == self.accumulation)
+                    .unwrap_or(0) as f64
+                    / 2.0
+            }
+        };
+        r.clamp(0.0, 1.0)
+    }
+
+    /// Sets a dial from a position on its track, 0 to 1. Returns whether the engine must re-run.
+    pub fn set_ratio(&mut self, d: Dial, r: f64) -> bool {
+        let r = if r.is_finite() {
+            r.clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        let before = *self;
+        match d {
+            Dial::Lag => self.lag = (r * LAG_MAX / LAG_STEP).round() * LAG_STEP,
+            Dial::Grace => self.grace = (r * GRACE_MAX / GRACE_STEP).round() * GRACE_STEP,
+            Dial::Early => {
+                let e = (r * EARLY_MAX / EARLY_STEP).round() * EARLY_STEP;
+                self.early = (e >= EARLY_STEP).then_some(e);
+            }
+            Dial::Speed => {
+                let i = (r * (SPEEDS.len() - 1) as f64).round() as usize;
+                self.speed = SPEEDS[i.min(SPEEDS.len() - 1)];
+            }
+            Dial::Watermark => self.family = ((r * 3.0).round() as usize).min(3),
+            Dial::Accumulation => {
+                self.accumulation = Accumulation::ALL[((r * 2.0).round() as usize).min(2)]
+            }
+        }
+        self.engine_changed(&before)
+    }
+
+    /// Whether the engine configuration differs from `before`'s.
+    pub fn engine_changed(&self, before: &Dials) -> bool {
+        self.config() != before.config()
+    }
+
+    /// Turns a dial one step. Returns whether the engine must re-run.
+    pub fn turn(&mut self, d: Dial, up: bool) -> bool {
+        let before = *self;
+        let sign = if up { 1.0 } else { -1.0 };
+        match d {
+            Dial::Lag => {
+                self.lag = (self.lag + sign * LAG_STEP).clamp(0.0, LAG_MAX.max(before.lag))
+            }
+            Dial::Grace => {
+                let g = if self.grace.is_finite() {
+                    self.grace
+                } else {
+                    GRACE_MAX
+                };
+                self.grace = (g + sign * GRACE_STEP).clamp(0.0, GRACE_MAX.max(g))
+            }
+            Dial::Early => {
+                let e = self.early.unwrap_or(0.0) + sign * EARLY_STEP;
+                self.early = (e >= EARLY_STEP).then_some(e.min(EARLY_MAX));
+            }
+            Dial::Speed => {
+                let i = speed_index(self.speed);
+                let j = if up {
+                    (i + 1).min(SPEEDS.len() - 1)
+                } else {
+                    i.saturating_sub(1)
+                };
+                // A preset speed off the list moves to the neighbour in the asked direction.
+                self.speed = if SPEEDS[i] == self.speed {
+                    SPEEDS[j]
+                } else if up {
+                    SPEEDS
+                        .iter()
+                        .copied()
+                        .find(|s| *s > self.speed)
+                        .unwrap_or(SPEEDS[SPEEDS.len() - 1])
+                } else {
+                    SPEEDS
+                        .iter()
+                        .rev()
+                        .copied()
+                        .find(|s| *s < self.speed)
+                        .unwrap_or(SPEEDS[0])
+                };
+            }
+            Dial::Watermark => {
+                self.family = if up {
+                    (self.family + 1) % 4
+                } else {
+                    (self.family + 3) % 4
+                }
+            }
+            Dial::Accumulation => {
+                self.accumulation = if up {
+                    self.accumulation.next()
+                } else {
+                    self.accumulation.next().next()
+                }
+            }
+        }
+        self.engine_changed(&before)
+    }
+}
+
+/// The speed list's entry nearest to `speed`.
+fn speed_index(speed: f64) -> usize {
+    SPEEDS
+        .iter()
+        .enumerate()
+        .min_by(|a, b| (a.1 - speed).abs().total_cmp(&(b.1 - speed).abs()))
+        .map_or(0, |(i, _)| i)
+}
