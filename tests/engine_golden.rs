@@ -174,3 +174,26 @@ fn the_report_prints_every_figure() {
         assert!(text.contains(needle), "report lacks {needle:?}\n{text}");
     }
 }
+
+#[test]
+fn window_state_stays_proportional_to_the_open_windows() {
+    use twoclocks::engine::stream::{generate, StreamParams};
+    use twoclocks::engine::{run, EngineConfig};
+    // Ten times the classroom stream's span and size: the open state must not grow with it.
+    let long = generate(&StreamParams {
+        events: 200_000,
+        span: 6_000_000.0,
+        ..Default::default()
+    })
+    .unwrap();
+    let short = classroom();
+    let cfg = EngineConfig::fixed(20_000.0, 30_000.0);
+    let (a, b) = (run(&short, cfg, false), run(&long, cfg, false));
+    assert!(
+        b.peak_open_cells <= a.peak_open_cells + 8,
+        "{} vs {}",
+        b.peak_open_cells,
+        a.peak_open_cells
+    );
+    assert!(b.peak_open_cells <= 4 * 4, "{}", b.peak_open_cells);
+}
