@@ -59,6 +59,24 @@ fn benches(c: &mut Criterion) {
         })
     });
 
+    // Mid-stream the whole run's score is one more run.
+    let mut a = app(Scenario::classroom());
+    update(&mut a, Msg::Action(Action::Restart), Duration::ZERO);
+    update(&mut a, Msg::Action(Action::TogglePlay), Duration::ZERO);
+    update(&mut a, Msg::Tick, Duration::from_secs(30));
+    update(&mut a, Msg::Action(Action::TogglePlay), Duration::ZERO);
+    g.bench_function(
+        "dial_change_classroom_midway_rerun_and_redraw_120x40",
+        |b| {
+            b.iter(|| {
+                let action = if up { Action::LagUp } else { Action::LagDown };
+                up = !up;
+                update(&mut a, Msg::Action(action), Duration::ZERO);
+                term.draw(|f| view::render(&a, f)).expect("draw");
+            })
+        },
+    );
+
     let a = app(Scenario::classroom());
     let mut big = Terminal::new(TestBackend::new(200, 60)).expect("test backend");
     g.bench_function("frame_all_20000_events_200x60", |b| {
