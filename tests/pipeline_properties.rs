@@ -2,8 +2,9 @@
 //! parallelism, partitions, checkpoint intervals and crash schedules: with one partition and one
 //! operator it computes exactly what the single processor does; the same seed replays the same
 //! run; after crashes the idempotent and transactional sinks equal the clean run and the
-//! additive sink over-counts by exactly the panes it received again; aligned barriers put every
-//! record either in a checkpoint or in the replay after it, never both and never neither; the
+//! additive sink over-counts by exactly the panes it received again; aligned and unaligned
+//! barriers put every record either in a checkpoint (an operator's state or the in-flight data)
+//! or in the replay after it, never both and never neither, and at-least-once barriers do not; the
 //! reference's five-crash schedule gives 40 groups and 20 000 events, identical.
 
 use std::collections::BTreeMap;
@@ -83,17 +84,24 @@ fn arb_pipeline() -> impl Strategy<Value = PipelineConfig> {
         prop::option::of(2_000.0f64..30_000.0),
         any::<u64>(),
         prop_oneof![Just(0.0), 1.0f64..2_000.0],
+        prop_oneof![
+            Just(CheckpointMode::ExactlyOnce),
+            Just(CheckpointMode::Unaligned)
+        ],
     )
-        .prop_map(|(engine, partitions, parallelism, every, seed, transit)| {
-            let mut cfg = PipelineConfig::new(engine);
-            cfg.partitions = partitions;
-            cfg.parallelism = parallelism;
-            cfg.checkpoint_every = every;
-            cfg.seed = seed;
-            cfg.transit = transit;
-            cfg.audit = true;
-            cfg
-        })
+        .prop_map(
+            |(engine, partitions, parallelism, every, seed, transit, mode)| {
+                let mut cfg = PipelineConfig::new(engine);
+                cfg.partitions = partitions;
+                cfg.parallelism = parallelism;
+                cfg.checkpoint_every = every;
+                cfg.seed = seed;
+                cfg.transit = transit;
+                cfg.mode = mode;
+                cfg.audit = true;
+                cfg
+            },
+        )
 }
 
 /// Crash times as fractions of the stream's processing-time span, and whom they hit.
@@ -200,7 +208,7 @@ proptest! {
     }
 
     #[test]
-    fn aligned_barriers_cut_every_record_exactly_once(
+    fn exactly_once_barriers_cut_every_record_exactly_once(
         stream in arb_stream(),
         cfg in arb_pipeline(),
         crashes in arb_crashes(),
@@ -217,7 +225,7 @@ proptest! {
 }
 
 #[test]
-fn unaligned_barriers_let_records_into_the_snapshot_and_the_replay() {
+fn barrier_modes_differ_in_what_a_checkpoint_holds() {
     let stream = generate(&StreamParams {
         events: 4000,
         ..Default::default()
@@ -229,6 +237,8 @@ fn unaligned_barriers_let_records_into_the_snapshot_and_the_replay() {
     cfg.checkpoint_every = Some(5_000.0);
     cfg.transit = 2_000.0;
     cfg.audit = true;
+    // At-least-once: records a faster input delivered after its barrier are in the snapshot,
+    // and the sources will replay them.
     cfg.mode = CheckpointMode::AtLeastOnce;
     let p = clean(&stream, cfg);
     let after_cut: usize = p
@@ -237,8 +247,25 @@ fn unaligned_barriers_let_records_into_the_snapshot_and_the_replay() {
         .map(|ck| p.audit(ck).unwrap().after_cut)
         .sum();
     assert!(after_cut > 0);
+    // Aligned: operators wait for the slowest barrier and store no in-flight data.
     cfg.mode = CheckpointMode::ExactlyOnce;
     let p = clean(&stream, cfg);
+    assert!(p.checkpoints().iter().all(|ck| ck.in_flight == 0));
+    assert!(p
+        .checkpoints()
+        .iter()
+        .any(|ck| ck.alignment.iter().any(|&a| a > 0.0)));
+    for ck in p.checkpoints() {
+        assert!(p.audit(ck).unwrap().is_exact());
+    }
+    // Unaligned: no waiting; what arrives before the late barriers is stored instead.
+    cfg.mode = CheckpointMode::Unaligned;
+    let p = clean(&stream, cfg);
+    assert!(p
+        .checkpoints()
+        .iter()
+        .all(|ck| ck.alignment.iter().all(|&a| a == 0.0)));
+    assert!(p.checkpoints().iter().any(|ck| ck.in_flight > 0));
     for ck in p.checkpoints() {
         assert!(p.audit(ck).unwrap().is_exact());
     }

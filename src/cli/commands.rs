@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use super::args::{parse_duration, parse_duration_list, EngineArgs, SourceArgs};
 use super::report;
 use crate::engine::frontier::{self, FrontierPoint};
-use crate::engine::pipeline::{CrashTarget, Pipeline, PipelineConfig};
+use crate::engine::pipeline::{CheckpointMode, CrashTarget, Pipeline, PipelineConfig};
 use crate::engine::window::{fmt_ms, oracle};
 use crate::engine::{
     run as run_engine, CellId, Counters, Dropped, EngineConfig, Pane, Score, SinkKind, Stream,
@@ -72,6 +72,23 @@ impl From<SinkArg> for SinkKind {
     }
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BarrierArg {
+    Aligned,
+    Unaligned,
+    AtLeastOnce,
+}
+
+impl From<BarrierArg> for CheckpointMode {
+    fn from(b: BarrierArg) -> Self {
+        match b {
+            BarrierArg::Aligned => CheckpointMode::ExactlyOnce,
+            BarrierArg::Unaligned => CheckpointMode::Unaligned,
+            BarrierArg::AtLeastOnce => CheckpointMode::AtLeastOnce,
+        }
+    }
+}
+
 /// The parallel pipeline's dials: giving any of them runs the stream through P source
 /// partitions, N keyed window operators and a sink, with checkpoint barriers and crashes.
 #[derive(Debug, Clone, Args)]
@@ -98,6 +115,9 @@ pub struct PipelineArgs {
     /// Mean transit time of a channel (200ms by default).
     #[arg(long, value_name = "DUR", value_parser = parse_duration)]
     pub transit: Option<f64>,
+    /// How operators treat checkpoint barriers (aligned by default).
+    #[arg(long, value_enum)]
+    pub barriers: Option<BarrierArg>,
 }
 
 impl PipelineArgs {
@@ -110,6 +130,7 @@ impl PipelineArgs {
             || self.sink.is_some()
             || self.schedule_seed.is_some()
             || self.transit.is_some()
+            || self.barriers.is_some()
     }
 
     pub fn config(&self, engine: EngineConfig) -> Result<PipelineConfig> {
@@ -122,6 +143,9 @@ impl PipelineArgs {
         }
         if let Some(t) = self.transit {
             cfg.transit = t;
+        }
+        if let Some(b) = self.barriers {
+            cfg.mode = b.into();
         }
         cfg.keep_outputs = true;
         cfg.validate()?;
@@ -212,6 +236,7 @@ struct PipelineInfoJson {
     partitions: usize,
     parallelism: usize,
     checkpoint_every: Option<String>,
+    barriers: &'static str,
     sink: &'static str,
     schedule_seed: u64,
     transit_ms: f64,
@@ -241,6 +266,8 @@ struct CheckpointJson {
     bytes: usize,
     /// Per operator, from its first barrier to its snapshot.
     alignment_ms: Vec<f64>,
+    /// Unaligned barriers: in-flight messages stored with the checkpoint.
+    in_flight: usize,
 }
 
 #[derive(Serialize)]
@@ -315,6 +342,7 @@ fn run_pipeline(
             offsets: c.offsets.clone(),
             bytes: c.bytes,
             alignment_ms: c.alignment.clone(),
+            in_flight: c.in_flight,
         })
         .collect();
     let crashes = p
@@ -549,6 +577,7 @@ fn pipeline_json(stream: &Stream, r: PipelineRun) -> PipelineJson {
             partitions: r.cfg.partitions,
             parallelism: r.cfg.parallelism,
             checkpoint_every: r.cfg.checkpoint_every.map(fmt_ms),
+            barriers: r.cfg.mode.name(),
             sink: r.sink.name(),
             schedule_seed: r.cfg.seed,
             transit_ms: r.cfg.transit,
@@ -581,10 +610,11 @@ fn pipeline_json(stream: &Stream, r: PipelineRun) -> PipelineJson {
 fn write_pipeline_table(out: &mut impl Write, r: &PipelineRun) -> Result<()> {
     writeln!(
         out,
-        "  pipeline: {} source partitions -> {} operators -> sink, checkpoint every {}, schedule seed {}, transit {}",
+        "  pipeline: {} source partitions -> {} operators -> sink, checkpoint every {} ({} barriers), schedule seed {}, transit {}",
         r.cfg.partitions,
         r.cfg.parallelism,
         r.cfg.checkpoint_every.map_or("off (none taken)".to_string(), fmt_ms),
+        r.cfg.mode.name(),
         r.cfg.seed,
         fmt_ms(r.cfg.transit)
     )?;

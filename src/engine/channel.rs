@@ -170,6 +170,11 @@ impl Channel {
         self.queue.front()
     }
 
+    /// Puts back a message stored in a checkpoint, with its arrival time (a restore).
+    pub fn restore(&mut self, m: InFlight) {
+        self.queue.push_back(m);
+    }
+
     /// Takes the head off the channel.
     pub fn pop(&mut self) -> Option<InFlight> {
         let m = self.queue.pop_front();
@@ -233,6 +238,14 @@ impl Channels {
     /// Sends a message on channel `c` at processing time `now`.
     pub fn send(&mut self, c: usize, now: f64, message: Message) {
         self.list[c].send(now, message);
+        if self.list[c].len() == 1 {
+            self.refresh(c);
+        }
+    }
+
+    /// Puts back on channel `c` a message stored in a checkpoint (a restore).
+    pub fn restore(&mut self, c: usize, m: InFlight) {
+        self.list[c].restore(m);
         if self.list[c].len() == 1 {
             self.refresh(c);
         }

@@ -20,7 +20,12 @@
 //!   delivered barrier `n` until all have, then snapshots and forwards the barrier. The sink
 //!   aligns likewise; when it has barrier `n` from every operator the checkpoint is complete (it
 //!   holds the source offsets, every operator's state and the sink's pending output) and the
-//!   transactional sink commits. At-least-once mode does not block: an operator snapshots when
+//!   transactional sink commits. Unaligned mode does not block either: an operator snapshots
+//!   at the first barrier and forwards it at once, and what its other inputs deliver before
+//!   their barrier is stored with the checkpoint as in-flight data (delivered again on restore);
+//!   the sink pre-commits its transaction at the first barrier, and the checkpoint completes
+//!   when the sink has every barrier and every operator has stored its in-flight data.
+//!   At-least-once mode does not block and stores nothing in flight: an operator snapshots when
 //!   the last barrier arrives, so records a faster input delivered after its barrier are both in
 //!   the snapshot and replayed.
 //! - **Crash.** The whole job or one operator instance fails; either way every instance restarts
@@ -36,7 +41,7 @@ use std::borrow::Borrow;
 use std::collections::BTreeMap;
 use std::fmt;
 
-use super::channel::{Channel, Channels, Link, Message, MessageKind, Node};
+use super::channel::{Channel, Channels, InFlight, Link, Message, MessageKind, Node};
 use super::checkpoint::{Sink, SinkKind};
 use super::lateness::{Dropped, Fate};
 use super::processor::{Counters, EngineConfig, Output, Processor};
@@ -54,9 +59,23 @@ pub enum CheckpointMode {
     /// Aligned barriers: each record is in a snapshot or replayed after it, never both.
     #[default]
     ExactlyOnce,
+    /// Unaligned barriers: an operator snapshots at the first barrier and forwards it at once;
+    /// what its other inputs deliver before their barrier is stored in the checkpoint as
+    /// in-flight data and delivered again on restore. The sink pre-commits at the first barrier.
+    Unaligned,
     /// Barriers are not aligned: faster inputs keep flowing, and what they deliver before the
     /// last barrier is in the snapshot and replayed too.
     AtLeastOnce,
+}
+
+impl CheckpointMode {
+    pub fn name(&self) -> &'static str {
+        match self {
+            CheckpointMode::ExactlyOnce => "aligned",
+            CheckpointMode::Unaligned => "unaligned",
+            CheckpointMode::AtLeastOnce => "at-least-once",
+        }
+    }
 }
 
 /// The dials of a pipeline.
@@ -269,8 +288,15 @@ struct SinkNode {
     sinks: Vec<Sink>,
     /// Final values by cell, upserted (a replayed finalisation overwrites itself).
     finals: BTreeMap<CellId, u64>,
-    /// Panes applied since the last completed checkpoint: what a crash makes them receive again.
+    /// Panes applied since the last completed checkpoint's cut: what a crash makes the sinks
+    /// receive again.
     since_commit: Vec<(CellId, i64)>,
+    /// How many panes were dropped from the front of `since_commit` so far.
+    since_base: usize,
+    /// The transactional sink's open transaction.
+    open: Vec<Pane>,
+    /// Transactions pre-committed at a checkpoint's barrier, committed when it completes.
+    precommitted: Vec<(u32, Vec<Pane>)>,
     received: u64,
     log: Vec<Pane>,
 }
@@ -283,6 +309,15 @@ struct PendingCheckpoint {
     sources: Vec<SourceSnapshot>,
     operators: Vec<Option<OperatorSnapshot>>,
     alignment: Vec<f64>,
+    /// Unaligned: messages the receivers took before the barrier came on their input.
+    channel_state: Vec<(usize, InFlight)>,
+    /// The sink's state at the cut (unaligned: its first barrier; aligned: its last), and
+    /// where its applied panes then stood.
+    sink: Option<(SinkState, usize)>,
+    /// The sink has the barrier from every live operator.
+    sink_done: bool,
+    /// Operators that have snapshotted and stored their in-flight data.
+    acked: u64,
 }
 
 /// A completed checkpoint: the source offsets, every operator's state and the sink's pending
@@ -305,6 +340,9 @@ pub struct CompletedCheckpoint {
     pub sink_pending: usize,
     /// Per operator, how long it aligned: from its first barrier to its snapshot, ms.
     pub alignment: Vec<f64>,
+    /// Unaligned: in-flight messages stored with the checkpoint.
+    pub in_flight: usize,
+    channel_state: Vec<(usize, InFlight)>,
     next_tick: f64,
     sources: Vec<SourceSnapshot>,
     operators: Vec<OperatorSnapshot>,
@@ -694,6 +732,9 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                 .collect(),
             finals: BTreeMap::new(),
             since_commit: Vec::new(),
+            since_base: 0,
+            open: Vec::new(),
+            precommitted: Vec::new(),
             received: 0,
             log: Vec::new(),
         };
@@ -725,6 +766,8 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                 operator_bytes: vec![0; nn],
                 sink_pending: 0,
                 alignment: vec![0.0; nn],
+                in_flight: 0,
+                channel_state: Vec::new(),
                 next_tick,
                 sources: Vec::new(),
                 operators: Vec::new(),
@@ -1031,6 +1074,10 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             sources,
             operators: vec![None; nn],
             alignment: vec![0.0; nn],
+            channel_state: Vec::new(),
+            sink: None,
+            sink_done: false,
+            acked: 0,
         });
         Some(id)
     }
@@ -1113,6 +1160,9 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         };
         let pt = m.arrival;
         let kind = m.message.kind();
+        if self.cfg.mode == CheckpointMode::Unaligned && kind != MessageKind::Barrier {
+            self.store_in_flight(&self.operators[i].aligning.clone(), p, c, m);
+        }
         let op = &mut self.operators[i];
         op.clock = op.clock.max(pt);
         let outcome = match m.message {
@@ -1167,6 +1217,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                 if self.cfg.mode == CheckpointMode::ExactlyOnce {
                     op.blocked |= bit(p);
                 }
+                let mut first = false;
                 match op.aligning.iter_mut().find(|(k, _)| *k == checkpoint) {
                     Some((_, mask)) => *mask |= bit(p),
                     None => {
@@ -1174,15 +1225,23 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                             op.aligning_since = self.now;
                         }
                         op.aligning.push((checkpoint, bit(p)));
+                        first = true;
                     }
                 }
-                self.try_snapshot(i).unwrap_or_else(|| {
+                let snap = if self.cfg.mode == CheckpointMode::Unaligned {
+                    let snap = first.then(|| self.snapshot_operator(i, checkpoint));
+                    let settled = self.settle(i);
+                    snap.or(settled)
+                } else {
+                    self.settle(i)
+                };
+                snap.unwrap_or_else(|| {
                     let op = &self.operators[i];
                     let mask = op
                         .aligning
                         .iter()
                         .find(|(k, _)| *k == checkpoint)
-                        .map_or(0, |(_, m)| *m);
+                        .map_or(full(np), |(_, m)| *m);
                     Outcome::Aligning {
                         checkpoint,
                         waiting: (full(np) & !(mask | op.ended)).count_ones() as usize,
@@ -1193,7 +1252,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                 op.ended |= bit(p);
                 op.blocked &= !bit(p);
                 if op.ended & full(np) == full(np) {
-                    let snap = self.try_snapshot(i);
+                    let snap = self.settle(i);
                     let op = &mut self.operators[i];
                     op.processor.finish(&mut self.out);
                     op.finished = true;
@@ -1207,7 +1266,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                     op.processor.advance(wm, pt, &mut self.out);
                     self.out.dropped.clear();
                     self.forward(i);
-                    self.try_snapshot(i).unwrap_or(Outcome::InputEnded)
+                    self.settle(i).unwrap_or(Outcome::InputEnded)
                 }
             }
             Message::Pane(_) | Message::Final(_) => Outcome::InputEnded,
@@ -1220,10 +1279,23 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         }
     }
 
-    /// Snapshots operator `i` for every checkpoint whose barrier it now has on all live inputs,
-    /// forwarding each barrier.
-    fn try_snapshot(&mut self, i: usize) -> Option<Outcome> {
-        let (np, nn) = (self.cfg.partitions, self.cfg.parallelism);
+    /// Stores a message a receiver took from input `input` (channel `c`) with every unaligned
+    /// checkpoint whose barrier has not yet come on that input.
+    fn store_in_flight(&mut self, aligning: &[(u32, u64)], input: usize, c: usize, m: InFlight) {
+        for &(k, mask) in aligning {
+            if mask & bit(input) == 0 {
+                if let Some(pc) = self.pending.iter_mut().find(|pc| pc.id == k) {
+                    pc.channel_state.push((c, m));
+                }
+            }
+        }
+    }
+
+    /// Settles operator `i`'s barriers: aligned and at-least-once modes snapshot for every
+    /// checkpoint whose barrier it now has on all live inputs; unaligned mode, which snapshotted
+    /// at the first barrier, stops storing in-flight data for them.
+    fn settle(&mut self, i: usize) -> Option<Outcome> {
+        let np = self.cfg.partitions;
         let mut done = None;
         loop {
             let op = &mut self.operators[i];
@@ -1237,26 +1309,57 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             if op.aligning.is_empty() {
                 op.blocked = 0;
             }
-            op.last_snapshot = Some(k);
-            let waited = (self.now - op.aligning_since).max(0.0);
-            op.aligning_since = self.now;
-            let out = np * nn + i;
-            self.channels
-                .send(out, self.now, Message::Barrier { checkpoint: k });
-            let mut snap = self.operator_snapshot(i);
-            snap.operator.aligning.clear();
-            snap.operator.blocked = 0;
-            let bytes = snap.operator.state_bytes();
-            if let Some(pc) = self.pending.iter_mut().find(|pc| pc.id == k) {
-                pc.operators[i] = Some(snap);
-                pc.alignment[i] = waited;
+            if self.cfg.mode != CheckpointMode::Unaligned {
+                done = Some(self.snapshot_operator(i, k));
             }
-            done = Some(Outcome::Snapshot {
-                checkpoint: k,
-                bytes,
-            });
+            if let Some(pc) = self.pending.iter_mut().find(|pc| pc.id == k) {
+                pc.acked |= bit(i);
+            }
+            if let Some(c) = self.complete_ready() {
+                done = Some(c);
+            }
         }
         done
+    }
+
+    /// Operator `i` snapshots for checkpoint `k` and forwards its barrier.
+    fn snapshot_operator(&mut self, i: usize, k: u32) -> Outcome {
+        let (np, nn) = (self.cfg.partitions, self.cfg.parallelism);
+        let op = &mut self.operators[i];
+        op.last_snapshot = Some(k);
+        let waited = if self.cfg.mode == CheckpointMode::Unaligned {
+            0.0
+        } else {
+            (self.now - op.aligning_since).max(0.0)
+        };
+        op.aligning_since = self.now;
+        let out = np * nn + i;
+        self.channels
+            .send(out, self.now, Message::Barrier { checkpoint: k });
+        let mut snap = self.operator_snapshot(i);
+        snap.operator.aligning.clear();
+        snap.operator.blocked = 0;
+        let bytes = snap.operator.state_bytes();
+        if let Some(pc) = self.pending.iter_mut().find(|pc| pc.id == k) {
+            pc.operators[i] = Some(snap);
+            pc.alignment[i] = waited;
+        }
+        Outcome::Snapshot {
+            checkpoint: k,
+            bytes,
+        }
+    }
+
+    /// Hands a transaction to the transactional sink and commits it.
+    fn commit(&mut self, panes: &[Pane]) {
+        for s in &mut self.sink.sinks {
+            if s.kind() == SinkKind::Transactional {
+                for pane in panes {
+                    s.deliver(pane);
+                }
+            }
+            s.commit();
+        }
     }
 
     fn deliver_to_sink(&mut self, c: usize) -> StepEvent {
@@ -1271,13 +1374,19 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             };
         };
         let kind = m.message.kind();
+        if self.cfg.mode == CheckpointMode::Unaligned && kind != MessageKind::Barrier {
+            self.store_in_flight(&self.sink.state.aligning.clone(), i, c, m);
+        }
         let sink = &mut self.sink;
         sink.state.clock = sink.state.clock.max(m.arrival);
         let outcome = match m.message {
             Message::Pane(pane) => {
                 for s in &mut sink.sinks {
-                    s.deliver(&pane);
+                    if s.kind() != SinkKind::Transactional {
+                        s.deliver(&pane);
+                    }
                 }
+                sink.open.push(pane);
                 sink.received += 1;
                 sink.since_commit.push((pane.cell, pane.value));
                 if self.cfg.keep_outputs {
@@ -1306,7 +1415,21 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                     .find(|(k, _)| *k == checkpoint)
                 {
                     Some((_, mask)) => *mask |= bit(i),
-                    None => sink.state.aligning.push((checkpoint, bit(i))),
+                    None => {
+                        sink.state.aligning.push((checkpoint, bit(i)));
+                        if self.cfg.mode == CheckpointMode::Unaligned {
+                            // Pre-commit: the open transaction belongs to this checkpoint.
+                            let txn = std::mem::take(&mut sink.open);
+                            sink.precommitted.push((checkpoint, txn));
+                            let mut state = sink.state.clone();
+                            state.aligning.clear();
+                            let mark = sink.since_base + sink.since_commit.len();
+                            if let Some(pc) = self.pending.iter_mut().find(|pc| pc.id == checkpoint)
+                            {
+                                pc.sink = Some((state, mark));
+                            }
+                        }
+                    }
                 }
                 self.try_complete().unwrap_or_else(|| {
                     let st = &self.sink.state;
@@ -1325,11 +1448,15 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                 sink.state.ended |= bit(i);
                 sink.state.blocked &= !bit(i);
                 let done = self.try_complete();
-                let sink = &mut self.sink;
-                if sink.state.ended & full(nn) == full(nn) {
-                    for s in &mut sink.sinks {
-                        s.commit();
+                if self.sink.state.ended & full(nn) == full(nn) {
+                    let mut txn: Vec<Pane> = Vec::new();
+                    for (_, t) in std::mem::take(&mut self.sink.precommitted) {
+                        txn.extend(t);
                     }
+                    txn.append(&mut self.sink.open);
+                    self.commit(&txn);
+                    let sink = &mut self.sink;
+                    sink.since_base += sink.since_commit.len();
                     sink.since_commit.clear();
                     sink.state.finished = true;
                     self.pending.clear();
@@ -1348,10 +1475,11 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         }
     }
 
-    /// Completes every checkpoint whose barrier the sink now has from every live operator.
+    /// Settles the sink's barriers: a checkpoint whose barrier the sink now has from every live
+    /// operator is done at the sink (aligned modes pre-commit its transaction now); then every
+    /// checkpoint done at the sink and acknowledged by every operator completes.
     fn try_complete(&mut self) -> Option<Outcome> {
         let nn = self.cfg.parallelism;
-        let mut done = None;
         loop {
             let st = &mut self.sink.state;
             let Some(&(k, mask)) = st.aligning.first() else {
@@ -1364,22 +1492,53 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             if st.aligning.is_empty() {
                 st.blocked = 0;
             }
-            let Some(pos) = self.pending.iter().position(|pc| pc.id == k) else {
+            let unaligned = self.cfg.mode == CheckpointMode::Unaligned;
+            let sink = &mut self.sink;
+            let Some(pc) = self.pending.iter_mut().find(|pc| pc.id == k) else {
                 continue;
             };
-            let pc = self.pending.remove(pos);
+            if !unaligned {
+                let txn = std::mem::take(&mut sink.open);
+                sink.precommitted.push((k, txn));
+                let mut state = sink.state.clone();
+                state.aligning.clear();
+                state.blocked = 0;
+                pc.sink = Some((state, sink.since_base + sink.since_commit.len()));
+            }
+            pc.sink_done = true;
+        }
+        self.complete_ready()
+    }
+
+    /// Completes, in order, the checkpoints done at the sink and acknowledged by every operator.
+    fn complete_ready(&mut self) -> Option<Outcome> {
+        let nn = self.cfg.parallelism;
+        let mut done = None;
+        while let Some(pc) = self.pending.first() {
+            if !pc.sink_done || pc.acked & full(nn) != full(nn) {
+                break;
+            }
+            let pc = self.pending.remove(0);
+            let k = pc.id;
             let Some(operators) = pc.operators.into_iter().collect::<Option<Vec<_>>>() else {
                 continue;
             };
+            let Some((state, mark)) = pc.sink else {
+                continue;
+            };
             let sink = &mut self.sink;
-            let staged = sink.sinks.iter().map(Sink::staged).max().unwrap_or(0);
-            for s in &mut sink.sinks {
-                s.commit();
-            }
-            sink.since_commit.clear();
-            let mut state = sink.state.clone();
-            state.aligning.clear();
-            state.blocked = 0;
+            let txn = match sink.precommitted.iter().position(|(id, _)| *id == k) {
+                Some(at) => sink.precommitted.remove(at).1,
+                None => Vec::new(),
+            };
+            // What the sink took after the cut is delivered again on restore.
+            let drop = mark
+                .saturating_sub(sink.since_base)
+                .min(sink.since_commit.len());
+            sink.since_commit.drain(..drop);
+            sink.since_base += drop;
+            let staged = txn.len();
+            self.commit(&txn);
             let operator_bytes: Vec<usize> =
                 operators.iter().map(|s| s.operator.state_bytes()).collect();
             let source_bytes: usize = pc
@@ -1389,7 +1548,8 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                 .sum();
             let bytes = operator_bytes.iter().sum::<usize>()
                 + source_bytes
-                + staged * std::mem::size_of::<Pane>();
+                + staged * std::mem::size_of::<Pane>()
+                + pc.channel_state.len() * std::mem::size_of::<InFlight>();
             self.completed.push(CompletedCheckpoint {
                 id: k,
                 time: pc.time,
@@ -1399,6 +1559,8 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                 operator_bytes,
                 sink_pending: staged,
                 alignment: pc.alignment,
+                in_flight: pc.channel_state.len(),
+                channel_state: pc.channel_state,
                 next_tick: pc.next_tick,
                 sources: pc.sources,
                 operators,
@@ -1433,10 +1595,13 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             *overcount.entry(cell).or_insert(0) += v;
         }
         let duplicate_panes = self.sink.since_commit.len();
-        let staged_lost = self.sink(SinkKind::Transactional).staged();
+        let staged_lost = self.staged();
         for s in &mut self.sink.sinks {
             s.abort();
         }
+        self.sink.open.clear();
+        self.sink.precommitted.clear();
+        self.sink.since_base += self.sink.since_commit.len();
         self.sink.since_commit.clear();
         self.channels.clear();
         for (p, snap) in ck.sources.iter().enumerate() {
@@ -1451,6 +1616,9 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             self.channels.set_link(base + i, snap.link.clone());
         }
         self.sink.state = ck.sink.clone();
+        for &(c, m) in &ck.channel_state {
+            self.channels.restore(c, m);
+        }
         let abandoned = self.pending.drain(..).map(|pc| pc.id).collect();
         let time = self.now;
         self.now = ck.time;
@@ -1474,7 +1642,15 @@ impl<S: Borrow<Stream>> Pipeline<S> {
     pub fn audit(&self, ck: &CompletedCheckpoint) -> Option<Audit> {
         let ledgers: Option<Vec<&Ledger>> =
             (0..self.cfg.parallelism).map(|i| ck.ledger(i)).collect();
-        Some(self.audit_ledgers(&ledgers?, &ck.offsets))
+        let stored: Vec<usize> = ck
+            .channel_state
+            .iter()
+            .filter_map(|(_, m)| match m.message {
+                Message::Record { stream_offset, .. } => Some(stream_offset),
+                _ => None,
+            })
+            .collect();
+        Some(self.audit_ledgers(&ledgers?, &stored, &ck.offsets))
     }
 
     /// Every record's effect in the operators' states now: after the end, each must be there
@@ -1482,14 +1658,19 @@ impl<S: Borrow<Stream>> Pipeline<S> {
     pub fn audit_now(&self) -> Option<Audit> {
         let ledgers: Option<Vec<&Ledger>> =
             self.operators.iter().map(|o| o.ledger.as_ref()).collect();
-        Some(self.audit_ledgers(&ledgers?, &self.offsets()))
+        Some(self.audit_ledgers(&ledgers?, &[], &self.offsets()))
     }
 
-    fn audit_ledgers(&self, ledgers: &[&Ledger], offsets: &[usize]) -> Audit {
+    fn audit_ledgers(&self, ledgers: &[&Ledger], stored: &[usize], offsets: &[usize]) -> Audit {
         let mut a = Audit::default();
+        let mut in_flight: BTreeMap<usize, usize> = BTreeMap::new();
+        for &i in stored {
+            *in_flight.entry(i).or_insert(0) += 1;
+        }
         for (p, part) in self.partitions.iter().enumerate() {
             for (j, &idx) in part.iter().enumerate() {
-                let n = ledgers.iter().filter(|l| l.contains(idx as usize)).count();
+                let n = ledgers.iter().filter(|l| l.contains(idx as usize)).count()
+                    + in_flight.get(&(idx as usize)).copied().unwrap_or(0);
                 if j < offsets[p] {
                     if n == 0 {
                         a.missing += 1;
@@ -1502,6 +1683,18 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             }
         }
         a
+    }
+
+    /// Panes the transactional sink holds uncommitted: its open transaction and the
+    /// pre-committed ones.
+    pub fn staged(&self) -> usize {
+        self.sink.open.len()
+            + self
+                .sink
+                .precommitted
+                .iter()
+                .map(|(_, t)| t.len())
+                .sum::<usize>()
     }
 
     /// The simulation now, for drawing.
@@ -1618,7 +1811,11 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                         kind: s.kind(),
                         total: out.values().sum(),
                         cells: out.len(),
-                        staged: s.staged(),
+                        staged: if s.kind() == SinkKind::Transactional {
+                            self.staged()
+                        } else {
+                            s.staged()
+                        },
                     }
                 })
                 .collect(),
