@@ -299,3 +299,25 @@ fn snapshot_compact_80x24_help_scrolled() {
         screen(&mut a, 80, 24).backend()
     );
 }
+
+#[test]
+fn every_theme_gives_each_fate_its_own_look() {
+    for theme in [Theme::dark(), Theme::light(), Theme::mono()] {
+        let looks: Vec<_> = [
+            twoclocks::engine::Fate::OnTime,
+            twoclocks::engine::Fate::Late,
+            twoclocks::engine::Fate::Dropped,
+        ]
+        .into_iter()
+        .map(|f| (Theme::fate_glyph(f), theme.fate(f)))
+        .collect();
+        for i in 0..looks.len() {
+            for j in i + 1..looks.len() {
+                assert_ne!(looks[i].0, looks[j].0, "{:?}: glyphs", theme.name);
+                if theme.name != twoclocks::tui::theme::ThemeName::Mono {
+                    assert_ne!(looks[i].1.fg, looks[j].1.fg, "{:?}: colours", theme.name);
+                }
+            }
+        }
+    }
+}
