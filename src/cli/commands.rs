@@ -118,6 +118,10 @@ pub struct PipelineArgs {
     /// How operators treat checkpoint barriers (aligned by default).
     #[arg(long, value_enum)]
     pub barriers: Option<BarrierArg>,
+    /// The crashes hit this operator instance instead of the whole job (every instance restarts
+    /// from the checkpoint either way).
+    #[arg(long, value_name = "I", requires = "crash_at")]
+    pub crash_operator: Option<usize>,
 }
 
 impl PipelineArgs {
@@ -131,6 +135,7 @@ impl PipelineArgs {
             || self.schedule_seed.is_some()
             || self.transit.is_some()
             || self.barriers.is_some()
+            || self.crash_operator.is_some()
     }
 
     pub fn config(&self, engine: EngineConfig) -> Result<PipelineConfig> {
@@ -316,8 +321,12 @@ fn run_pipeline(
     let times = a.crashes()?;
     let sink = a.sink.map_or(SinkKind::Transactional, SinkKind::from);
     let mut p = Pipeline::new(stream, cfg)?;
+    let target = a
+        .crash_operator
+        .map_or(CrashTarget::Job, CrashTarget::Operator);
     for &t in &times {
-        p.schedule_crash(t, CrashTarget::Job)?;
+        p.schedule_crash(t, target)
+            .map_err(|e| anyhow::anyhow!("--crash-operator: {e}"))?;
     }
     p.run_to_end();
     let reached = p.crashes().len().min(times.len());

@@ -450,7 +450,8 @@ pub enum Outcome {
     Aligning { checkpoint: u32, waiting: usize },
     /// The last barrier arrived: the operator snapshotted and forwarded the barrier.
     Snapshot { checkpoint: u32, bytes: usize },
-    /// The sink had the barrier from every operator: the checkpoint is complete.
+    /// The checkpoint is complete: the sink had the barrier from every operator (unaligned: and
+    /// this delivery was the last operator's, after which it had stored its in-flight data).
     CheckpointCompleted { checkpoint: u32 },
     /// The sink applied a pane.
     Pane { cell: CellId, value: i64 },
