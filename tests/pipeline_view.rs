@@ -130,3 +130,22 @@ fn a_crash_rolls_back_and_the_replay_is_flagged() {
     assert_eq!(p.counters().events as usize, stream.len());
     assert!(p.crash_now(CrashTarget::Job).is_none());
 }
+
+#[test]
+fn frames_in_processing_time_reach_the_same_end() {
+    let stream = stream();
+    let mut whole = Pipeline::new(&stream, pipeline_config()).unwrap();
+    whole.schedule_crash(61_000.0, CrashTarget::Job).unwrap();
+    whole.run_to_end();
+    let mut framed = Pipeline::new(&stream, pipeline_config()).unwrap();
+    framed.schedule_crash(61_000.0, CrashTarget::Job).unwrap();
+    let mut frame = 0.0;
+    while framed.next_time().is_some() {
+        frame += 1_000.0;
+        framed.run_until(frame);
+        assert!(!matches!(framed.next_time(), Some(t) if t <= frame));
+    }
+    assert_eq!(framed.steps, whole.steps);
+    assert_eq!(framed.crashes(), whole.crashes());
+    assert_eq!(framed.finals(), whole.finals());
+}

@@ -36,6 +36,15 @@
 //!   sinks are the outside world and are not rolled back: the additive sink counts the replayed
 //!   panes again, the idempotent sink overwrites them, the transactional sink loses what it had
 //!   staged and commits it again later.
+//!
+//! Drawing it: [`Pipeline::step`] (or [`Pipeline::run_until`] a processing time) moves the
+//! simulation on and says what happened ([`Step`], [`StepEvent`], [`Outcome`]);
+//! [`Pipeline::topology`] is a read-only [`Topology`] of sources ([`SourceView`]: offset, next
+//! barrier, replaying), channels ([`ChannelView`]: records, watermarks and panes in flight,
+//! [`BarrierInFlight`] with their queue positions, blocked), operator instances
+//! ([`OperatorView`]: aligning on which checkpoint, which inputs blocked, last snapshot) and the
+//! sink ([`SinkView`]: the three sinks' totals); [`Pipeline::checkpoints`] and
+//! [`Pipeline::crashes`] are the logs ([`CrashRecord`] displays as the sentence a screen shows).
 
 use std::borrow::Borrow;
 use std::collections::BTreeMap;
@@ -1039,6 +1048,26 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             Next::Sink(c) => self.deliver_to_sink(c),
         };
         Some(Step { time: t, event })
+    }
+
+    /// When the next step will happen (a scheduled crash included), `None` once finished.
+    pub fn next_time(&mut self) -> Option<f64> {
+        self.refresh_heads();
+        let (t, _) = self.next_action()?;
+        Some(match self.scheduled.last() {
+            Some(&(c, _)) if c <= t => self.now.max(c),
+            _ => t,
+        })
+    }
+
+    /// Steps while the next step is due by processing time `t` (an animation frame); returns
+    /// the steps taken. The clock may go back on the way, if a crash restores a checkpoint.
+    pub fn run_until(&mut self, t: f64) -> u64 {
+        let before = self.steps;
+        while self.next_time().is_some_and(|n| n <= t) {
+            self.step();
+        }
+        self.steps - before
     }
 
     /// Steps until the job has finished; returns the steps taken.
