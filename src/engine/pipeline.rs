@@ -397,7 +397,8 @@ pub struct CrashRecord {
     pub replayed: usize,
     /// Panes the sink had applied since the restored checkpoint: the replay delivers them again.
     pub duplicate_panes: usize,
-    /// By how much each cell's additive total goes over: the values of those panes.
+    /// By how much each cell's additive total goes over: the values of those panes (exact with
+    /// aligned and unaligned barriers; at-least-once replays more than this).
     pub overcount: BTreeMap<CellId, i64>,
     /// Panes the transactional sink had staged and lost.
     pub staged_lost: usize,
@@ -853,7 +854,8 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         self.scheduled.iter().rev().copied().collect()
     }
 
-    /// The sink of a kind.
+    /// The sink of a kind. The transactional one is handed each transaction when it commits;
+    /// [`Pipeline::staged`] counts what is not committed yet.
     pub fn sink(&self, kind: SinkKind) -> &Sink {
         let i = SinkKind::ALL.iter().position(|&k| k == kind).unwrap_or(0);
         &self.sink.sinks[i]
