@@ -338,7 +338,10 @@ impl Processor {
         let offset = self.offset;
         self.offset += 1;
         self.counters.events += 1;
-        self.last_proc_time = e.proc_time;
+        // Held at its maximum: behind aligned barriers arrivals may step back in time.
+        if e.proc_time > self.last_proc_time {
+            self.last_proc_time = e.proc_time;
+        }
         let grace = self.cfg.grace;
         let mut fate = Fate::OnTime;
         self.late_cells.clear();

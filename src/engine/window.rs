@@ -31,6 +31,15 @@ pub enum WindowError {
     Size(i64),
     #[error("window slide must be at least 1 ms and at most the size ({size} ms), got {slide} ms")]
     Slide { size: i64, slide: i64 },
+    #[error(
+        "a {size} ms window sliding every {slide} ms puts each event in {per_event} windows; at most {} are allowed",
+        WindowFn::MAX_WINDOWS_PER_EVENT
+    )]
+    TooManyWindows {
+        size: i64,
+        slide: i64,
+        per_event: i64,
+    },
 }
 
 /// Python's `float // float` (CPython's `float_floor_div`), so window indices match the
@@ -83,6 +92,9 @@ pub fn floor_index_with(t: f64, w: i64, inv: f64) -> i64 {
 }
 
 impl WindowFn {
+    /// The most windows one event may belong to (size / slide).
+    pub const MAX_WINDOWS_PER_EVENT: i64 = 1000;
+
     pub fn tumbling(size: i64) -> Result<Self, WindowError> {
         if size < 1 {
             return Err(WindowError::Size(size));
@@ -99,6 +111,14 @@ impl WindowFn {
         }
         if slide == size {
             return Ok(WindowFn::Tumbling { size });
+        }
+        let per_event = (size + slide - 1) / slide;
+        if per_event > WindowFn::MAX_WINDOWS_PER_EVENT {
+            return Err(WindowError::TooManyWindows {
+                size,
+                slide,
+                per_event,
+            });
         }
         Ok(WindowFn::Sliding { size, slide })
     }
