@@ -7,6 +7,9 @@
 //! or in the replay after it, never both and never neither, and at-least-once barriers do not; the
 //! reference's five-crash schedule gives 40 groups and 20 000 events, identical.
 
+mod common;
+use common::arb_stream;
+
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;
@@ -17,30 +20,6 @@ use twoclocks::engine::window::oracle;
 use twoclocks::engine::{
     run, Accumulation, CellId, EngineConfig, SinkKind, Stream, WatermarkKind, WindowFn,
 };
-
-fn arb_stream() -> impl Strategy<Value = Stream> {
-    (
-        0u64..10_000,
-        1usize..600,
-        10_000.0f64..200_000.0,
-        0.0f64..0.4,
-        10.0f64..5_000.0,
-        0.0f64..60_000.0,
-        1usize..6,
-    )
-        .prop_map(|(seed, events, span, tail, mean_delay, tail_max, nkeys)| {
-            generate(&StreamParams {
-                seed,
-                events,
-                span,
-                tail,
-                mean_delay,
-                tail_max,
-                keys: "abcdef"[..nkeys].to_string(),
-            })
-            .expect("valid parameters")
-        })
-}
 
 fn arb_engine() -> impl Strategy<Value = EngineConfig> {
     (
@@ -149,7 +128,7 @@ proptest! {
 
     #[test]
     fn one_partition_one_operator_is_the_processor(
-        stream in arb_stream(),
+        stream in arb_stream(600, 5),
         cfg in arb_pipeline(),
     ) {
         let cfg = PipelineConfig { partitions: 1, parallelism: 1, ..cfg };
@@ -161,7 +140,7 @@ proptest! {
     }
 
     #[test]
-    fn instant_channels_emit_the_processors_panes(stream in arb_stream(), cfg in arb_pipeline()) {
+    fn instant_channels_emit_the_processors_panes(stream in arb_stream(600, 5), cfg in arb_pipeline()) {
         let cfg = PipelineConfig { partitions: 1, parallelism: 1, transit: 0.0, keep_outputs: true, ..cfg };
         let p = clean(&stream, cfg);
         let r = run(&stream, cfg.engine, true);
@@ -170,7 +149,7 @@ proptest! {
 
     #[test]
     fn the_same_seed_replays_the_same_run(
-        stream in arb_stream(),
+        stream in arb_stream(600, 5),
         cfg in arb_pipeline(),
         crashes in arb_crashes(),
     ) {
@@ -185,7 +164,7 @@ proptest! {
 
     #[test]
     fn exactly_once_sinks_survive_crashes_and_additive_overcounts_by_the_replay(
-        stream in arb_stream(),
+        stream in arb_stream(600, 5),
         cfg in arb_pipeline(),
         crashes in arb_crashes(),
     ) {
@@ -209,7 +188,7 @@ proptest! {
 
     #[test]
     fn exactly_once_barriers_cut_every_record_exactly_once(
-        stream in arb_stream(),
+        stream in arb_stream(600, 5),
         cfg in arb_pipeline(),
         crashes in arb_crashes(),
     ) {
