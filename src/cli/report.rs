@@ -56,6 +56,8 @@ pub struct Figures {
     pub span: f64,
     pub windows: usize,
     pub keys: usize,
+    /// The key blocks 2 and 5 follow (`a`, or the stream's first key).
+    pub key: String,
     pub oracle_a: Vec<u64>,
     pub perfect_lag: f64,
     pub behind: Vec<(f64, f64)>,
@@ -193,6 +195,7 @@ pub fn figures(stream: &Stream) -> Option<Figures> {
         span,
         windows: windows.len(),
         keys: stream.keys.len(),
+        key: stream.key_name(key_a).to_string(),
         oracle_a,
         perfect_lag: stream.max_delay(),
         behind,
@@ -252,7 +255,8 @@ pub fn render(f: &Figures) -> String {
         f.keys
     );
     w!(
-        "  oracle counts, key a, windows 0..3: {}",
+        "  oracle counts, key {}, windows 0..3: {}",
+        f.key,
         f.oracle_a
             .iter()
             .map(u64::to_string)
@@ -298,7 +302,8 @@ pub fn render(f: &Figures) -> String {
     w!();
     w!("[5] Triggers: one window answers several times");
     w!(
-        "  window 3, key a (fixed 20s, early every 15s); oracle {}",
+        "  window 3, key {} (fixed 20s, early every 15s); oracle {}",
+        f.key,
         f.pane_truth
     );
     w!(
