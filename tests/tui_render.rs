@@ -100,6 +100,88 @@ fn snapshot_too_small_50x15() {
     insta::assert_snapshot!("too_small_50x15", screen(&mut a, 50, 15).backend());
 }
 
+/// The job crashed at 265 s (the 180–240 s window had just fired), then replaying for 3 s.
+fn crashed(theme: Theme) -> App {
+    let mut a = base();
+    a.theme = theme;
+    act(&mut a, Action::ToggleJob);
+    act(&mut a, Action::TogglePlay);
+    update(&mut a, Msg::Tick, Duration::from_secs_f64(26.5));
+    act(&mut a, Action::Crash);
+    update(&mut a, Msg::Tick, Duration::from_secs_f64(0.3));
+    act(&mut a, Action::TogglePlay);
+    a
+}
+
+#[test]
+fn snapshot_full_120x40_job_after_a_crash() {
+    let mut a = crashed(Theme::dark());
+    let said = a.job.as_deref().unwrap().last_crash().unwrap().to_string();
+    assert!(
+        said.contains("; restored checkpoint #26 (taken at 260.0 s"),
+        "{said}"
+    );
+    insta::assert_snapshot!(
+        "full_120x40_job_after_a_crash",
+        screen(&mut a, 120, 40).backend()
+    );
+}
+
+#[test]
+fn snapshot_compact_80x24_job_after_a_crash() {
+    let mut a = crashed(Theme::dark());
+    a.crash_pick = Some(2);
+    insta::assert_snapshot!(
+        "compact_80x24_job_after_a_crash",
+        screen(&mut a, 80, 24).backend()
+    );
+}
+
+#[test]
+fn replayed_events_are_drawn_apart() {
+    let mut a = crashed(Theme::mono());
+    let buf = buffer(&mut a, 120, 40);
+    let replayed = buf
+        .content()
+        .iter()
+        .filter(|c| c.symbol() == glyph::REPLAYED.to_string())
+        .count();
+    assert!(replayed > 0);
+    let ticks = buf
+        .content()
+        .iter()
+        .filter(|c| c.symbol() == glyph::CHECKPOINT.to_string())
+        .count();
+    assert!(ticks > 5, "checkpoint ticks on the axis");
+}
+
+#[test]
+fn no_size_panics_in_job_mode() {
+    let mut a = crashed(Theme::dark());
+    a.crash_pick = Some(3);
+    for (w, h) in [
+        (1, 1),
+        (0, 0),
+        (79, 23),
+        (80, 24),
+        (81, 25),
+        (100, 30),
+        (119, 39),
+        (120, 40),
+        (200, 60),
+        (300, 90),
+    ] {
+        for help in [false, true] {
+            a.overlay = None;
+            if help {
+                act(&mut a, Action::Help);
+            }
+            let buf = buffer(&mut a, w, h);
+            assert_eq!(buf.area, Rect::new(0, 0, w, h));
+        }
+    }
+}
+
 #[test]
 fn no_size_panics() {
     let mut a = midway(Theme::dark());

@@ -342,7 +342,7 @@ fn esc_then_a_key_arriving_as_alt_reads_as_both() {
         twoclocks::tui::messages(ctrl_c).as_slice(),
         [Msg::Action(Action::Quit)]
     ));
-    let reserved = Event::Key(KeyEvent::new(KeyCode::Char('x'), KeyModifiers::NONE));
+    let reserved = Event::Key(KeyEvent::new(KeyCode::Char('p'), KeyModifiers::NONE));
     assert!(twoclocks::tui::messages(reserved).is_empty());
 }
 
@@ -396,4 +396,168 @@ fn a_click_on_a_frontier_point_adopts_its_lag_and_grace() {
     assert!(update(&mut a, Msg::Click(x, y), Duration::ZERO));
     assert_eq!((a.dials.lag, a.dials.grace), (10_000.0, 90_000.0));
     assert_eq!(a.timeline.config().grace, 90_000.0);
+}
+
+/// The app in job mode, paused at processing time `secs`.
+fn job_at(secs: f64) -> App {
+    let mut a = app();
+    act(&mut a, Action::ToggleJob);
+    assert!(a.job.is_some());
+    act(&mut a, Action::TogglePlay);
+    let speed = a.dials.speed;
+    tick(&mut a, secs / speed);
+    act(&mut a, Action::TogglePlay);
+    a
+}
+
+fn job(a: &App) -> &twoclocks::engine::job_timeline::JobTimeline {
+    a.job.as_deref().expect("job mode")
+}
+
+/// The same job with no presses, run to the end.
+fn clean_run(a: &App) -> twoclocks::engine::job_timeline::JobTimeline {
+    twoclocks::engine::job_timeline::JobTimeline::run_to(
+        a.scenario.stream.clone(),
+        a.job_config(),
+        &[],
+        f64::INFINITY,
+    )
+    .unwrap()
+}
+
+#[test]
+fn c_crashes_the_job_rolls_back_replays_and_the_sinks_tell_apart() {
+    use twoclocks::engine::job_timeline::Intervention;
+    use twoclocks::engine::pipeline::CrashTarget;
+    use twoclocks::engine::SinkKind;
+    let mut a = job_at(265.0);
+    let at = a.playhead.now;
+    let before = job(&a).pipeline().counters();
+    assert!(act(&mut a, Action::Crash));
+    assert_eq!(a.presses.len(), 1);
+    assert_eq!(a.presses[0].time, at);
+    assert_eq!(a.presses[0].what, Intervention::Crash(CrashTarget::Job));
+    let crash = job(&a).last_crash().unwrap().clone();
+    assert_eq!(crash.time, at);
+    assert_eq!(crash.restored, Some(26));
+    assert_eq!(a.playhead.now, crash.restored_time, "the clock goes back");
+    let after = job(&a).pipeline().counters();
+    assert!(after.events < before.events, "the counters roll back");
+    assert!(after.panes() <= before.panes());
+    assert!(job(&a).pipeline().is_replaying());
+    // The replay proceeds as the job plays on.
+    act(&mut a, Action::TogglePlay);
+    tick(&mut a, 0.5);
+    assert!(job(&a).redelivered() > 0);
+    act(&mut a, Action::JumpToEnd);
+    assert!(a.playhead.finished);
+    let j = job(&a);
+    assert_eq!(j.redelivered(), crash.replayed);
+    assert!(j.deliveries().iter().any(|&d| d >= 2), "replayed records");
+    let clean = clean_run(&a);
+    let total = |j: &twoclocks::engine::job_timeline::JobTimeline, k: SinkKind| -> i64 {
+        j.pipeline().sink_output(k).values().sum()
+    };
+    for k in [SinkKind::Idempotent, SinkKind::Transactional] {
+        assert_eq!(
+            j.pipeline().sink_output(k),
+            clean.pipeline().sink_output(k),
+            "{k}"
+        );
+    }
+    assert!(crash.overcount_total() > 0);
+    assert_eq!(
+        total(j, SinkKind::Additive),
+        total(&clean, SinkKind::Additive) + crash.overcount_total()
+    );
+    assert_eq!(j.overcount(), crash.overcount_total());
+}
+
+#[test]
+fn x_takes_a_checkpoint_now() {
+    use twoclocks::engine::job_timeline::Intervention;
+    let mut a = job_at(30.0);
+    a.selection.focus = Dial::Checkpoint;
+    for _ in 0..3 {
+        act(&mut a, Action::DialDown);
+    }
+    assert_eq!(a.dials.checkpoint_every, None, "only on demand");
+    assert!(job(&a).pipeline().checkpoints().is_empty());
+    assert!(act(&mut a, Action::CheckpointNow));
+    assert_eq!(a.presses.len(), 1);
+    assert_eq!(a.presses[0].what, Intervention::Checkpoint);
+    assert_eq!(job(&a).pipeline().pending_checkpoints(), vec![1]);
+    act(&mut a, Action::TogglePlay);
+    tick(&mut a, 0.5);
+    let cks = job(&a).pipeline().checkpoints();
+    assert_eq!(cks.len(), 1);
+    // Injected at the job's clock when pressed: its latest step, at or before the playhead.
+    assert!(cks[0].time <= a.presses[0].time && cks[0].time > a.presses[0].time - 1_000.0);
+}
+
+#[test]
+fn a_dial_change_after_a_crash_reproduces_the_crash() {
+    let mut a = job_at(265.0);
+    act(&mut a, Action::Crash);
+    act(&mut a, Action::TogglePlay);
+    tick(&mut a, 0.4);
+    act(&mut a, Action::TogglePlay);
+    let crash = job(&a).last_crash().unwrap().clone();
+    let now = a.playhead.now;
+    let steps = job(&a).pipeline().steps;
+    act(&mut a, Action::LagUp);
+    let c = job(&a).crashes();
+    assert_eq!(c.len(), 1);
+    assert_eq!(
+        (c[0].time, c[0].restored, &c[0].offsets, c[0].replayed),
+        (crash.time, crash.restored, &crash.offsets, crash.replayed)
+    );
+    act(&mut a, Action::LagDown);
+    assert_eq!(job(&a).crashes(), std::slice::from_ref(&crash));
+    assert_eq!(a.playhead.now, now);
+    assert_eq!(job(&a).pipeline().steps, steps);
+    // A longer checkpoint interval restores an older checkpoint; the crash stays where it was.
+    a.selection.focus = Dial::Checkpoint;
+    act(&mut a, Action::DialUp);
+    assert_eq!(a.dials.checkpoint_every, Some(15_000.0));
+    let c = &job(&a).crashes()[0];
+    assert_eq!(c.time, crash.time);
+    assert_eq!(c.restored_time, 255_000.0);
+}
+
+#[test]
+fn shift_c_picks_an_operator_and_c_crashes_it() {
+    use twoclocks::engine::pipeline::CrashTarget;
+    let mut a = app();
+    act(&mut a, Action::PickOperator);
+    assert!(a.job.is_some(), "C enters job mode");
+    assert_eq!(a.crash_pick, Some(0));
+    act(&mut a, Action::PickOperator);
+    assert_eq!(a.crash_pick, Some(1));
+    act(&mut a, Action::Close);
+    assert_eq!(a.crash_pick, None, "Esc puts it back");
+    for _ in 0..6 {
+        act(&mut a, Action::PickOperator);
+    }
+    assert_eq!(a.crash_pick, Some(1), "cycles over the 4 instances");
+    act(&mut a, Action::TogglePlay);
+    tick(&mut a, 10.0);
+    let at = a.playhead.now;
+    act(&mut a, Action::Crash);
+    assert_eq!(a.crash_pick, None);
+    let c = job(&a).last_crash().unwrap();
+    assert_eq!(c.target, CrashTarget::Operator(1));
+    let said = format!(
+        "operator 1 crashed at {:.1} s; restored checkpoint #",
+        at / 1000.0
+    );
+    assert!(c.to_string().starts_with(&said), "{c}");
+    // Home starts a clean job.
+    act(&mut a, Action::Restart);
+    assert!(a.presses.is_empty());
+    assert!(job(&a).crashes().is_empty());
+    // Leaving job mode returns to the single processor at the same processing time.
+    act(&mut a, Action::ToggleJob);
+    assert!(a.job.is_none());
+    assert_eq!(a.timeline.arrived(), a.playhead.arrived);
 }

@@ -5,6 +5,7 @@
 pub mod channel;
 pub mod checkpoint;
 pub mod frontier;
+pub mod job_timeline;
 pub mod lateness;
 pub mod pipeline;
 pub mod processor;

@@ -1,5 +1,6 @@
 //! The UI's state and its one update function. State = (scenario, dials, playhead, selection,
-//! overlay) plus what the engine answered for them (the timeline, the frontier). `update` is
+//! overlay, the job's presses) plus what the engine answered for them (the timeline, the
+//! frontier, and in job mode the parallel job's [`JobTimeline`]). `update` is
 //! pure: it takes the elapsed time as an argument, never reads a clock, and does engine work
 //! either inline or, for big inputs, as [`Work`] the event loop runs off the UI task (only the
 //! newest re-run's result is kept).
@@ -8,11 +9,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::engine::frontier::{FrontierPoint, POLICIES};
+use crate::engine::job_timeline::{Intervention, JobTimeline, Press};
+use crate::engine::pipeline::{CrashTarget, PipelineConfig};
 use crate::engine::timeline::{score_point, Frontier, Timeline};
 use crate::engine::{EngineConfig, KeyId, WatermarkKind, WindowFn};
 
 pub use super::dials::{
-    Dial, Dials, EARLY_MAX, EARLY_STEP, FAMILIES, GRACE_MAX, GRACE_STEP, LAG_MAX, LAG_STEP, SPEEDS,
+    Dial, Dials, CHECKPOINT_MAX, CHECKPOINT_STEP, EARLY_MAX, EARLY_STEP, FAMILIES, GRACE_MAX,
+    GRACE_STEP, LAG_MAX, LAG_STEP, SPEEDS,
 };
 
 use super::scenario::Scenario;
@@ -47,6 +51,14 @@ pub enum Action {
     WindowNext,
     CycleKey,
     Inspect,
+    /// Job mode on or off: the parallel pipeline with checkpoints instead of one processor.
+    ToggleJob,
+    /// Crash the job now (or, while one is picked, that operator instance).
+    Crash,
+    /// Pick the next operator instance to crash (confirmed with `Crash`).
+    PickOperator,
+    /// Take a checkpoint now.
+    CheckpointNow,
     Help,
     Close,
     Quit,
@@ -169,6 +181,13 @@ impl Work {
     }
 }
 
+/// The job's source partitions, P.
+pub const JOB_PARTITIONS: usize = 2;
+/// The job's keyed window operator instances, N.
+pub const JOB_OPERATORS: usize = 4;
+/// The seed of the job's channel transit times.
+pub const JOB_SEED: u64 = 1;
+
 /// Streams up to this many events are re-run inline (well under a frame); bigger ones off the
 /// UI task.
 pub const INLINE_EVENTS: usize = 250_000;
@@ -189,6 +208,13 @@ pub struct App {
     /// The whole run's score for the dials (None until known).
     pub score: Option<FrontierPoint>,
     pub frontiers: Vec<FrontierEntry>,
+    /// Job mode: the parallel job run to the playhead (None: the single processor's view).
+    pub job: Option<Box<JobTimeline>>,
+    /// What the user pressed in the job (crashes, checkpoints), in order: with the dials and
+    /// the playhead, what the job shows is a function of these.
+    pub presses: Vec<Press>,
+    /// The operator instance picked to crash (`C`), waiting for `c`.
+    pub crash_pick: Option<usize>,
     /// The terminal's size, for mouse hit-testing against the same layout the view draws.
     pub size: (u16, u16),
     /// A re-run is being computed off the UI task.
@@ -230,6 +256,9 @@ impl App {
             timeline,
             score: None,
             frontiers: Vec::new(),
+            job: None,
+            presses: Vec::new(),
+            crash_pick: None,
             size: (120, 40),
             rerunning: false,
             inline_events: INLINE_EVENTS,
@@ -303,8 +332,97 @@ impl App {
         });
     }
 
+    /// The parallel job's configuration for the dials.
+    pub fn job_config(&self) -> PipelineConfig {
+        PipelineConfig {
+            partitions: JOB_PARTITIONS,
+            parallelism: JOB_OPERATORS,
+            checkpoint_every: self.dials.checkpoint_every,
+            seed: JOB_SEED,
+            ..PipelineConfig::new(self.dials.config())
+        }
+    }
+
+    /// Re-runs the job from the start to the playhead, applying the presses at their points.
+    fn rerun_job(&mut self) {
+        let start = self.scenario.proc_time.0;
+        let job = JobTimeline::run_to(
+            self.scenario.stream.clone(),
+            self.job_config(),
+            &self.presses,
+            self.playhead.now.max(start),
+        );
+        match job {
+            Ok(j) => {
+                self.sync_job_playhead(&j);
+                self.job = Some(Box::new(j));
+            }
+            Err(_) => self.job = None,
+        }
+    }
+
+    /// The playhead follows the job's clock (back with a crash, on with the replay).
+    fn sync_job_playhead(&mut self, j: &JobTimeline) {
+        self.playhead.now = j.now();
+        self.playhead.arrived = self.arrived_by(j.now());
+        self.playhead.finished = j.is_finished();
+        if j.is_finished() {
+            self.playhead.playing = false;
+        }
+    }
+
+    fn with_job(&mut self, f: impl FnOnce(&mut JobTimeline)) {
+        if let Some(mut j) = self.job.take() {
+            f(&mut j);
+            self.sync_job_playhead(&j);
+            self.job = Some(j);
+        }
+    }
+
+    /// Into job mode (the job re-run to the playhead), or out of it (the single processor
+    /// re-run to the same processing time).
+    fn set_job_mode(&mut self, on: bool) {
+        if on == self.job.is_some() {
+            return;
+        }
+        self.crash_pick = None;
+        self.selection.inspected = None;
+        if on {
+            self.playhead.finished = false;
+            self.rerun_job();
+        } else {
+            self.job = None;
+            if !Dial::ALL.contains(&self.selection.focus) {
+                self.selection.focus = Dial::Lag;
+            }
+            let now = self.playhead.now;
+            self.playhead.arrived = self.arrived_by(now);
+            self.playhead.finished =
+                self.playhead.arrived >= self.scenario.len() && now >= self.scenario.proc_time.1;
+            self.rerun();
+        }
+    }
+
+    /// Applies a press to the job at the playhead and keeps it (job mode is entered first).
+    fn press(&mut self, what: Intervention) -> bool {
+        self.set_job_mode(true);
+        let mut done = false;
+        self.with_job(|j| done = j.press(what));
+        if done {
+            self.presses = self
+                .job
+                .as_ref()
+                .map_or(Vec::new(), |j| j.presses().to_vec());
+        }
+        done
+    }
+
     /// Re-runs the engine from the start to the playhead with the dials as they are now.
     fn rerun(&mut self) {
+        if self.job.is_some() {
+            self.rerun_job();
+            return;
+        }
         self.request_frontier();
         let cfg = self.dials.config();
         self.generation += 1;
@@ -366,6 +484,9 @@ impl App {
     }
 
     fn restart(&mut self) {
+        // A fresh start is a clean job: the presses go too.
+        self.presses.clear();
+        self.crash_pick = None;
         self.playhead = Playhead {
             now: self.scenario.proc_time.0,
             arrived: 0,
@@ -390,14 +511,19 @@ impl App {
     }
 
     fn click(&mut self, col: u16, row: u16, drag: bool) -> bool {
-        let areas = Areas::compute(self.size);
+        let areas = Areas::compute_for(self.size, self.job.is_some());
         let Some(areas) = areas else {
             return false;
         };
         if self.overlay.is_some() {
             return false;
         }
-        if let Some((dial, r)) = dials_view::hit(areas.dials, &self.dials, col, row) {
+        let order = Dial::order(self.job.is_some());
+        let dials_shown = self.job.is_none() || areas.mode == super::view::layout::Mode::Full;
+        if let Some((dial, r)) = dials_shown
+            .then(|| dials_view::hit(areas.dials, order, col, row))
+            .flatten()
+        {
             self.selection.focus = dial;
             if self.dials.set_ratio(dial, r) {
                 self.rerun();
@@ -422,6 +548,9 @@ impl App {
         if let Some(w) = windows_view::hit(self, areas.windows, col, row) {
             self.selection.window = w;
             return true;
+        }
+        if self.job.is_some() {
+            return false;
         }
         let frame = plot::PlotFrame::of(self, areas.plot);
         if let Some(at) = frame.and_then(|f| f.to_data(col, row).map(|at| (f, at))) {
@@ -448,6 +577,10 @@ pub fn update(app: &mut App, msg: Msg, elapsed: Duration) -> bool {
             }
             let dt = elapsed.as_secs_f64() * app.dials.speed * 1_000.0;
             let now = app.playhead.now + dt;
+            if app.job.is_some() {
+                app.with_job(|j| j.advance_to(now));
+                return true;
+            }
             app.move_to(now);
             true
         }
@@ -523,6 +656,44 @@ fn act(app: &mut App, a: Action) -> bool {
             app.playhead.playing = !app.playhead.playing;
             true
         }
+        Action::Step if app.job.is_some() => {
+            if app.playhead.playing {
+                return false;
+            }
+            let mut moved = false;
+            app.with_job(|j| moved = j.step_once());
+            moved
+        }
+        Action::JumpToEnd if app.job.is_some() => {
+            app.with_job(|j| j.run_to_end());
+            true
+        }
+        Action::ToggleJob => {
+            let on = app.job.is_none();
+            app.set_job_mode(on);
+            true
+        }
+        Action::Crash => {
+            let target = app
+                .crash_pick
+                .take()
+                .map_or(CrashTarget::Job, CrashTarget::Operator);
+            app.press(Intervention::Crash(target));
+            true
+        }
+        Action::PickOperator => {
+            app.set_job_mode(true);
+            let n = app
+                .job
+                .as_ref()
+                .map_or(1, |j| j.config().parallelism.max(1));
+            app.crash_pick = Some(app.crash_pick.map_or(0, |i| (i + 1) % n));
+            true
+        }
+        Action::CheckpointNow => {
+            app.press(Intervention::Checkpoint);
+            true
+        }
         Action::Step => {
             if app.playhead.playing {
                 return false;
@@ -556,13 +727,15 @@ fn act(app: &mut App, a: Action) -> bool {
             true
         }
         Action::FocusNext => {
+            let order = Dial::order(app.job.is_some());
             let i = app.selection.focus.index();
-            app.selection.focus = Dial::ALL[(i + 1) % Dial::ALL.len()];
+            app.selection.focus = order[(i + 1) % order.len()];
             true
         }
         Action::FocusPrev => {
-            let i = app.selection.focus.index();
-            app.selection.focus = Dial::ALL[(i + Dial::ALL.len() - 1) % Dial::ALL.len()];
+            let order = Dial::order(app.job.is_some());
+            let i = app.selection.focus.index().min(order.len() - 1);
+            app.selection.focus = order[(i + order.len() - 1) % order.len()];
             true
         }
         Action::DialDown => app.turn(app.selection.focus, false),
@@ -608,6 +781,7 @@ fn act(app: &mut App, a: Action) -> bool {
             };
             true
         }
+        Action::Inspect if app.job.is_some() => false,
         Action::Inspect => {
             app.selection.inspected = match app.selection.inspected {
                 Some(_) => None,
@@ -621,8 +795,9 @@ fn act(app: &mut App, a: Action) -> bool {
             true
         }
         Action::Close => {
-            let had = app.selection.inspected.is_some();
+            let had = app.selection.inspected.is_some() || app.crash_pick.is_some();
             app.selection.inspected = None;
+            app.crash_pick = None;
             had
         }
         Action::Quit => {

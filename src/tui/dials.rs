@@ -1,5 +1,5 @@
 //! The dials: lag, grace, early-trigger interval, speed, watermark kind and accumulation mode,
-//! their ranges and steps, and how each turns (a key step, or a position on its track). A dial
+//! and (for the parallel job) the checkpoint interval; their ranges and steps, and how each turns (a key step, or a position on its track). A dial
 //! change says whether the engine must re-run; the engine configuration is built here.
 
 use crate::engine::{Accumulation, EngineConfig, WatermarkKind, WindowFn};
@@ -13,6 +13,8 @@ pub enum Dial {
     Speed,
     Watermark,
     Accumulation,
+    /// The parallel job's checkpoint interval (job mode only).
+    Checkpoint,
 }
 
 impl Dial {
@@ -25,6 +27,26 @@ impl Dial {
         Dial::Accumulation,
     ];
 
+    /// Focus order in job mode: the same, then the checkpoint interval.
+    pub const JOB: [Dial; 7] = [
+        Dial::Lag,
+        Dial::Grace,
+        Dial::Early,
+        Dial::Speed,
+        Dial::Watermark,
+        Dial::Accumulation,
+        Dial::Checkpoint,
+    ];
+
+    /// The dials in focus order, with or without the job's.
+    pub fn order(job: bool) -> &'static [Dial] {
+        if job {
+            &Dial::JOB
+        } else {
+            &Dial::ALL
+        }
+    }
+
     pub fn label(&self) -> &'static str {
         match self {
             Dial::Lag => "lag",
@@ -33,12 +55,13 @@ impl Dial {
             Dial::Speed => "speed",
             Dial::Watermark => "watermark",
             Dial::Accumulation => "panes",
+            Dial::Checkpoint => "ckpt",
         }
     }
 
-    /// Its position in focus order.
+    /// Its position in focus order (job mode's order extends the other).
     pub fn index(&self) -> usize {
-        Dial::ALL.iter().position(|d| d == self).unwrap_or(0)
+        Dial::JOB.iter().position(|d| d == self).unwrap_or(0)
     }
 }
 
@@ -51,6 +74,11 @@ pub const GRACE_STEP: f64 = 5_000.0;
 /// Early-trigger dial range and step, ms (below the step it is off).
 pub const EARLY_MAX: f64 = 60_000.0;
 pub const EARLY_STEP: f64 = 5_000.0;
+/// Checkpoint-interval dial range and step, ms (below the step: only on demand, `x`).
+pub const CHECKPOINT_MAX: f64 = 60_000.0;
+pub const CHECKPOINT_STEP: f64 = 5_000.0;
+/// The job's checkpoint interval to start with.
+pub const CHECKPOINT_DEFAULT: f64 = 10_000.0;
 /// Playback speeds: processing-time seconds per real second.
 pub const SPEEDS: [f64; 9] = [1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0];
 
@@ -71,6 +99,8 @@ pub struct Dials {
     pub accumulation: Accumulation,
     /// Processing-time ms per real second / 1000.
     pub speed: f64,
+    /// The parallel job's checkpoint interval, ms (None: only on demand).
+    pub checkpoint_every: Option<f64>,
 }
 
 impl Dials {
@@ -108,6 +138,7 @@ impl Dials {
             } else {
                 10.0
             },
+            checkpoint_every: Some(CHECKPOINT_DEFAULT),
         }
     }
 
@@ -145,6 +176,7 @@ impl Dials {
                     .unwrap_or(0) as f64
                     / 2.0
             }
+            Dial::Checkpoint => self.checkpoint_every.map_or(0.0, |c| c / CHECKPOINT_MAX),
         };
         r.clamp(0.0, 1.0)
     }
@@ -172,13 +204,18 @@ impl Dials {
             Dial::Accumulation => {
                 self.accumulation = Accumulation::ALL[((r * 2.0).round() as usize).min(2)]
             }
+            Dial::Checkpoint => {
+                let c = (r * CHECKPOINT_MAX / CHECKPOINT_STEP).round() * CHECKPOINT_STEP;
+                self.checkpoint_every = (c >= CHECKPOINT_STEP).then_some(c);
+            }
         }
         self.engine_changed(&before)
     }
 
-    /// Whether the engine configuration differs from `before`'s.
+    /// Whether the engine configuration (the job's checkpoint interval included) differs from
+    /// `before`'s.
     pub fn engine_changed(&self, before: &Dials) -> bool {
-        self.config() != before.config()
+        self.config() != before.config() || self.checkpoint_every != before.checkpoint_every
     }
 
     /// Turns a dial one step. Returns whether the engine must re-run.
@@ -239,6 +276,10 @@ impl Dials {
                 } else {
                     self.accumulation.next().next()
                 }
+            }
+            Dial::Checkpoint => {
+                let c = self.checkpoint_every.unwrap_or(0.0) + sign * CHECKPOINT_STEP;
+                self.checkpoint_every = (c >= CHECKPOINT_STEP).then_some(c.min(CHECKPOINT_MAX));
             }
         }
         self.engine_changed(&before)

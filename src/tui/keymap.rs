@@ -1,7 +1,7 @@
 //! The one keymap: a table of bindings that feeds the key handler, the footer's hints and the
-//! `?` overlay, so the three cannot drift apart. `c`/`C`, `x`, `p`, `n`/`N`, `b` and `s` are
-//! deliberately left unbound (kept for crash, checkpoint, partition, tour, big numbers and
-//! screenshot).
+//! `?` overlay, so the three cannot drift apart. `j` toggles job mode, `c`/`C` crash the job or
+//! one operator instance, `x` takes a checkpoint; `p`, `n`/`N`, `b` and `s` are deliberately
+//! left unbound (kept for partition, tour, big numbers and screenshot).
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
@@ -37,17 +37,25 @@ pub enum Group {
     Playback,
     Dials,
     Select,
+    Job,
     General,
 }
 
 impl Group {
-    pub const ALL: [Group; 4] = [Group::Playback, Group::Dials, Group::Select, Group::General];
+    pub const ALL: [Group; 5] = [
+        Group::Playback,
+        Group::Dials,
+        Group::Select,
+        Group::Job,
+        Group::General,
+    ];
 
     pub fn title(&self) -> &'static str {
         match self {
             Group::Playback => "Playback",
             Group::Dials => "Dials",
             Group::Select => "Windows and events",
+            Group::Job => "Job: parallel operators, checkpoints, crashes",
             Group::General => "General",
         }
     }
@@ -272,6 +280,38 @@ pub const KEYMAP: &[Binding] = &[
         group: Group::Select,
     },
     Binding {
+        keys: &[Char('j')],
+        action: Action::ToggleJob,
+        label: "j",
+        help: "job mode: 2 sources → 4 operators → sinks",
+        hint: Some("job"),
+        group: Group::Job,
+    },
+    Binding {
+        keys: &[Char('c')],
+        action: Action::Crash,
+        label: "c",
+        help: "crash the job now (or the picked operator)",
+        hint: Some("crash"),
+        group: Group::Job,
+    },
+    Binding {
+        keys: &[Char('C')],
+        action: Action::PickOperator,
+        label: "C",
+        help: "pick an operator (again: next; c crashes it)",
+        hint: Some("pick op"),
+        group: Group::Job,
+    },
+    Binding {
+        keys: &[Char('x')],
+        action: Action::CheckpointNow,
+        label: "x",
+        help: "take a checkpoint now",
+        hint: Some("checkpoint"),
+        group: Group::Job,
+    },
+    Binding {
         keys: &[Char('?'), Named(KeyCode::F(1))],
         action: Action::Help,
         label: "?/F1",
@@ -305,9 +345,23 @@ pub fn lookup(ev: &KeyEvent) -> Option<Action> {
         .map(|b| b.action)
 }
 
-/// The footer's hints, in table order: (keys, hint).
-pub fn footer_hints() -> impl Iterator<Item = (&'static str, &'static str)> {
-    KEYMAP.iter().filter_map(|b| {
+/// The footer's hints: (keys, hint). Outside job mode in table order, with only the job
+/// toggle of the job's keys; in job mode the job's keys first, without what job mode does not
+/// offer (inspect, policies, window selection).
+pub fn footer_hints(job: bool) -> impl Iterator<Item = (&'static str, &'static str)> {
+    let first = KEYMAP.iter().filter(move |b| job && b.group == Group::Job);
+    let rest = KEYMAP.iter().filter(move |b| {
+        if job {
+            b.group != Group::Job
+                && !matches!(
+                    b.action,
+                    Action::Inspect | Action::Policy(_) | Action::WindowNext
+                )
+        } else {
+            b.group != Group::Job || b.action == Action::ToggleJob
+        }
+    });
+    first.chain(rest).filter_map(|b| {
         b.hint.map(|h| {
             let keys = match b.action {
                 Action::DialUp => "←→",
@@ -343,6 +397,14 @@ mod tests {
         );
         assert_eq!(press(KeyCode::F(1), KeyModifiers::NONE), Some(Action::Help));
         assert_eq!(
+            press(KeyCode::Char('C'), KeyModifiers::SHIFT),
+            Some(Action::PickOperator)
+        );
+        assert_eq!(
+            press(KeyCode::Char('x'), KeyModifiers::NONE),
+            Some(Action::CheckpointNow)
+        );
+        assert_eq!(
             press(KeyCode::BackTab, KeyModifiers::SHIFT),
             Some(Action::FocusPrev)
         );
@@ -350,7 +412,7 @@ mod tests {
 
     #[test]
     fn reserved_keys_stay_unbound() {
-        for c in ['c', 'C', 'x', 'p', 'n', 'N', 'b', 's'] {
+        for c in ['p', 'n', 'N', 'b', 's'] {
             assert_eq!(press(KeyCode::Char(c), KeyModifiers::NONE), None, "{c}");
         }
     }

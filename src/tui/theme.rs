@@ -55,6 +55,12 @@ pub mod glyph {
     pub const CURRENT: char = '◉';
     pub const SWEEP: char = '∘';
     pub const ENVELOPE: char = '•';
+    /// An event an operator took a second time (a replay after a crash).
+    pub const REPLAYED: char = '↺';
+    /// A completed checkpoint, on the processing-time axis.
+    pub const CHECKPOINT: char = '╾';
+    /// A crash, on the processing-time axis.
+    pub const CRASH: char = '↯';
 }
 
 impl Theme {

@@ -1,11 +1,14 @@
 //! The counters panel: events arrived, on time, late within grace, dropped, panes emitted,
-//! windows open, state size: bold and right-aligned, to read from the back of a room.
+//! windows open, state size: bold and right-aligned, to read from the back of a room. In job
+//! mode the parallel job's operators' counters, summed: they roll back with a crash.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget};
+
+use crate::engine::job_timeline::JobTimeline;
 
 use super::super::app::App;
 use super::super::theme::glyph;
@@ -21,8 +24,62 @@ pub fn bytes(n: usize) -> String {
     }
 }
 
+/// The job's rows: the operators' counters summed, their open cells and state.
+fn job_rows(app: &App, job: &JobTimeline) -> Vec<(String, String, Style)> {
+    let t = &app.theme;
+    let p = job.pipeline();
+    let c = p.counters();
+    let bold = t.text.add_modifier(Modifier::BOLD);
+    let ops = p.operator_views();
+    let open: usize = ops.iter().map(|o| o.open_cells).sum();
+    let state: usize = ops.iter().map(|o| o.state_bytes).sum();
+    let taken = if p.is_replaying() {
+        format!("{} {} / {}", glyph::REPLAYED, c.events, app.scenario.len())
+    } else {
+        format!("{} / {}", c.events, app.scenario.len())
+    };
+    vec![
+        ("taken".into(), taken, bold),
+        (
+            format!("{} on time", glyph::ON_TIME),
+            c.on_time.to_string(),
+            t.on_time.add_modifier(Modifier::BOLD),
+        ),
+        (
+            format!("{} late in grace", glyph::LATE),
+            c.late.to_string(),
+            t.late,
+        ),
+        (
+            format!("{} dropped", glyph::DROPPED),
+            c.dropped.to_string(),
+            t.dropped,
+        ),
+        (
+            "panes emitted".into(),
+            format!(
+                "{}  (E{} O{} L{})",
+                c.panes(),
+                c.early_panes,
+                c.on_time_panes,
+                c.late_panes
+            ),
+            bold,
+        ),
+        (
+            "cells open".into(),
+            format!("{open}  ({} operators)", ops.len()),
+            bold,
+        ),
+        ("state".into(), bytes(state), bold),
+    ]
+}
+
 /// The rows: (label, value, style of the value).
 pub fn rows(app: &App) -> Vec<(String, String, Style)> {
+    if let Some(job) = app.job.as_deref() {
+        return job_rows(app, job);
+    }
     let t = &app.theme;
     let c = app.timeline.counters();
     let bold = t.text.add_modifier(Modifier::BOLD);

@@ -1,5 +1,6 @@
 //! The dials panel: lag, grace, early-trigger interval, speed, watermark kind and accumulation
-//! mode, each a track with a thumb and its value; the focused one is reversed. In the compact
+//! mode (and in job mode the checkpoint interval), each a track with a thumb and its value; the
+//! focused one is reversed. In the compact
 //! layout it also carries a one-line summary of the frontier. The mouse hit-test uses the same
 //! geometry as the drawing ([`track`]).
 
@@ -35,6 +36,7 @@ pub fn value(d: &Dials, dial: Dial) -> String {
             crate::engine::Accumulation::Discarding => "discard".into(),
             crate::engine::Accumulation::Retracting => "retract".into(),
         },
+        Dial::Checkpoint => d.checkpoint_every.map_or("on x".into(), fmt_ms),
     }
 }
 
@@ -50,7 +52,7 @@ fn stops(dial: Dial) -> Option<usize> {
 /// The screen row and track of each dial inside the dials panel at `area`.
 pub fn track(area: Rect, dial: Dial) -> Option<Rect> {
     let inner = Block::default().borders(Borders::ALL).inner(area);
-    let i = Dial::ALL.iter().position(|d| *d == dial)? as u16;
+    let i = Dial::JOB.iter().position(|d| *d == dial)? as u16;
     if i >= inner.height || inner.width <= LABEL + VALUE + 3 {
         return None;
     }
@@ -62,9 +64,9 @@ pub fn track(area: Rect, dial: Dial) -> Option<Rect> {
     })
 }
 
-/// The dial and track position (0 to 1) under a mouse position, if any.
-pub fn hit(area: Rect, _dials: &Dials, col: u16, row: u16) -> Option<(Dial, f64)> {
-    Dial::ALL.iter().find_map(|&d| {
+/// The dial (of those shown, `order`) and track position (0 to 1) under a mouse position.
+pub fn hit(area: Rect, order: &[Dial], col: u16, row: u16) -> Option<(Dial, f64)> {
+    order.iter().find_map(|&d| {
         let t = track(area, d)?;
         if row != t.y || col + 1 < t.x || col > t.right() {
             return None;
@@ -88,7 +90,8 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
         .title(Span::styled(title, t.title));
     let inner = block.inner(area);
     block.render(area, buf);
-    for (i, &d) in Dial::ALL.iter().enumerate() {
+    let order = Dial::order(app.job.is_some());
+    for (i, &d) in order.iter().enumerate() {
         let y = inner.y + i as u16;
         if y >= inner.bottom() {
             break;
@@ -139,7 +142,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
         }
     }
     if mode == Mode::Compact {
-        let y = inner.y + Dial::ALL.len() as u16;
+        let y = inner.y + order.len() as u16;
         if y < inner.bottom() {
             let r = Rect {
                 y,

@@ -47,9 +47,32 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
             "ideal watermark: event = processing time",
         ),
         (glyph::WINDOW_EDGE, t.window_edge, "window end"),
+        (
+            glyph::REPLAYED,
+            t.policy,
+            "job: event taken again in a replay",
+        ),
+        (
+            glyph::CHECKPOINT,
+            t.key,
+            "job: a completed checkpoint (axis)",
+        ),
+        (glyph::CRASH, t.warn, "job: a crash (axis)"),
     ] {
         v.push(Line::from(vec![
             Span::styled(format!(" {g:<8}"), style),
+            Span::styled(what, t.text),
+        ]));
+    }
+    v.push(Line::from(Span::styled("Topology", t.title)));
+    for (g, what) in [
+        ("12 ┃8", "12 in flight, checkpoint 8's barrier behind"),
+        ("⏸", "input held back: its operator is aligning"),
+        ("⧗ #8 1/2", "aligning on #8, barrier in on 1 of 2"),
+        ("✓ #8", "snapshotted for checkpoint #8"),
+    ] {
+        v.push(Line::from(vec![
+            Span::styled(format!(" {g:<9}"), t.key),
             Span::styled(what, t.text),
         ]));
     }

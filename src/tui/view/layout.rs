@@ -1,7 +1,8 @@
 //! Where each panel goes, as a pure function of the terminal size. The view draws into these
 //! areas and the mouse handler hit-tests against the same ones, so a click lands where the
 //! user saw the dial. At 120×40 and up: every panel; from 80×24: a compact layout; below that,
-//! nothing but the "terminal too small" message.
+//! nothing but the "terminal too small" message. Job mode swaps the pane history and the
+//! frontier for the topology and sinks panels (compact: for the windows and dials).
 
 use ratatui::layout::Rect;
 
@@ -31,6 +32,10 @@ pub struct Areas {
     pub panes: Option<Rect>,
     /// The frontier chart (full layout only; compact shows a summary inside the dials).
     pub frontier: Option<Rect>,
+    /// Job mode: sources, channels, operator instances and the sink.
+    pub topology: Option<Rect>,
+    /// Job mode: the three sinks against the oracle.
+    pub sinks: Option<Rect>,
     pub footer: Rect,
 }
 
@@ -61,6 +66,47 @@ fn split_h(r: Rect, left: u16) -> (Rect, Rect) {
 impl Areas {
     /// The layout for a terminal of `size` (width, height); None when it is too small.
     pub fn compute(size: (u16, u16)) -> Option<Areas> {
+        Areas::compute_for(size, false)
+    }
+
+    /// The layout with or without the job's panels.
+    pub fn compute_for(size: (u16, u16), job: bool) -> Option<Areas> {
+        let a = Areas::single(size)?;
+        if !job {
+            return Some(a);
+        }
+        Some(match a.mode {
+            Mode::Full => {
+                let bottom = a.windows.union(a.panes.unwrap_or(a.windows));
+                let windows_w = (bottom.width * 2 / 5).clamp(40, 60);
+                let (windows, topology) = split_h(bottom, windows_w);
+                let right = a.dials.union(a.frontier.unwrap_or(a.dials));
+                let (dials, sinks) = split_v(right, 9);
+                Areas {
+                    windows,
+                    dials,
+                    panes: None,
+                    frontier: None,
+                    topology: Some(topology),
+                    sinks: Some(sinks),
+                    ..a
+                }
+            }
+            Mode::Compact => {
+                let bottom = a.windows.union(a.dials);
+                let (topology, sinks) = split_h(bottom, a.windows.width);
+                Areas {
+                    windows: Rect::default(),
+                    dials: Rect::default(),
+                    topology: Some(topology),
+                    sinks: Some(sinks),
+                    ..a
+                }
+            }
+        })
+    }
+
+    fn single(size: (u16, u16)) -> Option<Areas> {
         let (w, h) = size;
         if w < MIN_SIZE.0 || h < MIN_SIZE.1 {
             return None;
@@ -88,6 +134,8 @@ impl Areas {
                 windows,
                 panes: Some(panes),
                 frontier: Some(frontier),
+                topology: None,
+                sinks: None,
                 footer,
             })
         } else {
@@ -105,6 +153,8 @@ impl Areas {
                 windows,
                 panes: None,
                 frontier: None,
+                topology: None,
+                sinks: None,
                 footer,
             })
         }
@@ -128,6 +178,13 @@ mod tests {
                 a.footer,
             ] {
                 assert!(a.screen.contains(r.as_position()) || r.area() == 0);
+                assert!(r.right() <= a.screen.right() && r.bottom() <= a.screen.bottom());
+            }
+        }
+        for size in [(80, 24), (119, 39), (120, 40), (300, 90)] {
+            let a = Areas::compute_for(size, true).unwrap();
+            for r in [a.topology.unwrap(), a.sinks.unwrap(), a.plot, a.counters] {
+                assert!(r.area() > 0, "{size:?}");
                 assert!(r.right() <= a.screen.right() && r.bottom() <= a.screen.bottom());
             }
         }

@@ -1,4 +1,5 @@
-//! The view: renders a borrowed [`App`] into a frame, one module per panel. Below 80×24 it
+//! The view: renders a borrowed [`App`] into a frame, one module per panel (job mode adds the
+//! topology and sinks panels and the crash report). Below 80×24 it
 //! draws only the "terminal too small" message; no size makes it panic.
 
 pub mod counters;
@@ -9,6 +10,8 @@ pub mod help;
 pub mod inspect;
 pub mod layout;
 pub mod plot;
+pub mod sinks;
+pub mod topology;
 pub mod watermark;
 pub mod windows;
 
@@ -29,7 +32,7 @@ pub fn render(app: &App, frame: &mut Frame) {
 
 /// Draws the whole screen into a buffer covering `area`.
 pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
-    let Some(a) = Areas::compute((area.width, area.height)) else {
+    let Some(a) = Areas::compute_for((area.width, area.height), app.job.is_some()) else {
         too_small(app, area, buf);
         return;
     };
@@ -41,8 +44,18 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     plot::render(app, off(a.plot), buf);
     watermark::render(app, off(a.watermark), buf, a.mode);
     counters::render(app, off(a.counters), buf);
-    dials::render(app, off(a.dials), buf, a.mode);
-    windows::render(app, off(a.windows), buf, a.mode);
+    if a.dials.area() > 0 {
+        dials::render(app, off(a.dials), buf, a.mode);
+    }
+    if a.windows.area() > 0 {
+        windows::render(app, off(a.windows), buf, a.mode);
+    }
+    if let Some(r) = a.topology {
+        topology::render(app, off(r), buf);
+    }
+    if let Some(r) = a.sinks {
+        sinks::render(app, off(r), buf);
+    }
     if let Some(p) = a.panes {
         windows::render_panes(app, off(p), buf);
     }
@@ -51,6 +64,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     }
     footer::render(app, off(a.footer), buf);
     inspect::render(app, off(a.plot), buf);
+    sinks::render_crash(app, off(a.plot), buf);
     if app.overlay == Some(Overlay::Help) {
         help::render(app, area, buf);
     }

@@ -1,7 +1,10 @@
 //! The two-clocks plot: every arrived event at (event time →, processing time ↑), drawn by its
 //! fate (• on time, ◆ late within grace, ✕ dropped); the watermark as a line (━), the ideal
 //! watermark event time = processing time as a faint diagonal (╌), window ends (┊, the selected
-//! window's edges │) and the playhead (┈ with ▶ on the axis). Events are rasterised into one
+//! window's edges │) and the playhead (┈ with ▶ on the axis). In job mode the events are those
+//! the parallel job's operators took (↺ those taken again in a replay), the watermark is the
+//! job's, and the processing-time axis carries completed checkpoints (╾) and crashes (↯).
+//! Events are rasterised into one
 //! cell each (the worst fate in a cell wins), so a frame costs one pass over the arrived events
 //! whatever their number.
 
@@ -13,6 +16,8 @@ use ratatui::widgets::{Block, Borders, Widget};
 
 use crate::engine::lateness::secs;
 use crate::engine::Fate;
+
+use crate::engine::job_timeline::JobTimeline;
 
 use super::super::app::App;
 use super::super::theme::{glyph, Theme};
@@ -111,6 +116,7 @@ enum Mark {
     Watermark,
     Late,
     Dropped,
+    Replayed,
     Inspected,
 }
 
@@ -126,6 +132,7 @@ fn mark_cell(theme: &Theme, m: Mark) -> Option<(char, Style)> {
         Mark::Watermark => (glyph::WATERMARK, theme.watermark),
         Mark::Late => (glyph::LATE, theme.late),
         Mark::Dropped => (glyph::DROPPED, theme.dropped),
+        Mark::Replayed => (glyph::REPLAYED, theme.policy),
         Mark::Inspected => ('◎', theme.inspected),
     })
 }
@@ -197,7 +204,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     }
 
     // The ideal watermark: event time = processing time.
-    let (cw, ch) = f.cell_size();
+    let (cw, _) = f.cell_size();
     for c in 0..f.inner.width {
         let x = f.x.0 + (f64::from(c) + 0.5) * cw;
         if x <= app.playhead.now {
@@ -207,6 +214,149 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         }
     }
 
+    if let Some(job) = app.job.as_deref() {
+        job_layer(app, job, &f, &mut grid, &mut counts);
+    } else {
+        timeline_layer(app, &f, &mut grid, &mut counts);
+    }
+
+    for r in 0..h {
+        for c in 0..w {
+            if let Some((g, s)) = mark_cell(t, grid[r * w + c]) {
+                if let Some(cell) = buf.cell_mut((f.inner.x + c as u16, f.inner.y + r as u16)) {
+                    cell.set_char(g).set_style(s);
+                }
+            }
+        }
+    }
+
+    // Axis labels: processing time on the left (top, playhead, bottom), event time below.
+    let lx = f.inner.x.saturating_sub(Y_LABELS);
+    let label = |v: f64| format!("{:>5.0}s", v / 1000.0);
+    buf.set_stringn(lx, f.inner.y, label(f.y.1), 6, t.dim);
+    buf.set_stringn(lx, f.inner.bottom() - 1, label(f.y.0), 6, t.dim);
+    if let Some(job) = app.job.as_deref() {
+        // Completed checkpoints and crashes, as ticks on the processing-time axis.
+        for ck in job.pipeline().checkpoints() {
+            if let Some(r) = f.row(ck.time) {
+                buf.set_stringn(
+                    lx + 5,
+                    f.inner.y + r,
+                    glyph::CHECKPOINT.to_string(),
+                    1,
+                    t.key,
+                );
+            }
+        }
+        for crash in job.crashes() {
+            if let Some(r) = f.row(crash.time) {
+                buf.set_stringn(lx + 4, f.inner.y + r, glyph::CRASH.to_string(), 1, t.warn);
+            }
+        }
+    }
+    if let Some(r) = now_row {
+        let y = f.inner.y + r;
+        if y > f.inner.y && y + 1 < f.inner.bottom() {
+            buf.set_stringn(lx, y, label(app.playhead.now), 5, t.playhead);
+        }
+        buf.set_stringn(lx + 5, y, "▶", 1, t.playhead);
+    }
+    let by = f.inner.bottom();
+    let mut next_free = f.inner.x;
+    for &win in app.scenario.windows.iter().step_by(every) {
+        let x = wf.end(win);
+        if let Some(c) = f.col(x) {
+            let s = secs(x).trim_end_matches(".0s").to_string() + "s";
+            let cx = f.inner.x + c;
+            let start = cx.saturating_sub(s.chars().count() as u16 / 2);
+            if start >= next_free && start + (s.chars().count() as u16) <= f.inner.right() {
+                buf.set_stringn(start, by, &s, s.chars().count(), t.dim);
+                next_free = start + s.chars().count() as u16 + 1;
+            }
+        }
+    }
+}
+
+fn put(grid: &mut [Mark], w: usize, c: u16, r: u16, m: Mark) {
+    let i = r as usize * w + c as usize;
+    if let Some(g) = grid.get_mut(i) {
+        if m > *g {
+            *g = m;
+        }
+    }
+}
+
+/// The parallel job's layer: the records its operators took, by the fate they met there (↺
+/// when taken again in a replay), and the job's watermark.
+fn job_layer(app: &App, job: &JobTimeline, f: &PlotFrame, grid: &mut [Mark], counts: &mut [u16]) {
+    let w = f.inner.width as usize;
+    let (cw, ch) = f.cell_size();
+    let n = app.playhead.arrived.min(app.scenario.len());
+    let events = &app.scenario.stream.events[..n];
+    let fates = job.fates();
+    let again = job.deliveries();
+    let stride = (events.len() / ON_TIME_SAMPLES).max(1);
+    let dense = if stride > 1 { 1 } else { 2 };
+    for k in (0..events.len()).step_by(stride) {
+        let Some(fate) = fates.get(k).copied().flatten() else {
+            continue;
+        };
+        let e = &events[k];
+        let (Some(c), Some(r)) = (f.col(e.event_time), f.row(e.proc_time)) else {
+            continue;
+        };
+        let m = if again.get(k).is_some_and(|&d| d >= 2) {
+            Mark::Replayed
+        } else {
+            match fate {
+                Fate::Dropped => Mark::Dropped,
+                Fate::Late => Mark::Late,
+                Fate::OnTime => {
+                    let Some(n) = counts.get_mut(r as usize * w + c as usize) else {
+                        continue;
+                    };
+                    *n = n.saturating_add(1);
+                    if *n > dense {
+                        Mark::OnTime
+                    } else {
+                        Mark::OnTimeSparse
+                    }
+                }
+            }
+        };
+        put(grid, w, c, r, m);
+    }
+    let wms = job.watermarks();
+    let upto = wms.partition_point(|&(t, _)| t <= app.playhead.now);
+    let wms = &wms[..upto];
+    for c in 0..f.inner.width {
+        let x = f.x.0 + (f64::from(c) + 0.5) * cw;
+        let i = wms.partition_point(|&(_, wm)| wm < x);
+        if let Some(&(t, _)) = wms.get(i) {
+            if let Some(r) = f.row(t) {
+                put(grid, w, c, r, Mark::Watermark);
+            }
+        }
+    }
+    for r in 0..f.inner.height {
+        let y = f.y.0 + (f64::from(f.inner.height - 1 - r) + 0.5) * ch;
+        if y > app.playhead.now {
+            continue;
+        }
+        let i = wms.partition_point(|&(t, _)| t <= y);
+        if let Some(&(_, wm)) = i.checked_sub(1).and_then(|i| wms.get(i)) {
+            if let Some(c) = f.col(wm) {
+                put(grid, w, c, r, Mark::Watermark);
+            }
+        }
+    }
+}
+
+/// The single processor's layer: arrived events by fate, the watermark, the inspected event.
+fn timeline_layer(app: &App, f: &PlotFrame, grid: &mut [Mark], counts: &mut [u16]) {
+    let w = f.inner.width as usize;
+    let (cw, ch) = f.cell_size();
+    let put = |grid: &mut [Mark], c: u16, r: u16, m: Mark| put(grid, w, c, r, m);
     // Events by fate.
     let tl = &app.timeline;
     let events = &app.scenario.stream.events[..tl.arrived()];
@@ -230,7 +380,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             } else {
                 Mark::OnTimeSparse
             };
-            put(&mut grid, c, r, m);
+            put(grid, c, r, m);
         }
     }
     let exceptions = tl.exceptions();
@@ -243,7 +393,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             } else {
                 Mark::Late
             };
-            put(&mut grid, c, r, m);
+            put(grid, c, r, m);
         }
     }
 
@@ -255,7 +405,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         let i = wms.partition_point(|&wm| wm < x);
         if let Some(e) = events.get(i) {
             if let Some(r) = f.row(e.proc_time) {
-                put(&mut grid, c, r, Mark::Watermark);
+                put(grid, c, r, Mark::Watermark);
             }
         }
     }
@@ -267,7 +417,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         let n = events.partition_point(|e| e.proc_time <= y);
         if let Some(&wm) = n.checked_sub(1).and_then(|i| wms.get(i)) {
             if let Some(c) = f.col(wm) {
-                put(&mut grid, c, r, Mark::Watermark);
+                put(grid, c, r, Mark::Watermark);
             }
         }
     }
@@ -275,44 +425,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     // The inspected event.
     if let Some(e) = app.selection.inspected.and_then(|i| events.get(i)) {
         if let (Some(c), Some(r)) = (f.col(e.event_time), f.row(e.proc_time)) {
-            put(&mut grid, c, r, Mark::Inspected);
-        }
-    }
-
-    for r in 0..h {
-        for c in 0..w {
-            if let Some((g, s)) = mark_cell(t, grid[r * w + c]) {
-                if let Some(cell) = buf.cell_mut((f.inner.x + c as u16, f.inner.y + r as u16)) {
-                    cell.set_char(g).set_style(s);
-                }
-            }
-        }
-    }
-
-    // Axis labels: processing time on the left (top, playhead, bottom), event time below.
-    let lx = f.inner.x.saturating_sub(Y_LABELS);
-    let label = |v: f64| format!("{:>5.0}s", v / 1000.0);
-    buf.set_stringn(lx, f.inner.y, label(f.y.1), 6, t.dim);
-    buf.set_stringn(lx, f.inner.bottom() - 1, label(f.y.0), 6, t.dim);
-    if let Some(r) = now_row {
-        let y = f.inner.y + r;
-        if y > f.inner.y && y + 1 < f.inner.bottom() {
-            buf.set_stringn(lx, y, label(app.playhead.now), 5, t.playhead);
-        }
-        buf.set_stringn(lx + 5, y, "▶", 1, t.playhead);
-    }
-    let by = f.inner.bottom();
-    let mut next_free = f.inner.x;
-    for &win in app.scenario.windows.iter().step_by(every) {
-        let x = wf.end(win);
-        if let Some(c) = f.col(x) {
-            let s = secs(x).trim_end_matches(".0s").to_string() + "s";
-            let cx = f.inner.x + c;
-            let start = cx.saturating_sub(s.chars().count() as u16 / 2);
-            if start >= next_free && start + (s.chars().count() as u16) <= f.inner.right() {
-                buf.set_stringn(start, by, &s, s.chars().count(), t.dim);
-                next_free = start + s.chars().count() as u16 + 1;
-            }
+            put(grid, c, r, Mark::Inspected);
         }
     }
 }

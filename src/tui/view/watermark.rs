@@ -1,5 +1,6 @@
 //! The watermark panel: processing time now, the watermark now, the gap between them with its
-//! history as a sparkline, the watermark kind, and whether the simulation is playing.
+//! history as a sparkline, the watermark kind, and whether the simulation is playing. In job
+//! mode the watermark is the job's (the smallest of its operators').
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -19,6 +20,17 @@ pub fn status(app: &App) -> String {
     let speed = format!("{}×", app.dials.speed);
     if app.playhead.finished {
         "■ end of input".to_string()
+    } else if app
+        .job
+        .as_deref()
+        .is_some_and(|j| j.pipeline().is_replaying())
+    {
+        let verb = if app.playhead.playing {
+            "replaying"
+        } else {
+            "replay paused"
+        };
+        format!("↺ {verb} {speed}")
     } else if app.playhead.playing {
         format!("▶ playing {speed}")
     } else {
@@ -26,8 +38,16 @@ pub fn status(app: &App) -> String {
     }
 }
 
+/// The watermark now: the single processor's, or in job mode the job's.
+pub fn watermark_now(app: &App) -> f64 {
+    match app.job.as_deref() {
+        Some(j) => j.watermark(),
+        None => app.timeline.watermark(),
+    }
+}
+
 fn gap(app: &App) -> String {
-    let wm = app.timeline.watermark();
+    let wm = watermark_now(app);
     if wm.is_infinite() {
         "—".to_string()
     } else {
@@ -43,7 +63,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
         .title(Span::styled(" Watermark ", t.title));
     let inner = block.inner(area);
     block.render(area, buf);
-    let wm = app.timeline.watermark();
+    let wm = watermark_now(app);
     let kind = app.dials.watermark().to_string();
     let lines = match mode {
         Mode::Full => vec![
@@ -99,6 +119,24 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
 
 /// The gap (processing time − watermark, whole seconds) sampled at `n` evenly spaced arrivals.
 pub fn gap_history(app: &App, n: usize) -> Vec<u64> {
+    if let Some(j) = app.job.as_deref() {
+        let wms = j.watermarks();
+        let m = wms.len();
+        if m == 0 || n == 0 {
+            return Vec::new();
+        }
+        return (0..n.min(m))
+            .map(|i| {
+                let j = ((i + 1) * m / n.min(m)).saturating_sub(1).min(m - 1);
+                let g = (wms[j].0 - wms[j].1) / 1000.0;
+                if g.is_finite() && g > 0.0 {
+                    g.round() as u64
+                } else {
+                    0
+                }
+            })
+            .collect();
+    }
     let wms = app.timeline.watermarks();
     let events = &app.scenario.stream.events;
     let m = wms.len();

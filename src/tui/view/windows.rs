@@ -9,9 +9,10 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget};
 
+use crate::engine::job_timeline::JobTimeline;
 use crate::engine::lateness::secs;
 use crate::engine::timeline::{Phase, WindowRow};
-use crate::engine::{CellId, Pane, Timing};
+use crate::engine::{CellId, KeyId, Pane, SinkKind, Timing};
 
 use super::super::app::App;
 use super::super::theme::Theme;
@@ -60,7 +61,83 @@ pub fn rows(app: &App) -> Vec<WindowRow> {
         .collect()
 }
 
+/// The windows table in job mode: per window, the additive, idempotent and transactional
+/// sinks' values and the oracle.
+fn render_job(app: &App, job: &JobTimeline, area: Rect, buf: &mut Buffer) {
+    let t = &app.theme;
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(t.border)
+        .title(Line::from(vec![
+            Span::styled(" Windows at the sinks ", t.title),
+            Span::styled(format!("· key {} ", key_name(app)), t.dim),
+        ]));
+    let inner = block.inner(area);
+    block.render(area, buf);
+    if inner.height == 0 {
+        return;
+    }
+    let head = format!(
+        "{:<9}{:>7}{:>7}{:>7}{:>7}",
+        "window", "add", "idem", "txn", "oracle"
+    );
+    let mut lines = vec![Line::from(Span::styled(head, t.dim))];
+    let n = app.scenario.windows.len();
+    let room = inner.height.saturating_sub(1) as usize;
+    let sel = app.selection.window.min(n.saturating_sub(1));
+    let first = first_row(sel, n, room);
+    let keys = app.scenario.keys() as KeyId;
+    let outputs: Vec<_> = SinkKind::ALL
+        .iter()
+        .map(|&k| job.pipeline().sink_output(k))
+        .collect();
+    for (i, &w) in app
+        .scenario
+        .windows
+        .iter()
+        .enumerate()
+        .skip(first)
+        .take(room)
+    {
+        let cells: Vec<CellId> = match app.selection.key {
+            Some(key) => vec![CellId { window: w, key }],
+            None => (0..keys).map(|key| CellId { window: w, key }).collect(),
+        };
+        let truth: i64 = cells
+            .iter()
+            .filter_map(|c| app.scenario.truth.get(c))
+            .map(|&v| v as i64)
+            .sum();
+        let base = if i == sel { t.focus } else { t.text };
+        let mut spans = vec![Span::styled(
+            format!(
+                "{:<9}",
+                span(app.dials.window.start(w), app.dials.window.end(w))
+            ),
+            base,
+        )];
+        for out in &outputs {
+            let v: i64 = cells.iter().filter_map(|c| out.get(c)).sum();
+            let style = if v == truth {
+                t.on_time
+            } else if v > truth {
+                t.dropped
+            } else {
+                t.dim
+            };
+            spans.push(Span::styled(format!("{v:>7}"), style));
+        }
+        spans.push(Span::styled(format!("{truth:>7}"), t.dim));
+        lines.push(Line::from(spans));
+    }
+    Paragraph::new(lines).render(inner, buf);
+}
+
 pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
+    if let Some(job) = app.job.as_deref() {
+        render_job(app, job, area, buf);
+        return;
+    }
     let t = &app.theme;
     let block = Block::default()
         .borders(Borders::ALL)

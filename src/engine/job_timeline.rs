@@ -1,0 +1,360 @@
+//! The parallel job up to a playhead, as the terminal UI shows it: a [`Pipeline`] driven to a
+//! processing time, with the user's presses (crash the job or one operator, checkpoint now)
+//! applied in the order they were pressed, and what the steps said along the way (each
+//! record's fate at its operator, how often it was delivered, the job's watermark). Pure: the
+//! UI only reads it, and every rule it reports (routing, barriers, alignment, restore, the
+//! sinks) is the pipeline's.
+//!
+//! A press is kept with the processing time it happened at, so a re-run with other dials
+//! ([`JobTimeline::run_to`]) applies it again at the same point: the presses are applied in
+//! order, each once the job has run up to its time. Processing time goes back on a crash (the
+//! clock returns to the restored checkpoint's time) and the replay takes the same course
+//! again; playing forward extends the current run ([`JobTimeline::advance_to`]).
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use super::checkpoint::SinkKind;
+use super::lateness::Fate;
+use super::pipeline::{
+    CrashRecord, CrashTarget, Outcome, Pipeline, PipelineConfig, PipelineError, StepEvent,
+};
+use super::stream::Stream;
+use super::window::CellId;
+
+/// What the user pressed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Intervention {
+    /// The whole job, or one operator instance, fails.
+    Crash(CrashTarget),
+    /// Barriers are injected at every live source.
+    Checkpoint,
+}
+
+/// A press at a processing time.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Press {
+    pub time: f64,
+    pub what: Intervention,
+}
+
+/// The job's watermark is sampled this often (processing time, ms).
+pub const WATERMARK_SAMPLE: f64 = 1_000.0;
+
+/// One sink's standing against the oracle.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SinkScore {
+    pub kind: SinkKind,
+    /// Σ of the values it holds.
+    pub total: i64,
+    /// Cells of the oracle whose value it holds differs (a missing cell counts as 0).
+    pub wrong: usize,
+    /// Panes staged, not yet committed (transactional).
+    pub staged: usize,
+}
+
+/// The pipeline run up to a playhead, with the presses that shaped it.
+#[derive(Debug, Clone)]
+pub struct JobTimeline {
+    pipeline: Pipeline<Arc<Stream>>,
+    presses: Vec<Press>,
+    /// The processing time the job has been run to (goes back with a crash).
+    at: f64,
+    /// Per stream offset: its fate at its operator, the latest time it was delivered.
+    fates: Vec<Option<Fate>>,
+    /// Per stream offset: how many times an operator took it (replays included).
+    deliveries: Vec<u8>,
+    /// Records delivered again since the latest crash.
+    redelivered: usize,
+    /// (processing time, the smallest operator watermark), every [`WATERMARK_SAMPLE`].
+    watermarks: Vec<(f64, f64)>,
+    next_sample: f64,
+}
+
+impl JobTimeline {
+    /// A job before its first step.
+    pub fn new(stream: Arc<Stream>, cfg: PipelineConfig) -> Result<Self, PipelineError> {
+        let n = stream.len();
+        let pipeline = Pipeline::new(stream, cfg)?;
+        let at = pipeline.now();
+        Ok(JobTimeline {
+            pipeline,
+            presses: Vec::new(),
+            at,
+            fates: vec![None; n],
+            deliveries: vec![0; n],
+            redelivered: 0,
+            watermarks: Vec::new(),
+            next_sample: f64::NEG_INFINITY,
+        })
+    }
+
+    /// Runs from the start with these presses, applied in order, to processing time `now`
+    /// (after the last press: the clock may have gone back with a crash).
+    pub fn run_to(
+        stream: Arc<Stream>,
+        cfg: PipelineConfig,
+        presses: &[Press],
+        now: f64,
+    ) -> Result<Self, PipelineError> {
+        let mut j = JobTimeline::new(stream, cfg)?;
+        for p in presses {
+            j.advance_to(p.time);
+            j.press(p.what);
+        }
+        j.advance_to(now);
+        Ok(j)
+    }
+
+    /// Steps while the next step is due by processing time `t` (never goes back by itself).
+    pub fn advance_to(&mut self, t: f64) {
+        while self.pipeline.next_time().is_some_and(|n| n <= t) {
+            self.step();
+        }
+        self.at = self.at.max(t);
+    }
+
+    /// Runs until the job has finished.
+    pub fn run_to_end(&mut self) {
+        while self.step() {}
+        self.at = self.at.max(self.pipeline.now());
+    }
+
+    /// Advances to the time of the next step (every step due then): one move while paused.
+    /// Returns false once the job has finished.
+    pub fn step_once(&mut self) -> bool {
+        match self.pipeline.next_time() {
+            Some(t) => {
+                self.advance_to(t.max(self.at));
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Applies a press now, at the processing time the job has been run to, and keeps it.
+    /// Returns false when it did nothing (the job has finished, or every source has ended for
+    /// a checkpoint, or no such operator): such a press is not kept.
+    pub fn press(&mut self, what: Intervention) -> bool {
+        let time = self.at;
+        let done = match what {
+            Intervention::Checkpoint => self.pipeline.checkpoint_now().is_some(),
+            Intervention::Crash(target) => {
+                let before = self.pipeline.crashes().len();
+                if self.pipeline.is_finished()
+                    || self.pipeline.schedule_crash(time, target).is_err()
+                {
+                    false
+                } else {
+                    self.step();
+                    self.pipeline.crashes().len() > before
+                }
+            }
+        };
+        if done {
+            self.presses.push(Press { time, what });
+        }
+        done
+    }
+
+    /// One pipeline step, with what it said recorded.
+    fn step(&mut self) -> bool {
+        let Some(step) = self.pipeline.step() else {
+            return false;
+        };
+        match step.event {
+            StepEvent::Delivered {
+                outcome:
+                    Outcome::Record {
+                        stream_offset,
+                        fate,
+                        replayed,
+                        ..
+                    },
+                ..
+            } => {
+                if let Some(f) = self.fates.get_mut(stream_offset) {
+                    *f = Some(fate);
+                }
+                if let Some(d) = self.deliveries.get_mut(stream_offset) {
+                    *d = d.saturating_add(1);
+                }
+                if replayed {
+                    self.redelivered += 1;
+                }
+            }
+            StepEvent::Crashed => {
+                let back = self.pipeline.now();
+                self.at = back;
+                self.redelivered = 0;
+                let keep = self.watermarks.partition_point(|&(t, _)| t <= back);
+                self.watermarks.truncate(keep);
+                self.next_sample = f64::NEG_INFINITY;
+                return true;
+            }
+            _ => {}
+        }
+        if step.time >= self.next_sample {
+            self.watermarks.push((step.time, self.watermark()));
+            self.next_sample = ((step.time / WATERMARK_SAMPLE).floor() + 1.0) * WATERMARK_SAMPLE;
+        }
+        true
+    }
+
+    /// The engine underneath, read-only.
+    pub fn pipeline(&self) -> &Pipeline<Arc<Stream>> {
+        &self.pipeline
+    }
+
+    pub fn config(&self) -> &PipelineConfig {
+        self.pipeline.config()
+    }
+
+    /// The presses applied, in order.
+    pub fn presses(&self) -> &[Press] {
+        &self.presses
+    }
+
+    /// The processing time the job has been run to.
+    pub fn now(&self) -> f64 {
+        self.at
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.pipeline.is_finished()
+    }
+
+    /// The job's watermark: the smallest of its operators' (+∞ once all have finished).
+    pub fn watermark(&self) -> f64 {
+        self.pipeline
+            .operator_views()
+            .iter()
+            .map(|o| o.watermark)
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    /// The job's watermark over processing time, sampled (cut back with a crash).
+    pub fn watermarks(&self) -> &[(f64, f64)] {
+        &self.watermarks
+    }
+
+    /// Per stream offset, its fate the latest time an operator took it (None: not yet).
+    pub fn fates(&self) -> &[Option<Fate>] {
+        &self.fates
+    }
+
+    /// Per stream offset, how many times an operator took it: 2 and more were replayed.
+    pub fn deliveries(&self) -> &[u8] {
+        &self.deliveries
+    }
+
+    /// Records the operators took again since the latest crash.
+    pub fn redelivered(&self) -> usize {
+        self.redelivered
+    }
+
+    pub fn crashes(&self) -> &[CrashRecord] {
+        self.pipeline.crashes()
+    }
+
+    pub fn last_crash(&self) -> Option<&CrashRecord> {
+        self.pipeline.crashes().last()
+    }
+
+    /// By how much the additive sink over-counts, over every crash so far.
+    pub fn overcount(&self) -> i64 {
+        self.pipeline
+            .crashes()
+            .iter()
+            .map(CrashRecord::overcount_total)
+            .sum()
+    }
+
+    /// The three sinks against the oracle.
+    pub fn sink_scores(&self, truth: &BTreeMap<CellId, u64>) -> Vec<SinkScore> {
+        let view = self.pipeline.sink_view();
+        SinkKind::ALL
+            .iter()
+            .map(|&kind| {
+                let out = self.pipeline.sink_output(kind);
+                let wrong = truth
+                    .iter()
+                    .filter(|(c, &t)| out.get(c).copied().unwrap_or(0) != t as i64)
+                    .count();
+                let staged = view
+                    .totals
+                    .iter()
+                    .find(|s| s.kind == kind)
+                    .map_or(0, |s| s.staged);
+                SinkScore {
+                    kind,
+                    total: out.values().sum(),
+                    wrong,
+                    staged,
+                }
+            })
+            .collect()
+    }
+
+    /// The value a sink holds for each of `cells`, summed.
+    pub fn sink_value(&self, kind: SinkKind, cells: &[CellId]) -> i64 {
+        let sink = self.pipeline.sink(kind);
+        let out = sink.output();
+        cells.iter().filter_map(|c| out.get(c)).sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::stream::classroom;
+    use crate::engine::EngineConfig;
+
+    fn cfg() -> PipelineConfig {
+        PipelineConfig {
+            partitions: 2,
+            parallelism: 4,
+            checkpoint_every: Some(10_000.0),
+            ..PipelineConfig::new(EngineConfig::fixed(20_000.0, 0.0))
+        }
+    }
+
+    #[test]
+    fn a_rerun_applies_the_presses_at_the_same_points() {
+        let s = Arc::new(classroom());
+        let mut live = JobTimeline::new(s.clone(), cfg()).unwrap();
+        live.advance_to(95_000.0);
+        assert!(live.press(Intervention::Checkpoint));
+        live.advance_to(212_400.0);
+        assert!(live.press(Intervention::Crash(CrashTarget::Job)));
+        assert_eq!(live.now(), 210_000.0);
+        live.advance_to(214_000.0);
+        assert!(live.press(Intervention::Crash(CrashTarget::Operator(1))));
+        live.advance_to(300_000.0);
+        let again = JobTimeline::run_to(s, cfg(), live.presses(), live.now()).unwrap();
+        assert_eq!(again.crashes(), live.crashes());
+        assert_eq!(again.pipeline().steps, live.pipeline().steps);
+        assert_eq!(again.pipeline().counters(), live.pipeline().counters());
+        assert_eq!(again.fates(), live.fates());
+        assert_eq!(live.crashes()[0].time, 212_400.0);
+    }
+
+    #[test]
+    fn replayed_records_are_delivered_twice() {
+        let s = Arc::new(classroom());
+        let mut j = JobTimeline::new(s, cfg()).unwrap();
+        // Just after the 180–240 s window fired (lag 20 s): its panes reach the sink again.
+        j.advance_to(265_000.0);
+        j.press(Intervention::Crash(CrashTarget::Job));
+        let replayed = j.last_crash().unwrap().replayed;
+        j.run_to_end();
+        assert!(j.is_finished());
+        // Every replayed record reaches its operator again; those lost in flight at the crash
+        // had not reached it the first time.
+        assert_eq!(j.redelivered(), replayed);
+        assert!(j.deliveries().iter().filter(|&&d| d >= 2).count() <= replayed);
+        assert!(j.overcount() > 0);
+        assert!(!j.press(Intervention::Crash(CrashTarget::Job)));
+        assert_eq!(j.presses().len(), 1);
+    }
+}

@@ -1,0 +1,166 @@
+//! The sinks panel and the crash report. The sinks: additive, idempotent and transactional,
+//! each with the total it holds, how many cells differ from the oracle and (transactional) what
+//! is staged, then the additive sink's over-count from the replays. The crash report, over the
+//! top of the plot: the pipeline's own sentence for the latest crash ("crashed at 212.4 s;
+//! restored checkpoint #7 (taken at 200.0 s, source offsets …); replaying 843 events") and how
+//! far the replay has come.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
+
+use crate::engine::job_timeline::JobTimeline;
+use crate::engine::SinkKind;
+
+use super::super::app::App;
+use super::super::theme::glyph;
+
+/// The sinks panel's lines for a panel `width` columns wide inside.
+pub fn lines(app: &App, job: &JobTimeline, width: u16) -> Vec<Line<'static>> {
+    let t = &app.theme;
+    let short = width < 36;
+    let name = |k: SinkKind| -> &'static str {
+        match (k, short) {
+            (SinkKind::Additive, true) => "add",
+            (SinkKind::Idempotent, true) => "idem",
+            (SinkKind::Transactional, true) => "txn",
+            (k, false) => k.name(),
+        }
+    };
+    let nw = if short { 5 } else { 14 };
+    let mut v = vec![Line::from(Span::styled(
+        format!(
+            "{:<nw$}{:>7}{:>8}{:>7}",
+            "sink", "total", "≠oracle", "staged"
+        ),
+        t.dim,
+    ))];
+    for s in job.sink_scores(&app.scenario.truth) {
+        let staged = if s.kind == SinkKind::Transactional {
+            s.staged.to_string()
+        } else {
+            String::new()
+        };
+        v.push(Line::from(vec![
+            Span::styled(format!("{:<nw$}", name(s.kind)), t.key),
+            Span::styled(format!("{:>7}", s.total), t.text),
+            Span::styled(
+                format!("{:>8}", s.wrong),
+                if s.wrong == 0 { t.on_time } else { t.dropped },
+            ),
+            Span::styled(format!("{staged:>7}"), t.dim),
+        ]));
+    }
+    let over = job.overcount();
+    let panes: usize = job.crashes().iter().map(|c| c.duplicate_panes).sum();
+    v.push(Line::from(vec![
+        Span::styled("additive over ", t.text),
+        Span::styled(
+            format!("{over:+}"),
+            if over == 0 { t.on_time } else { t.dropped },
+        ),
+        Span::styled(format!(" ({panes} panes)"), t.dim),
+    ]));
+    v.push(Line::from(Span::styled(
+        format!(
+            "{} crashes · {} checkpoints {}",
+            job.crashes().len(),
+            job.pipeline().checkpoints().len(),
+            glyph::CHECKPOINT
+        ),
+        t.dim,
+    )));
+    v
+}
+
+pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
+    let t = &app.theme;
+    let Some(job) = app.job.as_deref() else {
+        return;
+    };
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(t.border)
+        .title(Line::from(vec![
+            Span::styled(" Sinks ", t.title),
+            Span::styled("· against the oracle ", t.dim),
+        ]));
+    let inner = block.inner(area);
+    block.render(area, buf);
+    Paragraph::new(lines(app, job, inner.width)).render(inner, buf);
+}
+
+/// The crash report's lines, once the job has crashed.
+pub fn crash_lines(app: &App, job: &JobTimeline) -> Option<Vec<Line<'static>>> {
+    let t = &app.theme;
+    let c = job.last_crash()?;
+    let mut v = vec![Line::from(vec![
+        Span::styled(format!("{} ", glyph::CRASH), t.warn),
+        Span::styled(c.to_string(), t.warn),
+    ])];
+    let progress = if job.pipeline().is_replaying() {
+        format!(
+            "{} replay: {} of {} events taken again",
+            glyph::REPLAYED,
+            job.redelivered(),
+            c.replayed
+        )
+    } else {
+        format!(
+            "{} replay done: {} events taken again",
+            glyph::REPLAYED,
+            job.redelivered()
+        )
+    };
+    v.push(Line::from(vec![
+        Span::styled(progress, t.policy),
+        Span::styled(
+            format!(
+                " · additive sink {:+} · {} staged panes lost",
+                c.overcount_total(),
+                c.staged_lost
+            ),
+            t.text,
+        ),
+    ]));
+    Some(v)
+}
+
+/// Draws the crash report over the top of the plot at `plot`.
+pub fn render_crash(app: &App, plot: Rect, buf: &mut Buffer) {
+    let Some(job) = app.job.as_deref() else {
+        return;
+    };
+    let Some(lines) = crash_lines(app, job) else {
+        return;
+    };
+    let t = &app.theme;
+    let text_w = usize::from(plot.width.saturating_sub(4)).max(1);
+    let rows: usize = lines
+        .iter()
+        .map(|l| l.width().div_ceil(text_w).max(1))
+        .sum();
+    let h = (rows as u16 + 2).min(plot.height.saturating_sub(2));
+    let area = Rect {
+        x: plot.x.saturating_add(1),
+        y: plot.y.saturating_add(1),
+        width: plot.width.saturating_sub(2),
+        height: h,
+    };
+    if area.width < 4 || area.height < 3 {
+        return;
+    }
+    Clear.render(area, buf);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(t.warn)
+        .title(Span::styled(
+            format!(" Crash #{} ", job.crashes().len()),
+            t.warn,
+        ));
+    Paragraph::new(lines)
+        .wrap(Wrap { trim: true })
+        .block(block)
+        .render(area, buf);
+}

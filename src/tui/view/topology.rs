@@ -1,0 +1,162 @@
+//! The topology panel: the parallel job as the pipeline sees it now. One row per source
+//! partition (offset, watermark, replaying), one per operator instance with its input channels
+//! (records in flight, a barrier ┃ and its checkpoint, ⏸ when the aligning operator holds the
+//! input back) and its channel to the sink, and whether it is aligning (⧗) or has snapshotted
+//! (✓); then the sink (aligning, panes since the last checkpoint) and the latest checkpoint.
+//! The operator picked to crash (`C`) is highlighted, `← c` after it.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph, Widget};
+
+use crate::engine::job_timeline::JobTimeline;
+use crate::engine::lateness::secs;
+use crate::engine::pipeline::ChannelView;
+use crate::engine::window::fmt_ms;
+
+use super::super::app::App;
+use super::super::theme::{glyph, Theme};
+use super::counters::bytes;
+
+/// Columns of a channel's cell.
+const CELL: usize = 8;
+
+/// A channel in one cell: records in flight, its first barrier, whether it is held back.
+fn channel_cell(t: &Theme, ch: Option<&ChannelView>) -> Vec<Span<'static>> {
+    let Some(ch) = ch else {
+        return vec![Span::raw(format!("{:<CELL$}", ""))];
+    };
+    let msgs = ch.records + ch.panes;
+    let mut v = vec![Span::styled(
+        format!("{:>3}", msgs),
+        if msgs > 0 { t.text } else { t.dim },
+    )];
+    let mut used = 3;
+    if let Some(b) = ch.barriers.first() {
+        let more = if ch.barriers.len() > 1 { "+" } else { "" };
+        let s = format!(" ┃{}{more}", b.checkpoint);
+        used += s.chars().count();
+        v.push(Span::styled(s, t.key));
+    }
+    if ch.blocked {
+        v.push(Span::styled("⏸", t.warn));
+        used += 1;
+    }
+    v.push(Span::raw(" ".repeat(CELL.saturating_sub(used))));
+    v
+}
+
+/// The panel's lines.
+pub fn lines(app: &App, job: &JobTimeline) -> Vec<Line<'static>> {
+    let t = &app.theme;
+    let topo = job.pipeline().topology();
+    let (np, nn) = (topo.sources.len(), topo.operators.len());
+    let mut v = Vec::new();
+    for s in &topo.sources {
+        let mut spans = vec![
+            Span::styled(format!("s{:<3}", s.partition), t.key),
+            Span::styled(format!("{:>5}/{:<5}", s.offset, s.len), t.text),
+            Span::styled(format!(" wm {}", secs(s.watermark)), t.watermark),
+        ];
+        if s.replaying {
+            spans.push(Span::styled(
+                format!(" {} replaying", glyph::REPLAYED),
+                t.policy,
+            ));
+        } else if s.ended {
+            spans.push(Span::styled(" ended", t.dim));
+        }
+        v.push(Line::from(spans));
+    }
+    let mut head = format!("{:<4}", "op");
+    for p in 0..np.min(4) {
+        head.push_str(&format!("{:<CELL$}", format!(" ← s{p}")));
+    }
+    head.push_str(&format!("{:<CELL$}", " → sink"));
+    v.push(Line::from(Span::styled(head, t.dim)));
+    for op in &topo.operators {
+        let picked = app.crash_pick == Some(op.instance);
+        let name = if picked { t.focus } else { t.key };
+        let mut spans = vec![Span::styled(format!("op{:<2}", op.instance), name)];
+        for p in 0..np.min(4) {
+            spans.extend(channel_cell(t, topo.channels.get(p * nn + op.instance)));
+        }
+        spans.extend(channel_cell(t, topo.channels.get(np * nn + op.instance)));
+        let (status, style): (String, Style) = if op.finished {
+            ("■ done".into(), t.dim)
+        } else if let Some((k, arrived, _)) = &op.aligning {
+            (format!("⧗ #{k} {}/{np}", arrived.len()), t.late)
+        } else if let Some(k) = op.last_snapshot {
+            (format!("✓ #{k}"), t.on_time)
+        } else {
+            ("running".into(), t.dim)
+        };
+        spans.push(Span::styled(status, style));
+        if picked {
+            spans.push(Span::styled(" ← c", t.warn));
+        }
+        v.push(Line::from(spans));
+    }
+    let sink = &topo.sink;
+    let mut spans = vec![
+        Span::styled("sink ", t.key),
+        Span::styled(format!("{} panes in", sink.received), t.text),
+    ];
+    if let Some((k, arrived)) = &sink.aligning {
+        spans.push(Span::styled(
+            format!(" · ⧗ #{k} {}/{nn}", arrived.len()),
+            t.late,
+        ));
+    }
+    spans.push(Span::styled(
+        format!(" · {} since ✓", sink.since_checkpoint),
+        t.dim,
+    ));
+    v.push(Line::from(spans));
+    let mut spans = vec![Span::styled("ckpt ", t.key)];
+    match job.pipeline().last_completed() {
+        Some(c) => spans.push(Span::styled(
+            format!(
+                "{} #{} at {} · {} copied",
+                glyph::CHECKPOINT,
+                c.id,
+                secs(c.time),
+                bytes(c.bytes)
+            ),
+            t.text,
+        )),
+        None => spans.push(Span::styled("none completed yet", t.dim)),
+    }
+    if let Some(k) = topo.pending_checkpoints.first() {
+        spans.push(Span::styled(format!(" · #{k} in flight"), t.late));
+    }
+    v.push(Line::from(spans));
+    v
+}
+
+pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
+    let t = &app.theme;
+    let Some(job) = app.job.as_deref() else {
+        return;
+    };
+    let cfg = job.config();
+    let every = cfg.checkpoint_every.map_or("on x".into(), fmt_ms);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(t.border)
+        .title(Line::from(vec![
+            Span::styled(" Topology ", t.title),
+            Span::styled(
+                format!(
+                    "· {} → {} → sink · ckpt {every} ",
+                    cfg.partitions, cfg.parallelism
+                ),
+                t.dim,
+            ),
+        ]));
+    let inner = block.inner(area);
+    block.render(area, buf);
+    Paragraph::new(lines(app, job)).render(inner, buf);
+}
