@@ -1,7 +1,9 @@
 //! UI speed: a dial change on the classroom stream (engine re-run to the playhead, the whole
 //! run's score, and a redraw), a frame with all 20 000 events plotted at 200×60, and what a
 //! dial change costs on a one-million-event input, both the re-run done off the UI task and
-//! the UI's own share (queue the work, redraw).
+//! the UI's own share (queue the work, redraw). In job mode (P = 2 sources, N = 4 operators, a
+//! checkpoint every 10 s): a dial change re-running the whole classroom job (with and without
+//! a crash to re-apply) and redrawing; the bytes a checkpoint copies are printed once.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -27,6 +29,27 @@ fn app(scenario: Scenario) -> App {
     a.settle();
     update(&mut a, Msg::Action(Action::JumpToEnd), Duration::ZERO);
     a
+}
+
+/// What the job's checkpoints copied, over the whole classroom run.
+fn report_checkpoint_cost(a: &App) {
+    let Some(job) = a.job.as_deref() else {
+        return;
+    };
+    let cks = job.pipeline().checkpoints();
+    let bytes: Vec<usize> = cks.iter().map(|c| c.bytes).collect();
+    let total: usize = bytes.iter().sum();
+    println!(
+        "job P = {}, N = {}, every 10 s: {} checkpoints, bytes copied per checkpoint min {} / \
+         mean {} / max {}, total {total}; {} steps",
+        job.config().partitions,
+        job.config().parallelism,
+        cks.len(),
+        bytes.iter().min().unwrap_or(&0),
+        total / cks.len().max(1),
+        bytes.iter().max().unwrap_or(&0),
+        job.pipeline().steps
+    );
 }
 
 fn million() -> Scenario {
@@ -67,6 +90,41 @@ fn benches(c: &mut Criterion) {
     update(&mut a, Msg::Action(Action::TogglePlay), Duration::ZERO);
     g.bench_function(
         "dial_change_classroom_midway_rerun_and_redraw_120x40",
+        |b| {
+            b.iter(|| {
+                let action = if up { Action::LagUp } else { Action::LagDown };
+                up = !up;
+                update(&mut a, Msg::Action(action), Duration::ZERO);
+                term.draw(|f| view::render(&a, f)).expect("draw");
+            })
+        },
+    );
+
+    // Job mode at the end of the classroom stream: a dial change re-runs the whole job.
+    let mut a = app(Scenario::classroom());
+    update(&mut a, Msg::Action(Action::ToggleJob), Duration::ZERO);
+    report_checkpoint_cost(&a);
+    g.bench_function(
+        "job_n4_ckpt10s_dial_change_classroom_rerun_and_redraw_120x40",
+        |b| {
+            b.iter(|| {
+                let action = if up { Action::LagUp } else { Action::LagDown };
+                up = !up;
+                update(&mut a, Msg::Action(action), Duration::ZERO);
+                term.draw(|f| view::render(&a, f)).expect("draw");
+            })
+        },
+    );
+    // The same after a crash at 265 s: the re-run applies it again and replays.
+    let mut a = app(Scenario::classroom());
+    update(&mut a, Msg::Action(Action::Restart), Duration::ZERO);
+    update(&mut a, Msg::Action(Action::ToggleJob), Duration::ZERO);
+    update(&mut a, Msg::Action(Action::TogglePlay), Duration::ZERO);
+    update(&mut a, Msg::Tick, Duration::from_secs_f64(26.5));
+    update(&mut a, Msg::Action(Action::Crash), Duration::ZERO);
+    update(&mut a, Msg::Action(Action::JumpToEnd), Duration::ZERO);
+    g.bench_function(
+        "job_n4_ckpt10s_dial_change_after_a_crash_rerun_and_redraw_120x40",
         |b| {
             b.iter(|| {
                 let action = if up { Action::LagUp } else { Action::LagDown };

@@ -1,6 +1,7 @@
 //! End to end: the real binary in a pseudo-terminal, read through a vt100 screen parser. Jump
 //! to the end of the classroom stream, pick the dashboard policy and read the dropped counter
-//! (1283, the reference's figure), then billing (0), then quit with `q` and exit 0.
+//! (1283, the reference's figure), then billing (0), then quit with `q` and exit 0; in job mode
+//! crash the job and read the crash report.
 //! Every wait polls the screen with a generous deadline, so a loaded machine only makes it
 //! slower, not flaky.
 
@@ -178,5 +179,25 @@ fn sigterm_restores_the_terminal_and_exits_cleanly() {
         .status()
         .expect("kill runs");
     assert!(killed.success());
+    s.expect_clean_exit();
+}
+
+#[test]
+fn job_mode_crash_says_what_happened_at_80x24() {
+    let mut s = Session::start(80, 24, &["--speed", "100"]);
+    s.screen
+        .wait_for("the UI playing", |t| t.contains("playing"));
+    s.press(b"j");
+    s.screen
+        .wait_for("the topology panel", |t| t.contains("Topology"));
+    s.screen.wait_for("a completed checkpoint", |t| {
+        t.contains("checkpoints ╾") && !t.contains(" 0 checkpoints")
+    });
+    s.press(b"c");
+    let t = s
+        .screen
+        .wait_for("the crash report", |t| t.contains("crashed at"));
+    assert!(t.contains("Sinks"), "{t}");
+    s.press(b"q");
     s.expect_clean_exit();
 }
