@@ -15,6 +15,7 @@ use crate::engine::SinkKind;
 
 use super::super::app::App;
 use super::super::theme::glyph;
+use super::plot::PlotFrame;
 
 /// The sinks panel's lines for a panel `width` columns wide inside.
 pub fn lines(app: &App, job: &JobTimeline, width: u16) -> Vec<Line<'static>> {
@@ -127,40 +128,55 @@ pub fn crash_lines(app: &App, job: &JobTimeline) -> Option<Vec<Line<'static>>> {
     Some(v)
 }
 
-/// Draws the crash report over the top of the plot at `plot`.
+/// Draws the crash report over the plot at `plot`: at its top, or at its bottom when the
+/// playhead is under the top; boxed in a big plot, three bare lines in a small one.
 pub fn render_crash(app: &App, plot: Rect, buf: &mut Buffer) {
     let Some(job) = app.job.as_deref() else {
         return;
     };
-    let Some(lines) = crash_lines(app, job) else {
+    let Some(mut lines) = crash_lines(app, job) else {
         return;
     };
     let t = &app.theme;
-    let text_w = usize::from(plot.width.saturating_sub(4)).max(1);
+    let boxed = plot.height >= 20;
+    let pad = if boxed { 4 } else { 2 };
+    let text_w = usize::from(plot.width.saturating_sub(pad)).max(1);
+    if !boxed {
+        lines.truncate(1);
+    }
     let rows: usize = lines
         .iter()
         .map(|l| l.width().div_ceil(text_w).max(1))
         .sum();
-    let h = (rows as u16 + 2).min(plot.height.saturating_sub(2));
+    let h = (rows as u16 + if boxed { 2 } else { 0 }).min(plot.height.saturating_sub(2));
+    let top = plot.y.saturating_add(1);
+    let playhead =
+        PlotFrame::of(app, plot).and_then(|f| f.row(app.playhead.now).map(|r| f.inner.y + r));
+    let y = match playhead {
+        Some(r) if r < top + h => plot.bottom().saturating_sub(h + 2),
+        _ => top,
+    };
     let area = Rect {
         x: plot.x.saturating_add(1),
-        y: plot.y.saturating_add(1),
+        y,
         width: plot.width.saturating_sub(2),
         height: h,
     };
-    if area.width < 4 || area.height < 3 {
+    if area.width < 4 || area.height < 1 || (boxed && area.height < 3) {
         return;
     }
     Clear.render(area, buf);
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(t.warn)
-        .title(Span::styled(
-            format!(" Crash #{} ", job.crashes().len()),
-            t.warn,
-        ));
-    Paragraph::new(lines)
-        .wrap(Wrap { trim: true })
-        .block(block)
-        .render(area, buf);
+    let mut p = Paragraph::new(lines).wrap(Wrap { trim: true });
+    if boxed {
+        p = p.block(
+            Block::default()
+                .borders(Borders::ALL)
+                .border_style(t.warn)
+                .title(Span::styled(
+                    format!(" Crash #{} ", job.crashes().len()),
+                    t.warn,
+                )),
+        );
+    }
+    p.render(area, buf);
 }
