@@ -489,8 +489,16 @@ fn x_takes_a_checkpoint_now() {
     assert_eq!(job(&a).pipeline().pending_checkpoints(), vec![1]);
     act(&mut a, Action::TogglePlay);
     tick(&mut a, 0.5);
-    let cks = job(&a).pipeline().checkpoints();
+    let cks = job(&a).pipeline().checkpoints().to_vec();
     assert_eq!(cks.len(), 1);
+    // A dial change re-runs the job and takes it again at the same point.
+    act(&mut a, Action::LagUp);
+    let again = job(&a).pipeline().checkpoints();
+    assert_eq!(again.len(), 1);
+    assert_eq!(
+        (again[0].time, &again[0].offsets),
+        (cks[0].time, &cks[0].offsets)
+    );
     // Injected at the job's clock when pressed: its latest step, at or before the playhead.
     assert!(cks[0].time <= a.presses[0].time && cks[0].time > a.presses[0].time - 1_000.0);
 }
@@ -560,4 +568,30 @@ fn shift_c_picks_an_operator_and_c_crashes_it() {
     act(&mut a, Action::ToggleJob);
     assert!(a.job.is_none());
     assert_eq!(a.timeline.arrived(), a.playhead.arrived);
+}
+
+#[test]
+fn step_in_job_mode_moves_the_job_to_its_next_step() {
+    let mut a = app();
+    act(&mut a, Action::ToggleJob);
+    let steps = job(&a).pipeline().steps;
+    assert!(act(&mut a, Action::Step));
+    assert!(job(&a).pipeline().steps > steps);
+    assert_eq!(a.playhead.now, job(&a).now());
+    assert!(!act(&mut a, Action::Inspect), "no inspector in job mode");
+}
+
+#[test]
+fn a_click_on_an_operator_row_picks_it_to_crash() {
+    let mut a = app();
+    act(&mut a, Action::ToggleJob);
+    let areas = Areas::compute_for(a.size, true).unwrap();
+    let topo = areas.topology.unwrap();
+    // Inside the border: 2 source rows, the header, then op0, op1, op2.
+    assert!(update(
+        &mut a,
+        Msg::Click(topo.x + 3, topo.y + 1 + 3 + 2),
+        Duration::ZERO
+    ));
+    assert_eq!(a.crash_pick, Some(2));
 }

@@ -549,6 +549,13 @@ impl App {
             self.selection.window = w;
             return true;
         }
+        if let Some(i) = areas
+            .topology
+            .and_then(|a| super::view::topology::hit(self, a, col, row))
+        {
+            self.crash_pick = Some(i);
+            return true;
+        }
         if self.job.is_some() {
             return false;
         }

@@ -29,6 +29,7 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
         ("plot", "click: inspect the nearest event"),
         ("window", "click its row to select it"),
         ("frontier", "click a point: adopt its lag and grace"),
+        ("operator", "job: click its row to pick it to crash"),
     ] {
         v.push(Line::from(vec![
             Span::styled(format!(" {what:<8}"), t.key),

@@ -3,7 +3,7 @@
 //! (records in flight, a barrier ┃ and its checkpoint, ⏸ when the aligning operator holds the
 //! input back) and its channel to the sink, and whether it is aligning (⧗) or has snapshotted
 //! (✓); then the sink (aligning, panes since the last checkpoint) and the latest checkpoint.
-//! The operator picked to crash (`C`) is highlighted, `← c` after it.
+//! The operator picked to crash (`C`, or a click on its row) is highlighted, `← c` after it.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -134,6 +134,18 @@ pub fn lines(app: &App, job: &JobTimeline) -> Vec<Line<'static>> {
     }
     v.push(Line::from(spans));
     v
+}
+
+/// The operator instance whose row is at screen row `row` of the topology panel at `area`.
+pub fn hit(app: &App, area: Rect, col: u16, row: u16) -> Option<usize> {
+    let job = app.job.as_deref()?;
+    let inner = Block::default().borders(Borders::ALL).inner(area);
+    if col < inner.x || col >= inner.right() || row < inner.y || row >= inner.bottom() {
+        return None;
+    }
+    let first = inner.y + job.config().partitions as u16 + 1;
+    let i = usize::from(row.checked_sub(first)?);
+    (i < job.config().parallelism).then_some(i)
 }
 
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
