@@ -340,6 +340,27 @@ mod tests {
     }
 
     #[test]
+    fn a_crash_during_a_replay_before_the_first_crash_time_is_reproduced() {
+        let s = Arc::new(classroom());
+        let mut live = JobTimeline::new(s.clone(), cfg()).unwrap();
+        live.advance_to(212_400.0);
+        live.press(Intervention::Crash(CrashTarget::Job));
+        // Replaying from 210 s: a second crash at 211 s, earlier than the first one's time.
+        live.advance_to(211_000.0);
+        live.press(Intervention::Crash(CrashTarget::Operator(3)));
+        live.advance_to(230_000.0);
+        let times: Vec<f64> = live.crashes().iter().map(|c| c.time).collect();
+        assert_eq!(times, vec![212_400.0, 211_000.0]);
+        for now in [205_000.0, 230_000.0] {
+            let again = JobTimeline::run_to(s.clone(), cfg(), live.presses(), now).unwrap();
+            assert_eq!(again.crashes(), live.crashes());
+        }
+        let again = JobTimeline::run_to(s, cfg(), live.presses(), live.now()).unwrap();
+        assert_eq!(again.pipeline().steps, live.pipeline().steps);
+        assert_eq!(again.deliveries(), live.deliveries());
+    }
+
+    #[test]
     fn replayed_records_are_delivered_twice() {
         let s = Arc::new(classroom());
         let mut j = JobTimeline::new(s, cfg()).unwrap();
