@@ -871,6 +871,18 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         &self.sink.finals
     }
 
+    /// The job's own value of a cell now: the live count in the operator that owns its key
+    /// while the window is open there, else its final value. It rolls back with a crash,
+    /// where the sinks (the outside world) do not.
+    pub fn job_value(&self, cell: CellId) -> Option<u64> {
+        let live = self
+            .operators
+            .get(self.operator_of(cell.key))
+            .and_then(|op| op.processor.cell(cell))
+            .map(|c| c.value);
+        live.or_else(|| self.sink.finals.get(&cell).copied())
+    }
+
     /// Panes the sink received, replays included (kept with `keep_outputs`).
     pub fn panes(&self) -> &[Pane] {
         &self.sink.log

@@ -61,8 +61,8 @@ pub fn rows(app: &App) -> Vec<WindowRow> {
         .collect()
 }
 
-/// The windows table in job mode: per window, the additive, idempotent and transactional
-/// sinks' values and the oracle.
+/// The windows table in job mode: per window, the job's own value (which a crash rolls
+/// back), the additive, idempotent and transactional sinks' values, and the oracle.
 fn render_job(app: &App, job: &JobTimeline, area: Rect, buf: &mut Buffer) {
     let t = &app.theme;
     let block = Block::default()
@@ -78,8 +78,8 @@ fn render_job(app: &App, job: &JobTimeline, area: Rect, buf: &mut Buffer) {
         return;
     }
     let head = format!(
-        "{:<9}{:>7}{:>7}{:>7}{:>7}",
-        "window", "add", "idem", "txn", "oracle"
+        "{:<8}{:>6}{:>6}{:>6}{:>6}{:>6}",
+        "window", "job", "add", "idem", "txn", "truth"
     );
     let mut lines = vec![Line::from(Span::styled(head, t.dim))];
     let n = app.scenario.windows.len();
@@ -111,23 +111,32 @@ fn render_job(app: &App, job: &JobTimeline, area: Rect, buf: &mut Buffer) {
         let base = if i == sel { t.focus } else { t.text };
         let mut spans = vec![Span::styled(
             format!(
-                "{:<9}",
+                "{:<8}",
                 span(app.dials.window.start(w), app.dials.window.end(w))
             ),
             base,
         )];
-        for out in &outputs {
-            let v: i64 = cells.iter().filter_map(|c| out.get(c)).sum();
-            let style = if v == truth {
+        let style_of = |v: i64| {
+            if v == truth {
                 t.on_time
             } else if v > truth {
                 t.dropped
             } else {
                 t.dim
-            };
-            spans.push(Span::styled(format!("{v:>7}"), style));
+            }
+        };
+        // The job's own state first: it rolls back on a crash; the sinks after it do not.
+        let job_value: i64 = cells
+            .iter()
+            .filter_map(|c| job.pipeline().job_value(*c))
+            .map(|v| v as i64)
+            .sum();
+        spans.push(Span::styled(format!("{job_value:>6}"), style_of(job_value)));
+        for out in &outputs {
+            let v: i64 = cells.iter().filter_map(|c| out.get(c)).sum();
+            spans.push(Span::styled(format!("{v:>6}"), style_of(v)));
         }
-        spans.push(Span::styled(format!("{truth:>7}"), t.dim));
+        spans.push(Span::styled(format!("{truth:>6}"), t.dim));
         lines.push(Line::from(spans));
     }
     Paragraph::new(lines).render(inner, buf);
