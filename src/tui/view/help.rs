@@ -28,8 +28,8 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
         ("dial", "click or drag its track"),
         ("plot", "click: inspect the nearest event"),
         ("window", "click its row to select it"),
-        ("frontier", "click a point: adopt its lag and grace"),
-        ("operator", "job: click its row to pick it to crash"),
+        ("point", "frontier: adopt lag and grace"),
+        ("op row", "job: pick operator to crash"),
     ] {
         v.push(Line::from(vec![
             Span::styled(format!(" {what:<8}"), t.key),
