@@ -56,6 +56,8 @@ pub struct Figures {
     pub span: f64,
     pub windows: usize,
     pub keys: usize,
+    /// Whether the stream is the classroom stream (the reference's).
+    pub classroom: bool,
     /// The key blocks 2 and 5 follow (`a`, or the stream's first key).
     pub key: String,
     pub oracle_a: Vec<u64>,
@@ -196,6 +198,7 @@ pub fn figures(stream: &Stream) -> Option<Figures> {
         windows: windows.len(),
         keys: stream.keys.len(),
         key: stream.key_name(key_a).to_string(),
+        classroom: *stream == crate::engine::stream::classroom(),
         oracle_a,
         perfect_lag: stream.max_delay(),
         behind,
@@ -224,7 +227,14 @@ pub fn render(f: &Figures) -> String {
     let mut o = String::new();
     let st = &f.stats;
     macro_rules! w { ($($t:tt)*) => {{ let _ = writeln!(o, $($t)*); }} }
-    w!("twoclocks — a stream processor in seven blocks, on the classroom stream");
+    if f.classroom {
+        w!("twoclocks — a stream processor in seven blocks, on the classroom stream");
+    } else {
+        w!(
+            "twoclocks — a stream processor in seven blocks, on a stream of {} events (the reference's figures are for the classroom stream)",
+            st.events
+        );
+    }
     w!();
     w!("[1] Two clocks: event time is when it happened, processing time is when we saw it");
     w!(
