@@ -174,3 +174,34 @@ fn the_jobs_window_values_roll_back_with_a_crash_and_end_at_the_clean_values() {
         assert_eq!(p.job_value(*c), clean.finals().get(c).copied());
     }
 }
+
+#[test]
+fn an_idle_gap_in_the_input_takes_no_checkpoints() {
+    use twoclocks::engine::{Event, Stream};
+    // Two bursts a year apart: checkpoints every 10 s must not fill the year in between.
+    let year = 365.0 * 24.0 * 3_600_000.0;
+    let events = (0..40)
+        .map(|i| {
+            let t = if i < 20 {
+                i as f64 * 1_000.0
+            } else {
+                year + i as f64 * 1_000.0
+            };
+            Event {
+                event_time: t,
+                proc_time: t + 500.0,
+                key: (i % 2) as u32,
+            }
+        })
+        .collect();
+    let stream = Stream::from_unordered(events, vec!["a".into(), "b".into()]);
+    let mut p = Pipeline::new(&stream, pipeline_config()).unwrap();
+    p.run_to_end();
+    assert!(p.is_finished());
+    assert!(
+        p.checkpoints().len() < 20,
+        "{} checkpoints",
+        p.checkpoints().len()
+    );
+    assert_eq!(p.finals().values().sum::<u64>(), 40);
+}

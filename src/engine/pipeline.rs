@@ -991,6 +991,12 @@ impl<S: Borrow<Stream>> Pipeline<S> {
     }
 
     fn next_action(&self) -> Option<(f64, Next)> {
+        self.next_action_with(true)
+    }
+
+    /// The next action; without the checkpoint trigger when `trigger` is false (to find how
+    /// long the job will be idle).
+    fn next_action_with(&self, trigger: bool) -> Option<(f64, Next)> {
         let nn = self.cfg.parallelism;
         let mut best: Option<(f64, Next)> = None;
         let consider = |t: f64, n: Next, best: &mut Option<(f64, Next)>| {
@@ -1000,7 +1006,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         };
         let stream: &Stream = self.stream.borrow();
         let live = self.sources.iter().any(|s| !s.ended);
-        if live && self.next_tick.is_finite() {
+        if trigger && live && self.next_tick.is_finite() {
             consider(self.next_tick.max(self.now), Next::Trigger, &mut best);
         }
         for (p, s) in self.sources.iter().enumerate() {
@@ -1049,8 +1055,17 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         let event = match next {
             Next::Trigger => {
                 let every = self.cfg.checkpoint_every.unwrap_or(f64::INFINITY);
-                while self.next_tick <= t {
-                    self.next_tick += every;
+                self.next_tick = next_tick_after(self.next_tick, t, every);
+                // No checkpoints while nothing happens: across an idle gap in the input (a
+                // log with hours between records) the next tick is the first one at or after
+                // the job's next piece of work.
+                if let Some((work, _)) = self.next_action_with(false) {
+                    if work > self.next_tick {
+                        self.next_tick = next_tick_after(self.next_tick, work, every);
+                        if self.next_tick - every >= work {
+                            self.next_tick -= every;
+                        }
+                    }
                 }
                 match self.checkpoint_now() {
                     Some(checkpoint) => StepEvent::CheckpointTriggered { checkpoint },
@@ -1870,6 +1885,21 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             finished: st.finished,
         }
     }
+}
+
+/// The first tick of the series `tick + k·every` (k ≥ 0) that is later than `t`, computed
+/// without stepping through every interval in between.
+fn next_tick_after(tick: f64, t: f64, every: f64) -> f64 {
+    if tick > t || !every.is_finite() || every <= 0.0 {
+        return if tick > t { tick } else { f64::INFINITY };
+    }
+    let mut k = ((t - tick) / every).floor() + 1.0;
+    let mut next = tick + k * every;
+    while next <= t {
+        k += 1.0;
+        next = tick + k * every;
+    }
+    next
 }
 
 #[cfg(test)]
