@@ -109,7 +109,80 @@ pub struct Arrival {
 #[derive(Debug, Clone)]
 struct WindowState {
     fired: bool,
-    cells: Vec<Option<CellState>>,
+    cells: Cells,
+}
+
+/// Key ids below this live in a window's dense slots; the rest in its ordered map, so that a
+/// window's state follows the cells it holds, not the largest key id (logs keyed by user id).
+const DENSE_KEYS: usize = 64;
+
+/// The cells of one window, by key id, iterated in key order.
+#[derive(Debug, Clone, Default)]
+struct Cells {
+    dense: Vec<Option<CellState>>,
+    sparse: BTreeMap<KeyId, CellState>,
+}
+
+impl Cells {
+    fn get(&self, key: KeyId) -> Option<&CellState> {
+        match self.dense.get(key as usize) {
+            Some(slot) => slot.as_ref(),
+            None if (key as usize) < DENSE_KEYS => None,
+            None => self.sparse.get(&key),
+        }
+    }
+
+    fn get_mut(&mut self, key: KeyId) -> Option<&mut CellState> {
+        if (key as usize) < DENSE_KEYS {
+            self.dense.get_mut(key as usize).and_then(Option::as_mut)
+        } else {
+            self.sparse.get_mut(&key)
+        }
+    }
+
+    /// The cell of `key`, made empty if absent; and whether it was just made.
+    fn get_or_open(&mut self, key: KeyId) -> (&mut CellState, bool) {
+        let k = key as usize;
+        if k < DENSE_KEYS {
+            if self.dense.len() <= k {
+                self.dense.resize(k + 1, None);
+            }
+            let slot = &mut self.dense[k];
+            let created = slot.is_none();
+            (slot.get_or_insert_with(CellState::default), created)
+        } else {
+            let mut created = false;
+            let c = self.sparse.entry(key).or_insert_with(|| {
+                created = true;
+                CellState::default()
+            });
+            (c, created)
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (KeyId, &CellState)> + '_ {
+        self.dense
+            .iter()
+            .enumerate()
+            .filter_map(|(k, c)| c.as_ref().map(|c| (k as KeyId, c)))
+            .chain(self.sparse.iter().map(|(k, c)| (*k, c)))
+    }
+
+    fn iter_mut(&mut self) -> impl Iterator<Item = (KeyId, &mut CellState)> + '_ {
+        self.dense
+            .iter_mut()
+            .enumerate()
+            .filter_map(|(k, c)| c.as_mut().map(|c| (k as KeyId, c)))
+            .chain(self.sparse.iter_mut().map(|(k, c)| (*k, c)))
+    }
+
+    fn into_cells(self) -> impl Iterator<Item = (KeyId, CellState)> {
+        self.dense
+            .into_iter()
+            .enumerate()
+            .filter_map(|(k, c)| c.map(|c| (k as KeyId, c)))
+            .chain(self.sparse)
+    }
 }
 
 /// The open windows: found by id in a hash map on every event, kept in id order (which is
@@ -139,7 +212,7 @@ impl WindowStore {
             order.insert(id);
             WindowState {
                 fired,
-                cells: Vec::new(),
+                cells: Cells::default(),
             }
         })
     }
@@ -260,25 +333,15 @@ impl Processor {
     pub fn cell(&self, cell: CellId) -> Option<&CellState> {
         self.windows
             .get(&cell.window)
-            .and_then(|w| w.cells.get(cell.key as usize))
-            .and_then(Option::as_ref)
+            .and_then(|w| w.cells.get(cell.key))
     }
 
     /// Open cells with their state and whether their window has fired on time.
     pub fn open(&self) -> impl Iterator<Item = (CellId, &CellState, bool)> + '_ {
         self.windows.iter().flat_map(|(window, w)| {
-            w.cells.iter().enumerate().filter_map(move |(k, c)| {
-                c.as_ref().map(|c| {
-                    (
-                        CellId {
-                            window,
-                            key: k as KeyId,
-                        },
-                        c,
-                        w.fired,
-                    )
-                })
-            })
+            w.cells
+                .iter()
+                .map(move |(key, c)| (CellId { window, key }, c, w.fired))
         })
     }
 
@@ -374,25 +437,16 @@ impl Processor {
                 self.first_end = end;
             }
             let w = self.windows.get_or_open(window, passed);
-            let k = e.key as usize;
-            if w.cells.len() <= k {
-                w.cells.resize(k + 1, None);
-            }
-            let slot = &mut w.cells[k];
             let cell_id = CellId { window, key: e.key };
-            let cell = match slot {
-                Some(c) => c,
-                None => {
-                    self.open_cells += 1;
-                    let mut c = CellState::default();
-                    if let (Some(every), false) = (self.cfg.early, w.fired) {
-                        let due = e.proc_time + every;
-                        c.timer = Some(due);
-                        self.timers.push(Timer { due, cell: cell_id });
-                    }
-                    slot.insert(c)
+            let (cell, created) = w.cells.get_or_open(e.key);
+            if created {
+                self.open_cells += 1;
+                if let (Some(every), false) = (self.cfg.early, w.fired) {
+                    let due = e.proc_time + every;
+                    cell.timer = Some(due);
+                    self.timers.push(Timer { due, cell: cell_id });
                 }
-            };
+            }
             cell.value += 1;
             if w.fired {
                 self.late_cells.push(cell_id);
@@ -413,10 +467,10 @@ impl Processor {
         for i in 0..self.late_cells.len() {
             let cell = self.late_cells[i];
             let bounds = self.bounds(cell.window);
-            if let Some(Some(c)) = self
+            if let Some(c) = self
                 .windows
                 .get_mut(&cell.window)
-                .and_then(|w| w.cells.get_mut(cell.key as usize))
+                .and_then(|w| w.cells.get_mut(cell.key))
             {
                 if c.changed() {
                     out.panes.push(c.emit(
@@ -465,7 +519,7 @@ impl Processor {
                 if w.fired {
                     continue;
                 }
-                let Some(Some(c)) = w.cells.get_mut(t.cell.key as usize) else {
+                let Some(c) = w.cells.get_mut(t.cell.key) else {
                     continue;
                 };
                 if c.timer != Some(t.due) {
@@ -510,17 +564,12 @@ impl Processor {
             }
             w.fired = true;
             let bounds = (window_fn.start(window), window_fn.end(window));
-            for (k, c) in w.cells.iter_mut().enumerate() {
-                if let Some(c) = c {
-                    c.timer = None;
-                    let cell = CellId {
-                        window,
-                        key: k as KeyId,
-                    };
-                    out.panes
-                        .push(c.emit(cell, bounds, Timing::OnTime, proc_time, wm, mode));
-                    self.counters.on_time_panes += 1;
-                }
+            for (key, c) in w.cells.iter_mut() {
+                c.timer = None;
+                let cell = CellId { window, key };
+                out.panes
+                    .push(c.emit(cell, bounds, Timing::OnTime, proc_time, wm, mode));
+                self.counters.on_time_panes += 1;
             }
         }
         self.scratch_ids = ids;
@@ -548,18 +597,13 @@ impl Processor {
     }
 
     fn close_window(&mut self, window: WindowId, w: WindowState, proc_time: f64, out: &mut Output) {
-        for (k, c) in w.cells.into_iter().enumerate() {
-            if let Some(c) = c {
-                self.open_cells -= 1;
-                out.finals.push(FinalValue {
-                    cell: CellId {
-                        window,
-                        key: k as KeyId,
-                    },
-                    value: c.value,
-                    proc_time,
-                });
-            }
+        for (key, c) in w.cells.into_cells() {
+            self.open_cells -= 1;
+            out.finals.push(FinalValue {
+                cell: CellId { window, key },
+                value: c.value,
+                proc_time,
+            });
         }
         self.counters.windows_finalised += 1;
     }
