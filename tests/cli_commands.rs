@@ -150,6 +150,8 @@ fn bad_input_gets_one_clear_line_and_a_non_zero_exit() {
     for args in [
         &["run", "--watermark", "sometimes"][..],
         &["run", "--grace", "ten"],
+        &["run", "--grace", "-5s"],
+        &["run", "--bogus"],
         &["run", "--window", "0s"],
         &["run", "--early", "0s"],
         &["run", "--slide", "90s"],
@@ -160,6 +162,9 @@ fn bad_input_gets_one_clear_line_and_a_non_zero_exit() {
         let o = twoclocks(args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         assert!(o.stdout.is_empty(), "{args:?}");
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("twoclocks: "), "{args:?}: {err}");
         assert!(!stderr(&o).contains("panicked"), "{args:?}: {}", stderr(&o));
     }
     let _ = std::fs::remove_dir_all(&dir);

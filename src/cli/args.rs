@@ -159,10 +159,10 @@ pub struct SourceArgs {
     #[arg(long, default_value_t = 20_000)]
     pub events: usize,
     /// Event-time span of the generated events.
-    #[arg(long, default_value = "600s", value_parser = parse_duration)]
+    #[arg(long, default_value = "600s", value_parser = parse_duration, allow_hyphen_values = true)]
     pub span: f64,
     /// Fraction of events in the long tail of delays.
-    #[arg(long, default_value_t = 0.08)]
+    #[arg(long, default_value_t = 0.08, allow_negative_numbers = true)]
     pub tail: f64,
     /// Mean delay of the ordinary events (exponential).
     #[arg(long, default_value = "2s", value_parser = parse_duration)]
@@ -216,10 +216,10 @@ pub struct EngineArgs {
     #[arg(long, default_value = "fixed:20s", value_parser = parse_watermark)]
     pub watermark: WatermarkKind,
     /// Allowed lateness past the watermark before events are dropped (`inf` never drops).
-    #[arg(long, default_value = "0s", value_parser = parse_duration)]
+    #[arg(long, default_value = "0s", value_parser = parse_duration, allow_hyphen_values = true)]
     pub grace: f64,
     /// Early-trigger interval in processing time (off when not given).
-    #[arg(long, value_parser = parse_duration)]
+    #[arg(long, value_parser = parse_duration, allow_hyphen_values = true)]
     pub early: Option<f64>,
     /// What each pane carries.
     #[arg(long, value_enum, default_value_t = AccumulationArg::Accumulating)]

@@ -104,7 +104,7 @@ pub struct PipelineArgs {
     pub checkpoint_every: Option<f64>,
     /// Processing times at which the job crashes and restores its last checkpoint, e.g.
     /// 120s,300s.
-    #[arg(long, value_name = "LIST")]
+    #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
     pub crash_at: Option<String>,
     /// The sink whose output is listed (all three are fed; transactional by default).
     #[arg(long, value_enum)]

@@ -57,7 +57,7 @@ fn parse_speed(s: &str) -> Result<f64, String> {
         .map_err(|_| format!("'{s}' is not a speed: give a number, e.g. 10"))?;
     if !v.is_finite() || v <= 0.0 || v > 100_000.0 {
         return Err(format!(
-            "'{s}' is not a speed: give a number from 0 to 100000"
+            "'{s}' is not a speed: give a number above 0 and at most 100000"
         ));
     }
     Ok(v)
@@ -77,10 +77,13 @@ pub enum Command {
 
 /// Runs the program; errors are printed as one line and give exit code 2.
 pub fn main() -> ExitCode {
-    let matches = Cli::command().get_matches();
+    let matches = match Cli::command().try_get_matches() {
+        Ok(m) => m,
+        Err(e) => return flag_error(e),
+    };
     let cli = match Cli::from_arg_matches(&matches) {
         Ok(cli) => cli,
-        Err(e) => e.exit(),
+        Err(e) => return flag_error(e),
     };
     let result = match cli.command {
         Some(Command::Report(a)) => commands::report(&a),
@@ -165,6 +168,28 @@ fn load_scenario(
         name.label().to_string()
     };
     Ok(Scenario::new(label, stream, window))
+}
+
+/// Help and version print as clap prints them; a bad flag is one line on stderr, exit 2.
+fn flag_error(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        let _ = e.print();
+        return ExitCode::SUCCESS;
+    }
+    let text = e.render().to_string();
+    let line = text
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("bad arguments");
+    let line = line.strip_prefix("error: ").unwrap_or(line);
+    eprintln!("twoclocks: {line} (see --help)");
+    ExitCode::from(2)
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
