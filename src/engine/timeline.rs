@@ -37,6 +37,8 @@ pub struct Timeline {
     late_panes: BTreeMap<CellId, u32>,
     /// Finalised cells and their final values.
     finals: BTreeMap<CellId, u64>,
+    /// The stream's largest delay: the perfect watermark's lag.
+    max_delay: f64,
 }
 
 /// An arrival that was not on time.
@@ -116,6 +118,7 @@ impl Timeline {
             latest_pane: BTreeMap::new(),
             late_panes: BTreeMap::new(),
             finals: BTreeMap::new(),
+            max_delay: stream.max_delay(),
         }
     }
 
@@ -294,7 +297,7 @@ impl Timeline {
         if !self.is_finished() {
             return None;
         }
-        let lag = self.cfg.watermark.lag().unwrap_or(0.0);
+        let lag = self.cfg.watermark.nominal_lag(self.max_delay);
         Some(FrontierPoint {
             lag,
             grace: self.cfg.grace,
@@ -411,7 +414,7 @@ pub fn score_point(
     truth: &BTreeMap<CellId, u64>,
     cfg: EngineConfig,
 ) -> FrontierPoint {
-    let lag = cfg.watermark.lag().unwrap_or(0.0);
+    let lag = cfg.watermark.nominal_lag(stream.max_delay());
     let r = super::processor::run(stream, cfg, false);
     let score = frontier::Score::of(&r.finals, truth);
     FrontierPoint {

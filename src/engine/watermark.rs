@@ -36,6 +36,17 @@ impl WatermarkKind {
         }
     }
 
+    /// How far behind processing time the watermark is by construction, as the frontier's
+    /// emit delay counts it: the lag of `fixed`, the bound of `bounded`, the stream's largest
+    /// delay for `perfect`; NaN for `heuristic`, whose lag moves with the data.
+    pub fn nominal_lag(&self, max_delay: f64) -> f64 {
+        match *self {
+            WatermarkKind::Perfect => max_delay,
+            WatermarkKind::Heuristic { .. } => f64::NAN,
+            other => other.lag().unwrap_or(f64::NAN),
+        }
+    }
+
     /// The same generator with another lag (fixed and bounded; the others are unchanged).
     pub fn with_lag(&self, lag: f64) -> WatermarkKind {
         match *self {

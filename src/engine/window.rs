@@ -218,6 +218,9 @@ impl WindowFn {
 
 /// A duration for people: `60s`, `1500ms`, `2m`, `1.5s`.
 pub fn fmt_ms(ms: f64) -> String {
+    if ms.is_nan() {
+        return "—".to_string();
+    }
     if ms.is_infinite() {
         return "∞".to_string();
     }
