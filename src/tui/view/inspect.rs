@@ -7,8 +7,6 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 
-use crate::engine::lateness::secs;
-
 use super::super::app::App;
 use super::super::theme::Theme;
 
@@ -28,9 +26,9 @@ pub fn lines(app: &App) -> Option<Vec<Line<'static>>> {
                 "event #{} key {}: event time {}, arrived {} (delay {})",
                 i + 1,
                 app.scenario.stream.key_name(e.key),
-                secs(e.event_time),
-                secs(e.proc_time),
-                secs(e.delay())
+                ms3(e.event_time),
+                ms3(e.proc_time),
+                ms3(e.delay())
             ),
             t.text,
         ),
@@ -70,4 +68,9 @@ pub fn render(app: &App, plot: Rect, buf: &mut Buffer) {
         .wrap(Wrap { trim: true })
         .block(block)
         .render(area, buf);
+}
+
+/// Seconds to the millisecond, so that arrival − event time reads as the delay shown.
+fn ms3(ms: f64) -> String {
+    format!("{:.3}s", ms / 1000.0)
 }
