@@ -753,7 +753,9 @@ pub fn frontier(a: &FrontierArgs) -> Result<()> {
         bail!("frontier sweeps the grace itself: give the values with --graces, not --grace");
     }
     if a.engine.early.is_some() {
-        bail!("frontier measures final values, which an early trigger does not change: drop --early");
+        bail!(
+            "frontier measures final values, which an early trigger does not change: drop --early"
+        );
     }
     let lags = parse_duration_list(&a.lags).map_err(|e| anyhow::anyhow!("--lags: {e}"))?;
     let graces = parse_duration_list(&a.graces).map_err(|e| anyhow::anyhow!("--graces: {e}"))?;
