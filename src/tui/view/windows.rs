@@ -27,7 +27,7 @@ fn phase_cell(t: &Theme, p: Phase) -> (&'static str, Style) {
     match p {
         Phase::Open => ("○ open", t.text),
         Phase::FiredOnTime => ("● fired", t.on_time_pane),
-        Phase::TakingLate => ("◆ late data", t.late),
+        Phase::TakingLate => ("◆ late", t.late),
         Phase::Finalised => ("■ final", t.dim),
     }
 }
