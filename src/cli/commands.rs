@@ -820,9 +820,9 @@ pub fn frontier(a: &FrontierArgs) -> Result<()> {
                 writeln!(
                     out,
                     "  {:>7} {:>7} {:>11} {:>8} {:>14} {:>12} {:>10} {:>8.2}%",
-                    fmt_ms(p.lag),
-                    fmt_ms(p.grace),
-                    fmt_ms(p.emit_delay),
+                    column_secs(p.lag),
+                    column_secs(p.grace),
+                    column_secs(p.emit_delay),
                     p.dropped,
                     p.score.wrong_windows,
                     p.score.events_lost,
@@ -835,4 +835,15 @@ pub fn frontier(a: &FrontierArgs) -> Result<()> {
     out.flush()?;
     let _ = Timing::Early;
     Ok(())
+}
+
+/// A duration in a table column: always in seconds, so a column reads in one unit.
+fn column_secs(ms: f64) -> String {
+    if ms.is_infinite() {
+        "∞".to_string()
+    } else if ms % 1000.0 == 0.0 {
+        format!("{}s", ms / 1000.0)
+    } else {
+        format!("{:.3}s", ms / 1000.0)
+    }
 }
