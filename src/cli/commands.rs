@@ -16,7 +16,6 @@ use crate::engine::pipeline::{CheckpointMode, CrashTarget, Pipeline, PipelineCon
 use crate::engine::window::{fmt_ms, oracle};
 use crate::engine::{
     run as run_engine, CellId, Counters, Dropped, EngineConfig, Pane, Score, SinkKind, Stream,
-    Timing,
 };
 
 #[derive(Debug, Args)]
@@ -833,7 +832,6 @@ pub fn frontier(a: &FrontierArgs) -> Result<()> {
         }
     }
     out.flush()?;
-    let _ = Timing::Early;
     Ok(())
 }
 

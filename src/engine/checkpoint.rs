@@ -188,7 +188,6 @@ pub struct Job<'a> {
     stream: &'a Stream,
     processor: Processor,
     initial: Processor,
-    last: Option<Checkpoint>,
     pub checkpoints: Vec<Checkpoint>,
     pub crashes: Vec<Crash>,
     pub sinks: Vec<Sink>,
@@ -207,7 +206,6 @@ impl<'a> Job<'a> {
             stream,
             initial: processor.clone(),
             processor,
-            last: None,
             checkpoints: Vec::new(),
             crashes: Vec::new(),
             sinks: sinks
@@ -253,31 +251,33 @@ impl<'a> Job<'a> {
 
     /// Snapshots state and offset together; transactional sinks commit.
     pub fn checkpoint(&mut self) -> &Checkpoint {
-        let offset = self.processor.offset();
         let ck = Checkpoint {
             id: self.checkpoints.len() as u32 + 1,
-            offset,
-            proc_time: offset
-                .checked_sub(1)
-                .map_or(f64::NEG_INFINITY, |i| self.stream.events[i].proc_time),
+            offset: self.processor.offset(),
+            proc_time: self.proc_time(),
             bytes: self.processor.state_bytes(),
             state: self.processor.clone(),
         };
         for sink in &mut self.sinks {
             sink.commit();
         }
-        self.checkpoints.push(ck.clone());
-        self.last = Some(ck);
+        self.checkpoints.push(ck);
         self.checkpoints.last().expect("just pushed")
+    }
+
+    /// Processing time of the last event processed (−∞ before the first).
+    fn proc_time(&self) -> f64 {
+        self.processor
+            .offset()
+            .checked_sub(1)
+            .map_or(f64::NEG_INFINITY, |i| self.stream.events[i].proc_time)
     }
 
     /// Dies now and comes back from the last checkpoint (or the start).
     pub fn crash(&mut self) -> &Crash {
         let offset = self.processor.offset();
-        let proc_time = offset
-            .checked_sub(1)
-            .map_or(f64::NEG_INFINITY, |i| self.stream.events[i].proc_time);
-        let (restored, state) = match &self.last {
+        let proc_time = self.proc_time();
+        let (restored, state) = match self.checkpoints.last() {
             Some(ck) => (Some(ck.id), ck.state.clone()),
             None => (None, self.initial.clone()),
         };

@@ -12,7 +12,6 @@ use super::lateness::Fate;
 use super::processor::{run_with, EngineConfig};
 use super::stream::Stream;
 use super::watermark::Watermark;
-use super::watermark::WatermarkKind;
 use super::window::WindowId;
 use super::window::{oracle, CellId};
 
@@ -212,24 +211,13 @@ pub fn point(
     lag: f64,
     grace: f64,
 ) -> FrontierPoint {
-    point_with(stream, truth, base, lag, grace, None)
-}
-
-fn point_with(
-    stream: &Stream,
-    truth: &BTreeMap<CellId, u64>,
-    base: EngineConfig,
-    lag: f64,
-    grace: f64,
-    assigned: Option<&[std::ops::RangeInclusive<super::window::WindowId>]>,
-) -> FrontierPoint {
     let cfg = EngineConfig {
         watermark: base.watermark.with_lag(lag),
         grace,
         early: None,
         ..base
     };
-    let r = run_with(stream, cfg, false, assigned);
+    let r = run_with(stream, cfg, false, None);
     let lag = cfg.watermark.lag().unwrap_or(lag);
     FrontierPoint {
         lag,
@@ -270,11 +258,6 @@ pub const POLICIES: [Policy; 3] = [
         grace: 90_000.0,
     },
 ];
-
-/// The fixed-lag watermark for a lag, as the policies use it.
-pub fn fixed(lag: f64) -> WatermarkKind {
-    WatermarkKind::Fixed { lag }
-}
 
 #[cfg(test)]
 mod tests {
