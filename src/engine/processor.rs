@@ -108,7 +108,8 @@ pub struct Arrival {
 
 #[derive(Debug, Clone)]
 struct WindowState {
-    fired: bool,
+    /// Whether the window has fired on time is not kept here: it is exactly whether the
+    /// watermark has passed it (`Processor::passed`).
     cells: Cells,
 }
 
@@ -206,12 +207,11 @@ impl WindowStore {
         self.by_id.get_mut(id)
     }
 
-    fn get_or_open(&mut self, id: WindowId, fired: bool) -> &mut WindowState {
+    fn get_or_open(&mut self, id: WindowId) -> &mut WindowState {
         let order = &mut self.order;
         self.by_id.entry(id).or_insert_with(|| {
             order.insert(id);
             WindowState {
-                fired,
                 cells: Cells::default(),
             }
         })
@@ -339,10 +339,16 @@ impl Processor {
     /// Open cells with their state and whether their window has fired on time.
     pub fn open(&self) -> impl Iterator<Item = (CellId, &CellState, bool)> + '_ {
         self.windows.iter().flat_map(|(window, w)| {
+            let fired = self.passed(window);
             w.cells
                 .iter()
-                .map(move |(key, c)| (CellId { window, key }, c, w.fired))
+                .map(move |(key, c)| (CellId { window, key }, c, fired))
         })
+    }
+
+    /// Whether the watermark has passed window `id` (so it has fired on time).
+    fn passed(&self, id: WindowId) -> bool {
+        self.passed_through.is_some_and(|p| id <= p)
     }
 
     fn bounds(&self, window: WindowId) -> (f64, f64) {
@@ -432,23 +438,23 @@ impl Processor {
                 Fate::Late => self.counters.late += 1,
                 Fate::OnTime => self.counters.on_time += 1,
             }
-            let passed = self.passed_through.is_some_and(|p| window <= p);
+            let passed = self.passed(window);
             if end < self.first_end {
                 self.first_end = end;
             }
-            let w = self.windows.get_or_open(window, passed);
+            let w = self.windows.get_or_open(window);
             let cell_id = CellId { window, key: e.key };
             let (cell, created) = w.cells.get_or_open(e.key);
             if created {
                 self.open_cells += 1;
-                if let (Some(every), false) = (self.cfg.early, w.fired) {
+                if let (Some(every), false) = (self.cfg.early, passed) {
                     let due = e.proc_time + every;
                     cell.timer = Some(due);
                     self.timers.push(Timer { due, cell: cell_id });
                 }
             }
             cell.value += 1;
-            if w.fired {
+            if passed {
                 self.late_cells.push(cell_id);
             }
         }
@@ -513,12 +519,12 @@ impl Processor {
             for i in 0..self.due.len() {
                 let t = self.due[i];
                 let bounds = self.bounds(t.cell.window);
+                if self.passed(t.cell.window) {
+                    continue;
+                }
                 let Some(w) = self.windows.get_mut(&t.cell.window) else {
                     continue;
                 };
-                if w.fired {
-                    continue;
-                }
                 let Some(c) = w.cells.get_mut(t.cell.key) else {
                     continue;
                 };
@@ -555,14 +561,11 @@ impl Processor {
         let window_fn = self.cfg.window;
         let mut ids = std::mem::take(&mut self.scratch_ids);
         self.windows.ids_in(from, through, &mut ids);
+        // Every open window in (passed_through, through] is one the watermark passes now.
         for &window in &ids {
             let Some(w) = self.windows.get_mut(&window) else {
                 continue;
             };
-            if w.fired {
-                continue;
-            }
-            w.fired = true;
             let bounds = (window_fn.start(window), window_fn.end(window));
             for (key, c) in w.cells.iter_mut() {
                 c.timer = None;
