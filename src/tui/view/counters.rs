@@ -9,6 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget};
 
 use crate::engine::job_timeline::JobTimeline;
+use crate::engine::Counters;
 
 use super::super::app::App;
 use super::super::theme::glyph;
@@ -38,8 +39,24 @@ fn job_rows(app: &App, job: &JobTimeline) -> Vec<(String, String, Style)> {
     } else {
         format!("{} / {}", c.events, app.scenario.len())
     };
-    vec![
-        ("taken".into(), taken, bold),
+    let mut rows = vec![("taken".into(), taken, bold)];
+    rows.extend(fate_rows(app, &c));
+    rows.extend([
+        (
+            "cells open".into(),
+            format!("{open}  ({} operators)", ops.len()),
+            bold,
+        ),
+        ("state".into(), bytes(state), bold),
+    ]);
+    rows
+}
+
+/// The rows both modes share: the three fates and the panes emitted.
+fn fate_rows(app: &App, c: &Counters) -> [(String, String, Style); 4] {
+    let t = &app.theme;
+    let bold = t.text.add_modifier(Modifier::BOLD);
+    [
         (
             format!("{} on time", glyph::ON_TIME),
             c.on_time.to_string(),
@@ -66,12 +83,6 @@ fn job_rows(app: &App, job: &JobTimeline) -> Vec<(String, String, Style)> {
             ),
             bold,
         ),
-        (
-            "cells open".into(),
-            format!("{open}  ({} operators)", ops.len()),
-            bold,
-        ),
-        ("state".into(), bytes(state), bold),
     ]
 }
 
@@ -83,38 +94,13 @@ pub fn rows(app: &App) -> Vec<(String, String, Style)> {
     let t = &app.theme;
     let c = app.timeline.counters();
     let bold = t.text.add_modifier(Modifier::BOLD);
-    vec![
-        (
-            "arrived".into(),
-            format!("{} / {}", c.events, app.scenario.len()),
-            bold,
-        ),
-        (
-            format!("{} on time", glyph::ON_TIME),
-            c.on_time.to_string(),
-            t.on_time.add_modifier(Modifier::BOLD),
-        ),
-        (
-            format!("{} late in grace", glyph::LATE),
-            c.late.to_string(),
-            t.late,
-        ),
-        (
-            format!("{} dropped", glyph::DROPPED),
-            c.dropped.to_string(),
-            t.dropped,
-        ),
-        (
-            "panes emitted".into(),
-            format!(
-                "{}  (E{} O{} L{})",
-                c.panes(),
-                c.early_panes,
-                c.on_time_panes,
-                c.late_panes
-            ),
-            bold,
-        ),
+    let mut rows = vec![(
+        "arrived".into(),
+        format!("{} / {}", c.events, app.scenario.len()),
+        bold,
+    )];
+    rows.extend(fate_rows(app, c));
+    rows.extend([
         (
             "windows open".into(),
             format!(
@@ -125,7 +111,8 @@ pub fn rows(app: &App) -> Vec<(String, String, Style)> {
             bold,
         ),
         ("state".into(), bytes(app.timeline.state_bytes()), bold),
-    ]
+    ]);
+    rows
 }
 
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
