@@ -129,9 +129,14 @@ pub fn sweep(
 /// After each event, the last window past its grace under a setting, as change points
 /// (event index, window index; `WindowId::MIN` for none): the thresholds only rise, so the
 /// sequence is short.
-fn past_grace(stream: &Stream, cfg: &EngineConfig, into: &mut Vec<(usize, WindowId)>) {
+fn past_grace(
+    stream: &Stream,
+    max_delay: f64,
+    cfg: &EngineConfig,
+    into: &mut Vec<(usize, WindowId)>,
+) {
     into.clear();
-    let mut wm = Watermark::new(cfg.watermark, stream.max_delay());
+    let mut wm = Watermark::new(cfg.watermark, max_delay);
     let mut next_end = f64::NEG_INFINITY;
     for (i, e) in stream.events.iter().enumerate() {
         let t = Fate::threshold(wm.observe(e), cfg.grace);
@@ -157,8 +162,9 @@ fn group_by_thresholds(stream: &Stream, grid: &[EngineConfig]) -> (Vec<usize>, V
     let mut reps: Vec<EngineConfig> = Vec::new();
     let mut seqs: FxHashMap<Vec<(usize, WindowId)>, usize> = FxHashMap::default();
     let mut seq = Vec::new();
+    let max_delay = stream.max_delay();
     for cfg in grid {
-        past_grace(stream, cfg, &mut seq);
+        past_grace(stream, max_delay, cfg, &mut seq);
         let g = match seqs.get(&seq) {
             Some(&g) => g,
             None => {
