@@ -168,20 +168,6 @@ fn ctrl_c_quits_the_compact_layout_while_playing() {
     s.expect_clean_exit();
 }
 
-#[cfg(unix)]
-#[test]
-fn sigterm_restores_the_terminal_and_exits_cleanly() {
-    let s = Session::start(100, 30, &["--paused"]);
-    s.screen.wait_for("the UI", |t| t.contains("Two clocks"));
-    let pid = s.child.process_id().expect("a process id");
-    let killed = std::process::Command::new("kill")
-        .args(["-TERM", &pid.to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(killed.success());
-    s.expect_clean_exit();
-}
-
 #[test]
 fn job_mode_crash_says_what_happened_at_80x24() {
     let mut s = Session::start(80, 24, &["--speed", "100"]);

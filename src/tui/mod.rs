@@ -57,8 +57,12 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
         .enable_all()
         .build()?;
     let mut app = app_for(opts);
+    let mut stop = {
+        let _context = rt.enter();
+        StopSignals::new()
+    };
     let mut guard = terminal::enter()?;
-    let result = rt.block_on(event_loop(&mut guard.terminal, &mut app));
+    let result = rt.block_on(event_loop(&mut guard.terminal, &mut app, &mut stop));
     drop(guard);
     result
 }
@@ -86,36 +90,36 @@ pub fn messages(ev: Event) -> Vec<Msg> {
     }
 }
 
-/// SIGTERM and SIGHUP (the terminal closing) end the UI like `q`, so the terminal is restored.
+/// The signals that ask a program to stop: SIGINT and SIGQUIT (from `kill`: in raw mode Ctrl-C
+/// and Ctrl-\ arrive as keys), SIGTERM and SIGHUP (the terminal closing). Each ends the UI like
+/// `q`, so the terminal is restored and the exit status is 0. Installed before the terminal is
+/// taken over, so none of them can end the program with the terminal left raw.
 #[cfg(unix)]
 struct StopSignals {
-    term: Option<tokio::signal::unix::Signal>,
-    hup: Option<tokio::signal::unix::Signal>,
+    signals: Vec<tokio::signal::unix::Signal>,
 }
 
 #[cfg(unix)]
 impl StopSignals {
+    /// Needs a tokio runtime's context.
     fn new() -> StopSignals {
         use tokio::signal::unix::{signal, SignalKind};
+        let kinds = [
+            SignalKind::interrupt(),
+            SignalKind::quit(),
+            SignalKind::terminate(),
+            SignalKind::hangup(),
+        ];
         StopSignals {
-            term: signal(SignalKind::terminate()).ok(),
-            hup: signal(SignalKind::hangup()).ok(),
+            signals: kinds.into_iter().filter_map(|k| signal(k).ok()).collect(),
         }
     }
 
     async fn recv(&mut self) {
-        async fn one(s: &mut Option<tokio::signal::unix::Signal>) {
-            match s {
-                Some(s) => {
-                    s.recv().await;
-                }
-                None => std::future::pending::<()>().await,
-            }
+        if self.signals.is_empty() {
+            return std::future::pending::<()>().await;
         }
-        tokio::select! {
-            _ = one(&mut self.term) => {},
-            _ = one(&mut self.hup) => {},
-        }
+        futures::future::select_all(self.signals.iter_mut().map(|s| Box::pin(s.recv()))).await;
     }
 }
 
@@ -133,9 +137,12 @@ impl StopSignals {
     }
 }
 
-async fn event_loop(terminal: &mut terminal::Term, app: &mut App) -> anyhow::Result<()> {
+async fn event_loop(
+    terminal: &mut terminal::Term,
+    app: &mut App,
+    stop: &mut StopSignals,
+) -> anyhow::Result<()> {
     let mut events = EventStream::new();
-    let mut stop = StopSignals::new();
     let (tx, mut rx) = mpsc::unbounded_channel::<app::Done>();
     let mut tick = tokio::time::interval(TICK);
     tick.set_missed_tick_behavior(MissedTickBehavior::Skip);
