@@ -134,8 +134,9 @@ fn apply(values: &mut BTreeMap<CellId, i64>, pane: &Pane, mode: Accumulation) {
     }
 }
 
-/// A completed checkpoint: the processor's whole state and the source offset, taken together.
-#[derive(Debug, Clone)]
+/// A completed checkpoint, as its record. The processor's state taken with it is held by the
+/// job for the latest checkpoint only: a crash restores no other.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Checkpoint {
     /// 1 for the first checkpoint.
     pub id: u32,
@@ -144,7 +145,6 @@ pub struct Checkpoint {
     pub proc_time: f64,
     /// Estimated state bytes copied.
     pub bytes: usize,
-    state: Processor,
 }
 
 /// What a crash did.
@@ -187,7 +187,9 @@ pub fn reference_schedule(n: usize) -> Vec<ScheduleStep> {
 pub struct Job<'a> {
     stream: &'a Stream,
     processor: Processor,
-    initial: Processor,
+    /// What a crash restores: the latest checkpoint's state (its offset included), or the
+    /// start's before the first.
+    restore: Processor,
     pub checkpoints: Vec<Checkpoint>,
     pub crashes: Vec<Crash>,
     pub sinks: Vec<Sink>,
@@ -204,7 +206,7 @@ impl<'a> Job<'a> {
         let processor = Processor::for_stream(cfg, stream);
         Job {
             stream,
-            initial: processor.clone(),
+            restore: processor.clone(),
             processor,
             checkpoints: Vec::new(),
             crashes: Vec::new(),
@@ -224,6 +226,12 @@ impl<'a> Job<'a> {
 
     pub fn processor(&self) -> &Processor {
         &self.processor
+    }
+
+    /// Checkpoints whose processor state is held in memory to be restored: the latest one only
+    /// (none before the first).
+    pub fn snapshots_held(&self) -> usize {
+        usize::from(!self.checkpoints.is_empty())
     }
 
     fn deliver(&mut self) {
@@ -256,8 +264,8 @@ impl<'a> Job<'a> {
             offset: self.processor.offset(),
             proc_time: self.proc_time(),
             bytes: self.processor.state_bytes(),
-            state: self.processor.clone(),
         };
+        self.restore.clone_from(&self.processor);
         for sink in &mut self.sinks {
             sink.commit();
         }
@@ -277,11 +285,8 @@ impl<'a> Job<'a> {
     pub fn crash(&mut self) -> &Crash {
         let offset = self.processor.offset();
         let proc_time = self.proc_time();
-        let (restored, state) = match self.checkpoints.last() {
-            Some(ck) => (Some(ck.id), ck.state.clone()),
-            None => (None, self.initial.clone()),
-        };
-        self.processor = state;
+        let restored = self.checkpoints.last().map(|ck| ck.id);
+        self.processor.clone_from(&self.restore);
         for sink in &mut self.sinks {
             sink.abort();
         }
@@ -374,5 +379,28 @@ mod tests {
         // The last crash is due past the end of the stream, so it replays only what is left.
         let replayed: Vec<_> = crashed.crashes.iter().map(|c| c.replayed).collect();
         assert_eq!(replayed, vec![800, 800, 800, 800, 500]);
+    }
+
+    #[test]
+    fn only_the_latest_checkpoint_is_held_whole() {
+        let stream = generate(&StreamParams {
+            events: 3000,
+            ..Default::default()
+        })
+        .unwrap();
+        let cfg = EngineConfig::fixed(5_000.0, 10_000.0);
+        let mut clean = Job::new(&stream, cfg, &SinkKind::ALL);
+        clean.finish();
+        let mut job = Job::new(&stream, cfg, &SinkKind::ALL);
+        let schedule: Vec<ScheduleStep> = (1..2900)
+            .map(|at| ScheduleStep::Checkpoint { at })
+            .chain([ScheduleStep::Crash { at: 2950 }])
+            .collect();
+        job.run_schedule(&schedule);
+        assert_eq!(job.checkpoints.len(), 2899);
+        assert!(job.snapshots_held() <= 1, "{}", job.snapshots_held());
+        assert_eq!(job.crashes[0].restored, Some(2899));
+        assert_eq!(job.crashes[0].replayed, 51);
+        assert_eq!(job.finals(), clean.finals());
     }
 }

@@ -378,4 +378,29 @@ mod tests {
         assert!(!j.press(Intervention::Crash(CrashTarget::Job)));
         assert_eq!(j.presses().len(), 1);
     }
+
+    /// With a checkpoint every 50 ms only the latest is held whole, and a dial re-run still
+    /// restores, for each kept press, the checkpoint the live run restored.
+    #[test]
+    fn a_rerun_finds_the_checkpoints_its_crashes_restore() {
+        let s = Arc::new(classroom());
+        let often = PipelineConfig {
+            checkpoint_every: Some(50.0),
+            ..cfg()
+        };
+        let mut live = JobTimeline::new(s.clone(), often).unwrap();
+        live.advance_to(150_000.0);
+        assert!(live.press(Intervention::Crash(CrashTarget::Job)));
+        live.advance_to(150_500.0);
+        assert!(live.press(Intervention::Crash(CrashTarget::Operator(2))));
+        live.advance_to(260_000.0);
+        assert!(live.pipeline().checkpoints().len() > 2000);
+        assert!(live.pipeline().snapshots_held() <= 1);
+        let restored: Vec<Option<u32>> = live.crashes().iter().map(|c| c.restored).collect();
+        assert!(restored.iter().all(Option::is_some), "{restored:?}");
+        let again = JobTimeline::run_to(s, often, live.presses(), live.now()).unwrap();
+        assert_eq!(again.crashes(), live.crashes());
+        assert_eq!(again.fates(), live.fates());
+        assert_eq!(again.pipeline().counters(), live.pipeline().counters());
+    }
 }

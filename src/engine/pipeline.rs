@@ -36,6 +36,10 @@
 //!   sinks are the outside world and are not rolled back: the additive sink counts the replayed
 //!   panes again, the idempotent sink overwrites them, the transactional sink loses what it had
 //!   staged and commits it again later.
+//! - **Memory.** A crash only ever restores the latest completed checkpoint, so that one alone is
+//!   held whole ([`Pipeline::snapshots_held`]); every earlier one is kept as its small
+//!   [`CompletedCheckpoint`] record. Memory follows the state and the checkpoints in progress,
+//!   not how many checkpoints were taken.
 //!
 //! Drawing it: [`Pipeline::step`] (or [`Pipeline::run_until`] a processing time) moves the
 //! simulation on and says what happened ([`Step`], [`StepEvent`], [`Outcome`]);
@@ -329,8 +333,9 @@ struct PendingCheckpoint {
     acked: u64,
 }
 
-/// A completed checkpoint: the source offsets, every operator's state and the sink's pending
-/// output, taken on one consistent cut.
+/// A completed checkpoint, as its record: when it was taken and completed, its source offsets
+/// and what it cost. The state it holds is kept apart, for the latest one only
+/// ([`RestorePoint`]).
 #[derive(Debug, Clone)]
 pub struct CompletedCheckpoint {
     /// 1 for the first checkpoint; ids keep growing across crashes.
@@ -351,11 +356,8 @@ pub struct CompletedCheckpoint {
     pub alignment: Vec<f64>,
     /// Unaligned: in-flight messages stored with the checkpoint.
     pub in_flight: usize,
-    channel_state: Vec<(usize, InFlight)>,
-    next_tick: f64,
-    sources: Vec<SourceSnapshot>,
-    operators: Vec<OperatorSnapshot>,
-    sink: SinkState,
+    /// Audit runs: how exactly its cut held every record, measured when it completed.
+    audit: Option<Audit>,
 }
 
 impl CompletedCheckpoint {
@@ -363,12 +365,26 @@ impl CompletedCheckpoint {
     pub fn events(&self) -> usize {
         self.offsets.iter().sum()
     }
+}
 
-    /// The records operator `i`'s snapshot had absorbed (audit runs only).
-    pub fn ledger(&self, i: usize) -> Option<&Ledger> {
-        self.operators
-            .get(i)
-            .and_then(|s| s.operator.ledger.as_ref())
+/// What a crash restores: the latest completed checkpoint's whole state (or the start's), the
+/// source offsets, every operator's state, the sink's bookkeeping and, unaligned, the stored
+/// in-flight data.
+#[derive(Debug, Clone)]
+struct RestorePoint {
+    /// 0 for the start of the stream.
+    id: u32,
+    time: f64,
+    next_tick: f64,
+    channel_state: Vec<(usize, InFlight)>,
+    sources: Vec<SourceSnapshot>,
+    operators: Vec<OperatorSnapshot>,
+    sink: SinkState,
+}
+
+impl RestorePoint {
+    fn offsets(&self) -> Vec<usize> {
+        self.sources.iter().map(|s| s.source.offset).collect()
     }
 }
 
@@ -645,7 +661,8 @@ pub struct Pipeline<S: Borrow<Stream>> {
     next_id: u32,
     pending: Vec<PendingCheckpoint>,
     completed: Vec<CompletedCheckpoint>,
-    initial: CompletedCheckpoint,
+    /// The latest completed checkpoint's state, or the start's before the first.
+    restore: RestorePoint,
     crashes: Vec<CrashRecord>,
     /// Scheduled crashes, latest first.
     scheduled: Vec<(f64, CrashTarget)>,
@@ -768,16 +785,9 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             next_id: 1,
             pending: Vec::new(),
             completed: Vec::new(),
-            initial: CompletedCheckpoint {
+            restore: RestorePoint {
                 id: 0,
                 time: start,
-                completed_at: start,
-                offsets: vec![0; np],
-                bytes: 0,
-                operator_bytes: vec![0; nn],
-                sink_pending: 0,
-                alignment: vec![0.0; nn],
-                in_flight: 0,
                 channel_state: Vec::new(),
                 next_tick,
                 sources: Vec::new(),
@@ -792,9 +802,9 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             emitted_total: 0,
             steps: 0,
         };
-        pipeline.initial.sources = pipeline.source_snapshots();
-        pipeline.initial.operators = (0..nn).map(|i| pipeline.operator_snapshot(i)).collect();
-        pipeline.initial.sink = pipeline.sink.state.clone();
+        pipeline.restore.sources = pipeline.source_snapshots();
+        pipeline.restore.operators = (0..nn).map(|i| pipeline.operator_snapshot(i)).collect();
+        pipeline.restore.sink = pipeline.sink.state.clone();
         Ok(pipeline)
     }
 
@@ -838,6 +848,12 @@ impl<S: Borrow<Stream>> Pipeline<S> {
 
     pub fn last_completed(&self) -> Option<&CompletedCheckpoint> {
         self.completed.last()
+    }
+
+    /// Completed checkpoints whose whole state (operators, sources, in-flight data) is held in
+    /// memory to be restored: the latest one only (none before the first).
+    pub fn snapshots_held(&self) -> usize {
+        usize::from(self.restore.id > 0)
     }
 
     /// Checkpoints whose barriers are still travelling.
@@ -1609,22 +1625,31 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                 + source_bytes
                 + staged * std::mem::size_of::<Pane>()
                 + pc.channel_state.len() * std::mem::size_of::<InFlight>();
+            let restore = RestorePoint {
+                id: k,
+                time: pc.time,
+                next_tick: pc.next_tick,
+                channel_state: pc.channel_state,
+                sources: pc.sources,
+                operators,
+                sink: state,
+            };
+            let offsets = restore.offsets();
+            let audit = self.audit_restore_point(&restore, &offsets);
             self.completed.push(CompletedCheckpoint {
                 id: k,
                 time: pc.time,
                 completed_at: self.now,
-                offsets: pc.sources.iter().map(|s| s.source.offset).collect(),
+                offsets,
                 bytes,
                 operator_bytes,
                 sink_pending: staged,
                 alignment: pc.alignment,
-                in_flight: pc.channel_state.len(),
-                channel_state: pc.channel_state,
-                next_tick: pc.next_tick,
-                sources: pc.sources,
-                operators,
-                sink: state,
+                in_flight: restore.channel_state.len(),
+                audit,
             });
+            // The one a crash restores from now on: the previous one's state is freed.
+            self.restore = restore;
             done = Some(Outcome::CheckpointCompleted { checkpoint: k });
         }
         done
@@ -1641,12 +1666,13 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                 return None;
             }
         }
-        let ck = self.completed.last().unwrap_or(&self.initial).clone();
+        let ck = self.restore.clone();
+        let ck_offsets = ck.offsets();
         let nn = self.cfg.parallelism;
         let now_offsets = self.offsets();
         let replayed = now_offsets
             .iter()
-            .zip(&ck.offsets)
+            .zip(&ck_offsets)
             .map(|(a, b)| a.saturating_sub(*b))
             .sum();
         let mut overcount = BTreeMap::new();
@@ -1663,18 +1689,18 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         self.sink.since_base += self.sink.since_commit.len();
         self.sink.since_commit.clear();
         self.channels.clear();
-        for (p, snap) in ck.sources.iter().enumerate() {
-            self.sources[p] = snap.source.clone();
-            for (i, link) in snap.links.iter().enumerate() {
-                self.channels.set_link(p * nn + i, link.clone());
+        for (p, snap) in ck.sources.into_iter().enumerate() {
+            self.sources[p] = snap.source;
+            for (i, link) in snap.links.into_iter().enumerate() {
+                self.channels.set_link(p * nn + i, link);
             }
         }
         let base = self.cfg.partitions * nn;
-        for (i, snap) in ck.operators.iter().enumerate() {
-            self.operators[i] = snap.operator.clone();
-            self.channels.set_link(base + i, snap.link.clone());
+        for (i, snap) in ck.operators.into_iter().enumerate() {
+            self.operators[i] = snap.operator;
+            self.channels.set_link(base + i, snap.link);
         }
-        self.sink.state = ck.sink.clone();
+        self.sink.state = ck.sink;
         for &(c, m) in &ck.channel_state {
             self.channels.restore(c, m);
         }
@@ -1687,7 +1713,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             target,
             restored: (ck.id > 0).then_some(ck.id),
             restored_time: ck.time,
-            offsets: ck.offsets.clone(),
+            offsets: ck_offsets,
             replayed,
             duplicate_panes,
             overcount,
@@ -1697,10 +1723,19 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         self.crashes.last()
     }
 
-    /// Alignment against a completed checkpoint (audit runs only).
+    /// Alignment against a completed checkpoint (audit runs only), as measured when it
+    /// completed.
     pub fn audit(&self, ck: &CompletedCheckpoint) -> Option<Audit> {
-        let ledgers: Option<Vec<&Ledger>> =
-            (0..self.cfg.parallelism).map(|i| ck.ledger(i)).collect();
+        ck.audit
+    }
+
+    /// Alignment of a checkpoint's state against its source offsets (audit runs only).
+    fn audit_restore_point(&self, ck: &RestorePoint, offsets: &[usize]) -> Option<Audit> {
+        let ledgers: Option<Vec<&Ledger>> = ck
+            .operators
+            .iter()
+            .map(|s| s.operator.ledger.as_ref())
+            .collect();
         let stored: Vec<usize> = ck
             .channel_state
             .iter()
@@ -1709,7 +1744,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                 _ => None,
             })
             .collect();
-        Some(self.audit_ledgers(&ledgers?, &stored, &ck.offsets))
+        Some(self.audit_ledgers(&ledgers?, &stored, offsets))
     }
 
     /// Every record's effect in the operators' states now: after the end, each must be there
@@ -1960,5 +1995,38 @@ mod tests {
             "{s}"
         );
         assert!(c.replayed > 0);
+    }
+
+    /// Memory follows the state, not the number of checkpoints: of thousands of completed
+    /// checkpoints only the latest is held whole, and crashes still restore it exactly.
+    #[test]
+    fn only_the_latest_checkpoint_is_held_whole() {
+        let stream = generate(&StreamParams {
+            events: 3000,
+            ..Default::default()
+        })
+        .unwrap();
+        let mut cfg = PipelineConfig::new(EngineConfig::fixed(20_000.0, 0.0));
+        cfg.partitions = 4;
+        cfg.parallelism = 4;
+        cfg.checkpoint_every = Some(100.0);
+        let mut clean = Pipeline::new(&stream, cfg).unwrap();
+        clean.run_to_end();
+        let mut p = Pipeline::new(&stream, cfg).unwrap();
+        for t in [150_000.0, 151_000.0, 330_000.0] {
+            p.schedule_crash(t, CrashTarget::Job).unwrap();
+        }
+        let mut most = 0;
+        while p.step().is_some() {
+            most = most.max(p.snapshots_held());
+        }
+        assert!(p.checkpoints().len() > 1000, "{}", p.checkpoints().len());
+        assert!(most <= 1, "{most} checkpoints held whole");
+        let ids: Vec<Option<u32>> = p.crashes().iter().map(|c| c.restored).collect();
+        assert!(ids.iter().all(Option::is_some), "{ids:?}");
+        assert_eq!(p.finals(), clean.finals());
+        for kind in [SinkKind::Idempotent, SinkKind::Transactional] {
+            assert_eq!(p.sink_output(kind), clean.sink_output(kind), "{kind}");
+        }
     }
 }
