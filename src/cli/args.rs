@@ -8,8 +8,19 @@ use clap::{Args, ValueEnum};
 
 use crate::engine::{Accumulation, EngineConfig, StreamParams, WatermarkKind, WindowFn};
 
+/// The largest duration any flag takes, ms: 10^14 ms, written `1e11s` (about 3 170 years).
+/// With it every generated time, every time a log may hold (±2^53 ms) less any lag, and every
+/// window index stay far inside the engine's integer range, so no arithmetic can overflow.
+pub const MAX_DURATION_MS: f64 = 1e14;
+
+/// How the duration range reads in messages and help.
+pub const DURATION_RANGE: &str = "from 0 to 1e11s (10^14 ms, about 3170 years)";
+
+/// The longest history a heuristic watermark may keep.
+pub const MAX_HEURISTIC_N: usize = 1_000_000;
+
 /// Parses a duration into milliseconds: `250ms`, `10s`, `1.5s`, `2m`, `1h`, `0`; `inf` or `∞`
-/// for "never" (a grace that never drops).
+/// for "never" (a grace that never drops). A finite duration is at most [`MAX_DURATION_MS`].
 pub fn parse_duration(s: &str) -> Result<f64, String> {
     let t = s.trim();
     if t.eq_ignore_ascii_case("inf") || t == "∞" {
@@ -34,16 +45,23 @@ pub fn parse_duration(s: &str) -> Result<f64, String> {
         .trim()
         .parse()
         .map_err(|_| format!("'{s}' is not a duration: '{}' is not a number", num.trim()))?;
-    if !v.is_finite() || v < 0.0 {
+    if v.is_nan() || v < 0.0 {
         return Err(format!("'{s}' is not a duration ≥ 0"));
     }
-    Ok(v * scale)
+    let ms = v * scale;
+    if ms > MAX_DURATION_MS {
+        return Err(format!(
+            "'{s}' is out of range: durations go {DURATION_RANGE}"
+        ));
+    }
+    // `-0` reads as 0.
+    Ok(ms + 0.0)
 }
 
 /// A window size or slide: a duration of at least 1 ms, in whole milliseconds.
 pub fn parse_window_ms(s: &str) -> Result<i64, String> {
     let ms = parse_duration(s)?;
-    if !ms.is_finite() || ms < 1.0 || ms.fract() != 0.0 || ms > 1e15 {
+    if !ms.is_finite() || ms < 1.0 || ms.fract() != 0.0 {
         return Err(format!(
             "'{s}' is not a window length: it must be a whole number of milliseconds ≥ 1ms"
         ));
@@ -87,9 +105,15 @@ pub fn parse_watermark(s: &str) -> Result<WatermarkKind, String> {
                 None => WatermarkKind::DEFAULT_Q,
             };
             let n = match rest.get(1) {
-                Some(n) => n.parse::<usize>().ok().filter(|n| *n >= 1).ok_or_else(|| {
-                    format!("'{n}' is not a history length: give a whole number ≥ 1")
-                })?,
+                Some(n) => n
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|n| (1..=MAX_HEURISTIC_N).contains(n))
+                    .ok_or_else(|| {
+                        format!(
+                            "'{n}' is not a history length: give a whole number from 1 to {MAX_HEURISTIC_N}"
+                        )
+                    })?,
                 None => WatermarkKind::DEFAULT_N,
             };
             Ok(WatermarkKind::Heuristic { q, n })
@@ -158,16 +182,16 @@ pub struct SourceArgs {
     /// Number of events to generate.
     #[arg(long, default_value_t = 20_000)]
     pub events: usize,
-    /// Event-time span of the generated events.
+    /// Event-time span of the generated events (0 to 1e11s).
     #[arg(long, default_value = "600s", value_parser = parse_duration, allow_hyphen_values = true)]
     pub span: f64,
     /// Fraction of events in the long tail of delays.
     #[arg(long, default_value_t = 0.08, allow_negative_numbers = true)]
     pub tail: f64,
-    /// Mean delay of the ordinary events (exponential).
+    /// Mean delay of the ordinary events, exponential (above 0, at most 1e11s).
     #[arg(long, default_value = "2s", value_parser = parse_duration)]
     pub mean_delay: f64,
-    /// Largest delay of a tail event (uniform).
+    /// Largest delay of a tail event, uniform (0 to 1e11s).
     #[arg(long, default_value = "90s", value_parser = parse_duration)]
     pub tail_max: f64,
     /// The keys, one per character.
@@ -206,19 +230,21 @@ impl SourceArgs {
 /// The engine's dials.
 #[derive(Debug, Clone, Args)]
 pub struct EngineArgs {
-    /// Window size (tumbling unless --slide is given).
+    /// Window size, tumbling unless --slide is given (whole milliseconds, 1ms to 1e11s).
     #[arg(long, default_value = "60s", value_parser = parse_window_ms)]
     pub window: i64,
-    /// Slide of sliding windows (at most the window size).
+    /// Slide of sliding windows (whole milliseconds, 1ms to the window size).
     #[arg(long, value_parser = parse_window_ms)]
     pub slide: Option<i64>,
-    /// fixed:DUR | perfect | heuristic[:Q[:N]] | bounded:DUR
+    /// fixed:DUR | perfect | heuristic[:Q[:N]] | bounded:DUR (DUR 0 to 1e11s, Q 0 to 1, N 1 to
+    /// 1000000).
     #[arg(long, default_value = "fixed:20s", value_parser = parse_watermark)]
     pub watermark: WatermarkKind,
-    /// Allowed lateness past the watermark before events are dropped (`inf` never drops).
+    /// Allowed lateness past the watermark before events are dropped (0 to 1e11s; `inf` never
+    /// drops).
     #[arg(long, default_value = "0s", value_parser = parse_duration, allow_hyphen_values = true)]
     pub grace: f64,
-    /// Early-trigger interval in processing time (off when not given).
+    /// Early-trigger interval in processing time (above 0, at most 1e11s; off when not given).
     #[arg(long, value_parser = parse_duration, allow_hyphen_values = true)]
     pub early: Option<f64>,
     /// What each pane carries.
@@ -286,6 +312,23 @@ mod tests {
         assert!(parse_watermark("fixed").is_err());
         assert!(parse_watermark("heuristic:2").is_err());
         assert!(parse_watermark("magic").is_err());
+        assert!(parse_watermark("heuristic:0.9:1000000").is_ok());
+        assert!(parse_watermark("heuristic:0.9:1000001").is_err());
+        assert!(parse_watermark("heuristic:0.9:18446744073709551615").is_err());
+    }
+
+    #[test]
+    fn durations_have_a_range() {
+        assert_eq!(parse_duration("1e11s"), Ok(MAX_DURATION_MS));
+        assert_eq!(parse_duration("100000000000000ms"), Ok(MAX_DURATION_MS));
+        for past in ["100000000000001ms", "1e16s", "1e300s", "1e999s", "infs"] {
+            let err = parse_duration(past).unwrap_err();
+            assert!(err.contains("out of range"), "{past}: {err}");
+        }
+        assert_eq!(
+            parse_duration("-0s").map(f64::to_bits),
+            Ok(0.0f64.to_bits())
+        );
     }
 
     #[test]

@@ -98,11 +98,11 @@ pub struct PipelineArgs {
     /// Source partitions; event i goes to partition i mod P (1 by default).
     #[arg(long, value_name = "P")]
     pub partitions: Option<usize>,
-    /// Checkpoint interval in processing time (none by default).
+    /// Checkpoint interval in processing time (above 0, at most 1e11s; none by default).
     #[arg(long, value_name = "DUR", value_parser = parse_duration)]
     pub checkpoint_every: Option<f64>,
     /// Processing times at which the job crashes and restores its last checkpoint, e.g.
-    /// 120s,300s.
+    /// 120s,300s (each 0 to 1e11s).
     #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
     pub crash_at: Option<String>,
     /// The sink whose output is listed (all three are fed; transactional by default).
@@ -111,7 +111,7 @@ pub struct PipelineArgs {
     /// Seed of the channels' transit times (1 by default).
     #[arg(long, value_name = "SEED")]
     pub schedule_seed: Option<u64>,
-    /// Mean transit time of a channel (200ms by default).
+    /// Mean transit time of a channel (0 to 1e11s; 200ms by default).
     #[arg(long, value_name = "DUR", value_parser = parse_duration)]
     pub transit: Option<f64>,
     /// How operators treat checkpoint barriers (aligned by default).
@@ -701,10 +701,10 @@ pub struct FrontierArgs {
     pub source: SourceArgs,
     #[command(flatten)]
     pub engine: EngineArgs,
-    /// Lags to sweep: a list `2s,10s` or a range `0s..120s/10s`.
+    /// Lags to sweep: a list `2s,10s` or a range `0s..120s/10s` (each 0 to 1e11s).
     #[arg(long, default_value = "0s..120s/10s")]
     pub lags: String,
-    /// Graces to sweep, likewise.
+    /// Graces to sweep, likewise (each 0 to 1e11s, or `inf`).
     #[arg(long, default_value = "0s..120s/10s")]
     pub graces: String,
     /// Output format.
