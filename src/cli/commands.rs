@@ -93,13 +93,13 @@ impl From<BarrierArg> for CheckpointMode {
 #[derive(Debug, Clone, Args)]
 pub struct PipelineArgs {
     /// Keyed window operator instances (runs the parallel pipeline; 1 by default).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub parallelism: Option<usize>,
     /// Source partitions; event i goes to partition i mod P (1 by default).
-    #[arg(long, value_name = "P")]
+    #[arg(long, value_name = "P", allow_negative_numbers = true)]
     pub partitions: Option<usize>,
     /// Checkpoint interval in processing time (above 0, at most 1e11s; none by default).
-    #[arg(long, value_name = "DUR", value_parser = parse_duration)]
+    #[arg(long, value_name = "DUR", value_parser = parse_duration, allow_hyphen_values = true)]
     pub checkpoint_every: Option<f64>,
     /// Processing times at which the job crashes and restores its last checkpoint, e.g.
     /// 120s,300s (each 0 to 1e11s).
@@ -109,17 +109,22 @@ pub struct PipelineArgs {
     #[arg(long, value_enum)]
     pub sink: Option<SinkArg>,
     /// Seed of the channels' transit times (1 by default).
-    #[arg(long, value_name = "SEED")]
+    #[arg(long, value_name = "SEED", allow_negative_numbers = true)]
     pub schedule_seed: Option<u64>,
     /// Mean transit time of a channel (0 to 1e11s; 200ms by default).
-    #[arg(long, value_name = "DUR", value_parser = parse_duration)]
+    #[arg(long, value_name = "DUR", value_parser = parse_duration, allow_hyphen_values = true)]
     pub transit: Option<f64>,
     /// How operators treat checkpoint barriers (aligned by default).
     #[arg(long, value_enum)]
     pub barriers: Option<BarrierArg>,
     /// The crashes hit this operator instance instead of the whole job (every instance restarts
     /// from the checkpoint either way).
-    #[arg(long, value_name = "I", requires = "crash_at")]
+    #[arg(
+        long,
+        value_name = "I",
+        requires = "crash_at",
+        allow_negative_numbers = true
+    )]
     pub crash_operator: Option<usize>,
 }
 
@@ -702,10 +707,10 @@ pub struct FrontierArgs {
     #[command(flatten)]
     pub engine: EngineArgs,
     /// Lags to sweep: a list `2s,10s` or a range `0s..120s/10s` (each 0 to 1e11s).
-    #[arg(long, default_value = "0s..120s/10s")]
+    #[arg(long, default_value = "0s..120s/10s", allow_hyphen_values = true)]
     pub lags: String,
     /// Graces to sweep, likewise (each 0 to 1e11s, or `inf`).
-    #[arg(long, default_value = "0s..120s/10s")]
+    #[arg(long, default_value = "0s..120s/10s", allow_hyphen_values = true)]
     pub graces: String,
     /// Output format.
     #[arg(long, value_enum, default_value_t = TableCsvJson::Table)]

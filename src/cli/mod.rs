@@ -11,6 +11,7 @@ use std::process::ExitCode;
 use clap::parser::ValueSource;
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand};
 
+use crate::io::quote::{escaped, quoted};
 use crate::tui::scenario::{Scenario, ScenarioName};
 use crate::tui::theme::{Theme, ThemeName};
 use args::{EngineArgs, SourceArgs};
@@ -35,7 +36,7 @@ pub struct UiArgs {
     #[arg(long, value_enum)]
     pub theme: Option<ThemeName>,
     /// Playback speed: seconds of processing time per real second.
-    #[arg(long, default_value_t = 10.0, value_parser = parse_speed)]
+    #[arg(long, default_value_t = 10.0, value_parser = parse_speed, allow_negative_numbers = true)]
     pub speed: f64,
     /// A built-in stream to open on; the generator flags below adjust it.
     #[arg(long, value_enum, conflicts_with = "input")]
@@ -54,10 +55,11 @@ fn parse_speed(s: &str) -> Result<f64, String> {
         .trim()
         .trim_end_matches(['x', '×'])
         .parse()
-        .map_err(|_| format!("'{s}' is not a speed: give a number, e.g. 10"))?;
+        .map_err(|_| format!("{} is not a speed: give a number, e.g. 10", quoted(s)))?;
     if !v.is_finite() || v <= 0.0 || v > 100_000.0 {
         return Err(format!(
-            "'{s}' is not a speed: give a number above 0 and at most 100000"
+            "{} is not a speed: give a number above 0 and at most 100000",
+            quoted(s)
         ));
     }
     Ok(v)
@@ -112,6 +114,12 @@ fn ui(a: &UiArgs, matches: &ArgMatches) -> anyhow::Result<()> {
         anyhow::bail!("the stream is empty: nothing to show");
     }
     let theme = Theme::resolve(a.theme, std::env::var("NO_COLOR").ok().as_deref());
+    if !has_terminal() {
+        anyhow::bail!(
+            "the UI needs a terminal to draw in and read keys from; `twoclocks run` prints the \
+             same engine's answer as text"
+        );
+    }
     crate::tui::run(crate::tui::Options {
         scenario,
         config,
@@ -170,6 +178,17 @@ fn load_scenario(
     Ok(Scenario::new(label, stream, window))
 }
 
+/// Whether the UI can draw (standard output is a terminal) and read keys (standard input is
+/// one, or the controlling terminal can be opened, as the terminal library does).
+fn has_terminal() -> bool {
+    use std::io::IsTerminal;
+    std::io::stdout().is_terminal()
+        && (std::io::stdin().is_terminal() || std::fs::File::open("/dev/tty").is_ok())
+}
+
+/// The longest error line printed for a bad flag, values already cut.
+const MAX_FLAG_ERROR: usize = 400;
+
 /// Help and version print as clap prints them; a bad flag is one line on stderr, exit 2.
 fn flag_error(e: clap::Error) -> ExitCode {
     use clap::error::ErrorKind;
@@ -182,14 +201,37 @@ fn flag_error(e: clap::Error) -> ExitCode {
         let _ = e.print();
         return ExitCode::SUCCESS;
     }
-    let text = e.render().to_string();
+    eprintln!("twoclocks: {} (see --help)", flag_error_line(&e));
+    ExitCode::from(2)
+}
+
+/// The one line that says what is wrong with the flags: the values it quotes cut and escaped
+/// (before the text is split into lines, so a value with a newline stays on its line).
+pub fn flag_error_line(e: &clap::Error) -> String {
+    use clap::error::{ContextKind, ContextValue};
+    let mut text = e.render().to_string();
+    for kind in [
+        ContextKind::InvalidValue,
+        ContextKind::InvalidArg,
+        ContextKind::InvalidSubcommand,
+    ] {
+        if let Some(ContextValue::String(v)) = e.get(kind) {
+            let raw = format!("'{v}'");
+            if !v.is_empty() && text.contains(&raw) {
+                text = text.replace(&raw, &quoted(v));
+            }
+        }
+    }
     let line = text
         .lines()
         .find(|l| !l.trim().is_empty())
         .unwrap_or("bad arguments");
     let line = line.strip_prefix("error: ").unwrap_or(line);
-    eprintln!("twoclocks: {line} (see --help)");
-    ExitCode::from(2)
+    let line = escaped(line);
+    match line.char_indices().nth(MAX_FLAG_ERROR) {
+        Some((cut, _)) => format!("{}…", &line[..cut]),
+        None => line,
+    }
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {

@@ -9,6 +9,7 @@ use std::path::Path;
 use anyhow::{anyhow, bail, Context, Result};
 
 use crate::engine::{Event, Stream};
+use crate::io::quote::{escaped, quoted};
 
 /// The header an event log must start with.
 pub const HEADER: [&str; 3] = ["event_time_ms", "proc_time_ms", "key"];
@@ -18,9 +19,9 @@ const TIME_LIMIT: f64 = 9_007_199_254_740_992.0;
 
 /// Reads an event log from a file.
 pub fn read_events(path: &Path) -> Result<Stream> {
-    let file =
-        std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-    read_events_from(file, &path.display().to_string())
+    let name = escaped(&path.display().to_string());
+    let file = std::fs::File::open(path).with_context(|| format!("cannot open {name}"))?;
+    read_events_from(file, &name)
 }
 
 /// Reads an event log; `name` is used in error messages.
@@ -37,9 +38,9 @@ pub fn read_events_from<R: Read>(reader: R, name: &str) -> Result<Stream> {
     let got: Vec<&str> = header.iter().collect();
     if got != HEADER {
         bail!(
-            "{name}, line 1: the header must be `{}`, found `{}`",
+            "{name}, line 1: the header must be `{}`, found {}",
             HEADER.join(","),
-            got.join(",")
+            quoted(&got.join(","))
         );
     }
     let mut keys: Vec<String> = Vec::new();
@@ -102,10 +103,16 @@ pub fn read_events_from<R: Read>(reader: R, name: &str) -> Result<Stream> {
 
 fn parse_time(field: &str, column: &str, name: &str, line: u64) -> Result<f64> {
     let v: f64 = field.parse().map_err(|_| {
-        anyhow!("{name}, line {line}: {column} '{field}' is not a number of milliseconds")
+        anyhow!(
+            "{name}, line {line}: {column} {} is not a number of milliseconds",
+            quoted(field)
+        )
     })?;
     if !v.is_finite() || v.abs() > TIME_LIMIT {
-        bail!("{name}, line {line}: {column} '{field}' is out of range (finite, within ±2^53 ms)");
+        bail!(
+            "{name}, line {line}: {column} {} is out of range (finite, within ±2^53 ms)",
+            quoted(field)
+        );
     }
     Ok(v)
 }
