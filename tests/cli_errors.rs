@@ -132,3 +132,33 @@ fn the_ui_without_a_terminal_says_what_to_do() {
         assert!(err.contains("twoclocks run"), "{err}");
     }
 }
+
+#[test]
+fn a_log_with_a_control_character_or_a_blank_line_is_refused() {
+    let path = temp_file(
+        "nul.csv",
+        b"event_time_ms,proc_time_ms,key\n1,2,a\n3,4,b\0\n",
+    );
+    let err = refused(&["run", "--input", path.to_str().unwrap()]);
+    assert!(err.contains("nul.csv, line 3, column 6:"), "{err}");
+    assert!(err.contains("U+0000"), "{err}");
+    let path = temp_file(
+        "blank.csv",
+        b"event_time_ms,proc_time_ms,key\n1,2,a\n\n3,4,b\n",
+    );
+    let err = refused(&["run", "--input", path.to_str().unwrap()]);
+    assert!(
+        err.contains("blank.csv, line 3: the line is blank"),
+        "{err}"
+    );
+    let err = refused(&["run", "--keys", "ab\u{7}"]);
+    assert!(err.contains("U+0007"), "{err}");
+}
+
+#[test]
+fn a_crash_time_given_twice_is_refused() {
+    let err = refused(&["run", "--events", "200", "--crash-at", "100s,100s,100s"]);
+    assert!(err.contains("--crash-at: 100s is given twice"), "{err}");
+    let err = refused(&["run", "--events", "200", "--crash-at", "100s,100000ms"]);
+    assert!(err.contains("given twice"), "{err}");
+}

@@ -243,6 +243,7 @@ impl SourceArgs {
             Some(path) => crate::io::csv::read_events(path),
             None => {
                 let p = self.params();
+                check_keys(&p.keys)?;
                 if p.events > 50_000_000 {
                     bail!("--events {} is more than 50000000", p.events);
                 }
@@ -250,6 +251,18 @@ impl SourceArgs {
             }
         }
     }
+}
+
+/// Generated keys are printable, as keys read from a log must be.
+pub fn check_keys(keys: &str) -> Result<()> {
+    if let Some((i, c)) = keys.chars().enumerate().find(|(_, c)| c.is_control()) {
+        bail!(
+            "--keys: character {} is a control character (U+{:04X}); keys must be printable",
+            i + 1,
+            c as u32
+        );
+    }
+    Ok(())
 }
 
 /// The engine's dials.

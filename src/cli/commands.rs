@@ -172,6 +172,12 @@ impl PipelineArgs {
             bail!("--crash-at: a crash time must be finite");
         }
         times.sort_by(f64::total_cmp);
+        if let Some(w) = times.windows(2).find(|w| w[0] == w[1]) {
+            bail!(
+                "--crash-at: {} is given twice; give each crash time once",
+                fmt_ms(w[0])
+            );
+        }
         Ok(times)
     }
 }

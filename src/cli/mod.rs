@@ -165,6 +165,7 @@ fn load_scenario(
     if given("keys") {
         p.keys = s.keys.clone();
     }
+    args::check_keys(&p.keys)?;
     let custom = p != name.params();
     if p.events > 50_000_000 {
         anyhow::bail!("--events {} is more than 50000000", p.events);
