@@ -191,3 +191,42 @@ fn the_hangs_once_reported_now_end_with_a_range_error() {
         assert!(err.contains("out of range"), "{}: {err}", args.join(" "));
     }
 }
+
+#[test]
+fn the_frontier_grid_is_capped_with_a_way_out() {
+    let args: Vec<String> = [
+        "frontier",
+        "--lags",
+        "0s..9999ms/1ms",
+        "--graces",
+        "0s..9999ms/1ms",
+        "--events",
+        "200",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let (code, err) = run_with_deadline(&args);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("100000000 points"), "{err}");
+    assert!(err.contains("at most 100000"), "{err}");
+    assert!(err.contains("larger step"), "{err}");
+    // Just within the limit: 250 × 400.
+    let args: Vec<String> = [
+        "frontier",
+        "--lags",
+        "0s..249s/1s",
+        "--graces",
+        "0s..399s/1s",
+        "--events",
+        "200",
+        "--format",
+        "csv",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let (code, err) = run_with_deadline(&args);
+    assert_eq!(code, 0, "{err}");
+}

@@ -706,6 +706,10 @@ pub enum TableCsvJson {
     Json,
 }
 
+/// The most points a frontier sweep computes (lags × graces): its answer and the runs behind
+/// it grow with the grid.
+pub const MAX_FRONTIER_POINTS: usize = 100_000;
+
 #[derive(Debug, Args)]
 pub struct FrontierArgs {
     #[command(flatten)]
@@ -715,7 +719,8 @@ pub struct FrontierArgs {
     /// Lags to sweep: a list `2s,10s` or a range `0s..120s/10s` (each 0 to 1e11s).
     #[arg(long, default_value = "0s..120s/10s", allow_hyphen_values = true)]
     pub lags: String,
-    /// Graces to sweep, likewise (each 0 to 1e11s, or `inf`).
+    /// Graces to sweep, likewise (each 0 to 1e11s, or `inf`). At most 100000 lag × grace
+    /// points in all.
     #[arg(long, default_value = "0s..120s/10s", allow_hyphen_values = true)]
     pub graces: String,
     /// Output format.
@@ -771,6 +776,15 @@ pub fn frontier(a: &FrontierArgs) -> Result<()> {
     let graces = parse_duration_list(&a.graces).map_err(|e| anyhow::anyhow!("--graces: {e}"))?;
     if lags.iter().any(|l| l.is_infinite()) {
         bail!("--lags: a lag must be finite");
+    }
+    let points = lags.len() * graces.len();
+    if points > MAX_FRONTIER_POINTS {
+        bail!(
+            "--lags × --graces is {} × {} = {points} points; at most {MAX_FRONTIER_POINTS}: \
+             take a larger step or a narrower range (e.g. --lags 0s..120s/1s gives 121 lags)",
+            lags.len(),
+            graces.len()
+        );
     }
     let points = frontier::sweep(&stream, cfg, &lags, &graces);
     let mut out = BufWriter::new(io::stdout().lock());
