@@ -230,3 +230,64 @@ fn the_frontier_grid_is_capped_with_a_way_out() {
     let (code, err) = run_with_deadline(&args);
     assert_eq!(code, 0, "{err}");
 }
+
+/// The UI's state for a command line without a subcommand, built and settled (the engine run
+/// to the playhead) on another thread; a failure if it does not finish in time.
+fn ui_settles(args: &'static [&'static str]) -> Result<(), String> {
+    use clap::{CommandFactory, FromArgMatches};
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let result = (|| -> anyhow::Result<()> {
+            let argv = std::iter::once("twoclocks").chain(args.iter().copied());
+            let matches = twoclocks::cli::Cli::command().try_get_matches_from(argv)?;
+            let cli = twoclocks::cli::Cli::from_arg_matches(&matches)?;
+            let (options, job) = twoclocks::cli::ui_options(&cli.ui, &matches)?;
+            let mut app = twoclocks::tui::app_for(options);
+            if let Some(job) = job {
+                app.open_job(job);
+            }
+            app.settle();
+            Ok(())
+        })();
+        let _ = tx.send(result.map_err(|e| e.to_string()));
+    });
+    rx.recv_timeout(DEADLINE)
+        .unwrap_or_else(|_| panic!("the UI on {args:?} did not settle within {DEADLINE:?}"))
+}
+
+#[test]
+fn the_ui_settles_at_the_edges_of_the_ranges() {
+    for args in [
+        &["--events", "200", "--watermark", "fixed:1e11s"][..],
+        &[
+            "--events",
+            "200",
+            "--watermark",
+            "bounded:1e11s",
+            "--grace",
+            "1e11s",
+        ],
+        &["--events", "200", "--window", "1e11s", "--early", "1ms"],
+        &[
+            "--events",
+            "200",
+            "--watermark",
+            "fixed:1e11s",
+            "--parallelism",
+            "2",
+            "--transit",
+            "1e11s",
+            "--checkpoint-every",
+            "1e11s",
+        ],
+    ] {
+        ui_settles(args).unwrap_or_else(|e| panic!("{args:?}: {e}"));
+    }
+    for args in [
+        &["--events", "200", "--watermark", "fixed:1e16s"][..],
+        &["--events", "200", "--parallelism", "2", "--transit", PAST],
+    ] {
+        let err = ui_settles(args).unwrap_err();
+        assert!(err.contains("out of range"), "{args:?}: {err}");
+    }
+}

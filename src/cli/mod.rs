@@ -11,6 +11,8 @@ use std::process::ExitCode;
 use clap::parser::ValueSource;
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand};
 
+use crate::engine::pipeline::PipelineConfig;
+use crate::engine::EngineConfig;
 use crate::io::quote::{escaped, quoted};
 use crate::tui::scenario::{Scenario, ScenarioName};
 use crate::tui::theme::{Theme, ThemeName};
@@ -48,6 +50,10 @@ pub struct UiArgs {
     pub source: SourceArgs,
     #[command(flatten)]
     pub engine: EngineArgs,
+    /// The parallel job's flags: any of them opens the UI in job mode on that job (--crash-at,
+    /// --crash-operator and --sink are for `run`; in the UI, keys crash and all sinks show).
+    #[command(flatten)]
+    pub pipeline: commands::PipelineArgs,
 }
 
 fn parse_speed(s: &str) -> Result<f64, String> {
@@ -108,25 +114,71 @@ pub fn main() -> ExitCode {
 
 /// Opens the terminal UI with the flags' stream and dials.
 fn ui(a: &UiArgs, matches: &ArgMatches) -> anyhow::Result<()> {
-    let config = a.engine.config()?;
-    let scenario = load_scenario(a, matches, &config.window)?;
-    if scenario.is_empty() {
-        anyhow::bail!("the stream is empty: nothing to show");
-    }
-    let theme = Theme::resolve(a.theme, std::env::var("NO_COLOR").ok().as_deref());
+    let (options, job) = ui_options(a, matches)?;
     if !has_terminal() {
         anyhow::bail!(
             "the UI needs a terminal to draw in and read keys from; `twoclocks run` prints the \
              same engine's answer as text"
         );
     }
-    crate::tui::run(crate::tui::Options {
+    crate::tui::run(options, job)
+}
+
+/// What the UI opens on for these flags: the stream, the dials and, when a pipeline flag is
+/// given, the job's shape (the UI's own job where a flag is not given: 2 partitions, 4
+/// operators, checkpoints every 10 s).
+pub fn ui_options(
+    a: &UiArgs,
+    matches: &ArgMatches,
+) -> anyhow::Result<(crate::tui::Options, Option<PipelineConfig>)> {
+    let config = a.engine.config()?;
+    let job = ui_job(&a.pipeline, config)?;
+    let scenario = load_scenario(a, matches, &config.window)?;
+    if scenario.is_empty() {
+        anyhow::bail!("the stream is empty: nothing to show");
+    }
+    let theme = Theme::resolve(a.theme, std::env::var("NO_COLOR").ok().as_deref());
+    let options = crate::tui::Options {
         scenario,
         config,
         speed: a.speed,
         theme,
         play: !a.paused,
-    })
+    };
+    Ok((options, job))
+}
+
+/// The job the pipeline flags open the UI on, if any is given.
+fn ui_job(
+    p: &commands::PipelineArgs,
+    engine: EngineConfig,
+) -> anyhow::Result<Option<PipelineConfig>> {
+    use crate::tui::app::{JOB_OPERATORS, JOB_PARTITIONS, JOB_SEED};
+    if p.crash_at.is_some() || p.crash_operator.is_some() {
+        anyhow::bail!(
+            "--crash-at and --crash-operator are for `twoclocks run`; in the UI press c to crash \
+             the job at the playhead, or C to pick an operator and then c"
+        );
+    }
+    if p.sink.is_some() {
+        anyhow::bail!(
+            "--sink chooses the sink `twoclocks run` lists; the UI shows all three sinks side \
+             by side"
+        );
+    }
+    if !p.given() {
+        return Ok(None);
+    }
+    let mut cfg = p.config(engine)?;
+    cfg.partitions = p.partitions.unwrap_or(JOB_PARTITIONS);
+    cfg.parallelism = p.parallelism.unwrap_or(JOB_OPERATORS);
+    cfg.seed = p.schedule_seed.unwrap_or(JOB_SEED);
+    cfg.checkpoint_every = p
+        .checkpoint_every
+        .or(Some(crate::tui::dials::CHECKPOINT_DEFAULT));
+    cfg.keep_outputs = false;
+    cfg.validate()?;
+    Ok(Some(cfg))
 }
 
 /// The stream the UI opens on: a CSV file, a built-in scenario (generator flags given on the
