@@ -162,3 +162,12 @@ fn a_crash_time_given_twice_is_refused() {
     let err = refused(&["run", "--events", "200", "--crash-at", "100s,100000ms"]);
     assert!(err.contains("given twice"), "{err}");
 }
+
+#[test]
+fn a_flag_error_that_lists_items_keeps_them_on_its_line() {
+    let err = refused(&["--events", "200", "--early", "1s", "--grace", "1s", "run"]);
+    assert!(
+        err.contains("cannot be used with: --events <EVENTS>, --early <EARLY>"),
+        "{err}"
+    );
+}

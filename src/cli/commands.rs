@@ -1,7 +1,7 @@
 //! The subcommands' flags and bodies: each loads a stream, asks the engine, and writes the
 //! answer as a table, CSV or JSON.
 
-use std::io::{self, BufWriter, Write};
+use std::io::Write;
 
 use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
@@ -24,12 +24,11 @@ pub struct ReportArgs {
     pub source: SourceArgs,
 }
 
-pub fn report(a: &ReportArgs) -> Result<()> {
+pub fn report(a: &ReportArgs, out: &mut dyn Write) -> Result<()> {
     let stream = a.source.load()?;
     let Some(f) = report::figures(&stream) else {
         bail!("the stream is empty: nothing to report");
     };
-    let mut out = BufWriter::new(io::stdout().lock());
     out.write_all(report::render(&f).as_bytes())?;
     out.flush()?;
     Ok(())
@@ -414,7 +413,7 @@ fn finite(x: f64) -> Option<f64> {
     x.is_finite().then_some(x)
 }
 
-pub fn run(a: &RunArgs) -> Result<()> {
+pub fn run(a: &RunArgs, mut out: &mut dyn Write) -> Result<()> {
     let stream = a.source.load()?;
     let cfg = a.engine.config()?;
     let truth = oracle(&stream, &cfg.window);
@@ -432,7 +431,6 @@ pub fn run(a: &RunArgs) -> Result<()> {
         }
     };
     let score = Score::of(&result.finals, &truth);
-    let mut out = BufWriter::new(io::stdout().lock());
     let c = &result.counters;
     match a.format {
         TableOrJson::Json => {
@@ -690,9 +688,8 @@ pub struct StreamArgs {
     pub format: StreamFormat,
 }
 
-pub fn stream(a: &StreamArgs) -> Result<()> {
+pub fn stream(a: &StreamArgs, out: &mut dyn Write) -> Result<()> {
     let stream: Stream = a.source.load()?;
-    let out = BufWriter::new(io::stdout().lock());
     match a.format {
         StreamFormat::Csv => crate::io::csv::write_csv(&stream, out),
         StreamFormat::Jsonl => crate::io::csv::write_jsonl(&stream, out),
@@ -755,7 +752,7 @@ impl From<&FrontierPoint> for PointJson {
     }
 }
 
-pub fn frontier(a: &FrontierArgs) -> Result<()> {
+pub fn frontier(a: &FrontierArgs, mut out: &mut dyn Write) -> Result<()> {
     let stream = a.source.load()?;
     let cfg = a.engine.config()?;
     if cfg.watermark.lag().is_none() {
@@ -787,7 +784,6 @@ pub fn frontier(a: &FrontierArgs) -> Result<()> {
         );
     }
     let points = frontier::sweep(&stream, cfg, &lags, &graces);
-    let mut out = BufWriter::new(io::stdout().lock());
     match a.format {
         TableCsvJson::Json => {
             let j: Vec<PointJson> = points.iter().map(PointJson::from).collect();

@@ -85,20 +85,20 @@ pub enum Command {
 
 /// Runs the program; errors are printed as one line and give exit code 2.
 pub fn main() -> ExitCode {
-    let matches = match Cli::command().try_get_matches() {
-        Ok(m) => m,
-        Err(e) => return flag_error(e),
-    };
-    let cli = match Cli::from_arg_matches(&matches) {
-        Ok(cli) => cli,
-        Err(e) => return flag_error(e),
-    };
-    let result = match cli.command {
-        Some(Command::Report(a)) => commands::report(&a),
-        Some(Command::Run(a)) => commands::run(&a),
-        Some(Command::Stream(a)) => commands::stream(&a),
-        Some(Command::Frontier(a)) => commands::frontier(&a),
-        None => ui(&cli.ui, &matches),
+    let result = match parse(std::env::args_os()) {
+        Err(line) => {
+            eprintln!("twoclocks: {line} (see --help)");
+            return ExitCode::from(2);
+        }
+        Ok(Invocation::Help(e)) => {
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        Ok(Invocation::Command(cmd)) => {
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            execute(&cmd, &mut out).and_then(|()| Ok(std::io::Write::flush(&mut out)?))
+        }
+        Ok(Invocation::Ui(a, matches)) => ui(&a, &matches),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -106,9 +106,76 @@ pub fn main() -> ExitCode {
             if is_broken_pipe(&e) {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("twoclocks: {e:#}");
+            eprintln!("twoclocks: {}", error_line(&e));
             ExitCode::from(2)
         }
+    }
+}
+
+/// What a command line asks for, once parsed.
+#[derive(Debug)]
+pub enum Invocation {
+    /// `--help` or `--version`: clap prints it.
+    Help(clap::Error),
+    /// A subcommand, to [`execute`].
+    Command(Box<Command>),
+    /// No subcommand: the UI, with its flags (and where each came from).
+    Ui(Box<UiArgs>, Box<ArgMatches>),
+}
+
+/// Parses a command line (the program's name first); a bad flag gives the one line that says
+/// what is wrong ([`flag_error_line`]).
+pub fn parse<I, T>(args: I) -> Result<Invocation, String>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let matches = match Cli::command().try_get_matches_from(args) {
+        Ok(m) => m,
+        Err(e) if is_help(&e) => return Ok(Invocation::Help(e)),
+        Err(e) => return Err(flag_error_line(&e)),
+    };
+    let cli = Cli::from_arg_matches(&matches).map_err(|e| flag_error_line(&e))?;
+    Ok(match cli.command {
+        Some(cmd) => Invocation::Command(Box::new(cmd)),
+        None => Invocation::Ui(Box::new(cli.ui), Box::new(matches)),
+    })
+}
+
+/// Help and version "errors": printed as clap prints them, with exit code 0.
+fn is_help(e: &clap::Error) -> bool {
+    use clap::error::ErrorKind;
+    matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    )
+}
+
+/// Runs a subcommand, writing its answer to `out`.
+pub fn execute(cmd: &Command, out: &mut dyn std::io::Write) -> anyhow::Result<()> {
+    match cmd {
+        Command::Report(a) => commands::report(a, out),
+        Command::Run(a) => commands::run(a, out),
+        Command::Stream(a) => commands::stream(a, out),
+        Command::Frontier(a) => commands::frontier(a, out),
+    }
+}
+
+/// The one line an error is printed as (after `twoclocks: `): its causes joined by `: `,
+/// control characters escaped, at most [`MAX_ERROR_LINE`] characters.
+pub fn error_line(e: &anyhow::Error) -> String {
+    cut_line(&escaped(&format!("{e:#}")))
+}
+
+/// The longest error line printed.
+pub const MAX_ERROR_LINE: usize = 400;
+
+fn cut_line(line: &str) -> String {
+    match line.char_indices().nth(MAX_ERROR_LINE) {
+        Some((cut, _)) => format!("{}…", &line[..cut]),
+        None => line.to_string(),
     }
 }
 
@@ -239,25 +306,6 @@ fn has_terminal() -> bool {
         && (std::io::stdin().is_terminal() || std::fs::File::open("/dev/tty").is_ok())
 }
 
-/// The longest error line printed for a bad flag, values already cut.
-const MAX_FLAG_ERROR: usize = 400;
-
-/// Help and version print as clap prints them; a bad flag is one line on stderr, exit 2.
-fn flag_error(e: clap::Error) -> ExitCode {
-    use clap::error::ErrorKind;
-    if matches!(
-        e.kind(),
-        ErrorKind::DisplayHelp
-            | ErrorKind::DisplayVersion
-            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
-    ) {
-        let _ = e.print();
-        return ExitCode::SUCCESS;
-    }
-    eprintln!("twoclocks: {} (see --help)", flag_error_line(&e));
-    ExitCode::from(2)
-}
-
 /// The one line that says what is wrong with the flags: the values it quotes cut and escaped
 /// (before the text is split into lines, so a value with a newline stays on its line).
 pub fn flag_error_line(e: &clap::Error) -> String {
@@ -275,16 +323,18 @@ pub fn flag_error_line(e: &clap::Error) -> String {
             }
         }
     }
-    let line = text
-        .lines()
-        .find(|l| !l.trim().is_empty())
-        .unwrap_or("bad arguments");
-    let line = line.strip_prefix("error: ").unwrap_or(line);
-    let line = escaped(line);
-    match line.char_indices().nth(MAX_FLAG_ERROR) {
-        Some((cut, _)) => format!("{}…", &line[..cut]),
-        None => line,
+    let mut lines = text.lines().skip_while(|l| l.trim().is_empty());
+    let first = lines.next().unwrap_or("bad arguments");
+    let mut line = first.strip_prefix("error: ").unwrap_or(first).to_string();
+    // "cannot be used with:" and the like list their items on the indented lines below.
+    if line.ends_with(':') {
+        let items: Vec<&str> = lines
+            .take_while(|l| l.starts_with(' ') && !l.trim().is_empty())
+            .map(str::trim)
+            .collect();
+        line = format!("{line} {}", items.join(", "));
     }
+    cut_line(&escaped(line.trim_end()))
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
