@@ -2,6 +2,7 @@
 //! into a [`Stream`] (sorted into processing order, every bad row an error naming its line),
 //! and writing a stream out with floats at full round-trip precision.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
@@ -40,8 +41,8 @@ pub fn read_events_from<R: Read>(reader: R, name: &str) -> Result<Stream> {
         )
     })?;
     let got = split_fields(header, name, 1)?;
-    if got.iter().map(|f| f.text.as_str()).ne(HEADER) {
-        let found: Vec<&str> = got.iter().map(|f| f.text.as_str()).collect();
+    if got.iter().map(|f| f.text.as_ref()).ne(HEADER) {
+        let found: Vec<&str> = got.iter().map(|f| f.text.as_ref()).collect();
         bail!(
             "{name}, line 1: the header must be `{}`, found {}",
             HEADER.join(","),
@@ -74,15 +75,15 @@ pub fn read_events_from<R: Read>(reader: R, name: &str) -> Result<Stream> {
                 c as u32
             );
         }
-        let id = match ids.get(key.text.as_str()) {
+        let id = match ids.get(key.text.as_ref()) {
             Some(&id) => id,
             None => {
                 if keys.len() >= u32::MAX as usize {
                     bail!("{name}, line {line}: too many distinct keys");
                 }
                 let id = keys.len() as u32;
-                keys.push(key.text.clone());
-                ids.insert(key.text.clone(), id);
+                keys.push(key.text.to_string());
+                ids.insert(key.text.to_string(), id);
                 id
             }
         };
@@ -167,8 +168,9 @@ const FIELD_SPACE: [char; 2] = [' ', '\t'];
 
 /// One field of a line: its text (unquoted, trimmed) and where it starts.
 #[derive(Debug)]
-struct Field {
-    text: String,
+struct Field<'t> {
+    /// Borrowed from the line unless quotes had to be undone.
+    text: Cow<'t, str>,
     /// The column (characters from 1) of its first character after the trimmed spaces: the
     /// opening quote of a quoted field.
     column: usize,
@@ -177,56 +179,60 @@ struct Field {
 
 /// Splits a line at its commas: spaces and tabs around a field are trimmed, a field in double
 /// quotes is taken as it is (`""` is a quote).
-fn split_fields(text: &str, name: &str, line: u64) -> Result<Vec<Field>> {
+fn split_fields<'t>(text: &'t str, name: &str, line: u64) -> Result<Vec<Field<'t>>> {
     let mut fields = Vec::with_capacity(3);
-    let mut chars = text.chars().peekable();
+    let mut chars = text.char_indices().peekable();
+    // The column of the next character.
     let mut column = 1;
+    let space = |&(_, c): &(usize, char)| FIELD_SPACE.contains(&c);
     loop {
-        while chars.next_if(|c| FIELD_SPACE.contains(c)).is_some() {
+        while chars.next_if(space).is_some() {
             column += 1;
         }
         let start = column;
-        let mut field = String::new();
-        let quoted_field = chars.next_if_eq(&'"').is_some();
-        if quoted_field {
+        let quoted_field = chars.next_if(|&(_, c)| c == '"').is_some();
+        let field = if quoted_field {
             column += 1;
+            let mut field = String::new();
             loop {
                 match chars.next() {
                     None => bail!(
                         "{name}, line {line}, column {start}: the quote does not close on its \
                          line"
                     ),
-                    Some('"') => {
+                    Some((_, '"')) => {
                         column += 1;
-                        if chars.next_if_eq(&'"').is_some() {
+                        if chars.next_if(|&(_, c)| c == '"').is_some() {
                             column += 1;
                             field.push('"');
                         } else {
                             break;
                         }
                     }
-                    Some(c) => {
+                    Some((_, c)) => {
                         column += 1;
                         field.push(c);
                     }
                 }
             }
-            while chars.next_if(|c| FIELD_SPACE.contains(c)).is_some() {
+            while chars.next_if(space).is_some() {
                 column += 1;
             }
-            if chars.peek().is_some_and(|&c| c != ',') {
+            if chars.peek().is_some_and(|&(_, c)| c != ',') {
                 bail!(
                     "{name}, line {line}, column {column}: only a comma may follow a quoted field"
                 );
             }
+            Cow::Owned(field)
         } else {
-            while let Some(c) = chars.next_if(|&c| c != ',') {
+            let from = chars.peek().map_or(text.len(), |&(i, _)| i);
+            let mut to = from;
+            while let Some((i, c)) = chars.next_if(|&(_, c)| c != ',') {
                 column += 1;
-                field.push(c);
+                to = i + c.len_utf8();
             }
-            let kept = field.trim_end_matches(FIELD_SPACE).len();
-            field.truncate(kept);
-        }
+            Cow::Borrowed(text[from..to].trim_end_matches(FIELD_SPACE))
+        };
         fields.push(Field {
             text: field,
             column: start,
