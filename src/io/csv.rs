@@ -15,6 +15,9 @@ use crate::io::quote::{escaped, quoted};
 /// The header an event log must start with.
 pub const HEADER: [&str; 3] = ["event_time_ms", "proc_time_ms", "key"];
 
+/// The longest line read, in bytes (with its line ending).
+const MAX_LINE_BYTES: usize = 16 << 20;
+
 /// Times beyond ±2^53 ms lose integer precision and are refused.
 const TIME_LIMIT: f64 = 9_007_199_254_740_992.0;
 
@@ -131,8 +134,9 @@ impl<'n, R: Read> LogLines<'n, R> {
     fn next_line(&mut self) -> Result<Option<(u64, &str)>> {
         let name = self.name;
         self.buf.clear();
-        let n = self
-            .reader
+        // Bounded, so that an endless line (`--input /dev/zero`) ends as an error.
+        let n = (&mut self.reader)
+            .take(MAX_LINE_BYTES as u64 + 1)
             .read_until(b'\n', &mut self.buf)
             .with_context(|| format!("{name}: cannot read line {}", self.number + 1))?;
         if n == 0 {
@@ -140,6 +144,12 @@ impl<'n, R: Read> LogLines<'n, R> {
         }
         self.number += 1;
         let line = self.number;
+        if n > MAX_LINE_BYTES {
+            bail!(
+                "{name}, line {line}: the line is longer than {} MiB; a line holds one event",
+                MAX_LINE_BYTES >> 20
+            );
+        }
         let mut bytes = self.buf.as_slice();
         if let Some(b) = bytes.strip_suffix(b"\n") {
             bytes = b.strip_suffix(b"\r").unwrap_or(b);
@@ -412,6 +422,22 @@ mod tests {
         assert!(err.starts_with("t.csv, line 2, column 8:"), "{err}");
         let s = read("\u{feff}event_time_ms,proc_time_ms,key\n1,2,a").unwrap();
         assert_eq!(s.len(), 1);
+    }
+
+    #[test]
+    fn an_endless_line_ends_as_an_error() {
+        let endless = std::io::repeat(0).take(1 << 30);
+        let err = read_events_from(endless, "zero").unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "zero, line 1: the line is longer than 16 MiB; a line holds one event"
+        );
+        let mut text = b"event_time_ms,proc_time_ms,key\n1,2,".to_vec();
+        text.extend(std::iter::repeat_n(b'k', MAX_LINE_BYTES));
+        let err = read_events_from(text.as_slice(), "long")
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("long, line 2: the line is longer"), "{err}");
     }
 
     #[test]
