@@ -7,9 +7,24 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 
 use crate::engine::{Accumulation, EngineConfig, StreamParams, WatermarkKind, WindowFn};
+use crate::io::quote::quoted;
+
+/// The largest duration any flag takes, ms: 10^14 ms, written `1e11s` (about 3 170 years).
+/// With it every generated time, every time a log may hold (±2^53 ms) less any lag, and every
+/// window index stay far inside the engine's integer range, so no arithmetic can overflow.
+pub const MAX_DURATION_MS: f64 = 1e14;
+
+/// How the duration range reads in messages and help.
+pub const DURATION_RANGE: &str = "from 0 to 1e11s (10^14 ms, about 3170 years)";
+
+/// The most values a list or range of durations may hold.
+pub const MAX_LIST_POINTS: usize = 10_000;
+
+/// The longest history a heuristic watermark may keep.
+pub const MAX_HEURISTIC_N: usize = 1_000_000;
 
 /// Parses a duration into milliseconds: `250ms`, `10s`, `1.5s`, `2m`, `1h`, `0`; `inf` or `∞`
-/// for "never" (a grace that never drops).
+/// for "never" (a grace that never drops). A finite duration is at most [`MAX_DURATION_MS`].
 pub fn parse_duration(s: &str) -> Result<f64, String> {
     let t = s.trim();
     if t.eq_ignore_ascii_case("inf") || t == "∞" {
@@ -27,25 +42,41 @@ pub fn parse_duration(s: &str) -> Result<f64, String> {
         ("0", 1.0)
     } else {
         return Err(format!(
-            "'{s}' is not a duration: give a number with a unit, e.g. 10s, 1500ms, 2m"
+            "{} is not a duration: give a number with a unit, e.g. 10s, 1500ms, 2m",
+            quoted(s)
         ));
     };
-    let v: f64 = num
-        .trim()
-        .parse()
-        .map_err(|_| format!("'{s}' is not a duration: '{}' is not a number", num.trim()))?;
-    if !v.is_finite() || v < 0.0 {
-        return Err(format!("'{s}' is not a duration ≥ 0"));
+    let v: f64 = num.trim().parse().map_err(|_| {
+        format!(
+            "{} is not a duration: {} is not a number",
+            quoted(s),
+            quoted(num.trim())
+        )
+    })?;
+    if v.is_nan() {
+        return Err(format!("{} is not a duration", quoted(s)));
     }
-    Ok(v * scale)
+    if v < 0.0 {
+        return Err(format!("{}: durations cannot be negative", quoted(s)));
+    }
+    let ms = v * scale;
+    if ms > MAX_DURATION_MS {
+        return Err(format!(
+            "{} is out of range: durations go {DURATION_RANGE}",
+            quoted(s)
+        ));
+    }
+    // `-0` reads as 0.
+    Ok(ms + 0.0)
 }
 
 /// A window size or slide: a duration of at least 1 ms, in whole milliseconds.
 pub fn parse_window_ms(s: &str) -> Result<i64, String> {
     let ms = parse_duration(s)?;
-    if !ms.is_finite() || ms < 1.0 || ms.fract() != 0.0 || ms > 1e15 {
+    if !ms.is_finite() || ms < 1.0 || ms.fract() != 0.0 {
         return Err(format!(
-            "'{s}' is not a window length: it must be a whole number of milliseconds ≥ 1ms"
+            "{} is not a window length: it must be a whole number of milliseconds ≥ 1ms",
+            quoted(s)
         ));
     }
     Ok(ms as i64)
@@ -58,7 +89,8 @@ pub fn parse_watermark(s: &str) -> Result<WatermarkKind, String> {
     let rest: Vec<&str> = parts.collect();
     let bad = || {
         format!(
-            "'{s}' is not a watermark: use perfect, fixed:DUR, heuristic[:Q[:N]] or bounded:DUR"
+            "{} is not a watermark: use perfect, fixed:DUR, heuristic[:Q[:N]] or bounded:DUR",
+            quoted(s)
         )
     };
     match (family, rest.as_slice()) {
@@ -83,13 +115,22 @@ pub fn parse_watermark(s: &str) -> Result<WatermarkKind, String> {
                     .parse::<f64>()
                     .ok()
                     .filter(|q| (0.0..=1.0).contains(q))
-                    .ok_or_else(|| format!("'{q}' is not a quantile: give a number from 0 to 1"))?,
+                    .ok_or_else(|| {
+                        format!("{} is not a quantile: give a number from 0 to 1", quoted(q))
+                    })?,
                 None => WatermarkKind::DEFAULT_Q,
             };
             let n = match rest.get(1) {
-                Some(n) => n.parse::<usize>().ok().filter(|n| *n >= 1).ok_or_else(|| {
-                    format!("'{n}' is not a history length: give a whole number ≥ 1")
-                })?,
+                Some(n) => n
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|n| (1..=MAX_HEURISTIC_N).contains(n))
+                    .ok_or_else(|| {
+                        format!(
+                            "{} is not a history length: give a whole number from 1 to {MAX_HEURISTIC_N}",
+                            quoted(n)
+                        )
+                    })?,
                 None => WatermarkKind::DEFAULT_N,
             };
             Ok(WatermarkKind::Heuristic { q, n })
@@ -102,7 +143,10 @@ pub fn parse_watermark(s: &str) -> Result<WatermarkKind, String> {
 pub fn parse_duration_list(s: &str) -> Result<Vec<f64>, String> {
     if let Some((range, step)) = s.split_once('/') {
         let (a, b) = range.split_once("..").ok_or_else(|| {
-            format!("'{s}' is not a range: write it as FROM..TO/STEP, e.g. 0s..120s/10s")
+            format!(
+                "{} is not a range: write it as FROM..TO/STEP, e.g. 0s..120s/10s",
+                quoted(s)
+            )
         })?;
         let (a, b, step) = (
             parse_duration(a)?,
@@ -111,21 +155,26 @@ pub fn parse_duration_list(s: &str) -> Result<Vec<f64>, String> {
         );
         if !(a.is_finite() && b.is_finite()) || step <= 0.0 || !step.is_finite() || b < a {
             return Err(format!(
-                "'{s}' is not a range: need FROM ≤ TO and a step > 0"
+                "{} is not a range: need FROM ≤ TO and a step > 0",
+                quoted(s)
             ));
         }
-        let n = ((b - a) / step + 1e-9).floor() as usize + 1;
-        if n > 10_000 {
-            return Err(format!("'{s}' has {n} points; at most 10000"));
+        // Counted in floating point first: a tiny step must not overflow the count.
+        let n = ((b - a) / step + 1e-9).floor() + 1.0;
+        if n > MAX_LIST_POINTS as f64 {
+            return Err(format!(
+                "{} has more than {MAX_LIST_POINTS} points: take a larger step or a narrower \
+                 range",
+                quoted(s)
+            ));
         }
+        let n = n as usize;
         return Ok((0..n).map(|i| a + step * i as f64).collect());
     }
-    let v: Result<Vec<f64>, String> = s.split(',').map(parse_duration).collect();
-    let v = v?;
-    if v.is_empty() {
-        return Err("the list is empty".into());
+    if s.split(',').nth(MAX_LIST_POINTS).is_some() {
+        return Err(format!("the list has more than {MAX_LIST_POINTS} values"));
     }
-    Ok(v)
+    s.split(',').map(parse_duration).collect()
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -153,22 +202,22 @@ pub struct SourceArgs {
     #[arg(long, value_name = "FILE.csv", conflicts_with_all = ["seed", "events", "span", "tail", "mean_delay", "tail_max", "keys"])]
     pub input: Option<PathBuf>,
     /// Generator seed (Python's random.Random(seed)).
-    #[arg(long, default_value_t = 7)]
+    #[arg(long, default_value_t = 7, allow_negative_numbers = true)]
     pub seed: u64,
     /// Number of events to generate.
-    #[arg(long, default_value_t = 20_000)]
+    #[arg(long, default_value_t = 20_000, allow_negative_numbers = true)]
     pub events: usize,
-    /// Event-time span of the generated events.
+    /// Event-time span of the generated events (0 to 1e11s).
     #[arg(long, default_value = "600s", value_parser = parse_duration, allow_hyphen_values = true)]
     pub span: f64,
     /// Fraction of events in the long tail of delays.
     #[arg(long, default_value_t = 0.08, allow_negative_numbers = true)]
     pub tail: f64,
-    /// Mean delay of the ordinary events (exponential).
-    #[arg(long, default_value = "2s", value_parser = parse_duration)]
+    /// Mean delay of the ordinary events, exponential (above 0, at most 1e11s).
+    #[arg(long, default_value = "2s", value_parser = parse_duration, allow_hyphen_values = true)]
     pub mean_delay: f64,
-    /// Largest delay of a tail event (uniform).
-    #[arg(long, default_value = "90s", value_parser = parse_duration)]
+    /// Largest delay of a tail event, uniform (0 to 1e11s).
+    #[arg(long, default_value = "90s", value_parser = parse_duration, allow_hyphen_values = true)]
     pub tail_max: f64,
     /// The keys, one per character.
     #[arg(long, default_value = "abcd")]
@@ -194,6 +243,7 @@ impl SourceArgs {
             Some(path) => crate::io::csv::read_events(path),
             None => {
                 let p = self.params();
+                check_keys(&p.keys)?;
                 if p.events > 50_000_000 {
                     bail!("--events {} is more than 50000000", p.events);
                 }
@@ -203,22 +253,36 @@ impl SourceArgs {
     }
 }
 
+/// Generated keys are printable, as keys read from a log must be.
+pub fn check_keys(keys: &str) -> Result<()> {
+    if let Some((i, c)) = keys.chars().enumerate().find(|(_, c)| c.is_control()) {
+        bail!(
+            "--keys: character {} is a control character (U+{:04X}); keys must be printable",
+            i + 1,
+            c as u32
+        );
+    }
+    Ok(())
+}
+
 /// The engine's dials.
 #[derive(Debug, Clone, Args)]
 pub struct EngineArgs {
-    /// Window size (tumbling unless --slide is given).
-    #[arg(long, default_value = "60s", value_parser = parse_window_ms)]
+    /// Window size, tumbling unless --slide is given (whole milliseconds, 1ms to 1e11s).
+    #[arg(long, default_value = "60s", value_parser = parse_window_ms, allow_hyphen_values = true)]
     pub window: i64,
-    /// Slide of sliding windows (at most the window size).
-    #[arg(long, value_parser = parse_window_ms)]
+    /// Slide of sliding windows (whole milliseconds, 1ms to the window size).
+    #[arg(long, value_parser = parse_window_ms, allow_hyphen_values = true)]
     pub slide: Option<i64>,
-    /// fixed:DUR | perfect | heuristic[:Q[:N]] | bounded:DUR
-    #[arg(long, default_value = "fixed:20s", value_parser = parse_watermark)]
+    /// fixed:DUR | perfect | heuristic[:Q[:N]] | bounded:DUR (DUR 0 to 1e11s, Q 0 to 1, N 1 to
+    /// 1000000).
+    #[arg(long, default_value = "fixed:20s", value_parser = parse_watermark, allow_hyphen_values = true)]
     pub watermark: WatermarkKind,
-    /// Allowed lateness past the watermark before events are dropped (`inf` never drops).
+    /// Allowed lateness past the watermark before events are dropped (0 to 1e11s; `inf` never
+    /// drops).
     #[arg(long, default_value = "0s", value_parser = parse_duration, allow_hyphen_values = true)]
     pub grace: f64,
-    /// Early-trigger interval in processing time (off when not given).
+    /// Early-trigger interval in processing time (above 0, at most 1e11s; off when not given).
     #[arg(long, value_parser = parse_duration, allow_hyphen_values = true)]
     pub early: Option<f64>,
     /// What each pane carries.
@@ -286,6 +350,23 @@ mod tests {
         assert!(parse_watermark("fixed").is_err());
         assert!(parse_watermark("heuristic:2").is_err());
         assert!(parse_watermark("magic").is_err());
+        assert!(parse_watermark("heuristic:0.9:1000000").is_ok());
+        assert!(parse_watermark("heuristic:0.9:1000001").is_err());
+        assert!(parse_watermark("heuristic:0.9:18446744073709551615").is_err());
+    }
+
+    #[test]
+    fn durations_have_a_range() {
+        assert_eq!(parse_duration("1e11s"), Ok(MAX_DURATION_MS));
+        assert_eq!(parse_duration("100000000000000ms"), Ok(MAX_DURATION_MS));
+        for past in ["100000000000001ms", "1e16s", "1e300s", "1e999s", "infs"] {
+            let err = parse_duration(past).unwrap_err();
+            assert!(err.contains("out of range"), "{past}: {err}");
+        }
+        assert_eq!(
+            parse_duration("-0s").map(f64::to_bits),
+            Ok(0.0f64.to_bits())
+        );
     }
 
     #[test]
@@ -296,5 +377,9 @@ mod tests {
             vec![2_000.0, 10_000.0]
         );
         assert!(parse_duration_list("5s..1s/1s").is_err());
+        assert!(parse_duration_list("0s..1s/1e-300ms").is_err());
+        assert!(parse_duration_list("0s..9999ms/1ms").is_ok());
+        assert!(parse_duration_list("0s..10000ms/1ms").is_err());
+        assert!(parse_duration_list(&"1s,".repeat(10_001)).is_err());
     }
 }

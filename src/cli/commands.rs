@@ -1,7 +1,7 @@
 //! The subcommands' flags and bodies: each loads a stream, asks the engine, and writes the
 //! answer as a table, CSV or JSON.
 
-use std::io::{self, BufWriter, Write};
+use std::io::Write;
 
 use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
@@ -24,12 +24,11 @@ pub struct ReportArgs {
     pub source: SourceArgs,
 }
 
-pub fn report(a: &ReportArgs) -> Result<()> {
+pub fn report(a: &ReportArgs, out: &mut dyn Write) -> Result<()> {
     let stream = a.source.load()?;
     let Some(f) = report::figures(&stream) else {
         bail!("the stream is empty: nothing to report");
     };
-    let mut out = BufWriter::new(io::stdout().lock());
     out.write_all(report::render(&f).as_bytes())?;
     out.flush()?;
     Ok(())
@@ -93,33 +92,38 @@ impl From<BarrierArg> for CheckpointMode {
 #[derive(Debug, Clone, Args)]
 pub struct PipelineArgs {
     /// Keyed window operator instances (runs the parallel pipeline; 1 by default).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub parallelism: Option<usize>,
     /// Source partitions; event i goes to partition i mod P (1 by default).
-    #[arg(long, value_name = "P")]
+    #[arg(long, value_name = "P", allow_negative_numbers = true)]
     pub partitions: Option<usize>,
-    /// Checkpoint interval in processing time (none by default).
-    #[arg(long, value_name = "DUR", value_parser = parse_duration)]
+    /// Checkpoint interval in processing time (above 0, at most 1e11s; none by default).
+    #[arg(long, value_name = "DUR", value_parser = parse_duration, allow_hyphen_values = true)]
     pub checkpoint_every: Option<f64>,
     /// Processing times at which the job crashes and restores its last checkpoint, e.g.
-    /// 120s,300s.
+    /// 120s,300s (each 0 to 1e11s).
     #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
     pub crash_at: Option<String>,
     /// The sink whose output is listed (all three are fed; transactional by default).
     #[arg(long, value_enum)]
     pub sink: Option<SinkArg>,
     /// Seed of the channels' transit times (1 by default).
-    #[arg(long, value_name = "SEED")]
+    #[arg(long, value_name = "SEED", allow_negative_numbers = true)]
     pub schedule_seed: Option<u64>,
-    /// Mean transit time of a channel (200ms by default).
-    #[arg(long, value_name = "DUR", value_parser = parse_duration)]
+    /// Mean transit time of a channel (0 to 1e11s; 200ms by default).
+    #[arg(long, value_name = "DUR", value_parser = parse_duration, allow_hyphen_values = true)]
     pub transit: Option<f64>,
     /// How operators treat checkpoint barriers (aligned by default).
     #[arg(long, value_enum)]
     pub barriers: Option<BarrierArg>,
     /// The crashes hit this operator instance instead of the whole job (every instance restarts
     /// from the checkpoint either way).
-    #[arg(long, value_name = "I", requires = "crash_at")]
+    #[arg(
+        long,
+        value_name = "I",
+        requires = "crash_at",
+        allow_negative_numbers = true
+    )]
     pub crash_operator: Option<usize>,
 }
 
@@ -167,6 +171,12 @@ impl PipelineArgs {
             bail!("--crash-at: a crash time must be finite");
         }
         times.sort_by(f64::total_cmp);
+        if let Some(w) = times.windows(2).find(|w| w[0] == w[1]) {
+            bail!(
+                "--crash-at: {} is given twice; give each crash time once",
+                fmt_ms(w[0])
+            );
+        }
         Ok(times)
     }
 }
@@ -403,7 +413,7 @@ fn finite(x: f64) -> Option<f64> {
     x.is_finite().then_some(x)
 }
 
-pub fn run(a: &RunArgs) -> Result<()> {
+pub fn run(a: &RunArgs, mut out: &mut dyn Write) -> Result<()> {
     let stream = a.source.load()?;
     let cfg = a.engine.config()?;
     let truth = oracle(&stream, &cfg.window);
@@ -421,7 +431,6 @@ pub fn run(a: &RunArgs) -> Result<()> {
         }
     };
     let score = Score::of(&result.finals, &truth);
-    let mut out = BufWriter::new(io::stdout().lock());
     let c = &result.counters;
     match a.format {
         TableOrJson::Json => {
@@ -679,9 +688,8 @@ pub struct StreamArgs {
     pub format: StreamFormat,
 }
 
-pub fn stream(a: &StreamArgs) -> Result<()> {
+pub fn stream(a: &StreamArgs, out: &mut dyn Write) -> Result<()> {
     let stream: Stream = a.source.load()?;
-    let out = BufWriter::new(io::stdout().lock());
     match a.format {
         StreamFormat::Csv => crate::io::csv::write_csv(&stream, out),
         StreamFormat::Jsonl => crate::io::csv::write_jsonl(&stream, out),
@@ -695,17 +703,22 @@ pub enum TableCsvJson {
     Json,
 }
 
+/// The most points a frontier sweep computes (lags × graces): its answer and the runs behind
+/// it grow with the grid.
+pub const MAX_FRONTIER_POINTS: usize = 100_000;
+
 #[derive(Debug, Args)]
 pub struct FrontierArgs {
     #[command(flatten)]
     pub source: SourceArgs,
     #[command(flatten)]
     pub engine: EngineArgs,
-    /// Lags to sweep: a list `2s,10s` or a range `0s..120s/10s`.
-    #[arg(long, default_value = "0s..120s/10s")]
+    /// Lags to sweep: a list `2s,10s` or a range `0s..120s/10s` (each 0 to 1e11s).
+    #[arg(long, default_value = "0s..120s/10s", allow_hyphen_values = true)]
     pub lags: String,
-    /// Graces to sweep, likewise.
-    #[arg(long, default_value = "0s..120s/10s")]
+    /// Graces to sweep, likewise (each 0 to 1e11s, or `inf`). At most 100000 lag × grace
+    /// points in all.
+    #[arg(long, default_value = "0s..120s/10s", allow_hyphen_values = true)]
     pub graces: String,
     /// Output format.
     #[arg(long, value_enum, default_value_t = TableCsvJson::Table)]
@@ -739,7 +752,7 @@ impl From<&FrontierPoint> for PointJson {
     }
 }
 
-pub fn frontier(a: &FrontierArgs) -> Result<()> {
+pub fn frontier(a: &FrontierArgs, mut out: &mut dyn Write) -> Result<()> {
     let stream = a.source.load()?;
     let cfg = a.engine.config()?;
     if cfg.watermark.lag().is_none() {
@@ -761,8 +774,16 @@ pub fn frontier(a: &FrontierArgs) -> Result<()> {
     if lags.iter().any(|l| l.is_infinite()) {
         bail!("--lags: a lag must be finite");
     }
+    let points = lags.len() * graces.len();
+    if points > MAX_FRONTIER_POINTS {
+        bail!(
+            "--lags × --graces is {} × {} = {points} points; at most {MAX_FRONTIER_POINTS}: \
+             take a larger step or a narrower range (e.g. --lags 0s..120s/1s gives 121 lags)",
+            lags.len(),
+            graces.len()
+        );
+    }
     let points = frontier::sweep(&stream, cfg, &lags, &graces);
-    let mut out = BufWriter::new(io::stdout().lock());
     match a.format {
         TableCsvJson::Json => {
             let j: Vec<PointJson> = points.iter().map(PointJson::from).collect();

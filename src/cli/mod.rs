@@ -11,6 +11,9 @@ use std::process::ExitCode;
 use clap::parser::ValueSource;
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand};
 
+use crate::engine::pipeline::PipelineConfig;
+use crate::engine::EngineConfig;
+use crate::io::quote::{escaped, quoted};
 use crate::tui::scenario::{Scenario, ScenarioName};
 use crate::tui::theme::{Theme, ThemeName};
 use args::{EngineArgs, SourceArgs};
@@ -35,7 +38,7 @@ pub struct UiArgs {
     #[arg(long, value_enum)]
     pub theme: Option<ThemeName>,
     /// Playback speed: seconds of processing time per real second.
-    #[arg(long, default_value_t = 10.0, value_parser = parse_speed)]
+    #[arg(long, default_value_t = 10.0, value_parser = parse_speed, allow_negative_numbers = true)]
     pub speed: f64,
     /// A built-in stream to open on; the generator flags below adjust it.
     #[arg(long, value_enum, conflicts_with = "input")]
@@ -47,6 +50,10 @@ pub struct UiArgs {
     pub source: SourceArgs,
     #[command(flatten)]
     pub engine: EngineArgs,
+    /// The parallel job's flags: any of them opens the UI in job mode on that job (--crash-at,
+    /// --crash-operator and --sink are for `run`; in the UI, keys crash and all sinks show).
+    #[command(flatten)]
+    pub pipeline: commands::PipelineArgs,
 }
 
 fn parse_speed(s: &str) -> Result<f64, String> {
@@ -54,10 +61,11 @@ fn parse_speed(s: &str) -> Result<f64, String> {
         .trim()
         .trim_end_matches(['x', '×'])
         .parse()
-        .map_err(|_| format!("'{s}' is not a speed: give a number, e.g. 10"))?;
+        .map_err(|_| format!("{} is not a speed: give a number, e.g. 10", quoted(s)))?;
     if !v.is_finite() || v <= 0.0 || v > 100_000.0 {
         return Err(format!(
-            "'{s}' is not a speed: give a number above 0 and at most 100000"
+            "{} is not a speed: give a number above 0 and at most 100000",
+            quoted(s)
         ));
     }
     Ok(v)
@@ -77,20 +85,20 @@ pub enum Command {
 
 /// Runs the program; errors are printed as one line and give exit code 2.
 pub fn main() -> ExitCode {
-    let matches = match Cli::command().try_get_matches() {
-        Ok(m) => m,
-        Err(e) => return flag_error(e),
-    };
-    let cli = match Cli::from_arg_matches(&matches) {
-        Ok(cli) => cli,
-        Err(e) => return flag_error(e),
-    };
-    let result = match cli.command {
-        Some(Command::Report(a)) => commands::report(&a),
-        Some(Command::Run(a)) => commands::run(&a),
-        Some(Command::Stream(a)) => commands::stream(&a),
-        Some(Command::Frontier(a)) => commands::frontier(&a),
-        None => ui(&cli.ui, &matches),
+    let result = match parse(std::env::args_os()) {
+        Err(line) => {
+            eprintln!("twoclocks: {line} (see --help)");
+            return ExitCode::from(2);
+        }
+        Ok(Invocation::Help(e)) => {
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        Ok(Invocation::Command(cmd)) => {
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            execute(&cmd, &mut out).and_then(|()| Ok(std::io::Write::flush(&mut out)?))
+        }
+        Ok(Invocation::Ui(a, matches)) => ui(&a, &matches),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -98,27 +106,146 @@ pub fn main() -> ExitCode {
             if is_broken_pipe(&e) {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("twoclocks: {e:#}");
+            eprintln!("twoclocks: {}", error_line(&e));
             ExitCode::from(2)
         }
     }
 }
 
+/// What a command line asks for, once parsed.
+#[derive(Debug)]
+pub enum Invocation {
+    /// `--help` or `--version`: clap prints it.
+    Help(clap::Error),
+    /// A subcommand, to [`execute`].
+    Command(Box<Command>),
+    /// No subcommand: the UI, with its flags (and where each came from).
+    Ui(Box<UiArgs>, Box<ArgMatches>),
+}
+
+/// Parses a command line (the program's name first); a bad flag gives the one line that says
+/// what is wrong ([`flag_error_line`]).
+pub fn parse<I, T>(args: I) -> Result<Invocation, String>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let matches = match Cli::command().try_get_matches_from(args) {
+        Ok(m) => m,
+        Err(e) if is_help(&e) => return Ok(Invocation::Help(e)),
+        Err(e) => return Err(flag_error_line(&e)),
+    };
+    let cli = Cli::from_arg_matches(&matches).map_err(|e| flag_error_line(&e))?;
+    Ok(match cli.command {
+        Some(cmd) => Invocation::Command(Box::new(cmd)),
+        None => Invocation::Ui(Box::new(cli.ui), Box::new(matches)),
+    })
+}
+
+/// Help and version "errors": printed as clap prints them, with exit code 0.
+fn is_help(e: &clap::Error) -> bool {
+    use clap::error::ErrorKind;
+    matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    )
+}
+
+/// Runs a subcommand, writing its answer to `out`.
+pub fn execute(cmd: &Command, out: &mut dyn std::io::Write) -> anyhow::Result<()> {
+    match cmd {
+        Command::Report(a) => commands::report(a, out),
+        Command::Run(a) => commands::run(a, out),
+        Command::Stream(a) => commands::stream(a, out),
+        Command::Frontier(a) => commands::frontier(a, out),
+    }
+}
+
+/// The one line an error is printed as (after `twoclocks: `): its causes joined by `: `,
+/// control characters escaped, at most [`MAX_ERROR_LINE`] characters.
+pub fn error_line(e: &anyhow::Error) -> String {
+    cut_line(&escaped(&format!("{e:#}")))
+}
+
+/// The longest error line printed.
+pub const MAX_ERROR_LINE: usize = 400;
+
+fn cut_line(line: &str) -> String {
+    match line.char_indices().nth(MAX_ERROR_LINE) {
+        Some((cut, _)) => format!("{}…", &line[..cut]),
+        None => line.to_string(),
+    }
+}
+
 /// Opens the terminal UI with the flags' stream and dials.
 fn ui(a: &UiArgs, matches: &ArgMatches) -> anyhow::Result<()> {
+    let (options, job) = ui_options(a, matches)?;
+    if !has_terminal() {
+        anyhow::bail!(
+            "the UI needs a terminal to draw in and read keys from; `twoclocks run` prints the \
+             same engine's answer as text"
+        );
+    }
+    crate::tui::run(options, job)
+}
+
+/// What the UI opens on for these flags: the stream, the dials and, when a pipeline flag is
+/// given, the job's shape (the UI's own job where a flag is not given: 2 partitions, 4
+/// operators, checkpoints every 10 s).
+pub fn ui_options(
+    a: &UiArgs,
+    matches: &ArgMatches,
+) -> anyhow::Result<(crate::tui::Options, Option<PipelineConfig>)> {
     let config = a.engine.config()?;
+    let job = ui_job(&a.pipeline, config)?;
     let scenario = load_scenario(a, matches, &config.window)?;
     if scenario.is_empty() {
         anyhow::bail!("the stream is empty: nothing to show");
     }
     let theme = Theme::resolve(a.theme, std::env::var("NO_COLOR").ok().as_deref());
-    crate::tui::run(crate::tui::Options {
+    let options = crate::tui::Options {
         scenario,
         config,
         speed: a.speed,
         theme,
         play: !a.paused,
-    })
+    };
+    Ok((options, job))
+}
+
+/// The job the pipeline flags open the UI on, if any is given.
+fn ui_job(
+    p: &commands::PipelineArgs,
+    engine: EngineConfig,
+) -> anyhow::Result<Option<PipelineConfig>> {
+    use crate::tui::app::{JOB_OPERATORS, JOB_PARTITIONS, JOB_SEED};
+    if p.crash_at.is_some() || p.crash_operator.is_some() {
+        anyhow::bail!(
+            "--crash-at and --crash-operator are for `twoclocks run`; in the UI press c to crash \
+             the job at the playhead, or C to pick an operator and then c"
+        );
+    }
+    if p.sink.is_some() {
+        anyhow::bail!(
+            "--sink chooses the sink `twoclocks run` lists; the UI shows all three sinks side \
+             by side"
+        );
+    }
+    if !p.given() {
+        return Ok(None);
+    }
+    let mut cfg = p.config(engine)?;
+    cfg.partitions = p.partitions.unwrap_or(JOB_PARTITIONS);
+    cfg.parallelism = p.parallelism.unwrap_or(JOB_OPERATORS);
+    cfg.seed = p.schedule_seed.unwrap_or(JOB_SEED);
+    cfg.checkpoint_every = p
+        .checkpoint_every
+        .or(Some(crate::tui::dials::CHECKPOINT_DEFAULT));
+    cfg.keep_outputs = false;
+    cfg.validate()?;
+    Ok(Some(cfg))
 }
 
 /// The stream the UI opens on: a CSV file, a built-in scenario (generator flags given on the
@@ -157,6 +284,7 @@ fn load_scenario(
     if given("keys") {
         p.keys = s.keys.clone();
     }
+    args::check_keys(&p.keys)?;
     let custom = p != name.params();
     if p.events > 50_000_000 {
         anyhow::bail!("--events {} is more than 50000000", p.events);
@@ -170,26 +298,43 @@ fn load_scenario(
     Ok(Scenario::new(label, stream, window))
 }
 
-/// Help and version print as clap prints them; a bad flag is one line on stderr, exit 2.
-fn flag_error(e: clap::Error) -> ExitCode {
-    use clap::error::ErrorKind;
-    if matches!(
-        e.kind(),
-        ErrorKind::DisplayHelp
-            | ErrorKind::DisplayVersion
-            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
-    ) {
-        let _ = e.print();
-        return ExitCode::SUCCESS;
+/// Whether the UI can draw (standard output is a terminal) and read keys (standard input is
+/// one, or the controlling terminal can be opened, as the terminal library does).
+fn has_terminal() -> bool {
+    use std::io::IsTerminal;
+    std::io::stdout().is_terminal()
+        && (std::io::stdin().is_terminal() || std::fs::File::open("/dev/tty").is_ok())
+}
+
+/// The one line that says what is wrong with the flags: the values it quotes cut and escaped
+/// (before the text is split into lines, so a value with a newline stays on its line).
+pub fn flag_error_line(e: &clap::Error) -> String {
+    use clap::error::{ContextKind, ContextValue};
+    let mut text = e.render().to_string();
+    for kind in [
+        ContextKind::InvalidValue,
+        ContextKind::InvalidArg,
+        ContextKind::InvalidSubcommand,
+    ] {
+        if let Some(ContextValue::String(v)) = e.get(kind) {
+            let raw = format!("'{v}'");
+            if !v.is_empty() && text.contains(&raw) {
+                text = text.replace(&raw, &quoted(v));
+            }
+        }
     }
-    let text = e.render().to_string();
-    let line = text
-        .lines()
-        .find(|l| !l.trim().is_empty())
-        .unwrap_or("bad arguments");
-    let line = line.strip_prefix("error: ").unwrap_or(line);
-    eprintln!("twoclocks: {line} (see --help)");
-    ExitCode::from(2)
+    let mut lines = text.lines().skip_while(|l| l.trim().is_empty());
+    let first = lines.next().unwrap_or("bad arguments");
+    let mut line = first.strip_prefix("error: ").unwrap_or(first).to_string();
+    // "cannot be used with:" and the like list their items on the indented lines below.
+    if line.ends_with(':') {
+        let items: Vec<&str> = lines
+            .take_while(|l| l.starts_with(' ') && !l.trim().is_empty())
+            .map(str::trim)
+            .collect();
+        line = format!("{line} {}", items.join(", "));
+    }
+    cut_line(&escaped(line.trim_end()))
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {

@@ -216,7 +216,8 @@ impl SlidingQuantile {
         SlidingQuantile {
             q,
             n: n.max(1),
-            recent: VecDeque::with_capacity(n.max(1)),
+            // Grown as values come: a long history on a short stream costs nothing.
+            recent: VecDeque::new(),
             low: Multiset::default(),
             high: Multiset::default(),
         }

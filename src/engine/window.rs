@@ -95,6 +95,9 @@ impl WindowFn {
     /// The most windows one event may belong to (size / slide).
     pub const MAX_WINDOWS_PER_EVENT: i64 = 1000;
 
+    /// How far [`WindowFn::last_ended_by`] corrects its estimate either way.
+    const SETTLE_STEPS: usize = 4;
+
     pub fn tumbling(size: i64) -> Result<Self, WindowError> {
         if size < 1 {
             return Err(WindowError::Size(size));
@@ -193,14 +196,20 @@ impl WindowFn {
         if t == f64::INFINITY {
             return Some(WindowId::MAX);
         }
-        let slide = self.slide() as f64;
-        let size = self.size() as f64;
-        let mut k = py_floor_div(t - size, slide) as i64;
-        while self.end(k + 1) <= t {
-            k += 1;
+        // `end(k) = k·slide + size ≤ t` ⇔ `k ≤ (t − size) / slide`: computed at once (the cast
+        // saturates at the ends of the id range), then settled exactly where the division
+        // rounded. Within the times the engine accepts (±2^53 ms, less the largest lag) one
+        // step each way suffices; the steps are bounded so no time, however far out, can spin.
+        let mut k = py_floor_div(t - self.size() as f64, self.slide() as f64) as i64;
+        for _ in 0..Self::SETTLE_STEPS {
+            if k < WindowId::MAX && self.end(k + 1) <= t {
+                k += 1;
+            }
         }
-        while self.end(k) > t {
-            k -= 1;
+        for _ in 0..Self::SETTLE_STEPS {
+            if k > WindowId::MIN && self.end(k) > t {
+                k -= 1;
+            }
         }
         Some(k)
     }
@@ -316,5 +325,39 @@ mod tests {
         assert_eq!(w.last_ended_by(59_999.0), Some(-1));
         assert_eq!(w.last_ended_by(60_000.0), Some(0));
         assert_eq!(w.last_ended_by(f64::NEG_INFINITY), None);
+        let s = WindowFn::sliding(60_000, 20_000).unwrap();
+        assert_eq!(s.last_ended_by(59_999.0), Some(-1));
+        assert_eq!(s.last_ended_by(60_000.0), Some(0));
+        assert_eq!(s.last_ended_by(80_000.0), Some(1));
+    }
+
+    #[test]
+    fn last_ended_by_ends_for_times_beyond_the_window_ids() {
+        // A watermark far below any window (a huge lag) or far above: the answer saturates at
+        // the ends of the id range instead of stepping one window at a time.
+        for w in [
+            WindowFn::tumbling(1).unwrap(),
+            WindowFn::tumbling(60_000).unwrap(),
+            WindowFn::sliding(60_000, 1_000).unwrap(),
+        ] {
+            let (low, high) = (w.last_ended_by(-1e16), w.last_ended_by(1e16));
+            for t in [-1e19, -1e300, -f64::MAX] {
+                assert!(w.last_ended_by(t) <= low, "{w:?} {t}");
+            }
+            assert_eq!(w.last_ended_by(-f64::MAX), Some(WindowId::MIN));
+            for t in [1e19, 1e300, f64::MAX] {
+                assert!(w.last_ended_by(t) >= high, "{w:?} {t}");
+            }
+            assert_eq!(w.last_ended_by(f64::MAX), Some(WindowId::MAX));
+            for t in [
+                -9.007_199_254_740e15,
+                -1e15 - 0.5,
+                1e15 + 0.5,
+                9.007_199_254_740e15,
+            ] {
+                let k = w.last_ended_by(t).unwrap();
+                assert!(w.end(k) <= t && w.end(k + 1) > t, "{w:?} {t} {k}");
+            }
+        }
     }
 }

@@ -2,80 +2,91 @@
 //! into a [`Stream`] (sorted into processing order, every bad row an error naming its line),
 //! and writing a stream out with floats at full round-trip precision.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
-use std::io::{Read, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
 
 use anyhow::{anyhow, bail, Context, Result};
 
 use crate::engine::{Event, Stream};
+use crate::io::quote::{escaped, quoted};
 
 /// The header an event log must start with.
 pub const HEADER: [&str; 3] = ["event_time_ms", "proc_time_ms", "key"];
+
+/// The longest line read, in bytes (with its line ending).
+const MAX_LINE_BYTES: usize = 16 << 20;
 
 /// Times beyond ±2^53 ms lose integer precision and are refused.
 const TIME_LIMIT: f64 = 9_007_199_254_740_992.0;
 
 /// Reads an event log from a file.
 pub fn read_events(path: &Path) -> Result<Stream> {
-    let file =
-        std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-    read_events_from(file, &path.display().to_string())
+    let name = escaped(&path.display().to_string());
+    let file = std::fs::File::open(path).with_context(|| format!("cannot open {name}"))?;
+    read_events_from(file, &name)
 }
 
 /// Reads an event log; `name` is used in error messages.
+///
+/// One event per line: `event_time_ms,proc_time_ms,key`, after the header. Lines end in LF or
+/// CRLF. Spaces and tabs around a field are trimmed; a field in double quotes is taken as it is
+/// (`""` is a quote), so a key may hold commas and outer spaces. A blank line, a key with a
+/// control character and a quote that does not close on its line are errors naming the line
+/// (and the column, counted in characters from 1): nothing is skipped.
 pub fn read_events_from<R: Read>(reader: R, name: &str) -> Result<Stream> {
-    let mut rdr = ::csv::ReaderBuilder::new()
-        .has_headers(true)
-        .trim(::csv::Trim::All)
-        .flexible(true)
-        .from_reader(reader);
-    let header = rdr
-        .headers()
-        .map_err(|e| anyhow!("{name}: cannot read the header: {e}"))?
-        .clone();
-    let got: Vec<&str> = header.iter().collect();
-    if got != HEADER {
+    let mut lines = LogLines::new(reader, name);
+    let (_, header) = lines.next_line()?.ok_or_else(|| {
+        anyhow!(
+            "{name}, line 1: the file is empty; it must start with the header `{}`",
+            HEADER.join(",")
+        )
+    })?;
+    let got = split_fields(header, name, 1)?;
+    if got.iter().map(|f| f.text.as_ref()).ne(HEADER) {
+        let found: Vec<&str> = got.iter().map(|f| f.text.as_ref()).collect();
         bail!(
-            "{name}, line 1: the header must be `{}`, found `{}`",
+            "{name}, line 1: the header must be `{}`, found {}",
             HEADER.join(","),
-            got.join(",")
+            quoted(&found.join(","))
         );
     }
     let mut keys: Vec<String> = Vec::new();
     let mut ids: HashMap<String, u32> = HashMap::new();
     let mut events = Vec::new();
-    let mut record = ::csv::StringRecord::new();
-    loop {
-        let more = rdr.read_record(&mut record).map_err(|e| {
-            let line = e.position().map_or(0, |p| p.line());
-            anyhow!("{name}, line {line}: {e}")
-        })?;
-        if !more {
-            break;
-        }
-        let line = record.position().map_or(0, |p| p.line());
-        if record.len() != 3 {
+    while let Some((line, text)) = lines.next_line()? {
+        let fields = split_fields(text, name, line)?;
+        if fields.len() != 3 {
             bail!(
                 "{name}, line {line}: expected 3 fields (event_time_ms,proc_time_ms,key), found {}",
-                record.len()
+                fields.len()
             );
         }
-        let et = parse_time(&record[0], "event_time_ms", name, line)?;
-        let pt = parse_time(&record[1], "proc_time_ms", name, line)?;
-        let key = &record[2];
-        if key.is_empty() {
+        let et = parse_time(&fields[0].text, "event_time_ms", name, line)?;
+        let pt = parse_time(&fields[1].text, "proc_time_ms", name, line)?;
+        let key = &fields[2];
+        if key.text.is_empty() {
             bail!("{name}, line {line}: the key is empty");
         }
-        let id = match ids.get(key) {
+        if let Some((i, c)) = key.text.chars().enumerate().find(|(_, c)| c.is_control()) {
+            bail!(
+                "{name}, line {line}, column {}: the key {} holds a control character \
+                 (U+{:04X}); keys must be printable",
+                key.column + key.quoted as usize + i,
+                quoted(&key.text),
+                c as u32
+            );
+        }
+        let id = match ids.get(key.text.as_ref()) {
             Some(&id) => id,
             None => {
                 if keys.len() >= u32::MAX as usize {
                     bail!("{name}, line {line}: too many distinct keys");
                 }
                 let id = keys.len() as u32;
-                keys.push(key.to_string());
-                ids.insert(key.to_string(), id);
+                keys.push(key.text.to_string());
+                ids.insert(key.text.to_string(), id);
                 id
             }
         };
@@ -100,29 +111,193 @@ pub fn read_events_from<R: Read>(reader: R, name: &str) -> Result<Stream> {
     Ok(Stream::from_unordered(events, keys))
 }
 
+/// The lines of a log, numbered from 1, without their line ending; a blank line is an error.
+struct LogLines<'n, R: Read> {
+    reader: BufReader<R>,
+    name: &'n str,
+    buf: Vec<u8>,
+    /// The number of the line last read.
+    number: u64,
+}
+
+impl<'n, R: Read> LogLines<'n, R> {
+    fn new(reader: R, name: &'n str) -> Self {
+        LogLines {
+            reader: BufReader::with_capacity(1 << 16, reader),
+            name,
+            buf: Vec::new(),
+            number: 0,
+        }
+    }
+
+    /// The next line's number and text, `None` at the end of the input.
+    fn next_line(&mut self) -> Result<Option<(u64, &str)>> {
+        let name = self.name;
+        self.buf.clear();
+        // Bounded, so that an endless line (`--input /dev/zero`) ends as an error.
+        let n = (&mut self.reader)
+            .take(MAX_LINE_BYTES as u64 + 1)
+            .read_until(b'\n', &mut self.buf)
+            .with_context(|| format!("{name}: cannot read line {}", self.number + 1))?;
+        if n == 0 {
+            return Ok(None);
+        }
+        self.number += 1;
+        let line = self.number;
+        if n > MAX_LINE_BYTES {
+            bail!(
+                "{name}, line {line}: the line is longer than {} MiB; a line holds one event",
+                MAX_LINE_BYTES >> 20
+            );
+        }
+        let mut bytes = self.buf.as_slice();
+        if let Some(b) = bytes.strip_suffix(b"\n") {
+            bytes = b.strip_suffix(b"\r").unwrap_or(b);
+        }
+        if line == 1 {
+            bytes = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
+        }
+        let text = std::str::from_utf8(bytes).map_err(|e| {
+            anyhow!(
+                "{name}, line {line}, column {}: not UTF-8 text",
+                String::from_utf8_lossy(&bytes[..e.valid_up_to()])
+                    .chars()
+                    .count()
+                    + 1
+            )
+        })?;
+        if text.trim_matches(FIELD_SPACE).is_empty() {
+            bail!("{name}, line {line}: the line is blank; remove it (no line is skipped)");
+        }
+        Ok(Some((line, text)))
+    }
+}
+
+/// What is trimmed around a field.
+const FIELD_SPACE: [char; 2] = [' ', '\t'];
+
+/// One field of a line: its text (unquoted, trimmed) and where it starts.
+#[derive(Debug)]
+struct Field<'t> {
+    /// Borrowed from the line unless quotes had to be undone.
+    text: Cow<'t, str>,
+    /// The column (characters from 1) of its first character after the trimmed spaces: the
+    /// opening quote of a quoted field.
+    column: usize,
+    quoted: bool,
+}
+
+/// Splits a line at its commas: spaces and tabs around a field are trimmed, a field in double
+/// quotes is taken as it is (`""` is a quote).
+fn split_fields<'t>(text: &'t str, name: &str, line: u64) -> Result<Vec<Field<'t>>> {
+    let mut fields = Vec::with_capacity(3);
+    let mut chars = text.char_indices().peekable();
+    // The column of the next character.
+    let mut column = 1;
+    let space = |&(_, c): &(usize, char)| FIELD_SPACE.contains(&c);
+    loop {
+        while chars.next_if(space).is_some() {
+            column += 1;
+        }
+        let start = column;
+        let quoted_field = chars.next_if(|&(_, c)| c == '"').is_some();
+        let field = if quoted_field {
+            column += 1;
+            let mut field = String::new();
+            loop {
+                match chars.next() {
+                    None => bail!(
+                        "{name}, line {line}, column {start}: the quote does not close on its \
+                         line"
+                    ),
+                    Some((_, '"')) => {
+                        column += 1;
+                        if chars.next_if(|&(_, c)| c == '"').is_some() {
+                            column += 1;
+                            field.push('"');
+                        } else {
+                            break;
+                        }
+                    }
+                    Some((_, c)) => {
+                        column += 1;
+                        field.push(c);
+                    }
+                }
+            }
+            while chars.next_if(space).is_some() {
+                column += 1;
+            }
+            if chars.peek().is_some_and(|&(_, c)| c != ',') {
+                bail!(
+                    "{name}, line {line}, column {column}: only a comma may follow a quoted field"
+                );
+            }
+            Cow::Owned(field)
+        } else {
+            let from = chars.peek().map_or(text.len(), |&(i, _)| i);
+            let mut to = from;
+            while let Some((i, c)) = chars.next_if(|&(_, c)| c != ',') {
+                column += 1;
+                to = i + c.len_utf8();
+            }
+            Cow::Borrowed(text[from..to].trim_end_matches(FIELD_SPACE))
+        };
+        fields.push(Field {
+            text: field,
+            column: start,
+            quoted: quoted_field,
+        });
+        if chars.next().is_none() {
+            return Ok(fields);
+        }
+        column += 1;
+    }
+}
+
 fn parse_time(field: &str, column: &str, name: &str, line: u64) -> Result<f64> {
     let v: f64 = field.parse().map_err(|_| {
-        anyhow!("{name}, line {line}: {column} '{field}' is not a number of milliseconds")
+        anyhow!(
+            "{name}, line {line}: {column} {} is not a number of milliseconds",
+            quoted(field)
+        )
     })?;
     if !v.is_finite() || v.abs() > TIME_LIMIT {
-        bail!("{name}, line {line}: {column} '{field}' is out of range (finite, within ±2^53 ms)");
+        bail!(
+            "{name}, line {line}: {column} {} is out of range (finite, within ±2^53 ms)",
+            quoted(field)
+        );
     }
     Ok(v)
 }
 
 /// Writes a stream as CSV with the standard header.
 pub fn write_csv<W: Write>(stream: &Stream, out: W) -> Result<()> {
-    let mut w = ::csv::Writer::from_writer(out);
-    w.write_record(HEADER)?;
+    let mut w = std::io::BufWriter::new(out);
+    writeln!(w, "{}", HEADER.join(","))?;
+    // Each key's field once, quoted where reading it back needs it.
+    let keys: Vec<String> = stream.keys.iter().map(|k| key_field(k)).collect();
     for e in &stream.events {
-        w.write_record([
-            e.event_time.to_string(),
-            e.proc_time.to_string(),
-            stream.key_name(e.key).to_string(),
-        ])?;
+        writeln!(
+            w,
+            "{},{},{}",
+            e.event_time, e.proc_time, keys[e.key as usize]
+        )?;
     }
     w.flush()?;
     Ok(())
+}
+
+/// A key as a CSV field: in double quotes (a quote doubled) when it holds a comma or a quote,
+/// or starts or ends with a space or tab that reading would trim.
+fn key_field(key: &str) -> String {
+    let needs_quotes =
+        key.contains([',', '"']) || key.starts_with(FIELD_SPACE) || key.ends_with(FIELD_SPACE);
+    if needs_quotes {
+        format!("\"{}\"", key.replace('"', "\"\""))
+    } else {
+        key.to_string()
+    }
 }
 
 /// Writes a stream as JSON lines: `{"event_time_ms":…,"proc_time_ms":…,"key":"a"}`.
@@ -191,6 +366,87 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(err.contains("out of range"), "{err}");
+    }
+
+    fn read(text: &str) -> Result<Stream, String> {
+        read_events_from(text.as_bytes(), "t.csv").map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn a_control_character_in_a_key_is_refused_with_line_and_column() {
+        let err = read("event_time_ms,proc_time_ms,key\n1,2,a\n3,4,b\0c\n").unwrap_err();
+        assert_eq!(
+            err,
+            "t.csv, line 3, column 6: the key 'b\\u{0}c' holds a control character (U+0000); \
+             keys must be printable"
+        );
+        let err = read("event_time_ms,proc_time_ms,key\n1,2,\"x\u{1b}[2J\"\n").unwrap_err();
+        assert!(err.starts_with("t.csv, line 2, column 7: "), "{err}");
+        assert!(!err.contains('\u{1b}'), "{err}");
+    }
+
+    #[test]
+    fn blank_lines_are_refused_with_their_line() {
+        for (text, line) in [
+            ("event_time_ms,proc_time_ms,key\n1,2,a\n\n3,4,b\n", 3),
+            (
+                "event_time_ms,proc_time_ms,key\r\n1,2,a\r\n\r\n3,4,b\r\n",
+                3,
+            ),
+            ("event_time_ms,proc_time_ms,key\n1,2,a\n   \n", 3),
+            ("event_time_ms,proc_time_ms,key\n1,2,a\n3,4,b\n\n", 4),
+            ("\nevent_time_ms,proc_time_ms,key\n1,2,a\n", 1),
+        ] {
+            let err = read(text).unwrap_err();
+            assert!(
+                err.starts_with(&format!("t.csv, line {line}: the line is blank")),
+                "{text:?}: {err}"
+            );
+        }
+    }
+
+    #[test]
+    fn lines_are_counted_exactly_with_crlf() {
+        let err = read("event_time_ms,proc_time_ms,key\r\n1,2,a\r\n3,x,b\r\n").unwrap_err();
+        assert!(err.starts_with("t.csv, line 3: proc_time_ms 'x'"), "{err}");
+    }
+
+    #[test]
+    fn spaces_around_fields_are_trimmed_and_quotes_keep_them() {
+        let s = read("event_time_ms , proc_time_ms,key\n 1 ,\t2,  a b  \n3,4,\" c,\"\"d\"\" \"\n")
+            .unwrap();
+        assert_eq!(s.keys, vec![" c,\"d\" ", "a b"]);
+        let err = read("event_time_ms,proc_time_ms,key\n1,2,\"open\n").unwrap_err();
+        assert!(err.starts_with("t.csv, line 2, column 5:"), "{err}");
+        let err = read("event_time_ms,proc_time_ms,key\n1,2,\"a\"b\n").unwrap_err();
+        assert!(err.starts_with("t.csv, line 2, column 8:"), "{err}");
+        let s = read("\u{feff}event_time_ms,proc_time_ms,key\n1,2,a").unwrap();
+        assert_eq!(s.len(), 1);
+    }
+
+    #[test]
+    fn an_endless_line_ends_as_an_error() {
+        let endless = std::io::repeat(0).take(1 << 30);
+        let err = read_events_from(endless, "zero").unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "zero, line 1: the line is longer than 16 MiB; a line holds one event"
+        );
+        let mut text = b"event_time_ms,proc_time_ms,key\n1,2,".to_vec();
+        text.extend(std::iter::repeat_n(b'k', MAX_LINE_BYTES));
+        let err = read_events_from(text.as_slice(), "long")
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("long, line 2: the line is longer"), "{err}");
+    }
+
+    #[test]
+    fn keys_that_need_quotes_round_trip() {
+        let s =
+            read("event_time_ms,proc_time_ms,key\n1,2,\" \"\n3,4,\"a,\"\"b\"\n5,6,c\n").unwrap();
+        let mut buf = Vec::new();
+        write_csv(&s, &mut buf).unwrap();
+        assert_eq!(read_events_from(buf.as_slice(), "mem").unwrap(), s);
     }
 
     #[test]

@@ -210,6 +210,9 @@ pub struct App {
     pub frontiers: Vec<FrontierEntry>,
     /// Job mode: the parallel job run to the playhead (None: the single processor's view).
     pub job: Option<Box<JobTimeline>>,
+    /// The job's shape given on the command line (partitions, operators, barriers, seed,
+    /// transit); None: [`JOB_PARTITIONS`], [`JOB_OPERATORS`], [`JOB_SEED`].
+    pub job_preset: Option<PipelineConfig>,
     /// What the user pressed in the job (crashes, checkpoints), in order: with the dials and
     /// the playhead, what the job shows is a function of these.
     pub presses: Vec<Press>,
@@ -257,6 +260,7 @@ impl App {
             score: None,
             frontiers: Vec::new(),
             job: None,
+            job_preset: None,
             presses: Vec::new(),
             crash_pick: None,
             size: (120, 40),
@@ -334,12 +338,27 @@ impl App {
 
     /// The parallel job's configuration for the dials.
     pub fn job_config(&self) -> PipelineConfig {
-        PipelineConfig {
+        let shape = self.job_preset.unwrap_or(PipelineConfig {
             partitions: JOB_PARTITIONS,
             parallelism: JOB_OPERATORS,
-            checkpoint_every: self.dials.checkpoint_every,
             seed: JOB_SEED,
             ..PipelineConfig::new(self.dials.config())
+        });
+        PipelineConfig {
+            engine: self.dials.config(),
+            checkpoint_every: self.dials.checkpoint_every,
+            ..shape
+        }
+    }
+
+    /// Opens job mode on a job of this shape; its checkpoint interval presets the dial.
+    pub fn open_job(&mut self, preset: PipelineConfig) {
+        self.job_preset = Some(preset);
+        self.dials.checkpoint_every = preset.checkpoint_every;
+        if self.job.is_some() {
+            self.rerun_job();
+        } else {
+            self.set_job_mode(true);
         }
     }
 

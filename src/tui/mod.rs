@@ -22,6 +22,7 @@ use futures::StreamExt;
 use tokio::sync::mpsc;
 use tokio::time::MissedTickBehavior;
 
+use crate::engine::pipeline::PipelineConfig;
 use crate::engine::EngineConfig;
 use app::{update, App, Dials, Msg};
 use scenario::Scenario;
@@ -50,13 +51,17 @@ pub fn app_for(opts: Options) -> App {
     app
 }
 
-/// Opens the UI and runs it until the user quits.
-pub fn run(opts: Options) -> anyhow::Result<()> {
+/// Opens the UI and runs it until the user quits; with `job`, in job mode on a job of that
+/// shape.
+pub fn run(opts: Options, job: Option<PipelineConfig>) -> anyhow::Result<()> {
     // Time for the tick, I/O for the signal handlers.
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
     let mut app = app_for(opts);
+    if let Some(job) = job {
+        app.open_job(job);
+    }
     let mut stop = {
         let _context = rt.enter();
         StopSignals::new()

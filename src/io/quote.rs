@@ -1,0 +1,66 @@
+//! How a value the user gave is shown back in an error message: between quotes, with control
+//! characters escaped (a message never moves the cursor or changes colours), and cut after
+//! [`SHOWN_CHARS`] characters with an ellipsis and the value's full length, so a 1 MB field
+//! gives a one-line message.
+
+use std::fmt::Write;
+
+/// The most characters of a value an error message shows.
+pub const SHOWN_CHARS: usize = 80;
+
+/// `value` quoted for an error message: `'10x'`, `'\u{0}a'`, `'9999…' (100000 characters)`.
+pub fn quoted(value: &str) -> String {
+    let mut out = String::with_capacity(value.len().min(4 * SHOWN_CHARS) + 2);
+    out.push('\'');
+    let mut chars = value.chars();
+    for c in chars.by_ref().take(SHOWN_CHARS) {
+        push_shown(&mut out, c);
+    }
+    if chars.next().is_some() {
+        let _ = write!(out, "…' ({} characters)", value.chars().count());
+    } else {
+        out.push('\'');
+    }
+    out
+}
+
+/// `value` with control characters escaped, not cut (for values known to be short).
+pub fn escaped(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for c in value.chars() {
+        push_shown(&mut out, c);
+    }
+    out
+}
+
+fn push_shown(out: &mut String, c: char) {
+    if c.is_control() {
+        let _ = write!(out, "\\u{{{:x}}}", c as u32);
+    } else {
+        out.push(c);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_values_are_quoted_whole() {
+        assert_eq!(quoted("10x"), "'10x'");
+        assert_eq!(quoted(""), "''");
+        assert_eq!(quoted(&"é".repeat(80)), format!("'{}'", "é".repeat(80)));
+    }
+
+    #[test]
+    fn long_values_are_cut_with_their_length() {
+        let q = quoted(&"é".repeat(1 << 20));
+        assert_eq!(q, format!("'{}…' (1048576 characters)", "é".repeat(80)));
+    }
+
+    #[test]
+    fn control_characters_are_escaped() {
+        assert_eq!(quoted("a\0b\u{1b}[31m\n"), "'a\\u{0}b\\u{1b}[31m\\u{a}'");
+        assert_eq!(escaped("\t"), "\\u{9}");
+    }
+}
