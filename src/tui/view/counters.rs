@@ -6,7 +6,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Widget};
+use ratatui::widgets::{Block, Borders, Widget};
 
 use crate::engine::job_timeline::JobTimeline;
 use crate::engine::Counters;
@@ -140,5 +140,5 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             ])
         })
         .collect();
-    Paragraph::new(lines).render(inner, buf);
+    super::text::lines(buf, inner, lines);
 }

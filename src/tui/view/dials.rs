@@ -7,7 +7,7 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Widget};
+use ratatui::widgets::{Block, Borders, Widget};
 
 use crate::engine::window::fmt_ms;
 
@@ -99,11 +99,12 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
         let focused = app.selection.focus == d;
         let label_style = if focused { t.focus } else { t.text };
         let mark = if focused { "▶" } else { " " };
-        buf.set_stringn(
+        super::text::string(
+            buf,
             inner.x,
             y,
             format!("{mark}{:<9}", d.label()),
-            LABEL as usize - 1,
+            LABEL - 1,
             label_style,
         );
         let active = d != Dial::Lag || app.dials.has_lag();
@@ -132,11 +133,12 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
                 }
             }
             let v = value(&app.dials, d);
-            buf.set_stringn(
+            super::text::string(
+                buf,
                 tr.right() + 1,
                 y,
                 format!("{v:>8}"),
-                VALUE as usize - 1,
+                VALUE - 1,
                 if active { t.key } else { t.dim },
             );
         }
@@ -149,7 +151,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
                 height: inner.bottom() - y,
                 ..inner
             };
-            Paragraph::new(frontier_summary(app)).render(r, buf);
+            super::text::lines(buf, r, frontier_summary(app));
         }
     }
 }

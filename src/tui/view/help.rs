@@ -4,7 +4,7 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget};
+use ratatui::widgets::{Block, Borders, Clear, Widget};
 
 use super::super::app::App;
 use super::super::keymap::{Group, KEYMAP};
@@ -134,6 +134,6 @@ pub fn render(app: &App, screen: Rect, buf: &mut Buffer) {
             ..inner
         };
         let shown: Vec<Line> = chunk.iter().skip(scroll).cloned().collect();
-        Paragraph::new(shown).render(r, buf);
+        super::text::lines(buf, r, shown);
     }
 }

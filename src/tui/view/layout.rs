@@ -161,6 +161,27 @@ impl Areas {
     }
 }
 
+impl Areas {
+    /// Every panel's area with its name (the plot first), the empty ones left out.
+    pub fn panels(&self) -> Vec<(&'static str, Rect)> {
+        [
+            ("plot", Some(self.plot)),
+            ("watermark", Some(self.watermark)),
+            ("counters", Some(self.counters)),
+            ("dials", Some(self.dials)),
+            ("windows", Some(self.windows)),
+            ("panes", self.panes),
+            ("frontier", self.frontier),
+            ("topology", self.topology),
+            ("sinks", self.sinks),
+            ("footer", Some(self.footer)),
+        ]
+        .into_iter()
+        .filter_map(|(n, r)| r.filter(|r| r.area() > 0).map(|r| (n, r)))
+        .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

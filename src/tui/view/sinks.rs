@@ -89,7 +89,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         ]));
     let inner = block.inner(area);
     block.render(area, buf);
-    Paragraph::new(lines(app, job, inner.width)).render(inner, buf);
+    super::text::lines(buf, inner, lines(app, job, inner.width));
 }
 
 /// The crash report's lines, once the job has crashed.

@@ -9,7 +9,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Widget};
+use ratatui::widgets::{Block, Borders, Widget};
 
 use crate::engine::job_timeline::JobTimeline;
 use crate::engine::lateness::secs;
@@ -170,5 +170,5 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         ]));
     let inner = block.inner(area);
     block.render(area, buf);
-    Paragraph::new(lines(app, job)).render(inner, buf);
+    super::text::lines(buf, inner, lines(app, job));
 }

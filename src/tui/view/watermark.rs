@@ -5,7 +5,7 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Sparkline, Widget};
+use ratatui::widgets::{Block, Borders, Sparkline, Widget};
 
 use crate::engine::lateness::secs;
 
@@ -99,7 +99,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
         ],
     };
     let n = lines.len() as u16;
-    Paragraph::new(lines).render(inner, buf);
+    super::text::lines(buf, inner, lines);
     if mode == Mode::Full && inner.height > n {
         let spark = Rect {
             y: inner.y + n,

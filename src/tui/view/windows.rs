@@ -139,7 +139,7 @@ fn render_job(app: &App, job: &JobTimeline, area: Rect, buf: &mut Buffer) {
         spans.push(Span::styled(format!("{truth:>6}"), t.dim));
         lines.push(Line::from(spans));
     }
-    Paragraph::new(lines).render(inner, buf);
+    super::text::lines(buf, inner, lines);
 }
 
 pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
@@ -202,7 +202,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
         }
         lines.push(Line::from(spans));
     }
-    Paragraph::new(lines).render(inner, buf);
+    super::text::lines(buf, inner, lines);
 }
 
 /// The first window row shown when `room` rows fit: scrolled so the selected one is visible.
@@ -323,5 +323,5 @@ pub fn render_panes(app: &App, area: Rect, buf: &mut Buffer) {
             ))),
         }
     }
-    Paragraph::new(lines).render(inner, buf);
+    super::text::lines(buf, inner, lines);
 }
