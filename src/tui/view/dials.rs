@@ -15,7 +15,8 @@ use super::super::app::{App, Dial, Dials};
 use super::layout::Mode;
 
 const LABEL: u16 = 11;
-const VALUE: u16 = 9;
+/// The value column: a space and the longest value, "heuristic".
+const VALUE: u16 = 10;
 
 /// The value of a dial as text.
 pub fn value(d: &Dials, dial: Dial) -> String {
@@ -137,7 +138,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
                 buf,
                 tr.right() + 1,
                 y,
-                format!("{v:>8}"),
+                format!("{v:>9}"),
                 VALUE - 1,
                 if active { t.key } else { t.dim },
             );
@@ -151,29 +152,65 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
                 height: inner.bottom() - y,
                 ..inner
             };
-            super::text::lines(buf, r, frontier_summary(app));
+            super::text::lines(buf, r, frontier_summary(app, r.width));
         }
     }
 }
 
-/// Two lines about the current setting's place on the frontier.
-pub fn frontier_summary(app: &App) -> Vec<Line<'static>> {
+/// Two lines about the current setting's place on the frontier, `width` columns wide. These
+/// numbers are the whole run's, at the end of input (the counters stop at the playhead), and
+/// count cells (window × key).
+pub fn frontier_summary(app: &App, width: u16) -> Vec<Line<'static>> {
     let t = &app.theme;
     match &app.score {
-        Some(p) => vec![
-            Line::from(vec![
+        Some(p) => {
+            let mark = || {
                 Span::styled(
                     format!("{} ", super::super::theme::glyph::CURRENT),
                     t.current,
-                ),
-                Span::styled(format!("emit delay {} · ", fmt_ms(p.emit_delay)), t.text),
-                Span::styled(format!("lost {}", p.score.events_lost), t.dropped),
-            ]),
-            Line::from(vec![
-                Span::styled(format!("accuracy {:.2}% · ", p.score.accuracy()), t.text),
-                Span::styled(format!("{} windows wrong", p.score.wrong_windows), t.dim),
-            ]),
-        ],
+                )
+            };
+            let lost = || Span::styled(format!("lost {}", p.score.events_lost), t.dropped);
+            let delay = fmt_ms(p.emit_delay);
+            let first = super::fit(
+                width,
+                vec![
+                    Line::from(vec![
+                        mark(),
+                        Span::styled("at the end: ", t.text),
+                        lost(),
+                        Span::styled(format!(" · emit delay {delay}"), t.text),
+                    ]),
+                    Line::from(vec![
+                        mark(),
+                        Span::styled("at the end: ", t.text),
+                        lost(),
+                        Span::styled(format!(" · delay {delay}"), t.text),
+                    ]),
+                    Line::from(vec![mark(), Span::styled("at the end: ", t.text), lost()]),
+                ],
+            );
+            let (wrong, cells) = (p.score.wrong_windows, app.scenario.truth.len());
+            let acc = format!("{:.2}%", p.score.accuracy());
+            let second = super::fit(
+                width,
+                vec![
+                    Line::from(vec![
+                        Span::styled(format!("accuracy {acc} · "), t.text),
+                        Span::styled(format!("{wrong} of {cells} cells wrong"), t.dim),
+                    ]),
+                    Line::from(vec![
+                        Span::styled(format!("accuracy {acc} · "), t.text),
+                        Span::styled(format!("{wrong}/{cells} cells wrong"), t.dim),
+                    ]),
+                    Line::from(vec![
+                        Span::styled(format!("{acc} · "), t.text),
+                        Span::styled(format!("{wrong}/{cells} cells wrong"), t.dim),
+                    ]),
+                ],
+            );
+            vec![first, second]
+        }
         None => vec![Line::from(Span::styled("frontier: computing…", t.dim))],
     }
 }

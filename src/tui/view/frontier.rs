@@ -118,7 +118,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         height: LEGEND_H.min(inner.height),
         ..inner
     };
-    let mut lines = super::dials::frontier_summary(app);
+    let mut lines = super::dials::frontier_summary(app, legend.width);
     lines.push(Line::from(vec![
         Span::styled("D", t.policy),
         Span::styled(" dashboard ", t.dim),

@@ -135,6 +135,17 @@ pub mod text {
     }
 }
 
+/// The first of `variants` (longest first) that fits in `width` columns, else the last.
+pub fn fit(width: u16, variants: Vec<Line<'static>>) -> Line<'static> {
+    let n = variants.len();
+    variants
+        .into_iter()
+        .enumerate()
+        .find(|(i, l)| l.width() <= usize::from(width) || i + 1 == n)
+        .map(|(_, l)| l)
+        .unwrap_or_default()
+}
+
 fn too_small(app: &App, area: Rect, buf: &mut Buffer) {
     let msg = format!(
         "terminal too small: need {}×{}, have {}×{}",

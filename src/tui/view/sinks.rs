@@ -55,23 +55,40 @@ pub fn lines(app: &App, job: &JobTimeline, width: u16) -> Vec<Line<'static>> {
     }
     let over = job.overcount();
     let panes: usize = job.crashes().iter().map(|c| c.duplicate_panes).sum();
-    v.push(Line::from(vec![
-        Span::styled("additive over ", t.text),
-        Span::styled(
-            format!("{over:+}"),
-            if over == 0 { t.on_time } else { t.dropped },
-        ),
-        Span::styled(format!(" ({panes} panes)"), t.dim),
-    ]));
-    v.push(Line::from(Span::styled(
-        format!(
-            "{} crashes · {} checkpoints {}",
-            job.crashes().len(),
-            job.pipeline().checkpoints().len(),
-            glyph::CHECKPOINT
-        ),
-        t.dim,
-    )));
+    let over_line = |detail: bool| {
+        let mut spans = vec![
+            Span::styled("additive over ", t.text),
+            Span::styled(
+                format!("{over:+}"),
+                if over == 0 { t.on_time } else { t.dropped },
+            ),
+        ];
+        if detail {
+            spans.push(Span::styled(format!(" ({panes} panes)"), t.dim));
+        }
+        Line::from(spans)
+    };
+    v.push(super::fit(width, vec![over_line(true), over_line(false)]));
+    let (crashes, checkpoints) = (job.crashes().len(), job.pipeline().checkpoints().len());
+    v.push(super::fit(
+        width,
+        vec![
+            Line::from(Span::styled(
+                format!(
+                    "{crashes} crashes · {checkpoints} checkpoints {}",
+                    glyph::CHECKPOINT
+                ),
+                t.dim,
+            )),
+            Line::from(Span::styled(
+                format!(
+                    "{crashes} crashes · {checkpoints} ckpts {}",
+                    glyph::CHECKPOINT
+                ),
+                t.dim,
+            )),
+        ],
+    ));
     v
 }
 
