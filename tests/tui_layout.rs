@@ -353,6 +353,19 @@ fn every_number_says_its_scope() {
 }
 
 #[test]
+fn the_sinks_say_they_count_cells() {
+    let mut a = crashed();
+    for size in SIZES {
+        let buf = draw(&mut a, size);
+        let areas = Areas::compute_for(size, true).unwrap();
+        let sinks = areas.sinks.unwrap();
+        let title = row_text(&buf, sinks, sinks.y);
+        assert!(title.contains("cells ≠ oracle"), "{title}");
+        assert!(inner_rows(&buf, sinks)[0].contains("wrong"));
+    }
+}
+
+#[test]
 fn the_discarding_pane_history_adds_up() {
     // Window 3, key a, early every 10 s, grace 30 s: EARLY, ON_TIME and LATE panes.
     let mut a = base();

@@ -31,10 +31,7 @@ pub fn lines(app: &App, job: &JobTimeline, width: u16) -> Vec<Line<'static>> {
     };
     let nw = if short { 5 } else { 14 };
     let mut v = vec![Line::from(Span::styled(
-        format!(
-            "{:<nw$}{:>7}{:>8}{:>7}",
-            "sink", "total", "≠oracle", "staged"
-        ),
+        format!("{:<nw$}{:>7}{:>8}{:>7}", "sink", "total", "wrong", "staged"),
         t.dim,
     ))];
     for s in job.sink_scores(&app.scenario.truth) {
@@ -102,7 +99,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         .border_style(t.border)
         .title(Line::from(vec![
             Span::styled(" Sinks ", t.title),
-            Span::styled("· against the oracle ", t.dim),
+            Span::styled("· cells ≠ oracle ", t.dim),
         ]));
     let inner = block.inner(area);
     block.render(area, buf);
