@@ -79,6 +79,12 @@ fn states() -> Vec<(String, App)> {
     act(&mut a, Action::CycleAccumulation);
     act(&mut a, Action::JumpToEnd);
     v.push(("single retract at the end".into(), a.clone()));
+    let mut all_keys = a.clone();
+    while all_keys.selection.key.is_some() {
+        act(&mut all_keys, Action::CycleKey);
+    }
+    act(&mut all_keys, Action::Inspect);
+    v.push(("single all keys, inspecting".into(), all_keys));
     act(&mut a, Action::Help);
     v.push(("single help".into(), a));
     let mut a = base();
@@ -349,6 +355,8 @@ fn every_number_says_its_scope() {
         let areas = Areas::compute_for(size, false).unwrap();
         let title = row_text(&buf, areas.counters, areas.counters.y);
         assert!(title.contains("Placements so far") || title.contains("placements so far"));
+        let text = screen_text(&buf);
+        assert!(text.contains(" placements"), "{size:?}: {text}");
     }
 }
 

@@ -170,7 +170,14 @@ pub fn frontier_summary(app: &App, width: u16) -> Vec<Line<'static>> {
                     t.current,
                 )
             };
-            let lost = || Span::styled(format!("lost {}", p.score.events_lost), t.dropped);
+            // With sliding windows an event is counted once per window it falls in.
+            let w = app.dials.window;
+            let unit = if w.slide() < w.size() {
+                " placements"
+            } else {
+                ""
+            };
+            let lost = || Span::styled(format!("lost {}{unit}", p.score.events_lost), t.dropped);
             let delay = fmt_ms(p.emit_delay);
             let first = super::fit(
                 width,
@@ -188,6 +195,7 @@ pub fn frontier_summary(app: &App, width: u16) -> Vec<Line<'static>> {
                         Span::styled(format!(" · delay {delay}"), t.text),
                     ]),
                     Line::from(vec![mark(), Span::styled("at the end: ", t.text), lost()]),
+                    Line::from(vec![mark(), Span::styled("end: ", t.text), lost()]),
                 ],
             );
             let (wrong, cells) = (p.score.wrong_windows, app.scenario.truth.len());
