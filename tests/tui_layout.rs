@@ -288,6 +288,11 @@ fn the_plot_takes_the_space_the_panels_do_not_need() {
                 areas.plot,
                 share * 100.0
             );
+            // On a tall screen the other panels all fit in the right-hand column: the plot
+            // has the whole height.
+            if size == (200, 60) {
+                assert_eq!(areas.plot.height, 59, "{name}: {:?}", areas.plot);
+            }
             // The text panels are no taller than their text: at most 2 rows empty.
             let buf = draw(&mut a, size);
             for (panel, r) in areas.panels() {

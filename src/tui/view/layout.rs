@@ -8,6 +8,8 @@
 //! table one row per window of the classroom stream, the counters and dials one per line), the
 //! plot the rest. Rows left over in the right-hand column go to the watermark panel's gap
 //! history (a chart) or, in single full mode, to the frontier chart, never to an empty panel.
+//! On a tall screen (200×60) the right-hand column holds all the other panels, the windows
+//! table and pane history (or topology) included, and the plot takes the whole left side.
 
 use ratatui::layout::Rect;
 
@@ -39,6 +41,9 @@ const DIALS_COMPACT: u16 = 10;
 /// Job mode: seven dials, the checkpoint interval the last.
 const DIALS_JOB: u16 = 9;
 const SINKS: u16 = 8;
+/// The frontier chart and the pane history at their smallest, in the tall layout.
+const FRONTIER_MIN: u16 = 14;
+const PANES_MIN: u16 = 8;
 /// Compact job mode at its smallest: the header and the three sinks.
 const SINKS_MIN: u16 = 6;
 
@@ -152,7 +157,43 @@ impl Areas {
             sinks: None,
             footer,
         };
+        // Tall: the right-hand column holds every other panel, the plot the whole left.
+        let tall_single = [
+            WATERMARK_FULL,
+            COUNTERS,
+            DIALS_FULL,
+            FRONTIER_MIN,
+            BOTTOM_NATURAL,
+            PANES_MIN,
+        ];
+        let tall_job = [
+            WATERMARK_FULL,
+            COUNTERS,
+            DIALS_JOB,
+            SINKS,
+            TOPOLOGY_NATURAL,
+            BOTTOM_NATURAL,
+        ];
+        let tall = full && main.height >= if job { tall_job } else { tall_single }.iter().sum();
         match (full, job) {
+            (true, false) if tall => {
+                let [watermark, counters, dials, frontier, windows, panes] =
+                    stack(right, tall_single.map(|h| (h, h)), 3);
+                a.plot = left;
+                a.windows = windows;
+                a.panes = Some(panes);
+                a.frontier = Some(frontier);
+                (a.watermark, a.counters, a.dials) = (watermark, counters, dials);
+            }
+            (true, true) if tall => {
+                let [watermark, counters, dials, sinks, topology, windows] =
+                    stack(right, tall_job.map(|h| (h, h)), 0);
+                a.plot = left;
+                a.windows = windows;
+                a.topology = Some(topology);
+                a.sinks = Some(sinks);
+                (a.watermark, a.counters, a.dials) = (watermark, counters, dials);
+            }
             (true, false) => {
                 let (plot, bottom) =
                     split_v(left, main.height - bottom_rows(main.height, BOTTOM_NATURAL));

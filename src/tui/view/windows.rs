@@ -163,7 +163,8 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
     if inner.height == 0 {
         return;
     }
-    let full = mode == Mode::Full;
+    // The latest pane's column when there is room for it.
+    let full = mode == Mode::Full && inner.width >= 45;
     let mut head = format!(
         "{:<9}{:>5}{:>7}{:>6}  {:<8}",
         "window", "value", "oracle", "Δ", "state"
