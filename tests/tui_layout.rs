@@ -451,3 +451,34 @@ fn an_open_window_short_of_the_oracle_is_not_drawn_as_an_error() {
     }
     assert!(open > 0 && wrong > 0, "{rows:#?}");
 }
+
+#[test]
+fn in_job_mode_too_a_shortfall_is_red_only_once_the_window_is_final() {
+    let mut a = crashed();
+    let buf = draw(&mut a, (120, 40));
+    let areas = Areas::compute_for((120, 40), true).unwrap();
+    let dropped = a.theme.dropped.fg.unwrap();
+    let rows = inner_rows(&buf, areas.windows);
+    let job = a.job.as_deref().unwrap();
+    let (mut open, mut wrong) = (0, 0);
+    for (i, w) in a.scenario.windows.iter().enumerate() {
+        let y = areas.windows.y + 2 + i as u16;
+        let row = &rows[i + 1];
+        let f: Vec<i64> = row
+            .split_whitespace()
+            .skip(1)
+            .map(|v| v.parse().unwrap())
+            .collect();
+        let (value, truth) = (f[0], f[4]);
+        // The job's own value: 8 columns in, 6 wide.
+        let cell = &buf[(areas.windows.x + 1 + 13, y)];
+        if value < truth && job.is_final(*w) {
+            wrong += 1;
+            assert_eq!(cell.fg, dropped, "final and short: {row}");
+        } else if value < truth {
+            open += 1;
+            assert_ne!(cell.fg, dropped, "open and short drawn as an error: {row}");
+        }
+    }
+    assert!(open > 0 && wrong > 0, "{rows:#?}");
+}

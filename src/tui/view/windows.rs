@@ -116,10 +116,12 @@ fn render_job(app: &App, job: &JobTimeline, area: Rect, buf: &mut Buffer) {
             ),
             base,
         )];
+        // Over the oracle is wrong at once; short of it only once the window is final.
+        let fin = job.is_final(w);
         let style_of = |v: i64| {
             if v == truth {
                 t.on_time
-            } else if v > truth {
+            } else if v > truth || fin {
                 t.dropped
             } else {
                 t.dim
