@@ -20,7 +20,7 @@ use super::pipeline::{
     CrashRecord, CrashTarget, Outcome, Pipeline, PipelineConfig, PipelineError, StepEvent,
 };
 use super::stream::Stream;
-use super::window::CellId;
+use super::window::{CellId, WindowId};
 
 /// What the user pressed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -231,6 +231,14 @@ impl JobTimeline {
             .iter()
             .map(|o| o.watermark)
             .fold(f64::INFINITY, f64::min)
+    }
+
+    /// Whether `window`'s values are final in the job: the job's watermark is past its end by
+    /// the grace (the engine's rule), or the job has finished.
+    pub fn is_final(&self, window: WindowId) -> bool {
+        let e = &self.config().engine;
+        self.is_finished()
+            || Fate::decide(e.window.end(window), self.watermark(), e.grace) == Fate::Dropped
     }
 
     /// The job's watermark over processing time, sampled (cut back with a crash).

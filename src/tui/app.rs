@@ -538,11 +538,7 @@ impl App {
             return false;
         }
         let order = Dial::order(self.job.is_some());
-        let dials_shown = self.job.is_none() || areas.mode == super::view::layout::Mode::Full;
-        if let Some((dial, r)) = dials_shown
-            .then(|| dials_view::hit(areas.dials, order, col, row))
-            .flatten()
-        {
+        if let Some((dial, r)) = dials_view::hit(areas.dials, order, col, row) {
             self.selection.focus = dial;
             if self.dials.set_ratio(dial, r) {
                 self.rerun();

@@ -6,7 +6,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Widget};
+use ratatui::widgets::{Block, Borders, Widget};
 
 use crate::engine::job_timeline::JobTimeline;
 use crate::engine::Counters;
@@ -115,30 +115,97 @@ pub fn rows(app: &App) -> Vec<(String, String, Style)> {
     rows
 }
 
-pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
+/// The panel's title: the counters stop at the playhead ("so far"); with sliding windows an
+/// event counts once per window it falls in, so the fates count placements.
+pub fn title(app: &App, width: u16) -> &'static str {
+    if app.dials.window.slide() >= app.dials.window.size() {
+        " Counters · so far "
+    } else if width >= 32 {
+        " Counters · placements so far "
+    } else {
+        " Placements so far "
+    }
+}
+
+/// The rows as lines for an inner area `width` × `height`: one row per counter, each value
+/// right-aligned; when fewer rows fit, the same numbers condensed into fewer lines.
+pub fn lines(app: &App, width: u16, height: u16) -> Vec<Line<'static>> {
     let t = &app.theme;
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(t.border)
-        .title(Span::styled(" Counters ", t.title));
-    let inner = block.inner(area);
-    block.render(area, buf);
-    let w = inner.width as usize;
-    let lines: Vec<Line> = rows(app)
-        .into_iter()
+    let w = usize::from(width);
+    let rows = rows(app);
+    if usize::from(height) < rows.len() {
+        return condensed(app, &rows, width);
+    }
+    rows.into_iter()
         .map(|(label, value, style)| {
-            let value = if label.chars().count() + value.chars().count() >= w {
+            // A space between label and value at least: drop the value's detail if needed.
+            let value = if label.chars().count() + value.chars().count() + 1 > w {
                 value.split("  (").next().unwrap_or_default().to_string()
             } else {
                 value
             };
-            let pad = w.saturating_sub(label.chars().count() + value.chars().count());
+            let pad = w
+                .saturating_sub(label.chars().count() + value.chars().count())
+                .max(1);
             Line::from(vec![
                 Span::styled(label, t.text),
                 Span::raw(" ".repeat(pad)),
                 Span::styled(value, style),
             ])
         })
+        .collect()
+}
+
+/// The counters in as few lines as will do: the first row, the three fates on one line, then
+/// the rest as label and value.
+fn condensed(app: &App, rows: &[(String, String, Style)], width: u16) -> Vec<Line<'static>> {
+    let t = &app.theme;
+    let mut v = Vec::new();
+    if let Some((label, value, style)) = rows.first() {
+        v.push(Line::from(vec![
+            Span::styled(format!("{label} "), t.text),
+            Span::styled(value.clone(), *style),
+        ]));
+    }
+    let fates: Vec<Span<'static>> = rows
+        .iter()
+        .skip(1)
+        .take(3)
+        .enumerate()
+        .flat_map(|(i, (label, value, style))| {
+            let glyph: String = label.chars().take(1).collect();
+            let sep = if i == 0 { "" } else { "  " };
+            [
+                Span::styled(format!("{sep}{glyph} "), t.text),
+                Span::styled(value.clone(), *style),
+            ]
+        })
         .collect();
-    Paragraph::new(lines).render(inner, buf);
+    v.push(Line::from(fates));
+    for (label, value, style) in rows.iter().skip(4) {
+        let line = Line::from(vec![
+            Span::styled(format!("{label} "), t.text),
+            Span::styled(value.clone(), *style),
+        ]);
+        let short = Line::from(vec![
+            Span::styled(format!("{label} "), t.text),
+            Span::styled(
+                value.split("  (").next().unwrap_or_default().to_string(),
+                *style,
+            ),
+        ]);
+        v.push(super::fit(width, vec![line, short]));
+    }
+    v
+}
+
+pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
+    let t = &app.theme;
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(t.border)
+        .title(Span::styled(title(app, area.width), t.title));
+    let inner = block.inner(area);
+    block.render(area, buf);
+    super::text::lines(buf, inner, lines(app, inner.width, inner.height));
 }

@@ -7,7 +7,7 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Widget};
+use ratatui::widgets::{Block, Borders, Widget};
 
 use crate::engine::window::fmt_ms;
 
@@ -15,7 +15,8 @@ use super::super::app::{App, Dial, Dials};
 use super::layout::Mode;
 
 const LABEL: u16 = 11;
-const VALUE: u16 = 9;
+/// The value column: a space and the longest value, "heuristic".
+const VALUE: u16 = 10;
 
 /// The value of a dial as text.
 pub fn value(d: &Dials, dial: Dial) -> String {
@@ -99,11 +100,12 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
         let focused = app.selection.focus == d;
         let label_style = if focused { t.focus } else { t.text };
         let mark = if focused { "▶" } else { " " };
-        buf.set_stringn(
+        super::text::string(
+            buf,
             inner.x,
             y,
             format!("{mark}{:<9}", d.label()),
-            LABEL as usize - 1,
+            LABEL - 1,
             label_style,
         );
         let active = d != Dial::Lag || app.dials.has_lag();
@@ -132,11 +134,12 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
                 }
             }
             let v = value(&app.dials, d);
-            buf.set_stringn(
+            super::text::string(
+                buf,
                 tr.right() + 1,
                 y,
-                format!("{v:>8}"),
-                VALUE as usize - 1,
+                format!("{v:>9}"),
+                VALUE - 1,
                 if active { t.key } else { t.dim },
             );
         }
@@ -149,29 +152,73 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
                 height: inner.bottom() - y,
                 ..inner
             };
-            Paragraph::new(frontier_summary(app)).render(r, buf);
+            super::text::lines(buf, r, frontier_summary(app, r.width));
         }
     }
 }
 
-/// Two lines about the current setting's place on the frontier.
-pub fn frontier_summary(app: &App) -> Vec<Line<'static>> {
+/// Two lines about the current setting's place on the frontier, `width` columns wide. These
+/// numbers are the whole run's, at the end of input (the counters stop at the playhead), and
+/// count cells (window × key).
+pub fn frontier_summary(app: &App, width: u16) -> Vec<Line<'static>> {
     let t = &app.theme;
     match &app.score {
-        Some(p) => vec![
-            Line::from(vec![
+        Some(p) => {
+            let mark = || {
                 Span::styled(
                     format!("{} ", super::super::theme::glyph::CURRENT),
                     t.current,
-                ),
-                Span::styled(format!("emit delay {} · ", fmt_ms(p.emit_delay)), t.text),
-                Span::styled(format!("lost {}", p.score.events_lost), t.dropped),
-            ]),
-            Line::from(vec![
-                Span::styled(format!("accuracy {:.2}% · ", p.score.accuracy()), t.text),
-                Span::styled(format!("{} windows wrong", p.score.wrong_windows), t.dim),
-            ]),
-        ],
+                )
+            };
+            // With sliding windows an event is counted once per window it falls in.
+            let w = app.dials.window;
+            let unit = if w.slide() < w.size() {
+                " placements"
+            } else {
+                ""
+            };
+            let lost = || Span::styled(format!("lost {}{unit}", p.score.events_lost), t.dropped);
+            let delay = fmt_ms(p.emit_delay);
+            let first = super::fit(
+                width,
+                vec![
+                    Line::from(vec![
+                        mark(),
+                        Span::styled("at the end: ", t.text),
+                        lost(),
+                        Span::styled(format!(" · emit delay {delay}"), t.text),
+                    ]),
+                    Line::from(vec![
+                        mark(),
+                        Span::styled("at the end: ", t.text),
+                        lost(),
+                        Span::styled(format!(" · delay {delay}"), t.text),
+                    ]),
+                    Line::from(vec![mark(), Span::styled("at the end: ", t.text), lost()]),
+                    Line::from(vec![mark(), Span::styled("end: ", t.text), lost()]),
+                ],
+            );
+            let (wrong, cells) = (p.score.wrong_windows, app.scenario.truth.len());
+            let acc = format!("{:.2}%", p.score.accuracy());
+            let second = super::fit(
+                width,
+                vec![
+                    Line::from(vec![
+                        Span::styled(format!("accuracy {acc} · "), t.text),
+                        Span::styled(format!("{wrong} of {cells} cells wrong"), t.dim),
+                    ]),
+                    Line::from(vec![
+                        Span::styled(format!("accuracy {acc} · "), t.text),
+                        Span::styled(format!("{wrong}/{cells} cells wrong"), t.dim),
+                    ]),
+                    Line::from(vec![
+                        Span::styled(format!("{acc} · "), t.text),
+                        Span::styled(format!("{wrong}/{cells} cells wrong"), t.dim),
+                    ]),
+                ],
+            );
+            vec![first, second]
+        }
         None => vec![Line::from(Span::styled("frontier: computing…", t.dim))],
     }
 }

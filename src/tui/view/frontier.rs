@@ -8,7 +8,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Widget};
+use ratatui::widgets::{Block, Borders, Widget};
 
 use crate::engine::frontier::FrontierPoint;
 use crate::engine::timeline::Frontier;
@@ -118,7 +118,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         height: LEGEND_H.min(inner.height),
         ..inner
     };
-    let mut lines = super::dials::frontier_summary(app);
+    let mut lines = super::dials::frontier_summary(app, legend.width);
     lines.push(Line::from(vec![
         Span::styled("D", t.policy),
         Span::styled(" dashboard ", t.dim),
@@ -127,11 +127,11 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         Span::styled("B", t.policy),
         Span::styled(" billing", t.dim),
     ]));
-    Paragraph::new(lines).render(legend, buf);
+    super::text::lines(buf, legend, lines);
     let frontier = match app.frontier() {
         None => {
-            let msg = "sweeping 13 × 13 runs…";
-            buf.set_stringn(inner.x, inner.y, msg, inner.width as usize, t.dim);
+            let msg = "sweeping 13 × 13 runs…".to_string();
+            super::text::string(buf, inner.x, inner.y, msg, inner.width, t.dim);
             return;
         }
         Some(None) => {
@@ -139,7 +139,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
                 "{} watermark: no lag to sweep",
                 app.dials.watermark().family()
             );
-            buf.set_stringn(inner.x, inner.y, msg, inner.width as usize, t.dim);
+            super::text::string(buf, inner.x, inner.y, msg, inner.width, t.dim);
             return;
         }
         Some(Some(f)) => f,

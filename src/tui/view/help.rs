@@ -4,7 +4,7 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget};
+use ratatui::widgets::{Block, Borders, Clear, Widget};
 
 use super::super::app::App;
 use super::super::keymap::{Group, KEYMAP};
@@ -92,15 +92,65 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
     v
 }
 
+/// `line` in lines at most `width` columns wide: a key's description too long is continued on
+/// the next line, under itself.
+fn wrap(line: Line<'static>, width: usize) -> Vec<Line<'static>> {
+    if line.width() <= width || line.spans.is_empty() || line.spans.len() > 2 {
+        return vec![line];
+    }
+    let (key, what) = match &line.spans[..] {
+        [what] => (Span::raw(""), what),
+        [key, what] => (key.clone(), what),
+        _ => return vec![line],
+    };
+    let indent = key.width();
+    let room = width.saturating_sub(indent).max(1);
+    let mut rows: Vec<String> = vec![String::new()];
+    for word in what.content.split(' ') {
+        let last = rows.last_mut().expect("one row at least");
+        let n = last.chars().count();
+        if n > 0 && n + 1 + word.chars().count() > room {
+            rows.push(word.to_string());
+        } else {
+            if n > 0 {
+                last.push(' ');
+            }
+            last.push_str(word);
+        }
+    }
+    rows.into_iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let head = if i == 0 {
+                key.clone()
+            } else {
+                Span::raw(" ".repeat(indent))
+            };
+            Line::from(vec![head, Span::styled(r, what.style)])
+        })
+        .collect()
+}
+
+fn wrap_all(lines: &[Line<'static>], width: usize) -> Vec<Line<'static>> {
+    lines.iter().cloned().flat_map(|l| wrap(l, width)).collect()
+}
+
 pub fn render(app: &App, screen: Rect, buf: &mut Buffer) {
     let t = &app.theme;
     let all = lines(app);
-    let inner_h = screen.height.saturating_sub(4);
-    // One column if it fits, two otherwise.
-    let cols: u16 = if all.len() as u16 <= inner_h { 1 } else { 2 };
+    let inner_h = usize::from(screen.height.saturating_sub(4));
+    // One column if it fits, two otherwise; each line wrapped to its column (a column keeps
+    // one blank column to its right, so two columns never touch).
+    let one_w = 76.min(screen.width.saturating_sub(2));
+    let one = wrap_all(&all, usize::from(one_w.saturating_sub(2)));
+    let (cols, w, all) = if one.len() <= inner_h {
+        (1u16, one_w, one)
+    } else {
+        let w = 150.min(screen.width.saturating_sub(2));
+        let cw = usize::from(w.saturating_sub(2) / 2);
+        (2, w, wrap_all(&all, cw.saturating_sub(1)))
+    };
     let per = all.len().div_ceil(cols as usize);
-    let want_w: u16 = if cols == 1 { 76 } else { 150 };
-    let w = want_w.min(screen.width.saturating_sub(2));
     let h = (per as u16 + 2).min(screen.height.saturating_sub(2));
     let area = Rect {
         x: screen.x + (screen.width.saturating_sub(w)) / 2,
@@ -134,6 +184,6 @@ pub fn render(app: &App, screen: Rect, buf: &mut Buffer) {
             ..inner
         };
         let shown: Vec<Line> = chunk.iter().skip(scroll).cloned().collect();
-        Paragraph::new(shown).render(r, buf);
+        super::text::lines(buf, r, shown);
     }
 }

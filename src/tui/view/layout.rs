@@ -2,7 +2,14 @@
 //! areas and the mouse handler hit-tests against the same ones, so a click lands where the
 //! user saw the dial. At 120×40 and up: every panel; from 80×24: a compact layout; below that,
 //! nothing but the "terminal too small" message. Job mode swaps the pane history and the
-//! frontier for the topology and sinks panels (compact: for the windows and dials).
+//! frontier for the topology and sinks panels (compact: the windows table for the topology).
+//!
+//! The plot gets the space first: every other panel gets the rows its text needs (the windows
+//! table one row per window of the classroom stream, the counters and dials one per line), the
+//! plot the rest. Rows left over in the right-hand column go to the watermark panel's gap
+//! history (a chart) or, in single full mode, to the frontier chart, never to an empty panel.
+//! On a tall screen (200×60) the right-hand column holds all the other panels, the windows
+//! table and pane history (or topology) included, and the plot takes the whole left side.
 
 use ratatui::layout::Rect;
 
@@ -10,6 +17,35 @@ use ratatui::layout::Rect;
 pub const MIN_SIZE: (u16, u16) = (80, 24);
 /// From this size the full layout is used.
 pub const FULL_SIZE: (u16, u16) = (120, 40);
+
+/// The right-hand column's width: full and compact layouts.
+const RIGHT_FULL: u16 = 40;
+const RIGHT_COMPACT: u16 = 30;
+/// The rows the bottom band wants: a header and the classroom stream's 10 windows, boxed (the
+/// job's topology needs 11: 2 sources, a header, 4 operators, the sink and the checkpoint).
+const BOTTOM_NATURAL: u16 = 13;
+const TOPOLOGY_NATURAL: u16 = 11;
+/// The windows table's natural width in the full layout (the pane history gets the rest).
+const WINDOWS_FULL_W: u16 = 48;
+/// The job's windows-at-the-sinks table's natural width.
+const JOB_WINDOWS_W: u16 = 40;
+/// Natural heights of the right-hand column's panels (borders included).
+const WATERMARK_FULL: u16 = 7;
+const WATERMARK_COMPACT: u16 = 4;
+const COUNTERS: u16 = 9;
+/// Compact job mode at its smallest: two lines of counters.
+const COUNTERS_MIN: u16 = 4;
+/// Single mode: six dials (compact: plus two lines of the frontier summary).
+const DIALS_FULL: u16 = 8;
+const DIALS_COMPACT: u16 = 10;
+/// Job mode: seven dials, the checkpoint interval the last.
+const DIALS_JOB: u16 = 9;
+const SINKS: u16 = 8;
+/// The frontier chart and the pane history at their smallest, in the tall layout.
+const FRONTIER_MIN: u16 = 14;
+const PANES_MIN: u16 = 8;
+/// Compact job mode at its smallest: the header and the three sinks.
+const SINKS_MIN: u16 = 6;
 
 /// Which arrangement of the panels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,6 +63,7 @@ pub struct Areas {
     pub watermark: Rect,
     pub counters: Rect,
     pub dials: Rect,
+    /// The windows table (empty in compact job mode).
     pub windows: Rect,
     /// The pane history of the selected cell (full layout only).
     pub panes: Option<Rect>,
@@ -63,6 +100,32 @@ fn split_h(r: Rect, left: u16) -> (Rect, Rect) {
     )
 }
 
+/// Splits `column` from the top into panels of the given (smallest, natural) heights: each gets
+/// its smallest, then the rows left are handed out in the order given up to each natural
+/// height, and what remains goes to the panel at `grow`.
+fn stack<const N: usize>(column: Rect, sizes: [(u16, u16); N], grow: usize) -> [Rect; N] {
+    let mut h: [u16; N] = sizes.map(|(min, _)| min);
+    let mut left = column.height.saturating_sub(h.iter().sum());
+    for (i, &(min, natural)) in sizes.iter().enumerate() {
+        let more = natural.saturating_sub(min).min(left);
+        h[i] += more;
+        left -= more;
+    }
+    h[grow.min(N - 1)] += left;
+    let mut rest = column;
+    h.map(|rows| {
+        let (r, below) = split_v(rest, rows);
+        rest = below;
+        r
+    })
+}
+
+/// The bottom band's height in a main area `h` rows high: its natural height, at most a third
+/// of the screen (and a row), so the plot keeps the rest.
+fn bottom_rows(h: u16, natural: u16) -> u16 {
+    natural.min(h / 3 + 1).max(6)
+}
+
 impl Areas {
     /// The layout for a terminal of `size` (width, height); None when it is too small.
     pub fn compute(size: (u16, u16)) -> Option<Areas> {
@@ -71,93 +134,162 @@ impl Areas {
 
     /// The layout with or without the job's panels.
     pub fn compute_for(size: (u16, u16), job: bool) -> Option<Areas> {
-        let a = Areas::single(size)?;
-        if !job {
-            return Some(a);
-        }
-        Some(match a.mode {
-            Mode::Full => {
-                let bottom = a.windows.union(a.panes.unwrap_or(a.windows));
-                let windows_w = (bottom.width * 2 / 5).clamp(40, 60);
-                let (windows, topology) = split_h(bottom, windows_w);
-                let right = a.dials.union(a.frontier.unwrap_or(a.dials));
-                let (dials, sinks) = split_v(right, 9);
-                Areas {
-                    windows,
-                    dials,
-                    panes: None,
-                    frontier: None,
-                    topology: Some(topology),
-                    sinks: Some(sinks),
-                    ..a
-                }
-            }
-            Mode::Compact => {
-                let bottom = a.windows.union(a.dials);
-                let (topology, sinks) = split_h(bottom, a.windows.width);
-                Areas {
-                    windows: Rect::default(),
-                    dials: Rect::default(),
-                    topology: Some(topology),
-                    sinks: Some(sinks),
-                    ..a
-                }
-            }
-        })
-    }
-
-    fn single(size: (u16, u16)) -> Option<Areas> {
         let (w, h) = size;
         if w < MIN_SIZE.0 || h < MIN_SIZE.1 {
             return None;
         }
         let screen = Rect::new(0, 0, w, h);
         let (main, footer) = split_v(screen, h - 1);
-        if w >= FULL_SIZE.0 && h >= FULL_SIZE.1 {
-            // The right column and the pane history grow with very wide terminals.
-            let right_w = (w / 4).max(40);
-            let (left, right) = split_h(main, w - right_w);
-            let plot_h = (u32::from(main.height) * 60 / 100) as u16;
-            let (plot, bottom) = split_v(left, plot_h);
-            let panes_w = (bottom.width.saturating_sub(50)).max(30);
-            let (windows, panes) = split_h(bottom, bottom.width.saturating_sub(panes_w));
-            let (watermark, rest) = split_v(right, 7);
-            let (counters, rest) = split_v(rest, 9);
-            let (dials, frontier) = split_v(rest, 8);
-            Some(Areas {
-                mode: Mode::Full,
-                screen,
-                plot,
-                watermark,
-                counters,
-                dials,
-                windows,
-                panes: Some(panes),
-                frontier: Some(frontier),
-                topology: None,
-                sinks: None,
-                footer,
-            })
-        } else {
-            let (top, bottom) = split_v(main, main.height.saturating_sub(10));
-            let (plot, right) = split_h(top, w - 32);
-            let (watermark, counters) = split_v(right, 4);
-            let (windows, dials) = split_h(bottom, w - 32);
-            Some(Areas {
-                mode: Mode::Compact,
-                screen,
-                plot,
-                watermark,
-                counters,
-                dials,
-                windows,
-                panes: None,
-                frontier: None,
-                topology: None,
-                sinks: None,
-                footer,
-            })
+        let full = w >= FULL_SIZE.0 && h >= FULL_SIZE.1;
+        let right_w = if full { RIGHT_FULL } else { RIGHT_COMPACT };
+        let (left, right) = split_h(main, w - right_w);
+        let mut a = Areas {
+            mode: if full { Mode::Full } else { Mode::Compact },
+            screen,
+            plot: Rect::default(),
+            watermark: Rect::default(),
+            counters: Rect::default(),
+            dials: Rect::default(),
+            windows: Rect::default(),
+            panes: None,
+            frontier: None,
+            topology: None,
+            sinks: None,
+            footer,
+        };
+        // Tall: the right-hand column holds every other panel, the plot the whole left.
+        let tall_single = [
+            WATERMARK_FULL,
+            COUNTERS,
+            DIALS_FULL,
+            FRONTIER_MIN,
+            BOTTOM_NATURAL,
+            PANES_MIN,
+        ];
+        let tall_job = [
+            WATERMARK_FULL,
+            COUNTERS,
+            DIALS_JOB,
+            SINKS,
+            TOPOLOGY_NATURAL,
+            BOTTOM_NATURAL,
+        ];
+        let tall = full && main.height >= if job { tall_job } else { tall_single }.iter().sum();
+        match (full, job) {
+            (true, false) if tall => {
+                let [watermark, counters, dials, frontier, windows, panes] =
+                    stack(right, tall_single.map(|h| (h, h)), 3);
+                a.plot = left;
+                a.windows = windows;
+                a.panes = Some(panes);
+                a.frontier = Some(frontier);
+                (a.watermark, a.counters, a.dials) = (watermark, counters, dials);
+            }
+            (true, true) if tall => {
+                let [watermark, counters, dials, sinks, topology, windows] =
+                    stack(right, tall_job.map(|h| (h, h)), 0);
+                a.plot = left;
+                a.windows = windows;
+                a.topology = Some(topology);
+                a.sinks = Some(sinks);
+                (a.watermark, a.counters, a.dials) = (watermark, counters, dials);
+            }
+            (true, false) => {
+                let (plot, bottom) =
+                    split_v(left, main.height - bottom_rows(main.height, BOTTOM_NATURAL));
+                let (windows, panes) = split_h(bottom, WINDOWS_FULL_W);
+                let [watermark, counters, dials, frontier] = stack(
+                    right,
+                    [
+                        (WATERMARK_FULL, WATERMARK_FULL),
+                        (COUNTERS, COUNTERS),
+                        (DIALS_FULL, DIALS_FULL),
+                        (0, 0),
+                    ],
+                    3,
+                );
+                a.plot = plot;
+                a.windows = windows;
+                a.panes = Some(panes);
+                a.frontier = Some(frontier);
+                (a.watermark, a.counters, a.dials) = (watermark, counters, dials);
+            }
+            (true, true) => {
+                let natural = BOTTOM_NATURAL.max(TOPOLOGY_NATURAL);
+                let (plot, bottom) = split_v(left, main.height - bottom_rows(main.height, natural));
+                let (windows, topology) = split_h(bottom, JOB_WINDOWS_W);
+                let [watermark, counters, dials, sinks] = stack(
+                    right,
+                    [
+                        (WATERMARK_FULL, WATERMARK_FULL),
+                        (COUNTERS, COUNTERS),
+                        (DIALS_JOB, DIALS_JOB),
+                        (SINKS, SINKS),
+                    ],
+                    0,
+                );
+                a.plot = plot;
+                a.windows = windows;
+                a.topology = Some(topology);
+                a.sinks = Some(sinks);
+                (a.watermark, a.counters, a.dials) = (watermark, counters, dials);
+            }
+            (false, false) => {
+                let (plot, windows) =
+                    split_v(left, main.height - bottom_rows(main.height, BOTTOM_NATURAL));
+                let [watermark, counters, dials] = stack(
+                    right,
+                    [
+                        (WATERMARK_COMPACT, WATERMARK_COMPACT),
+                        (COUNTERS, COUNTERS),
+                        (DIALS_COMPACT, DIALS_COMPACT),
+                    ],
+                    0,
+                );
+                a.plot = plot;
+                a.windows = windows;
+                (a.watermark, a.counters, a.dials) = (watermark, counters, dials);
+            }
+            (false, true) => {
+                // The topology keeps all its rows (down to the checkpoint line) below the plot.
+                let topo_h = TOPOLOGY_NATURAL.min(main.height / 2);
+                let (plot, topology) = split_v(left, main.height - topo_h);
+                let [watermark, counters, dials, sinks] = stack(
+                    right,
+                    [
+                        (WATERMARK_COMPACT, WATERMARK_COMPACT),
+                        (COUNTERS_MIN, COUNTERS),
+                        (DIALS_JOB, DIALS_JOB),
+                        (SINKS_MIN, SINKS),
+                    ],
+                    0,
+                );
+                a.plot = plot;
+                a.topology = Some(topology);
+                a.sinks = Some(sinks);
+                (a.watermark, a.counters, a.dials) = (watermark, counters, dials);
+            }
         }
+        Some(a)
+    }
+
+    /// Every panel's area with its name (the plot first), the empty ones left out.
+    pub fn panels(&self) -> Vec<(&'static str, Rect)> {
+        [
+            ("plot", Some(self.plot)),
+            ("watermark", Some(self.watermark)),
+            ("counters", Some(self.counters)),
+            ("dials", Some(self.dials)),
+            ("windows", Some(self.windows)),
+            ("panes", self.panes),
+            ("frontier", self.frontier),
+            ("topology", self.topology),
+            ("sinks", self.sinks),
+            ("footer", Some(self.footer)),
+        ]
+        .into_iter()
+        .filter_map(|(n, r)| r.filter(|r| r.area() > 0).map(|r| (n, r)))
+        .collect()
     }
 }
 
@@ -166,26 +298,32 @@ mod tests {
     use super::*;
 
     #[test]
-    fn panels_fit_inside_the_screen() {
-        for size in [(80, 24), (100, 30), (120, 40), (200, 60), (400, 120)] {
-            let a = Areas::compute(size).unwrap();
-            for r in [
-                a.plot,
-                a.watermark,
-                a.counters,
-                a.dials,
-                a.windows,
-                a.footer,
+    fn panels_fit_inside_the_screen_and_do_not_overlap() {
+        for job in [false, true] {
+            for size in [
+                (80, 24),
+                (100, 30),
+                (119, 39),
+                (120, 40),
+                (200, 60),
+                (400, 120),
             ] {
-                assert!(a.screen.contains(r.as_position()) || r.area() == 0);
-                assert!(r.right() <= a.screen.right() && r.bottom() <= a.screen.bottom());
-            }
-        }
-        for size in [(80, 24), (119, 39), (120, 40), (300, 90)] {
-            let a = Areas::compute_for(size, true).unwrap();
-            for r in [a.topology.unwrap(), a.sinks.unwrap(), a.plot, a.counters] {
-                assert!(r.area() > 0, "{size:?}");
-                assert!(r.right() <= a.screen.right() && r.bottom() <= a.screen.bottom());
+                let a = Areas::compute_for(size, job).unwrap();
+                let panels = a.panels();
+                for (i, (n, r)) in panels.iter().enumerate() {
+                    assert!(a.screen.contains(r.as_position()), "{n} {size:?}");
+                    assert!(r.right() <= a.screen.right() && r.bottom() <= a.screen.bottom());
+                    for (m, s) in &panels[i + 1..] {
+                        assert!(!r.intersects(*s), "{n} and {m} overlap at {size:?}");
+                    }
+                }
+                // Every cell of the screen belongs to a panel.
+                let covered: u32 = panels.iter().map(|(_, r)| r.area()).sum();
+                assert_eq!(covered, a.screen.area(), "{size:?} job {job}");
+                if job {
+                    assert!(a.topology.is_some() && a.sinks.is_some());
+                    assert!(a.dials.height >= DIALS_JOB, "{size:?}: all seven dials");
+                }
             }
         }
         assert!(Areas::compute((79, 24)).is_none());

@@ -1,6 +1,8 @@
 //! The view: renders a borrowed [`App`] into a frame, one module per panel (job mode adds the
 //! topology and sinks panels and the crash report). Below 80×24 it
-//! draws only the "terminal too small" message; no size makes it panic.
+//! draws only the "terminal too small" message; no size makes it panic. The panels draw their
+//! text through [`text`], which can record what each line meant to say and where, so a test can
+//! tell a line that fits from one the panel's edge cut off.
 
 pub mod counters;
 pub mod dials;
@@ -22,7 +24,7 @@ use ratatui::widgets::{Paragraph, Widget, Wrap};
 use ratatui::Frame;
 
 use super::app::{App, Overlay};
-use layout::{Areas, MIN_SIZE};
+use layout::{Areas, Mode, MIN_SIZE};
 
 /// Draws the whole screen.
 pub fn render(app: &App, frame: &mut Frame) {
@@ -41,33 +43,107 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         y: r.y.saturating_add(area.y),
         ..r
     };
-    plot::render(app, off(a.plot), buf);
-    watermark::render(app, off(a.watermark), buf, a.mode);
-    counters::render(app, off(a.counters), buf);
-    if a.dials.area() > 0 {
-        dials::render(app, off(a.dials), buf, a.mode);
+    for (name, r) in a.panels() {
+        draw_panel(app, name, off(r), a.mode, buf);
     }
-    if a.windows.area() > 0 {
-        windows::render(app, off(a.windows), buf, a.mode);
-    }
-    if let Some(r) = a.topology {
-        topology::render(app, off(r), buf);
-    }
-    if let Some(r) = a.sinks {
-        sinks::render(app, off(r), buf);
-    }
-    if let Some(p) = a.panes {
-        windows::render_panes(app, off(p), buf);
-    }
-    if let Some(f) = a.frontier {
-        frontier::render(app, off(f), buf);
-    }
-    footer::render(app, off(a.footer), buf);
-    inspect::render(app, off(a.plot), buf);
-    sinks::render_crash(app, off(a.plot), buf);
     if app.overlay == Some(Overlay::Help) {
         help::render(app, area, buf);
     }
+}
+
+/// Draws one panel of [`Areas::panels`] (the plot with what is drawn over it: the inspector
+/// and the crash report) into `r`.
+pub fn draw_panel(app: &App, name: &str, r: Rect, mode: Mode, buf: &mut Buffer) {
+    match name {
+        "plot" => {
+            plot::render(app, r, buf);
+            inspect::render(app, r, buf);
+            sinks::render_crash(app, r, buf);
+        }
+        "watermark" => watermark::render(app, r, buf, mode),
+        "counters" => counters::render(app, r, buf),
+        "dials" => dials::render(app, r, buf, mode),
+        "windows" => windows::render(app, r, buf, mode),
+        "panes" => windows::render_panes(app, r, buf),
+        "frontier" => frontier::render(app, r, buf),
+        "topology" => topology::render(app, r, buf),
+        "sinks" => sinks::render(app, r, buf),
+        "footer" => footer::render(app, r, buf),
+        _ => {}
+    }
+}
+
+/// Text drawn line by line into an area, and (for the layout tests) a record of it: every line
+/// with the one-row area it was given, so a check can compare what a panel meant to write with
+/// the room it had.
+pub mod text {
+    use std::cell::RefCell;
+
+    use ratatui::buffer::Buffer;
+    use ratatui::layout::Rect;
+    use ratatui::style::Style;
+    use ratatui::text::{Line, Span};
+    use ratatui::widgets::{Paragraph, Widget};
+
+    /// One line as a panel meant it, and the row it was drawn into.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Drawn {
+        pub row: Rect,
+        pub line: Line<'static>,
+    }
+
+    thread_local! {
+        static LOG: RefCell<Option<Vec<Drawn>>> = const { RefCell::new(None) };
+    }
+
+    fn record(area: Rect, lines: &[Line<'static>]) {
+        LOG.with(|log| {
+            if let Some(log) = log.borrow_mut().as_mut() {
+                for (i, line) in lines.iter().enumerate().take(usize::from(area.height)) {
+                    log.push(Drawn {
+                        row: Rect {
+                            y: area.y + i as u16,
+                            height: 1,
+                            ..area
+                        },
+                        line: line.clone(),
+                    });
+                }
+            }
+        });
+    }
+
+    /// Draws `lines` from the top of `area`, one per row (no wrapping).
+    pub fn lines(buf: &mut Buffer, area: Rect, lines: Vec<Line<'static>>) {
+        record(area, &lines);
+        Paragraph::new(lines).render(area, buf);
+    }
+
+    /// Draws `s` at (x, y) in at most `width` columns.
+    pub fn string(buf: &mut Buffer, x: u16, y: u16, s: String, width: u16, style: Style) {
+        let row = Rect::new(x, y, width, 1);
+        record(row, &[Line::from(Span::styled(s.clone(), style))]);
+        buf.set_stringn(x, y, s, usize::from(width), style);
+    }
+
+    /// Runs `f` and returns what it drew through this module.
+    pub fn recording<T>(f: impl FnOnce() -> T) -> (T, Vec<Drawn>) {
+        LOG.with(|log| *log.borrow_mut() = Some(Vec::new()));
+        let out = f();
+        let drawn = LOG.with(|log| log.borrow_mut().take()).unwrap_or_default();
+        (out, drawn)
+    }
+}
+
+/// The first of `variants` (longest first) that fits in `width` columns, else the last.
+pub fn fit(width: u16, variants: Vec<Line<'static>>) -> Line<'static> {
+    let n = variants.len();
+    variants
+        .into_iter()
+        .enumerate()
+        .find(|(i, l)| l.width() <= usize::from(width) || i + 1 == n)
+        .map(|(_, l)| l)
+        .unwrap_or_default()
 }
 
 fn too_small(app: &App, area: Rect, buf: &mut Buffer) {

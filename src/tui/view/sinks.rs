@@ -31,10 +31,7 @@ pub fn lines(app: &App, job: &JobTimeline, width: u16) -> Vec<Line<'static>> {
     };
     let nw = if short { 5 } else { 14 };
     let mut v = vec![Line::from(Span::styled(
-        format!(
-            "{:<nw$}{:>7}{:>8}{:>7}",
-            "sink", "total", "≠oracle", "staged"
-        ),
+        format!("{:<nw$}{:>7}{:>8}{:>7}", "sink", "total", "wrong", "staged"),
         t.dim,
     ))];
     for s in job.sink_scores(&app.scenario.truth) {
@@ -55,23 +52,40 @@ pub fn lines(app: &App, job: &JobTimeline, width: u16) -> Vec<Line<'static>> {
     }
     let over = job.overcount();
     let panes: usize = job.crashes().iter().map(|c| c.duplicate_panes).sum();
-    v.push(Line::from(vec![
-        Span::styled("additive over ", t.text),
-        Span::styled(
-            format!("{over:+}"),
-            if over == 0 { t.on_time } else { t.dropped },
-        ),
-        Span::styled(format!(" ({panes} panes)"), t.dim),
-    ]));
-    v.push(Line::from(Span::styled(
-        format!(
-            "{} crashes · {} checkpoints {}",
-            job.crashes().len(),
-            job.pipeline().checkpoints().len(),
-            glyph::CHECKPOINT
-        ),
-        t.dim,
-    )));
+    let over_line = |detail: bool| {
+        let mut spans = vec![
+            Span::styled("additive over ", t.text),
+            Span::styled(
+                format!("{over:+}"),
+                if over == 0 { t.on_time } else { t.dropped },
+            ),
+        ];
+        if detail {
+            spans.push(Span::styled(format!(" ({panes} panes)"), t.dim));
+        }
+        Line::from(spans)
+    };
+    v.push(super::fit(width, vec![over_line(true), over_line(false)]));
+    let (crashes, checkpoints) = (job.crashes().len(), job.pipeline().checkpoints().len());
+    v.push(super::fit(
+        width,
+        vec![
+            Line::from(Span::styled(
+                format!(
+                    "{crashes} crashes · {checkpoints} checkpoints {}",
+                    glyph::CHECKPOINT
+                ),
+                t.dim,
+            )),
+            Line::from(Span::styled(
+                format!(
+                    "{crashes} crashes · {checkpoints} ckpts {}",
+                    glyph::CHECKPOINT
+                ),
+                t.dim,
+            )),
+        ],
+    ));
     v
 }
 
@@ -85,11 +99,11 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         .border_style(t.border)
         .title(Line::from(vec![
             Span::styled(" Sinks ", t.title),
-            Span::styled("· against the oracle ", t.dim),
+            Span::styled("· cells ≠ oracle ", t.dim),
         ]));
     let inner = block.inner(area);
     block.render(area, buf);
-    Paragraph::new(lines(app, job, inner.width)).render(inner, buf);
+    super::text::lines(buf, inner, lines(app, job, inner.width));
 }
 
 /// The crash report's lines, once the job has crashed.

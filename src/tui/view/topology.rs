@@ -9,7 +9,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Widget};
+use ratatui::widgets::{Block, Borders, Widget};
 
 use crate::engine::job_timeline::JobTimeline;
 use crate::engine::lateness::secs;
@@ -48,8 +48,8 @@ fn channel_cell(t: &Theme, ch: Option<&ChannelView>) -> Vec<Span<'static>> {
     v
 }
 
-/// The panel's lines.
-pub fn lines(app: &App, job: &JobTimeline) -> Vec<Line<'static>> {
+/// The panel's lines for an inner area `width` columns wide.
+pub fn lines(app: &App, job: &JobTimeline, width: u16) -> Vec<Line<'static>> {
     let t = &app.theme;
     let topo = job.pipeline().topology();
     let (np, nn) = (topo.sources.len(), topo.operators.len());
@@ -100,39 +100,59 @@ pub fn lines(app: &App, job: &JobTimeline) -> Vec<Line<'static>> {
         v.push(Line::from(spans));
     }
     let sink = &topo.sink;
-    let mut spans = vec![
-        Span::styled("sink ", t.key),
-        Span::styled(format!("{} panes in", sink.received), t.text),
-    ];
-    if let Some((k, arrived)) = &sink.aligning {
-        spans.push(Span::styled(
-            format!(" · ⧗ #{k} {}/{nn}", arrived.len()),
-            t.late,
-        ));
-    }
-    spans.push(Span::styled(
-        format!(" · {} since ✓", sink.since_checkpoint),
-        t.dim,
+    let sink_line = |aligning: bool, since: bool| {
+        let mut spans = vec![
+            Span::styled("sink ", t.key),
+            Span::styled(format!("{} panes in", sink.received), t.text),
+        ];
+        if let Some((k, arrived)) = sink.aligning.as_ref().filter(|_| aligning) {
+            spans.push(Span::styled(
+                format!(" · ⧗ #{k} {}/{nn}", arrived.len()),
+                t.late,
+            ));
+        }
+        if since {
+            spans.push(Span::styled(
+                format!(" · {} since ✓", sink.since_checkpoint),
+                t.dim,
+            ));
+        }
+        Line::from(spans)
+    };
+    v.push(super::fit(
+        width,
+        vec![
+            sink_line(true, true),
+            sink_line(true, false),
+            sink_line(false, false),
+        ],
     ));
-    v.push(Line::from(spans));
-    let mut spans = vec![Span::styled("ckpt ", t.key)];
-    match job.pipeline().last_completed() {
-        Some(c) => spans.push(Span::styled(
-            format!(
-                "{} #{} at {} · {} copied",
-                glyph::CHECKPOINT,
-                c.id,
-                secs(c.time),
-                bytes(c.bytes)
-            ),
-            t.text,
-        )),
-        None => spans.push(Span::styled("none completed yet", t.dim)),
-    }
-    if let Some(k) = topo.pending_checkpoints.first() {
-        spans.push(Span::styled(format!(" · #{k} in flight"), t.late));
-    }
-    v.push(Line::from(spans));
+    let pending = topo.pending_checkpoints.first();
+    let ckpt_line = |copied: bool, in_flight: &str| {
+        let mut spans = vec![Span::styled("ckpt ", t.key)];
+        match job.pipeline().last_completed() {
+            Some(c) => {
+                let mut s = format!("{} #{} at {}", glyph::CHECKPOINT, c.id, secs(c.time));
+                if copied {
+                    s.push_str(&format!(" · {} copied", bytes(c.bytes)));
+                }
+                spans.push(Span::styled(s, t.text));
+            }
+            None => spans.push(Span::styled("none completed yet", t.dim)),
+        }
+        if let Some(k) = pending {
+            spans.push(Span::styled(format!(" · #{k} {in_flight}"), t.late));
+        }
+        Line::from(spans)
+    };
+    v.push(super::fit(
+        width,
+        vec![
+            ckpt_line(true, "in flight"),
+            ckpt_line(false, "in flight"),
+            ckpt_line(false, "⧗"),
+        ],
+    ));
     v
 }
 
@@ -170,5 +190,5 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         ]));
     let inner = block.inner(area);
     block.render(area, buf);
-    Paragraph::new(lines(app, job)).render(inner, buf);
+    super::text::lines(buf, inner, lines(app, job, inner.width));
 }

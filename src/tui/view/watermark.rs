@@ -5,7 +5,7 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Sparkline, Widget};
+use ratatui::widgets::{Block, Borders, Sparkline, Widget};
 
 use crate::engine::lateness::secs;
 
@@ -55,6 +55,123 @@ fn gap(app: &App) -> String {
     }
 }
 
+/// In job mode after a crash, while processing time is back before the crash: the crash's
+/// time (the job replays from its checkpoint, so its clock went back).
+pub fn rewound_from(app: &App) -> Option<f64> {
+    let c = app.job.as_deref()?.last_crash()?;
+    (app.playhead.now < c.time).then_some(c.time)
+}
+
+/// The panel's text lines for an inner area `width` columns wide.
+pub fn lines(app: &App, width: u16, mode: Mode) -> Vec<Line<'static>> {
+    let t = &app.theme;
+    let wm = watermark_now(app);
+    let kind = app.dials.watermark();
+    let now = secs(app.playhead.now);
+    let fit = |v: Vec<Line<'static>>| super::fit(width, v);
+    let rewound = rewound_from(app).map(secs);
+    match mode {
+        Mode::Full => {
+            let mut v = vec![Line::from(Span::styled(status(app), t.key))];
+            v.push(match &rewound {
+                Some(from) => fit(vec![
+                    Line::from(vec![
+                        Span::styled("now        ", t.dim),
+                        Span::styled(now.clone(), t.text),
+                        Span::styled(format!("  ↺ back from {from}"), t.policy),
+                    ]),
+                    Line::from(vec![
+                        Span::styled("now ", t.dim),
+                        Span::styled(now.clone(), t.text),
+                        Span::styled(format!(" ↺ back from {from}"), t.policy),
+                    ]),
+                ]),
+                None => fit(vec![
+                    Line::from(vec![
+                        Span::styled("now        ", t.dim),
+                        Span::styled(now.clone(), t.text),
+                        Span::styled("  processing time", t.dim),
+                    ]),
+                    Line::from(vec![
+                        Span::styled("now        ", t.dim),
+                        Span::styled(now.clone(), t.text),
+                    ]),
+                ]),
+            });
+            v.push(fit(vec![
+                Line::from(vec![
+                    Span::styled("watermark  ", t.dim),
+                    Span::styled(secs(wm), t.watermark),
+                    Span::styled(format!("  {kind}"), t.dim),
+                ]),
+                Line::from(vec![
+                    Span::styled("watermark  ", t.dim),
+                    Span::styled(secs(wm), t.watermark),
+                    Span::styled(format!("  {}", kind.family()), t.dim),
+                ]),
+            ]));
+            v.push(Line::from(vec![
+                Span::styled("gap        ", t.dim),
+                Span::styled(gap(app), t.text),
+            ]));
+            v
+        }
+        Mode::Compact => {
+            let first = match &rewound {
+                Some(from) => fit(vec![
+                    Line::from(vec![
+                        Span::styled(status(app), t.key),
+                        Span::styled(" now ", t.dim),
+                        Span::styled(now.clone(), t.text),
+                        Span::styled(format!(" ↺ back from {from}"), t.policy),
+                    ]),
+                    Line::from(vec![
+                        Span::styled("now ", t.dim),
+                        Span::styled(now.clone(), t.text),
+                        Span::styled(format!(" ↺ back from {from}"), t.policy),
+                    ]),
+                    Line::from(vec![
+                        Span::styled(now.clone(), t.text),
+                        Span::styled(format!(" ↺ back from {from}"), t.policy),
+                    ]),
+                ]),
+                None => fit(vec![
+                    Line::from(vec![
+                        Span::styled(status(app), t.key),
+                        Span::styled(" now ", t.dim),
+                        Span::styled(now.clone(), t.text),
+                    ]),
+                    Line::from(vec![
+                        Span::styled(status(app), t.key),
+                        Span::styled(" ", t.dim),
+                        Span::styled(now.clone(), t.text),
+                    ]),
+                ]),
+            };
+            let second = |kind: String| {
+                let mut spans = vec![
+                    Span::styled("wm ", t.dim),
+                    Span::styled(secs(wm), t.watermark),
+                    Span::styled(" gap ", t.dim),
+                    Span::styled(gap(app), t.text),
+                ];
+                if !kind.is_empty() {
+                    spans.push(Span::styled(format!(" {kind}"), t.dim));
+                }
+                Line::from(spans)
+            };
+            vec![
+                first,
+                fit(vec![
+                    second(kind.to_string()),
+                    second(kind.family().to_string()),
+                    second(String::new()),
+                ]),
+            ]
+        }
+    }
+}
+
 pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
     let t = &app.theme;
     let block = Block::default()
@@ -63,44 +180,11 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
         .title(Span::styled(" Watermark ", t.title));
     let inner = block.inner(area);
     block.render(area, buf);
-    let wm = watermark_now(app);
-    let kind = app.dials.watermark().to_string();
-    let lines = match mode {
-        Mode::Full => vec![
-            Line::from(Span::styled(status(app), t.key)),
-            Line::from(vec![
-                Span::styled("now        ", t.dim),
-                Span::styled(secs(app.playhead.now), t.text),
-                Span::styled("  processing time", t.dim),
-            ]),
-            Line::from(vec![
-                Span::styled("watermark  ", t.dim),
-                Span::styled(secs(wm), t.watermark),
-                Span::styled(format!("  {kind}"), t.dim),
-            ]),
-            Line::from(vec![
-                Span::styled("gap        ", t.dim),
-                Span::styled(gap(app), t.text),
-            ]),
-        ],
-        Mode::Compact => vec![
-            Line::from(vec![
-                Span::styled(status(app), t.key),
-                Span::styled(" now ", t.dim),
-                Span::styled(secs(app.playhead.now), t.text),
-            ]),
-            Line::from(vec![
-                Span::styled("wm ", t.dim),
-                Span::styled(secs(wm), t.watermark),
-                Span::styled(" gap ", t.dim),
-                Span::styled(gap(app), t.text),
-                Span::styled(format!(" {kind}"), t.dim),
-            ]),
-        ],
-    };
-    let n = lines.len() as u16;
-    Paragraph::new(lines).render(inner, buf);
-    if mode == Mode::Full && inner.height > n {
+    let lines = lines(app, inner.width, mode);
+    let n = (lines.len() as u16).min(inner.height);
+    super::text::lines(buf, inner, lines);
+    // Rows left over show the gap's history (in the compact layout too, when it has them).
+    if inner.height > n {
         let spark = Rect {
             y: inner.y + n,
             height: inner.height - n,

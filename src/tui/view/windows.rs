@@ -7,12 +7,12 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Widget};
+use ratatui::widgets::{Block, Borders, Widget};
 
 use crate::engine::job_timeline::JobTimeline;
 use crate::engine::lateness::secs;
 use crate::engine::timeline::{Phase, WindowRow};
-use crate::engine::{CellId, KeyId, Pane, SinkKind, Timing};
+use crate::engine::{Accumulation, CellId, KeyId, Pane, SinkKind, Timing};
 
 use super::super::app::App;
 use super::super::theme::Theme;
@@ -116,10 +116,12 @@ fn render_job(app: &App, job: &JobTimeline, area: Rect, buf: &mut Buffer) {
             ),
             base,
         )];
+        // Over the oracle is wrong at once; short of it only once the window is final.
+        let fin = job.is_final(w);
         let style_of = |v: i64| {
             if v == truth {
                 t.on_time
-            } else if v > truth {
+            } else if v > truth || fin {
                 t.dropped
             } else {
                 t.dim
@@ -139,7 +141,7 @@ fn render_job(app: &App, job: &JobTimeline, area: Rect, buf: &mut Buffer) {
         spans.push(Span::styled(format!("{truth:>6}"), t.dim));
         lines.push(Line::from(spans));
     }
-    Paragraph::new(lines).render(inner, buf);
+    super::text::lines(buf, inner, lines);
 }
 
 pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
@@ -163,9 +165,10 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
     if inner.height == 0 {
         return;
     }
-    let full = mode == Mode::Full;
+    // The latest pane's column when there is room for it.
+    let full = mode == Mode::Full && inner.width >= 45;
     let mut head = format!(
-        "{:<9}{:>5}{:>7}{:>6}  {:<11}",
+        "{:<9}{:>5}{:>7}{:>6}  {:<8}",
         "window", "value", "oracle", "Δ", "state"
     );
     if full {
@@ -185,12 +188,9 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
             Span::styled(format!("{:<9}", span(r.start, r.end)), base),
             Span::styled(format!("{:>5}", r.value), base),
             Span::styled(format!("{:>7}", r.truth), t.dim),
-            Span::styled(
-                format!("{:>+6}", diff),
-                if diff == 0 { t.on_time } else { t.dropped },
-            ),
+            Span::styled(format!("{:>+6}", diff), diff_style(t, diff, r.phase)),
             Span::raw("  "),
-            Span::styled(format!("{ph:<11}"), ph_style),
+            Span::styled(format!("{ph:<8}"), ph_style),
         ];
         if full {
             if let Some(p) = r.latest {
@@ -202,7 +202,19 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
         }
         lines.push(Line::from(spans));
     }
-    Paragraph::new(lines).render(inner, buf);
+    super::text::lines(buf, inner, lines);
+}
+
+/// A window's difference to the oracle: right, short of it while the window can still take
+/// data (not an error yet: it is incomplete), or wrong once its value is final.
+pub fn diff_style(t: &Theme, diff: i64, phase: Phase) -> Style {
+    if diff == 0 {
+        t.on_time
+    } else if phase == Phase::Finalised {
+        t.dropped
+    } else {
+        t.dim
+    }
 }
 
 /// The first window row shown when `room` rows fit: scrolled so the selected one is visible.
@@ -267,23 +279,37 @@ pub fn render_panes(app: &App, area: Rect, buf: &mut Buffer) {
     let inner = block.inner(area);
     block.render(area, buf);
     let Some(cell) = cell else {
-        Paragraph::new(Line::from(Span::styled(
-            "press k for one key's panes",
-            t.dim,
-        )))
-        .render(inner, buf);
+        let msg = Line::from(Span::styled("press k for one key's panes", t.dim));
+        super::text::lines(buf, inner, vec![msg]);
         return;
     };
+    super::text::lines(buf, inner, pane_lines(app, cell, inner.height));
+}
+
+/// The pane history's lines for `cell` in `height` rows. Its columns follow the accumulation
+/// mode, so each row adds up: accumulating, the value so far; discarding, what the pane adds
+/// and the sum so far; retracting, the new value and the one it withdraws. Δ is always the sum
+/// so far against the oracle (per cell).
+pub fn pane_lines(app: &App, cell: CellId, height: u16) -> Vec<Line<'static>> {
+    let t = &app.theme;
     let truth = app.scenario.truth.get(&cell).copied().unwrap_or(0) as i64;
     let panes: Vec<&Pane> = app.timeline.panes_of(cell).collect();
-    let mut lines = vec![Line::from(Span::styled(
-        format!("{:<8}{:>8}{:>7}{:>5}", "pane", "at", "value", "Δ"),
-        t.dim,
-    ))];
+    let mode = app.dials.accumulation;
+    let head = match mode {
+        Accumulation::Accumulating => format!("{:<8}{:>7}{:>7}{:>6}", "pane", "at", "value", "Δ"),
+        Accumulation::Discarding => {
+            format!(
+                "{:<8}{:>7}{:>5}{:>5}{:>5}",
+                "pane", "at", "+new", "sum", "Δ"
+            )
+        }
+        Accumulation::Retracting => format!("{:<8}{:>7}{:>9}{:>6}", "pane", "at", "new−old", "Δ"),
+    };
+    let mut lines = vec![Line::from(Span::styled(head, t.dim))];
     if panes.is_empty() {
         lines.push(Line::from(Span::styled("no pane yet", t.dim)));
     }
-    let room = inner.height.saturating_sub(1) as usize;
+    let room = height.saturating_sub(1) as usize;
     let shown: Vec<Option<&Pane>> = if panes.len() <= room {
         panes.iter().map(|p| Some(*p)).collect()
     } else if room >= 4 {
@@ -303,19 +329,37 @@ pub fn render_panes(app: &App, area: Rect, buf: &mut Buffer) {
         match p {
             Some(p) => {
                 let total = p.total as i64;
-                let value = match p.retraction {
-                    Some(r) => format!("{}−{}", p.value, r),
-                    None => p.value.to_string(),
+                let values: Vec<Span<'static>> = match mode {
+                    Accumulation::Accumulating => {
+                        vec![Span::styled(format!("{:>7}", p.value), t.text)]
+                    }
+                    Accumulation::Discarding => vec![
+                        Span::styled(format!("{:>+5}", p.value), t.text),
+                        Span::styled(format!("{:>5}", p.total), t.dim),
+                    ],
+                    Accumulation::Retracting => {
+                        let v = match p.retraction {
+                            Some(r) => format!("{}−{}", p.value, r),
+                            None => p.value.to_string(),
+                        };
+                        vec![Span::styled(format!("{v:>9}"), t.text)]
+                    }
                 };
-                lines.push(Line::from(vec![
+                let dw = if mode == Accumulation::Discarding {
+                    5
+                } else {
+                    6
+                };
+                let mut spans = vec![
                     Span::styled(format!("{:<8}", p.timing.label()), t.timing(p.timing)),
-                    Span::styled(format!("{:>8}", secs(p.proc_time)), t.text),
-                    Span::styled(format!("{value:>7}"), t.text),
-                    Span::styled(
-                        format!("{:>+5}", total - truth),
-                        if total == truth { t.on_time } else { t.dim },
-                    ),
-                ]))
+                    Span::styled(format!("{:>7}", secs(p.proc_time)), t.text),
+                ];
+                spans.extend(values);
+                spans.push(Span::styled(
+                    format!("{:>+dw$}", total - truth),
+                    if total == truth { t.on_time } else { t.dim },
+                ));
+                lines.push(Line::from(spans));
             }
             None => lines.push(Line::from(Span::styled(
                 format!("… {} more", panes.len().saturating_sub(room - 1)),
@@ -323,5 +367,5 @@ pub fn render_panes(app: &App, area: Rect, buf: &mut Buffer) {
             ))),
         }
     }
-    Paragraph::new(lines).render(inner, buf);
+    lines
 }
