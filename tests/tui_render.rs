@@ -244,11 +244,12 @@ fn fates_differ_by_glyph_and_colour() {
     act(&mut a, Action::Policy(1)); // alerting: late within grace and dropped both occur
     act(&mut a, Action::JumpToEnd);
     let buf = buffer(&mut a, 120, 40);
+    let t = Theme::dark();
     for (g, colour) in [
-        (glyph::DROPPED, Color::LightRed),
-        (glyph::LATE, Color::Yellow),
-        (glyph::ON_TIME, Color::Green),
-        (glyph::WATERMARK, Color::LightBlue),
+        (glyph::DROPPED, t.dropped.fg.unwrap()),
+        (glyph::LATE, t.late.fg.unwrap()),
+        (glyph::ON_TIME, t.on_time.fg.unwrap()),
+        (glyph::WATERMARK, t.watermark.fg.unwrap()),
     ] {
         let cells = plot_cells(&buf, &a, g);
         assert!(!cells.is_empty(), "no {g} on the plot");
