@@ -53,7 +53,6 @@ pub struct Theme {
 /// The glyphs that tell event fates and lines apart without colour.
 pub mod glyph {
     pub const ON_TIME: char = '•';
-    pub const ON_TIME_SPARSE: char = '·';
     pub const LATE: char = '◆';
     pub const DROPPED: char = '✕';
     pub const WATERMARK: char = '━';
@@ -70,6 +69,40 @@ pub mod glyph {
     pub const CHECKPOINT: char = '╾';
     /// A crash, on the processing-time axis.
     pub const CRASH: char = '↯';
+    /// The inspected event.
+    pub const INSPECTED: char = '◎';
+    /// The inspected event's window, from the event to the window's end.
+    pub const INSPECTED_WINDOW: char = '┄';
+    /// A window's end, or the watermark at arrival, in the inspected event's inequality.
+    pub const INEQUALITY_EDGE: char = '┃';
+    /// How far the watermark had passed the window's end beyond the grace period.
+    pub const PAST_GRACE: char = '─';
+    /// The grace period, behind the watermark at arrival.
+    pub const GRACE_BAND: char = '░';
+
+    /// Per fate, the glyphs the plot draws a cell in, from light to heavy, with their ink:
+    /// the pixels each lights in DejaVu Sans Mono at 16 pt (bold for late and dropped, as they
+    /// are drawn). A cell's glyph is picked by how many events it holds, so ink follows events.
+    pub const ON_TIME_RAMP: [(char, f64); 4] = [('·', 4.0), ('•', 18.0), ('●', 71.0), ('█', 186.0)];
+    pub const LATE_RAMP: [(char, f64); 3] = [('⋄', 27.0), ('◆', 46.0), ('⧫', 65.0)];
+    pub const DROPPED_RAMP: [(char, f64); 3] = [('ₓ', 14.0), ('✕', 22.0), ('✖', 40.0)];
+
+    /// The glyphs of a fate, light to heavy, with their ink.
+    pub fn ramp(fate: crate::engine::Fate) -> &'static [(char, f64)] {
+        match fate {
+            crate::engine::Fate::OnTime => &ON_TIME_RAMP,
+            crate::engine::Fate::Late => &LATE_RAMP,
+            crate::engine::Fate::Dropped => &DROPPED_RAMP,
+        }
+    }
+
+    /// The fate and ink of a plot glyph, if it is one of the ramps'.
+    pub fn ink(c: char) -> Option<(crate::engine::Fate, f64)> {
+        use crate::engine::Fate;
+        [Fate::OnTime, Fate::Late, Fate::Dropped]
+            .into_iter()
+            .find_map(|f| ramp(f).iter().find(|g| g.0 == c).map(|g| (f, g.1)))
+    }
 }
 
 impl Theme {
