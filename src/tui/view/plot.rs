@@ -17,7 +17,7 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::style::Style;
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
 
@@ -788,8 +788,10 @@ fn inequality_labels(app: &App, q: &Inequality, f: &PlotFrame, buf: &mut Buffer)
     let wm = format!(" wm {}, grace {grace} ", secs(q.watermark));
     let end = format!(" end {} ", secs(q.end));
     let width = |s: &str| s.chars().count() as u16;
+    // Written over the plot's marks: none of their modifiers (a dim window edge) may stay.
     let mut put = |x: u16, y: u16, s: &str, style: Style| {
         if y < f.inner.bottom() && x < right {
+            let style = style.remove_modifier(Modifier::DIM);
             buf.set_stringn(x, y, s, usize::from(right - x), style);
         }
     };
