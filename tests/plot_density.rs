@@ -256,3 +256,18 @@ fn no_size_panics_with_the_filter_and_an_inequality() {
         }
     }
 }
+
+#[test]
+fn the_filter_is_named_whole_at_80x24() {
+    let mut a = classroom();
+    update(&mut a, Msg::Action(Action::PlotFilter), Duration::ZERO);
+    let top = &text(&draw(&mut a, 80, 24))[0];
+    assert!(
+        top.contains("Two clocks only late & dropped (f) ─"),
+        "{top}"
+    );
+    assert!(!top.contains("event time"), "{top}");
+    update(&mut a, Msg::Action(Action::PlotFilter), Duration::ZERO);
+    let top = &text(&draw(&mut a, 80, 24))[0];
+    assert!(top.contains("event time → · processing time ↑"), "{top}");
+}

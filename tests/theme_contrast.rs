@@ -127,6 +127,7 @@ fn every_glyph_on_screen_meets_aa_against_its_own_background() {
     let mut failures = Vec::new();
     for theme in themes() {
         let mut worst = f64::INFINITY;
+        let mut worst_text = f64::INFINITY;
         let mut short = 0usize;
         for (what, buf) in screens(theme) {
             for term in theme.terminals() {
@@ -141,6 +142,9 @@ fn every_glyph_on_screen_meets_aa_against_its_own_background() {
                         let r = contrast::ratio(fg, bg);
                         worst = worst.min(r);
                         let need = use_of(sym).threshold();
+                        if use_of(sym) == Use::Text {
+                            worst_text = worst_text.min(r);
+                        }
                         if r < need {
                             short += 1;
                             if failures.len() < 40 {
@@ -155,7 +159,7 @@ fn every_glyph_on_screen_meets_aa_against_its_own_background() {
             }
         }
         println!(
-            "{:?}: worst glyph contrast {worst:.2}:1, {short} glyphs short",
+            "{:?}: worst glyph contrast {worst:.2}:1 (text {worst_text:.2}:1), {short} glyphs short",
             theme.name
         );
     }

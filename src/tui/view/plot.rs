@@ -331,7 +331,12 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     if app.plot_exceptions_only {
         title.push(Span::styled("only late & dropped (f) ", t.key));
     }
-    title.push(Span::styled("event time → · processing time ↑ ", t.dim));
+    // The axes' names when they fit whole.
+    let axes = Span::styled("event time → · processing time ↑ ", t.dim);
+    if Line::from(title.clone()).width() + axes.width() <= usize::from(area.width.saturating_sub(2))
+    {
+        title.push(axes);
+    }
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(t.border)
