@@ -223,14 +223,22 @@ fn too_small_says_what_it_needs() {
     assert!(text.contains("terminal too small: need 80×24, have 79×23"));
 }
 
-/// The cells of the plot's inner area holding `g`.
+/// The cells of the plot's inner area holding `g` (a fate's glyph: in any of its weights).
 fn plot_cells(buf: &Buffer, app: &App, g: char) -> Vec<(u16, u16)> {
+    use twoclocks::engine::Fate;
     let areas = Areas::compute((buf.area.width, buf.area.height)).unwrap();
     let f = view::plot::PlotFrame::of(app, areas.plot).unwrap();
+    let fate = [Fate::OnTime, Fate::Late, Fate::Dropped]
+        .into_iter()
+        .find(|&f| Theme::fate_glyph(f) == g);
+    let is = |c: char| match fate {
+        Some(fate) => glyph::ramp(fate).iter().any(|r| r.0 == c),
+        None => c == g,
+    };
     let mut v = Vec::new();
     for y in f.inner.top()..f.inner.bottom() {
         for x in f.inner.left()..f.inner.right() {
-            if buf[(x, y)].symbol().starts_with(g) {
+            if buf[(x, y)].symbol().chars().next().is_some_and(is) {
                 v.push((x, y));
             }
         }
@@ -244,11 +252,12 @@ fn fates_differ_by_glyph_and_colour() {
     act(&mut a, Action::Policy(1)); // alerting: late within grace and dropped both occur
     act(&mut a, Action::JumpToEnd);
     let buf = buffer(&mut a, 120, 40);
+    let t = Theme::dark();
     for (g, colour) in [
-        (glyph::DROPPED, Color::LightRed),
-        (glyph::LATE, Color::Yellow),
-        (glyph::ON_TIME, Color::Green),
-        (glyph::WATERMARK, Color::LightBlue),
+        (glyph::DROPPED, t.dropped.fg.unwrap()),
+        (glyph::LATE, t.late.fg.unwrap()),
+        (glyph::ON_TIME, t.on_time.fg.unwrap()),
+        (glyph::WATERMARK, t.watermark.fg.unwrap()),
     ] {
         let cells = plot_cells(&buf, &a, g);
         assert!(!cells.is_empty(), "no {g} on the plot");

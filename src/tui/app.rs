@@ -51,6 +51,8 @@ pub enum Action {
     WindowNext,
     CycleKey,
     Inspect,
+    /// The plot shows only late and dropped events, or every event.
+    PlotFilter,
     /// Job mode on or off: the parallel pipeline with checkpoints instead of one processor.
     ToggleJob,
     /// Crash the job now (or, while one is picked, that operator instance).
@@ -202,6 +204,8 @@ pub struct App {
     pub overlay: Option<Overlay>,
     /// How far the help overlay is scrolled, when it does not fit.
     pub help_scroll: usize,
+    /// The plot draws only late and dropped events.
+    pub plot_exceptions_only: bool,
     pub theme: Theme,
     /// The engine's answer for the dials up to the playhead.
     pub timeline: Timeline,
@@ -255,6 +259,7 @@ impl App {
             },
             overlay: None,
             help_scroll: 0,
+            plot_exceptions_only: false,
             theme,
             timeline,
             score: None,
@@ -809,6 +814,10 @@ fn act(app: &mut App, a: Action) -> bool {
                 Some(_) => None,
                 None => app.newest(),
             };
+            true
+        }
+        Action::PlotFilter => {
+            app.plot_exceptions_only = !app.plot_exceptions_only;
             true
         }
         Action::Help => {

@@ -280,6 +280,14 @@ pub const KEYMAP: &[Binding] = &[
         group: Group::Select,
     },
     Binding {
+        keys: &[Char('f')],
+        action: Action::PlotFilter,
+        label: "f",
+        help: "plot only late and dropped events (again: all)",
+        hint: None,
+        group: Group::Select,
+    },
+    Binding {
         keys: &[Char('j')],
         action: Action::ToggleJob,
         label: "j",
@@ -407,6 +415,10 @@ mod tests {
         assert_eq!(
             press(KeyCode::BackTab, KeyModifiers::SHIFT),
             Some(Action::FocusPrev)
+        );
+        assert_eq!(
+            press(KeyCode::Char('f'), KeyModifiers::NONE),
+            Some(Action::PlotFilter)
         );
     }
 

@@ -34,6 +34,7 @@ pub fn render(app: &App, frame: &mut Frame) {
 
 /// Draws the whole screen into a buffer covering `area`.
 pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
+    app.theme.paint(area, buf);
     let Some(a) = Areas::compute_for((area.width, area.height), app.job.is_some()) else {
         too_small(app, area, buf);
         return;

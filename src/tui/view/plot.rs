@@ -1,16 +1,23 @@
 //! The two-clocks plot: every arrived event at (event time →, processing time ↑), drawn by its
-//! fate (• on time, ◆ late within grace, ✕ dropped); the watermark as a line (━), the ideal
-//! watermark event time = processing time as a faint diagonal (╌), window ends (┊, the selected
-//! window's edges │) and the playhead (┈ with ▶ on the axis). In job mode the events are those
-//! the parallel job's operators took (↺ those taken again in a replay), the watermark is the
-//! job's, and the processing-time axis carries completed checkpoints (╾) and crashes (↯).
-//! Events are rasterised into one
-//! cell each (the worst fate in a cell wins), so a frame costs one pass over the arrived events
-//! whatever their number.
+//! fate (• on time, ◆ late within grace, ✕ dropped); the watermark as a line (━), window ends
+//! (┊, the selected window's edges │) and the playhead (┈ with ▶ on the axis). In job mode the
+//! events are those the parallel job's operators took (↺ those taken again in a replay), the
+//! watermark is the job's, and the processing-time axis carries completed checkpoints (╾) and
+//! crashes (↯).
+//!
+//! Ink follows events: each cell counts its events by fate, shows the fate most of them met,
+//! and picks that fate's glyph (light to heavy, `glyph::ON_TIME_RAMP` and the others) by how
+//! many there are, so a lone dropped event is a speck and the dense diagonal of on-time events
+//! is solid. The legend gives the fates' shares of the events so far; `f` draws only the late
+//! and dropped events (and then the ideal watermark, event time = processing time, which the
+//! on-time events otherwise cover). With the inspector open on a late or dropped event, the
+//! plot draws its inequality on the event's row: its window up to the window's end (┃), how far
+//! past grace the watermark was (─), the grace band (░) and the watermark at arrival (┃).
+//! A frame costs one pass over the arrived events (an even sample of huge inputs).
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::style::Style;
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
 
@@ -103,73 +110,245 @@ impl PlotFrame {
     }
 }
 
-/// What a plot cell shows, in drawing priority (later wins).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+/// What a plot cell shows (see [`Mark::rank`] for which wins a cell).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Mark {
     Empty,
     WindowEdge,
     SelectedEdge,
     Playhead,
     Ideal,
-    OnTimeSparse,
-    OnTime,
+    /// On-time events, by glyph weight (index into the ramp).
+    OnTime(u8),
+    /// The watermark line where it runs across a row.
+    WatermarkRun,
+    /// The watermark where it stood at a row's processing time.
     Watermark,
-    Late,
-    Dropped,
+    Late(u8),
+    Dropped(u8),
     Replayed,
+    InspectedWindow,
+    PastGrace,
+    GraceBand,
+    WindowEnd,
+    AtArrival,
     Inspected,
 }
 
-fn mark_cell(theme: &Theme, m: Mark) -> Option<(char, Style)> {
+impl Mark {
+    /// Drawing priority: a cell shows its highest-ranked mark. The watermark's run across a
+    /// row gives way to crowded on-time cells (their ink is the data), its point per row
+    /// does not, so the line stays traceable through the dense diagonal.
+    fn rank(self) -> u8 {
+        match self {
+            Mark::Empty => 0,
+            Mark::WindowEdge => 1,
+            Mark::SelectedEdge => 2,
+            Mark::Playhead => 3,
+            Mark::Ideal => 4,
+            Mark::OnTime(l) if l < 2 => 5,
+            Mark::WatermarkRun => 6,
+            Mark::OnTime(_) => 7,
+            Mark::Watermark => 8,
+            Mark::Late(_) => 9,
+            Mark::Dropped(_) => 10,
+            Mark::Replayed => 11,
+            Mark::InspectedWindow => 12,
+            Mark::PastGrace => 13,
+            Mark::GraceBand => 14,
+            Mark::WindowEnd => 15,
+            Mark::AtArrival => 16,
+            Mark::Inspected => 17,
+        }
+    }
+}
+
+/// The inspected event's inequality, when it was late or dropped.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Inequality {
+    fate: Fate,
+    /// The event's processing time (its row) and event time.
+    at: (f64, f64),
+    /// The end of the window it was late or dropped in.
+    end: f64,
+    /// The watermark when it arrived.
+    watermark: f64,
+    grace: f64,
+}
+
+fn mark_cell(theme: &Theme, m: Mark, ineq: Option<&Inequality>) -> Option<(char, Style)> {
+    let ramp = |f: Fate, level: u8| {
+        let r = glyph::ramp(f);
+        r[usize::from(level).min(r.len() - 1)].0
+    };
+    let fate_style = ineq.map_or(theme.dropped, |q| theme.fate(q.fate));
     Some(match m {
         Mark::Empty => return None,
         Mark::WindowEdge => (glyph::WINDOW_EDGE, theme.window_edge),
         Mark::SelectedEdge => (glyph::SELECTED_EDGE, theme.selected_window),
         Mark::Playhead => (glyph::PLAYHEAD, theme.playhead),
         Mark::Ideal => (glyph::IDEAL, theme.ideal),
-        Mark::OnTimeSparse => (glyph::ON_TIME_SPARSE, theme.on_time),
-        Mark::OnTime => (glyph::ON_TIME, theme.on_time),
-        Mark::Watermark => (glyph::WATERMARK, theme.watermark),
-        Mark::Late => (glyph::LATE, theme.late),
-        Mark::Dropped => (glyph::DROPPED, theme.dropped),
+        Mark::OnTime(l) => (ramp(Fate::OnTime, l), theme.on_time),
+        Mark::Watermark | Mark::WatermarkRun => (glyph::WATERMARK, theme.watermark),
+        Mark::Late(l) => (ramp(Fate::Late, l), theme.late),
+        Mark::Dropped(l) => (ramp(Fate::Dropped, l), theme.dropped),
         Mark::Replayed => (glyph::REPLAYED, theme.policy),
-        Mark::Inspected => ('◎', theme.inspected),
+        Mark::InspectedWindow => (glyph::INSPECTED_WINDOW, fate_style),
+        Mark::PastGrace => (glyph::PAST_GRACE, theme.dropped),
+        Mark::GraceBand => (glyph::GRACE_BAND, theme.late),
+        Mark::WindowEnd => (glyph::INEQUALITY_EDGE, fate_style),
+        Mark::AtArrival => (glyph::INEQUALITY_EDGE, theme.watermark),
+        Mark::Inspected => (glyph::INSPECTED, theme.inspected),
     })
+}
+
+/// Events by fate so far: the shares the legend states.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Shares {
+    pub on_time: usize,
+    pub late: usize,
+    pub dropped: usize,
+}
+
+impl Shares {
+    pub fn total(&self) -> usize {
+        self.on_time + self.late + self.dropped
+    }
+
+    /// The share of a fate, in percent (0 before any event).
+    pub fn percent(&self, fate: Fate) -> f64 {
+        let n = match fate {
+            Fate::OnTime => self.on_time,
+            Fate::Late => self.late,
+            Fate::Dropped => self.dropped,
+        };
+        if self.total() == 0 {
+            0.0
+        } else {
+            100.0 * n as f64 / self.total() as f64
+        }
+    }
+
+    /// The arrived events by the fate the engine gave them (in job mode: the job's operators).
+    pub fn of(app: &App) -> Shares {
+        if let Some(job) = app.job.as_deref() {
+            let n = app.playhead.arrived.min(app.scenario.len());
+            let mut s = Shares::default();
+            for f in job.fates().iter().take(n).flatten() {
+                match f {
+                    Fate::OnTime => s.on_time += 1,
+                    Fate::Late => s.late += 1,
+                    Fate::Dropped => s.dropped += 1,
+                }
+            }
+            return s;
+        }
+        let tl = &app.timeline;
+        let x = tl.exceptions();
+        let late = x.iter().filter(|e| e.fate == Fate::Late).count();
+        Shares {
+            on_time: tl.arrived().saturating_sub(x.len()),
+            late,
+            dropped: x.len() - late,
+        }
+    }
+}
+
+/// The legend: the glyphs, the fates' shares of the events so far, the watermark; the widest
+/// that fits in `width` columns.
+fn legend(app: &App, width: u16) -> Line<'static> {
+    let t = &app.theme;
+    let sh = Shares::of(app);
+    let p = |f: Fate| format!("{:.1}%", sh.percent(f));
+    let n = sh.total();
+    let filtered = app.plot_exceptions_only;
+    // With the filter on, the ideal watermark is drawn too.
+    let ideal = || Span::styled(format!("{} ideal ", glyph::IDEAL), t.ideal);
+    let mut full = vec![
+        Span::styled(
+            format!(" {} on time {} ", glyph::ON_TIME, p(Fate::OnTime)),
+            t.on_time,
+        ),
+        Span::styled(format!("{} late {} ", glyph::LATE, p(Fate::Late)), t.late),
+        Span::styled(
+            format!("{} dropped {} ", glyph::DROPPED, p(Fate::Dropped)),
+            t.dropped,
+        ),
+        Span::styled(format!("(of {n} so far) "), t.dim),
+    ];
+    if filtered {
+        full.push(Span::styled(
+            format!("{} wm ", glyph::WATERMARK),
+            t.watermark,
+        ));
+        full.push(ideal());
+    } else {
+        full.push(Span::styled(
+            format!("{} watermark ", glyph::WATERMARK),
+            t.watermark,
+        ));
+    }
+    let mut short = vec![
+        Span::styled(
+            format!(" {} {} ", glyph::ON_TIME, p(Fate::OnTime)),
+            t.on_time,
+        ),
+        Span::styled(format!("{} {} ", glyph::LATE, p(Fate::Late)), t.late),
+        Span::styled(
+            format!("{} {} ", glyph::DROPPED, p(Fate::Dropped)),
+            t.dropped,
+        ),
+        Span::styled(format!("of {n} so far "), t.dim),
+        Span::styled(format!("{} wm ", glyph::WATERMARK), t.watermark),
+    ];
+    if filtered {
+        short.push(ideal());
+    }
+    let shortest = vec![
+        Span::styled(
+            format!(" {} {} ", glyph::ON_TIME, p(Fate::OnTime)),
+            t.on_time,
+        ),
+        Span::styled(format!("{} {} ", glyph::LATE, p(Fate::Late)), t.late),
+        Span::styled(
+            format!("{} {} ", glyph::DROPPED, p(Fate::Dropped)),
+            t.dropped,
+        ),
+        Span::styled("so far ", t.dim),
+    ];
+    let room = usize::from(width.saturating_sub(2));
+    [full, short, shortest]
+        .into_iter()
+        .map(Line::from)
+        .find(|l| l.width() <= room)
+        .unwrap_or_default()
 }
 
 /// Draws the plot panel.
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let t = &app.theme;
-    let legend = Line::from(vec![
-        Span::styled(format!(" {} on time ", glyph::ON_TIME), t.on_time),
-        Span::styled(format!("{} late ", glyph::LATE), t.late),
-        Span::styled(format!("{} dropped ", glyph::DROPPED), t.dropped),
-        Span::styled(format!("{} watermark ", glyph::WATERMARK), t.watermark),
-        Span::styled(format!("{} ideal ", glyph::IDEAL), t.dim),
-    ]);
+    let mut title = vec![Span::styled(" Two clocks ", t.title)];
+    if app.plot_exceptions_only {
+        title.push(Span::styled("only late & dropped (f) ", t.key));
+    }
+    // The axes' names when they fit whole.
+    let axes = Span::styled("event time → · processing time ↑ ", t.dim);
+    if Line::from(title.clone()).width() + axes.width() <= usize::from(area.width.saturating_sub(2))
+    {
+        title.push(axes);
+    }
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(t.border)
-        .title(Line::from(vec![
-            Span::styled(" Two clocks ", t.title),
-            Span::styled("event time → · processing time ↑ ", t.dim),
-        ]))
-        .title_bottom(legend);
+        .title(Line::from(title))
+        .title_bottom(legend(app, area.width));
     block.render(area, buf);
     let Some(f) = PlotFrame::of(app, area) else {
         return;
     };
     let (w, h) = (f.inner.width as usize, f.inner.height as usize);
     let mut grid = vec![Mark::Empty; w * h];
-    let mut counts = vec![0u16; w * h];
-    let put = |grid: &mut [Mark], c: u16, r: u16, m: Mark| {
-        let i = r as usize * w + c as usize;
-        if let Some(g) = grid.get_mut(i) {
-            if m > *g {
-                *g = m;
-            }
-        }
-    };
+    let mut events = Cells::new(w * h);
 
     // Window ends, the selected window's two edges.
     let wf = app.dials.window;
@@ -181,7 +360,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     for &win in app.scenario.windows.iter().step_by(every) {
         if let Some(c) = f.col(wf.end(win)) {
             for r in 0..f.inner.height {
-                put(&mut grid, c, r, Mark::WindowEdge);
+                put(&mut grid, w, c, r, Mark::WindowEdge);
             }
         }
     }
@@ -189,7 +368,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         for x in [wf.start(win), wf.end(win)] {
             if let Some(c) = f.col(x) {
                 for r in 0..f.inner.height {
-                    put(&mut grid, c, r, Mark::SelectedEdge);
+                    put(&mut grid, w, c, r, Mark::SelectedEdge);
                 }
             }
         }
@@ -199,35 +378,55 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let now_row = f.row(app.playhead.now);
     if let Some(r) = now_row {
         for c in 0..f.inner.width {
-            put(&mut grid, c, r, Mark::Playhead);
+            put(&mut grid, w, c, r, Mark::Playhead);
         }
     }
 
-    // The ideal watermark: event time = processing time.
+    // The ideal watermark, event time = processing time: visible only when the on-time
+    // events, which lie along it, are not drawn.
     let (cw, _) = f.cell_size();
-    for c in 0..f.inner.width {
-        let x = f.x.0 + (f64::from(c) + 0.5) * cw;
-        if x <= app.playhead.now {
-            if let Some(r) = f.row(x) {
-                put(&mut grid, c, r, Mark::Ideal);
+    if app.plot_exceptions_only {
+        for c in 0..f.inner.width {
+            let x = f.x.0 + (f64::from(c) + 0.5) * cw;
+            if x <= app.playhead.now {
+                if let Some(r) = f.row(x) {
+                    put(&mut grid, w, c, r, Mark::Ideal);
+                }
             }
         }
     }
 
-    if let Some(job) = app.job.as_deref() {
-        job_layer(app, job, &f, &mut grid, &mut counts);
+    let ineq = if let Some(job) = app.job.as_deref() {
+        job_layer(app, job, &f, &mut events);
+        events.place(
+            &mut grid,
+            !app.plot_exceptions_only,
+            app.plot_exceptions_only,
+        );
+        job_watermark(app, job, &f, &mut grid);
+        None
     } else {
-        timeline_layer(app, &f, &mut grid, &mut counts);
-    }
+        timeline_layer(app, &f, &mut events);
+        events.place(
+            &mut grid,
+            !app.plot_exceptions_only,
+            app.plot_exceptions_only,
+        );
+        timeline_watermark(app, &f, &mut grid);
+        inspected(app, &f, &mut grid)
+    };
 
     for r in 0..h {
         for c in 0..w {
-            if let Some((g, s)) = mark_cell(t, grid[r * w + c]) {
+            if let Some((g, s)) = mark_cell(t, grid[r * w + c], ineq.as_ref()) {
                 if let Some(cell) = buf.cell_mut((f.inner.x + c as u16, f.inner.y + r as u16)) {
                     cell.set_char(g).set_style(s);
                 }
             }
         }
+    }
+    if let Some(q) = ineq {
+        inequality_labels(app, &q, &f, buf);
     }
 
     // Axis labels: processing time on the left (top, playhead, bottom), event time below.
@@ -280,23 +479,130 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
 fn put(grid: &mut [Mark], w: usize, c: u16, r: u16, m: Mark) {
     let i = r as usize * w + c as usize;
     if let Some(g) = grid.get_mut(i) {
-        if m > *g {
+        if m.rank() > g.rank() {
             *g = m;
         }
     }
 }
 
-/// The parallel job's layer: the records its operators took, by the fate they met there (↺
-/// when taken again in a replay), and the job's watermark.
-fn job_layer(app: &App, job: &JobTimeline, f: &PlotFrame, grid: &mut [Mark], counts: &mut [u16]) {
+/// Events per plot cell, by fate (weighted by the sampling stride on huge inputs), and the
+/// cells holding a replayed event.
+struct Cells {
+    /// On time, late, dropped.
+    counts: Vec<[u32; 3]>,
+    replayed: Vec<bool>,
+}
+
+fn fate_index(f: Fate) -> usize {
+    match f {
+        Fate::OnTime => 0,
+        Fate::Late => 1,
+        Fate::Dropped => 2,
+    }
+}
+
+const FATES: [Fate; 3] = [Fate::OnTime, Fate::Late, Fate::Dropped];
+
+impl Cells {
+    fn new(n: usize) -> Cells {
+        Cells {
+            counts: vec![[0; 3]; n],
+            replayed: vec![false; n],
+        }
+    }
+
+    fn add(&mut self, i: usize, fate: Fate, weight: usize) {
+        if let Some(c) = self.counts.get_mut(i) {
+            let k = &mut c[fate_index(fate)];
+            *k = k.saturating_add(u32::try_from(weight).unwrap_or(u32::MAX));
+        }
+    }
+
+    /// Puts each cell's mark in the grid: the fate most of its events met (the rarer one on a
+    /// tie), in the glyph whose ink is nearest to its count's share of a full cell. A full
+    /// cell (the heaviest glyph of all) is the count at which half the drawn events lie in
+    /// cells at least as full, so a few crowded cells do not thin out the rest. Cells that
+    /// want less ink than their fate's lightest glyph pool it, in reading order, and one of
+    /// them is drawn whenever the pool holds half that glyph (error diffusion): sparse events
+    /// get ink in proportion too, rather than a whole glyph each. With `every` set, every
+    /// cell holding an event is drawn.
+    fn place(&self, grid: &mut [Mark], with_on_time: bool, every: bool) {
+        let shown = |c: &[u32; 3]| -> Option<(Fate, u32)> {
+            let from = if with_on_time { 0 } else { 1 };
+            (from..3)
+                .filter(|&k| c[k] > 0)
+                .max_by_key(|&k| (c[k], k))
+                .map(|k| (FATES[k], c[k]))
+        };
+        let mut ns: Vec<u32> = self.counts.iter().filter_map(&shown).map(|s| s.1).collect();
+        if ns.is_empty() {
+            return;
+        }
+        ns.sort_unstable_by(|a, b| b.cmp(a));
+        let total: u64 = ns.iter().map(|&n| u64::from(n)).sum();
+        let mut acc = 0u64;
+        let full = ns
+            .iter()
+            .find(|&&n| {
+                acc += u64::from(n);
+                2 * acc >= total
+            })
+            .copied()
+            .unwrap_or(1)
+            .max(1);
+        let top = FATES
+            .iter()
+            .filter(|&&f| with_on_time || f != Fate::OnTime)
+            .filter_map(|&f| glyph::ramp(f).last().map(|g| g.1))
+            .fold(0.0, f64::max);
+        let per_event = top / f64::from(full);
+        let mut pool = [0.0f64; 3];
+        for (i, c) in self.counts.iter().enumerate() {
+            let Some((fate, n)) = shown(c) else {
+                continue;
+            };
+            let want = f64::from(n) * per_event;
+            let lightest = glyph::ramp(fate).first().map_or(0.0, |g| g.1);
+            if !every && want < lightest {
+                let p = &mut pool[fate_index(fate)];
+                *p += want;
+                if *p < lightest / 2.0 {
+                    continue;
+                }
+                *p -= lightest;
+            }
+            let level = glyph::ramp(fate)
+                .iter()
+                .enumerate()
+                .min_by(|a, b| (a.1 .1 - want).abs().total_cmp(&(b.1 .1 - want).abs()))
+                .map_or(0, |(l, _)| l as u8);
+            let m = if self.replayed[i] {
+                Mark::Replayed
+            } else {
+                match fate {
+                    Fate::OnTime => Mark::OnTime(level),
+                    Fate::Late => Mark::Late(level),
+                    Fate::Dropped => Mark::Dropped(level),
+                }
+            };
+            if let Some(g) = grid.get_mut(i) {
+                if m.rank() > g.rank() {
+                    *g = m;
+                }
+            }
+        }
+    }
+}
+
+/// The parallel job's events: the records its operators took, by the fate they met there
+/// (and whether they were taken again in a replay).
+fn job_layer(app: &App, job: &JobTimeline, f: &PlotFrame, cells: &mut Cells) {
     let w = f.inner.width as usize;
-    let (cw, ch) = f.cell_size();
     let n = app.playhead.arrived.min(app.scenario.len());
     let events = &app.scenario.stream.events[..n];
     let fates = job.fates();
     let again = job.deliveries();
     let stride = (events.len() / ON_TIME_SAMPLES).max(1);
-    let dense = if stride > 1 { 1 } else { 2 };
     for k in (0..events.len()).step_by(stride) {
         let Some(fate) = fates.get(k).copied().flatten() else {
             continue;
@@ -305,27 +611,20 @@ fn job_layer(app: &App, job: &JobTimeline, f: &PlotFrame, grid: &mut [Mark], cou
         let (Some(c), Some(r)) = (f.col(e.event_time), f.row(e.proc_time)) else {
             continue;
         };
-        let m = if again.get(k).is_some_and(|&d| d >= 2) {
-            Mark::Replayed
-        } else {
-            match fate {
-                Fate::Dropped => Mark::Dropped,
-                Fate::Late => Mark::Late,
-                Fate::OnTime => {
-                    let Some(n) = counts.get_mut(r as usize * w + c as usize) else {
-                        continue;
-                    };
-                    *n = n.saturating_add(1);
-                    if *n > dense {
-                        Mark::OnTime
-                    } else {
-                        Mark::OnTimeSparse
-                    }
-                }
+        let i = r as usize * w + c as usize;
+        cells.add(i, fate, stride);
+        if again.get(k).is_some_and(|&d| d >= 2) {
+            if let Some(x) = cells.replayed.get_mut(i) {
+                *x = true;
             }
-        };
-        put(grid, w, c, r, m);
+        }
     }
+}
+
+/// The job's watermark line.
+fn job_watermark(app: &App, job: &JobTimeline, f: &PlotFrame, grid: &mut [Mark]) {
+    let w = f.inner.width as usize;
+    let (cw, ch) = f.cell_size();
     let wms = job.watermarks();
     let upto = wms.partition_point(|&(t, _)| t <= app.playhead.now);
     let wms = &wms[..upto];
@@ -334,7 +633,7 @@ fn job_layer(app: &App, job: &JobTimeline, f: &PlotFrame, grid: &mut [Mark], cou
         let i = wms.partition_point(|&(_, wm)| wm < x);
         if let Some(&(t, _)) = wms.get(i) {
             if let Some(r) = f.row(t) {
-                put(grid, w, c, r, Mark::Watermark);
+                put(grid, w, c, r, Mark::WatermarkRun);
             }
         }
     }
@@ -352,35 +651,24 @@ fn job_layer(app: &App, job: &JobTimeline, f: &PlotFrame, grid: &mut [Mark], cou
     }
 }
 
-/// The single processor's layer: arrived events by fate, the watermark, the inspected event.
-fn timeline_layer(app: &App, f: &PlotFrame, grid: &mut [Mark], counts: &mut [u16]) {
+/// The single processor's events by fate.
+fn timeline_layer(app: &App, f: &PlotFrame, cells: &mut Cells) {
     let w = f.inner.width as usize;
-    let (cw, ch) = f.cell_size();
-    let put = |grid: &mut [Mark], c: u16, r: u16, m: Mark| put(grid, w, c, r, m);
-    // Events by fate.
     let tl = &app.timeline;
     let events = &app.scenario.stream.events[..tl.arrived()];
     // On huge inputs, on-time events and (separately, from the timeline's list) late and
-    // dropped ones are drawn from even samples; every cell still gets plenty.
+    // dropped ones are drawn from even samples, each weighted by its stride.
     let fates = tl.fates();
-    let stride = (events.len() / ON_TIME_SAMPLES).max(1);
-    let dense = if stride > 1 { 1 } else { 2 };
-    for k in (0..events.len()).step_by(stride) {
-        if fates[k] != Fate::OnTime {
-            continue;
-        }
-        let e = &events[k];
-        let (Some(c), Some(r)) = (f.col(e.event_time), f.row(e.proc_time)) else {
-            continue;
-        };
-        if let Some(n) = counts.get_mut(r as usize * w + c as usize) {
-            *n = n.saturating_add(1);
-            let m = if *n > dense {
-                Mark::OnTime
-            } else {
-                Mark::OnTimeSparse
-            };
-            put(grid, c, r, m);
+    if !app.plot_exceptions_only {
+        let stride = (events.len() / ON_TIME_SAMPLES).max(1);
+        for k in (0..events.len()).step_by(stride) {
+            if fates[k] != Fate::OnTime {
+                continue;
+            }
+            let e = &events[k];
+            if let (Some(c), Some(r)) = (f.col(e.event_time), f.row(e.proc_time)) {
+                cells.add(r as usize * w + c as usize, Fate::OnTime, stride);
+            }
         }
     }
     let exceptions = tl.exceptions();
@@ -388,24 +676,25 @@ fn timeline_layer(app: &App, f: &PlotFrame, grid: &mut [Mark], counts: &mut [u16
     for x in exceptions.iter().step_by(stride) {
         let e = &x.event;
         if let (Some(c), Some(r)) = (f.col(e.event_time), f.row(e.proc_time)) {
-            let m = if x.fate == Fate::Dropped {
-                Mark::Dropped
-            } else {
-                Mark::Late
-            };
-            put(grid, c, r, m);
+            cells.add(r as usize * w + c as usize, x.fate, stride);
         }
     }
+}
 
-    // The watermark line: per column, where the watermark first reached it; per row, where
-    // it stood then (the two passes keep the line unbroken at any slope).
+/// The single processor's watermark line: per column, where the watermark first reached it;
+/// per row, where it stood then (the two passes keep the line unbroken at any slope).
+fn timeline_watermark(app: &App, f: &PlotFrame, grid: &mut [Mark]) {
+    let w = f.inner.width as usize;
+    let (cw, ch) = f.cell_size();
+    let tl = &app.timeline;
+    let events = &app.scenario.stream.events[..tl.arrived()];
     let wms = tl.watermarks();
     for c in 0..f.inner.width {
         let x = f.x.0 + (f64::from(c) + 0.5) * cw;
         let i = wms.partition_point(|&wm| wm < x);
         if let Some(e) = events.get(i) {
             if let Some(r) = f.row(e.proc_time) {
-                put(grid, c, r, Mark::Watermark);
+                put(grid, w, c, r, Mark::WatermarkRun);
             }
         }
     }
@@ -417,15 +706,124 @@ fn timeline_layer(app: &App, f: &PlotFrame, grid: &mut [Mark], counts: &mut [u16
         let n = events.partition_point(|e| e.proc_time <= y);
         if let Some(&wm) = n.checked_sub(1).and_then(|i| wms.get(i)) {
             if let Some(c) = f.col(wm) {
-                put(grid, c, r, Mark::Watermark);
+                put(grid, w, c, r, Mark::Watermark);
             }
         }
     }
+}
 
-    // The inspected event.
-    if let Some(e) = app.selection.inspected.and_then(|i| events.get(i)) {
-        if let (Some(c), Some(r)) = (f.col(e.event_time), f.row(e.proc_time)) {
-            put(grid, c, r, Mark::Inspected);
+/// The inspected event and, when it was late or dropped, its inequality on its row: the
+/// window from the event to its end (┄ then ┃), past grace (─), the grace band (░) and the
+/// watermark at arrival (┃). Returns the inequality drawn, if any.
+fn inspected(app: &App, f: &PlotFrame, grid: &mut [Mark]) -> Option<Inequality> {
+    let w = f.inner.width as usize;
+    let i = app.selection.inspected?;
+    let why = app.timeline.inspect(&app.scenario.stream, i)?;
+    let e = why.event;
+    let (c, r) = (f.col(e.event_time)?, f.row(e.proc_time)?);
+    put(grid, w, c, r, Mark::Inspected);
+    if why.fate == Fate::OnTime {
+        return None;
+    }
+    // The window the event met its (worst) fate in.
+    let wf = app.timeline.config().window;
+    let (win, _, _) = why.windows.iter().find(|x| x.1 == why.fate)?;
+    let q = Inequality {
+        fate: why.fate,
+        at: (e.proc_time, e.event_time),
+        end: wf.end(*win),
+        watermark: why.watermark,
+        grace: why.grace,
+    };
+    // Columns clamped to the plot (the watermark may be off its right edge at the end).
+    let last = f.inner.width.saturating_sub(1);
+    let clamp = |x: f64| -> u16 {
+        if x < f.x.0 {
+            0
+        } else {
+            f.col(x).unwrap_or(last)
         }
+    };
+    let (c_end, c_wm) = (clamp(q.end), clamp(q.watermark));
+    let c_threshold = clamp(q.watermark - q.grace);
+    for x in c + 1..c_end {
+        put(grid, w, x, r, Mark::InspectedWindow);
+    }
+    for x in c_end..c_threshold {
+        put(grid, w, x, r, Mark::PastGrace);
+    }
+    for x in c_threshold..c_wm {
+        put(grid, w, x, r, Mark::GraceBand);
+    }
+    if f.col(q.end).is_some() {
+        for y in 0..f.inner.height {
+            put(grid, w, c_end, y, Mark::WindowEnd);
+        }
+    }
+    put(grid, w, c_wm, r, Mark::AtArrival);
+    put(grid, w, c, r, Mark::Inspected);
+    Some(q)
+}
+
+/// The inequality's numbers beside its marks: the window's end on the row above the event's
+/// (below at the top), left of the end's line; the watermark at arrival and the grace right of
+/// the watermark's mark on the event's row. When that has no room, the whole inequality goes
+/// on the other row, ending at the watermark's mark.
+fn inequality_labels(app: &App, q: &Inequality, f: &PlotFrame, buf: &mut Buffer) {
+    let t = &app.theme;
+    let Some(r) = f.row(q.at.0) else {
+        return;
+    };
+    let y = f.inner.y + r;
+    let (left, right) = (f.inner.x, f.inner.right());
+    let last = f.inner.width.saturating_sub(1);
+    let col = |x: f64| {
+        left + if x < f.x.0 {
+            0
+        } else {
+            f.col(x).unwrap_or(last)
+        }
+    };
+    let other = if r > 0 { y - 1 } else { y + 1 };
+    let grace = if q.grace.is_infinite() {
+        "∞".to_string()
+    } else {
+        secs(q.grace)
+    };
+    let wm = format!(" wm {}, grace {grace} ", secs(q.watermark));
+    let end = format!(" end {} ", secs(q.end));
+    let width = |s: &str| s.chars().count() as u16;
+    // Written over the plot's marks: none of their modifiers (a dim window edge) may stay.
+    let mut put = |x: u16, y: u16, s: &str, style: Style| {
+        if y < f.inner.bottom() && x < right {
+            let style = style.remove_modifier(Modifier::DIM);
+            buf.set_stringn(x, y, s, usize::from(right - x), style);
+        }
+    };
+    let (cw, ce) = (col(q.watermark), col(q.end));
+    if cw + 1 + width(&wm) <= right {
+        put(cw + 1, y, &wm, t.watermark);
+        let x = if ce >= left + width(&end) {
+            ce - width(&end)
+        } else {
+            ce + 1
+        };
+        put(x, other, &end, t.fate(q.fate));
+    } else {
+        let both = match q.fate {
+            Fate::Late => format!(
+                " end {} within grace {grace} of wm {} ",
+                secs(q.end),
+                secs(q.watermark)
+            ),
+            _ => format!(
+                " end {} ≤ wm {} − grace {grace} ",
+                secs(q.end),
+                secs(q.watermark)
+            ),
+        };
+        let n = width(&both);
+        let x = (cw + 1).saturating_sub(n).max(left);
+        put(x, other, &both, t.fate(q.fate));
     }
 }
