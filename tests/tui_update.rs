@@ -62,6 +62,28 @@ fn a_paused_tick_changes_nothing() {
 }
 
 #[test]
+fn no_tick_moves_the_playhead_under_the_help_or_while_a_rerun_is_pending() {
+    let mut a = app();
+    act(&mut a, Action::TogglePlay);
+    act(&mut a, Action::Help);
+    let before = a.playhead;
+    assert!(!a.clock_runs());
+    assert!(!tick(&mut a, 6.0), "the help overlay holds the clock");
+    assert_eq!(a.playhead, before);
+    act(&mut a, Action::Close);
+    assert!(a.clock_runs());
+    a.inline_events = 0;
+    act(&mut a, Action::LagUp);
+    assert!(a.rerunning);
+    assert!(!tick(&mut a, 6.0), "a pending re-run holds the clock");
+    assert_eq!(a.playhead, before);
+    a.settle();
+    assert!(a.clock_runs());
+    assert!(tick(&mut a, 0.1));
+    assert_eq!(a.playhead.now, before.now + 1_000.0);
+}
+
+#[test]
 fn playing_advances_by_elapsed_time_times_speed() {
     let mut a = app();
     act(&mut a, Action::TogglePlay);

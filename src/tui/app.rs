@@ -273,6 +273,12 @@ impl App {
         app
     }
 
+    /// Whether the simulation clock runs: playing, with nothing over the panels and no
+    /// re-run pending (the playhead waits for the dials' answer).
+    pub fn clock_runs(&self) -> bool {
+        self.playhead.playing && self.overlay.is_none() && !self.rerunning
+    }
+
     /// Engine work queued by updates, for the event loop to run. At most one re-run is out at
     /// a time: while one runs, newer dial changes only replace the queued one.
     pub fn take_work(&mut self) -> Vec<Work> {
@@ -579,7 +585,7 @@ impl App {
 pub fn update(app: &mut App, msg: Msg, elapsed: Duration) -> bool {
     match msg {
         Msg::Tick => {
-            if !app.playhead.playing {
+            if !app.clock_runs() {
                 return false;
             }
             let dt = elapsed.as_secs_f64() * app.dials.speed * 1_000.0;

@@ -30,6 +30,42 @@ use theme::Theme;
 /// The simulation tick while playing.
 pub const TICK: Duration = Duration::from_millis(33);
 
+/// The most real time one tick may cover: a late tick (a long draw, a resize, a busy machine)
+/// moves the playhead by at most this much, never by the time it was held up.
+pub const MAX_TICK_STEP: Duration = Duration::from_millis(100);
+
+/// The real time behind the simulation's ticks. It runs only while the simulation does
+/// ([`App::clock_runs`]: playing, no overlay, no re-run pending); time spent held (paused,
+/// under the help overlay, waiting for a re-run) counts for nothing, and one tick covers at
+/// most [`MAX_TICK_STEP`]. Pure: it is given the instants.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PlayClock {
+    /// When the last tick (or the start) was, while running.
+    last: Option<Instant>,
+}
+
+impl PlayClock {
+    /// Keeps the clock in step with the simulation at `now`: held, it forgets when it last
+    /// ticked; running again, it counts from `now`.
+    pub fn follow(&mut self, running: bool, now: Instant) {
+        if running {
+            self.last.get_or_insert(now);
+        } else {
+            self.last = None;
+        }
+    }
+
+    /// The real time a tick at `now` covers: since the previous tick or the start, capped.
+    /// Nothing while held.
+    pub fn tick(&mut self, now: Instant) -> Duration {
+        let Some(last) = self.last else {
+            return Duration::ZERO;
+        };
+        self.last = Some(now);
+        now.saturating_duration_since(last).min(MAX_TICK_STEP)
+    }
+}
+
 /// What the UI opens on.
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -142,7 +178,7 @@ async fn event_loop(terminal: &mut terminal::Term, app: &mut App) -> anyhow::Res
     let size = terminal.size()?;
     update(app, Msg::Resize(size.width, size.height), Duration::ZERO);
     terminal.draw(|f| view::render(app, f))?;
-    let mut last = Instant::now();
+    let mut clock = PlayClock::default();
     loop {
         for work in app.take_work() {
             let tx = tx.clone();
@@ -150,9 +186,7 @@ async fn event_loop(terminal: &mut terminal::Term, app: &mut App) -> anyhow::Res
                 let _ = tx.send(work.perform());
             });
         }
-        if !app.playhead.playing {
-            last = Instant::now();
-        }
+        clock.follow(app.clock_runs(), Instant::now());
         let changed = tokio::select! {
             ev = events.next() => match ev {
                 Some(Ok(ev)) => messages(ev)
@@ -161,10 +195,8 @@ async fn event_loop(terminal: &mut terminal::Term, app: &mut App) -> anyhow::Res
                 Some(Err(e)) => return Err(e.into()),
                 None => break,
             },
-            _ = tick.tick(), if app.playhead.playing => {
-                let now = Instant::now();
-                let dt = now.duration_since(last);
-                last = now;
+            _ = tick.tick(), if app.clock_runs() => {
+                let dt = clock.tick(Instant::now());
                 update(app, Msg::Tick, dt)
             },
             Some(done) = rx.recv() => update(app, Msg::Done(Box::new(done)), Duration::ZERO),
@@ -178,4 +210,34 @@ async fn event_loop(terminal: &mut terminal::Term, app: &mut App) -> anyhow::Res
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_held_never_moves_the_clock() {
+        let t0 = Instant::now();
+        let at = |ms: u64| t0 + Duration::from_millis(ms);
+        let mut c = PlayClock::default();
+        c.follow(true, at(0));
+        assert_eq!(c.tick(at(33)), Duration::from_millis(33));
+        c.follow(true, at(40));
+        assert_eq!(c.tick(at(66)), Duration::from_millis(33));
+        // Paused for 6 s, then resumed: the first tick covers the time since the resume.
+        c.follow(false, at(70));
+        assert_eq!(
+            c.tick(at(3_000)),
+            Duration::ZERO,
+            "a held clock does not tick"
+        );
+        c.follow(false, at(6_070));
+        c.follow(true, at(6_080));
+        assert_eq!(c.tick(at(6_100)), Duration::from_millis(20));
+        // A tick held up by a long draw or re-run covers at most MAX_TICK_STEP.
+        assert_eq!(c.tick(at(8_000)), MAX_TICK_STEP);
+        // Instants out of order never go negative.
+        assert_eq!(c.tick(at(7_000)), Duration::ZERO);
+    }
 }
