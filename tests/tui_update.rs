@@ -37,6 +37,28 @@ fn tick(a: &mut App, secs: f64) -> bool {
     update(a, Msg::Tick, Duration::from_secs_f64(secs))
 }
 
+/// The footer's status message, or "".
+fn said(a: &App) -> &str {
+    a.status.as_ref().map_or("", |s| s.text.as_str())
+}
+
+/// The screen's text at the app's size.
+fn screen(a: &App) -> String {
+    use ratatui::buffer::Buffer;
+    use ratatui::layout::Rect;
+    let area = Rect::new(0, 0, a.size.0, a.size.1);
+    let mut buf = Buffer::empty(area);
+    twoclocks::tui::view::draw(a, area, &mut buf);
+    (0..area.height)
+        .map(|y| {
+            (0..area.width)
+                .map(|x| buf[(x, y)].symbol().to_string())
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 #[test]
 fn end_then_policies_give_the_reference_drops() {
     let mut a = app();
@@ -147,7 +169,10 @@ fn step_moves_exactly_one_event() {
         assert_eq!(a.playhead.now, a.scenario.stream.events[n - 1].proc_time);
     }
     act(&mut a, Action::TogglePlay);
-    assert!(!act(&mut a, Action::Step), "no stepping while playing");
+    let before = a.playhead;
+    act(&mut a, Action::Step);
+    assert_eq!(a.playhead, before, "no stepping while playing");
+    assert!(said(&a).contains("pause"), "{}", said(&a));
 }
 
 #[test]
@@ -186,7 +211,7 @@ fn the_help_overlay_takes_keys_until_closed() {
     let mut a = app();
     act(&mut a, Action::Help);
     assert_eq!(a.overlay, Some(Overlay::Help));
-    assert!(!act(&mut a, Action::LagUp));
+    act(&mut a, Action::LagUp);
     assert_eq!(a.dials.lag, 20_000.0);
     act(&mut a, Action::FocusNext);
     act(&mut a, Action::FocusNext);
@@ -600,7 +625,9 @@ fn step_in_job_mode_moves_the_job_to_its_next_step() {
     assert!(act(&mut a, Action::Step));
     assert!(job(&a).pipeline().steps > steps);
     assert_eq!(a.playhead.now, job(&a).now());
-    assert!(!act(&mut a, Action::Inspect), "no inspector in job mode");
+    act(&mut a, Action::Inspect);
+    assert_eq!(a.selection.inspected, None, "no inspector in job mode");
+    assert!(said(&a).contains("j leaves job mode"), "{}", said(&a));
 }
 
 #[test]
@@ -616,4 +643,74 @@ fn a_click_on_an_operator_row_picks_it_to_crash() {
         Duration::ZERO
     ));
     assert_eq!(a.crash_pick, Some(2));
+}
+
+#[test]
+fn a_key_that_cannot_act_says_why_in_the_footer_for_a_moment() {
+    let mut a = app();
+    // Lag under a watermark without one.
+    for family in ["heuristic", "bounded", "perfect"] {
+        act(&mut a, Action::CycleWatermark);
+        assert_eq!(a.dials.watermark().family(), family);
+    }
+    let dials = a.dials;
+    assert!(act(&mut a, Action::LagUp));
+    assert_eq!(a.dials, dials, "nothing turned");
+    assert!(
+        said(&a).contains("perfect watermark has no lag"),
+        "{}",
+        said(&a)
+    );
+    assert!(screen(&a).contains("perfect watermark has no lag"));
+    // The message goes when its time is up, not when an older one's is.
+    let seq = a.status.as_ref().unwrap().seq;
+    assert!(!update(&mut a, Msg::StatusExpired(seq - 1), Duration::ZERO));
+    assert!(a.status.is_some());
+    assert!(update(&mut a, Msg::StatusExpired(seq), Duration::ZERO));
+    assert_eq!(a.status, None);
+    assert!(!screen(&a).contains("has no lag"));
+    // A dial at the end of its range.
+    for _ in 0..5 {
+        act(&mut a, Action::GraceDown);
+    }
+    assert!(
+        said(&a).contains("grace is already at its lowest"),
+        "{}",
+        said(&a)
+    );
+    // The next key that acts takes the message away.
+    act(&mut a, Action::GraceUp);
+    assert_eq!(a.status, None);
+    // Keys under the help overlay.
+    act(&mut a, Action::Help);
+    act(&mut a, Action::GraceUp);
+    assert_eq!(a.dials.grace, 5_000.0);
+    assert!(said(&a).contains("Esc or ? closes"), "{}", said(&a));
+    act(&mut a, Action::Close);
+    // Esc with nothing open; a window past the last.
+    act(&mut a, Action::Close);
+    assert_eq!(said(&a), "nothing to close");
+    for _ in 0..a.scenario.windows.len() {
+        act(&mut a, Action::WindowNext);
+    }
+    assert_eq!(said(&a), "this is the last window");
+}
+
+#[test]
+fn c_and_x_after_the_jobs_end_say_the_job_has_finished() {
+    let mut a = job_at(30.0);
+    act(&mut a, Action::JumpToEnd);
+    assert!(a.playhead.finished);
+    let steps = job(&a).pipeline().steps;
+    act(&mut a, Action::Crash);
+    assert!(a.presses.is_empty());
+    assert_eq!(job(&a).pipeline().steps, steps);
+    assert!(said(&a).contains("nothing left to crash"), "{}", said(&a));
+    act(&mut a, Action::CheckpointNow);
+    assert!(a.presses.is_empty());
+    assert!(said(&a).contains("no checkpoint left"), "{}", said(&a));
+    act(&mut a, Action::Step);
+    assert!(said(&a).contains("Home restarts"), "{}", said(&a));
+    act(&mut a, Action::JumpToEnd);
+    assert!(said(&a).contains("already at the end"), "{}", said(&a));
 }

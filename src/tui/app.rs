@@ -77,6 +77,19 @@ pub enum Msg {
     Drag(u16, u16),
     /// Engine work finished off the UI task.
     Done(Box<Done>),
+    /// The status message with this number has been shown for [`STATUS_FOR`].
+    StatusExpired(u64),
+}
+
+/// How long a status message stays in the footer.
+pub const STATUS_FOR: Duration = Duration::from_secs(3);
+
+/// A short message in the footer, for a moment: why a key did nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Status {
+    /// Numbers messages, so that only the newest one's expiry clears it.
+    pub seq: u64,
+    pub text: String,
 }
 
 /// Where the simulation is in processing time.
@@ -220,6 +233,9 @@ pub struct App {
     /// A re-run is being computed off the UI task.
     pub rerunning: bool,
     pub inline_events: usize,
+    /// Why the last key did nothing, shown in the footer until [`Msg::StatusExpired`].
+    pub status: Option<Status>,
+    status_seq: u64,
     generation: u64,
     work: Vec<Work>,
     /// The newest re-run not yet handed out (one at a time is computed; older ones are
@@ -262,6 +278,8 @@ impl App {
             size: (120, 40),
             rerunning: false,
             inline_events: INLINE_EVENTS,
+            status: None,
+            status_seq: 0,
             generation: 0,
             work: Vec::new(),
             queued_rerun: None,
@@ -271,6 +289,16 @@ impl App {
         app.playhead.now = app.scenario.proc_time.0;
         app.rerun();
         app
+    }
+
+    /// Shows `text` in the footer for a moment. Returns true: the screen changed.
+    pub fn say(&mut self, text: impl Into<String>) -> bool {
+        self.status_seq += 1;
+        self.status = Some(Status {
+            seq: self.status_seq,
+            text: text.into(),
+        });
+        true
     }
 
     /// Whether the simulation clock runs: playing, with nothing over the panels and no
@@ -504,11 +532,24 @@ impl App {
         self.rerun();
     }
 
+    /// Turns a dial one step, or says why it does not move.
     fn turn(&mut self, d: Dial, up: bool) -> bool {
+        if d == Dial::Lag && !self.dials.has_lag() {
+            return self.say(format!(
+                "the {} watermark has no lag to turn: w picks fixed or bounded",
+                self.dials.watermark().family()
+            ));
+        }
+        let before = self.dials;
         if self.dials.turn(d, up) {
             self.rerun();
+            return true;
         }
-        true
+        if self.dials != before {
+            return true;
+        }
+        let end = if up { "highest" } else { "lowest" };
+        self.say(format!("{} is already at its {end}", d.label()))
     }
 
     /// The newest arrived event, if any.
@@ -634,7 +675,18 @@ pub fn update(app: &mut App, msg: Msg, elapsed: Duration) -> bool {
                 true
             }
         },
-        Msg::Action(a) => act(app, a),
+        Msg::StatusExpired(seq) => {
+            if app.status.as_ref().is_some_and(|s| s.seq == seq) {
+                app.status = None;
+                return true;
+            }
+            false
+        }
+        Msg::Action(a) => {
+            // A new key replaces the last one's message.
+            let had = app.status.take().is_some();
+            act(app, a) | had
+        }
     }
 }
 
@@ -658,7 +710,7 @@ fn act(app: &mut App, a: Action) -> bool {
                 app.quit = true;
                 true
             }
-            _ => false,
+            _ => app.say("the help is open: Esc or ? closes it"),
         };
     }
     match a {
@@ -669,13 +721,15 @@ fn act(app: &mut App, a: Action) -> bool {
             app.playhead.playing = !app.playhead.playing;
             true
         }
+        Action::Step if app.playhead.playing => app.say("pause (Space) to step one at a time"),
+        Action::Step if app.playhead.finished => app.say("the end of the stream: Home restarts"),
+        Action::JumpToEnd if app.playhead.finished => {
+            app.say("already at the end of the stream: Home restarts")
+        }
         Action::Step if app.job.is_some() => {
-            if app.playhead.playing {
-                return false;
-            }
             let mut moved = false;
             app.with_job(|j| moved = j.step_once());
-            moved
+            moved || app.say("the job has finished: Home restarts")
         }
         Action::JumpToEnd if app.job.is_some() => {
             app.with_job(|j| j.run_to_end());
@@ -691,7 +745,9 @@ fn act(app: &mut App, a: Action) -> bool {
                 .crash_pick
                 .take()
                 .map_or(CrashTarget::Job, CrashTarget::Operator);
-            app.press(Intervention::Crash(target));
+            if !app.press(Intervention::Crash(target)) {
+                app.say("the job has finished: nothing left to crash (Home restarts)");
+            }
             true
         }
         Action::PickOperator => {
@@ -704,22 +760,19 @@ fn act(app: &mut App, a: Action) -> bool {
             true
         }
         Action::CheckpointNow => {
-            app.press(Intervention::Checkpoint);
+            if !app.press(Intervention::Checkpoint) {
+                app.say("every source has ended: no checkpoint left to take");
+            }
             true
         }
         Action::Step => {
-            if app.playhead.playing {
-                return false;
-            }
             let len = app.scenario.len();
             if app.playhead.arrived < len {
                 let t = app.scenario.stream.events[app.playhead.arrived].proc_time;
                 app.playhead.now = t.max(app.playhead.now);
                 app.playhead.arrived += 1;
-            } else if !app.playhead.finished {
-                app.playhead.finished = true;
             } else {
-                return false;
+                app.playhead.finished = true;
             }
             app.catch_up();
             true
@@ -770,18 +823,25 @@ fn act(app: &mut App, a: Action) -> bool {
             app.dials.kinds[1] = WatermarkKind::Fixed { lag: p.lag };
             app.dials.lag = p.lag;
             app.dials.grace = p.grace;
-            if app.dials.engine_changed(&before) {
-                app.rerun();
+            if !app.dials.engine_changed(&before) {
+                return app.say(format!("the dials already are the {} policy's", p.name));
             }
+            app.rerun();
             true
         }
         Action::WindowPrev => {
-            app.selection.window = app.selection.window.saturating_sub(1);
+            if app.selection.window == 0 {
+                return app.say("this is the first window");
+            }
+            app.selection.window -= 1;
             true
         }
         Action::WindowNext => {
             let n = app.scenario.windows.len();
-            app.selection.window = (app.selection.window + 1).min(n.saturating_sub(1));
+            if app.selection.window + 1 >= n {
+                return app.say("this is the last window");
+            }
+            app.selection.window += 1;
             true
         }
         Action::CycleKey => {
@@ -790,15 +850,20 @@ fn act(app: &mut App, a: Action) -> bool {
                 Some(k) if k + 1 < keys => Some(k + 1),
                 Some(_) => None,
                 None if keys > 0 => Some(0),
-                None => None,
+                None => return app.say("this stream has no keys"),
             };
             true
         }
-        Action::Inspect if app.job.is_some() => false,
+        Action::Inspect if app.job.is_some() => {
+            app.say("the inspector explains the single processor: j leaves job mode")
+        }
         Action::Inspect => {
             app.selection.inspected = match app.selection.inspected {
                 Some(_) => None,
-                None => app.newest(),
+                None => match app.newest() {
+                    Some(i) => Some(i),
+                    None => return app.say("no event has arrived yet: Space plays, . steps"),
+                },
             };
             true
         }
@@ -811,7 +876,7 @@ fn act(app: &mut App, a: Action) -> bool {
             let had = app.selection.inspected.is_some() || app.crash_pick.is_some();
             app.selection.inspected = None;
             app.crash_pick = None;
-            had
+            had || app.say("nothing to close")
         }
         Action::Quit => {
             app.quit = true;

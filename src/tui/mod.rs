@@ -179,6 +179,8 @@ async fn event_loop(terminal: &mut terminal::Term, app: &mut App) -> anyhow::Res
     update(app, Msg::Resize(size.width, size.height), Duration::ZERO);
     terminal.draw(|f| view::render(app, f))?;
     let mut clock = PlayClock::default();
+    // The status message shown and when it goes.
+    let mut expiry: Option<(u64, tokio::time::Instant)> = None;
     loop {
         for work in app.take_work() {
             let tx = tx.clone();
@@ -187,6 +189,12 @@ async fn event_loop(terminal: &mut terminal::Term, app: &mut App) -> anyhow::Res
             });
         }
         clock.follow(app.clock_runs(), Instant::now());
+        expiry = match (&app.status, expiry) {
+            (Some(s), Some((seq, at))) if s.seq == seq => Some((seq, at)),
+            (Some(s), _) => Some((s.seq, tokio::time::Instant::now() + app::STATUS_FOR)),
+            (None, _) => None,
+        };
+        let (status_seq, status_end) = expiry.unwrap_or((0, tokio::time::Instant::now()));
         let changed = tokio::select! {
             ev = events.next() => match ev {
                 Some(Ok(ev)) => messages(ev)
@@ -200,6 +208,9 @@ async fn event_loop(terminal: &mut terminal::Term, app: &mut App) -> anyhow::Res
                 update(app, Msg::Tick, dt)
             },
             Some(done) = rx.recv() => update(app, Msg::Done(Box::new(done)), Duration::ZERO),
+            _ = tokio::time::sleep_until(status_end), if expiry.is_some() => {
+                update(app, Msg::StatusExpired(status_seq), Duration::ZERO)
+            },
             _ = stop.recv() => break,
         };
         if app.quit {
