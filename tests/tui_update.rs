@@ -714,3 +714,35 @@ fn c_and_x_after_the_jobs_end_say_the_job_has_finished() {
     act(&mut a, Action::JumpToEnd);
     assert!(said(&a).contains("already at the end"), "{}", said(&a));
 }
+
+#[test]
+fn esc_closes_the_crash_report_which_tells_the_past_and_forecasts_the_replay() {
+    let mut a = job_at(265.0);
+    act(&mut a, Action::Crash);
+    let shown = screen(&a);
+    assert!(shown.contains("Crash #1 · Esc closes"), "{shown}");
+    assert!(shown.contains("staged panes were lost"), "{shown}");
+    assert!(
+        shown.contains("the replay will take 188 events again (0 so far)"),
+        "{shown}"
+    );
+    assert!(
+        !shown.contains("replaying 188"),
+        "no present tense for a forecast"
+    );
+    assert!(act(&mut a, Action::Close));
+    assert!(!screen(&a).contains("Crash #1"), "Esc closes it");
+    // A dial change re-runs to the same crash: the report stays closed.
+    act(&mut a, Action::GraceUp);
+    assert!(!screen(&a).contains("Crash #1"));
+    // Once the replay is over it says what it did.
+    act(&mut a, Action::Crash);
+    assert!(
+        screen(&a).contains("Crash #2"),
+        "a new crash opens it again"
+    );
+    act(&mut a, Action::JumpToEnd);
+    let shown = screen(&a);
+    assert!(shown.contains("the replay took"), "{shown}");
+    assert!(shown.contains("the additive sink ended"), "{shown}");
+}

@@ -228,6 +228,8 @@ pub struct App {
     pub presses: Vec<Press>,
     /// The operator instance picked to crash (`C`), waiting for `c`.
     pub crash_pick: Option<usize>,
+    /// The crash report is closed for the first this many crashes (Esc); a new crash opens it.
+    pub crash_closed: usize,
     /// The terminal's size, for mouse hit-testing against the same layout the view draws.
     pub size: (u16, u16),
     /// A re-run is being computed off the UI task.
@@ -275,6 +277,7 @@ impl App {
             job: None,
             presses: Vec::new(),
             crash_pick: None,
+            crash_closed: 0,
             size: (120, 40),
             rerunning: false,
             inline_events: INLINE_EVENTS,
@@ -420,6 +423,7 @@ impl App {
             return;
         }
         self.crash_pick = None;
+        self.crash_closed = 0;
         self.selection.inspected = None;
         if on {
             self.playhead.finished = false;
@@ -521,6 +525,7 @@ impl App {
         // A fresh start is a clean job: the presses go too.
         self.presses.clear();
         self.crash_pick = None;
+        self.crash_closed = 0;
         self.playhead = Playhead {
             now: self.scenario.proc_time.0,
             arrived: 0,
@@ -873,9 +878,13 @@ fn act(app: &mut App, a: Action) -> bool {
             true
         }
         Action::Close => {
-            let had = app.selection.inspected.is_some() || app.crash_pick.is_some();
+            let crashes = app.job.as_ref().map_or(0, |j| j.crashes().len());
+            let had = app.selection.inspected.is_some()
+                || app.crash_pick.is_some()
+                || crashes > app.crash_closed;
             app.selection.inspected = None;
             app.crash_pick = None;
+            app.crash_closed = crashes;
             had || app.say("nothing to close")
         }
         Action::Quit => {

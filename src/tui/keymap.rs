@@ -323,7 +323,7 @@ pub const KEYMAP: &[Binding] = &[
         keys: &[Named(KeyCode::Esc)],
         action: Action::Close,
         label: "Esc",
-        help: "close overlay / inspector",
+        help: "close help/inspector/report",
         hint: None,
         group: Group::General,
     },
