@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use twoclocks::engine::timeline::Timeline;
 use twoclocks::engine::{EngineConfig, Fate, WatermarkKind};
-use twoclocks::tui::app::{update, Action, App, Dial, Msg, Overlay, Work};
+use twoclocks::tui::app::{update, Action, App, Dial, Done, Msg, Overlay, Work};
 use twoclocks::tui::scenario::Scenario;
 use twoclocks::tui::theme::Theme;
 use twoclocks::tui::view::layout::Areas;
@@ -308,37 +308,173 @@ fn a_click_on_a_dial_track_sets_it() {
 }
 
 #[test]
-fn big_inputs_rerun_off_the_ui_task_keeping_only_the_newest() {
+fn big_inputs_rerun_off_the_ui_task_a_newer_change_cancelling_the_older() {
     let mut a = app();
     a.inline_events = 0;
     act(&mut a, Action::JumpToEnd);
+    let drawn = a.timeline.config().watermark;
     act(&mut a, Action::LagUp);
     assert!(a.rerunning);
+    assert_eq!(
+        a.timeline.config().watermark,
+        drawn,
+        "the last result stays"
+    );
     let first = a.take_work();
     assert_eq!(first.len(), 1);
     assert!(matches!(first[0], Work::Rerun { .. }));
-    // While the first runs, further changes only replace the queued one.
+    // A newer change cancels the older run, which stops and is dropped.
     act(&mut a, Action::LagUp);
+    let second = a.take_work();
+    assert_eq!(second.len(), 1, "a change goes out at once");
     act(&mut a, Action::LagUp);
-    assert!(a.take_work().is_empty(), "one re-run at a time");
-    for w in first {
+    for w in first.into_iter().chain(second) {
         let done = w.perform();
-        assert!(
-            !update(&mut a, Msg::Done(Box::new(done)), Duration::ZERO),
-            "a stale result is dropped"
-        );
+        assert!(matches!(done, Done::Cancelled { .. }), "{done:?}");
+        assert!(!update(&mut a, Msg::Done(Box::new(done)), Duration::ZERO));
     }
     assert!(a.rerunning);
-    let newest = a.take_work();
-    assert_eq!(newest.len(), 1, "the newest queued re-run goes out next");
-    for w in newest {
+    act(&mut a, Action::GraceUp);
+    for w in a.take_work() {
         let done = w.perform();
         assert!(update(&mut a, Msg::Done(Box::new(done)), Duration::ZERO));
     }
     assert!(!a.rerunning);
     assert_eq!(a.timeline.config().watermark.lag(), Some(23_000.0));
+    assert_eq!(a.timeline.config().grace, 5_000.0);
     assert!(a.timeline.is_finished());
     assert!(a.take_work().is_empty());
+}
+
+#[test]
+fn a_dial_change_in_job_mode_reruns_the_job_off_the_ui_task() {
+    let mut a = job_at(265.0);
+    act(&mut a, Action::Crash);
+    let crash = job(&a).last_crash().unwrap().clone();
+    let now = a.playhead.now;
+    a.inline_events = 0;
+    act(&mut a, Action::LagUp);
+    assert!(a.rerunning);
+    assert_eq!(
+        job(&a).config().engine.watermark.lag(),
+        Some(20_000.0),
+        "the last job stays"
+    );
+    let steps = job(&a).pipeline().steps;
+    act(&mut a, Action::Step);
+    assert_eq!(
+        job(&a).pipeline().steps,
+        steps,
+        "the job waits for its re-run"
+    );
+    assert!(said(&a).contains("re-running"), "{}", said(&a));
+    act(&mut a, Action::Crash);
+    assert_eq!(a.presses.len(), 1);
+    let work = a.take_work();
+    assert!(matches!(work.as_slice(), [Work::RerunJob { .. }]));
+    for w in work {
+        assert!(update(
+            &mut a,
+            Msg::Done(Box::new(w.perform())),
+            Duration::ZERO
+        ));
+    }
+    assert!(!a.rerunning);
+    assert_eq!(job(&a).config().engine.watermark.lag(), Some(21_000.0));
+    let c = &job(&a).crashes()[0];
+    assert_eq!(
+        (c.time, c.restored, &c.offsets, c.replayed),
+        (crash.time, crash.restored, &crash.offsets, crash.replayed),
+        "the same crash"
+    );
+    assert_eq!(a.playhead.now, now);
+}
+
+#[test]
+fn a_cancelled_job_rerun_stops_and_an_uncancelled_one_equals_the_one_call() {
+    use std::sync::atomic::AtomicBool;
+    use twoclocks::engine::job_timeline::{Intervention, JobTimeline, Press};
+    use twoclocks::engine::pipeline::CrashTarget;
+    use twoclocks::tui::app::run_job;
+    let a = app();
+    let presses = [
+        Press {
+            time: 120_000.0,
+            what: Intervention::Checkpoint,
+        },
+        Press {
+            time: 265_000.0,
+            what: Intervention::Crash(CrashTarget::Job),
+        },
+    ];
+    let stream = a.scenario.stream.clone();
+    let cfg = a.job_config();
+    let mut one = JobTimeline::run_to(stream.clone(), cfg, &presses, 400_000.0).unwrap();
+    let sliced = run_job(
+        stream.clone(),
+        cfg,
+        &presses,
+        400_000.0,
+        false,
+        &AtomicBool::new(false),
+    )
+    .unwrap()
+    .unwrap();
+    assert_eq!(sliced.pipeline().steps, one.pipeline().steps);
+    assert_eq!(sliced.now(), one.now());
+    assert_eq!(sliced.crashes(), one.crashes());
+    assert_eq!(sliced.fates(), one.fates());
+    assert_eq!(sliced.presses(), one.presses());
+    one.run_to_end();
+    let to_end = run_job(
+        stream.clone(),
+        cfg,
+        &presses,
+        400_000.0,
+        true,
+        &AtomicBool::new(false),
+    )
+    .unwrap()
+    .unwrap();
+    assert!(to_end.is_finished());
+    assert_eq!(to_end.pipeline().steps, one.pipeline().steps);
+    assert!(run_job(
+        stream,
+        cfg,
+        &presses,
+        400_000.0,
+        true,
+        &AtomicBool::new(true)
+    )
+    .is_none());
+}
+
+#[test]
+fn job_mode_entered_at_the_end_shows_the_whole_stream_taken() {
+    for inline in [true, false] {
+        let mut a = app();
+        if !inline {
+            a.inline_events = 0;
+        }
+        act(&mut a, Action::JumpToEnd);
+        act(&mut a, Action::ToggleJob);
+        a.settle();
+        assert!(job(&a).is_finished(), "inline {inline}");
+        assert!(a.playhead.finished);
+        assert!(
+            job(&a).fates().iter().all(|f| f.is_some()),
+            "every event taken"
+        );
+        assert_eq!(
+            job(&a).deliveries().iter().filter(|&&d| d > 0).count(),
+            20_000
+        );
+        // A dial change at the end re-runs to the end again.
+        act(&mut a, Action::GraceUp);
+        a.settle();
+        assert!(job(&a).is_finished());
+        assert!(screen(&a).contains("20000/20000") || !screen(&a).contains("/20000"));
+    }
 }
 
 #[test]

@@ -2,15 +2,18 @@
 //! overlay, the job's presses) plus what the engine answered for them (the timeline, the
 //! frontier, and in job mode the parallel job's [`JobTimeline`]). `update` is
 //! pure: it takes the elapsed time as an argument, never reads a clock, and does engine work
-//! either inline or, for big inputs, as [`Work`] the event loop runs off the UI task (only the
-//! newest re-run's result is kept).
+//! either inline or, for big inputs, as [`Work`] the event loop runs off the UI task: a dial
+//! change re-runs the engine (single processor or job) there while the last result stays
+//! drawn, marked re-running; a newer change cancels the older run, whose result is dropped.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 use crate::engine::frontier::{FrontierPoint, POLICIES};
 use crate::engine::job_timeline::{Intervention, JobTimeline, Press};
-use crate::engine::pipeline::{CrashTarget, PipelineConfig};
+use crate::engine::pipeline::{CrashTarget, PipelineConfig, PipelineError};
+use crate::engine::stream::Stream;
 use crate::engine::timeline::{score_point, Frontier, Timeline};
 use crate::engine::{EngineConfig, KeyId, WatermarkKind, WindowFn};
 
@@ -141,6 +144,19 @@ pub enum Work {
         cfg: EngineConfig,
         arrived: usize,
         finish: bool,
+        /// Set when a newer dial change makes this run useless: it stops.
+        cancel: Arc<AtomicBool>,
+    },
+    /// Re-run the job from the start with the presses, to processing time `now` (to its end
+    /// with `to_end`).
+    RerunJob {
+        generation: u64,
+        stream: Arc<Stream>,
+        cfg: PipelineConfig,
+        presses: Vec<Press>,
+        now: f64,
+        to_end: bool,
+        cancel: Arc<AtomicBool>,
     },
     /// Sweep the frontier for this configuration's window and family.
     Frontier {
@@ -157,6 +173,12 @@ pub enum Done {
         timeline: Box<Timeline>,
         score: FrontierPoint,
     },
+    RerunJob {
+        generation: u64,
+        job: Result<Box<JobTimeline>, PipelineError>,
+    },
+    /// A re-run stopped because a newer one replaced it.
+    Cancelled { generation: u64 },
     Frontier {
         window: WindowFn,
         family: &'static str,
@@ -174,8 +196,12 @@ impl Work {
                 cfg,
                 arrived,
                 finish,
+                cancel,
             } => {
-                let timeline = Timeline::run_to(cfg, &scenario.stream, arrived, finish);
+                let Some(timeline) = run_timeline(cfg, &scenario.stream, arrived, finish, &cancel)
+                else {
+                    return Done::Cancelled { generation };
+                };
                 let score = timeline
                     .final_score(&scenario.truth)
                     .unwrap_or_else(|| score_point(&scenario.stream, &scenario.truth, cfg));
@@ -185,6 +211,21 @@ impl Work {
                     score,
                 }
             }
+            Work::RerunJob {
+                generation,
+                stream,
+                cfg,
+                presses,
+                now,
+                to_end,
+                cancel,
+            } => match run_job(stream, cfg, &presses, now, to_end, &cancel) {
+                Some(job) => Done::RerunJob {
+                    generation,
+                    job: job.map(Box::new),
+                },
+                None => Done::Cancelled { generation },
+            },
             Work::Frontier { scenario, cfg } => Done::Frontier {
                 window: cfg.window,
                 family: cfg.watermark.family(),
@@ -192,6 +233,93 @@ impl Work {
             },
         }
     }
+}
+
+/// A re-run checks whether it was cancelled every this many events.
+const CANCEL_EVERY_EVENTS: usize = 16_384;
+/// A job re-run checks whether it was cancelled this many times over the stream's span.
+const CANCEL_CHECKS_PER_SPAN: f64 = 512.0;
+
+/// [`Timeline::run_to`], in slices, stopping (None) once `cancel` is set.
+pub fn run_timeline(
+    cfg: EngineConfig,
+    stream: &Stream,
+    arrived: usize,
+    finish: bool,
+    cancel: &AtomicBool,
+) -> Option<Timeline> {
+    let mut t = Timeline::new(cfg, stream);
+    let target = arrived.min(stream.len());
+    while t.arrived() < target {
+        if cancel.load(Ordering::Relaxed) {
+            return None;
+        }
+        let next = (t.arrived() + CANCEL_EVERY_EVENTS).min(target);
+        t.advance_to(stream, next, false);
+        if t.is_finished() {
+            break;
+        }
+    }
+    t.advance_to(stream, arrived, finish);
+    Some(t)
+}
+
+/// [`JobTimeline::run_to`] (then to the job's end with `to_end`), in slices of processing
+/// time, stopping (None) once `cancel` is set. Advancing to t₁ and then to t₂ steps exactly as
+/// advancing to t₂ does, so the slices change nothing.
+pub fn run_job(
+    stream: Arc<Stream>,
+    cfg: PipelineConfig,
+    presses: &[Press],
+    now: f64,
+    to_end: bool,
+    cancel: &AtomicBool,
+) -> Option<Result<JobTimeline, PipelineError>> {
+    let span = stream
+        .events
+        .first()
+        .zip(stream.events.last())
+        .map_or(0.0, |(a, b)| b.proc_time - a.proc_time);
+    let slice = (span / CANCEL_CHECKS_PER_SPAN).max(1.0);
+    let end = stream.events.last().map_or(0.0, |e| e.proc_time);
+    let mut j = match JobTimeline::new(stream, cfg) {
+        Ok(j) => j,
+        Err(e) => return Some(Err(e)),
+    };
+    let advance = |j: &mut JobTimeline, t: f64| -> bool {
+        while j.now() < t {
+            if cancel.load(Ordering::Relaxed) {
+                return false;
+            }
+            let next = (j.now() + slice).min(t);
+            j.advance_to(next);
+        }
+        // As the one call would: whatever is due by `t` (after a crash too).
+        j.advance_to(t);
+        true
+    };
+    for p in presses {
+        if !advance(&mut j, p.time) {
+            return None;
+        }
+        j.press(p.what);
+    }
+    if !advance(&mut j, now) {
+        return None;
+    }
+    if to_end {
+        // What is still in flight after the last arrival drains in slices too; past the
+        // stream's end plus a span, the rest is run at once.
+        let stop = end + span.max(slice);
+        while !j.is_finished() && j.now() < stop {
+            let t = j.now() + slice;
+            if !advance(&mut j, t) {
+                return None;
+            }
+        }
+        j.run_to_end();
+    }
+    Some(Ok(j))
 }
 
 /// The job's source partitions, P.
@@ -234,16 +362,16 @@ pub struct App {
     pub size: (u16, u16),
     /// A re-run is being computed off the UI task.
     pub rerunning: bool,
+    /// Re-runs of inputs bigger than this go off the UI task.
     pub inline_events: usize,
     /// Why the last key did nothing, shown in the footer until [`Msg::StatusExpired`].
     pub status: Option<Status>,
     status_seq: u64,
+    /// Numbers re-runs: only the newest one's result is taken.
     generation: u64,
+    /// Stops the re-run in flight, when a newer one replaces it.
+    cancel: Option<Arc<AtomicBool>>,
     work: Vec<Work>,
-    /// The newest re-run not yet handed out (one at a time is computed; older ones are
-    /// replaced here before they start).
-    queued_rerun: Option<Work>,
-    rerun_in_flight: bool,
     pub quit: bool,
 }
 
@@ -284,9 +412,8 @@ impl App {
             status: None,
             status_seq: 0,
             generation: 0,
+            cancel: None,
             work: Vec::new(),
-            queued_rerun: None,
-            rerun_in_flight: false,
             quit: false,
         };
         app.playhead.now = app.scenario.proc_time.0;
@@ -310,17 +437,23 @@ impl App {
         self.playhead.playing && self.overlay.is_none() && !self.rerunning
     }
 
-    /// Engine work queued by updates, for the event loop to run. At most one re-run is out at
-    /// a time: while one runs, newer dial changes only replace the queued one.
+    /// Engine work queued by updates, for the event loop to run.
     pub fn take_work(&mut self) -> Vec<Work> {
-        let mut work = std::mem::take(&mut self.work);
-        if !self.rerun_in_flight {
-            if let Some(w) = self.queued_rerun.take() {
-                self.rerun_in_flight = true;
-                work.push(w);
-            }
+        std::mem::take(&mut self.work)
+    }
+
+    /// A new re-run replaces any older one: the older stops and its result will be dropped.
+    /// Returns its number and cancel flag.
+    fn next_rerun(&mut self) -> (u64, Arc<AtomicBool>) {
+        if let Some(c) = self.cancel.take() {
+            c.store(true, Ordering::Relaxed);
         }
-        work
+        self.work
+            .retain(|w| !matches!(w, Work::Rerun { .. } | Work::RerunJob { .. }));
+        self.generation += 1;
+        let cancel = Arc::new(AtomicBool::new(false));
+        self.cancel = Some(cancel.clone());
+        (self.generation, cancel)
     }
 
     /// Runs all queued work inline, to completion (tests and small inputs).
@@ -380,15 +513,51 @@ impl App {
         }
     }
 
-    /// Re-runs the job from the start to the playhead, applying the presses at their points.
-    fn rerun_job(&mut self) {
+    /// Re-runs the job from the start to the playhead (to its end once the playhead has
+    /// finished), applying the presses at their points. A big input is re-run off the UI
+    /// task unless `inline`: the job drawn until then is the last one (an empty one when job
+    /// mode is just being entered).
+    fn rerun_job(&mut self, inline: bool) {
         let start = self.scenario.proc_time.0;
-        let job = JobTimeline::run_to(
-            self.scenario.stream.clone(),
-            self.job_config(),
-            &self.presses,
-            self.playhead.now.max(start),
-        );
+        let (generation, cancel) = self.next_rerun();
+        let now = self.playhead.now.max(start);
+        let to_end = self.playhead.finished;
+        let cfg = self.job_config();
+        if inline || self.scenario.len() <= self.inline_events {
+            self.rerunning = false;
+            self.cancel = None;
+            let never = AtomicBool::new(false);
+            let job = run_job(
+                self.scenario.stream.clone(),
+                cfg,
+                &self.presses,
+                now,
+                to_end,
+                &never,
+            );
+            self.take_job(job.unwrap_or_else(|| unreachable!("never cancelled")));
+            return;
+        }
+        if self.job.is_none() {
+            match JobTimeline::new(self.scenario.stream.clone(), cfg) {
+                Ok(j) => self.job = Some(Box::new(j)),
+                Err(_) => return,
+            }
+        }
+        self.rerunning = true;
+        self.work.push(Work::RerunJob {
+            generation,
+            stream: self.scenario.stream.clone(),
+            cfg,
+            presses: self.presses.clone(),
+            now,
+            to_end,
+            cancel,
+        });
+    }
+
+    /// A re-run job replaces the one drawn; the playhead follows it.
+    fn take_job(&mut self, job: Result<JobTimeline, PipelineError>) {
         match job {
             Ok(j) => {
                 self.sync_job_playhead(&j);
@@ -416,9 +585,10 @@ impl App {
         }
     }
 
-    /// Into job mode (the job re-run to the playhead), or out of it (the single processor
-    /// re-run to the same processing time).
-    fn set_job_mode(&mut self, on: bool) {
+    /// Into job mode (the job re-run to the playhead, or to its end once the playhead has
+    /// finished; off the UI task for a big input unless `inline`), or out of it (the single
+    /// processor re-run to the same processing time).
+    fn set_job_mode(&mut self, on: bool, inline: bool) {
         if on == self.job.is_some() {
             return;
         }
@@ -426,8 +596,7 @@ impl App {
         self.crash_closed = 0;
         self.selection.inspected = None;
         if on {
-            self.playhead.finished = false;
-            self.rerun_job();
+            self.rerun_job(inline);
         } else {
             self.job = None;
             if !Dial::ALL.contains(&self.selection.focus) {
@@ -443,7 +612,7 @@ impl App {
 
     /// Applies a press to the job at the playhead and keeps it (job mode is entered first).
     fn press(&mut self, what: Intervention) -> bool {
-        self.set_job_mode(true);
+        self.set_job_mode(true, true);
         let mut done = false;
         self.with_job(|j| done = j.press(what));
         if done {
@@ -458,13 +627,14 @@ impl App {
     /// Re-runs the engine from the start to the playhead with the dials as they are now.
     fn rerun(&mut self) {
         if self.job.is_some() {
-            self.rerun_job();
+            self.rerun_job(false);
             return;
         }
         self.request_frontier();
         let cfg = self.dials.config();
-        self.generation += 1;
+        let (generation, cancel) = self.next_rerun();
         if self.scenario.len() <= self.inline_events {
+            self.cancel = None;
             self.timeline = Timeline::run_to(
                 cfg,
                 &self.scenario.stream,
@@ -479,15 +649,15 @@ impl App {
                     }),
             );
             self.rerunning = false;
-            self.queued_rerun = None;
         } else {
             self.rerunning = true;
-            self.queued_rerun = Some(Work::Rerun {
-                generation: self.generation,
+            self.work.push(Work::Rerun {
+                generation,
                 scenario: self.scenario.clone(),
                 cfg,
                 arrived: self.playhead.arrived,
                 finish: self.playhead.finished,
+                cancel,
             });
         }
     }
@@ -655,16 +825,26 @@ pub fn update(app: &mut App, msg: Msg, elapsed: Duration) -> bool {
                 timeline,
                 score,
             } => {
-                app.rerun_in_flight = false;
-                if generation != app.generation {
+                if generation != app.generation || app.job.is_some() {
                     return false;
                 }
                 app.timeline = *timeline;
                 app.score = Some(score);
                 app.rerunning = false;
+                app.cancel = None;
                 app.catch_up();
                 true
             }
+            Done::RerunJob { generation, job } => {
+                if generation != app.generation || app.job.is_none() {
+                    return false;
+                }
+                app.rerunning = false;
+                app.cancel = None;
+                app.take_job(job.map(|j| *j));
+                true
+            }
+            Done::Cancelled { .. } => false,
             Done::Frontier {
                 window,
                 family,
@@ -726,6 +906,11 @@ fn act(app: &mut App, a: Action) -> bool {
             app.playhead.playing = !app.playhead.playing;
             true
         }
+        Action::Step | Action::JumpToEnd | Action::Crash | Action::CheckpointNow
+            if app.job.is_some() && app.rerunning =>
+        {
+            app.say("the job is re-running for the new dials: a moment")
+        }
         Action::Step if app.playhead.playing => app.say("pause (Space) to step one at a time"),
         Action::Step if app.playhead.finished => app.say("the end of the stream: Home restarts"),
         Action::JumpToEnd if app.playhead.finished => {
@@ -742,7 +927,7 @@ fn act(app: &mut App, a: Action) -> bool {
         }
         Action::ToggleJob => {
             let on = app.job.is_none();
-            app.set_job_mode(on);
+            app.set_job_mode(on, false);
             true
         }
         Action::Crash => {
@@ -756,7 +941,7 @@ fn act(app: &mut App, a: Action) -> bool {
             true
         }
         Action::PickOperator => {
-            app.set_job_mode(true);
+            app.set_job_mode(true, false);
             let n = app
                 .job
                 .as_ref()

@@ -1,4 +1,5 @@
-//! The footer: the scenario, for a moment why the last key did nothing, and the key hints
+//! The footer: the scenario, a mark while the engine re-runs for new dials (the panels show
+//! the last result until then), for a moment why the last key did nothing, and the key hints
 //! from the one keymap table.
 
 use ratatui::buffer::Buffer;
@@ -12,6 +13,9 @@ use super::super::keymap::footer_hints;
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let t = &app.theme;
     let mut spans = vec![Span::styled(format!(" {} ", app.scenario.name), t.dim)];
+    if app.rerunning {
+        spans.push(Span::styled("re-running… ", t.warn));
+    }
     if let Some(s) = &app.status {
         spans.push(Span::styled(format!("▸ {} ", s.text), t.warn));
         spans.push(Span::raw(" "));
