@@ -882,3 +882,81 @@ fn esc_closes_the_crash_report_which_tells_the_past_and_forecasts_the_replay() {
     assert!(shown.contains("the replay took"), "{shown}");
     assert!(shown.contains("the additive sink ended"), "{shown}");
 }
+
+#[test]
+fn greater_and_less_jump_to_late_or_dropped_events_and_arrows_step_the_inspector() {
+    let mut a = app();
+    act(&mut a, Action::TogglePlay);
+    assert!(act(&mut a, Action::NextException));
+    assert!(!a.playhead.playing, "the playhead stops there");
+    let x = a.selection.inspected.expect("the inspector opens");
+    assert_ne!(a.timeline.fates()[x], Fate::OnTime);
+    assert!(
+        a.timeline.fates()[..x].iter().all(|f| *f == Fate::OnTime),
+        "the first one"
+    );
+    assert_eq!(a.playhead.arrived, x + 1);
+    assert_eq!(a.timeline.arrived(), x + 1);
+    assert_eq!(a.playhead.now, a.scenario.stream.events[x].proc_time);
+    act(&mut a, Action::NextException);
+    let y = a.selection.inspected.unwrap();
+    assert!(y > x);
+    assert_ne!(a.timeline.fates()[y], Fate::OnTime);
+    assert!(a.timeline.fates()[x + 1..y]
+        .iter()
+        .all(|f| *f == Fate::OnTime));
+    // Back: the playhead goes back to it, the engine re-run to there.
+    act(&mut a, Action::PrevException);
+    assert_eq!(a.selection.inspected, Some(x));
+    assert_eq!(a.playhead.arrived, x + 1);
+    let fresh = Timeline::run_to(a.dials.config(), &a.scenario.stream, x + 1, false);
+    assert_eq!(a.timeline.fates(), fresh.fates());
+    act(&mut a, Action::PrevException);
+    assert_eq!(a.selection.inspected, Some(x));
+    assert_eq!(said(&a), "no late or dropped event before this one");
+    // ← → step the inspector through the events, leaving the dials alone.
+    let dials = a.dials;
+    act(&mut a, Action::DialDown);
+    act(&mut a, Action::DialDown);
+    assert_eq!(a.selection.inspected, Some(x - 2));
+    act(&mut a, Action::DialUp);
+    assert_eq!(a.selection.inspected, Some(x - 1));
+    assert_eq!(a.dials, dials);
+    act(&mut a, Action::DialUp);
+    act(&mut a, Action::DialUp);
+    assert_eq!(a.selection.inspected, Some(x), "the newest arrived");
+    assert!(said(&a).starts_with("the newest event"), "{}", said(&a));
+    let seq = a.status.as_ref().unwrap().seq;
+    update(&mut a, Msg::StatusExpired(seq), Duration::ZERO);
+    let shown = screen(&a);
+    assert!(
+        shown.contains("←→ event"),
+        "the footer says what ← → do now: {shown}"
+    );
+    // Stepped back, > goes to the next one after the inspected event.
+    act(&mut a, Action::DialDown);
+    act(&mut a, Action::NextException);
+    assert_eq!(a.selection.inspected, Some(x));
+    // Closed, the arrows turn the dial again.
+    act(&mut a, Action::Close);
+    act(&mut a, Action::DialUp);
+    assert_eq!(a.dials.lag, 21_000.0);
+}
+
+#[test]
+fn greater_with_none_left_stops_at_the_end_and_says_so() {
+    let mut a = app();
+    for _ in 0..3 {
+        act(&mut a, Action::CycleWatermark);
+    }
+    assert_eq!(a.dials.watermark().family(), "perfect");
+    act(&mut a, Action::NextException);
+    assert!(a.playhead.finished);
+    assert_eq!(a.selection.inspected, None);
+    assert!(said(&a).contains("no late or dropped event after this one"));
+    assert_eq!(a.timeline.counters().dropped, 0);
+    let mut j = app();
+    act(&mut j, Action::ToggleJob);
+    act(&mut j, Action::NextException);
+    assert!(said(&j).contains("j leaves job mode"), "{}", said(&j));
+}

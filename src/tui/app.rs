@@ -54,6 +54,10 @@ pub enum Action {
     WindowNext,
     CycleKey,
     Inspect,
+    /// The playhead to the next late or dropped event, the inspector open on it.
+    NextException,
+    /// The playhead back to the previous late or dropped event, the inspector open on it.
+    PrevException,
     /// Job mode on or off: the parallel pipeline with checkpoints instead of one processor.
     ToggleJob,
     /// Crash the job now (or, while one is picked, that operator instance).
@@ -732,6 +736,94 @@ impl App {
         self.timeline.arrived().checked_sub(1)
     }
 
+    /// The inspector to the event before or after the inspected one (among those arrived).
+    fn inspect_step(&mut self, i: usize, forward: bool) -> bool {
+        let n = self.timeline.arrived();
+        let next = if forward {
+            (i + 1 < n).then_some(i + 1)
+        } else {
+            i.checked_sub(1)
+        };
+        match next {
+            Some(j) => {
+                self.selection.inspected = Some(j);
+                true
+            }
+            None if forward => {
+                self.say("the newest event: > jumps on to the next late or dropped one")
+            }
+            None => self.say("the first event of the stream"),
+        }
+    }
+
+    /// The playhead paused on event `offset` (it has just arrived), the inspector open on it.
+    fn seek(&mut self, offset: usize) {
+        let e = self.scenario.stream.events[offset];
+        self.playhead.playing = false;
+        self.playhead.finished = false;
+        self.playhead.now = e.proc_time;
+        self.playhead.arrived = offset + 1;
+        self.selection.inspected = Some(offset);
+        if self.timeline.arrived() <= offset + 1 && !self.timeline.is_finished() {
+            self.catch_up();
+        } else {
+            self.rerun();
+        }
+    }
+
+    /// `>` and `<`: the next or previous late or dropped event after or before the inspected
+    /// one (the newest arrived when none is). Forward, the engine runs on until one arrives;
+    /// with none left the playhead stops at the end.
+    fn jump_exception(&mut self, forward: bool) -> bool {
+        if self.job.is_some() {
+            return self
+                .say("< and > step through the single processor's events: j leaves job mode");
+        }
+        if self.rerunning {
+            return self.say("re-running for the new dials: a moment");
+        }
+        let cur = self.selection.inspected.or_else(|| self.newest());
+        let ex = self.timeline.exceptions();
+        if !forward {
+            let before = cur.map_or(0, |c| ex.partition_point(|e| e.offset < c));
+            return match before.checked_sub(1).map(|k| ex[k].offset) {
+                Some(offset) => {
+                    self.seek(offset);
+                    true
+                }
+                None => self.say("no late or dropped event before this one"),
+            };
+        }
+        let after = ex.partition_point(|e| cur.is_some_and(|c| e.offset <= c));
+        if let Some(offset) = ex.get(after).map(|e| e.offset) {
+            self.seek(offset);
+            return true;
+        }
+        // None has arrived yet: run on, one event at a time, until one does.
+        let stream = self.scenario.stream.clone();
+        let seen = ex.len();
+        while self.timeline.arrived() < stream.len() && self.timeline.exceptions().len() == seen {
+            let next = self.timeline.arrived() + 1;
+            self.timeline.advance_to(&stream, next, false);
+        }
+        if let Some(offset) = self.timeline.exceptions().get(seen).map(|e| e.offset) {
+            self.seek(offset);
+            return true;
+        }
+        self.selection.inspected = None;
+        self.jump_to_end();
+        self.say("no late or dropped event after this one: the end of the stream")
+    }
+
+    fn jump_to_end(&mut self) {
+        let end = self.scenario.proc_time.1;
+        self.move_to(end);
+        self.playhead.arrived = self.scenario.len();
+        self.playhead.finished = true;
+        self.playhead.playing = false;
+        self.catch_up();
+    }
+
     fn click(&mut self, col: u16, row: u16, drag: bool) -> bool {
         let areas = Areas::compute_for(self.size, self.job.is_some());
         let Some(areas) = areas else {
@@ -974,12 +1066,7 @@ fn act(app: &mut App, a: Action) -> bool {
             true
         }
         Action::JumpToEnd => {
-            let end = app.scenario.proc_time.1;
-            app.move_to(end);
-            app.playhead.arrived = app.scenario.len();
-            app.playhead.finished = true;
-            app.playhead.playing = false;
-            app.catch_up();
+            app.jump_to_end();
             true
         }
         Action::FocusNext => {
@@ -993,6 +1080,10 @@ fn act(app: &mut App, a: Action) -> bool {
             let i = app.selection.focus.index().min(order.len() - 1);
             app.selection.focus = order[(i + order.len() - 1) % order.len()];
             true
+        }
+        Action::DialDown | Action::DialUp if app.selection.inspected.is_some() => {
+            let i = app.selection.inspected.unwrap_or(0);
+            app.inspect_step(i, a == Action::DialUp)
         }
         Action::DialDown => app.turn(app.selection.focus, false),
         Action::DialUp => app.turn(app.selection.focus, true),
@@ -1057,6 +1148,8 @@ fn act(app: &mut App, a: Action) -> bool {
             };
             true
         }
+        Action::NextException => app.jump_exception(true),
+        Action::PrevException => app.jump_exception(false),
         Action::Help => {
             app.overlay = Some(Overlay::Help);
             app.help_scroll = 0;

@@ -24,13 +24,16 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         spans.push(Span::styled("Esc", t.key));
         spans.push(Span::styled(" close ", t.text));
     } else {
-        let mut hints: Vec<(&str, &str)> = footer_hints(app.job.is_some()).collect();
+        let mut hints: Vec<(&str, &str)> =
+            footer_hints(app.job.is_some(), app.selection.inspected.is_some()).collect();
         let width = |h: &[(&str, &str)]| -> usize {
             h.iter()
                 .map(|(k, d)| {
                     k.chars().count() + usize::from(!k.is_empty()) + d.chars().count() + 2
                 })
-                .sum()
+                .sum::<usize>()
+                // No gap after the last.
+                .saturating_sub(2)
         };
         let used: usize = spans.iter().map(|s| s.width()).sum();
         let room = usize::from(area.width).saturating_sub(used);
