@@ -880,7 +880,11 @@ fn esc_closes_the_crash_report_which_tells_the_past_and_forecasts_the_replay() {
     act(&mut a, Action::JumpToEnd);
     let shown = screen(&a);
     assert!(shown.contains("the replay took"), "{shown}");
-    assert!(shown.contains("the additive sink ended"), "{shown}");
+    assert!(
+        shown.contains("the additive sink did not go over"),
+        "{shown}"
+    );
+    assert!(shown.contains("no staged panes were lost"), "{shown}");
 }
 
 #[test]

@@ -122,25 +122,35 @@ pub fn crash_lines(app: &App, job: &JobTimeline) -> Option<Vec<Line<'static>>> {
             format!(
                 "{who}crashed at {:.1} s; {restored}; {} staged panes were lost",
                 c.time / 1000.0,
-                c.staged_lost
+                match c.staged_lost {
+                    0 => "no".to_string(),
+                    n => n.to_string(),
+                }
             ),
             t.warn,
         ),
     ])];
+    let over = c.overcount_total();
     let replay = if job.pipeline().is_replaying() {
+        let sink = match over {
+            0 => "the additive sink will not go over".to_string(),
+            n => format!("the additive sink will end {n:+} over"),
+        };
         format!(
-            "{} the replay will take {} events again ({} so far); the additive sink will end {:+} over",
+            "{} the replay will take {} events again ({} so far); {sink}",
             glyph::REPLAYED,
             c.replayed,
             job.redelivered(),
-            c.overcount_total(),
         )
     } else {
+        let sink = match over {
+            0 => "the additive sink did not go over".to_string(),
+            n => format!("the additive sink ended {n:+} over"),
+        };
         format!(
-            "{} the replay took {} events again; the additive sink ended {:+} over",
+            "{} the replay took {} events again; {sink}",
             glyph::REPLAYED,
             job.redelivered(),
-            c.overcount_total(),
         )
     };
     v.push(Line::from(Span::styled(replay, t.policy)));
