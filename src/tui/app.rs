@@ -206,6 +206,10 @@ impl Work {
                 else {
                     return Done::Cancelled { generation };
                 };
+                // Scoring mid-stream is one more run: not when the result is already stale.
+                if cancel.load(Ordering::Relaxed) {
+                    return Done::Cancelled { generation };
+                }
                 let score = timeline
                     .final_score(&scenario.truth)
                     .unwrap_or_else(|| score_point(&scenario.stream, &scenario.truth, cfg));
