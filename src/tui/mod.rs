@@ -55,6 +55,14 @@ impl PlayClock {
         }
     }
 
+    /// Work from `start` to `now` that was not a tick (a key's re-run, its frame) does not
+    /// count: the next tick covers only the time around it.
+    pub fn exclude(&mut self, start: Instant, now: Instant) {
+        if let Some(last) = self.last {
+            self.last = Some(last + now.saturating_duration_since(start.max(last)));
+        }
+    }
+
     /// The real time a tick at `now` covers: since the previous tick or the start, capped.
     /// Nothing while held.
     pub fn tick(&mut self, now: Instant) -> Duration {
@@ -195,29 +203,38 @@ async fn event_loop(terminal: &mut terminal::Term, app: &mut App) -> anyhow::Res
             (None, _) => None,
         };
         let (status_seq, status_end) = expiry.unwrap_or((0, tokio::time::Instant::now()));
-        let changed = tokio::select! {
+        let msgs = tokio::select! {
             ev = events.next() => match ev {
-                Some(Ok(ev)) => messages(ev)
-                    .into_iter()
-                    .fold(false, |changed, msg| update(app, msg, Duration::ZERO) | changed),
+                Some(Ok(ev)) => messages(ev),
                 Some(Err(e)) => return Err(e.into()),
                 None => break,
             },
-            _ = tick.tick(), if app.clock_runs() => {
-                let dt = clock.tick(Instant::now());
-                update(app, Msg::Tick, dt)
-            },
-            Some(done) = rx.recv() => update(app, Msg::Done(Box::new(done)), Duration::ZERO),
+            _ = tick.tick(), if app.clock_runs() => vec![Msg::Tick],
+            Some(done) = rx.recv() => vec![Msg::Done(Box::new(done))],
             _ = tokio::time::sleep_until(status_end), if expiry.is_some() => {
-                update(app, Msg::StatusExpired(status_seq), Duration::ZERO)
+                vec![Msg::StatusExpired(status_seq)]
             },
             _ = stop.recv() => break,
         };
+        let woke = Instant::now();
+        let ticked = matches!(msgs.as_slice(), [Msg::Tick]);
+        let dt = if ticked {
+            clock.tick(woke)
+        } else {
+            Duration::ZERO
+        };
+        let changed = msgs
+            .into_iter()
+            .fold(false, |changed, msg| update(app, msg, dt) | changed);
         if app.quit {
             break;
         }
         if changed {
             terminal.draw(|f| view::render(app, f))?;
+        }
+        if !ticked {
+            // Neither a message's work (a re-run inline) nor its frame moves the playhead.
+            clock.exclude(woke, Instant::now());
         }
     }
     Ok(())
@@ -250,5 +267,13 @@ mod tests {
         assert_eq!(c.tick(at(8_000)), MAX_TICK_STEP);
         // Instants out of order never go negative.
         assert_eq!(c.tick(at(7_000)), Duration::ZERO);
+        // 500 ms spent on a key's inline re-run between two ticks do not count.
+        assert_eq!(c.tick(at(9_000)), MAX_TICK_STEP);
+        c.exclude(at(9_010), at(9_510));
+        assert_eq!(c.tick(at(9_533)), Duration::from_millis(33));
+        // Nor for a held clock.
+        c.follow(false, at(9_600));
+        c.exclude(at(9_600), at(9_700));
+        assert_eq!(c.tick(at(9_733)), Duration::ZERO);
     }
 }
