@@ -3,7 +3,10 @@
 //! dial change costs on a one-million-event input, both the re-run done off the UI task and
 //! the UI's own share (queue the work, redraw). In job mode (P = 2 sources, N = 4 operators, a
 //! checkpoint every 10 s): a dial change re-running the whole classroom job (with and without
-//! a crash to re-apply) and redrawing; the bytes a checkpoint copies are printed once.
+//! a crash to re-apply) and redrawing; the bytes a checkpoint copies are printed once. Group
+//! `tui_1m`: a dial change at the end of a one-million-event input, single processor and job
+//! mode, to the next frame (what the user waits for: the re-run goes off the UI task) and to
+//! the settled frame (the re-run's result drawn).
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -167,6 +170,47 @@ fn benches(c: &mut Criterion) {
             term.draw(|f| view::render(&m, f)).expect("draw");
         })
     });
+    g.finish();
+    million_benches(c);
+}
+
+/// One dial change at the end of a 1M-event input, as the user sees it: the next frame (the
+/// UI's share: the update, handing the re-run out, a redraw) and the settled frame (the
+/// re-run done as well, its result taken in and drawn), single processor and job mode.
+fn million_benches(c: &mut Criterion) {
+    let mut g = c.benchmark_group("tui_1m");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2));
+    let mut term = Terminal::new(TestBackend::new(120, 40)).expect("test backend");
+    let single = app(million());
+    let mut job = single.clone();
+    update(&mut job, Msg::Action(Action::ToggleJob), Duration::ZERO);
+    job.settle();
+    for (name, base) in [("single", single), ("job", job)] {
+        let mut a = base.clone();
+        let mut up = true;
+        g.bench_function(format!("{name}_dial_change_to_next_frame_120x40"), |b| {
+            b.iter(|| {
+                let action = if up { Action::LagUp } else { Action::LagDown };
+                up = !up;
+                update(&mut a, Msg::Action(action), Duration::ZERO);
+                black_box(a.take_work());
+                term.draw(|f| view::render(&a, f)).expect("draw");
+            })
+        });
+        let mut a = base;
+        g.bench_function(format!("{name}_dial_change_to_settled_frame_120x40"), |b| {
+            b.iter(|| {
+                let action = if up { Action::LagUp } else { Action::LagDown };
+                up = !up;
+                update(&mut a, Msg::Action(action), Duration::ZERO);
+                term.draw(|f| view::render(&a, f)).expect("draw");
+                a.settle();
+                term.draw(|f| view::render(&a, f)).expect("draw");
+            })
+        });
+    }
     g.finish();
 }
 

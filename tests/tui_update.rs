@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use twoclocks::engine::timeline::Timeline;
 use twoclocks::engine::{EngineConfig, Fate, WatermarkKind};
-use twoclocks::tui::app::{update, Action, App, Dial, Msg, Overlay, Work};
+use twoclocks::tui::app::{update, Action, App, Dial, Done, Msg, Overlay, Work};
 use twoclocks::tui::scenario::Scenario;
 use twoclocks::tui::theme::Theme;
 use twoclocks::tui::view::layout::Areas;
@@ -37,6 +37,28 @@ fn tick(a: &mut App, secs: f64) -> bool {
     update(a, Msg::Tick, Duration::from_secs_f64(secs))
 }
 
+/// The footer's status message, or "".
+fn said(a: &App) -> &str {
+    a.status.as_ref().map_or("", |s| s.text.as_str())
+}
+
+/// The screen's text at the app's size.
+fn screen(a: &App) -> String {
+    use ratatui::buffer::Buffer;
+    use ratatui::layout::Rect;
+    let area = Rect::new(0, 0, a.size.0, a.size.1);
+    let mut buf = Buffer::empty(area);
+    twoclocks::tui::view::draw(a, area, &mut buf);
+    (0..area.height)
+        .map(|y| {
+            (0..area.width)
+                .map(|x| buf[(x, y)].symbol().to_string())
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 #[test]
 fn end_then_policies_give_the_reference_drops() {
     let mut a = app();
@@ -59,6 +81,28 @@ fn a_paused_tick_changes_nothing() {
     let before = a.playhead;
     assert!(!tick(&mut a, 5.0));
     assert_eq!(a.playhead, before);
+}
+
+#[test]
+fn no_tick_moves_the_playhead_under_the_help_or_while_a_rerun_is_pending() {
+    let mut a = app();
+    act(&mut a, Action::TogglePlay);
+    act(&mut a, Action::Help);
+    let before = a.playhead;
+    assert!(!a.clock_runs());
+    assert!(!tick(&mut a, 6.0), "the help overlay holds the clock");
+    assert_eq!(a.playhead, before);
+    act(&mut a, Action::Close);
+    assert!(a.clock_runs());
+    a.inline_events = 0;
+    act(&mut a, Action::LagUp);
+    assert!(a.rerunning);
+    assert!(!tick(&mut a, 6.0), "a pending re-run holds the clock");
+    assert_eq!(a.playhead, before);
+    a.settle();
+    assert!(a.clock_runs());
+    assert!(tick(&mut a, 0.1));
+    assert_eq!(a.playhead.now, before.now + 1_000.0);
 }
 
 #[test]
@@ -125,7 +169,10 @@ fn step_moves_exactly_one_event() {
         assert_eq!(a.playhead.now, a.scenario.stream.events[n - 1].proc_time);
     }
     act(&mut a, Action::TogglePlay);
-    assert!(!act(&mut a, Action::Step), "no stepping while playing");
+    let before = a.playhead;
+    act(&mut a, Action::Step);
+    assert_eq!(a.playhead, before, "no stepping while playing");
+    assert!(said(&a).contains("pause"), "{}", said(&a));
 }
 
 #[test]
@@ -164,7 +211,7 @@ fn the_help_overlay_takes_keys_until_closed() {
     let mut a = app();
     act(&mut a, Action::Help);
     assert_eq!(a.overlay, Some(Overlay::Help));
-    assert!(!act(&mut a, Action::LagUp));
+    act(&mut a, Action::LagUp);
     assert_eq!(a.dials.lag, 20_000.0);
     act(&mut a, Action::FocusNext);
     act(&mut a, Action::FocusNext);
@@ -261,37 +308,173 @@ fn a_click_on_a_dial_track_sets_it() {
 }
 
 #[test]
-fn big_inputs_rerun_off_the_ui_task_keeping_only_the_newest() {
+fn big_inputs_rerun_off_the_ui_task_a_newer_change_cancelling_the_older() {
     let mut a = app();
     a.inline_events = 0;
     act(&mut a, Action::JumpToEnd);
+    let drawn = a.timeline.config().watermark;
     act(&mut a, Action::LagUp);
     assert!(a.rerunning);
+    assert_eq!(
+        a.timeline.config().watermark,
+        drawn,
+        "the last result stays"
+    );
     let first = a.take_work();
     assert_eq!(first.len(), 1);
     assert!(matches!(first[0], Work::Rerun { .. }));
-    // While the first runs, further changes only replace the queued one.
+    // A newer change cancels the older run, which stops and is dropped.
     act(&mut a, Action::LagUp);
+    let second = a.take_work();
+    assert_eq!(second.len(), 1, "a change goes out at once");
     act(&mut a, Action::LagUp);
-    assert!(a.take_work().is_empty(), "one re-run at a time");
-    for w in first {
+    for w in first.into_iter().chain(second) {
         let done = w.perform();
-        assert!(
-            !update(&mut a, Msg::Done(Box::new(done)), Duration::ZERO),
-            "a stale result is dropped"
-        );
+        assert!(matches!(done, Done::Cancelled { .. }), "{done:?}");
+        assert!(!update(&mut a, Msg::Done(Box::new(done)), Duration::ZERO));
     }
     assert!(a.rerunning);
-    let newest = a.take_work();
-    assert_eq!(newest.len(), 1, "the newest queued re-run goes out next");
-    for w in newest {
+    act(&mut a, Action::GraceUp);
+    for w in a.take_work() {
         let done = w.perform();
         assert!(update(&mut a, Msg::Done(Box::new(done)), Duration::ZERO));
     }
     assert!(!a.rerunning);
     assert_eq!(a.timeline.config().watermark.lag(), Some(23_000.0));
+    assert_eq!(a.timeline.config().grace, 5_000.0);
     assert!(a.timeline.is_finished());
     assert!(a.take_work().is_empty());
+}
+
+#[test]
+fn a_dial_change_in_job_mode_reruns_the_job_off_the_ui_task() {
+    let mut a = job_at(265.0);
+    act(&mut a, Action::Crash);
+    let crash = job(&a).last_crash().unwrap().clone();
+    let now = a.playhead.now;
+    a.inline_events = 0;
+    act(&mut a, Action::LagUp);
+    assert!(a.rerunning);
+    assert_eq!(
+        job(&a).config().engine.watermark.lag(),
+        Some(20_000.0),
+        "the last job stays"
+    );
+    let steps = job(&a).pipeline().steps;
+    act(&mut a, Action::Step);
+    assert_eq!(
+        job(&a).pipeline().steps,
+        steps,
+        "the job waits for its re-run"
+    );
+    assert!(said(&a).contains("re-running"), "{}", said(&a));
+    act(&mut a, Action::Crash);
+    assert_eq!(a.presses.len(), 1);
+    let work = a.take_work();
+    assert!(matches!(work.as_slice(), [Work::RerunJob { .. }]));
+    for w in work {
+        assert!(update(
+            &mut a,
+            Msg::Done(Box::new(w.perform())),
+            Duration::ZERO
+        ));
+    }
+    assert!(!a.rerunning);
+    assert_eq!(job(&a).config().engine.watermark.lag(), Some(21_000.0));
+    let c = &job(&a).crashes()[0];
+    assert_eq!(
+        (c.time, c.restored, &c.offsets, c.replayed),
+        (crash.time, crash.restored, &crash.offsets, crash.replayed),
+        "the same crash"
+    );
+    assert_eq!(a.playhead.now, now);
+}
+
+#[test]
+fn a_cancelled_job_rerun_stops_and_an_uncancelled_one_equals_the_one_call() {
+    use std::sync::atomic::AtomicBool;
+    use twoclocks::engine::job_timeline::{Intervention, JobTimeline, Press};
+    use twoclocks::engine::pipeline::CrashTarget;
+    use twoclocks::tui::app::run_job;
+    let a = app();
+    let presses = [
+        Press {
+            time: 120_000.0,
+            what: Intervention::Checkpoint,
+        },
+        Press {
+            time: 265_000.0,
+            what: Intervention::Crash(CrashTarget::Job),
+        },
+    ];
+    let stream = a.scenario.stream.clone();
+    let cfg = a.job_config();
+    let mut one = JobTimeline::run_to(stream.clone(), cfg, &presses, 400_000.0).unwrap();
+    let sliced = run_job(
+        stream.clone(),
+        cfg,
+        &presses,
+        400_000.0,
+        false,
+        &AtomicBool::new(false),
+    )
+    .unwrap()
+    .unwrap();
+    assert_eq!(sliced.pipeline().steps, one.pipeline().steps);
+    assert_eq!(sliced.now(), one.now());
+    assert_eq!(sliced.crashes(), one.crashes());
+    assert_eq!(sliced.fates(), one.fates());
+    assert_eq!(sliced.presses(), one.presses());
+    one.run_to_end();
+    let to_end = run_job(
+        stream.clone(),
+        cfg,
+        &presses,
+        400_000.0,
+        true,
+        &AtomicBool::new(false),
+    )
+    .unwrap()
+    .unwrap();
+    assert!(to_end.is_finished());
+    assert_eq!(to_end.pipeline().steps, one.pipeline().steps);
+    assert!(run_job(
+        stream,
+        cfg,
+        &presses,
+        400_000.0,
+        true,
+        &AtomicBool::new(true)
+    )
+    .is_none());
+}
+
+#[test]
+fn job_mode_entered_at_the_end_shows_the_whole_stream_taken() {
+    for inline in [true, false] {
+        let mut a = app();
+        if !inline {
+            a.inline_events = 0;
+        }
+        act(&mut a, Action::JumpToEnd);
+        act(&mut a, Action::ToggleJob);
+        a.settle();
+        assert!(job(&a).is_finished(), "inline {inline}");
+        assert!(a.playhead.finished);
+        assert!(
+            job(&a).fates().iter().all(|f| f.is_some()),
+            "every event taken"
+        );
+        assert_eq!(
+            job(&a).deliveries().iter().filter(|&&d| d > 0).count(),
+            20_000
+        );
+        // A dial change at the end re-runs to the end again.
+        act(&mut a, Action::GraceUp);
+        a.settle();
+        assert!(job(&a).is_finished());
+        assert!(screen(&a).contains("20000/20000") || !screen(&a).contains("/20000"));
+    }
 }
 
 #[test]
@@ -578,7 +761,9 @@ fn step_in_job_mode_moves_the_job_to_its_next_step() {
     assert!(act(&mut a, Action::Step));
     assert!(job(&a).pipeline().steps > steps);
     assert_eq!(a.playhead.now, job(&a).now());
-    assert!(!act(&mut a, Action::Inspect), "no inspector in job mode");
+    act(&mut a, Action::Inspect);
+    assert_eq!(a.selection.inspected, None, "no inspector in job mode");
+    assert!(said(&a).contains("j leaves job mode"), "{}", said(&a));
 }
 
 #[test]
@@ -594,4 +779,188 @@ fn a_click_on_an_operator_row_picks_it_to_crash() {
         Duration::ZERO
     ));
     assert_eq!(a.crash_pick, Some(2));
+}
+
+#[test]
+fn a_key_that_cannot_act_says_why_in_the_footer_for_a_moment() {
+    let mut a = app();
+    // Lag under a watermark without one.
+    for family in ["heuristic", "bounded", "perfect"] {
+        act(&mut a, Action::CycleWatermark);
+        assert_eq!(a.dials.watermark().family(), family);
+    }
+    let dials = a.dials;
+    assert!(act(&mut a, Action::LagUp));
+    assert_eq!(a.dials, dials, "nothing turned");
+    assert!(
+        said(&a).contains("perfect watermark has no lag"),
+        "{}",
+        said(&a)
+    );
+    assert!(screen(&a).contains("perfect watermark has no lag"));
+    // The message goes when its time is up, not when an older one's is.
+    let seq = a.status.as_ref().unwrap().seq;
+    assert!(!update(&mut a, Msg::StatusExpired(seq - 1), Duration::ZERO));
+    assert!(a.status.is_some());
+    assert!(update(&mut a, Msg::StatusExpired(seq), Duration::ZERO));
+    assert_eq!(a.status, None);
+    assert!(!screen(&a).contains("has no lag"));
+    // A dial at the end of its range.
+    for _ in 0..5 {
+        act(&mut a, Action::GraceDown);
+    }
+    assert!(
+        said(&a).contains("grace is already at its lowest"),
+        "{}",
+        said(&a)
+    );
+    // The next key that acts takes the message away.
+    act(&mut a, Action::GraceUp);
+    assert_eq!(a.status, None);
+    // Keys under the help overlay.
+    act(&mut a, Action::Help);
+    act(&mut a, Action::GraceUp);
+    assert_eq!(a.dials.grace, 5_000.0);
+    assert!(said(&a).contains("Esc or ? closes"), "{}", said(&a));
+    act(&mut a, Action::Close);
+    // Esc with nothing open; a window past the last.
+    act(&mut a, Action::Close);
+    assert_eq!(said(&a), "nothing to close");
+    for _ in 0..a.scenario.windows.len() {
+        act(&mut a, Action::WindowNext);
+    }
+    assert_eq!(said(&a), "this is the last window");
+}
+
+#[test]
+fn c_and_x_after_the_jobs_end_say_the_job_has_finished() {
+    let mut a = job_at(30.0);
+    act(&mut a, Action::JumpToEnd);
+    assert!(a.playhead.finished);
+    let steps = job(&a).pipeline().steps;
+    act(&mut a, Action::Crash);
+    assert!(a.presses.is_empty());
+    assert_eq!(job(&a).pipeline().steps, steps);
+    assert!(said(&a).contains("nothing left to crash"), "{}", said(&a));
+    act(&mut a, Action::CheckpointNow);
+    assert!(a.presses.is_empty());
+    assert!(said(&a).contains("no checkpoint left"), "{}", said(&a));
+    act(&mut a, Action::Step);
+    assert!(said(&a).contains("Home restarts"), "{}", said(&a));
+    act(&mut a, Action::JumpToEnd);
+    assert!(said(&a).contains("already at the end"), "{}", said(&a));
+}
+
+#[test]
+fn esc_closes_the_crash_report_which_tells_the_past_and_forecasts_the_replay() {
+    let mut a = job_at(265.0);
+    act(&mut a, Action::Crash);
+    let shown = screen(&a);
+    assert!(shown.contains("Crash #1 · Esc closes"), "{shown}");
+    assert!(shown.contains("staged panes were lost"), "{shown}");
+    assert!(
+        shown.contains("the replay will take 188 events again (0 so far)"),
+        "{shown}"
+    );
+    assert!(
+        !shown.contains("replaying 188"),
+        "no present tense for a forecast"
+    );
+    assert!(act(&mut a, Action::Close));
+    assert!(!screen(&a).contains("Crash #1"), "Esc closes it");
+    // A dial change re-runs to the same crash: the report stays closed.
+    act(&mut a, Action::GraceUp);
+    assert!(!screen(&a).contains("Crash #1"));
+    // Once the replay is over it says what it did.
+    act(&mut a, Action::Crash);
+    assert!(
+        screen(&a).contains("Crash #2"),
+        "a new crash opens it again"
+    );
+    act(&mut a, Action::JumpToEnd);
+    let shown = screen(&a);
+    assert!(shown.contains("the replay took"), "{shown}");
+    assert!(
+        shown.contains("the additive sink did not go over"),
+        "{shown}"
+    );
+    assert!(shown.contains("no staged panes were lost"), "{shown}");
+}
+
+#[test]
+fn greater_and_less_jump_to_late_or_dropped_events_and_arrows_step_the_inspector() {
+    let mut a = app();
+    act(&mut a, Action::TogglePlay);
+    assert!(act(&mut a, Action::NextException));
+    assert!(!a.playhead.playing, "the playhead stops there");
+    let x = a.selection.inspected.expect("the inspector opens");
+    assert_ne!(a.timeline.fates()[x], Fate::OnTime);
+    assert!(
+        a.timeline.fates()[..x].iter().all(|f| *f == Fate::OnTime),
+        "the first one"
+    );
+    assert_eq!(a.playhead.arrived, x + 1);
+    assert_eq!(a.timeline.arrived(), x + 1);
+    assert_eq!(a.playhead.now, a.scenario.stream.events[x].proc_time);
+    act(&mut a, Action::NextException);
+    let y = a.selection.inspected.unwrap();
+    assert!(y > x);
+    assert_ne!(a.timeline.fates()[y], Fate::OnTime);
+    assert!(a.timeline.fates()[x + 1..y]
+        .iter()
+        .all(|f| *f == Fate::OnTime));
+    // Back: the playhead goes back to it, the engine re-run to there.
+    act(&mut a, Action::PrevException);
+    assert_eq!(a.selection.inspected, Some(x));
+    assert_eq!(a.playhead.arrived, x + 1);
+    let fresh = Timeline::run_to(a.dials.config(), &a.scenario.stream, x + 1, false);
+    assert_eq!(a.timeline.fates(), fresh.fates());
+    act(&mut a, Action::PrevException);
+    assert_eq!(a.selection.inspected, Some(x));
+    assert_eq!(said(&a), "no late or dropped event before this one");
+    // ← → step the inspector through the events, leaving the dials alone.
+    let dials = a.dials;
+    act(&mut a, Action::DialDown);
+    act(&mut a, Action::DialDown);
+    assert_eq!(a.selection.inspected, Some(x - 2));
+    act(&mut a, Action::DialUp);
+    assert_eq!(a.selection.inspected, Some(x - 1));
+    assert_eq!(a.dials, dials);
+    act(&mut a, Action::DialUp);
+    act(&mut a, Action::DialUp);
+    assert_eq!(a.selection.inspected, Some(x), "the newest arrived");
+    assert!(said(&a).starts_with("the newest event"), "{}", said(&a));
+    let seq = a.status.as_ref().unwrap().seq;
+    update(&mut a, Msg::StatusExpired(seq), Duration::ZERO);
+    let shown = screen(&a);
+    assert!(
+        shown.contains("←→ event"),
+        "the footer says what ← → do now: {shown}"
+    );
+    // Stepped back, > goes to the next one after the inspected event.
+    act(&mut a, Action::DialDown);
+    act(&mut a, Action::NextException);
+    assert_eq!(a.selection.inspected, Some(x));
+    // Closed, the arrows turn the dial again.
+    act(&mut a, Action::Close);
+    act(&mut a, Action::DialUp);
+    assert_eq!(a.dials.lag, 21_000.0);
+}
+
+#[test]
+fn greater_with_none_left_stops_at_the_end_and_says_so() {
+    let mut a = app();
+    for _ in 0..3 {
+        act(&mut a, Action::CycleWatermark);
+    }
+    assert_eq!(a.dials.watermark().family(), "perfect");
+    act(&mut a, Action::NextException);
+    assert!(a.playhead.finished);
+    assert_eq!(a.selection.inspected, None);
+    assert!(said(&a).contains("no late or dropped event after this one"));
+    assert_eq!(a.timeline.counters().dropped, 0);
+    let mut j = app();
+    act(&mut j, Action::ToggleJob);
+    act(&mut j, Action::NextException);
+    assert!(said(&j).contains("j leaves job mode"), "{}", said(&j));
 }

@@ -2,15 +2,18 @@
 //! overlay, the job's presses) plus what the engine answered for them (the timeline, the
 //! frontier, and in job mode the parallel job's [`JobTimeline`]). `update` is
 //! pure: it takes the elapsed time as an argument, never reads a clock, and does engine work
-//! either inline or, for big inputs, as [`Work`] the event loop runs off the UI task (only the
-//! newest re-run's result is kept).
+//! either inline or, for big inputs, as [`Work`] the event loop runs off the UI task: a dial
+//! change re-runs the engine (single processor or job) there while the last result stays
+//! drawn, marked re-running; a newer change cancels the older run, whose result is dropped.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 use crate::engine::frontier::{FrontierPoint, POLICIES};
 use crate::engine::job_timeline::{Intervention, JobTimeline, Press};
-use crate::engine::pipeline::{CrashTarget, PipelineConfig};
+use crate::engine::pipeline::{CrashTarget, PipelineConfig, PipelineError};
+use crate::engine::stream::Stream;
 use crate::engine::timeline::{score_point, Frontier, Timeline};
 use crate::engine::{EngineConfig, KeyId, WatermarkKind, WindowFn};
 
@@ -53,6 +56,10 @@ pub enum Action {
     Inspect,
     /// The plot shows only late and dropped events, or every event.
     PlotFilter,
+    /// The playhead to the next late or dropped event, the inspector open on it.
+    NextException,
+    /// The playhead back to the previous late or dropped event, the inspector open on it.
+    PrevException,
     /// Job mode on or off: the parallel pipeline with checkpoints instead of one processor.
     ToggleJob,
     /// Crash the job now (or, while one is picked, that operator instance).
@@ -79,6 +86,19 @@ pub enum Msg {
     Drag(u16, u16),
     /// Engine work finished off the UI task.
     Done(Box<Done>),
+    /// The status message with this number has been shown for [`STATUS_FOR`].
+    StatusExpired(u64),
+}
+
+/// How long a status message stays in the footer.
+pub const STATUS_FOR: Duration = Duration::from_secs(3);
+
+/// A short message in the footer, for a moment: why a key did nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Status {
+    /// Numbers messages, so that only the newest one's expiry clears it.
+    pub seq: u64,
+    pub text: String,
 }
 
 /// Where the simulation is in processing time.
@@ -130,6 +150,19 @@ pub enum Work {
         cfg: EngineConfig,
         arrived: usize,
         finish: bool,
+        /// Set when a newer dial change makes this run useless: it stops.
+        cancel: Arc<AtomicBool>,
+    },
+    /// Re-run the job from the start with the presses, to processing time `now` (to its end
+    /// with `to_end`).
+    RerunJob {
+        generation: u64,
+        stream: Arc<Stream>,
+        cfg: PipelineConfig,
+        presses: Vec<Press>,
+        now: f64,
+        to_end: bool,
+        cancel: Arc<AtomicBool>,
     },
     /// Sweep the frontier for this configuration's window and family.
     Frontier {
@@ -146,6 +179,12 @@ pub enum Done {
         timeline: Box<Timeline>,
         score: FrontierPoint,
     },
+    RerunJob {
+        generation: u64,
+        job: Result<Box<JobTimeline>, PipelineError>,
+    },
+    /// A re-run stopped because a newer one replaced it.
+    Cancelled { generation: u64 },
     Frontier {
         window: WindowFn,
         family: &'static str,
@@ -163,8 +202,16 @@ impl Work {
                 cfg,
                 arrived,
                 finish,
+                cancel,
             } => {
-                let timeline = Timeline::run_to(cfg, &scenario.stream, arrived, finish);
+                let Some(timeline) = run_timeline(cfg, &scenario.stream, arrived, finish, &cancel)
+                else {
+                    return Done::Cancelled { generation };
+                };
+                // Scoring mid-stream is one more run: not when the result is already stale.
+                if cancel.load(Ordering::Relaxed) {
+                    return Done::Cancelled { generation };
+                }
                 let score = timeline
                     .final_score(&scenario.truth)
                     .unwrap_or_else(|| score_point(&scenario.stream, &scenario.truth, cfg));
@@ -174,6 +221,21 @@ impl Work {
                     score,
                 }
             }
+            Work::RerunJob {
+                generation,
+                stream,
+                cfg,
+                presses,
+                now,
+                to_end,
+                cancel,
+            } => match run_job(stream, cfg, &presses, now, to_end, &cancel) {
+                Some(job) => Done::RerunJob {
+                    generation,
+                    job: job.map(Box::new),
+                },
+                None => Done::Cancelled { generation },
+            },
             Work::Frontier { scenario, cfg } => Done::Frontier {
                 window: cfg.window,
                 family: cfg.watermark.family(),
@@ -181,6 +243,93 @@ impl Work {
             },
         }
     }
+}
+
+/// A re-run checks whether it was cancelled every this many events.
+const CANCEL_EVERY_EVENTS: usize = 16_384;
+/// A job re-run checks whether it was cancelled this many times over the stream's span.
+const CANCEL_CHECKS_PER_SPAN: f64 = 512.0;
+
+/// [`Timeline::run_to`], in slices, stopping (None) once `cancel` is set.
+pub fn run_timeline(
+    cfg: EngineConfig,
+    stream: &Stream,
+    arrived: usize,
+    finish: bool,
+    cancel: &AtomicBool,
+) -> Option<Timeline> {
+    let mut t = Timeline::new(cfg, stream);
+    let target = arrived.min(stream.len());
+    while t.arrived() < target {
+        if cancel.load(Ordering::Relaxed) {
+            return None;
+        }
+        let next = (t.arrived() + CANCEL_EVERY_EVENTS).min(target);
+        t.advance_to(stream, next, false);
+        if t.is_finished() {
+            break;
+        }
+    }
+    t.advance_to(stream, arrived, finish);
+    Some(t)
+}
+
+/// [`JobTimeline::run_to`] (then to the job's end with `to_end`), in slices of processing
+/// time, stopping (None) once `cancel` is set. Advancing to t₁ and then to t₂ steps exactly as
+/// advancing to t₂ does, so the slices change nothing.
+pub fn run_job(
+    stream: Arc<Stream>,
+    cfg: PipelineConfig,
+    presses: &[Press],
+    now: f64,
+    to_end: bool,
+    cancel: &AtomicBool,
+) -> Option<Result<JobTimeline, PipelineError>> {
+    let span = stream
+        .events
+        .first()
+        .zip(stream.events.last())
+        .map_or(0.0, |(a, b)| b.proc_time - a.proc_time);
+    let slice = (span / CANCEL_CHECKS_PER_SPAN).max(1.0);
+    let end = stream.events.last().map_or(0.0, |e| e.proc_time);
+    let mut j = match JobTimeline::new(stream, cfg) {
+        Ok(j) => j,
+        Err(e) => return Some(Err(e)),
+    };
+    let advance = |j: &mut JobTimeline, t: f64| -> bool {
+        while j.now() < t {
+            if cancel.load(Ordering::Relaxed) {
+                return false;
+            }
+            let next = (j.now() + slice).min(t);
+            j.advance_to(next);
+        }
+        // As the one call would: whatever is due by `t` (after a crash too).
+        j.advance_to(t);
+        true
+    };
+    for p in presses {
+        if !advance(&mut j, p.time) {
+            return None;
+        }
+        j.press(p.what);
+    }
+    if !advance(&mut j, now) {
+        return None;
+    }
+    if to_end {
+        // What is still in flight after the last arrival drains in slices too; past the
+        // stream's end plus a span, the rest is run at once.
+        let stop = end + span.max(slice);
+        while !j.is_finished() && j.now() < stop {
+            let t = j.now() + slice;
+            if !advance(&mut j, t) {
+                return None;
+            }
+        }
+        j.run_to_end();
+    }
+    Some(Ok(j))
 }
 
 /// The job's source partitions, P.
@@ -222,17 +371,22 @@ pub struct App {
     pub presses: Vec<Press>,
     /// The operator instance picked to crash (`C`), waiting for `c`.
     pub crash_pick: Option<usize>,
+    /// The crash report is closed for the first this many crashes (Esc); a new crash opens it.
+    pub crash_closed: usize,
     /// The terminal's size, for mouse hit-testing against the same layout the view draws.
     pub size: (u16, u16),
     /// A re-run is being computed off the UI task.
     pub rerunning: bool,
+    /// Re-runs of inputs bigger than this go off the UI task.
     pub inline_events: usize,
+    /// Why the last key did nothing, shown in the footer until [`Msg::StatusExpired`].
+    pub status: Option<Status>,
+    status_seq: u64,
+    /// Numbers re-runs: only the newest one's result is taken.
     generation: u64,
+    /// Stops the re-run in flight, when a newer one replaces it.
+    cancel: Option<Arc<AtomicBool>>,
     work: Vec<Work>,
-    /// The newest re-run not yet handed out (one at a time is computed; older ones are
-    /// replaced here before they start).
-    queued_rerun: Option<Work>,
-    rerun_in_flight: bool,
     pub quit: bool,
 }
 
@@ -268,13 +422,15 @@ impl App {
             job_preset: None,
             presses: Vec::new(),
             crash_pick: None,
+            crash_closed: 0,
             size: (120, 40),
             rerunning: false,
             inline_events: INLINE_EVENTS,
+            status: None,
+            status_seq: 0,
             generation: 0,
+            cancel: None,
             work: Vec::new(),
-            queued_rerun: None,
-            rerun_in_flight: false,
             quit: false,
         };
         app.playhead.now = app.scenario.proc_time.0;
@@ -282,17 +438,39 @@ impl App {
         app
     }
 
-    /// Engine work queued by updates, for the event loop to run. At most one re-run is out at
-    /// a time: while one runs, newer dial changes only replace the queued one.
+    /// Shows `text` in the footer for a moment. Returns true: the screen changed.
+    pub fn say(&mut self, text: impl Into<String>) -> bool {
+        self.status_seq += 1;
+        self.status = Some(Status {
+            seq: self.status_seq,
+            text: text.into(),
+        });
+        true
+    }
+
+    /// Whether the simulation clock runs: playing, with nothing over the panels and no
+    /// re-run pending (the playhead waits for the dials' answer).
+    pub fn clock_runs(&self) -> bool {
+        self.playhead.playing && self.overlay.is_none() && !self.rerunning
+    }
+
+    /// Engine work queued by updates, for the event loop to run.
     pub fn take_work(&mut self) -> Vec<Work> {
-        let mut work = std::mem::take(&mut self.work);
-        if !self.rerun_in_flight {
-            if let Some(w) = self.queued_rerun.take() {
-                self.rerun_in_flight = true;
-                work.push(w);
-            }
+        std::mem::take(&mut self.work)
+    }
+
+    /// A new re-run replaces any older one: the older stops and its result will be dropped.
+    /// Returns its number and cancel flag.
+    fn next_rerun(&mut self) -> (u64, Arc<AtomicBool>) {
+        if let Some(c) = self.cancel.take() {
+            c.store(true, Ordering::Relaxed);
         }
-        work
+        self.work
+            .retain(|w| !matches!(w, Work::Rerun { .. } | Work::RerunJob { .. }));
+        self.generation += 1;
+        let cancel = Arc::new(AtomicBool::new(false));
+        self.cancel = Some(cancel.clone());
+        (self.generation, cancel)
     }
 
     /// Runs all queued work inline, to completion (tests and small inputs).
@@ -367,15 +545,51 @@ impl App {
         }
     }
 
-    /// Re-runs the job from the start to the playhead, applying the presses at their points.
-    fn rerun_job(&mut self) {
+    /// Re-runs the job from the start to the playhead (to its end once the playhead has
+    /// finished), applying the presses at their points. A big input is re-run off the UI
+    /// task unless `inline`: the job drawn until then is the last one (an empty one when job
+    /// mode is just being entered).
+    fn rerun_job(&mut self, inline: bool) {
         let start = self.scenario.proc_time.0;
-        let job = JobTimeline::run_to(
-            self.scenario.stream.clone(),
-            self.job_config(),
-            &self.presses,
-            self.playhead.now.max(start),
-        );
+        let (generation, cancel) = self.next_rerun();
+        let now = self.playhead.now.max(start);
+        let to_end = self.playhead.finished;
+        let cfg = self.job_config();
+        if inline || self.scenario.len() <= self.inline_events {
+            self.rerunning = false;
+            self.cancel = None;
+            let never = AtomicBool::new(false);
+            let job = run_job(
+                self.scenario.stream.clone(),
+                cfg,
+                &self.presses,
+                now,
+                to_end,
+                &never,
+            );
+            self.take_job(job.unwrap_or_else(|| unreachable!("never cancelled")));
+            return;
+        }
+        if self.job.is_none() {
+            match JobTimeline::new(self.scenario.stream.clone(), cfg) {
+                Ok(j) => self.job = Some(Box::new(j)),
+                Err(_) => return,
+            }
+        }
+        self.rerunning = true;
+        self.work.push(Work::RerunJob {
+            generation,
+            stream: self.scenario.stream.clone(),
+            cfg,
+            presses: self.presses.clone(),
+            now,
+            to_end,
+            cancel,
+        });
+    }
+
+    /// A re-run job replaces the one drawn; the playhead follows it.
+    fn take_job(&mut self, job: Result<JobTimeline, PipelineError>) {
         match job {
             Ok(j) => {
                 self.sync_job_playhead(&j);
@@ -403,17 +617,18 @@ impl App {
         }
     }
 
-    /// Into job mode (the job re-run to the playhead), or out of it (the single processor
-    /// re-run to the same processing time).
-    fn set_job_mode(&mut self, on: bool) {
+    /// Into job mode (the job re-run to the playhead, or to its end once the playhead has
+    /// finished; off the UI task for a big input unless `inline`), or out of it (the single
+    /// processor re-run to the same processing time).
+    fn set_job_mode(&mut self, on: bool, inline: bool) {
         if on == self.job.is_some() {
             return;
         }
         self.crash_pick = None;
+        self.crash_closed = 0;
         self.selection.inspected = None;
         if on {
-            self.playhead.finished = false;
-            self.rerun_job();
+            self.rerun_job(inline);
         } else {
             self.job = None;
             if !Dial::ALL.contains(&self.selection.focus) {
@@ -429,7 +644,7 @@ impl App {
 
     /// Applies a press to the job at the playhead and keeps it (job mode is entered first).
     fn press(&mut self, what: Intervention) -> bool {
-        self.set_job_mode(true);
+        self.set_job_mode(true, true);
         let mut done = false;
         self.with_job(|j| done = j.press(what));
         if done {
@@ -444,13 +659,14 @@ impl App {
     /// Re-runs the engine from the start to the playhead with the dials as they are now.
     fn rerun(&mut self) {
         if self.job.is_some() {
-            self.rerun_job();
+            self.rerun_job(false);
             return;
         }
         self.request_frontier();
         let cfg = self.dials.config();
-        self.generation += 1;
+        let (generation, cancel) = self.next_rerun();
         if self.scenario.len() <= self.inline_events {
+            self.cancel = None;
             self.timeline = Timeline::run_to(
                 cfg,
                 &self.scenario.stream,
@@ -465,15 +681,15 @@ impl App {
                     }),
             );
             self.rerunning = false;
-            self.queued_rerun = None;
         } else {
             self.rerunning = true;
-            self.queued_rerun = Some(Work::Rerun {
-                generation: self.generation,
+            self.work.push(Work::Rerun {
+                generation,
                 scenario: self.scenario.clone(),
                 cfg,
                 arrived: self.playhead.arrived,
                 finish: self.playhead.finished,
+                cancel,
             });
         }
     }
@@ -511,6 +727,7 @@ impl App {
         // A fresh start is a clean job: the presses go too.
         self.presses.clear();
         self.crash_pick = None;
+        self.crash_closed = 0;
         self.playhead = Playhead {
             now: self.scenario.proc_time.0,
             arrived: 0,
@@ -522,16 +739,117 @@ impl App {
         self.rerun();
     }
 
+    /// Turns a dial one step, or says why it does not move.
     fn turn(&mut self, d: Dial, up: bool) -> bool {
+        if d == Dial::Lag && !self.dials.has_lag() {
+            return self.say(format!(
+                "the {} watermark has no lag to turn: w picks fixed or bounded",
+                self.dials.watermark().family()
+            ));
+        }
+        let before = self.dials;
         if self.dials.turn(d, up) {
             self.rerun();
+            return true;
         }
-        true
+        if self.dials != before {
+            return true;
+        }
+        let end = if up { "highest" } else { "lowest" };
+        self.say(format!("{} is already at its {end}", d.label()))
     }
 
     /// The newest arrived event, if any.
     fn newest(&self) -> Option<usize> {
         self.timeline.arrived().checked_sub(1)
+    }
+
+    /// The inspector to the event before or after the inspected one (among those arrived).
+    fn inspect_step(&mut self, i: usize, forward: bool) -> bool {
+        let n = self.timeline.arrived();
+        let next = if forward {
+            (i + 1 < n).then_some(i + 1)
+        } else {
+            i.checked_sub(1)
+        };
+        match next {
+            Some(j) => {
+                self.selection.inspected = Some(j);
+                true
+            }
+            None if forward => {
+                self.say("the newest event: > jumps on to the next late or dropped one")
+            }
+            None => self.say("the first event of the stream"),
+        }
+    }
+
+    /// The playhead paused on event `offset` (it has just arrived), the inspector open on it.
+    fn seek(&mut self, offset: usize) {
+        let e = self.scenario.stream.events[offset];
+        self.playhead.playing = false;
+        self.playhead.finished = false;
+        self.playhead.now = e.proc_time;
+        self.playhead.arrived = offset + 1;
+        self.selection.inspected = Some(offset);
+        if self.timeline.arrived() <= offset + 1 && !self.timeline.is_finished() {
+            self.catch_up();
+        } else {
+            self.rerun();
+        }
+    }
+
+    /// `>` and `<`: the next or previous late or dropped event after or before the inspected
+    /// one (the newest arrived when none is). Forward, the engine runs on until one arrives;
+    /// with none left the playhead stops at the end.
+    fn jump_exception(&mut self, forward: bool) -> bool {
+        if self.job.is_some() {
+            return self
+                .say("< and > step through the single processor's events: j leaves job mode");
+        }
+        if self.rerunning {
+            return self.say("re-running for the new dials: a moment");
+        }
+        let cur = self.selection.inspected.or_else(|| self.newest());
+        let ex = self.timeline.exceptions();
+        if !forward {
+            let before = cur.map_or(0, |c| ex.partition_point(|e| e.offset < c));
+            return match before.checked_sub(1).map(|k| ex[k].offset) {
+                Some(offset) => {
+                    self.seek(offset);
+                    true
+                }
+                None => self.say("no late or dropped event before this one"),
+            };
+        }
+        let after = ex.partition_point(|e| cur.is_some_and(|c| e.offset <= c));
+        if let Some(offset) = ex.get(after).map(|e| e.offset) {
+            self.seek(offset);
+            return true;
+        }
+        // None has arrived yet: run on, one event at a time, until one does.
+        let stream = self.scenario.stream.clone();
+        let seen = ex.len();
+        while self.timeline.arrived() < stream.len() && self.timeline.exceptions().len() == seen {
+            let next = self.timeline.arrived() + 1;
+            self.timeline.advance_to(&stream, next, false);
+        }
+        if let Some(offset) = self.timeline.exceptions().get(seen).map(|e| e.offset) {
+            self.seek(offset);
+            return true;
+        }
+        self.selection.inspected = None;
+        self.jump_to_end();
+        self.say("no late or dropped event after this one: the end of the stream")
+    }
+
+    fn jump_to_end(&mut self) {
+        let end = self.scenario.proc_time.1;
+        self.move_to(end);
+        self.playhead.arrived = self.scenario.len();
+        self.playhead.finished = true;
+        self.playhead.playing = false;
+        self.catch_up();
     }
 
     fn click(&mut self, col: u16, row: u16, drag: bool) -> bool {
@@ -599,7 +917,7 @@ impl App {
 pub fn update(app: &mut App, msg: Msg, elapsed: Duration) -> bool {
     match msg {
         Msg::Tick => {
-            if !app.playhead.playing {
+            if !app.clock_runs() {
                 return false;
             }
             let dt = elapsed.as_secs_f64() * app.dials.speed * 1_000.0;
@@ -623,16 +941,26 @@ pub fn update(app: &mut App, msg: Msg, elapsed: Duration) -> bool {
                 timeline,
                 score,
             } => {
-                app.rerun_in_flight = false;
-                if generation != app.generation {
+                if generation != app.generation || app.job.is_some() {
                     return false;
                 }
                 app.timeline = *timeline;
                 app.score = Some(score);
                 app.rerunning = false;
+                app.cancel = None;
                 app.catch_up();
                 true
             }
+            Done::RerunJob { generation, job } => {
+                if generation != app.generation || app.job.is_none() {
+                    return false;
+                }
+                app.rerunning = false;
+                app.cancel = None;
+                app.take_job(job.map(|j| *j));
+                true
+            }
+            Done::Cancelled { .. } => false,
             Done::Frontier {
                 window,
                 family,
@@ -648,7 +976,18 @@ pub fn update(app: &mut App, msg: Msg, elapsed: Duration) -> bool {
                 true
             }
         },
-        Msg::Action(a) => act(app, a),
+        Msg::StatusExpired(seq) => {
+            if app.status.as_ref().is_some_and(|s| s.seq == seq) {
+                app.status = None;
+                return true;
+            }
+            false
+        }
+        Msg::Action(a) => {
+            // A new key replaces the last one's message.
+            let had = app.status.take().is_some();
+            act(app, a) | had
+        }
     }
 }
 
@@ -672,7 +1011,7 @@ fn act(app: &mut App, a: Action) -> bool {
                 app.quit = true;
                 true
             }
-            _ => false,
+            _ => app.say("the help is open: Esc or ? closes it"),
         };
     }
     match a {
@@ -683,13 +1022,20 @@ fn act(app: &mut App, a: Action) -> bool {
             app.playhead.playing = !app.playhead.playing;
             true
         }
+        Action::Step | Action::JumpToEnd | Action::Crash | Action::CheckpointNow
+            if app.job.is_some() && app.rerunning =>
+        {
+            app.say("the job is re-running for the new dials: a moment")
+        }
+        Action::Step if app.playhead.playing => app.say("pause (Space) to step one at a time"),
+        Action::Step if app.playhead.finished => app.say("the end of the stream: Home restarts"),
+        Action::JumpToEnd if app.playhead.finished => {
+            app.say("already at the end of the stream: Home restarts")
+        }
         Action::Step if app.job.is_some() => {
-            if app.playhead.playing {
-                return false;
-            }
             let mut moved = false;
             app.with_job(|j| moved = j.step_once());
-            moved
+            moved || app.say("the job has finished: Home restarts")
         }
         Action::JumpToEnd if app.job.is_some() => {
             app.with_job(|j| j.run_to_end());
@@ -697,7 +1043,7 @@ fn act(app: &mut App, a: Action) -> bool {
         }
         Action::ToggleJob => {
             let on = app.job.is_none();
-            app.set_job_mode(on);
+            app.set_job_mode(on, false);
             true
         }
         Action::Crash => {
@@ -705,11 +1051,13 @@ fn act(app: &mut App, a: Action) -> bool {
                 .crash_pick
                 .take()
                 .map_or(CrashTarget::Job, CrashTarget::Operator);
-            app.press(Intervention::Crash(target));
+            if !app.press(Intervention::Crash(target)) {
+                app.say("the job has finished: nothing left to crash (Home restarts)");
+            }
             true
         }
         Action::PickOperator => {
-            app.set_job_mode(true);
+            app.set_job_mode(true, false);
             let n = app
                 .job
                 .as_ref()
@@ -718,22 +1066,19 @@ fn act(app: &mut App, a: Action) -> bool {
             true
         }
         Action::CheckpointNow => {
-            app.press(Intervention::Checkpoint);
+            if !app.press(Intervention::Checkpoint) {
+                app.say("every source has ended: no checkpoint left to take");
+            }
             true
         }
         Action::Step => {
-            if app.playhead.playing {
-                return false;
-            }
             let len = app.scenario.len();
             if app.playhead.arrived < len {
                 let t = app.scenario.stream.events[app.playhead.arrived].proc_time;
                 app.playhead.now = t.max(app.playhead.now);
                 app.playhead.arrived += 1;
-            } else if !app.playhead.finished {
-                app.playhead.finished = true;
             } else {
-                return false;
+                app.playhead.finished = true;
             }
             app.catch_up();
             true
@@ -745,12 +1090,7 @@ fn act(app: &mut App, a: Action) -> bool {
             true
         }
         Action::JumpToEnd => {
-            let end = app.scenario.proc_time.1;
-            app.move_to(end);
-            app.playhead.arrived = app.scenario.len();
-            app.playhead.finished = true;
-            app.playhead.playing = false;
-            app.catch_up();
+            app.jump_to_end();
             true
         }
         Action::FocusNext => {
@@ -764,6 +1104,10 @@ fn act(app: &mut App, a: Action) -> bool {
             let i = app.selection.focus.index().min(order.len() - 1);
             app.selection.focus = order[(i + order.len() - 1) % order.len()];
             true
+        }
+        Action::DialDown | Action::DialUp if app.selection.inspected.is_some() => {
+            let i = app.selection.inspected.unwrap_or(0);
+            app.inspect_step(i, a == Action::DialUp)
         }
         Action::DialDown => app.turn(app.selection.focus, false),
         Action::DialUp => app.turn(app.selection.focus, true),
@@ -784,18 +1128,25 @@ fn act(app: &mut App, a: Action) -> bool {
             app.dials.kinds[1] = WatermarkKind::Fixed { lag: p.lag };
             app.dials.lag = p.lag;
             app.dials.grace = p.grace;
-            if app.dials.engine_changed(&before) {
-                app.rerun();
+            if !app.dials.engine_changed(&before) {
+                return app.say(format!("the dials already are the {} policy's", p.name));
             }
+            app.rerun();
             true
         }
         Action::WindowPrev => {
-            app.selection.window = app.selection.window.saturating_sub(1);
+            if app.selection.window == 0 {
+                return app.say("this is the first window");
+            }
+            app.selection.window -= 1;
             true
         }
         Action::WindowNext => {
             let n = app.scenario.windows.len();
-            app.selection.window = (app.selection.window + 1).min(n.saturating_sub(1));
+            if app.selection.window + 1 >= n {
+                return app.say("this is the last window");
+            }
+            app.selection.window += 1;
             true
         }
         Action::CycleKey => {
@@ -804,15 +1155,20 @@ fn act(app: &mut App, a: Action) -> bool {
                 Some(k) if k + 1 < keys => Some(k + 1),
                 Some(_) => None,
                 None if keys > 0 => Some(0),
-                None => None,
+                None => return app.say("this stream has no keys"),
             };
             true
         }
-        Action::Inspect if app.job.is_some() => false,
+        Action::Inspect if app.job.is_some() => {
+            app.say("the inspector explains the single processor: j leaves job mode")
+        }
         Action::Inspect => {
             app.selection.inspected = match app.selection.inspected {
                 Some(_) => None,
-                None => app.newest(),
+                None => match app.newest() {
+                    Some(i) => Some(i),
+                    None => return app.say("no event has arrived yet: Space plays, . steps"),
+                },
             };
             true
         }
@@ -820,16 +1176,22 @@ fn act(app: &mut App, a: Action) -> bool {
             app.plot_exceptions_only = !app.plot_exceptions_only;
             true
         }
+        Action::NextException => app.jump_exception(true),
+        Action::PrevException => app.jump_exception(false),
         Action::Help => {
             app.overlay = Some(Overlay::Help);
             app.help_scroll = 0;
             true
         }
         Action::Close => {
-            let had = app.selection.inspected.is_some() || app.crash_pick.is_some();
+            let crashes = app.job.as_ref().map_or(0, |j| j.crashes().len());
+            let had = app.selection.inspected.is_some()
+                || app.crash_pick.is_some()
+                || crashes > app.crash_closed;
             app.selection.inspected = None;
             app.crash_pick = None;
-            had
+            app.crash_closed = crashes;
+            had || app.say("nothing to close")
         }
         Action::Quit => {
             app.quit = true;

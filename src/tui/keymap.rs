@@ -147,7 +147,7 @@ pub const KEYMAP: &[Binding] = &[
         keys: &[Named(KeyCode::Left)],
         action: Action::DialDown,
         label: "←",
-        help: "focused dial down",
+        help: "dial down (or event before)",
         hint: None,
         group: Group::Dials,
     },
@@ -155,7 +155,7 @@ pub const KEYMAP: &[Binding] = &[
         keys: &[Named(KeyCode::Right)],
         action: Action::DialUp,
         label: "→",
-        help: "focused dial up",
+        help: "dial up (or event after)",
         hint: Some("dial"),
         group: Group::Dials,
     },
@@ -260,7 +260,7 @@ pub const KEYMAP: &[Binding] = &[
         action: Action::WindowNext,
         label: "]",
         help: "next window",
-        hint: Some("[ ] window"),
+        hint: Some("[] window"),
         group: Group::Select,
     },
     Binding {
@@ -284,6 +284,22 @@ pub const KEYMAP: &[Binding] = &[
         action: Action::PlotFilter,
         label: "f",
         help: "plot only late and dropped events (again: all)",
+        hint: None,
+        group: Group::Select,
+    },
+    Binding {
+        keys: &[Char('>')],
+        action: Action::NextException,
+        label: ">",
+        help: "next late or dropped event",
+        hint: Some("late"),
+        group: Group::Select,
+    },
+    Binding {
+        keys: &[Char('<')],
+        action: Action::PrevException,
+        label: "<",
+        help: "previous late or dropped",
         hint: None,
         group: Group::Select,
     },
@@ -331,7 +347,7 @@ pub const KEYMAP: &[Binding] = &[
         keys: &[Named(KeyCode::Esc)],
         action: Action::Close,
         label: "Esc",
-        help: "close overlay / inspector",
+        help: "close help/inspector/report",
         hint: None,
         group: Group::General,
     },
@@ -355,26 +371,39 @@ pub fn lookup(ev: &KeyEvent) -> Option<Action> {
 
 /// The footer's hints: (keys, hint). Outside job mode in table order, with only the job
 /// toggle of the job's keys; in job mode the job's keys first, without what job mode does not
-/// offer (inspect, policies, window selection).
-pub fn footer_hints(job: bool) -> impl Iterator<Item = (&'static str, &'static str)> {
+/// offer (inspect, late and dropped events, policies, window selection). With the inspector
+/// open, ← → step through the events.
+pub fn footer_hints(
+    job: bool,
+    inspecting: bool,
+) -> impl Iterator<Item = (&'static str, &'static str)> {
     let first = KEYMAP.iter().filter(move |b| job && b.group == Group::Job);
     let rest = KEYMAP.iter().filter(move |b| {
         if job {
             b.group != Group::Job
                 && !matches!(
                     b.action,
-                    Action::Inspect | Action::Policy(_) | Action::WindowNext
+                    Action::Inspect
+                        | Action::NextException
+                        | Action::Policy(_)
+                        | Action::WindowNext
                 )
         } else {
             b.group != Group::Job || b.action == Action::ToggleJob
         }
     });
-    first.chain(rest).filter_map(|b| {
+    first.chain(rest).filter_map(move |b| {
         b.hint.map(|h| {
             let keys = match b.action {
                 Action::DialUp => "←→",
+                Action::NextException => "<>",
+                Action::Help => "?",
                 Action::Policy(_) | Action::WindowNext => "",
                 _ => b.label,
+            };
+            let h = match b.action {
+                Action::DialUp if inspecting => "event",
+                _ => h,
             };
             (keys, h)
         })

@@ -31,6 +31,50 @@ use theme::Theme;
 /// The simulation tick while playing.
 pub const TICK: Duration = Duration::from_millis(33);
 
+/// The most real time one tick may cover: a late tick (a long draw, a resize, a busy machine)
+/// moves the playhead by at most this much, never by the time it was held up.
+pub const MAX_TICK_STEP: Duration = Duration::from_millis(100);
+
+/// The real time behind the simulation's ticks. It runs only while the simulation does
+/// ([`App::clock_runs`]: playing, no overlay, no re-run pending); time spent held (paused,
+/// under the help overlay, waiting for a re-run) counts for nothing, and one tick covers at
+/// most [`MAX_TICK_STEP`]. Pure: it is given the instants.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PlayClock {
+    /// When the last tick (or the start) was, while running.
+    last: Option<Instant>,
+}
+
+impl PlayClock {
+    /// Keeps the clock in step with the simulation at `now`: held, it forgets when it last
+    /// ticked; running again, it counts from `now`.
+    pub fn follow(&mut self, running: bool, now: Instant) {
+        if running {
+            self.last.get_or_insert(now);
+        } else {
+            self.last = None;
+        }
+    }
+
+    /// Work from `start` to `now` that was not a tick (a key's re-run, its frame) does not
+    /// count: the next tick covers only the time around it.
+    pub fn exclude(&mut self, start: Instant, now: Instant) {
+        if let Some(last) = self.last {
+            self.last = Some(last + now.saturating_duration_since(start.max(last)));
+        }
+    }
+
+    /// The real time a tick at `now` covers: since the previous tick or the start, capped.
+    /// Nothing while held.
+    pub fn tick(&mut self, now: Instant) -> Duration {
+        let Some(last) = self.last else {
+            return Duration::ZERO;
+        };
+        self.last = Some(now);
+        now.saturating_duration_since(last).min(MAX_TICK_STEP)
+    }
+}
+
 /// What the UI opens on.
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -154,7 +198,9 @@ async fn event_loop(
     let size = terminal.size()?;
     update(app, Msg::Resize(size.width, size.height), Duration::ZERO);
     terminal.draw(|f| view::render(app, f))?;
-    let mut last = Instant::now();
+    let mut clock = PlayClock::default();
+    // The status message shown and when it goes.
+    let mut expiry: Option<(u64, tokio::time::Instant)> = None;
     loop {
         for work in app.take_work() {
             let tx = tx.clone();
@@ -162,32 +208,84 @@ async fn event_loop(
                 let _ = tx.send(work.perform());
             });
         }
-        if !app.playhead.playing {
-            last = Instant::now();
-        }
-        let changed = tokio::select! {
+        clock.follow(app.clock_runs(), Instant::now());
+        expiry = match (&app.status, expiry) {
+            (Some(s), Some((seq, at))) if s.seq == seq => Some((seq, at)),
+            (Some(s), _) => Some((s.seq, tokio::time::Instant::now() + app::STATUS_FOR)),
+            (None, _) => None,
+        };
+        let (status_seq, status_end) = expiry.unwrap_or((0, tokio::time::Instant::now()));
+        let msgs = tokio::select! {
             ev = events.next() => match ev {
-                Some(Ok(ev)) => messages(ev)
-                    .into_iter()
-                    .fold(false, |changed, msg| update(app, msg, Duration::ZERO) | changed),
+                Some(Ok(ev)) => messages(ev),
                 Some(Err(e)) => return Err(e.into()),
                 None => break,
             },
-            _ = tick.tick(), if app.playhead.playing => {
-                let now = Instant::now();
-                let dt = now.duration_since(last);
-                last = now;
-                update(app, Msg::Tick, dt)
+            _ = tick.tick(), if app.clock_runs() => vec![Msg::Tick],
+            Some(done) = rx.recv() => vec![Msg::Done(Box::new(done))],
+            _ = tokio::time::sleep_until(status_end), if expiry.is_some() => {
+                vec![Msg::StatusExpired(status_seq)]
             },
-            Some(done) = rx.recv() => update(app, Msg::Done(Box::new(done)), Duration::ZERO),
             _ = stop.recv() => break,
         };
+        let woke = Instant::now();
+        let ticked = matches!(msgs.as_slice(), [Msg::Tick]);
+        let dt = if ticked {
+            clock.tick(woke)
+        } else {
+            Duration::ZERO
+        };
+        let changed = msgs
+            .into_iter()
+            .fold(false, |changed, msg| update(app, msg, dt) | changed);
         if app.quit {
             break;
         }
         if changed {
             terminal.draw(|f| view::render(app, f))?;
         }
+        if !ticked {
+            // Neither a message's work (a re-run inline) nor its frame moves the playhead.
+            clock.exclude(woke, Instant::now());
+        }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_held_never_moves_the_clock() {
+        let t0 = Instant::now();
+        let at = |ms: u64| t0 + Duration::from_millis(ms);
+        let mut c = PlayClock::default();
+        c.follow(true, at(0));
+        assert_eq!(c.tick(at(33)), Duration::from_millis(33));
+        c.follow(true, at(40));
+        assert_eq!(c.tick(at(66)), Duration::from_millis(33));
+        // Paused for 6 s, then resumed: the first tick covers the time since the resume.
+        c.follow(false, at(70));
+        assert_eq!(
+            c.tick(at(3_000)),
+            Duration::ZERO,
+            "a held clock does not tick"
+        );
+        c.follow(false, at(6_070));
+        c.follow(true, at(6_080));
+        assert_eq!(c.tick(at(6_100)), Duration::from_millis(20));
+        // A tick held up by a long draw or re-run covers at most MAX_TICK_STEP.
+        assert_eq!(c.tick(at(8_000)), MAX_TICK_STEP);
+        // Instants out of order never go negative.
+        assert_eq!(c.tick(at(7_000)), Duration::ZERO);
+        // 500 ms spent on a key's inline re-run between two ticks do not count.
+        assert_eq!(c.tick(at(9_000)), MAX_TICK_STEP);
+        c.exclude(at(9_010), at(9_510));
+        assert_eq!(c.tick(at(9_533)), Duration::from_millis(33));
+        // Nor for a held clock.
+        c.follow(false, at(9_600));
+        c.exclude(at(9_600), at(9_700));
+        assert_eq!(c.tick(at(9_733)), Duration::ZERO);
+    }
 }

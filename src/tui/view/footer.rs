@@ -1,4 +1,6 @@
-//! The footer: the scenario and the key hints, both from the one keymap table.
+//! The footer: the scenario, a mark while the engine re-runs for new dials (the panels show
+//! the last result until then), for a moment why the last key did nothing, and the key hints
+//! from the one keymap table.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -11,22 +13,37 @@ use super::super::keymap::footer_hints;
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let t = &app.theme;
     let mut spans = vec![Span::styled(format!(" {} ", app.scenario.name), t.dim)];
+    if app.rerunning {
+        spans.push(Span::styled("re-running… ", t.warn));
+    }
+    if let Some(s) = &app.status {
+        spans.push(Span::styled(format!("▸ {} ", s.text), t.warn));
+        spans.push(Span::raw(" "));
+    }
     if app.overlay.is_some() {
         spans.push(Span::styled("Esc", t.key));
         spans.push(Span::styled(" close ", t.text));
     } else {
-        let mut hints: Vec<(&str, &str)> = footer_hints(app.job.is_some()).collect();
+        let mut hints: Vec<(&str, &str)> =
+            footer_hints(app.job.is_some(), app.selection.inspected.is_some()).collect();
         let width = |h: &[(&str, &str)]| -> usize {
             h.iter()
                 .map(|(k, d)| {
                     k.chars().count() + usize::from(!k.is_empty()) + d.chars().count() + 2
                 })
-                .sum()
+                .sum::<usize>()
+                // No gap after the last.
+                .saturating_sub(2)
         };
-        let room = usize::from(area.width).saturating_sub(spans[0].width());
+        let used: usize = spans.iter().map(|s| s.width()).sum();
+        let room = usize::from(area.width).saturating_sub(used);
         // Drop hints from the end, keeping help and quit, until the rest fits.
         while width(&hints) > room && hints.len() > 2 {
             hints.remove(hints.len() - 3);
+        }
+        // Beside a message, only hints that fit.
+        while app.status.is_some() && width(&hints) > room && !hints.is_empty() {
+            hints.remove(0);
         }
         for (keys, hint) in hints {
             if !keys.is_empty() {

@@ -1,6 +1,6 @@
 //! The inspector: the picked event (key, both clocks, delay) and, for each of its windows, the
 //! engine's sentence that says why it was on time, late or dropped, with the inequality in
-//! numbers. Drawn over the bottom of the plot.
+//! numbers. Drawn over the bottom of the plot; ← → step to the event before or after.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -63,7 +63,7 @@ pub fn render(app: &App, plot: Rect, buf: &mut Buffer) {
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(t.border)
-        .title(Span::styled(" Inspect · Esc closes ", t.title));
+        .title(Span::styled(" Inspect · ←→ step · Esc closes ", t.title));
     Paragraph::new(lines)
         .wrap(Wrap { trim: true })
         .block(block)

@@ -1,9 +1,9 @@
 //! The sinks panel and the crash report. The sinks: additive, idempotent and transactional,
 //! each with the total it holds, how many cells differ from the oracle and (transactional) what
 //! is staged, then the additive sink's over-count from the replays. The crash report, over the
-//! top of the plot: the pipeline's own sentence for the latest crash ("crashed at 212.4 s;
-//! restored checkpoint #7 (taken at 200.0 s, source offsets …); replaying 843 events") and how
-//! far the replay has come.
+//! top of the plot until Esc closes it: what happened, in the past tense ("crashed at 212.4 s;
+//! restored checkpoint #7 (taken at 200.0 s, source offsets …)"), then the replay, as a
+//! forecast while it runs ("will take 843 events again: 120 so far") and as done once over.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -11,6 +11,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 
 use crate::engine::job_timeline::JobTimeline;
+use crate::engine::pipeline::CrashTarget;
 use crate::engine::SinkKind;
 
 use super::super::app::App;
@@ -110,35 +111,63 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
 pub fn crash_lines(app: &App, job: &JobTimeline) -> Option<Vec<Line<'static>>> {
     let t = &app.theme;
     let c = job.last_crash()?;
+    if job.crashes().len() <= app.crash_closed {
+        return None;
+    }
+    let who = match c.target {
+        CrashTarget::Job => String::new(),
+        CrashTarget::Operator(i) => format!("operator {i} "),
+    };
+    let restored = match c.restored {
+        Some(id) => format!(
+            "restored checkpoint #{id} (taken at {:.1} s, source offsets {})",
+            c.restored_time / 1000.0,
+            c.offsets
+                .iter()
+                .map(|o| o.to_string())
+                .collect::<Vec<_>>()
+                .join("/")
+        ),
+        None => "no checkpoint had completed: restarted from the start".to_string(),
+    };
     let mut v = vec![Line::from(vec![
         Span::styled(format!("{} ", glyph::CRASH), t.warn),
-        Span::styled(c.to_string(), t.warn),
-    ])];
-    let progress = if job.pipeline().is_replaying() {
-        format!(
-            "{} replay: {} of {} events taken again",
-            glyph::REPLAYED,
-            job.redelivered(),
-            c.replayed
-        )
-    } else {
-        format!(
-            "{} replay done: {} events taken again",
-            glyph::REPLAYED,
-            job.redelivered()
-        )
-    };
-    v.push(Line::from(vec![
-        Span::styled(progress, t.policy),
         Span::styled(
             format!(
-                " · additive sink {:+} · {} staged panes lost",
-                c.overcount_total(),
-                c.staged_lost
+                "{who}crashed at {:.1} s; {restored}; {} staged panes were lost",
+                c.time / 1000.0,
+                match c.staged_lost {
+                    0 => "no".to_string(),
+                    n => n.to_string(),
+                }
             ),
-            t.text,
+            t.warn,
         ),
-    ]));
+    ])];
+    let over = c.overcount_total();
+    let replay = if job.pipeline().is_replaying() {
+        let sink = match over {
+            0 => "the additive sink will not go over".to_string(),
+            n => format!("the additive sink will end {n:+} over"),
+        };
+        format!(
+            "{} the replay will take {} events again ({} so far); {sink}",
+            glyph::REPLAYED,
+            c.replayed,
+            job.redelivered(),
+        )
+    } else {
+        let sink = match over {
+            0 => "the additive sink did not go over".to_string(),
+            n => format!("the additive sink ended {n:+} over"),
+        };
+        format!(
+            "{} the replay took {} events again; {sink}",
+            glyph::REPLAYED,
+            job.redelivered(),
+        )
+    };
+    v.push(Line::from(Span::styled(replay, t.policy)));
     Some(v)
 }
 
@@ -187,7 +216,7 @@ pub fn render_crash(app: &App, plot: Rect, buf: &mut Buffer) {
                 .borders(Borders::ALL)
                 .border_style(t.warn)
                 .title(Span::styled(
-                    format!(" Crash #{} ", job.crashes().len()),
+                    format!(" Crash #{} · Esc closes ", job.crashes().len()),
                     t.warn,
                 )),
         );
