@@ -539,9 +539,9 @@ impl App {
         self.job_preset = Some(preset);
         self.dials.checkpoint_every = preset.checkpoint_every;
         if self.job.is_some() {
-            self.rerun_job();
+            self.rerun_job(false);
         } else {
-            self.set_job_mode(true);
+            self.set_job_mode(true, false);
         }
     }
 
