@@ -291,3 +291,21 @@ fn the_ui_settles_at_the_edges_of_the_ranges() {
         assert!(err.contains("out of range"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn intervals_below_a_millisecond_are_refused() {
+    for (flag, value) in [
+        ("--checkpoint-every", "1e-300ms"),
+        ("--checkpoint-every", "0.5ms"),
+        ("--early", "1e-300ms"),
+        ("--early", "0.999ms"),
+    ] {
+        let args: Vec<String> = ["run", "--events", "200", "--parallelism", "2", flag, value]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let (code, err) = run_with_deadline(&args);
+        assert_eq!(code, 2, "{flag} {value}: {err}");
+        assert!(err.contains("at least 1ms"), "{flag} {value}: {err}");
+    }
+}

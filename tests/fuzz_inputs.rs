@@ -201,8 +201,15 @@ fn flag_table() -> Vec<(
     &'static [&'static str],
 )> {
     use Scope::*;
-    let bad_durations: &'static [&'static str] =
-        &["100000000000001ms", "-10s", "inf", "x", "", "1e16s"];
+    let bad_durations: &'static [&'static str] = &[
+        "100000000000001ms",
+        "-10s",
+        "inf",
+        "x",
+        "",
+        "1e16s",
+        "1e-300ms",
+    ];
     let bad_counts: &'static [&'static str] = &["0", "65", "-1", "x", "1e3"];
     vec![
         (
@@ -280,7 +287,7 @@ fn flag_table() -> Vec<(
             "--early",
             Engine,
             &["1ms", "10s", "1e11s"],
-            &["0", "-5s", "inf"],
+            &["0", "-5s", "inf", "1e-300ms"],
         ),
         (
             "--accumulation",
@@ -299,7 +306,7 @@ fn flag_table() -> Vec<(
             "--checkpoint-every",
             Pipeline,
             &["1s", "10s", "1e11s"],
-            &["0", "-1s", "x"],
+            &["0", "-1s", "x", "1e-300ms", "0.5ms"],
         ),
         (
             "--crash-at",

@@ -253,6 +253,23 @@ impl SourceArgs {
     }
 }
 
+/// The shortest interval of a timer (the early trigger, periodic checkpoints): below it a run
+/// would take steps of no length, or billions of them.
+pub const MIN_INTERVAL_MS: f64 = 1.0;
+
+/// An interval from [`MIN_INTERVAL_MS`] to [`MAX_DURATION_MS`].
+pub fn check_interval(flag: &str, ms: f64) -> Result<()> {
+    if !(MIN_INTERVAL_MS..=MAX_DURATION_MS).contains(&ms) {
+        let shown = if ms > 0.0 && ms < 1e-3 {
+            format!("{ms:e}ms")
+        } else {
+            crate::engine::window::fmt_ms(ms)
+        };
+        bail!("{flag} must be at least 1ms (and at most 1e11s), got {shown}");
+    }
+    Ok(())
+}
+
 /// Generated keys are printable, as keys read from a log must be.
 pub fn check_keys(keys: &str) -> Result<()> {
     if let Some((i, c)) = keys.chars().enumerate().find(|(_, c)| c.is_control()) {
@@ -282,7 +299,7 @@ pub struct EngineArgs {
     /// drops).
     #[arg(long, default_value = "0s", value_parser = parse_duration, allow_hyphen_values = true)]
     pub grace: f64,
-    /// Early-trigger interval in processing time (above 0, at most 1e11s; off when not given).
+    /// Early-trigger interval in processing time (1ms to 1e11s; off when not given).
     #[arg(long, value_parser = parse_duration, allow_hyphen_values = true)]
     pub early: Option<f64>,
     /// What each pane carries.
@@ -297,9 +314,7 @@ impl EngineArgs {
             None => WindowFn::tumbling(self.window)?,
         };
         if let Some(e) = self.early {
-            if e.is_nan() || e <= 0.0 || e.is_infinite() {
-                bail!("--early must be a duration greater than 0, got {e} ms");
-            }
+            check_interval("--early", e)?;
         }
         Ok(EngineConfig {
             window,

@@ -97,7 +97,7 @@ pub struct PipelineArgs {
     /// Source partitions; event i goes to partition i mod P (1 by default).
     #[arg(long, value_name = "P", allow_negative_numbers = true)]
     pub partitions: Option<usize>,
-    /// Checkpoint interval in processing time (above 0, at most 1e11s; none by default).
+    /// Checkpoint interval in processing time (1ms to 1e11s; none by default).
     #[arg(long, value_name = "DUR", value_parser = parse_duration, allow_hyphen_values = true)]
     pub checkpoint_every: Option<f64>,
     /// Processing times at which the job crashes and restores its last checkpoint, e.g.
@@ -142,6 +142,9 @@ impl PipelineArgs {
     }
 
     pub fn config(&self, engine: EngineConfig) -> Result<PipelineConfig> {
+        if let Some(every) = self.checkpoint_every {
+            super::args::check_interval("--checkpoint-every", every)?;
+        }
         let mut cfg = PipelineConfig::new(engine);
         cfg.partitions = self.partitions.unwrap_or(1);
         cfg.parallelism = self.parallelism.unwrap_or(1);
