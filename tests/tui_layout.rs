@@ -91,6 +91,19 @@ fn states() -> Vec<(String, App)> {
     act(&mut a, Action::ToggleJob);
     play(&mut a, 200.0);
     v.push(("job".into(), a.clone()));
+    let mut b = a.clone();
+    for _ in 0..2 {
+        act(&mut b, Action::CycleAccumulation);
+        act(&mut b, Action::CycleWatermark);
+        v.push((
+            format!(
+                "job {} {}",
+                view::dials::value(&b.dials, Dial::Accumulation),
+                b.dials.watermark()
+            ),
+            b.clone(),
+        ));
+    }
     act(&mut a, Action::Help);
     v.push(("job help".into(), a));
     // A checkpoint in flight: its barriers on their way, operators aligning.

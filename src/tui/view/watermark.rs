@@ -180,6 +180,8 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
         .title(Span::styled(" Watermark ", t.title));
     let inner = block.inner(area);
     block.render(area, buf);
+    // The compact form only when the rows are short: with room, one quantity per line.
+    let mode = if inner.height >= 6 { Mode::Full } else { mode };
     let lines = lines(app, inner.width, mode);
     let n = (lines.len() as u16).min(inner.height);
     super::text::lines(buf, inner, lines);
