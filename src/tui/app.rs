@@ -719,7 +719,7 @@ impl App {
     fn turn(&mut self, d: Dial, up: bool) -> bool {
         if d == Dial::Lag && !self.dials.has_lag() {
             return self.say(format!(
-                "the {} watermark has no lag to turn: w picks fixed or bounded",
+                "the {} watermark has no lag: w picks another",
                 self.dials.watermark().family()
             ));
         }
@@ -753,9 +753,7 @@ impl App {
                 self.selection.inspected = Some(j);
                 true
             }
-            None if forward => {
-                self.say("the newest event: > jumps on to the next late or dropped one")
-            }
+            None if forward => self.say("the newest event: > finds the next late or dropped"),
             None => self.say("the first event of the stream"),
         }
     }
@@ -780,8 +778,7 @@ impl App {
     /// with none left the playhead stops at the end.
     fn jump_exception(&mut self, forward: bool) -> bool {
         if self.job.is_some() {
-            return self
-                .say("< and > step through the single processor's events: j leaves job mode");
+            return self.say("< and > need the single processor: j leaves job mode");
         }
         if self.rerunning {
             return self.say("re-running for the new dials: a moment");
@@ -816,7 +813,7 @@ impl App {
         }
         self.selection.inspected = None;
         self.jump_to_end();
-        self.say("no late or dropped event after this one: the end of the stream")
+        self.say("no late or dropped event left: at the end")
     }
 
     fn jump_to_end(&mut self) {
@@ -1140,7 +1137,7 @@ fn act(app: &mut App, a: Action) -> bool {
             true
         }
         Action::Inspect if app.job.is_some() => {
-            app.say("the inspector explains the single processor: j leaves job mode")
+            app.say("the inspector needs the single processor: j leaves job mode")
         }
         Action::Inspect => {
             app.selection.inspected = match app.selection.inspected {
