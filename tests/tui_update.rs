@@ -983,3 +983,21 @@ fn a_status_message_at_80_columns_is_whole_or_cut_after_a_word() {
         "cut mid-word: {footer:?}"
     );
 }
+
+#[test]
+fn end_in_job_mode_on_a_big_input_runs_the_job_off_the_ui_task() {
+    let mut a = job_at(100.0);
+    a.inline_events = 0;
+    let steps = job(&a).pipeline().steps;
+    act(&mut a, Action::JumpToEnd);
+    assert!(a.rerunning);
+    assert_eq!(
+        job(&a).pipeline().steps,
+        steps,
+        "the job drawn stays until then"
+    );
+    a.settle();
+    assert!(!a.rerunning);
+    assert!(job(&a).is_finished());
+    assert!(a.playhead.finished);
+}

@@ -1015,6 +1015,13 @@ fn act(app: &mut App, a: Action) -> bool {
             moved || app.say("the job has finished: Home restarts")
         }
         Action::JumpToEnd if app.job.is_some() => {
+            if app.scenario.len() > app.inline_events {
+                // A big job runs to its end off the UI task, as a re-run would.
+                app.playhead.playing = false;
+                app.playhead.finished = true;
+                app.rerun_job(false);
+                return true;
+            }
             app.with_job(|j| j.run_to_end());
             true
         }
