@@ -535,15 +535,17 @@ impl App {
             self.rerunning = false;
             self.cancel = None;
             let never = AtomicBool::new(false);
-            let job = run_job(
+            // Never cancelled, so always Some.
+            if let Some(job) = run_job(
                 self.scenario.stream.clone(),
                 cfg,
                 &self.presses,
                 now,
                 to_end,
                 &never,
-            );
-            self.take_job(job.unwrap_or_else(|| unreachable!("never cancelled")));
+            ) {
+                self.take_job(job);
+            }
             return;
         }
         if self.job.is_none() {
