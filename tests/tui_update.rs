@@ -957,10 +957,47 @@ fn greater_with_none_left_stops_at_the_end_and_says_so() {
     act(&mut a, Action::NextException);
     assert!(a.playhead.finished);
     assert_eq!(a.selection.inspected, None);
-    assert!(said(&a).contains("no late or dropped event after this one"));
+    assert!(said(&a).contains("no late or dropped event left"));
     assert_eq!(a.timeline.counters().dropped, 0);
     let mut j = app();
     act(&mut j, Action::ToggleJob);
     act(&mut j, Action::NextException);
     assert!(said(&j).contains("j leaves job mode"), "{}", said(&j));
+}
+
+#[test]
+fn a_status_message_at_80_columns_is_whole_or_cut_after_a_word() {
+    let mut a = app();
+    update(&mut a, Msg::Resize(80, 24), Duration::ZERO);
+    act(&mut a, Action::ToggleJob);
+    act(&mut a, Action::Inspect);
+    let text = said(&a).to_string();
+    let shown = screen(&a);
+    let footer = shown.lines().last().unwrap().to_string();
+    let start = footer.find('▸').expect("the message is shown") + '▸'.len_utf8() + 1;
+    let part = footer[start..].split("  ").next().unwrap().trim_end();
+    let part = part.strip_suffix('…').unwrap_or(part);
+    assert!(text.starts_with(part), "{part:?} of {text:?}");
+    assert!(
+        part.len() == text.len() || text[part.len()..].starts_with(' '),
+        "cut mid-word: {footer:?}"
+    );
+}
+
+#[test]
+fn end_in_job_mode_on_a_big_input_runs_the_job_off_the_ui_task() {
+    let mut a = job_at(100.0);
+    a.inline_events = 0;
+    let steps = job(&a).pipeline().steps;
+    act(&mut a, Action::JumpToEnd);
+    assert!(a.rerunning);
+    assert_eq!(
+        job(&a).pipeline().steps,
+        steps,
+        "the job drawn stays until then"
+    );
+    a.settle();
+    assert!(!a.rerunning);
+    assert!(job(&a).is_finished());
+    assert!(a.playhead.finished);
 }

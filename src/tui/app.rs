@@ -559,15 +559,17 @@ impl App {
             self.rerunning = false;
             self.cancel = None;
             let never = AtomicBool::new(false);
-            let job = run_job(
+            // Never cancelled, so always Some.
+            if let Some(job) = run_job(
                 self.scenario.stream.clone(),
                 cfg,
                 &self.presses,
                 now,
                 to_end,
                 &never,
-            );
-            self.take_job(job.unwrap_or_else(|| unreachable!("never cancelled")));
+            ) {
+                self.take_job(job);
+            }
             return;
         }
         if self.job.is_none() {
@@ -743,7 +745,7 @@ impl App {
     fn turn(&mut self, d: Dial, up: bool) -> bool {
         if d == Dial::Lag && !self.dials.has_lag() {
             return self.say(format!(
-                "the {} watermark has no lag to turn: w picks fixed or bounded",
+                "the {} watermark has no lag: w picks another",
                 self.dials.watermark().family()
             ));
         }
@@ -777,9 +779,7 @@ impl App {
                 self.selection.inspected = Some(j);
                 true
             }
-            None if forward => {
-                self.say("the newest event: > jumps on to the next late or dropped one")
-            }
+            None if forward => self.say("the newest event: > finds the next late or dropped"),
             None => self.say("the first event of the stream"),
         }
     }
@@ -804,8 +804,7 @@ impl App {
     /// with none left the playhead stops at the end.
     fn jump_exception(&mut self, forward: bool) -> bool {
         if self.job.is_some() {
-            return self
-                .say("< and > step through the single processor's events: j leaves job mode");
+            return self.say("< and > need the single processor: j leaves job mode");
         }
         if self.rerunning {
             return self.say("re-running for the new dials: a moment");
@@ -840,7 +839,7 @@ impl App {
         }
         self.selection.inspected = None;
         self.jump_to_end();
-        self.say("no late or dropped event after this one: the end of the stream")
+        self.say("no late or dropped event left: at the end")
     }
 
     fn jump_to_end(&mut self) {
@@ -1038,6 +1037,13 @@ fn act(app: &mut App, a: Action) -> bool {
             moved || app.say("the job has finished: Home restarts")
         }
         Action::JumpToEnd if app.job.is_some() => {
+            if app.scenario.len() > app.inline_events {
+                // A big job runs to its end off the UI task, as a re-run would.
+                app.playhead.playing = false;
+                app.playhead.finished = true;
+                app.rerun_job(false);
+                return true;
+            }
             app.with_job(|j| j.run_to_end());
             true
         }
@@ -1160,7 +1166,7 @@ fn act(app: &mut App, a: Action) -> bool {
             true
         }
         Action::Inspect if app.job.is_some() => {
-            app.say("the inspector explains the single processor: j leaves job mode")
+            app.say("the inspector needs the single processor: j leaves job mode")
         }
         Action::Inspect => {
             app.selection.inspected = match app.selection.inspected {

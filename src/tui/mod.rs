@@ -2,8 +2,10 @@
 //! the engine. `app` holds the state and the pure update, `dials` the dials' ranges and steps,
 //! `keymap` the one table of keys, `view` one module per panel, `terminal` the raw-mode
 //! lifecycle, and [`run`] the tokio loop:
-//! `select!` over terminal input, a simulation tick that runs only while playing, and engine
-//! work finished off the UI task; a frame is drawn only when something changed.
+//! `select!` over terminal input, a simulation tick that runs only while the simulation does
+//! (its real time kept by [`PlayClock`], which never counts time held or spent on other
+//! messages), engine work finished off the UI task, and the expiry of a status message; a
+//! frame is drawn only when something changed.
 
 pub mod app;
 pub mod dials;

@@ -17,7 +17,9 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         spans.push(Span::styled("re-running… ", t.warn));
     }
     if let Some(s) = &app.status {
-        spans.push(Span::styled(format!("▸ {} ", s.text), t.warn));
+        let used: usize = spans.iter().map(|s| s.width()).sum();
+        let room = usize::from(area.width).saturating_sub(used + 3);
+        spans.push(Span::styled(format!("▸ {} ", fit(&s.text, room)), t.warn));
         spans.push(Span::raw(" "));
     }
     if app.overlay.is_some() {
@@ -55,4 +57,37 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         }
     }
     Paragraph::new(Line::from(spans)).render(area, buf);
+}
+
+/// `text` in at most `room` columns, cut after a whole word with "…" if it must be.
+fn fit(text: &str, room: usize) -> String {
+    if text.chars().count() <= room {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    for word in text.split(' ') {
+        let sep = usize::from(!out.is_empty());
+        if out.chars().count() + sep + word.chars().count() + 1 > room {
+            break;
+        }
+        if sep == 1 {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out.push('…');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fit;
+
+    #[test]
+    fn a_long_message_is_cut_after_a_whole_word() {
+        assert_eq!(fit("nothing to close", 40), "nothing to close");
+        assert_eq!(fit("nothing to close", 12), "nothing to…");
+        assert_eq!(fit("nothing", 3), "…");
+        assert_eq!(fit("", 0), "");
+    }
 }
