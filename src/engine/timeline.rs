@@ -520,7 +520,7 @@ mod tests {
             std::mem::size_of::<Event>()
         );
         assert_eq!(std::mem::size_of::<Fate>(), 1);
-        assert!(Timeline::BYTES_PER_ARRIVAL <= 24);
+        const { assert!(Timeline::BYTES_PER_ARRIVAL <= 24) };
         let s = classroom();
         let t = Timeline::run_to(EngineConfig::fixed(20_000.0, 0.0), &s, s.len(), true);
         assert_eq!(t.fates().len(), s.len());
