@@ -5,6 +5,11 @@
 //!
 //! A dial change builds a new timeline from the start to the same playhead ([`Timeline::run_to`]);
 //! playing forward extends the current one ([`Timeline::advance_to`]).
+//!
+//! Memory: the UI draws every event, so it keeps every event. The stream holds each [`Event`]
+//! once (24 bytes), shared by every re-run; a timeline adds per arrival its fate and the exact
+//! watermark after it ([`Timeline::BYTES_PER_ARRIVAL`], 9 bytes), and per late or dropped
+//! arrival an [`Exception`] for the plot.
 
 use std::collections::BTreeMap;
 
@@ -105,6 +110,10 @@ pub struct Inspection {
 }
 
 impl Timeline {
+    /// What a timeline keeps for each arrived event, besides the stream's [`Event`]: its fate
+    /// and the watermark after it, in two arrays.
+    pub const BYTES_PER_ARRIVAL: usize = std::mem::size_of::<Fate>() + std::mem::size_of::<f64>();
+
     /// A timeline before its first event.
     pub fn new(cfg: EngineConfig, stream: &Stream) -> Self {
         Timeline {
@@ -499,5 +508,22 @@ mod tests {
         let end = Timeline::run_to(EngineConfig::fixed(20_000.0, 30_000.0), &s, s.len(), true);
         let row = end.window_row(3, None, 4, &truth);
         assert_eq!(row.phase, Phase::Finalised);
+    }
+
+    /// The record the UI keeps per event stays small: the stream's event is at most 24 bytes,
+    /// and what a timeline adds per arrival too.
+    #[test]
+    fn the_per_event_records_are_at_most_24_bytes() {
+        assert!(
+            std::mem::size_of::<Event>() <= 24,
+            "{}",
+            std::mem::size_of::<Event>()
+        );
+        assert_eq!(std::mem::size_of::<Fate>(), 1);
+        const { assert!(Timeline::BYTES_PER_ARRIVAL <= 24) };
+        let s = classroom();
+        let t = Timeline::run_to(EngineConfig::fixed(20_000.0, 0.0), &s, s.len(), true);
+        assert_eq!(t.fates().len(), s.len());
+        assert_eq!(t.watermarks().len(), s.len());
     }
 }
