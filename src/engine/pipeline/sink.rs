@@ -1,0 +1,183 @@
+//! The sink node: the three sinks it feeds (the outside world), its own bookkeeping (what a
+//! checkpoint restores) and the transactional sink's staging.
+
+use std::borrow::Borrow;
+use std::collections::BTreeMap;
+
+use super::super::channel::{Message, MessageKind, Node};
+use super::super::checkpoint::{Sink, SinkKind};
+use super::super::stream::Stream;
+use super::super::trigger::Pane;
+use super::super::window::CellId;
+use super::addressing::{bit, full};
+use super::config::CheckpointMode;
+use super::trace::{Outcome, StepEvent};
+use super::Pipeline;
+
+/// The sink's own bookkeeping (what a checkpoint restores; the sinks' contents are the world).
+#[derive(Debug, Clone, Default)]
+pub(super) struct SinkState {
+    pub(super) ended: u64,
+    pub(super) blocked: u64,
+    pub(super) aligning: Vec<(u32, u64)>,
+    pub(super) finished: bool,
+    pub(super) clock: f64,
+}
+
+#[derive(Debug, Clone)]
+pub(super) struct SinkNode {
+    pub(super) state: SinkState,
+    pub(super) sinks: Vec<Sink>,
+    /// Final values by cell, upserted (a replayed finalisation overwrites itself).
+    pub(super) finals: BTreeMap<CellId, u64>,
+    /// Panes applied since the last completed checkpoint's cut: what a crash makes the sinks
+    /// receive again.
+    pub(super) since_commit: Vec<(CellId, i64)>,
+    /// How many panes were dropped from the front of `since_commit` so far.
+    pub(super) since_base: usize,
+    /// The transactional sink's open transaction.
+    pub(super) open: Vec<Pane>,
+    /// Transactions pre-committed at a checkpoint's barrier, committed when it completes.
+    pub(super) precommitted: Vec<(u32, Vec<Pane>)>,
+    pub(super) received: u64,
+    pub(super) log: Vec<Pane>,
+}
+
+impl<S: Borrow<Stream>> Pipeline<S> {
+    /// Hands a transaction to the transactional sink and commits it.
+    pub(super) fn commit(&mut self, panes: &[Pane]) {
+        for s in &mut self.sink.sinks {
+            if s.kind() == SinkKind::Transactional {
+                for pane in panes {
+                    s.deliver(pane);
+                }
+            }
+            s.commit();
+        }
+    }
+
+    pub(super) fn deliver_to_sink(&mut self, c: usize) -> StepEvent {
+        let nn = self.cfg.parallelism;
+        let i = c - self.cfg.partitions * nn;
+        let Some(m) = self.channels.pop(c) else {
+            return StepEvent::Delivered {
+                channel: c,
+                to: Node::Sink,
+                kind: MessageKind::End,
+                outcome: Outcome::InputEnded,
+            };
+        };
+        let kind = m.message.kind();
+        if self.cfg.mode == CheckpointMode::Unaligned && kind != MessageKind::Barrier {
+            self.store_in_flight(&self.sink.state.aligning.clone(), i, c, m);
+        }
+        let sink = &mut self.sink;
+        sink.state.clock = sink.state.clock.max(m.arrival);
+        let outcome = match m.message {
+            Message::Pane(pane) => {
+                for s in &mut sink.sinks {
+                    if s.kind() != SinkKind::Transactional {
+                        s.deliver(&pane);
+                    }
+                }
+                sink.open.push(pane);
+                sink.received += 1;
+                sink.since_commit.push((pane.cell, pane.value));
+                if self.cfg.keep_outputs {
+                    sink.log.push(pane);
+                }
+                Outcome::Pane {
+                    cell: pane.cell,
+                    value: pane.value,
+                }
+            }
+            Message::Final(f) => {
+                sink.finals.insert(f.cell, f.value);
+                Outcome::Final {
+                    cell: f.cell,
+                    value: f.value,
+                }
+            }
+            Message::Barrier { checkpoint } => {
+                if self.cfg.mode == CheckpointMode::ExactlyOnce {
+                    sink.state.blocked |= bit(i);
+                }
+                match sink
+                    .state
+                    .aligning
+                    .iter_mut()
+                    .find(|(k, _)| *k == checkpoint)
+                {
+                    Some((_, mask)) => *mask |= bit(i),
+                    None => {
+                        sink.state.aligning.push((checkpoint, bit(i)));
+                        if self.cfg.mode == CheckpointMode::Unaligned {
+                            // Pre-commit: the open transaction belongs to this checkpoint.
+                            let txn = std::mem::take(&mut sink.open);
+                            sink.precommitted.push((checkpoint, txn));
+                            let mut state = sink.state.clone();
+                            state.aligning.clear();
+                            let mark = sink.since_base + sink.since_commit.len();
+                            if let Some(pc) = self.pending.iter_mut().find(|pc| pc.id == checkpoint)
+                            {
+                                pc.sink = Some((state, mark));
+                            }
+                        }
+                    }
+                }
+                self.try_complete().unwrap_or_else(|| {
+                    let st = &self.sink.state;
+                    let mask = st
+                        .aligning
+                        .iter()
+                        .find(|(k, _)| *k == checkpoint)
+                        .map_or(0, |(_, m)| *m);
+                    Outcome::Aligning {
+                        checkpoint,
+                        waiting: (full(nn) & !(mask | st.ended)).count_ones() as usize,
+                    }
+                })
+            }
+            Message::End => {
+                sink.state.ended |= bit(i);
+                sink.state.blocked &= !bit(i);
+                let done = self.try_complete();
+                if self.sink.state.ended & full(nn) == full(nn) {
+                    let mut txn: Vec<Pane> = Vec::new();
+                    for (_, t) in std::mem::take(&mut self.sink.precommitted) {
+                        txn.extend(t);
+                    }
+                    txn.append(&mut self.sink.open);
+                    self.commit(&txn);
+                    let sink = &mut self.sink;
+                    sink.since_base += sink.since_commit.len();
+                    sink.since_commit.clear();
+                    sink.state.finished = true;
+                    self.pending.clear();
+                    done.unwrap_or(Outcome::Finished)
+                } else {
+                    done.unwrap_or(Outcome::InputEnded)
+                }
+            }
+            Message::Record { .. } | Message::Watermark { .. } => Outcome::InputEnded,
+        };
+        StepEvent::Delivered {
+            channel: c,
+            to: Node::Sink,
+            kind,
+            outcome,
+        }
+    }
+
+    /// Panes the transactional sink holds uncommitted: its open transaction and the
+    /// pre-committed ones.
+    pub fn staged(&self) -> usize {
+        self.sink.open.len()
+            + self
+                .sink
+                .precommitted
+                .iter()
+                .map(|(_, t)| t.len())
+                .sum::<usize>()
+    }
+}
