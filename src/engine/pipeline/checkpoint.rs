@@ -99,13 +99,17 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         let id = self.next_id;
         self.next_id += 1;
         let nn = self.cfg.parallelism;
+        let addressing = self.addressing();
         for p in 0..self.cfg.partitions {
             if self.sources[p].ended {
                 continue;
             }
             for i in 0..nn {
-                self.channels
-                    .send(p * nn + i, self.now, Message::Barrier { checkpoint: id });
+                self.channels.send(
+                    addressing.source_to_operator(p, i),
+                    self.now,
+                    Message::Barrier { checkpoint: id },
+                );
             }
         }
         let sources = self.source_snapshots();

@@ -76,7 +76,7 @@ use super::trigger::Pane;
 use super::watermark::Watermark;
 use super::window::{CellId, WindowId};
 
-pub use addressing::{key_hash, operator_for};
+pub use addressing::{key_hash, operator_for, Addressing};
 pub use audit::{Audit, Ledger};
 pub use checkpoint::CompletedCheckpoint;
 pub use config::{CheckpointMode, PipelineConfig, PipelineError};
@@ -86,6 +86,7 @@ pub use trace::{
     StepEvent, Topology,
 };
 
+use alignment::Alignment;
 use checkpoint::{PendingCheckpoint, RestorePoint};
 use operator::Operator;
 use sink::{SinkNode, SinkState};
@@ -193,9 +194,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             .map(|_| Operator {
                 processor: Processor::new(cfg.engine, max_delay),
                 input_watermark: vec![f64::NEG_INFINITY; np],
-                ended: 0,
-                blocked: 0,
-                aligning: Vec::new(),
+                alignment: Alignment::default(),
                 aligning_since: f64::NEG_INFINITY,
                 last_snapshot: None,
                 finished: false,
@@ -268,6 +267,11 @@ impl<S: Borrow<Stream>> Pipeline<S> {
 
     pub fn config(&self) -> &PipelineConfig {
         &self.cfg
+    }
+
+    /// How the channels are numbered.
+    pub fn addressing(&self) -> Addressing {
+        Addressing::new(self.cfg.partitions, self.cfg.parallelism)
     }
 
     /// The simulation's processing-time clock, ms.

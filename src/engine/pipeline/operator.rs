@@ -7,7 +7,8 @@ use super::super::channel::{Link, Message, MessageKind, Node};
 use super::super::lateness::Dropped;
 use super::super::processor::Processor;
 use super::super::stream::{Event, Stream};
-use super::addressing::{bit, full};
+use super::addressing::{full, Receiver};
+use super::alignment::Alignment;
 use super::audit::Ledger;
 use super::config::CheckpointMode;
 use super::trace::{Outcome, StepEvent};
@@ -19,10 +20,9 @@ pub(super) struct Operator {
     pub(super) processor: Processor,
     /// The latest watermark received on each input.
     pub(super) input_watermark: Vec<f64>,
-    pub(super) ended: u64,
-    pub(super) blocked: u64,
-    /// Checkpoints whose barriers have arrived on some inputs: id and those inputs.
-    pub(super) aligning: Vec<(u32, u64)>,
+    /// Its inputs' barriers.
+    pub(super) alignment: Alignment,
+    /// Since when it has been aligning (its first barrier after its last snapshot).
     pub(super) aligning_since: f64,
     pub(super) last_snapshot: Option<u32>,
     pub(super) finished: bool,
@@ -35,7 +35,7 @@ impl Operator {
     pub(super) fn watermark_in(&self) -> f64 {
         let mut wm = f64::INFINITY;
         for (p, &w) in self.input_watermark.iter().enumerate() {
-            if self.ended & bit(p) == 0 && w < wm {
+            if !self.alignment.is_ended(p) && w < wm {
                 wm = w;
             }
         }
@@ -55,7 +55,7 @@ pub(super) struct OperatorSnapshot {
 
 impl<S: Borrow<Stream>> Pipeline<S> {
     pub(super) fn operator_snapshot(&self, i: usize) -> OperatorSnapshot {
-        let out = self.cfg.partitions * self.cfg.parallelism + i;
+        let out = self.addressing().operator_to_sink(i);
         OperatorSnapshot {
             operator: self.operators[i].clone(),
             link: self.channels[out].link.clone(),
@@ -64,7 +64,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
 
     /// Sends what the operator's processor emitted on towards the sink.
     pub(super) fn forward(&mut self, i: usize) {
-        let c = self.cfg.partitions * self.cfg.parallelism + i;
+        let c = self.addressing().operator_to_sink(i);
         let now = self.now;
         for pane in &self.out.panes {
             self.channels.send(c, now, Message::Pane(*pane));
@@ -76,8 +76,8 @@ impl<S: Borrow<Stream>> Pipeline<S> {
     }
 
     pub(super) fn deliver_to_operator(&mut self, i: usize, c: usize) -> StepEvent {
-        let (np, nn) = (self.cfg.partitions, self.cfg.parallelism);
-        let p = c / nn;
+        let np = self.cfg.partitions;
+        let (_, p) = self.addressing().receiver_of(c);
         let Some(m) = self.channels.pop(c) else {
             return StepEvent::Delivered {
                 channel: c,
@@ -89,7 +89,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         let pt = m.arrival;
         let kind = m.message.kind();
         if self.cfg.mode == CheckpointMode::Unaligned && kind != MessageKind::Barrier {
-            self.store_in_flight(&self.operators[i].aligning.clone(), p, c, m);
+            self.store_in_flight(Receiver::Operator(i), p, c, m);
         }
         let op = &mut self.operators[i];
         op.clock = op.clock.max(pt);
@@ -142,51 +142,37 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                 Outcome::Watermark { watermark }
             }
             Message::Barrier { checkpoint } => {
-                if self.cfg.mode == CheckpointMode::ExactlyOnce {
-                    op.blocked |= bit(p);
-                }
-                let mut first = false;
-                match op.aligning.iter_mut().find(|(k, _)| *k == checkpoint) {
-                    Some((_, mask)) => *mask |= bit(p),
-                    None => {
-                        if op.aligning.is_empty() {
-                            op.aligning_since = self.now;
-                        }
-                        op.aligning.push((checkpoint, bit(p)));
-                        first = true;
-                    }
+                let block = self.cfg.mode == CheckpointMode::ExactlyOnce;
+                let first = op.alignment.barrier(checkpoint, p, block);
+                if first == Some(true) {
+                    op.aligning_since = self.now;
                 }
                 let snap = if self.cfg.mode == CheckpointMode::Unaligned {
-                    let snap = first.then(|| self.snapshot_operator(i, checkpoint));
-                    let settled = self.settle(i);
+                    let snap = first
+                        .is_some()
+                        .then(|| self.snapshot_operator(i, checkpoint));
+                    let settled = self.settle(Receiver::Operator(i));
                     snap.or(settled)
                 } else {
-                    self.settle(i)
+                    self.settle(Receiver::Operator(i))
                 };
-                snap.unwrap_or_else(|| {
-                    let op = &self.operators[i];
-                    let mask = op
-                        .aligning
-                        .iter()
-                        .find(|(k, _)| *k == checkpoint)
-                        .map_or(full(np), |(_, m)| *m);
-                    Outcome::Aligning {
-                        checkpoint,
-                        waiting: (full(np) & !(mask | op.ended)).count_ones() as usize,
-                    }
+                snap.unwrap_or_else(|| Outcome::Aligning {
+                    checkpoint,
+                    waiting: self.operators[i]
+                        .alignment
+                        .waiting(checkpoint, np, full(np)),
                 })
             }
             Message::End => {
-                op.ended |= bit(p);
-                op.blocked &= !bit(p);
-                if op.ended & full(np) == full(np) {
-                    let snap = self.settle(i);
+                op.alignment.end(p);
+                if op.alignment.all_ended(np) {
+                    let snap = self.settle(Receiver::Operator(i));
                     let op = &mut self.operators[i];
                     op.processor.finish(&mut self.out);
                     op.finished = true;
                     self.out.dropped.clear();
                     self.forward(i);
-                    let out = np * nn + i;
+                    let out = self.addressing().operator_to_sink(i);
                     self.channels.send(out, self.now, Message::End);
                     snap.unwrap_or(Outcome::Finished)
                 } else {
@@ -194,7 +180,8 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                     op.processor.advance(wm, pt, &mut self.out);
                     self.out.dropped.clear();
                     self.forward(i);
-                    self.settle(i).unwrap_or(Outcome::InputEnded)
+                    self.settle(Receiver::Operator(i))
+                        .unwrap_or(Outcome::InputEnded)
                 }
             }
             Message::Pane(_) | Message::Final(_) => Outcome::InputEnded,
@@ -209,7 +196,6 @@ impl<S: Borrow<Stream>> Pipeline<S> {
 
     /// Operator `i` snapshots for checkpoint `k` and forwards its barrier.
     pub(super) fn snapshot_operator(&mut self, i: usize, k: u32) -> Outcome {
-        let (np, nn) = (self.cfg.partitions, self.cfg.parallelism);
         let op = &mut self.operators[i];
         op.last_snapshot = Some(k);
         let waited = if self.cfg.mode == CheckpointMode::Unaligned {
@@ -218,12 +204,11 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             (self.now - op.aligning_since).max(0.0)
         };
         op.aligning_since = self.now;
-        let out = np * nn + i;
+        let out = self.addressing().operator_to_sink(i);
         self.channels
             .send(out, self.now, Message::Barrier { checkpoint: k });
         let mut snap = self.operator_snapshot(i);
-        snap.operator.aligning.clear();
-        snap.operator.blocked = 0;
+        snap.operator.alignment = snap.operator.alignment.at_cut();
         let bytes = snap.operator.state_bytes();
         if let Some(pc) = self.pending.iter_mut().find(|pc| pc.id == k) {
             pc.operators[i] = Some(snap);

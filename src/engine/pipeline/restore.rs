@@ -94,7 +94,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         }
         let ck = self.restore.clone();
         let ck_offsets = ck.offsets();
-        let nn = self.cfg.parallelism;
+        let addressing = self.addressing();
         let now_offsets = self.offsets();
         let replayed = now_offsets
             .iter()
@@ -118,13 +118,14 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         for (p, snap) in ck.sources.into_iter().enumerate() {
             self.sources[p] = snap.source;
             for (i, link) in snap.links.into_iter().enumerate() {
-                self.channels.set_link(p * nn + i, link);
+                self.channels
+                    .set_link(addressing.source_to_operator(p, i), link);
             }
         }
-        let base = self.cfg.partitions * nn;
         for (i, snap) in ck.operators.into_iter().enumerate() {
             self.operators[i] = snap.operator;
-            self.channels.set_link(base + i, snap.link);
+            self.channels
+                .set_link(addressing.operator_to_sink(i), snap.link);
         }
         self.sink.state = ck.sink;
         for &(c, m) in &ck.channel_state {

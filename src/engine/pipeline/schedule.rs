@@ -4,7 +4,7 @@
 use std::borrow::Borrow;
 
 use super::super::stream::Stream;
-use super::addressing::bit;
+use super::addressing::Receiver;
 use super::trace::{Step, StepEvent};
 use super::Pipeline;
 
@@ -20,25 +20,27 @@ pub(super) enum Next {
 impl<S: Borrow<Stream>> Pipeline<S> {
     /// Recomputes the earliest unblocked head of every receiver whose inputs changed.
     pub(super) fn refresh_heads(&mut self) {
-        let (np, nn) = (self.cfg.partitions, self.cfg.parallelism);
+        let nn = self.cfg.parallelism;
+        let addressing = self.addressing();
         let dirty = self.channels.take_dirty();
         for r in 0..=nn {
             if dirty & (1 << r) == 0 {
                 continue;
             }
-            let (blocked, done, inputs) = if r < nn {
+            let (receiver, alignment, done) = if r < nn {
                 let op = &self.operators[r];
-                (op.blocked, op.finished, np)
+                (Receiver::Operator(r), &op.alignment, op.finished)
             } else {
-                (self.sink.state.blocked, self.sink.state.finished, nn)
+                let st = &self.sink.state;
+                (Receiver::Sink, &st.alignment, st.finished)
             };
             let mut head = (f64::INFINITY, usize::MAX);
             if !done {
-                for k in 0..inputs {
-                    if blocked & bit(k) != 0 {
+                for k in 0..addressing.inputs(receiver) {
+                    if alignment.is_blocked(k) {
                         continue;
                     }
-                    let c = if r < nn { k * nn + r } else { np * nn + k };
+                    let c = addressing.input(receiver, k);
                     let a = self.channels.head_arrival(c);
                     if a < head.0 {
                         head = (a, c);

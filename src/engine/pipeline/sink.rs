@@ -9,7 +9,8 @@ use super::super::checkpoint::{Sink, SinkKind};
 use super::super::stream::Stream;
 use super::super::trigger::Pane;
 use super::super::window::CellId;
-use super::addressing::{bit, full};
+use super::addressing::Receiver;
+use super::alignment::Alignment;
 use super::config::CheckpointMode;
 use super::trace::{Outcome, StepEvent};
 use super::Pipeline;
@@ -17,9 +18,8 @@ use super::Pipeline;
 /// The sink's own bookkeeping (what a checkpoint restores; the sinks' contents are the world).
 #[derive(Debug, Clone, Default)]
 pub(super) struct SinkState {
-    pub(super) ended: u64,
-    pub(super) blocked: u64,
-    pub(super) aligning: Vec<(u32, u64)>,
+    /// Its inputs' barriers.
+    pub(super) alignment: Alignment,
     pub(super) finished: bool,
     pub(super) clock: f64,
 }
@@ -56,9 +56,25 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         }
     }
 
+    /// The sink pre-commits its open transaction for checkpoint `k`, and the checkpoint
+    /// records the sink's state at the cut and where its applied panes then stood.
+    pub(super) fn precommit(&mut self, k: u32) {
+        let sink = &mut self.sink;
+        let txn = std::mem::take(&mut sink.open);
+        sink.precommitted.push((k, txn));
+        let state = SinkState {
+            alignment: sink.state.alignment.at_cut(),
+            ..sink.state.clone()
+        };
+        let mark = sink.since_base + sink.since_commit.len();
+        if let Some(pc) = self.pending.iter_mut().find(|pc| pc.id == k) {
+            pc.sink = Some((state, mark));
+        }
+    }
+
     pub(super) fn deliver_to_sink(&mut self, c: usize) -> StepEvent {
         let nn = self.cfg.parallelism;
-        let i = c - self.cfg.partitions * nn;
+        let (_, i) = self.addressing().receiver_of(c);
         let Some(m) = self.channels.pop(c) else {
             return StepEvent::Delivered {
                 channel: c,
@@ -69,7 +85,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         };
         let kind = m.message.kind();
         if self.cfg.mode == CheckpointMode::Unaligned && kind != MessageKind::Barrier {
-            self.store_in_flight(&self.sink.state.aligning.clone(), i, c, m);
+            self.store_in_flight(Receiver::Sink, i, c, m);
         }
         let sink = &mut self.sink;
         sink.state.clock = sink.state.clock.max(m.arrival);
@@ -99,50 +115,22 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                 }
             }
             Message::Barrier { checkpoint } => {
-                if self.cfg.mode == CheckpointMode::ExactlyOnce {
-                    sink.state.blocked |= bit(i);
+                let block = self.cfg.mode == CheckpointMode::ExactlyOnce;
+                let first = sink.state.alignment.barrier(checkpoint, i, block);
+                if first.is_some() && self.cfg.mode == CheckpointMode::Unaligned {
+                    // Pre-commit: the open transaction belongs to this checkpoint.
+                    self.precommit(checkpoint);
                 }
-                match sink
-                    .state
-                    .aligning
-                    .iter_mut()
-                    .find(|(k, _)| *k == checkpoint)
-                {
-                    Some((_, mask)) => *mask |= bit(i),
-                    None => {
-                        sink.state.aligning.push((checkpoint, bit(i)));
-                        if self.cfg.mode == CheckpointMode::Unaligned {
-                            // Pre-commit: the open transaction belongs to this checkpoint.
-                            let txn = std::mem::take(&mut sink.open);
-                            sink.precommitted.push((checkpoint, txn));
-                            let mut state = sink.state.clone();
-                            state.aligning.clear();
-                            let mark = sink.since_base + sink.since_commit.len();
-                            if let Some(pc) = self.pending.iter_mut().find(|pc| pc.id == checkpoint)
-                            {
-                                pc.sink = Some((state, mark));
-                            }
-                        }
-                    }
-                }
-                self.try_complete().unwrap_or_else(|| {
-                    let st = &self.sink.state;
-                    let mask = st
-                        .aligning
-                        .iter()
-                        .find(|(k, _)| *k == checkpoint)
-                        .map_or(0, |(_, m)| *m);
-                    Outcome::Aligning {
+                self.settle(Receiver::Sink)
+                    .unwrap_or_else(|| Outcome::Aligning {
                         checkpoint,
-                        waiting: (full(nn) & !(mask | st.ended)).count_ones() as usize,
-                    }
-                })
+                        waiting: self.sink.state.alignment.waiting(checkpoint, nn, 0),
+                    })
             }
             Message::End => {
-                sink.state.ended |= bit(i);
-                sink.state.blocked &= !bit(i);
-                let done = self.try_complete();
-                if self.sink.state.ended & full(nn) == full(nn) {
+                sink.state.alignment.end(i);
+                let done = self.settle(Receiver::Sink);
+                if self.sink.state.alignment.all_ended(nn) {
                     let mut txn: Vec<Pane> = Vec::new();
                     for (_, t) in std::mem::take(&mut self.sink.precommitted) {
                         txn.extend(t);

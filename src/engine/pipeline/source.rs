@@ -30,13 +30,18 @@ pub(super) struct SourceSnapshot {
 impl<S: Borrow<Stream>> Pipeline<S> {
     pub(super) fn source_snapshots(&self) -> Vec<SourceSnapshot> {
         let nn = self.cfg.parallelism;
+        let addressing = self.addressing();
         self.sources
             .iter()
             .enumerate()
             .map(|(p, s)| SourceSnapshot {
                 source: s.clone(),
                 links: (0..nn)
-                    .map(|i| self.channels[p * nn + i].link.clone())
+                    .map(|i| {
+                        self.channels[addressing.source_to_operator(p, i)]
+                            .link
+                            .clone()
+                    })
                     .collect(),
             })
             .collect()
@@ -44,13 +49,15 @@ impl<S: Borrow<Stream>> Pipeline<S> {
 
     pub(super) fn emit(&mut self, p: usize) -> StepEvent {
         let nn = self.cfg.parallelism;
+        let addressing = self.addressing();
         let now = self.now;
         let offset = self.sources[p].offset;
         let Some(&idx) = self.partitions[p].get(offset) else {
             let src = &mut self.sources[p];
             src.ended = true;
             for i in 0..nn {
-                self.channels.send(p * nn + i, now, Message::End);
+                self.channels
+                    .send(addressing.source_to_operator(p, i), now, Message::End);
             }
             return StepEvent::PartitionEnded { partition: p };
         };
@@ -64,7 +71,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         src.offset += 1;
         src.sent_watermark[target] = wm;
         self.channels.send(
-            p * nn + target,
+            addressing.source_to_operator(p, target),
             now,
             Message::Record {
                 event: e,
@@ -79,8 +86,11 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             for i in 0..nn {
                 if src.sent_watermark[i] < wm {
                     src.sent_watermark[i] = wm;
-                    self.channels
-                        .send(p * nn + i, now, Message::Watermark { watermark: wm });
+                    self.channels.send(
+                        addressing.source_to_operator(p, i),
+                        now,
+                        Message::Watermark { watermark: wm },
+                    );
                 }
             }
         }

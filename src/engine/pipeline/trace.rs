@@ -9,7 +9,7 @@ use super::super::lateness::Fate;
 use super::super::processor::Counters;
 use super::super::stream::{KeyId, Stream};
 use super::super::window::CellId;
-use super::addressing::{bit, bits};
+use super::addressing::{bits, Addressing, Receiver};
 use super::Pipeline;
 
 /// What a delivery did at its receiver.
@@ -166,6 +166,29 @@ pub struct Topology {
     pub last_completed: Option<u32>,
 }
 
+impl Topology {
+    fn addressing(&self) -> Addressing {
+        Addressing::new(self.sources.len(), self.operators.len())
+    }
+
+    /// The channel from source partition `p` to operator instance `i`.
+    pub fn source_to_operator(&self, p: usize, i: usize) -> Option<&ChannelView> {
+        if p >= self.sources.len() || i >= self.operators.len() {
+            return None;
+        }
+        self.channels
+            .get(self.addressing().source_to_operator(p, i))
+    }
+
+    /// The channel from operator instance `i` to the sink.
+    pub fn operator_to_sink(&self, i: usize) -> Option<&ChannelView> {
+        if i >= self.operators.len() {
+            return None;
+        }
+        self.channels.get(self.addressing().operator_to_sink(i))
+    }
+}
+
 impl<S: Borrow<Stream>> Pipeline<S> {
     /// The simulation now, for drawing.
     pub fn topology(&self) -> Topology {
@@ -201,7 +224,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
     }
 
     pub fn channel_views(&self) -> Vec<ChannelView> {
-        let (np, nn) = (self.cfg.partitions, self.cfg.parallelism);
+        let addressing = self.addressing();
         self.channels
             .iter()
             .enumerate()
@@ -221,10 +244,9 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                         Message::End => {}
                     }
                 }
-                let blocked = if index < np * nn {
-                    self.operators[index % nn].blocked & bit(index / nn) != 0
-                } else {
-                    self.sink.state.blocked & bit(index - np * nn) != 0
+                let blocked = match addressing.receiver_of(index) {
+                    (Receiver::Operator(i), p) => self.operators[i].alignment.is_blocked(p),
+                    (Receiver::Sink, i) => self.sink.state.alignment.is_blocked(i),
                 };
                 ChannelView {
                     index,
@@ -255,10 +277,10 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                 watermark: op.processor.watermark(),
                 clock: op.clock,
                 aligning: op
-                    .aligning
-                    .first()
-                    .map(|&(k, mask)| (k, bits(mask), op.aligning_since)),
-                blocked_inputs: bits(op.blocked),
+                    .alignment
+                    .current()
+                    .map(|(k, mask)| (k, bits(mask), op.aligning_since)),
+                blocked_inputs: bits(op.alignment.blocked()),
                 last_snapshot: op.last_snapshot,
                 finished: op.finished,
                 open_cells: op.processor.open_cells(),
@@ -290,8 +312,8 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                 })
                 .collect(),
             received: self.sink.received,
-            aligning: st.aligning.first().map(|&(k, mask)| (k, bits(mask))),
-            blocked_inputs: bits(st.blocked),
+            aligning: st.alignment.current().map(|(k, mask)| (k, bits(mask))),
+            blocked_inputs: bits(st.alignment.blocked()),
             since_checkpoint: self.sink.since_commit.len(),
             finished: st.finished,
         }
