@@ -46,6 +46,71 @@ impl fmt::Display for SinkKind {
     }
 }
 
+/// The transactional sink's staging: the open transaction (panes delivered since the last
+/// pre-commit) and the transactions pre-committed at a checkpoint's barrier, each waiting for
+/// its checkpoint to complete. A crash loses all of it.
+#[derive(Debug, Clone, Default)]
+pub struct Staging {
+    open: Vec<Pane>,
+    precommitted: Vec<(u32, Vec<Pane>)>,
+}
+
+impl Staging {
+    /// Adds a pane to the open transaction.
+    pub fn stage(&mut self, pane: Pane) {
+        self.open.push(pane);
+    }
+
+    /// The open transaction belongs to `checkpoint` from now on; a new one opens.
+    pub fn precommit(&mut self, checkpoint: u32) {
+        let txn = std::mem::take(&mut self.open);
+        self.precommitted.push((checkpoint, txn));
+    }
+
+    /// The transaction pre-committed for `checkpoint`, taken off (empty when there is none).
+    pub fn take(&mut self, checkpoint: u32) -> Vec<Pane> {
+        match self
+            .precommitted
+            .iter()
+            .position(|(id, _)| *id == checkpoint)
+        {
+            Some(at) => self.precommitted.remove(at).1,
+            None => Vec::new(),
+        }
+    }
+
+    /// Everything staged, taken off: the pre-committed transactions in order, then the open
+    /// one.
+    pub fn take_all(&mut self) -> Vec<Pane> {
+        let mut txn = Vec::new();
+        for (_, t) in std::mem::take(&mut self.precommitted) {
+            txn.extend(t);
+        }
+        txn.append(&mut self.open);
+        txn
+    }
+
+    /// A crash: everything staged is lost.
+    pub fn clear(&mut self) {
+        self.open.clear();
+        self.precommitted.clear();
+    }
+
+    /// Panes staged: the open transaction and the pre-committed ones.
+    pub fn len(&self) -> usize {
+        self.open.len()
+            + self
+                .precommitted
+                .iter()
+                .map(|(_, t)| t.len())
+                .sum::<usize>()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
 /// A sink: what the outside world holds of the job's output.
 #[derive(Debug, Clone)]
 pub struct Sink {
@@ -55,10 +120,10 @@ pub struct Sink {
     values: BTreeMap<CellId, i64>,
     /// Idempotent: the latest value per (cell, pane index).
     upserts: BTreeMap<(CellId, u32), Pane>,
-    /// Transactional: panes waiting for the next checkpoint.
-    staged: Vec<Pane>,
+    /// Transactional: panes waiting for their checkpoint.
+    staging: Staging,
     /// Panes delivered to the sink, replays included.
-    pub received: u64,
+    received: u64,
 }
 
 impl Sink {
@@ -68,13 +133,18 @@ impl Sink {
             mode,
             values: BTreeMap::new(),
             upserts: BTreeMap::new(),
-            staged: Vec::new(),
+            staging: Staging::default(),
             received: 0,
         }
     }
 
     pub fn kind(&self) -> SinkKind {
         self.kind
+    }
+
+    /// Panes delivered to the sink, replays included.
+    pub fn received(&self) -> u64 {
+        self.received
     }
 
     /// Delivers one pane.
@@ -85,28 +155,52 @@ impl Sink {
             SinkKind::Idempotent => {
                 self.upserts.insert((pane.cell, pane.index), *pane);
             }
-            SinkKind::Transactional => self.staged.push(*pane),
+            SinkKind::Transactional => self.staging.stage(*pane),
         }
     }
 
-    /// A checkpoint completed: commit what was staged.
+    /// Commits everything staged (a checkpoint of a job that stages per checkpoint only at
+    /// the end, or the end of input).
     pub fn commit(&mut self) {
         if self.kind != SinkKind::Transactional {
             return;
         }
-        for pane in std::mem::take(&mut self.staged) {
-            apply(&mut self.values, &pane, self.mode);
+        let txn = self.staging.take_all();
+        self.apply_all(&txn);
+    }
+
+    /// A checkpoint's barrier reached the sink: what is staged so far belongs to it.
+    pub fn precommit(&mut self, checkpoint: u32) {
+        if self.kind == SinkKind::Transactional {
+            self.staging.precommit(checkpoint);
+        }
+    }
+
+    /// Checkpoint `checkpoint` completed: commits the transaction pre-committed for it;
+    /// returns how many panes it held.
+    pub fn commit_checkpoint(&mut self, checkpoint: u32) -> usize {
+        if self.kind != SinkKind::Transactional {
+            return 0;
+        }
+        let txn = self.staging.take(checkpoint);
+        self.apply_all(&txn);
+        txn.len()
+    }
+
+    fn apply_all(&mut self, txn: &[Pane]) {
+        for pane in txn {
+            apply(&mut self.values, pane, self.mode);
         }
     }
 
     /// The job crashed: what was staged is lost with it.
     pub fn abort(&mut self) {
-        self.staged.clear();
+        self.staging.clear();
     }
 
     /// Panes staged and not yet committed.
     pub fn staged(&self) -> usize {
-        self.staged.len()
+        self.staging.len()
     }
 
     /// The value of every cell as the sink holds it now.

@@ -145,18 +145,16 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                 continue;
             };
             let sink = &mut self.sink;
-            let txn = match sink.precommitted.iter().position(|(id, _)| *id == k) {
-                Some(at) => sink.precommitted.remove(at).1,
-                None => Vec::new(),
-            };
             // What the sink took after the cut is delivered again on restore.
             let drop = mark
                 .saturating_sub(sink.since_base)
                 .min(sink.since_commit.len());
             sink.since_commit.drain(..drop);
             sink.since_base += drop;
-            let staged = txn.len();
-            self.commit(&txn);
+            let mut staged = 0;
+            for s in &mut sink.sinks {
+                staged += s.commit_checkpoint(k);
+            }
             let operator_bytes: Vec<usize> =
                 operators.iter().map(|s| s.operator.state_bytes()).collect();
             let source_bytes: usize = pc

@@ -214,8 +214,6 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             finals: BTreeMap::new(),
             since_commit: Vec::new(),
             since_base: 0,
-            open: Vec::new(),
-            precommitted: Vec::new(),
             received: 0,
             log: Vec::new(),
         };

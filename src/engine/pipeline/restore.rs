@@ -110,8 +110,6 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         for s in &mut self.sink.sinks {
             s.abort();
         }
-        self.sink.open.clear();
-        self.sink.precommitted.clear();
         self.sink.since_base += self.sink.since_commit.len();
         self.sink.since_commit.clear();
         self.channels.clear();

@@ -35,33 +35,18 @@ pub(super) struct SinkNode {
     pub(super) since_commit: Vec<(CellId, i64)>,
     /// How many panes were dropped from the front of `since_commit` so far.
     pub(super) since_base: usize,
-    /// The transactional sink's open transaction.
-    pub(super) open: Vec<Pane>,
-    /// Transactions pre-committed at a checkpoint's barrier, committed when it completes.
-    pub(super) precommitted: Vec<(u32, Vec<Pane>)>,
     pub(super) received: u64,
     pub(super) log: Vec<Pane>,
 }
 
 impl<S: Borrow<Stream>> Pipeline<S> {
-    /// Hands a transaction to the transactional sink and commits it.
-    pub(super) fn commit(&mut self, panes: &[Pane]) {
-        for s in &mut self.sink.sinks {
-            if s.kind() == SinkKind::Transactional {
-                for pane in panes {
-                    s.deliver(pane);
-                }
-            }
-            s.commit();
-        }
-    }
-
     /// The sink pre-commits its open transaction for checkpoint `k`, and the checkpoint
     /// records the sink's state at the cut and where its applied panes then stood.
     pub(super) fn precommit(&mut self, k: u32) {
         let sink = &mut self.sink;
-        let txn = std::mem::take(&mut sink.open);
-        sink.precommitted.push((k, txn));
+        for s in &mut sink.sinks {
+            s.precommit(k);
+        }
         let state = SinkState {
             alignment: sink.state.alignment.at_cut(),
             ..sink.state.clone()
@@ -92,11 +77,8 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         let outcome = match m.message {
             Message::Pane(pane) => {
                 for s in &mut sink.sinks {
-                    if s.kind() != SinkKind::Transactional {
-                        s.deliver(&pane);
-                    }
+                    s.deliver(&pane);
                 }
-                sink.open.push(pane);
                 sink.received += 1;
                 sink.since_commit.push((pane.cell, pane.value));
                 if self.cfg.keep_outputs {
@@ -131,13 +113,10 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                 sink.state.alignment.end(i);
                 let done = self.settle(Receiver::Sink);
                 if self.sink.state.alignment.all_ended(nn) {
-                    let mut txn: Vec<Pane> = Vec::new();
-                    for (_, t) in std::mem::take(&mut self.sink.precommitted) {
-                        txn.extend(t);
-                    }
-                    txn.append(&mut self.sink.open);
-                    self.commit(&txn);
                     let sink = &mut self.sink;
+                    for s in &mut sink.sinks {
+                        s.commit();
+                    }
                     sink.since_base += sink.since_commit.len();
                     sink.since_commit.clear();
                     sink.state.finished = true;
@@ -160,12 +139,6 @@ impl<S: Borrow<Stream>> Pipeline<S> {
     /// Panes the transactional sink holds uncommitted: its open transaction and the
     /// pre-committed ones.
     pub fn staged(&self) -> usize {
-        self.sink.open.len()
-            + self
-                .sink
-                .precommitted
-                .iter()
-                .map(|(_, t)| t.len())
-                .sum::<usize>()
+        self.sink(SinkKind::Transactional).staged()
     }
 }

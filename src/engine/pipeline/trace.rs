@@ -303,11 +303,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                         kind: s.kind(),
                         total: out.values().sum(),
                         cells: out.len(),
-                        staged: if s.kind() == SinkKind::Transactional {
-                            self.staged()
-                        } else {
-                            s.staged()
-                        },
+                        staged: s.staged(),
                     }
                 })
                 .collect(),
