@@ -2,8 +2,13 @@
 //! together and restored together, so events after a checkpoint are processed twice by the
 //! machine and once by the world. Sinks are the world: an `additive` sink adds every pane it
 //! receives (replays and refinements included: the classic bug), an `idempotent` sink upserts
-//! on (window, key, pane index), a `transactional` sink stages output and commits it only when
-//! a checkpoint completes.
+//! on (window, key, pane index), a `transactional` sink stages output ([`Staging`]) and commits
+//! it only when a checkpoint completes.
+//!
+//! The checkpoint model is shared by the single job here ([`Job`], the report's block 6) and
+//! the parallel pipeline (`engine::pipeline`): both keep their completed checkpoints in a
+//! [`CheckpointLog`] (every checkpoint's small record, the latest one's whole state alone) and
+//! write to the same [`Sink`]s with the same staging.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -228,6 +233,68 @@ fn apply(values: &mut BTreeMap<CellId, i64>, pane: &Pane, mode: Accumulation) {
     }
 }
 
+/// A job's completed checkpoints: the record of each, in order, and the whole state of the
+/// latest one alone, which is what a crash restores (the start's state before the first). Memory
+/// follows the state, not how many checkpoints were taken.
+#[derive(Debug, Clone)]
+pub struct CheckpointLog<R, S> {
+    records: Vec<R>,
+    restore: S,
+}
+
+impl<R, S> CheckpointLog<R, S> {
+    /// No checkpoint yet: a crash restores `start`.
+    pub fn new(start: S) -> Self {
+        CheckpointLog {
+            records: Vec::new(),
+            restore: start,
+        }
+    }
+
+    /// A checkpoint completed: its record is kept, its state replaces the previous one's.
+    pub fn complete(&mut self, record: R, state: S) -> &R {
+        self.restore = state;
+        self.records.push(record);
+        self.records.last().expect("just pushed")
+    }
+
+    /// A checkpoint completed: its record is kept, and `update` turns the held state into its
+    /// state (reusing what it can).
+    pub fn complete_with(&mut self, record: R, update: impl FnOnce(&mut S)) -> &R {
+        update(&mut self.restore);
+        self.records.push(record);
+        self.records.last().expect("just pushed")
+    }
+
+    /// The completed checkpoints' records, in order.
+    pub fn records(&self) -> &[R] {
+        &self.records
+    }
+
+    pub fn last(&self) -> Option<&R> {
+        self.records.last()
+    }
+
+    pub fn len(&self) -> usize {
+        self.records.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.records.is_empty()
+    }
+
+    /// What a crash restores: the latest completed checkpoint's state, or the start's.
+    pub fn restore_point(&self) -> &S {
+        &self.restore
+    }
+
+    /// Checkpoints whose whole state is held in memory to be restored: the latest one only
+    /// (none before the first).
+    pub fn snapshots_held(&self) -> usize {
+        usize::from(!self.records.is_empty())
+    }
+}
+
 /// A completed checkpoint, as its record. The processor's state taken with it is held by the
 /// job for the latest checkpoint only: a crash restores no other.
 #[derive(Debug, Clone, PartialEq)]
@@ -281,10 +348,9 @@ pub fn reference_schedule(n: usize) -> Vec<ScheduleStep> {
 pub struct Job<'a> {
     stream: &'a Stream,
     processor: Processor,
-    /// What a crash restores: the latest checkpoint's state (its offset included), or the
-    /// start's before the first.
-    restore: Processor,
-    pub checkpoints: Vec<Checkpoint>,
+    /// Its checkpoints; what a crash restores is the latest one's processor state (its offset
+    /// included), or the start's before the first.
+    pub checkpoints: CheckpointLog<Checkpoint, Processor>,
     pub crashes: Vec<Crash>,
     pub sinks: Vec<Sink>,
     /// Final values by cell (an upsert: a replayed finalisation overwrites itself).
@@ -300,9 +366,8 @@ impl<'a> Job<'a> {
         let processor = Processor::for_stream(cfg, stream);
         Job {
             stream,
-            restore: processor.clone(),
+            checkpoints: CheckpointLog::new(processor.clone()),
             processor,
-            checkpoints: Vec::new(),
             crashes: Vec::new(),
             sinks: sinks
                 .iter()
@@ -325,7 +390,7 @@ impl<'a> Job<'a> {
     /// Checkpoints whose processor state is held in memory to be restored: the latest one only
     /// (none before the first).
     pub fn snapshots_held(&self) -> usize {
-        usize::from(!self.checkpoints.is_empty())
+        self.checkpoints.snapshots_held()
     }
 
     fn deliver(&mut self) {
@@ -359,12 +424,12 @@ impl<'a> Job<'a> {
             proc_time: self.proc_time(),
             bytes: self.processor.state_bytes(),
         };
-        self.restore.clone_from(&self.processor);
         for sink in &mut self.sinks {
             sink.commit();
         }
-        self.checkpoints.push(ck);
-        self.checkpoints.last().expect("just pushed")
+        let processor = &self.processor;
+        self.checkpoints
+            .complete_with(ck, |held| held.clone_from(processor))
     }
 
     /// Processing time of the last event processed (−∞ before the first).
@@ -380,7 +445,7 @@ impl<'a> Job<'a> {
         let offset = self.processor.offset();
         let proc_time = self.proc_time();
         let restored = self.checkpoints.last().map(|ck| ck.id);
-        self.processor.clone_from(&self.restore);
+        self.processor.clone_from(self.checkpoints.restore_point());
         for sink in &mut self.sinks {
             sink.abort();
         }

@@ -177,20 +177,23 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             };
             let offsets = restore.offsets();
             let audit = self.audit_restore_point(&restore, &offsets);
-            self.completed.push(CompletedCheckpoint {
-                id: k,
-                time: pc.time,
-                completed_at: self.now,
-                offsets,
-                bytes,
-                operator_bytes,
-                sink_pending: staged,
-                alignment: pc.alignment,
-                in_flight: restore.channel_state.len(),
-                audit,
-            });
+            let in_flight = restore.channel_state.len();
             // The one a crash restores from now on: the previous one's state is freed.
-            self.restore = restore;
+            self.checkpoints.complete(
+                CompletedCheckpoint {
+                    id: k,
+                    time: pc.time,
+                    completed_at: self.now,
+                    offsets,
+                    bytes,
+                    operator_bytes,
+                    sink_pending: staged,
+                    alignment: pc.alignment,
+                    in_flight,
+                    audit,
+                },
+                restore,
+            );
             done = Some(Outcome::CheckpointCompleted { checkpoint: k });
         }
         done

@@ -68,7 +68,7 @@ use std::borrow::Borrow;
 use std::collections::BTreeMap;
 
 use super::channel::{Channel, Channels, Link, Node};
-use super::checkpoint::{Sink, SinkKind};
+use super::checkpoint::{CheckpointLog, Sink, SinkKind};
 use super::lateness::Dropped;
 use super::processor::{Counters, Output, Processor};
 use super::stream::{KeyId, Stream};
@@ -115,9 +115,9 @@ pub struct Pipeline<S: Borrow<Stream>> {
     next_tick: f64,
     next_id: u32,
     pending: Vec<PendingCheckpoint>,
-    completed: Vec<CompletedCheckpoint>,
-    /// The latest completed checkpoint's state, or the start's before the first.
-    restore: RestorePoint,
+    /// Completed checkpoints; a crash restores the latest one's state, or the start's before
+    /// the first.
+    checkpoints: CheckpointLog<CompletedCheckpoint, RestorePoint>,
     crashes: Vec<CrashRecord>,
     /// Scheduled crashes, latest first.
     scheduled: Vec<(f64, CrashTarget)>,
@@ -235,8 +235,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             next_tick,
             next_id: 1,
             pending: Vec::new(),
-            completed: Vec::new(),
-            restore: RestorePoint {
+            checkpoints: CheckpointLog::new(RestorePoint {
                 id: 0,
                 time: start,
                 channel_state: Vec::new(),
@@ -244,7 +243,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                 sources: Vec::new(),
                 operators: Vec::new(),
                 sink: SinkState::default(),
-            },
+            }),
             crashes: Vec::new(),
             scheduled: Vec::new(),
             high_water: vec![0; np],
@@ -253,9 +252,15 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             emitted_total: 0,
             steps: 0,
         };
-        pipeline.restore.sources = pipeline.source_snapshots();
-        pipeline.restore.operators = (0..nn).map(|i| pipeline.operator_snapshot(i)).collect();
-        pipeline.restore.sink = pipeline.sink.state.clone();
+        pipeline.checkpoints = CheckpointLog::new(RestorePoint {
+            id: 0,
+            time: start,
+            channel_state: Vec::new(),
+            next_tick,
+            sources: pipeline.source_snapshots(),
+            operators: (0..nn).map(|i| pipeline.operator_snapshot(i)).collect(),
+            sink: pipeline.sink.state.clone(),
+        });
         Ok(pipeline)
     }
 
@@ -299,17 +304,17 @@ impl<S: Borrow<Stream>> Pipeline<S> {
 
     /// Completed checkpoints, in order.
     pub fn checkpoints(&self) -> &[CompletedCheckpoint] {
-        &self.completed
+        self.checkpoints.records()
     }
 
     pub fn last_completed(&self) -> Option<&CompletedCheckpoint> {
-        self.completed.last()
+        self.checkpoints.last()
     }
 
     /// Completed checkpoints whose whole state (operators, sources, in-flight data) is held in
     /// memory to be restored: the latest one only (none before the first).
     pub fn snapshots_held(&self) -> usize {
-        usize::from(self.restore.id > 0)
+        self.checkpoints.snapshots_held()
     }
 
     /// Checkpoints whose barriers are still travelling.

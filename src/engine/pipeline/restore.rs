@@ -92,7 +92,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                 return None;
             }
         }
-        let ck = self.restore.clone();
+        let ck = self.checkpoints.restore_point().clone();
         let ck_offsets = ck.offsets();
         let addressing = self.addressing();
         let now_offsets = self.offsets();

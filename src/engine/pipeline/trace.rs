@@ -199,7 +199,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             operators: self.operator_views(),
             sink: self.sink_view(),
             pending_checkpoints: self.pending_checkpoints(),
-            last_completed: self.completed.last().map(|c| c.id),
+            last_completed: self.checkpoints.last().map(|c| c.id),
         }
     }
 
