@@ -58,7 +58,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         let out = self.addressing().operator_to_sink(i);
         OperatorSnapshot {
             operator: self.operators[i].clone(),
-            link: self.channels[out].link.clone(),
+            link: self.channels[out].link().clone(),
         }
     }
 

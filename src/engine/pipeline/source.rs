@@ -39,7 +39,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                 links: (0..nn)
                     .map(|i| {
                         self.channels[addressing.source_to_operator(p, i)]
-                            .link
+                            .link()
                             .clone()
                     })
                     .collect(),

@@ -250,15 +250,15 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                 };
                 ChannelView {
                     index,
-                    from: ch.from,
-                    to: ch.to,
+                    from: ch.from(),
+                    to: ch.to(),
                     len: ch.len(),
                     records,
                     watermarks,
                     panes,
                     barriers,
                     blocked,
-                    delivered: ch.delivered,
+                    delivered: ch.delivered(),
                 }
             })
             .collect()
