@@ -1,7 +1,7 @@
 //! Barrier alignment, one routine for operator instances and the sink. A receiver keeps, over
 //! its numbered inputs, which have ended, which it holds back and, per checkpoint whose
 //! barrier has arrived on some inputs, which ([`Alignment`]). When a checkpoint's barrier has
-//! come on every live input it is aligned ([`Pipeline::settle`]): an operator snapshots (or,
+//! come on every live input it is aligned (`Pipeline::settle`): an operator snapshots (or,
 //! unaligned, stops storing in-flight data for it) and acknowledges; the sink pre-commits
 //! (aligned modes) and is done with it. Unaligned checkpoints store what a receiver takes
 //! from an input before the barrier comes on it.

@@ -36,7 +36,7 @@ pub(super) struct PendingCheckpoint {
 
 /// A completed checkpoint, as its record: when it was taken and completed, its source offsets
 /// and what it cost. The state it holds is kept apart, for the latest one only
-/// ([`RestorePoint`]).
+/// (`RestorePoint`).
 #[derive(Debug, Clone)]
 pub struct CompletedCheckpoint {
     /// 1 for the first checkpoint; ids keep growing across crashes.

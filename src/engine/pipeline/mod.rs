@@ -49,6 +49,13 @@
 //! ([`OperatorView`]: aligning on which checkpoint, which inputs blocked, last snapshot) and the
 //! sink ([`SinkView`]: the three sinks' totals); [`Pipeline::checkpoints`] and
 //! [`Pipeline::crashes`] are the logs ([`CrashRecord`] displays as the sentence a screen shows).
+//!
+//! One file per concern: `config` (the dials), `addressing` (key routing, channel numbering),
+//! `schedule` (what is due next), `source` and `operator` (the nodes and their deliveries),
+//! `alignment` (barriers, one routine for operators and the sink), `sink` (the three sinks and
+//! the transactional staging), `checkpoint` (barriers injected, checkpoints completed),
+//! `restore` (crashes), `audit` (the exactness of a cut) and `trace` (what a step reports and
+//! the views for drawing).
 
 mod addressing;
 mod alignment;
@@ -126,7 +133,7 @@ pub struct Pipeline<S: Borrow<Stream>> {
     out: Output,
     dropped: BTreeMap<(usize, WindowId), Dropped>,
     /// Records emitted, replays included.
-    pub emitted_total: u64,
+    emitted_total: u64,
     /// Steps taken.
     pub steps: u64,
 }
@@ -285,6 +292,11 @@ impl<S: Borrow<Stream>> Pipeline<S> {
     /// The operator instance of a key.
     pub fn operator_of(&self, key: KeyId) -> usize {
         self.route.get(key as usize).copied().unwrap_or(0)
+    }
+
+    /// Records the sources have emitted, replays included.
+    pub fn emitted_total(&self) -> u64 {
+        self.emitted_total
     }
 
     /// Events the sources have emitted in the current timeline (Σ of their offsets).
