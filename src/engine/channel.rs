@@ -100,7 +100,7 @@ pub struct Link {
     mean: f64,
     last_arrival: f64,
     /// Messages sent so far.
-    pub sent: u64,
+    sent: u64,
 }
 
 /// SplitMix64's finaliser: spreads a seed and a channel number into a generator seed.
@@ -122,6 +122,11 @@ impl Link {
         }
     }
 
+    /// Messages sent so far.
+    pub fn sent(&self) -> u64 {
+        self.sent
+    }
+
     /// The arrival time of a message sent at `send`.
     fn arrival(&mut self, send: f64) -> f64 {
         let transit = if self.mean > 0.0 {
@@ -140,12 +145,12 @@ impl Link {
 /// A FIFO channel between two nodes.
 #[derive(Debug, Clone)]
 pub struct Channel {
-    pub from: Node,
-    pub to: Node,
-    pub link: Link,
+    from: Node,
+    to: Node,
+    link: Link,
     queue: VecDeque<InFlight>,
     /// Messages taken off the channel by its receiver.
-    pub delivered: u64,
+    delivered: u64,
 }
 
 impl Channel {
@@ -157,6 +162,26 @@ impl Channel {
             queue: VecDeque::new(),
             delivered: 0,
         }
+    }
+
+    /// The sending node.
+    pub fn from(&self) -> Node {
+        self.from
+    }
+
+    /// The receiving node.
+    pub fn to(&self) -> Node {
+        self.to
+    }
+
+    /// The sending end (snapshotted with the sender).
+    pub fn link(&self) -> &Link {
+        &self.link
+    }
+
+    /// Messages taken off the channel by its receiver.
+    pub fn delivered(&self) -> u64 {
+        self.delivered
     }
 
     /// Sends a message at processing time `now`.

@@ -2,8 +2,13 @@
 //! together and restored together, so events after a checkpoint are processed twice by the
 //! machine and once by the world. Sinks are the world: an `additive` sink adds every pane it
 //! receives (replays and refinements included: the classic bug), an `idempotent` sink upserts
-//! on (window, key, pane index), a `transactional` sink stages output and commits it only when
-//! a checkpoint completes.
+//! on (window, key, pane index), a `transactional` sink stages output ([`Staging`]) and commits
+//! it only when a checkpoint completes.
+//!
+//! The checkpoint model is shared by the single job here ([`Job`], the report's block 6) and
+//! the parallel pipeline (`engine::pipeline`): both keep their completed checkpoints in a
+//! [`CheckpointLog`] (every checkpoint's small record, the latest one's whole state alone) and
+//! write to the same [`Sink`]s with the same staging.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -46,6 +51,71 @@ impl fmt::Display for SinkKind {
     }
 }
 
+/// The transactional sink's staging: the open transaction (panes delivered since the last
+/// pre-commit) and the transactions pre-committed at a checkpoint's barrier, each waiting for
+/// its checkpoint to complete. A crash loses all of it.
+#[derive(Debug, Clone, Default)]
+pub struct Staging {
+    open: Vec<Pane>,
+    precommitted: Vec<(u32, Vec<Pane>)>,
+}
+
+impl Staging {
+    /// Adds a pane to the open transaction.
+    pub fn stage(&mut self, pane: Pane) {
+        self.open.push(pane);
+    }
+
+    /// The open transaction belongs to `checkpoint` from now on; a new one opens.
+    pub fn precommit(&mut self, checkpoint: u32) {
+        let txn = std::mem::take(&mut self.open);
+        self.precommitted.push((checkpoint, txn));
+    }
+
+    /// The transaction pre-committed for `checkpoint`, taken off (empty when there is none).
+    pub fn take(&mut self, checkpoint: u32) -> Vec<Pane> {
+        match self
+            .precommitted
+            .iter()
+            .position(|(id, _)| *id == checkpoint)
+        {
+            Some(at) => self.precommitted.remove(at).1,
+            None => Vec::new(),
+        }
+    }
+
+    /// Everything staged, taken off: the pre-committed transactions in order, then the open
+    /// one.
+    pub fn take_all(&mut self) -> Vec<Pane> {
+        let mut txn = Vec::new();
+        for (_, t) in std::mem::take(&mut self.precommitted) {
+            txn.extend(t);
+        }
+        txn.append(&mut self.open);
+        txn
+    }
+
+    /// A crash: everything staged is lost.
+    pub fn clear(&mut self) {
+        self.open.clear();
+        self.precommitted.clear();
+    }
+
+    /// Panes staged: the open transaction and the pre-committed ones.
+    pub fn len(&self) -> usize {
+        self.open.len()
+            + self
+                .precommitted
+                .iter()
+                .map(|(_, t)| t.len())
+                .sum::<usize>()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
 /// A sink: what the outside world holds of the job's output.
 #[derive(Debug, Clone)]
 pub struct Sink {
@@ -55,10 +125,10 @@ pub struct Sink {
     values: BTreeMap<CellId, i64>,
     /// Idempotent: the latest value per (cell, pane index).
     upserts: BTreeMap<(CellId, u32), Pane>,
-    /// Transactional: panes waiting for the next checkpoint.
-    staged: Vec<Pane>,
+    /// Transactional: panes waiting for their checkpoint.
+    staging: Staging,
     /// Panes delivered to the sink, replays included.
-    pub received: u64,
+    received: u64,
 }
 
 impl Sink {
@@ -68,13 +138,18 @@ impl Sink {
             mode,
             values: BTreeMap::new(),
             upserts: BTreeMap::new(),
-            staged: Vec::new(),
+            staging: Staging::default(),
             received: 0,
         }
     }
 
     pub fn kind(&self) -> SinkKind {
         self.kind
+    }
+
+    /// Panes delivered to the sink, replays included.
+    pub fn received(&self) -> u64 {
+        self.received
     }
 
     /// Delivers one pane.
@@ -85,28 +160,52 @@ impl Sink {
             SinkKind::Idempotent => {
                 self.upserts.insert((pane.cell, pane.index), *pane);
             }
-            SinkKind::Transactional => self.staged.push(*pane),
+            SinkKind::Transactional => self.staging.stage(*pane),
         }
     }
 
-    /// A checkpoint completed: commit what was staged.
+    /// Commits everything staged (a checkpoint of a job that stages per checkpoint only at
+    /// the end, or the end of input).
     pub fn commit(&mut self) {
         if self.kind != SinkKind::Transactional {
             return;
         }
-        for pane in std::mem::take(&mut self.staged) {
-            apply(&mut self.values, &pane, self.mode);
+        let txn = self.staging.take_all();
+        self.apply_all(&txn);
+    }
+
+    /// A checkpoint's barrier reached the sink: what is staged so far belongs to it.
+    pub fn precommit(&mut self, checkpoint: u32) {
+        if self.kind == SinkKind::Transactional {
+            self.staging.precommit(checkpoint);
+        }
+    }
+
+    /// Checkpoint `checkpoint` completed: commits the transaction pre-committed for it;
+    /// returns how many panes it held.
+    pub fn commit_checkpoint(&mut self, checkpoint: u32) -> usize {
+        if self.kind != SinkKind::Transactional {
+            return 0;
+        }
+        let txn = self.staging.take(checkpoint);
+        self.apply_all(&txn);
+        txn.len()
+    }
+
+    fn apply_all(&mut self, txn: &[Pane]) {
+        for pane in txn {
+            apply(&mut self.values, pane, self.mode);
         }
     }
 
     /// The job crashed: what was staged is lost with it.
     pub fn abort(&mut self) {
-        self.staged.clear();
+        self.staging.clear();
     }
 
     /// Panes staged and not yet committed.
     pub fn staged(&self) -> usize {
-        self.staged.len()
+        self.staging.len()
     }
 
     /// The value of every cell as the sink holds it now.
@@ -131,6 +230,68 @@ fn apply(values: &mut BTreeMap<CellId, i64>, pane: &Pane, mode: Accumulation) {
         Accumulation::Accumulating => *v = pane.value,
         Accumulation::Discarding => *v += pane.value,
         Accumulation::Retracting => *v += pane.value - pane.retraction.unwrap_or(0),
+    }
+}
+
+/// A job's completed checkpoints: the record of each, in order, and the whole state of the
+/// latest one alone, which is what a crash restores (the start's state before the first). Memory
+/// follows the state, not how many checkpoints were taken.
+#[derive(Debug, Clone)]
+pub struct CheckpointLog<R, S> {
+    records: Vec<R>,
+    restore: S,
+}
+
+impl<R, S> CheckpointLog<R, S> {
+    /// No checkpoint yet: a crash restores `start`.
+    pub fn new(start: S) -> Self {
+        CheckpointLog {
+            records: Vec::new(),
+            restore: start,
+        }
+    }
+
+    /// A checkpoint completed: its record is kept, its state replaces the previous one's.
+    pub fn complete(&mut self, record: R, state: S) -> &R {
+        self.restore = state;
+        self.records.push(record);
+        self.records.last().expect("just pushed")
+    }
+
+    /// A checkpoint completed: its record is kept, and `update` turns the held state into its
+    /// state (reusing what it can).
+    pub fn complete_with(&mut self, record: R, update: impl FnOnce(&mut S)) -> &R {
+        update(&mut self.restore);
+        self.records.push(record);
+        self.records.last().expect("just pushed")
+    }
+
+    /// The completed checkpoints' records, in order.
+    pub fn records(&self) -> &[R] {
+        &self.records
+    }
+
+    pub fn last(&self) -> Option<&R> {
+        self.records.last()
+    }
+
+    pub fn len(&self) -> usize {
+        self.records.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.records.is_empty()
+    }
+
+    /// What a crash restores: the latest completed checkpoint's state, or the start's.
+    pub fn restore_point(&self) -> &S {
+        &self.restore
+    }
+
+    /// Checkpoints whose whole state is held in memory to be restored: the latest one only
+    /// (none before the first).
+    pub fn snapshots_held(&self) -> usize {
+        usize::from(!self.records.is_empty())
     }
 }
 
@@ -187,10 +348,9 @@ pub fn reference_schedule(n: usize) -> Vec<ScheduleStep> {
 pub struct Job<'a> {
     stream: &'a Stream,
     processor: Processor,
-    /// What a crash restores: the latest checkpoint's state (its offset included), or the
-    /// start's before the first.
-    restore: Processor,
-    pub checkpoints: Vec<Checkpoint>,
+    /// Its checkpoints; what a crash restores is the latest one's processor state (its offset
+    /// included), or the start's before the first.
+    pub checkpoints: CheckpointLog<Checkpoint, Processor>,
     pub crashes: Vec<Crash>,
     pub sinks: Vec<Sink>,
     /// Final values by cell (an upsert: a replayed finalisation overwrites itself).
@@ -206,9 +366,8 @@ impl<'a> Job<'a> {
         let processor = Processor::for_stream(cfg, stream);
         Job {
             stream,
-            restore: processor.clone(),
+            checkpoints: CheckpointLog::new(processor.clone()),
             processor,
-            checkpoints: Vec::new(),
             crashes: Vec::new(),
             sinks: sinks
                 .iter()
@@ -231,7 +390,7 @@ impl<'a> Job<'a> {
     /// Checkpoints whose processor state is held in memory to be restored: the latest one only
     /// (none before the first).
     pub fn snapshots_held(&self) -> usize {
-        usize::from(!self.checkpoints.is_empty())
+        self.checkpoints.snapshots_held()
     }
 
     fn deliver(&mut self) {
@@ -265,12 +424,12 @@ impl<'a> Job<'a> {
             proc_time: self.proc_time(),
             bytes: self.processor.state_bytes(),
         };
-        self.restore.clone_from(&self.processor);
         for sink in &mut self.sinks {
             sink.commit();
         }
-        self.checkpoints.push(ck);
-        self.checkpoints.last().expect("just pushed")
+        let processor = &self.processor;
+        self.checkpoints
+            .complete_with(ck, |held| held.clone_from(processor))
     }
 
     /// Processing time of the last event processed (−∞ before the first).
@@ -286,7 +445,7 @@ impl<'a> Job<'a> {
         let offset = self.processor.offset();
         let proc_time = self.proc_time();
         let restored = self.checkpoints.last().map(|ck| ck.id);
-        self.processor.clone_from(&self.restore);
+        self.processor.clone_from(self.checkpoints.restore_point());
         for sink in &mut self.sinks {
             sink.abort();
         }

@@ -15,7 +15,7 @@ pub mod trigger;
 pub mod watermark;
 pub mod window;
 
-pub use checkpoint::{Checkpoint, Job, ScheduleStep, Sink, SinkKind};
+pub use checkpoint::{Checkpoint, CheckpointLog, Job, ScheduleStep, Sink, SinkKind, Staging};
 pub use frontier::{FrontierPoint, Policy, Score, POLICIES};
 pub use lateness::{Dropped, Fate};
 pub use processor::{

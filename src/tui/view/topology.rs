@@ -81,9 +81,9 @@ pub fn lines(app: &App, job: &JobTimeline, width: u16) -> Vec<Line<'static>> {
         let name = if picked { t.focus } else { t.key };
         let mut spans = vec![Span::styled(format!("op{:<2}", op.instance), name)];
         for p in 0..np.min(4) {
-            spans.extend(channel_cell(t, topo.channels.get(p * nn + op.instance)));
+            spans.extend(channel_cell(t, topo.source_to_operator(p, op.instance)));
         }
-        spans.extend(channel_cell(t, topo.channels.get(np * nn + op.instance)));
+        spans.extend(channel_cell(t, topo.operator_to_sink(op.instance)));
         let (status, style): (String, Style) = if op.finished {
             ("■ done".into(), t.dim)
         } else if let Some((k, arrived, _)) = &op.aligning {

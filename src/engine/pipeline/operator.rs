@@ -1,0 +1,222 @@
+//! Keyed window operator instances: their state, the delivery of records, watermarks,
+//! barriers and the end of input to them, and their snapshots.
+
+use std::borrow::Borrow;
+
+use super::super::channel::{Link, Message, MessageKind, Node};
+use super::super::lateness::Dropped;
+use super::super::processor::Processor;
+use super::super::stream::{Event, Stream};
+use super::addressing::{full, Receiver};
+use super::alignment::Alignment;
+use super::audit::Ledger;
+use super::config::CheckpointMode;
+use super::trace::{Outcome, StepEvent};
+use super::Pipeline;
+
+/// An operator instance's state.
+#[derive(Debug, Clone)]
+pub(super) struct Operator {
+    pub(super) processor: Processor,
+    /// The latest watermark received on each input.
+    pub(super) input_watermark: Vec<f64>,
+    /// Its inputs' barriers.
+    pub(super) alignment: Alignment,
+    /// Since when it has been aligning (its first barrier after its last snapshot).
+    pub(super) aligning_since: f64,
+    pub(super) last_snapshot: Option<u32>,
+    pub(super) finished: bool,
+    /// The latest processing time it has seen.
+    pub(super) clock: f64,
+    pub(super) ledger: Option<Ledger>,
+}
+
+impl Operator {
+    pub(super) fn watermark_in(&self) -> f64 {
+        let mut wm = f64::INFINITY;
+        for (p, &w) in self.input_watermark.iter().enumerate() {
+            if !self.alignment.is_ended(p) && w < wm {
+                wm = w;
+            }
+        }
+        wm
+    }
+
+    pub(super) fn state_bytes(&self) -> usize {
+        self.processor.state_bytes() + self.input_watermark.len() * 8 + 48
+    }
+}
+
+#[derive(Debug, Clone)]
+pub(super) struct OperatorSnapshot {
+    pub(super) operator: Operator,
+    pub(super) link: Link,
+}
+
+impl<S: Borrow<Stream>> Pipeline<S> {
+    pub(super) fn operator_snapshot(&self, i: usize) -> OperatorSnapshot {
+        let out = self.addressing().operator_to_sink(i);
+        OperatorSnapshot {
+            operator: self.operators[i].clone(),
+            link: self.channels[out].link().clone(),
+        }
+    }
+
+    /// Sends what the operator's processor emitted on towards the sink.
+    pub(super) fn forward(&mut self, i: usize) {
+        let c = self.addressing().operator_to_sink(i);
+        let now = self.now;
+        for pane in &self.out.panes {
+            self.channels.send(c, now, Message::Pane(*pane));
+        }
+        for f in &self.out.finals {
+            self.channels.send(c, now, Message::Final(*f));
+        }
+        self.out.clear();
+    }
+
+    pub(super) fn deliver_to_operator(&mut self, i: usize, c: usize) -> StepEvent {
+        let np = self.cfg.partitions;
+        let (_, p) = self.addressing().receiver_of(c);
+        let Some(m) = self.channels.pop(c) else {
+            return StepEvent::Delivered {
+                channel: c,
+                to: Node::Operator(i),
+                kind: MessageKind::End,
+                outcome: Outcome::InputEnded,
+            };
+        };
+        let pt = m.arrival;
+        let kind = m.message.kind();
+        if self.cfg.mode == CheckpointMode::Unaligned && kind != MessageKind::Barrier {
+            self.store_in_flight(Receiver::Operator(i), p, c, m);
+        }
+        let op = &mut self.operators[i];
+        op.clock = op.clock.max(pt);
+        let outcome = match m.message {
+            Message::Record {
+                event,
+                stream_offset,
+                watermark,
+                replayed,
+            } => {
+                op.input_watermark[p] = op.input_watermark[p].max(watermark);
+                let wm = op.watermark_in();
+                let ev = Event {
+                    proc_time: pt,
+                    ..event
+                };
+                let arrival = op.processor.step_with_watermark(&ev, wm, &mut self.out);
+                if let Some(l) = op.ledger.as_mut() {
+                    l.insert(stream_offset);
+                }
+                if self.cfg.keep_outputs {
+                    for d in &self.out.dropped {
+                        self.dropped.insert(
+                            (stream_offset, d.window),
+                            Dropped {
+                                offset: stream_offset,
+                                event,
+                                ..*d
+                            },
+                        );
+                    }
+                }
+                self.out.dropped.clear();
+                let panes = self.out.panes.len();
+                self.forward(i);
+                Outcome::Record {
+                    stream_offset,
+                    fate: arrival.fate,
+                    replayed,
+                    panes,
+                }
+            }
+            Message::Watermark { watermark } => {
+                op.input_watermark[p] = op.input_watermark[p].max(watermark);
+                let wm = op.watermark_in();
+                op.processor.advance(wm, pt, &mut self.out);
+                let watermark = op.processor.watermark();
+                self.out.dropped.clear();
+                self.forward(i);
+                Outcome::Watermark { watermark }
+            }
+            Message::Barrier { checkpoint } => {
+                let block = self.cfg.mode == CheckpointMode::ExactlyOnce;
+                let first = op.alignment.barrier(checkpoint, p, block);
+                if first == Some(true) {
+                    op.aligning_since = self.now;
+                }
+                let snap = if self.cfg.mode == CheckpointMode::Unaligned {
+                    let snap = first
+                        .is_some()
+                        .then(|| self.snapshot_operator(i, checkpoint));
+                    let settled = self.settle(Receiver::Operator(i));
+                    snap.or(settled)
+                } else {
+                    self.settle(Receiver::Operator(i))
+                };
+                snap.unwrap_or_else(|| Outcome::Aligning {
+                    checkpoint,
+                    waiting: self.operators[i]
+                        .alignment
+                        .waiting(checkpoint, np, full(np)),
+                })
+            }
+            Message::End => {
+                op.alignment.end(p);
+                if op.alignment.all_ended(np) {
+                    let snap = self.settle(Receiver::Operator(i));
+                    let op = &mut self.operators[i];
+                    op.processor.finish(&mut self.out);
+                    op.finished = true;
+                    self.out.dropped.clear();
+                    self.forward(i);
+                    let out = self.addressing().operator_to_sink(i);
+                    self.channels.send(out, self.now, Message::End);
+                    snap.unwrap_or(Outcome::Finished)
+                } else {
+                    let wm = op.watermark_in();
+                    op.processor.advance(wm, pt, &mut self.out);
+                    self.out.dropped.clear();
+                    self.forward(i);
+                    self.settle(Receiver::Operator(i))
+                        .unwrap_or(Outcome::InputEnded)
+                }
+            }
+            Message::Pane(_) | Message::Final(_) => Outcome::InputEnded,
+        };
+        StepEvent::Delivered {
+            channel: c,
+            to: Node::Operator(i),
+            kind,
+            outcome,
+        }
+    }
+
+    /// Operator `i` snapshots for checkpoint `k` and forwards its barrier.
+    pub(super) fn snapshot_operator(&mut self, i: usize, k: u32) -> Outcome {
+        let op = &mut self.operators[i];
+        op.last_snapshot = Some(k);
+        let waited = if self.cfg.mode == CheckpointMode::Unaligned {
+            0.0
+        } else {
+            (self.now - op.aligning_since).max(0.0)
+        };
+        op.aligning_since = self.now;
+        let out = self.addressing().operator_to_sink(i);
+        self.channels
+            .send(out, self.now, Message::Barrier { checkpoint: k });
+        let mut snap = self.operator_snapshot(i);
+        snap.operator.alignment = snap.operator.alignment.at_cut();
+        let bytes = snap.operator.state_bytes();
+        if let Some(pc) = self.pending.iter_mut().find(|pc| pc.id == k) {
+            pc.operators[i] = Some(snap);
+            pc.alignment[i] = waited;
+        }
+        Outcome::Snapshot {
+            checkpoint: k,
+            bytes,
+        }
+    }
+}

@@ -1,0 +1,185 @@
+//! The simulation's schedule: the earliest thing due (checkpoint trigger, source emission,
+//! operator or sink delivery) is the next step, and the clock follows it.
+
+use std::borrow::Borrow;
+
+use super::super::stream::Stream;
+use super::addressing::Receiver;
+use super::trace::{Step, StepEvent};
+use super::Pipeline;
+
+/// What a step will do next.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Next {
+    Trigger,
+    Source(usize),
+    Operator(usize, usize),
+    Sink(usize),
+}
+
+impl<S: Borrow<Stream>> Pipeline<S> {
+    /// Recomputes the earliest unblocked head of every receiver whose inputs changed.
+    pub(super) fn refresh_heads(&mut self) {
+        let nn = self.cfg.parallelism;
+        let addressing = self.addressing();
+        let dirty = self.channels.take_dirty();
+        for r in 0..=nn {
+            if dirty & (1 << r) == 0 {
+                continue;
+            }
+            let (receiver, alignment, done) = if r < nn {
+                let op = &self.operators[r];
+                (Receiver::Operator(r), &op.alignment, op.finished)
+            } else {
+                let st = &self.sink.state;
+                (Receiver::Sink, &st.alignment, st.finished)
+            };
+            let mut head = (f64::INFINITY, usize::MAX);
+            if !done {
+                for k in 0..addressing.inputs(receiver) {
+                    if alignment.is_blocked(k) {
+                        continue;
+                    }
+                    let c = addressing.input(receiver, k);
+                    let a = self.channels.head_arrival(c);
+                    if a < head.0 {
+                        head = (a, c);
+                    }
+                }
+            }
+            self.heads[r] = head;
+        }
+    }
+
+    pub(super) fn next_action(&self) -> Option<(f64, Next)> {
+        self.next_action_with(true)
+    }
+
+    /// The next action; without the checkpoint trigger when `trigger` is false (to find how
+    /// long the job will be idle).
+    pub(super) fn next_action_with(&self, trigger: bool) -> Option<(f64, Next)> {
+        let nn = self.cfg.parallelism;
+        let mut best: Option<(f64, Next)> = None;
+        let consider = |t: f64, n: Next, best: &mut Option<(f64, Next)>| {
+            if !matches!(best, Some((bt, _)) if t >= *bt) {
+                *best = Some((t, n));
+            }
+        };
+        let stream: &Stream = self.stream.borrow();
+        let live = self.sources.iter().any(|s| !s.ended);
+        if trigger && live && self.next_tick.is_finite() {
+            consider(self.next_tick.max(self.now), Next::Trigger, &mut best);
+        }
+        for (p, s) in self.sources.iter().enumerate() {
+            if s.ended {
+                continue;
+            }
+            let t = match self.partitions[p].get(s.offset) {
+                Some(&idx) => stream.events[idx as usize].proc_time,
+                None => self.now,
+            };
+            consider(t.max(self.now), Next::Source(p), &mut best);
+        }
+        for (r, &(a, c)) in self.heads.iter().enumerate() {
+            if a < f64::INFINITY {
+                let next = if r < nn {
+                    Next::Operator(r, c)
+                } else {
+                    Next::Sink(c)
+                };
+                consider(a.max(self.now), next, &mut best);
+            }
+        }
+        best
+    }
+
+    /// Takes the next step: a scheduled crash, a checkpoint trigger, a source emission or one
+    /// channel delivery. `None` once the job has finished.
+    pub fn step(&mut self) -> Option<Step> {
+        self.refresh_heads();
+        let (t, next) = self.next_action()?;
+        if let Some(&(c, target)) = self.scheduled.last() {
+            if c <= t {
+                self.scheduled.pop();
+                self.now = self.now.max(c);
+                let time = self.now;
+                self.crash_now(target);
+                self.steps += 1;
+                return Some(Step {
+                    time,
+                    event: StepEvent::Crashed,
+                });
+            }
+        }
+        self.now = t;
+        self.steps += 1;
+        let event = match next {
+            Next::Trigger => {
+                let every = self.cfg.checkpoint_every.unwrap_or(f64::INFINITY);
+                self.next_tick = next_tick_after(self.next_tick, t, every);
+                // No checkpoints while nothing happens: across an idle gap in the input (a
+                // log with hours between records) the next tick is the first one at or after
+                // the job's next piece of work.
+                if let Some((work, _)) = self.next_action_with(false) {
+                    if work > self.next_tick {
+                        self.next_tick = next_tick_after(self.next_tick, work, every);
+                        if self.next_tick - every >= work {
+                            self.next_tick -= every;
+                        }
+                    }
+                }
+                match self.checkpoint_now() {
+                    Some(checkpoint) => StepEvent::CheckpointTriggered { checkpoint },
+                    None => return self.step(),
+                }
+            }
+            Next::Source(p) => self.emit(p),
+            Next::Operator(i, c) => self.deliver_to_operator(i, c),
+            Next::Sink(c) => self.deliver_to_sink(c),
+        };
+        Some(Step { time: t, event })
+    }
+
+    /// When the next step will happen (a scheduled crash included), `None` once finished.
+    pub fn next_time(&mut self) -> Option<f64> {
+        self.refresh_heads();
+        let (t, _) = self.next_action()?;
+        Some(match self.scheduled.last() {
+            Some(&(c, _)) if c <= t => self.now.max(c),
+            _ => t,
+        })
+    }
+
+    /// Steps while the next step is due by processing time `t` (an animation frame); returns
+    /// the steps taken. The clock may go back on the way, if a crash restores a checkpoint.
+    pub fn run_until(&mut self, t: f64) -> u64 {
+        let before = self.steps;
+        while self.next_time().is_some_and(|n| n <= t) {
+            self.step();
+        }
+        self.steps - before
+    }
+
+    /// Steps until the job has finished; returns the steps taken.
+    pub fn run_to_end(&mut self) -> u64 {
+        let before = self.steps;
+        while self.step().is_some() {}
+        self.scheduled.clear();
+        self.steps - before
+    }
+}
+
+/// The first tick of the series `tick + k·every` (k ≥ 0) that is later than `t`, computed
+/// without stepping through every interval in between.
+fn next_tick_after(tick: f64, t: f64, every: f64) -> f64 {
+    if tick > t || !every.is_finite() || every <= 0.0 {
+        return if tick > t { tick } else { f64::INFINITY };
+    }
+    let mut k = ((t - tick) / every).floor() + 1.0;
+    let mut next = tick + k * every;
+    while next <= t {
+        k += 1.0;
+        next = tick + k * every;
+    }
+    next
+}

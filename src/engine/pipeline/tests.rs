@@ -1,0 +1,93 @@
+//! Unit tests of the pipeline: key routing, one operator against the processor, a crash's
+//! record, and memory held by checkpoints.
+
+use super::*;
+use crate::engine::processor::{run, EngineConfig};
+use crate::engine::stream::{generate, StreamParams};
+
+#[test]
+fn key_routing_is_stable() {
+    let r: Vec<usize> = ["a", "b", "c", "d"]
+        .iter()
+        .map(|k| operator_for(k, 4))
+        .collect();
+    assert_eq!(r, vec![0, 1, 2, 3]);
+    assert_eq!(key_hash(""), 0xcbf2_9ce4_8422_2325);
+    assert_eq!(key_hash("a"), 0xaf63_dc4c_8601_ec8c);
+}
+
+#[test]
+fn one_partition_one_operator_equals_the_processor() {
+    let stream = generate(&StreamParams {
+        events: 2000,
+        ..Default::default()
+    })
+    .unwrap();
+    let engine = EngineConfig::fixed(20_000.0, 0.0);
+    let mut cfg = PipelineConfig::new(engine);
+    cfg.checkpoint_every = Some(10_000.0);
+    let mut p = Pipeline::new(&stream, cfg).unwrap();
+    p.run_to_end();
+    assert!(p.is_finished());
+    assert_eq!(p.finals(), &run(&stream, engine, false).finals);
+    assert!(!p.checkpoints().is_empty());
+}
+
+#[test]
+fn a_crash_restores_and_says_so() {
+    let stream = generate(&StreamParams {
+        events: 3000,
+        ..Default::default()
+    })
+    .unwrap();
+    let mut cfg = PipelineConfig::new(EngineConfig::fixed(20_000.0, 0.0));
+    cfg.partitions = 2;
+    cfg.parallelism = 3;
+    cfg.checkpoint_every = Some(10_000.0);
+    let mut p = Pipeline::new(&stream, cfg).unwrap();
+    p.schedule_crash(45_000.0, CrashTarget::Operator(1))
+        .unwrap();
+    p.run_to_end();
+    let c = &p.crashes()[0];
+    assert_eq!(c.restored, Some(4));
+    assert_eq!(c.restored_time, 40_000.0);
+    let s = c.to_string();
+    assert!(
+        s.starts_with("operator 1 crashed at 45.0 s; restored checkpoint #4 (taken at 40.0 s"),
+        "{s}"
+    );
+    assert!(c.replayed > 0);
+}
+
+/// Memory follows the state, not the number of checkpoints: of thousands of completed
+/// checkpoints only the latest is held whole, and crashes still restore it exactly.
+#[test]
+fn only_the_latest_checkpoint_is_held_whole() {
+    let stream = generate(&StreamParams {
+        events: 3000,
+        ..Default::default()
+    })
+    .unwrap();
+    let mut cfg = PipelineConfig::new(EngineConfig::fixed(20_000.0, 0.0));
+    cfg.partitions = 4;
+    cfg.parallelism = 4;
+    cfg.checkpoint_every = Some(100.0);
+    let mut clean = Pipeline::new(&stream, cfg).unwrap();
+    clean.run_to_end();
+    let mut p = Pipeline::new(&stream, cfg).unwrap();
+    for t in [150_000.0, 151_000.0, 330_000.0] {
+        p.schedule_crash(t, CrashTarget::Job).unwrap();
+    }
+    let mut most = 0;
+    while p.step().is_some() {
+        most = most.max(p.snapshots_held());
+    }
+    assert!(p.checkpoints().len() > 1000, "{}", p.checkpoints().len());
+    assert!(most <= 1, "{most} checkpoints held whole");
+    let ids: Vec<Option<u32>> = p.crashes().iter().map(|c| c.restored).collect();
+    assert!(ids.iter().all(Option::is_some), "{ids:?}");
+    assert_eq!(p.finals(), clean.finals());
+    for kind in [SinkKind::Idempotent, SinkKind::Transactional] {
+        assert_eq!(p.sink_output(kind), clean.sink_output(kind), "{kind}");
+    }
+}
