@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 use super::args::{parse_duration, parse_duration_list, EngineArgs, SourceArgs};
 use super::report;
 use crate::engine::frontier::{self, FrontierPoint};
+use crate::engine::job_timeline::sink_scores;
 use crate::engine::pipeline::{CheckpointMode, CrashTarget, Pipeline, PipelineConfig};
 use crate::engine::window::{fmt_ms, oracle};
 use crate::engine::{
@@ -342,16 +343,10 @@ fn run_pipeline(
     }
     p.run_to_end();
     let reached = p.crashes().len().min(times.len());
-    let sinks = SinkKind::ALL
-        .iter()
-        .map(|&k| {
-            let out = p.sink_output(k);
-            let wrong = truth
-                .iter()
-                .filter(|(c, &t)| out.get(c).copied().unwrap_or(0) != t as i64)
-                .count();
-            (k, out.values().sum(), wrong)
-        })
+    // The job has finished: every window is final, so every cell that differs is wrong.
+    let sinks = sink_scores(&p, truth, |_| true)
+        .into_iter()
+        .map(|s| (s.kind, s.total, s.wrong))
         .collect();
     let checkpoints = p
         .checkpoints()

@@ -9,11 +9,11 @@ use std::ops::RangeInclusive;
 use rustc_hash::FxHashMap;
 
 use super::lateness::Fate;
-use super::processor::{run_with, EngineConfig};
+use super::processor::{run, run_with, EngineConfig};
 use super::stream::Stream;
-use super::watermark::Watermark;
+use super::watermark::{Watermark, WatermarkKind};
 use super::window::WindowId;
-use super::window::{oracle, CellId};
+use super::window::{oracle, CellId, WindowFn};
 
 /// A run's final values measured against the oracle.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -265,6 +265,83 @@ pub const POLICIES: [Policy; 3] = [
     },
 ];
 
+/// The lags and graces the frontier sweeps: 0 s to 120 s in steps of 10 s, 13 × 13 runs.
+pub fn sweep_grid() -> Vec<f64> {
+    (0..=12).map(|i| i as f64 * 10_000.0).collect()
+}
+
+/// The accuracy/latency frontier for one window function and watermark family: the 13 × 13
+/// lag/grace sweep and the three policies. Costly (one run per point): compute it once per
+/// (window, family) and keep it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Frontier {
+    pub window: WindowFn,
+    /// The family swept (its lag is the swept dial).
+    pub family: &'static str,
+    pub points: Vec<FrontierPoint>,
+    /// The policies, each run with the fixed-lag watermark.
+    pub policies: Vec<(Policy, FrontierPoint)>,
+}
+
+impl Frontier {
+    /// Sweeps `base`'s window function and watermark family; `None` when the family has no lag
+    /// to sweep (perfect, heuristic).
+    pub fn compute(stream: &Stream, base: EngineConfig) -> Option<Frontier> {
+        base.watermark.lag()?;
+        let grid = sweep_grid();
+        let points = sweep(stream, base, &grid, &grid);
+        let truth = oracle(stream, &base.window);
+        let fixed = EngineConfig {
+            watermark: WatermarkKind::Fixed { lag: 0.0 },
+            ..base
+        };
+        let policies = POLICIES
+            .iter()
+            .map(|p| (*p, point(stream, &truth, fixed, p.lag, p.grace)))
+            .collect();
+        Some(Frontier {
+            window: base.window,
+            family: base.watermark.family(),
+            points,
+            policies,
+        })
+    }
+
+    /// The lower envelope of the sweep: the points, by emit delay, that lose fewer events than
+    /// every point with a smaller or equal emit delay (the best loss each delay can buy).
+    pub fn envelope(&self) -> Vec<&FrontierPoint> {
+        let mut sorted: Vec<&FrontierPoint> = self.points.iter().collect();
+        sorted.sort_by(|a, b| a.emit_delay.total_cmp(&b.emit_delay));
+        let mut best = i64::MAX;
+        sorted
+            .into_iter()
+            .filter(|p| {
+                let better = p.score.events_lost < best;
+                best = best.min(p.score.events_lost);
+                better
+            })
+            .collect()
+    }
+}
+
+/// The score of one whole run with the given dials (the current dial setting on the frontier).
+pub fn score_point(
+    stream: &Stream,
+    truth: &BTreeMap<CellId, u64>,
+    cfg: EngineConfig,
+) -> FrontierPoint {
+    let lag = cfg.watermark.nominal_lag(stream.max_delay());
+    let r = run(stream, cfg, false);
+    let score = Score::of(&r.finals, truth);
+    FrontierPoint {
+        lag,
+        grace: cfg.grace,
+        emit_delay: lag + cfg.grace,
+        dropped: r.counters.dropped,
+        score,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -301,5 +378,28 @@ mod tests {
                 i += 1;
             }
         }
+    }
+
+    #[test]
+    fn the_envelope_is_the_least_loss_each_delay_buys() {
+        let s = crate::engine::stream::classroom();
+        let f = Frontier::compute(&s, EngineConfig::fixed(20_000.0, 0.0)).unwrap();
+        let env = f.envelope();
+        assert!(!env.is_empty());
+        for w in env.windows(2) {
+            assert!(w[0].emit_delay <= w[1].emit_delay);
+            assert!(w[0].score.events_lost > w[1].score.events_lost);
+        }
+        // Every point of the sweep loses at least as much as the envelope at its delay or less.
+        for p in &f.points {
+            let best = env
+                .iter()
+                .filter(|e| e.emit_delay <= p.emit_delay)
+                .map(|e| e.score.events_lost)
+                .min()
+                .unwrap();
+            assert!(best <= p.score.events_lost);
+        }
+        assert!(env.iter().all(|e| f.points.contains(e)));
     }
 }

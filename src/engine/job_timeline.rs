@@ -11,6 +11,7 @@
 //! clock returns to the restored checkpoint's time) and the replay takes the same course
 //! again; playing forward extends the current run ([`JobTimeline::advance_to`]).
 
+use std::borrow::Borrow;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -19,7 +20,7 @@ use super::lateness::Fate;
 use super::pipeline::{
     CrashRecord, CrashTarget, Outcome, Pipeline, PipelineConfig, PipelineError, StepEvent,
 };
-use super::stream::Stream;
+use super::stream::{KeyId, Stream};
 use super::window::{CellId, WindowId};
 
 /// What the user pressed.
@@ -41,16 +42,109 @@ pub struct Press {
 /// The job's watermark is sampled this often (processing time, ms).
 pub const WATERMARK_SAMPLE: f64 = 1_000.0;
 
+/// Where a value stands against the oracle, by the rule the engine knows: over the truth is
+/// wrong at once (nothing is ever taken back from a sink); short of it is wrong only once its
+/// window is final, and until then merely incomplete.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Standing {
+    /// Equal to the truth.
+    Right,
+    /// Short of the truth while the window can still take data.
+    Open,
+    /// Over the truth, or short of it once the window is final.
+    Wrong,
+}
+
+impl Standing {
+    pub fn of(value: i64, truth: i64, is_final: bool) -> Standing {
+        if value == truth {
+            Standing::Right
+        } else if value > truth || is_final {
+            Standing::Wrong
+        } else {
+            Standing::Open
+        }
+    }
+}
+
 /// One sink's standing against the oracle.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SinkScore {
     pub kind: SinkKind,
     /// Σ of the values it holds.
     pub total: i64,
-    /// Cells of the oracle whose value it holds differs (a missing cell counts as 0).
+    /// Cells of the oracle whose value it holds is [`Standing::Wrong`] (a missing cell counts
+    /// as 0): once the job has finished, every cell that differs.
     pub wrong: usize,
+    /// Cells still short of the oracle whose window is not final: incomplete, not wrong.
+    pub open: usize,
     /// Panes staged, not yet committed (transactional).
     pub staged: usize,
+}
+
+/// The three sinks of `pipeline` against the oracle, `is_final` saying which windows are final.
+pub fn sink_scores<S: Borrow<Stream>>(
+    pipeline: &Pipeline<S>,
+    truth: &BTreeMap<CellId, u64>,
+    is_final: impl Fn(WindowId) -> bool,
+) -> Vec<SinkScore> {
+    let view = pipeline.sink_view();
+    SinkKind::ALL
+        .iter()
+        .map(|&kind| {
+            let out = pipeline.sink_output(kind);
+            let (mut wrong, mut open) = (0, 0);
+            for (c, &t) in truth {
+                let v = out.get(c).copied().unwrap_or(0);
+                match Standing::of(v, t as i64, is_final(c.window)) {
+                    Standing::Right => {}
+                    Standing::Open => open += 1,
+                    Standing::Wrong => wrong += 1,
+                }
+            }
+            let staged = view
+                .totals
+                .iter()
+                .find(|s| s.kind == kind)
+                .map_or(0, |s| s.staged);
+            SinkScore {
+                kind,
+                total: out.values().sum(),
+                wrong,
+                open,
+                staged,
+            }
+        })
+        .collect()
+}
+
+/// One row of the job's windows table: a window, for one key or all keys together, with the
+/// job's own value (it rolls back on a crash), each sink's (they do not) and the oracle's.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JobWindowRow {
+    pub window: WindowId,
+    /// Σ of the operators' live state, or the final value the sink received.
+    pub job: i64,
+    /// Per sink, in [`SinkKind::ALL`] order: Σ of the values it holds.
+    pub sinks: [i64; 3],
+    pub truth: i64,
+    /// The window's values are final in the job.
+    pub is_final: bool,
+}
+
+impl JobWindowRow {
+    /// Where `value` (the job's or a sink's) stands against the oracle.
+    pub fn standing(&self, value: i64) -> Standing {
+        Standing::of(value, self.truth, self.is_final)
+    }
+}
+
+/// The operators' state, summed over the instances.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OperatorTotals {
+    pub operators: usize,
+    pub open_cells: usize,
+    pub state_bytes: usize,
 }
 
 /// The pipeline run up to a playhead, with the presses that shaped it.
@@ -278,30 +372,61 @@ impl JobTimeline {
             .sum()
     }
 
-    /// The three sinks against the oracle.
+    /// The three sinks against the oracle: a cell short of it is open until its window is
+    /// final in the job ([`JobTimeline::is_final`]).
     pub fn sink_scores(&self, truth: &BTreeMap<CellId, u64>) -> Vec<SinkScore> {
-        let view = self.pipeline.sink_view();
-        SinkKind::ALL
+        sink_scores(&self.pipeline, truth, |w| self.is_final(w))
+    }
+
+    /// Panes the sink received twice, over every crash so far.
+    pub fn duplicate_panes(&self) -> usize {
+        self.pipeline
+            .crashes()
             .iter()
-            .map(|&kind| {
-                let out = self.pipeline.sink_output(kind);
-                let wrong = truth
-                    .iter()
-                    .filter(|(c, &t)| out.get(c).copied().unwrap_or(0) != t as i64)
-                    .count();
-                let staged = view
-                    .totals
-                    .iter()
-                    .find(|s| s.kind == kind)
-                    .map_or(0, |s| s.staged);
-                SinkScore {
-                    kind,
-                    total: out.values().sum(),
-                    wrong,
-                    staged,
-                }
-            })
-            .collect()
+            .map(|c| c.duplicate_panes)
+            .sum()
+    }
+
+    /// The operators' open cells and state, summed.
+    pub fn operator_totals(&self) -> OperatorTotals {
+        let ops = self.pipeline.operator_views();
+        OperatorTotals {
+            operators: ops.len(),
+            open_cells: ops.iter().map(|o| o.open_cells).sum(),
+            state_bytes: ops.iter().map(|o| o.state_bytes).sum(),
+        }
+    }
+
+    /// One row of the windows table for `window`, for `key` or (None) all `keys` together.
+    pub fn window_row(
+        &self,
+        window: WindowId,
+        key: Option<KeyId>,
+        keys: usize,
+        truth: &BTreeMap<CellId, u64>,
+    ) -> JobWindowRow {
+        let cells: Vec<CellId> = match key {
+            Some(key) => vec![CellId { window, key }],
+            None => (0..keys as KeyId)
+                .map(|key| CellId { window, key })
+                .collect(),
+        };
+        let sinks = SinkKind::ALL.map(|k| self.sink_value(k, &cells));
+        JobWindowRow {
+            window,
+            job: cells
+                .iter()
+                .filter_map(|c| self.pipeline.job_value(*c))
+                .map(|v| v as i64)
+                .sum(),
+            sinks,
+            truth: cells
+                .iter()
+                .filter_map(|c| truth.get(c))
+                .map(|&v| v as i64)
+                .sum(),
+            is_final: self.is_final(window),
+        }
     }
 
     /// The value a sink holds for each of `cells`, summed.
@@ -410,5 +535,36 @@ mod tests {
         assert_eq!(again.crashes(), live.crashes());
         assert_eq!(again.fates(), live.fates());
         assert_eq!(again.pipeline().counters(), live.pipeline().counters());
+    }
+
+    #[test]
+    fn a_window_row_sums_its_cells_and_stands_by_the_engines_rule() {
+        let s = Arc::new(classroom());
+        let truth = crate::engine::window::oracle(&s, &cfg().engine.window);
+        let mut j = JobTimeline::new(s, cfg()).unwrap();
+        j.advance_to(100_000.0);
+        let keys = 4;
+        let all = j.window_row(1, None, keys, &truth);
+        let each: Vec<JobWindowRow> = (0..keys as KeyId)
+            .map(|k| j.window_row(1, Some(k), keys, &truth))
+            .collect();
+        assert_eq!(all.job, each.iter().map(|r| r.job).sum::<i64>());
+        assert_eq!(all.truth, each.iter().map(|r| r.truth).sum::<i64>());
+        for (i, k) in SinkKind::ALL.iter().enumerate() {
+            let cells: Vec<CellId> = (0..keys as KeyId)
+                .map(|key| CellId { window: 1, key })
+                .collect();
+            assert_eq!(all.sinks[i], j.sink_value(*k, &cells));
+        }
+        // At 100 s under a 20 s lag the job's watermark is past 60 s, short of 120 s.
+        assert!(j.window_row(0, None, keys, &truth).is_final);
+        assert!(!all.is_final);
+        assert_eq!(Standing::of(5, 5, false), Standing::Right);
+        assert_eq!(Standing::of(4, 5, false), Standing::Open);
+        assert_eq!(Standing::of(4, 5, true), Standing::Wrong);
+        assert_eq!(Standing::of(6, 5, false), Standing::Wrong);
+        let totals = j.operator_totals();
+        assert_eq!(totals.operators, 4);
+        assert!(totals.open_cells > 0 && totals.state_bytes > 0);
     }
 }

@@ -13,12 +13,13 @@
 
 use std::collections::BTreeMap;
 
-use super::frontier::{self, FrontierPoint, Policy, POLICIES};
+use super::frontier::{self, FrontierPoint};
+// The frontier lives in its own module; these names stay reachable here for the UI.
+pub use super::frontier::{score_point, sweep_grid, Frontier};
 use super::lateness::{explain, Fate};
 use super::processor::{Counters, EngineConfig, Output, Processor};
 use super::stream::{Event, KeyId, Stream};
 use super::trigger::{Pane, Timing};
-use super::watermark::WatermarkKind;
 use super::window::{oracle, CellId, WindowFn, WindowId};
 
 /// The processor's state after the first `arrived` events, and the history that led to it.
@@ -372,67 +373,6 @@ pub fn stream_windows(truth: &BTreeMap<CellId, u64>) -> Vec<WindowId> {
 /// The oracle for a window function (re-exported here so the UI asks one module).
 pub fn truth(stream: &Stream, window: &WindowFn) -> BTreeMap<CellId, u64> {
     oracle(stream, window)
-}
-
-/// The lags and graces the frontier sweeps: 0 s to 120 s in steps of 10 s, 13 × 13 runs.
-pub fn sweep_grid() -> Vec<f64> {
-    (0..=12).map(|i| i as f64 * 10_000.0).collect()
-}
-
-/// The accuracy/latency frontier for one window function and watermark family: the 13 × 13
-/// lag/grace sweep and the three policies. Costly (one run per point): compute it once per
-/// (window, family) and keep it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Frontier {
-    pub window: WindowFn,
-    /// The family swept (its lag is the swept dial).
-    pub family: &'static str,
-    pub points: Vec<FrontierPoint>,
-    /// The policies, each run with the fixed-lag watermark.
-    pub policies: Vec<(Policy, FrontierPoint)>,
-}
-
-impl Frontier {
-    /// Sweeps `base`'s window function and watermark family; `None` when the family has no lag
-    /// to sweep (perfect, heuristic).
-    pub fn compute(stream: &Stream, base: EngineConfig) -> Option<Frontier> {
-        base.watermark.lag()?;
-        let grid = sweep_grid();
-        let points = frontier::sweep(stream, base, &grid, &grid);
-        let truth = oracle(stream, &base.window);
-        let fixed = EngineConfig {
-            watermark: WatermarkKind::Fixed { lag: 0.0 },
-            ..base
-        };
-        let policies = POLICIES
-            .iter()
-            .map(|p| (*p, frontier::point(stream, &truth, fixed, p.lag, p.grace)))
-            .collect();
-        Some(Frontier {
-            window: base.window,
-            family: base.watermark.family(),
-            points,
-            policies,
-        })
-    }
-}
-
-/// The score of one whole run with the given dials (the current dial setting on the frontier).
-pub fn score_point(
-    stream: &Stream,
-    truth: &BTreeMap<CellId, u64>,
-    cfg: EngineConfig,
-) -> FrontierPoint {
-    let lag = cfg.watermark.nominal_lag(stream.max_delay());
-    let r = super::processor::run(stream, cfg, false);
-    let score = frontier::Score::of(&r.finals, truth);
-    FrontierPoint {
-        lag,
-        grace: cfg.grace,
-        emit_delay: lag + cfg.grace,
-        dropped: r.counters.dropped,
-        score,
-    }
 }
 
 #[cfg(test)]

@@ -25,29 +25,35 @@ pub fn bytes(n: usize) -> String {
     }
 }
 
-/// The job's rows: the operators' counters summed, their open cells and state.
+/// The job's rows: the operators' counters, their open cells and state, as the engine sums them.
 fn job_rows(app: &App, job: &JobTimeline) -> Vec<(String, String, Style)> {
     let t = &app.theme;
     let p = job.pipeline();
     let c = p.counters();
     let bold = t.text.add_modifier(Modifier::BOLD);
-    let ops = p.operator_views();
-    let open: usize = ops.iter().map(|o| o.open_cells).sum();
-    let state: usize = ops.iter().map(|o| o.state_bytes).sum();
-    let taken = if p.is_replaying() {
-        format!("{} {} / {}", glyph::REPLAYED, c.events, app.scenario.len())
+    let ops = job.operator_totals();
+    // Records the operators have read from the source partitions (they roll back with a
+    // crash); while a restored job reads again what it had read before, say so.
+    let (label, arrived) = if p.is_replaying() {
+        (
+            format!("{} replayed", glyph::REPLAYED),
+            format!("{} / {}", c.events, app.scenario.len()),
+        )
     } else {
-        format!("{} / {}", c.events, app.scenario.len())
+        (
+            "arrived".into(),
+            format!("{} / {}", c.events, app.scenario.len()),
+        )
     };
-    let mut rows = vec![("taken".into(), taken, bold)];
+    let mut rows = vec![(label, arrived, bold)];
     rows.extend(fate_rows(app, &c));
     rows.extend([
         (
             "cells open".into(),
-            format!("{open}  ({} operators)", ops.len()),
+            format!("{}  ({} operators)", ops.open_cells, ops.operators),
             bold,
         ),
-        ("state".into(), bytes(state), bold),
+        ("state".into(), bytes(ops.state_bytes), bold),
     ]);
     rows
 }

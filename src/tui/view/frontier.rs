@@ -10,8 +10,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
 
-use crate::engine::frontier::FrontierPoint;
-use crate::engine::timeline::Frontier;
+use crate::engine::frontier::{Frontier, FrontierPoint};
 use crate::engine::window::fmt_ms;
 
 use super::super::app::App;
@@ -155,15 +154,8 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     for p in &frontier.points {
         set(f.place(p), glyph::SWEEP, t.dim);
     }
-    // The lower envelope: the least loss at each emit delay or less.
-    let mut sorted: Vec<&FrontierPoint> = frontier.points.iter().collect();
-    sorted.sort_by(|a, b| a.emit_delay.total_cmp(&b.emit_delay));
-    let mut best = i64::MAX;
-    for p in sorted {
-        if p.score.events_lost < best {
-            best = p.score.events_lost;
-            set(f.place(p), glyph::ENVELOPE, t.on_time);
-        }
+    for p in frontier.envelope() {
+        set(f.place(p), glyph::ENVELOPE, t.on_time);
     }
     for ((_, p), letter) in frontier.policies.iter().zip(['D', 'A', 'B']) {
         set(f.place(p), letter, t.policy);

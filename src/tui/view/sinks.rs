@@ -1,6 +1,7 @@
 //! The sinks panel and the crash report. The sinks: additive, idempotent and transactional,
-//! each with the total it holds, how many cells differ from the oracle and (transactional) what
-//! is staged, then the additive sink's over-count from the replays. The crash report, over the
+//! each with the total it holds, how many cells are wrong against the oracle (final and
+//! different, or over it), how many are still open (short of it, their window not final) and
+//! (transactional) what is staged, then the additive sink's over-count from the replays. The crash report, over the
 //! top of the plot until Esc closes it: what happened, in the past tense ("crashed at 212.4 s;
 //! restored checkpoint #7 (taken at 200.0 s, source offsets …)"), then the replay, as a
 //! forecast while it runs ("will take 843 events again: 120 so far") and as done once over.
@@ -21,7 +22,14 @@ use super::plot::PlotFrame;
 /// The sinks panel's lines for a panel `width` columns wide inside.
 pub fn lines(app: &App, job: &JobTimeline, width: u16) -> Vec<Line<'static>> {
     let t = &app.theme;
-    let short = width < 36;
+    // Column widths: the sink's name, its total, cells wrong, cells open, panes staged.
+    let (nw, tw, ww, ow, sw) = match width {
+        42.. => (14, 7, 7, 6, 8),
+        37.. => (14, 5, 6, 5, 7),
+        32.. => (5, 7, 7, 6, 7),
+        _ => (5, 5, 6, 5, 7),
+    };
+    let short = nw < 14;
     let name = |k: SinkKind| -> &'static str {
         match (k, short) {
             (SinkKind::Additive, true) => "add",
@@ -30,11 +38,15 @@ pub fn lines(app: &App, job: &JobTimeline, width: u16) -> Vec<Line<'static>> {
             (k, false) => k.name(),
         }
     };
-    let nw = if short { 5 } else { 14 };
     let mut v = vec![Line::from(Span::styled(
-        format!("{:<nw$}{:>7}{:>8}{:>7}", "sink", "total", "wrong", "staged"),
+        format!(
+            "{:<nw$}{:>tw$}{:>ww$}{:>ow$}{:>sw$}",
+            "sink", "total", "wrong", "open", "staged"
+        ),
         t.dim,
     ))];
+    // Wrong: a cell over the oracle, or short of it once its window is final (red). Open: short
+    // of it while the window can still take data, incomplete and not an error (neutral).
     for s in job.sink_scores(&app.scenario.truth) {
         let staged = if s.kind == SinkKind::Transactional {
             s.staged.to_string()
@@ -43,16 +55,17 @@ pub fn lines(app: &App, job: &JobTimeline, width: u16) -> Vec<Line<'static>> {
         };
         v.push(Line::from(vec![
             Span::styled(format!("{:<nw$}", name(s.kind)), t.key),
-            Span::styled(format!("{:>7}", s.total), t.text),
+            Span::styled(format!("{:>tw$}", s.total), t.text),
             Span::styled(
-                format!("{:>8}", s.wrong),
+                format!("{:>ww$}", s.wrong),
                 if s.wrong == 0 { t.on_time } else { t.dropped },
             ),
-            Span::styled(format!("{staged:>7}"), t.dim),
+            Span::styled(format!("{:>ow$}", s.open), t.dim),
+            Span::styled(format!("{staged:>sw$}"), t.dim),
         ]));
     }
     let over = job.overcount();
-    let panes: usize = job.crashes().iter().map(|c| c.duplicate_panes).sum();
+    let panes = job.duplicate_panes();
     let over_line = |detail: bool| {
         let mut spans = vec![
             Span::styled("additive over ", t.text),

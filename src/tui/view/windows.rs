@@ -9,10 +9,10 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
 
-use crate::engine::job_timeline::JobTimeline;
+use crate::engine::job_timeline::{JobTimeline, Standing};
 use crate::engine::lateness::secs;
 use crate::engine::timeline::{Phase, WindowRow};
-use crate::engine::{Accumulation, CellId, KeyId, Pane, SinkKind, Timing};
+use crate::engine::{Accumulation, CellId, Pane, Timing};
 
 use super::super::app::App;
 use super::super::theme::Theme;
@@ -86,11 +86,6 @@ fn render_job(app: &App, job: &JobTimeline, area: Rect, buf: &mut Buffer) {
     let room = inner.height.saturating_sub(1) as usize;
     let sel = app.selection.window.min(n.saturating_sub(1));
     let first = first_row(sel, n, room);
-    let keys = app.scenario.keys() as KeyId;
-    let outputs: Vec<_> = SinkKind::ALL
-        .iter()
-        .map(|&k| job.pipeline().sink_output(k))
-        .collect();
     for (i, &w) in app
         .scenario
         .windows
@@ -99,15 +94,12 @@ fn render_job(app: &App, job: &JobTimeline, area: Rect, buf: &mut Buffer) {
         .skip(first)
         .take(room)
     {
-        let cells: Vec<CellId> = match app.selection.key {
-            Some(key) => vec![CellId { window: w, key }],
-            None => (0..keys).map(|key| CellId { window: w, key }).collect(),
-        };
-        let truth: i64 = cells
-            .iter()
-            .filter_map(|c| app.scenario.truth.get(c))
-            .map(|&v| v as i64)
-            .sum();
+        let row = job.window_row(
+            w,
+            app.selection.key,
+            app.scenario.keys(),
+            &app.scenario.truth,
+        );
         let base = if i == sel { t.focus } else { t.text };
         let mut spans = vec![Span::styled(
             format!(
@@ -116,28 +108,16 @@ fn render_job(app: &App, job: &JobTimeline, area: Rect, buf: &mut Buffer) {
             ),
             base,
         )];
-        // Over the oracle is wrong at once; short of it only once the window is final.
-        let fin = job.is_final(w);
-        let style_of = |v: i64| {
-            if v == truth {
-                t.on_time
-            } else if v > truth || fin {
-                t.dropped
-            } else {
-                t.dim
-            }
+        let style_of = |v: i64| match row.standing(v) {
+            Standing::Right => t.on_time,
+            Standing::Wrong => t.dropped,
+            Standing::Open => t.dim,
         };
         // The job's own state first: it rolls back on a crash; the sinks after it do not.
-        let job_value: i64 = cells
-            .iter()
-            .filter_map(|c| job.pipeline().job_value(*c))
-            .map(|v| v as i64)
-            .sum();
-        spans.push(Span::styled(format!("{job_value:>6}"), style_of(job_value)));
-        for out in &outputs {
-            let v: i64 = cells.iter().filter_map(|c| out.get(c)).sum();
+        for v in std::iter::once(row.job).chain(row.sinks) {
             spans.push(Span::styled(format!("{v:>6}"), style_of(v)));
         }
+        let truth = row.truth;
         spans.push(Span::styled(format!("{truth:>6}"), t.dim));
         lines.push(Line::from(spans));
     }

@@ -1,0 +1,121 @@
+//! The job's read model as the screen shows it: the sinks' cells wrong (final and different from
+//! the oracle) apart from those still open, the counters' records read, and the same figures at
+//! the end of the stream as the command line reports.
+
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use twoclocks::engine::job_timeline::JobTimeline;
+use twoclocks::engine::EngineConfig;
+use twoclocks::tui::app::{update, Action, App, Msg};
+use twoclocks::tui::scenario::Scenario;
+use twoclocks::tui::theme::Theme;
+use twoclocks::tui::{app_for, Options};
+
+/// The classroom app in job mode (fixed 20 s, no grace), paused at processing time `secs`.
+fn job_at(secs: f64) -> App {
+    static BASE: OnceLock<App> = OnceLock::new();
+    let mut a = BASE
+        .get_or_init(|| {
+            let mut a = app_for(Options {
+                scenario: Scenario::classroom(),
+                config: EngineConfig::fixed(20_000.0, 0.0),
+                speed: 10.0,
+                theme: Theme::mono(),
+                play: false,
+            });
+            a.settle();
+            a
+        })
+        .clone();
+    act(&mut a, Action::ToggleJob);
+    act(&mut a, Action::TogglePlay);
+    let speed = a.dials.speed;
+    update(&mut a, Msg::Tick, Duration::from_secs_f64(secs / speed));
+    act(&mut a, Action::TogglePlay);
+    a
+}
+
+fn act(a: &mut App, action: Action) -> bool {
+    update(a, Msg::Action(action), Duration::ZERO)
+}
+
+fn job(a: &App) -> &JobTimeline {
+    a.job.as_deref().expect("job mode")
+}
+
+/// The screen's text at the app's size.
+fn screen(a: &App) -> String {
+    use ratatui::buffer::Buffer;
+    use ratatui::layout::Rect;
+    let area = Rect::new(0, 0, a.size.0, a.size.1);
+    let mut buf = Buffer::empty(area);
+    twoclocks::tui::view::draw(a, area, &mut buf);
+    (0..area.height)
+        .map(|y| {
+            (0..area.width)
+                .map(|x| buf[(x, y)].symbol().to_string())
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn early_in_the_stream_the_sinks_cells_are_open_not_wrong() {
+    let a = job_at(20.0);
+    let scores = job(&a).sink_scores(&a.scenario.truth);
+    let cells = a.scenario.truth.len();
+    for s in &scores {
+        // Nothing is final at 20 s and nothing has gone over: every cell is incomplete.
+        assert_eq!(s.wrong, 0, "{s:?}");
+        assert_eq!(s.open, cells, "{s:?}");
+    }
+    let shown = screen(&a);
+    assert!(shown.contains("wrong"), "{shown}");
+    assert!(shown.contains("open"), "{shown}");
+}
+
+#[test]
+fn at_the_end_the_sinks_figures_are_the_command_lines() {
+    let mut a = job_at(20.0);
+    act(&mut a, Action::JumpToEnd);
+    a.settle();
+    let j = job(&a);
+    assert!(j.is_finished());
+    // What `run --format json` reports for this job: every cell that differs.
+    let expected: Vec<usize> = twoclocks::engine::SinkKind::ALL
+        .iter()
+        .map(|&k| {
+            let out = j.pipeline().sink_output(k);
+            a.scenario
+                .truth
+                .iter()
+                .filter(|(c, &t)| out.get(c).copied().unwrap_or(0) != t as i64)
+                .count()
+        })
+        .collect();
+    let scores = j.sink_scores(&a.scenario.truth);
+    let wrong: Vec<usize> = scores.iter().map(|s| s.wrong).collect();
+    assert_eq!(wrong, expected);
+    assert_eq!(wrong, vec![40, 40, 40]);
+    assert!(scores.iter().all(|s| s.open == 0), "{scores:?}");
+}
+
+#[test]
+fn the_counters_say_records_arrived_and_replayed() {
+    let mut a = job_at(265.0);
+    let shown = screen(&a);
+    assert!(!shown.contains("taken "), "{shown}");
+    let arrived = format!("{} / 20000", job(&a).pipeline().counters().events);
+    assert!(
+        shown
+            .lines()
+            .any(|l| l.contains("arrived") && l.contains(&arrived)),
+        "{shown}"
+    );
+    assert!(act(&mut a, Action::Crash));
+    let shown = screen(&a);
+    assert!(job(&a).pipeline().is_replaying());
+    assert!(shown.lines().any(|l| l.contains("↺ replayed")), "{shown}");
+}
