@@ -142,3 +142,57 @@ fn the_help_legend_explains_the_plot_as_it_is_drawn() {
         .collect();
     assert!(starts.windows(2).all(|w| w[0] == w[1]), "{starts:?}");
 }
+
+/// The app at the end of the stream, inspecting the first event of `fate`.
+fn inspecting_the_first(fate: Fate) -> App {
+    let mut a = base();
+    // Alerting has late events within grace; the dashboard (no grace) drops them.
+    act(
+        &mut a,
+        Action::Policy(if fate == Fate::Late { 1 } else { 0 }),
+    );
+    act(&mut a, Action::JumpToEnd);
+    a.selection.inspected = a.timeline.fates().iter().position(|f| *f == fate);
+    assert!(a.selection.inspected.is_some());
+    a
+}
+
+/// The rows the inspector box takes on screen (its title row to its bottom border).
+fn inspector_rows(buf: &Buffer, plot: Rect) -> std::ops::Range<u16> {
+    let x = plot.x + 1;
+    let top = (plot.top()..plot.bottom())
+        .find(|&y| row(buf, y, x, plot.right()).starts_with("┌ Inspect"))
+        .expect("the inspector is drawn");
+    let bottom = (top..plot.bottom())
+        .find(|&y| buf[(x, y)].symbol() == "└")
+        .expect("its bottom border");
+    top..bottom + 1
+}
+
+#[test]
+fn the_inspector_leaves_the_inspected_events_row_in_sight() {
+    for fate in [Fate::Dropped, Fate::Late, Fate::OnTime] {
+        for size in SIZES {
+            let mut a = inspecting_the_first(fate);
+            let buf = draw(&mut a, size);
+            let plot = Areas::compute_for(size, false).unwrap().plot;
+            let f = PlotFrame::of(&a, plot).unwrap();
+            let e = a.scenario.stream.events[a.selection.inspected.unwrap()];
+            let (c, r) = (f.col(e.event_time).unwrap(), f.row(e.proc_time).unwrap());
+            let (x, y) = (f.inner.x + c, f.inner.y + r);
+            let boxed = inspector_rows(&buf, plot);
+            assert!(
+                !boxed.contains(&y),
+                "{fate:?} {size:?}: the event's row {y} is under the inspector {boxed:?}\n{}",
+                rows(&buf, plot).join("\n")
+            );
+            assert_eq!(buf[(x, y)].symbol(), glyph::INSPECTED.to_string());
+        }
+    }
+    // An event high on the plot keeps the inspector at the bottom.
+    let mut a = inspecting_the_first(Fate::Dropped);
+    a.selection.inspected = a.timeline.fates().iter().rposition(|f| *f == Fate::Dropped);
+    let buf = draw(&mut a, (120, 40));
+    let plot = Areas::compute_for((120, 40), false).unwrap().plot;
+    assert_eq!(inspector_rows(&buf, plot).end, plot.bottom() - 1);
+}
