@@ -196,3 +196,27 @@ fn the_inspector_leaves_the_inspected_events_row_in_sight() {
     let plot = Areas::compute_for((120, 40), false).unwrap().plot;
     assert_eq!(inspector_rows(&buf, plot).end, plot.bottom() - 1);
 }
+
+/// The job crashed at 265 s, then replaying for 3 s.
+fn crashed() -> App {
+    let mut a = base();
+    act(&mut a, Action::ToggleJob);
+    act(&mut a, Action::TogglePlay);
+    update(&mut a, Msg::Tick, Duration::from_secs_f64(26.5));
+    act(&mut a, Action::Crash);
+    update(&mut a, Msg::Tick, Duration::from_secs_f64(0.3));
+    act(&mut a, Action::TogglePlay);
+    a
+}
+
+#[test]
+fn the_crash_report_says_esc_closes_it_at_every_size() {
+    for size in SIZES {
+        let mut a = crashed();
+        let buf = draw(&mut a, size);
+        let plot = Areas::compute_for(size, true).unwrap().plot;
+        let shown = rows(&buf, plot).join("\n");
+        assert!(shown.contains("crashed at 265.6 s"), "{size:?}\n{shown}");
+        assert!(shown.contains("Esc closes"), "{size:?}\n{shown}");
+    }
+}
