@@ -220,3 +220,68 @@ fn the_crash_report_says_esc_closes_it_at_every_size() {
         assert!(shown.contains("Esc closes"), "{size:?}\n{shown}");
     }
 }
+
+/// The gap history under its scale's label (the watermark panel's rows from the label on),
+/// if the panel has rows for it.
+fn gap_chart(buf: &Buffer, panel: Rect) -> Option<(String, Vec<String>)> {
+    let inner = Rect {
+        x: panel.x + 1,
+        y: panel.y + 1,
+        width: panel.width - 2,
+        height: panel.height - 2,
+    };
+    let lines = rows(buf, inner);
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("gap history") || l.starts_with("gap 0"))?;
+    Some((lines[at].clone(), lines[at + 1..].to_vec()))
+}
+
+#[test]
+fn the_gap_history_is_scaled_to_the_gaps_it_shows_and_says_its_scale() {
+    let mut charts = 0;
+    for job in [false, true] {
+        for size in [(100, 30), (120, 40), (200, 60)] {
+            let mut a = base();
+            if job {
+                act(&mut a, Action::ToggleJob);
+            }
+            act(&mut a, Action::TogglePlay);
+            update(&mut a, Msg::Tick, Duration::from_secs(30));
+            act(&mut a, Action::TogglePlay);
+            let buf = draw(&mut a, size);
+            let panel = Areas::compute_for(size, job).unwrap().watermark;
+            let Some((label, chart)) = gap_chart(&buf, panel) else {
+                continue;
+            };
+            // A fixed 20 s lag: the gap is about 20 s at every arrival, on a 0–30 s scale.
+            assert!(label.contains("0–30s"), "{size:?}: {label}");
+            // One row (the scale on its left) has no height to measure.
+            if chart.len() < 2 {
+                continue;
+            }
+            charts += 1;
+            // In eighths of a row: ▁ is one, █ eight.
+            let eighths = |c: char| " ▁▂▃▄▅▆▇█".chars().position(|g| g == c).unwrap_or(8);
+            let cells: usize = chart.iter().map(|l| 8 * l.chars().count()).sum();
+            let ink: usize = chart
+                .iter()
+                .map(|l| l.chars().map(eighths).sum::<usize>())
+                .sum();
+            let share = ink as f64 / cells.max(1) as f64;
+            assert!(
+                (0.55..0.8).contains(&share),
+                "job {job} {size:?}: the bars fill {share:.2} of the chart, not about 2/3\n{}",
+                chart.join("\n")
+            );
+        }
+    }
+    assert!(
+        charts >= 2,
+        "a tall gap history is drawn at 120×40 at least"
+    );
+    assert_eq!(view::watermark::gap_scale(0), 1);
+    assert_eq!(view::watermark::gap_scale(20), 30);
+    assert_eq!(view::watermark::gap_scale(50), 60);
+    assert_eq!(view::watermark::gap_scale(1000), 1200);
+}
