@@ -200,8 +200,9 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
     let n = (lines.len() as u16).min(inner.height);
     super::text::lines(buf, inner, lines);
     // Rows left over show the gap's history (in the compact layout too, when it has them),
-    // under its scale; a single row has the scale on its left.
-    if inner.height > n {
+    // under its scale; a single row has the scale on its left. Nothing before the first
+    // arrival, when there is no gap to scale.
+    if inner.height > n && app.playhead.arrived > 0 {
         let mut spark = Rect {
             y: inner.y + n,
             height: inner.height - n,
