@@ -285,3 +285,32 @@ fn the_gap_history_is_scaled_to_the_gaps_it_shows_and_says_its_scale() {
     assert_eq!(view::watermark::gap_scale(50), 60);
     assert_eq!(view::watermark::gap_scale(1000), 1200);
 }
+
+#[test]
+fn the_light_theme_paints_its_background_under_every_overlay() {
+    let mut screens = Vec::new();
+    let mut a = base();
+    act(&mut a, Action::Help);
+    screens.push(("help", a));
+    let mut a = base();
+    act(&mut a, Action::Help);
+    a.help_scroll = 1;
+    screens.push(("help, next column", a));
+    screens.push(("inspector", inspecting_the_first(Fate::Dropped)));
+    screens.push(("crash report", crashed()));
+    for (what, mut a) in screens {
+        a.theme = Theme::light();
+        for size in SIZES {
+            let buf = draw(&mut a, size);
+            for y in 0..size.1 {
+                for x in 0..size.0 {
+                    assert_ne!(
+                        buf[(x, y)].bg,
+                        ratatui::style::Color::Reset,
+                        "{what} {size:?}: ({x}, {y}) has the terminal's background"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -261,6 +261,8 @@ pub fn render(app: &App, screen: Rect, buf: &mut Buffer) {
         return;
     }
     Clear.render(area, buf);
+    // Cleared to the theme's own background (the light theme paints one).
+    app.theme.paint(area, buf);
     let inner_w = area.width.saturating_sub(2);
     let cw = if cols.len() > 1 { COLUMN_W } else { inner_w };
     let fit = usize::from((inner_w / cw.max(1)).max(1));

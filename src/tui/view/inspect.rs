@@ -74,6 +74,8 @@ pub fn render(app: &App, plot: Rect, buf: &mut Buffer) {
         return;
     }
     Clear.render(area, buf);
+    // Cleared to the theme's own background (the light theme paints one).
+    app.theme.paint(area, buf);
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(t.border)

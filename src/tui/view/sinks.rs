@@ -226,6 +226,8 @@ pub fn render_crash(app: &App, plot: Rect, buf: &mut Buffer) {
         return;
     }
     Clear.render(area, buf);
+    // Cleared to the theme's own background (the light theme paints one).
+    app.theme.paint(area, buf);
     let mut p = Paragraph::new(lines).wrap(Wrap { trim: true });
     if boxed {
         p = p.block(
