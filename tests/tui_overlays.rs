@@ -314,3 +314,41 @@ fn the_light_theme_paints_its_background_under_every_overlay() {
         }
     }
 }
+
+#[test]
+fn the_readme_key_table_names_every_key_of_the_keymap() {
+    use crossterm::event::KeyCode;
+    use twoclocks::tui::keymap::Key;
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let table: Vec<&str> = readme
+        .lines()
+        .skip_while(|l| !l.starts_with("| key | does |"))
+        .take_while(|l| l.starts_with('|'))
+        .filter_map(|l| l.split('|').nth(1))
+        .collect();
+    assert!(table.len() > 10, "the README's key table");
+    let keys = table.join(" ");
+    for b in KEYMAP {
+        for k in b.keys {
+            let name = match *k {
+                Key::Char(' ') => "Space".to_string(),
+                Key::Char(c) => format!("`{c}`"),
+                Key::Ctrl(c) => format!("Ctrl-{}", c.to_ascii_uppercase()),
+                Key::Named(KeyCode::BackTab) => "Shift-Tab".to_string(),
+                Key::Named(KeyCode::Up) => "↑".to_string(),
+                Key::Named(KeyCode::Down) => "↓".to_string(),
+                Key::Named(KeyCode::Left) => "←".to_string(),
+                Key::Named(KeyCode::Right) => "→".to_string(),
+                Key::Named(KeyCode::F(n)) => format!("F{n}"),
+                Key::Named(KeyCode::Esc) => "Esc".to_string(),
+                Key::Named(code) => format!("{code:?}"),
+            };
+            assert!(
+                keys.contains(&name),
+                "{name} ({}) is not in the README's key table",
+                b.help
+            );
+        }
+    }
+}
