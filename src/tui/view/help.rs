@@ -1,116 +1,172 @@
-//! The `?` overlay: every binding of the keymap, grouped, and what the plot's glyphs mean.
-//! Built from the same table as the key handler and the footer.
+//! The `?` overlay: every binding of the keymap, grouped, then what the plot, the topology and
+//! the windows table draw. Built from the same table as the key handler and the footer.
+//!
+//! The text flows into as many columns as the screen holds, an entry (with its heading) never
+//! split across two. The keys come first, so at 80×24 every key is on the first page; the rest
+//! is a column or two further: ↓ and ↑ move by a column, and the bottom border says "↓ more"
+//! while there is more.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Widget};
 
 use super::super::app::App;
 use super::super::keymap::{Group, KEYMAP};
 use super::super::theme::glyph;
+use crate::engine::Fate;
 
-/// The help text, one entry per line.
-pub fn lines(app: &App) -> Vec<Line<'static>> {
+/// The key (or glyph) column: a space, up to 8 columns of key, a space.
+const KEY_W: usize = 8;
+/// A column's width when the text needs more than one: 37 columns of text and a blank.
+const COLUMN_W: u16 = 38;
+/// The most columns side by side (wider screens centre them).
+const MAX_COLUMNS: u16 = 3;
+/// The single column's width, border included.
+const ONE_W: u16 = 76;
+
+/// One entry: a heading, or a key (or glyph) with what it does.
+#[derive(Debug, Clone)]
+enum Entry {
+    Heading(&'static str),
+    Key(String, Style, String),
+}
+
+fn entries(app: &App) -> Vec<Entry> {
     let t = &app.theme;
     let mut v = Vec::new();
+    let key = |k: &str, style: Style, what: &str| Entry::Key(k.to_string(), style, what.into());
     for g in Group::ALL {
-        v.push(Line::from(Span::styled(g.title(), t.title)));
+        v.push(Entry::Heading(g.title()));
         for b in KEYMAP.iter().filter(|b| b.group == g) {
-            v.push(Line::from(vec![
-                Span::styled(format!(" {:<8}", b.label), t.key),
-                Span::styled(b.help, t.text),
-            ]));
+            v.push(key(b.label, t.key, b.help));
         }
     }
-    v.push(Line::from(Span::styled("Mouse", t.title)));
+    v.push(Entry::Heading("Plot: heavier = more in the cell"));
+    let ramp = |f: Fate| {
+        glyph::ramp(f)
+            .iter()
+            .map(|g| g.0.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    v.push(key(&ramp(Fate::OnTime), t.on_time, "on time"));
+    v.push(key(&ramp(Fate::Late), t.late, "late, within grace"));
+    v.push(key(&ramp(Fate::Dropped), t.dropped, "dropped, past grace"));
+    v.push(key("of N", t.dim, "legend: % of the N so far"));
+    v.push(key(&glyph::WATERMARK.to_string(), t.watermark, "watermark"));
+    v.push(key(
+        &format!("{} {}", glyph::WINDOW_EDGE, glyph::SELECTED_EDGE),
+        t.window_edge,
+        "window end; selected window",
+    ));
+    v.push(key(
+        &format!("{}▶", glyph::PLAYHEAD),
+        t.playhead,
+        "playhead: processing time",
+    ));
+    v.push(key(
+        &glyph::IDEAL.to_string(),
+        t.ideal,
+        "ideal watermark (event time = processing time), drawn only under f",
+    ));
+    v.push(key(
+        &glyph::REPLAYED.to_string(),
+        t.policy,
+        "job: taken again (replay)",
+    ));
+    v.push(key(
+        &glyph::CHECKPOINT.to_string(),
+        t.key,
+        "job: checkpoint done (axis)",
+    ));
+    v.push(key(
+        &glyph::CRASH.to_string(),
+        t.warn,
+        "job: a crash (axis)",
+    ));
+    v.push(Entry::Heading("Inspected event: why, on its row"));
+    v.push(key(
+        &format!("{}{}", glyph::INSPECTED, glyph::INSPECTED_WINDOW),
+        t.inspected,
+        "the event, then its window",
+    ));
+    v.push(key(
+        &glyph::INEQUALITY_EDGE.to_string(),
+        t.dropped,
+        "its window's end (vertical)",
+    ));
+    v.push(key(
+        &glyph::PAST_GRACE.to_string(),
+        t.dropped,
+        "dropped: how far past grace",
+    ));
+    v.push(key(
+        &glyph::GRACE_BAND.to_string(),
+        t.late,
+        "grace band behind watermark",
+    ));
+    v.push(key(
+        &glyph::INEQUALITY_EDGE.to_string(),
+        t.watermark,
+        "watermark at its arrival",
+    ));
+    v.push(Entry::Heading("Mouse"));
     for (what, how) in [
         ("dial", "click or drag its track"),
-        ("plot", "click: inspect the nearest event"),
+        ("plot", "inspect the nearest event"),
         ("window", "click its row to select it"),
-        ("point", "frontier: adopt lag and grace"),
+        ("frontier", "adopt a point's lag, grace"),
         ("op row", "job: pick operator to crash"),
     ] {
-        v.push(Line::from(vec![
-            Span::styled(format!(" {what:<8}"), t.key),
-            Span::styled(how, t.text),
-        ]));
+        v.push(key(what, t.key, how));
     }
-    v.push(Line::from(Span::styled("Plot", t.title)));
-    for (g, style, what) in [
-        (glyph::ON_TIME, t.on_time, "event on time"),
-        (glyph::LATE, t.late, "event late, within grace"),
-        (glyph::DROPPED, t.dropped, "event dropped, past grace"),
-        (glyph::WATERMARK, t.watermark, "watermark"),
-        (
-            glyph::IDEAL,
-            t.ideal,
-            "ideal watermark: event = processing time",
-        ),
-        (glyph::WINDOW_EDGE, t.window_edge, "window end"),
-        (
-            glyph::REPLAYED,
-            t.policy,
-            "job: event taken again in a replay",
-        ),
-        (
-            glyph::CHECKPOINT,
-            t.key,
-            "job: a completed checkpoint (axis)",
-        ),
-        (glyph::CRASH, t.warn, "job: a crash (axis)"),
-    ] {
-        v.push(Line::from(vec![
-            Span::styled(format!(" {g:<8}"), style),
-            Span::styled(what, t.text),
-        ]));
-    }
-    v.push(Line::from(Span::styled("Topology", t.title)));
+    v.push(Entry::Heading("Topology"));
     for (g, what) in [
-        ("12 ┃8", "12 in flight, checkpoint 8's barrier behind"),
-        ("⏸", "input held back: its operator is aligning"),
-        ("⧗ #8 1/2", "aligning on #8, barrier in on 1 of 2"),
-        ("✓ #8", "snapshotted for checkpoint #8"),
+        ("12 ┃8", "12 in flight, barrier of #8"),
+        ("⏸", "input held: operator aligns"),
+        ("⧗ #8 1/2", "aligning #8: 1 of 2 inputs"),
+        ("✓ #8", "snapshot taken for #8"),
     ] {
-        v.push(Line::from(vec![
-            Span::styled(format!(" {g:<9}"), t.key),
-            Span::styled(what, t.text),
-        ]));
+        v.push(key(g, t.key, what));
     }
-    v.push(Line::from(Span::styled("Windows", t.title)));
+    v.push(Entry::Heading("Windows"));
     for (g, what) in [
-        ("○", "open: the watermark has not reached its end"),
-        ("●", "fired on time: ON_TIME pane out"),
-        ("◆", "taking late data: LATE panes, within grace"),
-        ("■", "finalised: past grace, state freed"),
+        ("○", "open: watermark before end"),
+        ("●", "fired: ON_TIME pane out"),
+        ("◆", "taking late data (grace)"),
+        ("■", "finalised, state freed"),
     ] {
-        v.push(Line::from(vec![
-            Span::styled(format!(" {g:<8}"), t.key),
-            Span::styled(what, t.text),
-        ]));
+        v.push(key(g, t.key, what));
     }
     v
 }
 
-/// `line` in lines at most `width` columns wide: a key's description too long is continued on
-/// the next line, under itself.
-fn wrap(line: Line<'static>, width: usize) -> Vec<Line<'static>> {
-    if line.width() <= width || line.spans.is_empty() || line.spans.len() > 2 {
-        return vec![line];
-    }
-    let (key, what) = match &line.spans[..] {
-        [what] => (Span::raw(""), what),
-        [key, what] => (key.clone(), what),
-        _ => return vec![line],
+/// The help text, one entry per line (unwrapped).
+pub fn lines(app: &App) -> Vec<Line<'static>> {
+    entries(app)
+        .iter()
+        .flat_map(|e| rows(app, e, usize::MAX))
+        .collect()
+}
+
+/// An entry in lines at most `width` columns wide: a description too long is continued on the
+/// next line, under itself.
+fn rows(app: &App, e: &Entry, width: usize) -> Vec<Line<'static>> {
+    let t = &app.theme;
+    let (head, what, style) = match e {
+        Entry::Heading(h) => (None, *h, t.title),
+        Entry::Key(k, s, what) => (Some((format!(" {k:<KEY_W$} "), *s)), what.as_str(), t.text),
     };
-    let indent = key.width();
+    let indent = head.as_ref().map_or(0, |(h, _)| h.chars().count());
     let room = width.saturating_sub(indent).max(1);
-    let mut rows: Vec<String> = vec![String::new()];
-    for word in what.content.split(' ') {
-        let last = rows.last_mut().expect("one row at least");
+    let mut out: Vec<String> = vec![String::new()];
+    for word in what.split(' ') {
+        let last = out.last_mut().expect("one row at least");
         let n = last.chars().count();
         if n > 0 && n + 1 + word.chars().count() > room {
-            rows.push(word.to_string());
+            out.push(word.to_string());
         } else {
             if n > 0 {
                 last.push(' ');
@@ -118,40 +174,83 @@ fn wrap(line: Line<'static>, width: usize) -> Vec<Line<'static>> {
             last.push_str(word);
         }
     }
-    rows.into_iter()
+    out.into_iter()
         .enumerate()
         .map(|(i, r)| {
-            let head = if i == 0 {
-                key.clone()
-            } else {
-                Span::raw(" ".repeat(indent))
-            };
-            Line::from(vec![head, Span::styled(r, what.style)])
+            let text = Span::styled(r, style);
+            match &head {
+                None => Line::from(text),
+                Some((h, s)) if i == 0 => Line::from(vec![Span::styled(h.clone(), *s), text]),
+                Some(_) => Line::from(vec![Span::raw(" ".repeat(indent)), text]),
+            }
         })
         .collect()
 }
 
-fn wrap_all(lines: &[Line<'static>], width: usize) -> Vec<Line<'static>> {
-    lines.iter().cloned().flat_map(|l| wrap(l, width)).collect()
+/// The entries laid out in columns of at most `height` rows of `width` columns: an entry is
+/// never split across two columns, nor a heading from the entry under it.
+fn columns(app: &App, entries: &[Entry], width: usize, height: usize) -> Vec<Vec<Line<'static>>> {
+    let height = height.max(1);
+    let mut cols: Vec<Vec<Line<'static>>> = vec![Vec::new()];
+    let mut i = 0;
+    while i < entries.len() {
+        let mut block = rows(app, &entries[i], width);
+        let mut n = 1;
+        if matches!(entries[i], Entry::Heading(_)) {
+            if let Some(next) = entries.get(i + 1) {
+                block.extend(rows(app, next, width));
+                n = 2;
+            }
+        }
+        let len = cols.last().map_or(0, Vec::len);
+        if len > 0 && len + block.len() > height {
+            cols.push(Vec::new());
+        }
+        for line in block {
+            if cols.last().map_or(0, Vec::len) >= height {
+                cols.push(Vec::new());
+            }
+            if let Some(col) = cols.last_mut() {
+                col.push(line);
+            }
+        }
+        i += n;
+    }
+    cols
 }
 
 pub fn render(app: &App, screen: Rect, buf: &mut Buffer) {
     let t = &app.theme;
-    let all = lines(app);
-    let inner_h = usize::from(screen.height.saturating_sub(4));
-    // One column if it fits, two otherwise; each line wrapped to its column (a column keeps
-    // one blank column to its right, so two columns never touch).
-    let one_w = 76.min(screen.width.saturating_sub(2));
-    let one = wrap_all(&all, usize::from(one_w.saturating_sub(2)));
-    let (cols, w, all) = if one.len() <= inner_h {
-        (1u16, one_w, one)
+    let all = entries(app);
+    // The box leaves a row above and below it.
+    let max_rows = usize::from(screen.height.saturating_sub(4)).max(1);
+    let one_w = ONE_W.min(screen.width.saturating_sub(2));
+    let one = columns(app, &all, usize::from(one_w.saturating_sub(2)), usize::MAX);
+    let one_rows = one.first().map_or(0, Vec::len);
+    let (w, cols) = if one_rows <= max_rows {
+        (one_w, one)
     } else {
-        let w = 150.min(screen.width.saturating_sub(2));
-        let cw = usize::from(w.saturating_sub(2) / 2);
-        (2, w, wrap_all(&all, cw.saturating_sub(1)))
+        let fit = (screen.width.saturating_sub(4) / COLUMN_W).clamp(1, MAX_COLUMNS);
+        let text_w = usize::from(COLUMN_W - 1);
+        let mut best = columns(app, &all, text_w, max_rows);
+        // When it all fits, as short as it can be in as many columns.
+        if best.len() <= usize::from(fit) {
+            let mut rows = best.iter().map(Vec::len).max().unwrap_or(0);
+            while rows > 1 {
+                let c = columns(app, &all, text_w, rows - 1);
+                if c.len() > best.len() {
+                    break;
+                }
+                best = c;
+                rows -= 1;
+            }
+        }
+        let n = best.len().min(usize::from(fit)) as u16;
+        ((COLUMN_W * n + 2).min(screen.width.saturating_sub(2)), best)
     };
-    let per = all.len().div_ceil(cols as usize);
-    let h = (per as u16 + 2).min(screen.height.saturating_sub(2));
+    let rows = cols.iter().map(Vec::len).max().unwrap_or(0);
+    let per = u16::try_from(rows).unwrap_or(u16::MAX);
+    let h = per.saturating_add(2).min(screen.height.saturating_sub(2));
     let area = Rect {
         x: screen.x + (screen.width.saturating_sub(w)) / 2,
         y: screen.y + (screen.height.saturating_sub(h)) / 2,
@@ -162,28 +261,35 @@ pub fn render(app: &App, screen: Rect, buf: &mut Buffer) {
         return;
     }
     Clear.render(area, buf);
-    let rows = usize::from(area.height.saturating_sub(2));
-    let max_scroll = per.saturating_sub(rows);
-    let scroll = app.help_scroll.min(max_scroll);
-    let title = if max_scroll > 0 {
-        " Keys · ↑↓ scroll · Esc or ? closes "
-    } else {
-        " Keys · Esc or ? closes "
-    };
-    let block = Block::default()
+    // Cleared to the theme's own background (the light theme paints one).
+    app.theme.paint(area, buf);
+    let inner_w = area.width.saturating_sub(2);
+    let cw = if cols.len() > 1 { COLUMN_W } else { inner_w };
+    let fit = usize::from((inner_w / cw.max(1)).max(1));
+    // ↓ and ↑ move by a column.
+    let first = app.help_scroll.min(cols.len().saturating_sub(fit));
+    let more = first + fit < cols.len();
+    let mut block = Block::default()
         .borders(Borders::ALL)
         .border_style(t.title)
-        .title(Span::styled(title, t.title));
+        .title(Span::styled(" Keys · Esc or ? closes ", t.title));
+    let hint = match (first > 0, more) {
+        (true, true) => Some(" ↑ back · ↓ more "),
+        (false, true) => Some(" ↓ more "),
+        (true, false) => Some(" ↑ back "),
+        (false, false) => None,
+    };
+    if let Some(hint) = hint {
+        block = block.title_bottom(Line::from(Span::styled(hint, t.key)).right_aligned());
+    }
     let inner = block.inner(area);
     block.render(area, buf);
-    let cw = inner.width / cols;
-    for (i, chunk) in all.chunks(per.max(1)).enumerate() {
+    for (i, col) in cols.iter().skip(first).take(fit).enumerate() {
         let r = Rect {
             x: inner.x + cw * i as u16,
-            width: cw,
+            width: cw.min(inner.width.saturating_sub(cw * i as u16)),
             ..inner
         };
-        let shown: Vec<Line> = chunk.iter().skip(scroll).cloned().collect();
-        super::text::lines(buf, r, shown);
+        super::text::lines(buf, r, col.clone());
     }
 }

@@ -1,6 +1,8 @@
 //! The inspector: the picked event (key, both clocks, delay) and, for each of its windows, the
 //! engine's sentence that says why it was on time, late or dropped, with the inequality in
-//! numbers. Drawn over the bottom of the plot; ← → step to the event before or after.
+//! numbers. Drawn over the bottom of the plot, or over its top when the inspected event sits
+//! low, so the inequality the plot draws on the event's row stays in sight; ← → step to the
+//! event before or after.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -9,6 +11,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 
 use super::super::app::App;
 use super::super::theme::Theme;
+use super::plot::PlotFrame;
 
 /// The inspector's text for the inspected event, if any.
 pub fn lines(app: &App) -> Option<Vec<Line<'static>>> {
@@ -50,16 +53,29 @@ pub fn render(app: &App, plot: Rect, buf: &mut Buffer) {
         .map(|l| l.width().div_ceil(text_w).max(1))
         .sum();
     let h = (rows as u16 + 2).min(plot.height.saturating_sub(2)).max(3);
-    let area = Rect {
+    let at = |y: u16| Rect {
         x: plot.x.saturating_add(1),
-        y: plot.bottom().saturating_sub(h + 1),
+        y,
         width: plot.width.saturating_sub(2),
         height: h.min(plot.height),
+    };
+    let bottom = at(plot.bottom().saturating_sub(h + 1));
+    let top = at(plot.y.saturating_add(1));
+    // The event's row and the rows beside it, where the plot writes the inequality's numbers.
+    let covers = |a: Rect| {
+        event_row(app, plot).is_some_and(|y| a.y <= y.saturating_add(1) && y < a.bottom() + 1)
+    };
+    let area = if covers(bottom) && !covers(top) {
+        top
+    } else {
+        bottom
     };
     if area.width < 4 || area.height < 3 {
         return;
     }
     Clear.render(area, buf);
+    // Cleared to the theme's own background (the light theme paints one).
+    app.theme.paint(area, buf);
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(t.border)
@@ -68,6 +84,14 @@ pub fn render(app: &App, plot: Rect, buf: &mut Buffer) {
         .wrap(Wrap { trim: true })
         .block(block)
         .render(area, buf);
+}
+
+/// The screen row of the inspected event on the plot drawn in `plot`, if it is on it.
+pub fn event_row(app: &App, plot: Rect) -> Option<u16> {
+    let i = app.selection.inspected?;
+    let e = app.scenario.stream.events.get(i)?;
+    let f = PlotFrame::of(app, plot)?;
+    Some(f.inner.y + f.row(e.proc_time)?)
 }
 
 /// Seconds to the millisecond, so that arrival − event time reads as the delay shown.

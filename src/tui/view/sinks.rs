@@ -198,12 +198,29 @@ pub fn render_crash(app: &App, plot: Rect, buf: &mut Buffer) {
     let pad = if boxed { 4 } else { 2 };
     let text_w = usize::from(plot.width.saturating_sub(pad)).max(1);
     if !boxed {
+        // No box, so no title: the line itself says how to close it.
         lines.truncate(1);
+        if let Some(l) = lines.first_mut() {
+            l.spans.push(Span::styled(" · Esc closes", t.key));
+        }
     }
-    let rows: usize = lines
-        .iter()
-        .map(|l| l.width().div_ceil(text_w).max(1))
-        .sum();
+    // Rows as the paragraph wraps them: whole words, a word longer than a row cut.
+    let wrapped = |l: &Line| {
+        let text: String = l.spans.iter().map(|s| s.content.as_ref()).collect();
+        let (mut rows, mut used) = (1, 0);
+        for word in text.split_whitespace() {
+            let n = Span::raw(word).width();
+            if used > 0 && used + 1 + n > text_w {
+                rows += 1;
+                used = 0;
+            }
+            used += usize::from(used > 0) + n;
+            rows += used.saturating_sub(1) / text_w;
+            used = (used.saturating_sub(1) % text_w) + 1;
+        }
+        rows
+    };
+    let rows: usize = lines.iter().map(wrapped).sum();
     let h = (rows as u16 + if boxed { 2 } else { 0 }).min(plot.height.saturating_sub(2));
     let top = plot.y.saturating_add(1);
     let playhead =
@@ -222,6 +239,8 @@ pub fn render_crash(app: &App, plot: Rect, buf: &mut Buffer) {
         return;
     }
     Clear.render(area, buf);
+    // Cleared to the theme's own background (the light theme paints one).
+    app.theme.paint(area, buf);
     let mut p = Paragraph::new(lines).wrap(Wrap { trim: true });
     if boxed {
         p = p.block(

@@ -1,6 +1,8 @@
 //! The watermark panel: processing time now, the watermark now, the gap between them with its
 //! history as a sparkline, the watermark kind, and whether the simulation is playing. In job
-//! mode the watermark is the job's (the smallest of its operators').
+//! mode the watermark is the job's (the smallest of its operators'). The sparkline's scale is
+//! a round number of seconds just above the largest gap it shows, and it says so ("gap
+//! 0–30s"), so its bars are in proportion however tall the panel is.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -12,8 +14,20 @@ use crate::engine::lateness::secs;
 use super::super::app::App;
 use super::layout::Mode;
 
-/// The sparkline's smallest full scale, s (a 20 s gap shows as a low bar, 60 s and more fill it).
-const LAG_SCALE_S: u64 = 60;
+/// Round full scales for the gap's sparkline, s; beyond the last, whole multiples of it.
+const SCALES_S: [u64; 14] = [1, 2, 5, 10, 15, 20, 30, 45, 60, 90, 120, 180, 300, 600];
+
+/// The sparkline's full scale for a largest gap of `max` s: the first round number with a
+/// fifth of headroom above it, so the tallest bar stands clear of the top.
+pub fn gap_scale(max: u64) -> u64 {
+    let want = max + max.div_ceil(5);
+    let last = SCALES_S[SCALES_S.len() - 1];
+    SCALES_S
+        .iter()
+        .copied()
+        .find(|&s| s >= want)
+        .unwrap_or_else(|| want.div_ceil(last).saturating_mul(last))
+}
 
 /// "▶ playing 10×", "⏸ paused 10×" or "■ end of input".
 pub fn status(app: &App) -> String {
@@ -185,16 +199,44 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
     let lines = lines(app, inner.width, mode);
     let n = (lines.len() as u16).min(inner.height);
     super::text::lines(buf, inner, lines);
-    // Rows left over show the gap's history (in the compact layout too, when it has them).
-    if inner.height > n {
-        let spark = Rect {
+    // Rows left over show the gap's history (in the compact layout too, when it has them),
+    // under its scale; a single row has the scale on its left. Nothing before the first
+    // arrival, when there is no gap to scale.
+    if inner.height > n && app.playhead.arrived > 0 {
+        let mut spark = Rect {
             y: inner.y + n,
             height: inner.height - n,
             ..inner
         };
+        let probe = gap_history(app, spark.width as usize);
+        let top = gap_scale(probe.iter().copied().max().unwrap_or(0));
+        let label = |long: bool| {
+            if long {
+                format!("gap history, 0–{top}s")
+            } else {
+                format!("gap 0–{top}s ")
+            }
+        };
+        if spark.height >= 2 {
+            let long = label(true);
+            let s = if long.chars().count() <= usize::from(spark.width) {
+                long
+            } else {
+                label(false).trim_end().to_string()
+            };
+            super::text::string(buf, spark.x, spark.y, s, spark.width, t.dim);
+            spark.y += 1;
+            spark.height -= 1;
+        } else {
+            let s = label(false);
+            let w = (s.chars().count() as u16).min(spark.width);
+            if w + 8 <= spark.width {
+                super::text::string(buf, spark.x, spark.y, s, w, t.dim);
+                spark.x += w;
+                spark.width -= w;
+            }
+        }
         let data = gap_history(app, spark.width as usize);
-        // On a fixed scale (at least a minute), so kinds compare at a glance.
-        let top = data.iter().copied().max().unwrap_or(0).max(LAG_SCALE_S);
         Sparkline::default()
             .data(&data)
             .max(top)
