@@ -10,7 +10,7 @@ use ratatui::widgets::{Block, Borders, Sparkline, Widget};
 use crate::engine::lateness::secs;
 
 use super::super::app::App;
-use super::layout::Mode;
+use super::super::geometry::Mode;
 
 /// The sparkline's smallest full scale, s (a 20 s gap shows as a low bar, 60 s and more fill it).
 const LAG_SCALE_S: u64 = 60;
