@@ -163,11 +163,12 @@ impl App {
         let timeline = Timeline::new(dials.config(), &scenario.stream);
         let window = if scenario.windows.len() > 3 { 3 } else { 0 };
         let key = if scenario.keys() > 0 { Some(0) } else { None };
+        let start = scenario.proc_time.0;
         let mut app = App {
             scenario,
             dials,
             playhead: Playhead {
-                now: 0.0,
+                now: start,
                 arrived: 0,
                 playing: false,
                 finished: false,
@@ -200,7 +201,6 @@ impl App {
             work: Vec::new(),
             quit: false,
         };
-        app.playhead.now = app.scenario.proc_time.0;
         app.rerun();
         app
     }

@@ -129,7 +129,7 @@ pub fn messages(ev: Event) -> Vec<Msg> {
         Event::Key(k) if k.kind != KeyEventKind::Release => {
             if let (KeyCode::Char(_), true) = (k.code, k.modifiers.contains(KeyModifiers::ALT)) {
                 let plain = KeyEvent::new(k.code, k.modifiers - KeyModifiers::ALT);
-                let mut v = vec![Msg::Action(app::Action::Close)];
+                let mut v = vec![Msg::Action(action::Action::Close)];
                 v.extend(keymap::lookup(&plain).map(Msg::Action));
                 return v;
             }

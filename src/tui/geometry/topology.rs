@@ -16,3 +16,19 @@ pub fn hit(area: Rect, partitions: usize, parallelism: usize, col: u16, row: u16
     let i = usize::from(row.checked_sub(first)?);
     (i < parallelism).then_some(i)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn operator_rows_follow_the_sources_and_the_header() {
+        // 2 sources (rows 1, 2), the header (row 3), 4 operators (rows 4 to 7).
+        let area = Rect::new(0, 0, 40, 11);
+        assert_eq!(hit(area, 2, 4, 5, 3), None, "the header");
+        assert_eq!(hit(area, 2, 4, 5, 4), Some(0));
+        assert_eq!(hit(area, 2, 4, 5, 7), Some(3));
+        assert_eq!(hit(area, 2, 4, 5, 8), None, "below the operators");
+        assert_eq!(hit(area, 2, 4, 0, 4), None, "the border");
+    }
+}

@@ -27,3 +27,20 @@ pub fn hit(area: Rect, windows: usize, selected: usize, col: u16, row: u16) -> O
     let i = first_row(sel, windows, room) + usize::from(row - inner.y - 1);
     (i < windows).then_some(i)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_row_under_the_header_is_its_window_scrolled_to_the_selection() {
+        // Inside the border: the header, then four rows.
+        let area = Rect::new(0, 0, 40, 7);
+        assert_eq!(hit(area, 10, 0, 5, 1), None, "the header");
+        assert_eq!(hit(area, 10, 0, 5, 2), Some(0));
+        assert_eq!(hit(area, 10, 9, 5, 2), Some(6), "scrolled to the last");
+        assert_eq!(hit(area, 10, 0, 0, 2), None, "the border");
+        assert_eq!(hit(area, 2, 0, 5, 4), None, "below the last window");
+        assert_eq!(hit(Rect::default(), 10, 0, 0, 0), None, "no panel");
+    }
+}
