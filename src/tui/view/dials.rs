@@ -1,8 +1,8 @@
 //! The dials panel: lag, grace, early-trigger interval, speed, watermark kind and accumulation
 //! mode (and in job mode the checkpoint interval), each a track with a thumb and its value; the
-//! focused one is reversed. In the compact
-//! layout it also carries a one-line summary of the frontier. Where each track goes is the
-//! screen's geometry ([`crate::tui::geometry::dials`]), which the mouse uses too.
+//! focused one is reversed. In the compact layout it also carries a one-line summary of the
+//! frontier. Where each track goes is the screen's geometry ([`crate::tui::geometry::dials`]),
+//! which the mouse uses too.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
