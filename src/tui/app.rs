@@ -30,6 +30,7 @@ pub use super::dials::{
 pub use job::{JOB_OPERATORS, JOB_PARTITIONS, JOB_SEED};
 pub use work::{run_job, run_timeline, Done, Work};
 
+use super::geometry::FULL_SIZE;
 use super::scenario::Scenario;
 use super::theme::Theme;
 
@@ -140,7 +141,8 @@ pub struct App {
     pub crash_pick: Option<usize>,
     /// The crash report is closed for the first this many crashes (Esc); a new crash opens it.
     pub crash_closed: usize,
-    /// The terminal's size, for mouse hit-testing against the same layout the view draws.
+    /// The terminal's size, for resolving clicks against the same layout the view draws (the
+    /// full layout until the terminal says).
     pub size: (u16, u16),
     /// A re-run is being computed off the UI task.
     pub rerunning: bool,
@@ -191,7 +193,7 @@ impl App {
             presses: Vec::new(),
             crash_pick: None,
             crash_closed: 0,
-            size: (120, 40),
+            size: FULL_SIZE,
             rerunning: false,
             inline_events: INLINE_EVENTS,
             status: None,
