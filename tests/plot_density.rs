@@ -10,9 +10,10 @@ use ratatui::buffer::Buffer;
 use ratatui::Terminal;
 use twoclocks::engine::{EngineConfig, Fate, WindowFn};
 use twoclocks::tui::app::{update, Action, App, Msg};
+use twoclocks::tui::geometry::{plot::PlotFrame, Areas};
 use twoclocks::tui::scenario::{Scenario, ScenarioName};
 use twoclocks::tui::theme::{glyph, Theme};
-use twoclocks::tui::view::{self, layout::Areas, plot::PlotFrame};
+use twoclocks::tui::view;
 use twoclocks::tui::{app_for, Options};
 
 fn at_end(scenario: Scenario, cfg: EngineConfig) -> App {

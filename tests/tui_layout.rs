@@ -14,9 +14,10 @@ use ratatui::text::Line;
 use twoclocks::engine::window::WindowFn;
 use twoclocks::engine::EngineConfig;
 use twoclocks::tui::app::{update, Action, App, Dial, Msg};
+use twoclocks::tui::geometry::Areas;
 use twoclocks::tui::scenario::{Scenario, ScenarioName};
 use twoclocks::tui::theme::Theme;
-use twoclocks::tui::view::{self, layout::Areas, text};
+use twoclocks::tui::view::{self, text};
 use twoclocks::tui::{app_for, Options};
 
 const SIZES: [(u16, u16); 4] = [(80, 24), (100, 30), (120, 40), (200, 60)];
@@ -333,7 +334,7 @@ fn job_mode_shows_the_checkpoint_dial_and_the_checkpoint_line_at_every_size() {
     for size in SIZES {
         let buf = draw(&mut a, size);
         let areas = Areas::compute_for(size, true).unwrap();
-        let track = view::dials::track(areas.dials, Dial::Checkpoint);
+        let track = twoclocks::tui::geometry::dials::track(areas.dials, Dial::Checkpoint);
         assert!(track.is_some(), "no ckpt dial at {size:?}");
         let dials = inner_rows(&buf, areas.dials).join("\n");
         assert!(dials.contains("ckpt") && dials.contains("10s"), "{dials}");

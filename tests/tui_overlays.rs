@@ -13,7 +13,8 @@ use twoclocks::tui::app::{update, Action, App, Msg};
 use twoclocks::tui::keymap::KEYMAP;
 use twoclocks::tui::scenario::Scenario;
 use twoclocks::tui::theme::{glyph, Theme};
-use twoclocks::tui::view::{self, layout::Areas, plot::PlotFrame, text};
+use twoclocks::tui::geometry::{plot::PlotFrame, Areas};
+use twoclocks::tui::view::{self, text};
 use twoclocks::tui::{app_for, Options};
 
 const SIZES: [(u16, u16); 4] = [(80, 24), (100, 30), (120, 40), (200, 60)];
@@ -80,7 +81,7 @@ fn the_help_shows_every_key_on_its_first_page_and_says_when_there_is_more() {
         act(&mut a, Action::Help);
         update(&mut a, Msg::Resize(size.0, size.1), Duration::ZERO);
         let (first, screen) = help_page(&mut a, size, 0);
-        for b in KEYMAP {
+        for b in KEYMAP.iter() {
             assert!(
                 first.iter().any(|k| k == b.label),
                 "{size:?}: key {} not on the help's first page\n{screen}",
@@ -329,7 +330,7 @@ fn the_readme_key_table_names_every_key_of_the_keymap() {
         .collect();
     assert!(table.len() > 10, "the README's key table");
     let keys = table.join(" ");
-    for b in KEYMAP {
+    for b in KEYMAP.iter() {
         for k in b.keys {
             let name = match *k {
                 Key::Char(' ') => "Space".to_string(),

@@ -12,9 +12,10 @@ use ratatui::style::{Color, Modifier};
 use ratatui::Terminal;
 use twoclocks::engine::EngineConfig;
 use twoclocks::tui::app::{update, Action, App, Dial, Msg};
+use twoclocks::tui::geometry::Areas;
 use twoclocks::tui::scenario::Scenario;
 use twoclocks::tui::theme::{glyph, Theme};
-use twoclocks::tui::view::{self, layout::Areas};
+use twoclocks::tui::view;
 use twoclocks::tui::{app_for, Options};
 
 fn base() -> App {
@@ -227,7 +228,7 @@ fn too_small_says_what_it_needs() {
 fn plot_cells(buf: &Buffer, app: &App, g: char) -> Vec<(u16, u16)> {
     use twoclocks::engine::Fate;
     let areas = Areas::compute((buf.area.width, buf.area.height)).unwrap();
-    let f = view::plot::PlotFrame::of(app, areas.plot).unwrap();
+    let f = twoclocks::tui::geometry::plot::PlotFrame::of(app, areas.plot).unwrap();
     let fate = [Fate::OnTime, Fate::Late, Fate::Dropped]
         .into_iter()
         .find(|&f| Theme::fate_glyph(f) == g);
@@ -297,8 +298,8 @@ fn the_focused_dial_is_reversed() {
     act(&mut a, Action::FocusNext); // grace
     let buf = buffer(&mut a, 120, 40);
     let areas = Areas::compute((120, 40)).unwrap();
-    let grace = view::dials::track(areas.dials, Dial::Grace).unwrap();
-    let lag = view::dials::track(areas.dials, Dial::Lag).unwrap();
+    let grace = twoclocks::tui::geometry::dials::track(areas.dials, Dial::Grace).unwrap();
+    let lag = twoclocks::tui::geometry::dials::track(areas.dials, Dial::Lag).unwrap();
     let label = |r: Rect| &buf[(areas.dials.x + 2, r.y)];
     assert!(label(grace).modifier.contains(Modifier::REVERSED));
     assert!(!label(lag).modifier.contains(Modifier::REVERSED));

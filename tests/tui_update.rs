@@ -7,9 +7,9 @@ use std::time::Duration;
 use twoclocks::engine::timeline::Timeline;
 use twoclocks::engine::{EngineConfig, Fate, WatermarkKind};
 use twoclocks::tui::app::{update, Action, App, Dial, Done, Msg, Overlay, Work};
+use twoclocks::tui::geometry::Areas;
 use twoclocks::tui::scenario::Scenario;
 use twoclocks::tui::theme::Theme;
-use twoclocks::tui::view::layout::Areas;
 use twoclocks::tui::{app_for, Options};
 
 /// The classroom app with the default dials (fixed 20 s, no grace), frontier computed once.
@@ -295,7 +295,7 @@ fn a_click_on_the_plot_picks_the_nearest_event() {
 fn a_click_on_a_dial_track_sets_it() {
     let mut a = app();
     let areas = Areas::compute(a.size).unwrap();
-    let track = twoclocks::tui::view::dials::track(areas.dials, Dial::Grace).unwrap();
+    let track = twoclocks::tui::geometry::dials::track(areas.dials, Dial::Grace).unwrap();
     update(
         &mut a,
         Msg::Click(track.right() - 1, track.y),
@@ -567,7 +567,7 @@ fn presets_beyond_the_dial_ranges_are_kept() {
 
 #[test]
 fn a_click_on_a_frontier_point_adopts_its_lag_and_grace() {
-    use twoclocks::tui::view::frontier::ChartFrame;
+    use twoclocks::tui::geometry::frontier::ChartFrame;
     let mut a = app();
     let areas = Areas::compute(a.size).unwrap();
     let area = areas.frontier.unwrap();

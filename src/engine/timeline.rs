@@ -14,8 +14,6 @@
 use std::collections::BTreeMap;
 
 use super::frontier::{self, FrontierPoint};
-// The frontier lives in its own module; these names stay reachable here for the UI.
-pub use super::frontier::{score_point, sweep_grid, Frontier};
 use super::lateness::{explain, Fate};
 use super::processor::{Counters, EngineConfig, Output, Processor};
 use super::stream::{Event, KeyId, Stream};
@@ -396,7 +394,7 @@ mod tests {
         let cfg = EngineConfig::fixed(10_000.0, 30_000.0);
         let truth = truth(&s, &cfg.window);
         let t = Timeline::run_to(cfg, &s, s.len(), true);
-        assert_eq!(t.final_score(&truth), Some(score_point(&s, &truth, cfg)));
+        assert_eq!(t.final_score(&truth), Some(frontier::score_point(&s, &truth, cfg)));
         let half = Timeline::run_to(cfg, &s, s.len() / 2, false);
         assert_eq!(half.final_score(&truth), None);
     }

@@ -1,6 +1,7 @@
 //! The dials: lag, grace, early-trigger interval, speed, watermark kind and accumulation mode,
-//! and (for the parallel job) the checkpoint interval; their ranges and steps, and how each turns (a key step, or a position on its track). A dial
-//! change says whether the engine must re-run; the engine configuration is built here.
+//! and (for the parallel job) the checkpoint interval; their ranges and steps, and how each
+//! turns (a key step, or a position on its track). A dial change says whether the engine must
+//! re-run; the engine configuration is built here.
 
 use crate::engine::{Accumulation, EngineConfig, WatermarkKind, WindowFn};
 
@@ -82,16 +83,74 @@ pub const CHECKPOINT_DEFAULT: f64 = 10_000.0;
 /// Playback speeds: processing-time seconds per real second.
 pub const SPEEDS: [f64; 9] = [1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0];
 
-/// The watermark families the `w` dial cycles through.
-pub const FAMILIES: [&str; 4] = ["perfect", "fixed", "heuristic", "bounded"];
+/// The watermark families the `w` dial cycles through, in its order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Family {
+    Perfect,
+    Fixed,
+    Heuristic,
+    Bounded,
+}
+
+impl Family {
+    pub const ALL: [Family; 4] = [
+        Family::Perfect,
+        Family::Fixed,
+        Family::Heuristic,
+        Family::Bounded,
+    ];
+
+    /// Its name, as the engine's [`WatermarkKind::family`] gives it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Perfect => "perfect",
+            Family::Fixed => "fixed",
+            Family::Heuristic => "heuristic",
+            Family::Bounded => "bounded",
+        }
+    }
+
+    /// Its position on the dial.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The family `steps` positions on along the dial, round the end.
+    fn cycled(self, steps: usize) -> Family {
+        Family::ALL[(self.index() + steps) % Family::ALL.len()]
+    }
+
+    /// The generator the family starts with.
+    fn preset(self) -> WatermarkKind {
+        match self {
+            Family::Perfect => WatermarkKind::Perfect,
+            Family::Fixed => WatermarkKind::Fixed { lag: LAG_DEFAULT },
+            Family::Heuristic => WatermarkKind::Heuristic {
+                q: WatermarkKind::DEFAULT_Q,
+                n: WatermarkKind::DEFAULT_N,
+            },
+            Family::Bounded => WatermarkKind::Bounded { bound: LAG_DEFAULT },
+        }
+    }
+}
+
+/// The lag (and the bounded watermark's bound) to start with, ms.
+const LAG_DEFAULT: f64 = 20_000.0;
+/// The speed to start with when the one given is not a speed.
+const SPEED_DEFAULT: f64 = 10.0;
+
+/// The last position of a dial with `n` stops.
+fn last_stop(n: usize) -> f64 {
+    n.saturating_sub(1) as f64
+}
 
 /// The dials' values. The window function is fixed for a session (a flag).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Dials {
     pub window: WindowFn,
-    /// The watermark generator of each family (heuristic keeps its q and n), by `FAMILIES`.
-    pub kinds: [WatermarkKind; 4],
-    pub family: usize,
+    /// The watermark generator of each family (heuristic keeps its q and n), by [`Family`].
+    pub kinds: [WatermarkKind; Family::ALL.len()],
+    pub family: Family,
     /// Lag of the fixed and bounded watermarks, ms.
     pub lag: f64,
     pub grace: f64,
@@ -106,20 +165,12 @@ pub struct Dials {
 impl Dials {
     /// Dials preset from an engine configuration and a speed.
     pub fn from_config(cfg: &EngineConfig, speed: f64) -> Dials {
-        let mut kinds = [
-            WatermarkKind::Perfect,
-            WatermarkKind::Fixed { lag: 20_000.0 },
-            WatermarkKind::Heuristic {
-                q: WatermarkKind::DEFAULT_Q,
-                n: WatermarkKind::DEFAULT_N,
-            },
-            WatermarkKind::Bounded { bound: 20_000.0 },
-        ];
-        let family = FAMILIES
-            .iter()
-            .position(|f| *f == cfg.watermark.family())
-            .unwrap_or(1);
-        kinds[family] = cfg.watermark;
+        let mut kinds = Family::ALL.map(Family::preset);
+        let family = Family::ALL
+            .into_iter()
+            .find(|f| f.name() == cfg.watermark.family())
+            .unwrap_or(Family::Fixed);
+        kinds[family.index()] = cfg.watermark;
         Dials {
             window: cfg.window,
             kinds,
@@ -129,21 +180,28 @@ impl Dials {
                 .watermark
                 .lag()
                 .filter(|l| l.is_finite() && *l >= 0.0)
-                .unwrap_or(20_000.0),
+                .unwrap_or(LAG_DEFAULT),
             grace: if cfg.grace >= 0.0 { cfg.grace } else { 0.0 },
             early: cfg.early,
             accumulation: cfg.accumulation,
             speed: if speed.is_finite() && speed > 0.0 {
                 speed
             } else {
-                10.0
+                SPEED_DEFAULT
             },
             checkpoint_every: Some(CHECKPOINT_DEFAULT),
         }
     }
 
     pub fn watermark(&self) -> WatermarkKind {
-        self.kinds[self.family.min(3)].with_lag(self.lag)
+        self.kinds[self.family.index()].with_lag(self.lag)
+    }
+
+    /// The fixed watermark with this lag (a policy's).
+    pub fn set_fixed(&mut self, lag: f64) {
+        self.family = Family::Fixed;
+        self.kinds[Family::Fixed.index()] = WatermarkKind::Fixed { lag };
+        self.lag = lag;
     }
 
     /// Whether the lag dial means something for the current watermark kind.
@@ -167,14 +225,14 @@ impl Dials {
             Dial::Lag => self.lag / LAG_MAX,
             Dial::Grace => self.grace / GRACE_MAX,
             Dial::Early => self.early.map_or(0.0, |e| e / EARLY_MAX),
-            Dial::Speed => speed_index(self.speed) as f64 / (SPEEDS.len() - 1) as f64,
-            Dial::Watermark => self.family as f64 / 3.0,
+            Dial::Speed => speed_index(self.speed) as f64 / last_stop(SPEEDS.len()),
+            Dial::Watermark => self.family.index() as f64 / last_stop(Family::ALL.len()),
             Dial::Accumulation => {
                 Accumulation::ALL
                     .iter()
                     .position(|a| *a == self.accumulation)
                     .unwrap_or(0) as f64
-                    / 2.0
+                    / last_stop(Accumulation::ALL.len())
             }
             Dial::Checkpoint => self.checkpoint_every.map_or(0.0, |c| c / CHECKPOINT_MAX),
         };
@@ -196,13 +254,10 @@ impl Dials {
                 let e = (r * EARLY_MAX / EARLY_STEP).round() * EARLY_STEP;
                 self.early = (e >= EARLY_STEP).then_some(e);
             }
-            Dial::Speed => {
-                let i = (r * (SPEEDS.len() - 1) as f64).round() as usize;
-                self.speed = SPEEDS[i.min(SPEEDS.len() - 1)];
-            }
-            Dial::Watermark => self.family = ((r * 3.0).round() as usize).min(3),
+            Dial::Speed => self.speed = SPEEDS[stop_at(r, SPEEDS.len())],
+            Dial::Watermark => self.family = Family::ALL[stop_at(r, Family::ALL.len())],
             Dial::Accumulation => {
-                self.accumulation = Accumulation::ALL[((r * 2.0).round() as usize).min(2)]
+                self.accumulation = Accumulation::ALL[stop_at(r, Accumulation::ALL.len())]
             }
             Dial::Checkpoint => {
                 let c = (r * CHECKPOINT_MAX / CHECKPOINT_STEP).round() * CHECKPOINT_STEP;
@@ -264,11 +319,9 @@ impl Dials {
                 };
             }
             Dial::Watermark => {
-                self.family = if up {
-                    (self.family + 1) % 4
-                } else {
-                    (self.family + 3) % 4
-                }
+                self.family = self
+                    .family
+                    .cycled(if up { 1 } else { Family::ALL.len() - 1 })
             }
             Dial::Accumulation => {
                 self.accumulation = if up {
@@ -284,6 +337,11 @@ impl Dials {
         }
         self.engine_changed(&before)
     }
+}
+
+/// The stop (of `n`) nearest to position `r` (0 to 1) on a track.
+fn stop_at(r: f64, n: usize) -> usize {
+    ((r * last_stop(n)).round() as usize).min(n.saturating_sub(1))
 }
 
 /// The speed list's entry nearest to `speed`.

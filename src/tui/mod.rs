@@ -1,14 +1,18 @@
 //! The terminal UI: the classroom stream animated in processing time, with dials that re-run
-//! the engine. `app` holds the state and the pure update, `dials` the dials' ranges and steps,
-//! `keymap` the one table of keys, `view` one module per panel, `terminal` the raw-mode
+//! the engine. `action` names what the user can ask for (by key or by mouse), `app` holds the
+//! state and the pure update, `dials` the dials' ranges and steps, `keymap` the one table of
+//! keys, `geometry` where everything is on screen (for drawing and for clicks alike), `view`
+//! one module per panel (it reads `app`; `app` never reads it), `terminal` the raw-mode
 //! lifecycle, and [`run`] the tokio loop:
 //! `select!` over terminal input, a simulation tick that runs only while the simulation does
 //! (its real time kept by [`PlayClock`], which never counts time held or spent on other
 //! messages), engine work finished off the UI task, and the expiry of a status message; a
 //! frame is drawn only when something changed.
 
+pub mod action;
 pub mod app;
 pub mod dials;
+pub mod geometry;
 pub mod keymap;
 pub mod scenario;
 pub mod terminal;
@@ -125,7 +129,7 @@ pub fn messages(ev: Event) -> Vec<Msg> {
         Event::Key(k) if k.kind != KeyEventKind::Release => {
             if let (KeyCode::Char(_), true) = (k.code, k.modifiers.contains(KeyModifiers::ALT)) {
                 let plain = KeyEvent::new(k.code, k.modifiers - KeyModifiers::ALT);
-                let mut v = vec![Msg::Action(app::Action::Close)];
+                let mut v = vec![Msg::Action(action::Action::Close)];
                 v.extend(keymap::lookup(&plain).map(Msg::Action));
                 return v;
             }

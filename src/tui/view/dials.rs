@@ -1,8 +1,8 @@
 //! The dials panel: lag, grace, early-trigger interval, speed, watermark kind and accumulation
 //! mode (and in job mode the checkpoint interval), each a track with a thumb and its value; the
-//! focused one is reversed. In the compact
-//! layout it also carries a one-line summary of the frontier. The mouse hit-test uses the same
-//! geometry as the drawing ([`track`]).
+//! focused one is reversed. In the compact layout it also carries a one-line summary of the
+//! frontier. Where each track goes is the screen's geometry ([`crate::tui::geometry::dials`]),
+//! which the mouse uses too.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -11,12 +11,10 @@ use ratatui::widgets::{Block, Borders, Widget};
 
 use crate::engine::window::fmt_ms;
 
-use super::super::app::{App, Dial, Dials};
-use super::layout::Mode;
-
-const LABEL: u16 = 11;
-/// The value column: a space and the longest value, "heuristic".
-const VALUE: u16 = 10;
+use super::super::app::{App, Dial, Dials, Family, SPEEDS};
+use super::super::geometry::dials::{track, LABEL, VALUE};
+use super::super::geometry::Mode;
+use crate::engine::Accumulation;
 
 /// The value of a dial as text.
 pub fn value(d: &Dials, dial: Dial) -> String {
@@ -43,39 +41,11 @@ pub fn value(d: &Dials, dial: Dial) -> String {
 
 fn stops(dial: Dial) -> Option<usize> {
     match dial {
-        Dial::Watermark => Some(4),
-        Dial::Accumulation => Some(3),
-        Dial::Speed => Some(super::super::app::SPEEDS.len()),
+        Dial::Watermark => Some(Family::ALL.len()),
+        Dial::Accumulation => Some(Accumulation::ALL.len()),
+        Dial::Speed => Some(SPEEDS.len()),
         _ => None,
     }
-}
-
-/// The screen row and track of each dial inside the dials panel at `area`.
-pub fn track(area: Rect, dial: Dial) -> Option<Rect> {
-    let inner = Block::default().borders(Borders::ALL).inner(area);
-    let i = Dial::JOB.iter().position(|d| *d == dial)? as u16;
-    if i >= inner.height || inner.width <= LABEL + VALUE + 3 {
-        return None;
-    }
-    Some(Rect {
-        x: inner.x + LABEL,
-        y: inner.y + i,
-        width: inner.width - LABEL - VALUE - 1,
-        height: 1,
-    })
-}
-
-/// The dial (of those shown, `order`) and track position (0 to 1) under a mouse position.
-pub fn hit(area: Rect, order: &[Dial], col: u16, row: u16) -> Option<(Dial, f64)> {
-    order.iter().find_map(|&d| {
-        let t = track(area, d)?;
-        if row != t.y || col + 1 < t.x || col > t.right() {
-            return None;
-        }
-        let w = f64::from(t.width.saturating_sub(1).max(1));
-        let r = (f64::from(col.saturating_sub(t.x)) / w).clamp(0.0, 1.0);
-        Some((d, r))
-    })
 }
 
 pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {

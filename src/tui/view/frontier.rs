@@ -2,7 +2,7 @@
 //! sweep, its lower envelope (the best loss each delay can buy), the three policies labelled
 //! D(ashboard), A(lerting), B(illing), and the current dial setting ◉. The sweep is cached per
 //! (window, watermark family); only the current point changes with the dials. A click on a
-//! point adopts its lag and grace ([`hit`] shares the drawing's geometry).
+//! point adopts its lag and grace (the chart's geometry, [`ChartFrame`], is the mouse's too).
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -10,93 +10,11 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
 
-use crate::engine::frontier::{Frontier, FrontierPoint};
 use crate::engine::window::fmt_ms;
 
 use super::super::app::App;
+use super::super::geometry::frontier::{ChartFrame, LEGEND_H};
 use super::super::theme::glyph;
-
-/// Lines under the chart: the current setting (two) and the policies' letters (one).
-const LEGEND_H: u16 = 3;
-
-/// Where the chart's points go.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ChartFrame {
-    pub chart: Rect,
-    pub x_max: f64,
-    pub y_max: f64,
-}
-
-impl ChartFrame {
-    /// The chart inside the frontier panel at `area`, scaled to `frontier`'s points.
-    pub fn of(area: Rect, frontier: &Frontier) -> Option<ChartFrame> {
-        let inner = Block::default().borders(Borders::ALL).inner(area);
-        let chart_h = inner.height.saturating_sub(LEGEND_H + 1);
-        if chart_h < 3 || inner.width < 12 {
-            return None;
-        }
-        let x_max = frontier
-            .points
-            .iter()
-            .map(|p| p.emit_delay)
-            .chain(frontier.policies.iter().map(|(_, p)| p.emit_delay))
-            .filter(|x| x.is_finite())
-            .fold(1.0f64, f64::max);
-        let y_max = frontier
-            .points
-            .iter()
-            .map(|p| p.score.events_lost as f64)
-            .fold(1.0f64, f64::max);
-        Some(ChartFrame {
-            chart: Rect {
-                x: inner.x + 5,
-                y: inner.y,
-                width: inner.width - 5,
-                height: chart_h,
-            },
-            x_max,
-            y_max,
-        })
-    }
-
-    /// The screen cell of a point (clamped to the chart's edges).
-    pub fn place(&self, p: &FrontierPoint) -> Option<(u16, u16)> {
-        if !p.emit_delay.is_finite() {
-            return None;
-        }
-        let c = self.chart;
-        let w = f64::from(c.width - 1);
-        let h = f64::from(c.height - 1);
-        let cx = (p.emit_delay / self.x_max * w).round().clamp(0.0, w);
-        let lost = (p.score.events_lost.max(0) as f64).min(self.y_max);
-        let cy = (lost / self.y_max * h).round().clamp(0.0, h);
-        Some((c.x + cx as u16, c.bottom() - 1 - cy as u16))
-    }
-}
-
-/// The sweep point or policy drawn nearest a click on the chart (within two cells): its
-/// (lag, grace).
-pub fn hit(app: &App, area: Rect, col: u16, row: u16) -> Option<(f64, f64)> {
-    let frontier = app.frontier()??;
-    let f = ChartFrame::of(area, frontier)?;
-    let c = f.chart;
-    if col < c.x || col >= c.right() || row < c.y || row >= c.bottom() {
-        return None;
-    }
-    // Policies first: drawn on top, they win ties with the sweep points under them.
-    frontier
-        .policies
-        .iter()
-        .map(|(_, p)| p)
-        .chain(frontier.points.iter())
-        .filter_map(|p| {
-            let (x, y) = f.place(p)?;
-            let d = (i32::from(x) - i32::from(col)).abs() + (i32::from(y) - i32::from(row)).abs();
-            (d <= 2).then_some((d, p))
-        })
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, p)| (p.lag, p.grace))
-}
 
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let t = &app.theme;

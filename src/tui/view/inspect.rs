@@ -11,7 +11,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 
 use super::super::app::App;
 use super::super::theme::Theme;
-use super::plot::PlotFrame;
+use super::super::geometry::plot::PlotFrame;
 
 /// The inspector's text for the inspected event, if any.
 pub fn lines(app: &App) -> Option<Vec<Line<'static>>> {

@@ -10,7 +10,6 @@ pub mod footer;
 pub mod frontier;
 pub mod help;
 pub mod inspect;
-pub mod layout;
 pub mod plot;
 pub mod sinks;
 pub mod topology;
@@ -24,7 +23,7 @@ use ratatui::widgets::{Paragraph, Widget, Wrap};
 use ratatui::Frame;
 
 use super::app::{App, Overlay};
-use layout::{Areas, Mode, MIN_SIZE};
+use super::geometry::{Areas, Mode, MIN_SIZE};
 
 /// Draws the whole screen.
 pub fn render(app: &App, frame: &mut Frame) {

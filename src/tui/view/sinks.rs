@@ -16,8 +16,8 @@ use crate::engine::pipeline::CrashTarget;
 use crate::engine::SinkKind;
 
 use super::super::app::App;
+use super::super::geometry::plot::PlotFrame;
 use super::super::theme::glyph;
-use super::plot::PlotFrame;
 
 /// The sinks panel's lines for a panel `width` columns wide inside.
 pub fn lines(app: &App, job: &JobTimeline, width: u16) -> Vec<Line<'static>> {

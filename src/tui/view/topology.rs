@@ -156,18 +156,6 @@ pub fn lines(app: &App, job: &JobTimeline, width: u16) -> Vec<Line<'static>> {
     v
 }
 
-/// The operator instance whose row is at screen row `row` of the topology panel at `area`.
-pub fn hit(app: &App, area: Rect, col: u16, row: u16) -> Option<usize> {
-    let job = app.job.as_deref()?;
-    let inner = Block::default().borders(Borders::ALL).inner(area);
-    if col < inner.x || col >= inner.right() || row < inner.y || row >= inner.bottom() {
-        return None;
-    }
-    let first = inner.y + job.config().partitions as u16 + 1;
-    let i = usize::from(row.checked_sub(first)?);
-    (i < job.config().parallelism).then_some(i)
-}
-
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let t = &app.theme;
     let Some(job) = app.job.as_deref() else {

@@ -12,7 +12,7 @@ use ratatui::widgets::{Block, Borders, Sparkline, Widget};
 use crate::engine::lateness::secs;
 
 use super::super::app::App;
-use super::layout::Mode;
+use super::super::geometry::Mode;
 
 /// Round full scales for the gap's sparkline, s; beyond the last, whole multiples of it.
 const SCALES_S: [u64; 14] = [1, 2, 5, 10, 15, 20, 30, 45, 60, 90, 120, 180, 300, 600];

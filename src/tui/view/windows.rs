@@ -15,8 +15,9 @@ use crate::engine::timeline::{Phase, WindowRow};
 use crate::engine::{Accumulation, CellId, Pane, Timing};
 
 use super::super::app::App;
+use super::super::geometry::windows::first_row;
+use super::super::geometry::Mode;
 use super::super::theme::Theme;
-use super::layout::Mode;
 
 /// A window's span, short: `180–240s`.
 pub fn span(start: f64, end: f64) -> String {
@@ -195,30 +196,6 @@ pub fn diff_style(t: &Theme, diff: i64, phase: Phase) -> Style {
     } else {
         t.dim
     }
-}
-
-/// The first window row shown when `room` rows fit: scrolled so the selected one is visible.
-pub fn first_row(selected: usize, windows: usize, room: usize) -> usize {
-    if room == 0 {
-        return 0;
-    }
-    selected
-        .saturating_sub(room.saturating_sub(1).min(room / 2))
-        .min(windows.saturating_sub(room))
-}
-
-/// The window (index into the scenario's windows) drawn at screen row `row` of the windows
-/// panel at `area`, if any.
-pub fn hit(app: &App, area: Rect, col: u16, row: u16) -> Option<usize> {
-    let inner = Block::default().borders(Borders::ALL).inner(area);
-    if col < inner.x || col >= inner.right() || row <= inner.y || row >= inner.bottom() {
-        return None;
-    }
-    let n = app.scenario.windows.len();
-    let room = inner.height.saturating_sub(1) as usize;
-    let sel = app.selection.window.min(n.saturating_sub(1));
-    let i = first_row(sel, n, room) + usize::from(row - inner.y - 1);
-    (i < n).then_some(i)
 }
 
 /// The selected cell, if a single key is selected.

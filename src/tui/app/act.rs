@@ -1,0 +1,324 @@
+//! What an [`Action`] does to the state, a key's or a click's alike: one function per group of
+//! actions (playback, the job, the dials, what is selected and inspected, the rest), behind
+//! [`act`], which the help overlay intercepts first.
+
+use crate::engine::frontier::POLICIES;
+use crate::engine::job_timeline::Intervention;
+use crate::engine::pipeline::CrashTarget;
+use crate::engine::KeyId;
+
+use super::{Action, App, Dial, Overlay};
+
+/// The help overlay can be at most this many lines scrolled.
+const HELP_SCROLL_MAX: usize = 64;
+
+/// Applies an action; returns whether anything on screen changed.
+pub(super) fn act(app: &mut App, a: Action) -> bool {
+    if app.overlay.is_some() {
+        return in_help(app, a);
+    }
+    match a {
+        Action::TogglePlay
+        | Action::Step
+        | Action::Faster
+        | Action::Slower
+        | Action::Restart
+        | Action::JumpToEnd => playback(app, a),
+        Action::ToggleJob
+        | Action::Crash
+        | Action::PickOperator
+        | Action::PickOperatorAt(_)
+        | Action::CheckpointNow => job(app, a),
+        Action::FocusNext
+        | Action::FocusPrev
+        | Action::DialDown
+        | Action::DialUp
+        | Action::LagDown
+        | Action::LagUp
+        | Action::GraceDown
+        | Action::GraceUp
+        | Action::EarlyDown
+        | Action::EarlyUp
+        | Action::CycleWatermark
+        | Action::CycleAccumulation
+        | Action::Policy(_)
+        | Action::SetDial(..)
+        | Action::AdoptPoint { .. } => dials(app, a),
+        Action::WindowPrev
+        | Action::WindowNext
+        | Action::SelectWindow(_)
+        | Action::CycleKey
+        | Action::Inspect
+        | Action::InspectEvent(_)
+        | Action::PlotFilter
+        | Action::NextException
+        | Action::PrevException => select(app, a),
+        Action::Help | Action::Close | Action::Quit => general(app, a),
+    }
+}
+
+/// With the help open: it scrolls and closes, the rest waits.
+fn in_help(app: &mut App, a: Action) -> bool {
+    match a {
+        Action::Help | Action::Close => {
+            app.overlay = None;
+            true
+        }
+        Action::FocusNext => {
+            app.help_scroll = (app.help_scroll + 1).min(HELP_SCROLL_MAX);
+            true
+        }
+        Action::FocusPrev => {
+            let before = app.help_scroll;
+            app.help_scroll = app.help_scroll.saturating_sub(1);
+            before != app.help_scroll
+        }
+        Action::Quit => {
+            app.quit = true;
+            true
+        }
+        _ => app.say("the help is open: Esc or ? closes it"),
+    }
+}
+
+/// While the job re-runs for new dials, what would move it waits.
+fn job_busy(app: &mut App) -> Option<bool> {
+    (app.job.is_some() && app.rerunning)
+        .then(|| app.say("the job is re-running for the new dials: a moment"))
+}
+
+fn playback(app: &mut App, a: Action) -> bool {
+    match a {
+        Action::TogglePlay => {
+            if app.playhead.finished && !app.playhead.playing {
+                app.restart();
+            }
+            app.playhead.playing = !app.playhead.playing;
+            true
+        }
+        Action::Step => step(app),
+        Action::JumpToEnd => {
+            if let Some(said) = job_busy(app) {
+                return said;
+            }
+            if app.playhead.finished {
+                return app.say("already at the end of the stream: Home restarts");
+            }
+            app.jump_to_end();
+            true
+        }
+        Action::Faster => app.turn(Dial::Speed, true),
+        Action::Slower => app.turn(Dial::Speed, false),
+        Action::Restart => {
+            app.restart();
+            true
+        }
+        _ => false,
+    }
+}
+
+/// `.`: one event while paused (in job mode, the job's next step).
+fn step(app: &mut App) -> bool {
+    if let Some(said) = job_busy(app) {
+        return said;
+    }
+    if app.playhead.playing {
+        return app.say("pause (Space) to step one at a time");
+    }
+    if app.playhead.finished {
+        return app.say("the end of the stream: Home restarts");
+    }
+    if app.job.is_some() {
+        let mut moved = false;
+        app.with_job(|j| moved = j.step_once());
+        return moved || app.say("the job has finished: Home restarts");
+    }
+    app.step_event();
+    true
+}
+
+fn job(app: &mut App, a: Action) -> bool {
+    if matches!(a, Action::Crash | Action::CheckpointNow) {
+        if let Some(said) = job_busy(app) {
+            return said;
+        }
+    }
+    match a {
+        Action::ToggleJob => {
+            let on = app.job.is_none();
+            app.set_job_mode(on, false);
+            true
+        }
+        Action::Crash => {
+            let target = app
+                .crash_pick
+                .take()
+                .map_or(CrashTarget::Job, CrashTarget::Operator);
+            if !app.press(Intervention::Crash(target)) {
+                app.say("the job has finished: nothing left to crash (Home restarts)");
+            }
+            true
+        }
+        Action::PickOperator => {
+            app.set_job_mode(true, false);
+            let n = app
+                .job
+                .as_ref()
+                .map_or(1, |j| j.config().parallelism.max(1));
+            app.crash_pick = Some(app.crash_pick.map_or(0, |i| (i + 1) % n));
+            true
+        }
+        Action::PickOperatorAt(i) => {
+            app.crash_pick = Some(i);
+            true
+        }
+        Action::CheckpointNow => {
+            if !app.press(Intervention::Checkpoint) {
+                app.say("every source has ended: no checkpoint left to take");
+            }
+            true
+        }
+        _ => false,
+    }
+}
+
+fn dials(app: &mut App, a: Action) -> bool {
+    match a {
+        Action::FocusNext | Action::FocusPrev => {
+            let order = Dial::order(app.job.is_some());
+            let n = order.len();
+            let i = app.selection.focus.index();
+            app.selection.focus = if a == Action::FocusNext {
+                order[(i + 1) % n]
+            } else {
+                order[(i.min(n - 1) + n - 1) % n]
+            };
+            true
+        }
+        Action::DialDown | Action::DialUp => match app.selection.inspected {
+            Some(i) => app.inspect_step(i, a == Action::DialUp),
+            None => app.turn(app.selection.focus, a == Action::DialUp),
+        },
+        Action::LagDown => app.turn(Dial::Lag, false),
+        Action::LagUp => app.turn(Dial::Lag, true),
+        Action::GraceDown => app.turn(Dial::Grace, false),
+        Action::GraceUp => app.turn(Dial::Grace, true),
+        Action::EarlyDown => app.turn(Dial::Early, false),
+        Action::EarlyUp => app.turn(Dial::Early, true),
+        Action::CycleWatermark => app.turn(Dial::Watermark, true),
+        Action::CycleAccumulation => app.turn(Dial::Accumulation, true),
+        Action::Policy(i) => {
+            let Some(p) = POLICIES.get(usize::from(i)) else {
+                return false;
+            };
+            let before = app.dials;
+            app.dials.set_fixed(p.lag);
+            app.dials.grace = p.grace;
+            if !app.dials.engine_changed(&before) {
+                return app.say(format!("the dials already are the {} policy's", p.name));
+            }
+            app.rerun();
+            true
+        }
+        Action::SetDial(dial, r) => {
+            app.selection.focus = dial;
+            if app.dials.set_ratio(dial, r) {
+                app.rerun();
+            }
+            true
+        }
+        Action::AdoptPoint { lag, grace } => {
+            let before = app.dials;
+            app.dials.lag = lag;
+            app.dials.grace = grace;
+            if app.dials.engine_changed(&before) {
+                app.rerun();
+            }
+            true
+        }
+        _ => false,
+    }
+}
+
+fn select(app: &mut App, a: Action) -> bool {
+    match a {
+        Action::WindowPrev => {
+            if app.selection.window == 0 {
+                return app.say("this is the first window");
+            }
+            app.selection.window -= 1;
+            true
+        }
+        Action::WindowNext => {
+            let n = app.scenario.windows.len();
+            if app.selection.window + 1 >= n {
+                return app.say("this is the last window");
+            }
+            app.selection.window += 1;
+            true
+        }
+        Action::SelectWindow(w) => {
+            app.selection.window = w;
+            true
+        }
+        Action::CycleKey => {
+            let keys = app.scenario.keys() as KeyId;
+            app.selection.key = match app.selection.key {
+                Some(k) if k + 1 < keys => Some(k + 1),
+                Some(_) => None,
+                None if keys > 0 => Some(0),
+                None => return app.say("this stream has no keys"),
+            };
+            true
+        }
+        Action::Inspect if app.job.is_some() => {
+            app.say("the inspector needs the single processor: j leaves job mode")
+        }
+        Action::Inspect => {
+            app.selection.inspected = match app.selection.inspected {
+                Some(_) => None,
+                None => match app.newest() {
+                    Some(i) => Some(i),
+                    None => return app.say("no event has arrived yet: Space plays, . steps"),
+                },
+            };
+            true
+        }
+        Action::InspectEvent(i) => {
+            app.selection.inspected = Some(i);
+            true
+        }
+        Action::PlotFilter => {
+            app.plot_exceptions_only = !app.plot_exceptions_only;
+            true
+        }
+        Action::NextException => app.jump_exception(true),
+        Action::PrevException => app.jump_exception(false),
+        _ => false,
+    }
+}
+
+fn general(app: &mut App, a: Action) -> bool {
+    match a {
+        Action::Help => {
+            app.overlay = Some(Overlay::Help);
+            app.help_scroll = 0;
+            true
+        }
+        Action::Close => {
+            let crashes = app.job.as_ref().map_or(0, |j| j.crashes().len());
+            let had = app.selection.inspected.is_some()
+                || app.crash_pick.is_some()
+                || crashes > app.crash_closed;
+            app.selection.inspected = None;
+            app.crash_pick = None;
+            app.crash_closed = crashes;
+            had || app.say("nothing to close")
+        }
+        Action::Quit => {
+            app.quit = true;
+            true
+        }
+        _ => false,
+    }
+}

@@ -1,0 +1,85 @@
+//! The inspector's moves: to the event before or after the inspected one, and the jumps to the
+//! next or previous late or dropped event, which move the playhead there.
+
+use super::App;
+
+impl App {
+    /// The newest arrived event, if any.
+    pub(super) fn newest(&self) -> Option<usize> {
+        self.timeline.arrived().checked_sub(1)
+    }
+
+    /// The inspector to the event before or after the inspected one (among those arrived).
+    pub(super) fn inspect_step(&mut self, i: usize, forward: bool) -> bool {
+        let n = self.timeline.arrived();
+        let next = if forward {
+            (i + 1 < n).then_some(i + 1)
+        } else {
+            i.checked_sub(1)
+        };
+        match next {
+            Some(j) => {
+                self.selection.inspected = Some(j);
+                true
+            }
+            None if forward => self.say("the newest event: > finds the next late or dropped"),
+            None => self.say("the first event of the stream"),
+        }
+    }
+
+    /// The playhead paused on event `offset` (it has just arrived), the inspector open on it.
+    fn seek(&mut self, offset: usize) {
+        let e = self.scenario.stream.events[offset];
+        self.playhead.playing = false;
+        self.place(e.proc_time, offset + 1, false, false);
+        self.selection.inspected = Some(offset);
+        if self.timeline.arrived() <= offset + 1 && !self.timeline.is_finished() {
+            self.catch_up();
+        } else {
+            self.rerun();
+        }
+    }
+
+    /// `>` and `<`: the next or previous late or dropped event after or before the inspected
+    /// one (the newest arrived when none is). Forward, the engine runs on until one arrives;
+    /// with none left the playhead stops at the end.
+    pub(super) fn jump_exception(&mut self, forward: bool) -> bool {
+        if self.job.is_some() {
+            return self.say("< and > need the single processor: j leaves job mode");
+        }
+        if self.rerunning {
+            return self.say("re-running for the new dials: a moment");
+        }
+        let cur = self.selection.inspected.or_else(|| self.newest());
+        let ex = self.timeline.exceptions();
+        if !forward {
+            let before = cur.map_or(0, |c| ex.partition_point(|e| e.offset < c));
+            return match before.checked_sub(1).map(|k| ex[k].offset) {
+                Some(offset) => {
+                    self.seek(offset);
+                    true
+                }
+                None => self.say("no late or dropped event before this one"),
+            };
+        }
+        let after = ex.partition_point(|e| cur.is_some_and(|c| e.offset <= c));
+        if let Some(offset) = ex.get(after).map(|e| e.offset) {
+            self.seek(offset);
+            return true;
+        }
+        // None has arrived yet: run on, one event at a time, until one does.
+        let stream = self.scenario.stream.clone();
+        let seen = ex.len();
+        while self.timeline.arrived() < stream.len() && self.timeline.exceptions().len() == seen {
+            let next = self.timeline.arrived() + 1;
+            self.timeline.advance_to(&stream, next, false);
+        }
+        if let Some(offset) = self.timeline.exceptions().get(seen).map(|e| e.offset) {
+            self.seek(offset);
+            return true;
+        }
+        self.selection.inspected = None;
+        self.jump_to_end();
+        self.say("no late or dropped event left: at the end")
+    }
+}

@@ -1,0 +1,156 @@
+//! Job mode: the parallel pipeline (sources → keyed operators → sinks, with checkpoints) run
+//! to the playhead in place of the single processor. What it shows is a function of the dials,
+//! the playhead and the presses (crashes, checkpoints taken on demand): a dial change re-runs
+//! the job from the start with the same presses at the same points.
+
+use std::sync::atomic::AtomicBool;
+
+use crate::engine::job_timeline::{Intervention, JobTimeline};
+use crate::engine::pipeline::{PipelineConfig, PipelineError};
+
+use super::work::{run_job, Work};
+use super::{App, Dial};
+
+/// The job's source partitions, P.
+pub const JOB_PARTITIONS: usize = 2;
+/// The job's keyed window operator instances, N.
+pub const JOB_OPERATORS: usize = 4;
+/// The seed of the job's channel transit times.
+pub const JOB_SEED: u64 = 1;
+
+impl App {
+    /// The parallel job's configuration for the dials.
+    pub fn job_config(&self) -> PipelineConfig {
+        let shape = self.job_preset.unwrap_or(PipelineConfig {
+            partitions: JOB_PARTITIONS,
+            parallelism: JOB_OPERATORS,
+            seed: JOB_SEED,
+            ..PipelineConfig::new(self.dials.config())
+        });
+        PipelineConfig {
+            engine: self.dials.config(),
+            checkpoint_every: self.dials.checkpoint_every,
+            ..shape
+        }
+    }
+
+    /// Opens job mode on a job of this shape; its checkpoint interval presets the dial.
+    pub fn open_job(&mut self, preset: PipelineConfig) {
+        self.job_preset = Some(preset);
+        self.dials.checkpoint_every = preset.checkpoint_every;
+        if self.job.is_some() {
+            self.rerun_job(false);
+        } else {
+            self.set_job_mode(true, false);
+        }
+    }
+
+    /// Re-runs the job from the start to the playhead (to its end once the playhead has
+    /// finished), applying the presses at their points. A big input is re-run off the UI
+    /// task unless `inline`: the job drawn until then is the last one (an empty one when job
+    /// mode is just being entered).
+    pub(super) fn rerun_job(&mut self, inline: bool) {
+        let start = self.scenario.proc_time.0;
+        let (generation, cancel) = self.next_rerun();
+        let now = self.playhead.now.max(start);
+        let to_end = self.playhead.finished;
+        let cfg = self.job_config();
+        if inline || self.scenario.len() <= self.inline_events {
+            self.rerunning = false;
+            self.cancel = None;
+            let never = AtomicBool::new(false);
+            // Never cancelled, so always Some.
+            if let Some(job) = run_job(
+                self.scenario.stream.clone(),
+                cfg,
+                &self.presses,
+                now,
+                to_end,
+                &never,
+            ) {
+                self.take_job(job);
+            }
+            return;
+        }
+        if self.job.is_none() {
+            match JobTimeline::new(self.scenario.stream.clone(), cfg) {
+                Ok(j) => self.job = Some(Box::new(j)),
+                Err(_) => return,
+            }
+        }
+        self.rerunning = true;
+        self.work.push(Work::RerunJob {
+            generation,
+            stream: self.scenario.stream.clone(),
+            cfg,
+            presses: self.presses.clone(),
+            now,
+            to_end,
+            cancel,
+        });
+    }
+
+    /// A re-run job replaces the one drawn; the playhead follows it.
+    pub(super) fn take_job(&mut self, job: Result<JobTimeline, PipelineError>) {
+        match job {
+            Ok(j) => {
+                self.sync_job_playhead(&j);
+                self.job = Some(Box::new(j));
+            }
+            Err(_) => self.job = None,
+        }
+    }
+
+    /// The playhead follows the job's clock (back with a crash, on with the replay).
+    fn sync_job_playhead(&mut self, j: &JobTimeline) {
+        self.place(j.now(), self.arrived_by(j.now()), j.is_finished(), true);
+    }
+
+    pub(super) fn with_job(&mut self, f: impl FnOnce(&mut JobTimeline)) {
+        if let Some(mut j) = self.job.take() {
+            f(&mut j);
+            self.sync_job_playhead(&j);
+            self.job = Some(j);
+        }
+    }
+
+    /// Into job mode (the job re-run to the playhead, or to its end once the playhead has
+    /// finished; off the UI task for a big input unless `inline`), or out of it (the single
+    /// processor re-run to the same processing time).
+    pub(super) fn set_job_mode(&mut self, on: bool, inline: bool) {
+        if on == self.job.is_some() {
+            return;
+        }
+        self.crash_pick = None;
+        self.crash_closed = 0;
+        self.selection.inspected = None;
+        if on {
+            self.rerun_job(inline);
+        } else {
+            self.job = None;
+            if !Dial::ALL.contains(&self.selection.focus) {
+                self.selection.focus = Dial::Lag;
+            }
+            let now = self.playhead.now;
+            let arrived = self.arrived_by(now);
+            let finished = arrived >= self.scenario.len() && now >= self.scenario.proc_time.1;
+            self.place(now, arrived, finished, false);
+            self.rerun();
+        }
+    }
+
+    /// Applies a press to the job at the playhead and, if it took effect, keeps it with the
+    /// time the job took it at (job mode is entered first). The presses are kept here, the
+    /// one record a re-run replays: the job's own list is only what this run took.
+    pub(super) fn press(&mut self, what: Intervention) -> bool {
+        self.set_job_mode(true, true);
+        let mut taken = None;
+        self.with_job(|j| {
+            if j.press(what) {
+                taken = j.presses().last().copied();
+            }
+        });
+        self.presses.extend(taken);
+        taken.is_some()
+    }
+}

@@ -1,0 +1,120 @@
+//! Clicks and drags: the panel under the mouse, found with the same geometry the view draws
+//! with, turns a mouse position into the [`Action`] it asks for (a dial set on its track, a
+//! frontier point adopted, a window selected, an operator picked, an event inspected). A drag
+//! only moves a dial. Nothing is under the mouse while the help covers the panels.
+
+use super::{Action, App, Dial};
+use crate::tui::geometry::{self, plot::PlotFrame, Areas};
+
+impl App {
+    /// The action a click (a drag with `drag`) at screen (col, row) asks for, if any.
+    pub(super) fn pointed(&self, col: u16, row: u16, drag: bool) -> Option<Action> {
+        let areas = Areas::compute_for(self.size, self.job.is_some())?;
+        if self.overlay.is_some() {
+            return None;
+        }
+        let order = Dial::order(self.job.is_some());
+        if let Some((dial, r)) = geometry::dials::hit(areas.dials, order, col, row) {
+            return Some(Action::SetDial(dial, r));
+        }
+        if drag {
+            return None;
+        }
+        let frontier = self.frontier().flatten();
+        if let Some((lag, grace)) = areas
+            .frontier
+            .zip(frontier)
+            .and_then(|(a, f)| geometry::frontier::hit(f, a, col, row))
+        {
+            return Some(Action::AdoptPoint { lag, grace });
+        }
+        let windows = self.scenario.windows.len();
+        let selected = self.selection.window;
+        if let Some(w) = geometry::windows::hit(areas.windows, windows, selected, col, row) {
+            return Some(Action::SelectWindow(w));
+        }
+        if let Some(job) = self.job.as_deref() {
+            let cfg = job.config();
+            return areas
+                .topology
+                .and_then(|a| geometry::topology::hit(a, cfg.partitions, cfg.parallelism, col, row))
+                .map(Action::PickOperatorAt);
+        }
+        let f = PlotFrame::of(self, areas.plot)?;
+        let at = f.to_data(col, row)?;
+        self.timeline
+            .nearest(&self.scenario.stream, at, f.cell_size())
+            .map(Action::InspectEvent)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::engine::EngineConfig;
+    use crate::tui::app::{update, Msg};
+    use crate::tui::scenario::Scenario;
+    use crate::tui::theme::Theme;
+    use crate::tui::{app_for, Options};
+
+    fn app() -> App {
+        let mut a = app_for(Options {
+            scenario: Scenario::classroom(),
+            config: EngineConfig::fixed(20_000.0, 0.0),
+            speed: 10.0,
+            theme: Theme::mono(),
+            play: false,
+        });
+        // Every event arrived, so that the plot has some to inspect.
+        update(&mut a, Msg::Action(Action::JumpToEnd), Duration::ZERO);
+        a.settle();
+        a
+    }
+
+    /// The state after a click at (col, row), and after the action it resolves to, given as a
+    /// key would give it: the same.
+    fn same_as_its_action(col: u16, row: u16) -> Action {
+        let mut clicked = app();
+        let action = clicked
+            .pointed(col, row, false)
+            .expect("something is there");
+        assert!(update(&mut clicked, Msg::Click(col, row), Duration::ZERO));
+        let mut acted = app();
+        assert!(update(&mut acted, Msg::Action(action), Duration::ZERO));
+        assert_eq!(clicked.dials, acted.dials);
+        assert_eq!(clicked.selection, acted.selection);
+        assert_eq!(clicked.playhead, acted.playhead);
+        action
+    }
+
+    #[test]
+    fn a_click_is_the_action_under_it() {
+        let areas = Areas::compute_for((120, 40), false).unwrap();
+        let grace = geometry::dials::track(areas.dials, Dial::Grace).unwrap();
+        let a = same_as_its_action(grace.x + grace.width / 2, grace.y);
+        assert!(matches!(a, Action::SetDial(Dial::Grace, r) if r > 0.4 && r < 0.6));
+        let w = areas.windows;
+        let a = same_as_its_action(w.x + 2, w.y + 3);
+        assert!(matches!(a, Action::SelectWindow(_)), "{a:?}");
+        let plot = PlotFrame::of(&app(), areas.plot).unwrap().inner;
+        // The classroom stream's events run along the diagonal: the plot's centre has some.
+        let a = same_as_its_action(plot.x + plot.width / 2, plot.y + plot.height / 2);
+        assert!(matches!(a, Action::InspectEvent(_)), "{a:?}");
+    }
+
+    #[test]
+    fn the_help_covers_every_panel() {
+        let mut a = app();
+        update(&mut a, Msg::Action(Action::Help), Duration::ZERO);
+        let areas = Areas::compute_for((120, 40), false).unwrap();
+        let grace = geometry::dials::track(areas.dials, Dial::Grace).unwrap();
+        assert_eq!(a.pointed(grace.x, grace.y, false), None);
+        assert!(!update(
+            &mut a,
+            Msg::Click(grace.x, grace.y),
+            Duration::ZERO
+        ));
+    }
+}

@@ -1,0 +1,298 @@
+//! Engine work the UI hands to its event loop: a re-run of the single processor or of the job
+//! from the start for new dials, and the frontier sweep. Big inputs are re-run off the UI task
+//! in slices, so a newer dial change can cancel an older run; the result of a cancelled or
+//! superseded run is dropped. Small inputs are re-run inline, through the same functions.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::engine::frontier::FrontierPoint;
+use crate::engine::job_timeline::{JobTimeline, Press};
+use crate::engine::pipeline::{PipelineConfig, PipelineError};
+use crate::engine::stream::Stream;
+use crate::engine::frontier::{score_point, Frontier};
+use crate::engine::timeline::Timeline;
+use crate::engine::{EngineConfig, WindowFn};
+
+use super::{update, App, Msg};
+use crate::tui::scenario::Scenario;
+
+/// Engine work for the event loop to run off the UI task.
+#[derive(Debug, Clone)]
+pub enum Work {
+    /// Re-run the timeline to the playhead and score the whole run, for these dials.
+    Rerun {
+        generation: u64,
+        scenario: Arc<Scenario>,
+        cfg: EngineConfig,
+        arrived: usize,
+        finish: bool,
+        /// Set when a newer dial change makes this run useless: it stops.
+        cancel: Arc<AtomicBool>,
+    },
+    /// Re-run the job from the start with the presses, to processing time `now` (to its end
+    /// with `to_end`).
+    RerunJob {
+        generation: u64,
+        stream: Arc<Stream>,
+        cfg: PipelineConfig,
+        presses: Vec<Press>,
+        now: f64,
+        to_end: bool,
+        cancel: Arc<AtomicBool>,
+    },
+    /// Sweep the frontier for this configuration's window and family.
+    Frontier {
+        scenario: Arc<Scenario>,
+        cfg: EngineConfig,
+    },
+}
+
+/// What finished engine work answered.
+#[derive(Debug)]
+pub enum Done {
+    Rerun {
+        generation: u64,
+        timeline: Box<Timeline>,
+        score: FrontierPoint,
+    },
+    RerunJob {
+        generation: u64,
+        job: Result<Box<JobTimeline>, PipelineError>,
+    },
+    /// A re-run stopped because a newer one replaced it.
+    Cancelled { generation: u64 },
+    Frontier {
+        window: WindowFn,
+        family: &'static str,
+        frontier: Option<Frontier>,
+    },
+}
+
+impl Work {
+    /// Does the work (pure; may take a while).
+    pub fn perform(self) -> Done {
+        match self {
+            Work::Rerun {
+                generation,
+                scenario,
+                cfg,
+                arrived,
+                finish,
+                cancel,
+            } => {
+                let Some(timeline) = run_timeline(cfg, &scenario.stream, arrived, finish, &cancel)
+                else {
+                    return Done::Cancelled { generation };
+                };
+                // Scoring mid-stream is one more run: not when the result is already stale.
+                if cancel.load(Ordering::Relaxed) {
+                    return Done::Cancelled { generation };
+                }
+                let score = score(&scenario, &timeline, cfg);
+                Done::Rerun {
+                    generation,
+                    timeline: Box::new(timeline),
+                    score,
+                }
+            }
+            Work::RerunJob {
+                generation,
+                stream,
+                cfg,
+                presses,
+                now,
+                to_end,
+                cancel,
+            } => match run_job(stream, cfg, &presses, now, to_end, &cancel) {
+                Some(job) => Done::RerunJob {
+                    generation,
+                    job: job.map(Box::new),
+                },
+                None => Done::Cancelled { generation },
+            },
+            Work::Frontier { scenario, cfg } => Done::Frontier {
+                window: cfg.window,
+                family: cfg.watermark.family(),
+                frontier: Frontier::compute(&scenario.stream, cfg),
+            },
+        }
+    }
+}
+
+/// A re-run checks whether it was cancelled every this many events.
+const CANCEL_EVERY_EVENTS: usize = 16_384;
+/// A job re-run checks whether it was cancelled this many times over the stream's span.
+const CANCEL_CHECKS_PER_SPAN: f64 = 512.0;
+
+/// [`Timeline::run_to`], in slices, stopping (None) once `cancel` is set.
+pub fn run_timeline(
+    cfg: EngineConfig,
+    stream: &Stream,
+    arrived: usize,
+    finish: bool,
+    cancel: &AtomicBool,
+) -> Option<Timeline> {
+    let mut t = Timeline::new(cfg, stream);
+    let target = arrived.min(stream.len());
+    while t.arrived() < target {
+        if cancel.load(Ordering::Relaxed) {
+            return None;
+        }
+        let next = (t.arrived() + CANCEL_EVERY_EVENTS).min(target);
+        t.advance_to(stream, next, false);
+        if t.is_finished() {
+            break;
+        }
+    }
+    t.advance_to(stream, arrived, finish);
+    Some(t)
+}
+
+/// [`JobTimeline::run_to`] (then to the job's end with `to_end`), in slices of processing
+/// time, stopping (None) once `cancel` is set. Advancing to t₁ and then to t₂ steps exactly as
+/// advancing to t₂ does, so the slices change nothing.
+pub fn run_job(
+    stream: Arc<Stream>,
+    cfg: PipelineConfig,
+    presses: &[Press],
+    now: f64,
+    to_end: bool,
+    cancel: &AtomicBool,
+) -> Option<Result<JobTimeline, PipelineError>> {
+    let span = stream
+        .events
+        .first()
+        .zip(stream.events.last())
+        .map_or(0.0, |(a, b)| b.proc_time - a.proc_time);
+    let slice = (span / CANCEL_CHECKS_PER_SPAN).max(1.0);
+    let end = stream.events.last().map_or(0.0, |e| e.proc_time);
+    let mut j = match JobTimeline::new(stream, cfg) {
+        Ok(j) => j,
+        Err(e) => return Some(Err(e)),
+    };
+    let advance = |j: &mut JobTimeline, t: f64| -> bool {
+        while j.now() < t {
+            if cancel.load(Ordering::Relaxed) {
+                return false;
+            }
+            let next = (j.now() + slice).min(t);
+            j.advance_to(next);
+        }
+        // As the one call would: whatever is due by `t` (after a crash too).
+        j.advance_to(t);
+        true
+    };
+    for p in presses {
+        if !advance(&mut j, p.time) {
+            return None;
+        }
+        j.press(p.what);
+    }
+    if !advance(&mut j, now) {
+        return None;
+    }
+    if to_end {
+        // What is still in flight after the last arrival drains in slices too; past the
+        // stream's end plus a span, the rest is run at once.
+        let stop = end + span.max(slice);
+        while !j.is_finished() && j.now() < stop {
+            let t = j.now() + slice;
+            if !advance(&mut j, t) {
+                return None;
+            }
+        }
+        j.run_to_end();
+    }
+    Some(Ok(j))
+}
+
+/// The whole run's score for `cfg`: the timeline's own once it has run to the end, else one
+/// more run's.
+pub(super) fn score(scenario: &Scenario, timeline: &Timeline, cfg: EngineConfig) -> FrontierPoint {
+    timeline
+        .final_score(&scenario.truth)
+        .unwrap_or_else(|| score_point(&scenario.stream, &scenario.truth, cfg))
+}
+
+impl App {
+    /// Engine work queued by updates, for the event loop to run.
+    pub fn take_work(&mut self) -> Vec<Work> {
+        std::mem::take(&mut self.work)
+    }
+
+    /// A new re-run replaces any older one: the older stops and its result will be dropped.
+    /// Returns its number and cancel flag.
+    pub(super) fn next_rerun(&mut self) -> (u64, Arc<AtomicBool>) {
+        if let Some(c) = self.cancel.take() {
+            c.store(true, Ordering::Relaxed);
+        }
+        self.work
+            .retain(|w| !matches!(w, Work::Rerun { .. } | Work::RerunJob { .. }));
+        self.generation += 1;
+        let cancel = Arc::new(AtomicBool::new(false));
+        self.cancel = Some(cancel.clone());
+        (self.generation, cancel)
+    }
+
+    /// Runs all queued work inline, to completion (tests and small inputs).
+    pub fn settle(&mut self) {
+        loop {
+            let work = self.take_work();
+            if work.is_empty() {
+                break;
+            }
+            for w in work {
+                let done = w.perform();
+                update(self, Msg::Done(Box::new(done)), Duration::ZERO);
+            }
+        }
+    }
+
+    /// Takes finished work's answer, if it is still the one wanted. Returns whether the
+    /// screen changed.
+    pub(super) fn finish(&mut self, done: Done) -> bool {
+        match done {
+            Done::Rerun {
+                generation,
+                timeline,
+                score,
+            } => {
+                if generation != self.generation || self.job.is_some() {
+                    return false;
+                }
+                self.timeline = *timeline;
+                self.score = Some(score);
+                self.rerunning = false;
+                self.cancel = None;
+                self.catch_up();
+                true
+            }
+            Done::RerunJob { generation, job } => {
+                if generation != self.generation || self.job.is_none() {
+                    return false;
+                }
+                self.rerunning = false;
+                self.cancel = None;
+                self.take_job(job.map(|j| *j));
+                true
+            }
+            Done::Cancelled { .. } => false,
+            Done::Frontier {
+                window,
+                family,
+                frontier,
+            } => {
+                if let Some(e) = self
+                    .frontiers
+                    .iter_mut()
+                    .find(|e| e.window == window && e.family == family)
+                {
+                    e.frontier = Some(frontier.map(Arc::new));
+                }
+                true
+            }
+        }
+    }
+}

@@ -1,0 +1,83 @@
+//! The plot's geometry: event time on x, processing time on y (upwards), in the cells inside
+//! the border and the processing-time labels.
+
+use ratatui::layout::Rect;
+
+use super::inner;
+use crate::tui::scenario::Scenario;
+
+/// Columns kept for the processing-time labels on the left.
+pub const Y_LABELS: u16 = 6;
+
+/// The data window of the plot and the cells it is drawn in.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PlotFrame {
+    /// The cells events are drawn in (inside the border and axis labels).
+    pub inner: Rect,
+    /// Event-time range on x, ms.
+    pub x: (f64, f64),
+    /// Processing-time range on y, ms (bottom to top).
+    pub y: (f64, f64),
+}
+
+impl PlotFrame {
+    /// The frame for the plot of a scenario's events drawn in `area` (None if the area has no
+    /// room for cells).
+    pub fn of(shown: &impl AsRef<Scenario>, area: Rect) -> Option<PlotFrame> {
+        let inside = inner(area);
+        if inside.width <= Y_LABELS + 1 || inside.height < 3 {
+            return None;
+        }
+        let inner = Rect {
+            x: inside.x + Y_LABELS,
+            y: inside.y,
+            width: inside.width - Y_LABELS,
+            height: inside.height - 1,
+        };
+        let s = shown.as_ref();
+        Some(PlotFrame {
+            inner,
+            x: s.event_time,
+            y: s.proc_time,
+        })
+    }
+
+    /// ms per cell on each axis.
+    pub fn cell_size(&self) -> (f64, f64) {
+        (
+            (self.x.1 - self.x.0) / f64::from(self.inner.width.max(1)),
+            (self.y.1 - self.y.0) / f64::from(self.inner.height.max(1)),
+        )
+    }
+
+    /// The column of an event time, if on the plot.
+    pub fn col(&self, et: f64) -> Option<u16> {
+        let (cw, _) = self.cell_size();
+        let c = ((et - self.x.0) / cw).floor();
+        (c >= 0.0 && c < f64::from(self.inner.width)).then_some(c as u16)
+    }
+
+    /// The row (0 at the top) of a processing time, if on the plot.
+    pub fn row(&self, pt: f64) -> Option<u16> {
+        let (_, ch) = self.cell_size();
+        let r = ((pt - self.y.0) / ch).floor();
+        if r.is_nan() || r < 0.0 {
+            return None;
+        }
+        // The very top value belongs to the top row.
+        let r = (r as u32).min(u32::from(self.inner.height) - 1) as u16;
+        Some(self.inner.height - 1 - r)
+    }
+
+    /// The (event time, processing time) at the centre of a screen cell, if inside the plot.
+    pub fn to_data(&self, col: u16, row: u16) -> Option<(f64, f64)> {
+        let i = self.inner;
+        if col < i.x || col >= i.right() || row < i.y || row >= i.bottom() {
+            return None;
+        }
+        let (cw, ch) = self.cell_size();
+        let et = self.x.0 + (f64::from(col - i.x) + 0.5) * cw;
+        let pt = self.y.0 + (f64::from(i.bottom() - 1 - row) + 0.5) * ch;
+        Some((et, pt))
+    }
+}
