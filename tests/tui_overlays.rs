@@ -10,10 +10,10 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use twoclocks::engine::{EngineConfig, Fate};
 use twoclocks::tui::app::{update, Action, App, Msg};
+use twoclocks::tui::geometry::{plot::PlotFrame, Areas};
 use twoclocks::tui::keymap::KEYMAP;
 use twoclocks::tui::scenario::Scenario;
 use twoclocks::tui::theme::{glyph, Theme};
-use twoclocks::tui::geometry::{plot::PlotFrame, Areas};
 use twoclocks::tui::view::{self, text};
 use twoclocks::tui::{app_for, Options};
 

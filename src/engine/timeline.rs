@@ -394,7 +394,10 @@ mod tests {
         let cfg = EngineConfig::fixed(10_000.0, 30_000.0);
         let truth = truth(&s, &cfg.window);
         let t = Timeline::run_to(cfg, &s, s.len(), true);
-        assert_eq!(t.final_score(&truth), Some(frontier::score_point(&s, &truth, cfg)));
+        assert_eq!(
+            t.final_score(&truth),
+            Some(frontier::score_point(&s, &truth, cfg))
+        );
         let half = Timeline::run_to(cfg, &s, s.len() / 2, false);
         assert_eq!(half.final_score(&truth), None);
     }

@@ -16,10 +16,10 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::engine::frontier::Frontier;
 use crate::engine::frontier::FrontierPoint;
 use crate::engine::job_timeline::{JobTimeline, Press};
 use crate::engine::pipeline::PipelineConfig;
-use crate::engine::frontier::Frontier;
 use crate::engine::timeline::Timeline;
 use crate::engine::{KeyId, WindowFn};
 

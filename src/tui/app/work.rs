@@ -8,10 +8,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::engine::frontier::FrontierPoint;
+use crate::engine::frontier::{score_point, Frontier};
 use crate::engine::job_timeline::{JobTimeline, Press};
 use crate::engine::pipeline::{PipelineConfig, PipelineError};
 use crate::engine::stream::Stream;
-use crate::engine::frontier::{score_point, Frontier};
 use crate::engine::timeline::Timeline;
 use crate::engine::{EngineConfig, WindowFn};
 

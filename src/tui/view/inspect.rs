@@ -10,8 +10,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 
 use super::super::app::App;
-use super::super::theme::Theme;
 use super::super::geometry::plot::PlotFrame;
+use super::super::theme::Theme;
 
 /// The inspector's text for the inspected event, if any.
 pub fn lines(app: &App) -> Option<Vec<Line<'static>>> {
