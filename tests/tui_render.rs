@@ -413,3 +413,55 @@ fn every_theme_gives_each_fate_its_own_look() {
         }
     }
 }
+
+/// A rendered screen as text, one line per row, trailing blanks cut.
+fn text(a: &mut App, w: u16, h: u16) -> String {
+    let buf = buffer(a, w, h);
+    (0..h)
+        .map(|y| {
+            let row: String = (0..w).map(|x| buf[(x, y)].symbol()).collect();
+            row.trim_end().to_string()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The README's `text` block that follows the paragraph starting with `caption`.
+fn readme_block(caption: &str) -> String {
+    let readme = include_str!("../README.md");
+    let at = readme
+        .find(caption)
+        .unwrap_or_else(|| panic!("README has no paragraph starting {caption:?}"));
+    let rest = &readme[at..];
+    let open = rest
+        .find("```text\n")
+        .expect("a text block after the caption")
+        + 8;
+    let close = rest[open..].find("```").expect("the block ends") + open;
+    rest[open..close]
+        .lines()
+        .map(str::trim_end)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The README's screenshots are what the program draws today: regenerate them from this
+/// test's output when a screen changes.
+#[test]
+fn readme_screenshots_are_current() {
+    let mut end = base();
+    act(&mut end, Action::JumpToEnd);
+    let drawn = text(&mut end, 120, 40);
+    assert_eq!(
+        readme_block("The classroom stream at its end, 120×40"),
+        drawn,
+        "README's 120×40 screenshot is stale; it should read:\n{drawn}"
+    );
+    let mut crash = crashed(Theme::dark());
+    let drawn = text(&mut crash, 80, 24);
+    assert_eq!(
+        readme_block("Job mode at 80×24 after a crash"),
+        drawn,
+        "README's 80×24 job screenshot is stale; it should read:\n{drawn}"
+    );
+}
