@@ -23,6 +23,7 @@ pub enum CrashTarget {
 pub struct CrashRecord {
     /// Processing time of the crash.
     pub time: f64,
+    /// What failed: the whole job or one operator instance.
     pub target: CrashTarget,
     /// The checkpoint restored (`None`: none had completed; the job restarted from the start).
     pub restored: Option<u32>,
