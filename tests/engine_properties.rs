@@ -176,7 +176,7 @@ proptest! {
         }
         let mut expect = clean.sink(SinkKind::Additive).unwrap().output();
         let mut replayed_nonzero = false;
-        for c in &crashed.crashes {
+        for c in crashed.crashes() {
             for panes in &emitted[c.restored_offset..c.offset] {
                 for &(cell, v) in panes {
                     *expect.entry(cell).or_insert(0) += v;

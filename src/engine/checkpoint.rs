@@ -350,14 +350,14 @@ pub struct Job<'a> {
     processor: Processor,
     /// Its checkpoints; what a crash restores is the latest one's processor state (its offset
     /// included), or the start's before the first.
-    pub checkpoints: CheckpointLog<Checkpoint, Processor>,
-    pub crashes: Vec<Crash>,
-    pub sinks: Vec<Sink>,
+    checkpoints: CheckpointLog<Checkpoint, Processor>,
+    crashes: Vec<Crash>,
+    sinks: Vec<Sink>,
     /// Final values by cell (an upsert: a replayed finalisation overwrites itself).
     finals: BTreeMap<CellId, FinalValue>,
     out: Output,
     /// Events processed, replays included.
-    pub processed: u64,
+    processed: u64,
 }
 
 impl<'a> Job<'a> {
@@ -391,6 +391,21 @@ impl<'a> Job<'a> {
     /// (none before the first).
     pub fn snapshots_held(&self) -> usize {
         self.checkpoints.snapshots_held()
+    }
+
+    /// The completed checkpoints' records, in order.
+    pub fn checkpoints(&self) -> &[Checkpoint] {
+        self.checkpoints.records()
+    }
+
+    /// What each crash did, in order.
+    pub fn crashes(&self) -> &[Crash] {
+        &self.crashes
+    }
+
+    /// Events processed, replays included.
+    pub fn processed(&self) -> u64 {
+        self.processed
     }
 
     fn deliver(&mut self) {
@@ -534,9 +549,9 @@ mod tests {
             clean.sink(SinkKind::Additive).unwrap().output(),
             crashed.sink(SinkKind::Additive).unwrap().output()
         );
-        assert_eq!(crashed.crashes.len(), 5);
+        assert_eq!(crashed.crashes().len(), 5);
         // The last crash is due past the end of the stream, so it replays only what is left.
-        let replayed: Vec<_> = crashed.crashes.iter().map(|c| c.replayed).collect();
+        let replayed: Vec<_> = crashed.crashes().iter().map(|c| c.replayed).collect();
         assert_eq!(replayed, vec![800, 800, 800, 800, 500]);
     }
 
@@ -556,10 +571,10 @@ mod tests {
             .chain([ScheduleStep::Crash { at: 2950 }])
             .collect();
         job.run_schedule(&schedule);
-        assert_eq!(job.checkpoints.len(), 2899);
+        assert_eq!(job.checkpoints().len(), 2899);
         assert!(job.snapshots_held() <= 1, "{}", job.snapshots_held());
-        assert_eq!(job.crashes[0].restored, Some(2899));
-        assert_eq!(job.crashes[0].replayed, 51);
+        assert_eq!(job.crashes()[0].restored, Some(2899));
+        assert_eq!(job.crashes()[0].replayed, 51);
         assert_eq!(job.finals(), clean.finals());
     }
 }
