@@ -149,7 +149,7 @@ pub fn figures(stream: &Stream) -> Option<Figures> {
         .collect();
 
     // Block 6: a job that keeps everything (the perfect watermark), clean and with the
-    // reference's five crashes.
+    // reference's five crashes: the pipeline at width one, run by source offsets ([`Job`]).
     let cfg = EngineConfig {
         watermark: WatermarkKind::Perfect,
         ..EngineConfig::fixed(0.0, 0.0)

@@ -261,14 +261,6 @@ impl<R, S> CheckpointLog<R, S> {
         self.records.last().expect("just pushed")
     }
 
-    /// A checkpoint completed: its record is kept, and `update` turns the held state into its
-    /// state (reusing what it can).
-    pub fn complete_with(&mut self, record: R, update: impl FnOnce(&mut S)) -> &R {
-        update(&mut self.restore);
-        self.records.push(record);
-        self.records.last().expect("just pushed")
-    }
-
     /// The completed checkpoints' records, in order.
     pub fn records(&self) -> &[R] {
         &self.records
