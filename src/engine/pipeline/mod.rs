@@ -140,7 +140,7 @@ pub struct Pipeline<S: Borrow<Stream>> {
     dropped: BTreeMap<(usize, WindowId), Dropped>,
     /// Records emitted, replays included.
     emitted_total: u64,
-    /// Steps taken.
+    /// Steps taken (read it with [`Pipeline::steps`]).
     pub steps: u64,
 }
 
@@ -293,6 +293,11 @@ impl<S: Borrow<Stream>> Pipeline<S> {
     /// The simulation's processing-time clock, ms.
     pub fn now(&self) -> f64 {
         self.now
+    }
+
+    /// Steps taken so far (crashes, checkpoint triggers, emissions and deliveries).
+    pub fn steps(&self) -> u64 {
+        self.steps
     }
 
     /// The operator instance of a key.
