@@ -49,6 +49,17 @@ impl CrashRecord {
     pub fn overcount_total(&self) -> i64 {
         self.overcount.values().sum()
     }
+
+    /// Events the sources had emitted before the restored checkpoint's barriers, in all: where
+    /// the replay starts (a stream offset, with one partition).
+    pub fn restored_offset(&self) -> usize {
+        self.offsets.iter().sum()
+    }
+
+    /// Events the sources had emitted when the job crashed, in all: where the replay ends.
+    pub fn offset(&self) -> usize {
+        self.restored_offset() + self.replayed
+    }
 }
 
 fn secs(ms: f64) -> String {
