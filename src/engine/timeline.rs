@@ -17,6 +17,7 @@ use super::frontier::{self, FrontierPoint};
 use super::lateness::{explain, Fate};
 use super::processor::{Counters, EngineConfig, Output, Processor};
 use super::stream::{Event, KeyId, Stream};
+use super::trace::WindowRow;
 use super::trigger::{Pane, Timing};
 use super::window::{oracle, CellId, WindowFn, WindowId};
 
@@ -77,21 +78,6 @@ impl Phase {
             Phase::Finalised => "finalised",
         }
     }
-}
-
-/// One row of the windows table: a window, for one key or all keys together.
-#[derive(Debug, Clone, PartialEq)]
-pub struct WindowRow {
-    pub window: WindowId,
-    pub start: f64,
-    pub end: f64,
-    /// Events counted so far (open or final state).
-    pub value: u64,
-    /// The true count (the oracle over the whole stream).
-    pub truth: u64,
-    pub phase: Phase,
-    /// The latest pane of the cell (for all keys: the latest among the window's cells).
-    pub latest: Option<Pane>,
 }
 
 /// Why one event met its fate, in numbers.
@@ -267,7 +253,8 @@ impl Timeline {
         }
     }
 
-    /// One row of the windows table for `window`, for `key` or (None) all keys together.
+    /// One row of the windows table for `window`, for `key` or (None) all keys together (no
+    /// sinks: the processor's own value is its output).
     pub fn window_row(
         &self,
         window: WindowId,
@@ -281,8 +268,8 @@ impl Timeline {
                 .map(|key| CellId { window, key })
                 .collect(),
         };
-        let value = cells.iter().map(|&c| self.cell_value(c)).sum();
-        let truth_total = cells.iter().filter_map(|c| truth.get(c)).sum();
+        let value: u64 = cells.iter().map(|&c| self.cell_value(c)).sum();
+        let truth_total: u64 = cells.iter().filter_map(|c| truth.get(c)).sum();
         let latest = cells
             .iter()
             .filter_map(|c| self.latest_pane.get(c).copied())
@@ -292,10 +279,11 @@ impl Timeline {
             window,
             start: self.cfg.window.start(window),
             end: self.cfg.window.end(window),
-            value,
-            truth: truth_total,
+            value: value as i64,
+            truth: truth_total as i64,
             phase: self.window_phase(window, &cells),
             latest,
+            sinks: None,
         }
     }
 
