@@ -1,8 +1,9 @@
 //! The UI's state and its one update function. State = (scenario, dials, whether the run is the
 //! parallel job, playhead, selection, overlay, the job's presses) plus what the engine answered
 //! for them (the [`Trace`] of the run to the playhead, whichever kind it is, and the frontier).
-//! `update` is pure: it takes the elapsed time as an argument, never reads a clock, and does engine work
-//! either inline or, for big inputs, as [`Work`] the event loop runs off the UI task: a dial
+//! `update` is pure: it takes the elapsed time as an argument, never reads a clock, and does
+//! engine work either inline or, for big inputs, as [`Work`] the event loop runs off the UI
+//! task: a dial
 //! change re-runs the engine (single processor or job) there while the last result stays
 //! drawn, marked re-running; a newer change cancels the older run, whose result is dropped.
 //!
