@@ -91,3 +91,33 @@ fn a_single_run_carries_no_pipeline() {
     assert_eq!(history.at(pt), Some((pt, wm)));
     assert!(history.first_reaching(wm).is_some_and(|(_, w)| w >= wm));
 }
+
+/// The single processor counts each event once per window, so its value never goes over the
+/// oracle: short of it is open until the window is final, and then wrong.
+#[test]
+fn a_single_runs_window_values_stand_short_or_right_never_over() {
+    let s = Arc::new(classroom());
+    let cfg = EngineConfig::fixed(2_000.0, 0.0);
+    let truth = oracle(&s, &cfg.window);
+    let windows = crate::engine::timeline::stream_windows(&truth);
+    let mut t = Trace::single_start(cfg, s.clone(), span(&s));
+    let mut c = start();
+    for to in [60_000.0, 300_000.0, f64::INFINITY] {
+        c = t.play_to(c, to);
+        for &w in &windows {
+            for key in [None, Some(0)] {
+                let row = t.window_row(w, key, s.keys.len(), &truth);
+                assert!(row.value <= row.truth, "{row:?}");
+                let expected = if row.value == row.truth {
+                    Standing::Right
+                } else if row.is_final() {
+                    Standing::Wrong
+                } else {
+                    Standing::Open
+                };
+                assert_eq!(row.standing(row.value), expected);
+            }
+        }
+    }
+    assert!(c.finished);
+}

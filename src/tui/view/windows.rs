@@ -133,11 +133,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
         let spans = match r.sinks {
             // The run's own state first: it rolls back on a crash; the sinks after it do not.
             Some(held) => {
-                let style_of = |v: i64| match r.standing(v) {
-                    Standing::Right => t.on_time,
-                    Standing::Wrong => t.dropped,
-                    Standing::Open => t.dim,
-                };
+                let style_of = |v: i64| standing_style(t, r.standing(v));
                 let mut spans = vec![Span::styled(format!("{:<8}", span(r.start, r.end)), base)];
                 for v in std::iter::once(r.value).chain(held) {
                     spans.push(Span::styled(format!("{v:>6}"), style_of(v)));
@@ -152,7 +148,10 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
                     Span::styled(format!("{:<9}", span(r.start, r.end)), base),
                     Span::styled(format!("{:>5}", r.value), base),
                     Span::styled(format!("{:>7}", r.truth), t.dim),
-                    Span::styled(format!("{:>+6}", diff), diff_style(t, diff, r.phase)),
+                    Span::styled(
+                        format!("{:>+6}", diff),
+                        standing_style(t, r.standing(r.value)),
+                    ),
                     Span::raw("  "),
                     Span::styled(format!("{ph:<8}"), ph_style),
                 ];
@@ -170,15 +169,14 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
     super::text::lines(buf, inner, lines);
 }
 
-/// A window's difference to the oracle: right, short of it while the window can still take
-/// data (not an error yet: it is incomplete), or wrong once its value is final.
-pub fn diff_style(t: &Theme, diff: i64, phase: Phase) -> Style {
-    if diff == 0 {
-        t.on_time
-    } else if phase == Phase::Finalised {
-        t.dropped
-    } else {
-        t.dim
+/// A value against the oracle, as the engine stands it: right, short of it while the window
+/// can still take data (not an error yet: it is incomplete), or wrong (over it, or short of it
+/// once the window is final).
+pub fn standing_style(t: &Theme, s: Standing) -> Style {
+    match s {
+        Standing::Right => t.on_time,
+        Standing::Wrong => t.dropped,
+        Standing::Open => t.dim,
     }
 }
 
