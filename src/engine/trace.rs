@@ -65,8 +65,11 @@ enum Run {
 /// run's) what each sink holds.
 #[derive(Debug, Clone, PartialEq)]
 pub struct WindowRow {
+    /// The window.
     pub window: WindowId,
+    /// Where it starts in event time, ms.
     pub start: f64,
+    /// Where it ends in event time, ms.
     pub end: f64,
     /// The run's own value: the single processor's state while the window is open and its
     /// final value after; a parallel run's operators' state summed (a crash rolls it back)
@@ -100,8 +103,11 @@ impl WindowRow {
 /// gave each record the latest time they took it).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Shares {
+    /// Events on time.
     pub on_time: usize,
+    /// Events late, within grace.
     pub late: usize,
+    /// Events dropped.
     pub dropped: usize,
 }
 
@@ -129,7 +135,9 @@ impl Shares {
 /// An arrived event as a sample of a plot draws it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Sampled {
+    /// The event.
     pub event: Event,
+    /// The fate the run gave it.
     pub fate: Fate,
     /// How many arrived events it stands for (1 unless the run is sampled).
     pub weight: usize,

@@ -51,8 +51,8 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     }
 }
 
-/// Draws one panel of [`Areas::panels`] (the plot with what is drawn over it: the inspector
-/// and the crash report) into `r`.
+/// Draws one panel of [`Areas::panels`](crate::tui::geometry::Areas::panels) (the plot with
+/// what is drawn over it: the inspector and the crash report) into `r`.
 pub fn draw_panel(app: &App, name: &str, r: Rect, mode: Mode, buf: &mut Buffer) {
     match name {
         "plot" => {
