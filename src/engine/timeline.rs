@@ -1,7 +1,8 @@
-//! The run up to a playhead, as the terminal UI shows it: the processor fed the first `arrived`
-//! events of a stream, with what each arrival did (its fate, the watermark after it) and what
-//! the engine emitted so far (panes, finalised cells, drops). Pure: the UI only reads it, and
-//! every rule it reports (fate, window assignment, watermark, window phase) is the engine's.
+//! The single processor's run up to a playhead, one of the two engines behind the terminal UI's
+//! [`super::trace::Trace`]: the processor fed the first `arrived` events of a stream, with what
+//! each arrival did (its fate, the watermark after it) and what the engine emitted so far
+//! (panes, finalised cells, drops). Pure: the UI only reads it, and every rule it reports
+//! (fate, window assignment, watermark, window phase) is the engine's.
 //!
 //! A dial change builds a new timeline from the start to the same playhead ([`Timeline::run_to`]);
 //! playing forward extends the current one ([`Timeline::advance_to`]).
