@@ -51,7 +51,7 @@ fn report_checkpoint_cost(a: &App) {
         bytes.iter().min().unwrap_or(&0),
         total / cks.len().max(1),
         bytes.iter().max().unwrap_or(&0),
-        job.pipeline().steps
+        job.pipeline().steps()
     );
 }
 

@@ -364,10 +364,10 @@ fn a_dial_change_in_job_mode_reruns_the_job_off_the_ui_task() {
         Some(20_000.0),
         "the last job stays"
     );
-    let steps = job(&a).pipeline().steps;
+    let steps = job(&a).pipeline().steps();
     act(&mut a, Action::Step);
     assert_eq!(
-        job(&a).pipeline().steps,
+        job(&a).pipeline().steps(),
         steps,
         "the job waits for its re-run"
     );
@@ -424,7 +424,7 @@ fn a_cancelled_job_rerun_stops_and_an_uncancelled_one_equals_the_one_call() {
     )
     .unwrap()
     .unwrap();
-    assert_eq!(sliced.pipeline().steps, one.pipeline().steps);
+    assert_eq!(sliced.pipeline().steps(), one.pipeline().steps());
     assert_eq!(sliced.now(), one.now());
     assert_eq!(sliced.crashes(), one.crashes());
     assert_eq!(sliced.fates(), one.fates());
@@ -441,7 +441,7 @@ fn a_cancelled_job_rerun_stops_and_an_uncancelled_one_equals_the_one_call() {
     .unwrap()
     .unwrap();
     assert!(to_end.is_finished());
-    assert_eq!(to_end.pipeline().steps, one.pipeline().steps);
+    assert_eq!(to_end.pipeline().steps(), one.pipeline().steps());
     assert!(run_job(
         stream,
         cfg,
@@ -699,7 +699,7 @@ fn a_dial_change_after_a_crash_reproduces_the_crash() {
     act(&mut a, Action::TogglePlay);
     let crash = job(&a).last_crash().unwrap().clone();
     let now = a.playhead.now;
-    let steps = job(&a).pipeline().steps;
+    let steps = job(&a).pipeline().steps();
     act(&mut a, Action::LagUp);
     let c = job(&a).crashes();
     assert_eq!(c.len(), 1);
@@ -710,7 +710,7 @@ fn a_dial_change_after_a_crash_reproduces_the_crash() {
     act(&mut a, Action::LagDown);
     assert_eq!(job(&a).crashes(), std::slice::from_ref(&crash));
     assert_eq!(a.playhead.now, now);
-    assert_eq!(job(&a).pipeline().steps, steps);
+    assert_eq!(job(&a).pipeline().steps(), steps);
     // A longer checkpoint interval restores an older checkpoint; the crash stays where it was.
     a.selection.focus = Dial::Checkpoint;
     act(&mut a, Action::DialUp);
@@ -761,9 +761,9 @@ fn shift_c_picks_an_operator_and_c_crashes_it() {
 fn step_in_job_mode_moves_the_job_to_its_next_step() {
     let mut a = app();
     act(&mut a, Action::ToggleJob);
-    let steps = job(&a).pipeline().steps;
+    let steps = job(&a).pipeline().steps();
     assert!(act(&mut a, Action::Step));
-    assert!(job(&a).pipeline().steps > steps);
+    assert!(job(&a).pipeline().steps() > steps);
     assert_eq!(a.playhead.now, job(&a).now());
     act(&mut a, Action::Inspect);
     assert_eq!(a.selection.inspected, None, "no inspector in job mode");
@@ -841,10 +841,10 @@ fn c_and_x_after_the_jobs_end_say_the_job_has_finished() {
     let mut a = job_at(30.0);
     act(&mut a, Action::JumpToEnd);
     assert!(a.playhead.finished);
-    let steps = job(&a).pipeline().steps;
+    let steps = job(&a).pipeline().steps();
     act(&mut a, Action::Crash);
     assert!(a.presses.is_empty());
-    assert_eq!(job(&a).pipeline().steps, steps);
+    assert_eq!(job(&a).pipeline().steps(), steps);
     assert!(said(&a).contains("nothing left to crash"), "{}", said(&a));
     act(&mut a, Action::CheckpointNow);
     assert!(a.presses.is_empty());
@@ -992,11 +992,11 @@ fn a_status_message_at_80_columns_is_whole_or_cut_after_a_word() {
 fn end_in_job_mode_on_a_big_input_runs_the_job_off_the_ui_task() {
     let mut a = job_at(100.0);
     a.inline_events = 0;
-    let steps = job(&a).pipeline().steps;
+    let steps = job(&a).pipeline().steps();
     act(&mut a, Action::JumpToEnd);
     assert!(a.rerunning);
     assert_eq!(
-        job(&a).pipeline().steps,
+        job(&a).pipeline().steps(),
         steps,
         "the job drawn stays until then"
     );

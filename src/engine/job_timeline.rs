@@ -461,7 +461,7 @@ mod tests {
         live.advance_to(300_000.0);
         let again = JobTimeline::run_to(s, cfg(), live.presses(), live.now()).unwrap();
         assert_eq!(again.crashes(), live.crashes());
-        assert_eq!(again.pipeline().steps, live.pipeline().steps);
+        assert_eq!(again.pipeline().steps(), live.pipeline().steps());
         assert_eq!(again.pipeline().counters(), live.pipeline().counters());
         assert_eq!(again.fates(), live.fates());
         assert_eq!(live.crashes()[0].time, 212_400.0);
@@ -484,7 +484,7 @@ mod tests {
             assert_eq!(again.crashes(), live.crashes());
         }
         let again = JobTimeline::run_to(s, cfg(), live.presses(), live.now()).unwrap();
-        assert_eq!(again.pipeline().steps, live.pipeline().steps);
+        assert_eq!(again.pipeline().steps(), live.pipeline().steps());
         assert_eq!(again.deliveries(), live.deliveries());
     }
 

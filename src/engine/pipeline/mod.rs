@@ -140,8 +140,8 @@ pub struct Pipeline<S: Borrow<Stream>> {
     dropped: BTreeMap<(usize, WindowId), Dropped>,
     /// Records emitted, replays included.
     emitted_total: u64,
-    /// Steps taken (read it with [`Pipeline::steps`]).
-    pub steps: u64,
+    /// Steps taken.
+    steps: u64,
 }
 
 impl<S: Borrow<Stream>> Pipeline<S> {
