@@ -111,6 +111,13 @@ pub struct InFlight {
     pub message: Message,
 }
 
+impl InFlight {
+    /// Bytes a checkpoint counts per message it records in flight: a fixed estimate rather
+    /// than the type's size in memory, so reported checkpoint sizes do not move with the
+    /// engine's layout.
+    pub const CHECKPOINT_BYTES: usize = 96;
+}
+
 /// The sending end of a channel: its transit-time generator and the last arrival time, which
 /// the next message may not precede (FIFO).
 #[derive(Debug, Clone)]

@@ -326,7 +326,7 @@ impl Processor {
     pub fn state_bytes(&self) -> usize {
         self.open_cells * CELL_BYTES
             + self.windows.len() * WINDOW_BYTES
-            + self.timers.len() * std::mem::size_of::<Timer>()
+            + self.timers.len() * Timer::CHECKPOINT_BYTES
     }
 
     /// The live state of a cell, if its window is open.

@@ -105,6 +105,12 @@ pub struct Pane {
     pub total: u64,
 }
 
+impl Pane {
+    /// Bytes a checkpoint counts per pane it stages: a fixed estimate rather than the type's
+    /// size in memory, so reported checkpoint sizes do not move with the engine's layout.
+    pub const CHECKPOINT_BYTES: usize = 88;
+}
+
 /// A cell's trigger state: its value, what its last pane said, its early timer.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct CellState {
@@ -165,6 +171,12 @@ pub struct Timer {
     pub due: f64,
     /// The cell whose EARLY pane is due then.
     pub cell: CellId,
+}
+
+impl Timer {
+    /// Bytes a checkpoint counts per armed timer: a fixed estimate rather than the type's size
+    /// in memory, so reported checkpoint sizes do not move with the engine's layout.
+    pub const CHECKPOINT_BYTES: usize = 24;
 }
 
 impl Eq for Timer {}

@@ -164,8 +164,8 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                 .sum();
             let bytes = operator_bytes.iter().sum::<usize>()
                 + source_bytes
-                + staged * std::mem::size_of::<Pane>()
-                + pc.channel_state.len() * std::mem::size_of::<InFlight>();
+                + staged * Pane::CHECKPOINT_BYTES
+                + pc.channel_state.len() * InFlight::CHECKPOINT_BYTES;
             let restore = RestorePoint {
                 id: k,
                 time: pc.time,

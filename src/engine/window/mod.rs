@@ -2,6 +2,11 @@
 //! never of its arrival. Tumbling and sliding windows are half-open `[start, end)` intervals on
 //! whole milliseconds, named by their start index.
 //!
+//! A window kind is one file: its dials as a type implementing [`Kind`] (assignment, which
+//! windows a time has completed, its name, and its validation as a constructor). It is
+//! registered by one entry in the `window_kinds!` list below, which makes it a variant of
+//! [`WindowFn`] and routes every question about the kind to its file.
+//!
 //! Merging windows (sessions) are the planned extension: a merging assigner gives each event a
 //! proto-window `[t, t + gap)` and the store merges overlapping ones per key. The assigner API
 //! leaves room for that ([`WindowFn::is_merging`]); the window store in `processor` relies on
@@ -9,219 +14,177 @@
 //! ordered by end.
 
 use std::collections::BTreeMap;
+use std::ops::RangeInclusive;
 
 use super::stream::{KeyId, Stream};
+
+mod floor;
+mod periodic;
+mod sliding;
+mod tumbling;
+
+pub use floor::{floor_index, floor_index_with, py_floor_div};
 
 /// Window identity: the index of its start (`start = index × slide`).
 pub type WindowId = i64;
 
-/// How events are assigned to windows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WindowFn {
-    /// Back-to-back windows of `size` ms: window `i` is `[i·size, (i+1)·size)`.
-    Tumbling { size: i64 },
-    /// Windows of `size` ms starting every `slide` ms: window `i` is `[i·slide, i·slide + size)`.
-    Sliding { size: i64, slide: i64 },
-}
-
 /// Why a window definition was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum WindowError {
+    /// The window is shorter than 1 ms.
     #[error("window size must be at least 1 ms, got {0} ms")]
     Size(i64),
+    /// The slide is below 1 ms or above the window size.
     #[error("window slide must be at least 1 ms and at most the size ({size} ms), got {slide} ms")]
-    Slide { size: i64, slide: i64 },
+    Slide {
+        /// The window size asked for, ms.
+        size: i64,
+        /// The slide asked for, ms.
+        slide: i64,
+    },
+    /// The windows overlap so much that one event would fall in too many of them.
     #[error(
         "a {size} ms window sliding every {slide} ms puts each event in {per_event} windows; at most {} are allowed",
         WindowFn::MAX_WINDOWS_PER_EVENT
     )]
     TooManyWindows {
+        /// The window size asked for, ms.
         size: i64,
+        /// The slide asked for, ms.
         slide: i64,
+        /// How many windows each event would fall in.
         per_event: i64,
     },
 }
 
-/// Python's `float // float` (CPython's `float_floor_div`), so window indices match the
-/// reference's `int(et // w)` bit for bit, including at the edges of a window.
-pub fn py_floor_div(vx: f64, wx: f64) -> f64 {
-    let m = vx % wx;
-    let mut div = (vx - m) / wx;
-    if m != 0.0 && (wx < 0.0) != (m < 0.0) {
-        div -= 1.0;
+/// What a window kind defines, given its dials (the fields of its [`WindowFn`] variant).
+trait Kind: Copy {
+    /// Whether windows of this kind merge (sessions).
+    fn is_merging(self) -> bool {
+        false
     }
-    if div != 0.0 {
-        let mut floordiv = div.floor();
-        if div - floordiv > 0.5 {
-            floordiv += 1.0;
-        }
-        floordiv
-    } else {
-        0.0_f64.copysign(vx / wx)
-    }
+
+    /// Length of a window, ms.
+    fn size(self) -> i64;
+
+    /// Distance between the starts of consecutive windows, ms.
+    fn slide(self) -> i64;
+
+    /// The windows that contain `event_time`, earliest first; `inv_slide` is `1 / slide`.
+    fn assign(self, event_time: f64, inv_slide: f64) -> RangeInclusive<WindowId>;
+
+    /// The last window whose end is ≤ `t` (windows up to it are complete at `t`).
+    fn last_ended_by(self, t: f64) -> Option<WindowId>;
+
+    /// A short human name: `60s tumbling`.
+    fn describe(self) -> String;
 }
 
-/// `int(t // w)` for a whole-millisecond `w ≥ 1`, as Python computes it. Where `t` and the
-/// products below are exact (|t| < 2^52) the exact floor is found with one division and
-/// exact checks; elsewhere it falls back to [`py_floor_div`]. Both give the exact floor there.
-#[inline]
-pub fn floor_index(t: f64, w: i64) -> i64 {
-    floor_index_with(t, w, 1.0 / w as f64)
+/// Declares the window kinds: [`WindowFn`] with a variant per kind, and `with_kind!`, which
+/// hands a kind's dials to its file. Each entry is `Variant => file::Type { fields }`.
+macro_rules! window_kinds {
+    ($d:tt $(
+        $(#[$doc:meta])*
+        $variant:ident => $module:ident :: $ty:ident {
+            $( $(#[$field_doc:meta])* $field:ident : $field_ty:ty ),* $(,)?
+        }
+    ),* $(,)?) => {
+        /// How events are assigned to windows.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub enum WindowFn {
+            $( $(#[$doc])* $variant { $( $(#[$field_doc])* $field: $field_ty ),* }, )*
+        }
+
+        /// Evaluates `body` with `k` bound to the dials of `window_fn` as its file's type.
+        macro_rules! with_kind {
+            ($d window_fn:expr, $d k:ident => $d body:expr) => {
+                match $d window_fn {
+                    $( WindowFn::$variant { $($field),* } => {
+                        let $d k = $module::$ty { $($field),* };
+                        $d body
+                    } )*
+                }
+            };
+        }
+    };
 }
 
-/// [`floor_index`] with `inv = 1 / w` computed once by the caller: the estimate `t · inv` is
-/// within one of the floor, and the exact checks correct it.
-#[inline]
-pub fn floor_index_with(t: f64, w: i64, inv: f64) -> i64 {
-    const EXACT: f64 = 4_503_599_627_370_496.0; // 2^52
-    let wf = w as f64;
-    if t.abs() < EXACT && w < (1 << 40) {
-        // Truncation is a single instruction (floor is a libm call on baseline x86-64).
-        let q = (t * inv) as i64;
-        let qf = q as f64;
-        if qf * wf > t {
-            q - 1
-        } else if (qf + 1.0) * wf <= t {
-            q + 1
-        } else {
-            q
-        }
-    } else {
-        py_floor_div(t, wf) as i64
-    }
+window_kinds! { $
+    /// Back-to-back windows of `size` ms: window `i` is `[i·size, (i+1)·size)`.
+    Tumbling => tumbling::Tumbling {
+        /// Length of a window, ms.
+        size: i64,
+    },
+    /// Windows of `size` ms starting every `slide` ms: window `i` is `[i·slide, i·slide + size)`.
+    Sliding => sliding::Sliding {
+        /// Length of a window, ms.
+        size: i64,
+        /// Distance between the starts of consecutive windows, ms.
+        slide: i64,
+    },
 }
 
 impl WindowFn {
     /// The most windows one event may belong to (size / slide).
     pub const MAX_WINDOWS_PER_EVENT: i64 = 1000;
 
-    /// How far [`WindowFn::last_ended_by`] corrects its estimate either way.
-    const SETTLE_STEPS: usize = 4;
-
+    /// Tumbling windows of `size` ms, if the size is valid.
     pub fn tumbling(size: i64) -> Result<Self, WindowError> {
-        if size < 1 {
-            return Err(WindowError::Size(size));
-        }
-        Ok(WindowFn::Tumbling { size })
+        tumbling::Tumbling::checked(size)
     }
 
+    /// Windows of `size` ms starting every `slide` ms, if the two are valid (tumbling windows
+    /// when they are equal).
     pub fn sliding(size: i64, slide: i64) -> Result<Self, WindowError> {
-        if size < 1 {
-            return Err(WindowError::Size(size));
-        }
-        if slide < 1 || slide > size {
-            return Err(WindowError::Slide { size, slide });
-        }
-        if slide == size {
-            return Ok(WindowFn::Tumbling { size });
-        }
-        let per_event = (size + slide - 1) / slide;
-        if per_event > WindowFn::MAX_WINDOWS_PER_EVENT {
-            return Err(WindowError::TooManyWindows {
-                size,
-                slide,
-                per_event,
-            });
-        }
-        Ok(WindowFn::Sliding { size, slide })
+        sliding::Sliding::checked(size, slide)
     }
 
     /// Whether windows of this function merge (sessions). None of the current ones do.
     pub fn is_merging(&self) -> bool {
-        false
+        with_kind!(*self, k => k.is_merging())
     }
 
+    /// Length of a window, ms.
     pub fn size(&self) -> i64 {
-        match *self {
-            WindowFn::Tumbling { size } | WindowFn::Sliding { size, .. } => size,
-        }
+        with_kind!(*self, k => k.size())
     }
 
+    /// Distance between the starts of consecutive windows, ms (the size for tumbling windows).
     pub fn slide(&self) -> i64 {
-        match *self {
-            WindowFn::Tumbling { size } => size,
-            WindowFn::Sliding { slide, .. } => slide,
-        }
+        with_kind!(*self, k => k.slide())
     }
 
     /// Start of window `id`, ms (exact for the ±2^53 ms the engine accepts).
     #[inline]
     pub fn start(&self, id: WindowId) -> f64 {
-        id.saturating_mul(self.slide()) as f64
+        periodic::start(self.slide(), id)
     }
 
     /// End of window `id` (exclusive), ms.
     #[inline]
     pub fn end(&self, id: WindowId) -> f64 {
-        id.saturating_mul(self.slide()).saturating_add(self.size()) as f64
+        periodic::end(self.size(), self.slide(), id)
     }
 
     /// The windows that contain `event_time`, earliest first: `first..=last`.
-    pub fn assign(&self, event_time: f64) -> std::ops::RangeInclusive<WindowId> {
+    pub fn assign(&self, event_time: f64) -> RangeInclusive<WindowId> {
         self.assign_with(event_time, 1.0 / self.slide() as f64)
     }
 
     /// [`WindowFn::assign`] with `inv_slide = 1 / slide` computed once by the caller.
     #[inline]
-    pub fn assign_with(
-        &self,
-        event_time: f64,
-        inv_slide: f64,
-    ) -> std::ops::RangeInclusive<WindowId> {
-        match *self {
-            WindowFn::Tumbling { size } => {
-                let i = floor_index_with(event_time, size, inv_slide);
-                i..=i
-            }
-            WindowFn::Sliding { size, slide } => {
-                let last = floor_index_with(event_time, slide, inv_slide);
-                // The earliest window still covering the event: start + size > event_time.
-                let mut first = floor_index_with(event_time - size as f64, slide, inv_slide) + 1;
-                while first <= last && self.end(first) <= event_time {
-                    first += 1;
-                }
-                while self.end(first - 1) > event_time {
-                    first -= 1;
-                }
-                first..=last
-            }
-        }
+    pub fn assign_with(&self, event_time: f64, inv_slide: f64) -> RangeInclusive<WindowId> {
+        with_kind!(*self, k => k.assign(event_time, inv_slide))
     }
 
     /// The largest window index whose end is ≤ `t` (windows up to it are complete at `t`).
     pub fn last_ended_by(&self, t: f64) -> Option<WindowId> {
-        if t.is_nan() || t == f64::NEG_INFINITY {
-            return None;
-        }
-        if t == f64::INFINITY {
-            return Some(WindowId::MAX);
-        }
-        // `end(k) = k·slide + size ≤ t` ⇔ `k ≤ (t − size) / slide`: computed at once (the cast
-        // saturates at the ends of the id range), then settled exactly where the division
-        // rounded. Within the times the engine accepts (±2^53 ms, less the largest lag) one
-        // step each way suffices; the steps are bounded so no time, however far out, can spin.
-        let mut k = py_floor_div(t - self.size() as f64, self.slide() as f64) as i64;
-        for _ in 0..Self::SETTLE_STEPS {
-            if k < WindowId::MAX && self.end(k + 1) <= t {
-                k += 1;
-            }
-        }
-        for _ in 0..Self::SETTLE_STEPS {
-            if k > WindowId::MIN && self.end(k) > t {
-                k -= 1;
-            }
-        }
-        Some(k)
+        with_kind!(*self, k => k.last_ended_by(t))
     }
 
     /// A short human name: `60s tumbling`, `60s/10s sliding`.
     pub fn describe(&self) -> String {
-        match *self {
-            WindowFn::Tumbling { size } => format!("{} tumbling", fmt_ms(size as f64)),
-            WindowFn::Sliding { size, slide } => {
-                format!("{}/{} sliding", fmt_ms(size as f64), fmt_ms(slide as f64))
-            }
-        }
+        with_kind!(*self, k => k.describe())
     }
 }
 
@@ -247,7 +210,9 @@ pub fn fmt_ms(ms: f64) -> String {
 /// A window and key: the unit that holds state and emits panes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct CellId {
+    /// The window.
     pub window: WindowId,
+    /// The key.
     pub key: KeyId,
 }
 
@@ -265,36 +230,6 @@ pub fn oracle(stream: &Stream, windows: &WindowFn) -> BTreeMap<CellId, u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn floor_div_matches_python() {
-        assert_eq!(py_floor_div(59_999.999, 60_000.0), 0.0);
-        assert_eq!(py_floor_div(60_000.0, 60_000.0), 1.0);
-        assert_eq!(py_floor_div(-1.0, 60_000.0), -1.0);
-        assert_eq!(py_floor_div(-60_000.0, 60_000.0), -1.0);
-    }
-
-    #[test]
-    fn fast_floor_agrees_with_python_floor() {
-        let mut x = 0.123_456_789_f64;
-        for w in [1, 7, 1000, 17_000, 60_000, 3_600_000] {
-            for i in -2000..2000 {
-                for t in [
-                    (i * w) as f64,
-                    (i * w) as f64 - 1e-9,
-                    (i * w) as f64 + 0.5,
-                    x * 1e6 - 5e5,
-                ] {
-                    assert_eq!(
-                        floor_index(t, w),
-                        py_floor_div(t, w as f64) as i64,
-                        "t={t} w={w}"
-                    );
-                }
-                x = (x * 9301.0 + 0.49297) % 1.0;
-            }
-        }
-    }
 
     #[test]
     fn sliding_assignment_covers_the_event() {

@@ -1,0 +1,83 @@
+//! Sliding windows: windows of one length starting at a shorter period, so they overlap and
+//! each event falls in several (`size / slide`, rounded up, at most).
+
+use std::ops::RangeInclusive;
+
+use super::floor::floor_index_with;
+use super::{fmt_ms, periodic, Kind, WindowError, WindowFn, WindowId};
+
+/// Sliding windows of `size` ms starting every `slide` ms: window `i` is
+/// `[i·slide, i·slide + size)`.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Sliding {
+    /// Length of a window, ms.
+    pub(super) size: i64,
+    /// Distance between the starts of consecutive windows, ms.
+    pub(super) slide: i64,
+}
+
+impl Sliding {
+    /// Sliding windows, checked: a length of at least 1 ms, a slide from 1 ms to the length, and at
+    /// most [`WindowFn::MAX_WINDOWS_PER_EVENT`] windows per event. A slide equal to the length
+    /// is tumbling windows.
+    pub(super) fn checked(size: i64, slide: i64) -> Result<WindowFn, WindowError> {
+        if size < 1 {
+            return Err(WindowError::Size(size));
+        }
+        if slide < 1 || slide > size {
+            return Err(WindowError::Slide { size, slide });
+        }
+        if slide == size {
+            return Ok(WindowFn::Tumbling { size });
+        }
+        let per_event = (size + slide - 1) / slide;
+        if per_event > WindowFn::MAX_WINDOWS_PER_EVENT {
+            return Err(WindowError::TooManyWindows {
+                size,
+                slide,
+                per_event,
+            });
+        }
+        Ok(WindowFn::Sliding { size, slide })
+    }
+}
+
+impl Kind for Sliding {
+    #[inline]
+    fn size(self) -> i64 {
+        self.size
+    }
+
+    #[inline]
+    fn slide(self) -> i64 {
+        self.slide
+    }
+
+    #[inline]
+    fn assign(self, event_time: f64, inv_slide: f64) -> RangeInclusive<WindowId> {
+        let Sliding { size, slide } = self;
+        let end = |i| periodic::end(size, slide, i);
+        let last = floor_index_with(event_time, slide, inv_slide);
+        // The earliest window still covering the event: start + size > event_time.
+        let mut first = floor_index_with(event_time - size as f64, slide, inv_slide) + 1;
+        while first <= last && end(first) <= event_time {
+            first += 1;
+        }
+        while end(first - 1) > event_time {
+            first -= 1;
+        }
+        first..=last
+    }
+
+    fn last_ended_by(self, t: f64) -> Option<WindowId> {
+        periodic::last_ended_by(self.size, self.slide, t)
+    }
+
+    fn describe(self) -> String {
+        format!(
+            "{}/{} sliding",
+            fmt_ms(self.size as f64),
+            fmt_ms(self.slide as f64)
+        )
+    }
+}

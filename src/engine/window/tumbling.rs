@@ -1,0 +1,49 @@
+//! Tumbling windows: back-to-back windows of one length, each event in exactly one.
+
+use std::ops::RangeInclusive;
+
+use super::floor::floor_index_with;
+use super::{fmt_ms, periodic, Kind, WindowError, WindowFn, WindowId};
+
+/// Tumbling windows of `size` ms: window `i` is `[i·size, (i+1)·size)`.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Tumbling {
+    /// Length of a window, ms.
+    pub(super) size: i64,
+}
+
+impl Tumbling {
+    /// Tumbling windows of `size` ms, checked: at least 1 ms.
+    pub(super) fn checked(size: i64) -> Result<WindowFn, WindowError> {
+        if size < 1 {
+            return Err(WindowError::Size(size));
+        }
+        Ok(WindowFn::Tumbling { size })
+    }
+}
+
+impl Kind for Tumbling {
+    #[inline]
+    fn size(self) -> i64 {
+        self.size
+    }
+
+    #[inline]
+    fn slide(self) -> i64 {
+        self.size
+    }
+
+    #[inline]
+    fn assign(self, event_time: f64, inv_slide: f64) -> RangeInclusive<WindowId> {
+        let i = floor_index_with(event_time, self.size, inv_slide);
+        i..=i
+    }
+
+    fn last_ended_by(self, t: f64) -> Option<WindowId> {
+        periodic::last_ended_by(self.size, self.size, t)
+    }
+
+    fn describe(self) -> String {
+        format!("{} tumbling", fmt_ms(self.size as f64))
+    }
+}
