@@ -46,7 +46,7 @@ fn report_checkpoint_cost(stream: &Stream) {
             bytes.iter().min().unwrap_or(&0),
             total / cks.len().max(1),
             bytes.iter().max().unwrap_or(&0),
-            p.steps
+            p.steps()
         );
     }
 }

@@ -36,7 +36,7 @@ fn app(scenario: Scenario) -> App {
 
 /// What the job's checkpoints copied, over the whole classroom run.
 fn report_checkpoint_cost(a: &App) {
-    let Some(job) = a.job.as_deref() else {
+    let Some(job) = a.trace.job() else {
         return;
     };
     let cks = job.pipeline().checkpoints();
@@ -51,7 +51,7 @@ fn report_checkpoint_cost(a: &App) {
         bytes.iter().min().unwrap_or(&0),
         total / cks.len().max(1),
         bytes.iter().max().unwrap_or(&0),
-        job.pipeline().steps
+        job.pipeline().steps()
     );
 }
 

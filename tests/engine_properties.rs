@@ -176,8 +176,8 @@ proptest! {
         }
         let mut expect = clean.sink(SinkKind::Additive).unwrap().output();
         let mut replayed_nonzero = false;
-        for c in &crashed.crashes {
-            for panes in &emitted[c.restored_offset..c.offset] {
+        for c in crashed.crashes() {
+            for panes in &emitted[c.restored_offset()..c.offset()] {
                 for &(cell, v) in panes {
                     *expect.entry(cell).or_insert(0) += v;
                     replayed_nonzero |= v != 0;

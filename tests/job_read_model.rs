@@ -41,7 +41,7 @@ fn act(a: &mut App, action: Action) -> bool {
 }
 
 fn job(a: &App) -> &JobTimeline {
-    a.job.as_deref().expect("job mode")
+    a.trace.job().expect("job mode")
 }
 
 /// The screen's text at the app's size.

@@ -155,7 +155,7 @@ proptest! {
     ) {
         let a = crashed(&stream, cfg, &crashes);
         let b = crashed(&stream, cfg, &crashes);
-        prop_assert_eq!(a.steps, b.steps);
+        prop_assert_eq!(a.steps(), b.steps());
         prop_assert_eq!(a.crashes(), b.crashes());
         for kind in SinkKind::ALL {
             prop_assert_eq!(a.sink_output(kind), b.sink_output(kind));

@@ -145,7 +145,7 @@ fn frames_in_processing_time_reach_the_same_end() {
         framed.run_until(frame);
         assert!(!matches!(framed.next_time(), Some(t) if t <= frame));
     }
-    assert_eq!(framed.steps, whole.steps);
+    assert_eq!(framed.steps(), whole.steps());
     assert_eq!(framed.crashes(), whole.crashes());
     assert_eq!(framed.finals(), whole.finals());
 }

@@ -8,6 +8,7 @@ use std::time::Duration;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::Terminal;
+use twoclocks::engine::timeline::Timeline;
 use twoclocks::engine::{EngineConfig, Fate, WindowFn};
 use twoclocks::tui::app::{update, Action, App, Msg};
 use twoclocks::tui::geometry::{plot::PlotFrame, Areas};
@@ -70,10 +71,15 @@ fn dropped_ink_share(a: &App, buf: &Buffer) -> f64 {
     d / (o + l + d)
 }
 
+/// The single processor's timeline the app draws.
+fn timeline(a: &App) -> &Timeline {
+    a.trace.timeline().expect("the single processor")
+}
+
 fn dropped_share(a: &App) -> f64 {
-    let x = a.timeline.exceptions();
+    let x = timeline(a).exceptions();
     let d = x.iter().filter(|e| e.fate == Fate::Dropped).count();
-    d as f64 / a.timeline.arrived() as f64
+    d as f64 / timeline(a).arrived() as f64
 }
 
 fn text(buf: &Buffer) -> Vec<String> {
@@ -186,14 +192,13 @@ fn inspected_rows(a: &mut App, i: usize) -> [String; 3] {
 fn an_inspected_dropped_event_shows_its_inequality() {
     let mut a = classroom();
     // A dropped event in the middle of the run (the inspector covers the plot's bottom).
-    let i = a
-        .timeline
+    let i = timeline(&a)
         .exceptions()
         .iter()
         .find(|x| x.fate == Fate::Dropped && x.event.proc_time > 400_000.0)
         .unwrap()
         .offset;
-    let why = a.timeline.inspect(&a.scenario.stream, i).unwrap();
+    let why = timeline(&a).inspect(&a.scenario.stream, i).unwrap();
     let [above, row, below] = inspected_rows(&mut a, i);
     // Its window up to the window's end, past grace up to the watermark at arrival.
     for g in [glyph::INEQUALITY_EDGE, glyph::PAST_GRACE] {
@@ -214,8 +219,7 @@ fn an_inspected_late_event_shows_its_grace_band() {
         Scenario::classroom(),
         EngineConfig::fixed(10_000.0, 30_000.0),
     );
-    let i = a
-        .timeline
+    let i = timeline(&a)
         .exceptions()
         .iter()
         .find(|x| x.fate == Fate::Late && x.event.proc_time > 400_000.0)
@@ -233,8 +237,7 @@ fn an_inspected_late_event_shows_its_grace_band() {
 #[test]
 fn an_inspected_on_time_event_draws_no_inequality() {
     let mut a = classroom();
-    let i = a
-        .timeline
+    let i = timeline(&a)
         .fates()
         .iter()
         .position(|f| *f == Fate::OnTime)
@@ -248,7 +251,7 @@ fn an_inspected_on_time_event_draws_no_inequality() {
 #[test]
 fn no_size_panics_with_the_filter_and_an_inequality() {
     let mut a = classroom();
-    let i = a.timeline.exceptions()[0].offset;
+    let i = timeline(&a).exceptions()[0].offset;
     a.selection.inspected = Some(i);
     update(&mut a, Msg::Action(Action::PlotFilter), Duration::ZERO);
     for w in [0, 1, 10, 79, 80, 81, 100, 119, 120, 200, 300] {

@@ -104,7 +104,13 @@ fn screens(theme: Theme) -> Vec<(String, Buffer)> {
 
         let mut a = app(theme, EngineConfig::fixed(10_000.0, 30_000.0));
         act(&mut a, Action::JumpToEnd);
-        a.selection.inspected = a.timeline.fates().iter().rposition(|f| *f == Fate::Late);
+        a.selection.inspected = a
+            .trace
+            .timeline()
+            .unwrap()
+            .fates()
+            .iter()
+            .rposition(|f| *f == Fate::Late);
         v.push((format!("end, inspected {w}×{h}"), draw(&mut a, w, h)));
 
         let mut a = app(theme, EngineConfig::fixed(20_000.0, 0.0));

@@ -113,8 +113,8 @@ fn states() -> Vec<(String, App)> {
     for _ in 0..400 {
         act(&mut a, Action::Step);
         let pending = !a
-            .job
-            .as_deref()
+            .trace
+            .job()
             .unwrap()
             .pipeline()
             .topology()
@@ -206,7 +206,7 @@ fn line_faults(d: &text::Drawn) -> Vec<String> {
 /// Every fault of every panel of `a` at `size`.
 fn faults(a: &mut App, size: (u16, u16)) -> Vec<String> {
     update(a, Msg::Resize(size.0, size.1), Duration::ZERO);
-    let areas = Areas::compute_for(size, a.job.is_some()).unwrap();
+    let areas = Areas::compute_for(size, a.trace.job().is_some()).unwrap();
     let screen = Rect::new(0, 0, size.0, size.1);
     let mut v = Vec::new();
     for (name, r) in areas.panels() {
@@ -282,7 +282,7 @@ fn the_plot_takes_the_space_the_panels_do_not_need() {
     for (name, mut a) in [("single", states().swap_remove(0).1), ("job", crashed())] {
         let mut last = 0;
         for size in SIZES {
-            let areas = Areas::compute_for(size, a.job.is_some()).unwrap();
+            let areas = Areas::compute_for(size, a.trace.job().is_some()).unwrap();
             let plot = areas.plot.area();
             assert!(
                 plot > last,
@@ -417,7 +417,11 @@ fn the_discarding_pane_history_adds_up() {
         assert_eq!(diff, sum - truth, "{s}");
     }
     assert!(lines.len() > 5, "{lines:#?}");
-    assert_eq!(sum, a.timeline.cell_value(cell) as i64, "the panes add up");
+    assert_eq!(
+        sum,
+        a.trace.timeline().unwrap().cell_value(cell) as i64,
+        "the panes add up"
+    );
 }
 
 #[test]
@@ -473,7 +477,7 @@ fn in_job_mode_too_a_shortfall_is_red_only_once_the_window_is_final() {
     let areas = Areas::compute_for((120, 40), true).unwrap();
     let dropped = a.theme.dropped.fg.unwrap();
     let rows = inner_rows(&buf, areas.windows);
-    let job = a.job.as_deref().unwrap();
+    let job = a.trace.job().unwrap();
     let (mut open, mut wrong) = (0, 0);
     for (i, w) in a.scenario.windows.iter().enumerate() {
         let y = areas.windows.y + 2 + i as u16;

@@ -153,7 +153,13 @@ fn inspecting_the_first(fate: Fate) -> App {
         Action::Policy(if fate == Fate::Late { 1 } else { 0 }),
     );
     act(&mut a, Action::JumpToEnd);
-    a.selection.inspected = a.timeline.fates().iter().position(|f| *f == fate);
+    a.selection.inspected = a
+        .trace
+        .timeline()
+        .unwrap()
+        .fates()
+        .iter()
+        .position(|f| *f == fate);
     assert!(a.selection.inspected.is_some());
     a
 }
@@ -192,7 +198,13 @@ fn the_inspector_leaves_the_inspected_events_row_in_sight() {
     }
     // An event high on the plot keeps the inspector at the bottom.
     let mut a = inspecting_the_first(Fate::Dropped);
-    a.selection.inspected = a.timeline.fates().iter().rposition(|f| *f == Fate::Dropped);
+    a.selection.inspected = a
+        .trace
+        .timeline()
+        .unwrap()
+        .fates()
+        .iter()
+        .rposition(|f| *f == Fate::Dropped);
     let buf = draw(&mut a, (120, 40));
     let plot = Areas::compute_for((120, 40), false).unwrap().plot;
     assert_eq!(inspector_rows(&buf, plot).end, plot.bottom() - 1);

@@ -71,7 +71,9 @@ fn snapshot_full_120x40_dashboard_end_inspected() {
     act(&mut a, Action::Policy(0));
     act(&mut a, Action::JumpToEnd);
     let dropped = a
-        .timeline
+        .trace
+        .timeline()
+        .unwrap()
         .fates()
         .iter()
         .rposition(|f| *f == twoclocks::engine::Fate::Dropped);
@@ -117,7 +119,7 @@ fn crashed(theme: Theme) -> App {
 #[test]
 fn snapshot_full_120x40_job_after_a_crash() {
     let mut a = crashed(Theme::dark());
-    let said = a.job.as_deref().unwrap().last_crash().unwrap().to_string();
+    let said = a.trace.job().unwrap().last_crash().unwrap().to_string();
     assert!(
         said.contains("; restored checkpoint #26 (taken at 260.0 s"),
         "{said}"

@@ -29,6 +29,11 @@ fn app() -> App {
     .clone()
 }
 
+/// The single processor's timeline the app draws.
+fn timeline(a: &App) -> &Timeline {
+    a.trace.timeline().expect("the single processor")
+}
+
 fn act(a: &mut App, action: Action) -> bool {
     update(a, Msg::Action(action), Duration::ZERO)
 }
@@ -64,13 +69,13 @@ fn end_then_policies_give_the_reference_drops() {
     let mut a = app();
     act(&mut a, Action::JumpToEnd);
     assert!(a.playhead.finished);
-    assert_eq!(a.timeline.arrived(), 20_000);
+    assert_eq!(timeline(&a).arrived(), 20_000);
     act(&mut a, Action::Policy(0));
-    assert_eq!(a.timeline.counters().dropped, 1283);
+    assert_eq!(timeline(&a).counters().dropped, 1283);
     act(&mut a, Action::Policy(1));
-    assert!(a.timeline.counters().dropped > 0);
+    assert!(timeline(&a).counters().dropped > 0);
     act(&mut a, Action::Policy(2));
-    assert_eq!(a.timeline.counters().dropped, 0);
+    assert_eq!(timeline(&a).counters().dropped, 0);
     assert_eq!(a.dials.watermark(), WatermarkKind::Fixed { lag: 10_000.0 });
     assert_eq!(a.dials.grace, 90_000.0);
 }
@@ -120,7 +125,7 @@ fn playing_advances_by_elapsed_time_times_speed() {
         .filter(|e| e.proc_time <= 30_000.0)
         .count();
     assert_eq!(a.playhead.arrived, expect);
-    assert_eq!(a.timeline.arrived(), expect);
+    assert_eq!(timeline(&a).arrived(), expect);
     act(&mut a, Action::Faster);
     assert_eq!(a.dials.speed, 20.0);
     tick(&mut a, 1.0);
@@ -134,8 +139,8 @@ fn playing_to_the_end_finishes_and_stops() {
     tick(&mut a, 10_000.0);
     assert!(a.playhead.finished);
     assert!(!a.playhead.playing);
-    assert!(a.timeline.is_finished());
-    assert_eq!(a.timeline.open_cells(), 0);
+    assert!(timeline(&a).is_finished());
+    assert_eq!(timeline(&a).open_cells(), 0);
     // Play again from the end starts over.
     act(&mut a, Action::TogglePlay);
     assert!(a.playhead.playing);
@@ -153,11 +158,11 @@ fn a_dial_change_reruns_to_the_same_playhead() {
     act(&mut a, Action::GraceUp);
     assert_eq!(a.dials.lag, 21_000.0);
     assert_eq!(a.dials.grace, 5_000.0);
-    assert_eq!(a.timeline.arrived(), arrived);
+    assert_eq!(timeline(&a).arrived(), arrived);
     let fresh = Timeline::run_to(a.dials.config(), &a.scenario.stream, arrived, false);
-    assert_eq!(a.timeline.fates(), fresh.fates());
-    assert_eq!(a.timeline.counters(), fresh.counters());
-    assert_eq!(a.timeline.config().grace, 5_000.0);
+    assert_eq!(timeline(&a).fates(), fresh.fates());
+    assert_eq!(timeline(&a).counters(), fresh.counters());
+    assert_eq!(timeline(&a).config().grace, 5_000.0);
 }
 
 #[test]
@@ -165,7 +170,7 @@ fn step_moves_exactly_one_event() {
     let mut a = app();
     for n in 1..=3 {
         assert!(act(&mut a, Action::Step));
-        assert_eq!(a.timeline.arrived(), n);
+        assert_eq!(timeline(&a).arrived(), n);
         assert_eq!(a.playhead.now, a.scenario.stream.events[n - 1].proc_time);
     }
     act(&mut a, Action::TogglePlay);
@@ -203,7 +208,7 @@ fn focus_and_arrows_turn_the_focused_dial() {
     assert_eq!(a.dials.watermark().family(), "heuristic");
     assert!(!a.dials.has_lag());
     act(&mut a, Action::CycleAccumulation);
-    assert_eq!(a.timeline.config().accumulation.name(), "discarding");
+    assert_eq!(timeline(&a).config().accumulation.name(), "discarding");
 }
 
 #[test]
@@ -256,14 +261,13 @@ fn inspect_explains_with_the_engines_sentence() {
     act(&mut a, Action::JumpToEnd);
     act(&mut a, Action::Inspect);
     assert_eq!(a.selection.inspected, Some(19_999));
-    let dropped = a
-        .timeline
+    let dropped = timeline(&a)
         .fates()
         .iter()
         .position(|f| *f == Fate::Dropped)
         .unwrap();
     a.selection.inspected = Some(dropped);
-    let why = a.timeline.inspect(&a.scenario.stream, dropped).unwrap();
+    let why = timeline(&a).inspect(&a.scenario.stream, dropped).unwrap();
     assert!(
         why.windows[0].2.contains("− grace 0s ≥"),
         "{}",
@@ -312,11 +316,11 @@ fn big_inputs_rerun_off_the_ui_task_a_newer_change_cancelling_the_older() {
     let mut a = app();
     a.inline_events = 0;
     act(&mut a, Action::JumpToEnd);
-    let drawn = a.timeline.config().watermark;
+    let drawn = timeline(&a).config().watermark;
     act(&mut a, Action::LagUp);
     assert!(a.rerunning);
     assert_eq!(
-        a.timeline.config().watermark,
+        timeline(&a).config().watermark,
         drawn,
         "the last result stays"
     );
@@ -340,9 +344,9 @@ fn big_inputs_rerun_off_the_ui_task_a_newer_change_cancelling_the_older() {
         assert!(update(&mut a, Msg::Done(Box::new(done)), Duration::ZERO));
     }
     assert!(!a.rerunning);
-    assert_eq!(a.timeline.config().watermark.lag(), Some(23_000.0));
-    assert_eq!(a.timeline.config().grace, 5_000.0);
-    assert!(a.timeline.is_finished());
+    assert_eq!(timeline(&a).config().watermark.lag(), Some(23_000.0));
+    assert_eq!(timeline(&a).config().grace, 5_000.0);
+    assert!(timeline(&a).is_finished());
     assert!(a.take_work().is_empty());
 }
 
@@ -360,10 +364,10 @@ fn a_dial_change_in_job_mode_reruns_the_job_off_the_ui_task() {
         Some(20_000.0),
         "the last job stays"
     );
-    let steps = job(&a).pipeline().steps;
+    let steps = job(&a).pipeline().steps();
     act(&mut a, Action::Step);
     assert_eq!(
-        job(&a).pipeline().steps,
+        job(&a).pipeline().steps(),
         steps,
         "the job waits for its re-run"
     );
@@ -420,7 +424,7 @@ fn a_cancelled_job_rerun_stops_and_an_uncancelled_one_equals_the_one_call() {
     )
     .unwrap()
     .unwrap();
-    assert_eq!(sliced.pipeline().steps, one.pipeline().steps);
+    assert_eq!(sliced.pipeline().steps(), one.pipeline().steps());
     assert_eq!(sliced.now(), one.now());
     assert_eq!(sliced.crashes(), one.crashes());
     assert_eq!(sliced.fates(), one.fates());
@@ -437,7 +441,7 @@ fn a_cancelled_job_rerun_stops_and_an_uncancelled_one_equals_the_one_call() {
     .unwrap()
     .unwrap();
     assert!(to_end.is_finished());
-    assert_eq!(to_end.pipeline().steps, one.pipeline().steps);
+    assert_eq!(to_end.pipeline().steps(), one.pipeline().steps());
     assert!(run_job(
         stream,
         cfg,
@@ -507,7 +511,7 @@ fn restart_goes_back_to_the_first_event() {
     act(&mut a, Action::Restart);
     assert_eq!(a.playhead.arrived, 0);
     assert!(!a.playhead.finished);
-    assert_eq!(a.timeline.arrived(), 0);
+    assert_eq!(timeline(&a).arrived(), 0);
     assert_eq!(a.selection.inspected, None);
 }
 
@@ -578,14 +582,14 @@ fn a_click_on_a_frontier_point_adopts_its_lag_and_grace() {
     let (x, y) = f.place(&billing).unwrap();
     assert!(update(&mut a, Msg::Click(x, y), Duration::ZERO));
     assert_eq!((a.dials.lag, a.dials.grace), (10_000.0, 90_000.0));
-    assert_eq!(a.timeline.config().grace, 90_000.0);
+    assert_eq!(timeline(&a).config().grace, 90_000.0);
 }
 
 /// The app in job mode, paused at processing time `secs`.
 fn job_at(secs: f64) -> App {
     let mut a = app();
     act(&mut a, Action::ToggleJob);
-    assert!(a.job.is_some());
+    assert!(a.trace.job().is_some());
     act(&mut a, Action::TogglePlay);
     let speed = a.dials.speed;
     tick(&mut a, secs / speed);
@@ -594,7 +598,7 @@ fn job_at(secs: f64) -> App {
 }
 
 fn job(a: &App) -> &twoclocks::engine::job_timeline::JobTimeline {
-    a.job.as_deref().expect("job mode")
+    a.trace.job().expect("job mode")
 }
 
 /// The same job with no presses, run to the end.
@@ -695,7 +699,7 @@ fn a_dial_change_after_a_crash_reproduces_the_crash() {
     act(&mut a, Action::TogglePlay);
     let crash = job(&a).last_crash().unwrap().clone();
     let now = a.playhead.now;
-    let steps = job(&a).pipeline().steps;
+    let steps = job(&a).pipeline().steps();
     act(&mut a, Action::LagUp);
     let c = job(&a).crashes();
     assert_eq!(c.len(), 1);
@@ -706,7 +710,7 @@ fn a_dial_change_after_a_crash_reproduces_the_crash() {
     act(&mut a, Action::LagDown);
     assert_eq!(job(&a).crashes(), std::slice::from_ref(&crash));
     assert_eq!(a.playhead.now, now);
-    assert_eq!(job(&a).pipeline().steps, steps);
+    assert_eq!(job(&a).pipeline().steps(), steps);
     // A longer checkpoint interval restores an older checkpoint; the crash stays where it was.
     a.selection.focus = Dial::Checkpoint;
     act(&mut a, Action::DialUp);
@@ -721,7 +725,7 @@ fn shift_c_picks_an_operator_and_c_crashes_it() {
     use twoclocks::engine::pipeline::CrashTarget;
     let mut a = app();
     act(&mut a, Action::PickOperator);
-    assert!(a.job.is_some(), "C enters job mode");
+    assert!(a.trace.job().is_some(), "C enters job mode");
     assert_eq!(a.crash_pick, Some(0));
     act(&mut a, Action::PickOperator);
     assert_eq!(a.crash_pick, Some(1));
@@ -749,17 +753,17 @@ fn shift_c_picks_an_operator_and_c_crashes_it() {
     assert!(job(&a).crashes().is_empty());
     // Leaving job mode returns to the single processor at the same processing time.
     act(&mut a, Action::ToggleJob);
-    assert!(a.job.is_none());
-    assert_eq!(a.timeline.arrived(), a.playhead.arrived);
+    assert!(a.trace.job().is_none());
+    assert_eq!(timeline(&a).arrived(), a.playhead.arrived);
 }
 
 #[test]
 fn step_in_job_mode_moves_the_job_to_its_next_step() {
     let mut a = app();
     act(&mut a, Action::ToggleJob);
-    let steps = job(&a).pipeline().steps;
+    let steps = job(&a).pipeline().steps();
     assert!(act(&mut a, Action::Step));
-    assert!(job(&a).pipeline().steps > steps);
+    assert!(job(&a).pipeline().steps() > steps);
     assert_eq!(a.playhead.now, job(&a).now());
     act(&mut a, Action::Inspect);
     assert_eq!(a.selection.inspected, None, "no inspector in job mode");
@@ -837,10 +841,10 @@ fn c_and_x_after_the_jobs_end_say_the_job_has_finished() {
     let mut a = job_at(30.0);
     act(&mut a, Action::JumpToEnd);
     assert!(a.playhead.finished);
-    let steps = job(&a).pipeline().steps;
+    let steps = job(&a).pipeline().steps();
     act(&mut a, Action::Crash);
     assert!(a.presses.is_empty());
-    assert_eq!(job(&a).pipeline().steps, steps);
+    assert_eq!(job(&a).pipeline().steps(), steps);
     assert!(said(&a).contains("nothing left to crash"), "{}", said(&a));
     act(&mut a, Action::CheckpointNow);
     assert!(a.presses.is_empty());
@@ -894,19 +898,19 @@ fn greater_and_less_jump_to_late_or_dropped_events_and_arrows_step_the_inspector
     assert!(act(&mut a, Action::NextException));
     assert!(!a.playhead.playing, "the playhead stops there");
     let x = a.selection.inspected.expect("the inspector opens");
-    assert_ne!(a.timeline.fates()[x], Fate::OnTime);
+    assert_ne!(timeline(&a).fates()[x], Fate::OnTime);
     assert!(
-        a.timeline.fates()[..x].iter().all(|f| *f == Fate::OnTime),
+        timeline(&a).fates()[..x].iter().all(|f| *f == Fate::OnTime),
         "the first one"
     );
     assert_eq!(a.playhead.arrived, x + 1);
-    assert_eq!(a.timeline.arrived(), x + 1);
+    assert_eq!(timeline(&a).arrived(), x + 1);
     assert_eq!(a.playhead.now, a.scenario.stream.events[x].proc_time);
     act(&mut a, Action::NextException);
     let y = a.selection.inspected.unwrap();
     assert!(y > x);
-    assert_ne!(a.timeline.fates()[y], Fate::OnTime);
-    assert!(a.timeline.fates()[x + 1..y]
+    assert_ne!(timeline(&a).fates()[y], Fate::OnTime);
+    assert!(timeline(&a).fates()[x + 1..y]
         .iter()
         .all(|f| *f == Fate::OnTime));
     // Back: the playhead goes back to it, the engine re-run to there.
@@ -914,7 +918,7 @@ fn greater_and_less_jump_to_late_or_dropped_events_and_arrows_step_the_inspector
     assert_eq!(a.selection.inspected, Some(x));
     assert_eq!(a.playhead.arrived, x + 1);
     let fresh = Timeline::run_to(a.dials.config(), &a.scenario.stream, x + 1, false);
-    assert_eq!(a.timeline.fates(), fresh.fates());
+    assert_eq!(timeline(&a).fates(), fresh.fates());
     act(&mut a, Action::PrevException);
     assert_eq!(a.selection.inspected, Some(x));
     assert_eq!(said(&a), "no late or dropped event before this one");
@@ -958,7 +962,7 @@ fn greater_with_none_left_stops_at_the_end_and_says_so() {
     assert!(a.playhead.finished);
     assert_eq!(a.selection.inspected, None);
     assert!(said(&a).contains("no late or dropped event left"));
-    assert_eq!(a.timeline.counters().dropped, 0);
+    assert_eq!(timeline(&a).counters().dropped, 0);
     let mut j = app();
     act(&mut j, Action::ToggleJob);
     act(&mut j, Action::NextException);
@@ -988,11 +992,11 @@ fn a_status_message_at_80_columns_is_whole_or_cut_after_a_word() {
 fn end_in_job_mode_on_a_big_input_runs_the_job_off_the_ui_task() {
     let mut a = job_at(100.0);
     a.inline_events = 0;
-    let steps = job(&a).pipeline().steps;
+    let steps = job(&a).pipeline().steps();
     act(&mut a, Action::JumpToEnd);
     assert!(a.rerunning);
     assert_eq!(
-        job(&a).pipeline().steps,
+        job(&a).pipeline().steps(),
         steps,
         "the job drawn stays until then"
     );

@@ -149,7 +149,7 @@ pub fn figures(stream: &Stream) -> Option<Figures> {
         .collect();
 
     // Block 6: a job that keeps everything (the perfect watermark), clean and with the
-    // reference's five crashes.
+    // reference's five crashes: the pipeline at width one, run by source offsets ([`Job`]).
     let cfg = EngineConfig {
         watermark: WatermarkKind::Perfect,
         ..EngineConfig::fixed(0.0, 0.0)
@@ -210,8 +210,8 @@ pub fn figures(stream: &Stream) -> Option<Figures> {
         crashed_groups: xf.len(),
         crashed_events: xf.values().sum(),
         identical: cf == xf,
-        crashes: crashed.crashes.len(),
-        replayed: crashed.crashes.iter().map(|c| c.replayed).sum(),
+        crashes: crashed.crashes().len(),
+        replayed: crashed.crashes().iter().map(|c| c.replayed).sum(),
         sinks,
         frontier,
         policies,

@@ -42,16 +42,26 @@ pub enum Message {
     /// An event, with its position in the whole stream and its source partition's watermark
     /// just after it (as if a watermark followed every record on the channel that carried it).
     Record {
+        /// The event, with both its times.
         event: Event,
+        /// Its index in the whole stream (`Stream::events`): the same in every partition and every
+        /// replay, so the audit and the drop listing can name it.
         stream_offset: usize,
+        /// The source partition's watermark just after this event: event time, ms.
         watermark: f64,
         /// The source had emitted this event before, in a timeline a crash undid.
         replayed: bool,
     },
     /// A source partition's watermark, sent on the channels no record carried it on lately.
-    Watermark { watermark: f64 },
+    Watermark {
+        /// The partition's watermark: event time, ms.
+        watermark: f64,
+    },
     /// A checkpoint barrier: everything before it belongs to the checkpoint, nothing after.
-    Barrier { checkpoint: u32 },
+    Barrier {
+        /// The checkpoint's id: 1 for a pipeline's first, counting up.
+        checkpoint: u32,
+    },
     /// An answer of a window operator, on its way to the sink.
     Pane(Pane),
     /// A cell's value when its window was finalised, on its way to the sink.
@@ -63,15 +73,22 @@ pub enum Message {
 /// The kind of a message, for counting and drawing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum MessageKind {
+    /// An event ([`Message::Record`]).
     Record,
+    /// A watermark alone ([`Message::Watermark`]).
     Watermark,
+    /// A checkpoint barrier ([`Message::Barrier`]).
     Barrier,
+    /// A pane on its way to the sink ([`Message::Pane`]).
     Pane,
+    /// A finalised cell's value on its way to the sink ([`Message::Final`]).
     Final,
+    /// The end of the sender's input ([`Message::End`]).
     End,
 }
 
 impl Message {
+    /// The message's kind, without its payload.
     pub fn kind(&self) -> MessageKind {
         match self {
             Message::Record { .. } => MessageKind::Record,
@@ -87,7 +104,10 @@ impl Message {
 /// A message in a channel, with the processing time it reaches the receiver.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct InFlight {
+    /// When the message reaches the receiver: processing time, ms. Never before the arrival of the
+    /// message ahead of it on the same channel (FIFO).
     pub arrival: f64,
+    /// What is carried.
     pub message: Message,
 }
 
@@ -161,6 +181,7 @@ pub struct Channel {
 }
 
 impl Channel {
+    /// An empty channel from `from` to `to`, whose messages draw their transit times from `link`.
     pub fn new(from: Node, to: Node, link: Link) -> Self {
         Channel {
             from,
@@ -221,10 +242,12 @@ impl Channel {
         self.queue.iter()
     }
 
+    /// How many messages are in flight.
     pub fn len(&self) -> usize {
         self.queue.len()
     }
 
+    /// Whether nothing is in flight.
     pub fn is_empty(&self) -> bool {
         self.queue.is_empty()
     }
@@ -309,14 +332,17 @@ impl Channels {
         self.dirty = u128::MAX;
     }
 
+    /// How many channels the topology has.
     pub fn len(&self) -> usize {
         self.list.len()
     }
 
+    /// Whether the topology has no channels.
     pub fn is_empty(&self) -> bool {
         self.list.is_empty()
     }
 
+    /// The channels, by number.
     pub fn iter(&self) -> std::slice::Iter<'_, Channel> {
         self.list.iter()
     }

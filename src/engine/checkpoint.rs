@@ -5,15 +5,18 @@
 //! on (window, key, pane index), a `transactional` sink stages output ([`Staging`]) and commits
 //! it only when a checkpoint completes.
 //!
-//! The checkpoint model is shared by the single job here ([`Job`], the report's block 6) and
-//! the parallel pipeline (`engine::pipeline`): both keep their completed checkpoints in a
-//! [`CheckpointLog`] (every checkpoint's small record, the latest one's whole state alone) and
-//! write to the same [`Sink`]s with the same staging.
+//! There is one checkpoint model, the parallel pipeline's (`engine::pipeline`): it keeps its
+//! completed checkpoints in a [`CheckpointLog`] (every checkpoint's small record, the latest
+//! one's whole state alone) and writes to the [`Sink`]s here, whose transactional staging
+//! pre-commits at a checkpoint's barrier and commits when the checkpoint completes. The single
+//! job of the report's block 6 ([`Job`]) is that pipeline at width one, run by source offsets
+//! along a schedule ([`ScheduleStep`], [`reference_schedule`]).
 
 use std::collections::BTreeMap;
 use std::fmt;
 
-use super::processor::{EngineConfig, FinalValue, Output, Processor};
+use super::pipeline::{CrashRecord, Pipeline, PipelineConfig};
+use super::processor::EngineConfig;
 use super::stream::Stream;
 use super::trigger::{Accumulation, Pane};
 use super::window::CellId;
@@ -164,9 +167,9 @@ impl Sink {
         }
     }
 
-    /// Commits everything staged (a checkpoint of a job that stages per checkpoint only at
-    /// the end, or the end of input).
-    pub fn commit(&mut self) {
+    /// The end of input: commits everything staged, pre-committed or open (no checkpoint
+    /// follows to commit it).
+    pub fn commit_all(&mut self) {
         if self.kind != SinkKind::Transactional {
             return;
         }
@@ -258,14 +261,6 @@ impl<R, S> CheckpointLog<R, S> {
         self.records.last().expect("just pushed")
     }
 
-    /// A checkpoint completed: its record is kept, and `update` turns the held state into its
-    /// state (reusing what it can).
-    pub fn complete_with(&mut self, record: R, update: impl FnOnce(&mut S)) -> &R {
-        update(&mut self.restore);
-        self.records.push(record);
-        self.records.last().expect("just pushed")
-    }
-
     /// The completed checkpoints' records, in order.
     pub fn records(&self) -> &[R] {
         &self.records
@@ -295,33 +290,12 @@ impl<R, S> CheckpointLog<R, S> {
     }
 }
 
-/// A completed checkpoint, as its record. The processor's state taken with it is held by the
-/// job for the latest checkpoint only: a crash restores no other.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Checkpoint {
-    /// 1 for the first checkpoint.
-    pub id: u32,
-    pub offset: usize,
-    /// Processing time of the last event before it (−∞ at the start).
-    pub proc_time: f64,
-    /// Estimated state bytes copied.
-    pub bytes: usize,
-}
+/// A completed checkpoint, as its record: the pipeline's
+/// ([`CompletedCheckpoint`](super::pipeline::CompletedCheckpoint)), the one checkpoint model,
+/// which block 6's [`Job`] keeps too.
+pub use super::pipeline::CompletedCheckpoint as Checkpoint;
 
-/// What a crash did.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Crash {
-    /// Offset reached when the job died.
-    pub offset: usize,
-    pub proc_time: f64,
-    /// The checkpoint restored (`None`: no checkpoint yet, the job restarted from the start).
-    pub restored: Option<u32>,
-    pub restored_offset: usize,
-    /// Events that will be processed a second time.
-    pub replayed: usize,
-}
-
-/// One step of a crash schedule; `at` is a source offset (events processed).
+/// One step of a crash schedule; `at` is a source offset (events emitted).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ScheduleStep {
     /// Run to `at`, then take a checkpoint.
@@ -343,157 +317,104 @@ pub fn reference_schedule(n: usize) -> Vec<ScheduleStep> {
         .collect()
 }
 
-/// A job over a stream: a processor, its offset, its checkpoints and the sinks it writes to.
+/// Block 6's job over a stream: the parallel [`Pipeline`] at its narrowest (one source
+/// partition, one operator, channels that deliver at once), run by source offsets, so that a
+/// checkpoint or a crash happens where a single processor reading the stream in order would
+/// take it. Its checkpoints, crashes and sinks are the pipeline's.
 #[derive(Debug, Clone)]
 pub struct Job<'a> {
-    stream: &'a Stream,
-    processor: Processor,
-    /// Its checkpoints; what a crash restores is the latest one's processor state (its offset
-    /// included), or the start's before the first.
-    pub checkpoints: CheckpointLog<Checkpoint, Processor>,
-    pub crashes: Vec<Crash>,
-    pub sinks: Vec<Sink>,
-    /// Final values by cell (an upsert: a replayed finalisation overwrites itself).
-    finals: BTreeMap<CellId, FinalValue>,
-    out: Output,
-    /// Events processed, replays included.
-    pub processed: u64,
+    pipeline: Pipeline<&'a Stream>,
+    /// The sinks asked for (the pipeline feeds all three).
+    kinds: Vec<SinkKind>,
 }
 
 impl<'a> Job<'a> {
     /// A job at offset 0, writing to one sink of each kind given.
     pub fn new(stream: &'a Stream, cfg: EngineConfig, sinks: &[SinkKind]) -> Self {
-        let processor = Processor::for_stream(cfg, stream);
+        let cfg = PipelineConfig {
+            transit: 0.0,
+            ..PipelineConfig::new(cfg)
+        };
         Job {
-            stream,
-            checkpoints: CheckpointLog::new(processor.clone()),
-            processor,
-            crashes: Vec::new(),
-            sinks: sinks
-                .iter()
-                .map(|&k| Sink::new(k, cfg.accumulation))
-                .collect(),
-            finals: BTreeMap::new(),
-            out: Output::default(),
-            processed: 0,
+            pipeline: Pipeline::new(stream, cfg)
+                .expect("one partition, one operator and instant channels are valid dials"),
+            kinds: sinks.to_vec(),
         }
     }
 
+    /// The pipeline it runs, for everything else it tells.
+    pub fn pipeline(&self) -> &Pipeline<&'a Stream> {
+        &self.pipeline
+    }
+
+    /// Events emitted in the current timeline: the offset to resume from.
     pub fn offset(&self) -> usize {
-        self.processor.offset()
+        self.pipeline.emitted()
     }
 
-    pub fn processor(&self) -> &Processor {
-        &self.processor
-    }
-
-    /// Checkpoints whose processor state is held in memory to be restored: the latest one only
-    /// (none before the first).
+    /// Checkpoints whose state is held in memory to be restored: the latest one only (none
+    /// before the first).
     pub fn snapshots_held(&self) -> usize {
-        self.checkpoints.snapshots_held()
+        self.pipeline.snapshots_held()
     }
 
-    fn deliver(&mut self) {
-        for pane in &self.out.panes {
-            for sink in &mut self.sinks {
-                sink.deliver(pane);
-            }
-        }
-        for f in &self.out.finals {
-            self.finals.insert(f.cell, *f);
-        }
-        self.out.clear();
+    /// The completed checkpoints' records, in order.
+    pub fn checkpoints(&self) -> &[Checkpoint] {
+        self.pipeline.checkpoints()
+    }
+
+    /// What each crash did, in order.
+    pub fn crashes(&self) -> &[CrashRecord] {
+        self.pipeline.crashes()
+    }
+
+    /// Events processed, replays included.
+    pub fn processed(&self) -> u64 {
+        self.pipeline.emitted_total()
     }
 
     /// Processes events until the offset reaches `upto` (or the end of the stream).
     pub fn consume(&mut self, upto: usize) {
-        let upto = upto.min(self.stream.len());
-        while self.processor.offset() < upto {
-            let e = self.stream.events[self.processor.offset()];
-            self.processor.step(&e, &mut self.out);
-            self.processed += 1;
-            self.deliver();
-        }
+        self.pipeline.run_to_offset(upto);
     }
 
-    /// Snapshots state and offset together; transactional sinks commit.
-    pub fn checkpoint(&mut self) -> &Checkpoint {
-        let ck = Checkpoint {
-            id: self.checkpoints.len() as u32 + 1,
-            offset: self.processor.offset(),
-            proc_time: self.proc_time(),
-            bytes: self.processor.state_bytes(),
-        };
-        for sink in &mut self.sinks {
-            sink.commit();
-        }
-        let processor = &self.processor;
-        self.checkpoints
-            .complete_with(ck, |held| held.clone_from(processor))
+    /// Snapshots state and offset together; the transactional sink commits what it staged
+    /// before. `None` once the job has finished.
+    pub fn checkpoint(&mut self) -> Option<&Checkpoint> {
+        let taken = self.pipeline.checkpoints().len();
+        let at = self.offset();
+        self.pipeline
+            .run_schedule_step(ScheduleStep::Checkpoint { at });
+        self.pipeline.checkpoints().get(taken)
     }
 
-    /// Processing time of the last event processed (−∞ before the first).
-    fn proc_time(&self) -> f64 {
-        self.processor
-            .offset()
-            .checked_sub(1)
-            .map_or(f64::NEG_INFINITY, |i| self.stream.events[i].proc_time)
-    }
-
-    /// Dies now and comes back from the last checkpoint (or the start).
-    pub fn crash(&mut self) -> &Crash {
-        let offset = self.processor.offset();
-        let proc_time = self.proc_time();
-        let restored = self.checkpoints.last().map(|ck| ck.id);
-        self.processor.clone_from(self.checkpoints.restore_point());
-        for sink in &mut self.sinks {
-            sink.abort();
-        }
-        let restored_offset = self.processor.offset();
-        self.crashes.push(Crash {
-            offset,
-            proc_time,
-            restored,
-            restored_offset,
-            replayed: offset - restored_offset,
-        });
-        self.crashes.last().expect("just pushed")
+    /// Dies now and comes back from the last checkpoint (or the start). `None` once the job has
+    /// finished.
+    pub fn crash(&mut self) -> Option<&CrashRecord> {
+        let crashed = self.pipeline.crashes().len();
+        let at = self.offset();
+        self.pipeline.run_schedule_step(ScheduleStep::Crash { at });
+        self.pipeline.crashes().get(crashed)
     }
 
     /// Applies a schedule, then runs to the end of the stream.
     pub fn run_schedule(&mut self, schedule: &[ScheduleStep]) {
-        for step in schedule {
-            match *step {
-                ScheduleStep::Checkpoint { at } => {
-                    self.consume(at);
-                    self.checkpoint();
-                }
-                ScheduleStep::Crash { at } => {
-                    self.consume(at);
-                    self.crash();
-                }
-            }
-        }
-        self.finish();
+        self.pipeline.run_schedule(schedule);
     }
 
     /// Runs to the end of the stream, closes the input and commits.
     pub fn finish(&mut self) {
-        self.consume(self.stream.len());
-        self.processor.finish(&mut self.out);
-        self.deliver();
-        for sink in &mut self.sinks {
-            sink.commit();
-        }
+        self.pipeline.run_to_end();
     }
 
     /// The job's final value per cell.
     pub fn finals(&self) -> BTreeMap<CellId, u64> {
-        self.finals.iter().map(|(c, f)| (*c, f.value)).collect()
+        self.pipeline.finals().clone()
     }
 
+    /// The sink of a kind, if the job writes to one.
     pub fn sink(&self, kind: SinkKind) -> Option<&Sink> {
-        self.sinks.iter().find(|s| s.kind == kind)
+        self.kinds.contains(&kind).then(|| self.pipeline.sink(kind))
     }
 }
 
@@ -534,9 +455,9 @@ mod tests {
             clean.sink(SinkKind::Additive).unwrap().output(),
             crashed.sink(SinkKind::Additive).unwrap().output()
         );
-        assert_eq!(crashed.crashes.len(), 5);
+        assert_eq!(crashed.crashes().len(), 5);
         // The last crash is due past the end of the stream, so it replays only what is left.
-        let replayed: Vec<_> = crashed.crashes.iter().map(|c| c.replayed).collect();
+        let replayed: Vec<_> = crashed.crashes().iter().map(|c| c.replayed).collect();
         assert_eq!(replayed, vec![800, 800, 800, 800, 500]);
     }
 
@@ -556,10 +477,10 @@ mod tests {
             .chain([ScheduleStep::Crash { at: 2950 }])
             .collect();
         job.run_schedule(&schedule);
-        assert_eq!(job.checkpoints.len(), 2899);
+        assert_eq!(job.checkpoints().len(), 2899);
         assert!(job.snapshots_held() <= 1, "{}", job.snapshots_held());
-        assert_eq!(job.crashes[0].restored, Some(2899));
-        assert_eq!(job.crashes[0].replayed, 51);
+        assert_eq!(job.crashes()[0].restored, Some(2899));
+        assert_eq!(job.crashes()[0].replayed, 51);
         assert_eq!(job.finals(), clean.finals());
     }
 }

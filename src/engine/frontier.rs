@@ -26,6 +26,8 @@ pub struct Score {
 }
 
 impl Score {
+    /// Scores final values (by cell) against the oracle's true counts. A cell missing from
+    /// `finals` counts 0; only the truth's cells are scored.
     pub fn of(finals: &BTreeMap<CellId, u64>, truth: &BTreeMap<CellId, u64>) -> Score {
         let mut wrong = 0;
         let mut lost = 0i64;
@@ -61,11 +63,17 @@ impl Score {
 /// One point of the sweep.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FrontierPoint {
+    /// The watermark's lag, ms: the fixed lag or the bounded watermark's bound (for a family
+    /// without one, the lag asked for, unused).
     pub lag: f64,
+    /// The grace period, ms: how long after the watermark passes a window's end late events are
+    /// still counted.
     pub grace: f64,
     /// The delay before a window's final answer: lag + grace, by construction.
     pub emit_delay: f64,
+    /// Events dropped as past their window's grace (one per window an event was dropped from).
     pub dropped: u64,
+    /// The final values measured against the oracle.
     pub score: Score,
 }
 
@@ -234,9 +242,13 @@ pub fn point(
 /// A named setting of the lag and grace dials.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Policy {
+    /// The policy's name, as printed and drawn (`dashboard`, `alerting`, `billing`).
     pub name: &'static str,
+    /// What it trades for: `fast`, `balanced` or `correct`.
     pub role: &'static str,
+    /// The fixed watermark's lag, ms.
     pub lag: f64,
+    /// The grace period, ms.
     pub grace: f64,
 }
 
@@ -272,9 +284,11 @@ pub fn sweep_grid() -> Vec<f64> {
 /// (window, family) and keep it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Frontier {
+    /// The window function every point was run with.
     pub window: WindowFn,
     /// The family swept (its lag is the swept dial).
     pub family: &'static str,
+    /// The sweep's points, lag-major (every grace of the first lag, then the next lag).
     pub points: Vec<FrontierPoint>,
     /// The policies, each run with the fixed-lag watermark.
     pub policies: Vec<(Policy, FrontierPoint)>,

@@ -1,9 +1,9 @@
-//! The parallel job up to a playhead, as the terminal UI shows it: a [`Pipeline`] driven to a
-//! processing time, with the user's presses (crash the job or one operator, checkpoint now)
-//! applied in the order they were pressed, and what the steps said along the way (each
-//! record's fate at its operator, how often it was delivered, the job's watermark). Pure: the
-//! UI only reads it, and every rule it reports (routing, barriers, alignment, restore, the
-//! sinks) is the pipeline's.
+//! The parallel job up to a playhead, one of the two engines behind the terminal UI's
+//! [`super::trace::Trace`]: a [`Pipeline`] driven to a processing time, with the user's presses
+//! (crash the job or one operator, checkpoint now) applied in the order they were pressed, and
+//! what the steps said along the way (each record's fate at its operator, how often it was
+//! delivered, the job's watermark). Pure: the UI only reads it, and every rule it reports
+//! (routing, barriers, alignment, restore, the sinks) is the pipeline's.
 //!
 //! A press is kept with the processing time it happened at, so a re-run with other dials
 //! ([`JobTimeline::run_to`]) applies it again at the same point: the presses are applied in
@@ -21,6 +21,8 @@ use super::pipeline::{
     CrashRecord, CrashTarget, Outcome, Pipeline, PipelineConfig, PipelineError, StepEvent,
 };
 use super::stream::{KeyId, Stream};
+use super::timeline::Phase;
+use super::trace::WindowRow;
 use super::window::{CellId, WindowId};
 
 /// What the user pressed.
@@ -116,27 +118,6 @@ pub fn sink_scores<S: Borrow<Stream>>(
             }
         })
         .collect()
-}
-
-/// One row of the job's windows table: a window, for one key or all keys together, with the
-/// job's own value (it rolls back on a crash), each sink's (they do not) and the oracle's.
-#[derive(Debug, Clone, PartialEq)]
-pub struct JobWindowRow {
-    pub window: WindowId,
-    /// Σ of the operators' live state, or the final value the sink received.
-    pub job: i64,
-    /// Per sink, in [`SinkKind::ALL`] order: Σ of the values it holds.
-    pub sinks: [i64; 3],
-    pub truth: i64,
-    /// The window's values are final in the job.
-    pub is_final: bool,
-}
-
-impl JobWindowRow {
-    /// Where `value` (the job's or a sink's) stands against the oracle.
-    pub fn standing(&self, value: i64) -> Standing {
-        Standing::of(value, self.truth, self.is_final)
-    }
 }
 
 /// The operators' state, summed over the instances.
@@ -397,35 +378,49 @@ impl JobTimeline {
         }
     }
 
-    /// One row of the windows table for `window`, for `key` or (None) all `keys` together.
+    /// One row of the windows table for `window`, for `key` or (None) all `keys` together:
+    /// the job's own value (Σ of the operators' live state, or the final value the sink
+    /// received: it rolls back on a crash), each sink's (they do not) and the oracle's. The
+    /// phase is the job watermark's; the job keeps no pane per cell to tell a window taking
+    /// late data from one fired on time.
     pub fn window_row(
         &self,
         window: WindowId,
         key: Option<KeyId>,
         keys: usize,
         truth: &BTreeMap<CellId, u64>,
-    ) -> JobWindowRow {
+    ) -> WindowRow {
         let cells: Vec<CellId> = match key {
             Some(key) => vec![CellId { window, key }],
             None => (0..keys as KeyId)
                 .map(|key| CellId { window, key })
                 .collect(),
         };
-        let sinks = SinkKind::ALL.map(|k| self.sink_value(k, &cells));
-        JobWindowRow {
+        let e = &self.config().engine;
+        let phase = if self.is_final(window) {
+            Phase::Finalised
+        } else if Fate::decide(e.window.end(window), self.watermark(), e.grace) == Fate::OnTime {
+            Phase::Open
+        } else {
+            Phase::FiredOnTime
+        };
+        WindowRow {
             window,
-            job: cells
+            start: e.window.start(window),
+            end: e.window.end(window),
+            value: cells
                 .iter()
                 .filter_map(|c| self.pipeline.job_value(*c))
                 .map(|v| v as i64)
                 .sum(),
-            sinks,
             truth: cells
                 .iter()
                 .filter_map(|c| truth.get(c))
                 .map(|&v| v as i64)
                 .sum(),
-            is_final: self.is_final(window),
+            phase,
+            latest: None,
+            sinks: Some(SinkKind::ALL.map(|k| self.sink_value(k, &cells))),
         }
     }
 
@@ -466,7 +461,7 @@ mod tests {
         live.advance_to(300_000.0);
         let again = JobTimeline::run_to(s, cfg(), live.presses(), live.now()).unwrap();
         assert_eq!(again.crashes(), live.crashes());
-        assert_eq!(again.pipeline().steps, live.pipeline().steps);
+        assert_eq!(again.pipeline().steps(), live.pipeline().steps());
         assert_eq!(again.pipeline().counters(), live.pipeline().counters());
         assert_eq!(again.fates(), live.fates());
         assert_eq!(live.crashes()[0].time, 212_400.0);
@@ -489,7 +484,7 @@ mod tests {
             assert_eq!(again.crashes(), live.crashes());
         }
         let again = JobTimeline::run_to(s, cfg(), live.presses(), live.now()).unwrap();
-        assert_eq!(again.pipeline().steps, live.pipeline().steps);
+        assert_eq!(again.pipeline().steps(), live.pipeline().steps());
         assert_eq!(again.deliveries(), live.deliveries());
     }
 
@@ -549,20 +544,20 @@ mod tests {
             cfg().engine.window.at_index(1),
         );
         let all = j.window_row(w1, None, keys, &truth);
-        let each: Vec<JobWindowRow> = (0..keys as KeyId)
+        let each: Vec<WindowRow> = (0..keys as KeyId)
             .map(|k| j.window_row(w1, Some(k), keys, &truth))
             .collect();
-        assert_eq!(all.job, each.iter().map(|r| r.job).sum::<i64>());
+        assert_eq!(all.value, each.iter().map(|r| r.value).sum::<i64>());
         assert_eq!(all.truth, each.iter().map(|r| r.truth).sum::<i64>());
         for (i, k) in SinkKind::ALL.iter().enumerate() {
             let cells: Vec<CellId> = (0..keys as KeyId)
                 .map(|key| CellId { window: w1, key })
                 .collect();
-            assert_eq!(all.sinks[i], j.sink_value(*k, &cells));
+            assert_eq!(all.sinks.unwrap()[i], j.sink_value(*k, &cells));
         }
         // At 100 s under a 20 s lag the job's watermark is past 60 s, short of 120 s.
-        assert!(j.window_row(w0, None, keys, &truth).is_final);
-        assert!(!all.is_final);
+        assert!(j.window_row(w0, None, keys, &truth).is_final());
+        assert!(!all.is_final());
         assert_eq!(Standing::of(5, 5, false), Standing::Right);
         assert_eq!(Standing::of(4, 5, false), Standing::Open);
         assert_eq!(Standing::of(4, 5, true), Standing::Wrong);

@@ -45,6 +45,7 @@ impl Fate {
         end <= Fate::threshold(wm, grace)
     }
 
+    /// The fate as printed and drawn: `on time`, `late` or `dropped`.
     pub fn label(&self) -> &'static str {
         match self {
             Fate::OnTime => "on time",
@@ -64,16 +65,23 @@ impl Fate {
 pub struct Dropped {
     /// Position of the event in processing order.
     pub offset: usize,
+    /// The event refused, with both its times.
     pub event: Event,
+    /// The window it was refused from (an event in several windows may be refused from some only).
     pub window: WindowId,
+    /// Where the window starts in event time, ms (inclusive).
     pub window_start: f64,
+    /// Where the window ends in event time, ms (exclusive): the end the watermark is tested
+    /// against.
     pub window_end: f64,
+    /// The grace period in force, ms.
     pub grace: f64,
     /// The watermark when the event arrived (after taking it into account).
     pub watermark: f64,
 }
 
 impl Dropped {
+    /// The refused event's key.
     pub fn key(&self) -> KeyId {
         self.event.key
     }

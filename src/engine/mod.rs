@@ -11,6 +11,7 @@ pub mod pipeline;
 pub mod processor;
 pub mod stream;
 pub mod timeline;
+pub mod trace;
 pub mod trigger;
 pub mod watermark;
 pub mod window;

@@ -12,8 +12,13 @@ pub type KeyId = u32;
 /// Times are milliseconds.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Event {
+    /// When it happened: event time, ms.
     pub event_time: f64,
+    /// When the engine saw it: processing time, ms. `proc_time − event_time` is its delay, what a
+    /// watermark must allow for; generated events never arrive before they happen, a user's log
+    /// may.
     pub proc_time: f64,
+    /// Which key it belongs to: an index into its stream's key table ([`Stream::keys`]).
     pub key: KeyId,
 }
 
@@ -27,7 +32,9 @@ impl Event {
 /// Events in processing-time order, with the names of their keys.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Stream {
+    /// The events, in processing-time order (equal times keep their input order).
     pub events: Vec<Event>,
+    /// The key names, indexed by [`KeyId`].
     pub keys: Vec<String>,
 }
 
@@ -39,10 +46,12 @@ impl Stream {
         Stream { events, keys }
     }
 
+    /// How many events the stream holds.
     pub fn len(&self) -> usize {
         self.events.len()
     }
 
+    /// Whether the stream holds no events.
     pub fn is_empty(&self) -> bool {
         self.events.is_empty()
     }
@@ -144,7 +153,9 @@ impl PyRandom {
 /// The generator's dials; the defaults are the classroom stream.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StreamParams {
+    /// Seed of the generator: the same seed and dials give the same stream, bit for bit.
     pub seed: u64,
+    /// How many events to generate.
     pub events: usize,
     /// Event times are uniform over [0, span) ms.
     pub span: f64,
@@ -175,17 +186,28 @@ impl Default for StreamParams {
 /// Why generator parameters were refused.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ParamsError {
+    /// `--keys` is empty: every event needs a key.
     #[error("--keys must name at least one key")]
     NoKeys,
+    /// A duration (`--span`, `--tail-max` or `--mean-delay`) is negative, infinite or NaN.
     #[error("{name} must be a finite number ≥ 0, got {value}")]
-    Negative { name: &'static str, value: f64 },
+    Negative {
+        /// The option's name, e.g. `--span`.
+        name: &'static str,
+        /// The value refused, ms.
+        value: f64,
+    },
+    /// The tail fraction (`--tail`) is not in [0, 1].
     #[error("--tail must be between 0 and 1, got {0}")]
     Tail(f64),
+    /// The mean delay is 0: an exponential delay needs a finite rate 1 / mean.
     #[error("--mean-delay must be greater than 0, got {0}")]
     MeanDelay(f64),
 }
 
 impl StreamParams {
+    /// Checks the dials before generating: at least one key, finite durations ≥ 0, a tail
+    /// fraction in [0, 1] and a mean delay above 0.
     pub fn validate(&self) -> Result<(), ParamsError> {
         if self.keys.chars().count() == 0 {
             return Err(ParamsError::NoKeys);
@@ -244,17 +266,21 @@ pub fn classroom() -> Stream {
 /// Delay statistics of a stream, as block 1 prints them.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DelayStats {
+    /// How many events the statistics cover (at least 1).
     pub events: usize,
     /// `statistics.median` of the delays.
     pub median: f64,
     /// `sorted(delays)[int(.99 * n)]`.
     pub p99: f64,
+    /// The largest delay, ms: what a perfect watermark lags processing time by.
     pub max: f64,
     /// Adjacent pairs whose event times are out of order.
     pub out_of_order: usize,
 }
 
 impl DelayStats {
+    /// The delay statistics (delay = processing time − event time, ms) of a stream; `None` for an
+    /// empty one.
     pub fn of(stream: &Stream) -> Option<DelayStats> {
         let n = stream.len();
         if n == 0 {

@@ -1,7 +1,8 @@
-//! The run up to a playhead, as the terminal UI shows it: the processor fed the first `arrived`
-//! events of a stream, with what each arrival did (its fate, the watermark after it) and what
-//! the engine emitted so far (panes, finalised cells, drops). Pure: the UI only reads it, and
-//! every rule it reports (fate, window assignment, watermark, window phase) is the engine's.
+//! The single processor's run up to a playhead, one of the two engines behind the terminal UI's
+//! [`super::trace::Trace`]: the processor fed the first `arrived` events of a stream, with what
+//! each arrival did (its fate, the watermark after it) and what the engine emitted so far
+//! (panes, finalised cells, drops). Pure: the UI only reads it, and every rule it reports
+//! (fate, window assignment, watermark, window phase) is the engine's.
 //!
 //! A dial change builds a new timeline from the start to the same playhead ([`Timeline::run_to`]);
 //! playing forward extends the current one ([`Timeline::advance_to`]).
@@ -17,6 +18,7 @@ use super::frontier::{self, FrontierPoint};
 use super::lateness::{explain, Fate};
 use super::processor::{Counters, EngineConfig, Output, Processor};
 use super::stream::{Event, KeyId, Stream};
+use super::trace::WindowRow;
 use super::trigger::{Pane, Timing};
 use super::window::{oracle, CellId, WindowFn, WindowId};
 
@@ -77,21 +79,6 @@ impl Phase {
             Phase::Finalised => "finalised",
         }
     }
-}
-
-/// One row of the windows table: a window, for one key or all keys together.
-#[derive(Debug, Clone, PartialEq)]
-pub struct WindowRow {
-    pub window: WindowId,
-    pub start: f64,
-    pub end: f64,
-    /// Events counted so far (open or final state).
-    pub value: u64,
-    /// The true count (the oracle over the whole stream).
-    pub truth: u64,
-    pub phase: Phase,
-    /// The latest pane of the cell (for all keys: the latest among the window's cells).
-    pub latest: Option<Pane>,
 }
 
 /// Why one event met its fate, in numbers.
@@ -267,7 +254,8 @@ impl Timeline {
         }
     }
 
-    /// One row of the windows table for `window`, for `key` or (None) all keys together.
+    /// One row of the windows table for `window`, for `key` or (None) all keys together (no
+    /// sinks: the processor's own value is its output).
     pub fn window_row(
         &self,
         window: WindowId,
@@ -281,8 +269,8 @@ impl Timeline {
                 .map(|key| CellId { window, key })
                 .collect(),
         };
-        let value = cells.iter().map(|&c| self.cell_value(c)).sum();
-        let truth_total = cells.iter().filter_map(|c| truth.get(c)).sum();
+        let value: u64 = cells.iter().map(|&c| self.cell_value(c)).sum();
+        let truth_total: u64 = cells.iter().filter_map(|c| truth.get(c)).sum();
         let latest = cells
             .iter()
             .filter_map(|c| self.latest_pane.get(c).copied())
@@ -292,10 +280,11 @@ impl Timeline {
             window,
             start: self.cfg.window.start(window),
             end: self.cfg.window.end(window),
-            value,
-            truth: truth_total,
+            value: value as i64,
+            truth: truth_total as i64,
             phase: self.window_phase(window, &cells),
             latest,
+            sinks: None,
         }
     }
 

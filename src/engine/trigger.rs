@@ -19,6 +19,7 @@ pub enum Timing {
 }
 
 impl Timing {
+    /// The timing as panes print it: `EARLY`, `ON_TIME` or `LATE`.
     pub fn label(&self) -> &'static str {
         match self {
             Timing::Early => "EARLY",
@@ -47,12 +48,14 @@ pub enum Accumulation {
 }
 
 impl Accumulation {
+    /// Every mode, in the order [`Accumulation::next`] cycles through them.
     pub const ALL: [Accumulation; 3] = [
         Accumulation::Accumulating,
         Accumulation::Discarding,
         Accumulation::Retracting,
     ];
 
+    /// The mode's name on the command line and on screen.
     pub fn name(&self) -> &'static str {
         match self {
             Accumulation::Accumulating => "accumulating",
@@ -61,6 +64,7 @@ impl Accumulation {
         }
     }
 
+    /// The mode after this one, wrapping around: how the UI cycles through them.
     pub fn next(&self) -> Accumulation {
         match self {
             Accumulation::Accumulating => Accumulation::Discarding,
@@ -79,9 +83,13 @@ impl fmt::Display for Accumulation {
 /// One answer of one cell.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Pane {
+    /// The (window, key) cell that answered.
     pub cell: CellId,
+    /// Where the window starts in event time, ms (inclusive).
     pub window_start: f64,
+    /// Where the window ends in event time, ms (exclusive).
     pub window_end: f64,
+    /// When it was emitted relative to the watermark.
     pub timing: Timing,
     /// 0 for the cell's first pane, counting every pane.
     pub index: u32,
@@ -159,7 +167,9 @@ impl CellState {
 /// An armed early timer, ordered by due time then cell, for a min-heap.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Timer {
+    /// When the timer fires: processing time, ms.
     pub due: f64,
+    /// The cell whose EARLY pane is due then.
     pub cell: CellId,
 }
 

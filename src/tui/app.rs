@@ -1,8 +1,9 @@
-//! The UI's state and its one update function. State = (scenario, dials, playhead, selection,
-//! overlay, the job's presses) plus what the engine answered for them (the timeline, the
-//! frontier, and in job mode the parallel job's [`JobTimeline`]). `update` is
-//! pure: it takes the elapsed time as an argument, never reads a clock, and does engine work
-//! either inline or, for big inputs, as [`Work`] the event loop runs off the UI task: a dial
+//! The UI's state and its one update function. State = (scenario, dials, whether the run is the
+//! parallel job, playhead, selection, overlay, the job's presses) plus what the engine answered
+//! for them (the [`Trace`] of the run to the playhead, whichever kind it is, and the frontier).
+//! `update` is pure: it takes the elapsed time as an argument, never reads a clock, and does
+//! engine work either inline or, for big inputs, as [`Work`] the event loop runs off the UI
+//! task: a dial
 //! change re-runs the engine (single processor or job) there while the last result stays
 //! drawn, marked re-running; a newer change cancels the older run, whose result is dropped.
 //!
@@ -18,9 +19,10 @@ use std::time::Duration;
 
 use crate::engine::frontier::Frontier;
 use crate::engine::frontier::FrontierPoint;
-use crate::engine::job_timeline::{JobTimeline, Press};
+use crate::engine::job_timeline::Press;
 use crate::engine::pipeline::PipelineConfig;
 use crate::engine::timeline::Timeline;
+use crate::engine::trace::{Clock, Trace};
 use crate::engine::{KeyId, WindowFn};
 
 pub use super::action::Action;
@@ -31,7 +33,7 @@ pub use super::dials::{
 pub use job::{JOB_OPERATORS, JOB_PARTITIONS, JOB_SEED};
 pub use work::{run_job, run_timeline, Done, Work};
 
-use super::geometry::FULL_SIZE;
+use super::geometry::{Areas, FULL_SIZE};
 use super::scenario::Scenario;
 use super::theme::Theme;
 
@@ -112,7 +114,7 @@ pub struct FrontierEntry {
 /// UI task.
 pub const INLINE_EVENTS: usize = 250_000;
 
-/// The whole UI state. Cloning it is cheap apart from the timeline (the stream is shared).
+/// The whole UI state. Cloning it is cheap apart from the trace (the stream is shared).
 #[derive(Debug, Clone)]
 pub struct App {
     pub scenario: Arc<Scenario>,
@@ -125,13 +127,15 @@ pub struct App {
     /// The plot draws only late and dropped events.
     pub plot_exceptions_only: bool,
     pub theme: Theme,
-    /// The engine's answer for the dials up to the playhead.
-    pub timeline: Timeline,
+    /// The engine's answer for the dials up to the playhead: the run, whichever kind it is.
+    /// The panels and the keys read it, never which kind of run was asked for.
+    pub trace: Trace,
     /// The whole run's score for the dials (None until known).
     pub score: Option<FrontierPoint>,
     pub frontiers: Vec<FrontierEntry>,
-    /// Job mode: the parallel job run to the playhead (None: the single processor's view).
-    pub job: Option<Box<JobTimeline>>,
+    /// The run asked for is the parallel job (`j` toggles it; a crash or a checkpoint asks for
+    /// it): a choice of configuration, which the re-runs follow.
+    pub parallel: bool,
     /// The job's shape given on the command line (partitions, operators, barriers, seed,
     /// transit); None: [`JOB_PARTITIONS`], [`JOB_OPERATORS`], [`JOB_SEED`].
     pub job_preset: Option<PipelineConfig>,
@@ -163,7 +167,8 @@ pub struct App {
 impl App {
     pub fn new(scenario: Scenario, dials: Dials, theme: Theme) -> App {
         let scenario = Arc::new(scenario);
-        let timeline = Timeline::new(dials.config(), &scenario.stream);
+        let trace =
+            Trace::single_start(dials.config(), scenario.stream.clone(), scenario.proc_time);
         let window = if scenario.windows.len() > 3 { 3 } else { 0 };
         let key = if scenario.keys() > 0 { Some(0) } else { None };
         let start = scenario.proc_time.0;
@@ -186,10 +191,10 @@ impl App {
             help_scroll: 0,
             plot_exceptions_only: false,
             theme,
-            timeline,
+            trace,
             score: None,
             frontiers: Vec::new(),
-            job: None,
+            parallel: false,
             job_preset: None,
             presses: Vec::new(),
             crash_pick: None,
@@ -256,26 +261,40 @@ impl App {
         });
     }
 
-    /// Re-runs the engine from the start to the playhead with the dials as they are now.
+    /// The screen's panels at `size` for what the trace holds (with a pipeline: its topology
+    /// and sinks). The view draws into these and a click is resolved against them.
+    pub fn areas(&self, size: (u16, u16)) -> Option<Areas> {
+        Areas::compute_for(size, self.trace.pipeline_config().is_some())
+    }
+
+    /// The dials in focus order: with the checkpoint interval when the run takes checkpoints.
+    pub fn dial_order(&self) -> &'static [Dial] {
+        Dial::order(self.trace.pipeline_config().is_some())
+    }
+
+    /// Re-runs the engine from the start to the playhead with the dials as they are now: the
+    /// parallel job when that is the run asked for, else the single processor. Off the UI task
+    /// the run drawn until then is the last one, or an empty one of the kind asked for.
     fn rerun(&mut self) {
-        if self.job.is_some() {
+        if self.parallel {
             self.rerun_job(false);
             return;
         }
         self.request_frontier();
         let cfg = self.dials.config();
         let (generation, cancel) = self.next_rerun();
+        let stream = self.scenario.stream.clone();
         if self.scenario.len() <= self.inline_events {
             self.cancel = None;
-            self.timeline = Timeline::run_to(
-                cfg,
-                &self.scenario.stream,
-                self.playhead.arrived,
-                self.playhead.finished,
-            );
-            self.score = Some(work::score(&self.scenario, &self.timeline, cfg));
+            let timeline =
+                Timeline::run_to(cfg, &stream, self.playhead.arrived, self.playhead.finished);
+            self.score = Some(work::score(&self.scenario, &timeline, cfg));
+            self.trace = Trace::single(stream, self.scenario.proc_time, timeline);
             self.rerunning = false;
         } else {
+            if self.trace.pipeline_config().is_some() {
+                self.trace = Trace::single_start(cfg, stream, self.scenario.proc_time);
+            }
             self.rerunning = true;
             self.work.push(Work::Rerun {
                 generation,
@@ -288,13 +307,26 @@ impl App {
         }
     }
 
-    /// Brings the timeline up to the playhead (forward only).
-    fn catch_up(&mut self) {
-        self.timeline.advance_to(
-            &self.scenario.stream,
-            self.playhead.arrived,
-            self.playhead.finished,
-        );
+    /// The playhead as the trace's moves take it.
+    fn clock(&self) -> Clock {
+        Clock {
+            now: self.playhead.now,
+            arrived: self.playhead.arrived,
+            finished: self.playhead.finished,
+        }
+    }
+
+    /// The playhead to where a move of the run left it (it stops at the end).
+    fn go(&mut self, c: Clock) {
+        self.place(c.now, c.arrived, c.finished, true);
+    }
+
+    /// Keeps the trace and the playhead together: a run that follows the playhead catches up
+    /// with it (forward only), one that keeps its own clock takes the playhead with it.
+    fn follow(&mut self) {
+        if let Some(c) = self.trace.catch_up(self.clock()) {
+            self.go(c);
+        }
     }
 
     /// The number of events that have arrived by processing time `t`.
@@ -317,33 +349,6 @@ impl App {
         }
     }
 
-    /// The playhead on to processing time `now` (kept within the stream's), the timeline
-    /// with it.
-    fn move_to(&mut self, now: f64) {
-        let len = self.scenario.len();
-        let (first, last) = self.scenario.proc_time;
-        let at = now.min(last).max(first);
-        let arrived = self.arrived_by(at);
-        let end = arrived >= len && now >= last;
-        let finished = self.playhead.finished || end;
-        self.place(at, if end { len } else { arrived }, finished, end);
-        self.catch_up();
-    }
-
-    /// `.` in single mode: the next event arrives (at its processing time); after the last,
-    /// the end of input.
-    fn step_event(&mut self) {
-        let arrived = self.playhead.arrived;
-        match self.scenario.stream.events.get(arrived) {
-            Some(e) => {
-                let now = e.proc_time.max(self.playhead.now);
-                self.place(now, arrived + 1, self.playhead.finished, false);
-            }
-            None => self.place(self.playhead.now, arrived, true, true),
-        }
-        self.catch_up();
-    }
-
     fn restart(&mut self) {
         // A fresh start is a clean job: the presses go too.
         self.presses.clear();
@@ -355,21 +360,16 @@ impl App {
         self.rerun();
     }
 
-    /// The playhead to the end of the stream, paused; a big job runs to its end off the UI
-    /// task, as a re-run would.
+    /// The playhead to the end of the stream, paused. A run that keeps its own clock ends where
+    /// running it ends: a big one is run there off the UI task, as a re-run would.
     fn jump_to_end(&mut self) {
-        if self.job.is_some() {
-            if self.scenario.len() > self.inline_events {
-                self.place(self.playhead.now, self.playhead.arrived, true, true);
-                self.rerun_job(false);
-            } else {
-                self.with_job(|j| j.run_to_end());
-            }
+        if self.trace.keeps_own_clock() && self.scenario.len() > self.inline_events {
+            self.place(self.playhead.now, self.playhead.arrived, true, true);
+            self.rerun();
             return;
         }
-        self.move_to(self.scenario.proc_time.1);
-        self.place(self.playhead.now, self.scenario.len(), true, true);
-        self.catch_up();
+        let c = self.trace.run_to_end(self.clock());
+        self.go(c);
     }
 
     /// Turns a dial one step, or says why it does not move.
@@ -409,11 +409,8 @@ pub fn update(app: &mut App, msg: Msg, elapsed: Duration) -> bool {
             }
             let dt = elapsed.as_secs_f64() * app.dials.speed * 1_000.0;
             let now = app.playhead.now + dt;
-            if app.job.is_some() {
-                app.with_job(|j| j.advance_to(now));
-                return true;
-            }
-            app.move_to(now);
+            let c = app.trace.play_to(app.clock(), now);
+            app.go(c);
             true
         }
         Msg::Resize(w, h) => {

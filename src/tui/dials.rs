@@ -14,7 +14,7 @@ pub enum Dial {
     Speed,
     Watermark,
     Accumulation,
-    /// The parallel job's checkpoint interval (job mode only).
+    /// The parallel job's checkpoint interval (only for a run that takes checkpoints).
     Checkpoint,
 }
 
@@ -28,7 +28,7 @@ impl Dial {
         Dial::Accumulation,
     ];
 
-    /// Focus order in job mode: the same, then the checkpoint interval.
+    /// Focus order for a run that takes checkpoints: the same, then the checkpoint interval.
     pub const JOB: [Dial; 7] = [
         Dial::Lag,
         Dial::Grace,
@@ -39,9 +39,9 @@ impl Dial {
         Dial::Checkpoint,
     ];
 
-    /// The dials in focus order, with or without the job's.
-    pub fn order(job: bool) -> &'static [Dial] {
-        if job {
+    /// The dials in focus order, with or without the checkpoint interval.
+    pub fn order(checkpoints: bool) -> &'static [Dial] {
+        if checkpoints {
             &Dial::JOB
         } else {
             &Dial::ALL
@@ -60,7 +60,7 @@ impl Dial {
         }
     }
 
-    /// Its position in focus order (job mode's order extends the other).
+    /// Its position in focus order (the order with checkpoints extends the other).
     pub fn index(&self) -> usize {
         Dial::JOB.iter().position(|d| d == self).unwrap_or(0)
     }

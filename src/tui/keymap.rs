@@ -413,17 +413,19 @@ pub fn lookup(ev: &KeyEvent) -> Option<Action> {
         .map(|b| b.action)
 }
 
-/// The footer's hints: (keys, hint). Outside job mode in table order, with only the job
-/// toggle of the job's keys; in job mode the job's keys first, without what job mode does not
-/// offer (inspect, late and dropped events, policies, window selection). With the inspector
-/// open, ← → step through the events.
+/// The footer's hints: (keys, hint). For a run without a pipeline in table order, with only
+/// the job toggle of the job's keys; for a run with one (the parallel job) the job's keys
+/// first, without what such a run does not offer (inspect, late and dropped events, policies,
+/// window selection). With the inspector open, ← → step through the events.
 pub fn footer_hints(
-    job: bool,
+    pipeline: bool,
     inspecting: bool,
 ) -> impl Iterator<Item = (&'static str, &'static str)> {
-    let first = KEYMAP.iter().filter(move |b| job && b.group == Group::Job);
+    let first = KEYMAP
+        .iter()
+        .filter(move |b| pipeline && b.group == Group::Job);
     let rest = KEYMAP.iter().filter(move |b| {
-        if job {
+        if pipeline {
             b.group != Group::Job
                 && !matches!(
                     b.action,

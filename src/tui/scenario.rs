@@ -22,6 +22,7 @@ pub enum ScenarioName {
 }
 
 impl ScenarioName {
+    /// The scenario's name as given on the command line and shown on screen.
     pub fn label(&self) -> &'static str {
         match self {
             ScenarioName::Classroom => "classroom",
@@ -53,7 +54,10 @@ impl ScenarioName {
 /// The stream on screen and what is known about it in advance.
 #[derive(Debug, Clone)]
 pub struct Scenario {
+    /// The name shown on screen: a built-in scenario's (`(custom)` added when its dials were
+    /// changed), or the path of the file the stream was read from.
     pub name: String,
+    /// The events, shared with the engine runs that replay them.
     pub stream: Arc<Stream>,
     /// The true count per (window, key), from the whole stream.
     pub truth: Arc<BTreeMap<CellId, u64>>,
@@ -66,6 +70,8 @@ pub struct Scenario {
 }
 
 impl Scenario {
+    /// Measures a stream once for the UI: its oracle under `window`, the windows it touches and
+    /// the extent of both clocks (from min(0, earliest) to max(1, latest), ms).
     pub fn new(name: impl Into<String>, stream: Stream, window: &WindowFn) -> Scenario {
         let t = truth(&stream, window);
         let windows = stream_windows(&t);
@@ -100,14 +106,17 @@ impl Scenario {
         Ok(Scenario::new(name.label(), stream, window))
     }
 
+    /// How many events the stream holds.
     pub fn len(&self) -> usize {
         self.stream.len()
     }
 
+    /// Whether the stream holds no events.
     pub fn is_empty(&self) -> bool {
         self.stream.is_empty()
     }
 
+    /// How many distinct keys the stream has.
     pub fn keys(&self) -> usize {
         self.stream.keys.len()
     }

@@ -13,6 +13,7 @@ use crossterm::terminal::{
 use ratatui::backend::CrosstermBackend;
 use ratatui::Terminal;
 
+/// The terminal the UI draws on: ratatui over crossterm, on standard output.
 pub type Term = Terminal<CrosstermBackend<Stdout>>;
 
 /// Puts the terminal back as the shell expects it. Safe to call more than once.
@@ -40,6 +41,7 @@ fn install_panic_hook() {
 
 /// Restores the terminal when dropped.
 pub struct Guard {
+    /// The terminal, in raw mode on the alternate screen while the guard lives.
     pub terminal: Term,
 }
 

@@ -14,54 +14,90 @@ use ratatui::style::{Color, Modifier, Style};
 /// Which built-in theme.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum ThemeName {
+    /// Light colours on the terminal's own dark background (the default).
     #[default]
     Dark,
+    /// Dark colours on a white background the theme paints itself: for projectors.
     Light,
+    /// No colour: glyphs and modifiers carry the meaning. Chosen when NO_COLOR is set.
     Mono,
 }
 
 /// The styles, by role.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Theme {
+    /// Which built-in theme this is.
     pub name: ThemeName,
     /// The theme's own foreground and background, painted under the whole screen (the
     /// terminal's defaults when they are `Reset`).
     pub base: Style,
+    /// Ordinary words and numbers.
     pub text: Style,
+    /// Secondary text: units, legends, axis labels, the frontier's swept points.
     pub dim: Style,
+    /// Panel titles and the help's headings.
     pub title: Style,
+    /// Panel borders.
     pub border: Style,
+    /// Events counted on time, and the frontier's envelope.
     pub on_time: Style,
+    /// Events counted late (within grace), and the inspected event's grace band.
     pub late: Style,
+    /// Events dropped (past grace), and how far past grace the inspected one was.
     pub dropped: Style,
+    /// The watermark, and the watermark at the inspected event's arrival.
     pub watermark: Style,
+    /// The ideal watermark, where event time equals processing time.
     pub ideal: Style,
+    /// Window ends on the plot.
     pub window_edge: Style,
+    /// The selected window's edges.
     pub selected_window: Style,
+    /// The playhead: the processing time the animation has reached.
     pub playhead: Style,
+    /// The inspected event.
     pub inspected: Style,
+    /// What has the focus: the focused dial, the selected window's row, the picked node.
     pub focus: Style,
+    /// EARLY panes: speculative answers before the watermark passes the window's end.
     pub early_pane: Style,
+    /// ON_TIME panes: the answer when the watermark passes the window's end.
     pub on_time_pane: Style,
+    /// LATE panes: refinements caused by late data.
     pub late_pane: Style,
+    /// The named policies on the frontier, and events a replay took again.
     pub policy: Style,
+    /// The current lag and grace's point on the frontier.
     pub current: Style,
+    /// Keys to press, names of sinks and nodes, completed checkpoints on the time axis.
     pub key: Style,
+    /// Warnings: crashes, errors, a re-run in progress.
     pub warn: Style,
 }
 
 /// The glyphs that tell event fates and lines apart without colour.
 pub mod glyph {
+    /// An event on time, in legends (the plot grades it by [`ON_TIME_RAMP`]).
     pub const ON_TIME: char = '•';
+    /// An event late within grace, in legends (the plot grades it by [`LATE_RAMP`]).
     pub const LATE: char = '◆';
+    /// An event dropped past grace, in legends (the plot grades it by [`DROPPED_RAMP`]).
     pub const DROPPED: char = '✕';
+    /// The watermark's line.
     pub const WATERMARK: char = '━';
+    /// The ideal watermark's line (event time = processing time).
     pub const IDEAL: char = '╌';
+    /// A window's end.
     pub const WINDOW_EDGE: char = '┊';
+    /// An edge of the selected window.
     pub const SELECTED_EDGE: char = '│';
+    /// The playhead: the processing time reached.
     pub const PLAYHEAD: char = '┈';
+    /// The current lag and grace's point on the frontier.
     pub const CURRENT: char = '◉';
+    /// A point of the frontier's lag × grace sweep.
     pub const SWEEP: char = '∘';
+    /// A point on the frontier's lower envelope: the least loss its emit delay can buy.
     pub const ENVELOPE: char = '•';
     /// An event an operator took a second time (a replay after a crash).
     pub const REPLAYED: char = '↺';
@@ -84,7 +120,9 @@ pub mod glyph {
     /// the pixels each lights in DejaVu Sans Mono at 16 pt (bold for late and dropped, as they
     /// are drawn). A cell's glyph is picked by how many events it holds, so ink follows events.
     pub const ON_TIME_RAMP: [(char, f64); 4] = [('·', 4.0), ('•', 18.0), ('●', 71.0), ('█', 186.0)];
+    /// Late events' glyphs, light to heavy, with their ink.
     pub const LATE_RAMP: [(char, f64); 3] = [('⋄', 27.0), ('◆', 46.0), ('⧫', 65.0)];
+    /// Dropped events' glyphs, light to heavy, with their ink.
     pub const DROPPED_RAMP: [(char, f64); 3] = [('ₓ', 14.0), ('✕', 22.0), ('✖', 40.0)];
 
     /// The glyphs of a fate, light to heavy, with their ink.
@@ -106,6 +144,7 @@ pub mod glyph {
 }
 
 impl Theme {
+    /// The built-in theme of that name (NO_COLOR not consulted; see [`Theme::resolve`]).
     pub fn named(name: ThemeName) -> Theme {
         match name {
             ThemeName::Dark => Theme::dark(),
@@ -313,6 +352,7 @@ impl Theme {
         }
     }
 
+    /// The style of a pane by its timing: EARLY, ON_TIME or LATE.
     pub fn timing(&self, t: crate::engine::Timing) -> Style {
         match t {
             crate::engine::Timing::Early => self.early_pane,
@@ -345,6 +385,7 @@ impl Use {
 pub mod contrast {
     use ratatui::style::{Color, Modifier, Style};
 
+    /// A colour as red, green and blue, 0 to 255 each.
     pub type Rgb = (u8, u8, u8);
 
     /// AA for text.
@@ -355,8 +396,11 @@ pub mod contrast {
     /// A terminal's default colours (what `Reset` means there).
     #[derive(Debug, Clone, Copy, PartialEq)]
     pub struct Terminal {
+        /// How contrast reports name it.
         pub name: &'static str,
+        /// The default foreground: what `Reset` draws text in.
         pub fg: Rgb,
+        /// The default background: what `Reset` paints under text.
         pub bg: Rgb,
     }
 

@@ -29,6 +29,8 @@ impl Ledger {
         }
     }
 
+    /// Whether the record at stream offset `i` has been absorbed (false for offsets beyond the
+    /// stream).
     pub fn contains(&self, i: usize) -> bool {
         self.words
             .get(i / 64)
@@ -49,6 +51,7 @@ pub struct Audit {
 }
 
 impl Audit {
+    /// Whether the cut is exact: nothing missing, nothing held twice, nothing past the offsets.
     pub fn is_exact(&self) -> bool {
         *self == Audit::default()
     }

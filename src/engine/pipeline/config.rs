@@ -20,6 +20,7 @@ pub enum CheckpointMode {
 }
 
 impl CheckpointMode {
+    /// The mode as printed and drawn: `aligned`, `unaligned` or `at-least-once`.
     pub fn name(&self) -> &'static str {
         match self {
             CheckpointMode::ExactlyOnce => "aligned",
@@ -32,6 +33,7 @@ impl CheckpointMode {
 /// The dials of a pipeline.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PipelineConfig {
+    /// What each operator instance runs: window function, watermark, grace, triggers, accumulation.
     pub engine: EngineConfig,
     /// Source partitions, P.
     pub partitions: usize,
@@ -39,6 +41,7 @@ pub struct PipelineConfig {
     pub parallelism: usize,
     /// Checkpoint interval in processing time, ms (`None`: only on demand).
     pub checkpoint_every: Option<f64>,
+    /// How operators and the sink treat checkpoint barriers.
     pub mode: CheckpointMode,
     /// Seed of the channels' transit times.
     pub seed: u64,
@@ -69,6 +72,8 @@ impl PipelineConfig {
         }
     }
 
+    /// Checks the dials: 1 to [`MAX_WIDTH`] partitions and operators, a finite checkpoint interval
+    /// above 0 if any, a finite transit time ≥ 0 and a finite watermark interval above 0.
     pub fn validate(&self) -> Result<(), PipelineError> {
         if !(1..=MAX_WIDTH).contains(&self.partitions) {
             return Err(PipelineError::Partitions(self.partitions));
@@ -94,16 +99,23 @@ impl PipelineConfig {
 /// Why pipeline dials were refused.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum PipelineError {
+    /// The number of source partitions is outside 1 to [`MAX_WIDTH`].
     #[error("--partitions must be between 1 and {MAX_WIDTH}, got {0}")]
     Partitions(usize),
+    /// The number of operator instances is outside 1 to [`MAX_WIDTH`].
     #[error("--parallelism must be between 1 and {MAX_WIDTH}, got {0}")]
     Parallelism(usize),
+    /// The checkpoint interval (ms) is not a finite duration above 0.
     #[error("--checkpoint-every must be a finite duration greater than 0, got {0} ms")]
     Interval(f64),
+    /// The mean transit time (ms) is negative, infinite or NaN.
     #[error("--transit must be a finite duration ≥ 0, got {0} ms")]
     Transit(f64),
+    /// The watermark interval (ms) is not a finite duration above 0.
     #[error("the watermark interval must be a finite duration greater than 0, got {0} ms")]
     WatermarkEvery(f64),
+    /// An operator instance was named (for a crash) that the pipeline does not have: its number,
+    /// then the parallelism.
     #[error("operator {0} does not exist (parallelism {1})")]
     NoSuchOperator(usize, usize),
 }

@@ -40,6 +40,11 @@
 //!   held whole ([`Pipeline::snapshots_held`]); every earlier one is kept as its small
 //!   [`CompletedCheckpoint`] record. Memory follows the state and the checkpoints in progress,
 //!   not how many checkpoints were taken.
+//! - **By offsets.** [`Pipeline::run_to_offset`] runs until the sources have emitted a number
+//!   of events and delivers what is in flight; [`Pipeline::run_schedule`] applies a schedule
+//!   by offsets ([`ScheduleStep`](super::checkpoint::ScheduleStep)) that way. At one partition,
+//!   one operator and instant channels, this is block 6's single job
+//!   ([`Job`](super::checkpoint::Job)).
 //!
 //! Drawing it: [`Pipeline::step`] (or [`Pipeline::run_until`] a processing time) moves the
 //! simulation on and says what happened ([`Step`], [`StepEvent`], [`Outcome`]);
@@ -54,14 +59,15 @@
 //! `schedule` (what is due next), `source` and `operator` (the nodes and their deliveries),
 //! `alignment` (barriers, one routine for operators and the sink), `sink` (the three sinks and
 //! the transactional staging), `checkpoint` (barriers injected, checkpoints completed),
-//! `restore` (crashes), `audit` (the exactness of a cut) and `trace` (what a step reports and
-//! the views for drawing).
+//! `restore` (crashes), `offsets` (running to a source offset, schedules by offsets), `audit`
+//! (the exactness of a cut) and `trace` (what a step reports and the views for drawing).
 
 mod addressing;
 mod alignment;
 mod audit;
 mod checkpoint;
 mod config;
+mod offsets;
 mod operator;
 mod restore;
 mod schedule;
@@ -135,7 +141,7 @@ pub struct Pipeline<S: Borrow<Stream>> {
     /// Records emitted, replays included.
     emitted_total: u64,
     /// Steps taken.
-    pub steps: u64,
+    steps: u64,
 }
 
 impl<S: Borrow<Stream>> Pipeline<S> {
@@ -287,6 +293,11 @@ impl<S: Borrow<Stream>> Pipeline<S> {
     /// The simulation's processing-time clock, ms.
     pub fn now(&self) -> f64 {
         self.now
+    }
+
+    /// Steps taken so far (crashes, checkpoint triggers, emissions and deliveries).
+    pub fn steps(&self) -> u64 {
+        self.steps
     }
 
     /// The operator instance of a key.

@@ -23,6 +23,7 @@ pub enum CrashTarget {
 pub struct CrashRecord {
     /// Processing time of the crash.
     pub time: f64,
+    /// What failed: the whole job or one operator instance.
     pub target: CrashTarget,
     /// The checkpoint restored (`None`: none had completed; the job restarted from the start).
     pub restored: Option<u32>,
@@ -47,6 +48,17 @@ impl CrashRecord {
     /// The additive sink's total over-count from this crash.
     pub fn overcount_total(&self) -> i64 {
         self.overcount.values().sum()
+    }
+
+    /// Events the sources had emitted before the restored checkpoint's barriers, in all: where
+    /// the replay starts (a stream offset, with one partition).
+    pub fn restored_offset(&self) -> usize {
+        self.offsets.iter().sum()
+    }
+
+    /// Events the sources had emitted when the job crashed, in all: where the replay ends.
+    pub fn offset(&self) -> usize {
+        self.restored_offset() + self.replayed
     }
 }
 

@@ -8,6 +8,19 @@ use super::addressing::Receiver;
 use super::trace::{Step, StepEvent};
 use super::Pipeline;
 
+/// Which actions a step may take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Scope {
+    /// Everything: the simulation as it runs.
+    All,
+    /// Everything but the checkpoint trigger (to find how long the job will be idle).
+    Work,
+    /// Everything but a source's end of input: a source stops at its last event.
+    Events,
+    /// Operator and sink deliveries only: what is in flight arrives, nothing new is emitted.
+    Deliveries,
+}
+
 /// What a step will do next.
 #[derive(Debug, Clone, Copy)]
 pub(super) enum Next {
@@ -52,12 +65,14 @@ impl<S: Borrow<Stream>> Pipeline<S> {
     }
 
     pub(super) fn next_action(&self) -> Option<(f64, Next)> {
-        self.next_action_with(true)
+        self.next_action_in(Scope::All)
     }
 
-    /// The next action; without the checkpoint trigger when `trigger` is false (to find how
-    /// long the job will be idle).
-    pub(super) fn next_action_with(&self, trigger: bool) -> Option<(f64, Next)> {
+    /// The next action among those `scope` allows.
+    pub(super) fn next_action_in(&self, scope: Scope) -> Option<(f64, Next)> {
+        let trigger = matches!(scope, Scope::All | Scope::Events);
+        let sources = scope != Scope::Deliveries;
+        let ends = matches!(scope, Scope::All | Scope::Work);
         let nn = self.cfg.parallelism;
         let mut best: Option<(f64, Next)> = None;
         let consider = |t: f64, n: Next, best: &mut Option<(f64, Next)>| {
@@ -71,12 +86,13 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             consider(self.next_tick.max(self.now), Next::Trigger, &mut best);
         }
         for (p, s) in self.sources.iter().enumerate() {
-            if s.ended {
+            if !sources || s.ended {
                 continue;
             }
             let t = match self.partitions[p].get(s.offset) {
                 Some(&idx) => stream.events[idx as usize].proc_time,
-                None => self.now,
+                None if ends => self.now,
+                None => continue,
             };
             consider(t.max(self.now), Next::Source(p), &mut best);
         }
@@ -96,8 +112,14 @@ impl<S: Borrow<Stream>> Pipeline<S> {
     /// Takes the next step: a scheduled crash, a checkpoint trigger, a source emission or one
     /// channel delivery. `None` once the job has finished.
     pub fn step(&mut self) -> Option<Step> {
+        self.step_in(Scope::All)
+    }
+
+    /// Takes the next step among those `scope` allows (a scheduled crash due by then first).
+    /// `None` when there is none.
+    pub(super) fn step_in(&mut self, scope: Scope) -> Option<Step> {
         self.refresh_heads();
-        let (t, next) = self.next_action()?;
+        let (t, next) = self.next_action_in(scope)?;
         if let Some(&(c, target)) = self.scheduled.last() {
             if c <= t {
                 self.scheduled.pop();
@@ -120,7 +142,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                 // No checkpoints while nothing happens: across an idle gap in the input (a
                 // log with hours between records) the next tick is the first one at or after
                 // the job's next piece of work.
-                if let Some((work, _)) = self.next_action_with(false) {
+                if let Some((work, _)) = self.next_action_in(Scope::Work) {
                     if work > self.next_tick {
                         self.next_tick = next_tick_after(self.next_tick, work, every);
                         if self.next_tick - every >= work {
@@ -130,7 +152,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                 }
                 match self.checkpoint_now() {
                     Some(checkpoint) => StepEvent::CheckpointTriggered { checkpoint },
-                    None => return self.step(),
+                    None => return self.step_in(scope),
                 }
             }
             Next::Source(p) => self.emit(p),

@@ -115,7 +115,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                 if self.sink.state.alignment.all_ended(nn) {
                     let sink = &mut self.sink;
                     for s in &mut sink.sinks {
-                        s.commit();
+                        s.commit_all();
                     }
                     sink.since_base += sink.since_commit.len();
                     sink.since_commit.clear();

@@ -81,9 +81,10 @@ fn in_help(app: &mut App, a: Action) -> bool {
     }
 }
 
-/// While the job re-runs for new dials, what would move it waits.
-fn job_busy(app: &mut App) -> Option<bool> {
-    (app.job.is_some() && app.rerunning)
+/// While a run that keeps its own clock (the job) re-runs for new dials, what would move it
+/// waits: the re-run replaces it, and the playhead follows the re-run.
+fn busy(app: &mut App) -> Option<bool> {
+    (app.trace.keeps_own_clock() && app.rerunning)
         .then(|| app.say("the job is re-running for the new dials: a moment"))
 }
 
@@ -98,7 +99,7 @@ fn playback(app: &mut App, a: Action) -> bool {
         }
         Action::Step => step(app),
         Action::JumpToEnd => {
-            if let Some(said) = job_busy(app) {
+            if let Some(said) = busy(app) {
                 return said;
             }
             if app.playhead.finished {
@@ -117,9 +118,9 @@ fn playback(app: &mut App, a: Action) -> bool {
     }
 }
 
-/// `.`: one event while paused (in job mode, the job's next step).
+/// `.`: one move while paused: the next event arrives, or the job goes on to its next step.
 fn step(app: &mut App) -> bool {
-    if let Some(said) = job_busy(app) {
+    if let Some(said) = busy(app) {
         return said;
     }
     if app.playhead.playing {
@@ -128,24 +129,24 @@ fn step(app: &mut App) -> bool {
     if app.playhead.finished {
         return app.say("the end of the stream: Home restarts");
     }
-    if app.job.is_some() {
-        let mut moved = false;
-        app.with_job(|j| moved = j.step_once());
-        return moved || app.say("the job has finished: Home restarts");
+    match app.trace.step(app.clock()) {
+        Some(c) => {
+            app.go(c);
+            true
+        }
+        None => app.say("the job has finished: Home restarts"),
     }
-    app.step_event();
-    true
 }
 
 fn job(app: &mut App, a: Action) -> bool {
     if matches!(a, Action::Crash | Action::CheckpointNow) {
-        if let Some(said) = job_busy(app) {
+        if let Some(said) = busy(app) {
             return said;
         }
     }
     match a {
         Action::ToggleJob => {
-            let on = app.job.is_none();
+            let on = !app.parallel;
             app.set_job_mode(on, false);
             true
         }
@@ -162,9 +163,9 @@ fn job(app: &mut App, a: Action) -> bool {
         Action::PickOperator => {
             app.set_job_mode(true, false);
             let n = app
-                .job
-                .as_ref()
-                .map_or(1, |j| j.config().parallelism.max(1));
+                .trace
+                .pipeline_config()
+                .map_or(1, |c| c.parallelism.max(1));
             app.crash_pick = Some(app.crash_pick.map_or(0, |i| (i + 1) % n));
             true
         }
@@ -185,7 +186,7 @@ fn job(app: &mut App, a: Action) -> bool {
 fn dials(app: &mut App, a: Action) -> bool {
     match a {
         Action::FocusNext | Action::FocusPrev => {
-            let order = Dial::order(app.job.is_some());
+            let order = app.dial_order();
             let n = order.len();
             let i = app.selection.focus.index();
             app.selection.focus = if a == Action::FocusNext {
@@ -271,7 +272,7 @@ fn select(app: &mut App, a: Action) -> bool {
             };
             true
         }
-        Action::Inspect if app.job.is_some() => {
+        Action::Inspect if !app.trace.explains_fates() => {
             app.say("the inspector needs the single processor: j leaves job mode")
         }
         Action::Inspect => {
@@ -306,7 +307,7 @@ fn general(app: &mut App, a: Action) -> bool {
             true
         }
         Action::Close => {
-            let crashes = app.job.as_ref().map_or(0, |j| j.crashes().len());
+            let crashes = app.trace.crashes().len();
             let had = app.selection.inspected.is_some()
                 || app.crash_pick.is_some()
                 || crashes > app.crash_closed;

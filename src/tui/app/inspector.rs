@@ -6,12 +6,12 @@ use super::App;
 impl App {
     /// The newest arrived event, if any.
     pub(super) fn newest(&self) -> Option<usize> {
-        self.timeline.arrived().checked_sub(1)
+        self.trace.arrived().checked_sub(1)
     }
 
     /// The inspector to the event before or after the inspected one (among those arrived).
     pub(super) fn inspect_step(&mut self, i: usize, forward: bool) -> bool {
-        let n = self.timeline.arrived();
+        let n = self.trace.arrived();
         let next = if forward {
             (i + 1 < n).then_some(i + 1)
         } else {
@@ -33,8 +33,8 @@ impl App {
         self.playhead.playing = false;
         self.place(e.proc_time, offset + 1, false, false);
         self.selection.inspected = Some(offset);
-        if self.timeline.arrived() <= offset + 1 && !self.timeline.is_finished() {
-            self.catch_up();
+        if self.trace.arrived() <= offset + 1 && !self.trace.is_finished() {
+            self.follow();
         } else {
             self.rerun();
         }
@@ -44,14 +44,13 @@ impl App {
     /// one (the newest arrived when none is). Forward, the engine runs on until one arrives;
     /// with none left the playhead stops at the end.
     pub(super) fn jump_exception(&mut self, forward: bool) -> bool {
-        if self.job.is_some() {
+        let Some(ex) = self.trace.exceptions() else {
             return self.say("< and > need the single processor: j leaves job mode");
-        }
+        };
         if self.rerunning {
             return self.say("re-running for the new dials: a moment");
         }
         let cur = self.selection.inspected.or_else(|| self.newest());
-        let ex = self.timeline.exceptions();
         if !forward {
             let before = cur.map_or(0, |c| ex.partition_point(|e| e.offset < c));
             return match before.checked_sub(1).map(|k| ex[k].offset) {
@@ -68,13 +67,7 @@ impl App {
             return true;
         }
         // None has arrived yet: run on, one event at a time, until one does.
-        let stream = self.scenario.stream.clone();
-        let seen = ex.len();
-        while self.timeline.arrived() < stream.len() && self.timeline.exceptions().len() == seen {
-            let next = self.timeline.arrived() + 1;
-            self.timeline.advance_to(&stream, next, false);
-        }
-        if let Some(offset) = self.timeline.exceptions().get(seen).map(|e| e.offset) {
+        if let Some(offset) = self.trace.run_to_next_exception() {
             self.seek(offset);
             return true;
         }

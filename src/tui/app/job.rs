@@ -7,6 +7,7 @@ use std::sync::atomic::AtomicBool;
 
 use crate::engine::job_timeline::{Intervention, JobTimeline};
 use crate::engine::pipeline::{PipelineConfig, PipelineError};
+use crate::engine::trace::Trace;
 
 use super::work::{run_job, Work};
 use super::{App, Dial};
@@ -38,7 +39,7 @@ impl App {
     pub fn open_job(&mut self, preset: PipelineConfig) {
         self.job_preset = Some(preset);
         self.dials.checkpoint_every = preset.checkpoint_every;
-        if self.job.is_some() {
+        if self.parallel {
             self.rerun_job(false);
         } else {
             self.set_job_mode(true, false);
@@ -72,10 +73,13 @@ impl App {
             }
             return;
         }
-        if self.job.is_none() {
+        if self.trace.pipeline_config().is_none() {
             match JobTimeline::new(self.scenario.stream.clone(), cfg) {
-                Ok(j) => self.job = Some(Box::new(j)),
-                Err(_) => return,
+                Ok(j) => self.trace = Trace::parallel(j),
+                Err(_) => {
+                    self.parallel = false;
+                    return;
+                }
             }
         }
         self.rerunning = true;
@@ -90,27 +94,24 @@ impl App {
         });
     }
 
-    /// A re-run job replaces the one drawn; the playhead follows it.
+    /// A re-run job replaces the run drawn; the playhead follows it. A job that could not be
+    /// built (its shape refused) leaves job mode for the single processor.
     pub(super) fn take_job(&mut self, job: Result<JobTimeline, PipelineError>) {
-        match job {
-            Ok(j) => {
-                self.sync_job_playhead(&j);
-                self.job = Some(Box::new(j));
+        self.take_trace(job.map(Trace::parallel));
+    }
+
+    /// A re-run's trace replaces the one drawn, and the two clocks meet ([`App::follow`]); a
+    /// job that could not be built leaves job mode for the single processor.
+    pub(super) fn take_trace(&mut self, trace: Result<Trace, PipelineError>) {
+        match trace {
+            Ok(t) => {
+                self.trace = t;
+                self.follow();
             }
-            Err(_) => self.job = None,
-        }
-    }
-
-    /// The playhead follows the job's clock (back with a crash, on with the replay).
-    fn sync_job_playhead(&mut self, j: &JobTimeline) {
-        self.place(j.now(), self.arrived_by(j.now()), j.is_finished(), true);
-    }
-
-    pub(super) fn with_job(&mut self, f: impl FnOnce(&mut JobTimeline)) {
-        if let Some(mut j) = self.job.take() {
-            f(&mut j);
-            self.sync_job_playhead(&j);
-            self.job = Some(j);
+            Err(_) => {
+                self.parallel = false;
+                self.rerun();
+            }
         }
     }
 
@@ -118,16 +119,16 @@ impl App {
     /// finished; off the UI task for a big input unless `inline`), or out of it (the single
     /// processor re-run to the same processing time).
     pub(super) fn set_job_mode(&mut self, on: bool, inline: bool) {
-        if on == self.job.is_some() {
+        if on == self.parallel {
             return;
         }
+        self.parallel = on;
         self.crash_pick = None;
         self.crash_closed = 0;
         self.selection.inspected = None;
         if on {
             self.rerun_job(inline);
         } else {
-            self.job = None;
             if !Dial::ALL.contains(&self.selection.focus) {
                 self.selection.focus = Dial::Lag;
             }
@@ -141,15 +142,11 @@ impl App {
 
     /// Applies a press to the job at the playhead and, if it took effect, keeps it with the
     /// time the job took it at (job mode is entered first). The presses are kept here, the
-    /// one record a re-run replays: the job's own list is only what this run took.
+    /// one record a re-run replays: the trace's own list is only what this run took.
     pub(super) fn press(&mut self, what: Intervention) -> bool {
         self.set_job_mode(true, true);
-        let mut taken = None;
-        self.with_job(|j| {
-            if j.press(what) {
-                taken = j.presses().last().copied();
-            }
-        });
+        let taken = self.trace.press(what);
+        self.follow();
         self.presses.extend(taken);
         taken.is_some()
     }

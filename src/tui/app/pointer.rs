@@ -3,17 +3,17 @@
 //! frontier point adopted, a window selected, an operator picked, an event inspected). A drag
 //! only moves a dial. Nothing is under the mouse while the help covers the panels.
 
-use super::{Action, App, Dial};
-use crate::tui::geometry::{self, plot::PlotFrame, Areas};
+use super::{Action, App};
+use crate::tui::geometry::{self, plot::PlotFrame};
 
 impl App {
     /// The action a click (a drag with `drag`) at screen (col, row) asks for, if any.
     pub(super) fn pointed(&self, col: u16, row: u16, drag: bool) -> Option<Action> {
-        let areas = Areas::compute_for(self.size, self.job.is_some())?;
+        let areas = self.areas(self.size)?;
         if self.overlay.is_some() {
             return None;
         }
-        let order = Dial::order(self.job.is_some());
+        let order = self.dial_order();
         if let Some((dial, r)) = geometry::dials::hit(areas.dials, order, col, row) {
             return Some(Action::SetDial(dial, r));
         }
@@ -33,17 +33,20 @@ impl App {
         if let Some(w) = geometry::windows::hit(areas.windows, windows, selected, col, row) {
             return Some(Action::SelectWindow(w));
         }
-        if let Some(job) = self.job.as_deref() {
-            let cfg = job.config();
-            return areas
-                .topology
-                .and_then(|a| geometry::topology::hit(a, cfg.partitions, cfg.parallelism, col, row))
-                .map(Action::PickOperatorAt);
+        if let Some(op) = areas
+            .topology
+            .zip(self.trace.pipeline_config())
+            .and_then(|(a, cfg)| {
+                geometry::topology::hit(a, cfg.partitions, cfg.parallelism, col, row)
+            })
+        {
+            return Some(Action::PickOperatorAt(op));
         }
+        // An event the run can explain, under the mouse on the plot.
         let f = PlotFrame::of(self, areas.plot)?;
         let at = f.to_data(col, row)?;
-        self.timeline
-            .nearest(&self.scenario.stream, at, f.cell_size())
+        self.trace
+            .nearest(at, f.cell_size())
             .map(Action::InspectEvent)
     }
 }
@@ -54,7 +57,9 @@ mod tests {
 
     use super::*;
     use crate::engine::EngineConfig;
+    use crate::tui::app::Dial;
     use crate::tui::app::{update, Msg};
+    use crate::tui::geometry::Areas;
     use crate::tui::scenario::Scenario;
     use crate::tui::theme::Theme;
     use crate::tui::{app_for, Options};

@@ -13,6 +13,7 @@ use crate::engine::job_timeline::{JobTimeline, Press};
 use crate::engine::pipeline::{PipelineConfig, PipelineError};
 use crate::engine::stream::Stream;
 use crate::engine::timeline::Timeline;
+use crate::engine::trace::Trace;
 use crate::engine::{EngineConfig, WindowFn};
 
 use super::{update, App, Msg};
@@ -52,14 +53,12 @@ pub enum Work {
 /// What finished engine work answered.
 #[derive(Debug)]
 pub enum Done {
+    /// A re-run, of either kind: the run to the playhead (an error when the job's shape was
+    /// refused) and, for the single processor, the whole run's score.
     Rerun {
         generation: u64,
-        timeline: Box<Timeline>,
-        score: FrontierPoint,
-    },
-    RerunJob {
-        generation: u64,
-        job: Result<Box<JobTimeline>, PipelineError>,
+        trace: Result<Box<Trace>, PipelineError>,
+        score: Option<FrontierPoint>,
     },
     /// A re-run stopped because a newer one replaced it.
     Cancelled { generation: u64 },
@@ -91,10 +90,11 @@ impl Work {
                     return Done::Cancelled { generation };
                 }
                 let score = score(&scenario, &timeline, cfg);
+                let trace = Trace::single(scenario.stream.clone(), scenario.proc_time, timeline);
                 Done::Rerun {
                     generation,
-                    timeline: Box::new(timeline),
-                    score,
+                    trace: Ok(Box::new(trace)),
+                    score: Some(score),
                 }
             }
             Work::RerunJob {
@@ -106,9 +106,10 @@ impl Work {
                 to_end,
                 cancel,
             } => match run_job(stream, cfg, &presses, now, to_end, &cancel) {
-                Some(job) => Done::RerunJob {
+                Some(job) => Done::Rerun {
                     generation,
-                    job: job.map(Box::new),
+                    trace: job.map(|j| Box::new(Trace::parallel(j))),
+                    score: None,
                 },
                 None => Done::Cancelled { generation },
             },
@@ -256,26 +257,18 @@ impl App {
         match done {
             Done::Rerun {
                 generation,
-                timeline,
+                trace,
                 score,
             } => {
-                if generation != self.generation || self.job.is_some() {
+                if generation != self.generation {
                     return false;
                 }
-                self.timeline = *timeline;
-                self.score = Some(score);
-                self.rerunning = false;
-                self.cancel = None;
-                self.catch_up();
-                true
-            }
-            Done::RerunJob { generation, job } => {
-                if generation != self.generation || self.job.is_none() {
-                    return false;
+                if score.is_some() {
+                    self.score = score;
                 }
                 self.rerunning = false;
                 self.cancel = None;
-                self.take_job(job.map(|j| *j));
+                self.take_trace(trace.map(|t| *t));
                 true
             }
             Done::Cancelled { .. } => false,

@@ -132,8 +132,8 @@ impl Areas {
         Areas::compute_for(size, false)
     }
 
-    /// The layout with or without the job's panels.
-    pub fn compute_for(size: (u16, u16), job: bool) -> Option<Areas> {
+    /// The layout with or without a pipeline's panels (the parallel job's topology and sinks).
+    pub fn compute_for(size: (u16, u16), pipeline: bool) -> Option<Areas> {
         let (w, h) = size;
         if w < MIN_SIZE.0 || h < MIN_SIZE.1 {
             return None;
@@ -174,8 +174,9 @@ impl Areas {
             TOPOLOGY_NATURAL,
             BOTTOM_NATURAL,
         ];
-        let tall = full && main.height >= if job { tall_job } else { tall_single }.iter().sum();
-        match (full, job) {
+        let tall =
+            full && main.height >= if pipeline { tall_job } else { tall_single }.iter().sum();
+        match (full, pipeline) {
             (true, false) if tall => {
                 let [watermark, counters, dials, frontier, windows, panes] =
                     stack(right, tall_single.map(|h| (h, h)), 3);

@@ -1,6 +1,7 @@
 //! The counters panel: events arrived, on time, late within grace, dropped, panes emitted,
-//! windows open, state size: bold and right-aligned, to read from the back of a room. In job
-//! mode the parallel job's operators' counters, summed: they roll back with a crash.
+//! windows open, state size: bold and right-aligned, to read from the back of a room. What the
+//! trace counts: for the parallel job, its operators' counters, summed (they roll back with a
+//! crash), and its cells over its operators.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -8,7 +9,6 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
 
-use crate::engine::job_timeline::JobTimeline;
 use crate::engine::Counters;
 
 use super::super::app::App;
@@ -25,40 +25,7 @@ pub fn bytes(n: usize) -> String {
     }
 }
 
-/// The job's rows: the operators' counters, their open cells and state, as the engine sums them.
-fn job_rows(app: &App, job: &JobTimeline) -> Vec<(String, String, Style)> {
-    let t = &app.theme;
-    let p = job.pipeline();
-    let c = p.counters();
-    let bold = t.text.add_modifier(Modifier::BOLD);
-    let ops = job.operator_totals();
-    // Records the operators have read from the source partitions (they roll back with a
-    // crash); while a restored job reads again what it had read before, say so.
-    let (label, arrived) = if p.is_replaying() {
-        (
-            format!("{} replayed", glyph::REPLAYED),
-            format!("{} / {}", c.events, app.scenario.len()),
-        )
-    } else {
-        (
-            "arrived".into(),
-            format!("{} / {}", c.events, app.scenario.len()),
-        )
-    };
-    let mut rows = vec![(label, arrived, bold)];
-    rows.extend(fate_rows(app, &c));
-    rows.extend([
-        (
-            "cells open".into(),
-            format!("{}  ({} operators)", ops.open_cells, ops.operators),
-            bold,
-        ),
-        ("state".into(), bytes(ops.state_bytes), bold),
-    ]);
-    rows
-}
-
-/// The rows both modes share: the three fates and the panes emitted.
+/// The three fates and the panes emitted.
 fn fate_rows(app: &App, c: &Counters) -> [(String, String, Style); 4] {
     let t = &app.theme;
     let bold = t.text.add_modifier(Modifier::BOLD);
@@ -92,31 +59,38 @@ fn fate_rows(app: &App, c: &Counters) -> [(String, String, Style); 4] {
     ]
 }
 
-/// The rows: (label, value, style of the value).
+/// The rows: (label, value, style of the value), as the trace counts them.
 pub fn rows(app: &App) -> Vec<(String, String, Style)> {
-    if let Some(job) = app.job.as_deref() {
-        return job_rows(app, job);
-    }
     let t = &app.theme;
-    let c = app.timeline.counters();
+    let tr = &app.trace;
+    let c = tr.counters();
     let bold = t.text.add_modifier(Modifier::BOLD);
+    // Events the run has read (a parallel run's roll back with a crash); while a restored run
+    // reads again what it had read before, say so.
+    let label = if tr.is_replaying() {
+        format!("{} replayed", glyph::REPLAYED)
+    } else {
+        "arrived".into()
+    };
     let mut rows = vec![(
-        "arrived".into(),
+        label,
         format!("{} / {}", c.events, app.scenario.len()),
         bold,
     )];
-    rows.extend(fate_rows(app, c));
-    rows.extend([
-        (
-            "windows open".into(),
-            format!(
-                "{}  ({} cells)",
-                app.timeline.open_windows(),
-                app.timeline.open_cells()
-            ),
-            bold,
+    rows.extend(fate_rows(app, &c));
+    // A single processor counts its windows and their cells; a parallel run its cells, over
+    // its operators.
+    let cells = tr.open_cells();
+    let open = match tr.open_windows() {
+        Some(windows) => ("windows open".into(), format!("{windows}  ({cells} cells)")),
+        None => (
+            "cells open".into(),
+            format!("{cells}  ({} operators)", tr.operators().unwrap_or(0)),
         ),
-        ("state".into(), bytes(app.timeline.state_bytes()), bold),
+    };
+    rows.extend([
+        (open.0, open.1, bold),
+        ("state".into(), bytes(tr.state_bytes()), bold),
     ]);
     rows
 }

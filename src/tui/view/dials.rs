@@ -1,5 +1,5 @@
 //! The dials panel: lag, grace, early-trigger interval, speed, watermark kind and accumulation
-//! mode (and in job mode the checkpoint interval), each a track with a thumb and its value; the
+//! mode (and, when the run takes checkpoints, their interval), each a track with a thumb and its value; the
 //! focused one is reversed. In the compact layout it also carries a one-line summary of the
 //! frontier. Where each track goes is the screen's geometry ([`crate::tui::geometry::dials`]),
 //! which the mouse uses too.
@@ -61,7 +61,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
         .title(Span::styled(title, t.title));
     let inner = block.inner(area);
     block.render(area, buf);
-    let order = Dial::order(app.job.is_some());
+    let order = app.dial_order();
     for (i, &d) in order.iter().enumerate() {
         let y = inner.y + i as u16;
         if y >= inner.bottom() {

@@ -26,8 +26,11 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         spans.push(Span::styled("Esc", t.key));
         spans.push(Span::styled(" close ", t.text));
     } else {
-        let mut hints: Vec<(&str, &str)> =
-            footer_hints(app.job.is_some(), app.selection.inspected.is_some()).collect();
+        let mut hints: Vec<(&str, &str)> = footer_hints(
+            app.trace.pipeline_config().is_some(),
+            app.selection.inspected.is_some(),
+        )
+        .collect();
         let width = |h: &[(&str, &str)]| -> usize {
             h.iter()
                 .map(|(k, d)| {

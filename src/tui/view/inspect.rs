@@ -17,7 +17,7 @@ use super::super::theme::Theme;
 pub fn lines(app: &App) -> Option<Vec<Line<'static>>> {
     let t = &app.theme;
     let i = app.selection.inspected?;
-    let why = app.timeline.inspect(&app.scenario.stream, i)?;
+    let why = app.trace.inspect(i)?;
     let e = why.event;
     let mut v = vec![Line::from(vec![
         Span::styled(

@@ -1,6 +1,6 @@
-//! The view: renders a borrowed [`App`] into a frame, one module per panel (job mode adds the
-//! topology and sinks panels and the crash report). Below 80×24 it
-//! draws only the "terminal too small" message; no size makes it panic. The panels draw their
+//! The view: renders a borrowed [`App`] into a frame, one module per panel. Every panel reads
+//! the app's one [`crate::engine::trace::Trace`] and draws what it holds (a parallel run's
+//! topology, sinks and crash report when it carries them). Below 80×24 it draws only the "terminal too small" message; no size makes it panic. The panels draw their
 //! text through [`text`], which can record what each line meant to say and where, so a test can
 //! tell a line that fits from one the panel's edge cut off.
 
@@ -23,7 +23,7 @@ use ratatui::widgets::{Paragraph, Widget, Wrap};
 use ratatui::Frame;
 
 use super::app::{App, Overlay};
-use super::geometry::{Areas, Mode, MIN_SIZE};
+use super::geometry::{Mode, MIN_SIZE};
 
 /// Draws the whole screen.
 pub fn render(app: &App, frame: &mut Frame) {
@@ -34,7 +34,7 @@ pub fn render(app: &App, frame: &mut Frame) {
 /// Draws the whole screen into a buffer covering `area`.
 pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     app.theme.paint(area, buf);
-    let Some(a) = Areas::compute_for((area.width, area.height), app.job.is_some()) else {
+    let Some(a) = app.areas((area.width, area.height)) else {
         too_small(app, area, buf);
         return;
     };
@@ -51,8 +51,8 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     }
 }
 
-/// Draws one panel of [`Areas::panels`] (the plot with what is drawn over it: the inspector
-/// and the crash report) into `r`.
+/// Draws one panel of [`Areas::panels`](crate::tui::geometry::Areas::panels) (the plot with
+/// what is drawn over it: the inspector and the crash report) into `r`.
 pub fn draw_panel(app: &App, name: &str, r: Rect, mode: Mode, buf: &mut Buffer) {
     match name {
         "plot" => {

@@ -1,9 +1,9 @@
 //! The two-clocks plot: every arrived event at (event time →, processing time ↑), drawn by its
 //! fate (• on time, ◆ late within grace, ✕ dropped); the watermark as a line (━), window ends
-//! (┊, the selected window's edges │) and the playhead (┈ with ▶ on the axis). In job mode the
-//! events are those the parallel job's operators took (↺ those taken again in a replay), the
-//! watermark is the job's, and the processing-time axis carries completed checkpoints (╾) and
-//! crashes (↯).
+//! (┊, the selected window's edges │) and the playhead (┈ with ▶ on the axis), all as the trace
+//! has them: for the parallel job the events are those its operators took (↺ those taken again
+//! in a replay), the watermark is the job's, and the processing-time axis carries its completed
+//! checkpoints (╾) and crashes (↯).
 //!
 //! Ink follows events: each cell counts its events by fate, shows the fate most of them met,
 //! and picks that fate's glyph (light to heavy, `glyph::ON_TIME_RAMP` and the others) by how
@@ -23,8 +23,6 @@ use ratatui::widgets::{Block, Borders, Widget};
 
 use crate::engine::lateness::secs;
 use crate::engine::Fate;
-
-use crate::engine::job_timeline::JobTimeline;
 
 use super::super::app::App;
 use super::super::geometry::plot::{PlotFrame, Y_LABELS};
@@ -128,63 +126,11 @@ fn mark_cell(theme: &Theme, m: Mark, ineq: Option<&Inequality>) -> Option<(char,
     })
 }
 
-/// Events by fate so far: the shares the legend states.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Shares {
-    pub on_time: usize,
-    pub late: usize,
-    pub dropped: usize,
-}
-
-impl Shares {
-    pub fn total(&self) -> usize {
-        self.on_time + self.late + self.dropped
-    }
-
-    /// The share of a fate, in percent (0 before any event).
-    pub fn percent(&self, fate: Fate) -> f64 {
-        let n = match fate {
-            Fate::OnTime => self.on_time,
-            Fate::Late => self.late,
-            Fate::Dropped => self.dropped,
-        };
-        if self.total() == 0 {
-            0.0
-        } else {
-            100.0 * n as f64 / self.total() as f64
-        }
-    }
-
-    /// The arrived events by the fate the engine gave them (in job mode: the job's operators).
-    pub fn of(app: &App) -> Shares {
-        if let Some(job) = app.job.as_deref() {
-            let n = app.playhead.arrived.min(app.scenario.len());
-            let mut s = Shares::default();
-            for f in job.fates().iter().take(n).flatten() {
-                match f {
-                    Fate::OnTime => s.on_time += 1,
-                    Fate::Late => s.late += 1,
-                    Fate::Dropped => s.dropped += 1,
-                }
-            }
-            return s;
-        }
-        let tl = &app.timeline;
-        let x = tl.exceptions();
-        let late = x.iter().filter(|e| e.fate == Fate::Late).count();
-        Shares {
-            on_time: tl.arrived().saturating_sub(x.len()),
-            late,
-            dropped: x.len() - late,
-        }
-    }
-}
-
 /// The legend: the glyphs, the fates' shares of the events so far, the watermark; the widest
 /// that fits in `width` columns.
 fn legend(app: &App, width: u16) -> Line<'static> {
     let t = &app.theme;
-    let sh = Shares::of(app);
+    let sh = app.trace.shares();
     let p = |f: Fate| format!("{:.1}%", sh.percent(f));
     let n = sh.total();
     let filtered = app.plot_exceptions_only;
@@ -322,25 +268,14 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         }
     }
 
-    let ineq = if let Some(job) = app.job.as_deref() {
-        job_layer(app, job, &f, &mut events);
-        events.place(
-            &mut grid,
-            !app.plot_exceptions_only,
-            app.plot_exceptions_only,
-        );
-        job_watermark(app, job, &f, &mut grid);
-        None
-    } else {
-        timeline_layer(app, &f, &mut events);
-        events.place(
-            &mut grid,
-            !app.plot_exceptions_only,
-            app.plot_exceptions_only,
-        );
-        timeline_watermark(app, &f, &mut grid);
-        inspected(app, &f, &mut grid)
-    };
+    layer(app, &f, &mut events);
+    events.place(
+        &mut grid,
+        !app.plot_exceptions_only,
+        app.plot_exceptions_only,
+    );
+    watermark_line(app, &f, &mut grid);
+    let ineq = inspected(app, &f, &mut grid);
 
     for r in 0..h {
         for c in 0..w {
@@ -360,23 +295,22 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let label = |v: f64| format!("{:>5.0}s", v / 1000.0);
     buf.set_stringn(lx, f.inner.y, label(f.y.1), 6, t.dim);
     buf.set_stringn(lx, f.inner.bottom() - 1, label(f.y.0), 6, t.dim);
-    if let Some(job) = app.job.as_deref() {
-        // Completed checkpoints and crashes, as ticks on the processing-time axis.
-        for ck in job.pipeline().checkpoints() {
-            if let Some(r) = f.row(ck.time) {
-                buf.set_stringn(
-                    lx + 5,
-                    f.inner.y + r,
-                    glyph::CHECKPOINT.to_string(),
-                    1,
-                    t.key,
-                );
-            }
+    // Completed checkpoints and crashes (a parallel run's), as ticks on the processing-time
+    // axis.
+    for ck in app.trace.checkpoints() {
+        if let Some(r) = f.row(ck.time) {
+            buf.set_stringn(
+                lx + 5,
+                f.inner.y + r,
+                glyph::CHECKPOINT.to_string(),
+                1,
+                t.key,
+            );
         }
-        for crash in job.crashes() {
-            if let Some(r) = f.row(crash.time) {
-                buf.set_stringn(lx + 4, f.inner.y + r, glyph::CRASH.to_string(), 1, t.warn);
-            }
+    }
+    for crash in app.trace.crashes() {
+        if let Some(r) = f.row(crash.time) {
+            buf.set_stringn(lx + 4, f.inner.y + r, glyph::CRASH.to_string(), 1, t.warn);
         }
     }
     if let Some(r) = now_row {
@@ -520,44 +454,37 @@ impl Cells {
     }
 }
 
-/// The parallel job's events: the records its operators took, by the fate they met there
-/// (and whether they were taken again in a replay).
-fn job_layer(app: &App, job: &JobTimeline, f: &PlotFrame, cells: &mut Cells) {
+/// The run's events by the fate they met (a parallel run's: at its operators, and whether
+/// they were taken again in a replay), an even sample of huge runs each weighted by its
+/// stride.
+fn layer(app: &App, f: &PlotFrame, cells: &mut Cells) {
     let w = f.inner.width as usize;
-    let n = app.playhead.arrived.min(app.scenario.len());
-    let events = &app.scenario.stream.events[..n];
-    let fates = job.fates();
-    let again = job.deliveries();
-    let stride = (events.len() / ON_TIME_SAMPLES).max(1);
-    for k in (0..events.len()).step_by(stride) {
-        let Some(fate) = fates.get(k).copied().flatten() else {
-            continue;
-        };
-        let e = &events[k];
-        let (Some(c), Some(r)) = (f.col(e.event_time), f.row(e.proc_time)) else {
-            continue;
-        };
-        let i = r as usize * w + c as usize;
-        cells.add(i, fate, stride);
-        if again.get(k).is_some_and(|&d| d >= 2) {
-            if let Some(x) = cells.replayed.get_mut(i) {
-                *x = true;
+    let with_on_time = !app.plot_exceptions_only;
+    app.trace
+        .sample(ON_TIME_SAMPLES, EXCEPTION_SAMPLES, with_on_time, |s| {
+            let e = &s.event;
+            let (Some(c), Some(r)) = (f.col(e.event_time), f.row(e.proc_time)) else {
+                return;
+            };
+            let i = r as usize * w + c as usize;
+            cells.add(i, s.fate, s.weight);
+            if s.replayed {
+                if let Some(x) = cells.replayed.get_mut(i) {
+                    *x = true;
+                }
             }
-        }
-    }
+        });
 }
 
-/// The job's watermark line.
-fn job_watermark(app: &App, job: &JobTimeline, f: &PlotFrame, grid: &mut [Mark]) {
+/// The run's watermark line: per column, where the watermark first reached it; per row, where
+/// it stood then (the two passes keep the line unbroken at any slope).
+fn watermark_line(app: &App, f: &PlotFrame, grid: &mut [Mark]) {
     let w = f.inner.width as usize;
     let (cw, ch) = f.cell_size();
-    let wms = job.watermarks();
-    let upto = wms.partition_point(|&(t, _)| t <= app.playhead.now);
-    let wms = &wms[..upto];
+    let history = app.trace.watermark_history();
     for c in 0..f.inner.width {
         let x = f.x.0 + (f64::from(c) + 0.5) * cw;
-        let i = wms.partition_point(|&(_, wm)| wm < x);
-        if let Some(&(t, _)) = wms.get(i) {
+        if let Some((t, _)) = history.first_reaching(x) {
             if let Some(r) = f.row(t) {
                 put(grid, w, c, r, Mark::WatermarkRun);
             }
@@ -568,69 +495,7 @@ fn job_watermark(app: &App, job: &JobTimeline, f: &PlotFrame, grid: &mut [Mark])
         if y > app.playhead.now {
             continue;
         }
-        let i = wms.partition_point(|&(t, _)| t <= y);
-        if let Some(&(_, wm)) = i.checked_sub(1).and_then(|i| wms.get(i)) {
-            if let Some(c) = f.col(wm) {
-                put(grid, w, c, r, Mark::Watermark);
-            }
-        }
-    }
-}
-
-/// The single processor's events by fate.
-fn timeline_layer(app: &App, f: &PlotFrame, cells: &mut Cells) {
-    let w = f.inner.width as usize;
-    let tl = &app.timeline;
-    let events = &app.scenario.stream.events[..tl.arrived()];
-    // On huge inputs, on-time events and (separately, from the timeline's list) late and
-    // dropped ones are drawn from even samples, each weighted by its stride.
-    let fates = tl.fates();
-    if !app.plot_exceptions_only {
-        let stride = (events.len() / ON_TIME_SAMPLES).max(1);
-        for k in (0..events.len()).step_by(stride) {
-            if fates[k] != Fate::OnTime {
-                continue;
-            }
-            let e = &events[k];
-            if let (Some(c), Some(r)) = (f.col(e.event_time), f.row(e.proc_time)) {
-                cells.add(r as usize * w + c as usize, Fate::OnTime, stride);
-            }
-        }
-    }
-    let exceptions = tl.exceptions();
-    let stride = (exceptions.len() / EXCEPTION_SAMPLES).max(1);
-    for x in exceptions.iter().step_by(stride) {
-        let e = &x.event;
-        if let (Some(c), Some(r)) = (f.col(e.event_time), f.row(e.proc_time)) {
-            cells.add(r as usize * w + c as usize, x.fate, stride);
-        }
-    }
-}
-
-/// The single processor's watermark line: per column, where the watermark first reached it;
-/// per row, where it stood then (the two passes keep the line unbroken at any slope).
-fn timeline_watermark(app: &App, f: &PlotFrame, grid: &mut [Mark]) {
-    let w = f.inner.width as usize;
-    let (cw, ch) = f.cell_size();
-    let tl = &app.timeline;
-    let events = &app.scenario.stream.events[..tl.arrived()];
-    let wms = tl.watermarks();
-    for c in 0..f.inner.width {
-        let x = f.x.0 + (f64::from(c) + 0.5) * cw;
-        let i = wms.partition_point(|&wm| wm < x);
-        if let Some(e) = events.get(i) {
-            if let Some(r) = f.row(e.proc_time) {
-                put(grid, w, c, r, Mark::WatermarkRun);
-            }
-        }
-    }
-    for r in 0..f.inner.height {
-        let y = f.y.0 + (f64::from(f.inner.height - 1 - r) + 0.5) * ch;
-        if y > app.playhead.now {
-            continue;
-        }
-        let n = events.partition_point(|e| e.proc_time <= y);
-        if let Some(&wm) = n.checked_sub(1).and_then(|i| wms.get(i)) {
+        if let Some((_, wm)) = history.at(y) {
             if let Some(c) = f.col(wm) {
                 put(grid, w, c, r, Mark::Watermark);
             }
@@ -644,7 +509,7 @@ fn timeline_watermark(app: &App, f: &PlotFrame, grid: &mut [Mark]) {
 fn inspected(app: &App, f: &PlotFrame, grid: &mut [Mark]) -> Option<Inequality> {
     let w = f.inner.width as usize;
     let i = app.selection.inspected?;
-    let why = app.timeline.inspect(&app.scenario.stream, i)?;
+    let why = app.trace.inspect(i)?;
     let e = why.event;
     let (c, r) = (f.col(e.event_time)?, f.row(e.proc_time)?);
     put(grid, w, c, r, Mark::Inspected);
@@ -652,7 +517,7 @@ fn inspected(app: &App, f: &PlotFrame, grid: &mut [Mark]) -> Option<Inequality> 
         return None;
     }
     // The window the event met its (worst) fate in.
-    let wf = app.timeline.config().window;
+    let wf = app.trace.config().window;
     let (win, _, _) = why.windows.iter().find(|x| x.1 == why.fate)?;
     let q = Inequality {
         fate: why.fate,

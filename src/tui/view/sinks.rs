@@ -11,16 +11,25 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 
-use crate::engine::job_timeline::JobTimeline;
 use crate::engine::pipeline::CrashTarget;
+use crate::engine::trace::SinkReport;
 use crate::engine::SinkKind;
 
 use super::super::app::App;
 use super::super::geometry::plot::PlotFrame;
 use super::super::theme::glyph;
 
-/// The sinks panel's lines for a panel `width` columns wide inside.
-pub fn lines(app: &App, job: &JobTimeline, width: u16) -> Vec<Line<'static>> {
+/// A sink's short name, for narrow columns.
+pub fn short_name(k: SinkKind) -> &'static str {
+    match k {
+        SinkKind::Additive => "add",
+        SinkKind::Idempotent => "idem",
+        SinkKind::Transactional => "txn",
+    }
+}
+
+/// The sinks panel's lines for `report` in a panel `width` columns wide inside.
+pub fn lines(app: &App, report: &SinkReport, width: u16) -> Vec<Line<'static>> {
     let t = &app.theme;
     // Column widths: the sink's name, its total, cells wrong, cells open, panes staged.
     let (nw, tw, ww, ow, sw) = match width {
@@ -31,11 +40,10 @@ pub fn lines(app: &App, job: &JobTimeline, width: u16) -> Vec<Line<'static>> {
     };
     let short = nw < 14;
     let name = |k: SinkKind| -> &'static str {
-        match (k, short) {
-            (SinkKind::Additive, true) => "add",
-            (SinkKind::Idempotent, true) => "idem",
-            (SinkKind::Transactional, true) => "txn",
-            (k, false) => k.name(),
+        if short {
+            short_name(k)
+        } else {
+            k.name()
         }
     };
     let mut v = vec![Line::from(Span::styled(
@@ -47,7 +55,7 @@ pub fn lines(app: &App, job: &JobTimeline, width: u16) -> Vec<Line<'static>> {
     ))];
     // Wrong: a cell over the oracle, or short of it once its window is final (red). Open: short
     // of it while the window can still take data, incomplete and not an error (neutral).
-    for s in job.sink_scores(&app.scenario.truth) {
+    for s in &report.scores {
         let staged = if s.kind == SinkKind::Transactional {
             s.staged.to_string()
         } else {
@@ -64,8 +72,7 @@ pub fn lines(app: &App, job: &JobTimeline, width: u16) -> Vec<Line<'static>> {
             Span::styled(format!("{staged:>sw$}"), t.dim),
         ]));
     }
-    let over = job.overcount();
-    let panes = job.duplicate_panes();
+    let (over, panes) = (report.overcount, report.duplicate_panes);
     let over_line = |detail: bool| {
         let mut spans = vec![
             Span::styled("additive over ", t.text),
@@ -80,7 +87,7 @@ pub fn lines(app: &App, job: &JobTimeline, width: u16) -> Vec<Line<'static>> {
         Line::from(spans)
     };
     v.push(super::fit(width, vec![over_line(true), over_line(false)]));
-    let (crashes, checkpoints) = (job.crashes().len(), job.pipeline().checkpoints().len());
+    let (crashes, checkpoints) = (app.trace.crashes().len(), app.trace.checkpoints().len());
     v.push(super::fit(
         width,
         vec![
@@ -105,7 +112,7 @@ pub fn lines(app: &App, job: &JobTimeline, width: u16) -> Vec<Line<'static>> {
 
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let t = &app.theme;
-    let Some(job) = app.job.as_deref() else {
+    let Some(report) = app.trace.sinks(&app.scenario.truth) else {
         return;
     };
     let block = Block::default()
@@ -117,14 +124,15 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         ]));
     let inner = block.inner(area);
     block.render(area, buf);
-    super::text::lines(buf, inner, lines(app, job, inner.width));
+    super::text::lines(buf, inner, lines(app, &report, inner.width));
 }
 
-/// The crash report's lines, once the job has crashed.
-pub fn crash_lines(app: &App, job: &JobTimeline) -> Option<Vec<Line<'static>>> {
+/// The crash report's lines, once the run has crashed (and until Esc closes the report).
+pub fn crash_lines(app: &App) -> Option<Vec<Line<'static>>> {
     let t = &app.theme;
-    let c = job.last_crash()?;
-    if job.crashes().len() <= app.crash_closed {
+    let tr = &app.trace;
+    let c = tr.last_crash()?;
+    if tr.crashes().len() <= app.crash_closed {
         return None;
     }
     let who = match c.target {
@@ -158,7 +166,7 @@ pub fn crash_lines(app: &App, job: &JobTimeline) -> Option<Vec<Line<'static>>> {
         ),
     ])];
     let over = c.overcount_total();
-    let replay = if job.pipeline().is_replaying() {
+    let replay = if tr.is_replaying() {
         let sink = match over {
             0 => "the additive sink will not go over".to_string(),
             n => format!("the additive sink will end {n:+} over"),
@@ -167,7 +175,7 @@ pub fn crash_lines(app: &App, job: &JobTimeline) -> Option<Vec<Line<'static>>> {
             "{} the replay will take {} events again ({} so far); {sink}",
             glyph::REPLAYED,
             c.replayed,
-            job.redelivered(),
+            tr.redelivered(),
         )
     } else {
         let sink = match over {
@@ -177,7 +185,7 @@ pub fn crash_lines(app: &App, job: &JobTimeline) -> Option<Vec<Line<'static>>> {
         format!(
             "{} the replay took {} events again; {sink}",
             glyph::REPLAYED,
-            job.redelivered(),
+            tr.redelivered(),
         )
     };
     v.push(Line::from(Span::styled(replay, t.policy)));
@@ -187,10 +195,7 @@ pub fn crash_lines(app: &App, job: &JobTimeline) -> Option<Vec<Line<'static>>> {
 /// Draws the crash report over the plot at `plot`: at its top, or at its bottom when the
 /// playhead is under the top; boxed in a big plot, three bare lines in a small one.
 pub fn render_crash(app: &App, plot: Rect, buf: &mut Buffer) {
-    let Some(job) = app.job.as_deref() else {
-        return;
-    };
-    let Some(mut lines) = crash_lines(app, job) else {
+    let Some(mut lines) = crash_lines(app) else {
         return;
     };
     let t = &app.theme;
@@ -248,7 +253,7 @@ pub fn render_crash(app: &App, plot: Rect, buf: &mut Buffer) {
                 .borders(Borders::ALL)
                 .border_style(t.warn)
                 .title(Span::styled(
-                    format!(" Crash #{} · Esc closes ", job.crashes().len()),
+                    format!(" Crash #{} · Esc closes ", app.trace.crashes().len()),
                     t.warn,
                 )),
         );

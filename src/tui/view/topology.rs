@@ -11,9 +11,8 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
 
-use crate::engine::job_timeline::JobTimeline;
 use crate::engine::lateness::secs;
-use crate::engine::pipeline::ChannelView;
+use crate::engine::pipeline::{ChannelView, Topology};
 use crate::engine::window::fmt_ms;
 
 use super::super::app::App;
@@ -48,10 +47,9 @@ fn channel_cell(t: &Theme, ch: Option<&ChannelView>) -> Vec<Span<'static>> {
     v
 }
 
-/// The panel's lines for an inner area `width` columns wide.
-pub fn lines(app: &App, job: &JobTimeline, width: u16) -> Vec<Line<'static>> {
+/// The panel's lines for `topo` in an inner area `width` columns wide.
+pub fn lines(app: &App, topo: &Topology, width: u16) -> Vec<Line<'static>> {
     let t = &app.theme;
-    let topo = job.pipeline().topology();
     let (np, nn) = (topo.sources.len(), topo.operators.len());
     let mut v = Vec::new();
     for s in &topo.sources {
@@ -130,7 +128,7 @@ pub fn lines(app: &App, job: &JobTimeline, width: u16) -> Vec<Line<'static>> {
     let pending = topo.pending_checkpoints.first();
     let ckpt_line = |copied: bool, in_flight: &str| {
         let mut spans = vec![Span::styled("ckpt ", t.key)];
-        match job.pipeline().last_completed() {
+        match app.trace.last_checkpoint() {
             Some(c) => {
                 let mut s = format!("{} #{} at {}", glyph::CHECKPOINT, c.id, secs(c.time));
                 if copied {
@@ -158,10 +156,9 @@ pub fn lines(app: &App, job: &JobTimeline, width: u16) -> Vec<Line<'static>> {
 
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let t = &app.theme;
-    let Some(job) = app.job.as_deref() else {
+    let (Some(topo), Some(cfg)) = (app.trace.topology(), app.trace.pipeline_config()) else {
         return;
     };
-    let cfg = job.config();
     let every = cfg.checkpoint_every.map_or("on x".into(), fmt_ms);
     let block = Block::default()
         .borders(Borders::ALL)
@@ -178,5 +175,5 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         ]));
     let inner = block.inner(area);
     block.render(area, buf);
-    super::text::lines(buf, inner, lines(app, job, inner.width));
+    super::text::lines(buf, inner, lines(app, &topo, inner.width));
 }

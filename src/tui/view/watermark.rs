@@ -1,6 +1,7 @@
 //! The watermark panel: processing time now, the watermark now, the gap between them with its
-//! history as a sparkline, the watermark kind, and whether the simulation is playing. In job
-//! mode the watermark is the job's (the smallest of its operators'). The sparkline's scale is
+//! history as a sparkline, the watermark kind, and whether the simulation is playing (or a
+//! restored job replaying). The watermark is the trace's (the job's: the smallest of its
+//! operators'). The sparkline's scale is
 //! a round number of seconds just above the largest gap it shows, and it says so ("gap
 //! 0–30s"), so its bars are in proportion however tall the panel is.
 
@@ -34,11 +35,7 @@ pub fn status(app: &App) -> String {
     let speed = format!("{}×", app.dials.speed);
     if app.playhead.finished {
         "■ end of input".to_string()
-    } else if app
-        .job
-        .as_deref()
-        .is_some_and(|j| j.pipeline().is_replaying())
-    {
+    } else if app.trace.is_replaying() {
         let verb = if app.playhead.playing {
             "replaying"
         } else {
@@ -52,12 +49,9 @@ pub fn status(app: &App) -> String {
     }
 }
 
-/// The watermark now: the single processor's, or in job mode the job's.
+/// The watermark now: the run's.
 pub fn watermark_now(app: &App) -> f64 {
-    match app.job.as_deref() {
-        Some(j) => j.watermark(),
-        None => app.timeline.watermark(),
-    }
+    app.trace.watermark()
 }
 
 fn gap(app: &App) -> String {
@@ -69,10 +63,10 @@ fn gap(app: &App) -> String {
     }
 }
 
-/// In job mode after a crash, while processing time is back before the crash: the crash's
-/// time (the job replays from its checkpoint, so its clock went back).
+/// After a crash, while processing time is back before the crash: the crash's time (the job
+/// replays from its checkpoint, so its clock went back).
 pub fn rewound_from(app: &App) -> Option<f64> {
-    let c = app.job.as_deref()?.last_crash()?;
+    let c = app.trace.last_crash()?;
     (app.playhead.now < c.time).then_some(c.time)
 }
 
@@ -245,36 +239,19 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
     }
 }
 
-/// The gap (processing time − watermark, whole seconds) sampled at `n` evenly spaced arrivals.
+/// The gap (processing time − watermark, whole seconds) sampled at `n` evenly spaced points of
+/// the watermark's history (a single run's arrivals, a parallel run's samples).
 pub fn gap_history(app: &App, n: usize) -> Vec<u64> {
-    if let Some(j) = app.job.as_deref() {
-        let wms = j.watermarks();
-        let m = wms.len();
-        if m == 0 || n == 0 {
-            return Vec::new();
-        }
-        return (0..n.min(m))
-            .map(|i| {
-                let j = ((i + 1) * m / n.min(m)).saturating_sub(1).min(m - 1);
-                let g = (wms[j].0 - wms[j].1) / 1000.0;
-                if g.is_finite() && g > 0.0 {
-                    g.round() as u64
-                } else {
-                    0
-                }
-            })
-            .collect();
-    }
-    let wms = app.timeline.watermarks();
-    let events = &app.scenario.stream.events;
-    let m = wms.len();
+    let history = app.trace.watermark_history();
+    let m = history.len();
     if m == 0 || n == 0 {
         return Vec::new();
     }
     (0..n.min(m))
         .map(|i| {
             let j = ((i + 1) * m / n.min(m)).saturating_sub(1).min(m - 1);
-            let g = (events[j].proc_time - wms[j]) / 1000.0;
+            let (t, wm) = history.get(j).unwrap_or((0.0, 0.0));
+            let g = (t - wm) / 1000.0;
             if g.is_finite() && g > 0.0 {
                 g.round() as u64
             } else {

@@ -1,5 +1,6 @@
 //! The windows and panes panels: one row per window (for the selected key, or all keys
-//! together) with its value so far against the oracle, its phase and its latest pane; and the
+//! together) with its value so far against the oracle, its phase and its latest pane (or, for a
+//! run with sinks, what each sink holds beside the run's own value); and the
 //! selected cell's pane history (EARLY / ON_TIME / LATE, processing time, value, difference to
 //! the oracle), long histories shown as their first and last panes.
 
@@ -9,10 +10,11 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
 
-use crate::engine::job_timeline::{JobTimeline, Standing};
+use crate::engine::job_timeline::Standing;
 use crate::engine::lateness::secs;
-use crate::engine::timeline::{Phase, WindowRow};
-use crate::engine::{Accumulation, CellId, Pane, Timing};
+use crate::engine::timeline::Phase;
+use crate::engine::trace::WindowRow;
+use crate::engine::{Accumulation, CellId, Pane, Timing, WindowId};
 
 use super::super::app::App;
 use super::super::geometry::windows::first_row;
@@ -49,39 +51,70 @@ pub fn key_name(app: &App) -> String {
     }
 }
 
-/// The rows of the windows table for the current selection.
-pub fn rows(app: &App) -> Vec<WindowRow> {
-    let keys = app.scenario.keys();
-    app.scenario
-        .windows
-        .iter()
-        .map(|&w| {
-            app.timeline
-                .window_row(w, app.selection.key, keys, &app.scenario.truth)
-        })
-        .collect()
+/// One row of the windows table for window `w` and the selected key.
+fn row(app: &App, w: WindowId) -> WindowRow {
+    app.trace.window_row(
+        w,
+        app.selection.key,
+        app.scenario.keys(),
+        &app.scenario.truth,
+    )
 }
 
-/// The windows table in job mode: per window, the job's own value (which a crash rolls
-/// back), the additive, idempotent and transactional sinks' values, and the oracle.
-fn render_job(app: &App, job: &JobTimeline, area: Rect, buf: &mut Buffer) {
+/// The rows of the windows table for the current selection.
+pub fn rows(app: &App) -> Vec<WindowRow> {
+    app.scenario.windows.iter().map(|&w| row(app, w)).collect()
+}
+
+/// The windows table: per window, the run's value against the oracle. A run with sinks (the
+/// parallel job) shows its own value (which a crash rolls back) beside what each sink holds
+/// (which it does not); the single processor its value, its difference to the oracle, the
+/// window's phase and, with room, its latest pane.
+pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
     let t = &app.theme;
+    let sinks = app.trace.sink_kinds();
+    let title = if sinks.is_empty() {
+        vec![
+            Span::styled(" Windows ", t.title),
+            Span::styled(
+                format!("· {} · key {} ", app.dials.window.describe(), key_name(app)),
+                t.dim,
+            ),
+        ]
+    } else {
+        vec![
+            Span::styled(" Windows at the sinks ", t.title),
+            Span::styled(format!("· key {} ", key_name(app)), t.dim),
+        ]
+    };
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(t.border)
-        .title(Line::from(vec![
-            Span::styled(" Windows at the sinks ", t.title),
-            Span::styled(format!("· key {} ", key_name(app)), t.dim),
-        ]));
+        .title(Line::from(title));
     let inner = block.inner(area);
     block.render(area, buf);
     if inner.height == 0 {
         return;
     }
-    let head = format!(
-        "{:<8}{:>6}{:>6}{:>6}{:>6}{:>6}",
-        "window", "job", "add", "idem", "txn", "truth"
-    );
+    // The latest pane's column when there is room for it.
+    let full = mode == Mode::Full && inner.width >= 45;
+    let head = if sinks.is_empty() {
+        let mut head = format!(
+            "{:<9}{:>5}{:>7}{:>6}  {:<8}",
+            "window", "value", "oracle", "Δ", "state"
+        );
+        if full {
+            head.push_str("latest");
+        }
+        head
+    } else {
+        let mut head = format!("{:<8}{:>6}", "window", "job");
+        for &k in sinks {
+            head.push_str(&format!("{:>6}", super::sinks::short_name(k)));
+        }
+        head.push_str(&format!("{:>6}", "truth"));
+        head
+    };
     let mut lines = vec![Line::from(Span::styled(head, t.dim))];
     let n = app.scenario.windows.len();
     let room = inner.height.saturating_sub(1) as usize;
@@ -95,106 +128,55 @@ fn render_job(app: &App, job: &JobTimeline, area: Rect, buf: &mut Buffer) {
         .skip(first)
         .take(room)
     {
-        let row = job.window_row(
-            w,
-            app.selection.key,
-            app.scenario.keys(),
-            &app.scenario.truth,
-        );
+        let r = row(app, w);
         let base = if i == sel { t.focus } else { t.text };
-        let mut spans = vec![Span::styled(
-            format!(
-                "{:<8}",
-                span(app.dials.window.start(w), app.dials.window.end(w))
-            ),
-            base,
-        )];
-        let style_of = |v: i64| match row.standing(v) {
-            Standing::Right => t.on_time,
-            Standing::Wrong => t.dropped,
-            Standing::Open => t.dim,
-        };
-        // The job's own state first: it rolls back on a crash; the sinks after it do not.
-        for v in std::iter::once(row.job).chain(row.sinks) {
-            spans.push(Span::styled(format!("{v:>6}"), style_of(v)));
-        }
-        let truth = row.truth;
-        spans.push(Span::styled(format!("{truth:>6}"), t.dim));
-        lines.push(Line::from(spans));
-    }
-    super::text::lines(buf, inner, lines);
-}
-
-pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
-    if let Some(job) = app.job.as_deref() {
-        render_job(app, job, area, buf);
-        return;
-    }
-    let t = &app.theme;
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(t.border)
-        .title(Line::from(vec![
-            Span::styled(" Windows ", t.title),
-            Span::styled(
-                format!("· {} · key {} ", app.dials.window.describe(), key_name(app)),
-                t.dim,
-            ),
-        ]));
-    let inner = block.inner(area);
-    block.render(area, buf);
-    if inner.height == 0 {
-        return;
-    }
-    // The latest pane's column when there is room for it.
-    let full = mode == Mode::Full && inner.width >= 45;
-    let mut head = format!(
-        "{:<9}{:>5}{:>7}{:>6}  {:<8}",
-        "window", "value", "oracle", "Δ", "state"
-    );
-    if full {
-        head.push_str("latest");
-    }
-    let mut lines = vec![Line::from(Span::styled(head, t.dim))];
-    let all = rows(app);
-    let room = inner.height.saturating_sub(1) as usize;
-    let sel = app.selection.window.min(all.len().saturating_sub(1));
-    let first = first_row(sel, all.len(), room);
-    for (i, r) in all.iter().enumerate().skip(first).take(room) {
-        let selected = i == sel;
-        let base = if selected { t.focus } else { t.text };
-        let diff = r.value as i64 - r.truth as i64;
-        let (ph, ph_style) = phase_cell(t, r.phase);
-        let mut spans = vec![
-            Span::styled(format!("{:<9}", span(r.start, r.end)), base),
-            Span::styled(format!("{:>5}", r.value), base),
-            Span::styled(format!("{:>7}", r.truth), t.dim),
-            Span::styled(format!("{:>+6}", diff), diff_style(t, diff, r.phase)),
-            Span::raw("  "),
-            Span::styled(format!("{ph:<8}"), ph_style),
-        ];
-        if full {
-            if let Some(p) = r.latest {
-                spans.push(Span::styled(
-                    format!("{} {}", timing_short(p.timing), secs(p.proc_time)),
-                    t.timing(p.timing),
-                ));
+        let spans = match r.sinks {
+            // The run's own state first: it rolls back on a crash; the sinks after it do not.
+            Some(held) => {
+                let style_of = |v: i64| standing_style(t, r.standing(v));
+                let mut spans = vec![Span::styled(format!("{:<8}", span(r.start, r.end)), base)];
+                for v in std::iter::once(r.value).chain(held) {
+                    spans.push(Span::styled(format!("{v:>6}"), style_of(v)));
+                }
+                spans.push(Span::styled(format!("{:>6}", r.truth), t.dim));
+                spans
             }
-        }
+            None => {
+                let diff = r.value - r.truth;
+                let (ph, ph_style) = phase_cell(t, r.phase);
+                let mut spans = vec![
+                    Span::styled(format!("{:<9}", span(r.start, r.end)), base),
+                    Span::styled(format!("{:>5}", r.value), base),
+                    Span::styled(format!("{:>7}", r.truth), t.dim),
+                    Span::styled(
+                        format!("{:>+6}", diff),
+                        standing_style(t, r.standing(r.value)),
+                    ),
+                    Span::raw("  "),
+                    Span::styled(format!("{ph:<8}"), ph_style),
+                ];
+                if let Some(p) = r.latest.filter(|_| full) {
+                    spans.push(Span::styled(
+                        format!("{} {}", timing_short(p.timing), secs(p.proc_time)),
+                        t.timing(p.timing),
+                    ));
+                }
+                spans
+            }
+        };
         lines.push(Line::from(spans));
     }
     super::text::lines(buf, inner, lines);
 }
 
-/// A window's difference to the oracle: right, short of it while the window can still take
-/// data (not an error yet: it is incomplete), or wrong once its value is final.
-pub fn diff_style(t: &Theme, diff: i64, phase: Phase) -> Style {
-    if diff == 0 {
-        t.on_time
-    } else if phase == Phase::Finalised {
-        t.dropped
-    } else {
-        t.dim
+/// A value against the oracle, as the engine stands it: right, short of it while the window
+/// can still take data (not an error yet: it is incomplete), or wrong (over it, or short of it
+/// once the window is final).
+pub fn standing_style(t: &Theme, s: Standing) -> Style {
+    match s {
+        Standing::Right => t.on_time,
+        Standing::Wrong => t.dropped,
+        Standing::Open => t.dim,
     }
 }
 
@@ -250,7 +232,7 @@ pub fn render_panes(app: &App, area: Rect, buf: &mut Buffer) {
 pub fn pane_lines(app: &App, cell: CellId, height: u16) -> Vec<Line<'static>> {
     let t = &app.theme;
     let truth = app.scenario.truth.get(&cell).copied().unwrap_or(0) as i64;
-    let panes: Vec<&Pane> = app.timeline.panes_of(cell).collect();
+    let panes: Vec<&Pane> = app.trace.panes_of(cell).collect();
     let mode = app.dials.accumulation;
     let head = match mode {
         Accumulation::Accumulating => format!("{:<8}{:>7}{:>7}{:>6}", "pane", "at", "value", "Δ"),

@@ -1,0 +1,188 @@
+//! `twoclocks frontier`: the accuracy/latency frontier, a sweep of lags × graces with each
+//! point's emit delay and score, as a table, CSV or JSON.
+
+use std::io::Write;
+
+use anyhow::{bail, Result};
+use clap::{Args, ValueEnum};
+use serde::Serialize;
+
+use super::json::finite;
+use crate::cli::args::{parse_duration_list, EngineArgs, SourceArgs};
+use crate::engine::frontier::{self, FrontierPoint};
+
+/// `frontier`'s output formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TableCsvJson {
+    Table,
+    Csv,
+    Json,
+}
+
+/// The most points a frontier sweep computes (lags × graces): its answer and the runs behind
+/// it grow with the grid.
+pub const MAX_FRONTIER_POINTS: usize = 100_000;
+
+/// `frontier`'s flags: the stream, the engine's other dials, the lags and graces swept and
+/// the output format.
+#[derive(Debug, Args)]
+pub struct FrontierArgs {
+    #[command(flatten)]
+    pub source: SourceArgs,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+    /// Lags to sweep: a list `2s,10s` or a range `0s..120s/10s` (each 0 to 1e11s).
+    #[arg(long, default_value = "0s..120s/10s", allow_hyphen_values = true)]
+    pub lags: String,
+    /// Graces to sweep, likewise (each 0 to 1e11s, or `inf`). At most 100000 lag × grace
+    /// points in all.
+    #[arg(long, default_value = "0s..120s/10s", allow_hyphen_values = true)]
+    pub graces: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = TableCsvJson::Table)]
+    pub format: TableCsvJson,
+}
+
+#[derive(Serialize)]
+struct PointJson {
+    lag_ms: f64,
+    grace_ms: Option<f64>,
+    emit_delay_ms: Option<f64>,
+    dropped: u64,
+    wrong_windows: usize,
+    events_lost: i64,
+    max_error: i64,
+    accuracy: f64,
+}
+
+impl From<&FrontierPoint> for PointJson {
+    fn from(p: &FrontierPoint) -> Self {
+        PointJson {
+            lag_ms: p.lag,
+            grace_ms: finite(p.grace),
+            emit_delay_ms: finite(p.emit_delay),
+            dropped: p.dropped,
+            wrong_windows: p.score.wrong_windows,
+            events_lost: p.score.events_lost,
+            max_error: p.score.max_error,
+            accuracy: p.score.accuracy(),
+        }
+    }
+}
+
+/// Sweeps the lags × graces `a` gives (a lag-based watermark, no grace or early trigger of
+/// its own) and writes each point.
+pub fn frontier(a: &FrontierArgs, mut out: &mut dyn Write) -> Result<()> {
+    let stream = a.source.load()?;
+    let cfg = a.engine.config()?;
+    if cfg.watermark.lag().is_none() {
+        bail!(
+            "--watermark {} has no lag to sweep: use fixed:DUR or bounded:DUR",
+            cfg.watermark
+        );
+    }
+    if a.engine.grace != 0.0 {
+        bail!("frontier sweeps the grace itself: give the values with --graces, not --grace");
+    }
+    if a.engine.early.is_some() {
+        bail!(
+            "frontier measures final values, which an early trigger does not change: drop --early"
+        );
+    }
+    let lags = parse_duration_list(&a.lags).map_err(|e| anyhow::anyhow!("--lags: {e}"))?;
+    let graces = parse_duration_list(&a.graces).map_err(|e| anyhow::anyhow!("--graces: {e}"))?;
+    if lags.iter().any(|l| l.is_infinite()) {
+        bail!("--lags: a lag must be finite");
+    }
+    let points = lags.len() * graces.len();
+    if points > MAX_FRONTIER_POINTS {
+        bail!(
+            "--lags × --graces is {} × {} = {points} points; at most {MAX_FRONTIER_POINTS}: \
+             take a larger step or a narrower range (e.g. --lags 0s..120s/1s gives 121 lags)",
+            lags.len(),
+            graces.len()
+        );
+    }
+    let points = frontier::sweep(&stream, cfg, &lags, &graces);
+    match a.format {
+        TableCsvJson::Json => {
+            let j: Vec<PointJson> = points.iter().map(PointJson::from).collect();
+            serde_json::to_writer(&mut out, &j)?;
+            writeln!(out)?;
+        }
+        TableCsvJson::Csv => {
+            let mut w = csv::Writer::from_writer(&mut out);
+            w.write_record([
+                "lag_ms",
+                "grace_ms",
+                "emit_delay_ms",
+                "dropped",
+                "wrong_windows",
+                "events_lost",
+                "max_error",
+                "accuracy",
+            ])?;
+            for p in &points {
+                w.write_record([
+                    p.lag.to_string(),
+                    p.grace.to_string(),
+                    p.emit_delay.to_string(),
+                    p.dropped.to_string(),
+                    p.score.wrong_windows.to_string(),
+                    p.score.events_lost.to_string(),
+                    p.score.max_error.to_string(),
+                    format!("{:.4}", p.score.accuracy()),
+                ])?;
+            }
+            w.flush()?;
+        }
+        TableCsvJson::Table => {
+            writeln!(
+                out,
+                "{} watermark, {} windows, {} events",
+                cfg.watermark.family(),
+                cfg.window.describe(),
+                stream.len()
+            )?;
+            writeln!(
+                out,
+                "  {:>7} {:>7} {:>11} {:>8} {:>14} {:>12} {:>10} {:>9}",
+                "lag",
+                "grace",
+                "emit delay",
+                "dropped",
+                "windows wrong",
+                "events lost",
+                "max error",
+                "accuracy"
+            )?;
+            for p in &points {
+                writeln!(
+                    out,
+                    "  {:>7} {:>7} {:>11} {:>8} {:>14} {:>12} {:>10} {:>8.2}%",
+                    column_secs(p.lag),
+                    column_secs(p.grace),
+                    column_secs(p.emit_delay),
+                    p.dropped,
+                    p.score.wrong_windows,
+                    p.score.events_lost,
+                    p.score.max_error,
+                    p.score.accuracy()
+                )?;
+            }
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// A duration in a table column: always in seconds, so a column reads in one unit.
+fn column_secs(ms: f64) -> String {
+    if ms.is_infinite() {
+        "∞".to_string()
+    } else if ms % 1000.0 == 0.0 {
+        format!("{}s", ms / 1000.0)
+    } else {
+        format!("{:.3}s", ms / 1000.0)
+    }
+}

@@ -1,0 +1,17 @@
+//! The subcommands' flags and bodies, one file per command: each loads a stream, asks the
+//! engine, and writes the answer as a table, CSV or JSON. `pipeline` holds the parallel
+//! pipeline's flags and what its run adds to `run`'s answer; `json` how numbers are written
+//! in JSON.
+
+mod frontier;
+mod json;
+mod pipeline;
+mod report;
+mod run;
+mod stream;
+
+pub use frontier::{frontier, FrontierArgs, TableCsvJson, MAX_FRONTIER_POINTS};
+pub use pipeline::{BarrierArg, PipelineArgs, SinkArg};
+pub use report::{report, ReportArgs};
+pub use run::{run, RunArgs, TableOrJson};
+pub use stream::{stream, StreamArgs, StreamFormat};

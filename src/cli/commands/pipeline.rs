@@ -1,0 +1,388 @@
+//! The parallel pipeline in `twoclocks run`: its flags ([`PipelineArgs`], which also open the
+//! terminal UI in job mode), the run of the pipeline they ask for, and what that run adds to
+//! `run`'s answer (the sink's output, the sinks' totals, the checkpoints and the crashes) as
+//! JSON and as table lines.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+
+use anyhow::{bail, Result};
+use clap::{Args, ValueEnum};
+use serde::Serialize;
+
+use super::run::RunAnswer;
+use crate::cli::args::{check_interval, parse_duration, parse_duration_list};
+use crate::engine::job_timeline::sink_scores;
+use crate::engine::pipeline::{CheckpointMode, CrashTarget, Pipeline, PipelineConfig};
+use crate::engine::window::fmt_ms;
+use crate::engine::{CellId, EngineConfig, SinkKind, Stream};
+
+/// `--sink`: the sink whose output `run` lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SinkArg {
+    Additive,
+    Idempotent,
+    Transactional,
+}
+
+impl From<SinkArg> for SinkKind {
+    fn from(s: SinkArg) -> Self {
+        match s {
+            SinkArg::Additive => SinkKind::Additive,
+            SinkArg::Idempotent => SinkKind::Idempotent,
+            SinkArg::Transactional => SinkKind::Transactional,
+        }
+    }
+}
+
+/// `--barriers`: how operators treat checkpoint barriers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BarrierArg {
+    Aligned,
+    Unaligned,
+    AtLeastOnce,
+}
+
+impl From<BarrierArg> for CheckpointMode {
+    fn from(b: BarrierArg) -> Self {
+        match b {
+            BarrierArg::Aligned => CheckpointMode::ExactlyOnce,
+            BarrierArg::Unaligned => CheckpointMode::Unaligned,
+            BarrierArg::AtLeastOnce => CheckpointMode::AtLeastOnce,
+        }
+    }
+}
+
+/// The parallel pipeline's dials: giving any of them runs the stream through P source
+/// partitions, N keyed window operators and a sink, with checkpoint barriers and crashes.
+#[derive(Debug, Clone, Args)]
+pub struct PipelineArgs {
+    /// Keyed window operator instances (runs the parallel pipeline; 1 by default).
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub parallelism: Option<usize>,
+    /// Source partitions; event i goes to partition i mod P (1 by default).
+    #[arg(long, value_name = "P", allow_negative_numbers = true)]
+    pub partitions: Option<usize>,
+    /// Checkpoint interval in processing time (1ms to 1e11s; none by default).
+    #[arg(long, value_name = "DUR", value_parser = parse_duration, allow_hyphen_values = true)]
+    pub checkpoint_every: Option<f64>,
+    /// Processing times at which the job crashes and restores its last checkpoint, e.g.
+    /// 120s,300s (each 0 to 1e11s).
+    #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
+    pub crash_at: Option<String>,
+    /// The sink whose output is listed (all three are fed; transactional by default).
+    #[arg(long, value_enum)]
+    pub sink: Option<SinkArg>,
+    /// Seed of the channels' transit times (1 by default).
+    #[arg(long, value_name = "SEED", allow_negative_numbers = true)]
+    pub schedule_seed: Option<u64>,
+    /// Mean transit time of a channel (0 to 1e11s; 200ms by default).
+    #[arg(long, value_name = "DUR", value_parser = parse_duration, allow_hyphen_values = true)]
+    pub transit: Option<f64>,
+    /// How operators treat checkpoint barriers (aligned by default).
+    #[arg(long, value_enum)]
+    pub barriers: Option<BarrierArg>,
+    /// The crashes hit this operator instance instead of the whole job (every instance restarts
+    /// from the checkpoint either way).
+    #[arg(
+        long,
+        value_name = "I",
+        requires = "crash_at",
+        allow_negative_numbers = true
+    )]
+    pub crash_operator: Option<usize>,
+}
+
+impl PipelineArgs {
+    /// Whether any pipeline flag was given.
+    pub fn given(&self) -> bool {
+        self.parallelism.is_some()
+            || self.partitions.is_some()
+            || self.checkpoint_every.is_some()
+            || self.crash_at.is_some()
+            || self.sink.is_some()
+            || self.schedule_seed.is_some()
+            || self.transit.is_some()
+            || self.barriers.is_some()
+            || self.crash_operator.is_some()
+    }
+
+    /// The pipeline's dials over the engine's `engine`, checked; outputs are kept for listing.
+    pub fn config(&self, engine: EngineConfig) -> Result<PipelineConfig> {
+        if let Some(every) = self.checkpoint_every {
+            check_interval("--checkpoint-every", every)?;
+        }
+        let mut cfg = PipelineConfig::new(engine);
+        cfg.partitions = self.partitions.unwrap_or(1);
+        cfg.parallelism = self.parallelism.unwrap_or(1);
+        cfg.checkpoint_every = self.checkpoint_every;
+        if let Some(seed) = self.schedule_seed {
+            cfg.seed = seed;
+        }
+        if let Some(t) = self.transit {
+            cfg.transit = t;
+        }
+        if let Some(b) = self.barriers {
+            cfg.mode = b.into();
+        }
+        cfg.keep_outputs = true;
+        cfg.validate()?;
+        Ok(cfg)
+    }
+
+    /// The crash times, earliest first.
+    pub fn crashes(&self) -> Result<Vec<f64>> {
+        let Some(list) = &self.crash_at else {
+            return Ok(Vec::new());
+        };
+        let mut times =
+            parse_duration_list(list).map_err(|e| anyhow::anyhow!("--crash-at: {e}"))?;
+        if times.iter().any(|t| t.is_infinite()) {
+            bail!("--crash-at: a crash time must be finite");
+        }
+        times.sort_by(f64::total_cmp);
+        if let Some(w) = times.windows(2).find(|w| w[0] == w[1]) {
+            bail!(
+                "--crash-at: {} is given twice; give each crash time once",
+                fmt_ms(w[0])
+            );
+        }
+        Ok(times)
+    }
+}
+
+#[derive(Serialize)]
+pub(super) struct PipelineJson {
+    pipeline: PipelineInfoJson,
+    sink_output: Vec<SinkCellJson>,
+    sinks: Vec<SinkTotalJson>,
+    checkpoints: Vec<CheckpointJson>,
+    crashes: Vec<CrashJson>,
+    crashes_not_reached_ms: Vec<f64>,
+}
+
+#[derive(Serialize)]
+struct PipelineInfoJson {
+    partitions: usize,
+    parallelism: usize,
+    checkpoint_every: Option<String>,
+    barriers: &'static str,
+    sink: &'static str,
+    schedule_seed: u64,
+    transit_ms: f64,
+    panes_received: u64,
+}
+
+#[derive(Serialize)]
+struct SinkCellJson {
+    window: i64,
+    key: String,
+    value: i64,
+}
+
+#[derive(Serialize)]
+struct SinkTotalJson {
+    sink: &'static str,
+    total: i64,
+    wrong_windows: usize,
+}
+
+#[derive(Serialize)]
+struct CheckpointJson {
+    id: u32,
+    time_ms: f64,
+    completed_ms: f64,
+    offsets: Vec<usize>,
+    bytes: usize,
+    /// Per operator, from its first barrier to its snapshot.
+    alignment_ms: Vec<f64>,
+    /// Unaligned barriers: in-flight messages stored with the checkpoint.
+    in_flight: usize,
+}
+
+#[derive(Serialize)]
+struct CrashJson {
+    time_ms: f64,
+    target: String,
+    restored_checkpoint: Option<u32>,
+    restored_time_ms: f64,
+    offsets: Vec<usize>,
+    events_replayed: usize,
+    duplicate_panes: usize,
+    additive_overcount: i64,
+    message: String,
+}
+
+/// What a run of the pipeline adds to the single processor's answer.
+pub(super) struct PipelineRun {
+    cfg: PipelineConfig,
+    /// The sink whose output is listed.
+    pub(super) sink: SinkKind,
+    /// Its value of every cell.
+    pub(super) sink_output: BTreeMap<CellId, i64>,
+    /// Per sink: total and wrong windows against the oracle.
+    sinks: Vec<(SinkKind, i64, usize)>,
+    checkpoints: Vec<CheckpointJson>,
+    crashes: Vec<CrashJson>,
+    not_reached: Vec<f64>,
+    panes_received: u64,
+}
+
+pub(super) fn run_pipeline(
+    stream: &Stream,
+    engine: EngineConfig,
+    a: &PipelineArgs,
+    truth: &BTreeMap<CellId, u64>,
+) -> Result<RunAnswer> {
+    let cfg = a.config(engine)?;
+    let times = a.crashes()?;
+    let sink = a.sink.map_or(SinkKind::Transactional, SinkKind::from);
+    let mut p = Pipeline::new(stream, cfg)?;
+    let target = a
+        .crash_operator
+        .map_or(CrashTarget::Job, CrashTarget::Operator);
+    for &t in &times {
+        p.schedule_crash(t, target)
+            .map_err(|e| anyhow::anyhow!("--crash-operator: {e}"))?;
+    }
+    p.run_to_end();
+    let reached = p.crashes().len().min(times.len());
+    // The job has finished: every window is final, so every cell that differs is wrong.
+    let sinks = sink_scores(&p, truth, |_| true)
+        .into_iter()
+        .map(|s| (s.kind, s.total, s.wrong))
+        .collect();
+    let checkpoints = p
+        .checkpoints()
+        .iter()
+        .map(|c| CheckpointJson {
+            id: c.id,
+            time_ms: c.time,
+            completed_ms: c.completed_at,
+            offsets: c.offsets.clone(),
+            bytes: c.bytes,
+            alignment_ms: c.alignment.clone(),
+            in_flight: c.in_flight,
+        })
+        .collect();
+    let crashes = p
+        .crashes()
+        .iter()
+        .map(|c| CrashJson {
+            time_ms: c.time,
+            target: match c.target {
+                CrashTarget::Job => "job".to_string(),
+                CrashTarget::Operator(i) => format!("operator {i}"),
+            },
+            restored_checkpoint: c.restored,
+            restored_time_ms: c.restored_time,
+            offsets: c.offsets.clone(),
+            events_replayed: c.replayed,
+            duplicate_panes: c.duplicate_panes,
+            additive_overcount: c.overcount_total(),
+            message: c.to_string(),
+        })
+        .collect();
+    Ok(RunAnswer {
+        counters: p.counters(),
+        finals: p.finals().clone(),
+        panes: p.panes().to_vec(),
+        dropped: p.dropped().copied().collect(),
+        peak_open_cells: None,
+        pipeline: Some(PipelineRun {
+            cfg,
+            sink,
+            sink_output: p.sink_output(sink),
+            sinks,
+            checkpoints,
+            crashes,
+            not_reached: times[reached..].to_vec(),
+            panes_received: p.panes_received(),
+        }),
+    })
+}
+
+pub(super) fn pipeline_json(stream: &Stream, r: PipelineRun) -> PipelineJson {
+    PipelineJson {
+        pipeline: PipelineInfoJson {
+            partitions: r.cfg.partitions,
+            parallelism: r.cfg.parallelism,
+            checkpoint_every: r.cfg.checkpoint_every.map(fmt_ms),
+            barriers: r.cfg.mode.name(),
+            sink: r.sink.name(),
+            schedule_seed: r.cfg.seed,
+            transit_ms: r.cfg.transit,
+            panes_received: r.panes_received,
+        },
+        sink_output: r
+            .sink_output
+            .iter()
+            .map(|(cell, &value)| SinkCellJson {
+                window: r.cfg.engine.window.index(cell.window),
+                key: stream.key_name(cell.key).to_string(),
+                value,
+            })
+            .collect(),
+        sinks: r
+            .sinks
+            .iter()
+            .map(|&(k, total, wrong_windows)| SinkTotalJson {
+                sink: k.name(),
+                total,
+                wrong_windows,
+            })
+            .collect(),
+        checkpoints: r.checkpoints,
+        crashes: r.crashes,
+        crashes_not_reached_ms: r.not_reached,
+    }
+}
+
+pub(super) fn write_pipeline_table(out: &mut impl Write, r: &PipelineRun) -> Result<()> {
+    writeln!(
+        out,
+        "  pipeline: {} source partitions -> {} operators -> sink, checkpoint every {} ({} barriers), schedule seed {}, transit {}",
+        r.cfg.partitions,
+        r.cfg.parallelism,
+        r.cfg.checkpoint_every.map_or("off (none taken)".to_string(), fmt_ms),
+        r.cfg.mode.name(),
+        r.cfg.seed,
+        fmt_ms(r.cfg.transit)
+    )?;
+    let bytes: Vec<usize> = r.checkpoints.iter().map(|c| c.bytes).collect();
+    if bytes.is_empty() {
+        writeln!(out, "  checkpoints: none completed")?;
+    } else {
+        writeln!(
+            out,
+            "  checkpoints: {} completed, #{} at {} s to #{} at {} s, {} to {} bytes each",
+            bytes.len(),
+            r.checkpoints[0].id,
+            r.checkpoints[0].time_ms / 1000.0,
+            r.checkpoints[bytes.len() - 1].id,
+            r.checkpoints[bytes.len() - 1].time_ms / 1000.0,
+            bytes.iter().min().unwrap_or(&0),
+            bytes.iter().max().unwrap_or(&0)
+        )?;
+    }
+    for c in &r.crashes {
+        writeln!(
+            out,
+            "  {}; {} panes delivered again (additive over by {})",
+            c.message, c.duplicate_panes, c.additive_overcount
+        )?;
+    }
+    for t in &r.not_reached {
+        writeln!(
+            out,
+            "  crash at {} s not reached: the job had finished",
+            t / 1000.0
+        )?;
+    }
+    write!(out, "  sinks ({} panes received):", r.panes_received)?;
+    for &(k, total, wrong) in &r.sinks {
+        write!(out, "   {k} total {total}, {wrong} windows wrong")?;
+    }
+    writeln!(out)?;
+    Ok(())
+}

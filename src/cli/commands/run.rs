@@ -1,0 +1,289 @@
+//! `twoclocks run`: one configuration of the engine over a stream (final values, panes,
+//! drops), or of the parallel pipeline when a pipeline flag is given, as a table or JSON.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+
+use anyhow::Result;
+use clap::{Args, ValueEnum};
+use serde::Serialize;
+
+use super::json::finite;
+use super::pipeline::{
+    pipeline_json, run_pipeline, write_pipeline_table, PipelineArgs, PipelineJson, PipelineRun,
+};
+use crate::cli::args::{EngineArgs, SourceArgs};
+use crate::engine::window::{fmt_ms, oracle};
+use crate::engine::{run as run_engine, CellId, Counters, Dropped, Pane, Score};
+
+/// `run`'s output formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TableOrJson {
+    Table,
+    Json,
+}
+
+/// `run`'s flags: the stream, the engine's dials, the output format and the pipeline's dials.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub source: SourceArgs,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = TableOrJson::Table)]
+    pub format: TableOrJson,
+    #[command(flatten)]
+    pub pipeline: PipelineArgs,
+}
+
+#[derive(Serialize)]
+struct WindowJson {
+    window: i64,
+    start_ms: f64,
+    end_ms: f64,
+    key: String,
+    value: u64,
+    truth: u64,
+}
+
+#[derive(Serialize)]
+struct PaneJson {
+    window: i64,
+    key: String,
+    timing: &'static str,
+    index: u32,
+    proc_time_ms: f64,
+    /// `null` for panes emitted at the end of input (watermark +∞).
+    watermark_ms: Option<f64>,
+    value: i64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    retraction: Option<i64>,
+}
+
+#[derive(Serialize)]
+struct DroppedJson {
+    offset: usize,
+    event_time_ms: f64,
+    proc_time_ms: f64,
+    key: String,
+    window: i64,
+    window_end_ms: f64,
+    grace_ms: Option<f64>,
+    watermark_ms: f64,
+}
+
+#[derive(Serialize)]
+struct RunJson {
+    events: u64,
+    on_time: u64,
+    dropped: u64,
+    late: u64,
+    wrong_windows: usize,
+    events_lost: i64,
+    max_error: i64,
+    accuracy: f64,
+    config: ConfigJson,
+    windows: Vec<WindowJson>,
+    panes: Vec<PaneJson>,
+    dropped_events: Vec<DroppedJson>,
+    #[serde(flatten)]
+    pipeline: Option<PipelineJson>,
+}
+
+/// The numbers `run` prints, from the single processor or from the pipeline.
+pub(super) struct RunAnswer {
+    pub(super) counters: Counters,
+    pub(super) finals: BTreeMap<CellId, u64>,
+    pub(super) panes: Vec<Pane>,
+    pub(super) dropped: Vec<Dropped>,
+    /// The single processor's peak of open cells (the pipeline does not report one).
+    pub(super) peak_open_cells: Option<usize>,
+    /// What the pipeline adds, when it ran.
+    pub(super) pipeline: Option<PipelineRun>,
+}
+
+#[derive(Serialize)]
+struct ConfigJson {
+    window: String,
+    watermark: String,
+    grace: String,
+    early: Option<String>,
+    accumulation: &'static str,
+}
+
+/// Runs the engine (or the pipeline, when a pipeline flag is given) and writes the answer.
+pub fn run(a: &RunArgs, mut out: &mut dyn Write) -> Result<()> {
+    let stream = a.source.load()?;
+    let cfg = a.engine.config()?;
+    let truth = oracle(&stream, &cfg.window);
+    let result = if a.pipeline.given() {
+        run_pipeline(&stream, cfg, &a.pipeline, &truth)?
+    } else {
+        let r = run_engine(&stream, cfg, true);
+        RunAnswer {
+            counters: r.counters,
+            finals: r.finals,
+            panes: r.output.panes,
+            dropped: r.output.dropped,
+            peak_open_cells: Some(r.peak_open_cells),
+            pipeline: None,
+        }
+    };
+    let score = Score::of(&result.finals, &truth);
+    let c = &result.counters;
+    match a.format {
+        TableOrJson::Json => {
+            let windows = truth
+                .iter()
+                .map(|(cell, &t)| WindowJson {
+                    window: cfg.window.index(cell.window),
+                    start_ms: cfg.window.start(cell.window),
+                    end_ms: cfg.window.end(cell.window),
+                    key: stream.key_name(cell.key).to_string(),
+                    value: result.finals.get(cell).copied().unwrap_or(0),
+                    truth: t,
+                })
+                .collect();
+            let panes = result
+                .panes
+                .iter()
+                .map(|p| PaneJson {
+                    window: cfg.window.index(p.cell.window),
+                    key: stream.key_name(p.cell.key).to_string(),
+                    timing: p.timing.label(),
+                    index: p.index,
+                    proc_time_ms: p.proc_time,
+                    watermark_ms: finite(p.watermark),
+                    value: p.value,
+                    retraction: p.retraction,
+                })
+                .collect();
+            let dropped_events = result
+                .dropped
+                .iter()
+                .map(|d| DroppedJson {
+                    offset: d.offset,
+                    event_time_ms: d.event.event_time,
+                    proc_time_ms: d.event.proc_time,
+                    key: stream.key_name(d.event.key).to_string(),
+                    window: cfg.window.index(d.window),
+                    window_end_ms: d.window_end,
+                    grace_ms: finite(d.grace),
+                    watermark_ms: d.watermark,
+                })
+                .collect();
+            let j = RunJson {
+                events: c.events,
+                on_time: c.on_time,
+                dropped: c.dropped,
+                late: c.late,
+                wrong_windows: score.wrong_windows,
+                events_lost: score.events_lost,
+                max_error: score.max_error,
+                accuracy: score.accuracy(),
+                config: ConfigJson {
+                    window: cfg.window.describe(),
+                    watermark: cfg.watermark.to_string(),
+                    grace: fmt_ms(cfg.grace),
+                    early: cfg.early.map(fmt_ms),
+                    accumulation: cfg.accumulation.name(),
+                },
+                windows,
+                panes,
+                dropped_events,
+                pipeline: result.pipeline.map(|r| pipeline_json(&stream, r)),
+            };
+            serde_json::to_writer(&mut out, &j)?;
+            writeln!(out)?;
+        }
+        TableOrJson::Table => {
+            writeln!(
+                out,
+                "{} over {} events: {}, grace {}, early {}, {}",
+                cfg.window.describe(),
+                c.events,
+                cfg.watermark,
+                fmt_ms(cfg.grace),
+                cfg.early.map_or("off".to_string(), fmt_ms),
+                cfg.accumulation
+            )?;
+            writeln!(
+                out,
+                "  on time {}   late (kept) {}   dropped {}   panes {} (early {}, on time {}, late {})",
+                c.on_time,
+                c.late,
+                c.dropped,
+                c.panes(),
+                c.early_panes,
+                c.on_time_panes,
+                c.late_panes
+            )?;
+            match result.peak_open_cells {
+                Some(peak) => writeln!(
+                    out,
+                    "  windows wrong {} of {}   events lost {}   max error {}   accuracy {:.2}%   peak open cells {}",
+                    score.wrong_windows,
+                    truth.len(),
+                    score.events_lost,
+                    score.max_error,
+                    score.accuracy(),
+                    peak
+                )?,
+                None => writeln!(
+                    out,
+                    "  windows wrong {} of {}   events lost {}   max error {}   accuracy {:.2}%",
+                    score.wrong_windows,
+                    truth.len(),
+                    score.events_lost,
+                    score.max_error,
+                    score.accuracy(),
+                )?,
+            }
+            if let Some(r) = &result.pipeline {
+                write_pipeline_table(&mut out, r)?;
+            }
+            writeln!(out)?;
+            let sink_col = result.pipeline.as_ref().map(|r| (r.sink, &r.sink_output));
+            match sink_col {
+                None => writeln!(
+                    out,
+                    "  {:>8} {:>10} {:>10} {:>8} {:>8} {:>8} {:>8}",
+                    "window", "start", "end", "key", "value", "truth", "error"
+                )?,
+                Some((kind, _)) => writeln!(
+                    out,
+                    "  {:>8} {:>10} {:>10} {:>8} {:>8} {:>8} {:>8} {:>14}",
+                    "window",
+                    "start",
+                    "end",
+                    "key",
+                    "value",
+                    "truth",
+                    "error",
+                    kind.name()
+                )?,
+            }
+            for (cell, &t) in &truth {
+                let v = result.finals.get(cell).copied().unwrap_or(0);
+                write!(
+                    out,
+                    "  {:>8} {:>9.1}s {:>9.1}s {:>8} {:>8} {:>8} {:>8}",
+                    cfg.window.index(cell.window),
+                    cfg.window.start(cell.window) / 1000.0,
+                    cfg.window.end(cell.window) / 1000.0,
+                    stream.key_name(cell.key),
+                    v,
+                    t,
+                    v as i64 - t as i64
+                )?;
+                if let Some((_, sink_output)) = sink_col {
+                    write!(out, " {:>14}", sink_output.get(cell).copied().unwrap_or(0))?;
+                }
+                writeln!(out)?;
+            }
+        }
+    }
+    out.flush()?;
+    Ok(())
+}

@@ -1,0 +1,35 @@
+//! `twoclocks stream`: the events of a stream, as CSV or JSON lines, at full precision.
+
+use std::io::Write;
+
+use anyhow::Result;
+use clap::{Args, ValueEnum};
+
+use crate::cli::args::SourceArgs;
+use crate::engine::Stream;
+
+/// `stream`'s output formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum StreamFormat {
+    Csv,
+    Jsonl,
+}
+
+/// `stream`'s flags: the stream and the output format.
+#[derive(Debug, Args)]
+pub struct StreamArgs {
+    #[command(flatten)]
+    pub source: SourceArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = StreamFormat::Csv)]
+    pub format: StreamFormat,
+}
+
+/// Writes the events of the stream `a` names.
+pub fn stream(a: &StreamArgs, out: &mut dyn Write) -> Result<()> {
+    let stream: Stream = a.source.load()?;
+    match a.format {
+        StreamFormat::Csv => crate::io::csv::write_csv(&stream, out),
+        StreamFormat::Jsonl => crate::io::csv::write_jsonl(&stream, out),
+    }
+}

@@ -1,0 +1,748 @@
+//! The run up to the playhead, whatever kind of run it is: the one read model the terminal UI
+//! draws and acts on. A [`Trace`] holds either the single processor's [`Timeline`] or the
+//! parallel job's [`JobTimeline`], and every question the UI asks of a run (the watermark now
+//! and at a time, each event's fate, the counters, the panes, a window's row, why an event met
+//! its fate) is one method here that both engines answer, each by its own rules: the difference
+//! between the kinds of run is decided once, here, and not in every panel.
+//!
+//! What only a parallel run has (its shape, topology, sinks and their scores, checkpoints,
+//! crashes, the presses it took, the records it took again) is data a trace may carry: those
+//! accessors answer `None`, or nothing, for a single run, and a panel draws what is there.
+//!
+//! The playhead and the run move together ([`Clock`]): a single run follows the playhead (its
+//! events arrive by the playhead's processing time, and the run catches up), while a parallel
+//! run keeps its own clock (a crash takes it back to a checkpoint's time) and the playhead
+//! follows it. The moves ([`Trace::play_to`], [`Trace::step`], [`Trace::run_to_end`],
+//! [`Trace::catch_up`]) take the playhead and say where it stands after.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use super::checkpoint::SinkKind;
+use super::frontier::FrontierPoint;
+use super::job_timeline::{Intervention, JobTimeline, Press, SinkScore, Standing};
+use super::lateness::Fate;
+use super::pipeline::{CompletedCheckpoint, CrashRecord, PipelineConfig, Topology};
+use super::processor::{Counters, EngineConfig};
+use super::stream::{Event, KeyId, Stream};
+use super::timeline::{Exception, Inspection, Phase, Timeline};
+use super::trigger::Pane;
+use super::window::{CellId, WindowId};
+
+/// Where the playhead stands, as a move of the run leaves it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Clock {
+    /// Processing time now, ms.
+    pub now: f64,
+    /// Events that have arrived by `now`.
+    pub arrived: usize,
+    /// The end of input has been processed.
+    pub finished: bool,
+}
+
+/// The run up to the playhead: a single processor's or a parallel job's.
+#[derive(Debug, Clone)]
+pub struct Trace {
+    run: Run,
+}
+
+/// The engine behind a trace.
+#[derive(Debug, Clone)]
+enum Run {
+    /// The single processor, fed the events that arrived by the playhead, which moves over
+    /// the processing times `span`.
+    Single {
+        stream: Arc<Stream>,
+        span: (f64, f64),
+        timeline: Box<Timeline>,
+    },
+    /// The parallel job, run to its own clock with the presses applied.
+    Parallel(Box<JobTimeline>),
+}
+
+/// One row of the windows table, for either kind of run: a window, for one key or all keys
+/// together, with the run's own value, the oracle's, where the window stands and (a parallel
+/// run's) what each sink holds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WindowRow {
+    /// The window.
+    pub window: WindowId,
+    /// Where it starts in event time, ms.
+    pub start: f64,
+    /// Where it ends in event time, ms.
+    pub end: f64,
+    /// The run's own value: the single processor's state while the window is open and its
+    /// final value after; a parallel run's operators' state summed (a crash rolls it back)
+    /// or the final value its sink received.
+    pub value: i64,
+    /// The true count (the oracle over the whole stream).
+    pub truth: i64,
+    /// Where the window is in its life under the run's watermark (a parallel run does not
+    /// tell a window taking late data from one fired on time: it shows as fired).
+    pub phase: Phase,
+    /// The latest pane of the cell (for all keys: the latest among the window's cells); a
+    /// parallel run keeps none per cell.
+    pub latest: Option<Pane>,
+    /// A parallel run's sinks, in [`SinkKind::ALL`] order: Σ of the values each holds.
+    pub sinks: Option<[i64; 3]>,
+}
+
+impl WindowRow {
+    /// The window's values are final: its state is freed, nothing more can change them.
+    pub fn is_final(&self) -> bool {
+        self.phase == Phase::Finalised
+    }
+
+    /// Where `value` (the run's own or a sink's) stands against the oracle.
+    pub fn standing(&self, value: i64) -> Standing {
+        Standing::of(value, self.truth, self.is_final())
+    }
+}
+
+/// The arrived events by the fate the run gave them (a parallel run: the fate its operators
+/// gave each record the latest time they took it).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Shares {
+    /// Events on time.
+    pub on_time: usize,
+    /// Events late, within grace.
+    pub late: usize,
+    /// Events dropped.
+    pub dropped: usize,
+}
+
+impl Shares {
+    /// Events counted.
+    pub fn total(&self) -> usize {
+        self.on_time + self.late + self.dropped
+    }
+
+    /// The share of a fate, in percent (0 before any event).
+    pub fn percent(&self, fate: Fate) -> f64 {
+        let n = match fate {
+            Fate::OnTime => self.on_time,
+            Fate::Late => self.late,
+            Fate::Dropped => self.dropped,
+        };
+        if self.total() == 0 {
+            0.0
+        } else {
+            100.0 * n as f64 / self.total() as f64
+        }
+    }
+}
+
+/// An arrived event as a sample of a plot draws it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sampled {
+    /// The event.
+    pub event: Event,
+    /// The fate the run gave it.
+    pub fate: Fate,
+    /// How many arrived events it stands for (1 unless the run is sampled).
+    pub weight: usize,
+    /// A parallel run's operators took it more than once (a replay).
+    pub replayed: bool,
+}
+
+/// A parallel run's sinks against the oracle, with what the replays did to them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SinkReport {
+    /// Per sink, in [`SinkKind::ALL`] order.
+    pub scores: Vec<SinkScore>,
+    /// By how much the additive sink over-counts, over every crash so far.
+    pub overcount: i64,
+    /// Panes the sink received twice, over every crash so far.
+    pub duplicate_panes: usize,
+}
+
+/// The run's watermark over processing time, as (processing time, watermark) points, oldest
+/// first: a single run's after each arrival, a parallel run's sampled every
+/// [`super::job_timeline::WATERMARK_SAMPLE`].
+#[derive(Debug, Clone, Copy)]
+pub struct WatermarkHistory<'a>(Points<'a>);
+
+#[derive(Debug, Clone, Copy)]
+enum Points<'a> {
+    PerArrival {
+        events: &'a [Event],
+        watermarks: &'a [f64],
+    },
+    Sampled(&'a [(f64, f64)]),
+}
+
+impl WatermarkHistory<'_> {
+    /// Points in the history.
+    pub fn len(&self) -> usize {
+        match self.0 {
+            Points::PerArrival { watermarks, .. } => watermarks.len(),
+            Points::Sampled(p) => p.len(),
+        }
+    }
+
+    /// Whether the history has no point yet.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The `i`-th point: (processing time, watermark).
+    pub fn get(&self, i: usize) -> Option<(f64, f64)> {
+        match self.0 {
+            Points::PerArrival { events, watermarks } => {
+                Some((events.get(i)?.proc_time, *watermarks.get(i)?))
+            }
+            Points::Sampled(p) => p.get(i).copied(),
+        }
+    }
+
+    /// The first point whose watermark has reached `event_time`, if any has.
+    pub fn first_reaching(&self, event_time: f64) -> Option<(f64, f64)> {
+        match self.0 {
+            Points::PerArrival { events, watermarks } => {
+                let i = watermarks.partition_point(|&wm| wm < event_time);
+                Some((events.get(i)?.proc_time, watermarks[i]))
+            }
+            Points::Sampled(p) => p
+                .get(p.partition_point(|&(_, wm)| wm < event_time))
+                .copied(),
+        }
+    }
+
+    /// The latest point at or before processing time `t`, if any.
+    pub fn at(&self, t: f64) -> Option<(f64, f64)> {
+        match self.0 {
+            Points::PerArrival { events, watermarks } => {
+                let n = events.partition_point(|e| e.proc_time <= t);
+                let i = n.checked_sub(1)?;
+                Some((events[i].proc_time, *watermarks.get(i)?))
+            }
+            Points::Sampled(p) => {
+                let i = p.partition_point(|&(pt, _)| pt <= t).checked_sub(1)?;
+                p.get(i).copied()
+            }
+        }
+    }
+}
+
+/// The number of events that have arrived by processing time `t`.
+fn arrived_by(stream: &Stream, t: f64) -> usize {
+    stream.events.partition_point(|e| e.proc_time <= t)
+}
+
+/// Where a parallel run's clock puts the playhead.
+fn clock_of(j: &JobTimeline) -> Clock {
+    Clock {
+        now: j.now(),
+        arrived: arrived_by(j.pipeline().stream(), j.now()),
+        finished: j.is_finished(),
+    }
+}
+
+/// A single run played on from the playhead `from` to processing time `to`: the playhead
+/// stays within `span`, and reaching its end with every event in finishes the input.
+fn play_single(
+    stream: &Stream,
+    span: (f64, f64),
+    timeline: &mut Timeline,
+    from: Clock,
+    to: f64,
+) -> Clock {
+    let (first, last) = span;
+    let len = stream.len();
+    let at = to.min(last).max(first);
+    let arrived = arrived_by(stream, at);
+    let end = arrived >= len && to >= last;
+    let c = Clock {
+        now: at,
+        arrived: if end { len } else { arrived },
+        finished: from.finished || end,
+    };
+    timeline.advance_to(stream, c.arrived, c.finished);
+    c
+}
+
+impl Trace {
+    /// A single processor's run; its playhead moves over the processing times `span`.
+    pub fn single(stream: Arc<Stream>, span: (f64, f64), timeline: Timeline) -> Trace {
+        Trace {
+            run: Run::Single {
+                stream,
+                span,
+                timeline: Box::new(timeline),
+            },
+        }
+    }
+
+    /// A single processor's run before its first event.
+    pub fn single_start(cfg: EngineConfig, stream: Arc<Stream>, span: (f64, f64)) -> Trace {
+        let timeline = Timeline::new(cfg, &stream);
+        Trace::single(stream, span, timeline)
+    }
+
+    /// A parallel job's run.
+    pub fn parallel(job: JobTimeline) -> Trace {
+        Trace {
+            run: Run::Parallel(Box::new(job)),
+        }
+    }
+
+    // ---- Moves: each takes the playhead and says where it stands after.
+
+    /// Plays on from the playhead `from` to processing time `to`. A single run's playhead
+    /// stays within its span, and reaching its end with every event in finishes the input; a
+    /// parallel run steps whatever is due by `to`, and its clock is the playhead's.
+    pub fn play_to(&mut self, from: Clock, to: f64) -> Clock {
+        match &mut self.run {
+            Run::Single {
+                stream,
+                span,
+                timeline,
+            } => play_single(stream, *span, timeline, from, to),
+            Run::Parallel(j) => {
+                j.advance_to(to);
+                clock_of(j)
+            }
+        }
+    }
+
+    /// One move while paused: a single run's next event arrives (at its processing time;
+    /// after the last one the end of input), a parallel run goes on to its next step. None
+    /// once a parallel run has finished.
+    pub fn step(&mut self, from: Clock) -> Option<Clock> {
+        match &mut self.run {
+            Run::Single {
+                stream, timeline, ..
+            } => {
+                let c = match stream.events.get(from.arrived) {
+                    Some(e) => Clock {
+                        now: e.proc_time.max(from.now),
+                        arrived: from.arrived + 1,
+                        finished: from.finished,
+                    },
+                    None => Clock {
+                        finished: true,
+                        ..from
+                    },
+                };
+                timeline.advance_to(stream, c.arrived, c.finished);
+                Some(c)
+            }
+            Run::Parallel(j) => j.step_once().then(|| clock_of(j)),
+        }
+    }
+
+    /// Runs to the end of input: a single run's playhead to the end of its span with every
+    /// event in, a parallel run until it has finished.
+    pub fn run_to_end(&mut self, from: Clock) -> Clock {
+        match &mut self.run {
+            Run::Single {
+                stream,
+                span,
+                timeline,
+            } => {
+                let c = Clock {
+                    arrived: stream.len(),
+                    finished: true,
+                    ..play_single(stream, *span, timeline, from, span.1)
+                };
+                timeline.advance_to(stream, c.arrived, c.finished);
+                c
+            }
+            Run::Parallel(j) => {
+                j.run_to_end();
+                clock_of(j)
+            }
+        }
+    }
+
+    /// Keeps the run and the playhead `at` together. A run that follows the playhead is
+    /// brought up to it (forward only) and answers None; a run that keeps its own clock says
+    /// where the playhead stands (a parallel run's clock goes back with a crash).
+    pub fn catch_up(&mut self, at: Clock) -> Option<Clock> {
+        match &mut self.run {
+            Run::Single {
+                stream, timeline, ..
+            } => {
+                timeline.advance_to(stream, at.arrived, at.finished);
+                None
+            }
+            Run::Parallel(j) => Some(clock_of(j)),
+        }
+    }
+
+    /// Whether the run keeps its own clock, which the playhead follows (a parallel run: a
+    /// crash takes it back), rather than following the playhead. Such a run cannot be moved
+    /// while a re-run that will replace it is pending, and its end is where running it ends.
+    pub fn keeps_own_clock(&self) -> bool {
+        matches!(self.run, Run::Parallel(_))
+    }
+
+    /// Applies a press at the run's clock; returns it, with the time it was taken at, if it
+    /// took effect (a parallel run that has not finished; a single run takes none).
+    pub fn press(&mut self, what: Intervention) -> Option<Press> {
+        match &mut self.run {
+            Run::Single { .. } => None,
+            Run::Parallel(j) => {
+                if j.press(what) {
+                    j.presses().last().copied()
+                } else {
+                    None
+                }
+            }
+        }
+    }
+
+    /// Runs on, one event at a time, until a late or dropped event arrives or the input is
+    /// all in; returns that event's offset. None when none arrives, or the run keeps no list
+    /// of them ([`Trace::exceptions`]).
+    pub fn run_to_next_exception(&mut self) -> Option<usize> {
+        let Run::Single {
+            stream, timeline, ..
+        } = &mut self.run
+        else {
+            return None;
+        };
+        let seen = timeline.exceptions().len();
+        while timeline.arrived() < stream.len() && timeline.exceptions().len() == seen {
+            let next = timeline.arrived() + 1;
+            timeline.advance_to(stream, next, false);
+        }
+        timeline.exceptions().get(seen).map(|e| e.offset)
+    }
+
+    // ---- Reads, for every run.
+
+    /// The stream the run reads.
+    pub fn stream(&self) -> &Stream {
+        match &self.run {
+            Run::Single { stream, .. } => stream,
+            Run::Parallel(j) => j.pipeline().stream(),
+        }
+    }
+
+    /// Events arrived: a single run's processed so far; a parallel run's, by its clock.
+    pub fn arrived(&self) -> usize {
+        match &self.run {
+            Run::Single { timeline, .. } => timeline.arrived(),
+            Run::Parallel(j) => arrived_by(j.pipeline().stream(), j.now()),
+        }
+    }
+
+    /// Whether the end of input has been processed (a parallel run: every part finished).
+    pub fn is_finished(&self) -> bool {
+        match &self.run {
+            Run::Single { timeline, .. } => timeline.is_finished(),
+            Run::Parallel(j) => j.is_finished(),
+        }
+    }
+
+    /// The engine configuration the run was made with.
+    pub fn config(&self) -> &EngineConfig {
+        match &self.run {
+            Run::Single { timeline, .. } => timeline.config(),
+            Run::Parallel(j) => &j.config().engine,
+        }
+    }
+
+    /// The counters so far (a parallel run's operators', summed: they roll back with a crash).
+    pub fn counters(&self) -> Counters {
+        match &self.run {
+            Run::Single { timeline, .. } => *timeline.counters(),
+            Run::Parallel(j) => j.pipeline().counters(),
+        }
+    }
+
+    /// The watermark now (a parallel run's: the smallest of its operators'); +∞ after the end
+    /// of input, −∞ before the first event.
+    pub fn watermark(&self) -> f64 {
+        match &self.run {
+            Run::Single { timeline, .. } => timeline.watermark(),
+            Run::Parallel(j) => j.watermark(),
+        }
+    }
+
+    /// The watermark at processing time `t`: the latest point of the history at or before it.
+    pub fn watermark_at(&self, t: f64) -> Option<f64> {
+        self.watermark_history().at(t).map(|(_, wm)| wm)
+    }
+
+    /// The watermark over processing time.
+    pub fn watermark_history(&self) -> WatermarkHistory<'_> {
+        WatermarkHistory(match &self.run {
+            Run::Single {
+                stream, timeline, ..
+            } => Points::PerArrival {
+                events: &stream.events[..timeline.arrived()],
+                watermarks: timeline.watermarks(),
+            },
+            Run::Parallel(j) => Points::Sampled(j.watermarks()),
+        })
+    }
+
+    /// The fate of the event at stream offset `offset`, once the run has taken it.
+    pub fn fate(&self, offset: usize) -> Option<Fate> {
+        match &self.run {
+            Run::Single { timeline, .. } => timeline.fates().get(offset).copied(),
+            Run::Parallel(j) => j.fates().get(offset).copied().flatten(),
+        }
+    }
+
+    /// The arrived events by fate.
+    pub fn shares(&self) -> Shares {
+        match &self.run {
+            Run::Single { timeline, .. } => {
+                let x = timeline.exceptions();
+                let late = x.iter().filter(|e| e.fate == Fate::Late).count();
+                Shares {
+                    on_time: timeline.arrived().saturating_sub(x.len()),
+                    late,
+                    dropped: x.len() - late,
+                }
+            }
+            Run::Parallel(j) => {
+                let mut s = Shares::default();
+                for f in j.fates().iter().take(self.arrived()).flatten() {
+                    match f {
+                        Fate::OnTime => s.on_time += 1,
+                        Fate::Late => s.late += 1,
+                        Fate::Dropped => s.dropped += 1,
+                    }
+                }
+                s
+            }
+        }
+    }
+
+    /// The arrived events a plot draws, each with the number of events it stands for: every
+    /// one while there are few, an even sample of huge runs. A single run samples its on-time
+    /// events (only `with_on_time`) and its late and dropped ones apart, at most `on_time`
+    /// and `exceptions` of each; a parallel run keeps no list of the late and dropped (a
+    /// replay changes them), so it samples every record it took together, at most `on_time`.
+    pub fn sample(
+        &self,
+        on_time: usize,
+        exceptions: usize,
+        with_on_time: bool,
+        mut f: impl FnMut(Sampled),
+    ) {
+        match &self.run {
+            Run::Single {
+                stream, timeline, ..
+            } => {
+                let events = &stream.events[..timeline.arrived()];
+                let fates = timeline.fates();
+                if with_on_time {
+                    let stride = (events.len() / on_time).max(1);
+                    for k in (0..events.len()).step_by(stride) {
+                        if fates[k] == Fate::OnTime {
+                            f(Sampled {
+                                event: events[k],
+                                fate: Fate::OnTime,
+                                weight: stride,
+                                replayed: false,
+                            });
+                        }
+                    }
+                }
+                let x = timeline.exceptions();
+                let stride = (x.len() / exceptions).max(1);
+                for e in x.iter().step_by(stride) {
+                    f(Sampled {
+                        event: e.event,
+                        fate: e.fate,
+                        weight: stride,
+                        replayed: false,
+                    });
+                }
+            }
+            Run::Parallel(j) => {
+                let n = self.arrived().min(j.fates().len());
+                let events = &j.pipeline().stream().events[..n];
+                let (fates, again) = (j.fates(), j.deliveries());
+                let stride = (events.len() / on_time).max(1);
+                for k in (0..events.len()).step_by(stride) {
+                    let Some(fate) = fates.get(k).copied().flatten() else {
+                        continue;
+                    };
+                    f(Sampled {
+                        event: events[k],
+                        fate,
+                        weight: stride,
+                        replayed: again.get(k).is_some_and(|&d| d >= 2),
+                    });
+                }
+            }
+        }
+    }
+
+    /// The arrived events that were late or dropped, in processing order; None for a run
+    /// that keeps no such list (a parallel run: a replay changes them).
+    pub fn exceptions(&self) -> Option<&[Exception]> {
+        self.timeline().map(Timeline::exceptions)
+    }
+
+    /// Whether the run can say why an event met its fate ([`Trace::inspect`]): the single
+    /// processor decides it once per window, by one inequality; a parallel run's operators
+    /// decide it again with each replay.
+    pub fn explains_fates(&self) -> bool {
+        self.timeline().is_some()
+    }
+
+    /// Why the event at `offset` (in processing order, already arrived) met its fate.
+    pub fn inspect(&self, offset: usize) -> Option<Inspection> {
+        self.timeline()?.inspect(self.stream(), offset)
+    }
+
+    /// The arrived event nearest to (event time, processing time), distances in units of
+    /// `scale` (ms per unit on each axis), among those the run can explain
+    /// ([`Trace::explains_fates`]).
+    pub fn nearest(&self, at: (f64, f64), scale: (f64, f64)) -> Option<usize> {
+        self.timeline()?.nearest(self.stream(), at, scale)
+    }
+
+    /// Windows open now; a parallel run counts its operators' cells, not windows (None).
+    pub fn open_windows(&self) -> Option<usize> {
+        self.timeline().map(Timeline::open_windows)
+    }
+
+    /// Cells open now (a parallel run: over its operators).
+    pub fn open_cells(&self) -> usize {
+        match &self.run {
+            Run::Single { timeline, .. } => timeline.open_cells(),
+            Run::Parallel(j) => j.operator_totals().open_cells,
+        }
+    }
+
+    /// The state held now, bytes (a parallel run: over its operators).
+    pub fn state_bytes(&self) -> usize {
+        match &self.run {
+            Run::Single { timeline, .. } => timeline.state_bytes(),
+            Run::Parallel(j) => j.operator_totals().state_bytes,
+        }
+    }
+
+    /// Every pane emitted so far, in emission order (a parallel run: those its sink
+    /// received, replays included).
+    pub fn panes(&self) -> &[Pane] {
+        match &self.run {
+            Run::Single { timeline, .. } => timeline.panes(),
+            Run::Parallel(j) => j.pipeline().panes(),
+        }
+    }
+
+    /// The panes of one cell, oldest first.
+    pub fn panes_of(&self, cell: CellId) -> impl Iterator<Item = &Pane> + '_ {
+        self.panes().iter().filter(move |p| p.cell == cell)
+    }
+
+    /// One row of the windows table for `window`, for `key` or (None) all `keys` together.
+    pub fn window_row(
+        &self,
+        window: WindowId,
+        key: Option<KeyId>,
+        keys: usize,
+        truth: &BTreeMap<CellId, u64>,
+    ) -> WindowRow {
+        match &self.run {
+            Run::Single { timeline, .. } => timeline.window_row(window, key, keys, truth),
+            Run::Parallel(j) => j.window_row(window, key, keys, truth),
+        }
+    }
+
+    /// The whole run's score, once a single run has processed the end of input (None before,
+    /// and for a parallel run: its sinks are scored apart, [`Trace::sinks`]).
+    pub fn final_score(&self, truth: &BTreeMap<CellId, u64>) -> Option<FrontierPoint> {
+        self.timeline()?.final_score(truth)
+    }
+
+    // ---- What only a parallel run has: None or nothing for a single run.
+
+    /// The parallel run's shape: partitions, operators, barriers, checkpoint interval, seed.
+    pub fn pipeline_config(&self) -> Option<&PipelineConfig> {
+        self.job().map(JobTimeline::config)
+    }
+
+    /// The parallel run as its pipeline sees it now: sources, channels, operators, the sink.
+    pub fn topology(&self) -> Option<Topology> {
+        self.job().map(|j| j.pipeline().topology())
+    }
+
+    /// The sinks the run writes to, in [`SinkKind::ALL`] order (none for a single run).
+    pub fn sink_kinds(&self) -> &'static [SinkKind] {
+        match self.job() {
+            Some(_) => &SinkKind::ALL,
+            None => &[],
+        }
+    }
+
+    /// The parallel run's sinks against the oracle: a cell short of it is open until its
+    /// window is final in the run.
+    pub fn sinks(&self, truth: &BTreeMap<CellId, u64>) -> Option<SinkReport> {
+        self.job().map(|j| SinkReport {
+            scores: j.sink_scores(truth),
+            overcount: j.overcount(),
+            duplicate_panes: j.duplicate_panes(),
+        })
+    }
+
+    /// The operator instances the run's state is spread over (None: a single processor).
+    pub fn operators(&self) -> Option<usize> {
+        self.job().map(|j| j.operator_totals().operators)
+    }
+
+    /// The crashes so far, in order.
+    pub fn crashes(&self) -> &[CrashRecord] {
+        self.job().map_or(&[], JobTimeline::crashes)
+    }
+
+    /// The latest crash, if any.
+    pub fn last_crash(&self) -> Option<&CrashRecord> {
+        self.crashes().last()
+    }
+
+    /// The completed checkpoints, in order.
+    pub fn checkpoints(&self) -> &[CompletedCheckpoint] {
+        self.job().map_or(&[], |j| j.pipeline().checkpoints())
+    }
+
+    /// The latest completed checkpoint, if any.
+    pub fn last_checkpoint(&self) -> Option<&CompletedCheckpoint> {
+        self.job()?.pipeline().last_completed()
+    }
+
+    /// Whether a restored run is reading again what it had read before its crash.
+    pub fn is_replaying(&self) -> bool {
+        self.job().is_some_and(|j| j.pipeline().is_replaying())
+    }
+
+    /// Records the operators took again since the latest crash.
+    pub fn redelivered(&self) -> usize {
+        self.job().map_or(0, JobTimeline::redelivered)
+    }
+
+    /// The presses this run took, in order (the record a re-run replays is the caller's).
+    pub fn presses(&self) -> &[Press] {
+        self.job().map_or(&[], JobTimeline::presses)
+    }
+
+    // ---- The engines underneath, for tests and tools; the UI reads the methods above.
+
+    /// The single processor's timeline, when that is the run.
+    pub fn timeline(&self) -> Option<&Timeline> {
+        match &self.run {
+            Run::Single { timeline, .. } => Some(timeline),
+            Run::Parallel(_) => None,
+        }
+    }
+
+    /// The parallel job, when that is the run.
+    pub fn job(&self) -> Option<&JobTimeline> {
+        match &self.run {
+            Run::Single { .. } => None,
+            Run::Parallel(j) => Some(j),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
