@@ -198,7 +198,13 @@ fn engine_agrees_with_the_reference_program() {
             let mut mine: Vec<(i64, String, u64)> = got
                 .finals
                 .iter()
-                .map(|(c, v)| (c.window, stream.key_name(c.key).to_string(), *v))
+                .map(|(c, v)| {
+                    (
+                        cfg.window.index(c.window),
+                        stream.key_name(c.key).to_string(),
+                        *v,
+                    )
+                })
                 .collect();
             mine.sort();
             assert_eq!(mine, expect, "{what}: final values");
@@ -215,7 +221,7 @@ fn engine_agrees_with_the_reference_program() {
                 accumulation: Accumulation::Accumulating,
             };
             let cell = CellId {
-                window: *win,
+                window: cfg.window.at_index(*win),
                 key: stream.key_id(key).unwrap(),
             };
             let mine: Vec<(String, u64, u64)> = run(&stream, cfg, true)

@@ -160,7 +160,10 @@ fn the_jobs_window_values_roll_back_with_a_crash_and_end_at_the_clean_values() {
     }
     // Window 0 (0–60 s) is open at 55 s in every key's operator.
     let cells: Vec<CellId> = (0..stream.keys.len() as u32)
-        .map(|key| CellId { window: 0, key })
+        .map(|key| CellId {
+            window: pipeline_config().engine.window.at_index(0),
+            key,
+        })
         .collect();
     let before: Vec<u64> = cells.iter().map(|c| p.job_value(*c).unwrap_or(0)).collect();
     p.crash_now(CrashTarget::Job).unwrap();

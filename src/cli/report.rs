@@ -91,7 +91,7 @@ pub fn figures(stream: &Stream) -> Option<Figures> {
         .map(|w| {
             truth
                 .get(&CellId {
-                    window: w,
+                    window: windows_fn.at_index(w),
                     key: key_a,
                 })
                 .copied()
@@ -133,7 +133,7 @@ pub fn figures(stream: &Stream) -> Option<Figures> {
 
     // Block 5: window 3, key a, fixed 20 s, early panes every 15 s, nothing dropped.
     let cell = CellId {
-        window: 3,
+        window: windows_fn.at_index(3),
         key: key_a,
     };
     let cfg = EngineConfig {

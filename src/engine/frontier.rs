@@ -4,16 +4,13 @@
 
 use std::collections::BTreeMap;
 
-use std::ops::RangeInclusive;
-
 use rustc_hash::FxHashMap;
 
 use super::lateness::Fate;
 use super::processor::{run, run_with, EngineConfig};
 use super::stream::Stream;
 use super::watermark::{Watermark, WatermarkKind};
-use super::window::WindowId;
-use super::window::{oracle, CellId, WindowFn};
+use super::window::{oracle, Assignment, CellId, WindowFn, WindowId};
 
 /// A run's final values measured against the oracle.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -157,7 +154,7 @@ fn past_grace(
             next_end = match k {
                 WindowId::MIN => f64::NEG_INFINITY,
                 WindowId::MAX => f64::INFINITY,
-                k => cfg.window.end(k + 1),
+                k => cfg.window.end(cfg.window.next(k)),
             };
         }
     }
@@ -192,7 +189,7 @@ fn group_by_thresholds(stream: &Stream, grid: &[EngineConfig]) -> (Vec<usize>, V
 fn run_all(
     stream: &Stream,
     settings: &[EngineConfig],
-    assigned: &[RangeInclusive<WindowId>],
+    assigned: &[Assignment],
 ) -> Vec<(u64, BTreeMap<CellId, u64>)> {
     let one = |cfg: &EngineConfig| {
         let r = run_with(stream, *cfg, false, Some(assigned));

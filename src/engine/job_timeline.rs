@@ -539,20 +539,24 @@ mod tests {
         let mut j = JobTimeline::new(s, cfg()).unwrap();
         j.advance_to(100_000.0);
         let keys = 4;
-        let all = j.window_row(1, None, keys, &truth);
+        let (w0, w1) = (
+            cfg().engine.window.at_index(0),
+            cfg().engine.window.at_index(1),
+        );
+        let all = j.window_row(w1, None, keys, &truth);
         let each: Vec<WindowRow> = (0..keys as KeyId)
-            .map(|k| j.window_row(1, Some(k), keys, &truth))
+            .map(|k| j.window_row(w1, Some(k), keys, &truth))
             .collect();
         assert_eq!(all.value, each.iter().map(|r| r.value).sum::<i64>());
         assert_eq!(all.truth, each.iter().map(|r| r.truth).sum::<i64>());
         for (i, k) in SinkKind::ALL.iter().enumerate() {
             let cells: Vec<CellId> = (0..keys as KeyId)
-                .map(|key| CellId { window: 1, key })
+                .map(|key| CellId { window: w1, key })
                 .collect();
             assert_eq!(all.sinks.unwrap()[i], j.sink_value(*k, &cells));
         }
         // At 100 s under a 20 s lag the job's watermark is past 60 s, short of 120 s.
-        assert!(j.window_row(0, None, keys, &truth).is_final());
+        assert!(j.window_row(w0, None, keys, &truth).is_final());
         assert!(!all.is_final());
         assert_eq!(Standing::of(5, 5, false), Standing::Right);
         assert_eq!(Standing::of(4, 5, false), Standing::Open);

@@ -11,13 +11,12 @@
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
 
 use rustc_hash::FxHashMap;
-use std::ops::RangeInclusive;
 
 use super::lateness::{Dropped, Fate};
 use super::stream::{Event, KeyId, Stream};
 use super::trigger::{Accumulation, CellState, Pane, Timer, Timing};
 use super::watermark::{Watermark, WatermarkKind};
-use super::window::{CellId, WindowFn, WindowId};
+use super::window::{Assignment, CellId, WindowFn, WindowId};
 
 /// The dials of one run.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -101,7 +100,7 @@ pub struct Arrival {
     /// The watermark after the event.
     pub watermark: f64,
     /// The windows the event belongs to.
-    pub windows: RangeInclusive<WindowId>,
+    pub windows: Assignment,
     /// Its worst fate over those windows.
     pub fate: Fate,
 }
@@ -367,7 +366,7 @@ impl Processor {
     pub(crate) fn step_assigned(
         &mut self,
         e: &Event,
-        windows: RangeInclusive<WindowId>,
+        windows: Assignment,
         out: &mut Output,
     ) -> Arrival {
         debug_assert_eq!(windows, self.cfg.window.assign(e.event_time));
@@ -397,13 +396,7 @@ impl Processor {
         self.finalise(wm, proc_time, out);
     }
 
-    fn place(
-        &mut self,
-        e: &Event,
-        windows: RangeInclusive<WindowId>,
-        wm: f64,
-        out: &mut Output,
-    ) -> Arrival {
+    fn place(&mut self, e: &Event, windows: Assignment, wm: f64, out: &mut Output) -> Arrival {
         let offset = self.offset;
         self.offset += 1;
         self.counters.events += 1;
@@ -416,8 +409,7 @@ impl Processor {
         self.late_cells.clear();
 
         // Place the event in each of its windows.
-        let (first, last) = (*windows.start(), *windows.end());
-        for window in first..last + 1 {
+        for window in windows.clone() {
             let end = self.cfg.window.end(window);
             let f = Fate::decide(end, wm, grace);
             fate = fate.worst(f);
@@ -556,7 +548,9 @@ impl Processor {
         if self.passed_through.is_some_and(|p| p >= through) {
             return;
         }
-        let from = self.passed_through.map_or(WindowId::MIN, |p| p + 1);
+        let from = self
+            .passed_through
+            .map_or(WindowId::MIN, |p| self.cfg.window.next(p));
         let mode = self.cfg.accumulation;
         let window_fn = self.cfg.window;
         let mut ids = std::mem::take(&mut self.scratch_ids);
@@ -580,7 +574,7 @@ impl Processor {
         self.next_pass_end = if through == WindowId::MAX {
             f64::INFINITY
         } else {
-            window_fn.end(through + 1)
+            window_fn.end(window_fn.next(through))
         };
     }
 
@@ -657,7 +651,7 @@ pub(crate) fn run_with(
     stream: &Stream,
     cfg: EngineConfig,
     keep_panes: bool,
-    assigned: Option<&[RangeInclusive<WindowId>]>,
+    assigned: Option<&[Assignment]>,
 ) -> RunResult {
     let mut p = Processor::for_stream(cfg, stream);
     let mut out = Output::default();
@@ -739,7 +733,7 @@ mod tests {
         let finals: Vec<_> = out
             .finals
             .iter()
-            .map(|f| (f.cell.window, f.value))
+            .map(|f| (cfg.window.index(f.cell.window), f.value))
             .collect();
         assert_eq!(finals, vec![(0, 2), (1, 1)]);
         assert_eq!(out.dropped.len(), 1);

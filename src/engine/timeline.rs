@@ -436,7 +436,7 @@ mod tests {
         assert_eq!(rows.first(), Some(&Phase::Finalised));
         assert_eq!(rows.last(), Some(&Phase::Open));
         let end = Timeline::run_to(EngineConfig::fixed(20_000.0, 30_000.0), &s, s.len(), true);
-        let row = end.window_row(3, None, 4, &truth);
+        let row = end.window_row(end.config().window.at_index(3), None, 4, &truth);
         assert_eq!(row.phase, Phase::Finalised);
     }
 

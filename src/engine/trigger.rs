@@ -202,7 +202,10 @@ mod tests {
     use super::*;
 
     fn cell() -> CellId {
-        CellId { window: 3, key: 0 }
+        CellId {
+            window: crate::engine::WindowFn::Tumbling { size: 60_000 }.at_index(3),
+            key: 0,
+        }
     }
 
     #[test]

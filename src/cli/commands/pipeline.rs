@@ -318,7 +318,7 @@ pub(super) fn pipeline_json(stream: &Stream, r: PipelineRun) -> PipelineJson {
             .sink_output
             .iter()
             .map(|(cell, &value)| SinkCellJson {
-                window: cell.window,
+                window: r.cfg.engine.window.index(cell.window),
                 key: stream.key_name(cell.key).to_string(),
                 value,
             })

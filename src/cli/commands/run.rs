@@ -137,7 +137,7 @@ pub fn run(a: &RunArgs, mut out: &mut dyn Write) -> Result<()> {
             let windows = truth
                 .iter()
                 .map(|(cell, &t)| WindowJson {
-                    window: cell.window,
+                    window: cfg.window.index(cell.window),
                     start_ms: cfg.window.start(cell.window),
                     end_ms: cfg.window.end(cell.window),
                     key: stream.key_name(cell.key).to_string(),
@@ -149,7 +149,7 @@ pub fn run(a: &RunArgs, mut out: &mut dyn Write) -> Result<()> {
                 .panes
                 .iter()
                 .map(|p| PaneJson {
-                    window: p.cell.window,
+                    window: cfg.window.index(p.cell.window),
                     key: stream.key_name(p.cell.key).to_string(),
                     timing: p.timing.label(),
                     index: p.index,
@@ -167,7 +167,7 @@ pub fn run(a: &RunArgs, mut out: &mut dyn Write) -> Result<()> {
                     event_time_ms: d.event.event_time,
                     proc_time_ms: d.event.proc_time,
                     key: stream.key_name(d.event.key).to_string(),
-                    window: d.window,
+                    window: cfg.window.index(d.window),
                     window_end_ms: d.window_end,
                     grace_ms: finite(d.grace),
                     watermark_ms: d.watermark,
@@ -269,7 +269,7 @@ pub fn run(a: &RunArgs, mut out: &mut dyn Write) -> Result<()> {
                 write!(
                     out,
                     "  {:>8} {:>9.1}s {:>9.1}s {:>8} {:>8} {:>8} {:>8}",
-                    cell.window,
+                    cfg.window.index(cell.window),
                     cfg.window.start(cell.window) / 1000.0,
                     cfg.window.end(cell.window) / 1000.0,
                     stream.key_name(cell.key),

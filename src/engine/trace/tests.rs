@@ -62,7 +62,7 @@ fn a_parallel_run_keeps_its_own_clock_and_carries_its_pipeline() {
     assert_eq!(t.presses(), &[p]);
     assert!(t.inspect(0).is_none() && t.exceptions().is_none());
     let truth = oracle(&s, &cfg.engine.window);
-    let row = t.window_row(1, None, s.keys.len(), &truth);
+    let row = t.window_row(cfg.engine.window.at_index(1), None, s.keys.len(), &truth);
     assert!(row.sinks.is_some() && row.latest.is_none());
     assert_eq!(t.sinks(&truth).unwrap().scores.len(), 3);
     let end = t.run_to_end(back);
@@ -81,7 +81,7 @@ fn a_single_run_carries_no_pipeline() {
     assert!(t.sink_kinds().is_empty());
     assert_eq!(t.press(Intervention::Checkpoint), None);
     let truth = oracle(&s, &cfg.window);
-    let row = t.window_row(0, None, s.keys.len(), &truth);
+    let row = t.window_row(cfg.window.at_index(0), None, s.keys.len(), &truth);
     assert_eq!(row.sinks, None);
     assert!(row.is_final());
     let history = t.watermark_history();

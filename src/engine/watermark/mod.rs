@@ -4,8 +4,8 @@
 //! time − LAG), `heuristic:Q:N` (processing time − a quantile of the last N delays) and
 //! `bounded:B` (highest event time seen − B, Flink's and Beam's bounded out-of-orderness).
 //!
-//! A kind is one file: its parameters as a type implementing [`Kind`], and its running
-//! generator implementing [`Estimate`]. It is registered by one entry in the
+//! A kind is one file: its parameters as a type implementing `Kind`, and its running
+//! generator implementing `Estimate`. It is registered by one entry in the
 //! `watermark_kinds!` list below, which makes it a variant of [`WatermarkKind`] and routes every
 //! question about the kind to its file.
 

@@ -1,8 +1,9 @@
 //! Block 2, windowing: which windows an event belongs to is a pure function of its event time,
 //! never of its arrival. Tumbling and sliding windows are half-open `[start, end)` intervals on
-//! whole milliseconds, named by their start index.
+//! whole milliseconds, numbered by their start over the slide; a window is identified by its
+//! span ([`WindowId`]), and only reports print the number.
 //!
-//! A window kind is one file: its dials as a type implementing [`Kind`] (assignment, which
+//! A window kind is one file: its dials as a type implementing `Kind` (assignment, which
 //! windows a time has completed, its name, and its validation as a constructor). It is
 //! registered by one entry in the `window_kinds!` list below, which makes it a variant of
 //! [`WindowFn`] and routes every question about the kind to its file.
@@ -10,11 +11,10 @@
 //! Merging windows (sessions) are the planned extension: a merging assigner gives each event a
 //! proto-window `[t, t + gap)` and the store merges overlapping ones per key. The assigner API
 //! leaves room for that ([`WindowFn::is_merging`]); the window store in `processor` relies on
-//! non-merging windows ending in index order, which a merging store would replace with an index
-//! ordered by end.
+//! non-merging windows ending in the order they start, which a merging store would replace
+//! with an index ordered by end.
 
 use std::collections::BTreeMap;
-use std::ops::RangeInclusive;
 
 use super::stream::{KeyId, Stream};
 
@@ -25,8 +25,134 @@ mod tumbling;
 
 pub use floor::{floor_index, floor_index_with, py_floor_div};
 
-/// Window identity: the index of its start (`start = index × slide`).
-pub type WindowId = i64;
+/// A window's identity: its span `[start, end)` in whole milliseconds. Windows order by start
+/// (then end), which for tumbling and sliding windows is the order of their numbers and of
+/// their ends. Nothing about a window is assumed from a number: merging windows (sessions) are
+/// identified by their span per key just as well.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct WindowId {
+    start: i64,
+    end: i64,
+}
+
+impl WindowId {
+    /// Below every window: "none yet" where windows are counted off in order.
+    pub const MIN: WindowId = WindowId {
+        start: i64::MIN,
+        end: i64::MIN,
+    };
+    /// Above every window: "all of them" (the end of input).
+    pub const MAX: WindowId = WindowId {
+        start: i64::MAX,
+        end: i64::MAX,
+    };
+
+    /// The window `[start, end)`, whole milliseconds.
+    #[inline]
+    pub const fn new(start: i64, end: i64) -> Self {
+        WindowId { start, end }
+    }
+
+    /// Start of the window, ms (inclusive).
+    #[inline]
+    pub fn start(self) -> f64 {
+        self.start as f64
+    }
+
+    /// End of the window, ms (exclusive).
+    #[inline]
+    pub fn end(self) -> f64 {
+        self.end as f64
+    }
+
+    /// Start of the window in whole milliseconds.
+    #[inline]
+    pub const fn start_ms(self) -> i64 {
+        self.start
+    }
+
+    /// End of the window in whole milliseconds.
+    #[inline]
+    pub const fn end_ms(self) -> i64 {
+        self.end
+    }
+
+    /// The same span moved by `by` ms, saturating at the ends of the millisecond range.
+    #[inline]
+    fn shifted(self, by: i64) -> Self {
+        WindowId {
+            start: self.start.saturating_add(by),
+            end: self.end.saturating_add(by),
+        }
+    }
+}
+
+/// Hashes the start alone: equal windows have equal starts, and windows of one tumbling or
+/// sliding function never share one, so the open-window map finds a window with half the work.
+impl std::hash::Hash for WindowId {
+    #[inline]
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.start.hash(state);
+    }
+}
+
+/// The windows one event belongs to, earliest first: `len` windows, each `step` ms after the
+/// one before. An iterator, as the windows are usually walked once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Assignment {
+    next: WindowId,
+    left: u32,
+    step: i64,
+}
+
+impl Assignment {
+    /// The single window `id`.
+    #[inline]
+    pub fn one(id: WindowId) -> Self {
+        Assignment {
+            next: id,
+            left: 1,
+            step: 0,
+        }
+    }
+
+    /// `len` windows from `first`, each `step` ms after the one before.
+    #[inline]
+    pub fn new(first: WindowId, len: u32, step: i64) -> Self {
+        Assignment {
+            next: first,
+            left: len,
+            step,
+        }
+    }
+}
+
+impl Iterator for Assignment {
+    type Item = WindowId;
+
+    #[inline]
+    fn next(&mut self) -> Option<WindowId> {
+        if self.left == 0 {
+            return None;
+        }
+        let id = self.next;
+        self.left -= 1;
+        // Plain adds on the hot path: exact while the bounds stay within ±2^63 ms, far beyond
+        // the ±2^53 ms of event time the engine accepts.
+        self.next = WindowId {
+            start: id.start.wrapping_add(self.step),
+            end: id.end.wrapping_add(self.step),
+        };
+        Some(id)
+    }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left as usize, Some(self.left as usize))
+    }
+}
+
+impl ExactSizeIterator for Assignment {}
 
 /// Why a window definition was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -71,10 +197,22 @@ trait Kind: Copy {
     fn slide(self) -> i64;
 
     /// The windows that contain `event_time`, earliest first; `inv_slide` is `1 / slide`.
-    fn assign(self, event_time: f64, inv_slide: f64) -> RangeInclusive<WindowId>;
+    fn assign(self, event_time: f64, inv_slide: f64) -> Assignment;
 
     /// The last window whose end is ≤ `t` (windows up to it are complete at `t`).
     fn last_ended_by(self, t: f64) -> Option<WindowId>;
+
+    /// The window after `id`.
+    fn next(self, id: WindowId) -> WindowId;
+
+    /// The window before `id`.
+    fn prev(self, id: WindowId) -> WindowId;
+
+    /// The number reports print for window `id`.
+    fn index(self, id: WindowId) -> i64;
+
+    /// The window reports number `index`.
+    fn at_index(self, index: i64) -> WindowId;
 
     /// A short human name: `60s tumbling`.
     fn describe(self) -> String;
@@ -157,29 +295,52 @@ impl WindowFn {
     /// Start of window `id`, ms (exact for the ±2^53 ms the engine accepts).
     #[inline]
     pub fn start(&self, id: WindowId) -> f64 {
-        periodic::start(self.slide(), id)
+        id.start()
     }
 
     /// End of window `id` (exclusive), ms.
     #[inline]
     pub fn end(&self, id: WindowId) -> f64 {
-        periodic::end(self.size(), self.slide(), id)
+        id.end()
     }
 
-    /// The windows that contain `event_time`, earliest first: `first..=last`.
-    pub fn assign(&self, event_time: f64) -> RangeInclusive<WindowId> {
+    /// The windows that contain `event_time`, earliest first.
+    pub fn assign(&self, event_time: f64) -> Assignment {
         self.assign_with(event_time, 1.0 / self.slide() as f64)
     }
 
     /// [`WindowFn::assign`] with `inv_slide = 1 / slide` computed once by the caller.
     #[inline]
-    pub fn assign_with(&self, event_time: f64, inv_slide: f64) -> RangeInclusive<WindowId> {
+    pub fn assign_with(&self, event_time: f64, inv_slide: f64) -> Assignment {
         with_kind!(*self, k => k.assign(event_time, inv_slide))
     }
 
-    /// The largest window index whose end is ≤ `t` (windows up to it are complete at `t`).
+    /// The latest window whose end is ≤ `t` (windows up to it are complete at `t`):
+    /// [`WindowId::MAX`] at +∞, `None` at −∞ or NaN.
     pub fn last_ended_by(&self, t: f64) -> Option<WindowId> {
         with_kind!(*self, k => k.last_ended_by(t))
+    }
+
+    /// The window after `id` (windows of one function follow each other in order).
+    #[inline]
+    pub fn next(&self, id: WindowId) -> WindowId {
+        with_kind!(*self, k => k.next(id))
+    }
+
+    /// The window before `id`.
+    #[inline]
+    pub fn prev(&self, id: WindowId) -> WindowId {
+        with_kind!(*self, k => k.prev(id))
+    }
+
+    /// The number reports print for window `id`: its start over the slide.
+    pub fn index(&self, id: WindowId) -> i64 {
+        with_kind!(*self, k => k.index(id))
+    }
+
+    /// The window reports number `index`: `[index·slide, index·slide + size)`.
+    pub fn at_index(&self, index: i64) -> WindowId {
+        with_kind!(*self, k => k.at_index(index))
     }
 
     /// A short human name: `60s tumbling`, `60s/10s sliding`.
@@ -240,30 +401,30 @@ mod tests {
             let r = w.assign(t);
             assert_eq!(r.clone().count(), 3, "t={t}");
             for id in r {
-                assert!(w.start(id) <= t && t < w.end(id), "t={t} id={id}");
+                assert!(w.start(id) <= t && t < w.end(id), "t={t} id={id:?}");
             }
         }
         let w = WindowFn::sliding(50, 20).unwrap();
         for t in [0.0, 9.0, 10.0, 29.0, 30.0, 45.5] {
             let r = w.assign(t);
             for id in r.clone() {
-                assert!(w.start(id) <= t && t < w.end(id), "t={t} id={id}");
+                assert!(w.start(id) <= t && t < w.end(id), "t={t} id={id:?}");
             }
-            assert!(w.end(*r.start() - 1) <= t);
-            assert!(w.start(*r.end() + 1) > t);
+            assert!(w.end(w.prev(r.clone().next().unwrap())) <= t);
+            assert!(w.start(w.next(r.last().unwrap())) > t);
         }
     }
 
     #[test]
     fn last_ended_by_is_exact() {
         let w = WindowFn::tumbling(60_000).unwrap();
-        assert_eq!(w.last_ended_by(59_999.0), Some(-1));
-        assert_eq!(w.last_ended_by(60_000.0), Some(0));
+        assert_eq!(w.last_ended_by(59_999.0), Some(w.at_index(-1)));
+        assert_eq!(w.last_ended_by(60_000.0), Some(w.at_index(0)));
         assert_eq!(w.last_ended_by(f64::NEG_INFINITY), None);
         let s = WindowFn::sliding(60_000, 20_000).unwrap();
-        assert_eq!(s.last_ended_by(59_999.0), Some(-1));
-        assert_eq!(s.last_ended_by(60_000.0), Some(0));
-        assert_eq!(s.last_ended_by(80_000.0), Some(1));
+        assert_eq!(s.last_ended_by(59_999.0), Some(s.at_index(-1)));
+        assert_eq!(s.last_ended_by(60_000.0), Some(s.at_index(0)));
+        assert_eq!(s.last_ended_by(80_000.0), Some(s.at_index(1)));
     }
 
     #[test]
@@ -291,8 +452,33 @@ mod tests {
                 9.007_199_254_740e15,
             ] {
                 let k = w.last_ended_by(t).unwrap();
-                assert!(w.end(k) <= t && w.end(k + 1) > t, "{w:?} {t} {k}");
+                assert!(w.end(k) <= t && w.end(w.next(k)) > t, "{w:?} {t} {k:?}");
             }
+        }
+    }
+
+    #[test]
+    fn windows_order_as_their_numbers_and_step_to_their_neighbours() {
+        for w in [
+            WindowFn::tumbling(60_000).unwrap(),
+            WindowFn::sliding(60_000, 20_000).unwrap(),
+            WindowFn::sliding(50, 20).unwrap(),
+        ] {
+            for i in -5..5 {
+                let id = w.at_index(i);
+                assert_eq!(w.index(id), i);
+                assert_eq!(id.start(), (i * w.slide()) as f64);
+                assert_eq!(id.end(), (i * w.slide() + w.size()) as f64);
+                assert!(w.at_index(i - 1) < id && id < w.at_index(i + 1));
+                assert_eq!(w.next(id), w.at_index(i + 1));
+                assert_eq!(w.prev(id), w.at_index(i - 1));
+                assert!(WindowId::MIN < id && id < WindowId::MAX);
+            }
+            let all: Vec<i64> = w.assign(45.5).map(|id| w.index(id)).collect();
+            let expect: Vec<i64> = (-1000..1000)
+                .filter(|&i| w.start(w.at_index(i)) <= 45.5 && 45.5 < w.end(w.at_index(i)))
+                .collect();
+            assert_eq!(all, expect, "{w:?}");
         }
     }
 }

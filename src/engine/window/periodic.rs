@@ -1,26 +1,47 @@
 //! Windows of one length laid at a fixed period, as tumbling and sliding windows are: window
-//! `i` is `[i·slide, i·slide + size)` on whole milliseconds, so windows end in the order they
-//! start. Their numbering, bounds and which of them a time has completed.
+//! number `i` is `[i·slide, i·slide + size)` on whole milliseconds, so windows end in the order
+//! they start. Their numbering, their neighbours and which of them a time has completed.
 
 use super::floor::py_floor_div;
-use super::WindowId;
+use super::{Assignment, WindowId};
 
 /// How far [`last_ended_by`] corrects its estimate either way.
 const SETTLE_STEPS: usize = 4;
 
-/// Start of window `id`, ms (exact for the ±2^53 ms the engine accepts).
+/// Window number `index`, its bounds saturating at the ends of the millisecond range (exact
+/// for the ±2^53 ms the engine accepts).
 #[inline]
-pub(super) fn start(slide: i64, id: WindowId) -> f64 {
-    id.saturating_mul(slide) as f64
+pub(super) fn window(size: i64, slide: i64, index: i64) -> WindowId {
+    let start = index.saturating_mul(slide);
+    WindowId::new(start, start.saturating_add(size))
 }
 
-/// End of window `id` (exclusive), ms.
-#[inline]
-pub(super) fn end(size: i64, slide: i64, id: WindowId) -> f64 {
-    id.saturating_mul(slide).saturating_add(size) as f64
+/// The number of window `id` (its start over the slide).
+pub(super) fn index(slide: i64, id: WindowId) -> i64 {
+    match id {
+        WindowId::MIN => i64::MIN,
+        WindowId::MAX => i64::MAX,
+        _ => id.start_ms().div_euclid(slide),
+    }
 }
 
-/// The largest window index whose end is ≤ `t` (windows up to it are complete at `t`).
+/// End of window number `index` (exclusive), ms.
+#[inline]
+pub(super) fn end(size: i64, slide: i64, index: i64) -> f64 {
+    index.saturating_mul(slide).saturating_add(size) as f64
+}
+
+/// The windows numbered `first..=last`, earliest first (none when `last < first`).
+#[inline]
+pub(super) fn windows(size: i64, slide: i64, first: i64, last: i64) -> Assignment {
+    let count = last
+        .wrapping_sub(first)
+        .wrapping_add(1)
+        .clamp(0, u32::MAX as i64);
+    Assignment::new(window(size, slide, first), count as u32, slide)
+}
+
+/// The window whose end is ≤ `t` and latest (windows up to it are complete at `t`).
 pub(super) fn last_ended_by(size: i64, slide: i64, t: f64) -> Option<WindowId> {
     if t.is_nan() || t == f64::NEG_INFINITY {
         return None;
@@ -34,14 +55,17 @@ pub(super) fn last_ended_by(size: i64, slide: i64, t: f64) -> Option<WindowId> {
     // step each way suffices; the steps are bounded so no time, however far out, can spin.
     let mut k = py_floor_div(t - size as f64, slide as f64) as i64;
     for _ in 0..SETTLE_STEPS {
-        if k < WindowId::MAX && end(size, slide, k + 1) <= t {
+        if k < i64::MAX && end(size, slide, k + 1) <= t {
             k += 1;
         }
     }
     for _ in 0..SETTLE_STEPS {
-        if k > WindowId::MIN && end(size, slide, k) > t {
+        if k > i64::MIN && end(size, slide, k) > t {
             k -= 1;
         }
     }
-    Some(k)
+    Some(match k {
+        i64::MIN => WindowId::MIN,
+        _ => window(size, slide, k),
+    })
 }

@@ -1,10 +1,8 @@
 //! Sliding windows: windows of one length starting at a shorter period, so they overlap and
 //! each event falls in several (`size / slide`, rounded up, at most).
 
-use std::ops::RangeInclusive;
-
 use super::floor::floor_index_with;
-use super::{fmt_ms, periodic, Kind, WindowError, WindowFn, WindowId};
+use super::{fmt_ms, periodic, Assignment, Kind, WindowError, WindowFn, WindowId};
 
 /// Sliding windows of `size` ms starting every `slide` ms: window `i` is
 /// `[i·slide, i·slide + size)`.
@@ -54,7 +52,7 @@ impl Kind for Sliding {
     }
 
     #[inline]
-    fn assign(self, event_time: f64, inv_slide: f64) -> RangeInclusive<WindowId> {
+    fn assign(self, event_time: f64, inv_slide: f64) -> Assignment {
         let Sliding { size, slide } = self;
         let end = |i| periodic::end(size, slide, i);
         let last = floor_index_with(event_time, slide, inv_slide);
@@ -66,11 +64,29 @@ impl Kind for Sliding {
         while end(first - 1) > event_time {
             first -= 1;
         }
-        first..=last
+        periodic::windows(size, slide, first, last)
     }
 
     fn last_ended_by(self, t: f64) -> Option<WindowId> {
         periodic::last_ended_by(self.size, self.slide, t)
+    }
+
+    #[inline]
+    fn next(self, id: WindowId) -> WindowId {
+        id.shifted(self.slide)
+    }
+
+    #[inline]
+    fn prev(self, id: WindowId) -> WindowId {
+        id.shifted(-self.slide)
+    }
+
+    fn index(self, id: WindowId) -> i64 {
+        periodic::index(self.slide, id)
+    }
+
+    fn at_index(self, index: i64) -> WindowId {
+        periodic::window(self.size, self.slide, index)
     }
 
     fn describe(self) -> String {

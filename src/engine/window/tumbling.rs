@@ -1,9 +1,7 @@
 //! Tumbling windows: back-to-back windows of one length, each event in exactly one.
 
-use std::ops::RangeInclusive;
-
 use super::floor::floor_index_with;
-use super::{fmt_ms, periodic, Kind, WindowError, WindowFn, WindowId};
+use super::{fmt_ms, periodic, Assignment, Kind, WindowError, WindowFn, WindowId};
 
 /// Tumbling windows of `size` ms: window `i` is `[i·size, (i+1)·size)`.
 #[derive(Debug, Clone, Copy)]
@@ -34,13 +32,31 @@ impl Kind for Tumbling {
     }
 
     #[inline]
-    fn assign(self, event_time: f64, inv_slide: f64) -> RangeInclusive<WindowId> {
+    fn assign(self, event_time: f64, inv_slide: f64) -> Assignment {
         let i = floor_index_with(event_time, self.size, inv_slide);
-        i..=i
+        Assignment::one(periodic::window(self.size, self.size, i))
     }
 
     fn last_ended_by(self, t: f64) -> Option<WindowId> {
         periodic::last_ended_by(self.size, self.size, t)
+    }
+
+    #[inline]
+    fn next(self, id: WindowId) -> WindowId {
+        id.shifted(self.size)
+    }
+
+    #[inline]
+    fn prev(self, id: WindowId) -> WindowId {
+        id.shifted(-self.size)
+    }
+
+    fn index(self, id: WindowId) -> i64 {
+        periodic::index(self.size, id)
+    }
+
+    fn at_index(self, index: i64) -> WindowId {
+        periodic::window(self.size, self.size, index)
     }
 
     fn describe(self) -> String {
