@@ -33,12 +33,15 @@ pub enum SinkKind {
 }
 
 impl SinkKind {
+    /// The three kinds, in the order the pipeline feeds and reports them.
     pub const ALL: [SinkKind; 3] = [
         SinkKind::Additive,
         SinkKind::Idempotent,
         SinkKind::Transactional,
     ];
 
+    /// The kind's name on the command line and on screen: `additive`, `idempotent` or
+    /// `transactional`.
     pub fn name(&self) -> &'static str {
         match self {
             SinkKind::Additive => "additive",
@@ -114,6 +117,7 @@ impl Staging {
                 .sum::<usize>()
     }
 
+    /// Nothing is staged: no pane in the open transaction nor in a pre-committed one.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -135,6 +139,7 @@ pub struct Sink {
 }
 
 impl Sink {
+    /// An empty sink of `kind`, applying panes the way accumulation `mode` means them.
     pub fn new(kind: SinkKind, mode: Accumulation) -> Self {
         Sink {
             kind,
@@ -146,6 +151,7 @@ impl Sink {
         }
     }
 
+    /// How it applies the panes it receives.
     pub fn kind(&self) -> SinkKind {
         self.kind
     }
@@ -266,14 +272,17 @@ impl<R, S> CheckpointLog<R, S> {
         &self.records
     }
 
+    /// The latest completed checkpoint's record (`None` before the first).
     pub fn last(&self) -> Option<&R> {
         self.records.last()
     }
 
+    /// Checkpoints completed so far.
     pub fn len(&self) -> usize {
         self.records.len()
     }
 
+    /// No checkpoint has completed yet: a crash restores the start.
     pub fn is_empty(&self) -> bool {
         self.records.is_empty()
     }
@@ -299,9 +308,15 @@ pub use super::pipeline::CompletedCheckpoint as Checkpoint;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ScheduleStep {
     /// Run to `at`, then take a checkpoint.
-    Checkpoint { at: usize },
+    Checkpoint {
+        /// Events the sources have emitted in all when the barriers are injected.
+        at: usize,
+    },
     /// Run to `at`, then crash and restore the last checkpoint.
-    Crash { at: usize },
+    Crash {
+        /// Events the sources have emitted in all when the job crashes.
+        at: usize,
+    },
 }
 
 /// The reference's schedule: five times, run to `n·i/6`, checkpoint, run 800 events on, crash.

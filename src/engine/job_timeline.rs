@@ -37,7 +37,9 @@ pub enum Intervention {
 /// A press at a processing time.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Press {
+    /// The processing time the job had been run to when it was pressed, ms.
     pub time: f64,
+    /// A crash (of the job or one operator) or a checkpoint on demand.
     pub what: Intervention,
 }
 
@@ -58,6 +60,8 @@ pub enum Standing {
 }
 
 impl Standing {
+    /// Where `value` stands against the oracle's `truth` for one cell, `is_final` saying
+    /// whether its window can no longer take data.
     pub fn of(value: i64, truth: i64, is_final: bool) -> Standing {
         if value == truth {
             Standing::Right
@@ -72,6 +76,7 @@ impl Standing {
 /// One sink's standing against the oracle.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SinkScore {
+    /// Which sink: additive, idempotent or transactional.
     pub kind: SinkKind,
     /// Σ of the values it holds.
     pub total: i64,
@@ -123,8 +128,12 @@ pub fn sink_scores<S: Borrow<Stream>>(
 /// The operators' state, summed over the instances.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct OperatorTotals {
+    /// Operator instances: the job's parallelism.
     pub operators: usize,
+    /// (window, key) cells open now, over every instance.
     pub open_cells: usize,
+    /// Estimated bytes of every instance's state now: what a checkpoint would copy of the
+    /// operators.
     pub state_bytes: usize,
 }
 
@@ -281,6 +290,7 @@ impl JobTimeline {
         &self.pipeline
     }
 
+    /// The dials the job runs with.
     pub fn config(&self) -> &PipelineConfig {
         self.pipeline.config()
     }
@@ -295,6 +305,7 @@ impl JobTimeline {
         self.at
     }
 
+    /// The sink has had the end of input from every operator: the job is done.
     pub fn is_finished(&self) -> bool {
         self.pipeline.is_finished()
     }
@@ -336,10 +347,12 @@ impl JobTimeline {
         self.redelivered
     }
 
+    /// Every crash so far, oldest first (a crash is not undone by the replay).
     pub fn crashes(&self) -> &[CrashRecord] {
         self.pipeline.crashes()
     }
 
+    /// The latest crash, if any has happened.
     pub fn last_crash(&self) -> Option<&CrashRecord> {
         self.pipeline.crashes().last()
     }

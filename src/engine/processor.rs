@@ -21,12 +21,16 @@ use super::window::{Assignment, CellId, WindowFn, WindowId};
 /// The dials of one run.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct EngineConfig {
+    /// How each event is assigned to windows by its event time.
     pub window: WindowFn,
+    /// The watermark generator: how far event time is taken to be complete.
     pub watermark: WatermarkKind,
     /// Allowed lateness after the watermark passes a window's end, ms (may be +∞).
     pub grace: f64,
     /// Early-trigger interval in processing time, ms.
     pub early: Option<f64>,
+    /// What each pane carries: the whole value so far, only what is new, or the whole value
+    /// with a retraction of the previous pane.
     pub accumulation: Accumulation,
 }
 
@@ -47,7 +51,9 @@ impl EngineConfig {
 /// A cell's value when its window was finalised.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FinalValue {
+    /// The (window, key) cell whose window was finalised.
     pub cell: CellId,
+    /// Events the cell counted, on time and late within grace: its value for good.
     pub value: u64,
     /// Processing time of the arrival that finalised it (the last one, at end of input).
     pub proc_time: f64,
@@ -56,12 +62,16 @@ pub struct FinalValue {
 /// What the engine emits, appended to by each step; the caller keeps or clears it.
 #[derive(Debug, Clone, Default)]
 pub struct Output {
+    /// Panes emitted (EARLY, ON_TIME and LATE), in emission order.
     pub panes: Vec<Pane>,
+    /// Events refused past grace, one entry per (event, window) placement refused.
     pub dropped: Vec<Dropped>,
+    /// Cells whose window was finalised, with their values for good.
     pub finals: Vec<FinalValue>,
 }
 
 impl Output {
+    /// Forgets everything emitted so far (the caller has taken it).
     pub fn clear(&mut self) {
         self.panes.clear();
         self.dropped.clear();
@@ -80,13 +90,19 @@ pub struct Counters {
     pub late: u64,
     /// Placements refused: past grace.
     pub dropped: u64,
+    /// EARLY panes emitted so far: fired by a cell's processing-time timer before the
+    /// watermark passed its window.
     pub early_panes: u64,
+    /// ON_TIME panes emitted so far: one per cell when the watermark passed its window.
     pub on_time_panes: u64,
+    /// LATE panes emitted so far: one per cell an arrival changed after its window fired.
     pub late_panes: u64,
+    /// Windows finalised so far (past their grace or at the end of input), their state freed.
     pub windows_finalised: u64,
 }
 
 impl Counters {
+    /// Panes emitted so far, of every timing.
     pub fn panes(&self) -> u64 {
         self.early_panes + self.on_time_panes + self.late_panes
     }
@@ -296,14 +312,18 @@ impl Processor {
         Processor::new(cfg, stream.max_delay())
     }
 
+    /// The dials it runs with.
     pub fn config(&self) -> &EngineConfig {
         &self.cfg
     }
 
+    /// Its running totals so far (part of its state: they roll back with a restore).
     pub fn counters(&self) -> &Counters {
         &self.counters
     }
 
+    /// Its watermark now, event time, ms: −∞ before the first event, +∞ after the end of
+    /// input, never lower than before.
     pub fn watermark(&self) -> f64 {
         self.watermark.current()
     }
@@ -313,10 +333,12 @@ impl Processor {
         self.offset
     }
 
+    /// Windows open now: holding at least one cell and not yet finalised.
     pub fn open_windows(&self) -> usize {
         self.windows.len()
     }
 
+    /// (window, key) cells open now, over every open window.
     pub fn open_cells(&self) -> usize {
         self.open_cells
     }
@@ -624,6 +646,7 @@ impl Processor {
         self.timers.clear();
     }
 
+    /// It has taken the end of input: every window has fired and been finalised.
     pub fn is_finished(&self) -> bool {
         self.finished
     }
@@ -632,7 +655,10 @@ impl Processor {
 /// Everything a whole run produced.
 #[derive(Debug, Clone)]
 pub struct RunResult {
+    /// The processor's totals at the end of input.
     pub counters: Counters,
+    /// The panes, drops and final values emitted over the whole run (empty unless
+    /// `keep_panes`).
     pub output: Output,
     /// Final value per cell.
     pub finals: BTreeMap<CellId, u64>,

@@ -52,6 +52,7 @@ pub struct Timeline {
 pub struct Exception {
     /// Its position in processing order.
     pub offset: usize,
+    /// The event, with its event time and processing time.
     pub event: Event,
     /// Late or dropped.
     pub fate: Fate,
@@ -71,6 +72,8 @@ pub enum Phase {
 }
 
 impl Phase {
+    /// The phase as the windows table prints it: `open`, `fired on time`, `taking late data`
+    /// or `finalised`.
     pub fn label(&self) -> &'static str {
         match self {
             Phase::Open => "open",
@@ -84,10 +87,13 @@ impl Phase {
 /// Why one event met its fate, in numbers.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Inspection {
+    /// The event's position in processing order.
     pub offset: usize,
+    /// The event, with its event time and processing time.
     pub event: Event,
     /// The watermark just after the event arrived (the one its fate was decided under).
     pub watermark: f64,
+    /// The grace period in force, ms of event time after a window's end.
     pub grace: f64,
     /// Its worst fate.
     pub fate: Fate,
@@ -165,6 +171,7 @@ impl Timeline {
         self.scratch.dropped.clear();
     }
 
+    /// The dials it was run with.
     pub fn config(&self) -> &EngineConfig {
         &self.cfg
     }
@@ -179,6 +186,7 @@ impl Timeline {
         self.processor.is_finished()
     }
 
+    /// The processor's running totals over the events arrived so far.
     pub fn counters(&self) -> &Counters {
         self.processor.counters()
     }
@@ -188,14 +196,17 @@ impl Timeline {
         self.processor.watermark()
     }
 
+    /// Windows open now (holding cells, not yet finalised).
     pub fn open_windows(&self) -> usize {
         self.processor.open_windows()
     }
 
+    /// (window, key) cells open now, over every open window.
     pub fn open_cells(&self) -> usize {
         self.processor.open_cells()
     }
 
+    /// Estimated bytes of the processor's state now: what a checkpoint would copy.
     pub fn state_bytes(&self) -> usize {
         self.processor.state_bytes()
     }
@@ -215,6 +226,7 @@ impl Timeline {
         &self.watermarks
     }
 
+    /// Every pane emitted so far, of every cell, in emission order.
     pub fn panes(&self) -> &[Pane] {
         &self.panes
     }

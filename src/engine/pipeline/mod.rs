@@ -277,10 +277,12 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         Ok(pipeline)
     }
 
+    /// The whole stream the sources read, in processing order.
     pub fn stream(&self) -> &Stream {
         self.stream.borrow()
     }
 
+    /// The dials it runs with: widths, channels' transit, checkpoint mode and interval, engine.
     pub fn config(&self) -> &PipelineConfig {
         &self.cfg
     }
@@ -330,6 +332,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         self.checkpoints.records()
     }
 
+    /// The latest completed checkpoint, the one a crash restores (`None` before the first).
     pub fn last_completed(&self) -> Option<&CompletedCheckpoint> {
         self.checkpoints.last()
     }
@@ -345,6 +348,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         self.pending.iter().map(|c| c.id).collect()
     }
 
+    /// Every crash so far, oldest first (a crash's record survives the replay it causes).
     pub fn crashes(&self) -> &[CrashRecord] {
         &self.crashes
     }

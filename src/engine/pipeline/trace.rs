@@ -17,25 +17,57 @@ use super::Pipeline;
 pub enum Outcome {
     /// An operator placed a record in its windows.
     Record {
+        /// The event's index in the whole stream (processing order): the same in every
+        /// partition and every replay.
         stream_offset: usize,
+        /// Its worst fate over its windows, under the operator's watermark after it.
         fate: Fate,
+        /// The source had emitted it before, in a timeline a crash undid.
         replayed: bool,
         /// Panes the arrival emitted.
         panes: usize,
     },
     /// An operator took a watermark in; its own watermark is now this.
-    Watermark { watermark: f64 },
+    Watermark {
+        /// The operator's watermark after it: the smallest of its live inputs', held
+        /// monotone; event time, ms.
+        watermark: f64,
+    },
     /// A barrier arrived: the receiver waits for it on `waiting` more inputs.
-    Aligning { checkpoint: u32, waiting: usize },
+    Aligning {
+        /// The checkpoint whose barrier arrived.
+        checkpoint: u32,
+        /// Live inputs that have not delivered that barrier yet.
+        waiting: usize,
+    },
     /// The last barrier arrived: the operator snapshotted and forwarded the barrier.
-    Snapshot { checkpoint: u32, bytes: usize },
+    Snapshot {
+        /// The checkpoint it snapshotted for.
+        checkpoint: u32,
+        /// Estimated bytes of the operator's snapshot.
+        bytes: usize,
+    },
     /// The checkpoint is complete: the sink had the barrier from every operator (unaligned: and
     /// this delivery was the last operator's, after which it had stored its in-flight data).
-    CheckpointCompleted { checkpoint: u32 },
+    CheckpointCompleted {
+        /// The checkpoint that completed (older pending ones completed before it).
+        checkpoint: u32,
+    },
     /// The sink applied a pane.
-    Pane { cell: CellId, value: i64 },
+    Pane {
+        /// The (window, key) cell that answered.
+        cell: CellId,
+        /// What the pane carries under the accumulation mode: events counted, in all or
+        /// since the previous pane.
+        value: i64,
+    },
     /// The sink took a final value.
-    Final { cell: CellId, value: u64 },
+    Final {
+        /// The (window, key) cell whose window an operator finalised.
+        cell: CellId,
+        /// Events the cell counted, for good.
+        value: u64,
+    },
     /// One input ended; others have not.
     InputEnded,
     /// The receiver's last input ended: it flushed everything and is done.
@@ -46,22 +78,37 @@ pub enum Outcome {
 #[derive(Debug, Clone, PartialEq)]
 pub enum StepEvent {
     /// Barriers were injected at every live source.
-    CheckpointTriggered { checkpoint: u32 },
+    CheckpointTriggered {
+        /// The new checkpoint's id: 1 for the first, growing across crashes.
+        checkpoint: u32,
+    },
     /// A source emitted a record towards an operator.
     Emitted {
+        /// The source partition that emitted it.
         partition: usize,
+        /// Its position in the partition: events the partition had emitted before it.
         offset: usize,
+        /// Its index in the whole stream (processing order).
         stream_offset: usize,
+        /// The operator instance that owns its key, where the record goes.
         operator: usize,
+        /// The partition had emitted it before, in a timeline a crash undid.
         replayed: bool,
     },
     /// A source partition ran out of events.
-    PartitionEnded { partition: usize },
+    PartitionEnded {
+        /// The partition that ended; its end of input went to every operator instance.
+        partition: usize,
+    },
     /// A channel delivered its head.
     Delivered {
+        /// The channel's number: source → operator channels `p·N + i`, then operator → sink.
         channel: usize,
+        /// The receiver: an operator instance or the sink.
         to: Node,
+        /// What the message was: record, watermark, barrier, pane, final value or end.
         kind: MessageKind,
+        /// What the receiver did with it.
         outcome: Outcome,
     },
     /// A scheduled crash happened (its record is the last of [`Pipeline::crashes`]).
@@ -71,18 +118,27 @@ pub enum StepEvent {
 /// One step: when, and what.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Step {
+    /// Processing time of the step, ms: the clock then (a crash's own time, before the clock
+    /// goes back to the restored checkpoint's).
     pub time: f64,
+    /// What happened.
     pub event: StepEvent,
 }
 
 /// A source partition, for drawing.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SourceView {
+    /// Its number, 0 to P − 1: it reads the stream's events `i` with `i mod P` equal to it.
     pub partition: usize,
+    /// Events of the partition emitted so far in the current timeline: where it resumes.
     pub offset: usize,
+    /// Events in the partition, in all.
     pub len: usize,
+    /// It has sent its end of input on every channel.
     pub ended: bool,
+    /// The partition's watermark now: event time, ms (−∞ before its first event).
     pub watermark: f64,
+    /// Processing time it emits its next event at, ms (`None` once it has emitted its last).
     pub next_event_time: Option<f64>,
     /// When the next periodic barrier is due (while the source is live).
     pub next_barrier: Option<f64>,
@@ -93,51 +149,76 @@ pub struct SourceView {
 /// A barrier in a channel.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct BarrierInFlight {
+    /// The checkpoint it belongs to.
     pub checkpoint: u32,
     /// Messages ahead of it (0: at the head).
     pub position: usize,
+    /// Processing time it reaches the receiver, ms.
     pub arrival: f64,
 }
 
 /// A channel, for drawing.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ChannelView {
+    /// Its number: source → operator channels `p·N + i`, then operator → sink `P·N + i`.
     pub index: usize,
+    /// The sending node.
     pub from: Node,
+    /// The receiving node.
     pub to: Node,
+    /// Messages in flight now, of every kind.
     pub len: usize,
+    /// Records in flight now.
     pub records: usize,
+    /// Watermark messages in flight now (not those a record carries).
     pub watermarks: usize,
+    /// Panes and final values in flight now (operator → sink channels).
     pub panes: usize,
+    /// Barriers in flight now, head first.
     pub barriers: Vec<BarrierInFlight>,
     /// The receiver is aligning and holds this input back.
     pub blocked: bool,
+    /// Messages its receiver has taken off so far, replays included (a crash does not reset it).
     pub delivered: u64,
 }
 
 /// An operator instance, for drawing.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OperatorView {
+    /// Its number, 0 to N − 1.
     pub instance: usize,
+    /// The keys it owns, by id, ascending.
     pub keys: Vec<KeyId>,
+    /// Its watermark now: the smallest of its live inputs', held monotone; event time, ms.
     pub watermark: f64,
+    /// The latest processing time it has seen (its latest delivery's arrival), ms.
     pub clock: f64,
     /// The checkpoint it is aligning on, the inputs that delivered its barrier, and since when.
     pub aligning: Option<(u32, Vec<usize>, f64)>,
+    /// The inputs (source partitions) it holds back until a barrier has come on every input
+    /// (exactly-once mode only).
     pub blocked_inputs: Vec<usize>,
+    /// The latest checkpoint it snapshotted for, in the current timeline (`None`: none yet).
     pub last_snapshot: Option<u32>,
+    /// Every input has ended: it fired and finalised every window and sent its end of input
+    /// to the sink.
     pub finished: bool,
+    /// (window, key) cells open in its windows now.
     pub open_cells: usize,
+    /// Estimated bytes of its state now: what its snapshot would copy.
     pub state_bytes: usize,
+    /// Its running totals so far (they roll back with a crash).
     pub counters: Counters,
 }
 
 /// One sink's totals.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SinkTotal {
+    /// Which sink: additive, idempotent or transactional.
     pub kind: SinkKind,
     /// Σ of the values it holds.
     pub total: i64,
+    /// (window, key) cells it holds a value for.
     pub cells: usize,
     /// Panes staged, not yet committed (transactional).
     pub staged: usize,
@@ -146,23 +227,39 @@ pub struct SinkTotal {
 /// The sink, for drawing.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SinkView {
+    /// Each sink's totals now: additive, idempotent, transactional.
     pub totals: Vec<SinkTotal>,
+    /// Panes received so far, replays included (a crash does not reset it).
     pub received: u64,
+    /// The oldest checkpoint it is aligning on, and the operator instances whose barrier for
+    /// it has arrived.
     pub aligning: Option<(u32, Vec<usize>)>,
+    /// The inputs (operator instances) it holds back until a barrier has come on every input
+    /// (exactly-once mode only).
     pub blocked_inputs: Vec<usize>,
+    /// Panes applied since the latest completed checkpoint's cut: what a crash now would make
+    /// the sinks receive again.
     pub since_checkpoint: usize,
+    /// It has had the end of input from every operator instance: the job is done.
     pub finished: bool,
 }
 
 /// The whole simulation at one moment, read-only.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Topology {
+    /// The simulation's processing-time clock, ms.
     pub now: f64,
+    /// Every source partition, by number.
     pub sources: Vec<SourceView>,
+    /// Every channel, by number.
     pub channels: Vec<ChannelView>,
+    /// Every operator instance, by number.
     pub operators: Vec<OperatorView>,
+    /// The one sink.
     pub sink: SinkView,
+    /// Checkpoints whose barriers are still travelling, oldest first.
     pub pending_checkpoints: Vec<u32>,
+    /// The latest completed checkpoint's id (`None`: none has completed).
     pub last_completed: Option<u32>,
 }
 
@@ -203,6 +300,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         }
     }
 
+    /// Every source partition now, by number, for drawing.
     pub fn source_views(&self) -> Vec<SourceView> {
         let stream: &Stream = self.stream.borrow();
         self.sources
@@ -223,6 +321,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             .collect()
     }
 
+    /// Every channel now, by number, with what is in flight on it, for drawing.
     pub fn channel_views(&self) -> Vec<ChannelView> {
         let addressing = self.addressing();
         self.channels
@@ -264,6 +363,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             .collect()
     }
 
+    /// Every operator instance now, by number, for drawing.
     pub fn operator_views(&self) -> Vec<OperatorView> {
         self.operators
             .iter()
@@ -290,6 +390,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             .collect()
     }
 
+    /// The sink now, for drawing.
     pub fn sink_view(&self) -> SinkView {
         let st = &self.sink.state;
         SinkView {
