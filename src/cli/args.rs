@@ -291,6 +291,8 @@ pub struct EngineArgs {
     /// Slide of sliding windows (whole milliseconds, 1ms to the window size).
     #[arg(long, value_parser = parse_window_ms, allow_hyphen_values = true)]
     pub slide: Option<i64>,
+    // The brackets are the help text's optional parts, not links.
+    #[allow(rustdoc::broken_intra_doc_links)]
     /// fixed:DUR | perfect | heuristic[:Q[:N]] | bounded:DUR (DUR 0 to 1e11s, Q 0 to 1, N 1 to
     /// 1000000).
     #[arg(long, default_value = "fixed:20s", value_parser = parse_watermark, allow_hyphen_values = true)]
