@@ -177,10 +177,18 @@ pub fn parse_duration_list(s: &str) -> Result<Vec<f64>, String> {
     s.split(',').map(parse_duration).collect()
 }
 
+/// `--accumulation`: what each pane carries, as the flag names the engine's [`Accumulation`]
+/// modes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+// clap turns doc comments into --help text: a `///` on a variant would add a "Possible
+// values" list to `--help`, so the variants say what they are in `//` comments.
+#[allow(missing_docs)]
 pub enum AccumulationArg {
+    // The whole value so far.
     Accumulating,
+    // Only what arrived since the previous pane.
     Discarding,
+    // The whole value so far, and a retraction of the previous pane's value.
     Retracting,
 }
 
@@ -225,6 +233,7 @@ pub struct SourceArgs {
 }
 
 impl SourceArgs {
+    /// The generator's dials as given (used when no `--input` file is read).
     pub fn params(&self) -> StreamParams {
         StreamParams {
             seed: self.seed,
@@ -310,6 +319,8 @@ pub struct EngineArgs {
 }
 
 impl EngineArgs {
+    /// The engine configuration the flags give, checked: tumbling windows, or sliding ones with
+    /// `--slide`; a slide the window refuses or an early-trigger interval out of range is an error.
     pub fn config(&self) -> Result<EngineConfig> {
         let window = match self.slide {
             Some(slide) => WindowFn::sliding(self.window, slide)?,

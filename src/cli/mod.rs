@@ -24,8 +24,10 @@ use args::{EngineArgs, SourceArgs};
 #[command(name = "twoclocks", version, about, long_about = None)]
 #[command(args_conflicts_with_subcommands = true)]
 pub struct Cli {
+    /// The subcommand, if one is given; without one the terminal UI opens.
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// The terminal UI's flags, taken when no subcommand is given.
     #[command(flatten)]
     pub ui: UiArgs,
 }
@@ -46,8 +48,10 @@ pub struct UiArgs {
     /// Open paused instead of playing.
     #[arg(long)]
     pub paused: bool,
+    /// The stream to open on: a CSV file, or the generator's dials (over the scenario's presets).
     #[command(flatten)]
     pub source: SourceArgs,
+    /// The engine's dials to open on: window, watermark, grace, early trigger, accumulation.
     #[command(flatten)]
     pub engine: EngineArgs,
     /// The parallel job's flags: any of them opens the UI in job mode on that job (--crash-at,
@@ -71,6 +75,7 @@ fn parse_speed(s: &str) -> Result<f64, String> {
     Ok(v)
 }
 
+/// The subcommands: each prints what the engine computes instead of opening the UI.
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// The seven blocks and their assembly on the classroom stream, with every figure.

@@ -38,43 +38,74 @@ pub const FRONTIER_ROWS: [(f64, f64); 6] = [
     (10_000.0, 90_000.0),
 ];
 
+/// One row of block 4 (late data): a watermark and grace setting and what it cost.
 pub struct LateRow {
+    /// The setting as the row names it (`fixed 20s + 60s grace`).
     pub label: &'static str,
+    /// Events dropped as too late (behind watermark + grace).
     pub dropped: u64,
+    /// The final values against the oracle: windows wrong, events lost, largest error.
     pub score: Score,
 }
 
+/// One sink of block 6: the sum of its values after the clean run and after the crashed one.
 pub struct SinkRow {
+    /// Which sink: additive, idempotent or transactional.
     pub kind: SinkKind,
+    /// Sum of its values after the run without crashes.
     pub clean: i64,
+    /// Sum of its values after the run with the reference's crashes.
     pub crashed: i64,
 }
 
 /// Every figure of the report.
 pub struct Figures {
+    /// Block 1: the delays (processing − event time) and the arrivals out of event-time order.
     pub stats: DelayStats,
+    /// Block 1: the event-time span, ms: the latest event time rounded up to a whole minute.
     pub span: f64,
+    /// Block 2: how many 60 s tumbling windows hold at least one event.
     pub windows: usize,
+    /// Block 2: how many keys the stream has.
     pub keys: usize,
     /// Whether the stream is the classroom stream (the reference's).
     pub classroom: bool,
     /// The key blocks 2 and 5 follow (`a`, or the stream's first key).
     pub key: String,
+    /// Block 2: the oracle's counts for `key` in windows 0 to 3.
     pub oracle_a: Vec<u64>,
+    /// Block 3: how far the perfect watermark lags, ms: the stream's largest delay.
     pub perfect_lag: f64,
+    /// Block 3: (lag ms, % of events that arrive behind a fixed watermark of that lag), for lags
+    /// of 5 s, 20 s and 60 s.
     pub behind: Vec<(f64, f64)>,
+    /// Block 4: one row per setting of [`late_data_rows`].
     pub late_rows: Vec<LateRow>,
+    /// Block 5: the oracle's count for window 3 and `key`.
     pub pane_truth: u64,
+    /// Block 5: every pane of window 3 and `key` (fixed 20 s watermark, early panes every 15 s,
+    /// accumulating, nothing dropped).
     pub panes: Vec<Pane>,
+    /// Block 6: (window, key) cells with a final value after the clean run.
     pub clean_groups: usize,
+    /// Block 6: the events those cells count.
     pub clean_events: u64,
+    /// Block 6: (window, key) cells with a final value after the run with crashes.
     pub crashed_groups: usize,
+    /// Block 6: the events those cells count.
     pub crashed_events: u64,
+    /// Block 6: whether the crashed run's final values equal the clean run's.
     pub identical: bool,
+    /// Block 6: how many times the job crashed (the reference's schedule).
     pub crashes: usize,
+    /// Block 6: events processed twice, taken again from the restored source offsets after the
+    /// crashes.
     pub replayed: usize,
+    /// Block 6: each sink's sums, clean and crashed.
     pub sinks: Vec<SinkRow>,
+    /// Block 7: one frontier point per (lag, grace) of [`FRONTIER_ROWS`].
     pub frontier: Vec<frontier::FrontierPoint>,
+    /// The assembly: (name, role, frontier point) for each of the engine's policies.
     pub policies: Vec<(&'static str, &'static str, frontier::FrontierPoint)>,
 }
 

@@ -7,29 +7,52 @@ use super::dials::Dial;
 /// A user intent: what a key is bound to, or what a click or a drag on a panel asks for.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Action {
+    /// Play or pause the simulation clock (Space); at the end of the stream, play starts over.
     TogglePlay,
+    /// One move while paused (`.`): the next event arrives, or the job takes its next step.
     Step,
+    /// The speed dial one stop up (`+`).
     Faster,
+    /// The speed dial one stop down (`-`).
     Slower,
+    /// The playhead back to the start of processing time (Home); the job's crashes and
+    /// checkpoints pressed so far are forgotten.
     Restart,
+    /// The playhead to the end of the stream, paused (End).
     JumpToEnd,
+    /// Focus the next dial (Tab, ↓); with the help open, scroll it one column on.
     FocusNext,
+    /// Focus the previous dial (S-Tab, ↑); with the help open, scroll it one column back.
     FocusPrev,
+    /// The focused dial one step down (←); with the inspector open, the event before.
     DialDown,
+    /// The focused dial one step up (→); with the inspector open, the event after.
     DialUp,
+    /// The watermark lag one step down (`l`).
     LagDown,
+    /// The watermark lag one step up (`L`).
     LagUp,
+    /// The grace one step down (`g`).
     GraceDown,
+    /// The grace one step up (`G`).
     GraceUp,
+    /// The early-trigger interval one step down (`e`); below one step, early panes are off.
     EarlyDown,
+    /// The early-trigger interval one step up (`E`).
     EarlyUp,
+    /// The next watermark family (`w`): perfect, fixed, heuristic, bounded, and round again.
     CycleWatermark,
+    /// The next accumulation mode (`a`): what each pane carries.
     CycleAccumulation,
     /// Index into the engine's `POLICIES`.
     Policy(u8),
+    /// Select the previous window (`[`).
     WindowPrev,
+    /// Select the next window (`]`).
     WindowNext,
+    /// Select the next key, after the last all keys together, then the first again (`k`).
     CycleKey,
+    /// Open the inspector on the newest arrived event, or close it (`i`; single processor only).
     Inspect,
     /// The plot shows only late and dropped events, or every event.
     PlotFilter,
@@ -45,14 +68,20 @@ pub enum Action {
     PickOperator,
     /// Take a checkpoint now.
     CheckpointNow,
+    /// Open the help overlay (`?`, F1); with it open, close it.
     Help,
+    /// Close what is open (Esc): the help, the inspector, the operator picked to crash, the
+    /// crash report.
     Close,
+    /// Leave the UI (`q`, Ctrl-C).
     Quit,
     /// A dial focused and set to a position on its track, 0 to 1 (a click or a drag on it).
     SetDial(Dial, f64),
     /// The lag and grace of a point on the frontier chart adopted.
     AdoptPoint {
+        /// Watermark lag, ms.
         lag: f64,
+        /// Grace, ms.
         grace: f64,
     },
     /// A window selected (index into the scenario's windows).

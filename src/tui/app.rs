@@ -46,9 +46,11 @@ mod work;
 /// Everything `update` reacts to.
 #[derive(Debug)]
 pub enum Msg {
+    /// A key's action, as the keymap names it.
     Action(Action),
     /// The simulation clock moved on by the `elapsed` given to `update`.
     Tick,
+    /// The terminal now has this size (columns, rows).
     Resize(u16, u16),
     /// A mouse press at (column, row).
     Click(u16, u16),
@@ -68,6 +70,7 @@ pub const STATUS_FOR: Duration = Duration::from_secs(3);
 pub struct Status {
     /// Numbers messages, so that only the newest one's expiry clears it.
     pub seq: u64,
+    /// The message, one line.
     pub text: String,
 }
 
@@ -78,6 +81,7 @@ pub struct Playhead {
     pub now: f64,
     /// Events that have arrived by `now`.
     pub arrived: usize,
+    /// The simulation clock runs (Space toggles it; reaching the end of input stops it).
     pub playing: bool,
     /// The end of input has been processed.
     pub finished: bool,
@@ -86,6 +90,7 @@ pub struct Playhead {
 /// What the user has picked.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Selection {
+    /// The dial the arrow keys turn, marked ▶ in the dials panel.
     pub focus: Dial,
     /// Index into the scenario's windows.
     pub window: usize,
@@ -98,13 +103,16 @@ pub struct Selection {
 /// What covers the panels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Overlay {
+    /// The key help (`?`): every binding, grouped, then what the panels draw.
     Help,
 }
 
 /// The frontier of one (window, watermark family), once computed.
 #[derive(Debug, Clone)]
 pub struct FrontierEntry {
+    /// The window function the sweep is for.
     pub window: WindowFn,
+    /// The watermark family the sweep is for, by its short name (`fixed`, `bounded`, …).
     pub family: &'static str,
     /// None while it is being computed; Some(None) when the family has no lag to sweep.
     pub frontier: Option<Option<Arc<Frontier>>>,
@@ -117,21 +125,29 @@ pub const INLINE_EVENTS: usize = 250_000;
 /// The whole UI state. Cloning it is cheap apart from the trace (the stream is shared).
 #[derive(Debug, Clone)]
 pub struct App {
+    /// The stream being played, with its oracle, its windows and both clocks' extent.
     pub scenario: Arc<Scenario>,
+    /// The dials' values: what the engine runs with, and the playback speed.
     pub dials: Dials,
+    /// Where the simulation is in processing time.
     pub playhead: Playhead,
+    /// The focused dial, the selected window and key, the inspected event.
     pub selection: Selection,
+    /// What covers the panels, if anything.
     pub overlay: Option<Overlay>,
     /// How far the help overlay is scrolled, when it does not fit.
     pub help_scroll: usize,
     /// The plot draws only late and dropped events.
     pub plot_exceptions_only: bool,
+    /// The colours the view draws with.
     pub theme: Theme,
     /// The engine's answer for the dials up to the playhead: the run, whichever kind it is.
     /// The panels and the keys read it, never which kind of run was asked for.
     pub trace: Trace,
     /// The whole run's score for the dials (None until known).
     pub score: Option<FrontierPoint>,
+    /// The frontier sweeps asked for so far, one per (window, watermark family), kept for the
+    /// session.
     pub frontiers: Vec<FrontierEntry>,
     /// The run asked for is the parallel job (`j` toggles it; a crash or a checkpoint asks for
     /// it): a choice of configuration, which the re-runs follow.
@@ -161,10 +177,15 @@ pub struct App {
     /// Stops the re-run in flight, when a newer one replaces it.
     cancel: Option<Arc<AtomicBool>>,
     work: Vec<Work>,
+    /// The user asked to leave: the event loop ends.
     pub quit: bool,
 }
 
 impl App {
+    /// The UI on `scenario` with these dials and theme: paused at the start of processing time,
+    /// the lag dial focused, window 3 (the first when there are three or fewer) and the first key
+    /// selected. The first run is made at once (inline, or queued as [`Work`] for a big input);
+    /// the frontier sweep is queued.
     pub fn new(scenario: Scenario, dials: Dials, theme: Theme) -> App {
         let scenario = Arc::new(scenario);
         let trace =

@@ -8,17 +8,27 @@ use crate::engine::{Accumulation, EngineConfig, WatermarkKind, WindowFn};
 /// One of the dials, in focus order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Dial {
+    /// The lag of the fixed watermark and the bound of the bounded one, ms; its track runs from 0
+    /// to [`LAG_MAX`].
     Lag,
+    /// Allowed lateness past the watermark before an event is dropped, ms; its track runs from 0
+    /// to [`GRACE_MAX`].
     Grace,
+    /// The early trigger's interval in processing time, ms, or off; its track runs to
+    /// [`EARLY_MAX`].
     Early,
+    /// Playback speed, one of [`SPEEDS`].
     Speed,
+    /// The watermark family ([`Family`]).
     Watermark,
+    /// What each pane carries: accumulating, discarding or retracting (labelled `panes`).
     Accumulation,
     /// The parallel job's checkpoint interval (only for a run that takes checkpoints).
     Checkpoint,
 }
 
 impl Dial {
+    /// Focus order for a run without checkpoints (the single processor).
     pub const ALL: [Dial; 6] = [
         Dial::Lag,
         Dial::Grace,
@@ -48,6 +58,7 @@ impl Dial {
         }
     }
 
+    /// The dial's name in the dials panel and in status messages.
     pub fn label(&self) -> &'static str {
         match self {
             Dial::Lag => "lag",
@@ -68,15 +79,20 @@ impl Dial {
 
 /// Lag dial range and step, ms.
 pub const LAG_MAX: f64 = 120_000.0;
+/// One step of the lag dial, ms; a position on its track rounds to a multiple of it.
 pub const LAG_STEP: f64 = 1_000.0;
 /// Grace dial range and step, ms.
 pub const GRACE_MAX: f64 = 300_000.0;
+/// One step of the grace dial, ms; a position on its track rounds to a multiple of it.
 pub const GRACE_STEP: f64 = 5_000.0;
 /// Early-trigger dial range and step, ms (below the step it is off).
 pub const EARLY_MAX: f64 = 60_000.0;
+/// One step of the early-trigger dial, ms; an interval below it is off.
 pub const EARLY_STEP: f64 = 5_000.0;
 /// Checkpoint-interval dial range and step, ms (below the step: only on demand, `x`).
 pub const CHECKPOINT_MAX: f64 = 60_000.0;
+/// One step of the checkpoint-interval dial, ms; an interval below it takes checkpoints only
+/// on demand.
 pub const CHECKPOINT_STEP: f64 = 5_000.0;
 /// The job's checkpoint interval to start with.
 pub const CHECKPOINT_DEFAULT: f64 = 10_000.0;
@@ -86,13 +102,18 @@ pub const SPEEDS: [f64; 9] = [1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500
 /// The watermark families the `w` dial cycles through, in its order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Family {
+    /// Processing time − the stream's largest delay: never wrong, always slow.
     Perfect,
+    /// Processing time − the lag dial.
     Fixed,
+    /// Processing time − a quantile of the recent delays (the lag dial does not apply).
     Heuristic,
+    /// The highest event time seen − the lag dial (its bound).
     Bounded,
 }
 
 impl Family {
+    /// Every family, in the order the watermark dial cycles through them.
     pub const ALL: [Family; 4] = [
         Family::Perfect,
         Family::Fixed,
@@ -147,14 +168,21 @@ fn last_stop(n: usize) -> f64 {
 /// The dials' values. The window function is fixed for a session (a flag).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Dials {
+    /// The window function, fixed for the session (`--window`, `--slide`).
     pub window: WindowFn,
     /// The watermark generator of each family (heuristic keeps its q and n), by [`Family`].
     pub kinds: [WatermarkKind; Family::ALL.len()],
+    /// The watermark family in use: its generator is its entry in `kinds`, with the lag dial's
+    /// lag where it has one.
     pub family: Family,
     /// Lag of the fixed and bounded watermarks, ms.
     pub lag: f64,
+    /// Allowed lateness past the watermark, ms (infinite when the command line gives `inf`:
+    /// nothing is dropped).
     pub grace: f64,
+    /// The early trigger's interval in processing time, ms (None: no early panes).
     pub early: Option<f64>,
+    /// What each pane carries.
     pub accumulation: Accumulation,
     /// Processing-time ms per real second / 1000.
     pub speed: f64,
@@ -193,6 +221,7 @@ impl Dials {
         }
     }
 
+    /// The watermark generator in use: the family's, with the lag dial's lag where it has one.
     pub fn watermark(&self) -> WatermarkKind {
         self.kinds[self.family.index()].with_lag(self.lag)
     }
@@ -209,6 +238,7 @@ impl Dials {
         self.watermark().lag().is_some()
     }
 
+    /// The engine configuration the dials ask for (the job's checkpoint interval aside).
     pub fn config(&self) -> EngineConfig {
         EngineConfig {
             window: self.window,

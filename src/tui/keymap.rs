@@ -39,14 +39,20 @@ impl Key {
 /// Which part of the help a binding is listed under.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Group {
+    /// Play, pause, step, speed, restart, jump to the end.
     Playback,
+    /// Focus and turn the dials, cycle the watermark kind and accumulation, pick a policy.
     Dials,
+    /// Windows and keys, the inspector, the late and dropped events.
     Select,
+    /// Job mode, crashes, the operator to crash, checkpoints.
     Job,
+    /// Help, close, quit.
     General,
 }
 
 impl Group {
+    /// Every group, in the order the help lists them.
     pub const ALL: [Group; 5] = [
         Group::Playback,
         Group::Dials,
@@ -55,6 +61,7 @@ impl Group {
         Group::General,
     ];
 
+    /// The group's heading in the help.
     pub fn title(&self) -> &'static str {
         match self {
             Group::Playback => "Playback",
@@ -69,7 +76,9 @@ impl Group {
 /// One row of the keymap.
 #[derive(Debug, Clone, Copy)]
 pub struct Binding {
+    /// The keys bound (any one of them).
     pub keys: &'static [Key],
+    /// What the keys ask for.
     pub action: Action,
     /// How the keys are written in the footer and help.
     pub label: &'static str,
@@ -77,6 +86,7 @@ pub struct Binding {
     pub help: &'static str,
     /// Short hint for the footer, if it is shown there.
     pub hint: Option<&'static str>,
+    /// The part of the help it is listed under.
     pub group: Group,
 }
 

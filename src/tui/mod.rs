@@ -84,10 +84,13 @@ impl PlayClock {
 /// What the UI opens on.
 #[derive(Debug, Clone)]
 pub struct Options {
+    /// The stream to play, measured for the UI (oracle, windows, both clocks' extent).
     pub scenario: Scenario,
+    /// The engine's dials to start from: window, watermark, grace, early trigger, accumulation.
     pub config: EngineConfig,
     /// Processing-time seconds per real second.
     pub speed: f64,
+    /// The colours to draw with.
     pub theme: Theme,
     /// Start playing at once.
     pub play: bool,

@@ -13,9 +13,15 @@ use crate::engine::frontier::{self, FrontierPoint};
 
 /// `frontier`'s output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+// clap turns doc comments into --help text: a `///` on a variant would add a "Possible
+// values" list to `--help`, so the variants say what they are in `//` comments.
+#[allow(missing_docs)]
 pub enum TableCsvJson {
+    // A table for reading, under a line that names the watermark, window and stream.
     Table,
+    // One line per point under a header; times in ms.
     Csv,
+    // One JSON array of points; times in ms, `null` where not finite.
     Json,
 }
 
@@ -27,8 +33,11 @@ pub const MAX_FRONTIER_POINTS: usize = 100_000;
 /// the output format.
 #[derive(Debug, Args)]
 pub struct FrontierArgs {
+    /// The stream the sweep runs over.
     #[command(flatten)]
     pub source: SourceArgs,
+    /// The window and the watermark family to sweep (lag-based; `--grace` and `--early` are
+    /// refused: the sweep sets the grace, and early panes do not change final values).
     #[command(flatten)]
     pub engine: EngineArgs,
     /// Lags to sweep: a list `2s,10s` or a range `0s..120s/10s` (each 0 to 1e11s).

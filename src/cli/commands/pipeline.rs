@@ -19,9 +19,15 @@ use crate::engine::{CellId, EngineConfig, SinkKind, Stream};
 
 /// `--sink`: the sink whose output `run` lists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+// clap turns doc comments into --help text: a `///` on a variant would add a "Possible
+// values" list to `--help`, so the variants say what they are in `//` comments.
+#[allow(missing_docs)]
 pub enum SinkArg {
+    // Adds every pane's value: a replayed pane counts again.
     Additive,
+    // Upserts on (window, key, pane index): a replayed pane overwrites itself.
     Idempotent,
+    // Stages until the next completed checkpoint; a crash discards what was staged.
     Transactional,
 }
 
@@ -37,9 +43,15 @@ impl From<SinkArg> for SinkKind {
 
 /// `--barriers`: how operators treat checkpoint barriers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+// clap turns doc comments into --help text: a `///` on a variant would add a "Possible
+// values" list to `--help`, so the variants say what they are in `//` comments.
+#[allow(missing_docs)]
 pub enum BarrierArg {
+    // Aligned barriers: each record is in a snapshot or replayed after it, never both.
     Aligned,
+    // Unaligned barriers: snapshot at the first barrier, in-flight data stored with it.
     Unaligned,
+    // Barriers not aligned: what faster inputs deliver early is snapshotted and replayed.
     AtLeastOnce,
 }
 

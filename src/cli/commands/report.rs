@@ -12,6 +12,7 @@ use crate::cli::report;
 /// `report`'s flags: the stream to report on (the classroom stream by default).
 #[derive(Debug, Args)]
 pub struct ReportArgs {
+    /// The stream to report on.
     #[command(flatten)]
     pub source: SourceArgs,
 }

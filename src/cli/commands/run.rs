@@ -18,21 +18,29 @@ use crate::engine::{run as run_engine, CellId, Counters, Dropped, Pane, Score};
 
 /// `run`'s output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+// clap turns doc comments into --help text: a `///` on a variant would add a "Possible
+// values" list to `--help`, so the variants say what they are in `//` comments.
+#[allow(missing_docs)]
 pub enum TableOrJson {
+    // A table for reading.
     Table,
+    // One JSON object; times in ms, `null` where not finite.
     Json,
 }
 
 /// `run`'s flags: the stream, the engine's dials, the output format and the pipeline's dials.
 #[derive(Debug, Args)]
 pub struct RunArgs {
+    /// The stream to run.
     #[command(flatten)]
     pub source: SourceArgs,
+    /// The engine's dials: window, watermark, grace, early trigger, accumulation.
     #[command(flatten)]
     pub engine: EngineArgs,
     /// Output format.
     #[arg(long, value_enum, default_value_t = TableOrJson::Table)]
     pub format: TableOrJson,
+    /// The parallel pipeline's dials: any of them runs the job instead of the single processor.
     #[command(flatten)]
     pub pipeline: PipelineArgs,
 }

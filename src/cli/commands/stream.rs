@@ -10,14 +10,20 @@ use crate::engine::Stream;
 
 /// `stream`'s output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+// clap turns doc comments into --help text: a `///` on a variant would add a "Possible
+// values" list to `--help`, so the variants say what they are in `//` comments.
+#[allow(missing_docs)]
 pub enum StreamFormat {
+    // CSV with the header event_time_ms,proc_time_ms,key.
     Csv,
+    // One JSON object per event, one per line.
     Jsonl,
 }
 
 /// `stream`'s flags: the stream and the output format.
 #[derive(Debug, Args)]
 pub struct StreamArgs {
+    /// The stream to write: read from a CSV file or generated.
     #[command(flatten)]
     pub source: SourceArgs,
     /// Output format.

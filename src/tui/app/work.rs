@@ -24,10 +24,15 @@ use crate::tui::scenario::Scenario;
 pub enum Work {
     /// Re-run the timeline to the playhead and score the whole run, for these dials.
     Rerun {
+        /// The re-run's number: its answer is taken only if no newer re-run was asked for since.
         generation: u64,
+        /// The stream, and the oracle the run is scored against.
         scenario: Arc<Scenario>,
+        /// The dials' engine configuration.
         cfg: EngineConfig,
+        /// How many events to run (those arrived by the playhead).
         arrived: usize,
+        /// Process the end of input too (the playhead has finished).
         finish: bool,
         /// Set when a newer dial change makes this run useless: it stops.
         cancel: Arc<AtomicBool>,
@@ -35,17 +40,26 @@ pub enum Work {
     /// Re-run the job from the start with the presses, to processing time `now` (to its end
     /// with `to_end`).
     RerunJob {
+        /// The re-run's number: its answer is taken only if no newer re-run was asked for since.
         generation: u64,
+        /// The events the job's sources read.
         stream: Arc<Stream>,
+        /// The job's shape with the dials' engine configuration and checkpoint interval.
         cfg: PipelineConfig,
+        /// The user's crashes and checkpoints, applied at their processing times.
         presses: Vec<Press>,
+        /// Processing time to run to, ms.
         now: f64,
+        /// Run on to the job's end after `now` (the playhead has finished).
         to_end: bool,
+        /// Set when a newer dial change makes this run useless: it stops.
         cancel: Arc<AtomicBool>,
     },
     /// Sweep the frontier for this configuration's window and family.
     Frontier {
+        /// The stream, and the oracle each point is scored against.
         scenario: Arc<Scenario>,
+        /// The configuration whose window and watermark family are swept over lags and graces.
         cfg: EngineConfig,
     },
 }
@@ -56,15 +70,25 @@ pub enum Done {
     /// A re-run, of either kind: the run to the playhead (an error when the job's shape was
     /// refused) and, for the single processor, the whole run's score.
     Rerun {
+        /// The number of the re-run this answers (dropped unless it is the newest).
         generation: u64,
+        /// The run to the playhead, or why the job's shape was refused.
         trace: Result<Box<Trace>, PipelineError>,
+        /// The whole run's score (the single processor's; None for the job).
         score: Option<FrontierPoint>,
     },
     /// A re-run stopped because a newer one replaced it.
-    Cancelled { generation: u64 },
+    Cancelled {
+        /// The number of the re-run that stopped.
+        generation: u64,
+    },
+    /// A frontier sweep, for the (window, watermark family) it was asked for.
     Frontier {
+        /// The window function swept.
         window: WindowFn,
+        /// The watermark family swept, by its short name.
         family: &'static str,
+        /// The sweep; None when the family has no lag to sweep (perfect, heuristic).
         frontier: Option<Frontier>,
     },
 }

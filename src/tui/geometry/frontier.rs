@@ -12,8 +12,12 @@ pub const LEGEND_H: u16 = 3;
 /// Where the chart's points go.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ChartFrame {
+    /// The plotting area: inside the panel, right of the axis labels, above the legend.
     pub chart: Rect,
+    /// The emit delay at the right edge, ms: the largest finite one of the points and policies,
+    /// at least 1.
     pub x_max: f64,
+    /// The events lost at the top edge: the most any sweep point loses, at least 1.
     pub y_max: f64,
 }
 

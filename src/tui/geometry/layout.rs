@@ -50,18 +50,28 @@ const SINKS_MIN: u16 = 6;
 /// Which arrangement of the panels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
+    /// From [`FULL_SIZE`] up: a wider right-hand column, and room for the pane history and the
+    /// frontier chart (in job mode, the topology and the sinks).
     Full,
+    /// From [`MIN_SIZE`] to below [`FULL_SIZE`]: no pane history or frontier chart (the dials
+    /// carry a frontier summary), a shorter watermark panel.
     Compact,
 }
 
 /// The panels' areas.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Areas {
+    /// Which arrangement the areas follow.
     pub mode: Mode,
+    /// The whole terminal, from (0, 0).
     pub screen: Rect,
+    /// The two-clocks plot (the inspector and the crash report draw over it).
     pub plot: Rect,
+    /// The watermark panel: processing time, the watermark, the gap and its history.
     pub watermark: Rect,
+    /// The counters panel: arrivals, fates, panes, open windows, state size.
     pub counters: Rect,
+    /// The dials panel.
     pub dials: Rect,
     /// The windows table (empty in compact job mode).
     pub windows: Rect,
@@ -73,6 +83,7 @@ pub struct Areas {
     pub topology: Option<Rect>,
     /// Job mode: the three sinks against the oracle.
     pub sinks: Option<Rect>,
+    /// The bottom row: the scenario, the status message and the key hints.
     pub footer: Rect,
 }
 

@@ -179,6 +179,8 @@ fn condensed(app: &App, rows: &[(String, String, Style)], width: u16) -> Vec<Lin
     v
 }
 
+/// Draws the counters panel into `area`: one right-aligned row per counter, condensed into
+/// fewer lines when the panel is short.
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let t = &app.theme;
     let block = Block::default()

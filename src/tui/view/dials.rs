@@ -48,6 +48,9 @@ fn stops(dial: Dial) -> Option<usize> {
     }
 }
 
+/// Draws the dials panel into `area`: each dial of the run in focus order, a track with its
+/// thumb and value, the focused one marked ▶; in the compact layout the frontier summary
+/// under them.
 pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
     let t = &app.theme;
     let title = if app.rerunning {

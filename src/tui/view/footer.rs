@@ -10,6 +10,8 @@ use ratatui::widgets::{Paragraph, Widget};
 use super::super::app::App;
 use super::super::keymap::footer_hints;
 
+/// Draws the footer into `area`: the scenario, a re-running mark, the status message, then the
+/// key hints that fit (only Esc while the help is open).
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let t = &app.theme;
     let mut spans = vec![Span::styled(format!(" {} ", app.scenario.name), t.dim)];

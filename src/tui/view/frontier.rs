@@ -16,6 +16,8 @@ use super::super::app::App;
 use super::super::geometry::frontier::{ChartFrame, LEGEND_H};
 use super::super::theme::glyph;
 
+/// Draws the frontier panel into `area`: the chart of the sweep, its envelope, the policies
+/// and the current setting, the legend under it.
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let t = &app.theme;
     let block = Block::default()

@@ -219,6 +219,8 @@ fn columns(app: &App, entries: &[Entry], width: usize, height: usize) -> Vec<Vec
     cols
 }
 
+/// Draws the help overlay centred on `screen`: one column when it fits, else as many as the
+/// screen holds, scrolled by [`App::help_scroll`].
 pub fn render(app: &App, screen: Rect, buf: &mut Buffer) {
     let t = &app.theme;
     let all = entries(app);

@@ -42,6 +42,8 @@ pub fn lines(app: &App) -> Option<Vec<Line<'static>>> {
     Some(v)
 }
 
+/// Draws the inspector over the plot at `plot`, if an event is inspected: at the plot's
+/// bottom, or at its top when the event's row would be covered.
 pub fn render(app: &App, plot: Rect, buf: &mut Buffer) {
     let Some(lines) = lines(app) else {
         return;

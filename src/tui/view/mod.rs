@@ -88,7 +88,9 @@ pub mod text {
     /// One line as a panel meant it, and the row it was drawn into.
     #[derive(Debug, Clone, PartialEq)]
     pub struct Drawn {
+        /// The one-row area the line was drawn into: its width is the room the line had.
         pub row: Rect,
+        /// The line as the panel built it, before the row's edge cut it.
         pub line: Line<'static>,
     }
 

@@ -154,6 +154,8 @@ pub fn lines(app: &App, topo: &Topology, width: u16) -> Vec<Line<'static>> {
     v
 }
 
+/// Draws the topology panel into `area`, when the run is the parallel job: titled with its
+/// shape and checkpoint interval.
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let t = &app.theme;
     let (Some(topo), Some(cfg)) = (app.trace.topology(), app.trace.pipeline_config()) else {

@@ -180,6 +180,8 @@ pub fn lines(app: &App, width: u16, mode: Mode) -> Vec<Line<'static>> {
     }
 }
 
+/// Draws the watermark panel into `area`, and with rows to spare the gap's history as a
+/// sparkline under its scale.
 pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
     let t = &app.theme;
     let block = Block::default()
