@@ -1,5 +1,9 @@
-//! The simulation's schedule: the earliest thing due (checkpoint trigger, source emission,
-//! operator or sink delivery) is the next step, and the clock follows it.
+//! The simulation's schedule: the earliest thing due (checkpoint trigger, source emission or
+//! idle mark, operator or sink delivery) is the next step, and the clock follows it. A source's
+//! emission is due at its event's processing time, moved to the heal when that falls in an
+//! outage of its partition; its idle mark at its last record plus the idle timeout, unless an
+//! emission comes first (or at the same time). A checkpoint trigger is due only while some
+//! other work is to come.
 
 use std::borrow::Borrow;
 
@@ -26,6 +30,7 @@ pub(super) enum Scope {
 pub(super) enum Next {
     Trigger,
     Source(usize),
+    Idle(usize),
     Operator(usize, usize),
     Sink(usize),
 }
@@ -81,20 +86,20 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             }
         };
         let stream: &Stream = self.stream.borrow();
-        let live = self.sources.iter().any(|s| !s.ended);
-        if trigger && live && self.next_tick.is_finite() {
-            consider(self.next_tick.max(self.now), Next::Trigger, &mut best);
-        }
         for (p, s) in self.sources.iter().enumerate() {
             if !sources || s.ended {
                 continue;
             }
             let t = match self.partitions[p].get(s.offset) {
-                Some(&idx) => stream.events[idx as usize].proc_time,
-                None if ends => self.now,
+                Some(&idx) => self.outages.due(p, stream.events[idx as usize].proc_time),
+                None if ends => self.outages.due(p, self.now),
                 None => continue,
             };
-            consider(t.max(self.now), Next::Source(p), &mut best);
+            match self.idle_due(p) {
+                Some(idle) if idle < t => consider(idle.max(self.now), Next::Idle(p), &mut best),
+                _ if t < f64::INFINITY => consider(t.max(self.now), Next::Source(p), &mut best),
+                _ => {}
+            }
         }
         for (r, &(a, c)) in self.heads.iter().enumerate() {
             if a < f64::INFINITY {
@@ -104,6 +109,13 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                     Next::Sink(c)
                 };
                 consider(a.max(self.now), next, &mut best);
+            }
+        }
+        // The trigger goes first at a tie, and only while there is other work to come.
+        let live = self.sources.iter().any(|s| !s.ended);
+        if let Some((t, _)) = best {
+            if trigger && live && self.next_tick.is_finite() && self.next_tick.max(self.now) <= t {
+                best = Some((self.next_tick.max(self.now), Next::Trigger));
             }
         }
         best
@@ -156,7 +168,12 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                 }
             }
             Next::Source(p) => self.emit(p),
-            Next::Operator(i, c) => self.deliver_to_operator(i, c),
+            Next::Idle(p) => self.go_idle(p),
+            Next::Operator(i, c) => {
+                let event = self.deliver_to_operator(i, c);
+                self.track_watermark();
+                event
+            }
             Next::Sink(c) => self.deliver_to_sink(c),
         };
         Some(Step { time: t, event })

@@ -19,12 +19,16 @@ pub enum Outcome {
     Record {
         stream_offset: usize,
         fate: Fate,
+        /// The operator's watermark it was placed under (after taking it in).
+        watermark: f64,
         replayed: bool,
         /// Panes the arrival emitted.
         panes: usize,
     },
     /// An operator took a watermark in; its own watermark is now this.
     Watermark { watermark: f64 },
+    /// An input went idle and the operator left it out of its watermark, now this.
+    InputIdle { watermark: f64 },
     /// A barrier arrived: the receiver waits for it on `waiting` more inputs.
     Aligning { checkpoint: u32, waiting: usize },
     /// The last barrier arrived: the operator snapshotted and forwarded the barrier.
@@ -57,6 +61,8 @@ pub enum StepEvent {
     },
     /// A source partition ran out of events.
     PartitionEnded { partition: usize },
+    /// A source partition had emitted nothing for the idle timeout and marked itself idle.
+    PartitionIdle { partition: usize },
     /// A channel delivered its head.
     Delivered {
         channel: usize,
@@ -88,6 +94,10 @@ pub struct SourceView {
     pub next_barrier: Option<f64>,
     /// It is re-emitting events it had emitted before a crash.
     pub replaying: bool,
+    /// It is in an outage: it delivers nothing until the heal.
+    pub out: bool,
+    /// It has marked itself idle and not emitted since.
+    pub idle: bool,
 }
 
 /// A barrier in a channel.
@@ -109,6 +119,8 @@ pub struct ChannelView {
     pub records: usize,
     pub watermarks: usize,
     pub panes: usize,
+    /// Idle marks in flight.
+    pub idle: usize,
     pub barriers: Vec<BarrierInFlight>,
     /// The receiver is aligning and holds this input back.
     pub blocked: bool,
@@ -121,6 +133,14 @@ pub struct OperatorView {
     pub instance: usize,
     pub keys: Vec<KeyId>,
     pub watermark: f64,
+    /// The latest watermark received on each input (input `p` from partition `p`).
+    pub input_watermarks: Vec<f64>,
+    /// Inputs idle, left out of its watermark.
+    pub idle_inputs: Vec<usize>,
+    /// Inputs active again but behind its watermark, left out until they reach it.
+    pub behind_inputs: Vec<usize>,
+    /// Inputs that have ended (they count as +∞).
+    pub ended_inputs: Vec<usize>,
     pub clock: f64,
     /// The checkpoint it is aligning on, the inputs that delivered its barrier, and since when.
     pub aligning: Option<(u32, Vec<usize>, f64)>,
@@ -219,6 +239,8 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                     .map(|&i| stream.events[i as usize].proc_time),
                 next_barrier: (!s.ended && self.next_tick.is_finite()).then_some(self.next_tick),
                 replaying: s.offset < self.high_water[p],
+                out: !s.ended && self.outages.due(p, self.now) > self.now,
+                idle: s.idle_since.is_some(),
             })
             .collect()
     }
@@ -229,7 +251,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             .iter()
             .enumerate()
             .map(|(index, ch)| {
-                let (mut records, mut watermarks, mut panes) = (0, 0, 0);
+                let (mut records, mut watermarks, mut panes, mut idle) = (0, 0, 0, 0);
                 let mut barriers = Vec::new();
                 for (position, m) in ch.in_flight().enumerate() {
                     match m.message {
@@ -241,6 +263,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                             position,
                             arrival: m.arrival,
                         }),
+                        Message::Idle => idle += 1,
                         Message::End => {}
                     }
                 }
@@ -256,6 +279,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                     records,
                     watermarks,
                     panes,
+                    idle,
                     barriers,
                     blocked,
                     delivered: ch.delivered(),
@@ -275,6 +299,10 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                     .map(|k| k as KeyId)
                     .collect(),
                 watermark: op.processor.watermark(),
+                input_watermarks: op.input_watermark.clone(),
+                idle_inputs: bits(op.idle),
+                behind_inputs: bits(op.behind),
+                ended_inputs: bits(op.alignment.ended()),
                 clock: op.clock,
                 aligning: op
                     .alignment
