@@ -11,6 +11,7 @@ mod common;
 use common::arb_stream;
 
 use std::collections::BTreeMap;
+use std::process::Command;
 
 use proptest::prelude::*;
 use twoclocks::engine::pipeline::{
@@ -492,4 +493,204 @@ proptest! {
             prop_assert_eq!(x.sink_output(kind), c.sink_output(kind), "{}", kind);
         }
     }
+}
+
+fn twoclocks(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_twoclocks"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let (code, stdout, stderr) = twoclocks(args);
+    assert_eq!(code, 0, "{stderr}");
+    serde_json::from_str(&stdout).expect("one JSON document")
+}
+
+const SMALL_RUN: &[&str] = &[
+    "run",
+    "--events",
+    "4000",
+    "--span",
+    "120s",
+    "--partitions",
+    "3",
+    "--parallelism",
+    "2",
+    "--transit",
+    "0",
+    "--format",
+    "json",
+];
+
+#[test]
+fn the_json_answer_says_what_each_partition_did() {
+    let mut args = SMALL_RUN.to_vec();
+    args.extend(["--outage", "1@40s+30s", "--idle-timeout", "5s"]);
+    let j = json(&args);
+    assert_eq!(j["pipeline"]["idle_timeout"], "5s");
+    assert_eq!(j["pipeline"]["partition_by"], "index");
+    let parts = j["partitions"].as_array().unwrap();
+    assert_eq!(parts.len(), 3);
+    let events: Vec<u64> = parts
+        .iter()
+        .map(|p| p["events"].as_u64().unwrap())
+        .collect();
+    assert_eq!(events, vec![1334, 1333, 1333]);
+    for (i, p) in parts.iter().enumerate() {
+        assert_eq!(p["partition"], i);
+        assert!(p["last_watermark"].is_f64());
+        assert!(p["idle"].is_array());
+    }
+    assert_eq!(parts[1]["out"], serde_json::json!([[40000.0, 70000.0]]));
+    assert_eq!(parts[0]["out"], serde_json::json!([]));
+    // Partition 1 went idle 5 s after its last record before the outage, and was active again
+    // at the heal.
+    let idle = &parts[1]["idle"][0];
+    let went = idle[0].as_f64().unwrap();
+    assert!((40_000.0..45_000.0).contains(&went), "{idle}");
+    assert_eq!(idle[1], 70_000.0);
+    let stats = &j["watermark_stats"];
+    assert_eq!(stats["stall_until_ms"], went);
+    assert!(
+        stats["longest_stall_ms"].as_f64().unwrap() < 6_000.0,
+        "{stats}"
+    );
+    assert!(stats["peak_open_cells"].as_u64().unwrap() > 0);
+    // Without idleness the stall lasts the whole outage, and no partition goes idle.
+    let j = json(&[SMALL_RUN, &["--outage", "1@40s+30s"]].concat());
+    assert_eq!(j["watermark_stats"]["stall_until_ms"], 70_000.0);
+    let parts = j["partitions"].as_array().unwrap();
+    assert!(parts.iter().all(|p| p["idle"] == serde_json::json!([])));
+    assert!(j["pipeline"]["idle_timeout"].is_null());
+}
+
+#[test]
+fn the_table_shows_the_partitions_when_one_falls_silent() {
+    let (code, out, err) = twoclocks(&[
+        "run",
+        "--partitions",
+        "4",
+        "--parallelism",
+        "2",
+        "--outage",
+        "1@200s+90s",
+        "--idle-timeout",
+        "10s",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("  partitions by index, idle timeout 10s:"),
+        "{out}"
+    );
+    assert!(
+        out.contains("    p1: 5000 events, out 200.0s to 290.0s, idle 210.0s to 290.0s"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  combined watermark: longest stall "),
+        "{out}"
+    );
+    let (_, plain, _) = twoclocks(&["run", "--partitions", "4", "--parallelism", "2"]);
+    assert!(!plain.contains("partitions by"), "{plain}");
+}
+
+#[test]
+fn bad_outages_and_idle_timeouts_give_one_error_line_naming_the_value() {
+    for (args, names) in [
+        (&["run", "--outage", "1@200s+90s"][..], "--partitions"),
+        (
+            &["run", "--partitions", "4", "--outage", "4@200s+90s"],
+            "4@200s+90s",
+        ),
+        (
+            &["run", "--partitions", "4", "--outage", "1@200s+0s"],
+            "1@200s+0s",
+        ),
+        (
+            &["run", "--partitions", "4", "--outage", "1@200s+-5s"],
+            "-5s",
+        ),
+        (&["run", "--partitions", "4", "--outage", "soon"], "soon"),
+        (&["run", "--partitions", "4", "--outage", "a@1s+2s"], "'a'"),
+        (
+            &["run", "--partitions", "4", "--outage", "1@200s+inf"],
+            "inf",
+        ),
+        (
+            &["run", "--partitions", "4", "--idle-timeout", "0"],
+            "--idle-timeout",
+        ),
+        (
+            &["run", "--partitions", "4", "--idle-timeout", "-1s"],
+            "-1s",
+        ),
+        (
+            &["run", "--partitions", "4", "--idle-timeout", "inf"],
+            "--idle-timeout",
+        ),
+        (&["run", "--partition-by", "hash"], "hash"),
+        (&["--partitions", "4", "--outage", "1@200s+90s"], "--outage"),
+    ] {
+        let (code, stdout, stderr) = twoclocks(args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(stdout.is_empty());
+        assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+        assert!(stderr.starts_with("twoclocks: "), "{stderr}");
+        assert!(stderr.contains(names), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn by_key_each_keys_events_go_to_one_partition() {
+    let run = |keys: &str| {
+        json(&[
+            "run",
+            "--events",
+            "3000",
+            "--keys",
+            keys,
+            "--partitions",
+            "4",
+            "--partition-by",
+            "key",
+            "--format",
+            "json",
+        ])
+    };
+    let j = run("abcdef");
+    assert_eq!(j["pipeline"]["partition_by"], "key");
+    let mut per_key: BTreeMap<String, u64> = BTreeMap::new();
+    for w in j["windows"].as_array().unwrap() {
+        *per_key
+            .entry(w["key"].as_str().unwrap().to_string())
+            .or_default() += w["truth"].as_u64().unwrap();
+    }
+    let mut expected = [0u64; 4];
+    for (k, n) in &per_key {
+        expected[partition_for(k, 4)] += n;
+    }
+    let events: Vec<u64> = j["partitions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["events"].as_u64().unwrap())
+        .collect();
+    assert_eq!(events, expected);
+    // One key: one partition carries the whole stream.
+    let j = run("a");
+    let events: Vec<u64> = j["partitions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["events"].as_u64().unwrap())
+        .collect();
+    assert_eq!(events.iter().filter(|&&n| n == 3000).count(), 1);
+    assert_eq!(events.iter().sum::<u64>(), 3000);
 }

@@ -233,6 +233,12 @@ fn ui_job(
              by side"
         );
     }
+    if !p.outage.is_empty() {
+        anyhow::bail!(
+            "--outage is for `twoclocks run`; the UI does not silence a partition yet \
+             (--partition-by and --idle-timeout do open it)"
+        );
+    }
     if !p.given() {
         return Ok(None);
     }
