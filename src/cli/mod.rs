@@ -73,7 +73,8 @@ fn parse_speed(s: &str) -> Result<f64, String> {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// The seven blocks and their assembly on the classroom stream, with every figure.
+    /// The seven blocks, their assembly and a silent partition on the classroom stream, with
+    /// every figure.
     Report(commands::ReportArgs),
     /// One configuration of the engine over a stream: final values, panes, drops.
     Run(commands::RunArgs),
