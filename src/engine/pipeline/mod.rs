@@ -299,7 +299,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             steps: 0,
             outages: Outages::new(np),
             idle_log: vec![Vec::new(); np],
-            tracker: WatermarkTracker::new(start),
+            tracker: WatermarkTracker::new(start, nn),
         };
         pipeline.checkpoints = CheckpointLog::new(RestorePoint {
             id: 0,

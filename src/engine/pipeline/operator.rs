@@ -86,6 +86,7 @@ impl Operator {
     /// A record or watermark came on input `p` (its watermark already taken in): an idle
     /// input is active again, behind if below the operator's watermark; a behind one is caught
     /// up once it reaches it.
+    #[inline]
     fn hear_from(&mut self, p: usize) {
         if (self.idle | self.behind) & bit(p) == 0 {
             return;

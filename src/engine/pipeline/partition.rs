@@ -81,6 +81,11 @@ impl Outages {
         self.list = list;
     }
 
+    /// No partition has an outage.
+    pub(super) fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
     /// When partition `p` delivers what it would deliver at `t`: `t` itself, or the heal of
     /// the outage `t` falls in (+∞ for one not healed).
     #[inline]
@@ -142,7 +147,9 @@ pub struct WatermarkStats {
     pub peak_state_bytes: usize,
 }
 
-/// The running record behind [`WatermarkStats`].
+/// The running record behind [`WatermarkStats`], kept up to date one operator at a time: a
+/// delivery changes only the operator that took it, and most deliveries change neither the
+/// smallest watermark nor the open cells.
 #[derive(Debug, Clone)]
 pub(super) struct WatermarkTracker {
     stats: WatermarkStats,
@@ -150,11 +157,16 @@ pub(super) struct WatermarkTracker {
     since: f64,
     /// Every source has ended: stalls are no longer counted.
     input_ended: bool,
+    /// Per operator: its watermark, open cells and state bytes as last seen.
+    operators: Vec<(f64, usize, usize)>,
+    /// Their open cells and state bytes, summed.
+    cells: usize,
+    bytes: usize,
 }
 
 impl WatermarkTracker {
-    /// Before the first step, at processing time `start`.
-    pub(super) fn new(start: f64) -> Self {
+    /// Before the first step, at processing time `start`, over `operators` operators.
+    pub(super) fn new(start: f64, operators: usize) -> Self {
         WatermarkTracker {
             stats: WatermarkStats {
                 combined: f64::NEG_INFINITY,
@@ -166,6 +178,9 @@ impl WatermarkTracker {
             },
             since: start,
             input_ended: false,
+            operators: vec![(f64::NEG_INFINITY, 0, 0); operators],
+            cells: 0,
+            bytes: 0,
         }
     }
 
@@ -178,14 +193,32 @@ impl WatermarkTracker {
         self.since = now;
     }
 
-    /// The operators' watermark and state after a step at `now`.
-    fn observe(&mut self, now: f64, combined: f64, cells: usize, bytes: usize) {
-        if combined > self.stats.combined && !self.input_ended {
-            self.close_stall(now);
+    /// Operator `i`'s watermark after a step at `now`.
+    #[inline]
+    fn watermark(&mut self, now: f64, i: usize, wm: f64) {
+        let before = std::mem::replace(&mut self.operators[i].0, wm);
+        // Operators' watermarks only rise: only the smallest one's move can move the smallest.
+        if wm != before && before <= self.stats.combined {
+            let combined = self.operators.iter().fold(f64::INFINITY, |m, o| m.min(o.0));
+            if combined > self.stats.combined && !self.input_ended {
+                self.close_stall(now);
+            }
+            self.stats.combined = combined;
         }
-        self.stats.combined = combined;
-        self.stats.peak_open_cells = self.stats.peak_open_cells.max(cells);
-        self.stats.peak_state_bytes = self.stats.peak_state_bytes.max(bytes);
+    }
+
+    /// Operator `i`'s open cells and state bytes after a step.
+    #[inline]
+    fn state(&mut self, i: usize, cells: usize, bytes: usize) {
+        let seen = &mut self.operators[i];
+        if (cells, bytes) == (seen.1, seen.2) {
+            return;
+        }
+        self.cells = self.cells + cells - seen.1;
+        self.bytes = self.bytes + bytes - seen.2;
+        (seen.1, seen.2) = (cells, bytes);
+        self.stats.peak_open_cells = self.stats.peak_open_cells.max(self.cells);
+        self.stats.peak_state_bytes = self.stats.peak_state_bytes.max(self.bytes);
     }
 }
 
@@ -302,21 +335,17 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         self.tracker.stats
     }
 
-    /// The combined watermark, open cells and state bytes of the operators now.
-    fn operator_state(&self) -> (f64, usize, usize) {
-        let (mut wm, mut cells, mut bytes) = (f64::INFINITY, 0, 0);
-        for op in &self.operators {
-            wm = wm.min(op.processor.watermark());
-            cells += op.processor.open_cells();
-            bytes += op.state_bytes();
-        }
-        (wm, cells, bytes)
-    }
-
-    /// Takes in the operators' watermark and state after a step that may have moved them.
-    pub(super) fn track_watermark(&mut self) {
-        let (wm, cells, bytes) = self.operator_state();
-        self.tracker.observe(self.now, wm, cells, bytes);
+    /// Takes in operator `i`'s watermark and state after a delivery to it.
+    #[inline]
+    pub(super) fn track_watermark(&mut self, i: usize) {
+        let op = &self.operators[i];
+        let (wm, cells, bytes) = (
+            op.processor.watermark(),
+            op.processor.open_cells(),
+            op.state_bytes(),
+        );
+        self.tracker.watermark(self.now, i, wm);
+        self.tracker.state(i, cells, bytes);
     }
 
     /// A source has ended: when the last one has, the input has, and stalls stop counting.
@@ -333,13 +362,21 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         for (log, s) in self.idle_log.iter_mut().zip(&self.sources) {
             log.truncate(s.idle_closed);
         }
-        let (wm, cells, bytes) = self.operator_state();
         let t = &mut self.tracker;
         t.since = self.now;
         t.input_ended = self.sources.iter().all(|s| s.ended);
-        t.stats.combined = wm;
-        t.stats.peak_open_cells = t.stats.peak_open_cells.max(cells);
-        t.stats.peak_state_bytes = t.stats.peak_state_bytes.max(bytes);
+        for (seen, op) in t.operators.iter_mut().zip(&self.operators) {
+            *seen = (
+                op.processor.watermark(),
+                op.processor.open_cells(),
+                op.state_bytes(),
+            );
+        }
+        t.cells = t.operators.iter().map(|o| o.1).sum();
+        t.bytes = t.operators.iter().map(|o| o.2).sum();
+        t.stats.combined = t.operators.iter().fold(f64::INFINITY, |m, o| m.min(o.0));
+        t.stats.peak_open_cells = t.stats.peak_open_cells.max(t.cells);
+        t.stats.peak_state_bytes = t.stats.peak_state_bytes.max(t.bytes);
     }
 }
 

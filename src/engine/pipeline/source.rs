@@ -152,15 +152,6 @@ impl<S: Borrow<Stream>> Pipeline<S> {
 }
 
 impl<S: Borrow<Stream>> Pipeline<S> {
-    /// When partition `p` goes idle if it emits nothing before: its last record (or the
-    /// start) plus the idle timeout. `None` without a timeout, or once it is idle or ended.
-    #[inline]
-    pub(super) fn idle_due(&self, p: usize) -> Option<f64> {
-        let timeout = self.cfg.idle_timeout?;
-        let s = &self.sources[p];
-        (!s.ended && s.idle_since.is_none()).then_some(s.last_active + timeout)
-    }
-
     /// Partition `p` marks itself idle now and says so on all its channels.
     pub(super) fn go_idle(&mut self, p: usize) -> StepEvent {
         let addressing = self.addressing();
