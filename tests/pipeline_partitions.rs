@@ -484,8 +484,26 @@ proptest! {
             };
             x.schedule_crash(t0 + f * len, target).unwrap();
         }
-        x.run_to_end();
+        // Per partition, how many times each of its events was emitted in this timeline.
+        let mut timeline: Vec<BTreeMap<usize, u32>> = vec![BTreeMap::new(); cfg.partitions];
+        while let Some(step) = x.step() {
+            match step.event {
+                StepEvent::Emitted { partition, offset, .. } => {
+                    let n = timeline[partition].entry(offset).or_insert(0);
+                    *n += 1;
+                    prop_assert_eq!(*n, 1, "emitted twice in one timeline");
+                }
+                StepEvent::Crashed => {
+                    for (p, &o) in x.offsets().iter().enumerate() {
+                        timeline[p].retain(|&k, _| k < o);
+                    }
+                }
+                _ => {}
+            }
+        }
         prop_assert!(x.is_finished());
+        let once: usize = timeline.iter().map(|t| t.values().filter(|&&n| n == 1).count()).sum();
+        prop_assert_eq!(once, stream.len());
         prop_assert_eq!(x.counters(), c.counters());
         prop_assert_eq!(x.finals(), c.finals());
         prop_assert_eq!(x.partitions(), views);

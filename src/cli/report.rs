@@ -61,6 +61,7 @@ pub const OUTAGE: (f64, f64) = (200_000.0, 90_000.0);
 pub struct PartitionRow {
     /// The idle timeout (`None`: partitions never go idle).
     pub idle_timeout: Option<f64>,
+    /// Events not counted: their window was past its grace when they came.
     pub dropped: u64,
     /// Events counted after their window had fired (within grace).
     pub late: u64,
