@@ -1,10 +1,11 @@
 //! Pipeline speed: a full re-run of the classroom stream through the parallel pipeline
-//! (N = 4 operators, a checkpoint every 10 s), with and without crashes, and the size of what a
-//! checkpoint copies (printed once before the measurements).
+//! (N = 4 operators, a checkpoint every 10 s), with and without crashes, with a partition
+//! silent for 90 s and idleness after 10 s, and the size of what a checkpoint copies (printed
+//! once before the measurements).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
-use twoclocks::engine::pipeline::{CrashTarget, Pipeline, PipelineConfig};
+use twoclocks::engine::pipeline::{CrashTarget, Outage, Pipeline, PipelineConfig};
 use twoclocks::engine::stream::classroom;
 use twoclocks::engine::{EngineConfig, Stream};
 
@@ -18,7 +19,14 @@ fn config(partitions: usize) -> PipelineConfig {
 }
 
 fn rerun(stream: &Stream, cfg: PipelineConfig, crashes: &[f64]) -> u64 {
-    let mut p = Pipeline::new(stream, cfg).expect("valid dials");
+    rerun_with(stream, cfg, crashes, Vec::new())
+}
+
+fn rerun_with(stream: &Stream, cfg: PipelineConfig, crashes: &[f64], outages: Vec<Outage>) -> u64 {
+    let mut p = Pipeline::new(stream, cfg)
+        .expect("valid dials")
+        .with_outages(outages)
+        .expect("valid outages");
     for &t in crashes {
         p.schedule_crash(t, CrashTarget::Job).expect("a job crash");
     }
@@ -64,6 +72,21 @@ fn pipeline(c: &mut Criterion) {
     g.bench_function("re-run P=4 with crashes at 120s, 300s", |b| {
         b.iter(|| rerun(black_box(&stream), config(4), &[120_000.0, 300_000.0]))
     });
+    let silent = || {
+        vec![Outage {
+            partition: 1,
+            from: 200_000.0,
+            until: 290_000.0,
+        }]
+    };
+    let idle = PipelineConfig {
+        idle_timeout: Some(10_000.0),
+        ..config(4)
+    };
+    g.bench_function(
+        "re-run P=4 with partition 1 out 200s+90s, idle after 10s",
+        |b| b.iter(|| rerun_with(black_box(&stream), idle, &[], silent())),
+    );
     g.finish();
 }
 

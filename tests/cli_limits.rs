@@ -105,6 +105,13 @@ fn cases() -> Vec<Case> {
         ),
         c(&["run", "--parallelism", "2"], "--transit", "", all_run),
         c(&["run", "--parallelism", "2"], "--crash-at", "", all_run),
+        c(
+            &["run", "--parallelism", "2"],
+            "--idle-timeout",
+            "",
+            positive,
+        ),
+        c(&["run", "--partitions", "2"], "--outage", "1@1s+", positive),
         c(&["frontier"], "--lags", "", all_run),
         c(&["frontier"], "--graces", "", all_run),
         c(

@@ -1,6 +1,6 @@
 //! Fuzzing what a user can hand the program: random bytes and random near-valid text to each
 //! input parser (the event-log reader, durations, window lengths, watermark specs, duration
-//! lists and ranges, crash-time lists), and random argument vectors to the command line. In
+//! lists and ranges, crash-time lists, outages), and random argument vectors to the command line. In
 //! process, an argument vector is parsed and run to the end into a buffer (for the UI: its
 //! state built and settled, without a terminal); a few are also given to the real binary.
 //! Every case ends with an answer or with one error line (exit code 2 from the binary), and
@@ -145,9 +145,44 @@ proptest! {
             transit: None,
             barriers: None,
             crash_operator: None,
+            partition_by: None,
+            outage: Vec::new(),
+            idle_timeout: None,
         };
         match crashes.crashes() {
             Ok(v) => prop_assert!(v.windows(2).all(|w| w[0] < w[1])),
+            Err(e) => assert_one_line(&error_line(&e)),
+        }
+    }
+
+    #[test]
+    fn an_outage_is_a_silence_of_a_partition_or_refused(
+        s in prop_oneof![
+            near(&["1@200s+90s", "@", "+", "3", "4", "200s", "90s", "1e+3s"]),
+            any_text(),
+        ],
+    ) {
+        let outage = PipelineArgs {
+            parallelism: None,
+            partitions: Some(4),
+            checkpoint_every: None,
+            crash_at: None,
+            sink: None,
+            schedule_seed: None,
+            transit: None,
+            barriers: None,
+            crash_operator: None,
+            partition_by: None,
+            outage: vec![s],
+            idle_timeout: None,
+        };
+        match outage.outages() {
+            Ok(v) => {
+                for o in v {
+                    prop_assert!(o.partition < 4 && o.from.is_finite() && o.until.is_finite());
+                    prop_assert!(o.until > o.from);
+                }
+            }
             Err(e) => assert_one_line(&error_line(&e)),
         }
     }
@@ -315,6 +350,21 @@ fn flag_table() -> Vec<(
             &["100s,100s", "-1s", "x,"],
         ),
         ("--crash-operator", Pipeline, &["0", "3"], &["64", "-1"]),
+        ("--partition-by", Pipeline, &["index", "key"], &["x"]),
+        (
+            "--outage",
+            Pipeline,
+            &["0@1s+2s", "0@0+1e11s", "1@1e+1s+1e+1s"],
+            &[
+                "x", "0@1s+0s", "64@1s+1s", "0@1s+-1s", "0@inf+1s", "0@1s+inf", "@+",
+            ],
+        ),
+        (
+            "--idle-timeout",
+            Pipeline,
+            &["1ms", "10s", "1e11s"],
+            &["0", "-1s", "inf", "x", "1e-300ms"],
+        ),
         (
             "--sink",
             Pipeline,

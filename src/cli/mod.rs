@@ -78,7 +78,8 @@ fn parse_speed(s: &str) -> Result<f64, String> {
 /// The subcommands: each prints what the engine computes instead of opening the UI.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// The seven blocks and their assembly on the classroom stream, with every figure.
+    /// The seven blocks, their assembly and a silent partition on the classroom stream, with
+    /// every figure.
     Report(commands::ReportArgs),
     /// One configuration of the engine over a stream: final values, panes, drops.
     Run(commands::RunArgs),
@@ -236,6 +237,12 @@ fn ui_job(
         anyhow::bail!(
             "--sink chooses the sink `twoclocks run` lists; the UI shows all three sinks side \
              by side"
+        );
+    }
+    if !p.outage.is_empty() {
+        anyhow::bail!(
+            "--outage is for `twoclocks run`; the UI does not silence a partition yet \
+             (--partition-by and --idle-timeout do open it)"
         );
     }
     if !p.given() {

@@ -1,6 +1,6 @@
 //! The FIFO channels of a parallel pipeline and what travels on them: records (each carrying
-//! its source partition's watermark), watermarks, checkpoint barriers, panes and final values,
-//! and the end of input. A channel's sending end (its [`Link`]) draws each message's transit
+//! its source partition's watermark), watermarks, a partition's word that it has gone idle,
+//! checkpoint barriers, panes and final values, and the end of input. A channel's sending end (its [`Link`]) draws each message's transit
 //! time from a seeded generator and never lets a message overtake the one before it, so a
 //! channel is FIFO and the whole schedule is a function of the seed. The link belongs to the
 //! sender's state: it is snapshotted and restored with it, so a replay draws the same transit
@@ -57,6 +57,9 @@ pub enum Message {
         /// The partition's watermark: event time, ms.
         watermark: f64,
     },
+    /// The source partition has emitted nothing for its idle timeout: leave it out of the
+    /// watermark until a record or a watermark comes from it again.
+    Idle,
     /// A checkpoint barrier: everything before it belongs to the checkpoint, nothing after.
     Barrier {
         /// The checkpoint's id: 1 for a pipeline's first, counting up.
@@ -77,6 +80,8 @@ pub enum MessageKind {
     Record,
     /// A watermark alone ([`Message::Watermark`]).
     Watermark,
+    /// A partition gone idle ([`Message::Idle`]).
+    Idle,
     /// A checkpoint barrier ([`Message::Barrier`]).
     Barrier,
     /// A pane on its way to the sink ([`Message::Pane`]).
@@ -93,6 +98,7 @@ impl Message {
         match self {
             Message::Record { .. } => MessageKind::Record,
             Message::Watermark { .. } => MessageKind::Watermark,
+            Message::Idle => MessageKind::Idle,
             Message::Barrier { .. } => MessageKind::Barrier,
             Message::Pane(_) => MessageKind::Pane,
             Message::Final(_) => MessageKind::Final,

@@ -2,7 +2,7 @@
 //! [`super::trace::Trace`]: a [`Pipeline`] driven to a processing time, with the user's presses
 //! (crash the job or one operator, checkpoint now) applied in the order they were pressed, and
 //! what the steps said along the way (each record's fate at its operator, how often it was
-//! delivered, the job's watermark). Pure: the UI only reads it, and every rule it reports
+//! delivered, the job's watermark and each source partition's). Pure: the UI only reads it, and every rule it reports
 //! (routing, barriers, alignment, restore, the sinks) is the pipeline's.
 //!
 //! A press is kept with the processing time it happened at, so a re-run with other dials
@@ -152,6 +152,8 @@ pub struct JobTimeline {
     redelivered: usize,
     /// (processing time, the smallest operator watermark), every [`WATERMARK_SAMPLE`].
     watermarks: Vec<(f64, f64)>,
+    /// Per source partition, (processing time, its watermark), sampled with `watermarks`.
+    lanes: Vec<Vec<(f64, f64)>>,
     next_sample: f64,
 }
 
@@ -160,6 +162,7 @@ impl JobTimeline {
     pub fn new(stream: Arc<Stream>, cfg: PipelineConfig) -> Result<Self, PipelineError> {
         let n = stream.len();
         let pipeline = Pipeline::new(stream, cfg)?;
+        let lanes = vec![Vec::new(); cfg.partitions];
         let at = pipeline.now();
         Ok(JobTimeline {
             pipeline,
@@ -169,6 +172,7 @@ impl JobTimeline {
             deliveries: vec![0; n],
             redelivered: 0,
             watermarks: Vec::new(),
+            lanes,
             next_sample: f64::NEG_INFINITY,
         })
     }
@@ -273,6 +277,9 @@ impl JobTimeline {
                 self.redelivered = 0;
                 let keep = self.watermarks.partition_point(|&(t, _)| t <= back);
                 self.watermarks.truncate(keep);
+                for lane in &mut self.lanes {
+                    lane.truncate(keep);
+                }
                 self.next_sample = f64::NEG_INFINITY;
                 return true;
             }
@@ -280,6 +287,10 @@ impl JobTimeline {
         }
         if step.time >= self.next_sample {
             self.watermarks.push((step.time, self.watermark()));
+            let at = self.pipeline.partition_watermarks();
+            for (lane, wm) in self.lanes.iter_mut().zip(at) {
+                lane.push((step.time, wm));
+            }
             self.next_sample = ((step.time / WATERMARK_SAMPLE).floor() + 1.0) * WATERMARK_SAMPLE;
         }
         true
@@ -330,6 +341,13 @@ impl JobTimeline {
     /// The job's watermark over processing time, sampled (cut back with a crash).
     pub fn watermarks(&self) -> &[(f64, f64)] {
         &self.watermarks
+    }
+
+    /// Each source partition's watermark over processing time, sampled with
+    /// [`JobTimeline::watermarks`] (cut back with a crash): one lane per partition, where a
+    /// silent partition's lane stays flat.
+    pub fn partition_watermarks(&self) -> &[Vec<(f64, f64)>] {
+        &self.lanes
     }
 
     /// Per stream offset, its fate the latest time an operator took it (None: not yet).
@@ -499,6 +517,23 @@ mod tests {
         let again = JobTimeline::run_to(s, cfg(), live.presses(), live.now()).unwrap();
         assert_eq!(again.pipeline().steps(), live.pipeline().steps());
         assert_eq!(again.deliveries(), live.deliveries());
+    }
+
+    #[test]
+    fn each_partition_has_a_watermark_lane_cut_back_with_a_crash() {
+        let s = Arc::new(classroom());
+        let mut j = JobTimeline::new(s, cfg()).unwrap();
+        j.advance_to(120_000.0);
+        let lanes = j.partition_watermarks();
+        assert_eq!(lanes.len(), 2);
+        assert!(lanes.iter().all(|l| l.len() == j.watermarks().len()));
+        // The job's watermark is the smallest operator's, never past a partition's.
+        let last = |l: &[(f64, f64)]| l.last().unwrap().1;
+        assert!(lanes.iter().all(|l| last(l) >= last(j.watermarks())));
+        j.press(Intervention::Crash(CrashTarget::Job));
+        let lanes = j.partition_watermarks();
+        assert!(lanes.iter().all(|l| l.len() == j.watermarks().len()));
+        assert!(lanes[0].last().unwrap().0 <= j.now());
     }
 
     #[test]

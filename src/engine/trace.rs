@@ -690,6 +690,12 @@ impl Trace {
         self.job().map(|j| j.operator_totals().operators)
     }
 
+    /// Each source partition's watermark over processing time, one lane per partition
+    /// (none for a single run).
+    pub fn partition_watermarks(&self) -> &[Vec<(f64, f64)>] {
+        self.job().map_or(&[], JobTimeline::partition_watermarks)
+    }
+
     /// The crashes so far, in order.
     pub fn crashes(&self) -> &[CrashRecord] {
         self.job().map_or(&[], JobTimeline::crashes)

@@ -1,7 +1,8 @@
 //! The parallel pipeline in `twoclocks run`: its flags ([`PipelineArgs`], which also open the
 //! terminal UI in job mode), the run of the pipeline they ask for, and what that run adds to
-//! `run`'s answer (the sink's output, the sinks' totals, the checkpoints and the crashes) as
-//! JSON and as table lines.
+//! `run`'s answer (the sink's output, the sinks' totals, the checkpoints, the crashes, what
+//! each source partition did and how long the combined watermark stalled) as JSON and as table
+//! lines.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -10,12 +11,17 @@ use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 
+use super::json::finite;
 use super::run::RunAnswer;
 use crate::cli::args::{check_interval, parse_duration, parse_duration_list};
 use crate::engine::job_timeline::sink_scores;
-use crate::engine::pipeline::{CheckpointMode, CrashTarget, Pipeline, PipelineConfig};
+use crate::engine::pipeline::{
+    CheckpointMode, CrashTarget, Outage, PartitionBy, PartitionView, Pipeline, PipelineConfig,
+    WatermarkStats,
+};
 use crate::engine::window::fmt_ms;
 use crate::engine::{CellId, EngineConfig, SinkKind, Stream};
+use crate::io::quote::quoted;
 
 /// `--sink`: the sink whose output `run` lists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -65,6 +71,22 @@ impl From<BarrierArg> for CheckpointMode {
     }
 }
 
+/// `--partition-by`: how events are spread over the source partitions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PartitionByArg {
+    Index,
+    Key,
+}
+
+impl From<PartitionByArg> for PartitionBy {
+    fn from(p: PartitionByArg) -> Self {
+        match p {
+            PartitionByArg::Index => PartitionBy::Index,
+            PartitionByArg::Key => PartitionBy::Key,
+        }
+    }
+}
+
 /// The parallel pipeline's dials: giving any of them runs the stream through P source
 /// partitions, N keyed window operators and a sink, with checkpoint barriers and crashes.
 #[derive(Debug, Clone, Args)]
@@ -72,9 +94,22 @@ pub struct PipelineArgs {
     /// Keyed window operator instances (runs the parallel pipeline; 1 by default).
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub parallelism: Option<usize>,
-    /// Source partitions; event i goes to partition i mod P (1 by default).
+    /// Source partitions; event i goes to partition i mod P unless --partition-by key (1 by
+    /// default).
     #[arg(long, value_name = "P", allow_negative_numbers = true)]
     pub partitions: Option<usize>,
+    /// How events are spread over the partitions: by index (i mod P) or by key (all of a key's
+    /// events in one partition; index by default).
+    #[arg(long, value_enum)]
+    pub partition_by: Option<PartitionByArg>,
+    /// A partition that delivers nothing from FROM for FOR of processing time, then everything
+    /// it held back, e.g. 1@200s+90s (repeatable; needs --partitions).
+    #[arg(long, value_name = "PART@FROM+FOR", allow_hyphen_values = true)]
+    pub outage: Vec<String>,
+    /// A partition that emits nothing for this long marks itself idle and operators leave it
+    /// out of their watermark until it emits again (1ms to 1e11s; off by default).
+    #[arg(long, value_name = "DUR", value_parser = parse_duration, allow_hyphen_values = true)]
+    pub idle_timeout: Option<f64>,
     /// Checkpoint interval in processing time (1ms to 1e11s; none by default).
     #[arg(long, value_name = "DUR", value_parser = parse_duration, allow_hyphen_values = true)]
     pub checkpoint_every: Option<f64>,
@@ -117,6 +152,9 @@ impl PipelineArgs {
             || self.transit.is_some()
             || self.barriers.is_some()
             || self.crash_operator.is_some()
+            || self.partition_by.is_some()
+            || !self.outage.is_empty()
+            || self.idle_timeout.is_some()
     }
 
     /// The pipeline's dials over the engine's `engine`, checked; outputs are kept for listing.
@@ -124,8 +162,15 @@ impl PipelineArgs {
         if let Some(every) = self.checkpoint_every {
             check_interval("--checkpoint-every", every)?;
         }
+        if let Some(t) = self.idle_timeout {
+            check_interval("--idle-timeout", t)?;
+        }
         let mut cfg = PipelineConfig::new(engine);
         cfg.partitions = self.partitions.unwrap_or(1);
+        if let Some(by) = self.partition_by {
+            cfg.partition_by = by.into();
+        }
+        cfg.idle_timeout = self.idle_timeout;
         cfg.parallelism = self.parallelism.unwrap_or(1);
         cfg.checkpoint_every = self.checkpoint_every;
         if let Some(seed) = self.schedule_seed {
@@ -161,6 +206,83 @@ impl PipelineArgs {
         }
         Ok(times)
     }
+
+    /// The outages, each checked against the number of partitions.
+    pub fn outages(&self) -> Result<Vec<Outage>> {
+        if self.outage.is_empty() {
+            return Ok(Vec::new());
+        }
+        let Some(partitions) = self.partitions else {
+            bail!(
+                "--outage needs --partitions: give the number of source partitions, e.g. \
+                 --partitions 4 --outage 1@200s+90s"
+            );
+        };
+        self.outage
+            .iter()
+            .map(|s| {
+                let o =
+                    parse_outage(s).map_err(|e| anyhow::anyhow!("--outage {}: {e}", quoted(s)))?;
+                if o.partition >= partitions {
+                    bail!(
+                        "--outage {}: partition {} does not exist (--partitions {partitions}: \
+                         partitions 0 to {})",
+                        quoted(s),
+                        o.partition,
+                        partitions.saturating_sub(1)
+                    );
+                }
+                Ok(o)
+            })
+            .collect()
+    }
+}
+
+/// Reads `PART@FROM+FOR`: partition PART delivers nothing from FROM for FOR (durations as the
+/// other flags write them; FOR above 0 and finite).
+fn parse_outage(s: &str) -> Result<Outage, String> {
+    const FORM: &str = "write it as PART@FROM+FOR, e.g. 1@200s+90s";
+    let (part, span) = s.split_once('@').ok_or_else(|| FORM.to_string())?;
+    let partition: usize = part
+        .trim()
+        .parse()
+        .map_err(|_| format!("{} is not a partition number; {FORM}", quoted(part.trim())))?;
+    // FROM+FOR: the first `+` after which both sides read as durations (an exponent's `+`,
+    // as in 1e+3s, is not the separator).
+    let mut last_error = None;
+    for (i, _) in span.match_indices('+') {
+        let (a, b) = (&span[..i], &span[i + 1..]);
+        match (parse_duration(a), parse_duration(b)) {
+            (Ok(from), Ok(length)) => {
+                if !from.is_finite() {
+                    return Err("an outage must start at a finite time".to_string());
+                }
+                if !length.is_finite() {
+                    return Err(format!("{} is not a length: an outage must end", quoted(b)));
+                }
+                if length <= 0.0 {
+                    return Err(format!(
+                        "an outage must last longer than 0, got {}",
+                        quoted(b)
+                    ));
+                }
+                if from + length <= from {
+                    return Err(format!(
+                        "{} is too short to end after {}",
+                        quoted(b),
+                        quoted(a)
+                    ));
+                }
+                return Ok(Outage {
+                    partition,
+                    from,
+                    until: from + length,
+                });
+            }
+            (Err(e), _) | (_, Err(e)) => last_error = Some(e),
+        }
+    }
+    Err(last_error.unwrap_or_else(|| FORM.to_string()))
 }
 
 #[derive(Serialize)]
@@ -171,13 +293,17 @@ pub(super) struct PipelineJson {
     checkpoints: Vec<CheckpointJson>,
     crashes: Vec<CrashJson>,
     crashes_not_reached_ms: Vec<f64>,
+    partitions: Vec<PartitionJson>,
+    watermark_stats: WatermarkStatsJson,
 }
 
 #[derive(Serialize)]
 struct PipelineInfoJson {
     partitions: usize,
+    partition_by: &'static str,
     parallelism: usize,
     checkpoint_every: Option<String>,
+    idle_timeout: Option<String>,
     barriers: &'static str,
     sink: &'static str,
     schedule_seed: u64,
@@ -225,6 +351,29 @@ struct CrashJson {
     message: String,
 }
 
+/// One source partition: its events, outages and idle spans (`null`: idle until the end),
+/// and where its last record left its watermark.
+#[derive(Serialize)]
+struct PartitionJson {
+    partition: usize,
+    events: usize,
+    out: Vec<[Option<f64>; 2]>,
+    idle: Vec<[Option<f64>; 2]>,
+    last_watermark: Option<f64>,
+}
+
+/// What the combined watermark (the smallest operator watermark) did.
+#[derive(Serialize)]
+struct WatermarkStatsJson {
+    /// The longest span before the end of input in which it did not advance.
+    longest_stall_ms: f64,
+    stall_from_ms: f64,
+    stall_until_ms: f64,
+    /// The most open cells, and state bytes, the operators held together.
+    peak_open_cells: usize,
+    peak_state_bytes: usize,
+}
+
 /// What a run of the pipeline adds to the single processor's answer.
 pub(super) struct PipelineRun {
     cfg: PipelineConfig,
@@ -238,6 +387,11 @@ pub(super) struct PipelineRun {
     crashes: Vec<CrashJson>,
     not_reached: Vec<f64>,
     panes_received: u64,
+    /// What each source partition did.
+    partitions: Vec<PartitionView>,
+    stats: WatermarkStats,
+    /// Outages or idleness were asked for: the table shows the partitions.
+    partition_experiment: bool,
 }
 
 pub(super) fn run_pipeline(
@@ -248,8 +402,10 @@ pub(super) fn run_pipeline(
 ) -> Result<RunAnswer> {
     let cfg = a.config(engine)?;
     let times = a.crashes()?;
+    let outages = a.outages()?;
+    let partition_experiment = !outages.is_empty() || cfg.idle_timeout.is_some();
     let sink = a.sink.map_or(SinkKind::Transactional, SinkKind::from);
-    let mut p = Pipeline::new(stream, cfg)?;
+    let mut p = Pipeline::new(stream, cfg)?.with_outages(outages)?;
     let target = a
         .crash_operator
         .map_or(CrashTarget::Job, CrashTarget::Operator);
@@ -310,6 +466,9 @@ pub(super) fn run_pipeline(
             crashes,
             not_reached: times[reached..].to_vec(),
             panes_received: p.panes_received(),
+            partitions: p.partitions(),
+            stats: p.watermark_stats(),
+            partition_experiment,
         }),
     })
 }
@@ -318,8 +477,10 @@ pub(super) fn pipeline_json(stream: &Stream, r: PipelineRun) -> PipelineJson {
     PipelineJson {
         pipeline: PipelineInfoJson {
             partitions: r.cfg.partitions,
+            partition_by: r.cfg.partition_by.name(),
             parallelism: r.cfg.parallelism,
             checkpoint_every: r.cfg.checkpoint_every.map(fmt_ms),
+            idle_timeout: r.cfg.idle_timeout.map(fmt_ms),
             barriers: r.cfg.mode.name(),
             sink: r.sink.name(),
             schedule_seed: r.cfg.seed,
@@ -347,6 +508,28 @@ pub(super) fn pipeline_json(stream: &Stream, r: PipelineRun) -> PipelineJson {
         checkpoints: r.checkpoints,
         crashes: r.crashes,
         crashes_not_reached_ms: r.not_reached,
+        partitions: r
+            .partitions
+            .iter()
+            .map(|v| PartitionJson {
+                partition: v.partition,
+                events: v.events,
+                out: v.out.iter().map(|&(a, b)| [finite(a), finite(b)]).collect(),
+                idle: v
+                    .idle
+                    .iter()
+                    .map(|&(a, b)| [finite(a), b.and_then(finite)])
+                    .collect(),
+                last_watermark: v.last_watermark,
+            })
+            .collect(),
+        watermark_stats: WatermarkStatsJson {
+            longest_stall_ms: r.stats.longest_stall,
+            stall_from_ms: r.stats.stall_from,
+            stall_until_ms: r.stats.stall_until,
+            peak_open_cells: r.stats.peak_open_cells,
+            peak_state_bytes: r.stats.peak_state_bytes,
+        },
     }
 }
 
@@ -391,10 +574,60 @@ pub(super) fn write_pipeline_table(out: &mut impl Write, r: &PipelineRun) -> Res
             t / 1000.0
         )?;
     }
+    if r.partition_experiment {
+        write_partitions(out, r)?;
+    }
     write!(out, "  sinks ({} panes received):", r.panes_received)?;
     for &(k, total, wrong) in &r.sinks {
         write!(out, "   {k} total {total}, {wrong} windows wrong")?;
     }
     writeln!(out)?;
+    Ok(())
+}
+
+/// `12.3s`: a processing or event time in seconds, as the table prints them.
+fn at(ms: f64) -> String {
+    if ms.is_finite() {
+        format!("{:.1}s", ms / 1000.0)
+    } else {
+        "∞".to_string()
+    }
+}
+
+/// The partitions section: per partition its events, outages, idle spans and watermark, then
+/// the combined watermark's longest stall and the peak state.
+fn write_partitions(out: &mut impl Write, r: &PipelineRun) -> Result<()> {
+    writeln!(
+        out,
+        "  partitions by {}, idle timeout {}:",
+        r.cfg.partition_by.name(),
+        r.cfg.idle_timeout.map_or("off".to_string(), fmt_ms)
+    )?;
+    for v in &r.partitions {
+        write!(out, "    p{}: {} events", v.partition, v.events)?;
+        for &(from, until) in &v.out {
+            write!(out, ", out {} to {}", at(from), at(until))?;
+        }
+        for &(from, until) in &v.idle {
+            match until {
+                Some(u) => write!(out, ", idle {} to {}", at(from), at(u))?,
+                None => write!(out, ", idle from {}", at(from))?,
+            }
+        }
+        match v.last_watermark {
+            Some(w) => writeln!(out, ", watermark {}", at(w))?,
+            None => writeln!(out, ", no watermark")?,
+        }
+    }
+    let st = &r.stats;
+    writeln!(
+        out,
+        "  combined watermark: longest stall {} ({} to {}), peak state {} open cells ({} bytes)",
+        at(st.longest_stall),
+        at(st.stall_from),
+        at(st.stall_until),
+        st.peak_open_cells,
+        st.peak_state_bytes
+    )?;
     Ok(())
 }

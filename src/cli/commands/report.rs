@@ -1,5 +1,5 @@
-//! `twoclocks report`: the seven blocks and their assembly, figured by `cli::report` and
-//! written out as text.
+//! `twoclocks report`: the seven blocks, their assembly and the silent partition's
+//! experiment, figured by `cli::report` and written out as text.
 
 use std::io::Write;
 

@@ -66,6 +66,11 @@ impl Alignment {
         self.blocked & bit(input) != 0
     }
 
+    /// The inputs that have ended, as a bit set.
+    pub(super) fn ended(&self) -> u64 {
+        self.ended
+    }
+
     /// The inputs held back, as a bit set.
     pub(super) fn blocked(&self) -> u64 {
         self.blocked

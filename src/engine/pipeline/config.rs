@@ -1,5 +1,6 @@
-//! The dials of a pipeline ([`PipelineConfig`]), how operators treat barriers
-//! ([`CheckpointMode`]) and why dials are refused ([`PipelineError`]).
+//! The dials of a pipeline ([`PipelineConfig`]), how events are spread over the source
+//! partitions ([`PartitionBy`]), how operators treat barriers ([`CheckpointMode`]) and why
+//! dials are refused ([`PipelineError`]).
 
 use super::super::processor::EngineConfig;
 use super::MAX_WIDTH;
@@ -30,6 +31,29 @@ impl CheckpointMode {
     }
 }
 
+/// How the stream's events are spread over the source partitions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PartitionBy {
+    /// Event `i` (processing order) goes to partition `i mod P`: every partition carries every
+    /// key, and an outage hits a slice of all of them.
+    #[default]
+    Index,
+    /// A key's events all go to one partition, `partition_for(key name, P)`
+    /// ([`partition_for`](super::partition_for)): an outage hits whole keys, as when a group of
+    /// mobile clients loses the network.
+    Key,
+}
+
+impl PartitionBy {
+    /// The rule as printed: `index` or `key`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            PartitionBy::Index => "index",
+            PartitionBy::Key => "key",
+        }
+    }
+}
+
 /// The dials of a pipeline.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PipelineConfig {
@@ -37,6 +61,8 @@ pub struct PipelineConfig {
     pub engine: EngineConfig,
     /// Source partitions, P.
     pub partitions: usize,
+    /// How events are spread over the partitions.
+    pub partition_by: PartitionBy,
     /// Operator instances, N.
     pub parallelism: usize,
     /// Checkpoint interval in processing time, ms (`None`: only on demand).
@@ -49,6 +75,10 @@ pub struct PipelineConfig {
     pub transit: f64,
     /// How often a source sends its watermark on channels no record carried it on, ms.
     pub watermark_every: f64,
+    /// A source partition that has emitted no record for this long (processing time, ms) marks
+    /// itself idle, and operators leave it out of their watermark until it emits again
+    /// (`None`: partitions never go idle, and a silent one holds every watermark back).
+    pub idle_timeout: Option<f64>,
     /// Keep every pane the sink received and every dropped event (for output listings).
     pub keep_outputs: bool,
     /// Keep, in every operator's state, which records it has absorbed (for checking alignment).
@@ -56,24 +86,28 @@ pub struct PipelineConfig {
 }
 
 impl PipelineConfig {
-    /// One partition, one operator, no periodic checkpoint, 200 ms mean transit, seed 1.
+    /// One partition (by index), one operator, no periodic checkpoint, 200 ms mean transit,
+    /// seed 1, no idleness.
     pub fn new(engine: EngineConfig) -> Self {
         PipelineConfig {
             engine,
             partitions: 1,
+            partition_by: PartitionBy::Index,
             parallelism: 1,
             checkpoint_every: None,
             mode: CheckpointMode::ExactlyOnce,
             seed: 1,
             transit: 200.0,
             watermark_every: 1_000.0,
+            idle_timeout: None,
             keep_outputs: false,
             audit: false,
         }
     }
 
     /// Checks the dials: 1 to [`MAX_WIDTH`] partitions and operators, a finite checkpoint interval
-    /// above 0 if any, a finite transit time ≥ 0 and a finite watermark interval above 0.
+    /// above 0 if any, a finite transit time ≥ 0, a finite watermark interval above 0 and a
+    /// finite idle timeout above 0 if any.
     pub fn validate(&self) -> Result<(), PipelineError> {
         if !(1..=MAX_WIDTH).contains(&self.partitions) {
             return Err(PipelineError::Partitions(self.partitions));
@@ -91,6 +125,11 @@ impl PipelineConfig {
         }
         if !self.watermark_every.is_finite() || self.watermark_every <= 0.0 {
             return Err(PipelineError::WatermarkEvery(self.watermark_every));
+        }
+        if let Some(t) = self.idle_timeout {
+            if !t.is_finite() || t <= 0.0 {
+                return Err(PipelineError::IdleTimeout(t));
+            }
         }
         Ok(())
     }
@@ -114,6 +153,16 @@ pub enum PipelineError {
     /// The watermark interval (ms) is not a finite duration above 0.
     #[error("the watermark interval must be a finite duration greater than 0, got {0} ms")]
     WatermarkEvery(f64),
+    /// The idle timeout (ms) is not a finite duration above 0.
+    #[error("--idle-timeout must be a finite duration greater than 0, got {0} ms")]
+    IdleTimeout(f64),
+    /// An outage names a partition the pipeline does not have: its number, then the number of
+    /// partitions.
+    #[error("partition {0} does not exist (--partitions {1}: partitions 0 to {max})", max = .1.saturating_sub(1))]
+    NoSuchPartition(usize, usize),
+    /// An outage does not end after it starts, or starts at no finite time: its start and end, ms.
+    #[error("an outage must start at a finite time and end after it starts, got {0} ms to {1} ms")]
+    Outage(f64, f64),
     /// An operator instance was named (for a crash) that the pipeline does not have: its number,
     /// then the parallelism.
     #[error("operator {0} does not exist (parallelism {1})")]

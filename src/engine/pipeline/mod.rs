@@ -1,19 +1,33 @@
 //! Checkpoints across parallel operators: P source partitions → N keyed window operators → one
 //! sink, joined by FIFO [`Channel`]s, simulated one delivery at a time.
 //!
-//! - **Partitioning.** Event `i` of the stream (processing order) goes to source partition
-//!   `i mod P` (round-robin). A source emits its events at their processing times, each
-//!   carrying the partition's watermark just after it; every `watermark_every` ms of processing
-//!   time it also sends its watermark on the channels no record carried it on.
+//! - **Partitioning.** By index (the default), event `i` of the stream (processing order) goes
+//!   to source partition `i mod P` (round-robin); by key, a key's events all go to one
+//!   partition, `fnv1a64("partitions" ++ key name)` mixed, `mod P` ([`partition_for`]). A
+//!   source emits its events at their processing times, each carrying the partition's
+//!   watermark just after it; every `watermark_every` ms of processing time it also sends its
+//!   watermark on the channels no record carried it on.
+//! - **Outages and idleness** ([`Outage`], `partition`). An outage silences a partition for a
+//!   span of processing time and emits what it held back at the heal; its watermark stays
+//!   where its last record left it, and so does every operator's, the smallest of its
+//!   inputs'. With an idle timeout a silent partition marks itself idle and operators leave it
+//!   out of their watermark until it speaks again (Flink's `withIdleness` and
+//!   `StatusWatermarkValve`, in `source` and `operator`). [`Pipeline::partitions`] and
+//!   [`Pipeline::watermark_stats`] say what each partition did and how long the combined
+//!   watermark stalled.
 //! - **Keying.** A key goes to operator `fnv1a64(key name) mod N` ([`operator_for`]): stable
 //!   across runs and platforms.
 //! - **Schedule.** Each channel draws its messages' transit times from a generator seeded by
 //!   the schedule seed and the channel's number, and keeps them FIFO. The simulation takes the
 //!   earliest thing due (checkpoint trigger, source emission, operator or sink delivery; ties in
 //!   that order, then by index); an operator or the sink takes, among its unblocked inputs, the
-//!   head with the earliest arrival. Processing time is the simulation's clock.
+//!   head with the earliest arrival; a partition's idle mark comes after an emission due at
+//!   the same time. A checkpoint trigger is due only while other work is to come (a partition
+//!   cut off for good does not keep the job checkpointing). Processing time is the
+//!   simulation's clock.
 //! - **Watermarks.** An operator's watermark is the smallest of its inputs' watermarks (an ended
-//!   input counts as +∞), held monotone; it is given to [`Processor::step_with_watermark`].
+//!   input counts as +∞, an idle one is left out), held monotone; it is given to
+//!   [`Processor::step_with_watermark`].
 //! - **Barriers.** Every `checkpoint_every` ms of processing time, and on demand, every live
 //!   source snapshots its state (offset, watermark generator, channel links) and sends a barrier
 //!   on each of its channels. Exactly-once mode aligns: an operator blocks each input that has
@@ -55,12 +69,15 @@
 //! sink ([`SinkView`]: the three sinks' totals); [`Pipeline::checkpoints`] and
 //! [`Pipeline::crashes`] are the logs ([`CrashRecord`] displays as the sentence a screen shows).
 //!
-//! One file per concern: `config` (the dials), `addressing` (key routing, channel numbering),
+//! One file per concern: `config` (the dials), `addressing` (key routing and partitioning,
+//! channel numbering),
 //! `schedule` (what is due next), `source` and `operator` (the nodes and their deliveries),
 //! `alignment` (barriers, one routine for operators and the sink), `sink` (the three sinks and
 //! the transactional staging), `checkpoint` (barriers injected, checkpoints completed),
 //! `restore` (crashes), `offsets` (running to a source offset, schedules by offsets), `audit`
-//! (the exactness of a cut) and `trace` (what a step reports and the views for drawing).
+//! (the exactness of a cut), `partition` (outages, what each partition did, the combined
+//! watermark's stalls and peak state) and `trace` (what a step reports and the views for
+//! drawing).
 
 mod addressing;
 mod alignment;
@@ -69,6 +86,7 @@ mod checkpoint;
 mod config;
 mod offsets;
 mod operator;
+mod partition;
 mod restore;
 mod schedule;
 mod sink;
@@ -89,10 +107,11 @@ use super::trigger::Pane;
 use super::watermark::Watermark;
 use super::window::{CellId, WindowId};
 
-pub use addressing::{key_hash, operator_for, Addressing};
+pub use addressing::{key_hash, operator_for, partition_for, Addressing};
 pub use audit::{Audit, Ledger};
 pub use checkpoint::CompletedCheckpoint;
-pub use config::{CheckpointMode, PipelineConfig, PipelineError};
+pub use config::{CheckpointMode, PartitionBy, PipelineConfig, PipelineError};
+pub use partition::{Outage, PartitionView, WatermarkStats};
 pub use restore::{CrashRecord, CrashTarget};
 pub use trace::{
     BarrierInFlight, ChannelView, OperatorView, Outcome, SinkTotal, SinkView, SourceView, Step,
@@ -102,6 +121,7 @@ pub use trace::{
 use alignment::Alignment;
 use checkpoint::{PendingCheckpoint, RestorePoint};
 use operator::Operator;
+use partition::{Outages, WatermarkTracker};
 use sink::{SinkNode, SinkState};
 use source::Source;
 
@@ -142,6 +162,12 @@ pub struct Pipeline<S: Borrow<Stream>> {
     emitted_total: u64,
     /// Steps taken.
     steps: u64,
+    /// When partitions deliver nothing (data beside the dials, a function of time).
+    outages: Outages,
+    /// Per partition, the idle spans it closed in the current timeline: (idle, active again).
+    idle_log: Vec<Vec<(f64, f64)>>,
+    /// The combined watermark's stalls and the peak state.
+    tracker: WatermarkTracker,
 }
 
 impl<S: Borrow<Stream>> Pipeline<S> {
@@ -151,10 +177,6 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         let s: &Stream = stream.borrow();
         let (np, nn) = (cfg.partitions, cfg.parallelism);
         let max_delay = s.max_delay();
-        let mut partitions = vec![Vec::new(); np];
-        for i in 0..s.len() {
-            partitions[i % np].push(i as u32);
-        }
         let nkeys = s
             .events
             .iter()
@@ -162,12 +184,27 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             .max()
             .unwrap_or(0)
             .max(s.keys.len());
-        let route = (0..nkeys)
-            .map(|k| match s.keys.get(k) {
-                Some(name) => operator_for(name, nn),
-                None => operator_for(&k.to_string(), nn),
-            })
-            .collect();
+        let key_name = |k: usize| match s.keys.get(k) {
+            Some(name) => name.clone(),
+            None => k.to_string(),
+        };
+        let route = (0..nkeys).map(|k| operator_for(&key_name(k), nn)).collect();
+        let mut partitions = vec![Vec::new(); np];
+        match cfg.partition_by {
+            PartitionBy::Index => {
+                for i in 0..s.len() {
+                    partitions[i % np].push(i as u32);
+                }
+            }
+            PartitionBy::Key => {
+                let of_key: Vec<usize> = (0..nkeys)
+                    .map(|k| partition_for(&key_name(k), np))
+                    .collect();
+                for (i, e) in s.events.iter().enumerate() {
+                    partitions[of_key[e.key as usize]].push(i as u32);
+                }
+            }
+        }
         let start = s.events.first().map_or(0.0, |e| e.proc_time);
         let mut channels = Channels::default();
         for p in 0..np {
@@ -195,18 +232,14 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             );
         }
         let sources = (0..np)
-            .map(|_| Source {
-                offset: 0,
-                ended: false,
-                watermark: Watermark::new(cfg.engine.watermark, max_delay),
-                sent_watermark: vec![f64::NEG_INFINITY; nn],
-                next_watermark_tick: f64::NEG_INFINITY,
-            })
+            .map(|_| Source::new(Watermark::new(cfg.engine.watermark, max_delay), nn, start))
             .collect();
         let operators = (0..nn)
             .map(|_| Operator {
                 processor: Processor::new(cfg.engine, max_delay),
                 input_watermark: vec![f64::NEG_INFINITY; np],
+                idle: 0,
+                behind: 0,
                 alignment: Alignment::default(),
                 aligning_since: f64::NEG_INFINITY,
                 last_snapshot: None,
@@ -264,6 +297,9 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             dropped: BTreeMap::new(),
             emitted_total: 0,
             steps: 0,
+            outages: Outages::new(np),
+            idle_log: vec![Vec::new(); np],
+            tracker: WatermarkTracker::new(start, nn),
         };
         pipeline.checkpoints = CheckpointLog::new(RestorePoint {
             id: 0,

@@ -1,5 +1,16 @@
-//! Keyed window operator instances: their state, the delivery of records, watermarks,
-//! barriers and the end of input to them, and their snapshots.
+//! Keyed window operator instances: their state, the delivery of records, watermarks, idle
+//! marks, barriers and the end of input to them, and their snapshots.
+//!
+//! An operator's input watermark follows Flink's `StatusWatermarkValve`. Each input is active
+//! or idle ([`Message::Idle`] makes it idle; a record or watermark from it makes it active
+//! again), and an active input is caught up or behind. The watermark is the smallest over the
+//! active, caught-up inputs (an ended input counts as +∞). An input that comes back with a
+//! watermark below the operator's does not hold it back: it is behind until its own watermark
+//! reaches the operator's, and only then counts again. When every live input is idle, the
+//! watermark is flushed to the largest of theirs (as Flink does when the last active input
+//! goes idle): nothing is coming, so windows close on what the furthest partition has seen.
+//! When some input is active but none caught up, the watermark holds. The processor holds it
+//! monotone either way.
 
 use std::borrow::Borrow;
 
@@ -7,7 +18,7 @@ use super::super::channel::{Link, Message, MessageKind, Node};
 use super::super::lateness::Dropped;
 use super::super::processor::Processor;
 use super::super::stream::{Event, Stream};
-use super::addressing::{full, Receiver};
+use super::addressing::{bit, full, Receiver};
 use super::alignment::Alignment;
 use super::audit::Ledger;
 use super::config::CheckpointMode;
@@ -20,6 +31,10 @@ pub(super) struct Operator {
     pub(super) processor: Processor,
     /// The latest watermark received on each input.
     pub(super) input_watermark: Vec<f64>,
+    /// Inputs idle (bit `p`: input `p`), left out of the watermark.
+    pub(super) idle: u64,
+    /// Inputs active again but behind the operator's watermark, left out until they reach it.
+    pub(super) behind: u64,
     /// Its inputs' barriers.
     pub(super) alignment: Alignment,
     /// Since when it has been aligning (its first barrier after its last snapshot).
@@ -32,14 +47,59 @@ pub(super) struct Operator {
 }
 
 impl Operator {
+    /// The watermark its inputs allow: the smallest over the active, caught-up live inputs;
+    /// the largest of the idle ones when every live input is idle; −∞ (hold) when the active
+    /// ones are all behind; +∞ when every input has ended.
     pub(super) fn watermark_in(&self) -> f64 {
         let mut wm = f64::INFINITY;
+        if self.idle | self.behind == 0 {
+            for (p, &w) in self.input_watermark.iter().enumerate() {
+                if !self.alignment.is_ended(p) && w < wm {
+                    wm = w;
+                }
+            }
+            return wm;
+        }
+        let (mut active, mut caught_up, mut idle) = (false, false, None::<f64>);
         for (p, &w) in self.input_watermark.iter().enumerate() {
-            if !self.alignment.is_ended(p) && w < wm {
-                wm = w;
+            if self.alignment.is_ended(p) {
+                continue;
+            }
+            if self.idle & bit(p) != 0 {
+                idle = Some(idle.map_or(w, |m| m.max(w)));
+                continue;
+            }
+            active = true;
+            if self.behind & bit(p) == 0 {
+                caught_up = true;
+                wm = wm.min(w);
             }
         }
-        wm
+        match (caught_up, active, idle) {
+            (true, _, _) => wm,
+            (false, true, _) => f64::NEG_INFINITY,
+            (false, false, Some(max)) => max,
+            (false, false, None) => f64::INFINITY,
+        }
+    }
+
+    /// A record or watermark came on input `p` (its watermark already taken in): an idle
+    /// input is active again, behind if below the operator's watermark; a behind one is caught
+    /// up once it reaches it.
+    #[inline]
+    fn hear_from(&mut self, p: usize) {
+        if (self.idle | self.behind) & bit(p) == 0 {
+            return;
+        }
+        let b = bit(p);
+        let current = self.processor.watermark();
+        if self.idle & b != 0 {
+            self.idle &= !b;
+            self.behind |= b;
+        }
+        if self.input_watermark[p] >= current {
+            self.behind &= !b;
+        }
     }
 
     pub(super) fn state_bytes(&self) -> usize {
@@ -101,6 +161,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                 replayed,
             } => {
                 op.input_watermark[p] = op.input_watermark[p].max(watermark);
+                op.hear_from(p);
                 let wm = op.watermark_in();
                 let ev = Event {
                     proc_time: pt,
@@ -128,18 +189,30 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                 Outcome::Record {
                     stream_offset,
                     fate: arrival.fate,
+                    watermark: arrival.watermark,
                     replayed,
                     panes,
                 }
             }
             Message::Watermark { watermark } => {
                 op.input_watermark[p] = op.input_watermark[p].max(watermark);
+                op.hear_from(p);
                 let wm = op.watermark_in();
                 op.processor.advance(wm, pt, &mut self.out);
                 let watermark = op.processor.watermark();
                 self.out.dropped.clear();
                 self.forward(i);
                 Outcome::Watermark { watermark }
+            }
+            Message::Idle => {
+                op.idle |= bit(p);
+                op.behind &= !bit(p);
+                let wm = op.watermark_in();
+                op.processor.advance(wm, pt, &mut self.out);
+                let watermark = op.processor.watermark();
+                self.out.dropped.clear();
+                self.forward(i);
+                Outcome::InputIdle { watermark }
             }
             Message::Barrier { checkpoint } => {
                 let block = self.cfg.mode == CheckpointMode::ExactlyOnce;
@@ -165,6 +238,8 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             }
             Message::End => {
                 op.alignment.end(p);
+                op.idle &= !bit(p);
+                op.behind &= !bit(p);
                 if op.alignment.all_ended(np) {
                     let snap = self.settle(Receiver::Operator(i));
                     let op = &mut self.operators[i];

@@ -145,6 +145,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         let time = self.now;
         self.now = ck.time;
         self.next_tick = ck.next_tick;
+        self.track_restore();
         self.crashes.push(CrashRecord {
             time,
             target,

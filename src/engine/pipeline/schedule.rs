@@ -1,5 +1,9 @@
-//! The simulation's schedule: the earliest thing due (checkpoint trigger, source emission,
-//! operator or sink delivery) is the next step, and the clock follows it.
+//! The simulation's schedule: the earliest thing due (checkpoint trigger, source emission or
+//! idle mark, operator or sink delivery) is the next step, and the clock follows it. A source's
+//! emission is due at its event's processing time, moved to the heal when that falls in an
+//! outage of its partition; its idle mark at its last record plus the idle timeout, unless an
+//! emission comes first (or at the same time). A checkpoint trigger is due only while some
+//! other work is to come.
 
 use std::borrow::Borrow;
 
@@ -26,6 +30,7 @@ pub(super) enum Scope {
 pub(super) enum Next {
     Trigger,
     Source(usize),
+    Idle(usize),
     Operator(usize, usize),
     Sink(usize),
 }
@@ -35,10 +40,13 @@ impl<S: Borrow<Stream>> Pipeline<S> {
     pub(super) fn refresh_heads(&mut self) {
         let nn = self.cfg.parallelism;
         let addressing = self.addressing();
-        let dirty = self.channels.take_dirty();
-        for r in 0..=nn {
-            if dirty & (1 << r) == 0 {
-                continue;
+        let mut dirty = self.channels.take_dirty();
+        // Only the receivers marked dirty, lowest first.
+        while dirty != 0 {
+            let r = dirty.trailing_zeros() as usize;
+            dirty &= dirty - 1;
+            if r > nn {
+                break;
             }
             let (receiver, alignment, done) = if r < nn {
                 let op = &self.operators[r];
@@ -75,26 +83,43 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         let ends = matches!(scope, Scope::All | Scope::Work);
         let nn = self.cfg.parallelism;
         let mut best: Option<(f64, Next)> = None;
+        // Times here are never NaN: the later of two is a plain comparison, not `f64::max`.
+        let now = self.now;
+        let later = |t: f64| if t > now { t } else { now };
         let consider = |t: f64, n: Next, best: &mut Option<(f64, Next)>| {
             if !matches!(best, Some((bt, _)) if t >= *bt) {
                 *best = Some((t, n));
             }
         };
         let stream: &Stream = self.stream.borrow();
-        let live = self.sources.iter().any(|s| !s.ended);
-        if trigger && live && self.next_tick.is_finite() {
-            consider(self.next_tick.max(self.now), Next::Trigger, &mut best);
-        }
+        // Outages and idleness are looked at only when there are any (the common run has none).
+        let (outages, idle_timeout) = (!self.outages.is_empty(), self.cfg.idle_timeout);
+        let silences = outages || idle_timeout.is_some();
         for (p, s) in self.sources.iter().enumerate() {
             if !sources || s.ended {
                 continue;
             }
-            let t = match self.partitions[p].get(s.offset) {
+            let mut t = match self.partitions[p].get(s.offset) {
                 Some(&idx) => stream.events[idx as usize].proc_time,
-                None if ends => self.now,
+                None if ends => now,
                 None => continue,
             };
-            consider(t.max(self.now), Next::Source(p), &mut best);
+            if silences {
+                if outages {
+                    t = self.outages.due(p, t);
+                }
+                if let Some(timeout) = idle_timeout {
+                    let idle = s.last_active + timeout;
+                    if s.idle_since.is_none() && idle < t {
+                        consider(later(idle), Next::Idle(p), &mut best);
+                        continue;
+                    }
+                }
+                if t == f64::INFINITY {
+                    continue;
+                }
+            }
+            consider(later(t), Next::Source(p), &mut best);
         }
         for (r, &(a, c)) in self.heads.iter().enumerate() {
             if a < f64::INFINITY {
@@ -103,7 +128,19 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                 } else {
                     Next::Sink(c)
                 };
-                consider(a.max(self.now), next, &mut best);
+                consider(later(a), next, &mut best);
+            }
+        }
+        // The trigger goes first at a tie, and only while there is other work to come and a
+        // live source to inject barriers at.
+        if let Some((t, _)) = best {
+            let tick = later(self.next_tick);
+            if trigger
+                && tick <= t
+                && self.next_tick.is_finite()
+                && self.sources.iter().any(|s| !s.ended)
+            {
+                best = Some((tick, Next::Trigger));
             }
         }
         best
@@ -156,7 +193,12 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                 }
             }
             Next::Source(p) => self.emit(p),
-            Next::Operator(i, c) => self.deliver_to_operator(i, c),
+            Next::Idle(p) => self.go_idle(p),
+            Next::Operator(i, c) => {
+                let event = self.deliver_to_operator(i, c);
+                self.track_watermark(i);
+                event
+            }
             Next::Sink(c) => self.deliver_to_sink(c),
         };
         Some(Step { time: t, event })

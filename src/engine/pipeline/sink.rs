@@ -126,7 +126,9 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                     done.unwrap_or(Outcome::InputEnded)
                 }
             }
-            Message::Record { .. } | Message::Watermark { .. } => Outcome::InputEnded,
+            Message::Record { .. } | Message::Watermark { .. } | Message::Idle => {
+                Outcome::InputEnded
+            }
         };
         StepEvent::Delivered {
             channel: c,

@@ -1,5 +1,12 @@
-//! Source partitions: their state, their snapshots (offset, watermark generator, channel
-//! links) and the emission of records and watermarks.
+//! Source partitions: their state, their snapshots (offset, watermark generator, idleness,
+//! channel links) and the emission of records and watermarks.
+//!
+//! Idleness (with an idle timeout, as Flink's `WatermarkStrategy.withIdleness`): a partition
+//! that has emitted no record for the timeout since its last one (or since the start) marks
+//! itself idle at exactly that moment and sends [`Message::Idle`] on all its channels. Its
+//! next record makes it active again; that record carries its watermark to the operator it
+//! goes to, and a watermark message carries it on every other channel, so every operator
+//! hears the partition is back.
 
 use std::borrow::Borrow;
 
@@ -19,6 +26,30 @@ pub(super) struct Source {
     /// The last watermark sent on each of its channels.
     pub(super) sent_watermark: Vec<f64>,
     pub(super) next_watermark_tick: f64,
+    /// Processing time of its last record (the start before the first): idleness counts from
+    /// here.
+    pub(super) last_active: f64,
+    /// Since when it has been idle, if it is.
+    pub(super) idle_since: Option<f64>,
+    /// Idle spans it has closed (by emitting again) in this timeline: the pipeline's record of
+    /// them is cut back to this many on a restore.
+    pub(super) idle_closed: usize,
+}
+
+impl Source {
+    /// A partition before its first record, at processing time `start`.
+    pub(super) fn new(watermark: Watermark, operators: usize, start: f64) -> Self {
+        Source {
+            offset: 0,
+            ended: false,
+            watermark,
+            sent_watermark: vec![f64::NEG_INFINITY; operators],
+            next_watermark_tick: f64::NEG_INFINITY,
+            last_active: start,
+            idle_since: None,
+            idle_closed: 0,
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -59,6 +90,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                 self.channels
                     .send(addressing.source_to_operator(p, i), now, Message::End);
             }
+            self.track_input_end();
             return StepEvent::PartitionEnded { partition: p };
         };
         let stream: &Stream = self.stream.borrow();
@@ -69,6 +101,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         let src = &mut self.sources[p];
         let wm = src.watermark.observe(&e);
         src.offset += 1;
+        src.last_active = now;
         src.sent_watermark[target] = wm;
         self.channels.send(
             addressing.source_to_operator(p, target),
@@ -80,6 +113,19 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                 replayed,
             },
         );
+        if let Some(since) = src.idle_since.take() {
+            // Active again: every operator hears it, by this record or a watermark.
+            src.idle_closed += 1;
+            self.idle_log[p].push((since, now));
+            for i in (0..nn).filter(|&i| i != target) {
+                src.sent_watermark[i] = wm;
+                self.channels.send(
+                    addressing.source_to_operator(p, i),
+                    now,
+                    Message::Watermark { watermark: wm },
+                );
+            }
+        }
         if e.proc_time >= src.next_watermark_tick {
             let every = self.cfg.watermark_every;
             src.next_watermark_tick = ((e.proc_time / every).floor() + 1.0) * every;
@@ -102,5 +148,19 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             operator: target,
             replayed,
         }
+    }
+}
+
+impl<S: Borrow<Stream>> Pipeline<S> {
+    /// Partition `p` marks itself idle now and says so on all its channels.
+    pub(super) fn go_idle(&mut self, p: usize) -> StepEvent {
+        let addressing = self.addressing();
+        let now = self.now;
+        self.sources[p].idle_since = Some(now);
+        for i in 0..self.cfg.parallelism {
+            self.channels
+                .send(addressing.source_to_operator(p, i), now, Message::Idle);
+        }
+        StepEvent::PartitionIdle { partition: p }
     }
 }

@@ -22,6 +22,8 @@ pub enum Outcome {
         stream_offset: usize,
         /// Its worst fate over its windows, under the operator's watermark after it.
         fate: Fate,
+        /// The operator's watermark it was placed under (after taking it in).
+        watermark: f64,
         /// The source had emitted it before, in a timeline a crash undid.
         replayed: bool,
         /// Panes the arrival emitted.
@@ -31,6 +33,11 @@ pub enum Outcome {
     Watermark {
         /// The operator's watermark after it: the smallest of its live inputs', held
         /// monotone; event time, ms.
+        watermark: f64,
+    },
+    /// An input went idle and the operator left it out of its watermark, now this.
+    InputIdle {
+        /// The operator's watermark after leaving the idle input out; event time, ms.
         watermark: f64,
     },
     /// A barrier arrived: the receiver waits for it on `waiting` more inputs.
@@ -100,6 +107,11 @@ pub enum StepEvent {
         /// The partition that ended; its end of input went to every operator instance.
         partition: usize,
     },
+    /// A source partition had emitted nothing for the idle timeout and marked itself idle.
+    PartitionIdle {
+        /// The partition that went idle; its idle mark went to every operator instance.
+        partition: usize,
+    },
     /// A channel delivered its head.
     Delivered {
         /// The channel's number: source → operator channels `p·N + i`, then operator → sink.
@@ -144,6 +156,10 @@ pub struct SourceView {
     pub next_barrier: Option<f64>,
     /// It is re-emitting events it had emitted before a crash.
     pub replaying: bool,
+    /// It is in an outage: it delivers nothing until the heal.
+    pub out: bool,
+    /// It has marked itself idle and not emitted since.
+    pub idle: bool,
 }
 
 /// A barrier in a channel.
@@ -174,6 +190,8 @@ pub struct ChannelView {
     pub watermarks: usize,
     /// Panes and final values in flight now (operator → sink channels).
     pub panes: usize,
+    /// Idle marks in flight.
+    pub idle: usize,
     /// Barriers in flight now, head first.
     pub barriers: Vec<BarrierInFlight>,
     /// The receiver is aligning and holds this input back.
@@ -191,6 +209,14 @@ pub struct OperatorView {
     pub keys: Vec<KeyId>,
     /// Its watermark now: the smallest of its live inputs', held monotone; event time, ms.
     pub watermark: f64,
+    /// The latest watermark received on each input (input `p` from partition `p`).
+    pub input_watermarks: Vec<f64>,
+    /// Inputs idle, left out of its watermark.
+    pub idle_inputs: Vec<usize>,
+    /// Inputs active again but behind its watermark, left out until they reach it.
+    pub behind_inputs: Vec<usize>,
+    /// Inputs that have ended (they count as +∞).
+    pub ended_inputs: Vec<usize>,
     /// The latest processing time it has seen (its latest delivery's arrival), ms.
     pub clock: f64,
     /// The checkpoint it is aligning on, the inputs that delivered its barrier, and since when.
@@ -317,6 +343,8 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                     .map(|&i| stream.events[i as usize].proc_time),
                 next_barrier: (!s.ended && self.next_tick.is_finite()).then_some(self.next_tick),
                 replaying: s.offset < self.high_water[p],
+                out: !s.ended && self.outages.due(p, self.now) > self.now,
+                idle: s.idle_since.is_some(),
             })
             .collect()
     }
@@ -328,7 +356,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             .iter()
             .enumerate()
             .map(|(index, ch)| {
-                let (mut records, mut watermarks, mut panes) = (0, 0, 0);
+                let (mut records, mut watermarks, mut panes, mut idle) = (0, 0, 0, 0);
                 let mut barriers = Vec::new();
                 for (position, m) in ch.in_flight().enumerate() {
                     match m.message {
@@ -340,6 +368,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                             position,
                             arrival: m.arrival,
                         }),
+                        Message::Idle => idle += 1,
                         Message::End => {}
                     }
                 }
@@ -355,6 +384,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                     records,
                     watermarks,
                     panes,
+                    idle,
                     barriers,
                     blocked,
                     delivered: ch.delivered(),
@@ -375,6 +405,10 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                     .map(|k| k as KeyId)
                     .collect(),
                 watermark: op.processor.watermark(),
+                input_watermarks: op.input_watermark.clone(),
+                idle_inputs: bits(op.idle),
+                behind_inputs: bits(op.behind),
+                ended_inputs: bits(op.alignment.ended()),
                 clock: op.clock,
                 aligning: op
                     .alignment
