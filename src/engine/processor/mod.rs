@@ -6,17 +6,19 @@
 //! Per arrival, in this order: the watermark takes the event in; the event is placed in its
 //! windows (dropped, late or on time); due EARLY timers fire; windows the watermark has now
 //! passed fire ON_TIME; cells that took late data emit LATE panes; windows past their grace are
-//! finalised and their state freed.
+//! finalised and their state freed. The open windows and their cells live in the window
+//! store (`store`).
 
-use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
+mod store;
 
-use rustc_hash::FxHashMap;
+use std::collections::{BTreeMap, BinaryHeap};
 
 use super::lateness::{Dropped, Fate};
-use super::stream::{Event, KeyId, Stream};
+use super::stream::{Event, Stream};
 use super::trigger::{Accumulation, CellState, Pane, Timer, Timing};
 use super::watermark::{Watermark, WatermarkKind};
 use super::window::{Assignment, CellId, WindowFn, WindowId};
+use store::{WindowState, WindowStore};
 
 /// The dials of one run.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -119,136 +121,6 @@ pub struct Arrival {
     pub windows: Assignment,
     /// Its worst fate over those windows.
     pub fate: Fate,
-}
-
-#[derive(Debug, Clone)]
-struct WindowState {
-    /// Whether the window has fired on time is not kept here: it is exactly whether the
-    /// watermark has passed it (`Processor::passed`).
-    cells: Cells,
-}
-
-/// Key ids below this live in a window's dense slots; the rest in its ordered map, so that a
-/// window's state follows the cells it holds, not the largest key id (logs keyed by user id).
-const DENSE_KEYS: usize = 64;
-
-/// The cells of one window, by key id, iterated in key order.
-#[derive(Debug, Clone, Default)]
-struct Cells {
-    dense: Vec<Option<CellState>>,
-    sparse: BTreeMap<KeyId, CellState>,
-}
-
-impl Cells {
-    fn get(&self, key: KeyId) -> Option<&CellState> {
-        match self.dense.get(key as usize) {
-            Some(slot) => slot.as_ref(),
-            None if (key as usize) < DENSE_KEYS => None,
-            None => self.sparse.get(&key),
-        }
-    }
-
-    fn get_mut(&mut self, key: KeyId) -> Option<&mut CellState> {
-        if (key as usize) < DENSE_KEYS {
-            self.dense.get_mut(key as usize).and_then(Option::as_mut)
-        } else {
-            self.sparse.get_mut(&key)
-        }
-    }
-
-    /// The cell of `key`, made empty if absent; and whether it was just made.
-    fn get_or_open(&mut self, key: KeyId) -> (&mut CellState, bool) {
-        let k = key as usize;
-        if k < DENSE_KEYS {
-            if self.dense.len() <= k {
-                self.dense.resize(k + 1, None);
-            }
-            let slot = &mut self.dense[k];
-            let created = slot.is_none();
-            (slot.get_or_insert_with(CellState::default), created)
-        } else {
-            let mut created = false;
-            let c = self.sparse.entry(key).or_insert_with(|| {
-                created = true;
-                CellState::default()
-            });
-            (c, created)
-        }
-    }
-
-    fn iter(&self) -> impl Iterator<Item = (KeyId, &CellState)> + '_ {
-        self.dense
-            .iter()
-            .enumerate()
-            .filter_map(|(k, c)| c.as_ref().map(|c| (k as KeyId, c)))
-            .chain(self.sparse.iter().map(|(k, c)| (*k, c)))
-    }
-
-    fn iter_mut(&mut self) -> impl Iterator<Item = (KeyId, &mut CellState)> + '_ {
-        self.dense
-            .iter_mut()
-            .enumerate()
-            .filter_map(|(k, c)| c.as_mut().map(|c| (k as KeyId, c)))
-            .chain(self.sparse.iter_mut().map(|(k, c)| (*k, c)))
-    }
-
-    fn into_cells(self) -> impl Iterator<Item = (KeyId, CellState)> {
-        self.dense
-            .into_iter()
-            .enumerate()
-            .filter_map(|(k, c)| c.map(|c| (k as KeyId, c)))
-            .chain(self.sparse)
-    }
-}
-
-/// The open windows: found by id in a hash map on every event, kept in id order (which is
-/// end order for non-merging windows) in a set touched only when a window opens or closes.
-#[derive(Debug, Clone, Default)]
-struct WindowStore {
-    by_id: FxHashMap<WindowId, WindowState>,
-    order: BTreeSet<WindowId>,
-}
-
-impl WindowStore {
-    fn len(&self) -> usize {
-        self.by_id.len()
-    }
-
-    fn get(&self, id: &WindowId) -> Option<&WindowState> {
-        self.by_id.get(id)
-    }
-
-    fn get_mut(&mut self, id: &WindowId) -> Option<&mut WindowState> {
-        self.by_id.get_mut(id)
-    }
-
-    fn get_or_open(&mut self, id: WindowId) -> &mut WindowState {
-        let order = &mut self.order;
-        self.by_id.entry(id).or_insert_with(|| {
-            order.insert(id);
-            WindowState {
-                cells: Cells::default(),
-            }
-        })
-    }
-
-    fn first(&self) -> Option<WindowId> {
-        self.order.first().copied()
-    }
-
-    fn remove(&mut self, id: WindowId) -> Option<WindowState> {
-        self.order.remove(&id);
-        self.by_id.remove(&id)
-    }
-
-    fn ids_in(&self, from: WindowId, through: WindowId, into: &mut Vec<WindowId>) {
-        into.clear();
-        into.extend(self.order.range(from..=through).copied());
-    }
-
-    fn iter(&self) -> impl Iterator<Item = (WindowId, &WindowState)> + '_ {
-        self.order.iter().map(|id| (*id, &self.by_id[id]))
-    }
 }
 
 /// The incremental engine. Cloning it is taking a snapshot of its whole state.
