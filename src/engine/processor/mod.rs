@@ -451,7 +451,9 @@ impl Processor {
         }
 
         // LATE: cells of already-fired windows whose value this arrival changed.
-        self.emit_late_panes(e.proc_time, wm, out);
+        if !self.late_cells.is_empty() {
+            self.emit_late_panes(e.proc_time, wm, out);
+        }
 
         // Finalise windows past their grace.
         if Fate::finalised(self.first_end, wm, grace) {

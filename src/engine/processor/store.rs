@@ -32,6 +32,7 @@ pub(super) struct Cells {
 
 impl Cells {
     /// The cell of `key`, if open.
+    #[inline]
     pub(super) fn get(&self, key: KeyId) -> Option<&CellState> {
         match self.dense.get(key as usize) {
             Some(slot) => slot.as_ref(),
@@ -41,6 +42,7 @@ impl Cells {
     }
 
     /// The cell of `key`, to change, if open.
+    #[inline]
     pub(super) fn get_mut(&mut self, key: KeyId) -> Option<&mut CellState> {
         if (key as usize) < DENSE_KEYS {
             self.dense.get_mut(key as usize).and_then(Option::as_mut)
@@ -50,6 +52,7 @@ impl Cells {
     }
 
     /// The cell of `key`, made empty if absent; and whether it was just made.
+    #[inline]
     pub(super) fn get_or_open(&mut self, key: KeyId) -> (&mut CellState, bool) {
         let k = key as usize;
         if k < DENSE_KEYS {
@@ -70,6 +73,7 @@ impl Cells {
     }
 
     /// The open cells, in key order.
+    #[inline]
     pub(super) fn iter(&self) -> impl Iterator<Item = (KeyId, &CellState)> + '_ {
         self.dense
             .iter()
@@ -79,6 +83,7 @@ impl Cells {
     }
 
     /// The open cells, to change, in key order.
+    #[inline]
     pub(super) fn iter_mut(&mut self) -> impl Iterator<Item = (KeyId, &mut CellState)> + '_ {
         self.dense
             .iter_mut()
@@ -88,6 +93,7 @@ impl Cells {
     }
 
     /// The open cells, taken, in key order.
+    #[inline]
     pub(super) fn into_cells(self) -> impl Iterator<Item = (KeyId, CellState)> {
         self.dense
             .into_iter()
@@ -107,21 +113,25 @@ pub(super) struct WindowStore {
 
 impl WindowStore {
     /// Open windows.
+    #[inline]
     pub(super) fn len(&self) -> usize {
         self.by_id.len()
     }
 
     /// The window `id`, if open.
+    #[inline]
     pub(super) fn get(&self, id: &WindowId) -> Option<&WindowState> {
         self.by_id.get(id)
     }
 
     /// The window `id`, to change, if open.
+    #[inline]
     pub(super) fn get_mut(&mut self, id: &WindowId) -> Option<&mut WindowState> {
         self.by_id.get_mut(id)
     }
 
     /// The window `id`, opened empty if it was not open.
+    #[inline]
     pub(super) fn get_or_open(&mut self, id: WindowId) -> &mut WindowState {
         let order = &mut self.order;
         self.by_id.entry(id).or_insert_with(|| {
@@ -133,23 +143,27 @@ impl WindowStore {
     }
 
     /// The open window that starts, and so ends, first.
+    #[inline]
     pub(super) fn first(&self) -> Option<WindowId> {
         self.order.first().copied()
     }
 
     /// Closes window `id`: its state, if it was open.
+    #[inline]
     pub(super) fn remove(&mut self, id: WindowId) -> Option<WindowState> {
         self.order.remove(&id);
         self.by_id.remove(&id)
     }
 
     /// The open windows from `from` through `through`, in order, into `into`.
+    #[inline]
     pub(super) fn ids_in(&self, from: WindowId, through: WindowId, into: &mut Vec<WindowId>) {
         into.clear();
         into.extend(self.order.range(from..=through).copied());
     }
 
     /// The open windows, in order.
+    #[inline]
     pub(super) fn iter(&self) -> impl Iterator<Item = (WindowId, &WindowState)> + '_ {
         self.order.iter().map(|id| (*id, &self.by_id[id]))
     }
