@@ -82,6 +82,18 @@ pub fn parse_window_ms(s: &str) -> Result<i64, String> {
     Ok(ms as i64)
 }
 
+/// A session gap: a duration of at least 1 ms, in whole milliseconds.
+pub fn parse_session_gap(s: &str) -> Result<i64, String> {
+    let ms = parse_duration(s)?;
+    if !ms.is_finite() || ms < 1.0 || ms.fract() != 0.0 {
+        return Err(format!(
+            "{} is not a session gap: it must be a whole number of milliseconds ≥ 1ms",
+            quoted(s)
+        ));
+    }
+    Ok(ms as i64)
+}
+
 /// `perfect`, `fixed:DUR`, `heuristic[:Q[:N]]` or `bounded:DUR`.
 pub fn parse_watermark(s: &str) -> Result<WatermarkKind, String> {
     let mut parts = s.trim().split(':');
@@ -300,6 +312,17 @@ pub struct EngineArgs {
     /// Slide of sliding windows (whole milliseconds, 1ms to the window size).
     #[arg(long, value_parser = parse_window_ms, allow_hyphen_values = true)]
     pub slide: Option<i64>,
+    /// Session windows instead of --window/--slide: per key, events whose windows
+    /// [t, t + GAP) overlap share a session, which ends GAP after its last event (whole
+    /// milliseconds, 1ms to 1e11s).
+    #[arg(
+        long,
+        value_name = "GAP",
+        value_parser = parse_session_gap,
+        allow_hyphen_values = true,
+        conflicts_with_all = ["window", "slide"]
+    )]
+    pub session: Option<i64>,
     // The brackets are the help text's optional parts, not links.
     #[allow(rustdoc::broken_intra_doc_links)]
     /// fixed:DUR | perfect | heuristic[:Q[:N]] | bounded:DUR (DUR 0 to 1e11s, Q 0 to 1, N 1 to
@@ -319,12 +342,14 @@ pub struct EngineArgs {
 }
 
 impl EngineArgs {
-    /// The engine configuration the flags give, checked: tumbling windows, or sliding ones with
-    /// `--slide`; a slide the window refuses or an early-trigger interval out of range is an error.
+    /// The engine configuration the flags give, checked: tumbling windows, sliding ones with
+    /// `--slide` or sessions with `--session`; a slide or gap the window refuses or an
+    /// early-trigger interval out of range is an error.
     pub fn config(&self) -> Result<EngineConfig> {
-        let window = match self.slide {
-            Some(slide) => WindowFn::sliding(self.window, slide)?,
-            None => WindowFn::tumbling(self.window)?,
+        let window = match (self.session, self.slide) {
+            (Some(gap), _) => WindowFn::session(gap)?,
+            (None, Some(slide)) => WindowFn::sliding(self.window, slide)?,
+            (None, None) => WindowFn::tumbling(self.window)?,
         };
         if let Some(e) = self.early {
             check_interval("--early", e)?;

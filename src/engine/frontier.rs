@@ -8,37 +8,52 @@ use rustc_hash::FxHashMap;
 
 use super::lateness::Fate;
 use super::processor::{run, run_with, EngineConfig};
-use super::stream::Stream;
+use super::stream::{KeyId, Stream};
 use super::watermark::{Watermark, WatermarkKind};
 use super::window::{oracle, Assignment, CellId, WindowFn, WindowId};
 
 /// A run's final values measured against the oracle.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Score {
-    /// Cells whose final value differs from the truth.
+    /// Cells of the truth that the run does not reproduce exactly (the same window and key with
+    /// the same value): for sessions, the true sessions whose bounds or count the run missed.
     pub wrong_windows: usize,
-    /// Σ (truth − final value).
+    /// Σ (truth − what the run counted of it): the events the final values miss.
     pub events_lost: i64,
-    /// max (truth − final value), 0 when nothing is lost.
+    /// max (truth − what the run counted of it), 0 when nothing is lost.
     pub max_error: i64,
     /// Σ truth.
     pub truth_total: u64,
 }
 
 impl Score {
-    /// Scores final values (by cell) against the oracle's true counts. A cell missing from
-    /// `finals` counts 0; only the truth's cells are scored.
+    /// Scores final values (by cell) against the oracle's true counts; only the truth's cells
+    /// are scored. What a run counted of a true cell is its final value there (0 if missing)
+    /// and, for merging windows, the final values of the run's sessions of that key inside its
+    /// span: a run's session always lies inside one true session, as the oracle merges the
+    /// proto-windows of every event and a run merges those of the events it kept.
     pub fn of(finals: &BTreeMap<CellId, u64>, truth: &BTreeMap<CellId, u64>) -> Score {
         let mut wrong = 0;
         let mut lost = 0i64;
         let mut max_error = None::<i64>;
         let mut total = 0;
+        let mut matched = 0;
         for (cell, &t) in truth {
-            let got = finals.get(cell).copied().unwrap_or(0);
-            let err = t as i64 - got as i64;
-            if err != 0 {
+            let got = finals.get(cell).copied();
+            if got != Some(t) {
                 wrong += 1;
             }
+            matched += usize::from(got.is_some());
+        }
+        // Every final cell is a true cell (always so for non-merging windows), or some lie
+        // inside the true sessions.
+        let inside = (matched < finals.len()).then(|| counted_inside(finals, truth));
+        for (cell, &t) in truth {
+            let got = match &inside {
+                Some(inside) => inside.get(cell).copied().unwrap_or(0),
+                None => finals.get(cell).copied().unwrap_or(0),
+            };
+            let err = t as i64 - got as i64;
             lost += err;
             max_error = Some(max_error.map_or(err, |m| m.max(err)));
             total += t;
@@ -50,7 +65,6 @@ impl Score {
             truth_total: total,
         }
     }
-
     /// Percentage of the true total that the final values count: `100·(1 − lost/total)`.
     pub fn accuracy(&self) -> f64 {
         if self.truth_total == 0 {
@@ -58,6 +72,32 @@ impl Score {
         }
         100.0 * (1.0 - self.events_lost as f64 / self.truth_total as f64)
     }
+}
+
+/// Per true cell, the final values of the run's cells of its key inside its span (a final cell
+/// inside none is not counted).
+fn counted_inside(
+    finals: &BTreeMap<CellId, u64>,
+    truth: &BTreeMap<CellId, u64>,
+) -> BTreeMap<CellId, u64> {
+    let by_key: BTreeMap<(KeyId, WindowId), CellId> =
+        truth.keys().map(|c| ((c.key, c.window), *c)).collect();
+    let mut inside: BTreeMap<CellId, u64> = BTreeMap::new();
+    for (cell, &v) in finals {
+        // The true cell of the key starting latest at or before this one.
+        let holder = by_key
+            .range(..=(cell.key, WindowId::new(cell.window.start_ms(), i64::MAX)))
+            .next_back()
+            .filter(|((key, w), _)| {
+                *key == cell.key
+                    && w.start_ms() <= cell.window.start_ms()
+                    && cell.window.end_ms() <= w.end_ms()
+            });
+        if let Some((_, true_cell)) = holder {
+            *inside.entry(*true_cell).or_insert(0) += v;
+        }
+    }
+    inside
 }
 
 /// One point of the sweep.

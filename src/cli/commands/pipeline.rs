@@ -311,9 +311,12 @@ struct PipelineInfoJson {
     panes_received: u64,
 }
 
+/// A sink's cell; the window's number is `null` for sessions, known by their span alone.
 #[derive(Serialize)]
 struct SinkCellJson {
-    window: i64,
+    window: Option<i64>,
+    start_ms: f64,
+    end_ms: f64,
     key: String,
     value: i64,
 }
@@ -491,7 +494,9 @@ pub(super) fn pipeline_json(stream: &Stream, r: PipelineRun) -> PipelineJson {
             .sink_output
             .iter()
             .map(|(cell, &value)| SinkCellJson {
-                window: r.cfg.engine.window.index(cell.window),
+                window: r.cfg.engine.window.number(cell.window),
+                start_ms: cell.window.start(),
+                end_ms: cell.window.end(),
                 key: stream.key_name(cell.key).to_string(),
                 value,
             })

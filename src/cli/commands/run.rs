@@ -45,9 +45,10 @@ pub struct RunArgs {
     pub pipeline: PipelineArgs,
 }
 
+/// A window's number is `null` for sessions, which are known by their span alone.
 #[derive(Serialize)]
 struct WindowJson {
-    window: i64,
+    window: Option<i64>,
     start_ms: f64,
     end_ms: f64,
     key: String,
@@ -57,7 +58,9 @@ struct WindowJson {
 
 #[derive(Serialize)]
 struct PaneJson {
-    window: i64,
+    window: Option<i64>,
+    start_ms: f64,
+    end_ms: f64,
     key: String,
     timing: &'static str,
     index: u32,
@@ -75,7 +78,8 @@ struct DroppedJson {
     event_time_ms: f64,
     proc_time_ms: f64,
     key: String,
-    window: i64,
+    window: Option<i64>,
+    window_start_ms: f64,
     window_end_ms: f64,
     grace_ms: Option<f64>,
     watermark_ms: f64,
@@ -140,16 +144,18 @@ pub fn run(a: &RunArgs, mut out: &mut dyn Write) -> Result<()> {
     };
     let score = Score::of(&result.finals, &truth);
     let c = &result.counters;
+    let listed = listed_windows(&truth, &result.finals);
+    let numbered = !cfg.window.is_merging();
     match a.format {
         TableOrJson::Json => {
-            let windows = truth
+            let windows = listed
                 .iter()
-                .map(|(cell, &t)| WindowJson {
-                    window: cfg.window.index(cell.window),
+                .map(|&(cell, t)| WindowJson {
+                    window: cfg.window.number(cell.window),
                     start_ms: cfg.window.start(cell.window),
                     end_ms: cfg.window.end(cell.window),
                     key: stream.key_name(cell.key).to_string(),
-                    value: result.finals.get(cell).copied().unwrap_or(0),
+                    value: result.finals.get(&cell).copied().unwrap_or(0),
                     truth: t,
                 })
                 .collect();
@@ -157,7 +163,9 @@ pub fn run(a: &RunArgs, mut out: &mut dyn Write) -> Result<()> {
                 .panes
                 .iter()
                 .map(|p| PaneJson {
-                    window: cfg.window.index(p.cell.window),
+                    window: cfg.window.number(p.cell.window),
+                    start_ms: p.window_start,
+                    end_ms: p.window_end,
                     key: stream.key_name(p.cell.key).to_string(),
                     timing: p.timing.label(),
                     index: p.index,
@@ -175,7 +183,8 @@ pub fn run(a: &RunArgs, mut out: &mut dyn Write) -> Result<()> {
                     event_time_ms: d.event.event_time,
                     proc_time_ms: d.event.proc_time,
                     key: stream.key_name(d.event.key).to_string(),
-                    window: cfg.window.index(d.window),
+                    window: cfg.window.number(d.window),
+                    window_start_ms: d.window_start,
                     window_end_ms: d.window_end,
                     grace_ms: finite(d.grace),
                     watermark_ms: d.watermark,
@@ -253,31 +262,27 @@ pub fn run(a: &RunArgs, mut out: &mut dyn Write) -> Result<()> {
             }
             writeln!(out)?;
             let sink_col = result.pipeline.as_ref().map(|r| (r.sink, &r.sink_output));
-            match sink_col {
-                None => writeln!(
-                    out,
-                    "  {:>8} {:>10} {:>10} {:>8} {:>8} {:>8} {:>8}",
-                    "window", "start", "end", "key", "value", "truth", "error"
-                )?,
-                Some((kind, _)) => writeln!(
-                    out,
-                    "  {:>8} {:>10} {:>10} {:>8} {:>8} {:>8} {:>8} {:>14}",
-                    "window",
-                    "start",
-                    "end",
-                    "key",
-                    "value",
-                    "truth",
-                    "error",
-                    kind.name()
-                )?,
+            // Sessions have no number: their rows start with the span.
+            if numbered {
+                write!(out, "  {:>8}", "window")?;
             }
-            for (cell, &t) in &truth {
-                let v = result.finals.get(cell).copied().unwrap_or(0);
+            write!(
+                out,
+                " {:>10} {:>10} {:>8} {:>8} {:>8} {:>8}",
+                "start", "end", "key", "value", "truth", "error"
+            )?;
+            if let Some((kind, _)) = sink_col {
+                write!(out, " {:>14}", kind.name())?;
+            }
+            writeln!(out)?;
+            for &(cell, t) in &listed {
+                let v = result.finals.get(&cell).copied().unwrap_or(0);
+                if let Some(n) = cfg.window.number(cell.window) {
+                    write!(out, "  {n:>8}")?;
+                }
                 write!(
                     out,
-                    "  {:>8} {:>9.1}s {:>9.1}s {:>8} {:>8} {:>8} {:>8}",
-                    cfg.window.index(cell.window),
+                    " {:>9.1}s {:>9.1}s {:>8} {:>8} {:>8} {:>8}",
                     cfg.window.start(cell.window) / 1000.0,
                     cfg.window.end(cell.window) / 1000.0,
                     stream.key_name(cell.key),
@@ -286,7 +291,7 @@ pub fn run(a: &RunArgs, mut out: &mut dyn Write) -> Result<()> {
                     v as i64 - t as i64
                 )?;
                 if let Some((_, sink_output)) = sink_col {
-                    write!(out, " {:>14}", sink_output.get(cell).copied().unwrap_or(0))?;
+                    write!(out, " {:>14}", sink_output.get(&cell).copied().unwrap_or(0))?;
                 }
                 writeln!(out)?;
             }
@@ -294,4 +299,25 @@ pub fn run(a: &RunArgs, mut out: &mut dyn Write) -> Result<()> {
     }
     out.flush()?;
     Ok(())
+}
+
+/// The windows `run` lists, in order, with their true counts: the oracle's and the run's (a
+/// run's final cells are the oracle's for non-merging windows; sessions the run merged
+/// differently are listed too, with truth 0, so that the listed values add up to the events
+/// kept).
+fn listed_windows(
+    truth: &BTreeMap<CellId, u64>,
+    finals: &BTreeMap<CellId, u64>,
+) -> Vec<(CellId, u64)> {
+    let mut listed: Vec<(CellId, u64)> = truth.iter().map(|(c, &t)| (*c, t)).collect();
+    let extra: Vec<(CellId, u64)> = finals
+        .keys()
+        .filter(|c| !truth.contains_key(c))
+        .map(|c| (*c, 0))
+        .collect();
+    if !extra.is_empty() {
+        listed.extend(extra);
+        listed.sort_unstable_by_key(|&(c, _)| c);
+    }
+    listed
 }

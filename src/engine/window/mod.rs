@@ -1,18 +1,20 @@
 //! Block 2, windowing: which windows an event belongs to is a pure function of its event time,
-//! never of its arrival. Tumbling and sliding windows are half-open `[start, end)` intervals on
-//! whole milliseconds, numbered by their start over the slide; a window is identified by its
-//! span ([`WindowId`]), and only reports print the number.
+//! never of its arrival. Windows are half-open `[start, end)` intervals on whole milliseconds,
+//! identified by their span ([`WindowId`]). Tumbling and sliding windows are numbered by their
+//! start over the slide, and reports print the number; sessions are not numbered, and reports
+//! print their span.
 //!
 //! A window kind is one file: its dials as a type implementing `Kind` (assignment, which
 //! windows a time has completed, its name, and its validation as a constructor). It is
 //! registered by one entry in the `window_kinds!` list below, which makes it a variant of
 //! [`WindowFn`] and routes every question about the kind to its file.
 //!
-//! Merging windows (sessions) are the planned extension: a merging assigner gives each event a
-//! proto-window `[t, t + gap)` and the store merges overlapping ones per key. The assigner API
-//! leaves room for that ([`WindowFn::is_merging`]); the window store in `processor` relies on
-//! non-merging windows ending in the order they start, which a merging store would replace
-//! with an index ordered by end.
+//! Merging windows (sessions, [`WindowFn::is_merging`]) assign each event a proto-window
+//! `[t, t + gap)`; windows of one key that overlap ([`WindowId::overlaps`]) merge into the span
+//! covering them ([`WindowId::cover`]). The processor's session store merges them as events
+//! arrive, and the oracle merges the proto-windows of all events, by the same rule. The window
+//! store of non-merging windows relies on them ending in the order they start; the session
+//! store keeps its own index by end.
 
 use std::collections::BTreeMap;
 
@@ -20,6 +22,7 @@ use super::stream::{KeyId, Stream};
 
 mod floor;
 mod periodic;
+mod session;
 mod sliding;
 mod tumbling;
 
@@ -75,6 +78,22 @@ impl WindowId {
     #[inline]
     pub const fn end_ms(self) -> i64 {
         self.end
+    }
+
+    /// Whether the two windows share at least one millisecond. Windows that only touch
+    /// (`[a, b)` and `[b, c)`) do not overlap, so sessions that touch do not merge, as in Beam.
+    #[inline]
+    pub const fn overlaps(self, other: WindowId) -> bool {
+        self.start < other.end && other.start < self.end
+    }
+
+    /// The smallest window covering both: what two overlapping sessions merge into.
+    #[inline]
+    pub fn cover(self, other: WindowId) -> WindowId {
+        WindowId {
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
     }
 
     /// The same span moved by `by` ms, saturating at the ends of the millisecond range.
@@ -181,6 +200,9 @@ pub enum WindowError {
         /// How many windows each event would fall in.
         per_event: i64,
     },
+    /// The session gap is shorter than 1 ms.
+    #[error("session gap must be at least 1 ms, got {0} ms")]
+    Gap(i64),
 }
 
 /// What a window kind defines, given its dials (the fields of its [`WindowFn`] variant).
@@ -260,6 +282,12 @@ window_kinds! { $
         /// Distance between the starts of consecutive windows, ms.
         slide: i64,
     },
+    /// Sessions: per key, events whose proto-windows `[t, t + gap)` overlap share a session,
+    /// which ends `gap` ms after its last event.
+    Session => session::Session {
+        /// The gap of inactivity that ends a session, ms.
+        gap: i64,
+    },
 }
 
 impl WindowFn {
@@ -277,7 +305,13 @@ impl WindowFn {
         sliding::Sliding::checked(size, slide)
     }
 
-    /// Whether windows of this function merge (sessions). None of the current ones do.
+    /// Session windows with a gap of `gap` ms, if the gap is valid (at least 1 ms).
+    pub fn session(gap: i64) -> Result<Self, WindowError> {
+        session::Session::checked(gap)
+    }
+
+    /// Whether windows of this function merge (sessions): per key, overlapping windows become
+    /// one, so a window is known by its span alone and has no number.
     pub fn is_merging(&self) -> bool {
         with_kind!(*self, k => k.is_merging())
     }
@@ -310,7 +344,9 @@ impl WindowFn {
     }
 
     /// [`WindowFn::assign`] with `inv_slide = 1 / slide` computed once by the caller.
-    #[inline]
+    // Always inlined: it is on every event's path, and the processor's step is faster with
+    // the kinds' match in it.
+    #[inline(always)]
     pub fn assign_with(&self, event_time: f64, inv_slide: f64) -> Assignment {
         with_kind!(*self, k => k.assign(event_time, inv_slide))
     }
@@ -333,9 +369,16 @@ impl WindowFn {
         with_kind!(*self, k => k.prev(id))
     }
 
-    /// The number reports print for window `id`: its start over the slide.
+    /// The number reports print for window `id`: its start over the slide (for sessions, which
+    /// are not numbered, its start; reports print [`WindowFn::number`]).
     pub fn index(&self, id: WindowId) -> i64 {
         with_kind!(*self, k => k.index(id))
+    }
+
+    /// The number reports print for window `id`, if windows of this function are numbered:
+    /// `None` for merging windows (sessions), which are named by their span alone.
+    pub fn number(&self, id: WindowId) -> Option<i64> {
+        (!self.is_merging()).then(|| self.index(id))
     }
 
     /// The window reports number `index`: `[index·slide, index·slide + size)`.
@@ -343,7 +386,7 @@ impl WindowFn {
         with_kind!(*self, k => k.at_index(index))
     }
 
-    /// A short human name: `60s tumbling`, `60s/10s sliding`.
+    /// A short human name: `60s tumbling`, `60s/10s sliding`, `30s-gap session`.
     pub fn describe(&self) -> String {
         with_kind!(*self, k => k.describe())
     }
@@ -377,7 +420,9 @@ pub struct CellId {
     pub key: KeyId,
 }
 
-/// The oracle: the true count of every (window, key), from the whole stream at once.
+/// The oracle: the true count of every (window, key), from the whole stream at once. For
+/// merging windows, the sessions of all events: per key, the proto-windows of every event
+/// merged where they overlap, each with the number of events in it.
 pub fn oracle(stream: &Stream, windows: &WindowFn) -> BTreeMap<CellId, u64> {
     let mut truth = BTreeMap::new();
     for e in &stream.events {
@@ -385,7 +430,40 @@ pub fn oracle(stream: &Stream, windows: &WindowFn) -> BTreeMap<CellId, u64> {
             *truth.entry(CellId { window, key: e.key }).or_insert(0) += 1;
         }
     }
+    if windows.is_merging() {
+        truth = merge_overlapping(truth);
+    }
     truth
+}
+
+/// Per key, the windows that overlap merged into the span covering them, with their counts
+/// summed: a key's windows in order of start, each merged into the one before while it
+/// overlaps what has been merged so far.
+fn merge_overlapping(cells: BTreeMap<CellId, u64>) -> BTreeMap<CellId, u64> {
+    let mut by_key: Vec<(KeyId, WindowId, u64)> = cells
+        .into_iter()
+        .map(|(c, n)| (c.key, c.window, n))
+        .collect();
+    by_key.sort_unstable();
+    let mut merged = BTreeMap::new();
+    let mut current: Option<(KeyId, WindowId, u64)> = None;
+    for (key, window, n) in by_key {
+        match &mut current {
+            Some((k, span, total)) if *k == key && span.overlaps(window) => {
+                *span = span.cover(window);
+                *total += n;
+            }
+            _ => {
+                if let Some((key, window, n)) = current.replace((key, window, n)) {
+                    merged.insert(CellId { window, key }, n);
+                }
+            }
+        }
+    }
+    if let Some((key, window, n)) = current {
+        merged.insert(CellId { window, key }, n);
+    }
+    merged
 }
 
 #[cfg(test)]

@@ -7,16 +7,25 @@
 //! windows (dropped, late or on time); due EARLY timers fire; windows the watermark has now
 //! passed fire ON_TIME; cells that took late data emit LATE panes; windows past their grace are
 //! finalised and their state freed.
+//!
+//! Non-merging windows (tumbling, sliding) live in the window store (`store`), by window then
+//! key. Sessions live in the session store (`sessions`), by key then start, where an event's
+//! proto-window merges with the sessions it overlaps; the two paths share the fate rule, the
+//! panes and the timers.
 
-use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
+mod sessions;
+mod store;
 
-use rustc_hash::FxHashMap;
+use std::collections::{BTreeMap, BinaryHeap};
 
 use super::lateness::{Dropped, Fate};
-use super::stream::{Event, KeyId, Stream};
+use super::stream::{Event, Stream};
 use super::trigger::{Accumulation, CellState, Pane, Timer, Timing};
 use super::watermark::{Watermark, WatermarkKind};
 use super::window::{Assignment, CellId, WindowFn, WindowId};
+use sessions::SessionStore;
+pub use sessions::SESSION_BYTES;
+use store::{WindowState, WindowStore};
 
 /// The dials of one run.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -121,143 +130,21 @@ pub struct Arrival {
     pub fate: Fate,
 }
 
-#[derive(Debug, Clone)]
-struct WindowState {
-    /// Whether the window has fired on time is not kept here: it is exactly whether the
-    /// watermark has passed it (`Processor::passed`).
-    cells: Cells,
-}
-
-/// Key ids below this live in a window's dense slots; the rest in its ordered map, so that a
-/// window's state follows the cells it holds, not the largest key id (logs keyed by user id).
-const DENSE_KEYS: usize = 64;
-
-/// The cells of one window, by key id, iterated in key order.
-#[derive(Debug, Clone, Default)]
-struct Cells {
-    dense: Vec<Option<CellState>>,
-    sparse: BTreeMap<KeyId, CellState>,
-}
-
-impl Cells {
-    fn get(&self, key: KeyId) -> Option<&CellState> {
-        match self.dense.get(key as usize) {
-            Some(slot) => slot.as_ref(),
-            None if (key as usize) < DENSE_KEYS => None,
-            None => self.sparse.get(&key),
-        }
-    }
-
-    fn get_mut(&mut self, key: KeyId) -> Option<&mut CellState> {
-        if (key as usize) < DENSE_KEYS {
-            self.dense.get_mut(key as usize).and_then(Option::as_mut)
-        } else {
-            self.sparse.get_mut(&key)
-        }
-    }
-
-    /// The cell of `key`, made empty if absent; and whether it was just made.
-    fn get_or_open(&mut self, key: KeyId) -> (&mut CellState, bool) {
-        let k = key as usize;
-        if k < DENSE_KEYS {
-            if self.dense.len() <= k {
-                self.dense.resize(k + 1, None);
-            }
-            let slot = &mut self.dense[k];
-            let created = slot.is_none();
-            (slot.get_or_insert_with(CellState::default), created)
-        } else {
-            let mut created = false;
-            let c = self.sparse.entry(key).or_insert_with(|| {
-                created = true;
-                CellState::default()
-            });
-            (c, created)
-        }
-    }
-
-    fn iter(&self) -> impl Iterator<Item = (KeyId, &CellState)> + '_ {
-        self.dense
-            .iter()
-            .enumerate()
-            .filter_map(|(k, c)| c.as_ref().map(|c| (k as KeyId, c)))
-            .chain(self.sparse.iter().map(|(k, c)| (*k, c)))
-    }
-
-    fn iter_mut(&mut self) -> impl Iterator<Item = (KeyId, &mut CellState)> + '_ {
-        self.dense
-            .iter_mut()
-            .enumerate()
-            .filter_map(|(k, c)| c.as_mut().map(|c| (k as KeyId, c)))
-            .chain(self.sparse.iter_mut().map(|(k, c)| (*k, c)))
-    }
-
-    fn into_cells(self) -> impl Iterator<Item = (KeyId, CellState)> {
-        self.dense
-            .into_iter()
-            .enumerate()
-            .filter_map(|(k, c)| c.map(|c| (k as KeyId, c)))
-            .chain(self.sparse)
-    }
-}
-
-/// The open windows: found by id in a hash map on every event, kept in id order (which is
-/// end order for non-merging windows) in a set touched only when a window opens or closes.
-#[derive(Debug, Clone, Default)]
-struct WindowStore {
-    by_id: FxHashMap<WindowId, WindowState>,
-    order: BTreeSet<WindowId>,
-}
-
-impl WindowStore {
-    fn len(&self) -> usize {
-        self.by_id.len()
-    }
-
-    fn get(&self, id: &WindowId) -> Option<&WindowState> {
-        self.by_id.get(id)
-    }
-
-    fn get_mut(&mut self, id: &WindowId) -> Option<&mut WindowState> {
-        self.by_id.get_mut(id)
-    }
-
-    fn get_or_open(&mut self, id: WindowId) -> &mut WindowState {
-        let order = &mut self.order;
-        self.by_id.entry(id).or_insert_with(|| {
-            order.insert(id);
-            WindowState {
-                cells: Cells::default(),
-            }
-        })
-    }
-
-    fn first(&self) -> Option<WindowId> {
-        self.order.first().copied()
-    }
-
-    fn remove(&mut self, id: WindowId) -> Option<WindowState> {
-        self.order.remove(&id);
-        self.by_id.remove(&id)
-    }
-
-    fn ids_in(&self, from: WindowId, through: WindowId, into: &mut Vec<WindowId>) {
-        into.clear();
-        into.extend(self.order.range(from..=through).copied());
-    }
-
-    fn iter(&self) -> impl Iterator<Item = (WindowId, &WindowState)> + '_ {
-        self.order.iter().map(|id| (*id, &self.by_id[id]))
-    }
-}
-
 /// The incremental engine. Cloning it is taking a snapshot of its whole state.
 #[derive(Debug, Clone)]
 pub struct Processor {
     cfg: EngineConfig,
     watermark: Watermark,
-    /// Open windows, by index; non-merging windows end in index order.
+    /// Whether the window function merges: sessions live in `sessions`, other windows in
+    /// `windows`.
+    merging: bool,
+    /// Open non-merging windows, by id; they end in id order.
     windows: WindowStore,
+    /// Open sessions, by key then start, and by end.
+    sessions: SessionStore,
+    /// Sessions: the watermark the open sessions were last passed under; a session ending by
+    /// it has fired on time.
+    passed_wm: f64,
     /// End of the first open window (+∞ when none): finalisation is checked against it.
     first_end: f64,
     /// 1 / slide, for window assignment without a division per event.
@@ -276,6 +163,8 @@ pub struct Processor {
     late_cells: Vec<CellId>,
     due: Vec<Timer>,
     scratch_ids: Vec<WindowId>,
+    /// Scratch: the cells a session merge or pass works through.
+    scratch_cells: Vec<CellId>,
 }
 
 /// Estimated bytes of one open cell (its state, its slot, and a share of map overhead).
@@ -290,7 +179,10 @@ impl Processor {
         Processor {
             cfg,
             watermark: Watermark::new(cfg.watermark, max_delay),
+            merging: cfg.window.is_merging(),
             windows: WindowStore::default(),
+            sessions: SessionStore::default(),
+            passed_wm: f64::NEG_INFINITY,
             first_end: f64::INFINITY,
             inv_slide: 1.0 / cfg.window.slide() as f64,
             passed_through: None,
@@ -304,6 +196,7 @@ impl Processor {
             late_cells: Vec::new(),
             due: Vec::new(),
             scratch_ids: Vec::new(),
+            scratch_cells: Vec::new(),
         }
     }
 
@@ -333,9 +226,10 @@ impl Processor {
         self.offset
     }
 
-    /// Windows open now: holding at least one cell and not yet finalised.
+    /// Windows open now: holding at least one cell and not yet finalised (for sessions, each
+    /// open session of each key).
     pub fn open_windows(&self) -> usize {
-        self.windows.len()
+        self.windows.len() + self.sessions.len()
     }
 
     /// (window, key) cells open now, over every open window.
@@ -343,33 +237,57 @@ impl Processor {
         self.open_cells
     }
 
-    /// The estimated size of the state a checkpoint copies.
+    /// The estimated size of the state a checkpoint copies: the cells, the windows'
+    /// bookkeeping, the session index (both of its entries per session) and the timers.
     pub fn state_bytes(&self) -> usize {
         self.open_cells * CELL_BYTES
             + self.windows.len() * WINDOW_BYTES
+            + self.sessions.len() * SESSION_BYTES
             + self.timers.len() * Timer::CHECKPOINT_BYTES
     }
 
     /// The live state of a cell, if its window is open.
     pub fn cell(&self, cell: CellId) -> Option<&CellState> {
+        if self.merging {
+            return self.sessions.get(cell);
+        }
         self.windows
             .get(&cell.window)
             .and_then(|w| w.cells.get(cell.key))
     }
 
+    /// The live state of a cell, to change, if its window is open.
+    fn cell_mut(&mut self, cell: CellId) -> Option<&mut CellState> {
+        if self.merging {
+            return self.sessions.get_mut(cell);
+        }
+        self.windows
+            .get_mut(&cell.window)
+            .and_then(|w| w.cells.get_mut(cell.key))
+    }
+
     /// Open cells with their state and whether their window has fired on time.
     pub fn open(&self) -> impl Iterator<Item = (CellId, &CellState, bool)> + '_ {
-        self.windows.iter().flat_map(|(window, w)| {
+        let windows = self.windows.iter().flat_map(|(window, w)| {
             let fired = self.passed(window);
             w.cells
                 .iter()
                 .map(move |(key, c)| (CellId { window, key }, c, fired))
-        })
+        });
+        let sessions = self
+            .sessions
+            .iter()
+            .map(|(cell, c)| (cell, c, self.passed(cell.window)));
+        windows.chain(sessions)
     }
 
     /// Whether the watermark has passed window `id` (so it has fired on time).
     fn passed(&self, id: WindowId) -> bool {
-        self.passed_through.is_some_and(|p| id <= p)
+        if self.merging {
+            self.session_passed(id)
+        } else {
+            self.passed_through.is_some_and(|p| id <= p)
+        }
     }
 
     fn bounds(&self, window: WindowId) -> (f64, f64) {
@@ -412,47 +330,96 @@ impl Processor {
             self.last_proc_time = proc_time;
         }
         self.fire_timers(proc_time, wm, out);
+        if self.merging {
+            self.pass_sessions(wm, proc_time, out);
+            self.finalise_sessions(wm, proc_time, out);
+            return;
+        }
         if wm >= self.next_pass_end {
             self.pass_windows(wm, proc_time, out);
         }
         self.finalise(wm, proc_time, out);
     }
 
+    /// Places an event, under watermark `wm`, in the windows assigned to it.
+    #[inline]
     fn place(&mut self, e: &Event, windows: Assignment, wm: f64, out: &mut Output) -> Arrival {
+        if self.merging {
+            self.place_in_session(e, windows, wm, out)
+        } else {
+            self.place_in_windows(e, windows, wm, out)
+        }
+    }
+
+    /// Counts one arrival: its offset in processing order, and processing time held at its
+    /// maximum (behind aligned barriers arrivals may step back in time).
+    #[inline]
+    fn arrive(&mut self, e: &Event) -> usize {
         let offset = self.offset;
         self.offset += 1;
         self.counters.events += 1;
-        // Held at its maximum: behind aligned barriers arrivals may step back in time.
         if e.proc_time > self.last_proc_time {
             self.last_proc_time = e.proc_time;
         }
+        offset
+    }
+
+    /// The fate of the event at `offset` in `window` under watermark `wm`, by [`Fate::decide`],
+    /// counted; a drop goes to the side output.
+    #[inline]
+    fn decide(
+        &mut self,
+        offset: usize,
+        e: &Event,
+        window: WindowId,
+        wm: f64,
+        out: &mut Output,
+    ) -> Fate {
+        let grace = self.cfg.grace;
+        let end = window.end();
+        let f = Fate::decide(end, wm, grace);
+        match f {
+            Fate::Dropped => {
+                self.counters.dropped += 1;
+                out.dropped.push(Dropped {
+                    offset,
+                    event: *e,
+                    window,
+                    window_start: window.start(),
+                    window_end: end,
+                    grace,
+                    watermark: wm,
+                });
+            }
+            Fate::Late => self.counters.late += 1,
+            Fate::OnTime => self.counters.on_time += 1,
+        }
+        f
+    }
+
+    /// [`Processor::place`] for non-merging windows: the event counts in each of its windows'
+    /// cell for its key.
+    fn place_in_windows(
+        &mut self,
+        e: &Event,
+        windows: Assignment,
+        wm: f64,
+        out: &mut Output,
+    ) -> Arrival {
+        let offset = self.arrive(e);
         let grace = self.cfg.grace;
         let mut fate = Fate::OnTime;
         self.late_cells.clear();
 
         // Place the event in each of its windows.
         for window in windows.clone() {
-            let end = self.cfg.window.end(window);
-            let f = Fate::decide(end, wm, grace);
+            let f = self.decide(offset, e, window, wm, out);
             fate = fate.worst(f);
-            match f {
-                Fate::Dropped => {
-                    self.counters.dropped += 1;
-                    out.dropped.push(Dropped {
-                        offset,
-                        event: *e,
-                        window,
-                        window_start: self.cfg.window.start(window),
-                        window_end: end,
-                        grace,
-                        watermark: wm,
-                    });
-                    continue;
-                }
-                Fate::Late => self.counters.late += 1,
-                Fate::OnTime => self.counters.on_time += 1,
+            if f == Fate::Dropped {
+                continue;
             }
-            let passed = self.passed(window);
+            let end = window.end();
+            let passed = self.passed_through.is_some_and(|p| window <= p);
             if end < self.first_end {
                 self.first_end = end;
             }
@@ -484,26 +451,8 @@ impl Processor {
         }
 
         // LATE: cells of already-fired windows whose value this arrival changed.
-        for i in 0..self.late_cells.len() {
-            let cell = self.late_cells[i];
-            let bounds = self.bounds(cell.window);
-            if let Some(c) = self
-                .windows
-                .get_mut(&cell.window)
-                .and_then(|w| w.cells.get_mut(cell.key))
-            {
-                if c.changed() {
-                    out.panes.push(c.emit(
-                        cell,
-                        bounds,
-                        Timing::Late,
-                        e.proc_time,
-                        wm,
-                        self.cfg.accumulation,
-                    ));
-                    self.counters.late_panes += 1;
-                }
-            }
+        if !self.late_cells.is_empty() {
+            self.emit_late_panes(e.proc_time, wm, out);
         }
 
         // Finalise windows past their grace.
@@ -516,6 +465,23 @@ impl Processor {
             watermark: wm,
             windows,
             fate,
+        }
+    }
+
+    /// Emits a LATE pane for each cell that took late data in this arrival, if its value
+    /// changed.
+    fn emit_late_panes(&mut self, proc_time: f64, wm: f64, out: &mut Output) {
+        let mode = self.cfg.accumulation;
+        for i in 0..self.late_cells.len() {
+            let cell = self.late_cells[i];
+            let bounds = self.bounds(cell.window);
+            if let Some(c) = self.cell_mut(cell) {
+                if c.changed() {
+                    out.panes
+                        .push(c.emit(cell, bounds, Timing::Late, proc_time, wm, mode));
+                    self.counters.late_panes += 1;
+                }
+            }
         }
     }
 
@@ -536,27 +502,18 @@ impl Processor {
                 if self.passed(t.cell.window) {
                     continue;
                 }
-                let Some(w) = self.windows.get_mut(&t.cell.window) else {
-                    continue;
-                };
-                let Some(c) = w.cells.get_mut(t.cell.key) else {
+                let mode = self.cfg.accumulation;
+                let Some(c) = self.cell_mut(t.cell) else {
                     continue;
                 };
                 if c.timer != Some(t.due) {
                     continue;
                 }
-                let pane = c.emit(
-                    t.cell,
-                    bounds,
-                    Timing::Early,
-                    proc_time,
-                    wm,
-                    self.cfg.accumulation,
-                );
-                out.panes.push(pane);
-                self.counters.early_panes += 1;
+                let pane = c.emit(t.cell, bounds, Timing::Early, proc_time, wm, mode);
                 let due = proc_time + every;
                 c.timer = Some(due);
+                out.panes.push(pane);
+                self.counters.early_panes += 1;
                 self.timers.push(Timer { due, cell: t.cell });
             }
         }
@@ -636,6 +593,12 @@ impl Processor {
         self.finished = true;
         let wm = self.watermark.close();
         let pt = self.last_proc_time;
+        if self.merging {
+            self.pass_sessions(wm, pt, out);
+            self.close_all_sessions(pt, out);
+            self.timers.clear();
+            return;
+        }
         self.pass_windows(wm, pt, out);
         while let Some(window) = self.windows.first() {
             if let Some(w) = self.windows.remove(window) {
