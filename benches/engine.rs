@@ -1,11 +1,12 @@
 //! Engine speed: one run of the classroom stream, a million events with and without early
-//! triggers, the heuristic watermark, and the 13 × 13 lag × grace frontier.
+//! triggers, the heuristic watermark, the 13 × 13 lag × grace frontier, and session windows
+//! that merge often (16 keys, a gap near the keys' mean spacing).
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
 use twoclocks::engine::frontier::sweep;
 use twoclocks::engine::stream::{classroom, generate, StreamParams};
-use twoclocks::engine::{run, EngineConfig, Output, Processor, WatermarkKind};
+use twoclocks::engine::{run, EngineConfig, Output, Processor, WatermarkKind, WindowFn};
 
 fn million() -> twoclocks::engine::Stream {
     generate(&StreamParams {
@@ -80,6 +81,27 @@ fn engine(c: &mut Criterion) {
             b.iter(|| step_all(black_box(&big), *cfg))
         });
     }
+    g.finish();
+
+    // 200 000 events over 30 000 s on 16 keys: a key's events come every 2.4 s on average, so
+    // 2 s sessions open, merge and close all the time.
+    let sparse = generate(&StreamParams {
+        events: 200_000,
+        span: 30_000_000.0,
+        keys: "abcdefghijklmnop".to_string(),
+        ..Default::default()
+    })
+    .expect("valid parameters");
+    let mut g = c.benchmark_group("sessions");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(sparse.len() as u64));
+    let cfg = EngineConfig {
+        window: WindowFn::session(2_000).expect("a valid gap"),
+        ..EngineConfig::fixed(20_000.0, 10_000.0)
+    };
+    g.bench_function("step 200k, 16 keys, gap 2s", |b| {
+        b.iter(|| step_all(black_box(&sparse), cfg))
+    });
     g.finish();
 }
 
