@@ -242,5 +242,5 @@ The silent partition: one source stalls the watermark
     );
     assert!(assembly < partition && partition < beyond);
     assert!(!text[beyond..].contains("stalls the"));
-    assert!(text.ends_with("TTL, and checkpoint barriers across parallel operators.\n"));
+    assert!(text.ends_with("sources and sinks, and keyed state with a TTL.\n"));
 }
