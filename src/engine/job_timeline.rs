@@ -32,6 +32,11 @@ pub enum Intervention {
     Crash(CrashTarget),
     /// Barriers are injected at every live source.
     Checkpoint,
+    /// This source partition is cut off: it delivers nothing until healed (an outage from
+    /// the press to +∞).
+    Cut(usize),
+    /// This source partition's outage ends: what it held back is delivered.
+    Heal(usize),
 }
 
 /// A press at a processing time.
@@ -39,7 +44,7 @@ pub enum Intervention {
 pub struct Press {
     /// The processing time the job had been run to when it was pressed, ms.
     pub time: f64,
-    /// A crash (of the job or one operator) or a checkpoint on demand.
+    /// A crash (of the job or one operator), a checkpoint on demand, a partition cut or healed.
     pub what: Intervention,
 }
 
@@ -222,7 +227,8 @@ impl JobTimeline {
 
     /// Applies a press now, at the processing time the job has been run to, and keeps it.
     /// Returns false when it did nothing (the job has finished, or every source has ended for
-    /// a checkpoint, or no such operator): such a press is not kept.
+    /// a checkpoint, or no such operator or partition, a cut of a partition already cut off
+    /// or a heal of one that is not): such a press is not kept.
     pub fn press(&mut self, what: Intervention) -> bool {
         let time = self.at;
         let done = match what {
@@ -238,6 +244,10 @@ impl JobTimeline {
                     self.pipeline.crashes().len() > before
                 }
             }
+            Intervention::Cut(p) => {
+                !self.pipeline.is_finished() && self.pipeline.cut_partition_at(p, time) == Ok(true)
+            }
+            Intervention::Heal(p) => self.pipeline.heal_partition_at(p, time),
         };
         if done {
             self.presses.push(Press { time, what });

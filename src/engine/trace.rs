@@ -750,5 +750,6 @@ impl Trace {
     }
 }
 
+mod partitions;
 #[cfg(test)]
 mod tests;

@@ -68,6 +68,10 @@ pub enum Action {
     PickOperator,
     /// Take a checkpoint now.
     CheckpointNow,
+    /// Cut the selected source partition off now, or, while it is cut off, heal it (`p`).
+    CutPartition,
+    /// Select the next source partition for `p` to cut off or heal (`P`).
+    PickPartition,
     /// Open the help overlay (`?`, F1); with it open, close it.
     Help,
     /// Close what is open (Esc): the help, the inspector, the operator picked to crash, the

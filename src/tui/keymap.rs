@@ -389,6 +389,22 @@ fn bindings() -> Vec<Binding> {
             group: Group::Job,
         },
         Binding {
+            keys: &[Char('p')],
+            action: Action::CutPartition,
+            label: "p",
+            help: "cut picked partition / heal",
+            hint: Some("cut/heal"),
+            group: Group::Job,
+        },
+        Binding {
+            keys: &[Char('P')],
+            action: Action::PickPartition,
+            label: "P",
+            help: "pick partition for p",
+            hint: None,
+            group: Group::Job,
+        },
+        Binding {
             keys: &[Char('?'), Named(KeyCode::F(1))],
             action: Action::Help,
             label: "?/F1",
@@ -509,7 +525,7 @@ mod tests {
 
     #[test]
     fn reserved_keys_stay_unbound() {
-        for c in ['p', 'n', 'N', 'b', 's'] {
+        for c in ['n', 'N', 'b', 's'] {
             assert_eq!(press(KeyCode::Char(c), KeyModifiers::NONE), None, "{c}");
         }
     }

@@ -255,13 +255,20 @@ impl<S: Borrow<Stream>> Pipeline<S> {
     /// Cuts partition `p` off now, until [`Pipeline::heal_partition`]: an outage from the
     /// clock to +∞. False if it is already cut off.
     pub fn cut_partition(&mut self, p: usize) -> Result<bool, PipelineError> {
+        self.cut_partition_at(p, self.now)
+    }
+
+    /// Cuts partition `p` off at processing time `t`, no earlier than the clock (a moment
+    /// between steps, as a press in a job run to `t`): [`Pipeline::cut_partition`] at `t`.
+    pub fn cut_partition_at(&mut self, p: usize, t: f64) -> Result<bool, PipelineError> {
+        let t = t.max(self.now);
         let o = Outage {
             partition: p,
-            from: self.now,
+            from: t,
             until: f64::INFINITY,
         };
         self.check_outage(&o)?;
-        if self.outages.due(p, self.now).is_infinite() {
+        if self.outages.due(p, t).is_infinite() {
             return Ok(false);
         }
         let mut list = self.outages.list.clone();
@@ -274,7 +281,13 @@ impl<S: Borrow<Stream>> Pipeline<S> {
     /// back is emitted (healed the instant it was cut, the outage is forgotten). False if it
     /// was not cut off.
     pub fn heal_partition(&mut self, p: usize) -> bool {
-        let now = self.now;
+        self.heal_partition_at(p, self.now)
+    }
+
+    /// Heals partition `p` at processing time `t`, no earlier than the clock (a moment
+    /// between steps): [`Pipeline::heal_partition`] at `t`.
+    pub fn heal_partition_at(&mut self, p: usize, t: f64) -> bool {
+        let now = t.max(self.now);
         let mut list = self.outages.list.clone();
         let Some(i) = list
             .iter()
@@ -333,6 +346,12 @@ impl<S: Borrow<Stream>> Pipeline<S> {
     /// What the combined watermark did so far: its longest stall, the peak state.
     pub fn watermark_stats(&self) -> WatermarkStats {
         self.tracker.stats
+    }
+
+    /// Since when (processing time, ms) the combined watermark has not advanced, while the
+    /// input has not ended; None once every source has ended.
+    pub fn watermark_stalled_since(&self) -> Option<f64> {
+        (!self.tracker.input_ended).then_some(self.tracker.since)
     }
 
     /// Takes in operator `i`'s watermark and state after a delivery to it.

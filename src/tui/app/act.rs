@@ -28,7 +28,9 @@ pub(super) fn act(app: &mut App, a: Action) -> bool {
         | Action::Crash
         | Action::PickOperator
         | Action::PickOperatorAt(_)
-        | Action::CheckpointNow => job(app, a),
+        | Action::CheckpointNow
+        | Action::CutPartition
+        | Action::PickPartition => job(app, a),
         Action::FocusNext
         | Action::FocusPrev
         | Action::DialDown
@@ -139,7 +141,10 @@ fn step(app: &mut App) -> bool {
 }
 
 fn job(app: &mut App, a: Action) -> bool {
-    if matches!(a, Action::Crash | Action::CheckpointNow) {
+    if matches!(
+        a,
+        Action::Crash | Action::CheckpointNow | Action::CutPartition
+    ) {
         if let Some(said) = busy(app) {
             return said;
         }
@@ -179,8 +184,32 @@ fn job(app: &mut App, a: Action) -> bool {
             }
             true
         }
+        Action::CutPartition => cut_or_heal(app),
+        Action::PickPartition => {
+            app.set_job_mode(true, false);
+            let n = app.job_config().partitions.max(1);
+            app.partition_pick = (app.partition_pick + 1) % n;
+            true
+        }
         _ => false,
     }
+}
+
+/// `p`: the selected partition cut off at the playhead, or healed if it is cut off (job mode
+/// is entered first).
+fn cut_or_heal(app: &mut App) -> bool {
+    app.set_job_mode(true, true);
+    let n = app.job_config().partitions.max(1);
+    let p = app.partition_pick.min(n - 1);
+    app.partition_pick = p;
+    if app.trace.is_cut_off(p) {
+        if !app.press(Intervention::Heal(p)) {
+            app.say(format!("s{p} could not be healed"));
+        }
+    } else if !app.press(Intervention::Cut(p)) {
+        app.say("the job has finished: nothing left to cut off (Home restarts)");
+    }
+    true
 }
 
 fn dials(app: &mut App, a: Action) -> bool {

@@ -2,7 +2,8 @@
 //! the windows table draw. Built from the same table as the key handler and the footer.
 //!
 //! The text flows into as many columns as the screen holds, an entry (with its heading) never
-//! split across two. The keys come first, so at 80×24 every key is on the first page; the rest
+//! split across two. The keys come first, so at 80×24 (where the box takes the whole height)
+//! every key is on the first page; the rest
 //! is a column or two further: ↓ and ↑ move by a column, and the bottom border says "↓ more"
 //! while there is more.
 
@@ -224,8 +225,10 @@ fn columns(app: &App, entries: &[Entry], width: usize, height: usize) -> Vec<Vec
 pub fn render(app: &App, screen: Rect, buf: &mut Buffer) {
     let t = &app.theme;
     let all = entries(app);
-    // The box leaves a row above and below it.
-    let max_rows = usize::from(screen.height.saturating_sub(4)).max(1);
+    // The box leaves a row above and below it, but on a short screen (24 rows and fewer),
+    // where every key must still be on the first page, it takes the whole height.
+    let margin = if screen.height > 24 { 2 } else { 0 };
+    let max_rows = usize::from(screen.height.saturating_sub(2 + margin)).max(1);
     let one_w = ONE_W.min(screen.width.saturating_sub(2));
     let one = columns(app, &all, usize::from(one_w.saturating_sub(2)), usize::MAX);
     let one_rows = one.first().map_or(0, Vec::len);
@@ -252,7 +255,9 @@ pub fn render(app: &App, screen: Rect, buf: &mut Buffer) {
     };
     let rows = cols.iter().map(Vec::len).max().unwrap_or(0);
     let per = u16::try_from(rows).unwrap_or(u16::MAX);
-    let h = per.saturating_add(2).min(screen.height.saturating_sub(2));
+    let h = per
+        .saturating_add(2)
+        .min(screen.height.saturating_sub(margin));
     let area = Rect {
         x: screen.x + (screen.width.saturating_sub(w)) / 2,
         y: screen.y + (screen.height.saturating_sub(h)) / 2,
