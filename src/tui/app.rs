@@ -160,9 +160,9 @@ pub struct App {
     pub presses: Vec<Press>,
     /// The operator instance picked to crash (`C`), waiting for `c`.
     pub crash_pick: Option<usize>,
-    /// The source partition `p` cuts off or heals (`P` selects the next): the first until
-    /// another is selected.
-    pub partition_pick: usize,
+    /// The source partition `p` cuts off or heals (`P` picks the next; `p` keeps the one it
+    /// acted on picked); None: the first, s0, unmarked.
+    pub partition_pick: Option<usize>,
     /// The crash report is closed for the first this many crashes (Esc); a new crash opens it.
     pub crash_closed: usize,
     /// The terminal's size, for resolving clicks against the same layout the view draws (the
@@ -222,7 +222,7 @@ impl App {
             job_preset: None,
             presses: Vec::new(),
             crash_pick: None,
-            partition_pick: 0,
+            partition_pick: None,
             crash_closed: 0,
             size: FULL_SIZE,
             rerunning: false,

@@ -29,6 +29,21 @@ impl Trace {
         v
     }
 
+    /// When (processing time, ms) partition `p`'s outage the clock is in began; None while
+    /// it delivers (or has ended).
+    pub fn out_since(&self, p: usize) -> Option<f64> {
+        let now = self.job()?.now();
+        let v = self.partitions().into_iter().nth(p)?;
+        if !v.is_out {
+            return None;
+        }
+        v.out
+            .iter()
+            .filter(|&&(from, until)| from <= now && now < until)
+            .map(|&(from, _)| from)
+            .reduce(f64::min)
+    }
+
     /// Partition `p` is cut off and not healed yet (an outage to +∞): `p` again heals it.
     pub fn is_cut_off(&self, p: usize) -> bool {
         self.partitions()

@@ -188,7 +188,7 @@ fn job(app: &mut App, a: Action) -> bool {
         Action::PickPartition => {
             app.set_job_mode(true, false);
             let n = app.job_config().partitions.max(1);
-            app.partition_pick = (app.partition_pick + 1) % n;
+            app.partition_pick = Some(app.partition_pick.map_or(0, |i| (i + 1) % n));
             true
         }
         _ => false,
@@ -200,8 +200,8 @@ fn job(app: &mut App, a: Action) -> bool {
 fn cut_or_heal(app: &mut App) -> bool {
     app.set_job_mode(true, true);
     let n = app.job_config().partitions.max(1);
-    let p = app.partition_pick.min(n - 1);
-    app.partition_pick = p;
+    let p = app.partition_pick.unwrap_or(0).min(n - 1);
+    app.partition_pick = Some(p);
     if app.trace.is_cut_off(p) {
         if !app.press(Intervention::Heal(p)) {
             app.say(format!("s{p} could not be healed"));

@@ -3,7 +3,10 @@
 //! (records in flight, a barrier ┃ and its checkpoint, ⏸ when the aligning operator holds the
 //! input back) and its channel to the sink, and whether it is aligning (⧗) or has snapshotted
 //! (✓); then the sink (aligning, panes since the last checkpoint) and the latest checkpoint.
-//! The operator picked to crash (`C`, or a click on its row) is highlighted, `← c` after it.
+//! The operator picked to crash (`C`, or a click on its row) is highlighted, `← c` after it;
+//! the partition `p` cuts off or heals (`P`) likewise, `← p` after it. A source cut off says
+//! `out since` when; one that marked itself idle, `idle`; while the job's combined watermark
+//! has not advanced, the operators' header says for how long (`wm stalled`).
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -52,28 +55,59 @@ pub fn lines(app: &App, topo: &Topology, width: u16) -> Vec<Line<'static>> {
     let t = &app.theme;
     let (np, nn) = (topo.sources.len(), topo.operators.len());
     let mut v = Vec::new();
+    let parts = app.trace.partitions();
     for s in &topo.sources {
-        let mut spans = vec![
-            Span::styled(format!("s{:<3}", s.partition), t.key),
-            Span::styled(format!("{:>5}/{:<5}", s.offset, s.len), t.text),
-            Span::styled(format!(" wm {}", secs(s.watermark)), t.watermark),
-        ];
-        if s.replaying {
-            spans.push(Span::styled(
+        let picked = app.partition_pick == Some(s.partition);
+        let name = Span::styled(
+            format!("s{:<3}", s.partition),
+            if picked { t.focus } else { t.key },
+        );
+        let wm = Span::styled(format!(" wm {}", secs(s.watermark)), t.watermark);
+        let long = Span::styled(format!("{:>5}/{:<5}", s.offset, s.len), t.text);
+        let short = Span::styled(format!("{:>5}", s.offset), t.text);
+        let status: Option<Span<'static>> = if let Some(from) = app.trace.out_since(s.partition) {
+            Some(Span::styled(format!(" out since {}", secs(from)), t.warn))
+        } else if parts.get(s.partition).is_some_and(|p| p.is_idle) {
+            Some(Span::styled(" idle", t.late))
+        } else if s.replaying {
+            Some(Span::styled(
                 format!(" {} replaying", glyph::REPLAYED),
                 t.policy,
-            ));
+            ))
         } else if s.ended {
-            spans.push(Span::styled(" ended", t.dim));
-        }
-        v.push(Line::from(spans));
+            Some(Span::styled(" ended", t.dim))
+        } else {
+            None
+        };
+        let mark = picked.then(|| Span::styled(" ← p", t.warn));
+        let line = |offset: &Span<'static>, marked: bool| {
+            let mut spans = vec![name.clone(), offset.clone(), wm.clone()];
+            spans.extend(status.clone());
+            if marked {
+                spans.extend(mark.clone());
+            }
+            Line::from(spans)
+        };
+        v.push(super::fit(
+            width,
+            vec![
+                line(&long, true),
+                line(&long, false),
+                line(&short, true),
+                line(&short, false),
+            ],
+        ));
     }
     let mut head = format!("{:<4}", "op");
     for p in 0..np.min(4) {
         head.push_str(&format!("{:<CELL$}", format!(" ← s{p}")));
     }
     head.push_str(&format!("{:<CELL$}", " → sink"));
-    v.push(Line::from(Span::styled(head, t.dim)));
+    let mut head = vec![Span::styled(head, t.dim)];
+    if let Some(d) = app.trace.watermark_stall() {
+        head.push(Span::styled(format!("wm stalled {}", secs(d)), t.warn));
+    }
+    v.push(Line::from(head));
     for op in &topo.operators {
         let picked = app.crash_pick == Some(op.instance);
         let name = if picked { t.focus } else { t.key };
