@@ -467,3 +467,50 @@ fn readme_screenshots_are_current() {
         "README's 80×24 job screenshot is stale; it should read:\n{drawn}"
     );
 }
+
+/// Job mode at 250 s with s1 cut off at 150 s (picked with `P` twice), not healed.
+fn cut_off(theme: Theme) -> App {
+    let mut a = base();
+    a.theme = theme;
+    act(&mut a, Action::ToggleJob);
+    act(&mut a, Action::TogglePlay);
+    update(&mut a, Msg::Tick, Duration::from_secs_f64(15.0));
+    act(&mut a, Action::TogglePlay);
+    act(&mut a, Action::PickPartition);
+    act(&mut a, Action::PickPartition);
+    act(&mut a, Action::CutPartition);
+    act(&mut a, Action::TogglePlay);
+    update(&mut a, Msg::Tick, Duration::from_secs_f64(10.0));
+    act(&mut a, Action::TogglePlay);
+    a
+}
+
+/// The topology panel alone, drawn into its rectangle of the job's layout at `w`×`h`.
+fn topology_panel(a: &mut App, w: u16, h: u16) -> String {
+    update(a, Msg::Resize(w, h), Duration::ZERO);
+    let r = Areas::compute_for((w, h), true)
+        .and_then(|g| g.topology)
+        .expect("a topology panel");
+    let area = Rect::new(0, 0, r.width, r.height);
+    let mut buf = Buffer::empty(area);
+    view::topology::render(a, area, &mut buf);
+    (0..area.height)
+        .map(|y| {
+            (0..area.width)
+                .map(|x| buf[(x, y)].symbol().to_string())
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn snapshot_topology_during_an_outage() {
+    let mut a = cut_off(Theme::mono());
+    assert!(a.trace.partitions()[1].is_out);
+    for (w, h) in [(120, 40), (80, 24)] {
+        let panel = topology_panel(&mut a, w, h);
+        assert!(panel.contains("out since"), "{panel}");
+        insta::assert_snapshot!(format!("topology_{w}x{h}_partition_cut_off"), panel);
+    }
+}

@@ -6,8 +6,8 @@ use super::super::pipeline::PartitionView;
 use super::Trace;
 
 /// The combined watermark counts as stalled once it has not advanced for this long
-/// (processing time, ms): one watermark sample.
-pub const STALL_SHOWN: f64 = super::super::job_timeline::WATERMARK_SAMPLE;
+/// (processing time, ms): five watermark samples, longer than a flowing stream's gaps.
+pub const STALL_SHOWN: f64 = 5.0 * super::super::job_timeline::WATERMARK_SAMPLE;
 
 impl Trace {
     /// Each source partition at the run's clock: events, outages, idle spans, watermark. A

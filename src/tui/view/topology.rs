@@ -6,7 +6,7 @@
 //! The operator picked to crash (`C`, or a click on its row) is highlighted, `← c` after it;
 //! the partition `p` cuts off or heals (`P`) likewise, `← p` after it. A source cut off says
 //! `out since` when; one that marked itself idle, `idle`; while the job's combined watermark
-//! has not advanced, the operators' header says for how long (`wm stalled`).
+//! has not advanced, the bottom border says for how long (`wm stalled`).
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -103,11 +103,7 @@ pub fn lines(app: &App, topo: &Topology, width: u16) -> Vec<Line<'static>> {
         head.push_str(&format!("{:<CELL$}", format!(" ← s{p}")));
     }
     head.push_str(&format!("{:<CELL$}", " → sink"));
-    let mut head = vec![Span::styled(head, t.dim)];
-    if let Some(d) = app.trace.watermark_stall() {
-        head.push(Span::styled(format!("wm stalled {}", secs(d)), t.warn));
-    }
-    v.push(Line::from(head));
+    v.push(Line::from(Span::styled(head, t.dim)));
     for op in &topo.operators {
         let picked = app.crash_pick == Some(op.instance);
         let name = if picked { t.focus } else { t.key };
@@ -196,7 +192,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         return;
     };
     let every = cfg.checkpoint_every.map_or("on x".into(), fmt_ms);
-    let block = Block::default()
+    let mut block = Block::default()
         .borders(Borders::ALL)
         .border_style(t.border)
         .title(Line::from(vec![
@@ -209,6 +205,11 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
                 t.dim,
             ),
         ]));
+    if let Some(d) = app.trace.watermark_stall() {
+        block = block.title_bottom(
+            Line::from(Span::styled(format!(" wm stalled {} ", secs(d)), t.warn)).right_aligned(),
+        );
+    }
     let inner = block.inner(area);
     block.render(area, buf);
     super::text::lines(buf, inner, lines(app, &topo, inner.width));
