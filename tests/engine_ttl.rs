@@ -342,3 +342,15 @@ fn run_shows_the_resets() {
     assert!(text.contains("ttl expired "), "{text}");
     assert!(text.contains("    global "), "{text}");
 }
+
+#[test]
+fn state_entries_max_counts_sessions_too() {
+    // Key 0's two events merge into one session (one entry), then key 1's opens a second.
+    let cfg = EngineConfig {
+        window: WindowFn::session(10).unwrap(),
+        ..global(None, 0.0)
+    };
+    let events = [ev(0.0, 0.0, 0), ev(5.0, 5.0, 0), ev(6.0, 6.0, 1)];
+    let (p, _) = feed(cfg, &events);
+    assert_eq!(p.counters().state_entries_max, 2);
+}

@@ -445,10 +445,8 @@ impl Processor {
             let (cell, created) = w.cells.get_or_open(e.key);
             if created {
                 self.open_cells += 1;
-                let held = self.open_cells as u64;
-                if held > self.counters.state_entries_max {
-                    self.counters.state_entries_max = held;
-                }
+                self.counters.state_entries_max =
+                    self.counters.state_entries_max.max(self.open_cells as u64);
                 if let (Some(every), false) = (self.cfg.early, passed) {
                     let due = e.proc_time + every;
                     cell.timer = Some(due);
