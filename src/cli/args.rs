@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 
+use crate::engine::window::{Ttl, TtlTime};
 use crate::engine::{Accumulation, EngineConfig, StreamParams, WatermarkKind, WindowFn};
 use crate::io::quote::quoted;
 
@@ -80,6 +81,53 @@ pub fn parse_window_ms(s: &str) -> Result<i64, String> {
         ));
     }
     Ok(ms as i64)
+}
+
+/// What `--window` takes: a window length, or the word `global`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WindowArg {
+    /// Windows of this length, whole milliseconds (tumbling, or sliding with `--slide`).
+    Length(i64),
+    /// One window per key that never closes.
+    Global,
+}
+
+/// `global`, or a window length as [`parse_window_ms`] reads it.
+pub fn parse_window(s: &str) -> Result<WindowArg, String> {
+    if s.trim().eq_ignore_ascii_case("global") {
+        return Ok(WindowArg::Global);
+    }
+    parse_window_ms(s).map(WindowArg::Length)
+}
+
+/// A state TTL: a duration of at least 1 ms, finite, in whole milliseconds.
+pub fn parse_ttl(s: &str) -> Result<i64, String> {
+    let ms = parse_duration(s)?;
+    if !ms.is_finite() || ms < 1.0 || ms.fract() != 0.0 {
+        return Err(format!(
+            "{} is not a TTL: it must be a finite whole number of milliseconds ≥ 1ms",
+            quoted(s)
+        ));
+    }
+    Ok(ms as i64)
+}
+
+/// The clock a state TTL runs on, as `--ttl-time` spells it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TtlTimeArg {
+    /// A key's state expires TTL after its last event's arrival (processing time).
+    Processing,
+    /// A key's state expires once the watermark reaches its latest event time + TTL.
+    Event,
+}
+
+impl From<TtlTimeArg> for TtlTime {
+    fn from(a: TtlTimeArg) -> Self {
+        match a {
+            TtlTimeArg::Processing => TtlTime::Processing,
+            TtlTimeArg::Event => TtlTime::Event,
+        }
+    }
 }
 
 /// A session gap: a duration of at least 1 ms, in whole milliseconds.
@@ -306,9 +354,10 @@ pub fn check_keys(keys: &str) -> Result<()> {
 /// The engine's dials.
 #[derive(Debug, Clone, Args)]
 pub struct EngineArgs {
-    /// Window size, tumbling unless --slide is given (whole milliseconds, 1ms to 1e11s).
-    #[arg(long, default_value = "60s", value_parser = parse_window_ms, allow_hyphen_values = true)]
-    pub window: i64,
+    /// Window size, tumbling unless --slide is given (whole milliseconds, 1ms to 1e11s), or
+    /// `global`: one window per key that never closes, a running count.
+    #[arg(long, default_value = "60s", value_parser = parse_window, allow_hyphen_values = true)]
+    pub window: WindowArg,
     /// Slide of sliding windows (whole milliseconds, 1ms to the window size).
     #[arg(long, value_parser = parse_window_ms, allow_hyphen_values = true)]
     pub slide: Option<i64>,
@@ -339,6 +388,14 @@ pub struct EngineArgs {
     /// What each pane carries.
     #[arg(long, value_enum, default_value_t = AccumulationArg::Accumulating)]
     pub accumulation: AccumulationArg,
+    /// With `--window global` only: a key's state expires TTL after its last update and a key
+    /// seen again starts from zero (whole milliseconds, 1ms to 1e11s).
+    #[arg(long, value_name = "DUR", value_parser = parse_ttl, allow_hyphen_values = true)]
+    pub ttl: Option<i64>,
+    /// The clock --ttl runs on: processing (its last event's arrival + TTL, the default) or
+    /// event (expires once the watermark ≥ its latest event time + TTL).
+    #[arg(long, value_enum)]
+    pub ttl_time: Option<TtlTimeArg>,
 }
 
 impl EngineArgs {
@@ -346,10 +403,26 @@ impl EngineArgs {
     /// `--slide` or sessions with `--session`; a slide or gap the window refuses or an
     /// early-trigger interval out of range is an error.
     pub fn config(&self) -> Result<EngineConfig> {
-        let window = match (self.session, self.slide) {
-            (Some(gap), _) => WindowFn::session(gap)?,
-            (None, Some(slide)) => WindowFn::sliding(self.window, slide)?,
-            (None, None) => WindowFn::tumbling(self.window)?,
+        if self.ttl_time.is_some() && self.ttl.is_none() {
+            bail!("--ttl-time needs --ttl: it says which clock the TTL runs on");
+        }
+        let global = self.session.is_none() && self.window == WindowArg::Global;
+        if self.ttl.is_some() && !global {
+            bail!(
+                "--ttl needs --window global: only the global window's state lives on with a TTL"
+            );
+        }
+        let window = match (self.session, self.window, self.slide) {
+            (Some(gap), _, _) => WindowFn::session(gap)?,
+            (None, WindowArg::Global, Some(_)) => {
+                bail!("--slide does not apply to --window global: it has one window per key")
+            }
+            (None, WindowArg::Global, None) => WindowFn::global(self.ttl.map(|ms| Ttl {
+                ms,
+                time: self.ttl_time.map_or(TtlTime::Processing, TtlTime::from),
+            }))?,
+            (None, WindowArg::Length(size), Some(slide)) => WindowFn::sliding(size, slide)?,
+            (None, WindowArg::Length(size), None) => WindowFn::tumbling(size)?,
         };
         if let Some(e) = self.early {
             check_interval("--early", e)?;

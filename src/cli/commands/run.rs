@@ -95,6 +95,10 @@ struct RunJson {
     events_lost: i64,
     max_error: i64,
     accuracy: f64,
+    /// Keys whose state expired under `--ttl`, each a reset to zero.
+    ttl_expired: u64,
+    /// The most state entries (open cells) held at once.
+    state_entries_max: u64,
     config: ConfigJson,
     windows: Vec<WindowJson>,
     panes: Vec<PaneJson>,
@@ -199,6 +203,8 @@ pub fn run(a: &RunArgs, mut out: &mut dyn Write) -> Result<()> {
                 events_lost: score.events_lost,
                 max_error: score.max_error,
                 accuracy: score.accuracy(),
+                ttl_expired: c.ttl_expired,
+                state_entries_max: c.state_entries_max,
                 config: ConfigJson {
                     window: cfg.window.describe(),
                     watermark: cfg.watermark.to_string(),
@@ -257,6 +263,13 @@ pub fn run(a: &RunArgs, mut out: &mut dyn Write) -> Result<()> {
                     score.accuracy(),
                 )?,
             }
+            if cfg.window.ttl().is_some() {
+                writeln!(
+                    out,
+                    "  ttl expired {}   state entries max {}",
+                    c.ttl_expired, c.state_entries_max
+                )?;
+            }
             if let Some(r) = &result.pipeline {
                 write_pipeline_table(&mut out, r)?;
             }
@@ -279,12 +292,22 @@ pub fn run(a: &RunArgs, mut out: &mut dyn Write) -> Result<()> {
                 let v = result.finals.get(&cell).copied().unwrap_or(0);
                 if let Some(n) = cfg.window.number(cell.window) {
                     write!(out, "  {n:>8}")?;
+                } else if cfg.window.is_global() {
+                    write!(out, "  {:>8}", "global")?;
                 }
+                let (start, end) = if cfg.window.is_global() {
+                    ("−∞".to_string(), "∞".to_string())
+                } else {
+                    (
+                        format!("{:.1}s", cfg.window.start(cell.window) / 1000.0),
+                        format!("{:.1}s", cfg.window.end(cell.window) / 1000.0),
+                    )
+                };
                 write!(
                     out,
-                    " {:>9.1}s {:>9.1}s {:>8} {:>8} {:>8} {:>8}",
-                    cfg.window.start(cell.window) / 1000.0,
-                    cfg.window.end(cell.window) / 1000.0,
+                    " {:>10} {:>10} {:>8} {:>8} {:>8} {:>8}",
+                    start,
+                    end,
                     stream.key_name(cell.key),
                     v,
                     t,

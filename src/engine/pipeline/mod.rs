@@ -439,7 +439,8 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         self.dropped.values()
     }
 
-    /// The operators' counters, summed (they roll back with a crash).
+    /// The operators' counters, summed (they roll back with a crash); `state_entries_max` is
+    /// the sum of each operator's own peak.
     pub fn counters(&self) -> Counters {
         let mut c = Counters::default();
         for op in &self.operators {
@@ -452,6 +453,9 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             c.on_time_panes += o.on_time_panes;
             c.late_panes += o.late_panes;
             c.windows_finalised += o.windows_finalised;
+            c.ttl_expired += o.ttl_expired;
+            // Each operator's own peak, summed: a bound on what the job held at once.
+            c.state_entries_max += o.state_entries_max;
         }
         c
     }

@@ -15,6 +15,7 @@
 
 mod sessions;
 mod store;
+mod ttl;
 
 use std::collections::{BTreeMap, BinaryHeap};
 
@@ -26,6 +27,7 @@ use super::window::{Assignment, CellId, WindowFn, WindowId};
 use sessions::SessionStore;
 pub use sessions::SESSION_BYTES;
 use store::{WindowState, WindowStore};
+use ttl::TtlState;
 
 /// The dials of one run.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -108,6 +110,10 @@ pub struct Counters {
     pub late_panes: u64,
     /// Windows finalised so far (past their grace or at the end of input), their state freed.
     pub windows_finalised: u64,
+    /// Keys whose state expired under the global window's TTL, each a reset to zero.
+    pub ttl_expired: u64,
+    /// The most state entries (open cells) held at once.
+    pub state_entries_max: u64,
 }
 
 impl Counters {
@@ -142,6 +148,8 @@ pub struct Processor {
     windows: WindowStore,
     /// Open sessions, by key then start, and by end.
     sessions: SessionStore,
+    /// The global window's state TTL, when it has one: each live key's last update.
+    ttl: Option<TtlState>,
     /// Sessions: the watermark the open sessions were last passed under; a session ending by
     /// it has fired on time.
     passed_wm: f64,
@@ -182,11 +190,17 @@ impl Processor {
             merging: cfg.window.is_merging(),
             windows: WindowStore::default(),
             sessions: SessionStore::default(),
+            ttl: cfg.window.ttl().map(TtlState::new),
             passed_wm: f64::NEG_INFINITY,
             first_end: f64::INFINITY,
             inv_slide: 1.0 / cfg.window.slide() as f64,
             passed_through: None,
-            next_pass_end: f64::NEG_INFINITY,
+            // The global window is passed by nothing before the end of input.
+            next_pass_end: if cfg.window.is_global() {
+                f64::INFINITY
+            } else {
+                f64::NEG_INFINITY
+            },
             timers: BinaryHeap::new(),
             counters: Counters::default(),
             open_cells: 0,
@@ -329,6 +343,7 @@ impl Processor {
         if proc_time > self.last_proc_time {
             self.last_proc_time = proc_time;
         }
+        self.expire_on_advance(wm, proc_time, out);
         self.fire_timers(proc_time, wm, out);
         if self.merging {
             self.pass_sessions(wm, proc_time, out);
@@ -346,6 +361,8 @@ impl Processor {
     fn place(&mut self, e: &Event, windows: Assignment, wm: f64, out: &mut Output) -> Arrival {
         if self.merging {
             self.place_in_session(e, windows, wm, out)
+        } else if self.ttl.is_some() {
+            self.place_with_ttl(e, windows, wm, out)
         } else {
             self.place_in_windows(e, windows, wm, out)
         }
@@ -428,6 +445,8 @@ impl Processor {
             let (cell, created) = w.cells.get_or_open(e.key);
             if created {
                 self.open_cells += 1;
+                self.counters.state_entries_max =
+                    self.counters.state_entries_max.max(self.open_cells as u64);
                 if let (Some(every), false) = (self.cfg.early, passed) {
                     let due = e.proc_time + every;
                     cell.timer = Some(due);
@@ -520,7 +539,11 @@ impl Processor {
     }
 
     /// Fires ON_TIME panes for the open windows that end by `wm`.
+    /// The global window has none: it never ends, its finals come at the end of input.
     fn pass_windows(&mut self, wm: f64, proc_time: f64, out: &mut Output) {
+        if self.cfg.window.is_global() {
+            return;
+        }
         let Some(through) = self.cfg.window.last_ended_by(wm) else {
             return;
         };

@@ -246,6 +246,8 @@ impl Processor {
         }
         self.sessions.insert(cell, state);
         self.open_cells += 1;
+        self.counters.state_entries_max =
+            self.counters.state_entries_max.max(self.open_cells as u64);
         if passed {
             self.late_cells.push(cell);
         }

@@ -72,6 +72,15 @@ impl Cells {
         }
     }
 
+    /// Takes the cell of `key` out, if open (a state TTL expiring it).
+    pub(super) fn remove(&mut self, key: KeyId) -> Option<CellState> {
+        if (key as usize) < DENSE_KEYS {
+            self.dense.get_mut(key as usize).and_then(Option::take)
+        } else {
+            self.sparse.remove(&key)
+        }
+    }
+
     /// The open cells, in key order.
     #[inline]
     pub(super) fn iter(&self) -> impl Iterator<Item = (KeyId, &CellState)> + '_ {

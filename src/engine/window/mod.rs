@@ -21,12 +21,14 @@ use std::collections::BTreeMap;
 use super::stream::{KeyId, Stream};
 
 mod floor;
+mod global;
 mod periodic;
 mod session;
 mod sliding;
 mod tumbling;
 
 pub use floor::{floor_index, floor_index_with, py_floor_div};
+pub use global::{Ttl, TtlTime, GLOBAL};
 
 /// A window's identity: its span `[start, end)` in whole milliseconds. Windows order by start
 /// (then end), which for tumbling and sliding windows is the order of their numbers and of
@@ -203,6 +205,9 @@ pub enum WindowError {
     /// The session gap is shorter than 1 ms.
     #[error("session gap must be at least 1 ms, got {0} ms")]
     Gap(i64),
+    /// The state TTL is shorter than 1 ms.
+    #[error("--ttl must be at least 1 ms, got {0} ms")]
+    Ttl(i64),
 }
 
 /// What a window kind defines, given its dials (the fields of its [`WindowFn`] variant).
@@ -288,6 +293,12 @@ window_kinds! { $
         /// The gap of inactivity that ends a session, ms.
         gap: i64,
     },
+    /// One window per key that never closes: a running count, its state optionally expiring
+    /// under a TTL.
+    Global => global::Global {
+        /// The state's time-to-live, if any.
+        ttl: Option<Ttl>,
+    },
 }
 
 impl WindowFn {
@@ -308,6 +319,26 @@ impl WindowFn {
     /// Session windows with a gap of `gap` ms, if the gap is valid (at least 1 ms).
     pub fn session(gap: i64) -> Result<Self, WindowError> {
         session::Session::checked(gap)
+    }
+
+    /// The global window, its state under `ttl` if given (a TTL of at least 1 ms).
+    pub fn global(ttl: Option<Ttl>) -> Result<Self, WindowError> {
+        global::Global::checked(ttl)
+    }
+
+    /// Whether this is the global window, which never ends.
+    #[inline]
+    pub fn is_global(&self) -> bool {
+        matches!(self, WindowFn::Global { .. })
+    }
+
+    /// The global window's state TTL, if it has one.
+    #[inline]
+    pub fn ttl(&self) -> Option<Ttl> {
+        match self {
+            WindowFn::Global { ttl } => *ttl,
+            _ => None,
+        }
     }
 
     /// Whether windows of this function merge (sessions): per key, overlapping windows become
@@ -377,8 +408,9 @@ impl WindowFn {
 
     /// The number reports print for window `id`, if windows of this function are numbered:
     /// `None` for merging windows (sessions), which are named by their span alone.
+    /// The global window is not numbered either (reports print `global`).
     pub fn number(&self, id: WindowId) -> Option<i64> {
-        (!self.is_merging()).then(|| self.index(id))
+        (!self.is_merging() && !self.is_global()).then(|| self.index(id))
     }
 
     /// The window reports number `index`: `[index·slide, index·slide + size)`.
