@@ -11,7 +11,7 @@ use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 
-use super::json::finite;
+use super::json::{bound, finite};
 use super::run::RunAnswer;
 use crate::cli::args::{check_interval, parse_duration, parse_duration_list};
 use crate::engine::job_timeline::sink_scores;
@@ -315,8 +315,8 @@ struct PipelineInfoJson {
 #[derive(Serialize)]
 struct SinkCellJson {
     window: Option<i64>,
-    start_ms: f64,
-    end_ms: f64,
+    start_ms: Option<f64>,
+    end_ms: Option<f64>,
     key: String,
     value: i64,
 }
@@ -495,8 +495,8 @@ pub(super) fn pipeline_json(stream: &Stream, r: PipelineRun) -> PipelineJson {
             .iter()
             .map(|(cell, &value)| SinkCellJson {
                 window: r.cfg.engine.window.number(cell.window),
-                start_ms: cell.window.start(),
-                end_ms: cell.window.end(),
+                start_ms: bound(cell.window.start()),
+                end_ms: bound(cell.window.end()),
                 key: stream.key_name(cell.key).to_string(),
                 value,
             })

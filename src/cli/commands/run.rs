@@ -8,7 +8,7 @@ use anyhow::Result;
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 
-use super::json::finite;
+use super::json::{bound, finite};
 use super::pipeline::{
     pipeline_json, run_pipeline, write_pipeline_table, PipelineArgs, PipelineJson, PipelineRun,
 };
@@ -49,8 +49,8 @@ pub struct RunArgs {
 #[derive(Serialize)]
 struct WindowJson {
     window: Option<i64>,
-    start_ms: f64,
-    end_ms: f64,
+    start_ms: Option<f64>,
+    end_ms: Option<f64>,
     key: String,
     value: u64,
     truth: u64,
@@ -59,8 +59,8 @@ struct WindowJson {
 #[derive(Serialize)]
 struct PaneJson {
     window: Option<i64>,
-    start_ms: f64,
-    end_ms: f64,
+    start_ms: Option<f64>,
+    end_ms: Option<f64>,
     key: String,
     timing: &'static str,
     index: u32,
@@ -79,8 +79,8 @@ struct DroppedJson {
     proc_time_ms: f64,
     key: String,
     window: Option<i64>,
-    window_start_ms: f64,
-    window_end_ms: f64,
+    window_start_ms: Option<f64>,
+    window_end_ms: Option<f64>,
     grace_ms: Option<f64>,
     watermark_ms: f64,
 }
@@ -156,8 +156,8 @@ pub fn run(a: &RunArgs, mut out: &mut dyn Write) -> Result<()> {
                 .iter()
                 .map(|&(cell, t)| WindowJson {
                     window: cfg.window.number(cell.window),
-                    start_ms: cfg.window.start(cell.window),
-                    end_ms: cfg.window.end(cell.window),
+                    start_ms: bound(cfg.window.start(cell.window)),
+                    end_ms: bound(cfg.window.end(cell.window)),
                     key: stream.key_name(cell.key).to_string(),
                     value: result.finals.get(&cell).copied().unwrap_or(0),
                     truth: t,
@@ -168,8 +168,8 @@ pub fn run(a: &RunArgs, mut out: &mut dyn Write) -> Result<()> {
                 .iter()
                 .map(|p| PaneJson {
                     window: cfg.window.number(p.cell.window),
-                    start_ms: p.window_start,
-                    end_ms: p.window_end,
+                    start_ms: bound(p.window_start),
+                    end_ms: bound(p.window_end),
                     key: stream.key_name(p.cell.key).to_string(),
                     timing: p.timing.label(),
                     index: p.index,
@@ -188,8 +188,8 @@ pub fn run(a: &RunArgs, mut out: &mut dyn Write) -> Result<()> {
                     proc_time_ms: d.event.proc_time,
                     key: stream.key_name(d.event.key).to_string(),
                     window: cfg.window.number(d.window),
-                    window_start_ms: d.window_start,
-                    window_end_ms: d.window_end,
+                    window_start_ms: bound(d.window_start),
+                    window_end_ms: bound(d.window_end),
                     grace_ms: finite(d.grace),
                     watermark_ms: d.watermark,
                 })
