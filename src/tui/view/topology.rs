@@ -112,20 +112,29 @@ pub fn lines(app: &App, topo: &Topology, width: u16) -> Vec<Line<'static>> {
             spans.extend(channel_cell(t, topo.source_to_operator(p, op.instance)));
         }
         spans.extend(channel_cell(t, topo.operator_to_sink(op.instance)));
-        let (status, style): (String, Style) = if op.finished {
-            ("■ done".into(), t.dim)
+        // The status in words, then in glyphs for a panel too narrow for the words.
+        let (status, short, style): (String, String, Style) = if op.finished {
+            ("■ done".into(), "■".into(), t.dim)
         } else if let Some((k, arrived, _)) = &op.aligning {
-            (format!("⧗ #{k} {}/{np}", arrived.len()), t.late)
+            (
+                format!("⧗ #{k} {}/{np}", arrived.len()),
+                format!("⧗{k}"),
+                t.late,
+            )
         } else if let Some(k) = op.last_snapshot {
-            (format!("✓ #{k}"), t.on_time)
+            (format!("✓ #{k}"), format!("✓{k}"), t.on_time)
         } else {
-            ("running".into(), t.dim)
+            ("running".into(), "run".into(), t.dim)
         };
-        spans.push(Span::styled(status, style));
-        if picked {
-            spans.push(Span::styled(" ← c", t.warn));
-        }
-        v.push(Line::from(spans));
+        let row = |status: String| {
+            let mut spans = spans.clone();
+            spans.push(Span::styled(status, style));
+            if picked {
+                spans.push(Span::styled(" ← c", t.warn));
+            }
+            Line::from(spans)
+        };
+        v.push(super::fit(width, vec![row(status), row(short)]));
     }
     let sink = &topo.sink;
     let sink_line = |aligning: bool, since: bool| {
