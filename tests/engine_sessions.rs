@@ -7,13 +7,13 @@
 //! exactly-once sinks under any crash schedule.
 
 mod common;
-use common::arb_stream;
+use common::{arb_pipeline_of, arb_stream};
 
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;
 use twoclocks::engine::frontier::{point, sweep};
-use twoclocks::engine::pipeline::{CheckpointMode, CrashTarget, Pipeline, PipelineConfig};
+use twoclocks::engine::pipeline::{CrashTarget, Pipeline, PipelineConfig};
 use twoclocks::engine::window::oracle;
 use twoclocks::engine::{
     run, Accumulation, CellId, EngineConfig, Event, Fate, Output, Pane, Processor, Score, SinkKind,
@@ -437,30 +437,7 @@ proptest! {
 }
 
 fn arb_pipeline() -> impl Strategy<Value = PipelineConfig> {
-    (
-        arb_sessions(),
-        1usize..4,
-        1usize..4,
-        prop::option::of(2_000.0f64..30_000.0),
-        any::<u64>(),
-        prop_oneof![Just(0.0), 1.0f64..2_000.0],
-        prop_oneof![
-            Just(CheckpointMode::ExactlyOnce),
-            Just(CheckpointMode::Unaligned)
-        ],
-    )
-        .prop_map(
-            |(engine, partitions, parallelism, every, seed, transit, mode)| {
-                let mut cfg = PipelineConfig::new(engine);
-                cfg.partitions = partitions;
-                cfg.parallelism = parallelism;
-                cfg.checkpoint_every = every;
-                cfg.seed = seed;
-                cfg.transit = transit;
-                cfg.mode = mode;
-                cfg
-            },
-        )
+    arb_pipeline_of(arb_sessions(), 4)
 }
 
 proptest! {

@@ -8,7 +8,7 @@
 //! reference's five-crash schedule gives 40 groups and 20 000 events, identical.
 
 mod common;
-use common::arb_stream;
+use common::{arb_pipeline_of, arb_stream};
 
 use std::collections::BTreeMap;
 
@@ -56,31 +56,10 @@ fn arb_engine() -> impl Strategy<Value = EngineConfig> {
 }
 
 fn arb_pipeline() -> impl Strategy<Value = PipelineConfig> {
-    (
-        arb_engine(),
-        1usize..5,
-        1usize..5,
-        prop::option::of(2_000.0f64..30_000.0),
-        any::<u64>(),
-        prop_oneof![Just(0.0), 1.0f64..2_000.0],
-        prop_oneof![
-            Just(CheckpointMode::ExactlyOnce),
-            Just(CheckpointMode::Unaligned)
-        ],
-    )
-        .prop_map(
-            |(engine, partitions, parallelism, every, seed, transit, mode)| {
-                let mut cfg = PipelineConfig::new(engine);
-                cfg.partitions = partitions;
-                cfg.parallelism = parallelism;
-                cfg.checkpoint_every = every;
-                cfg.seed = seed;
-                cfg.transit = transit;
-                cfg.mode = mode;
-                cfg.audit = true;
-                cfg
-            },
-        )
+    arb_pipeline_of(arb_engine(), 5).prop_map(|mut cfg| {
+        cfg.audit = true;
+        cfg
+    })
 }
 
 /// Crash times as fractions of the stream's processing-time span, and whom they hit.
