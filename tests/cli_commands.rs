@@ -1,23 +1,8 @@
 //! The command line as a user meets it: the real binary's output, its JSON and CSV, and one
 //! clear error line with a non-zero exit for bad flags and bad input files.
 
-use std::process::{Command, Output};
-
-fn twoclocks(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_twoclocks"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+mod cli_common;
+use cli_common::{stderr, stdout, twoclocks};
 
 #[test]
 fn report_prints_the_reference_figures() {

@@ -2,20 +2,10 @@
 //! duration is called one, the UI without a terminal says so, and bad input files are refused
 //! with the line (and for a key, the column) of the offence.
 
-use std::process::{Command, Output, Stdio};
+mod cli_common;
+use cli_common::{stderr, twoclocks};
 
-fn twoclocks(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_twoclocks"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::null())
-        .output()
-        .expect("the binary runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use std::process::{Command, Stdio};
 
 /// One error line, exit code 2; the line.
 fn refused(args: &[&str]) -> String {

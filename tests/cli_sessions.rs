@@ -3,24 +3,8 @@
 //! with what to do instead, and a gap given with `--window` or `--slide`, or one that is not a
 //! whole number of milliseconds ≥ 1, is one error line with exit code 2.
 
-use std::process::{Command, Output, Stdio};
-
-fn twoclocks(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_twoclocks"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::null())
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+mod cli_common;
+use cli_common::{stderr, stdout, twoclocks};
 
 /// One error line, exit code 2; the line.
 fn refused(args: &[&str]) -> String {

@@ -7,11 +7,13 @@
 //! resumes exactly, the command line's errors, and as properties kept + dropped = seen and
 //! each key's segments between expirations add up to its truth.
 
+mod cli_common;
+use cli_common::twoclocks;
+
 mod common;
 use common::arb_stream;
 
 use std::collections::BTreeMap;
-use std::process::{Command, Output as ProcessOutput, Stdio};
 
 use proptest::prelude::*;
 use twoclocks::engine::window::{oracle, Ttl, TtlTime, GLOBAL};
@@ -261,15 +263,6 @@ fn an_empty_stream_holds_nothing() {
     let (p, out) = feed(global(Some((5, TtlTime::Event)), 0.0), &[]);
     assert_eq!(p.counters().state_entries_max, 0);
     assert!(out.finals.is_empty());
-}
-
-fn twoclocks(args: &[&str]) -> ProcessOutput {
-    Command::new(env!("CARGO_BIN_EXE_twoclocks"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::null())
-        .output()
-        .expect("the binary runs")
 }
 
 #[test]

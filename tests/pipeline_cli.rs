@@ -2,19 +2,8 @@
 //! --crash-at LIST --sink KIND` adds the sink's output, the checkpoints and the crashes to the
 //! JSON answer; without them `run` answers as before; bad values give one error line.
 
-use std::process::Command;
-
-fn twoclocks(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_twoclocks"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod cli_common;
+use cli_common::twoclocks_text as twoclocks;
 
 fn json(args: &[&str]) -> serde_json::Value {
     let (code, stdout, stderr) = twoclocks(args);

@@ -7,11 +7,13 @@
 //! the exactly-once sinks equal a clean run's. On the command line: `--outage`,
 //! `--idle-timeout` and `--partition-by`, their JSON and their errors.
 
+mod cli_common;
+use cli_common::twoclocks_text as twoclocks;
+
 mod common;
 use common::arb_stream;
 
 use std::collections::BTreeMap;
-use std::process::Command;
 
 use proptest::prelude::*;
 use twoclocks::engine::pipeline::{
@@ -511,18 +513,6 @@ proptest! {
             prop_assert_eq!(x.sink_output(kind), c.sink_output(kind), "{}", kind);
         }
     }
-}
-
-fn twoclocks(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_twoclocks"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 fn json(args: &[&str]) -> serde_json::Value {
