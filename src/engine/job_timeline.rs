@@ -42,6 +42,9 @@ pub enum Intervention {
     Outage(Outage),
 }
 
+// An outage's times are never NaN (the pipeline refuses them), so equality is total.
+impl Eq for Intervention {}
+
 /// A press at a processing time.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Press {
