@@ -228,6 +228,16 @@ fn the_ui_opens_the_outage_in_job_mode_cut_at_from_and_healed_at_from_plus_for()
     assert!(!parts[1].is_out, "healed at 290 s");
     assert_eq!(parts[1].out, vec![(200_000.0, 290_000.0)]);
     assert!(parts[0].is_out);
+    // A fresh start forgets the presses, not the job's outage.
+    act(&mut a, Action::Restart);
+    assert!(a.presses.is_empty());
+    if !a.playhead.playing {
+        act(&mut a, Action::TogglePlay);
+    }
+    tick(&mut a, 25.0);
+    a.settle();
+    let parts = a.trace.partitions();
+    assert!(parts[1].is_out && !parts[0].is_out);
 }
 
 #[test]
