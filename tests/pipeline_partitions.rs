@@ -644,7 +644,7 @@ fn bad_outages_and_idle_timeouts_give_one_error_line_naming_the_value() {
             "--idle-timeout",
         ),
         (&["run", "--partition-by", "hash"], "hash"),
-        (&["--partitions", "4", "--outage", "1@200s+90s"], "--outage"),
+        (&["--partitions", "4", "--outage", "4@200s+90s"], "--outage"),
     ] {
         let (code, stdout, stderr) = twoclocks(args);
         assert_eq!(code, 2, "{args:?}");

@@ -1,11 +1,14 @@
 //! The command line's shared pieces: how a source and the engine's dials are given as flags,
-//! and the parsers for durations (`10s`, `1500ms`, `2m`), watermark specs and sweep ranges.
+//! how a built-in scenario's presets and the flags given over them combine, and the parsers
+//! for durations (`10s`, `1500ms`, `2m`), watermark specs and sweep ranges.
 
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 
+use crate::engine::scenario::{Preset, ScenarioName};
 use crate::engine::window::{Ttl, TtlTime};
 use crate::engine::{Accumulation, EngineConfig, StreamParams, WatermarkKind, WindowFn};
 use crate::io::quote::quoted;
@@ -434,6 +437,158 @@ impl EngineArgs {
             early: self.early,
             accumulation: self.accumulation.into(),
         })
+    }
+}
+
+/// The flags given on the command line, by argument id (`seed`, `mean_delay`, `window`, …):
+/// the ones that override a scenario's presets. Filled from clap's matches when the command
+/// line is parsed ([`Given::of`]); empty, every preset stands.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Given(BTreeSet<String>);
+
+impl Given {
+    /// The arguments `m` took from the command line (not from their defaults).
+    pub fn of(m: &clap::ArgMatches) -> Given {
+        Given(
+            m.ids()
+                .filter(|id| {
+                    m.value_source(id.as_str()) == Some(clap::parser::ValueSource::CommandLine)
+                })
+                .map(|id| id.as_str().to_string())
+                .collect(),
+        )
+    }
+
+    /// Whether the argument `id` was given on the command line.
+    pub fn has(&self, id: &str) -> bool {
+        self.0.contains(id)
+    }
+}
+
+/// The generator's flags, by argument id.
+const GENERATOR_FLAGS: [&str; 7] = [
+    "seed",
+    "events",
+    "span",
+    "tail",
+    "mean_delay",
+    "tail_max",
+    "keys",
+];
+
+/// The flags that choose the window, by argument id: any of them replaces a scenario's window.
+const WINDOW_FLAGS: [&str; 5] = ["window", "slide", "session", "ttl", "ttl_time"];
+
+/// A scenario's stream with the generator flags given over its presets, and the name it is
+/// shown by (`(custom)` added when a flag changed it). A scenario with a generator of its own
+/// takes `--seed` only.
+pub fn scenario_stream(
+    name: ScenarioName,
+    source: &SourceArgs,
+    given: &Given,
+) -> Result<(crate::engine::Stream, String)> {
+    use crate::engine::scenario::Source;
+    let preset = name.preset().source;
+    let chosen = match &preset {
+        Source::Generator(base) => {
+            let mut p = base.clone();
+            if given.has("seed") {
+                p.seed = source.seed;
+            }
+            if given.has("events") {
+                p.events = source.events;
+            }
+            if given.has("span") {
+                p.span = source.span;
+            }
+            if given.has("tail") {
+                p.tail = source.tail;
+            }
+            if given.has("mean_delay") {
+                p.mean_delay = source.mean_delay;
+            }
+            if given.has("tail_max") {
+                p.tail_max = source.tail_max;
+            }
+            if given.has("keys") {
+                p.keys = source.keys.clone();
+            }
+            check_keys(&p.keys)?;
+            if p.events > 50_000_000 {
+                bail!("--events {} is more than 50000000", p.events);
+            }
+            Source::Generator(p)
+        }
+        own => {
+            if let Some(flag) = GENERATOR_FLAGS[1..].iter().find(|f| given.has(f)) {
+                bail!(
+                    "--scenario {} draws its own stream: --{} does not apply to it (--seed does)",
+                    name.label(),
+                    flag.replace('_', "-")
+                );
+            }
+            let seed = if given.has("seed") {
+                source.seed
+            } else {
+                own.seed()
+            };
+            match own {
+                Source::Sessions { .. } => Source::Sessions { seed },
+                _ => Source::Lesson { seed },
+            }
+        }
+    };
+    let label = if chosen == preset {
+        name.label().to_string()
+    } else {
+        format!("{} (custom)", name.label())
+    };
+    let stream = chosen.stream().context("bad generator parameters")?;
+    Ok((stream, label))
+}
+
+/// A scenario's engine dials with the engine flags given over them: any window flag replaces
+/// its window, each other flag its dial. The flags are checked as they are without a scenario.
+pub fn scenario_config(
+    preset: &Preset,
+    engine: &EngineArgs,
+    given: &Given,
+) -> Result<EngineConfig> {
+    let flags = engine.config()?;
+    let mut cfg = preset.config;
+    if WINDOW_FLAGS.iter().any(|f| given.has(f)) {
+        cfg.window = flags.window;
+    }
+    if given.has("watermark") {
+        cfg.watermark = flags.watermark;
+    }
+    if given.has("grace") {
+        cfg.grace = flags.grace;
+    }
+    if given.has("early") {
+        cfg.early = flags.early;
+    }
+    if given.has("accumulation") {
+        cfg.accumulation = flags.accumulation;
+    }
+    Ok(cfg)
+}
+
+/// The stream and dials a subcommand runs on: a scenario's, with the flags given over them,
+/// or, without `--scenario`, the flags' own (the classroom stream and dials by default).
+pub fn chosen(
+    scenario: Option<ScenarioName>,
+    source: &SourceArgs,
+    engine: &EngineArgs,
+    given: &Given,
+) -> Result<(crate::engine::Stream, EngineConfig)> {
+    match scenario {
+        None => Ok((source.load()?, engine.config()?)),
+        Some(name) => {
+            let config = scenario_config(&name.preset(), engine, given)?;
+            let (stream, _) = scenario_stream(name, source, given)?;
+            Ok((stream, config))
+        }
     }
 }
 

@@ -8,15 +8,15 @@ pub mod report;
 
 use std::process::ExitCode;
 
-use clap::parser::ValueSource;
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand};
 
-use crate::engine::pipeline::PipelineConfig;
+use crate::engine::scenario::{JobShape, ScenarioName};
 use crate::engine::EngineConfig;
 use crate::io::quote::{escaped, quoted};
-use crate::tui::scenario::{Scenario, ScenarioName};
+use crate::tui::app::JobPreset;
+use crate::tui::scenario::Scenario;
 use crate::tui::theme::{Theme, ThemeName};
-use args::{EngineArgs, SourceArgs};
+use args::{EngineArgs, Given, SourceArgs};
 
 /// twoclocks: stream processing made visible. Events arrive in processing time, are placed by
 /// event time, a watermark claims completeness, windows fire early, on time and late.
@@ -39,13 +39,13 @@ pub struct UiArgs {
     /// Colours: dark, light (for projectors) or mono. NO_COLOR selects mono.
     #[arg(long, value_enum)]
     pub theme: Option<ThemeName>,
-    /// Playback speed: seconds of processing time per real second.
+    /// Playback speed: seconds of processing time per real second (10, or the scenario's).
     #[arg(long, default_value_t = 10.0, value_parser = parse_speed, allow_negative_numbers = true)]
     pub speed: f64,
-    /// A built-in stream to open on; the generator flags below adjust it.
+    /// A built-in stream to open on, with its dials; the flags given override its presets.
     #[arg(long, value_enum, conflicts_with = "input")]
     pub scenario: Option<ScenarioName>,
-    /// Open paused instead of playing.
+    /// Open paused instead of playing (the lesson always opens paused).
     #[arg(long)]
     pub paused: bool,
     /// The stream to open on: a CSV file, or the generator's dials (over the scenario's presets).
@@ -143,7 +143,18 @@ where
     };
     let cli = Cli::from_arg_matches(&matches).map_err(|e| flag_error_line(&e))?;
     Ok(match cli.command {
-        Some(cmd) => Invocation::Command(Box::new(cmd)),
+        Some(mut cmd) => {
+            if let Some((_, sub)) = matches.subcommand() {
+                let given = Given::of(sub);
+                match &mut cmd {
+                    Command::Run(a) => a.given = given,
+                    Command::Stream(a) => a.given = given,
+                    Command::Frontier(a) => a.given = given,
+                    Command::Report(_) => {}
+                }
+            }
+            Invocation::Command(Box::new(cmd))
+        }
         None => Invocation::Ui(Box::new(cli.ui), Box::new(matches)),
     })
 }
@@ -198,14 +209,24 @@ fn ui(a: &UiArgs, matches: &ArgMatches) -> anyhow::Result<()> {
 }
 
 /// What the UI opens on for these flags: the stream, the dials and, when a pipeline flag is
-/// given, the job's shape (the UI's own job where a flag is not given: 2 partitions, 4
-/// operators, checkpoints every 10 s).
+/// given or the scenario is a job, the job's shape and outages (the UI's own job where neither
+/// says: 2 partitions, 4 operators, checkpoints every 10 s). A scenario presets the dials, the
+/// job, the speed and whether it opens paused; the flags given override them.
 pub fn ui_options(
     a: &UiArgs,
     matches: &ArgMatches,
-) -> anyhow::Result<(crate::tui::Options, Option<PipelineConfig>)> {
-    let config = a.engine.config()?;
+) -> anyhow::Result<(crate::tui::Options, Option<JobPreset>)> {
+    let given = Given::of(matches);
+    let preset = a.scenario.unwrap_or_default().preset();
+    let config = args::scenario_config(&preset, &a.engine, &given)?;
     if config.window.is_merging() {
+        if let (Some(name), false) = (a.scenario, given.has("session")) {
+            anyhow::bail!(
+                "--scenario {} opens on session windows, which the UI does not draw yet; use \
+                 `twoclocks run --scenario {0}`, or give the UI a --window",
+                name.label()
+            );
+        }
         anyhow::bail!("session windows are not drawn in the UI yet; use `twoclocks run --session`");
     }
     if config.window.is_global() {
@@ -213,8 +234,8 @@ pub fn ui_options(
             "the global window is not drawn in the UI yet; use `twoclocks run --window global`"
         );
     }
-    let job = ui_job(&a.pipeline, config)?;
-    let scenario = load_scenario(a, matches, &config.window)?;
+    let job = ui_job(&a.pipeline, config, preset.job.as_ref())?;
+    let scenario = load_scenario(a, &given, &config.window)?;
     if scenario.is_empty() {
         anyhow::bail!("the stream is empty: nothing to show");
     }
@@ -222,18 +243,23 @@ pub fn ui_options(
     let options = crate::tui::Options {
         scenario,
         config,
-        speed: a.speed,
+        speed: match preset.speed {
+            Some(speed) if !given.has("speed") => speed,
+            _ => a.speed,
+        },
         theme,
-        play: !a.paused,
+        play: !a.paused && !preset.paused,
     };
     Ok((options, job))
 }
 
-/// The job the pipeline flags open the UI on, if any is given.
+/// The job the pipeline flags (over the scenario's job, if it has one) open the UI on, if any
+/// is given, with its outages.
 fn ui_job(
     p: &commands::PipelineArgs,
     engine: EngineConfig,
-) -> anyhow::Result<Option<PipelineConfig>> {
+    scenario_job: Option<&JobShape>,
+) -> anyhow::Result<Option<JobPreset>> {
     use crate::tui::app::{JOB_OPERATORS, JOB_PARTITIONS, JOB_SEED};
     if p.crash_at.is_some() || p.crash_operator.is_some() {
         anyhow::bail!(
@@ -247,12 +273,14 @@ fn ui_job(
              by side"
         );
     }
-    if !p.outage.is_empty() {
-        anyhow::bail!(
-            "--outage is for `twoclocks run`; the UI does not silence a partition yet \
-             (--partition-by and --idle-timeout do open it)"
-        );
-    }
+    let over;
+    let p = match scenario_job {
+        Some(job) => {
+            over = p.over(job);
+            &over
+        }
+        None => p,
+    };
     if !p.given() {
         return Ok(None);
     }
@@ -265,56 +293,31 @@ fn ui_job(
         .or(Some(crate::tui::dials::CHECKPOINT_DEFAULT));
     cfg.keep_outputs = false;
     cfg.validate()?;
-    Ok(Some(cfg))
+    // The outages are checked against the job's partitions, the UI's own 2 if none is given.
+    let outages = commands::PipelineArgs {
+        partitions: Some(cfg.partitions),
+        ..p.clone()
+    }
+    .outages()?;
+    Ok(Some(JobPreset {
+        config: cfg,
+        outages,
+    }))
 }
 
 /// The stream the UI opens on: a CSV file, a built-in scenario (generator flags given on the
 /// command line override its presets), or the generator flags alone (the classroom stream).
 fn load_scenario(
     a: &UiArgs,
-    matches: &ArgMatches,
+    given: &Given,
     window: &crate::engine::WindowFn,
 ) -> anyhow::Result<Scenario> {
     if let Some(path) = &a.source.input {
         let stream = a.source.load()?;
         return Ok(Scenario::new(path.display().to_string(), stream, window));
     }
-    let given = |id: &str| matches.value_source(id) == Some(ValueSource::CommandLine);
     let name = a.scenario.unwrap_or_default();
-    let mut p = name.params();
-    let s = &a.source;
-    if given("seed") {
-        p.seed = s.seed;
-    }
-    if given("events") {
-        p.events = s.events;
-    }
-    if given("span") {
-        p.span = s.span;
-    }
-    if given("tail") {
-        p.tail = s.tail;
-    }
-    if given("mean_delay") {
-        p.mean_delay = s.mean_delay;
-    }
-    if given("tail_max") {
-        p.tail_max = s.tail_max;
-    }
-    if given("keys") {
-        p.keys = s.keys.clone();
-    }
-    args::check_keys(&p.keys)?;
-    let custom = p != name.params();
-    if p.events > 50_000_000 {
-        anyhow::bail!("--events {} is more than 50000000", p.events);
-    }
-    let stream = crate::engine::stream::generate(&p)?;
-    let label = if custom {
-        format!("{} (custom)", name.label())
-    } else {
-        name.label().to_string()
-    };
+    let (stream, label) = args::scenario_stream(name, &a.source, given)?;
     Ok(Scenario::new(label, stream, window))
 }
 

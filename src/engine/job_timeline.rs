@@ -18,7 +18,7 @@ use std::sync::Arc;
 use super::checkpoint::SinkKind;
 use super::lateness::Fate;
 use super::pipeline::{
-    CrashRecord, CrashTarget, Outcome, Pipeline, PipelineConfig, PipelineError, StepEvent,
+    CrashRecord, CrashTarget, Outage, Outcome, Pipeline, PipelineConfig, PipelineError, StepEvent,
 };
 use super::stream::{KeyId, Stream};
 use super::timeline::Phase;
@@ -26,7 +26,7 @@ use super::trace::WindowRow;
 use super::window::{CellId, WindowId};
 
 /// What the user pressed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Intervention {
     /// The whole job, or one operator instance, fails.
     Crash(CrashTarget),
@@ -37,7 +37,13 @@ pub enum Intervention {
     Cut(usize),
     /// This source partition's outage ends: what it held back is delivered.
     Heal(usize),
+    /// An outage given in advance (`--outage`, a scenario's): the partition is cut off at its
+    /// start and healed at its end, as if cut and healed then.
+    Outage(Outage),
 }
+
+// An outage's times are never NaN (the pipeline refuses them), so equality is total.
+impl Eq for Intervention {}
 
 /// A press at a processing time.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -248,6 +254,11 @@ impl JobTimeline {
                 !self.pipeline.is_finished() && self.pipeline.cut_partition_at(p, time) == Ok(true)
             }
             Intervention::Heal(p) => self.pipeline.heal_partition_at(p, time),
+            Intervention::Outage(o) => {
+                !self.pipeline.is_finished()
+                    && self.pipeline.cut_partition_at(o.partition, o.from) == Ok(true)
+                    && self.pipeline.heal_partition_at(o.partition, o.until)
+            }
         };
         if done {
             self.presses.push(Press { time, what });

@@ -9,6 +9,7 @@ pub mod job_timeline;
 pub mod lateness;
 pub mod pipeline;
 pub mod processor;
+pub mod scenario;
 pub mod stream;
 pub mod timeline;
 pub mod trace;

@@ -20,7 +20,7 @@ use std::time::Duration;
 use crate::engine::frontier::Frontier;
 use crate::engine::frontier::FrontierPoint;
 use crate::engine::job_timeline::Press;
-use crate::engine::pipeline::PipelineConfig;
+use crate::engine::pipeline::{Outage, PipelineConfig};
 use crate::engine::timeline::Timeline;
 use crate::engine::trace::{Clock, Trace};
 use crate::engine::{KeyId, WindowFn};
@@ -30,7 +30,7 @@ pub use super::dials::{
     Dial, Dials, Family, CHECKPOINT_MAX, CHECKPOINT_STEP, EARLY_MAX, EARLY_STEP, GRACE_MAX,
     GRACE_STEP, LAG_MAX, LAG_STEP, SPEEDS,
 };
-pub use job::{JOB_OPERATORS, JOB_PARTITIONS, JOB_SEED};
+pub use job::{JobPreset, JOB_OPERATORS, JOB_PARTITIONS, JOB_SEED};
 pub use work::{run_job, run_timeline, Done, Work};
 
 use super::geometry::{Areas, FULL_SIZE};
@@ -155,6 +155,9 @@ pub struct App {
     /// The job's shape given on the command line (partitions, operators, barriers, seed,
     /// transit); None: [`JOB_PARTITIONS`], [`JOB_OPERATORS`], [`JOB_SEED`].
     pub job_preset: Option<PipelineConfig>,
+    /// The job's outages given on the command line (`--outage`, a scenario's): applied before
+    /// the presses at every re-run, and kept by a fresh start.
+    pub job_outages: Vec<Outage>,
     /// What the user pressed in the job (crashes, checkpoints), in order: with the dials and
     /// the playhead, what the job shows is a function of these.
     pub presses: Vec<Press>,
@@ -220,6 +223,7 @@ impl App {
             frontiers: Vec::new(),
             parallel: false,
             job_preset: None,
+            job_outages: Vec::new(),
             presses: Vec::new(),
             crash_pick: None,
             partition_pick: None,

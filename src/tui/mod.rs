@@ -28,7 +28,6 @@ use futures::StreamExt;
 use tokio::sync::mpsc;
 use tokio::time::MissedTickBehavior;
 
-use crate::engine::pipeline::PipelineConfig;
 use crate::engine::EngineConfig;
 use app::{update, App, Dials, Msg};
 use scenario::Scenario;
@@ -106,7 +105,7 @@ pub fn app_for(opts: Options) -> App {
 
 /// Opens the UI and runs it until the user quits; with `job`, in job mode on a job of that
 /// shape.
-pub fn run(opts: Options, job: Option<PipelineConfig>) -> anyhow::Result<()> {
+pub fn run(opts: Options, job: Option<app::JobPreset>) -> anyhow::Result<()> {
     // Time for the tick, I/O for the signal handlers.
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()

@@ -1,55 +1,15 @@
 //! Scenarios: the stream the UI animates, with what it needs to know about it once (the oracle,
-//! the windows it touches, the extent of both clocks). Built-in ones are generator presets; the
-//! classroom stream (the reference's seed-7 stream) is the default.
+//! the windows it touches, the extent of both clocks). The built-in ones are the engine's
+//! catalogue (`engine::scenario`); the classroom stream (the reference's seed-7 stream) is the
+//! default.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use crate::engine::stream::{generate, Stream, StreamParams};
+pub use crate::engine::scenario::ScenarioName;
+use crate::engine::stream::Stream;
 use crate::engine::timeline::{stream_windows, truth};
 use crate::engine::{CellId, WindowFn, WindowId};
-
-/// A named built-in stream.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum ScenarioName {
-    /// The reference's seed-7 stream: 20 000 events over 600 s, 8 % of them in a 90 s tail.
-    #[default]
-    Classroom,
-    /// Almost in order: 1 % tail, short delays. The watermark is rarely wrong.
-    Punctual,
-    /// A third of the events in a 120 s tail: the watermark is wrong all the time.
-    Stormy,
-}
-
-impl ScenarioName {
-    /// The scenario's name as given on the command line and shown on screen.
-    pub fn label(&self) -> &'static str {
-        match self {
-            ScenarioName::Classroom => "classroom",
-            ScenarioName::Punctual => "punctual",
-            ScenarioName::Stormy => "stormy",
-        }
-    }
-
-    /// The generator's dials for this scenario.
-    pub fn params(&self) -> StreamParams {
-        let base = StreamParams::default();
-        match self {
-            ScenarioName::Classroom => base,
-            ScenarioName::Punctual => StreamParams {
-                tail: 0.01,
-                mean_delay: 500.0,
-                tail_max: 30_000.0,
-                ..base
-            },
-            ScenarioName::Stormy => StreamParams {
-                tail: 0.33,
-                tail_max: 120_000.0,
-                ..base
-            },
-        }
-    }
-}
 
 /// The stream on screen and what is known about it in advance.
 #[derive(Debug, Clone)]
@@ -102,7 +62,7 @@ impl Scenario {
 
     /// A built-in scenario.
     pub fn built_in(name: ScenarioName, window: &WindowFn) -> anyhow::Result<Scenario> {
-        let stream = generate(&name.params())?;
+        let stream = name.preset().source.stream()?;
         Ok(Scenario::new(name.label(), stream, window))
     }
 

@@ -8,8 +8,9 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use super::json::finite;
-use crate::cli::args::{parse_duration_list, EngineArgs, SourceArgs};
+use crate::cli::args::{chosen, parse_duration_list, EngineArgs, Given, SourceArgs};
 use crate::engine::frontier::{self, FrontierPoint};
+use crate::engine::scenario::ScenarioName;
 
 /// `frontier`'s output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -33,6 +34,10 @@ pub const MAX_FRONTIER_POINTS: usize = 100_000;
 /// the output format.
 #[derive(Debug, Args)]
 pub struct FrontierArgs {
+    /// A built-in stream with its window and watermark family (the sweep sets the grace; a
+    /// scenario's early trigger is left out); the flags given override them (not with --input).
+    #[arg(long, value_enum, conflicts_with = "input")]
+    pub scenario: Option<ScenarioName>,
     /// The stream the sweep runs over.
     #[command(flatten)]
     pub source: SourceArgs,
@@ -50,6 +55,9 @@ pub struct FrontierArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = TableCsvJson::Table)]
     pub format: TableCsvJson,
+    /// The flags given on the command line, which override the scenario's presets.
+    #[arg(skip)]
+    pub given: Given,
 }
 
 #[derive(Serialize)]
@@ -82,8 +90,10 @@ impl From<&FrontierPoint> for PointJson {
 /// Sweeps the lags × graces `a` gives (a lag-based watermark, no grace or early trigger of
 /// its own) and writes each point.
 pub fn frontier(a: &FrontierArgs, mut out: &mut dyn Write) -> Result<()> {
-    let stream = a.source.load()?;
-    let cfg = a.engine.config()?;
+    let (stream, mut cfg) = chosen(a.scenario, &a.source, &a.engine, &a.given)?;
+    // The sweep sets the grace, and final values do not depend on early panes.
+    cfg.grace = 0.0;
+    cfg.early = None;
     if cfg.watermark.lag().is_none() {
         bail!(
             "--watermark {} has no lag to sweep: use fixed:DUR or bounded:DUR",

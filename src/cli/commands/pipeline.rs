@@ -19,6 +19,7 @@ use crate::engine::pipeline::{
     CheckpointMode, CrashTarget, Outage, PartitionBy, PartitionView, Pipeline, PipelineConfig,
     WatermarkStats,
 };
+use crate::engine::scenario::JobShape;
 use crate::engine::window::fmt_ms;
 use crate::engine::{CellId, EngineConfig, SinkKind, Stream};
 use crate::io::quote::quoted;
@@ -155,6 +156,34 @@ impl PipelineArgs {
             || self.partition_by.is_some()
             || !self.outage.is_empty()
             || self.idle_timeout.is_some()
+    }
+
+    /// These flags over a scenario's job: each flag given stands, the job's shape fills in
+    /// the rest (its outages only when no `--outage` is given).
+    pub fn over(&self, job: &JobShape) -> PipelineArgs {
+        let mut a = self.clone();
+        a.partitions = a.partitions.or(Some(job.partitions));
+        a.partition_by = a.partition_by.or(Some(match job.partition_by {
+            PartitionBy::Index => PartitionByArg::Index,
+            PartitionBy::Key => PartitionByArg::Key,
+        }));
+        a.parallelism = a.parallelism.or(Some(job.parallelism));
+        a.checkpoint_every = a.checkpoint_every.or(job.checkpoint_every);
+        if a.outage.is_empty() {
+            a.outage = job
+                .outages
+                .iter()
+                .map(|o| {
+                    format!(
+                        "{}@{}+{}",
+                        o.partition,
+                        fmt_ms(o.from),
+                        fmt_ms(o.until - o.from)
+                    )
+                })
+                .collect();
+        }
+        a
     }
 
     /// The pipeline's dials over the engine's `engine`, checked; outputs are kept for listing.

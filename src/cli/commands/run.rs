@@ -12,7 +12,8 @@ use super::json::{bound, finite};
 use super::pipeline::{
     pipeline_json, run_pipeline, write_pipeline_table, PipelineArgs, PipelineJson, PipelineRun,
 };
-use crate::cli::args::{EngineArgs, SourceArgs};
+use crate::cli::args::{chosen, EngineArgs, Given, SourceArgs};
+use crate::engine::scenario::ScenarioName;
 use crate::engine::window::{fmt_ms, oracle};
 use crate::engine::{run as run_engine, CellId, Counters, Dropped, Pane, Score};
 
@@ -31,6 +32,10 @@ pub enum TableOrJson {
 /// `run`'s flags: the stream, the engine's dials, the output format and the pipeline's dials.
 #[derive(Debug, Args)]
 pub struct RunArgs {
+    /// A built-in stream with its dials; the flags given override its presets (not with
+    /// --input).
+    #[arg(long, value_enum, conflicts_with = "input")]
+    pub scenario: Option<ScenarioName>,
     /// The stream to run.
     #[command(flatten)]
     pub source: SourceArgs,
@@ -43,6 +48,9 @@ pub struct RunArgs {
     /// The parallel pipeline's dials: any of them runs the job instead of the single processor.
     #[command(flatten)]
     pub pipeline: PipelineArgs,
+    /// The flags given on the command line, which override the scenario's presets.
+    #[arg(skip)]
+    pub given: Given,
 }
 
 /// A window's number is `null` for sessions, which are known by their span alone.
@@ -130,11 +138,15 @@ struct ConfigJson {
 
 /// Runs the engine (or the pipeline, when a pipeline flag is given) and writes the answer.
 pub fn run(a: &RunArgs, mut out: &mut dyn Write) -> Result<()> {
-    let stream = a.source.load()?;
-    let cfg = a.engine.config()?;
+    let (stream, cfg) = chosen(a.scenario, &a.source, &a.engine, &a.given)?;
+    // A scenario's job is its presets: the pipeline flags given override them one by one.
+    let pipeline = match a.scenario.and_then(|n| n.preset().job) {
+        Some(job) => a.pipeline.over(&job),
+        None => a.pipeline.clone(),
+    };
     let truth = oracle(&stream, &cfg.window);
-    let result = if a.pipeline.given() {
-        run_pipeline(&stream, cfg, &a.pipeline, &truth)?
+    let result = if pipeline.given() {
+        run_pipeline(&stream, cfg, &pipeline, &truth)?
     } else {
         let r = run_engine(&stream, cfg, true);
         RunAnswer {

@@ -1,12 +1,13 @@
 //! Job mode: the parallel pipeline (sources → keyed operators → sinks, with checkpoints) run
 //! to the playhead in place of the single processor. What it shows is a function of the dials,
 //! the playhead and the presses (crashes, checkpoints taken on demand): a dial change re-runs
-//! the job from the start with the same presses at the same points.
+//! the job from the start with the same presses at the same points. Outages given on the
+//! command line (`--outage`, a scenario's) are part of the job: applied first at every re-run.
 
 use std::sync::atomic::AtomicBool;
 
-use crate::engine::job_timeline::{Intervention, JobTimeline};
-use crate::engine::pipeline::{PipelineConfig, PipelineError};
+use crate::engine::job_timeline::{Intervention, JobTimeline, Press};
+use crate::engine::pipeline::{Outage, PipelineConfig, PipelineError};
 use crate::engine::trace::Trace;
 
 use super::work::{run_job, Work};
@@ -18,6 +19,25 @@ pub const JOB_PARTITIONS: usize = 2;
 pub const JOB_OPERATORS: usize = 4;
 /// The seed of the job's channel transit times.
 pub const JOB_SEED: u64 = 1;
+
+/// The job the UI opens on: its shape, and the outages given in advance, each a partition cut
+/// off at its start and healed at its end as if `p` had been pressed then.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JobPreset {
+    /// The job's shape (and the dials it opens with).
+    pub config: PipelineConfig,
+    /// Partitions silent for a while, in processing time.
+    pub outages: Vec<Outage>,
+}
+
+impl From<PipelineConfig> for JobPreset {
+    fn from(config: PipelineConfig) -> Self {
+        JobPreset {
+            config,
+            outages: Vec::new(),
+        }
+    }
+}
 
 impl App {
     /// The parallel job's configuration for the dials.
@@ -35,10 +55,13 @@ impl App {
         }
     }
 
-    /// Opens job mode on a job of this shape; its checkpoint interval presets the dial.
-    pub fn open_job(&mut self, preset: PipelineConfig) {
-        self.job_preset = Some(preset);
-        self.dials.checkpoint_every = preset.checkpoint_every;
+    /// Opens job mode on a job of this shape (with its outages); its checkpoint interval
+    /// presets the dial.
+    pub fn open_job(&mut self, preset: impl Into<JobPreset>) {
+        let JobPreset { config, outages } = preset.into();
+        self.job_preset = Some(config);
+        self.job_outages = outages;
+        self.dials.checkpoint_every = config.checkpoint_every;
         if self.parallel {
             self.rerun_job(false);
         } else {
@@ -56,6 +79,7 @@ impl App {
         let now = self.playhead.now.max(start);
         let to_end = self.playhead.finished;
         let cfg = self.job_config();
+        let presses = self.job_presses();
         if inline || self.scenario.len() <= self.inline_events {
             self.rerunning = false;
             self.cancel = None;
@@ -64,7 +88,7 @@ impl App {
             if let Some(job) = run_job(
                 self.scenario.stream.clone(),
                 cfg,
-                &self.presses,
+                &presses,
                 now,
                 to_end,
                 &never,
@@ -87,11 +111,24 @@ impl App {
             generation,
             stream: self.scenario.stream.clone(),
             cfg,
-            presses: self.presses.clone(),
+            presses,
             now,
             to_end,
             cancel,
         });
+    }
+
+    /// What a re-run applies: the outages given in advance (before the job's first step), then
+    /// the user's presses in order.
+    fn job_presses(&self) -> Vec<Press> {
+        self.job_outages
+            .iter()
+            .map(|&o| Press {
+                time: f64::NEG_INFINITY,
+                what: Intervention::Outage(o),
+            })
+            .chain(self.presses.iter().copied())
+            .collect()
     }
 
     /// A re-run job replaces the run drawn; the playhead follows it. A job that could not be
