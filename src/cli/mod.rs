@@ -205,14 +205,6 @@ pub fn ui_options(
     matches: &ArgMatches,
 ) -> anyhow::Result<(crate::tui::Options, Option<PipelineConfig>)> {
     let config = a.engine.config()?;
-    if config.window.is_merging() {
-        anyhow::bail!("session windows are not drawn in the UI yet; use `twoclocks run --session`");
-    }
-    if config.window.is_global() {
-        anyhow::bail!(
-            "the global window is not drawn in the UI yet; use `twoclocks run --window global`"
-        );
-    }
     let job = ui_job(&a.pipeline, config)?;
     let scenario = load_scenario(a, matches, &config.window)?;
     if scenario.is_empty() {
