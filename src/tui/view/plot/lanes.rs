@@ -1,7 +1,7 @@
 //! The plot's session lanes and TTL marks. Under the event-time labels, one lane per key shown
 //! (every key when they fit, else the selected key and its neighbours): each of the run's
 //! sessions so far is a span in event time (`├──┤`), styled by where it stands (open, fired,
-//! finalised; the selected session in the selection's colour), and `⋈` marks where an event
+//! finalised; the selected session in the selection's colour), and `⊕` marks where an event
 //! bridged two sessions or merged into one that had already fired (late data). For the global
 //! window, `⊘` on the processing-time axis marks each key's state expiring under the TTL.
 //! Everything drawn is what the trace answers; nothing is computed here.
@@ -24,7 +24,7 @@ pub const SESSION_END: char = '┤';
 /// A session one column wide.
 pub const SESSION_ONE: char = '│';
 /// Where an event merged sessions: bridged two, or joined one that had fired.
-pub const MERGE: char = '⋈';
+pub const MERGE: char = '⊕';
 /// A key's state expiring under the TTL, on the processing-time axis.
 pub const EXPIRY: char = '⊘';
 
