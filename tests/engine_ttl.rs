@@ -301,7 +301,6 @@ fn the_command_line_refuses_a_ttl_it_cannot_honour() {
             &["run", "--window", "global", "--slide", "1s"],
             "--slide does not apply",
         ),
-        (&["--window", "global"], "not drawn in the UI"),
     ] {
         let o = twoclocks(args);
         let err = String::from_utf8_lossy(&o.stderr).to_string();

@@ -514,3 +514,125 @@ fn snapshot_topology_during_an_outage() {
         insta::assert_snapshot!(format!("topology_{w}x{h}_partition_cut_off"), panel);
     }
 }
+
+/// 300 events over 600 s (the classroom generator's other dials) in 10 s-gap sessions with
+/// 30 s of grace, paused at processing time 250 s: sessions fired, finalised and open, late
+/// events merging into fired ones.
+fn sessions(theme: Theme) -> App {
+    use twoclocks::engine::stream::{generate, StreamParams};
+    use twoclocks::engine::WindowFn;
+    let window = WindowFn::session(10_000).unwrap();
+    let stream = generate(&StreamParams {
+        events: 300,
+        ..StreamParams::default()
+    })
+    .unwrap();
+    let mut a = app_for(Options {
+        scenario: Scenario::new("sessions", stream, &window),
+        config: EngineConfig {
+            window,
+            ..EngineConfig::fixed(20_000.0, 30_000.0)
+        },
+        speed: 10.0,
+        theme,
+        play: true,
+    });
+    a.settle();
+    update(&mut a, Msg::Tick, Duration::from_secs(25));
+    act(&mut a, Action::TogglePlay);
+    a
+}
+
+/// The global window under a 3 s processing-time TTL with 10 s early panes, 1 000 events,
+/// paused at processing time 120 s: every key reset many times.
+fn global_ttl(theme: Theme) -> App {
+    use twoclocks::engine::stream::{generate, StreamParams};
+    use twoclocks::engine::window::{Ttl, TtlTime};
+    use twoclocks::engine::WindowFn;
+    let window = WindowFn::global(Some(Ttl {
+        ms: 3_000,
+        time: TtlTime::Processing,
+    }))
+    .unwrap();
+    let stream = generate(&StreamParams {
+        events: 1_000,
+        ..StreamParams::default()
+    })
+    .unwrap();
+    let mut a = app_for(Options {
+        scenario: Scenario::new("ttl", stream, &window),
+        config: EngineConfig {
+            window,
+            early: Some(10_000.0),
+            ..EngineConfig::fixed(20_000.0, 0.0)
+        },
+        speed: 10.0,
+        theme,
+        play: true,
+    });
+    a.settle();
+    update(&mut a, Msg::Tick, Duration::from_secs(12));
+    act(&mut a, Action::TogglePlay);
+    a
+}
+
+fn count(buf: &Buffer, g: char) -> usize {
+    buf.content()
+        .iter()
+        .filter(|c| c.symbol() == g.to_string())
+        .count()
+}
+
+#[test]
+fn snapshot_sessions_120x40() {
+    let mut a = sessions(Theme::dark());
+    let buf = buffer(&mut a, 120, 40);
+    assert!(count(&buf, view::plot::MERGE) > 0, "a merge is marked");
+    assert!(
+        count(&buf, view::plot::SESSION_START) > 20,
+        "sessions in lanes"
+    );
+    insta::assert_snapshot!("sessions_120x40", screen(&mut a, 120, 40).backend());
+}
+
+#[test]
+fn snapshot_sessions_80x24() {
+    let mut a = sessions(Theme::mono());
+    act(&mut a, Action::CycleKey);
+    insta::assert_snapshot!("sessions_80x24", screen(&mut a, 80, 24).backend());
+}
+
+#[test]
+fn snapshot_global_ttl_120x40() {
+    let mut a = global_ttl(Theme::dark());
+    let buf = buffer(&mut a, 120, 40);
+    assert!(
+        count(&buf, view::plot::EXPIRY) > 0,
+        "expirations on the axis"
+    );
+    insta::assert_snapshot!("global_ttl_120x40", screen(&mut a, 120, 40).backend());
+}
+
+#[test]
+fn snapshot_global_ttl_80x24() {
+    let mut a = global_ttl(Theme::mono());
+    insta::assert_snapshot!("global_ttl_80x24", screen(&mut a, 80, 24).backend());
+}
+
+#[test]
+fn sessions_and_the_global_window_never_panic_at_any_size() {
+    for mut a in [sessions(Theme::dark()), global_ttl(Theme::mono())] {
+        for (w, h) in [
+            (0, 0),
+            (1, 1),
+            (79, 23),
+            (80, 24),
+            (120, 40),
+            (200, 60),
+            (300, 90),
+        ] {
+            let buf = buffer(&mut a, w, h);
+            assert_eq!(buf.area, Rect::new(0, 0, w, h));
+        }
+    }
+}

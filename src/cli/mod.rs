@@ -219,21 +219,6 @@ pub fn ui_options(
     let given = Given::of(matches);
     let preset = a.scenario.unwrap_or_default().preset();
     let config = args::scenario_config(&preset, &a.engine, &given)?;
-    if config.window.is_merging() {
-        if let (Some(name), false) = (a.scenario, given.has("session")) {
-            anyhow::bail!(
-                "--scenario {} opens on session windows, which the UI does not draw yet; use \
-                 `twoclocks run --scenario {0}`, or give the UI a --window",
-                name.label()
-            );
-        }
-        anyhow::bail!("session windows are not drawn in the UI yet; use `twoclocks run --session`");
-    }
-    if config.window.is_global() {
-        anyhow::bail!(
-            "the global window is not drawn in the UI yet; use `twoclocks run --window global`"
-        );
-    }
     let job = ui_job(&a.pipeline, config, preset.job.as_ref())?;
     let scenario = load_scenario(a, &given, &config.window)?;
     if scenario.is_empty() {

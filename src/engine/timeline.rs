@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 
 use super::frontier::{self, FrontierPoint};
 use super::lateness::{explain, Fate};
-use super::processor::{Counters, EngineConfig, Output, Processor};
+use super::processor::{Counters, EngineConfig, Expiry, Output, Processor, SessionChange};
 use super::stream::{Event, KeyId, Stream};
 use super::trace::WindowRow;
 use super::trigger::{Pane, Timing};
@@ -43,6 +43,10 @@ pub struct Timeline {
     late_panes: BTreeMap<CellId, u32>,
     /// Finalised cells and their final values.
     finals: BTreeMap<CellId, u64>,
+    /// Every change of the sessions so far (session windows), in order.
+    sessions: Vec<SessionChange>,
+    /// Every TTL expiry so far (the global window), in order.
+    expirations: Vec<Expiry>,
     /// The stream's largest delay: the perfect watermark's lag.
     max_delay: f64,
 }
@@ -119,6 +123,8 @@ impl Timeline {
             latest_pane: BTreeMap::new(),
             late_panes: BTreeMap::new(),
             finals: BTreeMap::new(),
+            sessions: Vec::new(),
+            expirations: Vec::new(),
             max_delay: stream.max_delay(),
         }
     }
@@ -169,6 +175,8 @@ impl Timeline {
             self.finals.insert(f.cell, f.value);
         }
         self.scratch.dropped.clear();
+        self.sessions.append(&mut self.scratch.sessions);
+        self.expirations.append(&mut self.scratch.expirations);
     }
 
     /// The dials it was run with.
@@ -234,6 +242,16 @@ impl Timeline {
     /// The panes of one cell, oldest first.
     pub fn panes_of(&self, cell: CellId) -> impl Iterator<Item = &Pane> + '_ {
         self.panes.iter().filter(move |p| p.cell == cell)
+    }
+
+    /// Every change of the sessions so far, in order (empty unless the windows are sessions).
+    pub fn session_changes(&self) -> &[SessionChange] {
+        &self.sessions
+    }
+
+    /// Every key's state expiring under the TTL so far, in order.
+    pub fn expirations(&self) -> &[Expiry] {
+        &self.expirations
     }
 
     /// The watermark after the last event that arrived by processing time `t`, if any has.

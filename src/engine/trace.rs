@@ -751,5 +751,6 @@ impl Trace {
 }
 
 mod partitions;
+pub mod sessions;
 #[cfg(test)]
 mod tests;

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 pub use crate::engine::scenario::ScenarioName;
-use crate::engine::stream::Stream;
+use crate::engine::stream::{KeyId, Stream};
 use crate::engine::timeline::{stream_windows, truth};
 use crate::engine::{CellId, WindowFn, WindowId};
 
@@ -21,8 +21,16 @@ pub struct Scenario {
     pub stream: Arc<Stream>,
     /// The true count per (window, key), from the whole stream.
     pub truth: Arc<BTreeMap<CellId, u64>>,
-    /// The windows the stream touches, in order.
+    /// The windows the stream touches, in order. Sessions: every key's oracle sessions, by
+    /// start (the rows with all keys selected); the global window: the one window.
     pub windows: Vec<WindowId>,
+    /// Sessions only: each key's oracle sessions, by start (the rows with that key selected).
+    /// Empty for other windows, whose rows are the same for every key.
+    pub sessions: Vec<Vec<WindowId>>,
+    /// The windows are sessions (they merge, and differ from key to key).
+    pub merging: bool,
+    /// The window is the global one: one window per key that never closes.
+    pub global: bool,
     /// Event-time extent (ms): from min(0, earliest) to the latest.
     pub event_time: (f64, f64),
     /// Processing-time extent (ms): from min(0, earliest) to the latest.
@@ -34,7 +42,22 @@ impl Scenario {
     /// the extent of both clocks (from min(0, earliest) to max(1, latest), ms).
     pub fn new(name: impl Into<String>, stream: Stream, window: &WindowFn) -> Scenario {
         let t = truth(&stream, window);
-        let windows = stream_windows(&t);
+        let mut windows = stream_windows(&t);
+        let mut sessions = Vec::new();
+        if window.is_merging() {
+            // A key's sessions are disjoint; different keys' may share a span (one row).
+            windows.sort_unstable();
+            windows.dedup();
+            sessions = vec![Vec::new(); stream.keys.len()];
+            for c in t.keys() {
+                if let Some(v) = sessions.get_mut(c.key as usize) {
+                    v.push(c.window);
+                }
+            }
+            for v in &mut sessions {
+                v.sort_unstable();
+            }
+        }
         let mut et = (0.0f64, 1.0f64);
         let mut pt = (0.0f64, 1.0f64);
         for e in &stream.events {
@@ -46,6 +69,9 @@ impl Scenario {
             stream: Arc::new(stream),
             truth: Arc::new(t),
             windows,
+            sessions,
+            merging: window.is_merging(),
+            global: window.is_global(),
             event_time: et,
             proc_time: pt,
         }
@@ -64,6 +90,15 @@ impl Scenario {
     pub fn built_in(name: ScenarioName, window: &WindowFn) -> anyhow::Result<Scenario> {
         let stream = name.preset().source.stream()?;
         Ok(Scenario::new(name.label(), stream, window))
+    }
+
+    /// The windows table's rows for a key selection, in order: for sessions, the selected
+    /// key's oracle sessions (all keys': every key's); for other windows, every window.
+    pub fn windows_of(&self, key: Option<KeyId>) -> &[WindowId] {
+        match key.and_then(|k| self.sessions.get(k as usize)) {
+            Some(v) => v,
+            None => &self.windows,
+        }
     }
 
     /// How many events the stream holds.

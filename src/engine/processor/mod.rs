@@ -25,8 +25,9 @@ use super::trigger::{Accumulation, CellState, Pane, Timer, Timing};
 use super::watermark::{Watermark, WatermarkKind};
 use super::window::{Assignment, CellId, WindowFn, WindowId};
 use sessions::SessionStore;
-pub use sessions::SESSION_BYTES;
+pub use sessions::{SessionChange, SESSION_BYTES};
 use store::{WindowState, WindowStore};
+pub use ttl::Expiry;
 use ttl::TtlState;
 
 /// The dials of one run.
@@ -79,6 +80,10 @@ pub struct Output {
     pub dropped: Vec<Dropped>,
     /// Cells whose window was finalised, with their values for good.
     pub finals: Vec<FinalValue>,
+    /// Sessions opened, extended or bridged (session windows only), in order.
+    pub sessions: Vec<SessionChange>,
+    /// Keys whose state expired under the global window's TTL, in order.
+    pub expirations: Vec<Expiry>,
 }
 
 impl Output {
@@ -87,6 +92,8 @@ impl Output {
         self.panes.clear();
         self.dropped.clear();
         self.finals.clear();
+        self.sessions.clear();
+        self.expirations.clear();
     }
 }
 

@@ -22,6 +22,11 @@
 //! - retracting: the merged session is a new cell whose panes carry its whole count, and each
 //!   replaced session that had emitted a pane emits one more, at the moment of the merge, saying
 //!   0 and retracting its last value (EARLY if the watermark had not passed it, LATE if it had).
+//!
+//! Every change of a key's sessions is recorded in [`Output::sessions`] as a [`SessionChange`]:
+//! a session opened by an event no open session held, or sessions an event extended or bridged,
+//! replaced by the one covering them. Replaying the changes gives the run's sessions at any
+//! point; the read model draws them and marks the merges.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -36,6 +41,41 @@ use super::{Arrival, FinalValue, Output, Processor};
 /// end (end, start and key), each with a share of the ordered maps' node overhead.
 pub const SESSION_BYTES: usize =
     std::mem::size_of::<(KeyId, i64, i64)>() + std::mem::size_of::<(i64, i64, KeyId)>() + 2 * 16;
+
+/// A change of one key's sessions, caused by one kept event: a new session, or the sessions
+/// its proto-window overlapped (one it extended, or several it bridged) replaced by one covering
+/// them all. An event inside an open session changes no bounds and is no change.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SessionChange {
+    /// The position in processing order of the event that caused it.
+    pub offset: usize,
+    /// Its processing time, ms.
+    pub proc_time: f64,
+    /// Its event time, ms.
+    pub event_time: f64,
+    /// The key whose sessions changed.
+    pub key: KeyId,
+    /// The open sessions it replaced, latest first (empty: it opened a new session).
+    pub replaced: Vec<WindowId>,
+    /// The session it left open: the cover of the event's proto-window and `replaced`.
+    pub into: WindowId,
+    /// The watermark had already passed `into` (the event was late data for it: a LATE pane).
+    pub late: bool,
+    /// How many of `replaced` the watermark had already passed (sessions that had fired).
+    pub fired: usize,
+}
+
+impl SessionChange {
+    /// It merged: an existing session was extended or several were bridged into one.
+    pub fn is_merge(&self) -> bool {
+        !self.replaced.is_empty()
+    }
+
+    /// It bridged two or more sessions into one.
+    pub fn is_bridge(&self) -> bool {
+        self.replaced.len() >= 2
+    }
+}
 
 /// An open session: where it ends, and its cell's state.
 #[derive(Debug, Clone)]
@@ -215,10 +255,14 @@ impl Processor {
         };
         let mut emitted: Option<u64> = None;
         let mut timer: Option<f64> = None;
+        let mut replaced = Vec::new();
+        let mut fired = 0;
         for &old in &found {
             let Some(s) = self.sessions.remove(old) else {
                 continue;
             };
+            replaced.push(old.window);
+            fired += usize::from(self.session_passed(old.window));
             self.open_cells -= 1;
             span = span.cover(old.window);
             state.value += s.value;
@@ -236,6 +280,16 @@ impl Processor {
         self.scratch_cells = found;
         let cell = CellId { window: span, key };
         let passed = self.session_passed(span);
+        out.sessions.push(SessionChange {
+            offset: self.offset.saturating_sub(1),
+            proc_time: e.proc_time,
+            event_time: e.event_time,
+            key,
+            replaced,
+            into: span,
+            late: passed,
+            fired,
+        });
         if mode == Accumulation::Discarding {
             state.emitted = emitted;
         }

@@ -13,7 +13,8 @@
 //!   raises), so state expires once the watermark ≥ `L + ttl`.
 //!
 //! An expiry emits the state's value as a final value (one segment of the key's count), frees
-//! the cell, and counts in `Counters::ttl_expired`. The deadlines are a min-heap checked
+//! the cell, counts in `Counters::ttl_expired`, and is recorded as an [`Expiry`] in
+//! `Output::expirations` (when, which key, the value it dropped). The deadlines are a min-heap checked
 //! lazily: a deadline superseded by a later update is skipped when it comes up. All of it is
 //! part of the processor's state, so a checkpoint (a clone) carries it.
 
@@ -23,6 +24,22 @@ use std::collections::{BTreeMap, BinaryHeap};
 use super::{FinalValue, Output, Processor};
 use crate::engine::stream::{Event, KeyId};
 use crate::engine::window::{Assignment, CellId, Ttl, TtlTime, GLOBAL};
+
+/// One key's state expiring under the TTL: the key starts from zero when seen again.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Expiry {
+    /// Events processed before it: it happened before the event at this offset was placed
+    /// (or, on an `advance`, after all of them).
+    pub offset: usize,
+    /// The processing time of the step (or advance) that expired it, ms.
+    pub proc_time: f64,
+    /// The deadline it reached: its last update plus the TTL, on the TTL's clock, ms.
+    pub deadline: f64,
+    /// The key whose state expired.
+    pub key: KeyId,
+    /// The value its state held, now a segment of the key's count.
+    pub value: u64,
+}
 
 /// A key's expiry deadline, ordered by time then key.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -82,7 +99,7 @@ impl Processor {
             TtlTime::Processing => e.proc_time,
             TtlTime::Event => wm,
         };
-        self.expire(now, e.proc_time, out);
+        self.expire(now, e.proc_time, self.offset, out);
         let arrival = self.place_in_windows(e, windows, wm, out);
         if let Some(t) = self.ttl.as_mut() {
             let stamp = match time {
@@ -110,13 +127,13 @@ impl Processor {
         };
         // The end of input (+∞) finalises every key as the window's end; it is no expiry.
         if now < f64::INFINITY {
-            self.expire(now, proc_time, out);
+            self.expire(now, proc_time, self.offset, out);
         }
     }
 
     /// Expires every live key whose deadline is ≤ `now`: its value becomes a final value, its
     /// cell is freed, and it counts in `ttl_expired`.
-    fn expire(&mut self, now: f64, proc_time: f64, out: &mut Output) {
+    fn expire(&mut self, now: f64, proc_time: f64, offset: usize, out: &mut Output) {
         loop {
             let Some(t) = self.ttl.as_mut() else {
                 return;
@@ -141,6 +158,13 @@ impl Processor {
             if let Some(c) = removed {
                 self.open_cells -= 1;
                 self.counters.ttl_expired += 1;
+                out.expirations.push(Expiry {
+                    offset,
+                    proc_time,
+                    deadline: d.at,
+                    key: d.key,
+                    value: c.value,
+                });
                 out.finals.push(FinalValue {
                     cell: CellId {
                         window: GLOBAL,

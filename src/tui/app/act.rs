@@ -280,7 +280,7 @@ fn select(app: &mut App, a: Action) -> bool {
             true
         }
         Action::WindowNext => {
-            let n = app.scenario.windows.len();
+            let n = app.scenario.windows_of(app.selection.key).len();
             if app.selection.window + 1 >= n {
                 return app.say("this is the last window");
             }

@@ -28,7 +28,7 @@ impl App {
         {
             return Some(Action::AdoptPoint { lag, grace });
         }
-        let windows = self.scenario.windows.len();
+        let windows = self.scenario.windows_of(self.selection.key).len();
         let selected = self.selection.window;
         if let Some(w) = geometry::windows::hit(areas.windows, windows, selected, col, row) {
             return Some(Action::SelectWindow(w));

@@ -1,5 +1,6 @@
 //! The plot's geometry: event time on x, processing time on y (upwards), in the cells inside
-//! the border and the processing-time labels.
+//! the border and the processing-time labels. For session windows, the bottom rows under the
+//! event-time labels are lanes, one per key shown, on the same event-time axis.
 
 use ratatui::layout::Rect;
 
@@ -18,6 +19,16 @@ pub struct PlotFrame {
     pub x: (f64, f64),
     /// Processing-time range on y, ms (bottom to top).
     pub y: (f64, f64),
+    /// Session windows: the lanes under the event-time labels, one row per key shown, over
+    /// the same columns as `inner` (no rows for other windows).
+    pub lanes: Rect,
+}
+
+/// How many session lanes a plot whose inside is `height` rows high gives to `keys` keys: a
+/// lane per key while the plot keeps three quarters of its rows, at least one lane.
+pub fn lane_rows(keys: usize, height: u16) -> u16 {
+    let most = (height.saturating_sub(1) / 4).max(1);
+    u16::try_from(keys).unwrap_or(u16::MAX).min(most)
 }
 
 impl PlotFrame {
@@ -28,17 +39,27 @@ impl PlotFrame {
         if inside.width <= Y_LABELS + 1 || inside.height < 3 {
             return None;
         }
+        let s = shown.as_ref();
+        let lanes = if s.merging {
+            lane_rows(s.keys(), inside.height)
+        } else {
+            0
+        };
         let inner = Rect {
             x: inside.x + Y_LABELS,
             y: inside.y,
             width: inside.width - Y_LABELS,
-            height: inside.height - 1,
+            height: inside.height - 1 - lanes,
         };
-        let s = shown.as_ref();
         Some(PlotFrame {
             inner,
             x: s.event_time,
             y: s.proc_time,
+            lanes: Rect {
+                y: inner.bottom() + 1,
+                height: lanes,
+                ..inner
+            },
         })
     }
 

@@ -1,5 +1,6 @@
 //! The `?` overlay: every binding of the keymap, grouped, then what the plot, the topology and
-//! the windows table draw. Built from the same table as the key handler and the footer.
+//! the windows table draw (with session windows, the lanes' glyphs; with the global window,
+//! its expiry mark). Built from the same table as the key handler and the footer.
 //!
 //! The text flows into as many columns as the screen holds, an entry (with its heading) never
 //! split across two. The keys come first, so at 80×24 (where the box takes the whole height)
@@ -16,6 +17,7 @@ use ratatui::widgets::{Block, Borders, Clear, Widget};
 use super::super::app::App;
 use super::super::keymap::{Group, KEYMAP};
 use super::super::theme::glyph;
+use super::plot;
 use crate::engine::Fate;
 
 /// The key (or glyph) column: a space, up to 8 columns of key, a space.
@@ -140,6 +142,47 @@ fn entries(app: &App) -> Vec<Entry> {
         ("■", "finalised, state freed"),
     ] {
         v.push(key(g, t.key, what));
+    }
+    if app.scenario.merging {
+        v.push(Entry::Heading("Sessions: a lane per key"));
+        v.push(key(
+            &format!(
+                "{}{}{}",
+                plot::SESSION_START,
+                plot::SESSION_RUN,
+                plot::SESSION_END
+            ),
+            t.on_time,
+            "a session of the run so far, in event time (dim: finalised)",
+        ));
+        v.push(key(
+            &plot::MERGE.to_string(),
+            t.late,
+            "merge: an event bridged two sessions, or joined one that had fired",
+        ));
+        v.push(key(
+            &format!("{}{}", glyph::SELECTED_EDGE, glyph::SELECTED_EDGE),
+            t.selected_window,
+            "the selected key's selected session",
+        ));
+        v.push(key(
+            "row",
+            t.key,
+            "an oracle session: wrong unless the run has it exactly",
+        ));
+    }
+    if app.scenario.global {
+        v.push(Entry::Heading("Global window: a row per key"));
+        v.push(key(
+            &plot::EXPIRY.to_string(),
+            t.warn,
+            "a key's state expired (TTL), on the axis; resets in the table",
+        ));
+        v.push(key(
+            "so far",
+            t.key,
+            "truth: the key's events arrived so far",
+        ));
     }
     v
 }

@@ -14,6 +14,11 @@
 //! plot draws its inequality on the event's row: its window up to the window's end (┃), how far
 //! past grace the watermark was (─), the grace band (░) and the watermark at arrival (┃).
 //! A frame costs one pass over the arrived events (an even sample of huge inputs).
+//!
+//! Session windows differ from key to key, so the plot draws no window ends for them, only
+//! the selected session's edges; under the event-time labels, a lane per key shown draws the
+//! run's sessions so far as spans and marks the merges (`lanes`). The global window has no
+//! ends; its TTL expirations are marked on the processing-time axis.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -27,6 +32,9 @@ use crate::engine::Fate;
 use super::super::app::App;
 use super::super::geometry::plot::{PlotFrame, Y_LABELS};
 use super::super::theme::{glyph, Theme};
+
+mod lanes;
+pub use lanes::{lane_keys, EXPIRY, MERGE, SESSION_END, SESSION_ONE, SESSION_RUN, SESSION_START};
 
 /// Above this many arrived events, on-time events are drawn from an even sample of this size
 /// (a frame then costs a bounded number of memory reads, whatever the input's size).
@@ -222,14 +230,20 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let mut grid = vec![Mark::Empty; w * h];
     let mut events = Cells::new(w * h);
 
-    // Window ends, the selected window's two edges.
+    // Window ends, the selected window's two edges. Sessions differ from key to key: only
+    // the selected session's edges (each lane shows its key's); the global window has none.
     let wf = app.dials.window;
-    let selected = app.scenario.windows.get(app.selection.window).copied();
+    let selected = super::windows::selected_window(app);
     // Every window end while they are at least 3 columns apart; every n-th one when denser.
     let every = (app.scenario.windows.len() * 3)
         .div_ceil(usize::from(f.inner.width))
         .max(1);
-    for &win in app.scenario.windows.iter().step_by(every) {
+    let edges: &[_] = if app.scenario.merging || app.scenario.global {
+        &[]
+    } else {
+        &app.scenario.windows
+    };
+    for &win in edges.iter().step_by(every) {
         if let Some(c) = f.col(wf.end(win)) {
             for r in 0..f.inner.height {
                 put(&mut grid, w, c, r, Mark::WindowEdge);
@@ -290,6 +304,8 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         inequality_labels(app, &q, &f, buf);
     }
 
+    // TTL expirations on the processing-time axis, under its labels.
+    lanes::expirations(app, &f, buf);
     // Axis labels: processing time on the left (top, playhead, bottom), event time below.
     let lx = f.inner.x.saturating_sub(Y_LABELS);
     let label = |v: f64| format!("{:>5.0}s", v / 1000.0);
@@ -320,10 +336,15 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         }
         buf.set_stringn(lx + 5, y, "▶", 1, t.playhead);
     }
+    lanes::render(app, &f, buf);
     let by = f.inner.bottom();
     let mut next_free = f.inner.x;
-    for &win in app.scenario.windows.iter().step_by(every) {
-        let x = wf.end(win);
+    let ends: Vec<f64> = if edges.is_empty() {
+        lanes::ticks(&f)
+    } else {
+        edges.iter().step_by(every).map(|&w| wf.end(w)).collect()
+    };
+    for x in ends {
         if let Some(c) = f.col(x) {
             let s = secs(x).trim_end_matches(".0s").to_string() + "s";
             let cx = f.inner.x + c;

@@ -3,6 +3,11 @@
 //! run with sinks, what each sink holds beside the run's own value); and the
 //! selected cell's pane history (EARLY / ON_TIME / LATE, processing time, value, difference to
 //! the oracle), long histories shown as their first and last panes.
+//!
+//! Sessions: the rows are the selected key's oracle sessions (all keys: every key's), each
+//! against the run's sessions inside it; one the run does not reproduce exactly (bounds or
+//! count) is wrong once final. The pane history is the session's, over every span the run
+//! gave it. The global window: one row per key (`keys`).
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -13,6 +18,7 @@ use ratatui::widgets::{Block, Borders, Widget};
 use crate::engine::job_timeline::Standing;
 use crate::engine::lateness::secs;
 use crate::engine::timeline::Phase;
+use crate::engine::trace::sessions::RunSessions;
 use crate::engine::trace::WindowRow;
 use crate::engine::{Accumulation, CellId, Pane, Timing, WindowId};
 
@@ -20,6 +26,8 @@ use super::super::app::App;
 use super::super::geometry::windows::first_row;
 use super::super::geometry::Mode;
 use super::super::theme::Theme;
+
+mod keys;
 
 /// A window's span, short: `180–240s`.
 pub fn span(start: f64, end: f64) -> String {
@@ -51,19 +59,49 @@ pub fn key_name(app: &App) -> String {
     }
 }
 
-/// One row of the windows table for window `w` and the selected key.
-fn row(app: &App, w: WindowId) -> WindowRow {
-    app.trace.window_row(
+/// One row of the windows table for window `w` and the selected key, with where the run's
+/// value stands against the oracle (sessions: an oracle session the run does not reproduce
+/// exactly is wrong once final). `run` is the run's sessions so far, for sessions.
+fn row(app: &App, w: WindowId, run: Option<&RunSessions>) -> (WindowRow, Standing) {
+    if let Some(run) = run {
+        let r = app
+            .trace
+            .session_row(w, app.selection.key, run, &app.scenario.truth);
+        let s = r.standing();
+        return (r.row, s);
+    }
+    let r = app.trace.window_row(
         w,
         app.selection.key,
         app.scenario.keys(),
         &app.scenario.truth,
-    )
+    );
+    let s = r.standing(r.value);
+    (r, s)
 }
 
-/// The rows of the windows table for the current selection.
+/// The run's sessions so far, when the windows are sessions.
+fn run_sessions(app: &App) -> Option<RunSessions> {
+    app.scenario.merging.then(|| app.trace.run_sessions())
+}
+
+/// The rows of the windows table for the current selection (for sessions, the selected key's
+/// oracle sessions; all keys: every key's).
 pub fn rows(app: &App) -> Vec<WindowRow> {
-    app.scenario.windows.iter().map(|&w| row(app, w)).collect()
+    let run = run_sessions(app);
+    app.scenario
+        .windows_of(app.selection.key)
+        .iter()
+        .map(|&w| row(app, w, run.as_ref()).0)
+        .collect()
+}
+
+/// The selected window: for sessions, one of the selected key's oracle sessions (the index
+/// held to the last of them).
+pub fn selected_window(app: &App) -> Option<WindowId> {
+    let ws = app.scenario.windows_of(app.selection.key);
+    ws.get(app.selection.window.min(ws.len().checked_sub(1)?))
+        .copied()
 }
 
 /// The windows table: per window, the run's value against the oracle. A run with sinks (the
@@ -96,12 +134,23 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
     if inner.height == 0 {
         return;
     }
+    if app.scenario.global {
+        keys::render(app, inner, buf);
+        return;
+    }
+    let windows = app.scenario.windows_of(app.selection.key);
+    let run = run_sessions(app);
     // The latest pane's column when there is room for it.
     let full = mode == Mode::Full && inner.width >= 45;
     let head = if sinks.is_empty() {
+        let what = if app.scenario.merging {
+            "session"
+        } else {
+            "window"
+        };
         let mut head = format!(
             "{:<9}{:>5}{:>7}{:>6}  {:<8}",
-            "window", "value", "oracle", "Δ", "state"
+            what, "value", "oracle", "Δ", "state"
         );
         if full {
             head.push_str("latest");
@@ -116,19 +165,15 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
         head
     };
     let mut lines = vec![Line::from(Span::styled(head, t.dim))];
-    let n = app.scenario.windows.len();
+    let n = windows.len();
     let room = inner.height.saturating_sub(1) as usize;
     let sel = app.selection.window.min(n.saturating_sub(1));
     let first = first_row(sel, n, room);
-    for (i, &w) in app
-        .scenario
-        .windows
-        .iter()
-        .enumerate()
-        .skip(first)
-        .take(room)
-    {
-        let r = row(app, w);
+    if n == 0 {
+        lines.push(Line::from(Span::styled("no session for this key", t.dim)));
+    }
+    for (i, &w) in windows.iter().enumerate().skip(first).take(room) {
+        let (r, standing) = row(app, w, run.as_ref());
         let base = if i == sel { t.focus } else { t.text };
         let spans = match r.sinks {
             // The run's own state first: it rolls back on a crash; the sinks after it do not.
@@ -148,10 +193,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
                     Span::styled(format!("{:<9}", span(r.start, r.end)), base),
                     Span::styled(format!("{:>5}", r.value), base),
                     Span::styled(format!("{:>7}", r.truth), t.dim),
-                    Span::styled(
-                        format!("{:>+6}", diff),
-                        standing_style(t, r.standing(r.value)),
-                    ),
+                    Span::styled(format!("{:>+6}", diff), standing_style(t, standing)),
                     Span::raw("  "),
                     Span::styled(format!("{ph:<8}"), ph_style),
                 ];
@@ -182,7 +224,7 @@ pub fn standing_style(t: &Theme, s: Standing) -> Style {
 
 /// The selected cell, if a single key is selected.
 pub fn selected_cell(app: &App) -> Option<CellId> {
-    let window = *app.scenario.windows.get(app.selection.window)?;
+    let window = selected_window(app)?;
     Some(CellId {
         window,
         key: app.selection.key?,
@@ -193,7 +235,8 @@ pub fn selected_cell(app: &App) -> Option<CellId> {
 pub fn render_panes(app: &App, area: Rect, buf: &mut Buffer) {
     let t = &app.theme;
     let cell = selected_cell(app);
-    let title = match (cell, app.scenario.windows.get(app.selection.window)) {
+    let title = match (cell, selected_window(app).as_ref()) {
+        _ if app.scenario.global => format!("· global key {} ", key_name(app)),
         (Some(c), _) => format!(
             "· {} key {} ",
             span(
@@ -232,7 +275,22 @@ pub fn render_panes(app: &App, area: Rect, buf: &mut Buffer) {
 pub fn pane_lines(app: &App, cell: CellId, height: u16) -> Vec<Line<'static>> {
     let t = &app.theme;
     let truth = app.scenario.truth.get(&cell).copied().unwrap_or(0) as i64;
-    let panes: Vec<&Pane> = app.trace.panes_of(cell).collect();
+    // A session's panes: those of every span the run gave it as it grew and merged (each
+    // lies inside the oracle session).
+    let panes: Vec<&Pane> = if app.scenario.merging {
+        let span = cell.window;
+        app.trace
+            .panes()
+            .iter()
+            .filter(|p| {
+                p.cell.key == cell.key
+                    && p.cell.window.start_ms() >= span.start_ms()
+                    && p.cell.window.end_ms() <= span.end_ms()
+            })
+            .collect()
+    } else {
+        app.trace.panes_of(cell).collect()
+    };
     let mode = app.dials.accumulation;
     let head = match mode {
         Accumulation::Accumulating => format!("{:<8}{:>7}{:>7}{:>6}", "pane", "at", "value", "Δ"),

@@ -1,0 +1,341 @@
+//! The read model's session windows and the global window's state TTL: the run's sessions so
+//! far (replayed from the processor's record of every session it opened, extended or
+//! bridged), the merges among them, a session row of the windows table against the oracle
+//! session it stands for, and, for the global window, each key's value against its truth with
+//! the expirations that reset it.
+//!
+//! A single run answers from its timeline's records. A parallel run keeps none: no sessions
+//! or merges, no expirations, and its rows are its window rows for the oracle's spans.
+
+use std::collections::BTreeMap;
+
+use super::super::job_timeline::Standing;
+use super::super::lateness::Fate;
+use super::super::processor::{Expiry, SessionChange};
+use super::super::stream::KeyId;
+use super::super::timeline::Phase;
+use super::super::trigger::Pane;
+use super::super::window::{CellId, WindowId, GLOBAL};
+use super::{Trace, WindowRow};
+
+/// One session of the run so far, as it stands now.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RunSession {
+    /// The key it belongs to.
+    pub key: KeyId,
+    /// Its span: from its first event to its last event plus the gap.
+    pub window: WindowId,
+    /// Where it stands under the watermark and grace now: open, fired, or finalised (the
+    /// read model does not tell here whether a fired one took late data: its row does).
+    pub phase: Phase,
+    /// It is the cover of sessions that existed before (it took a merge).
+    pub merged: bool,
+}
+
+/// The run's sessions so far, by key then start.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RunSessions {
+    by_key: BTreeMap<(KeyId, i64), RunSession>,
+}
+
+impl RunSessions {
+    /// Every session, by key then start.
+    pub fn iter(&self) -> impl Iterator<Item = &RunSession> + '_ {
+        self.by_key.values()
+    }
+
+    /// The sessions of `key`, by start.
+    pub fn of(&self, key: KeyId) -> impl Iterator<Item = &RunSession> + '_ {
+        self.by_key
+            .range((key, i64::MIN)..=(key, i64::MAX))
+            .map(|(_, s)| s)
+    }
+
+    /// The sessions of `key` inside `span` (the run's sessions lie each inside one oracle
+    /// session: its events are some of the stream's, merged by the same rule).
+    pub fn inside(&self, key: KeyId, span: WindowId) -> impl Iterator<Item = &RunSession> + '_ {
+        self.by_key
+            .range((key, span.start_ms())..(key, span.end_ms()))
+            .map(|(_, s)| s)
+            .filter(move |s| s.window.end_ms() <= span.end_ms())
+    }
+
+    /// How many sessions, over every key.
+    pub fn len(&self) -> usize {
+        self.by_key.len()
+    }
+
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.by_key.is_empty()
+    }
+}
+
+/// A row of the windows table for sessions: one oracle session of a key (or of every key
+/// with that span), with the run's sessions that stand for it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SessionRow {
+    /// The oracle session's span, the run's value (its sessions inside the span, summed), the
+    /// oracle's count, the least advanced phase of the run's sessions (open before any has
+    /// begun) and their latest pane.
+    pub row: WindowRow,
+    /// How many run sessions lie inside the span (1 when reproduced; 2 or more when the run
+    /// has not bridged what the oracle did).
+    pub pieces: usize,
+    /// The run reproduces the oracle session exactly: one session, same bounds, same count.
+    pub exact: bool,
+}
+
+impl SessionRow {
+    /// Where the run stands against the oracle session: right only when reproduced exactly;
+    /// wrong when over the count, or when final and not exact; open while it can still change.
+    pub fn standing(&self) -> Standing {
+        if self.row.is_final() && !self.exact {
+            return Standing::Wrong;
+        }
+        self.row.standing(self.row.value)
+    }
+}
+
+/// One key under the global window: its running value against its truth, and how often its
+/// state expired under the TTL.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KeyState {
+    /// The key.
+    pub key: KeyId,
+    /// The run's value now: the key's live state (0 after it expired until seen again); a
+    /// parallel run's operators' state or what its sink received.
+    pub value: i64,
+    /// Its events arrived so far: what a run that never forgets would hold now.
+    pub truth_so_far: i64,
+    /// Its events over the whole stream: the oracle's value at the end.
+    pub truth_at_end: i64,
+    /// How many times its state expired so far (each a reset to zero).
+    pub resets: usize,
+    /// The processing time of its latest expiry, if any.
+    pub last_reset: Option<f64>,
+}
+
+fn phase_rank(p: Phase) -> u8 {
+    match p {
+        Phase::Open => 0,
+        Phase::FiredOnTime => 1,
+        Phase::TakingLate => 2,
+        Phase::Finalised => 3,
+    }
+}
+
+impl Trace {
+    /// Every change of the sessions so far, in order: a session opened, or sessions an event
+    /// extended or bridged (empty for a parallel run, and for windows that do not merge).
+    pub fn session_changes(&self) -> &[SessionChange] {
+        self.timeline().map_or(&[], |t| t.session_changes())
+    }
+
+    /// The merges worth marking so far: an event that bridged two or more sessions, or
+    /// extended a session the watermark had already passed (one that had fired), in order.
+    /// An event growing an open session at its edge is how sessions grow, not marked.
+    pub fn session_merges(&self) -> impl Iterator<Item = &SessionChange> + '_ {
+        self.session_changes()
+            .iter()
+            .filter(|c| c.is_bridge() || (c.is_merge() && (c.late || c.fired > 0)))
+    }
+
+    /// The run's sessions so far, as they stand now (replayed from the changes).
+    pub fn run_sessions(&self) -> RunSessions {
+        let mut by_key: BTreeMap<(KeyId, i64), RunSession> = BTreeMap::new();
+        let wm = self.watermark();
+        let grace = self.config().grace;
+        for c in self.session_changes() {
+            for w in &c.replaced {
+                by_key.remove(&(c.key, w.start_ms()));
+            }
+            by_key.insert(
+                (c.key, c.into.start_ms()),
+                RunSession {
+                    key: c.key,
+                    window: c.into,
+                    phase: Phase::Open,
+                    merged: c.is_merge(),
+                },
+            );
+        }
+        let finished = self.is_finished();
+        for s in by_key.values_mut() {
+            s.phase = if finished {
+                Phase::Finalised
+            } else {
+                match Fate::decide(s.window.end(), wm, grace) {
+                    Fate::OnTime => Phase::Open,
+                    Fate::Late => Phase::FiredOnTime,
+                    Fate::Dropped => Phase::Finalised,
+                }
+            };
+        }
+        RunSessions { by_key }
+    }
+
+    /// The windows table's row for the oracle session `span` of `key` (None: every key whose
+    /// oracle has a session with that span), against the run's sessions so far `run`.
+    pub fn session_row(
+        &self,
+        span: WindowId,
+        key: Option<KeyId>,
+        run: &RunSessions,
+        truth: &BTreeMap<CellId, u64>,
+    ) -> SessionRow {
+        let keys: Vec<KeyId> = match key {
+            Some(k) => vec![k],
+            None => truth
+                .range(
+                    CellId {
+                        window: span,
+                        key: KeyId::MIN,
+                    }..=CellId {
+                        window: span,
+                        key: KeyId::MAX,
+                    },
+                )
+                .map(|(c, _)| c.key)
+                .collect(),
+        };
+        let truth_total: u64 = keys
+            .iter()
+            .filter_map(|&k| {
+                truth.get(&CellId {
+                    window: span,
+                    key: k,
+                })
+            })
+            .sum();
+        if self.timeline().is_none() {
+            // A parallel run keeps no record of its sessions: its value for the exact span.
+            let mut row = WindowRow {
+                truth: truth_total as i64,
+                ..self.window_row(span, None, 0, truth)
+            };
+            let mut value = 0;
+            let mut sinks = row.sinks.map(|_| [0i64; 3]);
+            for &k in &keys {
+                let r = self.window_row(span, Some(k), 0, truth);
+                value += r.value;
+                if let (Some(acc), Some(held)) = (sinks.as_mut(), r.sinks) {
+                    for (a, h) in acc.iter_mut().zip(held) {
+                        *a += h;
+                    }
+                }
+            }
+            row.value = value;
+            row.sinks = sinks;
+            let exact = value == row.truth;
+            return SessionRow {
+                row,
+                pieces: usize::from(value > 0),
+                exact,
+            };
+        }
+        let mut value = 0i64;
+        let mut pieces = 0;
+        let mut exact = true;
+        let mut phase: Option<Phase> = None;
+        let mut latest: Option<Pane> = None;
+        for &k in &keys {
+            let t = truth
+                .get(&CellId {
+                    window: span,
+                    key: k,
+                })
+                .copied()
+                .unwrap_or(0);
+            let mut mine = 0;
+            for s in run.inside(k, span) {
+                let r = self.window_row(s.window, Some(k), 0, truth);
+                value += r.value;
+                pieces += 1;
+                mine += 1;
+                exact &= s.window == span && r.value == t as i64;
+                phase = Some(match phase {
+                    Some(p) if phase_rank(p) <= phase_rank(r.phase) => p,
+                    _ => r.phase,
+                });
+                if let Some(p) = r.latest {
+                    if latest.is_none_or(|l| l.proc_time <= p.proc_time) {
+                        latest = Some(p);
+                    }
+                }
+            }
+            exact &= mine == 1;
+        }
+        let row = WindowRow {
+            window: span,
+            start: span.start(),
+            end: span.end(),
+            value,
+            truth: truth_total as i64,
+            // No run session yet: nothing has begun, whatever the oracle knows of the future.
+            phase: phase.unwrap_or(if self.is_finished() {
+                Phase::Finalised
+            } else {
+                Phase::Open
+            }),
+            latest,
+            sinks: None,
+        };
+        SessionRow { row, pieces, exact }
+    }
+
+    /// Every key's state expiring under the TTL so far, in order (empty for a parallel run,
+    /// and for windows without a TTL).
+    pub fn expirations(&self) -> &[Expiry] {
+        self.timeline().map_or(&[], |t| t.expirations())
+    }
+
+    /// Under the global window, each of `keys` keys: its value now against its events so far
+    /// and at the end, and how many times its state expired.
+    pub fn key_states(&self, keys: usize, truth: &BTreeMap<CellId, u64>) -> Vec<KeyState> {
+        let arrived = &self.stream().events[..self.arrived().min(self.stream().len())];
+        let mut seen = vec![0i64; keys];
+        let mut last_arrival: Vec<Option<usize>> = vec![None; keys];
+        for (i, e) in arrived.iter().enumerate() {
+            if let Some(n) = seen.get_mut(e.key as usize) {
+                *n += 1;
+                last_arrival[e.key as usize] = Some(i);
+            }
+        }
+        let mut resets = vec![0usize; keys];
+        let mut last: Vec<Option<&Expiry>> = vec![None; keys];
+        for x in self.expirations() {
+            if let Some(n) = resets.get_mut(x.key as usize) {
+                *n += 1;
+                last[x.key as usize] = Some(x);
+            }
+        }
+        (0..keys)
+            .map(|k| {
+                let key = k as KeyId;
+                let row = self.window_row(GLOBAL, Some(key), keys, truth);
+                // After an expiry the key holds nothing until an event arrives at or after
+                // the expiry's offset (the expiry runs before that event is placed).
+                let live = match (last[k], last_arrival[k]) {
+                    (Some(x), Some(a)) => a >= x.offset,
+                    (Some(_), None) => false,
+                    (None, _) => true,
+                };
+                KeyState {
+                    key,
+                    value: if live { row.value } else { 0 },
+                    truth_so_far: seen[k],
+                    truth_at_end: truth
+                        .get(&CellId {
+                            window: GLOBAL,
+                            key,
+                        })
+                        .copied()
+                        .unwrap_or(0) as i64,
+                    resets: resets[k],
+                    last_reset: last[k].map(|x| x.proc_time),
+                }
+            })
+            .collect()
+    }
+}

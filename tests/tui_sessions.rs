@@ -1,0 +1,220 @@
+//! Session windows and the global window with its TTL in the UI: the flags open it (no longer
+//! refused), `[` `]` and clicks walk the selected key's sessions, the read model's sessions and
+//! merges against the engine's rules and the oracle, and each key's resets under a TTL
+//! against the processor's counters and its truth.
+
+use std::time::Duration;
+
+use clap::{CommandFactory, FromArgMatches};
+use twoclocks::cli::{ui_options, Cli};
+use twoclocks::engine::job_timeline::Standing;
+use twoclocks::engine::stream::KeyId;
+use twoclocks::engine::timeline::Phase;
+use twoclocks::engine::window::GLOBAL;
+use twoclocks::engine::CellId;
+use twoclocks::tui::app::{update, Action, App, Msg};
+use twoclocks::tui::app_for;
+use twoclocks::tui::geometry::Areas;
+use twoclocks::tui::view::windows::selected_window;
+
+/// The UI state a command line opens, before any terminal, at 120×40.
+fn app(args: &[&str]) -> anyhow::Result<App> {
+    let argv = std::iter::once("twoclocks").chain(args.iter().copied());
+    let matches = Cli::command().try_get_matches_from(argv)?;
+    let cli = Cli::from_arg_matches(&matches)?;
+    let (options, _) = ui_options(&cli.ui, &matches)?;
+    let mut a = app_for(options);
+    a.settle();
+    update(&mut a, Msg::Resize(120, 40), Duration::ZERO);
+    Ok(a)
+}
+
+/// 300 events over 600 s in 10 s-gap sessions with 30 s of grace: a few dozen sessions per key.
+const SPARSE: [&str; 6] = ["--events", "300", "--session", "10s", "--grace", "30s"];
+
+fn act(a: &mut App, action: Action) -> bool {
+    update(a, Msg::Action(action), Duration::ZERO)
+}
+
+fn to_end(a: &mut App) {
+    act(a, Action::JumpToEnd);
+}
+
+#[test]
+fn the_ui_opens_on_sessions_and_on_the_global_window() {
+    let a = app(&["--session", "30s", "--grace", "30s"]).expect("sessions are drawn");
+    assert!(a.scenario.merging);
+    assert!(a.trace.config().window.is_merging());
+    let a = app(&["--window", "global", "--ttl", "20s"]).expect("the global window is drawn");
+    assert!(a.scenario.global);
+    assert_eq!(a.scenario.windows, vec![GLOBAL]);
+}
+
+#[test]
+fn the_window_keys_walk_the_selected_keys_sessions() {
+    let mut a = app(&SPARSE).unwrap();
+    act(&mut a, Action::CycleKey);
+    let key = a.selection.key.expect("a key selected");
+    let mine = a.scenario.windows_of(Some(key)).to_vec();
+    assert!(mine.len() > 5 && mine.len() < a.scenario.windows.len());
+    a.selection.window = 0;
+    let mut steps = 0;
+    loop {
+        let before = a.selection.window;
+        act(&mut a, Action::WindowNext);
+        if a.selection.window == before {
+            break;
+        }
+        steps += 1;
+        assert!(steps < 1_000);
+    }
+    assert_eq!(steps, mine.len() - 1, "one step per session of the key");
+    assert_eq!(selected_window(&a), mine.last().copied());
+    act(&mut a, Action::WindowPrev);
+    assert_eq!(selected_window(&a), Some(mine[mine.len() - 2]));
+    // Every selected session is the key's, and its oracle cell exists.
+    let w = selected_window(&a).unwrap();
+    assert!(a.scenario.truth.contains_key(&CellId { window: w, key }));
+}
+
+#[test]
+fn a_click_on_a_session_row_selects_that_session() {
+    let mut a = app(&SPARSE).unwrap();
+    let key = a.selection.key.unwrap_or(0 as KeyId);
+    a.selection.key = Some(key);
+    a.selection.window = 0;
+    let areas = Areas::compute(a.size).unwrap();
+    // Border, header, then session rows from the top.
+    let row = areas.windows.y + 2 + 4;
+    assert!(update(
+        &mut a,
+        Msg::Click(areas.windows.x + 3, row),
+        Duration::ZERO
+    ));
+    assert_eq!(a.selection.window, 4);
+    assert_eq!(
+        selected_window(&a),
+        Some(a.scenario.windows_of(Some(key))[4])
+    );
+}
+
+#[test]
+fn with_infinite_grace_the_run_ends_with_the_oracles_sessions() {
+    let mut args = SPARSE.to_vec();
+    args[5] = "inf";
+    let mut a = app(&args).unwrap();
+    to_end(&mut a);
+    assert!(a.trace.is_finished());
+    let run = a.trace.run_sessions();
+    for key in 0..a.scenario.keys() as KeyId {
+        let got: Vec<_> = run.of(key).map(|s| s.window).collect();
+        assert_eq!(got, a.scenario.windows_of(Some(key)), "key {key}");
+        assert!(run.of(key).all(|s| s.phase == Phase::Finalised));
+        for &w in a.scenario.windows_of(Some(key)) {
+            let r = a.trace.session_row(w, Some(key), &run, &a.scenario.truth);
+            assert!(r.exact, "{w:?}");
+            assert_eq!(r.standing(), Standing::Right);
+        }
+    }
+}
+
+#[test]
+fn a_session_the_run_does_not_reproduce_reads_as_wrong() {
+    let mut a = app(&SPARSE).unwrap();
+    to_end(&mut a);
+    let run = a.trace.run_sessions();
+    let mut wrong = 0;
+    for key in 0..a.scenario.keys() as KeyId {
+        for &w in a.scenario.windows_of(Some(key)) {
+            let r = a.trace.session_row(w, Some(key), &run, &a.scenario.truth);
+            let reproduced = run.of(key).any(|s| s.window == w)
+                && r.row.value == a.scenario.truth[&CellId { window: w, key }] as i64;
+            assert_eq!(r.exact, reproduced, "{w:?}");
+            assert_eq!(r.standing() == Standing::Right, reproduced, "{w:?}");
+            wrong += usize::from(!reproduced);
+        }
+    }
+    // The 7 dropped events each leave their oracle session short.
+    assert_eq!(a.trace.counters().dropped, 7);
+    assert!((1..=7).contains(&wrong), "{wrong}");
+}
+
+#[test]
+fn the_sessions_replayed_from_the_records_are_the_processors_at_every_playhead() {
+    let mut a = app(&SPARSE).unwrap();
+    assert!(a.playhead.playing, "the UI opens playing");
+    for _ in 0..8 {
+        update(&mut a, Msg::Tick, Duration::from_secs(8));
+        let t = a.trace.timeline().unwrap();
+        let run = a.trace.run_sessions();
+        // Every open session of the run is open in the processor, with its value.
+        let open: Vec<_> = run.iter().filter(|s| s.phase != Phase::Finalised).collect();
+        assert_eq!(open.len(), t.open_cells(), "at {}", a.playhead.now);
+        for s in &open {
+            let value = t.cell_value(CellId {
+                window: s.window,
+                key: s.key,
+            });
+            assert!(value > 0, "{s:?}");
+        }
+        // A marked merge bridged sessions or took late data into a fired one.
+        for m in a.trace.session_merges() {
+            assert!(m.replaced.len() >= 2 || m.late || m.fired > 0, "{m:?}");
+            assert!(m.replaced.iter().all(|w| m.into.cover(*w) == m.into));
+        }
+    }
+    assert!(a.trace.session_merges().count() > 0);
+}
+
+#[test]
+fn every_expiry_is_recorded_and_the_segments_add_up_to_each_keys_truth() {
+    let mut a = app(&[
+        "--window", "global", "--ttl", "3s", "--events", "1000", "--early", "10s",
+    ])
+    .unwrap();
+    assert!(a.playhead.playing, "the UI opens playing");
+    update(&mut a, Msg::Tick, Duration::from_secs(12));
+    let x = a.trace.expirations();
+    assert_eq!(x.len() as u64, a.trace.counters().ttl_expired);
+    assert!(!x.is_empty());
+    assert!(x.windows(2).all(|p| p[0].proc_time <= p[1].proc_time));
+    let states = a.trace.key_states(a.scenario.keys(), &a.scenario.truth);
+    assert_eq!(
+        states.iter().map(|s| s.resets as u64).sum::<u64>(),
+        a.trace.counters().ttl_expired
+    );
+    for s in &states {
+        let expired: u64 = x.iter().filter(|e| e.key == s.key).map(|e| e.value).sum();
+        assert_eq!(
+            expired as i64 + s.value,
+            s.truth_so_far,
+            "key {}: the segments so far and the live value are its events so far",
+            s.key
+        );
+        assert!(s.resets == 0 || s.value < s.truth_so_far);
+    }
+    to_end(&mut a);
+    let states = a.trace.key_states(a.scenario.keys(), &a.scenario.truth);
+    for s in &states {
+        assert_eq!(s.truth_so_far, s.truth_at_end);
+    }
+}
+
+fn help_text(a: &App) -> String {
+    twoclocks::tui::view::help::lines(a)
+        .iter()
+        .map(|l| l.to_string())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn the_help_says_what_the_new_glyphs_mean_where_they_are_drawn() {
+    use twoclocks::tui::view::plot::{EXPIRY, MERGE};
+    let s = help_text(&app(&SPARSE).unwrap());
+    assert!(s.contains(&format!(" {MERGE} ")), "{s}");
+    assert!(!s.contains(EXPIRY));
+    let g = help_text(&app(&["--window", "global", "--ttl", "3s"]).unwrap());
+    assert!(g.contains(EXPIRY), "{g}");
+    assert!(!g.contains(MERGE));
+}
