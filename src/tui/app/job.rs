@@ -31,14 +31,17 @@ impl App {
         PipelineConfig {
             engine: self.dials.config(),
             checkpoint_every: self.dials.checkpoint_every,
+            idle_timeout: self.dials.idle_timeout,
             ..shape
         }
     }
 
-    /// Opens job mode on a job of this shape; its checkpoint interval presets the dial.
+    /// Opens job mode on a job of this shape; its checkpoint interval and idle timeout preset
+    /// the dials.
     pub fn open_job(&mut self, preset: PipelineConfig) {
         self.job_preset = Some(preset);
         self.dials.checkpoint_every = preset.checkpoint_every;
+        self.dials.idle_timeout = preset.idle_timeout;
         if self.parallel {
             self.rerun_job(false);
         } else {
