@@ -10,7 +10,8 @@
 //! chart (up to its natural height), then to the watermark panel's gap history or, in job
 //! mode, its watermark lanes (a chart) or, in single full mode, to the frontier chart, never to
 //! an empty panel. Compact job mode at 80×24 gives the watermark panel one line (the lanes and
-//! the state chart are left out there; the topology shows each partition's watermark).
+//! the state chart are left out there; the topology shows each partition's watermark); rows
+//! beyond go to the watermark lanes first, then to the counters.
 //! On a tall screen (200×60) the right-hand column holds all the other panels, the windows
 //! table and pane history (or topology) included, the watermark panel is a wide band under the
 //! plot (its lanes as wide as the plot) and the plot takes the rest of the left side.
@@ -287,7 +288,7 @@ impl Areas {
                 let [watermark, counters, dials, sinks] = stack(
                     right,
                     [
-                        (WATERMARK_MIN, WATERMARK_COMPACT),
+                        (WATERMARK_MIN, WATERMARK_LANES),
                         (COUNTERS_MIN, COUNTERS_STATE),
                         (DIALS_JOB, DIALS_JOB),
                         (SINKS_MIN, SINKS),

@@ -189,7 +189,7 @@ pub fn lines(app: &App, width: u16, mode: Mode) -> Vec<Line<'static>> {
 }
 
 /// The whole panel on one line (compact job mode at its smallest): the status's glyph, the
-/// speed, now, the watermark and the gap, as much as fits; after a crash, while the clock is
+/// speed, now, the watermark and the gap, as much as fits (the gap before the glyph); after a crash, while the clock is
 /// back before it, now and where it went back from first.
 pub fn one_line(app: &App, width: u16) -> Line<'static> {
     let t = &app.theme;
@@ -234,6 +234,7 @@ pub fn one_line(app: &App, width: u16) -> Line<'static> {
         vec![
             with(vec![Span::styled(format!("{glyph} {speed} "), t.key)], true),
             with(vec![Span::styled(format!("{glyph} "), t.key)], true),
+            with(Vec::new(), true),
             with(vec![Span::styled(format!("{glyph} "), t.key)], false),
         ],
     )
