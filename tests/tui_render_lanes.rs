@@ -406,3 +406,17 @@ fn fewer_rows_than_lanes_say_how_many_are_left_out() {
         );
     }
 }
+
+#[test]
+fn no_size_panics_with_lanes_and_the_state_chart() {
+    let mut a = four_partitions();
+    let mut ttl = ttl_app();
+    for w in [80, 81, 99, 119, 120, 121, 160, 199, 200, 257, 400] {
+        for h in [24, 25, 29, 31, 39, 40, 41, 59, 60, 61, 120] {
+            for app in [&mut a, &mut ttl] {
+                let buf = screen_of(app, w, h).backend().buffer().clone();
+                assert_eq!(buf.area.width, w);
+            }
+        }
+    }
+}

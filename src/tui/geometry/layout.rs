@@ -42,6 +42,9 @@ const WATERMARK_MIN: u16 = 3;
 /// Job mode: the watermark panel with its lanes (two lines, a legend, the combined lane and
 /// up to five partitions').
 const WATERMARK_LANES: u16 = 11;
+/// Compact job mode with rows to spare: two lines, a legend and three lanes (the combined
+/// one and two partitions', the UI's own job; more partitions are counted, not drawn).
+const WATERMARK_LANES_COMPACT: u16 = 8;
 /// Tall screens: the watermark band under the plot.
 const WATERMARK_TALL: u16 = 12;
 const COUNTERS: u16 = 9;
@@ -288,7 +291,7 @@ impl Areas {
                 let [watermark, counters, dials, sinks] = stack(
                     right,
                     [
-                        (WATERMARK_MIN, WATERMARK_LANES),
+                        (WATERMARK_MIN, WATERMARK_LANES_COMPACT),
                         (COUNTERS_MIN, COUNTERS_STATE),
                         (DIALS_JOB, DIALS_JOB),
                         (SINKS_MIN, SINKS),
