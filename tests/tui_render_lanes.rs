@@ -177,12 +177,23 @@ fn clicking_the_idle_dials_track_sets_it() {
         track.y,
     );
     assert_eq!(hit.map(|h| h.0), Some(Dial::Idle));
+    // A click at the track's right end: the idle timeout's top, and the job re-run with it.
+    update(
+        &mut a,
+        Msg::Click(track.right() - 1, track.y),
+        std::time::Duration::ZERO,
+    );
+    assert_eq!(a.dials.idle_timeout, Some(60_000.0));
+    assert_eq!(
+        a.trace.pipeline_config().unwrap().idle_timeout,
+        Some(60_000.0)
+    );
     let mut d = a.dials;
-    assert!(d.set_ratio(Dial::Idle, 1.0));
-    assert_eq!(d.idle_timeout, Some(60_000.0));
     assert!(d.set_ratio(Dial::Idle, 0.0));
     assert_eq!(d.idle_timeout, None);
     assert!(!d.set_ratio(Dial::Idle, 0.01), "below a step: still off");
+    assert!(d.set_ratio(Dial::Idle, 0.5));
+    assert_eq!(d.idle_timeout, Some(30_000.0));
 }
 
 #[test]
@@ -419,4 +430,32 @@ fn no_size_panics_with_lanes_and_the_state_chart() {
             }
         }
     }
+}
+
+#[test]
+fn an_idle_timeout_given_on_the_command_line_presets_the_dial() {
+    let mut a = app();
+    let preset = twoclocks::engine::pipeline::PipelineConfig {
+        partitions: 2,
+        parallelism: 4,
+        seed: 1,
+        idle_timeout: Some(7_000.0),
+        ..twoclocks::engine::pipeline::PipelineConfig::new(a.dials.config())
+    };
+    a.open_job(preset);
+    assert_eq!(a.dials.idle_timeout, Some(7_000.0));
+    assert_eq!(
+        a.trace.pipeline_config().unwrap().idle_timeout,
+        Some(7_000.0)
+    );
+    // Off the dial's steps: the next step up, or down.
+    let mut d = a.dials;
+    d.turn(Dial::Idle, true);
+    assert_eq!(d.idle_timeout, Some(10_000.0));
+    let mut d = a.dials;
+    d.turn(Dial::Idle, false);
+    assert_eq!(d.idle_timeout, Some(5_000.0));
+    update(&mut a, Msg::Resize(120, 40), std::time::Duration::ZERO);
+    let areas = Areas::compute_for((120, 40), true).unwrap();
+    assert!(panel_text(&a, areas.dials).contains("7s"));
 }
