@@ -6,6 +6,8 @@
 
 mod ui_common;
 
+use std::sync::Arc;
+
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use twoclocks::engine::job_timeline::Intervention;
@@ -458,4 +460,28 @@ fn an_idle_timeout_given_on_the_command_line_presets_the_dial() {
     update(&mut a, Msg::Resize(120, 40), std::time::Duration::ZERO);
     let areas = Areas::compute_for((120, 40), true).unwrap();
     assert!(panel_text(&a, areas.dials).contains("7s"));
+}
+
+#[test]
+fn a_crash_cuts_the_state_history_back_with_the_watermark_samples() {
+    use twoclocks::engine::job_timeline::JobTimeline;
+    use twoclocks::engine::pipeline::{CrashTarget, PipelineConfig};
+    let stream = Arc::new(twoclocks::engine::stream::classroom());
+    let cfg = PipelineConfig {
+        partitions: 2,
+        parallelism: 4,
+        checkpoint_every: Some(10_000.0),
+        ..PipelineConfig::new(EngineConfig::fixed(20_000.0, 0.0))
+    };
+    let mut j = JobTimeline::new(stream, cfg).unwrap();
+    j.advance_to(125_000.0);
+    assert!(j.press(Intervention::Crash(CrashTarget::Job)));
+    let t = Trace::parallel(j);
+    let h = t.state_history();
+    assert_eq!(h.len(), t.watermark_history().len());
+    assert!(h.last().unwrap().time <= t.job().unwrap().now());
+    // The lanes start where the samples do and end at the clock, one cell per column.
+    let lanes = t.watermark_lanes(17);
+    assert_eq!(lanes.len(), 3);
+    assert!(lanes.iter().all(|l| l.cells.len() == 17));
 }
