@@ -302,10 +302,12 @@ fn the_plot_takes_the_space_the_panels_do_not_need() {
                 areas.plot,
                 share * 100.0
             );
-            // On a tall screen the other panels all fit in the right-hand column: the plot
-            // has the whole height.
+            // On a tall screen the other panels all fit in the right-hand column but the
+            // watermark band under the plot: the plot has the rest of the left side.
             if size == (200, 60) {
-                assert_eq!(areas.plot.height, 59, "{name}: {:?}", areas.plot);
+                assert_eq!(areas.plot.height, 59 - 12, "{name}: {:?}", areas.plot);
+                assert_eq!(areas.watermark.y, areas.plot.bottom(), "{name}");
+                assert_eq!(areas.watermark.width, areas.plot.width, "{name}");
             }
             // The text panels are no taller than their text: at most 2 rows empty.
             let buf = draw(&mut a, size);

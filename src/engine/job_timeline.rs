@@ -21,7 +21,7 @@ use super::pipeline::{
     CrashRecord, CrashTarget, Outage, Outcome, Pipeline, PipelineConfig, PipelineError, StepEvent,
 };
 use super::stream::{KeyId, Stream};
-use super::timeline::Phase;
+use super::timeline::{Phase, StateSample};
 use super::trace::WindowRow;
 use super::window::{CellId, WindowId};
 
@@ -165,6 +165,9 @@ pub struct JobTimeline {
     watermarks: Vec<(f64, f64)>,
     /// Per source partition, (processing time, its watermark), sampled with `watermarks`.
     lanes: Vec<Vec<(f64, f64)>>,
+    /// The operators' state, summed, sampled with `watermarks` (one sample per
+    /// [`WATERMARK_SAMPLE`] of processing time, not per record).
+    states: Vec<StateSample>,
     next_sample: f64,
 }
 
@@ -184,6 +187,7 @@ impl JobTimeline {
             redelivered: 0,
             watermarks: Vec::new(),
             lanes,
+            states: Vec::new(),
             next_sample: f64::NEG_INFINITY,
         })
     }
@@ -301,6 +305,7 @@ impl JobTimeline {
                 for lane in &mut self.lanes {
                     lane.truncate(keep);
                 }
+                self.states.truncate(keep);
                 self.next_sample = f64::NEG_INFINITY;
                 return true;
             }
@@ -312,6 +317,13 @@ impl JobTimeline {
             for (lane, wm) in self.lanes.iter_mut().zip(at) {
                 lane.push((step.time, wm));
             }
+            let totals = self.operator_totals();
+            self.states.push(StateSample {
+                time: step.time,
+                open_cells: totals.open_cells,
+                state_bytes: totals.state_bytes,
+                ttl_expired: self.pipeline.counters().ttl_expired,
+            });
             self.next_sample = ((step.time / WATERMARK_SAMPLE).floor() + 1.0) * WATERMARK_SAMPLE;
         }
         true
@@ -369,6 +381,12 @@ impl JobTimeline {
     /// silent partition's lane stays flat.
     pub fn partition_watermarks(&self) -> &[Vec<(f64, f64)>] {
         &self.lanes
+    }
+
+    /// The operators' state over processing time, summed, sampled with
+    /// [`JobTimeline::watermarks`] (cut back with a crash).
+    pub fn state_samples(&self) -> &[StateSample] {
+        &self.states
     }
 
     /// Per stream offset, its fate the latest time an operator took it (None: not yet).

@@ -10,7 +10,9 @@
 //! Memory: the UI draws every event, so it keeps every event. The stream holds each [`Event`]
 //! once (24 bytes), shared by every re-run; a timeline adds per arrival its fate and the exact
 //! watermark after it ([`Timeline::BYTES_PER_ARRIVAL`], 9 bytes), and per late or dropped
-//! arrival an [`Exception`] for the plot.
+//! arrival an [`Exception`] for the plot. The state over time is sampled, not kept per
+//! arrival: at most [`STATE_SAMPLES`] (+1 at the end of input) [`StateSample`]s, one per
+//! equal slice of the stream's processing time, whatever the input's length.
 
 use std::collections::BTreeMap;
 
@@ -49,6 +51,30 @@ pub struct Timeline {
     expirations: Vec<Expiry>,
     /// The stream's largest delay: the perfect watermark's lag.
     max_delay: f64,
+    /// The state over processing time, one sample per slice of the stream's processing time.
+    states: Vec<StateSample>,
+    /// Where the slices start and how long each is (processing time, ms).
+    state_from: f64,
+    state_every: f64,
+    /// The processing time from which the next sample is due.
+    next_state: f64,
+}
+
+/// The state's samples over the stream's processing time a single run keeps at most (one
+/// more at the end of input): its memory does not grow with the input.
+pub const STATE_SAMPLES: usize = 600;
+
+/// The operator state at one processing time: what the state-over-time chart draws.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StateSample {
+    /// Processing time of the sample, ms.
+    pub time: f64,
+    /// State entries: (window, key) cells held (a parallel run: over its operators).
+    pub open_cells: usize,
+    /// Estimated bytes of the state then.
+    pub state_bytes: usize,
+    /// Keys expired under the global window's TTL by then, a running count.
+    pub ttl_expired: u64,
 }
 
 /// An arrival that was not on time.
@@ -126,6 +152,10 @@ impl Timeline {
             sessions: Vec::new(),
             expirations: Vec::new(),
             max_delay: stream.max_delay(),
+            states: Vec::new(),
+            state_from: stream.events.first().map_or(0.0, |e| e.proc_time),
+            state_every: state_slice(stream),
+            next_state: f64::NEG_INFINITY,
         }
     }
 
@@ -156,11 +186,33 @@ impl Timeline {
             self.fates.push(a.fate);
             self.watermarks.push(a.watermark);
             self.drain();
+            if e.proc_time >= self.next_state {
+                self.sample_state(e.proc_time);
+                let slice = ((e.proc_time - self.state_from) / self.state_every).floor() + 1.0;
+                self.next_state = self.state_from + slice * self.state_every;
+            }
         }
         if finish && target == stream.len() && !self.processor.is_finished() {
             self.processor.finish(&mut self.scratch);
             self.drain();
+            let end = stream.events.last().map_or(0.0, |e| e.proc_time);
+            self.sample_state(end);
         }
+    }
+
+    /// Keeps the state now as the sample at processing time `time`.
+    fn sample_state(&mut self, time: f64) {
+        self.states.push(StateSample {
+            time,
+            open_cells: self.processor.open_cells(),
+            state_bytes: self.processor.state_bytes(),
+            ttl_expired: self.processor.counters().ttl_expired,
+        });
+    }
+
+    /// The state over processing time so far, sampled (at most [`STATE_SAMPLES`] + 1).
+    pub fn state_samples(&self) -> &[StateSample] {
+        &self.states
     }
 
     fn drain(&mut self) {
@@ -377,6 +429,21 @@ impl Timeline {
             })
             .min_by(|a, b| a.1.total_cmp(&b.1))
             .map(|(i, _)| i)
+    }
+}
+
+/// How long a slice of the stream's processing time is for the state's samples, ms: its span
+/// over [`STATE_SAMPLES`], at least 1 ms.
+fn state_slice(stream: &Stream) -> f64 {
+    let (first, last) = match (stream.events.first(), stream.events.last()) {
+        (Some(a), Some(b)) => (a.proc_time, b.proc_time),
+        _ => (0.0, 0.0),
+    };
+    let span = last - first;
+    if span.is_finite() && span > 0.0 {
+        (span / STATE_SAMPLES as f64).max(1.0)
+    } else {
+        1.0
     }
 }
 

@@ -28,6 +28,8 @@ use super::stream::{Event, KeyId, Stream};
 use super::timeline::{Exception, Inspection, Phase, Timeline};
 use super::trigger::Pane;
 use super::window::{CellId, WindowId};
+pub use history::Expiry;
+pub use partitions::{Lane, LaneCell, LaneMark};
 
 /// Where the playhead stands, as a move of the run leaves it.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -750,6 +752,7 @@ impl Trace {
     }
 }
 
+mod history;
 mod partitions;
 pub mod sessions;
 #[cfg(test)]

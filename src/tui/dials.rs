@@ -1,5 +1,5 @@
 //! The dials: lag, grace, early-trigger interval, speed, watermark kind and accumulation mode,
-//! and (for the parallel job) the checkpoint interval; their ranges and steps, and how each
+//! and (for the parallel job) the checkpoint interval and the partitions' idle timeout; their ranges and steps, and how each
 //! turns (a key step, or a position on its track). A dial change says whether the engine must
 //! re-run; the engine configuration is built here.
 
@@ -25,6 +25,9 @@ pub enum Dial {
     Accumulation,
     /// The parallel job's checkpoint interval (only for a run that takes checkpoints).
     Checkpoint,
+    /// The parallel job's idle timeout: a source partition silent this long no longer holds
+    /// the combined watermark back (off, or up to [`IDLE_MAX`]).
+    Idle,
 }
 
 impl Dial {
@@ -38,8 +41,9 @@ impl Dial {
         Dial::Accumulation,
     ];
 
-    /// Focus order for a run that takes checkpoints: the same, then the checkpoint interval.
-    pub const JOB: [Dial; 7] = [
+    /// Focus order for a run that takes checkpoints: the same, then the checkpoint interval
+    /// and the idle timeout.
+    pub const JOB: [Dial; 8] = [
         Dial::Lag,
         Dial::Grace,
         Dial::Early,
@@ -47,6 +51,7 @@ impl Dial {
         Dial::Watermark,
         Dial::Accumulation,
         Dial::Checkpoint,
+        Dial::Idle,
     ];
 
     /// The dials in focus order, with or without the checkpoint interval.
@@ -68,6 +73,7 @@ impl Dial {
             Dial::Watermark => "watermark",
             Dial::Accumulation => "panes",
             Dial::Checkpoint => "ckpt",
+            Dial::Idle => "idle",
         }
     }
 
@@ -96,6 +102,13 @@ pub const CHECKPOINT_MAX: f64 = 60_000.0;
 pub const CHECKPOINT_STEP: f64 = 5_000.0;
 /// The job's checkpoint interval to start with.
 pub const CHECKPOINT_DEFAULT: f64 = 10_000.0;
+/// Idle-timeout dial range, ms: a minute, two thirds of the built-in outage (90 s), so the
+/// whole range lets idleness take over before the partition heals.
+pub const IDLE_MAX: f64 = 60_000.0;
+/// One step of the idle-timeout dial, ms (below it: off). Five seconds: as long as the
+/// watermark must stand still before the UI calls it stalled, and far above the gaps between a
+/// flowing partition's records, so no partition goes idle while it delivers.
+pub const IDLE_STEP: f64 = 5_000.0;
 /// Playback speeds: processing-time seconds per real second.
 pub const SPEEDS: [f64; 9] = [1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0];
 
@@ -188,6 +201,9 @@ pub struct Dials {
     pub speed: f64,
     /// The parallel job's checkpoint interval, ms (None: only on demand).
     pub checkpoint_every: Option<f64>,
+    /// The parallel job's idle timeout, ms (None: off, a silent partition holds the
+    /// watermark back until it heals).
+    pub idle_timeout: Option<f64>,
 }
 
 impl Dials {
@@ -218,6 +234,7 @@ impl Dials {
                 SPEED_DEFAULT
             },
             checkpoint_every: Some(CHECKPOINT_DEFAULT),
+            idle_timeout: None,
         }
     }
 
@@ -265,6 +282,7 @@ impl Dials {
                     / last_stop(Accumulation::ALL.len())
             }
             Dial::Checkpoint => self.checkpoint_every.map_or(0.0, |c| c / CHECKPOINT_MAX),
+            Dial::Idle => self.idle_timeout.map_or(0.0, |c| c / IDLE_MAX),
         };
         r.clamp(0.0, 1.0)
     }
@@ -293,14 +311,20 @@ impl Dials {
                 let c = (r * CHECKPOINT_MAX / CHECKPOINT_STEP).round() * CHECKPOINT_STEP;
                 self.checkpoint_every = (c >= CHECKPOINT_STEP).then_some(c);
             }
+            Dial::Idle => {
+                let c = (r * IDLE_MAX / IDLE_STEP).round() * IDLE_STEP;
+                self.idle_timeout = (c >= IDLE_STEP).then_some(c);
+            }
         }
         self.engine_changed(&before)
     }
 
-    /// Whether the engine configuration (the job's checkpoint interval included) differs from
-    /// `before`'s.
+    /// Whether the engine configuration (the job's checkpoint interval and idle timeout
+    /// included) differs from `before`'s.
     pub fn engine_changed(&self, before: &Dials) -> bool {
-        self.config() != before.config() || self.checkpoint_every != before.checkpoint_every
+        self.config() != before.config()
+            || self.checkpoint_every != before.checkpoint_every
+            || self.idle_timeout != before.idle_timeout
     }
 
     /// Turns a dial one step. Returns whether the engine must re-run.
@@ -363,6 +387,16 @@ impl Dials {
             Dial::Checkpoint => {
                 let c = self.checkpoint_every.unwrap_or(0.0) + sign * CHECKPOINT_STEP;
                 self.checkpoint_every = (c >= CHECKPOINT_STEP).then_some(c.min(CHECKPOINT_MAX));
+            }
+            Dial::Idle => {
+                // A preset off the steps (from the command line) moves to the next step.
+                let now = self.idle_timeout.unwrap_or(0.0);
+                let c = if up {
+                    ((now / IDLE_STEP).floor() + 1.0) * IDLE_STEP
+                } else {
+                    ((now / IDLE_STEP).ceil() - 1.0) * IDLE_STEP
+                };
+                self.idle_timeout = (c >= IDLE_STEP).then_some(c.min(IDLE_MAX.max(now)));
             }
         }
         self.engine_changed(&before)

@@ -51,17 +51,19 @@ impl App {
         PipelineConfig {
             engine: self.dials.config(),
             checkpoint_every: self.dials.checkpoint_every,
+            idle_timeout: self.dials.idle_timeout,
             ..shape
         }
     }
 
-    /// Opens job mode on a job of this shape (with its outages); its checkpoint interval
-    /// presets the dial.
+    /// Opens job mode on a job of this shape (with its outages); its checkpoint interval and
+    /// idle timeout preset the dials.
     pub fn open_job(&mut self, preset: impl Into<JobPreset>) {
         let JobPreset { config, outages } = preset.into();
         self.job_preset = Some(config);
         self.job_outages = outages;
         self.dials.checkpoint_every = config.checkpoint_every;
+        self.dials.idle_timeout = config.idle_timeout;
         if self.parallel {
             self.rerun_job(false);
         } else {

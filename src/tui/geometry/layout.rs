@@ -6,10 +6,15 @@
 //!
 //! The plot gets the space first: every other panel gets the rows its text needs (the windows
 //! table one row per window of the classroom stream, the counters and dials one per line), the
-//! plot the rest. Rows left over in the right-hand column go to the watermark panel's gap
-//! history (a chart) or, in single full mode, to the frontier chart, never to an empty panel.
+//! plot the rest. Rows left over in the right-hand column go to the counters panel's state
+//! chart (up to its natural height), then to the watermark panel's gap history or, in job
+//! mode, its watermark lanes (a chart) or, in single full mode, to the frontier chart, never to
+//! an empty panel. Compact job mode at 80×24 gives the watermark panel one line (the lanes and
+//! the state chart are left out there; the topology shows each partition's watermark); rows
+//! beyond go to the watermark lanes first, then to the counters.
 //! On a tall screen (200×60) the right-hand column holds all the other panels, the windows
-//! table and pane history (or topology) included, and the plot takes the whole left side.
+//! table and pane history (or topology) included, the watermark panel is a wide band under the
+//! plot (its lanes as wide as the plot) and the plot takes the rest of the left side.
 
 use ratatui::layout::Rect;
 
@@ -32,14 +37,28 @@ const JOB_WINDOWS_W: u16 = 40;
 /// Natural heights of the right-hand column's panels (borders included).
 const WATERMARK_FULL: u16 = 7;
 const WATERMARK_COMPACT: u16 = 4;
+/// Compact job mode at its smallest: one line (status, now, watermark, gap).
+const WATERMARK_MIN: u16 = 3;
+/// Job mode: the watermark panel with its lanes (two lines, a legend, the combined lane and
+/// up to five partitions').
+const WATERMARK_LANES: u16 = 11;
+/// Compact job mode with rows to spare: two lines, a legend and three lanes (the combined
+/// one and two partitions', the UI's own job; more partitions are counted, not drawn).
+const WATERMARK_LANES_COMPACT: u16 = 8;
+/// Tall screens: the watermark band under the plot.
+const WATERMARK_TALL: u16 = 12;
 const COUNTERS: u16 = 9;
+/// The counters with the state chart under them: a label and two rows of chart.
+const COUNTERS_STATE: u16 = COUNTERS + 3;
+/// The counters with the smallest state chart: a label and one row.
+const COUNTERS_STATE_MIN: u16 = COUNTERS + 2;
 /// Compact job mode at its smallest: two lines of counters.
 const COUNTERS_MIN: u16 = 4;
 /// Single mode: six dials (compact: plus two lines of the frontier summary).
 const DIALS_FULL: u16 = 8;
 const DIALS_COMPACT: u16 = 10;
-/// Job mode: seven dials, the checkpoint interval the last.
-const DIALS_JOB: u16 = 9;
+/// Job mode: eight dials, the checkpoint interval and the idle timeout the last.
+const DIALS_JOB: u16 = 10;
 const SINKS: u16 = 8;
 /// The frontier chart and the pane history at their smallest, in the tall layout.
 const FRONTIER_MIN: u16 = 14;
@@ -67,9 +86,11 @@ pub struct Areas {
     pub screen: Rect,
     /// The two-clocks plot (the inspector and the crash report draw over it).
     pub plot: Rect,
-    /// The watermark panel: processing time, the watermark, the gap and its history.
+    /// The watermark panel: processing time, the watermark, the gap and its history (job
+    /// mode: each partition's watermark lane).
     pub watermark: Rect,
-    /// The counters panel: arrivals, fates, panes, open windows, state size.
+    /// The counters panel: arrivals, fates, panes, open windows, state size, and with rows
+    /// to spare the state over time.
     pub counters: Rect,
     /// The dials panel.
     pub dials: Rect,
@@ -168,18 +189,17 @@ impl Areas {
             sinks: None,
             footer,
         };
-        // Tall: the right-hand column holds every other panel, the plot the whole left.
+        // Tall: the right-hand column holds every other panel, the left the plot over the
+        // watermark band.
         let tall_single = [
-            WATERMARK_FULL,
-            COUNTERS,
+            COUNTERS_STATE,
             DIALS_FULL,
             FRONTIER_MIN,
             BOTTOM_NATURAL,
             PANES_MIN,
         ];
         let tall_job = [
-            WATERMARK_FULL,
-            COUNTERS,
+            COUNTERS_STATE,
             DIALS_JOB,
             SINKS,
             TOPOLOGY_NATURAL,
@@ -189,18 +209,20 @@ impl Areas {
             full && main.height >= if pipeline { tall_job } else { tall_single }.iter().sum();
         match (full, pipeline) {
             (true, false) if tall => {
-                let [watermark, counters, dials, frontier, windows, panes] =
-                    stack(right, tall_single.map(|h| (h, h)), 3);
-                a.plot = left;
+                let [counters, dials, frontier, windows, panes] =
+                    stack(right, tall_single.map(|h| (h, h)), 2);
+                let (plot, watermark) = split_v(left, main.height - WATERMARK_TALL);
+                a.plot = plot;
                 a.windows = windows;
                 a.panes = Some(panes);
                 a.frontier = Some(frontier);
                 (a.watermark, a.counters, a.dials) = (watermark, counters, dials);
             }
             (true, true) if tall => {
-                let [watermark, counters, dials, sinks, topology, windows] =
+                let [counters, dials, sinks, topology, windows] =
                     stack(right, tall_job.map(|h| (h, h)), 0);
-                a.plot = left;
+                let (plot, watermark) = split_v(left, main.height - WATERMARK_TALL);
+                a.plot = plot;
                 a.windows = windows;
                 a.topology = Some(topology);
                 a.sinks = Some(sinks);
@@ -214,7 +236,7 @@ impl Areas {
                     right,
                     [
                         (WATERMARK_FULL, WATERMARK_FULL),
-                        (COUNTERS, COUNTERS),
+                        (COUNTERS, COUNTERS_STATE),
                         (DIALS_FULL, DIALS_FULL),
                         (0, 0),
                     ],
@@ -233,8 +255,8 @@ impl Areas {
                 let [watermark, counters, dials, sinks] = stack(
                     right,
                     [
-                        (WATERMARK_FULL, WATERMARK_FULL),
-                        (COUNTERS, COUNTERS),
+                        (WATERMARK_FULL, WATERMARK_LANES),
+                        (COUNTERS_STATE_MIN, COUNTERS_STATE),
                         (DIALS_JOB, DIALS_JOB),
                         (SINKS, SINKS),
                     ],
@@ -253,7 +275,7 @@ impl Areas {
                     right,
                     [
                         (WATERMARK_COMPACT, WATERMARK_COMPACT),
-                        (COUNTERS, COUNTERS),
+                        (COUNTERS, COUNTERS_STATE),
                         (DIALS_COMPACT, DIALS_COMPACT),
                     ],
                     0,
@@ -269,8 +291,8 @@ impl Areas {
                 let [watermark, counters, dials, sinks] = stack(
                     right,
                     [
-                        (WATERMARK_COMPACT, WATERMARK_COMPACT),
-                        (COUNTERS_MIN, COUNTERS),
+                        (WATERMARK_MIN, WATERMARK_LANES_COMPACT),
+                        (COUNTERS_MIN, COUNTERS_STATE),
                         (DIALS_JOB, DIALS_JOB),
                         (SINKS_MIN, SINKS),
                     ],
@@ -334,7 +356,7 @@ mod tests {
                 assert_eq!(covered, a.screen.area(), "{size:?} job {job}");
                 if job {
                     assert!(a.topology.is_some() && a.sinks.is_some());
-                    assert!(a.dials.height >= DIALS_JOB, "{size:?}: all seven dials");
+                    assert!(a.dials.height >= DIALS_JOB, "{size:?}: all eight dials");
                 }
             }
         }

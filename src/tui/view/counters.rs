@@ -1,7 +1,8 @@
 //! The counters panel: events arrived, on time, late within grace, dropped, panes emitted,
 //! windows open, state size: bold and right-aligned, to read from the back of a room. What the
 //! trace counts: for the parallel job, its operators' counters, summed (they roll back with a
-//! crash), and its cells over its operators.
+//! crash), and its cells over its operators. Rows to spare under the counters show the
+//! state over time ([`super::state`]).
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -180,7 +181,8 @@ fn condensed(app: &App, rows: &[(String, String, Style)], width: u16) -> Vec<Lin
 }
 
 /// Draws the counters panel into `area`: one right-aligned row per counter, condensed into
-/// fewer lines when the panel is short.
+/// fewer lines when the panel is short; with two rows or more to spare, the state over time
+/// under them.
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let t = &app.theme;
     let block = Block::default()
@@ -189,5 +191,15 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         .title(Span::styled(title(app, area.width), t.title));
     let inner = block.inner(area);
     block.render(area, buf);
-    super::text::lines(buf, inner, lines(app, inner.width, inner.height));
+    let lines = lines(app, inner.width, inner.height);
+    let n = (lines.len() as u16).min(inner.height);
+    super::text::lines(buf, inner, lines);
+    if inner.height >= n + 2 {
+        let chart = Rect {
+            y: inner.y + n,
+            height: inner.height - n,
+            ..inner
+        };
+        super::state::render(app, chart, buf);
+    }
 }

@@ -1,5 +1,5 @@
 //! The dials panel: lag, grace, early-trigger interval, speed, watermark kind and accumulation
-//! mode (and, when the run takes checkpoints, their interval), each a track with a thumb and its value; the
+//! mode (and, for the parallel job, the checkpoint interval and the idle timeout), each a track with a thumb and its value; the
 //! focused one is reversed. In the compact layout it also carries a one-line summary of the
 //! frontier. Where each track goes is the screen's geometry ([`crate::tui::geometry::dials`]),
 //! which the mouse uses too.
@@ -36,6 +36,7 @@ pub fn value(d: &Dials, dial: Dial) -> String {
             crate::engine::Accumulation::Retracting => "retract".into(),
         },
         Dial::Checkpoint => d.checkpoint_every.map_or("on x".into(), fmt_ms),
+        Dial::Idle => d.idle_timeout.map_or("off".into(), fmt_ms),
     }
 }
 

@@ -89,6 +89,7 @@ fn entries(app: &App) -> Vec<Entry> {
         t.warn,
         "job: a crash (axis)",
     ));
+    v.push(key("▓ ░", t.dropped, "job lane: out; idle"));
     v.push(Entry::Heading("Inspected event: why, on its row"));
     v.push(key(
         &format!("{}{}", glyph::INSPECTED, glyph::INSPECTED_WINDOW),

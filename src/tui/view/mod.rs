@@ -12,6 +12,7 @@ pub mod help;
 pub mod inspect;
 pub mod plot;
 pub mod sinks;
+pub mod state;
 pub mod topology;
 pub mod watermark;
 pub mod windows;

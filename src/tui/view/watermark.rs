@@ -4,6 +4,13 @@
 //! operators'). The sparkline's scale is
 //! a round number of seconds just above the largest gap it shows, and it says so ("gap
 //! 0–30s"), so its bars are in proportion however tall the panel is.
+//!
+//! A job with two partitions or more draws lanes instead of the gap history: the combined
+//! watermark's lag behind processing time (`all`, its gap over time) and each partition's,
+//! one row each over processing time so far on one scale, a partition's outage (`▓`) and idle
+//! spans (`░`) marked, its watermark now at the right. So the class sees one partition's
+//! watermark freeze, the combined one's lag climb with it, and (with an idle timeout) the
+//! combined one move on without it. Lanes that do not fit are counted in the legend.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -11,6 +18,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Sparkline, Widget};
 
 use crate::engine::lateness::secs;
+use crate::engine::trace::{Lane, LaneMark};
 
 use super::super::app::App;
 use super::super::geometry::Mode;
@@ -180,8 +188,60 @@ pub fn lines(app: &App, width: u16, mode: Mode) -> Vec<Line<'static>> {
     }
 }
 
+/// The whole panel on one line (compact job mode at its smallest): the status's glyph, the
+/// speed, now, the watermark and the gap, as much as fits (the gap before the glyph); after a crash, while the clock is
+/// back before it, now and where it went back from first.
+pub fn one_line(app: &App, width: u16) -> Line<'static> {
+    let t = &app.theme;
+    if let Some(from) = rewound_from(app).map(secs) {
+        let now = secs(app.playhead.now);
+        let back = |wm: bool| {
+            let mut v = vec![
+                Span::styled(now.clone(), t.text),
+                Span::styled(format!(" ↺ back from {from}"), t.policy),
+            ];
+            if wm {
+                v.push(Span::styled(" wm ", t.dim));
+                v.push(Span::styled(secs(watermark_now(app)), t.watermark));
+            }
+            Line::from(v)
+        };
+        return super::fit(width, vec![back(true), back(false)]);
+    }
+    let status = status(app);
+    let glyph: String = status.chars().take(1).collect();
+    let speed = format!("{}×", app.dials.speed);
+    let (now, wm, gap) = (secs(app.playhead.now), secs(watermark_now(app)), gap(app));
+    let tail = |with_gap: bool| {
+        let mut v = vec![
+            Span::styled(now.clone(), t.text),
+            Span::styled(" wm ", t.dim),
+            Span::styled(wm.clone(), t.watermark),
+        ];
+        if with_gap {
+            v.push(Span::styled(" gap ", t.dim));
+            v.push(Span::styled(gap.clone(), t.text));
+        }
+        v
+    };
+    let with = |head: Vec<Span<'static>>, with_gap: bool| {
+        let mut v = head;
+        v.extend(tail(with_gap));
+        Line::from(v)
+    };
+    super::fit(
+        width,
+        vec![
+            with(vec![Span::styled(format!("{glyph} {speed} "), t.key)], true),
+            with(vec![Span::styled(format!("{glyph} "), t.key)], true),
+            with(Vec::new(), true),
+            with(vec![Span::styled(format!("{glyph} "), t.key)], false),
+        ],
+    )
+}
+
 /// Draws the watermark panel into `area`, and with rows to spare the gap's history as a
-/// sparkline under its scale.
+/// sparkline under its scale (a job with partitions: the watermark lanes).
 pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
     let t = &app.theme;
     let block = Block::default()
@@ -190,6 +250,15 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
         .title(Span::styled(" Watermark ", t.title));
     let inner = block.inner(area);
     block.render(area, buf);
+    if inner.height == 1 {
+        super::text::lines(buf, inner, vec![one_line(app, inner.width)]);
+        return;
+    }
+    let partitions = app.trace.pipeline_config().map_or(0, |c| c.partitions);
+    if partitions >= 2 && inner.height >= 4 {
+        render_lanes(app, inner, buf, partitions);
+        return;
+    }
     // The compact form only when the rows are short: with room, one quantity per line.
     let mode = if inner.height >= 6 { Mode::Full } else { mode };
     let lines = lines(app, inner.width, mode);
@@ -261,4 +330,162 @@ pub fn gap_history(app: &App, n: usize) -> Vec<u64> {
             }
         })
         .collect()
+}
+
+/// The label column of a lane ("all", "p0", …) and the value column (its watermark now).
+const LANE_LABEL: u16 = 4;
+const LANE_VALUE: u16 = 8;
+
+/// Bars for a lag of 0 to 8 eighths of the scale.
+const BARS: [char; 9] = [' ', '▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+/// A partition's column while it was cut off, and while it was idle.
+pub const OUT: char = '▓';
+/// A partition's column while it was idle (operators left it out of their watermark).
+pub const IDLE: char = '░';
+
+/// The header, a legend with the lanes' scale, then the combined lane and as many
+/// partitions' lanes as fit.
+fn render_lanes(app: &App, inner: Rect, buf: &mut Buffer, partitions: usize) {
+    let t = &app.theme;
+    let total = partitions + 1;
+    // With room for every lane, one quantity per line; otherwise the two-line header.
+    let mode = if usize::from(inner.height) >= 4 + 1 + total {
+        Mode::Full
+    } else {
+        Mode::Compact
+    };
+    let head = lines(app, inner.width, mode);
+    let n = (head.len() as u16).min(inner.height);
+    super::text::lines(buf, inner, head);
+    let rows = usize::from(inner.height - n).saturating_sub(1);
+    let spark_w = inner.width.saturating_sub(LANE_LABEL + LANE_VALUE);
+    let lanes = app.trace.watermark_lanes(usize::from(spark_w));
+    let shown = rows.min(total);
+    let top = gap_scale(
+        lanes
+            .iter()
+            .take(shown)
+            .flat_map(|l| l.cells.iter())
+            .filter(|c| c.mark == LaneMark::Flowing)
+            .filter_map(|c| c.lag)
+            .map(|l| (l / 1000.0).round() as u64)
+            .max()
+            .unwrap_or(0),
+    );
+    let hidden = total - shown;
+    let more = if hidden > 0 {
+        format!(" · {hidden} more not shown")
+    } else {
+        String::new()
+    };
+    let legend = super::fit(
+        inner.width,
+        vec![
+            Line::from(vec![
+                Span::styled(format!("lag behind now, 0–{top}s  "), t.dim),
+                Span::styled(format!("{OUT} out "), t.dropped),
+                Span::styled(format!("{IDLE} idle"), t.late),
+                Span::styled(more.clone(), t.dim),
+            ]),
+            Line::from(vec![
+                Span::styled(format!("lag 0–{top}s "), t.dim),
+                Span::styled(format!("{OUT} out "), t.dropped),
+                Span::styled(format!("{IDLE} idle"), t.late),
+                Span::styled(more.clone(), t.dim),
+            ]),
+            Line::from(vec![
+                Span::styled(format!("lag 0–{top}s "), t.dim),
+                Span::styled(format!("{OUT} out "), t.dropped),
+                Span::styled(format!("{IDLE} idle"), t.late),
+                Span::styled(format!(" +{hidden}"), t.dim),
+            ]),
+        ],
+    );
+    let y = inner.y + n;
+    if y >= inner.bottom() {
+        return;
+    }
+    super::text::lines(
+        buf,
+        Rect {
+            y,
+            height: 1,
+            ..inner
+        },
+        vec![legend],
+    );
+    for (i, lane) in lanes.iter().take(shown).enumerate() {
+        let row = y + 1 + i as u16;
+        if row >= inner.bottom() {
+            break;
+        }
+        draw_lane(
+            app,
+            lane,
+            Rect {
+                y: row,
+                height: 1,
+                ..inner
+            },
+            top,
+            buf,
+        );
+    }
+}
+
+/// One lane on one row: its label, a bar per column (its lag on the scale `top` s, or its
+/// outage or idle mark) and its watermark now.
+fn draw_lane(app: &App, lane: &Lane, row: Rect, top: u64, buf: &mut Buffer) {
+    let t = &app.theme;
+    let now_style = match lane.now {
+        LaneMark::Out => t.dropped,
+        LaneMark::Idle => t.late,
+        LaneMark::Flowing => t.watermark,
+    };
+    let (label, label_style) = match lane.partition {
+        Some(p) => (format!("p{p}"), now_style),
+        None => ("all".to_string(), t.key),
+    };
+    super::text::string(buf, row.x, row.y, label, LANE_LABEL - 1, label_style);
+    let x0 = row.x + LANE_LABEL;
+    let scale = (top.max(1) * 1000) as f64;
+    for (k, c) in lane.cells.iter().enumerate() {
+        let x = x0 + k as u16;
+        if x >= row.right().saturating_sub(LANE_VALUE) {
+            break;
+        }
+        let (g, s) = match c.mark {
+            LaneMark::Out => (OUT, t.dropped),
+            LaneMark::Idle => (IDLE, t.late),
+            LaneMark::Flowing => match c.lag {
+                Some(lag) => {
+                    let level = ((lag / scale) * 8.0).round().clamp(1.0, 8.0) as usize;
+                    (BARS[level], t.watermark)
+                }
+                None => (' ', t.dim),
+            },
+        };
+        if let Some(cell) = buf.cell_mut((x, row.y)) {
+            cell.set_char(g).set_style(s);
+        }
+    }
+    let value = match (lane.now, lane.watermark) {
+        (_, Some(wm)) => secs(wm),
+        (LaneMark::Out, None) => "out".to_string(),
+        _ => "—".to_string(),
+    };
+    let value_style = if lane.partition.is_none() && app.trace.watermark_stall().is_some() {
+        t.warn
+    } else {
+        now_style
+    };
+    let vx = row.right().saturating_sub(LANE_VALUE - 1);
+    super::text::string(
+        buf,
+        vx,
+        row.y,
+        format!("{value:>7}"),
+        LANE_VALUE - 1,
+        value_style,
+    );
 }
