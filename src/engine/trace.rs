@@ -28,7 +28,7 @@ use super::stream::{Event, KeyId, Stream};
 use super::timeline::{Exception, Inspection, Phase, Timeline};
 use super::trigger::Pane;
 use super::window::{CellId, WindowId};
-pub use history::Expiry;
+pub use history::ExpiredAt;
 pub use partitions::{Lane, LaneCell, LaneMark};
 
 /// Where the playhead stands, as a move of the run leaves it.

@@ -9,7 +9,7 @@ use super::Trace;
 
 /// Keys that expired under the TTL between two samples of the state: a mark on its chart.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Expiry {
+pub struct ExpiredAt {
     /// Processing time of the sample that saw them gone, ms.
     pub time: f64,
     /// Keys expired since the sample before.
@@ -29,12 +29,12 @@ impl Trace {
 
     /// Where keyed state expired under the TTL so far, oldest first: each sample of the state
     /// by which the `ttl_expired` counter went up, and by how much.
-    pub fn state_expirations(&self) -> Vec<Expiry> {
+    pub fn state_expirations(&self) -> Vec<ExpiredAt> {
         let mut before = 0;
         let mut v = Vec::new();
         for s in self.state_history() {
             if s.ttl_expired > before {
-                v.push(Expiry {
+                v.push(ExpiredAt {
                     time: s.time,
                     keys: s.ttl_expired - before,
                 });
