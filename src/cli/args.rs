@@ -509,3 +509,58 @@ mod tests {
         assert!(parse_duration_list(&"1s,".repeat(10_001)).is_err());
     }
 }
+
+/// The UI's demo flags: `--record FILE` writes every input with its time, `--replay FILE`
+/// plays a recording back, `--cast FILE` writes what the terminal showed as an asciicast.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct DemoArgs {
+    /// Record every key, click, resize and tick with its time, to replay the demo later.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<std::path::PathBuf>,
+    /// Play a recording back with its timing (the keys are yours again at its end).
+    #[arg(long, value_name = "FILE")]
+    pub replay: Option<std::path::PathBuf>,
+    /// Also write what the terminal shows as an asciicast v2 file (`asciinema play FILE`).
+    #[arg(long, value_name = "FILE")]
+    pub cast: Option<std::path::PathBuf>,
+}
+
+impl DemoArgs {
+    /// Reads and checks the recording to replay, creates the files to write: every error
+    /// (a bad or truncated recording, a path that cannot be written) before the UI opens.
+    pub fn open(&self) -> anyhow::Result<crate::tui::Demo> {
+        use crate::tui::record::{self, cast::Cast, Recorder};
+        let same =
+            |a: &Option<std::path::PathBuf>, b: &Option<std::path::PathBuf>| a.is_some() && a == b;
+        if same(&self.record, &self.replay)
+            || same(&self.record, &self.cast)
+            || same(&self.cast, &self.replay)
+        {
+            anyhow::bail!("--record, --replay and --cast need three different files");
+        }
+        let replay = self.replay.as_deref().map(record::load).transpose()?;
+        let record = self.record.as_deref().map(Recorder::create).transpose()?;
+        let cast = match self.cast.as_deref().map(Cast::create).transpose() {
+            Ok(c) => c,
+            Err(e) => {
+                drop(record);
+                if let Some(p) = &self.record {
+                    let _ = std::fs::remove_file(p);
+                }
+                return Err(e);
+            }
+        };
+        Ok(crate::tui::Demo {
+            record,
+            replay,
+            cast,
+        })
+    }
+
+    /// Removes the files [`DemoArgs::open`] created, when the UI did not open after all.
+    pub fn discard(&self) {
+        for p in [&self.record, &self.cast].into_iter().flatten() {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+}
