@@ -13,7 +13,6 @@ use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use twoclocks::tui::app::{update, Action, App, Msg};
 use twoclocks::tui::export::{self, svg, text};
-use twoclocks::tui::geometry::Areas;
 use twoclocks::tui::record::{self, Entry, Input, HEADER};
 use ui_common::{act, app};
 
