@@ -341,3 +341,34 @@ fn zoomed_the_plot_still_inspects_and_the_other_keys_still_act() {
     a.settle();
     assert!(a.parallel && a.zoomed, "job mode keeps the zoom");
 }
+
+proptest::proptest! {
+    /// Any text, and any valid recording cut or with a byte changed: an entry list or an error
+    /// with a line inside the text, never a panic.
+    #[test]
+    fn any_recording_text_is_read_or_refused_never_a_panic(
+        noise in ".{0,200}",
+        cut in 0usize..400,
+        at in 0usize..400,
+        byte in proptest::prelude::any::<u8>(),
+    ) {
+        let check = |text: &str| {
+            if let Err(e) = record::parse(text) {
+                let lines = text.split('\n').count().max(1);
+                assert!(e.line >= 1 && e.line <= lines, "{text:?}: line {}", e.line);
+            }
+        };
+        check(&noise);
+        check(&format!("{HEADER}\n{noise}"));
+        let valid = format!(
+            "{HEADER}\n0 resize 120 40\n10 key Space\n43 tick 33000\n50 key c ctrl\n60 click 4 5\n70 drag 6 7\n80 key F1\n90 end\n"
+        );
+        let mut bytes = valid.clone().into_bytes();
+        bytes.truncate(cut.min(bytes.len()));
+        check(&String::from_utf8_lossy(&bytes));
+        let mut bytes = valid.into_bytes();
+        let i = at % bytes.len();
+        bytes[i] = byte;
+        check(&String::from_utf8_lossy(&bytes));
+    }
+}

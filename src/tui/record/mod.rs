@@ -235,12 +235,20 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, BadLine> {
     let mut last = 0u64;
     let mut ended = false;
     let mut total = 1;
+    // The text after the last newline, if any, is a line that was cut short.
+    let cut = (!text.ends_with('\n')).then(|| text.split('\n').count());
     for (n, raw) in lines {
         let l = raw.trim_end_matches('\r');
         if l.trim().is_empty() {
             continue;
         }
         total = n;
+        if cut == Some(n) {
+            return Err(bad(
+                n,
+                "the line is cut short (no newline at its end): the recording is truncated",
+            ));
+        }
         if ended {
             return Err(bad(n, "an entry after the `end` line"));
         }
@@ -311,12 +319,6 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, BadLine> {
             at: Duration::from_micros(at),
             input,
         });
-    }
-    if !text.ends_with('\n') {
-        return Err(bad(
-            total,
-            "the line is cut short (no newline at its end): the recording is truncated",
-        ));
     }
     if !ended {
         return Err(bad(
