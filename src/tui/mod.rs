@@ -143,6 +143,12 @@ pub fn run(opts: Options, job: Option<PipelineConfig>, demo: Demo) -> anyhow::Re
         replay,
         cast,
     } = demo;
+    if record.is_some() || replay.is_some() {
+        // Every re-run inline, as in a replay: no tick can fall while one is pending, so the
+        // recording and its replay take the same steps whatever the input's size.
+        app.inline_events = usize::MAX;
+        app.settle();
+    }
     let mut guard = terminal::enter(cast)?;
     let mut shell = Shell {
         cast: guard.cast.clone(),
