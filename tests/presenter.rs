@@ -283,8 +283,8 @@ fn s_asks_the_shell_to_save_and_the_footer_says_where() {
     assert!(!a.take_save(), "taken once");
     a.saved(Ok("twoclocks-x.svg and twoclocks-x.txt".into()));
     assert!(ui_common::said(&a).contains("twoclocks-x.svg"));
-    a.saved(Err("./twoclocks-x.svg: Permission denied".into()));
-    assert!(ui_common::said(&a).starts_with("could not save the screen: "));
+    a.saved(Err("Permission denied (./twoclocks-x.svg)".into()));
+    assert!(ui_common::said(&a).starts_with("screen not saved: Permission denied"));
     // Also with the help open: the help itself can be saved.
     act(&mut a, Action::Help);
     act(&mut a, Action::SaveScreen);

@@ -264,7 +264,7 @@ impl App {
     pub fn saved(&mut self, outcome: Result<String, String>) -> bool {
         match outcome {
             Ok(paths) => self.say(format!("saved {paths}")),
-            Err(why) => self.say(format!("could not save the screen: {why}")),
+            Err(why) => self.say(format!("screen not saved: {why}")),
         }
     }
 

@@ -44,17 +44,27 @@ fn write_new(path: &Path, bytes: &[u8]) -> Result<(), String> {
         .create_new(true)
         .open(path)
         .and_then(|mut f| f.write_all(bytes))
-        .map_err(|e| format!("{}: {e}", path.display()))
+        .map_err(|e| {
+            // The reason first: at 80 columns the footer may have room for little else.
+            let why = e.to_string();
+            let why = why.split(" (os error").next().unwrap_or_default();
+            format!("{why} ({})", path.display())
+        })
 }
 
-/// The screen saved in the current folder, said as the footer shows it: the two file names.
+/// The screen saved in the current folder, said as the footer shows it: the SVG's file name
+/// and the text file's extension (`twoclocks-2026-12-04-081548.svg + .txt`).
 pub fn save_here(buf: &Buffer) -> Result<String, String> {
     let (svg, txt) = save(buf, Path::new("."), &local_stamp())?;
     let name = |p: &Path| {
         p.file_name()
             .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
     };
-    Ok(format!("{} and {}", name(&svg), name(&txt)))
+    // The text file is the SVG's name with another extension: said once, it fits at 80×24.
+    let txt_ext = txt
+        .extension()
+        .map_or_else(String::new, |e| e.to_string_lossy().into_owned());
+    Ok(format!("{} + .{txt_ext}", name(&svg)))
 }
 
 /// The local date and time now, as `YYYY-MM-DD-HHMMSS` (UTC where the local zone is unknown).
