@@ -201,6 +201,14 @@ fn a_recorded_demo_replays_and_its_cast_shows_what_the_terminal_showed() {
     // With the q, the replay quits by itself.
     let q = Session::start(&dir, &["--paused", "--replay", "demo.rec"]);
     q.wait_exit();
+
+    // With other flags it would go through other states: refused, saying which.
+    let (code, err) = twoclocks(&dir, &["--replay", "demo.rec", "--theme", "light"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("recorded with --paused") && err.contains("this run has no flags"),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -388,3 +388,34 @@ fn the_readmes_sample_recording_reads() {
     let entries = record::parse(&block).expect("the README's recording reads");
     assert!(entries.len() >= 5, "{block}");
 }
+
+#[test]
+fn a_recording_keeps_the_flags_that_decide_what_it_goes_through() {
+    let args = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        record::demo_flags(args(&[
+            "--paused",
+            "--record",
+            "a.rec",
+            "--theme=light",
+            "--speed",
+            "20",
+            "--cast=c",
+            "--replay",
+            "b.rec",
+            "--theme",
+            "mono"
+        ])),
+        args(&["--paused", "--speed", "20"])
+    );
+    let text = format!("{HEADER}\n0 flags [\"--paused\"]\n0 key l\n5 end\n");
+    let r = record::parse_recording(&text).unwrap();
+    assert_eq!(r.flags, Some(args(&["--paused"])));
+    assert_eq!(r.entries.len(), 1);
+    let (line, why) = error(&format!("{HEADER}\n0 key l\n0 flags []\n5 end\n"));
+    assert_eq!(line, 3);
+    assert!(why.contains("once, before"), "{why}");
+    let (line, why) = error(&format!("{HEADER}\n0 flags --paused\n5 end\n"));
+    assert_eq!(line, 2);
+    assert!(why.contains("JSON list"), "{why}");
+}

@@ -527,8 +527,10 @@ pub struct DemoArgs {
 
 impl DemoArgs {
     /// Reads and checks the recording to replay, creates the files to write: every error
-    /// (a bad or truncated recording, a path that cannot be written) before the UI opens.
-    pub fn open(&self) -> anyhow::Result<crate::tui::Demo> {
+    /// (a bad or truncated recording, one made with other flags than `flags`, a path that
+    /// cannot be written) before the UI opens. `flags` are the command line's flags that
+    /// decide what the demo goes through ([`crate::tui::record::demo_flags`]).
+    pub fn open(&self, flags: &[String]) -> anyhow::Result<crate::tui::Demo> {
         use crate::tui::record::{self, cast::Cast, Recorder};
         let same =
             |a: &Option<std::path::PathBuf>, b: &Option<std::path::PathBuf>| a.is_some() && a == b;
@@ -539,7 +541,26 @@ impl DemoArgs {
             anyhow::bail!("--record, --replay and --cast need three different files");
         }
         let replay = self.replay.as_deref().map(record::load).transpose()?;
-        let record = self.record.as_deref().map(Recorder::create).transpose()?;
+        if let (Some(r), Some(path)) = (&replay, &self.replay) {
+            if let Some(recorded) = r.flags.as_ref().filter(|f| f.as_slice() != flags) {
+                let say = |f: &[String]| match f {
+                    [] => "no flags".to_string(),
+                    f => f.join(" "),
+                };
+                anyhow::bail!(
+                    "{} was recorded with {}; replay it with the same (this run has {})",
+                    crate::io::quote::quoted(&path.display().to_string()),
+                    say(recorded),
+                    say(flags)
+                );
+            }
+        }
+        let replay = replay.map(|r| r.entries);
+        let record = self
+            .record
+            .as_deref()
+            .map(|p| Recorder::create(p, flags))
+            .transpose()?;
         let cast = match self.cast.as_deref().map(Cast::create).transpose() {
             Ok(c) => c,
             Err(e) => {

@@ -191,7 +191,12 @@ fn cut_line(line: &str) -> String {
 /// Opens the terminal UI with the flags' stream and dials.
 fn ui(a: &UiArgs, matches: &ArgMatches) -> anyhow::Result<()> {
     // The demo's files first: a path that cannot be written is an error before any work.
-    let demo = a.demo.open()?;
+    let flags = crate::tui::record::demo_flags(
+        std::env::args_os()
+            .skip(1)
+            .map(|a| a.to_string_lossy().into_owned()),
+    );
+    let demo = a.demo.open(&flags)?;
     let opened = || {
         let (options, job) = ui_options(a, matches)?;
         if !has_terminal() {

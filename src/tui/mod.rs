@@ -299,6 +299,17 @@ async fn event_loop(
     // The status message shown and when it goes.
     let mut expiry: Option<(u64, tokio::time::Instant)> = None;
     let replaying = !shell.replay.is_empty();
+    let recorded_size = shell.replay.iter().find_map(|e| match e.input {
+        Input::Resize(w, h) => Some((w, h)),
+        _ => None,
+    });
+    if let Some((w, h)) = recorded_size.filter(|&s| s != (size.width, size.height)) {
+        app.say(format!(
+            "recorded at {w}×{h}, played at {}×{}: the screens will differ",
+            size.width, size.height
+        ));
+        last = draw(terminal, app)?;
+    }
     loop {
         for work in app.take_work() {
             let tx = tx.clone();
@@ -361,6 +372,8 @@ async fn event_loop(
         }
         if replaying && shell.replay.is_empty() && next_replay.is_some() {
             changed |= app.say("the recording has been played: the keys are yours again");
+            // The live clock takes over from now, not from when the replay began.
+            clock = PlayClock::default();
         }
         if changed {
             last = draw(terminal, app)?;

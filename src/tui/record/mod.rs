@@ -9,6 +9,7 @@
 //!
 //! ```text
 //! twoclocks-record 1
+//! 0 flags ["--paused","--scenario","stormy"]
 //! 0 resize 120 40
 //! 812004 key Space
 //! 845311 tick 33000
@@ -21,7 +22,9 @@
 //! A key is its character (`Space` for a blank) or its name (`Home`, `End`, `Tab`, `BackTab`,
 //! `Up`, `Down`, `Left`, `Right`, `Esc`, `Enter`, `Backspace`, `Delete`, `PageUp`,
 //! `PageDown`, `Insert`, `F1`…`F12`), then its modifiers (`ctrl`, `alt`, `shift`). The last
-//! line is `end`: a file without it was cut short.
+//! line is `end`: a file without it was cut short. The `flags` line (a JSON list) keeps the
+//! command line the demo was recorded with (the demo's own flags and `--theme` left out): a
+//! replay is refused with other flags, since it would go through other states.
 
 pub mod cast;
 
@@ -210,8 +213,41 @@ fn bad(line: usize, why: impl Into<String>) -> BadLine {
 /// The longest a recording may last (a bound, so that no time overflows).
 const MAX_MICROS: u64 = 366 * 24 * 3_600 * 1_000_000;
 
+/// A recording read: the flags it was recorded with, if it says, and its entries.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Recording {
+    /// The command line's flags the demo was recorded with (see [`demo_flags`]).
+    pub flags: Option<Vec<String>>,
+    /// The inputs, in order.
+    pub entries: Vec<Entry>,
+}
+
 /// A recording's entries, read from its text; the first thing wrong is an error with its line.
 pub fn parse(text: &str) -> Result<Vec<Entry>, BadLine> {
+    parse_recording(text).map(|r| r.entries)
+}
+
+/// The flags of a command line that decide what a demo goes through: all but the demo's own
+/// (`--record`, `--replay`, `--cast`, with their values) and `--theme` (colours only).
+pub fn demo_flags<I: IntoIterator<Item = String>>(args: I) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut skip = false;
+    for a in args {
+        if std::mem::take(&mut skip) {
+            continue;
+        }
+        let name = a.split('=').next().unwrap_or_default();
+        if ["--record", "--replay", "--cast", "--theme"].contains(&name) {
+            skip = !a.contains('=');
+            continue;
+        }
+        out.push(a);
+    }
+    out
+}
+
+/// A recording read from its text; the first thing wrong is an error with its line.
+pub fn parse_recording(text: &str) -> Result<Recording, BadLine> {
     let mut lines = text.split('\n').enumerate().map(|(i, l)| (i + 1, l));
     match lines.next() {
         Some((_, h)) if h.trim_end_matches('\r') == HEADER => {}
@@ -232,6 +268,7 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, BadLine> {
         }
     }
     let mut out = Vec::new();
+    let mut flags = None;
     let mut last = 0u64;
     let mut ended = false;
     let mut total = 1;
@@ -279,6 +316,15 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, BadLine> {
                 ended = true;
                 continue;
             }
+            "flags" if out.is_empty() && flags.is_none() => {
+                let json = l.split_once("flags").map_or("", |(_, rest)| rest.trim());
+                flags = Some(
+                    serde_json::from_str::<Vec<String>>(json)
+                        .map_err(|_| bad(n, "the flags are not a JSON list of strings"))?,
+                );
+                continue;
+            }
+            "flags" => return Err(bad(n, "the flags come once, before the first input")),
             "key" => Input::Key(key(n, args)?),
             "click" | "drag" | "resize" => {
                 let [a, b] = pair(n, kind, args)?;
@@ -326,7 +372,10 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, BadLine> {
             "the recording stops here without its `end` line: it is truncated",
         ));
     }
-    Ok(out)
+    Ok(Recording {
+        flags,
+        entries: out,
+    })
 }
 
 fn key(n: usize, args: &[&str]) -> Result<KeyEvent, BadLine> {
@@ -380,12 +429,12 @@ fn pair(n: usize, kind: &str, args: &[&str]) -> Result<[u16; 2], BadLine> {
 }
 
 /// Reads and checks a recording; an error names the file and the line.
-pub fn load(path: &Path) -> anyhow::Result<Vec<Entry>> {
+pub fn load(path: &Path) -> anyhow::Result<Recording> {
     let name = crate::io::quote::quoted(&path.display().to_string());
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {name}"))?;
     let text = String::from_utf8(bytes)
         .map_err(|_| anyhow::anyhow!("{name} is not text (UTF-8): not a recording"))?;
-    parse(&text).map_err(|b| anyhow::anyhow!("{name} line {}: {}", b.line, b.why))
+    parse_recording(&text).map_err(|b| anyhow::anyhow!("{name} line {}: {}", b.line, b.why))
 }
 
 /// Writes a recording as the UI runs: opened (and so checked) before the UI opens.
@@ -397,13 +446,16 @@ pub struct Recorder {
 }
 
 impl Recorder {
-    /// Creates the file (replacing one that is there) and writes the header.
-    pub fn create(path: &Path) -> anyhow::Result<Recorder> {
+    /// Creates the file (replacing one that is there) and writes the header and the `flags`
+    /// the demo is recorded with ([`demo_flags`]).
+    pub fn create(path: &Path, flags: &[String]) -> anyhow::Result<Recorder> {
         let name = crate::io::quote::quoted(&path.display().to_string());
         let mut out = File::create(path)
             .map(LineWriter::new)
             .with_context(|| format!("cannot write the recording {name}"))?;
-        writeln!(out, "{HEADER}").with_context(|| format!("cannot write the recording {name}"))?;
+        let flags = serde_json::to_string(flags).unwrap_or_else(|_| "[]".into());
+        writeln!(out, "{HEADER}\n0 flags {flags}")
+            .with_context(|| format!("cannot write the recording {name}"))?;
         Ok(Recorder {
             path: path.to_path_buf(),
             out: Some(out),
