@@ -664,3 +664,79 @@ mod tests {
         assert!(parse_duration_list(&"1s,".repeat(10_001)).is_err());
     }
 }
+
+/// The UI's demo flags: `--record FILE` writes every input with its time, `--replay FILE`
+/// plays a recording back, `--cast FILE` writes what the terminal showed as an asciicast.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct DemoArgs {
+    /// Record every key, click, resize and tick with its time, to replay the demo later.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<std::path::PathBuf>,
+    /// Play a recording back with its timing (the keys are yours again at its end).
+    #[arg(long, value_name = "FILE")]
+    pub replay: Option<std::path::PathBuf>,
+    /// Also write what the terminal shows as an asciicast v2 file (`asciinema play FILE`).
+    #[arg(long, value_name = "FILE")]
+    pub cast: Option<std::path::PathBuf>,
+}
+
+impl DemoArgs {
+    /// Reads and checks the recording to replay, creates the files to write: every error
+    /// (a bad or truncated recording, one made with other flags than `flags`, a path that
+    /// cannot be written) before the UI opens. `flags` are the command line's flags that
+    /// decide what the demo goes through ([`crate::tui::record::demo_flags`]).
+    pub fn open(&self, flags: &[String]) -> anyhow::Result<crate::tui::Demo> {
+        use crate::tui::record::{self, cast::Cast, Recorder};
+        let same =
+            |a: &Option<std::path::PathBuf>, b: &Option<std::path::PathBuf>| a.is_some() && a == b;
+        if same(&self.record, &self.replay)
+            || same(&self.record, &self.cast)
+            || same(&self.cast, &self.replay)
+        {
+            anyhow::bail!("--record, --replay and --cast need three different files");
+        }
+        let replay = self.replay.as_deref().map(record::load).transpose()?;
+        if let (Some(r), Some(path)) = (&replay, &self.replay) {
+            if let Some(recorded) = r.flags.as_ref().filter(|f| f.as_slice() != flags) {
+                let say = |f: &[String]| match f {
+                    [] => "no flags".to_string(),
+                    f => f.join(" "),
+                };
+                anyhow::bail!(
+                    "{} was recorded with {}; replay it with the same (this run has {})",
+                    crate::io::quote::quoted(&path.display().to_string()),
+                    say(recorded),
+                    say(flags)
+                );
+            }
+        }
+        let replay = replay.map(|r| r.entries);
+        let record = self
+            .record
+            .as_deref()
+            .map(|p| Recorder::create(p, flags))
+            .transpose()?;
+        let cast = match self.cast.as_deref().map(Cast::create).transpose() {
+            Ok(c) => c,
+            Err(e) => {
+                drop(record);
+                if let Some(p) = &self.record {
+                    let _ = std::fs::remove_file(p);
+                }
+                return Err(e);
+            }
+        };
+        Ok(crate::tui::Demo {
+            record,
+            replay,
+            cast,
+        })
+    }
+
+    /// Removes the files [`DemoArgs::open`] created, when the UI did not open after all.
+    pub fn discard(&self) {
+        for p in [&self.record, &self.cast].into_iter().flatten() {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+}

@@ -58,6 +58,9 @@ pub struct UiArgs {
     /// --crash-operator and --sink are for `run`; in the UI, keys crash and all sinks show).
     #[command(flatten)]
     pub pipeline: commands::PipelineArgs,
+    /// A rehearsable demo: record the inputs, play a recording back, cast the screen.
+    #[command(flatten)]
+    pub demo: args::DemoArgs,
 }
 
 fn parse_speed(s: &str) -> Result<f64, String> {
@@ -198,14 +201,31 @@ fn cut_line(line: &str) -> String {
 
 /// Opens the terminal UI with the flags' stream and dials.
 fn ui(a: &UiArgs, matches: &ArgMatches) -> anyhow::Result<()> {
-    let (options, job) = ui_options(a, matches)?;
-    if !has_terminal() {
-        anyhow::bail!(
-            "the UI needs a terminal to draw in and read keys from; `twoclocks run` prints the \
-             same engine's answer as text"
-        );
+    // The demo's files first: a path that cannot be written is an error before any work.
+    let flags = crate::tui::record::demo_flags(
+        std::env::args_os()
+            .skip(1)
+            .map(|a| a.to_string_lossy().into_owned()),
+    );
+    let demo = a.demo.open(&flags)?;
+    let opened = || {
+        let (options, job) = ui_options(a, matches)?;
+        if !has_terminal() {
+            anyhow::bail!(
+                "the UI needs a terminal to draw in and read keys from; `twoclocks run` prints \
+                 the same engine's answer as text"
+            );
+        }
+        Ok((options, job))
+    };
+    match opened() {
+        Ok((options, job)) => crate::tui::run(options, job, demo),
+        Err(e) => {
+            drop(demo);
+            a.demo.discard();
+            Err(e)
+        }
     }
-    crate::tui::run(options, job)
 }
 
 /// What the UI opens on for these flags: the stream, the dials and, when a pipeline flag is

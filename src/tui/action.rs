@@ -72,6 +72,11 @@ pub enum Action {
     CutPartition,
     /// Select the next source partition for `p` to cut off or heal (`P`).
     PickPartition,
+    /// Save the screen as drawn, as SVG with its colours and as plain text, in the current
+    /// folder (`s`).
+    SaveScreen,
+    /// The plot alone on the whole screen above the footer, or back to every panel (`z`).
+    Zoom,
     /// Open the help overlay (`?`, F1); with it open, close it.
     Help,
     /// Close what is open (Esc): the help, the inspector, the operator picked to crash, the

@@ -185,6 +185,11 @@ pub struct App {
     work: Vec<Work>,
     /// The user asked to leave: the event loop ends.
     pub quit: bool,
+    /// The plot alone on the whole screen above the footer (`z`).
+    pub zoomed: bool,
+    /// The user asked for the screen to be saved (`s`): the event loop writes the last frame
+    /// drawn and says where ([`App::saved`]); the state itself does no I/O.
+    pub save_requested: bool,
 }
 
 impl App {
@@ -237,6 +242,8 @@ impl App {
             cancel: None,
             work: Vec::new(),
             quit: false,
+            zoomed: false,
+            save_requested: false,
         };
         app.rerun();
         app
@@ -250,6 +257,19 @@ impl App {
             text: text.into(),
         });
         true
+    }
+
+    /// Takes the request to save the screen (`s`), if there is one.
+    pub fn take_save(&mut self) -> bool {
+        std::mem::take(&mut self.save_requested)
+    }
+
+    /// Says in the footer where the screen was saved, or why it could not be. Returns true.
+    pub fn saved(&mut self, outcome: Result<String, String>) -> bool {
+        match outcome {
+            Ok(paths) => self.say(format!("saved {paths}")),
+            Err(why) => self.say(format!("screen not saved: {why}")),
+        }
     }
 
     /// Whether the simulation clock runs: playing, with nothing over the panels and no
@@ -293,7 +313,7 @@ impl App {
     /// The screen's panels at `size` for what the trace holds (with a pipeline: its topology
     /// and sinks). The view draws into these and a click is resolved against them.
     pub fn areas(&self, size: (u16, u16)) -> Option<Areas> {
-        Areas::compute_for(size, self.trace.pipeline_config().is_some())
+        Areas::compute_view(size, self.trace.pipeline_config().is_some(), self.zoomed)
     }
 
     /// The dials in focus order: with the checkpoint interval when the run takes checkpoints.

@@ -1,7 +1,8 @@
 //! The one keymap: a table of bindings that feeds the key handler, the footer's hints and the
 //! `?` overlay, so the three cannot drift apart. `j` toggles job mode, `c`/`C` crash the job or
-//! one operator instance, `x` takes a checkpoint; `p`, `n`/`N`, `b` and `s` are deliberately
-//! left unbound (kept for partition, tour, big numbers and screenshot).
+//! one operator instance, `x` takes a checkpoint, `p` cuts a partition off; `s` and `z` are the
+//! presenter's (save the screen, the plot alone); `n`/`N` and `b` are deliberately left unbound
+//! (kept for the tour and big numbers). [`keys_table`] writes the table as the README lists it.
 
 use std::sync::LazyLock;
 
@@ -47,7 +48,7 @@ pub enum Group {
     Select,
     /// Job mode, crashes, the operator to crash, checkpoints.
     Job,
-    /// Help, close, quit.
+    /// The presenter's keys (save the screen, the plot alone), help, close, quit.
     General,
 }
 
@@ -405,6 +406,22 @@ fn bindings() -> Vec<Binding> {
             group: Group::Job,
         },
         Binding {
+            keys: &[Char('s')],
+            action: Action::SaveScreen,
+            label: "s",
+            help: "save screen: .svg and .txt",
+            hint: None,
+            group: Group::General,
+        },
+        Binding {
+            keys: &[Char('z')],
+            action: Action::Zoom,
+            label: "z",
+            help: "the plot alone ↔ all panels",
+            hint: None,
+            group: Group::General,
+        },
+        Binding {
             keys: &[Char('?'), Named(KeyCode::F(1))],
             action: Action::Help,
             label: "?/F1",
@@ -429,6 +446,40 @@ fn bindings() -> Vec<Binding> {
             group: Group::General,
         },
     ]
+}
+
+/// A key as the README's table writes it: `` `l` ``, Space, Ctrl-C, Shift-Tab, ↑, F1, Home.
+pub fn key_name(k: Key) -> String {
+    match k {
+        Key::Char(' ') => "Space".to_string(),
+        Key::Char(c) => format!("`{c}`"),
+        Key::Ctrl(c) => format!("Ctrl-{}", c.to_ascii_uppercase()),
+        Key::Named(KeyCode::BackTab) => "Shift-Tab".to_string(),
+        Key::Named(KeyCode::Up) => "↑".to_string(),
+        Key::Named(KeyCode::Down) => "↓".to_string(),
+        Key::Named(KeyCode::Left) => "←".to_string(),
+        Key::Named(KeyCode::Right) => "→".to_string(),
+        Key::Named(KeyCode::F(n)) => format!("F{n}"),
+        Key::Named(code) => format!("{code:?}"),
+    }
+}
+
+/// The keys table of the README (Markdown), written from the keymap: a heading row per group,
+/// then one row per binding, its keys and what it does. A test holds the README to it.
+pub fn keys_table() -> String {
+    let mut out = String::from("| key | does |\n|---|---|\n");
+    for g in Group::ALL {
+        out.push_str(&format!("| **{}** | |\n", g.title()));
+        for b in KEYMAP.iter().filter(|b| b.group == g) {
+            let keys: Vec<String> = b.keys.iter().map(|&k| key_name(k)).collect();
+            out.push_str(&format!(
+                "| {} | {} |\n",
+                keys.join(", "),
+                b.help.replace('|', "\\|")
+            ));
+        }
+    }
+    out
 }
 
 /// The action a key press is bound to, if any.
@@ -525,7 +576,7 @@ mod tests {
 
     #[test]
     fn reserved_keys_stay_unbound() {
-        for c in ['n', 'N', 'b', 's'] {
+        for c in ['n', 'N', 'b'] {
             assert_eq!(press(KeyCode::Char(c), KeyModifiers::NONE), None, "{c}");
         }
     }

@@ -7,13 +7,17 @@
 //! `select!` over terminal input, a simulation tick that runs only while the simulation does
 //! (its real time kept by [`PlayClock`], which never counts time held or spent on other
 //! messages), engine work finished off the UI task, and the expiry of a status message; a
-//! frame is drawn only when something changed.
+//! frame is drawn only when something changed. A demo ([`Demo`]) records every input with the
+//! tick's real time (`record`), plays a recording back instead of the live clock, and casts
+//! what the terminal showed; `s` saves the last frame drawn (`export`).
 
 pub mod action;
 pub mod app;
 pub mod dials;
+pub mod export;
 pub mod geometry;
 pub mod keymap;
+pub mod record;
 pub mod scenario;
 pub mod terminal;
 pub mod theme;
@@ -25,11 +29,13 @@ use crossterm::event::{
     Event, EventStream, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEventKind,
 };
 use futures::StreamExt;
+use ratatui::buffer::Buffer;
 use tokio::sync::mpsc;
 use tokio::time::MissedTickBehavior;
 
 use crate::engine::EngineConfig;
 use app::{update, App, Dials, Msg};
+use record::{Entry, Input};
 use scenario::Scenario;
 use theme::Theme;
 
@@ -103,9 +109,22 @@ pub fn app_for(opts: Options) -> App {
     app
 }
 
+/// A rehearsable demo: the inputs recorded (`--record`), a recording played back instead of
+/// the live inputs and clock (`--replay`), what the terminal showed cast (`--cast`). Each file
+/// is opened, or read and checked, before the UI opens.
+#[derive(Debug, Default)]
+pub struct Demo {
+    /// Where every input goes, with its time.
+    pub record: Option<record::Recorder>,
+    /// The inputs to play back, in order, at their times.
+    pub replay: Option<Vec<Entry>>,
+    /// Where what the terminal showed goes.
+    pub cast: Option<record::cast::Cast>,
+}
+
 /// Opens the UI and runs it until the user quits; with `job`, in job mode on a job of that
-/// shape.
-pub fn run(opts: Options, job: Option<app::JobPreset>) -> anyhow::Result<()> {
+/// shape; with a `demo`, recording, replaying or casting.
+pub fn run(opts: Options, job: Option<app::JobPreset>, demo: Demo) -> anyhow::Result<()> {
     // Time for the tick, I/O for the signal handlers.
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -118,10 +137,66 @@ pub fn run(opts: Options, job: Option<app::JobPreset>) -> anyhow::Result<()> {
         let _context = rt.enter();
         StopSignals::new()
     };
-    let mut guard = terminal::enter()?;
-    let result = rt.block_on(event_loop(&mut guard.terminal, &mut app, &mut stop));
+    let Demo {
+        record,
+        replay,
+        cast,
+    } = demo;
+    if record.is_some() || replay.is_some() {
+        // Every re-run inline, as in a replay: no tick can fall while one is pending, so the
+        // recording and its replay take the same steps whatever the input's size.
+        app.inline_events = usize::MAX;
+        app.settle();
+    }
+    let mut guard = terminal::enter(cast)?;
+    let mut shell = Shell {
+        cast: guard.cast.clone(),
+        record,
+        replay: replay.unwrap_or_default().into_iter().collect(),
+        start: tokio::time::Instant::now(),
+    };
+    let result = rt.block_on(event_loop(
+        &mut guard.terminal,
+        &mut app,
+        &mut stop,
+        &mut shell,
+    ));
     drop(guard);
     result
+}
+
+/// What the event loop keeps of a demo: the recording being written, the inputs left to play
+/// back, and when the UI opened (the recording's zero).
+struct Shell {
+    record: Option<record::Recorder>,
+    replay: std::collections::VecDeque<Entry>,
+    start: tokio::time::Instant,
+    cast: Option<std::rc::Rc<std::cell::RefCell<record::cast::Cast>>>,
+}
+
+impl Shell {
+    /// Applies an input (written to the recording first) and returns whether the screen
+    /// changed. A recording that cannot be written says so in the footer.
+    fn take(&mut self, app: &mut App, input: Input) -> bool {
+        let mut changed = false;
+        if let Some(r) = self.record.as_mut() {
+            if let Err(why) = r.write(self.start.elapsed(), input) {
+                changed |= app.say(why);
+            }
+        }
+        record::apply(app, &input) | changed
+    }
+
+    /// Live input while a recording plays is held, apart from quitting and resizing.
+    fn live(&self, input: &Input) -> bool {
+        self.replay.is_empty() || matches!(input, Input::Resize(..)) || input.quits()
+    }
+}
+
+/// Draws a frame and keeps a copy of it: `s` saves the last frame drawn.
+fn draw(terminal: &mut terminal::Term, app: &App) -> anyhow::Result<Buffer> {
+    let frame = terminal.draw(|f| view::render(app, f))?;
+    Ok(frame.buffer.clone())
 }
 
 /// Turns a terminal event into messages (none if it means nothing). Esc quickly followed by a
@@ -194,21 +269,46 @@ impl StopSignals {
     }
 }
 
+/// What woke the loop.
+enum Woke {
+    /// A live or replayed input.
+    Input(Input),
+    /// The simulation tick (its elapsed time read from the play clock).
+    Tick,
+    /// A message that is not an input: engine work done, a status message's expiry.
+    Msg(Msg),
+    /// Nothing to do (live input held while a recording plays).
+    Nothing,
+}
+
 async fn event_loop(
     terminal: &mut terminal::Term,
     app: &mut App,
     stop: &mut StopSignals,
+    shell: &mut Shell,
 ) -> anyhow::Result<()> {
     let mut events = EventStream::new();
     let (tx, mut rx) = mpsc::unbounded_channel::<app::Done>();
     let mut tick = tokio::time::interval(TICK);
     tick.set_missed_tick_behavior(MissedTickBehavior::Skip);
     let size = terminal.size()?;
-    update(app, Msg::Resize(size.width, size.height), Duration::ZERO);
-    terminal.draw(|f| view::render(app, f))?;
+    shell.take(app, Input::Resize(size.width, size.height));
+    let mut last = draw(terminal, app)?;
     let mut clock = PlayClock::default();
     // The status message shown and when it goes.
     let mut expiry: Option<(u64, tokio::time::Instant)> = None;
+    let replaying = !shell.replay.is_empty();
+    let recorded_size = shell.replay.iter().find_map(|e| match e.input {
+        Input::Resize(w, h) => Some((w, h)),
+        _ => None,
+    });
+    if let Some((w, h)) = recorded_size.filter(|&s| s != (size.width, size.height)) {
+        app.say(format!(
+            "recorded at {w}×{h}, played at {}×{}: the screens will differ",
+            size.width, size.height
+        ));
+        last = draw(terminal, app)?;
+    }
     loop {
         for work in app.take_work() {
             let tx = tx.clone();
@@ -223,39 +323,68 @@ async fn event_loop(
             (None, _) => None,
         };
         let (status_seq, status_end) = expiry.unwrap_or((0, tokio::time::Instant::now()));
-        let msgs = tokio::select! {
+        let next_replay = shell.replay.front().map(|e| shell.start + e.at);
+        let woke = tokio::select! {
             ev = events.next() => match ev {
-                Some(Ok(ev)) => messages(ev),
+                Some(Ok(ev)) => match Input::from_event(&ev) {
+                    Some(i) if shell.live(&i) => {
+                        if let (Input::Resize(w, h), Some(c)) = (i, &shell.cast) {
+                            c.borrow_mut().resize(w, h);
+                        }
+                        Woke::Input(i)
+                    }
+                    _ => Woke::Nothing,
+                },
                 Some(Err(e)) => return Err(e.into()),
                 None => break,
             },
-            _ = tick.tick(), if app.clock_runs() => vec![Msg::Tick],
-            Some(done) = rx.recv() => vec![Msg::Done(Box::new(done))],
+            // While a recording plays, its ticks drive the simulation.
+            _ = tick.tick(), if app.clock_runs() && shell.replay.is_empty() => Woke::Tick,
+            _ = tokio::time::sleep_until(next_replay.unwrap_or(shell.start)), if next_replay.is_some() => {
+                match shell.replay.pop_front() {
+                    Some(e) => Woke::Input(e.input),
+                    None => Woke::Nothing,
+                }
+            },
+            Some(done) = rx.recv() => Woke::Msg(Msg::Done(Box::new(done))),
             _ = tokio::time::sleep_until(status_end), if expiry.is_some() => {
-                vec![Msg::StatusExpired(status_seq)]
+                Woke::Msg(Msg::StatusExpired(status_seq))
             },
             _ = stop.recv() => break,
         };
-        let woke = Instant::now();
-        let ticked = matches!(msgs.as_slice(), [Msg::Tick]);
-        let dt = if ticked {
-            clock.tick(woke)
-        } else {
-            Duration::ZERO
+        let woke_at = Instant::now();
+        let ticked = matches!(woke, Woke::Tick);
+        let mut changed = match woke {
+            Woke::Input(i) => shell.take(app, i),
+            Woke::Tick => {
+                let dt = clock.tick(woke_at);
+                shell.take(app, Input::Tick(dt))
+            }
+            Woke::Msg(m) => update(app, m, Duration::ZERO),
+            Woke::Nothing => false,
         };
-        let changed = msgs
-            .into_iter()
-            .fold(false, |changed, msg| update(app, msg, dt) | changed);
         if app.quit {
             break;
         }
+        if app.take_save() {
+            changed |= app.saved(export::save_here(&last));
+        }
+        if replaying && shell.replay.is_empty() && next_replay.is_some() {
+            changed |= app.say("the recording has been played: the keys are yours again");
+            // The live clock takes over from now, not from when the replay began.
+            clock = PlayClock::default();
+        }
         if changed {
-            terminal.draw(|f| view::render(app, f))?;
+            last = draw(terminal, app)?;
         }
         if !ticked {
             // Neither a message's work (a re-run inline) nor its frame moves the playhead.
-            clock.exclude(woke, Instant::now());
+            clock.exclude(woke_at, Instant::now());
         }
+    }
+    if let Some(r) = shell.record.as_mut() {
+        r.finish(shell.start.elapsed())
+            .map_err(anyhow::Error::msg)?;
     }
     Ok(())
 }

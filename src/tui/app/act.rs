@@ -55,7 +55,24 @@ pub(super) fn act(app: &mut App, a: Action) -> bool {
         | Action::PlotFilter
         | Action::NextException
         | Action::PrevException => select(app, a),
+        Action::SaveScreen | Action::Zoom => presenter(app, a),
         Action::Help | Action::Close | Action::Quit => general(app, a),
+    }
+}
+
+/// The presenter's keys: the screen saved (by the event loop, which holds the frame), the plot
+/// alone.
+fn presenter(app: &mut App, a: Action) -> bool {
+    match a {
+        Action::SaveScreen => {
+            app.save_requested = true;
+            false
+        }
+        Action::Zoom => {
+            app.zoomed = !app.zoomed;
+            true
+        }
+        _ => false,
     }
 }
 
@@ -78,6 +95,10 @@ fn in_help(app: &mut App, a: Action) -> bool {
         Action::Quit => {
             app.quit = true;
             true
+        }
+        Action::SaveScreen => {
+            app.save_requested = true;
+            false
         }
         _ => app.say("the help is open: Esc or ? closes it"),
     }

@@ -164,6 +164,32 @@ impl Areas {
         Areas::compute_for(size, false)
     }
 
+    /// The layout as the UI draws it: zoomed (`z`), the plot alone above the footer, the other
+    /// panels left out; else [`Areas::compute_for`].
+    pub fn compute_view(size: (u16, u16), pipeline: bool, zoomed: bool) -> Option<Areas> {
+        let (w, h) = size;
+        if zoomed && w >= MIN_SIZE.0 && h >= MIN_SIZE.1 {
+            let screen = Rect::new(0, 0, w, h);
+            let (plot, footer) = split_v(screen, h - 1);
+            let full = w >= FULL_SIZE.0 && h >= FULL_SIZE.1;
+            return Some(Areas {
+                mode: if full { Mode::Full } else { Mode::Compact },
+                screen,
+                plot,
+                watermark: Rect::default(),
+                counters: Rect::default(),
+                dials: Rect::default(),
+                windows: Rect::default(),
+                panes: None,
+                frontier: None,
+                topology: None,
+                sinks: None,
+                footer,
+            });
+        }
+        Areas::compute_for(size, pipeline)
+    }
+
     /// The layout with or without a pipeline's panels (the parallel job's topology and sinks).
     pub fn compute_for(size: (u16, u16), pipeline: bool) -> Option<Areas> {
         let (w, h) = size;

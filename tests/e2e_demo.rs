@@ -1,0 +1,283 @@
+//! End to end, a rehearsed demo: the real binary in a pseudo-terminal records a demo
+//! (`--record`) and casts it (`--cast`); the cast, played into a terminal emulator, shows what
+//! the terminal showed; the recording played back (`--replay`) shows the same screen. And the
+//! demo's files are checked before the UI opens: a bad recording names its line, a path that
+//! cannot be written is an error, exit code 2.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use portable_pty::{native_pty_system, CommandBuilder, PtySize};
+
+const DEADLINE: Duration = Duration::from_secs(30);
+const COLS: u16 = 100;
+const ROWS: u16 = 30;
+
+/// The binary running in a pseudo-terminal, its screen parsed as it draws.
+struct Session {
+    parser: Arc<Mutex<vt100::Parser>>,
+    writer: Box<dyn Write + Send>,
+    child: Box<dyn portable_pty::Child + Send + Sync>,
+}
+
+impl Session {
+    fn start(dir: &Path, args: &[&str]) -> Session {
+        let pair = native_pty_system()
+            .openpty(PtySize {
+                rows: ROWS,
+                cols: COLS,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("a pseudo-terminal");
+        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_twoclocks"));
+        cmd.args(args);
+        cmd.cwd(dir);
+        cmd.env("TERM", "xterm-256color");
+        cmd.env("NO_COLOR", "1");
+        let child = pair.slave.spawn_command(cmd).expect("the binary starts");
+        drop(pair.slave);
+        let mut reader = pair.master.try_clone_reader().expect("a reader");
+        let writer = pair.master.take_writer().expect("a writer");
+        let parser = Arc::new(Mutex::new(vt100::Parser::new(ROWS, COLS, 0)));
+        let feed = parser.clone();
+        thread::spawn(move || {
+            let _master = pair.master;
+            let mut buf = [0u8; 8192];
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                if let Ok(mut p) = feed.lock() {
+                    p.process(&buf[..n]);
+                }
+            }
+        });
+        Session {
+            parser,
+            writer,
+            child,
+        }
+    }
+
+    fn contents(&self) -> String {
+        match self.parser.lock() {
+            Ok(p) => p.screen().contents(),
+            Err(p) => p.into_inner().screen().contents(),
+        }
+    }
+
+    fn wait_for(&self, what: &str, pred: impl Fn(&str) -> bool) -> String {
+        let start = Instant::now();
+        loop {
+            let s = self.contents();
+            if pred(&s) {
+                return s;
+            }
+            assert!(
+                start.elapsed() < DEADLINE,
+                "timed out waiting for {what}; screen:\n{s}"
+            );
+            thread::sleep(Duration::from_millis(40));
+        }
+    }
+
+    fn press(&mut self, bytes: &[u8]) {
+        self.writer.write_all(bytes).expect("keys are written");
+        self.writer.flush().expect("keys are flushed");
+    }
+
+    fn wait_exit(mut self) {
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().expect("the child can be waited on") {
+                assert!(status.success(), "exit status {status:?}");
+                return;
+            }
+            if start.elapsed() > DEADLINE {
+                let _ = self.child.kill();
+                panic!("the UI did not quit");
+            }
+            thread::sleep(Duration::from_millis(40));
+        }
+    }
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("twoclocks-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Every row but the footer (which says, for a moment, that a recording has been played).
+fn above_footer(screen: &str) -> Vec<String> {
+    let rows: Vec<String> = screen.lines().map(str::to_string).collect();
+    rows[..rows.len().saturating_sub(1)].to_vec()
+}
+
+/// The screen a cast leaves in a terminal of its size, up to where the UI hands the terminal
+/// back (leaving the alternate screen).
+fn play_cast(path: &Path) -> String {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines = text.lines();
+    let header: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+    assert_eq!(header["version"], 2);
+    assert_eq!(header["width"], u64::from(COLS));
+    assert_eq!(header["height"], u64::from(ROWS));
+    assert!(header["timestamp"].as_u64().unwrap() > 1_600_000_000);
+    let mut parser = vt100::Parser::new(ROWS, COLS, 0);
+    let mut last = 0.0;
+    for l in lines {
+        let ev: serde_json::Value = serde_json::from_str(l).unwrap();
+        let t = ev[0].as_f64().unwrap();
+        assert!(t >= last, "times never go back");
+        last = t;
+        let data = ev[2].as_str().unwrap();
+        if ev[1] == "o" {
+            if data.contains("\x1b[?1049l") {
+                break;
+            }
+            parser.process(data.as_bytes());
+        }
+    }
+    parser.screen().contents()
+}
+
+#[test]
+fn a_recorded_demo_replays_and_its_cast_shows_what_the_terminal_showed() {
+    let dir = temp_dir("demo");
+    let mut s = Session::start(
+        &dir,
+        &["--paused", "--record", "demo.rec", "--cast", "demo.cast"],
+    );
+    s.wait_for("the UI", |t| {
+        t.contains("Two clocks") && t.contains("Dials")
+    });
+    s.press(b"L");
+    s.press(b"G");
+    s.press(b"\x1b[F"); // End
+    s.wait_for("the end of input", |t| t.contains("20000 so far"));
+    s.press(b"z");
+    let shown = s.wait_for("the plot alone", |t| !t.contains("Dials"));
+    thread::sleep(Duration::from_millis(300));
+    let shown = {
+        let now = s.contents();
+        assert_eq!(
+            above_footer(&now),
+            above_footer(&shown),
+            "the screen settled"
+        );
+        now
+    };
+    s.press(b"q");
+    s.wait_exit();
+
+    // The cast played into a terminal shows the screen the terminal showed.
+    assert_eq!(play_cast(&dir.join("demo.cast")), shown);
+
+    // The recording ends with q and its end line; played without the q, the UI stays open
+    // on the same screen.
+    let rec = std::fs::read_to_string(dir.join("demo.rec")).unwrap();
+    assert!(rec.starts_with("twoclocks-record 1\n"), "{rec}");
+    let lines: Vec<&str> = rec.lines().collect();
+    assert!(lines[lines.len() - 2].ends_with(" key q"), "{rec}");
+    assert!(lines[lines.len() - 1].ends_with(" end"), "{rec}");
+    let mut without_q: Vec<&str> = lines[..lines.len() - 2].to_vec();
+    without_q.push(lines[lines.len() - 1]);
+    std::fs::write(dir.join("noq.rec"), without_q.join("\n") + "\n").unwrap();
+    let mut r = Session::start(&dir, &["--paused", "--replay", "noq.rec"]);
+    let replayed = r.wait_for("the replay's end", |t| {
+        t.contains("the recording has been played")
+    });
+    assert_eq!(above_footer(&replayed), above_footer(&shown));
+    r.press(b"q");
+    r.wait_exit();
+
+    // With the q, the replay quits by itself.
+    let q = Session::start(&dir, &["--paused", "--replay", "demo.rec"]);
+    q.wait_exit();
+
+    // With other flags it would go through other states: refused, saying which.
+    let (code, err) = twoclocks(&dir, &["--replay", "demo.rec", "--theme", "light"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("recorded with --paused") && err.contains("this run has no flags"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn twoclocks(dir: &Path, args: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_twoclocks"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn the_demos_files_are_checked_before_the_ui_opens() {
+    let dir = temp_dir("demo-errors");
+    std::fs::write(
+        dir.join("bad.rec"),
+        "twoclocks-record 1\n0 resize 80 24\n9 key Bogus\n",
+    )
+    .unwrap();
+    let (code, err) = twoclocks(&dir, &["--replay", "bad.rec"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("bad.rec") && err.contains("line 3") && err.contains("not a key"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+
+    std::fs::write(
+        dir.join("cut.rec"),
+        "twoclocks-record 1\n0 resize 80 24\n9 key",
+    )
+    .unwrap();
+    let (code, err) = twoclocks(&dir, &["--replay", "cut.rec"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("cut.rec' line 3") && err.contains("truncated"),
+        "{err}"
+    );
+
+    let (code, err) = twoclocks(&dir, &["--replay", "missing.rec"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("cannot read") && err.contains("missing.rec"),
+        "{err}"
+    );
+
+    for flag in ["--record", "--cast"] {
+        let (code, err) = twoclocks(&dir, &[flag, "no/such/folder/x"]);
+        assert_eq!(code, 2, "{flag}: {err}");
+        assert!(
+            err.contains("cannot write") && err.contains("x"),
+            "{flag}: {err}"
+        );
+    }
+
+    // Another flag's error: the files just created are taken away again.
+    let (code, err) = twoclocks(
+        &dir,
+        &["--record", "r.rec", "--cast", "c.cast", "--session", "30s"],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(!dir.join("r.rec").exists() && !dir.join("c.cast").exists());
+
+    let (code, err) = twoclocks(&dir, &["--record", "same", "--cast", "same"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("different files"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
