@@ -126,6 +126,12 @@ fn phase_rank(p: Phase) -> u8 {
 }
 
 impl Trace {
+    /// Whether the run keeps a record of its sessions and expirations (a single run does; a
+    /// parallel run's operators keep only their state).
+    pub fn records_sessions(&self) -> bool {
+        self.timeline().is_some()
+    }
+
     /// Every change of the sessions so far, in order: a session opened, or sessions an event
     /// extended or bridged (empty for a parallel run, and for windows that do not merge).
     pub fn session_changes(&self) -> &[SessionChange] {
