@@ -192,6 +192,12 @@ fn every_expiry_is_recorded_and_the_segments_add_up_to_each_keys_truth() {
             s.key
         );
         assert!(s.resets == 0 || s.value < s.truth_so_far);
+        let now = a.trace.key_arrivals_by(s.key, &[a.playhead.now, 0.0]);
+        assert_eq!(
+            now,
+            vec![s.truth_so_far, 0],
+            "the truth a pane is measured against"
+        );
     }
     to_end(&mut a);
     let states = a.trace.key_states(a.scenario.keys(), &a.scenario.truth);

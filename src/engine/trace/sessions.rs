@@ -296,6 +296,21 @@ impl Trace {
         self.timeline().map_or(&[], |t| t.expirations())
     }
 
+    /// How many events of `key` had arrived by each processing time of `times` (the truth a
+    /// running count is measured against at that time).
+    pub fn key_arrivals_by(&self, key: KeyId, times: &[f64]) -> Vec<i64> {
+        let arrived = &self.stream().events[..self.arrived().min(self.stream().len())];
+        let mine: Vec<f64> = arrived
+            .iter()
+            .filter(|e| e.key == key)
+            .map(|e| e.proc_time)
+            .collect();
+        times
+            .iter()
+            .map(|&t| mine.partition_point(|&p| p <= t) as i64)
+            .collect()
+    }
+
     /// Under the global window, each of `keys` keys: its value now against its events so far
     /// and at the end, and how many times its state expired.
     pub fn key_states(&self, keys: usize, truth: &BTreeMap<CellId, u64>) -> Vec<KeyState> {
