@@ -138,6 +138,14 @@ impl Trace {
         self.timeline().map_or(&[], |t| t.session_changes())
     }
 
+    /// What the event at `offset` did to its key's sessions, if it changed them (opened one,
+    /// extended or bridged some); None for an event inside an open session, or dropped.
+    pub fn session_change_of(&self, offset: usize) -> Option<&SessionChange> {
+        let changes = self.session_changes();
+        let i = changes.partition_point(|c| c.offset < offset);
+        changes.get(i).filter(|c| c.offset == offset)
+    }
+
     /// The merges worth marking so far: an event that bridged two or more sessions, or
     /// extended a session the watermark had already passed (one that had fired), in order.
     /// An event growing an open session at its edge is how sessions grow, not marked.
