@@ -6,7 +6,8 @@
 //! a crash to re-apply) and redrawing; the bytes a checkpoint copies are printed once. Group
 //! `tui_1m`: a dial change at the end of a one-million-event input, single processor and job
 //! mode, to the next frame (what the user waits for: the re-run goes off the UI task) and to
-//! the settled frame (the re-run's result drawn).
+//! the settled frame (the re-run's result drawn). A redraw of the classroom stream in 30 s-gap
+//! sessions at its end (lanes and session rows).
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -168,6 +169,28 @@ fn benches(c: &mut Criterion) {
             update(&mut m, Msg::Action(action), Duration::ZERO);
             black_box(m.take_work());
             term.draw(|f| view::render(&m, f)).expect("draw");
+        })
+    });
+
+    // Sessions on the classroom stream at the end: the lanes replay every session change, the
+    // table's rows their oracle sessions; one redraw.
+    let window = twoclocks::engine::WindowFn::session(30_000).expect("a valid gap");
+    let mut s = app_for(Options {
+        scenario: Scenario::new("classroom", twoclocks::engine::stream::classroom(), &window),
+        config: EngineConfig {
+            window,
+            ..EngineConfig::fixed(20_000.0, 30_000.0)
+        },
+        speed: 10.0,
+        theme: Theme::dark(),
+        play: false,
+    });
+    s.settle();
+    update(&mut s, Msg::Action(Action::JumpToEnd), Duration::ZERO);
+    let mut term = Terminal::new(TestBackend::new(120, 40)).expect("test backend");
+    g.bench_function("sessions_30s_classroom_redraw_120x40", |b| {
+        b.iter(|| {
+            term.draw(|f| view::render(&s, f)).expect("draw");
         })
     });
     g.finish();

@@ -466,6 +466,21 @@ fn readme_screenshots_are_current() {
         drawn,
         "README's 80×24 job screenshot is stale; it should read:\n{drawn}"
     );
+    let mut s = sessions(Theme::mono());
+    act(&mut s, Action::CycleKey);
+    let drawn = text(&mut s, 80, 24);
+    assert_eq!(
+        readme_block("Sessions at 80×24"),
+        drawn,
+        "README's 80×24 sessions screenshot is stale; it should read:\n{drawn}"
+    );
+    let mut g = global_ttl(Theme::mono());
+    let drawn = text(&mut g, 80, 24);
+    assert_eq!(
+        readme_block("The global window under a 3 s TTL at 80×24"),
+        drawn,
+        "README's 80×24 global-window screenshot is stale; it should read:\n{drawn}"
+    );
 }
 
 /// Job mode at 250 s with s1 cut off at 150 s (picked with `P` twice), not healed.
@@ -528,7 +543,7 @@ fn sessions(theme: Theme) -> App {
     })
     .unwrap();
     let mut a = app_for(Options {
-        scenario: Scenario::new("sessions", stream, &window),
+        scenario: Scenario::new("classroom (custom)", stream, &window),
         config: EngineConfig {
             window,
             ..EngineConfig::fixed(20_000.0, 30_000.0)
@@ -560,7 +575,7 @@ fn global_ttl(theme: Theme) -> App {
     })
     .unwrap();
     let mut a = app_for(Options {
-        scenario: Scenario::new("ttl", stream, &window),
+        scenario: Scenario::new("classroom (custom)", stream, &window),
         config: EngineConfig {
             window,
             early: Some(10_000.0),

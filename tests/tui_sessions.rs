@@ -192,6 +192,12 @@ fn every_expiry_is_recorded_and_the_segments_add_up_to_each_keys_truth() {
             s.key
         );
         assert!(s.resets == 0 || s.value < s.truth_so_far);
+        let now = a.trace.key_arrivals_by(s.key, &[a.playhead.now, 0.0]);
+        assert_eq!(
+            now,
+            vec![s.truth_so_far, 0],
+            "the truth a pane is measured against"
+        );
     }
     to_end(&mut a);
     let states = a.trace.key_states(a.scenario.keys(), &a.scenario.truth);
@@ -217,4 +223,38 @@ fn the_help_says_what_the_new_glyphs_mean_where_they_are_drawn() {
     let g = help_text(&app(&["--window", "global", "--ttl", "3s"]).unwrap());
     assert!(g.contains(EXPIRY), "{g}");
     assert!(!g.contains(MERGE));
+}
+
+#[test]
+fn the_inspector_says_what_a_kept_event_did_to_its_sessions() {
+    let mut a = app(&SPARSE).unwrap();
+    to_end(&mut a);
+    let said = |a: &mut App, offset: usize| -> String {
+        a.selection.inspected = Some(offset);
+        twoclocks::tui::view::inspect::lines(a)
+            .unwrap()
+            .iter()
+            .map(|l| l.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let m = a.trace.session_merges().next().unwrap().clone();
+    let s = said(&mut a, m.offset);
+    let verb = if m.is_bridge() { "bridged" } else { "extended" };
+    assert!(s.contains(verb), "{s}");
+    let opened = a
+        .trace
+        .session_changes()
+        .iter()
+        .find(|c| !c.is_merge())
+        .unwrap()
+        .offset;
+    assert!(said(&mut a, opened).contains("It opened the session"));
+    // A dropped event changed nothing and says nothing of sessions.
+    let fates = a.trace.timeline().unwrap().fates().to_vec();
+    let dropped = fates
+        .iter()
+        .position(|f| *f == twoclocks::engine::Fate::Dropped)
+        .unwrap();
+    assert!(!said(&mut a, dropped).contains("session"));
 }

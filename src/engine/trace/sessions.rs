@@ -126,10 +126,24 @@ fn phase_rank(p: Phase) -> u8 {
 }
 
 impl Trace {
+    /// Whether the run keeps a record of its sessions and expirations (a single run does; a
+    /// parallel run's operators keep only their state).
+    pub fn records_sessions(&self) -> bool {
+        self.timeline().is_some()
+    }
+
     /// Every change of the sessions so far, in order: a session opened, or sessions an event
     /// extended or bridged (empty for a parallel run, and for windows that do not merge).
     pub fn session_changes(&self) -> &[SessionChange] {
         self.timeline().map_or(&[], |t| t.session_changes())
+    }
+
+    /// What the event at `offset` did to its key's sessions, if it changed them (opened one,
+    /// extended or bridged some); None for an event inside an open session, or dropped.
+    pub fn session_change_of(&self, offset: usize) -> Option<&SessionChange> {
+        let changes = self.session_changes();
+        let i = changes.partition_point(|c| c.offset < offset);
+        changes.get(i).filter(|c| c.offset == offset)
     }
 
     /// The merges worth marking so far: an event that bridged two or more sessions, or
@@ -288,6 +302,21 @@ impl Trace {
     /// and for windows without a TTL).
     pub fn expirations(&self) -> &[Expiry] {
         self.timeline().map_or(&[], |t| t.expirations())
+    }
+
+    /// How many events of `key` had arrived by each processing time of `times` (the truth a
+    /// running count is measured against at that time).
+    pub fn key_arrivals_by(&self, key: KeyId, times: &[f64]) -> Vec<i64> {
+        let arrived = &self.stream().events[..self.arrived().min(self.stream().len())];
+        let mine: Vec<f64> = arrived
+            .iter()
+            .filter(|e| e.key == key)
+            .map(|e| e.proc_time)
+            .collect();
+        times
+            .iter()
+            .map(|&t| mine.partition_point(|&p| p <= t) as i64)
+            .collect()
     }
 
     /// Under the global window, each of `keys` keys: its value now against its events so far

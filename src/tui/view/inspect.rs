@@ -2,7 +2,8 @@
 //! engine's sentence that says why it was on time, late or dropped, with the inequality in
 //! numbers. Drawn over the bottom of the plot, or over its top when the inspected event sits
 //! low, so the inequality the plot draws on the event's row stays in sight; ← → step to the
-//! event before or after.
+//! event before or after. With session windows, a kept event's line says what it did to its
+//! key's sessions: opened one, extended one, or bridged several (into a fired one: late).
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -12,6 +13,8 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 use super::super::app::App;
 use super::super::geometry::plot::PlotFrame;
 use super::super::theme::Theme;
+use crate::engine::processor::SessionChange;
+use crate::engine::{Fate, WindowId};
 
 /// The inspector's text for the inspected event, if any.
 pub fn lines(app: &App) -> Option<Vec<Line<'static>>> {
@@ -39,7 +42,42 @@ pub fn lines(app: &App) -> Option<Vec<Line<'static>>> {
     for (_, fate, sentence) in why.windows {
         v.push(Line::from(Span::styled(sentence, t.fate(fate))));
     }
+    if app.scenario.merging && app.trace.records_sessions() && why.fate != Fate::Dropped {
+        v.push(Line::from(Span::styled(
+            session_sentence(app.trace.session_change_of(i), why.fate),
+            t.text,
+        )));
+    }
     Some(v)
+}
+
+/// What a kept event did to its key's sessions, in words.
+fn session_sentence(change: Option<&SessionChange>, fate: Fate) -> String {
+    let span = |w: &WindowId| format!("[{}, {})", ms3(w.start()), ms3(w.end()));
+    let Some(c) = change else {
+        return match fate {
+            Fate::Late => {
+                "It fell inside a session that had fired: no bounds changed, a LATE pane."
+            }
+            _ => "It fell inside a session of its key: no bounds changed.",
+        }
+        .to_string();
+    };
+    let into = span(&c.into);
+    let late = if c.late {
+        ", which the watermark had passed: a LATE pane"
+    } else {
+        ""
+    };
+    match &c.replaced[..] {
+        [] => format!("It opened the session {into}{late}."),
+        [one] => format!("It extended the session {} to {into}{late}.", span(one)),
+        many => format!(
+            "It bridged {} sessions ({}) into {into}{late}.",
+            many.len(),
+            many.iter().rev().map(span).collect::<Vec<_>>().join(", ")
+        ),
+    }
 }
 
 /// Draws the inspector over the plot at `plot`, if an event is inspected: at the plot's

@@ -15,8 +15,8 @@
 //! past grace the watermark was (─), the grace band (░) and the watermark at arrival (┃).
 //! A frame costs one pass over the arrived events (an even sample of huge inputs).
 //!
-//! Session windows differ from key to key, so the plot draws no window ends for them, only
-//! the selected session's edges; under the event-time labels, a lane per key shown draws the
+//! Session windows differ from key to key, so the plot draws the selected key's session ends
+//! (none for all keys) and the selected session's edges; under the event-time labels, a lane per key shown draws the
 //! run's sessions so far as spans and marks the merges (`lanes`). The global window has no
 //! ends; its TTL expirations are marked on the processing-time axis.
 
@@ -230,19 +230,21 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let mut grid = vec![Mark::Empty; w * h];
     let mut events = Cells::new(w * h);
 
-    // Window ends, the selected window's two edges. Sessions differ from key to key: only
-    // the selected session's edges (each lane shows its key's); the global window has none.
+    // Window ends, the selected window's two edges. Sessions differ from key to key: the
+    // selected key's (the oracle's sessions, the table's rows; all keys: none, each lane shows
+    // its key's); the global window has none.
     let wf = app.dials.window;
     let selected = super::windows::selected_window(app);
+    let edges: &[_] = match (app.scenario.merging, app.selection.key) {
+        _ if app.scenario.global => &[],
+        (true, None) => &[],
+        (true, key) => app.scenario.windows_of(key),
+        (false, _) => &app.scenario.windows,
+    };
     // Every window end while they are at least 3 columns apart; every n-th one when denser.
-    let every = (app.scenario.windows.len() * 3)
+    let every = (edges.len() * 3)
         .div_ceil(usize::from(f.inner.width))
         .max(1);
-    let edges: &[_] = if app.scenario.merging || app.scenario.global {
-        &[]
-    } else {
-        &app.scenario.windows
-    };
     for &win in edges.iter().step_by(every) {
         if let Some(c) = f.col(wf.end(win)) {
             for r in 0..f.inner.height {
@@ -339,7 +341,8 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     lanes::render(app, &f, buf);
     let by = f.inner.bottom();
     let mut next_free = f.inner.x;
-    let ends: Vec<f64> = if edges.is_empty() {
+    // Sessions' ends are irregular: round times label the axis instead.
+    let ends: Vec<f64> = if app.scenario.merging || edges.is_empty() {
         lanes::ticks(&f)
     } else {
         edges.iter().step_by(every).map(|&w| wf.end(w)).collect()

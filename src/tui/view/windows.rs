@@ -271,7 +271,8 @@ pub fn render_panes(app: &App, area: Rect, buf: &mut Buffer) {
 /// The pane history's lines for `cell` in `height` rows. Its columns follow the accumulation
 /// mode, so each row adds up: accumulating, the value so far; discarding, what the pane adds
 /// and the sum so far; retracting, the new value and the one it withdraws. Δ is always the sum
-/// so far against the oracle (per cell).
+/// so far against the oracle (per cell); for the global window, whose oracle is the key's count
+/// at the end, against the key's events arrived by the pane's time, so a reset shows.
 pub fn pane_lines(app: &App, cell: CellId, height: u16) -> Vec<Line<'static>> {
     let t = &app.theme;
     let truth = app.scenario.truth.get(&cell).copied().unwrap_or(0) as i64;
@@ -291,6 +292,13 @@ pub fn pane_lines(app: &App, cell: CellId, height: u16) -> Vec<Line<'static>> {
     } else {
         app.trace.panes_of(cell).collect()
     };
+    // The truth each pane is measured against.
+    let truths: Vec<i64> = if app.scenario.global {
+        let times: Vec<f64> = panes.iter().map(|p| p.proc_time).collect();
+        app.trace.key_arrivals_by(cell.key, &times)
+    } else {
+        vec![truth; panes.len()]
+    };
     let mode = app.dials.accumulation;
     let head = match mode {
         Accumulation::Accumulating => format!("{:<8}{:>7}{:>7}{:>6}", "pane", "at", "value", "Δ"),
@@ -307,24 +315,23 @@ pub fn pane_lines(app: &App, cell: CellId, height: u16) -> Vec<Line<'static>> {
         lines.push(Line::from(Span::styled("no pane yet", t.dim)));
     }
     let room = height.saturating_sub(1) as usize;
-    let shown: Vec<Option<&Pane>> = if panes.len() <= room {
-        panes.iter().map(|p| Some(*p)).collect()
+    let n = panes.len();
+    let shown: Vec<Option<usize>> = if n <= room {
+        (0..n).map(Some).collect()
     } else if room >= 4 {
         let tail = 2;
         let head = room - tail - 1;
-        let mut v: Vec<Option<&Pane>> = panes[..head].iter().map(|p| Some(*p)).collect();
+        let mut v: Vec<Option<usize>> = (0..head).map(Some).collect();
         v.push(None);
-        v.extend(panes[panes.len() - tail..].iter().map(|p| Some(*p)));
+        v.extend((n - tail..n).map(Some));
         v
     } else {
-        panes[panes.len() - room..]
-            .iter()
-            .map(|p| Some(*p))
-            .collect()
+        (n - room..n).map(Some).collect()
     };
-    for p in shown {
-        match p {
-            Some(p) => {
+    for i in shown {
+        match i {
+            Some(i) => {
+                let (p, truth) = (panes[i], truths[i]);
                 let total = p.total as i64;
                 let values: Vec<Span<'static>> = match mode {
                     Accumulation::Accumulating => {

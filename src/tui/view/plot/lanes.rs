@@ -91,6 +91,18 @@ pub(super) fn render(app: &App, f: &PlotFrame, buf: &mut Buffer) {
             }
         }
     }
+    if !app.trace.records_sessions() {
+        let say = "the job keeps no record of its sessions: j for the single run";
+        let width = usize::from(f.lanes.width);
+        buf.set_stringn(
+            f.lanes.x + 1,
+            f.lanes.y,
+            say,
+            width.saturating_sub(1),
+            t.dim,
+        );
+        return;
+    }
     for m in app.trace.session_merges() {
         let Some(i) = keys.iter().position(|&k| k == m.key) else {
             continue;
