@@ -242,5 +242,7 @@ The silent partition: one source stalls the watermark
     );
     assert!(assembly < partition && partition < beyond);
     assert!(!text[beyond..].contains("stalls the"));
-    assert!(text.ends_with("sources and sinks, and keyed state with a TTL.\n"));
+    assert!(text.ends_with(
+        "(run --partitions P --parallelism N); each scenario on its own: --scenario NAME.\n"
+    ));
 }

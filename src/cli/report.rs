@@ -568,8 +568,8 @@ pub fn render(f: &Figures) -> String {
     w!("  Waiting for the silent partition holds every window open; idleness buys the latency");
     w!("  back at the price of completeness: its held-back events meet a watermark that moved on.");
     w!();
-    w!("Beyond the seven blocks: session windows (run --session GAP) and checkpoint barriers");
-    w!("across parallel operators (run --partitions P --parallelism N); still to come: real");
-    w!("sources and sinks, and keyed state with a TTL.");
+    w!("Beyond the seven blocks: session windows (run --session GAP), keyed state with a TTL");
+    w!("(run --window global --ttl DUR), checkpoint barriers across parallel operators");
+    w!("(run --partitions P --parallelism N); each scenario on its own: --scenario NAME.");
     o
 }
