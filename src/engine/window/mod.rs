@@ -347,6 +347,13 @@ impl WindowFn {
         with_kind!(*self, k => k.is_merging())
     }
 
+    /// Whether every event falls in exactly one window (tumbling, sessions, the global
+    /// window), so counting events and counting placements are the same; with sliding windows
+    /// an event is placed once per window it falls in.
+    pub fn places_once(&self) -> bool {
+        self.is_merging() || self.is_global() || self.slide() >= self.size()
+    }
+
     /// Length of a window, ms.
     pub fn size(&self) -> i64 {
         with_kind!(*self, k => k.size())

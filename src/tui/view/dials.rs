@@ -146,11 +146,7 @@ pub fn frontier_summary(app: &App, width: u16) -> Vec<Line<'static>> {
             };
             // With sliding windows an event is counted once per window it falls in.
             let w = app.dials.window;
-            let unit = if w.slide() < w.size() {
-                " placements"
-            } else {
-                ""
-            };
+            let unit = if w.places_once() { "" } else { " placements" };
             let lost = || Span::styled(format!("lost {}{unit}", p.score.events_lost), t.dropped);
             let delay = fmt_ms(p.emit_delay);
             let first = super::fit(
