@@ -258,3 +258,41 @@ fn the_inspector_says_what_a_kept_event_did_to_its_sessions() {
         .unwrap();
     assert!(!said(&mut a, dropped).contains("session"));
 }
+
+#[test]
+fn only_a_recording_processor_records_and_it_changes_no_figure() {
+    use twoclocks::engine::stream::{generate, StreamParams};
+    use twoclocks::engine::{EngineConfig, Output, Processor, WindowFn};
+    let stream = generate(&StreamParams {
+        events: 300,
+        ..StreamParams::default()
+    })
+    .unwrap();
+    let cfg = EngineConfig {
+        window: WindowFn::session(10_000).unwrap(),
+        ..EngineConfig::fixed(20_000.0, 30_000.0)
+    };
+    let run = |recording: bool| {
+        let mut p = Processor::for_stream(cfg, &stream);
+        if recording {
+            p = p.recording();
+        }
+        let mut out = Output::default();
+        for e in &stream.events {
+            p.step(e, &mut out);
+        }
+        p.finish(&mut out);
+        (*p.counters(), out)
+    };
+    let (quiet, q) = run(false);
+    let (loud, l) = run(true);
+    assert_eq!(quiet, loud);
+    assert_eq!(q.panes, l.panes);
+    assert!(q.sessions.is_empty() && q.expirations.is_empty());
+    assert!(!l.sessions.is_empty());
+    // Opened sessions less the ones merges replaced are the sessions finalised.
+    let opened = l.sessions.iter().filter(|c| !c.is_merge()).count();
+    let net: i64 = l.sessions.iter().map(|c| 1 - c.replaced.len() as i64).sum();
+    assert!(opened > 0);
+    assert_eq!(net as u64, loud.windows_finalised);
+}

@@ -140,7 +140,7 @@ impl Timeline {
     pub fn new(cfg: EngineConfig, stream: &Stream) -> Self {
         Timeline {
             cfg,
-            processor: Processor::for_stream(cfg, stream),
+            processor: Processor::for_stream(cfg, stream).recording(),
             scratch: Output::default(),
             fates: Vec::new(),
             watermarks: Vec::new(),

@@ -80,9 +80,11 @@ pub struct Output {
     pub dropped: Vec<Dropped>,
     /// Cells whose window was finalised, with their values for good.
     pub finals: Vec<FinalValue>,
-    /// Sessions opened, extended or bridged (session windows only), in order.
+    /// Sessions opened, extended or bridged (session windows only), in order; recorded only
+    /// by a processor made [`Processor::recording`].
     pub sessions: Vec<SessionChange>,
-    /// Keys whose state expired under the global window's TTL, in order.
+    /// Keys whose state expired under the global window's TTL, in order; recorded only by a
+    /// processor made [`Processor::recording`].
     pub expirations: Vec<Expiry>,
 }
 
@@ -157,6 +159,9 @@ pub struct Processor {
     sessions: SessionStore,
     /// The global window's state TTL, when it has one: each live key's last update.
     ttl: Option<TtlState>,
+    /// Whether it records session changes and expiries in its output (for a reader that
+    /// draws them; batch answers need only the counters and pay nothing for it).
+    records: bool,
     /// Sessions: the watermark the open sessions were last passed under; a session ending by
     /// it has fired on time.
     passed_wm: f64,
@@ -198,6 +203,7 @@ impl Processor {
             windows: WindowStore::default(),
             sessions: SessionStore::default(),
             ttl: cfg.window.ttl().map(TtlState::new),
+            records: false,
             passed_wm: f64::NEG_INFINITY,
             first_end: f64::INFINITY,
             inv_slide: 1.0 / cfg.window.slide() as f64,
@@ -224,6 +230,13 @@ impl Processor {
     /// A processor for `stream` (resolving the perfect watermark's lag from it).
     pub fn for_stream(cfg: EngineConfig, stream: &Stream) -> Self {
         Processor::new(cfg, stream.max_delay())
+    }
+
+    /// The same processor, recording in its output every change of the sessions
+    /// ([`Output::sessions`]) and every TTL expiry ([`Output::expirations`]).
+    pub fn recording(mut self) -> Self {
+        self.records = true;
+        self
     }
 
     /// The dials it runs with.

@@ -23,7 +23,8 @@
 //!   replaced session that had emitted a pane emits one more, at the moment of the merge, saying
 //!   0 and retracting its last value (EARLY if the watermark had not passed it, LATE if it had).
 //!
-//! Every change of a key's sessions is recorded in [`Output::sessions`] as a [`SessionChange`]:
+//! A recording processor records every change of a key's sessions in [`Output::sessions`] as a
+//! [`SessionChange`]:
 //! a session opened by an event no open session held, or sessions an event extended or bridged,
 //! replaced by the one covering them. Replaying the changes gives the run's sessions at any
 //! point; the read model draws them and marks the merges.
@@ -261,8 +262,10 @@ impl Processor {
             let Some(s) = self.sessions.remove(old) else {
                 continue;
             };
-            replaced.push(old.window);
-            fired += usize::from(self.session_passed(old.window));
+            if self.records {
+                replaced.push(old.window);
+                fired += usize::from(self.session_passed(old.window));
+            }
             self.open_cells -= 1;
             span = span.cover(old.window);
             state.value += s.value;
@@ -280,16 +283,18 @@ impl Processor {
         self.scratch_cells = found;
         let cell = CellId { window: span, key };
         let passed = self.session_passed(span);
-        out.sessions.push(SessionChange {
-            offset: self.offset.saturating_sub(1),
-            proc_time: e.proc_time,
-            event_time: e.event_time,
-            key,
-            replaced,
-            into: span,
-            late: passed,
-            fired,
-        });
+        if self.records {
+            out.sessions.push(SessionChange {
+                offset: self.offset.saturating_sub(1),
+                proc_time: e.proc_time,
+                event_time: e.event_time,
+                key,
+                replaced,
+                into: span,
+                late: passed,
+                fired,
+            });
+        }
         if mode == Accumulation::Discarding {
             state.emitted = emitted;
         }

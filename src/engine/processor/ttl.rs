@@ -13,8 +13,8 @@
 //!   raises), so state expires once the watermark ≥ `L + ttl`.
 //!
 //! An expiry emits the state's value as a final value (one segment of the key's count), frees
-//! the cell, counts in `Counters::ttl_expired`, and is recorded as an [`Expiry`] in
-//! `Output::expirations` (when, which key, the value it dropped). The deadlines are a min-heap checked
+//! the cell, counts in `Counters::ttl_expired`, and, by a recording processor, is recorded as
+//! an [`Expiry`] in `Output::expirations` (when, which key, the value it dropped). The deadlines are a min-heap checked
 //! lazily: a deadline superseded by a later update is skipped when it comes up. All of it is
 //! part of the processor's state, so a checkpoint (a clone) carries it.
 
@@ -158,13 +158,15 @@ impl Processor {
             if let Some(c) = removed {
                 self.open_cells -= 1;
                 self.counters.ttl_expired += 1;
-                out.expirations.push(Expiry {
-                    offset,
-                    proc_time,
-                    deadline: d.at,
-                    key: d.key,
-                    value: c.value,
-                });
+                if self.records {
+                    out.expirations.push(Expiry {
+                        offset,
+                        proc_time,
+                        deadline: d.at,
+                        key: d.key,
+                        value: c.value,
+                    });
+                }
                 out.finals.push(FinalValue {
                     cell: CellId {
                         window: GLOBAL,
