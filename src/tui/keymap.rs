@@ -422,6 +422,14 @@ fn bindings() -> Vec<Binding> {
             group: Group::General,
         },
         Binding {
+            keys: &[Char('v')],
+            action: Action::SideBySide,
+            label: "v",
+            help: "pin dials as B, side by side ↔ one",
+            hint: None,
+            group: Group::General,
+        },
+        Binding {
             keys: &[Char('?'), Named(KeyCode::F(1))],
             action: Action::Help,
             label: "?/F1",
