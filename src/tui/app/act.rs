@@ -61,7 +61,7 @@ pub(super) fn act(app: &mut App, a: Action) -> bool {
 }
 
 /// The presenter's keys: the screen saved (by the event loop, which holds the frame), the plot
-/// alone.
+/// alone, two policies side by side.
 fn presenter(app: &mut App, a: Action) -> bool {
     match a {
         Action::SaveScreen => {

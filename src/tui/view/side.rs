@@ -145,7 +145,8 @@ pub fn render_b_plot(app: &App, area: Rect, buf: &mut Buffer) {
 }
 
 /// The counters of `which` as lines for `height` rows of `width` columns: the fates so far,
-/// then the panes and wrong cells so far, then (a job's) the watermark's stall.
+/// then the panes and wrong cells so far, then (a job's) the watermark's stall or (a single
+/// run's, with three rows) its whole run's score at the end.
 pub fn lines(app: &App, which: Which, width: u16, height: u16) -> Vec<Line<'static>> {
     let Some(run) = run(app, which) else {
         return Vec::new();
@@ -197,6 +198,26 @@ pub fn lines(app: &App, which: Which, width: u16, height: u16) -> Vec<Line<'stat
         ]),
         None => Line::default(),
     });
+    // A single run's whole-run score, computed with its run: what the policy ends with.
+    let at_end = match (run.trace.pipeline_config(), run.score) {
+        (None, Some(p)) => {
+            let (wrong, lost) = (p.score.wrong_windows, p.score.events_lost);
+            let line = |cells: &str, events: &str| {
+                Line::from(vec![
+                    Span::styled("at the end: ", t.dim),
+                    Span::styled(wrong.to_string(), bold),
+                    Span::styled(format!(" {cells} · "), t.text),
+                    Span::styled(lost.to_string(), bold),
+                    Span::styled(format!(" {events}"), t.text),
+                ])
+            };
+            Some(super::fit(
+                width,
+                vec![line("cells wrong", "events lost"), line("wrong", "lost")],
+            ))
+        }
+        _ => None,
+    };
     let mut v = vec![super::fit(width, vec![fates(true), fates(false)])];
     if height == 2 {
         // Two rows: the stall, if any, joins the panes' line.
@@ -208,7 +229,7 @@ pub fn lines(app: &App, which: Which, width: u16, height: u16) -> Vec<Line<'stat
         v.push(super::fit(width, vec![long, with, panes_short]));
     } else {
         v.push(super::fit(width, vec![panes, panes_short]));
-        v.extend(stall);
+        v.extend(stall.or(at_end));
     }
     v.truncate(usize::from(height));
     v
