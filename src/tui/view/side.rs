@@ -76,13 +76,13 @@ pub fn title(app: &App, which: Which, width: u16) -> Line<'static> {
     };
     let t = &run.theme;
     let dials = differing(app);
-    let same = dials.len() == 1;
+    let same = dials.iter().all(|(_, a, b)| a == b);
     let pick = |(d, a, b): &(Dial, String, String)| {
         let v = if which == Which::A { a } else { b };
         format!("{} {v}", d.label())
     };
     let all: Vec<String> = dials.iter().map(pick).collect();
-    let only_differing: Vec<String> = dials.iter().skip(1).map(pick).collect();
+    let only_differing: Vec<String> = dials.iter().filter(|(_, a, b)| a != b).map(pick).collect();
     let label = Span::styled(format!(" {} ", which.label()), t.title);
     let pinned = match which {
         Which::A => "live",
@@ -116,13 +116,13 @@ pub fn render_title(app: &App, which: Which, area: Rect, buf: &mut Buffer) {
     let t = &app.theme;
     let line = title(app, which, area.width);
     let inner_w = area.width - 2;
-    buf.set_stringn(
-        area.x + 1,
-        area.y,
-        "─".repeat(usize::from(inner_w)),
-        usize::from(inner_w),
-        t.border,
-    );
+    // The plot's own title goes, styles and all: the border under the label is plain.
+    for x in area.x + 1..area.right() - 1 {
+        let cell = &mut buf[(x, area.y)];
+        cell.reset();
+        cell.set_symbol("─");
+        cell.set_style(t.base.patch(t.border));
+    }
     super::text::lines(
         buf,
         Rect {
@@ -196,7 +196,7 @@ pub fn lines(app: &App, which: Which, width: u16, height: u16) -> Vec<Line<'stat
             Span::styled(" · stall ", t.text),
             Span::styled(secs(d), t.warn.add_modifier(Modifier::BOLD)),
         ]),
-        None => Line::default(),
+        None => Line::from(Span::styled(" · wm moving", t.text)),
     });
     // A single run's whole-run score, computed with its run: what the policy ends with.
     let at_end = match (run.trace.pipeline_config(), run.score) {
@@ -222,11 +222,12 @@ pub fn lines(app: &App, which: Which, width: u16, height: u16) -> Vec<Line<'stat
     if height == 2 {
         // Two rows: the stall, if any, joins the panes' line.
         let mut with = panes_short.clone();
+        let mut with_long = panes.clone();
         if let Some(s) = stall_short {
-            with.spans.extend(s.spans);
+            with.spans.extend(s.spans.clone());
+            with_long.spans.extend(s.spans);
         }
-        let long = if stall.is_some() { with.clone() } else { panes };
-        v.push(super::fit(width, vec![long, with, panes_short]));
+        v.push(super::fit(width, vec![with_long, with, panes_short]));
     } else {
         v.push(super::fit(width, vec![panes, panes_short]));
         v.extend(stall.or(at_end));
