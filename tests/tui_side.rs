@@ -321,3 +321,23 @@ fn every_size_draws_side_by_side_without_panicking() {
     let s = draw(&mut a, (120, 40));
     assert!(s.contains(" B · "), "zoomed, both plots: {s}");
 }
+
+#[test]
+fn j_takes_both_runs_into_the_job_and_out_of_it() {
+    let mut a = app();
+    act(&mut a, Action::TogglePlay);
+    tick(&mut a, 10.0);
+    act(&mut a, Action::TogglePlay);
+    act(&mut a, Action::SideBySide);
+    act(&mut a, Action::LagUp);
+    act(&mut a, Action::ToggleJob);
+    assert!(a.trace.job().is_some() && b(&a).trace.job().is_some());
+    assert_eq!(b(&a).trace.config().watermark.lag(), Some(20_000.0));
+    assert_eq!(a.trace.config().watermark.lag(), Some(21_000.0));
+    assert_eq!(b(&a).playhead.now, a.playhead.now);
+    act(&mut a, Action::CheckpointNow);
+    assert_eq!(b(&a).presses, a.presses);
+    act(&mut a, Action::ToggleJob);
+    assert!(a.trace.job().is_none() && b(&a).trace.job().is_none());
+    same_playhead(&a);
+}
