@@ -108,6 +108,9 @@ impl App {
     /// Brings B, if pinned, to A: the same selection and theme, the same playhead, the same
     /// job presses. Its dials stay as pinned.
     pub(super) fn follow_side(&mut self) {
+        if self.side.is_none() {
+            return;
+        }
         let next = Followed::of(self);
         let Some(side) = self.side.as_mut() else {
             return;
