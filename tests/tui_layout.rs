@@ -1,6 +1,6 @@
 //! Layout tests for the terminal UI: every panel, in every mode (single and job; accumulating,
-//! discarding, retracting; each watermark kind; help open; after a crash) at 80×24, 100×30,
-//! 120×40 and 200×60, drawn with ratatui's TestBackend. A panel must stay inside its area, no
+//! discarding, retracting; each watermark kind; help open; after a crash; two policies side
+//! by side) at 80×24, 100×30, 120×40 and 200×60, drawn with ratatui's TestBackend. A panel must stay inside its area, no
 //! line it draws may be cut by its edge (the view records each line as it meant it, see
 //! `view::text`), no title may be cut by a corner, and two texts must not run into each other.
 //! Then the space: the plot takes what the other panels do not need.
@@ -138,6 +138,18 @@ fn states() -> Vec<(String, App)> {
     act(&mut a, Action::PickOperator);
     act(&mut a, Action::JumpToEnd);
     v.push(("job at the end, an operator picked".into(), a));
+    // Two policies side by side: a single run and a job after a crash, B's dials pinned.
+    let mut a = base();
+    act(&mut a, Action::SideBySide);
+    act(&mut a, Action::Policy(2));
+    play(&mut a, 300.0);
+    assert!(a.side.is_some());
+    v.push(("single side by side".into(), a));
+    let mut a = crashed();
+    act(&mut a, Action::SideBySide);
+    act(&mut a, Action::LagUp);
+    assert!(a.side.is_some() && a.trace.job().is_some());
+    v.push(("job side by side after a crash".into(), a));
     v
 }
 

@@ -30,6 +30,7 @@ use super::trigger::Pane;
 use super::window::{CellId, WindowId};
 pub use history::ExpiredAt;
 pub use partitions::{Lane, LaneCell, LaneMark};
+pub use tally::Tally;
 
 /// Where the playhead stands, as a move of the run leaves it.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -755,5 +756,6 @@ impl Trace {
 mod history;
 mod partitions;
 pub mod sessions;
+mod tally;
 #[cfg(test)]
 mod tests;

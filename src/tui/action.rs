@@ -77,6 +77,9 @@ pub enum Action {
     SaveScreen,
     /// The plot alone on the whole screen above the footer, or back to every panel (`z`).
     Zoom,
+    /// Two policies side by side: the dials as they are now pinned as B beside A's live
+    /// ones, or back to one run (`v`).
+    SideBySide,
     /// Open the help overlay (`?`, F1); with it open, close it.
     Help,
     /// Close what is open (Esc): the help, the inspector, the operator picked to crash, the

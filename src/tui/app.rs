@@ -31,6 +31,7 @@ pub use super::dials::{
     GRACE_STEP, LAG_MAX, LAG_STEP, SPEEDS,
 };
 pub use job::{JobPreset, JOB_OPERATORS, JOB_PARTITIONS, JOB_SEED};
+pub use side::Side;
 pub use work::{run_job, run_timeline, Done, Work};
 
 use super::geometry::{Areas, FULL_SIZE};
@@ -41,6 +42,7 @@ mod act;
 mod inspector;
 mod job;
 mod pointer;
+mod side;
 mod work;
 
 /// Everything `update` reacts to.
@@ -190,6 +192,9 @@ pub struct App {
     /// The user asked for the screen to be saved (`s`): the event loop writes the last frame
     /// drawn and says where ([`App::saved`]); the state itself does no I/O.
     pub save_requested: bool,
+    /// Two policies side by side (`v`): B, the dials pinned when `v` was pressed, run on the
+    /// same stream to the same playhead with the same presses; None: one run on screen.
+    pub side: Option<Side>,
 }
 
 impl App {
@@ -244,6 +249,7 @@ impl App {
             quit: false,
             zoomed: false,
             save_requested: false,
+            side: None,
         };
         app.rerun();
         app
@@ -313,7 +319,12 @@ impl App {
     /// The screen's panels at `size` for what the trace holds (with a pipeline: its topology
     /// and sinks). The view draws into these and a click is resolved against them.
     pub fn areas(&self, size: (u16, u16)) -> Option<Areas> {
-        Areas::compute_view(size, self.trace.pipeline_config().is_some(), self.zoomed)
+        let a = Areas::compute_view(size, self.trace.pipeline_config().is_some(), self.zoomed)?;
+        Some(if self.side.is_some() {
+            a.split_side()
+        } else {
+            a
+        })
     }
 
     /// The dials in focus order: with the checkpoint interval when the run takes checkpoints.
@@ -451,6 +462,13 @@ impl AsRef<Scenario> for App {
 /// Applies one message to the state; `elapsed` is the real time a `Tick` covers. Returns
 /// whether anything on screen changed.
 pub fn update(app: &mut App, msg: Msg, elapsed: Duration) -> bool {
+    let changed = apply(app, msg, elapsed);
+    // B, when two policies are side by side, follows whatever moved A.
+    app.follow_side();
+    changed
+}
+
+fn apply(app: &mut App, msg: Msg, elapsed: Duration) -> bool {
     match msg {
         Msg::Tick => {
             if !app.clock_runs() {

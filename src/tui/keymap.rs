@@ -2,7 +2,8 @@
 //! `?` overlay, so the three cannot drift apart. `j` toggles job mode, `c`/`C` crash the job or
 //! one operator instance, `x` takes a checkpoint, `p` cuts a partition off; `s` and `z` are the
 //! presenter's (save the screen, the plot alone); `n`/`N` and `b` are deliberately left unbound
-//! (kept for the tour and big numbers). [`keys_table`] writes the table as the README lists it.
+//! (kept for the tour and big numbers). [`keys_table`] writes the table as the README lists it;
+//! [`help_rows`] writes it as the `?` overlay does, a key and its inverse on one row.
 
 use std::sync::LazyLock;
 
@@ -89,6 +90,32 @@ pub struct Binding {
     pub hint: Option<&'static str>,
     /// The part of the help it is listed under.
     pub group: Group,
+    /// Listed in the help on one row with the binding after it (its inverse), as this pair
+    /// says; the README's table still gives each binding a row of its own.
+    pub pair: Option<Pair>,
+}
+
+/// How the help writes a binding and the one after it on a single row: `l L  watermark lag
+/// − / + 1 s`. A display grouping of the one table, so that the `?` overlay has room.
+#[derive(Debug, Clone, Copy)]
+pub struct Pair {
+    /// The two bindings' keys, as the row writes them.
+    pub label: &'static str,
+    /// What the two do.
+    pub help: &'static str,
+}
+
+/// One row of the help: a binding, or a binding and its inverse (see [`Pair`]).
+#[derive(Debug, Clone)]
+pub struct HelpRow {
+    /// The keys, as the row writes them.
+    pub label: &'static str,
+    /// What they do.
+    pub help: &'static str,
+    /// The part of the help the row is listed under.
+    pub group: Group,
+    /// The bindings the row stands for (one, or a pair).
+    pub bindings: Vec<&'static Binding>,
 }
 
 use Key::{Char, Ctrl, Named};
@@ -102,6 +129,9 @@ struct Texts {
     grace_up: String,
     early_down: String,
     early_up: String,
+    lag: String,
+    grace: String,
+    early: String,
     policies: [String; POLICIES.len()],
 }
 
@@ -117,6 +147,9 @@ static TEXTS: LazyLock<Texts> = LazyLock::new(|| Texts {
     grace_up: format!("grace + {}", step(GRACE_STEP)),
     early_down: format!("early trigger − {} / off", step(EARLY_STEP)),
     early_up: format!("early trigger + {}", step(EARLY_STEP)),
+    lag: format!("watermark lag − / + {}", step(LAG_STEP)),
+    grace: format!("grace − / + {}", step(GRACE_STEP)),
+    early: format!("early trigger − / + {}", step(EARLY_STEP)),
     policies: POLICIES.map(|p| {
         format!(
             "{}: lag {} grace {}",
@@ -140,6 +173,7 @@ fn bindings() -> Vec<Binding> {
             help: "play / pause",
             hint: Some("play"),
             group: Group::Playback,
+            pair: None,
         },
         Binding {
             keys: &[Char('.')],
@@ -148,6 +182,7 @@ fn bindings() -> Vec<Binding> {
             help: "one event while paused",
             hint: Some("step"),
             group: Group::Playback,
+            pair: None,
         },
         Binding {
             keys: &[Char('+'), Char('=')],
@@ -156,6 +191,10 @@ fn bindings() -> Vec<Binding> {
             help: "faster",
             hint: None,
             group: Group::Playback,
+            pair: Some(Pair {
+                label: "+ -",
+                help: "faster / slower",
+            }),
         },
         Binding {
             keys: &[Char('-'), Char('_')],
@@ -164,6 +203,7 @@ fn bindings() -> Vec<Binding> {
             help: "slower",
             hint: None,
             group: Group::Playback,
+            pair: None,
         },
         Binding {
             keys: &[Named(KeyCode::Home)],
@@ -172,6 +212,7 @@ fn bindings() -> Vec<Binding> {
             help: "restart",
             hint: None,
             group: Group::Playback,
+            pair: None,
         },
         Binding {
             keys: &[Named(KeyCode::End)],
@@ -180,6 +221,7 @@ fn bindings() -> Vec<Binding> {
             help: "jump to the end",
             hint: Some("end"),
             group: Group::Playback,
+            pair: None,
         },
         Binding {
             keys: &[Named(KeyCode::Tab), Named(KeyCode::Down)],
@@ -188,6 +230,10 @@ fn bindings() -> Vec<Binding> {
             help: "next dial",
             hint: None,
             group: Group::Dials,
+            pair: Some(Pair {
+                label: "↓ ↑",
+                help: "next / prev dial, Tab S-Tab",
+            }),
         },
         Binding {
             keys: &[Named(KeyCode::BackTab), Named(KeyCode::Up)],
@@ -196,6 +242,7 @@ fn bindings() -> Vec<Binding> {
             help: "previous dial",
             hint: None,
             group: Group::Dials,
+            pair: None,
         },
         Binding {
             keys: &[Named(KeyCode::Left)],
@@ -204,6 +251,10 @@ fn bindings() -> Vec<Binding> {
             help: "dial down (or event before)",
             hint: None,
             group: Group::Dials,
+            pair: Some(Pair {
+                label: "← →",
+                help: "dial −/+ (inspector: event)",
+            }),
         },
         Binding {
             keys: &[Named(KeyCode::Right)],
@@ -212,6 +263,7 @@ fn bindings() -> Vec<Binding> {
             help: "dial up (or event after)",
             hint: Some("dial"),
             group: Group::Dials,
+            pair: None,
         },
         Binding {
             keys: &[Char('l')],
@@ -220,6 +272,10 @@ fn bindings() -> Vec<Binding> {
             help: &t.lag_down,
             hint: None,
             group: Group::Dials,
+            pair: Some(Pair {
+                label: "l L",
+                help: &t.lag,
+            }),
         },
         Binding {
             keys: &[Char('L')],
@@ -228,6 +284,7 @@ fn bindings() -> Vec<Binding> {
             help: &t.lag_up,
             hint: None,
             group: Group::Dials,
+            pair: None,
         },
         Binding {
             keys: &[Char('g')],
@@ -236,6 +293,10 @@ fn bindings() -> Vec<Binding> {
             help: &t.grace_down,
             hint: None,
             group: Group::Dials,
+            pair: Some(Pair {
+                label: "g G",
+                help: &t.grace,
+            }),
         },
         Binding {
             keys: &[Char('G')],
@@ -244,6 +305,7 @@ fn bindings() -> Vec<Binding> {
             help: &t.grace_up,
             hint: None,
             group: Group::Dials,
+            pair: None,
         },
         Binding {
             keys: &[Char('e')],
@@ -252,6 +314,10 @@ fn bindings() -> Vec<Binding> {
             help: &t.early_down,
             hint: None,
             group: Group::Dials,
+            pair: Some(Pair {
+                label: "e E",
+                help: &t.early,
+            }),
         },
         Binding {
             keys: &[Char('E')],
@@ -260,6 +326,7 @@ fn bindings() -> Vec<Binding> {
             help: &t.early_up,
             hint: None,
             group: Group::Dials,
+            pair: None,
         },
         Binding {
             keys: &[Char('w')],
@@ -268,6 +335,7 @@ fn bindings() -> Vec<Binding> {
             help: "next watermark kind",
             hint: None,
             group: Group::Dials,
+            pair: None,
         },
         Binding {
             keys: &[Char('a')],
@@ -276,6 +344,7 @@ fn bindings() -> Vec<Binding> {
             help: "next accumulation mode",
             hint: None,
             group: Group::Dials,
+            pair: None,
         },
         Binding {
             keys: &[Char('1')],
@@ -284,6 +353,7 @@ fn bindings() -> Vec<Binding> {
             help: &t.policies[0],
             hint: None,
             group: Group::Dials,
+            pair: None,
         },
         Binding {
             keys: &[Char('2')],
@@ -292,6 +362,7 @@ fn bindings() -> Vec<Binding> {
             help: &t.policies[1],
             hint: None,
             group: Group::Dials,
+            pair: None,
         },
         Binding {
             keys: &[Char('3')],
@@ -300,6 +371,7 @@ fn bindings() -> Vec<Binding> {
             help: &t.policies[2],
             hint: Some("1 2 3 policy"),
             group: Group::Dials,
+            pair: None,
         },
         Binding {
             keys: &[Char('[')],
@@ -308,6 +380,10 @@ fn bindings() -> Vec<Binding> {
             help: "previous window",
             hint: None,
             group: Group::Select,
+            pair: Some(Pair {
+                label: "[ ]",
+                help: "previous / next window",
+            }),
         },
         Binding {
             keys: &[Char(']')],
@@ -316,6 +392,7 @@ fn bindings() -> Vec<Binding> {
             help: "next window",
             hint: Some("[] window"),
             group: Group::Select,
+            pair: None,
         },
         Binding {
             keys: &[Char('k')],
@@ -324,6 +401,7 @@ fn bindings() -> Vec<Binding> {
             help: "next key (then all keys)",
             hint: None,
             group: Group::Select,
+            pair: None,
         },
         Binding {
             keys: &[Char('i')],
@@ -332,6 +410,7 @@ fn bindings() -> Vec<Binding> {
             help: "why: the newest (or click)",
             hint: Some("inspect"),
             group: Group::Select,
+            pair: None,
         },
         Binding {
             keys: &[Char('f')],
@@ -340,6 +419,7 @@ fn bindings() -> Vec<Binding> {
             help: "only late & dropped ↔ all",
             hint: None,
             group: Group::Select,
+            pair: None,
         },
         Binding {
             keys: &[Char('>')],
@@ -348,6 +428,10 @@ fn bindings() -> Vec<Binding> {
             help: "next late or dropped event",
             hint: Some("late"),
             group: Group::Select,
+            pair: Some(Pair {
+                label: "> <",
+                help: "next / prev late or dropped",
+            }),
         },
         Binding {
             keys: &[Char('<')],
@@ -356,6 +440,7 @@ fn bindings() -> Vec<Binding> {
             help: "previous late or dropped",
             hint: None,
             group: Group::Select,
+            pair: None,
         },
         Binding {
             keys: &[Char('j')],
@@ -364,6 +449,7 @@ fn bindings() -> Vec<Binding> {
             help: "job mode ↔ single processor",
             hint: Some("job"),
             group: Group::Job,
+            pair: None,
         },
         Binding {
             keys: &[Char('c')],
@@ -372,6 +458,7 @@ fn bindings() -> Vec<Binding> {
             help: "crash now: job or picked op",
             hint: Some("crash"),
             group: Group::Job,
+            pair: None,
         },
         Binding {
             keys: &[Char('C')],
@@ -380,6 +467,7 @@ fn bindings() -> Vec<Binding> {
             help: "pick operator (again: next)",
             hint: Some("pick op"),
             group: Group::Job,
+            pair: None,
         },
         Binding {
             keys: &[Char('x')],
@@ -388,6 +476,7 @@ fn bindings() -> Vec<Binding> {
             help: "take a checkpoint now",
             hint: Some("checkpoint"),
             group: Group::Job,
+            pair: None,
         },
         Binding {
             keys: &[Char('p')],
@@ -396,6 +485,7 @@ fn bindings() -> Vec<Binding> {
             help: "cut picked partition / heal",
             hint: Some("cut/heal"),
             group: Group::Job,
+            pair: None,
         },
         Binding {
             keys: &[Char('P')],
@@ -404,6 +494,7 @@ fn bindings() -> Vec<Binding> {
             help: "pick partition for p",
             hint: None,
             group: Group::Job,
+            pair: None,
         },
         Binding {
             keys: &[Char('s')],
@@ -412,6 +503,7 @@ fn bindings() -> Vec<Binding> {
             help: "save screen: .svg and .txt",
             hint: None,
             group: Group::General,
+            pair: None,
         },
         Binding {
             keys: &[Char('z')],
@@ -420,6 +512,16 @@ fn bindings() -> Vec<Binding> {
             help: "the plot alone ↔ all panels",
             hint: None,
             group: Group::General,
+            pair: None,
+        },
+        Binding {
+            keys: &[Char('v')],
+            action: Action::SideBySide,
+            label: "v",
+            help: "pin B: side by side ↔ one",
+            hint: None,
+            group: Group::General,
+            pair: None,
         },
         Binding {
             keys: &[Char('?'), Named(KeyCode::F(1))],
@@ -428,6 +530,7 @@ fn bindings() -> Vec<Binding> {
             help: "this help",
             hint: Some("help"),
             group: Group::General,
+            pair: None,
         },
         Binding {
             keys: &[Named(KeyCode::Esc)],
@@ -436,6 +539,7 @@ fn bindings() -> Vec<Binding> {
             help: "close help/inspector/report",
             hint: None,
             group: Group::General,
+            pair: None,
         },
         Binding {
             keys: &[Char('q'), Ctrl('c')],
@@ -444,6 +548,7 @@ fn bindings() -> Vec<Binding> {
             help: "quit",
             hint: Some("quit"),
             group: Group::General,
+            pair: None,
         },
     ]
 }
@@ -480,6 +585,33 @@ pub fn keys_table() -> String {
         }
     }
     out
+}
+
+/// The help's rows, in table order: each binding on its own row, except a binding with a
+/// [`Pair`], which shares its row with the binding after it.
+pub fn help_rows() -> Vec<HelpRow> {
+    let mut rows = Vec::new();
+    let mut all = KEYMAP.iter().peekable();
+    while let Some(b) = all.next() {
+        match (b.pair, all.peek()) {
+            (Some(p), Some(&next)) if next.group == b.group => {
+                all.next();
+                rows.push(HelpRow {
+                    label: p.label,
+                    help: p.help,
+                    group: b.group,
+                    bindings: vec![b, next],
+                });
+            }
+            _ => rows.push(HelpRow {
+                label: b.label,
+                help: b.help,
+                group: b.group,
+                bindings: vec![b],
+            }),
+        }
+    }
+    rows
 }
 
 /// The action a key press is bound to, if any.
@@ -578,6 +710,20 @@ mod tests {
     fn reserved_keys_stay_unbound() {
         for c in ['n', 'N', 'b'] {
             assert_eq!(press(KeyCode::Char(c), KeyModifiers::NONE), None, "{c}");
+        }
+    }
+
+    #[test]
+    fn every_binding_is_on_one_help_row_and_pairs_are_inverses_written_together() {
+        let rows = help_rows();
+        let listed: usize = rows.iter().map(|r| r.bindings.len()).sum();
+        assert_eq!(listed, KEYMAP.len());
+        for r in rows.iter().filter(|r| r.bindings.len() == 2) {
+            for b in &r.bindings {
+                let first = b.label.split('/').next().unwrap_or(b.label);
+                let shown = r.label.contains(first) || r.help.contains(first);
+                assert!(shown, "{} missing from the row {}", b.label, r.label);
+            }
         }
     }
 

@@ -55,13 +55,13 @@ pub(super) fn act(app: &mut App, a: Action) -> bool {
         | Action::PlotFilter
         | Action::NextException
         | Action::PrevException => select(app, a),
-        Action::SaveScreen | Action::Zoom => presenter(app, a),
+        Action::SaveScreen | Action::Zoom | Action::SideBySide => presenter(app, a),
         Action::Help | Action::Close | Action::Quit => general(app, a),
     }
 }
 
 /// The presenter's keys: the screen saved (by the event loop, which holds the frame), the plot
-/// alone.
+/// alone, two policies side by side.
 fn presenter(app: &mut App, a: Action) -> bool {
     match a {
         Action::SaveScreen => {
@@ -72,6 +72,7 @@ fn presenter(app: &mut App, a: Action) -> bool {
             app.zoomed = !app.zoomed;
             true
         }
+        Action::SideBySide => app.toggle_side(),
         _ => false,
     }
 }
@@ -364,6 +365,10 @@ fn general(app: &mut App, a: Action) -> bool {
             app.selection.inspected = None;
             app.crash_pick = None;
             app.crash_closed = crashes;
+            // Esc leaves two policies side by side once nothing else is open.
+            if !had && app.side.take().is_some() {
+                return true;
+            }
             had || app.say("nothing to close")
         }
         Action::Quit => {

@@ -106,7 +106,28 @@ pub struct Areas {
     pub sinks: Option<Rect>,
     /// The bottom row: the scenario, the status message and the key hints.
     pub footer: Rect,
+    /// Two policies side by side: where B's plot and both runs' counters go (A's plot is
+    /// [`Areas::plot`]); None with one run on screen.
+    pub side: Option<SideAreas>,
 }
+
+/// Two policies side by side: the plot area split in two, A's half and B's, each a plot over
+/// a few lines of counters. Left and right from [`FULL_SIZE`]; below it, top and bottom, the
+/// band under the plot (the windows table, or the job's topology) given to them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SideAreas {
+    /// A's counters, under A's plot.
+    pub a_counters: Rect,
+    /// B's plot.
+    pub b_plot: Rect,
+    /// B's counters, under B's plot.
+    pub b_counters: Rect,
+}
+
+/// Side by side: rows of counters under each plot, left and right (full) or top and bottom
+/// (compact).
+const SIDE_COUNTERS_FULL: u16 = 3;
+const SIDE_COUNTERS_COMPACT: u16 = 2;
 
 fn split_v(r: Rect, top: u16) -> (Rect, Rect) {
     let top = top.min(r.height);
@@ -185,6 +206,7 @@ impl Areas {
                 topology: None,
                 sinks: None,
                 footer,
+                side: None,
             });
         }
         Areas::compute_for(size, pipeline)
@@ -214,6 +236,7 @@ impl Areas {
             topology: None,
             sinks: None,
             footer,
+            side: None,
         };
         // Tall: the right-hand column holds every other panel, the left the plot over the
         // watermark band.
@@ -333,10 +356,48 @@ impl Areas {
         Some(a)
     }
 
+    /// The same layout with two policies side by side: the plot area split in two (left and
+    /// right from [`FULL_SIZE`]; below it top and bottom, taking the band under the plot as
+    /// well), each half a plot over its counters. A's plot stays [`Areas::plot`], so clicks on
+    /// it inspect A as before.
+    pub fn split_side(mut self) -> Areas {
+        let wide = self.screen.width >= FULL_SIZE.0 && self.screen.height >= FULL_SIZE.1;
+        let (a, b, rows) = if wide {
+            let (a, b) = split_h(self.plot, self.plot.width / 2);
+            (a, b, SIDE_COUNTERS_FULL)
+        } else {
+            let mut region = self.plot;
+            let (x, width, bottom) = (region.x, region.width, region.bottom());
+            let below = |r: &Rect| r.x == x && r.width == width && r.y == bottom;
+            if below(&self.windows) {
+                region.height += self.windows.height;
+                self.windows = Rect::default();
+            } else if let Some(t) = self.topology.filter(below) {
+                region.height += t.height;
+                self.topology = None;
+            }
+            let (a, b) = split_v(region, region.height / 2);
+            (a, b, SIDE_COUNTERS_COMPACT)
+        };
+        let (a_plot, a_counters) = split_v(a, a.height.saturating_sub(rows));
+        let (b_plot, b_counters) = split_v(b, b.height.saturating_sub(rows));
+        self.plot = a_plot;
+        self.side = Some(SideAreas {
+            a_counters,
+            b_plot,
+            b_counters,
+        });
+        self
+    }
+
     /// Every panel's area with its name (the plot first), the empty ones left out.
     pub fn panels(&self) -> Vec<(&'static str, Rect)> {
+        let side = self.side;
         [
             ("plot", Some(self.plot)),
+            ("side-a", side.map(|s| s.a_counters)),
+            ("side-b-plot", side.map(|s| s.b_plot)),
+            ("side-b", side.map(|s| s.b_counters)),
             ("watermark", Some(self.watermark)),
             ("counters", Some(self.counters)),
             ("dials", Some(self.dials)),
@@ -384,6 +445,24 @@ mod tests {
                     assert!(a.topology.is_some() && a.sinks.is_some());
                     assert!(a.dials.height >= DIALS_JOB, "{size:?}: all eight dials");
                 }
+            }
+        }
+        for job in [false, true] {
+            for size in [(80, 24), (120, 40), (200, 60)] {
+                let a = Areas::compute_for(size, job).unwrap().split_side();
+                let panels = a.panels();
+                for (i, (n, r)) in panels.iter().enumerate() {
+                    for (m, s) in &panels[i + 1..] {
+                        assert!(!r.intersects(*s), "{n} and {m} overlap at {size:?}, side");
+                    }
+                }
+                let covered: u32 = panels.iter().map(|(_, r)| r.area()).sum();
+                assert_eq!(covered, a.screen.area(), "{size:?} job {job}, side");
+                let s = a.side.unwrap();
+                assert!(
+                    a.plot.height >= 6 && s.b_plot.height >= 6,
+                    "{size:?} job {job}"
+                );
             }
         }
         assert!(Areas::compute((79, 24)).is_none());

@@ -11,7 +11,7 @@ pub mod plot;
 pub mod topology;
 pub mod windows;
 
-pub use layout::{Areas, Mode, FULL_SIZE, MIN_SIZE};
+pub use layout::{Areas, Mode, SideAreas, FULL_SIZE, MIN_SIZE};
 
 use ratatui::layout::Rect;
 use ratatui::widgets::{Block, Borders};

@@ -1,4 +1,5 @@
-//! The `?` overlay: every binding of the keymap, grouped, then what the plot, the topology and
+//! The `?` overlay: every binding of the keymap, grouped (a key and its inverse on one row,
+//! as the keymap pairs them), then what the plot, the topology and
 //! the windows table draw (with session windows, the lanes' glyphs; with the global window,
 //! its expiry mark). Built from the same table as the key handler and the footer.
 //!
@@ -15,7 +16,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Widget};
 
 use super::super::app::App;
-use super::super::keymap::{Group, KEYMAP};
+use super::super::keymap::{help_rows, Group};
 use super::super::theme::glyph;
 use super::plot;
 use crate::engine::Fate;
@@ -40,10 +41,11 @@ fn entries(app: &App) -> Vec<Entry> {
     let t = &app.theme;
     let mut v = Vec::new();
     let key = |k: &str, style: Style, what: &str| Entry::Key(k.to_string(), style, what.into());
+    let rows = help_rows();
     for g in Group::ALL {
         v.push(Entry::Heading(g.title()));
-        for b in KEYMAP.iter().filter(|b| b.group == g) {
-            v.push(key(b.label, t.key, b.help));
+        for r in rows.iter().filter(|r| r.group == g) {
+            v.push(key(r.label, t.key, r.help));
         }
     }
     v.push(Entry::Heading("Plot: heavier = more in the cell"));

@@ -11,6 +11,7 @@ pub mod frontier;
 pub mod help;
 pub mod inspect;
 pub mod plot;
+pub mod side;
 pub mod sinks;
 pub mod state;
 pub mod topology;
@@ -58,9 +59,15 @@ pub fn draw_panel(app: &App, name: &str, r: Rect, mode: Mode, buf: &mut Buffer) 
     match name {
         "plot" => {
             plot::render(app, r, buf);
+            if app.side.is_some() {
+                side::render_title(app, side::Which::A, r, buf);
+            }
             inspect::render(app, r, buf);
             sinks::render_crash(app, r, buf);
         }
+        "side-a" => side::render_counters(app, side::Which::A, r, buf),
+        "side-b-plot" => side::render_b_plot(app, r, buf),
+        "side-b" => side::render_counters(app, side::Which::B, r, buf),
         "watermark" => watermark::render(app, r, buf, mode),
         "counters" => counters::render(app, r, buf),
         "dials" => dials::render(app, r, buf, mode),
