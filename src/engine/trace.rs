@@ -752,6 +752,7 @@ impl Trace {
     }
 }
 
+pub mod figures;
 mod history;
 mod partitions;
 pub mod sessions;

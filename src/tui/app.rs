@@ -10,7 +10,8 @@
 //! A key and a click are the same [`Action`]: the keymap names one, `pointer` resolves a
 //! click through the screen's geometry to one, and `act` applies both. The rest is in its own
 //! room: `work` (re-runs and what they answer), `job` (job mode and its presses), `inspector`
-//! (stepping through events, jumping to the late and dropped ones). None of them reads the
+//! (stepping through events, jumping to the late and dropped ones), `tour` (a tour's step
+//! applied, and moving between steps). None of them reads the
 //! view: the view reads this.
 
 use std::sync::atomic::AtomicBool;
@@ -36,11 +37,13 @@ pub use work::{run_job, run_timeline, Done, Work};
 use super::geometry::{Areas, FULL_SIZE};
 use super::scenario::Scenario;
 use super::theme::Theme;
+use super::tour::Tour;
 
 mod act;
 mod inspector;
 mod job;
 mod pointer;
+mod tour;
 mod work;
 
 /// Everything `update` reacts to.
@@ -190,6 +193,8 @@ pub struct App {
     /// The user asked for the screen to be saved (`s`): the event loop writes the last frame
     /// drawn and says where ([`App::saved`]); the state itself does no I/O.
     pub save_requested: bool,
+    /// The tour being given (`twoclocks tour`), its current step applied; None outside one.
+    pub tour: Option<Tour>,
 }
 
 impl App {
@@ -198,7 +203,11 @@ impl App {
     /// selected. The first run is made at once (inline, or queued as [`Work`] for a big input);
     /// the frontier sweep is queued.
     pub fn new(scenario: Scenario, dials: Dials, theme: Theme) -> App {
-        let scenario = Arc::new(scenario);
+        App::new_shared(Arc::new(scenario), dials, theme)
+    }
+
+    /// [`App::new`] on a scenario already shared (a tour's steps share their streams).
+    pub fn new_shared(scenario: Arc<Scenario>, dials: Dials, theme: Theme) -> App {
         let trace =
             Trace::single_start(dials.config(), scenario.stream.clone(), scenario.proc_time);
         let window = if scenario.windows.len() > 3 { 3 } else { 0 };
@@ -244,6 +253,7 @@ impl App {
             quit: false,
             zoomed: false,
             save_requested: false,
+            tour: None,
         };
         app.rerun();
         app
@@ -313,7 +323,12 @@ impl App {
     /// The screen's panels at `size` for what the trace holds (with a pipeline: its topology
     /// and sinks). The view draws into these and a click is resolved against them.
     pub fn areas(&self, size: (u16, u16)) -> Option<Areas> {
-        Areas::compute_view(size, self.trace.pipeline_config().is_some(), self.zoomed)
+        let a = Areas::compute_view(size, self.trace.pipeline_config().is_some(), self.zoomed)?;
+        Some(if self.tour.is_some() {
+            a.with_caption()
+        } else {
+            a
+        })
     }
 
     /// The dials in focus order: with the checkpoint interval when the run takes checkpoints.
