@@ -269,6 +269,10 @@ fn the_binary_refuses_a_bad_tour_before_the_ui_opens() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("t.toml"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
+    // A good tour with no terminal to draw in: one line, exit code 2.
+    let (code, _, err) = cli_common::twoclocks_text(&["tour"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("needs a terminal"), "{err}");
 }
 
 #[test]

@@ -71,7 +71,8 @@ impl App {
         self.say("the step's setting is back")
     }
 
-    /// Applies the tour's current step: a fresh state on its stream and dials, then job mode,
+    /// Applies the tour's current step: a fresh state on its stream and dials (at the
+    /// scenario's speed, else 10×), then job mode,
     /// its crashes, the playhead, what shows and the selected window.
     fn apply_step(&mut self) {
         let Some(tour) = self.tour.take() else {
@@ -88,7 +89,7 @@ impl App {
         let preset = step.scenario.preset();
         let dials = step.dials.over(Dials::from_config(
             &preset.config,
-            preset.speed.unwrap_or(1.0),
+            preset.speed.unwrap_or(10.0),
         ));
         let mut fresh = App::new_shared(scenario, dials, self.theme);
         // Answers to the old state's re-runs are never taken by the new one.

@@ -1,10 +1,12 @@
 //! The tour's caption band, over the plot: `step k/M` and the step's title on its top rule
 //! (the keys that move through the tour on the right), then the caption, its placeholders
 //! filled from the read model at the playhead and dials, wrapped to the band's width in at
-//! most three lines. And the step's highlight: a panel's border redrawn in the accent colour.
+//! most three lines. And the step's highlight: a panel's border redrawn heavy, in the accent
+//! colour.
 
 use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
+use ratatui::layout::{Position, Rect};
+use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
 
@@ -74,7 +76,7 @@ pub fn render(app: &App, r: Rect, buf: &mut Buffer) {
     let keys = " n next · N back · r reset ";
     let mut block = Block::default()
         .borders(Borders::TOP)
-        .border_style(t.focus)
+        .border_style(t.title)
         .title(Span::styled(head.clone(), t.title));
     if head.chars().count() + keys.chars().count() + 2 <= usize::from(r.width) {
         block = block.title(Line::from(Span::styled(keys, t.key)).right_aligned());
@@ -89,7 +91,21 @@ pub fn render(app: &App, r: Rect, buf: &mut Buffer) {
     super::text::lines(buf, inner, lines);
 }
 
-/// Redraws the border of the panel the tour's step highlights in the accent colour.
+/// The heavy line drawn over a light one, for the highlighted panel's border.
+fn heavy(c: &str) -> Option<&'static str> {
+    Some(match c {
+        "─" => "━",
+        "│" => "┃",
+        "┌" => "┏",
+        "┐" => "┓",
+        "└" => "┗",
+        "┘" => "┛",
+        _ => return None,
+    })
+}
+
+/// Redraws the border of the panel the tour's step highlights: heavy lines in the accent
+/// colour (the titles' colour; with no colours, heavy lines alone say it), its title kept.
 pub fn highlight(app: &App, a: &Areas, off: (u16, u16), buf: &mut Buffer) {
     let Some(name) = app.tour_highlight() else {
         return;
@@ -97,24 +113,25 @@ pub fn highlight(app: &App, a: &Areas, off: (u16, u16), buf: &mut Buffer) {
     let Some((_, r)) = a.panels().into_iter().find(|(n, _)| *n == name) else {
         return;
     };
+    if r.width == 0 || r.height == 0 {
+        return;
+    }
     let r = Rect {
         x: r.x.saturating_add(off.0),
         y: r.y.saturating_add(off.1),
         ..r
     };
-    let style = app.theme.focus;
+    let style = app.theme.title.add_modifier(Modifier::BOLD);
     let area = buf.area;
     let mut mark = |x: u16, y: u16| {
-        if area.contains(ratatui::layout::Position::new(x, y)) {
+        if area.contains(Position::new(x, y)) {
             let cell = &mut buf[(x, y)];
-            if !cell.symbol().trim().is_empty() {
+            if let Some(h) = heavy(cell.symbol()) {
+                cell.set_symbol(h);
                 cell.set_style(style);
             }
         }
     };
-    if r.width == 0 || r.height == 0 {
-        return;
-    }
     for x in r.left()..r.right() {
         mark(x, r.top());
         mark(x, r.bottom() - 1);
