@@ -1,5 +1,6 @@
 //! The tour: the embedded tour parses and every step's setting is valid; every caption's
-//! placeholders are filled at every step, at 80×24 and 120×40, and the caption fits its band;
+//! placeholders are filled at every step, at 80×24, 120×40 and 200×60, and the caption fits
+//! its band (with the plot alone too);
 //! bad tour files are refused with the file, the line and the field (in process and through
 //! the binary, exit code 2); `n`, `N` and `r` move through the steps and put a step back;
 //! snapshots of two steps.
@@ -73,12 +74,12 @@ fn the_built_in_tour_parses_and_walks_the_blocks_in_order() {
 }
 
 #[test]
-fn every_step_fills_every_placeholder_and_its_caption_fits_at_both_sizes() {
+fn every_step_fills_every_placeholder_and_its_caption_fits_at_every_size() {
     let mut a = tour();
     let n = a.tour.as_ref().unwrap().steps.len();
     for k in 0..n {
         assert_eq!(a.tour.as_ref().unwrap().at, k);
-        for (w, h) in [(80, 24), (120, 40)] {
+        for (w, h) in [(80, 24), (120, 40), (200, 60)] {
             let s = screen(&mut a, w, h);
             assert!(
                 s.contains(&format!("step {}/{n}", k + 1)),
