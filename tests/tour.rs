@@ -290,3 +290,22 @@ fn snapshot_the_late_data_step_at_120x40() {
     }
     insta::assert_snapshot!("tour_step4_120x40", screen(&mut a, 120, 40));
 }
+
+#[test]
+fn a_frontier_swept_for_the_step_before_is_not_taken_for_another_stream() {
+    let text = "[[step]]\ntitle = \"A\"\ncaption = \"a\"\nscenario = \"classroom\"\n\
+                [[step]]\ntitle = \"B\"\ncaption = \"b\"\nscenario = \"punctual\"\n";
+    let mut a = App::open_tour(Tour::parse("t.toml", text).unwrap(), Theme::dark()).unwrap();
+    let old = a.take_work();
+    assert!(!old.is_empty(), "the first step's frontier is asked for");
+    update(&mut a, Msg::Action(Action::TourNext), Duration::ZERO);
+    for w in old {
+        update(&mut a, Msg::Done(Box::new(w.perform())), Duration::ZERO);
+    }
+    assert!(
+        a.frontier().is_none(),
+        "the classroom's frontier is not the punctual stream's"
+    );
+    a.settle();
+    assert!(a.frontier().is_some());
+}
