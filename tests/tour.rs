@@ -309,3 +309,20 @@ fn a_frontier_swept_for_the_step_before_is_not_taken_for_another_stream() {
     a.settle();
     assert!(a.frontier().is_some());
 }
+
+#[test]
+fn a_tour_can_be_recorded_and_a_recording_of_something_else_is_refused() {
+    let dir = std::env::temp_dir().join(format!("twoclocks-tour-rec-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rec = dir.join("plain.rec");
+    std::fs::write(&rec, "twoclocks-record 1\n0 flags []\n5 end\n").unwrap();
+    let (code, _, err) = cli_common::twoclocks_text(&["tour", "--replay", rec.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("recorded with no flags"), "{err}");
+    assert!(err.contains("this run has tour"), "{err}");
+    let (code, _, err) =
+        cli_common::twoclocks_text(&["tour", "--record", "same.rec", "--cast", "same.rec"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("three different files"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}

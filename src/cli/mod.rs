@@ -104,6 +104,9 @@ pub struct TourArgs {
     /// Colours: dark, light (for projectors) or mono. NO_COLOR selects mono.
     #[arg(long, value_enum)]
     pub theme: Option<ThemeName>,
+    /// A rehearsable lesson: record the inputs, play a recording back, cast the screen.
+    #[command(flatten)]
+    pub demo: args::DemoArgs,
 }
 
 impl TourArgs {
@@ -235,16 +238,32 @@ fn cut_line(line: &str) -> String {
     }
 }
 
-/// Opens the terminal UI on a tour: the file read and every step checked first.
+/// Opens the terminal UI on a tour: the demo's files first (as for the UI), then the tour
+/// file read and every step checked, all before the terminal is touched.
 fn tour(a: &TourArgs) -> anyhow::Result<()> {
-    let tour = a.tour()?;
-    if !has_terminal() {
-        anyhow::bail!("the tour needs a terminal to draw in and read keys from");
+    let flags = crate::tui::record::demo_flags(
+        std::env::args_os()
+            .skip(1)
+            .map(|a| a.to_string_lossy().into_owned()),
+    );
+    let demo = a.demo.open(&flags)?;
+    let opened = || {
+        let tour = a.tour()?;
+        if !has_terminal() {
+            anyhow::bail!("the tour needs a terminal to draw in and read keys from");
+        }
+        let theme = Theme::resolve(a.theme, std::env::var("NO_COLOR").ok().as_deref());
+        crate::tui::app::App::open_tour(tour, theme)
+            .ok_or_else(|| anyhow::anyhow!("the tour has no step to open on"))
+    };
+    match opened() {
+        Ok(app) => crate::tui::run_app(app, demo),
+        Err(e) => {
+            drop(demo);
+            a.demo.discard();
+            Err(e)
+        }
     }
-    let theme = Theme::resolve(a.theme, std::env::var("NO_COLOR").ok().as_deref());
-    let app = crate::tui::app::App::open_tour(tour, theme)
-        .ok_or_else(|| anyhow::anyhow!("the tour has no step to open on"))?;
-    crate::tui::run_app(app, crate::tui::Demo::default())
 }
 
 /// Opens the terminal UI with the flags' stream and dials.
