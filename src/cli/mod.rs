@@ -1,7 +1,7 @@
 //! The command line: `report`, `run`, `stream` and `frontier` print what the engine computes;
-//! with no subcommand, the terminal UI opens on the classroom stream (or the stream and dials
-//! the top-level flags preset).
-
+//! `tour` opens the UI on a tour of the blocks (the built-in one, or `--tour FILE`, checked
+//! whole first); with no subcommand, the terminal UI opens on the classroom stream (or the
+//! stream and dials the top-level flags preset).
 pub mod args;
 pub mod commands;
 pub mod report;
@@ -90,6 +90,33 @@ pub enum Command {
     Stream(commands::StreamArgs),
     /// The accuracy/latency sweep over lags and graces.
     Frontier(commands::FrontierArgs),
+    /// A lesson that runs itself: the UI on a tour of the blocks, one step at a time (n next,
+    /// N back, r puts the step back).
+    Tour(TourArgs),
+}
+
+/// The tour's flags.
+#[derive(Debug, Clone, clap::Args)]
+pub struct TourArgs {
+    /// A tour file to give instead of the built-in one (TOML; see assets/tour.toml).
+    #[arg(long, value_name = "FILE")]
+    pub tour: Option<std::path::PathBuf>,
+    /// Colours: dark, light (for projectors) or mono. NO_COLOR selects mono.
+    #[arg(long, value_enum)]
+    pub theme: Option<ThemeName>,
+    /// A rehearsable lesson: record the inputs, play a recording back, cast the screen.
+    #[command(flatten)]
+    pub demo: args::DemoArgs,
+}
+
+impl TourArgs {
+    /// The tour these flags give, read and checked whole (before any terminal is touched).
+    pub fn tour(&self) -> anyhow::Result<crate::tui::tour::Tour> {
+        Ok(match &self.tour {
+            Some(path) => crate::tui::tour::Tour::load(path)?,
+            None => crate::tui::tour::Tour::built_in()?,
+        })
+    }
 }
 
 /// Runs the program; errors are printed as one line and give exit code 2.
@@ -103,6 +130,10 @@ pub fn main() -> ExitCode {
             let _ = e.print();
             return ExitCode::SUCCESS;
         }
+        Ok(Invocation::Command(cmd)) if matches!(*cmd, Command::Tour(_)) => match *cmd {
+            Command::Tour(a) => tour(&a),
+            _ => Ok(()),
+        },
         Ok(Invocation::Command(cmd)) => {
             let mut out = std::io::BufWriter::new(std::io::stdout().lock());
             execute(&cmd, &mut out).and_then(|()| Ok(std::io::Write::flush(&mut out)?))
@@ -153,7 +184,7 @@ where
                     Command::Run(a) => a.given = given,
                     Command::Stream(a) => a.given = given,
                     Command::Frontier(a) => a.given = given,
-                    Command::Report(_) => {}
+                    Command::Report(_) | Command::Tour(_) => {}
                 }
             }
             Invocation::Command(Box::new(cmd))
@@ -180,6 +211,14 @@ pub fn execute(cmd: &Command, out: &mut dyn std::io::Write) -> anyhow::Result<()
         Command::Run(a) => commands::run(a, out),
         Command::Stream(a) => commands::stream(a, out),
         Command::Frontier(a) => commands::frontier(a, out),
+        // The tour opens the UI; asked to print, it checks the tour and lists its steps.
+        Command::Tour(a) => {
+            let tour = a.tour()?;
+            for (i, s) in tour.steps.iter().enumerate() {
+                writeln!(out, "step {}/{}: {}", i + 1, tour.steps.len(), s.title)?;
+            }
+            Ok(())
+        }
     }
 }
 
@@ -196,6 +235,34 @@ fn cut_line(line: &str) -> String {
     match line.char_indices().nth(MAX_ERROR_LINE) {
         Some((cut, _)) => format!("{}…", &line[..cut]),
         None => line.to_string(),
+    }
+}
+
+/// Opens the terminal UI on a tour: the demo's files first (as for the UI), then the tour
+/// file read and every step checked, all before the terminal is touched.
+fn tour(a: &TourArgs) -> anyhow::Result<()> {
+    let flags = crate::tui::record::demo_flags(
+        std::env::args_os()
+            .skip(1)
+            .map(|a| a.to_string_lossy().into_owned()),
+    );
+    let demo = a.demo.open(&flags)?;
+    let opened = || {
+        let tour = a.tour()?;
+        if !has_terminal() {
+            anyhow::bail!("the tour needs a terminal to draw in and read keys from");
+        }
+        let theme = Theme::resolve(a.theme, std::env::var("NO_COLOR").ok().as_deref());
+        crate::tui::app::App::open_tour(tour, theme)
+            .ok_or_else(|| anyhow::anyhow!("the tour has no step to open on"))
+    };
+    match opened() {
+        Ok(app) => crate::tui::run_app(app, demo),
+        Err(e) => {
+            drop(demo);
+            a.demo.discard();
+            Err(e)
+        }
     }
 }
 

@@ -753,6 +753,7 @@ impl Trace {
     }
 }
 
+pub mod figures;
 mod history;
 mod partitions;
 pub mod sessions;

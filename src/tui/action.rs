@@ -80,6 +80,12 @@ pub enum Action {
     /// Two policies side by side: the dials as they are now pinned as B beside A's live
     /// ones, or back to one run (`v`).
     SideBySide,
+    /// The tour's next step (`n`, PageDown); outside a tour, the footer says there is none.
+    TourNext,
+    /// The tour's step before (`N`, PageUp).
+    TourPrev,
+    /// The tour's step set again as the step sets it (`r`): dials, playhead, job, panels.
+    TourReset,
     /// Open the help overlay (`?`, F1); with it open, close it.
     Help,
     /// Close what is open (Esc): the help, the inspector, the operator picked to crash, the

@@ -10,7 +10,8 @@
 //! A key and a click are the same [`Action`]: the keymap names one, `pointer` resolves a
 //! click through the screen's geometry to one, and `act` applies both. The rest is in its own
 //! room: `work` (re-runs and what they answer), `job` (job mode and its presses), `inspector`
-//! (stepping through events, jumping to the late and dropped ones). None of them reads the
+//! (stepping through events, jumping to the late and dropped ones), `tour` (a tour's step
+//! applied, and moving between steps). None of them reads the
 //! view: the view reads this.
 
 use std::sync::atomic::AtomicBool;
@@ -37,12 +38,14 @@ pub use work::{run_job, run_timeline, Done, Work};
 use super::geometry::{Areas, FULL_SIZE};
 use super::scenario::Scenario;
 use super::theme::Theme;
+use super::tour::Tour;
 
 mod act;
 mod inspector;
 mod job;
 mod pointer;
 mod side;
+mod tour;
 mod work;
 
 /// Everything `update` reacts to.
@@ -195,6 +198,8 @@ pub struct App {
     /// Two policies side by side (`v`): B, the dials pinned when `v` was pressed, run on the
     /// same stream to the same playhead with the same presses; None: one run on screen.
     pub side: Option<Side>,
+    /// The tour being given (`twoclocks tour`), its current step applied; None outside one.
+    pub tour: Option<Tour>,
 }
 
 impl App {
@@ -203,7 +208,11 @@ impl App {
     /// selected. The first run is made at once (inline, or queued as [`Work`] for a big input);
     /// the frontier sweep is queued.
     pub fn new(scenario: Scenario, dials: Dials, theme: Theme) -> App {
-        let scenario = Arc::new(scenario);
+        App::new_shared(Arc::new(scenario), dials, theme)
+    }
+
+    /// [`App::new`] on a scenario already shared (a tour's steps share their streams).
+    pub fn new_shared(scenario: Arc<Scenario>, dials: Dials, theme: Theme) -> App {
         let trace =
             Trace::single_start(dials.config(), scenario.stream.clone(), scenario.proc_time);
         let window = if scenario.windows.len() > 3 { 3 } else { 0 };
@@ -250,6 +259,7 @@ impl App {
             zoomed: false,
             save_requested: false,
             side: None,
+            tour: None,
         };
         app.rerun();
         app
@@ -320,10 +330,17 @@ impl App {
     /// and sinks). The view draws into these and a click is resolved against them.
     pub fn areas(&self, size: (u16, u16)) -> Option<Areas> {
         let a = Areas::compute_view(size, self.trace.pipeline_config().is_some(), self.zoomed)?;
-        Some(if self.side.is_some() {
-            a.split_side()
-        } else {
-            a
+        Some({
+            let a = if self.tour.is_some() {
+                a.with_caption()
+            } else {
+                a
+            };
+            if self.side.is_some() {
+                a.split_side()
+            } else {
+                a
+            }
         })
     }
 

@@ -1,8 +1,8 @@
 //! The one keymap: a table of bindings that feeds the key handler, the footer's hints and the
 //! `?` overlay, so the three cannot drift apart. `j` toggles job mode, `c`/`C` crash the job or
 //! one operator instance, `x` takes a checkpoint, `p` cuts a partition off; `s` and `z` are the
-//! presenter's (save the screen, the plot alone); `n`/`N` and `b` are deliberately left unbound
-//! (kept for the tour and big numbers). [`keys_table`] writes the table as the README lists it;
+//! presenter's (save the screen, the plot alone); `n`/`N` and `r` move through the tour; `b`
+//! is deliberately left unbound (kept for big numbers). [`keys_table`] writes the table as the README lists it;
 //! [`help_rows`] writes it as the `?` overlay does, a key and its inverse on one row.
 
 use std::sync::LazyLock;
@@ -220,6 +220,36 @@ fn bindings() -> Vec<Binding> {
             label: "End",
             help: "jump to the end",
             hint: Some("end"),
+            group: Group::Playback,
+            pair: None,
+        },
+        Binding {
+            keys: &[Char('n'), Named(KeyCode::PageDown)],
+            action: Action::TourNext,
+            label: "n/PgDn",
+            help: "tour: next step",
+            hint: None,
+            group: Group::Playback,
+            pair: Some(Pair {
+                label: "n N",
+                help: "tour: next / previous step",
+            }),
+        },
+        Binding {
+            keys: &[Char('N'), Named(KeyCode::PageUp)],
+            action: Action::TourPrev,
+            label: "N/PgUp",
+            help: "tour: previous step",
+            hint: None,
+            group: Group::Playback,
+            pair: None,
+        },
+        Binding {
+            keys: &[Char('r')],
+            action: Action::TourReset,
+            label: "r",
+            help: "tour: put the step back",
+            hint: None,
             group: Group::Playback,
             pair: None,
         },
@@ -565,6 +595,8 @@ pub fn key_name(k: Key) -> String {
         Key::Named(KeyCode::Left) => "←".to_string(),
         Key::Named(KeyCode::Right) => "→".to_string(),
         Key::Named(KeyCode::F(n)) => format!("F{n}"),
+        Key::Named(KeyCode::PageDown) => "PageDown".to_string(),
+        Key::Named(KeyCode::PageUp) => "PageUp".to_string(),
         Key::Named(code) => format!("{code:?}"),
     }
 }
@@ -708,9 +740,7 @@ mod tests {
 
     #[test]
     fn reserved_keys_stay_unbound() {
-        for c in ['n', 'N', 'b'] {
-            assert_eq!(press(KeyCode::Char(c), KeyModifiers::NONE), None, "{c}");
-        }
+        assert_eq!(press(KeyCode::Char('b'), KeyModifiers::NONE), None);
     }
 
     #[test]

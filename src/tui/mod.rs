@@ -21,6 +21,7 @@ pub mod record;
 pub mod scenario;
 pub mod terminal;
 pub mod theme;
+pub mod tour;
 pub mod view;
 
 use std::time::{Duration, Instant};
@@ -125,14 +126,19 @@ pub struct Demo {
 /// Opens the UI and runs it until the user quits; with `job`, in job mode on a job of that
 /// shape; with a `demo`, recording, replaying or casting.
 pub fn run(opts: Options, job: Option<app::JobPreset>, demo: Demo) -> anyhow::Result<()> {
-    // Time for the tick, I/O for the signal handlers.
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()?;
     let mut app = app_for(opts);
     if let Some(job) = job {
         app.open_job(job);
     }
+    run_app(app, demo)
+}
+
+/// Runs the UI on a state already made (a tour's) until the user quits.
+pub fn run_app(mut app: App, demo: Demo) -> anyhow::Result<()> {
+    // Time for the tick, I/O for the signal handlers.
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
     let mut stop = {
         let _context = rt.enter();
         StopSignals::new()

@@ -56,6 +56,9 @@ pub(super) fn act(app: &mut App, a: Action) -> bool {
         | Action::NextException
         | Action::PrevException => select(app, a),
         Action::SaveScreen | Action::Zoom | Action::SideBySide => presenter(app, a),
+        Action::TourNext => app.tour_move(true),
+        Action::TourPrev => app.tour_move(false),
+        Action::TourReset => app.tour_reset(),
         Action::Help | Action::Close | Action::Quit => general(app, a),
     }
 }

@@ -84,6 +84,9 @@ pub enum Done {
     },
     /// A frontier sweep, for the (window, watermark family) it was asked for.
     Frontier {
+        /// The stream swept: taken only by a state still on it (a tour's step may have
+        /// changed it since).
+        stream: Arc<Stream>,
         /// The window function swept.
         window: WindowFn,
         /// The watermark family swept, by its short name.
@@ -138,6 +141,7 @@ impl Work {
                 None => Done::Cancelled { generation },
             },
             Work::Frontier { scenario, cfg } => Done::Frontier {
+                stream: scenario.stream.clone(),
                 window: cfg.window,
                 family: cfg.watermark.family(),
                 frontier: Frontier::compute(&scenario.stream, cfg),
@@ -297,10 +301,14 @@ impl App {
             }
             Done::Cancelled { .. } => false,
             Done::Frontier {
+                stream,
                 window,
                 family,
                 frontier,
             } => {
+                if !Arc::ptr_eq(&stream, &self.scenario.stream) {
+                    return false;
+                }
                 if let Some(e) = self
                     .frontiers
                     .iter_mut()

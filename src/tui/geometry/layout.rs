@@ -4,6 +4,8 @@
 //! nothing but the "terminal too small" message. Job mode swaps the pane history and the
 //! frontier for the topology and sinks panels (compact: the windows table for the topology).
 //!
+//! During a tour the caption band takes the top rows of the plot ([`Areas::with_caption`]).
+//!
 //! The plot gets the space first: every other panel gets the rows its text needs (the windows
 //! table one row per window of the classroom stream, the counters and dials one per line), the
 //! plot the rest. Rows left over in the right-hand column go to the counters panel's state
@@ -66,6 +68,9 @@ const PANES_MIN: u16 = 8;
 /// Compact job mode at its smallest: the header and the three sinks.
 const SINKS_MIN: u16 = 6;
 
+/// The tour's caption band: a title row and three lines of caption.
+pub const CAPTION_ROWS: u16 = 4;
+
 /// Which arrangement of the panels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
@@ -109,6 +114,9 @@ pub struct Areas {
     /// Two policies side by side: where B's plot and both runs' counters go (A's plot is
     /// [`Areas::plot`]); None with one run on screen.
     pub side: Option<SideAreas>,
+    /// During a tour: the caption band (the step, its title and caption), taken from the top
+    /// of the plot ([`Areas::with_caption`]).
+    pub caption: Option<Rect>,
 }
 
 /// Two policies side by side: the plot area split in two, A's half and B's, each a plot over
@@ -207,6 +215,7 @@ impl Areas {
                 sinks: None,
                 footer,
                 side: None,
+                caption: None,
             });
         }
         Areas::compute_for(size, pipeline)
@@ -237,6 +246,7 @@ impl Areas {
             sinks: None,
             footer,
             side: None,
+            caption: None,
         };
         // Tall: the right-hand column holds every other panel, the left the plot over the
         // watermark band.
@@ -390,6 +400,16 @@ impl Areas {
         self
     }
 
+    /// The layout with the tour's caption band: [`CAPTION_ROWS`] rows from the top of the plot
+    /// (a title row and up to three lines of caption), the plot keeping the rest. In every
+    /// mode, zoomed (`z`) too, so the caption stays readable at 80×24.
+    pub fn with_caption(mut self) -> Areas {
+        let (caption, plot) = split_v(self.plot, CAPTION_ROWS.min(self.plot.height / 2));
+        self.caption = Some(caption);
+        self.plot = plot;
+        self
+    }
+
     /// Every panel's area with its name (the plot first), the empty ones left out.
     pub fn panels(&self) -> Vec<(&'static str, Rect)> {
         let side = self.side;
@@ -407,6 +427,7 @@ impl Areas {
             ("topology", self.topology),
             ("sinks", self.sinks),
             ("footer", Some(self.footer)),
+            ("caption", self.caption),
         ]
         .into_iter()
         .filter_map(|(n, r)| r.filter(|r| r.area() > 0).map(|r| (n, r)))
@@ -463,6 +484,18 @@ mod tests {
                     a.plot.height >= 6 && s.b_plot.height >= 6,
                     "{size:?} job {job}"
                 );
+            }
+        }
+        // The caption band is carved from the plot: still every cell once.
+        for size in [(80, 24), (120, 40), (200, 60)] {
+            for zoomed in [false, true] {
+                let a = Areas::compute_view(size, false, zoomed)
+                    .unwrap()
+                    .with_caption();
+                let covered: u32 = a.panels().iter().map(|(_, r)| r.area()).sum();
+                assert_eq!(covered, a.screen.area(), "{size:?} zoomed {zoomed}");
+                assert_eq!(a.caption.map(|c| c.height), Some(CAPTION_ROWS));
+                assert!(a.plot.height >= 8, "{size:?}: the plot keeps room");
             }
         }
         assert!(Areas::compute((79, 24)).is_none());

@@ -4,6 +4,7 @@
 //! text through [`text`], which can record what each line meant to say and where, so a test can
 //! tell a line that fits from one the panel's edge cut off.
 
+pub mod caption;
 pub mod counters;
 pub mod dials;
 pub mod footer;
@@ -48,6 +49,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     for (name, r) in a.panels() {
         draw_panel(app, name, off(r), a.mode, buf);
     }
+    caption::highlight(app, &a, (area.x, area.y), buf);
     if app.overlay == Some(Overlay::Help) {
         help::render(app, area, buf);
     }
@@ -77,6 +79,7 @@ pub fn draw_panel(app: &App, name: &str, r: Rect, mode: Mode, buf: &mut Buffer) 
         "topology" => topology::render(app, r, buf),
         "sinks" => sinks::render(app, r, buf),
         "footer" => footer::render(app, r, buf),
+        "caption" => caption::render(app, r, buf),
         _ => {}
     }
 }

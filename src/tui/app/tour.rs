@@ -1,0 +1,124 @@
+//! A tour's step applied to the UI's state: the step's stream, its dials over the scenario's
+//! presets, job mode with its crashes pressed at their times, the playhead, what shows and the
+//! selected window. Applying a step starts the state afresh (keeping the terminal's size and
+//! the theme), so `r` puts the step back however the class has turned the dials since.
+
+use crate::engine::job_timeline::Intervention;
+use crate::engine::pipeline::CrashTarget;
+use crate::engine::trace::figures::Figures;
+use crate::tui::theme::Theme;
+use crate::tui::tour::{At, Highlight, Show, Tour};
+
+use super::{App, Dials};
+
+impl App {
+    /// The UI giving `tour`, on its first step.
+    pub fn open_tour(tour: Tour, theme: Theme) -> Option<App> {
+        let step = tour.steps.first()?;
+        let scenario = tour.scenario(step.scenario)?;
+        let mut app = App::new_shared(
+            scenario,
+            Dials::from_config(&step.scenario.preset().config, 1.0),
+            theme,
+        );
+        app.tour = Some(tour);
+        app.apply_step();
+        Some(app)
+    }
+
+    /// The figures big numbers (`b`) show for the tour's current step (None outside a tour).
+    pub fn tour_big_figures(&self) -> Option<&[String]> {
+        self.tour.as_ref().map(|t| t.step().big.as_slice())
+    }
+
+    /// The panel the tour's current step highlights, by its layout name.
+    pub fn tour_highlight(&self) -> Option<&'static str> {
+        match self.tour.as_ref()?.step().highlight? {
+            Highlight::Panel(p) => Some(p),
+            Highlight::Window => None,
+        }
+    }
+
+    /// The read model's figures at the playhead (what a caption's placeholders quote).
+    pub fn figures(&self) -> Figures {
+        self.trace.figures(self.playhead.now, &self.scenario.truth)
+    }
+
+    /// Moves the tour `by` steps (±1) and applies the step; says why not at either end or
+    /// outside a tour. Returns true: the screen changed.
+    pub(super) fn tour_move(&mut self, forward: bool) -> bool {
+        let Some(tour) = self.tour.as_mut() else {
+            return self.say("no tour: `twoclocks tour` gives one (n, N and r move through it)");
+        };
+        let n = tour.steps.len();
+        if forward && tour.at + 1 >= n {
+            return self.say(format!("this is the last step, {n}/{n}: N goes back"));
+        }
+        if !forward && tour.at == 0 {
+            return self.say("this is the first step: n goes on");
+        }
+        tour.at = if forward { tour.at + 1 } else { tour.at - 1 };
+        self.apply_step();
+        true
+    }
+
+    /// `r`: the step's setting back (dials, playhead, job, what shows).
+    pub(super) fn tour_reset(&mut self) -> bool {
+        if self.tour.is_none() {
+            return self.say("no tour: `twoclocks tour` gives one (r puts a step back)");
+        }
+        self.apply_step();
+        self.say("the step's setting is back")
+    }
+
+    /// Applies the tour's current step: a fresh state on its stream and dials (at the
+    /// scenario's speed, else 10×), then job mode,
+    /// its crashes, the playhead, what shows and the selected window.
+    fn apply_step(&mut self) {
+        let Some(tour) = self.tour.take() else {
+            return;
+        };
+        let step = tour.step().clone();
+        let Some(scenario) = tour.scenario(step.scenario) else {
+            self.tour = Some(tour);
+            return;
+        };
+        if let Some(c) = self.cancel.take() {
+            c.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        let preset = step.scenario.preset();
+        let dials = step.dials.over(Dials::from_config(
+            &preset.config,
+            preset.speed.unwrap_or(10.0),
+        ));
+        let mut fresh = App::new_shared(scenario, dials, self.theme);
+        // Answers to the old state's re-runs are never taken by the new one.
+        fresh.generation += self.generation;
+        fresh.size = self.size;
+        fresh.inline_events = self.inline_events;
+        fresh.zoomed = step.show == Show::Plot;
+        if step.job {
+            fresh.set_job_mode(true, true);
+            for &t in &step.crash_at {
+                let c = fresh.trace.play_to(fresh.clock(), t);
+                fresh.go(c);
+                fresh.press(Intervention::Crash(CrashTarget::Job));
+            }
+        }
+        match step.playhead {
+            At::Start => {}
+            At::Time(t) => {
+                let c = fresh.trace.play_to(fresh.clock(), t);
+                fresh.go(c);
+            }
+            At::End => fresh.jump_to_end(),
+        }
+        if let Some((w, _)) = step.window {
+            fresh.selection.window = w;
+        }
+        fresh.playhead.playing = false;
+        fresh.tour = Some(tour);
+        // The old state's queued work (its stream's frontier) goes with it.
+        *self = fresh;
+    }
+}

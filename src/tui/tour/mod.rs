@@ -1,0 +1,261 @@
+//! The tour: a lesson that runs itself, one step per idea of the Dataflow model (two clocks,
+//! windowing, the watermark, late data, triggers, accumulation, checkpoints, barriers, the
+//! frontier). A step sets the scenario, the dials, the playhead, job mode with its crashes,
+//! what shows and what is highlighted, and says a caption whose figures are placeholders
+//! filled from the read model. Steps live in `assets/tour.toml` (embedded; `--tour FILE` reads
+//! another), parsed and checked whole before the UI opens (`parse`), a caption's figures in
+//! `placeholders`. Applying a step to the UI's state is the app's ([`crate::tui::app::App`]).
+
+pub mod parse;
+pub mod placeholders;
+
+use std::sync::Arc;
+
+use crate::engine::scenario::ScenarioName;
+use crate::engine::Accumulation;
+use crate::tui::dials::{Dials, Family};
+use crate::tui::scenario::Scenario;
+
+/// The tour built into the binary.
+pub const BUILT_IN: &str = include_str!("../../../assets/tour.toml");
+
+/// The panels a step may highlight, by the names the layout gives them.
+pub const PANELS: [&str; 9] = [
+    "plot",
+    "watermark",
+    "counters",
+    "dials",
+    "windows",
+    "panes",
+    "frontier",
+    "topology",
+    "sinks",
+];
+
+/// The figures a step may ask big numbers to show.
+pub const BIG_FIGURES: [&str; 9] = [
+    "on_time",
+    "late",
+    "dropped",
+    "panes",
+    "watermark",
+    "gap",
+    "arrived",
+    "wrong",
+    "state",
+];
+
+/// A tour file's fault: where it is and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{file}: line {line}: {field}: {message}")]
+pub struct TourError {
+    /// The file, as given (or `built-in tour`).
+    pub file: String,
+    /// The line (from 1).
+    pub line: usize,
+    /// The field at fault.
+    pub field: String,
+    /// What is wrong with it.
+    pub message: String,
+}
+
+/// Where a step puts the playhead.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum At {
+    /// The start of processing time.
+    Start,
+    /// This processing time, ms.
+    Time(f64),
+    /// The end of the stream.
+    End,
+}
+
+/// What a step shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Show {
+    /// Every panel.
+    All,
+    /// The plot alone (as `z`).
+    Plot,
+}
+
+/// What a step highlights.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Highlight {
+    /// A panel's border, in the accent colour (one of [`PANELS`]).
+    Panel(&'static str),
+    /// The selected window (set with the step's `window`).
+    Window,
+}
+
+/// The dials a step sets; the others keep the scenario's presets.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct StepDials {
+    /// Watermark lag, ms.
+    pub lag: Option<f64>,
+    /// Grace, ms.
+    pub grace: Option<f64>,
+    /// Early trigger: Some(None) turns it off.
+    pub early: Option<Option<f64>>,
+    /// The watermark kind.
+    pub watermark: Option<Family>,
+    /// The accumulation mode.
+    pub accumulation: Option<Accumulation>,
+}
+
+impl StepDials {
+    /// The scenario's preset dials with the step's settings over them.
+    pub fn over(&self, mut dials: Dials) -> Dials {
+        if let Some(f) = self.watermark {
+            dials.family = f;
+        }
+        if let Some(lag) = self.lag {
+            dials.lag = lag;
+        }
+        if let Some(g) = self.grace {
+            dials.grace = g;
+        }
+        if let Some(e) = self.early {
+            dials.early = e;
+        }
+        if let Some(a) = self.accumulation {
+            dials.accumulation = a;
+        }
+        dials
+    }
+}
+
+/// One step, checked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Step {
+    /// Its title, shown after `step k/M`.
+    pub title: String,
+    /// Its caption, with placeholders (`{late}`): two or three lines once filled.
+    pub caption: String,
+    /// The stream it plays.
+    pub scenario: ScenarioName,
+    /// The dials it sets over the scenario's.
+    pub dials: StepDials,
+    /// Where the playhead goes.
+    pub playhead: At,
+    /// The parallel job instead of the single processor.
+    pub job: bool,
+    /// The job crashes at these processing times, ms, in order (each before the playhead).
+    pub crash_at: Vec<f64>,
+    /// What shows.
+    pub show: Show,
+    /// What is highlighted.
+    pub highlight: Option<Highlight>,
+    /// The window selected (index into the scenario's windows) and the line it is set on.
+    pub window: Option<(usize, usize)>,
+    /// The figures big numbers (`b`) show for this step.
+    pub big: Vec<String>,
+    /// The line its `[[step]]` starts on (its title's).
+    pub line: usize,
+    /// The line its playhead is set on (0: not set).
+    pub playhead_line: usize,
+}
+
+/// A tour being given: its steps, the one shown, and each scenario's stream, built once.
+#[derive(Debug, Clone)]
+pub struct Tour {
+    /// Where the steps came from (a path, or `built-in tour`).
+    pub file: String,
+    /// The steps, in order (one at least).
+    pub steps: Vec<Step>,
+    /// The step shown (index into `steps`).
+    pub at: usize,
+    scenarios: Vec<(ScenarioName, Arc<Scenario>)>,
+}
+
+impl Tour {
+    /// The built-in tour.
+    pub fn built_in() -> Result<Tour, TourError> {
+        Tour::parse("built-in tour", BUILT_IN)
+    }
+
+    /// The tour in the file at `path`.
+    pub fn load(path: &std::path::Path) -> Result<Tour, TourError> {
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| TourError {
+            file: file.clone(),
+            line: 0,
+            field: "file".into(),
+            message: format!("cannot be read: {e}"),
+        })?;
+        Tour::parse(&file, &text)
+    }
+
+    /// A tour from its text (`file` names it in errors): parsed, every step checked, every
+    /// scenario built and each step's playhead and window checked against its stream.
+    pub fn parse(file: &str, text: &str) -> Result<Tour, TourError> {
+        let steps = parse::parse(file, text)?;
+        let mut scenarios: Vec<(ScenarioName, Arc<Scenario>)> = Vec::new();
+        for step in &steps {
+            let err = |line: usize, field: &str, message: String| TourError {
+                file: file.to_string(),
+                line,
+                field: field.to_string(),
+                message,
+            };
+            if !scenarios.iter().any(|(n, _)| *n == step.scenario) {
+                let preset = step.scenario.preset();
+                let s = Scenario::built_in(step.scenario, &preset.config.window)
+                    .map_err(|e| err(step.line, "scenario", e.to_string()))?;
+                scenarios.push((step.scenario, Arc::new(s)));
+            }
+            let s = &scenarios
+                .iter()
+                .find(|(n, _)| *n == step.scenario)
+                .expect("built above")
+                .1;
+            if let At::Time(t) = step.playhead {
+                if t > s.proc_time.1 {
+                    return Err(err(
+                        step.playhead_line,
+                        "playhead",
+                        format!(
+                            "{} s is past the end of the {} stream ({:.0} s): write \"end\"",
+                            t / 1_000.0,
+                            step.scenario.label(),
+                            s.proc_time.1 / 1_000.0
+                        ),
+                    ));
+                }
+            }
+            if let Some((w, line)) = step.window {
+                if w >= s.windows.len() {
+                    return Err(err(
+                        line,
+                        "window",
+                        format!(
+                            "the {} stream has {} windows: 0 to {}",
+                            step.scenario.label(),
+                            s.windows.len(),
+                            s.windows.len().saturating_sub(1)
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(Tour {
+            file: file.to_string(),
+            steps,
+            at: 0,
+            scenarios,
+        })
+    }
+
+    /// The step shown.
+    pub fn step(&self) -> &Step {
+        &self.steps[self.at.min(self.steps.len() - 1)]
+    }
+
+    /// The stream of a scenario the tour uses, built when it was read.
+    pub fn scenario(&self, name: ScenarioName) -> Option<Arc<Scenario>> {
+        self.scenarios
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, s)| s.clone())
+    }
+}

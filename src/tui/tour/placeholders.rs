@@ -1,0 +1,152 @@
+//! A caption's placeholders: `{name}` stands for a figure of the read model at the playhead
+//! and dials shown (`{dropped}`, `{watermark}`, …), so a caption never types a number in.
+//! Checked when the tour is read (an unknown name is an error), filled when it is drawn.
+
+use crate::engine::trace::figures::Figures;
+use crate::tui::dials::Dials;
+
+/// Every placeholder a caption may use, with what it stands for (the README lists them).
+pub const NAMES: [(&str, &str); 20] = [
+    ("now", "processing time now"),
+    ("arrived", "events arrived so far"),
+    ("on_time", "events on time so far"),
+    ("late", "events late within grace so far"),
+    ("dropped", "events dropped so far"),
+    ("panes", "panes emitted so far"),
+    ("early_panes", "EARLY panes so far"),
+    ("on_time_panes", "ON_TIME panes so far"),
+    ("late_panes", "LATE panes so far"),
+    ("watermark", "the watermark now"),
+    ("gap", "processing time now − the watermark"),
+    (
+        "wrong",
+        "windows wrong at the end (once the end is processed)",
+    ),
+    ("state", "state entries held now"),
+    ("crashes", "crashes so far (job)"),
+    ("checkpoints", "checkpoints completed so far (job)"),
+    ("replayed", "records taken again after a crash so far (job)"),
+    (
+        "overcount",
+        "how far the additive sink over-counts so far (job)",
+    ),
+    ("lag", "the lag dial"),
+    ("grace", "the grace dial"),
+    ("early", "the early-trigger dial"),
+];
+
+/// The placeholders of `caption`, in order; an unknown name or an unclosed `{` is an error.
+pub fn check(caption: &str) -> Result<Vec<&str>, String> {
+    let mut names = Vec::new();
+    let mut rest = caption;
+    while let Some(open) = rest.find('{') {
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('}') else {
+            return Err("a `{` is never closed: placeholders are written {name}".into());
+        };
+        let name = &after[..close];
+        if !NAMES.iter().any(|(n, _)| *n == name) {
+            let known: Vec<&str> = NAMES.iter().map(|(n, _)| *n).collect();
+            return Err(format!(
+                "unknown placeholder {{{name}}}: one of {}",
+                known.join(", ")
+            ));
+        }
+        names.push(name);
+        rest = &after[close + 1..];
+    }
+    Ok(names)
+}
+
+/// Seconds as a caption writes them: `95 s`, `1.5 s`; an infinite time as `—`.
+fn secs(ms: f64) -> String {
+    if !ms.is_finite() {
+        return "—".into();
+    }
+    let s = ms / 1_000.0;
+    if (s - s.round()).abs() < 0.05 {
+        format!("{:.0} s", s.round())
+    } else {
+        format!("{s:.1} s")
+    }
+}
+
+/// The value a placeholder stands for (None: not a placeholder).
+pub fn value(name: &str, f: &Figures, dials: &Dials) -> Option<String> {
+    let n = |v: usize| Some(v.to_string());
+    let known = |v: Option<usize>| Some(v.map_or("—".to_string(), |v| v.to_string()));
+    match name {
+        "now" => Some(secs(f.now)),
+        "arrived" => n(f.arrived),
+        "on_time" => n(f.on_time),
+        "late" => n(f.late),
+        "dropped" => n(f.dropped),
+        "panes" => Some(f.panes.to_string()),
+        "early_panes" => Some(f.early_panes.to_string()),
+        "on_time_panes" => Some(f.on_time_panes.to_string()),
+        "late_panes" => Some(f.late_panes.to_string()),
+        "watermark" => Some(secs(f.watermark)),
+        "gap" => Some(f.gap.map_or("—".into(), secs)),
+        "wrong" => known(f.wrong),
+        "state" => n(f.state),
+        "crashes" => n(f.crashes),
+        "checkpoints" => n(f.checkpoints),
+        "replayed" => n(f.replayed),
+        "overcount" => Some(f.overcount.map_or("—".into(), |v| v.to_string())),
+        "lag" => Some(if dials.has_lag() {
+            secs(dials.lag)
+        } else {
+            "—".into()
+        }),
+        "grace" => Some(secs(dials.grace)),
+        "early" => Some(dials.early.map_or("off".into(), secs)),
+        _ => None,
+    }
+}
+
+/// `caption` with every placeholder replaced by its value (an unknown one, which a checked
+/// caption does not hold, is left as written).
+pub fn fill(caption: &str, f: &Figures, dials: &Dials) -> String {
+    let mut out = String::with_capacity(caption.len());
+    let mut rest = caption;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        match after.find('}') {
+            Some(close) => {
+                let name = &after[..close];
+                match value(name, f, dials) {
+                    Some(v) => out.push_str(&v),
+                    None => out.push_str(&rest[open..open + close + 2]),
+                }
+                rest = &after[close + 1..];
+            }
+            None => {
+                out.push_str(&rest[open..]);
+                rest = "";
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_and_unclosed_placeholders_are_errors() {
+        assert_eq!(check("{late} of {arrived}"), Ok(vec!["late", "arrived"]));
+        assert!(check("{lateness}").unwrap_err().contains("{lateness}"));
+        assert!(check("open {late").is_err());
+        assert_eq!(check("no figures"), Ok(vec![]));
+    }
+
+    #[test]
+    fn seconds_are_written_round_or_to_a_tenth() {
+        assert_eq!(secs(95_000.0), "95 s");
+        assert_eq!(secs(1_500.0), "1.5 s");
+        assert_eq!(secs(f64::NEG_INFINITY), "—");
+    }
+}

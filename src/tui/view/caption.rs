@@ -1,0 +1,155 @@
+//! The tour's caption band, over the plot: `step k/M` and the step's title on its top rule
+//! (the keys that move through the tour on the right), then the caption, its placeholders
+//! filled from the read model at the playhead and dials, wrapped to the band's width in at
+//! most three lines. And the step's highlight: a panel's border redrawn heavy, in the accent
+//! colour.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Position, Rect};
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Widget};
+
+use super::super::app::App;
+use super::super::geometry::Areas;
+use super::super::tour::placeholders;
+
+/// The caption's lines at most.
+const LINES: usize = 3;
+
+/// The caption of the tour's current step with its figures filled in (None outside a tour).
+pub fn text(app: &App) -> Option<String> {
+    let tour = app.tour.as_ref()?;
+    Some(placeholders::fill(
+        &tour.step().caption,
+        &app.figures(),
+        &app.dials,
+    ))
+}
+
+/// `text` wrapped into lines of at most `width` columns, words kept whole (a word longer than
+/// the line is cut); past `max` lines the last ends in `…`.
+pub fn wrap(text: &str, width: usize, max: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut lines: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    for word in text.split_whitespace() {
+        let word: String = word.chars().take(width).collect();
+        let n = cur.chars().count();
+        if n > 0 && n + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut cur));
+        }
+        if !cur.is_empty() {
+            cur.push(' ');
+        }
+        cur.push_str(&word);
+    }
+    if !cur.is_empty() {
+        lines.push(cur);
+    }
+    if lines.len() > max {
+        lines.truncate(max);
+        if let Some(last) = lines.last_mut() {
+            let keep = width.saturating_sub(1);
+            if last.chars().count() > keep {
+                *last = last.chars().take(keep).collect();
+            }
+            last.push('…');
+        }
+    }
+    lines
+}
+
+/// Draws the caption band into `r`.
+pub fn render(app: &App, r: Rect, buf: &mut Buffer) {
+    let (Some(tour), Some(caption)) = (app.tour.as_ref(), text(app)) else {
+        return;
+    };
+    let t = &app.theme;
+    let step = tour.step();
+    let head = format!(
+        " step {}/{} · {} ",
+        tour.at + 1,
+        tour.steps.len(),
+        step.title
+    );
+    let keys = " n next · N back · r reset ";
+    let mut block = Block::default()
+        .borders(Borders::TOP)
+        .border_style(t.title)
+        .title(Span::styled(head.clone(), t.title));
+    if head.chars().count() + keys.chars().count() + 2 <= usize::from(r.width) {
+        block = block.title(Line::from(Span::styled(keys, t.key)).right_aligned());
+    }
+    let inner = block.inner(r);
+    block.render(r, buf);
+    let width = usize::from(inner.width.saturating_sub(1));
+    let lines = wrap(&caption, width, LINES.min(usize::from(inner.height)))
+        .into_iter()
+        .map(|l| Line::from(Span::styled(format!(" {l}"), t.text)))
+        .collect();
+    super::text::lines(buf, inner, lines);
+}
+
+/// The heavy line drawn over a light one, for the highlighted panel's border.
+fn heavy(c: &str) -> Option<&'static str> {
+    Some(match c {
+        "─" => "━",
+        "│" => "┃",
+        "┌" => "┏",
+        "┐" => "┓",
+        "└" => "┗",
+        "┘" => "┛",
+        _ => return None,
+    })
+}
+
+/// Redraws the border of the panel the tour's step highlights: heavy lines in the accent
+/// colour (the titles' colour; with no colours, heavy lines alone say it), its title kept.
+pub fn highlight(app: &App, a: &Areas, off: (u16, u16), buf: &mut Buffer) {
+    let Some(name) = app.tour_highlight() else {
+        return;
+    };
+    let Some((_, r)) = a.panels().into_iter().find(|(n, _)| *n == name) else {
+        return;
+    };
+    if r.width == 0 || r.height == 0 {
+        return;
+    }
+    let r = Rect {
+        x: r.x.saturating_add(off.0),
+        y: r.y.saturating_add(off.1),
+        ..r
+    };
+    let style = app.theme.title.add_modifier(Modifier::BOLD);
+    let area = buf.area;
+    let mut mark = |x: u16, y: u16| {
+        if area.contains(Position::new(x, y)) {
+            let cell = &mut buf[(x, y)];
+            if let Some(h) = heavy(cell.symbol()) {
+                cell.set_symbol(h);
+                cell.set_style(style);
+            }
+        }
+    };
+    for x in r.left()..r.right() {
+        mark(x, r.top());
+        mark(x, r.bottom() - 1);
+    }
+    for y in r.top()..r.bottom() {
+        mark(r.left(), y);
+        mark(r.right() - 1, y);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn captions_wrap_whole_words_and_end_in_an_ellipsis_when_cut() {
+        assert_eq!(wrap("one two three", 7, 3), vec!["one two", "three"]);
+        let cut = wrap("a b c d e f", 3, 2);
+        assert_eq!(cut, vec!["a b", "c …"]);
+    }
+}
