@@ -753,6 +753,7 @@ impl Trace {
 }
 
 mod history;
+mod panes;
 mod partitions;
 pub mod sessions;
 #[cfg(test)]
