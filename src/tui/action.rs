@@ -77,6 +77,8 @@ pub enum Action {
     SaveScreen,
     /// The plot alone on the whole screen above the footer, or back to every panel (`z`).
     Zoom,
+    /// The counters that matter in big numbers over the screen, or back (`b`).
+    BigNumbers,
     /// Open the help overlay (`?`, F1); with it open, close it.
     Help,
     /// Close what is open (Esc): the help, the inspector, the operator picked to crash, the

@@ -515,6 +515,15 @@ fn bindings() -> Vec<Binding> {
             pair: None,
         },
         Binding {
+            keys: &[Char('b')],
+            action: Action::BigNumbers,
+            label: "b",
+            help: "big numbers ↔ the panels",
+            hint: None,
+            group: Group::General,
+            pair: None,
+        },
+        Binding {
             keys: &[Char('?'), Named(KeyCode::F(1))],
             action: Action::Help,
             label: "?/F1",
@@ -699,9 +708,13 @@ mod tests {
 
     #[test]
     fn reserved_keys_stay_unbound() {
-        for c in ['n', 'N', 'b'] {
+        for c in ['n', 'N'] {
             assert_eq!(press(KeyCode::Char(c), KeyModifiers::NONE), None, "{c}");
         }
+        assert_eq!(
+            press(KeyCode::Char('b'), KeyModifiers::NONE),
+            Some(Action::BigNumbers)
+        );
     }
 
     #[test]

@@ -55,7 +55,7 @@ pub(super) fn act(app: &mut App, a: Action) -> bool {
         | Action::PlotFilter
         | Action::NextException
         | Action::PrevException => select(app, a),
-        Action::SaveScreen | Action::Zoom => presenter(app, a),
+        Action::SaveScreen | Action::Zoom | Action::BigNumbers => presenter(app, a),
         Action::Help | Action::Close | Action::Quit => general(app, a),
     }
 }
@@ -70,6 +70,13 @@ fn presenter(app: &mut App, a: Action) -> bool {
         }
         Action::Zoom => {
             app.zoomed = !app.zoomed;
+            true
+        }
+        Action::BigNumbers => {
+            app.big_numbers = match app.big_numbers {
+                Some(_) => None,
+                None => Some(Vec::new()),
+            };
             true
         }
         _ => false,

@@ -4,6 +4,7 @@
 //! text through [`text`], which can record what each line meant to say and where, so a test can
 //! tell a line that fits from one the panel's edge cut off.
 
+pub mod big;
 pub mod counters;
 pub mod dials;
 pub mod footer;
@@ -46,6 +47,12 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     };
     for (name, r) in a.panels() {
         draw_panel(app, name, off(r), a.mode, buf);
+    }
+    if let Some(names) = &app.big_numbers {
+        let figures = big::Figure::chosen(names, app.trace.pipeline_config().is_some());
+        // The whole screen above the footer.
+        let above = Rect::new(0, 0, area.width, a.footer.y);
+        big::render(app, &figures, off(above), buf);
     }
     if app.overlay == Some(Overlay::Help) {
         help::render(app, area, buf);
