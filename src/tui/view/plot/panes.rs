@@ -61,8 +61,9 @@ pub(super) struct Bar {
     label: String,
 }
 
-/// Puts the selected cell's pane bars in the grid; returns them (one per row: the newest pane
-/// of each row carries the label) for [`labels`].
+/// Puts the selected cell's pane bars in the grid; returns them, one per row, for [`labels`].
+/// Where panes share a row, the on-time pane (one per window: the moment the watermark passed
+/// its end) shows and labels it, else the newest pane.
 pub(super) fn bars(app: &App, f: &PlotFrame, grid: &mut [Mark]) -> Vec<Bar> {
     let Some(cell) = selected_cell(app) else {
         return Vec::new();
@@ -98,10 +99,11 @@ pub(super) fn bars(app: &App, f: &PlotFrame, grid: &mut [Mark]) -> Vec<Bar> {
         };
         match out.last_mut() {
             Some(b) if b.row == row => {
-                // The newest pane of a row labels it; the bar covers both.
                 b.cols = (b.cols.0.min(bar.cols.0), b.cols.1.max(bar.cols.1));
-                b.timing = bar.timing;
-                b.label = bar.label;
+                if b.timing != Timing::OnTime {
+                    b.timing = bar.timing;
+                    b.label = bar.label;
+                }
             }
             _ => out.push(bar),
         }
@@ -112,7 +114,7 @@ pub(super) fn bars(app: &App, f: &PlotFrame, grid: &mut [Mark]) -> Vec<Bar> {
 /// A cell a label may be written on: one a bar could cover (nothing there but a window edge,
 /// the playhead, sparse on-time events or a pane bar).
 fn free(m: Mark) -> bool {
-    m.rank() <= Mark::Pane(Timing::Late).rank()
+    m.rank() <= Mark::Pane(Timing::OnTime).rank()
 }
 
 /// Writes each bar's label where it has room (see the module's doc).
