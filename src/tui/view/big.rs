@@ -2,9 +2,10 @@
 //! above the footer, readable from the back of a room, each with its label and scope ("so
 //! far", "now", "at the end"). By default: on time, late, dropped and panes (a job also its
 //! wrong cells and crashes). A caller (a lesson's step) may name its own set among
-//! [`Figure::NAMES`]. The layout takes the biggest font that fits every figure in a grid of one
-//! to three columns, so 80×24 shows them all in a smaller font; where even the smallest does
-//! not fit, the figures that do not fit are left out and the border says how many.
+//! [`Figure::NAMES`]. The layout takes the biggest of four font sizes (3 to 10 rows high) that
+//! fits every figure in a grid of one to three columns, so 80×24 shows them all in a smaller
+//! font; where even the smallest does not fit, the figures that do not fit are left out and
+//! the border says how many.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -110,7 +111,8 @@ pub struct Shown {
     pub style: Style,
 }
 
-/// A figure's label, value and style as the trace has them now.
+/// A figure's label, value and style as the trace has them now (a job's wrong cells: those of
+/// its worst sink).
 pub fn shown(app: &App, f: Figure) -> Shown {
     let t = &app.theme;
     let tr = &app.trace;
@@ -169,7 +171,7 @@ pub fn shown(app: &App, f: Figure) -> Shown {
                 let n = worst.map_or(0, |s| s.wrong);
                 let name = worst.map_or("", |s| s.kind.name());
                 (
-                    format!("cells wrong · worst sink ({name}) · so far"),
+                    format!("wrong cells, {name} sink · so far"),
                     n.to_string(),
                     if n == 0 { t.on_time } else { t.dropped },
                 )
@@ -191,7 +193,11 @@ pub fn shown(app: &App, f: Figure) -> Shown {
         Figure::Crashes => (
             format!("{} crashes · so far", glyph::CRASH),
             tr.crashes().len().to_string(),
-            t.warn,
+            if tr.crashes().is_empty() {
+                bold
+            } else {
+                t.warn
+            },
         ),
     };
     Shown {
@@ -215,35 +221,36 @@ pub struct Grid {
 }
 
 /// The grid for values `values` in `width` × `height` cells: the biggest font that fits every
-/// value with its label line, in the fewest columns that give it; when none fits all, as many
-/// as fit in the smallest font.
+/// value with its label line, in the columns that leave the most room around the widest value
+/// (a column counting as two rows, as a cell is about twice as high as wide); when none fits
+/// all, as many as fit in the smallest font.
 pub fn grid(values: &[String], width: u16, height: u16) -> Option<Grid> {
-    let fits = |n: usize, cols: u16, size: Size| {
+    // The room left around the values in a grid of `cols`, if they fit.
+    let room = |n: usize, cols: u16, size: Size| -> Option<usize> {
         let rows = (n as u16).div_ceil(cols);
-        let (cw, ch) = (width / cols, height / rows.max(1));
-        ch > size.height()
-            && values
-                .iter()
-                .take(n)
-                .all(|v| font::width(v, size) + 2 <= usize::from(cw))
+        let (cw, ch) = (usize::from(width / cols), usize::from(height / rows.max(1)));
+        let widest = values.iter().take(n).map(|v| font::width(v, size)).max()?;
+        let spare_h = ch.checked_sub(usize::from(size.height()) + 1)?;
+        let spare_w = cw.checked_sub(widest + 2)?;
+        Some(spare_h.min(spare_w / 2))
     };
     let n = values.len();
     for size in Size::ALL {
-        for cols in 1..=3u16.min(n.max(1) as u16) {
-            if fits(n, cols, size) {
-                let rows = (n as u16).div_ceil(cols);
-                return Some(Grid {
-                    cols,
-                    rows,
-                    size,
-                    shown: n,
-                });
-            }
+        let best = (1..=3u16.min(n.max(1) as u16))
+            .filter_map(|cols| room(n, cols, size).map(|r| (r, cols)))
+            .max_by_key(|&(r, cols)| (r, std::cmp::Reverse(cols)));
+        if let Some((_, cols)) = best {
+            return Some(Grid {
+                cols,
+                rows: (n as u16).div_ceil(cols),
+                size,
+                shown: n,
+            });
         }
     }
     (1..n).rev().find_map(|k| {
         (1..=3u16.min(k as u16))
-            .find(|&cols| fits(k, cols, Size::Small))
+            .find(|&cols| room(k, cols, Size::Small).is_some())
             .map(|cols| Grid {
                 cols,
                 rows: (k as u16).div_ceil(cols),

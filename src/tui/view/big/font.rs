@@ -1,5 +1,5 @@
 //! A block font for big numbers: digits, the signs a counter needs and the few letters of its
-//! units (`s`, `KiB`, `MiB`, `B`, `∞`), each a bitmap 5 pixels high, drawn at three sizes. A pure
+//! units (`s`, `KiB`, `MiB`, `B`, `∞`), each a bitmap 5 pixels high, drawn at four sizes. A pure
 //! function of the text: no terminal, no theme.
 
 /// How big the glyphs are drawn.
@@ -12,17 +12,20 @@ pub enum Size {
     /// One pixel per two cells side by side: 5 rows high, a pixel two columns wide (square on
     /// most terminals' cells).
     Large,
+    /// One pixel per four cells by two rows: 10 rows high, a pixel four columns wide.
+    Huge,
 }
 
 impl Size {
     /// Every size, largest first.
-    pub const ALL: [Size; 3] = [Size::Large, Size::Medium, Size::Small];
+    pub const ALL: [Size; 4] = [Size::Huge, Size::Large, Size::Medium, Size::Small];
 
     /// Rows a line of text takes.
     pub fn height(self) -> u16 {
         match self {
             Size::Small => 3,
             Size::Medium | Size::Large => 5,
+            Size::Huge => 10,
         }
     }
 
@@ -30,7 +33,16 @@ impl Size {
     fn scale(self) -> usize {
         match self {
             Size::Large => 2,
+            Size::Huge => 4,
             Size::Medium | Size::Small => 1,
+        }
+    }
+
+    /// Rows per pixel (half a row for the small size).
+    fn rows(self) -> usize {
+        match self {
+            Size::Huge => 2,
+            _ => 1,
         }
     }
 }
@@ -112,10 +124,12 @@ pub fn render(text: &str, size: Size) -> Vec<String> {
             .collect(),
         _ => rows
             .iter()
-            .map(|row| {
-                row.iter()
+            .flat_map(|row| {
+                let line: String = row
+                    .iter()
                     .flat_map(|&on| std::iter::repeat_n(cell(on), size.scale()))
-                    .collect()
+                    .collect();
+                std::iter::repeat_n(line, size.rows())
             })
             .collect(),
     }
@@ -158,6 +172,7 @@ mod tests {
         assert_eq!(width("12", Size::Small), 7);
         assert_eq!(width("12", Size::Medium), 7);
         assert_eq!(width("12", Size::Large), 14);
+        assert_eq!(width("12", Size::Huge), 28);
         assert_eq!(width("", Size::Large), 0);
     }
 }
