@@ -15,7 +15,9 @@
 //! on-time cells (so it reads through the diagonal of on-time events it fired in), below
 //! crowded on-time cells, the watermark and every late or dropped event, which it never hides.
 //! The global window's bars, which span the whole plot, give way to every event. A label goes
-//! only where a bar could: right of its bar, else left of it, else inside it, else nowhere.
+//! only where a bar could: right of its bar, else left of it, else inside it, else up to three
+//! columns off its right or left end (past an event in the way), else nowhere; and not at all
+//! when events cover the whole bar.
 
 use ratatui::buffer::Buffer;
 use ratatui::style::Modifier;
@@ -117,6 +119,9 @@ fn free(m: Mark) -> bool {
     m.rank() <= Mark::Pane(Timing::OnTime).rank()
 }
 
+/// How many columns a label may stand off its bar, past events in the way.
+const GAP: u16 = 3;
+
 /// Writes each bar's label where it has room (see the module's doc).
 pub(super) fn labels(app: &App, f: &PlotFrame, grid: &[Mark], bars: &[Bar], buf: &mut Buffer) {
     let w = usize::from(f.inner.width);
@@ -130,9 +135,20 @@ pub(super) fn labels(app: &App, f: &PlotFrame, grid: &[Mark], bars: &[Bar], buf:
                 })
         };
         let (c0, c1) = b.cols;
+        // A bar the events cover whole gets no label: it would name nothing on screen.
+        let row = usize::from(b.row) * w;
+        let seen = (c0..=c1).any(|c| matches!(grid.get(row + usize::from(c)), Some(Mark::Pane(_))));
+        if !seen {
+            continue;
+        }
         let inside = (c1 - c0 + 1 >= n + 2).then(|| c0 + (c1 - c0 + 1 - n) / 2);
-        let at = [Some(c1 + 1), c0.checked_sub(n), inside]
+        // Beside the bar, or a few columns off it past an event in the way.
+        let right = (1..=GAP + 1).map(|d| Some(c1 + d)).collect::<Vec<_>>();
+        let left = (0..=GAP).map(|d| c0.checked_sub(n + d)).collect::<Vec<_>>();
+        let at = [right[0], left[0], inside]
             .into_iter()
+            .chain(right[1..].iter().copied())
+            .chain(left[1..].iter().copied())
             .flatten()
             .find(|&x| fits(x));
         if let Some(x) = at {
