@@ -1,19 +1,21 @@
 //! The presenter's drawing: the selected key and window's panes as bars on the plot (early,
 //! on time, late; retractions), which never hide a late or dropped event, and none for all
 //! keys; `b`'s big numbers at 80×24 and 120×40, their figures named or by default, and `b`
-//! again bringing the panels back. Snapshots on ratatui's TestBackend.
+//! again bringing the panels back; both meet WCAG AA in every theme. Snapshots on ratatui's
+//! TestBackend.
 
 use std::time::Duration;
 
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
+use ratatui::style::Style;
 use ratatui::Terminal;
 use twoclocks::cli::{parse, ui_options, Invocation};
 use twoclocks::engine::{Fate, Timing};
 use twoclocks::tui::app::{update, Action, App, Msg};
 use twoclocks::tui::app_for;
 use twoclocks::tui::geometry::plot::PlotFrame;
-use twoclocks::tui::theme::glyph;
+use twoclocks::tui::theme::{contrast, glyph, Use};
 use twoclocks::tui::view;
 use twoclocks::tui::view::big::{font, grid, Figure};
 
@@ -345,4 +347,55 @@ fn no_size_panics_with_bars_and_big_numbers() {
             buffer(&mut a, w, h);
         }
     }
+}
+
+/// Letters, digits and punctuation are read as text; other glyphs (the bars, the block font)
+/// are marks.
+fn use_of(symbol: &str) -> Use {
+    let c = symbol.chars().next().unwrap_or(' ');
+    if c.is_ascii_graphic() || c.is_alphanumeric() {
+        Use::Text
+    } else {
+        Use::Mark
+    }
+}
+
+#[test]
+fn bars_labels_and_big_numbers_meet_aa_in_every_theme() {
+    let mut failures = Vec::new();
+    for theme in ["dark", "light", "mono"] {
+        for (w, h) in [(120, 40), (80, 24)] {
+            let mut plot = retracting(theme);
+            act(&mut plot, Action::Zoom);
+            let mut big = lesson(theme);
+            act(&mut big, Action::ToggleJob);
+            act(&mut big, Action::JumpToEnd);
+            act(&mut big, Action::BigNumbers);
+            for (what, a) in [("bars", &mut plot), ("big numbers", &mut big)] {
+                let buf = buffer(a, w, h);
+                let t = &a.theme;
+                for term in t.terminals() {
+                    for y in 0..h {
+                        for x in 0..w {
+                            let cell = &buf[(x, y)];
+                            let sym = cell.symbol();
+                            if sym.trim().is_empty() {
+                                continue;
+                            }
+                            let (fg, bg) = contrast::shown(cell.style(), Style::default(), term);
+                            let r = contrast::ratio(fg, bg);
+                            let need = use_of(sym).threshold();
+                            if r < need && failures.len() < 20 {
+                                failures.push(format!(
+                                    "{theme} {what} {w}×{h} on {}: {sym:?} at ({x},{y}) {r:.2}:1",
+                                    term.name
+                                ));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
 }
