@@ -2,10 +2,10 @@
 //! above the footer, readable from the back of a room, each with its label and scope ("so
 //! far", "now", "at the end"). By default: on time, late, dropped and panes (a job also its
 //! wrong cells and crashes). A caller (a lesson's step) may name its own set among
-//! [`Figure::NAMES`]. The layout takes the biggest of four font sizes (3 to 10 rows high) that
-//! fits every figure in a grid of one to three columns, so 80×24 shows them all in a smaller
-//! font; where even the smallest does not fit, the figures that do not fit are left out and
-//! the border says how many.
+//! [`Figure::NAMES`]. The glyphs are the `tui-big-text` crate's ([`font`]); the layout takes the
+//! biggest of three sizes (8 or 4 rows high) that fits every figure in a grid of one to three
+//! columns, so 80×24 shows them all in a smaller size when it must; where even the smallest
+//! does not fit, the figures that do not fit are left out and the border says how many.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -305,16 +305,8 @@ pub fn render(app: &App, figures: &[Figure], area: Rect, buf: &mut Buffer) {
             lw,
             t.text.remove_modifier(Modifier::DIM),
         );
-        let lines = font::render(&s.value, g.size);
         let vw = font::width(&s.value, g.size) as u16;
-        for (k, l) in lines.iter().enumerate() {
-            buf.set_stringn(
-                cell.x + (cw - vw) / 2,
-                top + 1 + k as u16,
-                l,
-                usize::from(vw),
-                s.style,
-            );
-        }
+        let at = Rect::new(cell.x + (cw - vw) / 2, top + 1, vw, g.size.height());
+        font::widget(&s.value, g.size, s.style).render(at, buf);
     }
 }

@@ -1,178 +1,121 @@
-//! A block font for big numbers: digits, the signs a counter needs and the few letters of its
-//! units (`s`, `KiB`, `MiB`, `B`, `∞`), each a bitmap 5 pixels high, drawn at four sizes. A pure
-//! function of the text: no terminal, no theme.
+//! The big numbers' glyphs: the `tui-big-text` crate's 8×8 font drawn at three pixel sizes, and
+//! the room a value takes at each, so the layout can choose a size before drawing. Values are
+//! written in ASCII first: the font has no `∞` or `−`.
+
+use ratatui::style::Style;
+use ratatui::text::Line;
+use tui_big_text::{BigText, PixelSize};
 
 /// How big the glyphs are drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Size {
-    /// Two half-block pixels per row: 3 rows high, a pixel one column wide.
+    /// A font pixel per quadrant of a cell: 4 columns and 4 rows a character.
     Small,
-    /// One pixel per cell: 5 rows high, a pixel one column wide.
+    /// A font pixel per half cell (upper or lower): 8 columns and 4 rows a character, pixels
+    /// about square.
     Medium,
-    /// One pixel per two cells side by side: 5 rows high, a pixel two columns wide (square on
-    /// most terminals' cells).
+    /// A font pixel per cell: 8 columns and 8 rows a character.
     Large,
-    /// One pixel per four cells by two rows: 10 rows high, a pixel four columns wide.
-    Huge,
 }
 
 impl Size {
     /// Every size, largest first.
-    pub const ALL: [Size; 4] = [Size::Huge, Size::Large, Size::Medium, Size::Small];
+    pub const ALL: [Size; 3] = [Size::Large, Size::Medium, Size::Small];
 
     /// Rows a line of text takes.
     pub fn height(self) -> u16 {
         match self {
-            Size::Small => 3,
-            Size::Medium | Size::Large => 5,
-            Size::Huge => 10,
+            Size::Large => 8,
+            Size::Medium | Size::Small => 4,
         }
     }
 
-    /// Columns per pixel.
-    fn scale(self) -> usize {
+    /// Columns a character takes.
+    fn columns(self) -> usize {
         match self {
-            Size::Large => 2,
-            Size::Huge => 4,
-            Size::Medium | Size::Small => 1,
+            Size::Large | Size::Medium => 8,
+            Size::Small => 4,
         }
     }
 
-    /// Rows per pixel (half a row for the small size).
-    fn rows(self) -> usize {
+    fn pixels(self) -> PixelSize {
         match self {
-            Size::Huge => 2,
-            _ => 1,
+            Size::Large => PixelSize::Full,
+            Size::Medium => PixelSize::HalfHeight,
+            Size::Small => PixelSize::Quadrant,
         }
     }
 }
 
-/// A glyph's bitmap: 5 rows of `#` (ink) and `.` (none), all of one width.
-fn bitmap(c: char) -> [&'static str; 5] {
-    match c {
-        '0' => ["###", "#.#", "#.#", "#.#", "###"],
-        '1' => [".#.", "##.", ".#.", ".#.", "###"],
-        '2' => ["###", "..#", "###", "#..", "###"],
-        '3' => ["###", "..#", ".##", "..#", "###"],
-        '4' => ["#.#", "#.#", "###", "..#", "..#"],
-        '5' => ["###", "#..", "###", "..#", "###"],
-        '6' => ["###", "#..", "###", "#.#", "###"],
-        '7' => ["###", "..#", ".#.", ".#.", ".#."],
-        '8' => ["###", "#.#", "###", "#.#", "###"],
-        '9' => ["###", "#.#", "###", "..#", "###"],
-        '.' | ',' => [".", ".", ".", ".", "#"],
-        ':' => [".", "#", ".", "#", "."],
-        '-' | '−' | '—' => ["...", "...", "###", "...", "..."],
-        '+' => ["...", ".#.", "###", ".#.", "..."],
-        '/' => ["..#", "..#", ".#.", "#..", "#.."],
-        '%' => ["#.#", "..#", ".#.", "#..", "#.#"],
-        ' ' => ["..", "..", "..", "..", ".."],
-        's' => ["...", ".##", "##.", "..#", "##."],
-        'i' => ["#", ".", "#", "#", "#"],
-        'B' => ["##.", "#.#", "##.", "#.#", "##."],
-        'K' => ["#.#", "#.#", "##.", "#.#", "#.#"],
-        'M' => ["#.#", "###", "###", "#.#", "#.#"],
-        '∞' => [".....", ".#.#.", "#.#.#", ".#.#.", "....."],
-        _ => ["###", "..#", ".##", "...", ".#."],
-    }
+/// `text` as the font can draw it: `∞` as `inf`, minus signs and dashes as `-`, anything else
+/// outside ASCII as `?`.
+pub fn ascii(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '∞' => "inf".to_string(),
+            '−' | '—' | '–' => "-".to_string(),
+            c if c.is_ascii() => c.to_string(),
+            _ => "?".to_string(),
+        })
+        .collect()
 }
 
-/// Columns `text` takes at `size`: each glyph's pixels, one blank pixel between glyphs.
+/// Columns `text` takes at `size`.
 pub fn width(text: &str, size: Size) -> usize {
-    let px: usize = text.chars().map(|c| bitmap(c)[0].len()).sum();
-    let gaps = text.chars().count().saturating_sub(1);
-    (px + gaps) * size.scale()
+    ascii(text).chars().count() * size.columns()
 }
 
-/// The pixel rows of `text`: 5 rows of booleans (ink or none), glyphs one blank pixel apart.
-fn pixels(text: &str) -> [Vec<bool>; 5] {
-    let mut rows: [Vec<bool>; 5] = Default::default();
-    for (i, c) in text.chars().enumerate() {
-        for (r, line) in bitmap(c).iter().enumerate() {
-            if i > 0 {
-                rows[r].push(false);
-            }
-            rows[r].extend(line.chars().map(|p| p == '#'));
-        }
-    }
-    rows
-}
-
-/// `text` drawn in the block font at `size`: [`Size::height`] lines, each [`width`] columns
-/// wide (blank pixels are spaces).
-pub fn render(text: &str, size: Size) -> Vec<String> {
-    let rows = pixels(text);
-    let cell = |on: bool| if on { '█' } else { ' ' };
-    match size {
-        Size::Small => (0..3)
-            .map(|r| {
-                let top = &rows[2 * r];
-                let bottom = rows.get(2 * r + 1);
-                top.iter()
-                    .enumerate()
-                    .map(|(x, &t)| {
-                        let b = bottom.is_some_and(|row| row[x]);
-                        match (t, b) {
-                            (true, true) => '█',
-                            (true, false) => '▀',
-                            (false, true) => '▄',
-                            (false, false) => ' ',
-                        }
-                    })
-                    .collect()
-            })
-            .collect(),
-        _ => rows
-            .iter()
-            .flat_map(|row| {
-                let line: String = row
-                    .iter()
-                    .flat_map(|&on| std::iter::repeat_n(cell(on), size.scale()))
-                    .collect();
-                std::iter::repeat_n(line, size.rows())
-            })
-            .collect(),
-    }
+/// The widget drawing `text` at `size` in `style`, from the top left of the area it is given.
+pub fn widget(text: &str, size: Size, style: Style) -> BigText<'static> {
+    BigText::builder()
+        .pixel_size(size.pixels())
+        .style(style)
+        .lines(vec![Line::from(ascii(text))])
+        .build()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ratatui::buffer::Buffer;
+    use ratatui::layout::Rect;
+    use ratatui::widgets::Widget;
 
     #[test]
-    fn every_bitmap_is_five_rows_of_one_width() {
-        for c in "0123456789.,:-−—+/% siBKM∞?".chars() {
-            let b = bitmap(c);
-            assert!(b.iter().all(|r| r.len() == b[0].len()), "{c}");
-        }
+    fn values_are_written_in_ascii() {
+        assert_eq!(ascii("265.6s"), "265.6s");
+        assert_eq!(ascii("∞"), "inf");
+        assert_eq!(ascii("−12 +15"), "-12 +15");
+        assert_eq!(ascii("—"), "-");
+        assert_eq!(ascii("1.2 KiB"), "1.2 KiB");
     }
 
     #[test]
-    fn a_number_is_drawn_at_each_size() {
-        assert_eq!(
-            render("10", Size::Medium),
-            [".#. ###", "##. #.#", ".#. #.#", ".#. #.#", "### ###"]
-                .iter()
-                .map(|r| r.replace('#', "█").replace('.', " "))
-                .collect::<Vec<_>>()
-        );
-        assert_eq!(render("1", Size::Large)[4], "██████");
-        assert_eq!(render("1", Size::Small), vec!["▄█ ", " █ ", "▀▀▀"]);
-        for size in Size::ALL {
-            let lines = render("265.6s", size);
-            assert_eq!(lines.len(), usize::from(size.height()));
-            for l in &lines {
-                assert_eq!(l.chars().count(), width("265.6s", size));
-            }
-        }
-    }
-
-    #[test]
-    fn widths_grow_with_the_size() {
-        assert_eq!(width("12", Size::Small), 7);
-        assert_eq!(width("12", Size::Medium), 7);
-        assert_eq!(width("12", Size::Large), 14);
-        assert_eq!(width("12", Size::Huge), 28);
+    fn widths_follow_the_size() {
+        assert_eq!(width("12", Size::Small), 8);
+        assert_eq!(width("12", Size::Medium), 16);
+        assert_eq!(width("12", Size::Large), 16);
+        assert_eq!(width("∞", Size::Large), 24);
         assert_eq!(width("", Size::Large), 0);
+    }
+
+    #[test]
+    fn a_value_fills_the_room_it_says_it_takes() {
+        for size in Size::ALL {
+            let (w, h) = (width("190", size) as u16, size.height());
+            let area = Rect::new(0, 0, w + 4, h + 2);
+            let mut buf = Buffer::empty(area);
+            widget("190", size, Style::default()).render(Rect::new(0, 0, w, h), &mut buf);
+            let inked = |x: u16, y: u16| buf[(x, y)].symbol() != " ";
+            assert!((0..h).any(|y| (0..w).any(|x| inked(x, y))), "{size:?}");
+            assert!(
+                (0..area.height).all(|y| (w..area.width).all(|x| !inked(x, y))),
+                "{size:?}: nothing right of its width"
+            );
+            assert!(
+                (h..area.height).all(|y| (0..area.width).all(|x| !inked(x, y))),
+                "{size:?}: nothing below its height"
+            );
+        }
     }
 }
