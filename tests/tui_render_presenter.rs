@@ -399,3 +399,40 @@ fn bars_labels_and_big_numbers_meet_aa_in_every_theme() {
     }
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+#[test]
+fn the_labels_fit_whole_and_never_run_together() {
+    for (w, h) in [(80, 24), (120, 40), (200, 60)] {
+        let mut a = lesson("dark");
+        act(&mut a, Action::ToggleJob);
+        act(&mut a, Action::JumpToEnd);
+        let figures: Vec<Figure> = Figure::NAMES
+            .iter()
+            .map(|&(_, f)| f)
+            .take(if w == 80 { 6 } else { 10 })
+            .collect();
+        let area = ratatui::layout::Rect::new(0, 0, w, h - 1);
+        let mut buf = Buffer::empty(area);
+        let (_, labels) = view::text::recording(|| view::big::render(&a, &figures, area, &mut buf));
+        assert!(labels.len() >= 6, "{w}×{h}: {} labels", labels.len());
+        for d in &labels {
+            let text = d.line.to_string();
+            assert!(text.contains(" · "), "{text:?}");
+            assert!(
+                usize::from(d.row.width) >= text.chars().count(),
+                "{text} cut"
+            );
+            let scoped = ["so far", "now", "at the end"]
+                .iter()
+                .any(|s| text.contains(s));
+            assert!(scoped, "{w}×{h}: {text:?} says its scope");
+        }
+        for a in &labels {
+            for b in &labels {
+                if a.row.y == b.row.y && a.row.x < b.row.x {
+                    assert!(a.row.right() < b.row.x, "{w}×{h}: labels run together");
+                }
+            }
+        }
+    }
+}

@@ -105,6 +105,8 @@ impl Figure {
 pub struct Shown {
     /// What it counts and over what ("on time · so far").
     pub label: String,
+    /// The same, shorter, for a narrow cell ("late · so far").
+    pub short: String,
     /// The value, as the block font draws it.
     pub value: String,
     /// Its colour.
@@ -201,9 +203,22 @@ pub fn shown(app: &App, f: Figure) -> Shown {
         ),
     };
     Shown {
+        short: short(f, &label),
         label,
         value,
         style: style.remove_modifier(Modifier::DIM),
+    }
+}
+
+/// A figure's label for a narrow cell: what it counts and its scope, without the detail.
+fn short(f: Figure, label: &str) -> String {
+    match f {
+        Figure::Late => format!("{} late · so far", glyph::LATE),
+        Figure::Panes => "panes · so far".into(),
+        Figure::Gap => "gap · now".into(),
+        Figure::Arrived => "arrived · so far".into(),
+        Figure::Wrong if label.ends_with("so far") => "wrong cells · so far".into(),
+        _ => label.to_string(),
     }
 }
 
@@ -295,7 +310,14 @@ pub fn render(app: &App, figures: &[Figure], area: Rect, buf: &mut Buffer) {
         let cell = Rect::new(inner.x + col * cw, inner.y + row * ch, cw, ch);
         // The label above the value, the pair centred in the cell.
         let top = cell.y + (ch - g.size.height() - 1) / 2;
-        let label: String = s.label.chars().take(usize::from(cw)).collect();
+        // A blank column either side, so neighbouring labels never run together.
+        let room = usize::from(cw.saturating_sub(2));
+        let label = if s.label.chars().count() <= room {
+            &s.label
+        } else {
+            &s.short
+        };
+        let label: String = label.chars().take(room).collect();
         let lw = label.chars().count() as u16;
         super::text::string(
             buf,
