@@ -326,3 +326,21 @@ fn a_tour_can_be_recorded_and_a_recording_of_something_else_is_refused() {
     assert!(err.contains("three different files"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn b_shows_the_figures_each_step_is_about() {
+    let mut a = tour();
+    let n = a.tour.as_ref().unwrap().steps.len();
+    for k in 0..n {
+        let names = a.tour_big_figures().unwrap().to_vec();
+        act(&mut a, Action::BigNumbers);
+        let s = screen(&mut a, 120, 40);
+        for name in &names {
+            // Each figure's label (`on_time` reads "on time").
+            let label = name.replace('_', " ");
+            assert!(s.contains(&label), "step {}: {label} missing:\n{s}", k + 1);
+        }
+        act(&mut a, Action::BigNumbers);
+        act(&mut a, Action::TourNext);
+    }
+}

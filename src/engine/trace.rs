@@ -755,6 +755,7 @@ impl Trace {
 
 pub mod figures;
 mod history;
+mod panes;
 mod partitions;
 pub mod sessions;
 mod tally;

@@ -86,6 +86,8 @@ pub enum Action {
     TourPrev,
     /// The tour's step set again as the step sets it (`r`): dials, playhead, job, panels.
     TourReset,
+    /// The counters that matter in big numbers over the screen, or back (`b`).
+    BigNumbers,
     /// Open the help overlay (`?`, F1); with it open, close it.
     Help,
     /// Close what is open (Esc): the help, the inspector, the operator picked to crash, the

@@ -192,6 +192,9 @@ pub struct App {
     pub quit: bool,
     /// The plot alone on the whole screen above the footer (`z`).
     pub zoomed: bool,
+    /// The big numbers over the screen (`b`): the names of the figures shown (`on_time`,
+    /// `late`, … as `view::big::Figure` parses them; none: the default set), or None when off.
+    pub big_numbers: Option<Vec<String>>,
     /// The user asked for the screen to be saved (`s`): the event loop writes the last frame
     /// drawn and says where ([`App::saved`]); the state itself does no I/O.
     pub save_requested: bool,
@@ -257,6 +260,7 @@ impl App {
             work: Vec::new(),
             quit: false,
             zoomed: false,
+            big_numbers: None,
             save_requested: false,
             side: None,
             tour: None,

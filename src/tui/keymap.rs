@@ -554,6 +554,15 @@ fn bindings() -> Vec<Binding> {
             pair: None,
         },
         Binding {
+            keys: &[Char('b')],
+            action: Action::BigNumbers,
+            label: "b",
+            help: "big numbers ↔ the panels",
+            hint: None,
+            group: Group::General,
+            pair: None,
+        },
+        Binding {
             keys: &[Char('?'), Named(KeyCode::F(1))],
             action: Action::Help,
             label: "?/F1",
@@ -739,8 +748,11 @@ mod tests {
     }
 
     #[test]
-    fn reserved_keys_stay_unbound() {
-        assert_eq!(press(KeyCode::Char('b'), KeyModifiers::NONE), None);
+    fn b_shows_big_numbers() {
+        assert_eq!(
+            press(KeyCode::Char('b'), KeyModifiers::NONE),
+            Some(Action::BigNumbers)
+        );
     }
 
     #[test]

@@ -55,7 +55,9 @@ pub(super) fn act(app: &mut App, a: Action) -> bool {
         | Action::PlotFilter
         | Action::NextException
         | Action::PrevException => select(app, a),
-        Action::SaveScreen | Action::Zoom | Action::SideBySide => presenter(app, a),
+        Action::SaveScreen | Action::Zoom | Action::SideBySide | Action::BigNumbers => {
+            presenter(app, a)
+        }
         Action::TourNext => app.tour_move(true),
         Action::TourPrev => app.tour_move(false),
         Action::TourReset => app.tour_reset(),
@@ -76,6 +78,13 @@ fn presenter(app: &mut App, a: Action) -> bool {
             true
         }
         Action::SideBySide => app.toggle_side(),
+        Action::BigNumbers => {
+            app.big_numbers = match app.big_numbers {
+                Some(_) => None,
+                None => Some(Vec::new()),
+            };
+            true
+        }
         _ => false,
     }
 }

@@ -32,18 +32,16 @@ pub const PANELS: [&str; 9] = [
     "sinks",
 ];
 
-/// The figures a step may ask big numbers to show.
-pub const BIG_FIGURES: [&str; 9] = [
-    "on_time",
-    "late",
-    "dropped",
-    "panes",
-    "watermark",
-    "gap",
-    "arrived",
-    "wrong",
-    "state",
-];
+/// The figures a step may ask big numbers to show: the names big numbers know, one list.
+pub const BIG_FIGURES: [&str; super::view::big::Figure::NAMES.len()] = {
+    let mut names = [""; super::view::big::Figure::NAMES.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = super::view::big::Figure::NAMES[i].0;
+        i += 1;
+    }
+    names
+};
 
 /// A tour file's fault: where it is and what is wrong.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

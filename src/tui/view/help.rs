@@ -19,7 +19,7 @@ use super::super::app::App;
 use super::super::keymap::{help_rows, Group};
 use super::super::theme::glyph;
 use super::plot;
-use crate::engine::Fate;
+use crate::engine::{Fate, Timing};
 
 /// The key (or glyph) column: a space, up to 8 columns of key, a space.
 const KEY_W: usize = 8;
@@ -65,6 +65,13 @@ fn entries(app: &App) -> Vec<Entry> {
         &format!("{} {}", glyph::WINDOW_EDGE, glyph::SELECTED_EDGE),
         t.window_edge,
         "window end; selected window",
+    ));
+    v.push(key(
+        &[Timing::Early, Timing::OnTime, Timing::Late]
+            .map(|x| plot::bar_glyph(x).to_string())
+            .join(" "),
+        t.on_time_pane,
+        "panes: early, on time, late",
     ));
     v.push(key(
         &format!("{}▶", glyph::PLAYHEAD),

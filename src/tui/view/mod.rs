@@ -4,6 +4,7 @@
 //! text through [`text`], which can record what each line meant to say and where, so a test can
 //! tell a line that fits from one the panel's edge cut off.
 
+pub mod big;
 pub mod caption;
 pub mod counters;
 pub mod dials;
@@ -50,6 +51,17 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         draw_panel(app, name, off(r), a.mode, buf);
     }
     caption::highlight(app, &a, (area.x, area.y), buf);
+    if let Some(names) = &app.big_numbers {
+        // `b` alone asks for the figures the tour's step is about, if a step names any.
+        let names: &[String] = match app.tour_big_figures() {
+            Some(step) if names.is_empty() => step,
+            _ => names,
+        };
+        let figures = big::Figure::chosen(names, app.trace.pipeline_config().is_some());
+        // The whole screen above the footer.
+        let above = Rect::new(0, 0, area.width, a.footer.y);
+        big::render(app, &figures, off(above), buf);
+    }
     if app.overlay == Some(Overlay::Help) {
         help::render(app, area, buf);
     }

@@ -27,14 +27,16 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
 
 use crate::engine::lateness::secs;
-use crate::engine::Fate;
+use crate::engine::{Fate, Timing};
 
 use super::super::app::App;
 use super::super::geometry::plot::{PlotFrame, Y_LABELS};
 use super::super::theme::{glyph, Theme};
 
 mod lanes;
+mod panes;
 pub use lanes::{lane_keys, EXPIRY, MERGE, SESSION_END, SESSION_ONE, SESSION_RUN, SESSION_START};
+pub use panes::{bar_glyph, label as pane_label};
 
 /// Above this many arrived events, on-time events are drawn from an even sample of this size
 /// (a frame then costs a bounded number of memory reads, whatever the input's size).
@@ -52,6 +54,9 @@ enum Mark {
     Ideal,
     /// On-time events, by glyph weight (index into the ramp).
     OnTime(u8),
+    /// The selected cell's pane bar, by its timing (`panes`): over sparse on-time events,
+    /// under dense ones, the watermark and every late or dropped event.
+    Pane(Timing),
     /// The watermark line where it runs across a row.
     WatermarkRun,
     /// The watermark where it stood at a row's processing time.
@@ -70,7 +75,8 @@ enum Mark {
 impl Mark {
     /// Drawing priority: a cell shows its highest-ranked mark. The watermark's run across a
     /// row gives way to crowded on-time cells (their ink is the data), its point per row
-    /// does not, so the line stays traceable through the dense diagonal.
+    /// does not, so the line stays traceable through the dense diagonal. A pane bar covers
+    /// only sparse on-time cells on its one row: the exceptions and the watermark stay.
     fn rank(self) -> u8 {
         match self {
             Mark::Empty => 0,
@@ -79,18 +85,21 @@ impl Mark {
             Mark::Playhead => 3,
             Mark::Ideal => 4,
             Mark::OnTime(l) if l < 2 => 5,
-            Mark::WatermarkRun => 6,
-            Mark::OnTime(_) => 7,
-            Mark::Watermark => 8,
-            Mark::Late(_) => 9,
-            Mark::Dropped(_) => 10,
-            Mark::Replayed => 11,
-            Mark::InspectedWindow => 12,
-            Mark::PastGrace => 13,
-            Mark::GraceBand => 14,
-            Mark::WindowEnd => 15,
-            Mark::AtArrival => 16,
-            Mark::Inspected => 17,
+            Mark::Pane(Timing::Early) => 6,
+            Mark::Pane(Timing::Late) => 7,
+            Mark::Pane(Timing::OnTime) => 8,
+            Mark::WatermarkRun => 9,
+            Mark::OnTime(_) => 10,
+            Mark::Watermark => 11,
+            Mark::Late(_) => 12,
+            Mark::Dropped(_) => 13,
+            Mark::Replayed => 14,
+            Mark::InspectedWindow => 15,
+            Mark::PastGrace => 16,
+            Mark::GraceBand => 17,
+            Mark::WindowEnd => 18,
+            Mark::AtArrival => 19,
+            Mark::Inspected => 20,
         }
     }
 }
@@ -120,6 +129,7 @@ fn mark_cell(theme: &Theme, m: Mark, ineq: Option<&Inequality>) -> Option<(char,
         Mark::SelectedEdge => (glyph::SELECTED_EDGE, theme.selected_window),
         Mark::Playhead => (glyph::PLAYHEAD, theme.playhead),
         Mark::Ideal => (glyph::IDEAL, theme.ideal),
+        Mark::Pane(t) => (panes::bar_glyph(t), theme.timing(t)),
         Mark::OnTime(l) => (ramp(Fate::OnTime, l), theme.on_time),
         Mark::Watermark | Mark::WatermarkRun => (glyph::WATERMARK, theme.watermark),
         Mark::Late(l) => (ramp(Fate::Late, l), theme.late),
@@ -291,6 +301,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         app.plot_exceptions_only,
     );
     watermark_line(app, &f, &mut grid);
+    let bars = panes::bars(app, &f, &mut grid);
     let ineq = inspected(app, &f, &mut grid);
 
     for r in 0..h {
@@ -302,6 +313,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             }
         }
     }
+    panes::labels(app, &f, &grid, &bars, buf);
     if let Some(q) = ineq {
         inequality_labels(app, &q, &f, buf);
     }
