@@ -258,9 +258,9 @@ proptest! {
         prop_assert!(c.state_entries_max as usize <= truth.len());
     }
 
-    /// Through the parallel pipeline, a TTL on either clock, with early panes or without,
-    /// keeps the exactly-once sinks exact under any crash schedule: the expiry deadlines are
-    /// part of the checkpoint, and a replay expires the same keys at the same points.
+    /// Through the parallel pipeline, an event-time TTL, with early panes or without, keeps
+    /// the exactly-once sinks exact under any crash schedule: the expiry deadlines are part of
+    /// the checkpoint, and a replay expires the same keys at the same watermarks.
     #[test]
     fn ttl_state_is_exactly_once_under_any_crash_schedule(
         s in arb_stream(400, 5),
