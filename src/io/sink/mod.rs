@@ -161,18 +161,38 @@ impl OutputSpec {
 /// twice, standard output taken at most once.
 pub fn check_outputs(specs: &[OutputSpec], force: bool) -> Result<()> {
     for (i, s) in specs.iter().enumerate() {
+        s.check(force)?;
         if let Some(twice) = specs[..i].iter().find(|t| match (t.path(), s.path()) {
-            (Some(a), Some(b)) => a == b,
+            (Some(a), Some(b)) => same_file(a, b),
             _ => t.is_stdout() && s.is_stdout(),
         }) {
+            if s.is_stdout() {
+                bail!("--output 'jsonl:-' is given twice: standard output takes one sink");
+            }
             bail!(
-                "--output {} is given twice; give each output once",
-                quoted(&twice.spelled())
+                "--output {} and --output {} name the same file; give each output once",
+                quoted(&twice.spelled()),
+                quoted(&s.spelled())
             );
         }
-        s.check(force)?;
     }
     Ok(())
+}
+
+/// Whether two paths name the same file: their folders (which exist, checked) resolved, and
+/// the same file name.
+fn same_file(a: &Path, b: &Path) -> bool {
+    let resolved = |p: &Path| {
+        let folder = match p.parent() {
+            Some(f) if !f.as_os_str().is_empty() => f,
+            _ => Path::new("."),
+        };
+        (
+            std::fs::canonicalize(folder).ok(),
+            p.file_name().map(|n| n.to_owned()),
+        )
+    };
+    a == b || resolved(a) == resolved(b)
 }
 
 /// What a run writes besides its panes: its settings, kept in the database's `meta` table.
