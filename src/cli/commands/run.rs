@@ -1,5 +1,6 @@
 //! `twoclocks run`: one configuration of the engine over a stream (final values, panes,
-//! drops), or of the parallel pipeline when a pipeline flag is given, as a table or JSON.
+//! drops), or of the parallel pipeline when a pipeline flag is given, as a table or JSON; with
+//! `--output`, the panes are also written to JSON Lines or SQLite sinks as the run goes.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -16,8 +17,9 @@ use crate::cli::args::{chosen, EngineArgs, Given, OutputArgs, SourceArgs};
 use crate::engine::pipeline::SinkWrite;
 use crate::engine::scenario::ScenarioName;
 use crate::engine::window::{fmt_ms, oracle, WindowFn};
-use crate::engine::Stream;
-use crate::engine::{run as run_engine, CellId, Counters, Dropped, EngineConfig, Pane, Score};
+use crate::engine::{
+    run as run_engine, CellId, Counters, Dropped, EngineConfig, Pane, Score, Stream,
+};
 use crate::io::sink::{check_outputs, Outputs, PaneRow, RunMeta};
 
 /// `run`'s output formats.
