@@ -3,16 +3,22 @@
 //! follow the chosen sink kind: after a clean run they add up to the run's final values, after
 //! random crash schedules the idempotent and transactional kinds hold exactly the clean run's
 //! rows and the additive kind over-counts by what the crashes replayed, as the run reports; a
-//! path that cannot be written is one clear error line (exit 2) before any work.
+//! path that cannot be written is one clear error line (exit 2) before any work. In process,
+//! as a property: the writes the pipeline records, carried out as the database carries them
+//! out, hold what the engine's sink of each kind holds, and recording them changes nothing.
 
 mod cli_common;
+mod common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use cli_common::twoclocks_text;
+use proptest::prelude::*;
 use rusqlite::Connection;
 use serde_json::{json, Value};
+use twoclocks::engine::pipeline::{CrashTarget, Pipeline, SinkWrite};
+use twoclocks::engine::{Accumulation, CellId, EngineConfig, SinkKind, WatermarkKind, WindowFn};
 
 /// A fresh folder for one test's files.
 fn folder(name: &str) -> PathBuf {
@@ -431,4 +437,114 @@ fn a_path_that_cannot_be_written_is_one_error_before_any_work() {
     let (code, _, _) = twoclocks_text(&["run", "--output", &spec, "--grace", "soon"]);
     assert_eq!(code, 2);
     assert!(!fresh.exists());
+}
+
+/// The database's `results` as a model: a row per (cell, pane index), written the way the
+/// SQLite sink writes it.
+type Rows = BTreeMap<(CellId, u32), (i64, Option<i64>)>;
+
+fn apply(rows: &mut Rows, w: &SinkWrite) {
+    match w {
+        SinkWrite::Received(_) => {}
+        SinkWrite::Add(p) => {
+            let r = rows
+                .entry((p.cell, p.index))
+                .or_insert((0, p.retraction.map(|_| 0)));
+            r.0 += p.value;
+            r.1 = r.1.zip(p.retraction).map(|(a, b)| a + b);
+        }
+        SinkWrite::Upsert(p) => {
+            rows.insert((p.cell, p.index), (p.value, p.retraction));
+        }
+        SinkWrite::Commit { panes, .. } => {
+            for p in panes {
+                rows.insert((p.cell, p.index), (p.value, p.retraction));
+            }
+        }
+    }
+}
+
+/// The `finals` view over the model: per cell, its rows added up as the mode means them.
+fn finals_of(rows: &Rows, mode: Accumulation) -> BTreeMap<CellId, i64> {
+    let mut out = BTreeMap::new();
+    for (&(cell, _), &(value, retraction)) in rows {
+        let v = out.entry(cell).or_insert(0);
+        match mode {
+            Accumulation::Accumulating => *v = value,
+            Accumulation::Discarding => *v += value,
+            Accumulation::Retracting => *v += value - retraction.unwrap_or(0),
+        }
+    }
+    out
+}
+
+fn arb_engine() -> impl Strategy<Value = EngineConfig> {
+    (
+        5_000i64..60_000,
+        0.0f64..20_000.0,
+        prop::option::of(2_000.0f64..20_000.0),
+        prop_oneof![
+            Just(Accumulation::Accumulating),
+            Just(Accumulation::Discarding),
+            Just(Accumulation::Retracting),
+        ],
+    )
+        .prop_map(|(size, lag, early, accumulation)| EngineConfig {
+            window: WindowFn::Tumbling { size },
+            watermark: WatermarkKind::Fixed { lag },
+            grace: 10_000.0,
+            early,
+            accumulation,
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// The writes the pipeline records, carried out as the database carries them out, hold
+    /// what the engine's sink of that kind holds, after any crash schedule; recording them
+    /// changes no figure of the run.
+    #[test]
+    fn the_recorded_writes_hold_what_the_engines_sinks_hold(
+        stream in common::arb_stream(400, 4),
+        cfg in common::arb_pipeline_of(arb_engine(), 4),
+        crashes in prop::collection::vec(0.0f64..1.1, 0..4),
+    ) {
+        let t0 = stream.events.first().map_or(0.0, |e| e.proc_time);
+        let t1 = stream.events.last().map_or(0.0, |e| e.proc_time);
+        let schedule = |p: &mut Pipeline<&twoclocks::engine::Stream>| {
+            for &f in &crashes {
+                p.schedule_crash(t0 + f * (t1 - t0), CrashTarget::Job).unwrap();
+            }
+        };
+        let mut plain = Pipeline::new(&stream, cfg).unwrap();
+        schedule(&mut plain);
+        plain.run_to_end();
+        for kind in SinkKind::ALL {
+            let mut p = Pipeline::new(&stream, cfg).unwrap().record_sink_writes(kind);
+            schedule(&mut p);
+            let mut rows = Rows::new();
+            let mut received = 0;
+            while p.step().is_some() {
+                for w in p.take_sink_writes() {
+                    received += matches!(w, SinkWrite::Received(_)) as u64;
+                    apply(&mut rows, &w);
+                }
+            }
+            p.run_to_end();
+            prop_assert_eq!(received, p.panes_received());
+            prop_assert_eq!(p.counters(), plain.counters());
+            prop_assert_eq!(p.finals(), plain.finals());
+            for k in SinkKind::ALL {
+                prop_assert_eq!(p.sink_output(k), plain.sink_output(k));
+            }
+            let want = p.sink_output(kind);
+            let got = match kind {
+                // The additive sink adds every pane it receives: its cell is its rows' sum.
+                SinkKind::Additive => finals_of(&rows, Accumulation::Discarding),
+                _ => finals_of(&rows, cfg.engine.accumulation),
+            };
+            prop_assert_eq!(got, want, "{}", kind);
+        }
+    }
 }
