@@ -740,3 +740,16 @@ impl DemoArgs {
         }
     }
 }
+
+/// `run`'s outputs: where the panes the run emits are written, besides its answer.
+#[derive(Debug, Clone, Default, Args)]
+pub struct OutputArgs {
+    /// Write the panes to a sink: jsonl:FILE (every pane a JSON line), jsonl:- (standard
+    /// output; the answer then goes to standard error) or sqlite:FILE (tables panes and
+    /// results, the view finals); repeatable.
+    #[arg(long, value_name = "KIND:PATH", value_parser = crate::io::sink::parse_output)]
+    pub output: Vec<crate::io::sink::OutputSpec>,
+    /// Replace an --output file that exists (without it an existing file is refused).
+    #[arg(long)]
+    pub force: bool,
+}

@@ -4,3 +4,4 @@
 
 pub mod csv;
 pub mod quote;
+pub mod sink;

@@ -12,7 +12,7 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use super::json::{bound, finite};
-use super::run::RunAnswer;
+use super::run::{settings, RunAnswer, SinkDriver};
 use crate::cli::args::{check_interval, parse_duration, parse_duration_list};
 use crate::engine::job_timeline::sink_scores;
 use crate::engine::pipeline::{
@@ -23,6 +23,7 @@ use crate::engine::scenario::JobShape;
 use crate::engine::window::fmt_ms;
 use crate::engine::{CellId, EngineConfig, SinkKind, Stream};
 use crate::io::quote::quoted;
+use crate::io::sink::RunMeta;
 
 /// `--sink`: the sink whose output `run` lists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -431,6 +432,7 @@ pub(super) fn run_pipeline(
     engine: EngineConfig,
     a: &PipelineArgs,
     truth: &BTreeMap<CellId, u64>,
+    sinks: &mut SinkDriver<'_>,
 ) -> Result<RunAnswer> {
     let cfg = a.config(engine)?;
     let times = a.crashes()?;
@@ -444,6 +446,22 @@ pub(super) fn run_pipeline(
     for &t in &times {
         p.schedule_crash(t, target)
             .map_err(|e| anyhow::anyhow!("--crash-operator: {e}"))?;
+    }
+    if sinks.wanted() {
+        let mut meta_settings = settings(&cfg.engine);
+        meta_settings.extend(pipeline_settings(&cfg, a));
+        sinks.open(RunMeta {
+            sink: Some(sink),
+            accumulation: cfg.engine.accumulation.name(),
+            settings: meta_settings,
+        })?;
+        // The same steps `run_to_end` takes, the sink's writes carried out after each.
+        p = p.record_sink_writes(sink);
+        while p.step().is_some() {
+            for w in p.take_sink_writes() {
+                sinks.write(&w)?;
+            }
+        }
     }
     p.run_to_end();
     let reached = p.crashes().len().min(times.len());
@@ -503,6 +521,28 @@ pub(super) fn run_pipeline(
             partition_experiment,
         }),
     })
+}
+
+/// The pipeline's dials as the database's `meta` table keeps them.
+fn pipeline_settings(cfg: &PipelineConfig, a: &PipelineArgs) -> Vec<(String, String)> {
+    vec![
+        ("partitions".to_string(), cfg.partitions.to_string()),
+        (
+            "partition_by".to_string(),
+            cfg.partition_by.name().to_string(),
+        ),
+        ("parallelism".to_string(), cfg.parallelism.to_string()),
+        (
+            "checkpoint_every".to_string(),
+            cfg.checkpoint_every.map_or("off".to_string(), fmt_ms),
+        ),
+        ("barriers".to_string(), cfg.mode.name().to_string()),
+        (
+            "crash_at".to_string(),
+            a.crash_at.clone().unwrap_or_default(),
+        ),
+        ("schedule_seed".to_string(), cfg.seed.to_string()),
+    ]
 }
 
 pub(super) fn pipeline_json(stream: &Stream, r: PipelineRun) -> PipelineJson {

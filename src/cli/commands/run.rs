@@ -1,5 +1,6 @@
 //! `twoclocks run`: one configuration of the engine over a stream (final values, panes,
-//! drops), or of the parallel pipeline when a pipeline flag is given, as a table or JSON.
+//! drops), or of the parallel pipeline when a pipeline flag is given, as a table or JSON; with
+//! `--output`, the panes are also written to JSON Lines or SQLite sinks as the run goes.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -12,10 +13,14 @@ use super::json::{bound, finite};
 use super::pipeline::{
     pipeline_json, run_pipeline, write_pipeline_table, PipelineArgs, PipelineJson, PipelineRun,
 };
-use crate::cli::args::{chosen, EngineArgs, Given, SourceArgs};
+use crate::cli::args::{chosen, EngineArgs, Given, OutputArgs, SourceArgs};
+use crate::engine::pipeline::SinkWrite;
 use crate::engine::scenario::ScenarioName;
-use crate::engine::window::{fmt_ms, oracle};
-use crate::engine::{run as run_engine, CellId, Counters, Dropped, Pane, Score};
+use crate::engine::window::{fmt_ms, oracle, WindowFn};
+use crate::engine::{
+    run as run_engine, CellId, Counters, Dropped, EngineConfig, Pane, Score, Stream,
+};
+use crate::io::sink::{check_outputs, Outputs, PaneRow, RunMeta};
 
 /// `run`'s output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -48,6 +53,9 @@ pub struct RunArgs {
     /// The parallel pipeline's dials: any of them runs the job instead of the single processor.
     #[command(flatten)]
     pub pipeline: PipelineArgs,
+    /// Where the panes are written besides the answer: JSON Lines, SQLite.
+    #[command(flatten)]
+    pub output: OutputArgs,
     /// The flags given on the command line, which override the scenario's presets.
     #[arg(skip)]
     pub given: Given,
@@ -62,22 +70,6 @@ struct WindowJson {
     key: String,
     value: u64,
     truth: u64,
-}
-
-#[derive(Serialize)]
-struct PaneJson {
-    window: Option<i64>,
-    start_ms: Option<f64>,
-    end_ms: Option<f64>,
-    key: String,
-    timing: &'static str,
-    index: u32,
-    proc_time_ms: f64,
-    /// `null` for panes emitted at the end of input (watermark +∞).
-    watermark_ms: Option<f64>,
-    value: i64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    retraction: Option<i64>,
 }
 
 #[derive(Serialize)]
@@ -109,7 +101,7 @@ struct RunJson {
     state_entries_max: u64,
     config: ConfigJson,
     windows: Vec<WindowJson>,
-    panes: Vec<PaneJson>,
+    panes: Vec<PaneRow>,
     dropped_events: Vec<DroppedJson>,
     #[serde(flatten)]
     pipeline: Option<PipelineJson>,
@@ -137,7 +129,17 @@ struct ConfigJson {
 }
 
 /// Runs the engine (or the pipeline, when a pipeline flag is given) and writes the answer.
-pub fn run(a: &RunArgs, mut out: &mut dyn Write) -> Result<()> {
+pub fn run(a: &RunArgs, out: &mut dyn Write) -> Result<()> {
+    // Every output path is checked before any work starts.
+    check_outputs(&a.output.output, a.output.force)?;
+    // `jsonl:-` takes standard output for the pane lines; the answer goes to standard error.
+    let mut stderr = std::io::stderr();
+    let (pane_out, mut out): (Box<dyn Write + '_>, &mut dyn Write) =
+        if a.output.output.iter().any(|s| s.is_stdout()) {
+            (Box::new(out), &mut stderr)
+        } else {
+            (Box::new(std::io::sink()), out)
+        };
     let (stream, cfg) = chosen(a.scenario, &a.source, &a.engine, &a.given)?;
     // A scenario's job is its presets: the pipeline flags given override them one by one.
     let pipeline = match a.scenario.and_then(|n| n.preset().job) {
@@ -145,10 +147,27 @@ pub fn run(a: &RunArgs, mut out: &mut dyn Write) -> Result<()> {
         None => a.pipeline.clone(),
     };
     let truth = oracle(&stream, &cfg.window);
+    let mut sinks = SinkDriver {
+        args: &a.output,
+        stream: &stream,
+        window: cfg.window,
+        stdout: Some(pane_out),
+        outputs: None,
+    };
     let result = if pipeline.given() {
-        run_pipeline(&stream, cfg, &pipeline, &truth)?
+        run_pipeline(&stream, cfg, &pipeline, &truth, &mut sinks)?
     } else {
+        sinks.open(RunMeta {
+            sink: None,
+            accumulation: cfg.accumulation.name(),
+            settings: settings(&cfg),
+        })?;
         let r = run_engine(&stream, cfg, true);
+        // The single processor emits each pane once: every one is received and upserted.
+        for p in &r.output.panes {
+            sinks.write(&SinkWrite::Received(*p))?;
+            sinks.write(&SinkWrite::Upsert(*p))?;
+        }
         RunAnswer {
             counters: r.counters,
             finals: r.finals,
@@ -158,6 +177,7 @@ pub fn run(a: &RunArgs, mut out: &mut dyn Write) -> Result<()> {
             pipeline: None,
         }
     };
+    sinks.finish()?;
     let score = Score::of(&result.finals, &truth);
     let c = &result.counters;
     let listed = listed_windows(&truth, &result.finals);
@@ -178,18 +198,7 @@ pub fn run(a: &RunArgs, mut out: &mut dyn Write) -> Result<()> {
             let panes = result
                 .panes
                 .iter()
-                .map(|p| PaneJson {
-                    window: cfg.window.number(p.cell.window),
-                    start_ms: bound(p.window_start),
-                    end_ms: bound(p.window_end),
-                    key: stream.key_name(p.cell.key).to_string(),
-                    timing: p.timing.label(),
-                    index: p.index,
-                    proc_time_ms: p.proc_time,
-                    watermark_ms: finite(p.watermark),
-                    value: p.value,
-                    retraction: p.retraction,
-                })
+                .map(|p| pane_row(p, &cfg.window, &stream))
                 .collect();
             let dropped_events = result
                 .dropped
@@ -355,4 +364,86 @@ fn listed_windows(
         listed.sort_unstable_by_key(|&(c, _)| c);
     }
     listed
+}
+
+/// A pane as the JSON's `panes`, the JSON Lines sink and the SQLite sink write it.
+fn pane_row(p: &Pane, window: &WindowFn, stream: &Stream) -> PaneRow {
+    PaneRow {
+        window: window.number(p.cell.window),
+        start_ms: bound(p.window_start),
+        end_ms: bound(p.window_end),
+        key: stream.key_name(p.cell.key).to_string(),
+        timing: p.timing.label(),
+        index: p.index,
+        proc_time_ms: p.proc_time,
+        watermark_ms: finite(p.watermark),
+        value: p.value,
+        retraction: p.retraction,
+    }
+}
+
+/// The engine's dials as the database's `meta` table keeps them.
+pub(super) fn settings(cfg: &EngineConfig) -> Vec<(String, String)> {
+    vec![
+        ("window".to_string(), cfg.window.describe()),
+        ("watermark".to_string(), cfg.watermark.to_string()),
+        ("grace".to_string(), fmt_ms(cfg.grace)),
+        (
+            "early".to_string(),
+            cfg.early.map_or("off".to_string(), fmt_ms),
+        ),
+    ]
+}
+
+/// `--output`'s sinks through a run: opened once the dials are checked, before the engine
+/// runs, then fed the engine's sink writes as they happen.
+pub(super) struct SinkDriver<'a> {
+    args: &'a OutputArgs,
+    stream: &'a Stream,
+    window: WindowFn,
+    /// Where `jsonl:-` writes.
+    stdout: Option<Box<dyn Write + 'a>>,
+    outputs: Option<Outputs<'a>>,
+}
+
+impl SinkDriver<'_> {
+    /// Whether any output was asked for.
+    pub(super) fn wanted(&self) -> bool {
+        !self.args.output.is_empty()
+    }
+
+    /// Creates the outputs (nothing when none was asked for).
+    pub(super) fn open(&mut self, meta: RunMeta) -> Result<()> {
+        if !self.wanted() {
+            return Ok(());
+        }
+        let stdout = self
+            .stdout
+            .take()
+            .unwrap_or_else(|| Box::new(std::io::sink()));
+        self.outputs = Some(Outputs::open(
+            &self.args.output,
+            self.args.force,
+            &meta,
+            stdout,
+        )?);
+        Ok(())
+    }
+
+    /// Carries out one of the engine's sink writes.
+    pub(super) fn write(&mut self, w: &SinkWrite) -> Result<()> {
+        let (window, stream) = (&self.window, self.stream);
+        match &mut self.outputs {
+            Some(o) => o.write(w, |p| pane_row(p, window, stream)),
+            None => Ok(()),
+        }
+    }
+
+    /// Flushes and closes the outputs.
+    fn finish(&mut self) -> Result<()> {
+        match self.outputs.take() {
+            Some(o) => o.finish(),
+            None => Ok(()),
+        }
+    }
 }

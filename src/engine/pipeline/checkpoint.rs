@@ -155,6 +155,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             for s in &mut sink.sinks {
                 staged += s.commit_checkpoint(k);
             }
+            sink.commit_outbox(k);
             let operator_bytes: Vec<usize> =
                 operators.iter().map(|s| s.operator.state_bytes()).collect();
             let source_bytes: usize = pc

@@ -122,6 +122,7 @@ use alignment::Alignment;
 use checkpoint::{PendingCheckpoint, RestorePoint};
 use operator::Operator;
 use partition::{Outages, WatermarkTracker};
+pub use sink::SinkWrite;
 use sink::{SinkNode, SinkState};
 use source::Source;
 
@@ -262,6 +263,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             since_base: 0,
             received: 0,
             log: Vec::new(),
+            outbox: None,
         };
         let next_tick = match cfg.checkpoint_every {
             Some(every) => ((start / every).floor() + 1.0) * every,

@@ -122,6 +122,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         for s in &mut self.sink.sinks {
             s.abort();
         }
+        self.sink.abort_outbox();
         self.sink.since_base += self.sink.since_commit.len();
         self.sink.since_commit.clear();
         self.channels.clear();

@@ -1,11 +1,12 @@
 //! The sink node: the three sinks it feeds (the outside world), its own bookkeeping (what a
-//! checkpoint restores) and the transactional sink's staging.
+//! checkpoint restores), the transactional sink's staging, and the outbox: what one sink
+//! writes to the world and when ([`SinkWrite`]), for a writer outside the engine to carry out.
 
 use std::borrow::Borrow;
 use std::collections::BTreeMap;
 
 use super::super::channel::{Message, MessageKind, Node};
-use super::super::checkpoint::{Sink, SinkKind};
+use super::super::checkpoint::{Sink, SinkKind, Staging};
 use super::super::stream::Stream;
 use super::super::trigger::Pane;
 use super::super::window::CellId;
@@ -37,6 +38,77 @@ pub(super) struct SinkNode {
     pub(super) since_base: usize,
     pub(super) received: u64,
     pub(super) log: Vec<Pane>,
+    /// What the sink of one kind writes, recorded when asked for
+    /// ([`Pipeline::record_sink_writes`]).
+    pub(super) outbox: Option<Outbox>,
+}
+
+/// One write of a sink to the outside world, in the order the sink makes them. The engine says
+/// what to write and when to commit; a writer (a file, a database) carries it out.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SinkWrite {
+    /// A pane reached the sink (replays included): the run's record of the panes received.
+    Received(Pane),
+    /// The additive sink adds the pane's value to what its (window, key, pane index) holds.
+    Add(Pane),
+    /// The idempotent sink upserts the pane on (window, key, pane index).
+    Upsert(Pane),
+    /// The transactional sink commits these panes in one transaction: checkpoint `Some(k)`
+    /// completed, or the input ended (`None`) and everything staged commits.
+    Commit {
+        /// The checkpoint that completed, `None` at the end of input.
+        checkpoint: Option<u32>,
+        /// The panes staged for it, in the order they reached the sink.
+        panes: Vec<Pane>,
+    },
+}
+
+/// The writes of one sink kind not yet taken, and the transactional kind's staging (the same
+/// rule as the transactional [`Sink`]'s: staged at delivery, pre-committed at the barrier,
+/// committed when the checkpoint completes, lost in a crash).
+#[derive(Debug, Clone)]
+pub(super) struct Outbox {
+    kind: SinkKind,
+    staging: Staging,
+    writes: Vec<SinkWrite>,
+}
+
+impl Outbox {
+    fn deliver(&mut self, pane: &Pane) {
+        self.writes.push(SinkWrite::Received(*pane));
+        match self.kind {
+            SinkKind::Additive => self.writes.push(SinkWrite::Add(*pane)),
+            SinkKind::Idempotent => self.writes.push(SinkWrite::Upsert(*pane)),
+            SinkKind::Transactional => self.staging.stage(*pane),
+        }
+    }
+
+    fn commit(&mut self, checkpoint: Option<u32>) {
+        if self.kind != SinkKind::Transactional {
+            return;
+        }
+        let panes = match checkpoint {
+            Some(k) => self.staging.take(k),
+            None => self.staging.take_all(),
+        };
+        self.writes.push(SinkWrite::Commit { checkpoint, panes });
+    }
+}
+
+impl SinkNode {
+    /// Checkpoint `k` completed: the outbox's transactional sink commits its transaction.
+    pub(super) fn commit_outbox(&mut self, k: u32) {
+        if let Some(o) = &mut self.outbox {
+            o.commit(Some(k));
+        }
+    }
+
+    /// The job crashed: what the outbox's transactional sink staged is lost.
+    pub(super) fn abort_outbox(&mut self) {
+        if let Some(o) = &mut self.outbox {
+            o.staging.clear();
+        }
+    }
 }
 
 impl<S: Borrow<Stream>> Pipeline<S> {
@@ -46,6 +118,11 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         let sink = &mut self.sink;
         for s in &mut sink.sinks {
             s.precommit(k);
+        }
+        if let Some(o) = &mut sink.outbox {
+            if o.kind == SinkKind::Transactional {
+                o.staging.precommit(k);
+            }
         }
         let state = SinkState {
             alignment: sink.state.alignment.at_cut(),
@@ -78,6 +155,9 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             Message::Pane(pane) => {
                 for s in &mut sink.sinks {
                     s.deliver(&pane);
+                }
+                if let Some(o) = &mut sink.outbox {
+                    o.deliver(&pane);
                 }
                 sink.received += 1;
                 sink.since_commit.push((pane.cell, pane.value));
@@ -117,6 +197,9 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                     for s in &mut sink.sinks {
                         s.commit_all();
                     }
+                    if let Some(o) = &mut sink.outbox {
+                        o.commit(None);
+                    }
                     sink.since_base += sink.since_commit.len();
                     sink.since_commit.clear();
                     sink.state.finished = true;
@@ -135,6 +218,26 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             to: Node::Sink,
             kind,
             outcome,
+        }
+    }
+
+    /// Records, from now on, what the sink of `kind` writes to the world; take the writes with
+    /// [`Pipeline::take_sink_writes`]. Recording changes nothing the job does.
+    pub fn record_sink_writes(mut self, kind: SinkKind) -> Self {
+        self.sink.outbox = Some(Outbox {
+            kind,
+            staging: Staging::default(),
+            writes: Vec::new(),
+        });
+        self
+    }
+
+    /// The writes recorded since the last call, in order (none unless
+    /// [`Pipeline::record_sink_writes`] asked for them).
+    pub fn take_sink_writes(&mut self) -> Vec<SinkWrite> {
+        match &mut self.sink.outbox {
+            Some(o) => std::mem::take(&mut o.writes),
+            None => Vec::new(),
         }
     }
 
