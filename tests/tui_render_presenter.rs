@@ -212,6 +212,11 @@ fn b_shows_the_big_numbers_and_b_again_returns() {
     act(&mut a, Action::BigNumbers);
     assert_eq!(a.big_numbers, None);
     assert_eq!(buffer(&mut a, 120, 40), before);
+    // Esc takes them away too.
+    act(&mut a, Action::BigNumbers);
+    act(&mut a, Action::Close);
+    assert_eq!(a.big_numbers, None);
+    assert_eq!(buffer(&mut a, 120, 40), before);
 }
 
 fn text(buf: &Buffer) -> String {

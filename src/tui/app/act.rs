@@ -370,6 +370,10 @@ fn general(app: &mut App, a: Action) -> bool {
             true
         }
         Action::Close => {
+            // The big numbers cover everything: Esc takes them away first.
+            if app.big_numbers.take().is_some() {
+                return true;
+            }
             let crashes = app.trace.crashes().len();
             let had = app.selection.inspected.is_some()
                 || app.crash_pick.is_some()
