@@ -4,6 +4,7 @@
 
 pub mod args;
 pub mod commands;
+pub mod input;
 pub mod report;
 
 use std::process::ExitCode;

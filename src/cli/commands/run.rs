@@ -12,7 +12,7 @@ use super::json::{bound, finite};
 use super::pipeline::{
     pipeline_json, run_pipeline, write_pipeline_table, PipelineArgs, PipelineJson, PipelineRun,
 };
-use crate::cli::args::{chosen, EngineArgs, Given, SourceArgs};
+use crate::cli::args::{chosen_reported, EngineArgs, Given, SourceArgs};
 use crate::engine::scenario::ScenarioName;
 use crate::engine::window::{fmt_ms, oracle};
 use crate::engine::{run as run_engine, CellId, Counters, Dropped, Pane, Score};
@@ -107,6 +107,10 @@ struct RunJson {
     ttl_expired: u64,
     /// The most state entries (open cells) held at once.
     state_entries_max: u64,
+    /// Bad rows of the input skipped under `--on-bad-row skip`.
+    skipped_rows: u64,
+    /// Rows of the input whose processing time is before their event time (kept).
+    clock_skew_rows: u64,
     config: ConfigJson,
     windows: Vec<WindowJson>,
     panes: Vec<PaneJson>,
@@ -138,7 +142,7 @@ struct ConfigJson {
 
 /// Runs the engine (or the pipeline, when a pipeline flag is given) and writes the answer.
 pub fn run(a: &RunArgs, mut out: &mut dyn Write) -> Result<()> {
-    let (stream, cfg) = chosen(a.scenario, &a.source, &a.engine, &a.given)?;
+    let (stream, cfg, read) = chosen_reported(a.scenario, &a.source, &a.engine, &a.given)?;
     // A scenario's job is its presets: the pipeline flags given override them one by one.
     let pipeline = match a.scenario.and_then(|n| n.preset().job) {
         Some(job) => a.pipeline.over(&job),
@@ -217,6 +221,8 @@ pub fn run(a: &RunArgs, mut out: &mut dyn Write) -> Result<()> {
                 accuracy: score.accuracy(),
                 ttl_expired: c.ttl_expired,
                 state_entries_max: c.state_entries_max,
+                skipped_rows: read.as_ref().map_or(0, |r| r.skipped_rows),
+                clock_skew_rows: read.as_ref().map_or(0, |r| r.clock_skew_rows),
                 config: ConfigJson {
                     window: cfg.window.describe(),
                     watermark: cfg.watermark.to_string(),
