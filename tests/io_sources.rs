@@ -550,3 +550,29 @@ fn the_binary_reports_skips_and_skew_and_exits_2_on_a_bad_row() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--input"));
 }
+
+/// The counters panel shows skipped rows only when some were skipped.
+#[test]
+fn the_counters_panel_counts_skipped_rows_only_when_some_were() {
+    use twoclocks::engine::EngineConfig;
+    use twoclocks::tui::scenario::Scenario;
+    use twoclocks::tui::theme::Theme;
+    use twoclocks::tui::view::counters::rows;
+    use twoclocks::tui::{app_for, Options};
+    let app = |skipped| {
+        let mut scenario = Scenario::classroom();
+        scenario.skipped_rows = skipped;
+        app_for(Options {
+            scenario,
+            config: EngineConfig::fixed(20_000.0, 0.0),
+            speed: 10.0,
+            theme: Theme::mono(),
+            play: false,
+        })
+    };
+    let labels = |a| -> Vec<(String, String)> {
+        rows(&app(a)).into_iter().map(|(l, v, _)| (l, v)).collect()
+    };
+    assert!(labels(0).iter().all(|(l, _)| l != "skipped rows"));
+    assert!(labels(3).contains(&("skipped rows".to_string(), "3 in the file".to_string())));
+}
