@@ -132,7 +132,7 @@ fn parse_row<'t>(
         }
         Split::Quoted(fields)
     };
-    let field = |i: usize| -> (Cow<'t, str>, usize) {
+    let field = |i: usize| -> (Cow<'t, str>, Place) {
         match &split {
             Split::Plain(ranges) => {
                 let (a, b) = ranges[i];
@@ -141,13 +141,12 @@ fn parse_row<'t>(
                 let start = a + raw.len() - trimmed.len();
                 (
                     Cow::Borrowed(trimmed.trim_end_matches(FIELD_SPACE)),
-                    // Only an error needs the column: counted there.
-                    start,
+                    Place::Byte(start),
                 )
             }
             Split::Quoted(fields) => {
                 let f = &fields[i];
-                (f.text.clone(), usize::MAX - (f.column + f.quoted as usize))
+                (f.text.clone(), Place::Column(f.column + f.quoted as usize))
             }
         }
     };
@@ -162,11 +161,9 @@ fn parse_row<'t>(
     };
     let (key, place) = field(columns.key);
     if let Err(e) = check_key(&key, &opts.key_col) {
-        // A byte offset of a plain field, or (from the top) the column of a quoted one.
-        let column = if place > text.len() {
-            usize::MAX - place
-        } else {
-            text[..place].chars().count() + 1
+        let column = match place {
+            Place::Byte(start) => text[..start].chars().count() + 1,
+            Place::Column(column) => column,
         };
         let offset = key.chars().position(char::is_control);
         return Err(match offset {
@@ -175,6 +172,13 @@ fn parse_row<'t>(
         });
     }
     Ok((et, pt, key))
+}
+
+/// Where a field's text starts: a byte offset into the line (its column is counted only when
+/// an error needs it), or the column of a quoted field's first character.
+enum Place {
+    Byte(usize),
+    Column(usize),
 }
 
 /// A row's fields: byte ranges of the line, or unquoted fields.
