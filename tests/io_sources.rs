@@ -576,3 +576,38 @@ fn the_counters_panel_counts_skipped_rows_only_when_some_were() {
     assert!(labels(0).iter().all(|(l, _)| l != "skipped rows"));
     assert!(labels(3).contains(&("skipped rows".to_string(), "3 in the file".to_string())));
 }
+
+/// Parquet columns are found by name whatever their order, and a column not read is not needed.
+#[test]
+fn parquet_columns_are_mapped_by_name() {
+    let bytes = parquet(
+        &[(1.0, 20, "a"), (5.0, 10, "b")],
+        parquet::basic::Compression::UNCOMPRESSED,
+    );
+    let path = file("mapped.parquet", &bytes);
+    let swapped = SourceOptions {
+        event_time_col: "proc_time_ms".into(),
+        proc_time_col: "event_time_ms".into(),
+        ..SourceOptions::default()
+    };
+    let s = read(&path, &swapped).unwrap().0;
+    let got: Vec<(f64, f64)> = s
+        .events
+        .iter()
+        .map(|e| (e.event_time, e.proc_time))
+        .collect();
+    assert_eq!(got, vec![(20.0, 1.0), (10.0, 5.0)]);
+    let file_order = SourceOptions {
+        arrival: Arrival::FileOrder,
+        proc_time_col: "absent".into(),
+        time_format: Some(TimeFormat::S),
+        ..SourceOptions::default()
+    };
+    let s = read(&path, &file_order).unwrap().0;
+    let got: Vec<(f64, f64)> = s
+        .events
+        .iter()
+        .map(|e| (e.event_time, e.proc_time))
+        .collect();
+    assert_eq!(got, vec![(1000.0, 1000.0), (5000.0, 5000.0)]);
+}

@@ -20,11 +20,12 @@ pub fn read_rows(
 ) -> Result<(Stream, SourceReport)> {
     let reader = SerializedFileReader::new(bytes::Bytes::from(bytes))
         .map_err(|e| anyhow!("{name}: not a readable Parquet file, or a truncated one ({e})"))?;
-    let found: Vec<String> = reader
+    let root = reader
         .metadata()
         .file_metadata()
         .schema_descr()
-        .root_schema()
+        .root_schema();
+    let found: Vec<String> = root
         .get_fields()
         .iter()
         .map(|f| f.name().to_string())
@@ -47,8 +48,27 @@ pub fn read_rows(
         None
     };
     let key = find(&opts.key_col, "--key-col")?;
+    // Only the columns read are decoded: the projection keeps the file's order, and each
+    // column read is found at its rank among them.
+    let mut wanted: Vec<usize> = [Some(event_time), proc_time, Some(key)]
+        .into_iter()
+        .flatten()
+        .collect();
+    wanted.sort_unstable();
+    wanted.dedup();
+    let rank = |i: usize| wanted.iter().position(|&w| w == i).unwrap_or(usize::MAX);
+    let (event_time, proc_time, key) = (rank(event_time), proc_time.map(rank), rank(key));
+    let projection = ::parquet::schema::types::Type::group_type_builder(root.name())
+        .with_fields(
+            wanted
+                .iter()
+                .map(|&i| root.get_fields()[i].clone())
+                .collect(),
+        )
+        .build()
+        .map_err(|e| anyhow!("{name}: cannot select the columns ({e})"))?;
     let iter = reader
-        .get_row_iter(None)
+        .get_row_iter(Some(projection))
         .map_err(|e| anyhow!("{name}: cannot read the Parquet rows ({e})"))?;
     for (i, row) in iter.enumerate() {
         let at = i as u64 + 1;
