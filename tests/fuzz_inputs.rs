@@ -19,6 +19,7 @@ use twoclocks::cli::args::{
 use twoclocks::cli::commands::PipelineArgs;
 use twoclocks::cli::{error_line, execute, parse, ui_options, Invocation};
 use twoclocks::io::csv::read_events_from;
+use twoclocks::io::source::{read_source_from, InputFormat, OnBadRow, SourceOptions};
 
 /// An error line as the program prints it: one line, no control character, not endless.
 fn assert_one_line(line: &str) {
@@ -63,12 +64,47 @@ fn any_text() -> impl Strategy<Value = String> {
     ]
 }
 
+/// The first bytes that pick a decoder or a format.
+const MAGICS: &[&[u8]] = &[b"", &[0x1f, 0x8b], &[0x28, 0xb5, 0x2f, 0xfd], b"PAR1", b"{"];
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 
     #[test]
     fn the_log_reader_takes_any_bytes(bytes in prop::collection::vec(any::<u8>(), 0..300)) {
         if let Err(e) = read_events_from(bytes.as_slice(), "fuzz.csv") {
+            assert_one_line(&error_line(&e));
+        }
+    }
+
+    #[test]
+    fn every_source_format_takes_any_bytes(
+        bytes in prop::collection::vec(any::<u8>(), 0..400),
+        format in select(&[None, Some(InputFormat::Csv), Some(InputFormat::Jsonl), Some(InputFormat::Parquet)]),
+        magic in select(MAGICS),
+        skip in any::<bool>(),
+    ) {
+        let mut input = magic.to_vec();
+        input.extend_from_slice(&bytes);
+        let opts = SourceOptions {
+            format,
+            on_bad_row: if skip { OnBadRow::Skip } else { OnBadRow::Error },
+            ..SourceOptions::default()
+        };
+        if let Err(e) = read_source_from(input.as_slice(), "fuzz", None, &opts) {
+            assert_one_line(&error_line(&e));
+        }
+    }
+
+    #[test]
+    fn the_json_lines_reader_takes_any_rows(
+        rows in prop::collection::vec(
+            near(&["{", "}", "\"event_time_ms\":", "\"proc_time_ms\":", "\"key\":", ",", "\"a\"", "1", "null", "true", "[", "]", "\"2026-12-04T08:00:00Z\""]),
+            0..12,
+        ),
+    ) {
+        let text = rows.join("\n");
+        if let Err(e) = read_source_from(text.as_bytes(), "fuzz.jsonl", Some("fuzz.jsonl"), &SourceOptions::default()) {
             assert_one_line(&error_line(&e));
         }
     }
@@ -100,7 +136,7 @@ proptest! {
             Err(e) => {
                 let line = error_line(&e);
                 assert_one_line(&line);
-                prop_assert!(line.starts_with("fuzz.csv, line "), "{}", line);
+                prop_assert!(line.starts_with("fuzz.csv, line ") || line.starts_with("fuzz.csv: "), "{}", line);
             }
         }
     }

@@ -268,10 +268,14 @@ impl From<AccumulationArg> for Accumulation {
 /// Where events come from: the generator's dials, or a CSV file.
 #[derive(Debug, Clone, Args)]
 pub struct SourceArgs {
-    /// Read events from a CSV file with header event_time_ms,proc_time_ms,key instead of
-    /// generating them.
-    #[arg(long, value_name = "FILE.csv", conflicts_with_all = ["seed", "events", "span", "tail", "mean_delay", "tail_max", "keys"])]
+    /// Read events from a log instead of generating them: CSV (header
+    /// event_time_ms,proc_time_ms,key), JSON Lines or Parquet, maybe .gz/.zst; `-` is
+    /// standard input.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["seed", "events", "span", "tail", "mean_delay", "tail_max", "keys"])]
     pub input: Option<PathBuf>,
+    /// How to read the log.
+    #[command(flatten)]
+    pub read: crate::cli::input::InputArgs,
     /// Generator seed (Python's random.Random(seed)).
     #[arg(long, default_value_t = 7, allow_negative_numbers = true)]
     pub seed: u64,
@@ -311,15 +315,30 @@ impl SourceArgs {
 
     /// Loads or generates the stream.
     pub fn load(&self) -> Result<crate::engine::Stream> {
+        Ok(self.load_reported()?.0)
+    }
+
+    /// Loads or generates the stream, with what reading a log saw (none for a generated one).
+    pub fn load_reported(
+        &self,
+    ) -> Result<(
+        crate::engine::Stream,
+        Option<crate::io::source::SourceReport>,
+    )> {
         match &self.input {
-            Some(path) => crate::io::csv::read_events(path),
+            Some(path) => {
+                let (stream, report) = self.read.read(path)?;
+                Ok((stream, Some(report)))
+            }
             None => {
                 let p = self.params();
                 check_keys(&p.keys)?;
                 if p.events > 50_000_000 {
                     bail!("--events {} is more than 50000000", p.events);
                 }
-                crate::engine::stream::generate(&p).context("bad generator parameters")
+                let stream =
+                    crate::engine::stream::generate(&p).context("bad generator parameters")?;
+                Ok((stream, None))
             }
         }
     }
@@ -582,12 +601,29 @@ pub fn chosen(
     engine: &EngineArgs,
     given: &Given,
 ) -> Result<(crate::engine::Stream, EngineConfig)> {
+    chosen_reported(scenario, source, engine, given).map(|(s, c, _)| (s, c))
+}
+
+/// [`chosen`], with what reading a log saw (none for a generated stream).
+pub fn chosen_reported(
+    scenario: Option<ScenarioName>,
+    source: &SourceArgs,
+    engine: &EngineArgs,
+    given: &Given,
+) -> Result<(
+    crate::engine::Stream,
+    EngineConfig,
+    Option<crate::io::source::SourceReport>,
+)> {
     match scenario {
-        None => Ok((source.load()?, engine.config()?)),
+        None => {
+            let (stream, report) = source.load_reported()?;
+            Ok((stream, engine.config()?, report))
+        }
         Some(name) => {
             let config = scenario_config(&name.preset(), engine, given)?;
             let (stream, _) = scenario_stream(name, source, given)?;
-            Ok((stream, config))
+            Ok((stream, config, None))
         }
     }
 }

@@ -4,6 +4,7 @@
 //! stream and dials the top-level flags preset).
 pub mod args;
 pub mod commands;
+pub mod input;
 pub mod report;
 
 use std::process::ExitCode;
@@ -385,8 +386,14 @@ fn load_scenario(
     window: &crate::engine::WindowFn,
 ) -> anyhow::Result<Scenario> {
     if let Some(path) = &a.source.input {
-        let stream = a.source.load()?;
-        return Ok(Scenario::new(path.display().to_string(), stream, window));
+        let (stream, report) = a.source.load_reported()?;
+        let name = match report.as_ref() {
+            Some(r) if path.as_os_str() == "-" => r.name.clone(),
+            _ => path.display().to_string(),
+        };
+        let mut scenario = Scenario::new(name, stream, window);
+        scenario.skipped_rows = report.map_or(0, |r| r.skipped_rows);
+        return Ok(scenario);
     }
     let name = a.scenario.unwrap_or_default();
     let (stream, label) = args::scenario_stream(name, &a.source, given)?;

@@ -3,14 +3,14 @@
 //! and writing a stream out with floats at full round-trip precision.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
 
 use anyhow::{anyhow, bail, Context, Result};
 
-use crate::engine::{Event, Stream};
+use crate::engine::Stream;
 use crate::io::quote::{escaped, quoted};
+use crate::io::source::{check_key, time_ms, RawTime, Rows, SourceOptions, SourceReport};
 
 /// The header an event log must start with.
 pub const HEADER: [&str; 3] = ["event_time_ms", "proc_time_ms", "key"];
@@ -18,17 +18,14 @@ pub const HEADER: [&str; 3] = ["event_time_ms", "proc_time_ms", "key"];
 /// The longest line read, in bytes (with its line ending).
 const MAX_LINE_BYTES: usize = 16 << 20;
 
-/// Times beyond ±2^53 ms lose integer precision and are refused.
-const TIME_LIMIT: f64 = 9_007_199_254_740_992.0;
-
-/// Reads an event log from a file.
+/// Reads an event log in the standard CSV layout from a file.
 pub fn read_events(path: &Path) -> Result<Stream> {
     let name = escaped(&path.display().to_string());
     let file = std::fs::File::open(path).with_context(|| format!("cannot open {name}"))?;
     read_events_from(file, &name)
 }
 
-/// Reads an event log; `name` is used in error messages.
+/// Reads an event log in the standard layout; `name` is used in error messages.
 ///
 /// One event per line: `event_time_ms,proc_time_ms,key`, after the header. Lines end in LF or
 /// CRLF. Spaces and tabs around a field are trimmed; a field in double quotes is taken as it is
@@ -36,83 +33,166 @@ pub fn read_events(path: &Path) -> Result<Stream> {
 /// control character and a quote that does not close on its line are errors naming the line
 /// (and the column, counted in characters from 1): nothing is skipped.
 pub fn read_events_from<R: Read>(reader: R, name: &str) -> Result<Stream> {
+    Ok(read_rows(reader, name, &SourceOptions::default())?.0)
+}
+
+/// Where the columns read are in a row.
+struct Columns {
+    event_time: usize,
+    proc_time: Option<usize>,
+    key: usize,
+    /// How many fields a row has.
+    count: usize,
+}
+
+/// Reads CSV rows with the header's columns named by `opts` (any other columns are ignored).
+pub fn read_rows<R: Read>(
+    reader: R,
+    name: &str,
+    opts: &SourceOptions,
+) -> Result<(Stream, SourceReport)> {
     let mut lines = LogLines::new(reader, name);
     let (_, header) = lines.next_line()?.ok_or_else(|| {
         anyhow!(
-            "{name}, line 1: the file is empty; it must start with the header `{}`",
+            "{name}, line 1: the file is empty; it must start with a header such as `{}`",
             HEADER.join(",")
         )
     })?;
+    let header = header?;
     let got = split_fields(header, name, 1)?;
-    if got.iter().map(|f| f.text.as_ref()).ne(HEADER) {
-        let found: Vec<&str> = got.iter().map(|f| f.text.as_ref()).collect();
-        bail!(
-            "{name}, line 1: the header must be `{}`, found {}",
-            HEADER.join(","),
-            quoted(&found.join(","))
-        );
-    }
-    let mut keys: Vec<String> = Vec::new();
-    let mut ids: HashMap<String, u32> = HashMap::new();
-    let mut events = Vec::new();
+    let found: Vec<&str> = got.iter().map(|f| f.text.as_ref()).collect();
+    let find = |column: &str, flag: &str| {
+        found.iter().position(|f| *f == column).ok_or_else(|| {
+            let listed: Vec<String> = found.iter().map(|f| quoted(f)).collect();
+            anyhow!(
+                "{name}, line 1: no column {} ({flag}); the columns found are {}",
+                quoted(column),
+                listed.join(", ")
+            )
+        })
+    };
+    let mut rows = Rows::new(opts, name, "line");
+    let columns = Columns {
+        event_time: find(&opts.event_time_col, "--event-time-col")?,
+        proc_time: if rows.reads_proc_time() {
+            Some(find(&opts.proc_time_col, "--proc-time-col")?)
+        } else {
+            None
+        },
+        key: find(&opts.key_col, "--key-col")?,
+        count: found.len(),
+    };
+    let header_line = header_text(&found);
+    let mut ranges: Vec<(usize, usize)> = Vec::with_capacity(columns.count);
     while let Some((line, text)) = lines.next_line()? {
-        let fields = split_fields(text, name, line)?;
-        if fields.len() != 3 {
-            bail!(
-                "{name}, line {line}: expected 3 fields (event_time_ms,proc_time_ms,key), found {}",
-                fields.len()
-            );
+        match text.and_then(|text| parse_row(text, name, line, &columns, &mut ranges, opts)) {
+            Ok((et, pt, key)) => rows.push(line, et, pt, &key)?,
+            Err(e) => rows.bad(line, e)?,
         }
-        let et = parse_time(&fields[0].text, "event_time_ms", name, line)?;
-        let pt = parse_time(&fields[1].text, "proc_time_ms", name, line)?;
-        let key = &fields[2];
-        if key.text.is_empty() {
-            bail!("{name}, line {line}: the key is empty");
-        }
-        if let Some((i, c)) = key.text.chars().enumerate().find(|(_, c)| c.is_control()) {
-            bail!(
-                "{name}, line {line}, column {}: the key {} holds a control character \
-                 (U+{:04X}); keys must be printable",
-                key.column + key.quoted as usize + i,
-                quoted(&key.text),
-                c as u32
-            );
-        }
-        let id = match ids.get(key.text.as_ref()) {
-            Some(&id) => id,
-            None => {
-                if keys.len() >= u32::MAX as usize {
-                    bail!("{name}, line {line}: too many distinct keys");
-                }
-                let id = keys.len() as u32;
-                keys.push(key.text.to_string());
-                ids.insert(key.text.to_string(), id);
-                id
+    }
+    rows.finish(&format!(
+        "the file holds a header and no events (line 1: {})",
+        quoted(&header_line)
+    ))
+}
+
+fn header_text(found: &[&str]) -> String {
+    found.join(",")
+}
+
+/// One row's event time, processing time (if read) and key.
+fn parse_row<'t>(
+    text: &'t str,
+    name: &str,
+    line: u64,
+    columns: &Columns,
+    ranges: &mut Vec<(usize, usize)>,
+    opts: &SourceOptions,
+) -> Result<(f64, Option<f64>, Cow<'t, str>)> {
+    let at = |e: anyhow::Error| anyhow!("{name}, line {line}: {e}");
+    // Most rows hold no quote: their fields are split on the bytes, without allocating.
+    let split = if !text.contains('"') {
+        ranges.clear();
+        let mut from = 0;
+        for (i, b) in text.bytes().enumerate() {
+            if b == b',' {
+                ranges.push((from, i));
+                from = i + 1;
             }
+        }
+        ranges.push((from, text.len()));
+        if ranges.len() != columns.count {
+            return Err(wrong_count(name, line, columns.count, ranges.len()));
+        }
+        Split::Plain(ranges)
+    } else {
+        let fields = split_fields(text, name, line)?;
+        if fields.len() != columns.count {
+            return Err(wrong_count(name, line, columns.count, fields.len()));
+        }
+        Split::Quoted(fields)
+    };
+    let field = |i: usize| -> (Cow<'t, str>, Place) {
+        match &split {
+            Split::Plain(ranges) => {
+                let (a, b) = ranges[i];
+                let raw = &text[a..b];
+                let trimmed = raw.trim_start_matches(FIELD_SPACE);
+                let start = a + raw.len() - trimmed.len();
+                (
+                    Cow::Borrowed(trimmed.trim_end_matches(FIELD_SPACE)),
+                    Place::Byte(start),
+                )
+            }
+            Split::Quoted(fields) => {
+                let f = &fields[i];
+                (f.text.clone(), Place::Column(f.column + f.quoted as usize))
+            }
+        }
+    };
+    let (et, _) = field(columns.event_time);
+    let et = time_ms(RawTime::Text(&et), opts.time_format, &opts.event_time_col).map_err(at)?;
+    let pt = match columns.proc_time {
+        Some(i) => {
+            let (pt, _) = field(i);
+            Some(time_ms(RawTime::Text(&pt), opts.time_format, &opts.proc_time_col).map_err(at)?)
+        }
+        None => None,
+    };
+    let (key, place) = field(columns.key);
+    if let Err(e) = check_key(&key, &opts.key_col) {
+        let column = match place {
+            Place::Byte(start) => text[..start].chars().count() + 1,
+            Place::Column(column) => column,
         };
-        events.push(Event {
-            event_time: et,
-            proc_time: pt,
-            key: id,
+        let offset = key.chars().position(char::is_control);
+        return Err(match offset {
+            Some(i) => anyhow!("{name}, line {line}, column {}: {e}", column + i),
+            None => at(e),
         });
     }
-    // Key ids follow the names' order, so that output is ordered by key name whatever row a
-    // key first appears on (a generated stream and its CSV give the same output).
-    let mut order: Vec<u32> = (0..keys.len() as u32).collect();
-    order.sort_by(|&a, &b| keys[a as usize].cmp(&keys[b as usize]));
-    let mut new_id = vec![0u32; keys.len()];
-    for (rank, &old) in order.iter().enumerate() {
-        new_id[old as usize] = rank as u32;
-    }
-    for e in &mut events {
-        e.key = new_id[e.key as usize];
-    }
-    let keys = order.iter().map(|&i| keys[i as usize].clone()).collect();
-    Ok(Stream::from_unordered(events, keys))
+    Ok((et, pt, key))
+}
+
+/// Where a field's text starts: a byte offset into the line (its column is counted only when
+/// an error needs it), or the column of a quoted field's first character.
+enum Place {
+    Byte(usize),
+    Column(usize),
+}
+
+/// A row's fields: byte ranges of the line, or unquoted fields.
+enum Split<'r, 't> {
+    Plain(&'r [(usize, usize)]),
+    Quoted(Vec<Field<'t>>),
+}
+
+fn wrong_count(name: &str, line: u64, expected: usize, found: usize) -> anyhow::Error {
+    anyhow!("{name}, line {line}: expected {expected} fields as in the header, found {found}")
 }
 
 /// The lines of a log, numbered from 1, without their line ending; a blank line is an error.
-struct LogLines<'n, R: Read> {
+pub(crate) struct LogLines<'n, R: Read> {
     reader: BufReader<R>,
     name: &'n str,
     buf: Vec<u8>,
@@ -121,7 +201,7 @@ struct LogLines<'n, R: Read> {
 }
 
 impl<'n, R: Read> LogLines<'n, R> {
-    fn new(reader: R, name: &'n str) -> Self {
+    pub(crate) fn new(reader: R, name: &'n str) -> Self {
         LogLines {
             reader: BufReader::with_capacity(1 << 16, reader),
             name,
@@ -131,14 +211,16 @@ impl<'n, R: Read> LogLines<'n, R> {
     }
 
     /// The next line's number and text, `None` at the end of the input.
-    fn next_line(&mut self) -> Result<Option<(u64, &str)>> {
+    /// A line that is not UTF-8 or blank is a bad row (the inner error); a read error or an
+    /// endless line stops reading (the outer one).
+    pub(crate) fn next_line(&mut self) -> Result<Option<(u64, Result<&str>)>> {
         let name = self.name;
         self.buf.clear();
         // Bounded, so that an endless line (`--input /dev/zero`) ends as an error.
         let n = (&mut self.reader)
             .take(MAX_LINE_BYTES as u64 + 1)
             .read_until(b'\n', &mut self.buf)
-            .with_context(|| format!("{name}: cannot read line {}", self.number + 1))?;
+            .with_context(|| format!("{name}, line {}: cannot read", self.number + 1))?;
         if n == 0 {
             return Ok(None);
         }
@@ -165,10 +247,15 @@ impl<'n, R: Read> LogLines<'n, R> {
                     .count()
                     + 1
             )
-        })?;
-        if text.trim_matches(FIELD_SPACE).is_empty() {
-            bail!("{name}, line {line}: the line is blank; remove it (no line is skipped)");
-        }
+        });
+        let text = text.and_then(|text| {
+            if text.trim_matches(FIELD_SPACE).is_empty() {
+                bail!(
+                    "{name}, line {line}: the line is blank; remove it (or give --on-bad-row skip)"
+                );
+            }
+            Ok(text)
+        });
         Ok(Some((line, text)))
     }
 }
@@ -255,22 +342,6 @@ fn split_fields<'t>(text: &'t str, name: &str, line: u64) -> Result<Vec<Field<'t
     }
 }
 
-fn parse_time(field: &str, column: &str, name: &str, line: u64) -> Result<f64> {
-    let v: f64 = field.parse().map_err(|_| {
-        anyhow!(
-            "{name}, line {line}: {column} {} is not a number of milliseconds",
-            quoted(field)
-        )
-    })?;
-    if !v.is_finite() || v.abs() > TIME_LIMIT {
-        bail!(
-            "{name}, line {line}: {column} {} is out of range (finite, within ±2^53 ms)",
-            quoted(field)
-        );
-    }
-    Ok(v)
-}
-
 /// Writes a stream as CSV with the standard header.
 pub fn write_csv<W: Write>(stream: &Stream, out: W) -> Result<()> {
     let mut w = std::io::BufWriter::new(out);
@@ -349,7 +420,7 @@ mod tests {
         .to_string();
         assert_eq!(
             err,
-            "t.csv, line 3: proc_time_ms 'oops' is not a number of milliseconds"
+            "t.csv, line 3: proc_time_ms 'oops' is not a number of milliseconds nor an RFC 3339 time"
         );
         let err = read_events_from("a,b,c\n".as_bytes(), "t.csv")
             .unwrap_err()
@@ -377,7 +448,7 @@ mod tests {
         let err = read("event_time_ms,proc_time_ms,key\n1,2,a\n3,4,b\0c\n").unwrap_err();
         assert_eq!(
             err,
-            "t.csv, line 3, column 6: the key 'b\\u{0}c' holds a control character (U+0000); \
+            "t.csv, line 3, column 6: key 'b\\u{0}c' holds a control character (U+0000); \
              keys must be printable"
         );
         let err = read("event_time_ms,proc_time_ms,key\n1,2,\"x\u{1b}[2J\"\n").unwrap_err();

@@ -1,7 +1,10 @@
-//! Sources and sinks at the edge of the program: reading event logs from files, writing
-//! streams and results out, and showing a user's values back in error messages. The engine
-//! never touches them.
+//! Sources and sinks at the edge of the program: reading event logs from files or standard
+//! input (CSV, JSON Lines, Parquet, compressed or not), writing streams and results out, and
+//! showing a user's values back in error messages. The engine never touches them.
 
 pub mod csv;
+pub mod jsonl;
+pub mod parquet;
 pub mod quote;
 pub mod sink;
+pub mod source;

@@ -35,6 +35,8 @@ pub struct Scenario {
     pub event_time: (f64, f64),
     /// Processing-time extent (ms): from min(0, earliest) to the latest.
     pub proc_time: (f64, f64),
+    /// Bad rows of the input file skipped under `--on-bad-row skip` (0 for a generated stream).
+    pub skipped_rows: u64,
 }
 
 impl Scenario {
@@ -74,6 +76,7 @@ impl Scenario {
             global: window.is_global(),
             event_time: et,
             proc_time: pt,
+            skipped_rows: 0,
         }
     }
 

@@ -13,7 +13,7 @@ use super::json::{bound, finite};
 use super::pipeline::{
     pipeline_json, run_pipeline, write_pipeline_table, PipelineArgs, PipelineJson, PipelineRun,
 };
-use crate::cli::args::{chosen, EngineArgs, Given, OutputArgs, SourceArgs};
+use crate::cli::args::{chosen_reported, EngineArgs, Given, OutputArgs, SourceArgs};
 use crate::engine::pipeline::SinkWrite;
 use crate::engine::scenario::ScenarioName;
 use crate::engine::window::{fmt_ms, oracle, WindowFn};
@@ -99,6 +99,10 @@ struct RunJson {
     ttl_expired: u64,
     /// The most state entries (open cells) held at once.
     state_entries_max: u64,
+    /// Bad rows of the input skipped under `--on-bad-row skip`.
+    skipped_rows: u64,
+    /// Rows of the input whose processing time is before their event time (kept).
+    clock_skew_rows: u64,
     config: ConfigJson,
     windows: Vec<WindowJson>,
     panes: Vec<PaneRow>,
@@ -140,7 +144,7 @@ pub fn run(a: &RunArgs, out: &mut dyn Write) -> Result<()> {
         } else {
             (Box::new(std::io::sink()), out)
         };
-    let (stream, cfg) = chosen(a.scenario, &a.source, &a.engine, &a.given)?;
+    let (stream, cfg, read) = chosen_reported(a.scenario, &a.source, &a.engine, &a.given)?;
     // A scenario's job is its presets: the pipeline flags given override them one by one.
     let pipeline = match a.scenario.and_then(|n| n.preset().job) {
         Some(job) => a.pipeline.over(&job),
@@ -226,6 +230,8 @@ pub fn run(a: &RunArgs, out: &mut dyn Write) -> Result<()> {
                 accuracy: score.accuracy(),
                 ttl_expired: c.ttl_expired,
                 state_entries_max: c.state_entries_max,
+                skipped_rows: read.as_ref().map_or(0, |r| r.skipped_rows),
+                clock_skew_rows: read.as_ref().map_or(0, |r| r.clock_skew_rows),
                 config: ConfigJson {
                     window: cfg.window.describe(),
                     watermark: cfg.watermark.to_string(),

@@ -93,6 +93,14 @@ pub fn rows(app: &App) -> Vec<(String, String, Style)> {
         (open.0, open.1, bold),
         ("state".into(), bytes(tr.state_bytes()), bold),
     ]);
+    // Rows of the input file that were skipped as bad: a count for the whole file.
+    if app.scenario.skipped_rows > 0 {
+        rows.push((
+            "skipped rows".into(),
+            format!("{} in the file", app.scenario.skipped_rows),
+            t.text,
+        ));
+    }
     rows
 }
 

@@ -1,0 +1,136 @@
+//! The flags that say how to read a user's event log (`--input FILE`): its format, its
+//! columns, its time unit, where processing times come from and what a bad row does; and the
+//! shell around reading it: a progress bar on a terminal, notes on standard error.
+
+use std::io::Read;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+use clap::Args;
+
+use crate::engine::Stream;
+use crate::io::source::{
+    read_source_with, Arrival, InputFormat, OnBadRow, SourceOptions, SourceReport, TimeFormat,
+};
+
+/// How to read `--input`.
+#[derive(Debug, Clone, Args)]
+pub struct InputArgs {
+    /// The input's format (default: by the file's extension, then by its first bytes; a
+    /// .gz or .zst file is decompressed first).
+    #[arg(long, value_enum, requires = "input")]
+    pub input_format: Option<InputFormat>,
+    /// The column (or JSON member) that holds the event time.
+    #[arg(long, default_value = "event_time_ms", requires = "input")]
+    pub event_time_col: String,
+    /// The column that holds the processing time.
+    #[arg(long, default_value = "proc_time_ms", requires = "input")]
+    pub proc_time_col: String,
+    /// The column that holds the key.
+    #[arg(long, default_value = "key", requires = "input")]
+    pub key_col: String,
+    /// What a time is (default: a number is ms, a text is an RFC 3339 time).
+    #[arg(long, value_enum, requires = "input")]
+    pub time_format: Option<TimeFormat>,
+    /// Where processing times come from: a column, or the file's order (a row's processing
+    /// time is then the largest event time read up to it).
+    #[arg(long, value_enum, default_value_t = Arrival::Column, requires = "input")]
+    pub arrival: Arrival,
+    /// What a bad row does: stop with an error naming it, or skip it (counted and reported).
+    #[arg(long, value_enum, default_value_t = OnBadRow::Error, requires = "input")]
+    pub on_bad_row: OnBadRow,
+}
+
+impl InputArgs {
+    /// The reading options these flags give.
+    pub fn options(&self) -> SourceOptions {
+        SourceOptions {
+            format: self.input_format,
+            event_time_col: self.event_time_col.clone(),
+            proc_time_col: self.proc_time_col.clone(),
+            key_col: self.key_col.clone(),
+            time_format: self.time_format,
+            arrival: self.arrival,
+            on_bad_row: self.on_bad_row,
+            ..SourceOptions::default()
+        }
+    }
+
+    /// Reads the log at `path` (`-` is standard input), with a progress bar on a terminal
+    /// once reading takes a second, and prints the report's notes on standard error.
+    pub fn read(&self, path: &Path) -> Result<(Stream, SourceReport)> {
+        let size = std::fs::metadata(path)
+            .ok()
+            .filter(|m| m.is_file())
+            .map(|m| m.len());
+        let (stream, report) =
+            read_source_with(path, &self.options(), |r| Box::new(Progress::new(r, size)))?;
+        for note in report.notes() {
+            eprintln!("twoclocks: {note}");
+        }
+        Ok((stream, report))
+    }
+}
+
+/// A reader that shows a progress bar on standard error (a terminal only) once it has read
+/// for a second: bytes read of the file's size, or bytes read alone from a pipe.
+struct Progress<'r> {
+    inner: Box<dyn Read + 'r>,
+    size: Option<u64>,
+    read: u64,
+    start: Instant,
+    bar: Option<indicatif::ProgressBar>,
+    terminal: bool,
+}
+
+impl<'r> Progress<'r> {
+    fn new(inner: Box<dyn Read + 'r>, size: Option<u64>) -> Self {
+        use std::io::IsTerminal;
+        Progress {
+            inner,
+            size,
+            read: 0,
+            start: Instant::now(),
+            bar: None,
+            terminal: std::io::stderr().is_terminal(),
+        }
+    }
+}
+
+impl Read for Progress<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read += n as u64;
+        if self.terminal {
+            if self.bar.is_none() && self.start.elapsed() > Duration::from_secs(1) {
+                let bar = match self.size {
+                    Some(size) => indicatif::ProgressBar::new(size).with_style(
+                        indicatif::ProgressStyle::with_template(
+                            "reading {bar:40} {bytes}/{total_bytes} ({eta} left)",
+                        )
+                        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+                    ),
+                    None => indicatif::ProgressBar::new_spinner().with_style(
+                        indicatif::ProgressStyle::with_template("reading {spinner} {bytes}")
+                            .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+                    ),
+                };
+                bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+                self.bar = Some(bar);
+            }
+            if let Some(bar) = &self.bar {
+                bar.set_position(self.read);
+            }
+        }
+        Ok(n)
+    }
+}
+
+impl Drop for Progress<'_> {
+    fn drop(&mut self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}

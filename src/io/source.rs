@@ -1,0 +1,635 @@
+//! Where a user's event log comes from: a file or standard input, CSV, JSON Lines or Parquet,
+//! plain or gzip/zstd-compressed, with its columns named by flags. Each format's reader hands
+//! its rows to [`Rows`], which turns times into milliseconds, interns keys, skips or refuses bad
+//! rows and counts what it saw into a [`SourceReport`].
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Read};
+use std::path::Path;
+
+use anyhow::{anyhow, bail, Context, Result};
+use clap::ValueEnum;
+use rustc_hash::FxBuildHasher;
+
+use crate::engine::{Event, Stream};
+use crate::io::quote::{escaped, quoted};
+
+/// The most events an input may hold: it is held in memory to be sorted by processing time.
+pub const MAX_ROWS: usize = 50_000_000;
+
+/// How many skipped rows' line numbers a report keeps.
+pub const FIRST_SKIPPED: usize = 5;
+
+/// Times beyond ±2^53 ms lose integer precision and are refused.
+pub const TIME_LIMIT: f64 = 9_007_199_254_740_992.0;
+
+/// The layout of an input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+// clap turns doc comments into --help text: see `TableOrJson`.
+#[allow(missing_docs)]
+pub enum InputFormat {
+    // Comma-separated values under a header line.
+    Csv,
+    // One JSON object per line.
+    Jsonl,
+    // An Apache Parquet file.
+    Parquet,
+}
+
+impl InputFormat {
+    /// The format's name as the flag spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            InputFormat::Csv => "csv",
+            InputFormat::Jsonl => "jsonl",
+            InputFormat::Parquet => "parquet",
+        }
+    }
+}
+
+/// What a timestamp's number counts, or that it is an RFC 3339 text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[allow(missing_docs)]
+pub enum TimeFormat {
+    // Milliseconds since the epoch.
+    Ms,
+    // Seconds.
+    S,
+    // Microseconds.
+    Us,
+    // Nanoseconds.
+    Ns,
+    // Text such as 2026-12-04T08:00:00.250Z.
+    Rfc3339,
+}
+
+impl TimeFormat {
+    /// The unit's name as the flag spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            TimeFormat::Ms => "ms",
+            TimeFormat::S => "s",
+            TimeFormat::Us => "us",
+            TimeFormat::Ns => "ns",
+            TimeFormat::Rfc3339 => "rfc3339",
+        }
+    }
+
+    /// How many milliseconds one unit is (`None` for RFC 3339 text).
+    fn ms_per_unit(self) -> Option<f64> {
+        match self {
+            TimeFormat::Ms => Some(1.0),
+            TimeFormat::S => Some(1000.0),
+            TimeFormat::Us => Some(1e-3),
+            TimeFormat::Ns => Some(1e-6),
+            TimeFormat::Rfc3339 => None,
+        }
+    }
+}
+
+/// Where a row's processing time comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+#[allow(missing_docs)]
+pub enum Arrival {
+    // The processing-time column.
+    #[default]
+    Column,
+    // The file's order: a row's processing time is the largest event time read up to it.
+    FileOrder,
+}
+
+/// What a bad row does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+#[allow(missing_docs)]
+pub enum OnBadRow {
+    // Stop with an error naming the row.
+    #[default]
+    Error,
+    // Skip it, count it and report it.
+    Skip,
+}
+
+/// How to read an input: its format, its columns and what to do with a bad row.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SourceOptions {
+    /// The format; `None` picks it by the file's extension or its first bytes.
+    pub format: Option<InputFormat>,
+    /// The event-time column.
+    pub event_time_col: String,
+    /// The processing-time column (not read with [`Arrival::FileOrder`]).
+    pub proc_time_col: String,
+    /// The key column.
+    pub key_col: String,
+    /// What a timestamp is; `None`: numbers are ms, texts are RFC 3339.
+    pub time_format: Option<TimeFormat>,
+    /// Where processing times come from.
+    pub arrival: Arrival,
+    /// What a bad row does.
+    pub on_bad_row: OnBadRow,
+    /// The most events read.
+    pub max_rows: usize,
+}
+
+impl Default for SourceOptions {
+    fn default() -> Self {
+        SourceOptions {
+            format: None,
+            event_time_col: "event_time_ms".into(),
+            proc_time_col: "proc_time_ms".into(),
+            key_col: "key".into(),
+            time_format: None,
+            arrival: Arrival::Column,
+            on_bad_row: OnBadRow::Error,
+            max_rows: MAX_ROWS,
+        }
+    }
+}
+
+/// What reading an input saw besides its events: rows skipped and rows with clock skew.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SourceReport {
+    /// The input's name as errors give it.
+    pub name: String,
+    /// "line" or "row": what the numbers in `skipped_at` count.
+    pub unit: &'static str,
+    /// Events read.
+    pub rows: u64,
+    /// Bad rows skipped under `--on-bad-row skip`.
+    pub skipped_rows: u64,
+    /// The first skipped rows' numbers (at most [`FIRST_SKIPPED`]).
+    pub skipped_at: Vec<u64>,
+    /// The first skipped row's error.
+    pub first_skip_reason: Option<String>,
+    /// Rows whose processing time is before their event time (kept).
+    pub clock_skew_rows: u64,
+}
+
+impl SourceReport {
+    /// The lines to print on standard error: one for skipped rows, one for clock skew, none
+    /// when there is nothing to say.
+    pub fn notes(&self) -> Vec<String> {
+        let mut notes = Vec::new();
+        if self.skipped_rows > 0 {
+            let at: Vec<String> = self.skipped_at.iter().map(u64::to_string).collect();
+            let more = if self.skipped_rows > self.skipped_at.len() as u64 {
+                ", …"
+            } else {
+                ""
+            };
+            let plural = if self.skipped_at.len() > 1 { "s" } else { "" };
+            notes.push(format!(
+                "{}: skipped {} bad row{} of {} ({}{plural} {}{more}); the first: {}",
+                self.name,
+                self.skipped_rows,
+                if self.skipped_rows == 1 { "" } else { "s" },
+                self.rows + self.skipped_rows,
+                self.unit,
+                at.join(", "),
+                self.first_skip_reason.as_deref().unwrap_or("?")
+            ));
+        }
+        if self.clock_skew_rows > 0 {
+            notes.push(format!(
+                "{}: {} of {} rows have a processing time before their event time (clock \
+                 skew); they are kept",
+                self.name, self.clock_skew_rows, self.rows
+            ));
+        }
+        notes
+    }
+}
+
+/// A timestamp as a reader found it: a number or a text.
+#[derive(Debug, Clone, Copy)]
+pub enum RawTime<'a> {
+    /// A number in the format's unit.
+    Number(f64),
+    /// A text: a number or an RFC 3339 time.
+    Text(&'a str),
+}
+
+/// A timestamp in ms from what a reader found, or the reason it is not one (naming the
+/// column and the value).
+pub fn time_ms(raw: RawTime<'_>, format: Option<TimeFormat>, column: &str) -> Result<f64> {
+    let (ms, shown) = match raw {
+        RawTime::Number(v) => {
+            if format == Some(TimeFormat::Rfc3339) {
+                bail!("{column} {v} is a number, not an RFC 3339 time (--time-format rfc3339)");
+            }
+            let per = format.and_then(TimeFormat::ms_per_unit).unwrap_or(1.0);
+            (v * per, v.to_string())
+        }
+        RawTime::Text(text) => {
+            if text.is_empty() {
+                bail!("{column} is missing (an empty field)");
+            }
+            match format {
+                Some(TimeFormat::Rfc3339) => (rfc3339_ms(text, column)?, quoted(text)),
+                Some(f) => {
+                    let v: f64 = text.parse().map_err(|_| {
+                        anyhow!(
+                            "{column} {} is not a number of {} (--time-format {})",
+                            quoted(text),
+                            unit_word(f),
+                            f.name()
+                        )
+                    })?;
+                    (v * f.ms_per_unit().unwrap_or(1.0), quoted(text))
+                }
+                None => match text.parse::<f64>() {
+                    Ok(v) => (v, quoted(text)),
+                    Err(_) if looks_like_date(text) => (rfc3339_ms(text, column)?, quoted(text)),
+                    Err(_) => bail!(
+                        "{column} {} is not a number of milliseconds nor an RFC 3339 time",
+                        quoted(text)
+                    ),
+                },
+            }
+        }
+    };
+    if !ms.is_finite() || ms.abs() > TIME_LIMIT {
+        bail!("{column} {shown} is out of range (finite, within ±2^53 ms)");
+    }
+    Ok(ms)
+}
+
+fn unit_word(f: TimeFormat) -> &'static str {
+    match f {
+        TimeFormat::Ms => "milliseconds",
+        TimeFormat::S => "seconds",
+        TimeFormat::Us => "microseconds",
+        TimeFormat::Ns => "nanoseconds",
+        TimeFormat::Rfc3339 => "RFC 3339 times",
+    }
+}
+
+/// Whether a text starts like a date (`2026-…`), so that its error speaks of RFC 3339.
+fn looks_like_date(text: &str) -> bool {
+    let b = text.as_bytes();
+    b.len() >= 5 && b[..4].iter().all(u8::is_ascii_digit) && b[4] == b'-'
+}
+
+fn rfc3339_ms(text: &str, column: &str) -> Result<f64> {
+    use time::format_description::well_known::Rfc3339;
+    let t = time::OffsetDateTime::parse(text, &Rfc3339).map_err(|e| {
+        anyhow!(
+            "{column} {} is not an RFC 3339 time such as 2026-12-04T08:00:00Z ({e})",
+            quoted(text)
+        )
+    })?;
+    Ok(t.unix_timestamp_nanos() as f64 / 1e6)
+}
+
+/// The rows read so far: events with interned keys, and what was skipped or skewed.
+pub struct Rows<'o> {
+    opts: &'o SourceOptions,
+    keys: Vec<String>,
+    ids: HashMap<String, u32, FxBuildHasher>,
+    events: Vec<Event>,
+    report: SourceReport,
+    /// The largest event time read (for file-order arrival).
+    max_event_time: f64,
+}
+
+impl<'o> Rows<'o> {
+    /// No rows yet, from the input `name`, numbered by `unit` ("line" or "row").
+    pub fn new(opts: &'o SourceOptions, name: &str, unit: &'static str) -> Self {
+        Rows {
+            opts,
+            keys: Vec::new(),
+            ids: HashMap::default(),
+            events: Vec::new(),
+            report: SourceReport {
+                name: name.to_string(),
+                unit,
+                ..SourceReport::default()
+            },
+            max_event_time: f64::NEG_INFINITY,
+        }
+    }
+
+    /// The options the rows are read with.
+    pub fn options(&self) -> &'o SourceOptions {
+        self.opts
+    }
+
+    /// Whether the processing time is read from a column.
+    pub fn reads_proc_time(&self) -> bool {
+        self.opts.arrival == Arrival::Column
+    }
+
+    /// Adds one good row, numbered `at`: times in ms (`proc_time` `None` under file-order
+    /// arrival), its key checked.
+    pub fn push(
+        &mut self,
+        at: u64,
+        event_time: f64,
+        proc_time: Option<f64>,
+        key: &str,
+    ) -> Result<()> {
+        if self.events.len() >= self.opts.max_rows {
+            bail!(
+                "{}, {} {at}: more than {} events, more than twoclocks sorts in memory: sort \
+                 the log by processing time (e.g. `sort -t, -k2,2n`) and cut it into parts \
+                 (`split -l {}`)",
+                self.report.name,
+                self.report.unit,
+                self.opts.max_rows,
+                self.opts.max_rows
+            );
+        }
+        if event_time > self.max_event_time {
+            self.max_event_time = event_time;
+        }
+        let proc_time = proc_time.unwrap_or(self.max_event_time);
+        if proc_time < event_time {
+            self.report.clock_skew_rows += 1;
+        }
+        let id = match self.ids.get(key) {
+            Some(&id) => id,
+            None => {
+                if self.keys.len() >= u32::MAX as usize {
+                    bail!(
+                        "{}, {} {at}: too many distinct keys",
+                        self.report.name,
+                        self.report.unit
+                    );
+                }
+                let id = self.keys.len() as u32;
+                self.keys.push(key.to_string());
+                self.ids.insert(key.to_string(), id);
+                id
+            }
+        };
+        self.events.push(Event {
+            event_time,
+            proc_time,
+            key: id,
+        });
+        self.report.rows += 1;
+        Ok(())
+    }
+
+    /// A bad row numbered `at`: the error under `--on-bad-row error`, counted and skipped
+    /// under `skip`.
+    pub fn bad(&mut self, at: u64, error: anyhow::Error) -> Result<()> {
+        if self.opts.on_bad_row == OnBadRow::Error {
+            return Err(error);
+        }
+        self.report.skipped_rows += 1;
+        if self.report.skipped_at.len() < FIRST_SKIPPED {
+            self.report.skipped_at.push(at);
+        }
+        if self.report.first_skip_reason.is_none() {
+            self.report.first_skip_reason = Some(format!("{error:#}"));
+        }
+        Ok(())
+    }
+
+    /// The stream (keys numbered in name order, events sorted stably by processing time) and
+    /// the report; an input without events is an error.
+    pub fn finish(self, header_only: &str) -> Result<(Stream, SourceReport)> {
+        let Rows {
+            keys,
+            mut events,
+            report,
+            ..
+        } = self;
+        if events.is_empty() {
+            if report.skipped_rows > 0 {
+                bail!(
+                    "{}: every row is bad ({} skipped); the first: {}",
+                    report.name,
+                    report.skipped_rows,
+                    report.first_skip_reason.as_deref().unwrap_or("?")
+                );
+            }
+            bail!("{}: {header_only}", report.name);
+        }
+        // Key ids follow the names' order, so that output is ordered by key name whatever row a
+        // key first appears on (a generated stream and its CSV give the same output).
+        let mut order: Vec<u32> = (0..keys.len() as u32).collect();
+        order.sort_by(|&a, &b| keys[a as usize].cmp(&keys[b as usize]));
+        let mut new_id = vec![0u32; keys.len()];
+        for (rank, &old) in order.iter().enumerate() {
+            new_id[old as usize] = rank as u32;
+        }
+        for e in &mut events {
+            e.key = new_id[e.key as usize];
+        }
+        let mut slots: Vec<Option<String>> = keys.into_iter().map(Some).collect();
+        let keys = order
+            .iter()
+            .map(|&i| slots[i as usize].take().unwrap_or_default())
+            .collect();
+        Ok((Stream::from_unordered(events, keys), report))
+    }
+}
+
+/// Checks a key: not empty, no control character (which would reach the terminal).
+pub fn check_key(key: &str, column: &str) -> Result<()> {
+    if key.is_empty() {
+        bail!("{column} is empty: every event needs a key");
+    }
+    // C0 controls, DEL and the C1 controls (UTF-8 C2 80..C2 9F) are the only bytes to look at.
+    if key.bytes().any(|b| b < 0x20 || b == 0x7f || b == 0xc2) {
+        if let Some(c) = key.chars().find(|c| c.is_control()) {
+            bail!(
+                "{column} {} holds a control character (U+{:04X}); keys must be printable",
+                quoted(key),
+                c as u32
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The magic numbers of what an input may be.
+const GZIP_MAGIC: &[u8] = &[0x1f, 0x8b];
+const ZSTD_MAGIC: &[u8] = &[0x28, 0xb5, 0x2f, 0xfd];
+const PARQUET_MAGIC: &[u8] = b"PAR1";
+
+/// A compressed input's decoder, whose read errors say the data is truncated or corrupt.
+struct Decoded<R> {
+    inner: R,
+    what: &'static str,
+}
+
+impl<R: Read> Read for Decoded<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.inner.read(buf).map_err(|e| {
+            std::io::Error::new(
+                e.kind(),
+                format!("the {} data is truncated or corrupt ({e})", self.what),
+            )
+        })
+    }
+}
+
+/// Reads an event log from a path (`-` is standard input) with the options given.
+pub fn read_source(path: &Path, opts: &SourceOptions) -> Result<(Stream, SourceReport)> {
+    read_source_with(path, opts, |r| r)
+}
+
+/// Reads an event log from a path (`-` is standard input), its raw bytes through `wrap`
+/// (which may, say, show progress).
+pub fn read_source_with<'a>(
+    path: &Path,
+    opts: &SourceOptions,
+    wrap: impl FnOnce(Box<dyn Read + 'a>) -> Box<dyn Read + 'a>,
+) -> Result<(Stream, SourceReport)> {
+    if path == Path::new("-") {
+        return read_source_from(
+            wrap(Box::new(std::io::stdin().lock())),
+            "standard input",
+            None,
+            opts,
+        );
+    }
+    let name = escaped(&path.display().to_string());
+    let file = std::fs::File::open(path).with_context(|| format!("cannot open {name}"))?;
+    if file.metadata().is_ok_and(|m| m.is_dir()) {
+        bail!("{name} is a folder, not an event log");
+    }
+    let file_name = path.file_name().map(|n| n.to_string_lossy().to_lowercase());
+    read_source_from(wrap(Box::new(file)), &name, file_name.as_deref(), opts)
+}
+
+/// Reads an event log from `reader`; `name` names it in errors, `file_name` (lower case)
+/// gives the extensions that pick the compression and the format.
+pub fn read_source_from<R: Read>(
+    reader: R,
+    name: &str,
+    file_name: Option<&str>,
+    opts: &SourceOptions,
+) -> Result<(Stream, SourceReport)> {
+    let mut raw = BufReader::with_capacity(1 << 16, reader);
+    let head = raw
+        .fill_buf()
+        .with_context(|| format!("{name}: cannot read"))?
+        .to_vec();
+    if head.is_empty() {
+        bail!("{name}: the input is empty: it holds no events (not even a header)");
+    }
+    let mut stem = file_name.unwrap_or("");
+    let decoded: Box<dyn Read + '_> = if head.starts_with(GZIP_MAGIC) || stem.ends_with(".gz") {
+        stem = stem.strip_suffix(".gz").unwrap_or(stem);
+        Box::new(Decoded {
+            inner: flate2::read::MultiGzDecoder::new(raw),
+            what: "gzip",
+        })
+    } else if head.starts_with(ZSTD_MAGIC) || stem.ends_with(".zst") {
+        stem = stem.strip_suffix(".zst").unwrap_or(stem);
+        let decoder = zstd::stream::read::Decoder::with_buffer(raw)
+            .with_context(|| format!("{name}: cannot start the zstd decoder"))?;
+        Box::new(Decoded {
+            inner: decoder,
+            what: "zstd",
+        })
+    } else {
+        Box::new(raw)
+    };
+    let mut input = BufReader::with_capacity(1 << 16, decoded);
+    let head = input
+        .fill_buf()
+        .map_err(|e| anyhow!("{name}: {e}"))?
+        .to_vec();
+    if head.is_empty() {
+        bail!("{name}: the input is empty once decompressed: it holds no events");
+    }
+    let by_name = if stem.ends_with(".csv") || stem.ends_with(".tsv") {
+        Some(InputFormat::Csv)
+    } else if [".jsonl", ".ndjson", ".json"]
+        .iter()
+        .any(|e| stem.ends_with(e))
+    {
+        Some(InputFormat::Jsonl)
+    } else if stem.ends_with(".parquet") || stem.ends_with(".pq") {
+        Some(InputFormat::Parquet)
+    } else {
+        None
+    };
+    let sniffed = if head.starts_with(PARQUET_MAGIC) {
+        InputFormat::Parquet
+    } else if head.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{') {
+        InputFormat::Jsonl
+    } else {
+        InputFormat::Csv
+    };
+    let format = opts.format.or(by_name).unwrap_or(sniffed);
+    if format != InputFormat::Parquet {
+        if head.starts_with(PARQUET_MAGIC) {
+            bail!(
+                "{name}: this is a Parquet file, not {}: give --input-format parquet",
+                format.name()
+            );
+        }
+        if looks_binary(&head) {
+            bail!(
+                "{name}: binary data, not {} text (give --input-format, or a .gz/.zst/.parquet \
+                 file by its extension)",
+                format.name()
+            );
+        }
+    }
+    match format {
+        InputFormat::Csv => crate::io::csv::read_rows(input, name, opts),
+        InputFormat::Jsonl => crate::io::jsonl::read_rows(input, name, opts),
+        InputFormat::Parquet => {
+            let mut bytes = Vec::new();
+            input
+                .read_to_end(&mut bytes)
+                .map_err(|e| anyhow!("{name}: {e}"))?;
+            crate::io::parquet::read_rows(bytes, name, opts)
+        }
+    }
+}
+
+/// Whether the first bytes of a text input are binary: many control bytes other than tab,
+/// line feed and carriage return (a stray NUL in a key is left to the row's own error).
+fn looks_binary(head: &[u8]) -> bool {
+    let head = &head[..head.len().min(1024)];
+    let controls = head
+        .iter()
+        .filter(|&&b| (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0c)) || b == 0x7f)
+        .count();
+    controls >= 4 && controls * 20 >= head.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_in_every_format() {
+        let t = |raw, f| time_ms(raw, f, "t").map_err(|e| e.to_string());
+        assert_eq!(t(RawTime::Text("1500"), None), Ok(1500.0));
+        assert_eq!(t(RawTime::Number(1.5), Some(TimeFormat::S)), Ok(1500.0));
+        assert_eq!(
+            t(RawTime::Text("1500000"), Some(TimeFormat::Us)),
+            Ok(1500.0)
+        );
+        assert_eq!(t(RawTime::Number(1.5e9), Some(TimeFormat::Ns)), Ok(1500.0));
+        assert_eq!(t(RawTime::Text("1970-01-01T00:00:01.5Z"), None), Ok(1500.0));
+        assert_eq!(
+            t(
+                RawTime::Text("1970-01-01T01:00:01.5+01:00"),
+                Some(TimeFormat::Rfc3339)
+            ),
+            Ok(1500.0)
+        );
+        assert!(t(RawTime::Text("NaN"), None)
+            .unwrap_err()
+            .contains("out of range"));
+        assert!(t(RawTime::Text(""), None).unwrap_err().contains("missing"));
+        assert!(t(RawTime::Text("2026-13-01T00:00:00Z"), None)
+            .unwrap_err()
+            .contains("RFC 3339"));
+    }
+
+    #[test]
+    fn binary_heads_are_told_from_text() {
+        assert!(!looks_binary(b"event_time_ms,proc_time_ms,key\n1,2,a\0\n"));
+        assert!(looks_binary(&[0u8, 1, 2, 3, 4, 5, 6, 7, 8, 9]));
+    }
+}

@@ -1,0 +1,613 @@
+//! Reading a user's own log: every format (CSV, JSON Lines, Parquet) plain, gzip- and
+//! zstd-compressed; column mapping and time formats; file-order arrival; every class of bad
+//! input with its file, line (or row), column and value in one error line; skipped rows and
+//! clock skew counted; standard input through a pipe; empty, header-only, binary and truncated
+//! inputs each with its own message.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::Arc;
+
+use twoclocks::engine::Stream;
+use twoclocks::io::source::{
+    read_source, read_source_from, Arrival, InputFormat, OnBadRow, SourceOptions, SourceReport,
+    TimeFormat,
+};
+
+const CSV: &str = "event_time_ms,proc_time_ms,key\n1000,1500,a\n2000,2600,b\n500,3000,a\n";
+
+fn dir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("twoclocks-io-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn file(name: &str, contents: &[u8]) -> PathBuf {
+    let path = dir().join(name);
+    std::fs::write(&path, contents).unwrap();
+    path
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    e.write_all(bytes).unwrap();
+    e.finish().unwrap()
+}
+
+fn zstd(bytes: &[u8]) -> Vec<u8> {
+    zstd::encode_all(bytes, 3).unwrap()
+}
+
+fn read(path: &Path, opts: &SourceOptions) -> Result<(Stream, SourceReport), String> {
+    read_source(path, opts).map_err(|e| format!("{e:#}"))
+}
+
+fn text(name: &str, body: &str, opts: &SourceOptions) -> Result<(Stream, SourceReport), String> {
+    read_source_from(body.as_bytes(), name, Some(name), opts).map_err(|e| format!("{e:#}"))
+}
+
+fn ok(name: &str, body: &str, opts: &SourceOptions) -> Stream {
+    text(name, body, opts).unwrap().0
+}
+
+fn err(name: &str, body: &str, opts: &SourceOptions) -> String {
+    match text(name, body, opts) {
+        Ok(_) => panic!("{name}: read without an error"),
+        Err(e) => e,
+    }
+}
+
+/// The standard three events as a Parquet file: event times as doubles, processing times as
+/// int64, keys as UTF-8 text; `compression` for its pages.
+fn parquet(rows: &[(f64, i64, &str)], compression: parquet::basic::Compression) -> Vec<u8> {
+    use parquet::data_type::{ByteArray, ByteArrayType, DoubleType, Int64Type};
+    use parquet::file::properties::WriterProperties;
+    use parquet::file::writer::SerializedFileWriter;
+    let schema = Arc::new(
+        parquet::schema::parser::parse_message_type(
+            "message events { required double event_time_ms; required int64 proc_time_ms; \
+             required binary key (UTF8); }",
+        )
+        .unwrap(),
+    );
+    let props = Arc::new(
+        WriterProperties::builder()
+            .set_compression(compression)
+            .build(),
+    );
+    let mut out = Vec::new();
+    let mut w = SerializedFileWriter::new(&mut out, schema, props).unwrap();
+    let mut group = w.next_row_group().unwrap();
+    let mut i = 0;
+    while let Some(mut col) = group.next_column().unwrap() {
+        match i {
+            0 => {
+                let v: Vec<f64> = rows.iter().map(|r| r.0).collect();
+                col.typed::<DoubleType>()
+                    .write_batch(&v, None, None)
+                    .unwrap();
+            }
+            1 => {
+                let v: Vec<i64> = rows.iter().map(|r| r.1).collect();
+                col.typed::<Int64Type>()
+                    .write_batch(&v, None, None)
+                    .unwrap();
+            }
+            _ => {
+                let v: Vec<ByteArray> = rows.iter().map(|r| ByteArray::from(r.2)).collect();
+                col.typed::<ByteArrayType>()
+                    .write_batch(&v, None, None)
+                    .unwrap();
+            }
+        }
+        col.close().unwrap();
+        i += 1;
+    }
+    group.close().unwrap();
+    w.close().unwrap();
+    out
+}
+
+fn standard() -> Stream {
+    ok("t.csv", CSV, &SourceOptions::default())
+}
+
+#[test]
+fn every_format_and_compression_reads_the_same_events() {
+    let want = standard();
+    assert_eq!(want.len(), 3);
+    assert_eq!(want.keys, vec!["a", "b"]);
+    let jsonl = "{\"event_time_ms\":1000,\"proc_time_ms\":1500,\"key\":\"a\"}\n\
+                 {\"event_time_ms\":2000,\"proc_time_ms\":2600,\"key\":\"b\",\"extra\":[1]}\n\
+                 {\"key\":\"a\",\"event_time_ms\":500.0,\"proc_time_ms\":\"3000\"}\n";
+    let rows = [(1000.0, 1500, "a"), (2000.0, 2600, "b"), (500.0, 3000, "a")];
+    let parquet_plain = parquet(&rows, parquet::basic::Compression::UNCOMPRESSED);
+    let parquet_snappy = parquet(&rows, parquet::basic::Compression::SNAPPY);
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("e.csv", CSV.into()),
+        ("e.csv.gz", gzip(CSV.as_bytes())),
+        ("e.csv.zst", zstd(CSV.as_bytes())),
+        ("e.jsonl", jsonl.into()),
+        ("e.jsonl.gz", gzip(jsonl.as_bytes())),
+        ("e.ndjson.zst", zstd(jsonl.as_bytes())),
+        ("e.parquet", parquet_plain.clone()),
+        ("e.parquet.gz", gzip(&parquet_plain)),
+        ("e.parquet.zst", zstd(&parquet_snappy)),
+        // No telling extension: the first bytes say.
+        ("e.log", gzip(jsonl.as_bytes())),
+        ("e.data", parquet_snappy),
+    ];
+    for (name, bytes) in cases {
+        let path = file(name, &bytes);
+        let (s, report) = read(&path, &SourceOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(s, want, "{name}");
+        assert_eq!(report.rows, 3, "{name}");
+        assert_eq!(report.skipped_rows, 0, "{name}");
+    }
+    // --input-format overrides the extension.
+    let path = file("jsonl.txt", jsonl.as_bytes());
+    let opts = SourceOptions {
+        format: Some(InputFormat::Jsonl),
+        ..SourceOptions::default()
+    };
+    assert_eq!(read(&path, &opts).unwrap().0, want);
+}
+
+#[test]
+fn columns_are_mapped_and_times_converted() {
+    let mapped = SourceOptions {
+        event_time_col: "ts".into(),
+        proc_time_col: "seen".into(),
+        key_col: "user".into(),
+        time_format: Some(TimeFormat::S),
+        ..SourceOptions::default()
+    };
+    let s = ok(
+        "m.csv",
+        "user,ignored,ts,seen\na,x,1,1.5\nb,y,2,2.6\na,z,0.5,3\n",
+        &mapped,
+    );
+    assert_eq!(s, standard());
+    let cases = [
+        (TimeFormat::Ms, "1000", "1500"),
+        (TimeFormat::S, "1", "1.5"),
+        (TimeFormat::Us, "1000000", "1500000"),
+        (TimeFormat::Ns, "1000000000", "1500000000"),
+        (
+            TimeFormat::Rfc3339,
+            "1970-01-01T00:00:01Z",
+            "1970-01-01T00:00:01.500+00:00",
+        ),
+    ];
+    for (format, et, pt) in cases {
+        let opts = SourceOptions {
+            time_format: Some(format),
+            ..SourceOptions::default()
+        };
+        let body = format!("event_time_ms,proc_time_ms,key\n{et},{pt},a\n");
+        let s = ok("t.csv", &body, &opts);
+        assert_eq!(
+            (s.events[0].event_time, s.events[0].proc_time),
+            (1000.0, 1500.0),
+            "{format:?}"
+        );
+        let json =
+            format!("{{\"event_time_ms\":\"{et}\",\"proc_time_ms\":\"{pt}\",\"key\":\"a\"}}\n");
+        let s = ok("t.jsonl", &json, &opts);
+        assert_eq!(s.events[0].event_time, 1000.0, "{format:?}");
+    }
+    // By default numbers are ms and texts RFC 3339, mixed freely.
+    let s = ok(
+        "t.csv",
+        "event_time_ms,proc_time_ms,key\n2026-12-04T08:00:00Z,1796371200500,a\n",
+        &SourceOptions::default(),
+    );
+    assert_eq!(s.events[0].event_time, 1_796_371_200_000.0);
+    // Keys of any length, integer keys in JSON.
+    let long = "k".repeat(10_000);
+    let s = ok(
+        "t.jsonl",
+        &format!("{{\"event_time_ms\":1,\"proc_time_ms\":2,\"key\":\"{long}\"}}\n{{\"event_time_ms\":1,\"proc_time_ms\":2,\"key\":42}}\n"),
+        &SourceOptions::default(),
+    );
+    assert_eq!(s.keys, vec!["42".to_string(), long]);
+}
+
+#[test]
+fn many_keys_are_interned() {
+    let mut body = String::from("event_time_ms,proc_time_ms,key\n");
+    for i in 0..100_000 {
+        body.push_str(&format!("{i},{i},user-{}\n", i % 50_000));
+    }
+    let s = ok("k.csv", &body, &SourceOptions::default());
+    assert_eq!(s.keys.len(), 50_000);
+    assert_eq!(s.len(), 100_000);
+    assert!(s.keys.windows(2).all(|w| w[0] < w[1]));
+}
+
+#[test]
+fn file_order_arrival_takes_the_largest_event_time_so_far() {
+    let opts = SourceOptions {
+        arrival: Arrival::FileOrder,
+        ..SourceOptions::default()
+    };
+    let (s, report) = text(
+        "f.csv",
+        "event_time_ms,key\n10,a\n30,b\n20,a\n40,b\n",
+        &opts,
+    )
+    .unwrap();
+    let got: Vec<(f64, f64)> = s
+        .events
+        .iter()
+        .map(|e| (e.event_time, e.proc_time))
+        .collect();
+    assert_eq!(
+        got,
+        vec![(10.0, 10.0), (30.0, 30.0), (20.0, 30.0), (40.0, 40.0)]
+    );
+    assert_eq!(report.clock_skew_rows, 0);
+    let s = ok(
+        "f.jsonl",
+        "{\"event_time_ms\":5,\"key\":\"a\"}\n{\"event_time_ms\":3,\"key\":\"a\"}\n",
+        &opts,
+    );
+    assert_eq!(s.events[1].proc_time, 5.0);
+}
+
+#[test]
+fn unsorted_input_is_sorted_stably_and_skew_is_counted() {
+    let (s, report) = text(
+        "u.csv",
+        "event_time_ms,proc_time_ms,key\n1,30,a\n50,20,b\n2,30,c\n3,10,d\n",
+        &SourceOptions::default(),
+    )
+    .unwrap();
+    let keys: Vec<&str> = s.events.iter().map(|e| s.key_name(e.key)).collect();
+    assert_eq!(keys, vec!["d", "b", "a", "c"]);
+    assert_eq!(report.clock_skew_rows, 1);
+    assert!(report.notes()[0].contains("1 of 4 rows have a processing time before"));
+}
+
+#[test]
+fn every_bad_row_names_its_file_line_column_and_value() {
+    let d = SourceOptions::default();
+    let h = "event_time_ms,proc_time_ms,key\n";
+    let cases = [
+        (
+            "t.csv",
+            format!("{h}1,2,a\n1,2\n"),
+            "t.csv, line 3: expected 3 fields as in the header, found 2",
+        ),
+        (
+            "t.csv",
+            format!("{h}1,,a\n"),
+            "t.csv, line 2: proc_time_ms is missing (an empty field)",
+        ),
+        (
+            "t.csv",
+            format!("{h}NaN,2,a\n"),
+            "t.csv, line 2: event_time_ms 'NaN' is out of range",
+        ),
+        (
+            "t.csv",
+            format!("{h}1,inf,a\n"),
+            "t.csv, line 2: proc_time_ms 'inf' is out of range",
+        ),
+        (
+            "t.csv",
+            format!("{h}1,x2,a\n"),
+            "t.csv, line 2: proc_time_ms 'x2' is not a number",
+        ),
+        ("t.csv", format!("{h}1,2,\n"), "t.csv, line 2: key is empty"),
+        (
+            "t.csv",
+            format!("{h}1,2,\"a\n"),
+            "t.csv, line 2, column 5: the quote does not close",
+        ),
+        (
+            "t.jsonl",
+            "{\"event_time_ms\":1,\"proc_time_ms\":2,\"key\":\"a\"}\n{\"event_time_ms\":1}\n"
+                .into(),
+            "t.jsonl, line 2: proc_time_ms is missing",
+        ),
+        (
+            "t.jsonl",
+            "{\"event_time_ms\":true,\"proc_time_ms\":2,\"key\":\"a\"}\n".into(),
+            "t.jsonl, line 1: event_time_ms 'true' is a boolean, not a time",
+        ),
+        (
+            "t.jsonl",
+            "{\"event_time_ms\":1,\"proc_time_ms\":2,\"key\":[1]}\n".into(),
+            "t.jsonl, line 1: key '[1]' is an array, not a key",
+        ),
+        (
+            "t.jsonl",
+            "{\"event_time_ms\":1,\"proc_time_ms\":null,\"key\":\"a\"}\n".into(),
+            "t.jsonl, line 1: proc_time_ms is missing",
+        ),
+        (
+            "t.jsonl",
+            "{\"event_time_ms\":1,\"proc_time_ms\":2,\"key\":\"a\"}\n{\"event_time_ms\":1,\n"
+                .into(),
+            "t.jsonl, line 2: not a JSON object",
+        ),
+        (
+            "t.jsonl",
+            "[1,2]\n".into(),
+            "t.jsonl, line 1: '[1,2]' is an array, not a JSON object",
+        ),
+        (
+            "t.jsonl",
+            "{\"event_time_ms\":1e400,\"proc_time_ms\":2,\"key\":\"a\"}\n".into(),
+            "t.jsonl, line 1: not a JSON object",
+        ),
+    ];
+    for (name, body, want) in cases {
+        let e = err(name, &body, &d);
+        assert!(e.starts_with(want), "{body:?}\n got: {e}\nwant: {want}");
+        assert_eq!(e.lines().count(), 1, "{e}");
+    }
+    // A Parquet row is named by its number.
+    let bytes = parquet(
+        &[(1.0, 2, "a"), (f64::NAN, 3, "b")],
+        parquet::basic::Compression::UNCOMPRESSED,
+    );
+    let e = read(&file("nan.parquet", &bytes), &d).unwrap_err();
+    assert!(
+        e.ends_with(
+            "nan.parquet, row 2: event_time_ms NaN is out of range (finite, within ±2^53 ms)"
+        ),
+        "{e}"
+    );
+    let bytes = parquet(&[(1.0, 2, "")], parquet::basic::Compression::UNCOMPRESSED);
+    let e = read(&file("empty-key.parquet", &bytes), &d).unwrap_err();
+    assert!(e.contains("empty-key.parquet, row 1: key is empty"), "{e}");
+}
+
+#[test]
+fn whole_input_errors_each_say_what_is_wrong() {
+    let d = SourceOptions::default();
+    assert_eq!(
+        err("e.csv", "", &d),
+        "e.csv: the input is empty: it holds no events (not even a header)"
+    );
+    assert!(err("h.csv", "event_time_ms,proc_time_ms,key\n", &d)
+        .starts_with("h.csv: the file holds a header and no events"));
+    assert_eq!(
+        err("c.csv", "ts,pt,user\n1,2,a\n", &d),
+        "c.csv, line 1: no column 'event_time_ms' (--event-time-col); the columns found are \
+         'ts', 'pt', 'user'"
+    );
+    let bytes = parquet(&[(1.0, 2, "a")], parquet::basic::Compression::UNCOMPRESSED);
+    let opts = SourceOptions {
+        key_col: "user".into(),
+        ..SourceOptions::default()
+    };
+    assert!(read(&file("c.parquet", &bytes), &opts)
+        .unwrap_err()
+        .ends_with(
+            "c.parquet: no column 'user' (--key-col); the columns found are 'event_time_ms', \
+         'proc_time_ms', 'key'"
+        ));
+    let binary: Vec<u8> = (0..2048u32).map(|i| (i * 7 % 256) as u8).collect();
+    let e = read(&file("bin.csv", &binary), &d).unwrap_err();
+    assert!(e.contains("bin.csv: binary data, not csv text"), "{e}");
+    let gz = gzip(CSV.repeat(100).as_bytes());
+    let e = read(&file("cut.csv.gz", &gz[..gz.len() / 2]), &d).unwrap_err();
+    assert!(e.contains("the gzip data is truncated or corrupt"), "{e}");
+    let zst = zstd(CSV.repeat(100).as_bytes());
+    let e = read(&file("cut.csv.zst", &zst[..zst.len() - 3]), &d).unwrap_err();
+    assert!(e.contains("the zstd data is truncated or corrupt"), "{e}");
+    let pq = parquet(&[(1.0, 2, "a")], parquet::basic::Compression::UNCOMPRESSED);
+    let e = read(&file("cut.parquet", &pq[..pq.len() - 10]), &d).unwrap_err();
+    assert!(
+        e.contains("cut.parquet: not a readable Parquet file, or a truncated one"),
+        "{e}"
+    );
+    let e = read(&file("pq.csv", &pq), &d).unwrap_err();
+    assert!(
+        e.ends_with("pq.csv: this is a Parquet file, not csv: give --input-format parquet"),
+        "{e}"
+    );
+    let e = read(&file("empty.csv.gz", &gzip(b"")), &d).unwrap_err();
+    assert!(e.contains("empty once decompressed"), "{e}");
+    let e = read(&dir(), &d).unwrap_err();
+    assert!(e.contains("is a folder"), "{e}");
+}
+
+#[test]
+fn skipped_rows_are_counted_with_their_first_lines() {
+    let skip = SourceOptions {
+        on_bad_row: OnBadRow::Skip,
+        ..SourceOptions::default()
+    };
+    let mut body = String::from("event_time_ms,proc_time_ms,key\n1,2,a\n");
+    for i in 0..8 {
+        body.push_str(&format!("{i},oops,a\n3,4,b\n"));
+    }
+    body.push('\n');
+    let (s, report) = text("s.csv", &body, &skip).unwrap();
+    assert_eq!(s.len(), 9);
+    assert_eq!(report.skipped_rows, 9);
+    assert_eq!(report.skipped_at, vec![3, 5, 7, 9, 11]);
+    let note = &report.notes()[0];
+    assert!(
+        note.starts_with("s.csv: skipped 9 bad rows of 18 (lines 3, 5, 7, 9, 11, …); the first: s.csv, line 3: proc_time_ms 'oops'"),
+        "{note}"
+    );
+    let e = err("all.csv", "event_time_ms,proc_time_ms,key\nx,1,a\n", &skip);
+    assert!(
+        e.starts_with("all.csv: every row is bad (1 skipped)"),
+        "{e}"
+    );
+}
+
+#[test]
+fn too_many_rows_is_an_error_that_says_how_to_sort() {
+    let opts = SourceOptions {
+        max_rows: 2,
+        on_bad_row: OnBadRow::Skip,
+        ..SourceOptions::default()
+    };
+    let e = err("big.csv", CSV, &opts);
+    assert!(e.starts_with("big.csv, line 4: more than 2 events"), "{e}");
+    assert!(e.contains("sort -t, -k2,2n"), "{e}");
+}
+
+fn twoclocks(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_twoclocks"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    let input = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&input);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
+#[test]
+fn standard_input_feeds_the_batch_commands_through_a_pipe() {
+    let generated = twoclocks(&["stream", "--events", "500"], b"");
+    assert!(generated.status.success());
+    let want = twoclocks(&["run", "--events", "500"], b"");
+    for input in [
+        generated.stdout.clone(),
+        gzip(&generated.stdout),
+        zstd(&generated.stdout),
+    ] {
+        let got = twoclocks(&["run", "--input", "-"], &input);
+        assert!(
+            got.status.success(),
+            "{}",
+            String::from_utf8_lossy(&got.stderr)
+        );
+        assert_eq!(got.stdout, want.stdout);
+    }
+    let s = twoclocks(&["stream", "--input", "-"], &generated.stdout);
+    assert_eq!(s.stdout, generated.stdout);
+    let f = twoclocks(
+        &[
+            "frontier", "--input", "-", "--lags", "1s,5s", "--graces", "0s",
+        ],
+        &generated.stdout,
+    );
+    assert!(f.status.success(), "{}", String::from_utf8_lossy(&f.stderr));
+    let jsonl = twoclocks(&["stream", "--events", "500", "--format", "jsonl"], b"");
+    let got = twoclocks(
+        &["run", "--input", "-", "--input-format", "jsonl"],
+        &jsonl.stdout,
+    );
+    assert_eq!(got.stdout, want.stdout);
+}
+
+#[test]
+fn the_binary_reports_skips_and_skew_and_exits_2_on_a_bad_row() {
+    let body = b"event_time_ms,proc_time_ms,key\n10,5,a\nx,1,b\n20,30,b\n";
+    let o = twoclocks(
+        &[
+            "run",
+            "--input",
+            "-",
+            "--format",
+            "json",
+            "--on-bad-row",
+            "skip",
+        ],
+        body,
+    );
+    assert!(o.status.success());
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(json["skipped_rows"], 1);
+    assert_eq!(json["clock_skew_rows"], 1);
+    assert_eq!(json["events"], 2);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("twoclocks: standard input: skipped 1 bad row of 3 (line 3)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("1 of 2 rows have a processing time before their event time"),
+        "{err}"
+    );
+    let o = twoclocks(&["run", "--input", "-"], body);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("twoclocks: standard input, line 3: event_time_ms 'x'"),
+        "{err}"
+    );
+    let o = twoclocks(&["run", "--key-col", "user"], b"");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--input"));
+}
+
+/// The counters panel shows skipped rows only when some were skipped.
+#[test]
+fn the_counters_panel_counts_skipped_rows_only_when_some_were() {
+    use twoclocks::engine::EngineConfig;
+    use twoclocks::tui::scenario::Scenario;
+    use twoclocks::tui::theme::Theme;
+    use twoclocks::tui::view::counters::rows;
+    use twoclocks::tui::{app_for, Options};
+    let app = |skipped| {
+        let mut scenario = Scenario::classroom();
+        scenario.skipped_rows = skipped;
+        app_for(Options {
+            scenario,
+            config: EngineConfig::fixed(20_000.0, 0.0),
+            speed: 10.0,
+            theme: Theme::mono(),
+            play: false,
+        })
+    };
+    let labels = |a| -> Vec<(String, String)> {
+        rows(&app(a)).into_iter().map(|(l, v, _)| (l, v)).collect()
+    };
+    assert!(labels(0).iter().all(|(l, _)| l != "skipped rows"));
+    assert!(labels(3).contains(&("skipped rows".to_string(), "3 in the file".to_string())));
+}
+
+/// Parquet columns are found by name whatever their order, and a column not read is not needed.
+#[test]
+fn parquet_columns_are_mapped_by_name() {
+    let bytes = parquet(
+        &[(1.0, 20, "a"), (5.0, 10, "b")],
+        parquet::basic::Compression::UNCOMPRESSED,
+    );
+    let path = file("mapped.parquet", &bytes);
+    let swapped = SourceOptions {
+        event_time_col: "proc_time_ms".into(),
+        proc_time_col: "event_time_ms".into(),
+        ..SourceOptions::default()
+    };
+    let s = read(&path, &swapped).unwrap().0;
+    let got: Vec<(f64, f64)> = s
+        .events
+        .iter()
+        .map(|e| (e.event_time, e.proc_time))
+        .collect();
+    assert_eq!(got, vec![(20.0, 1.0), (10.0, 5.0)]);
+    let file_order = SourceOptions {
+        arrival: Arrival::FileOrder,
+        proc_time_col: "absent".into(),
+        time_format: Some(TimeFormat::S),
+        ..SourceOptions::default()
+    };
+    let s = read(&path, &file_order).unwrap().0;
+    let got: Vec<(f64, f64)> = s
+        .events
+        .iter()
+        .map(|e| (e.event_time, e.proc_time))
+        .collect();
+    assert_eq!(got, vec![(1000.0, 1000.0), (5000.0, 5000.0)]);
+}
