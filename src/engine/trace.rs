@@ -18,11 +18,9 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use super::checkpoint::SinkKind;
 use super::frontier::FrontierPoint;
 use super::job_timeline::{Intervention, JobTimeline, Press, SinkScore, Standing};
 use super::lateness::Fate;
-use super::pipeline::{CompletedCheckpoint, CrashRecord, PipelineConfig, Topology};
 use super::processor::{Counters, EngineConfig};
 use super::stream::{Event, KeyId, Stream};
 use super::timeline::{Exception, Inspection, Phase, Timeline};
@@ -658,82 +656,6 @@ impl Trace {
         self.timeline()?.final_score(truth)
     }
 
-    // ---- What only a parallel run has: None or nothing for a single run.
-
-    /// The parallel run's shape: partitions, operators, barriers, checkpoint interval, seed.
-    pub fn pipeline_config(&self) -> Option<&PipelineConfig> {
-        self.job().map(JobTimeline::config)
-    }
-
-    /// The parallel run as its pipeline sees it now: sources, channels, operators, the sink.
-    pub fn topology(&self) -> Option<Topology> {
-        self.job().map(|j| j.pipeline().topology())
-    }
-
-    /// The sinks the run writes to, in [`SinkKind::ALL`] order (none for a single run).
-    pub fn sink_kinds(&self) -> &'static [SinkKind] {
-        match self.job() {
-            Some(_) => &SinkKind::ALL,
-            None => &[],
-        }
-    }
-
-    /// The parallel run's sinks against the oracle: a cell short of it is open until its
-    /// window is final in the run.
-    pub fn sinks(&self, truth: &BTreeMap<CellId, u64>) -> Option<SinkReport> {
-        self.job().map(|j| SinkReport {
-            scores: j.sink_scores(truth),
-            overcount: j.overcount(),
-            duplicate_panes: j.duplicate_panes(),
-        })
-    }
-
-    /// The operator instances the run's state is spread over (None: a single processor).
-    pub fn operators(&self) -> Option<usize> {
-        self.job().map(|j| j.operator_totals().operators)
-    }
-
-    /// Each source partition's watermark over processing time, one lane per partition
-    /// (none for a single run).
-    pub fn partition_watermarks(&self) -> &[Vec<(f64, f64)>] {
-        self.job().map_or(&[], JobTimeline::partition_watermarks)
-    }
-
-    /// The crashes so far, in order.
-    pub fn crashes(&self) -> &[CrashRecord] {
-        self.job().map_or(&[], JobTimeline::crashes)
-    }
-
-    /// The latest crash, if any.
-    pub fn last_crash(&self) -> Option<&CrashRecord> {
-        self.crashes().last()
-    }
-
-    /// The completed checkpoints, in order.
-    pub fn checkpoints(&self) -> &[CompletedCheckpoint] {
-        self.job().map_or(&[], |j| j.pipeline().checkpoints())
-    }
-
-    /// The latest completed checkpoint, if any.
-    pub fn last_checkpoint(&self) -> Option<&CompletedCheckpoint> {
-        self.job()?.pipeline().last_completed()
-    }
-
-    /// Whether a restored run is reading again what it had read before its crash.
-    pub fn is_replaying(&self) -> bool {
-        self.job().is_some_and(|j| j.pipeline().is_replaying())
-    }
-
-    /// Records the operators took again since the latest crash.
-    pub fn redelivered(&self) -> usize {
-        self.job().map_or(0, JobTimeline::redelivered)
-    }
-
-    /// The presses this run took, in order (the record a re-run replays is the caller's).
-    pub fn presses(&self) -> &[Press] {
-        self.job().map_or(&[], JobTimeline::presses)
-    }
-
     // ---- The engines underneath, for tests and tools; the UI reads the methods above.
 
     /// The single processor's timeline, when that is the run.
@@ -755,6 +677,7 @@ impl Trace {
 
 pub mod figures;
 mod history;
+mod job;
 mod panes;
 mod partitions;
 pub mod sessions;

@@ -1,7 +1,7 @@
 //! The trace's moves and reads, for both kinds of run.
 
 use super::*;
-use crate::engine::pipeline::CrashTarget;
+use crate::engine::pipeline::{CrashTarget, PipelineConfig};
 use crate::engine::stream::classroom;
 use crate::engine::window::oracle;
 

@@ -1,0 +1,88 @@
+//! The read model's answers only a parallel run has: its shape and topology, its sinks and
+//! their scores against the oracle, the operators its state is spread over, each partition's
+//! watermark, its crashes and checkpoints, the records it took again and the presses it took.
+//! A single run answers `None`, or nothing, and a panel draws what is there.
+
+use std::collections::BTreeMap;
+
+use super::super::checkpoint::SinkKind;
+use super::super::job_timeline::{JobTimeline, Press};
+use super::super::pipeline::{CompletedCheckpoint, CrashRecord, PipelineConfig, Topology};
+use super::super::window::CellId;
+use super::{SinkReport, Trace};
+
+impl Trace {
+    /// The parallel run's shape: partitions, operators, barriers, checkpoint interval, seed.
+    pub fn pipeline_config(&self) -> Option<&PipelineConfig> {
+        self.job().map(JobTimeline::config)
+    }
+
+    /// The parallel run as its pipeline sees it now: sources, channels, operators, the sink.
+    pub fn topology(&self) -> Option<Topology> {
+        self.job().map(|j| j.pipeline().topology())
+    }
+
+    /// The sinks the run writes to, in [`SinkKind::ALL`] order (none for a single run).
+    pub fn sink_kinds(&self) -> &'static [SinkKind] {
+        match self.job() {
+            Some(_) => &SinkKind::ALL,
+            None => &[],
+        }
+    }
+
+    /// The parallel run's sinks against the oracle: a cell short of it is open until its
+    /// window is final in the run.
+    pub fn sinks(&self, truth: &BTreeMap<CellId, u64>) -> Option<SinkReport> {
+        self.job().map(|j| SinkReport {
+            scores: j.sink_scores(truth),
+            overcount: j.overcount(),
+            duplicate_panes: j.duplicate_panes(),
+        })
+    }
+
+    /// The operator instances the run's state is spread over (None: a single processor).
+    pub fn operators(&self) -> Option<usize> {
+        self.job().map(|j| j.operator_totals().operators)
+    }
+
+    /// Each source partition's watermark over processing time, one lane per partition
+    /// (none for a single run).
+    pub fn partition_watermarks(&self) -> &[Vec<(f64, f64)>] {
+        self.job().map_or(&[], JobTimeline::partition_watermarks)
+    }
+
+    /// The crashes so far, in order.
+    pub fn crashes(&self) -> &[CrashRecord] {
+        self.job().map_or(&[], JobTimeline::crashes)
+    }
+
+    /// The latest crash, if any.
+    pub fn last_crash(&self) -> Option<&CrashRecord> {
+        self.crashes().last()
+    }
+
+    /// The completed checkpoints, in order.
+    pub fn checkpoints(&self) -> &[CompletedCheckpoint] {
+        self.job().map_or(&[], |j| j.pipeline().checkpoints())
+    }
+
+    /// The latest completed checkpoint, if any.
+    pub fn last_checkpoint(&self) -> Option<&CompletedCheckpoint> {
+        self.job()?.pipeline().last_completed()
+    }
+
+    /// Whether a restored run is reading again what it had read before its crash.
+    pub fn is_replaying(&self) -> bool {
+        self.job().is_some_and(|j| j.pipeline().is_replaying())
+    }
+
+    /// Records the operators took again since the latest crash.
+    pub fn redelivered(&self) -> usize {
+        self.job().map_or(0, JobTimeline::redelivered)
+    }
+
+    /// The presses this run took, in order (the record a re-run replays is the caller's).
+    pub fn presses(&self) -> &[Press] {
+        self.job().map_or(&[], JobTimeline::presses)
+    }
+}
