@@ -84,7 +84,7 @@ pub struct WindowRow {
     /// The latest pane of the cell (for all keys: the latest among the window's cells); a
     /// parallel run keeps none per cell.
     pub latest: Option<Pane>,
-    /// A parallel run's sinks, in [`SinkKind::ALL`] order: Σ of the values each holds.
+    /// A parallel run's sinks, in [`SinkKind::ALL`](super::checkpoint::SinkKind::ALL) order: Σ of the values each holds.
     pub sinks: Option<[i64; 3]>,
 }
 
@@ -149,7 +149,7 @@ pub struct Sampled {
 /// A parallel run's sinks against the oracle, with what the replays did to them.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SinkReport {
-    /// Per sink, in [`SinkKind::ALL`] order.
+    /// Per sink, in [`SinkKind::ALL`](super::checkpoint::SinkKind::ALL) order.
     pub scores: Vec<SinkScore>,
     /// By how much the additive sink over-counts, over every crash so far.
     pub overcount: i64,
