@@ -89,7 +89,7 @@ impl Trace {
     }
 
     /// How long (processing time, ms) the job's combined watermark has not advanced, when
-    /// that is at least [`STALL_SHOWN`] and the input has not ended; None otherwise (and for
+    /// that is at least five watermark samples (5 s) and the input has not ended; None otherwise (and for
     /// a single run).
     pub fn watermark_stall(&self) -> Option<f64> {
         let j = self.job()?;
