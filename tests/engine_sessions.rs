@@ -7,17 +7,17 @@
 //! exactly-once sinks under any crash schedule.
 
 mod common;
-use common::{arb_pipeline_of, arb_stream};
+use common::{arb_pipeline_of, arb_stream, crash_and_compare};
 
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;
 use twoclocks::engine::frontier::{point, sweep};
-use twoclocks::engine::pipeline::{CrashTarget, Pipeline, PipelineConfig};
+use twoclocks::engine::pipeline::PipelineConfig;
 use twoclocks::engine::window::oracle;
 use twoclocks::engine::{
-    run, Accumulation, CellId, EngineConfig, Event, Fate, Output, Pane, Processor, Score, SinkKind,
-    Stream, Timing, WatermarkKind, WindowFn, WindowId,
+    run, Accumulation, CellId, EngineConfig, Event, Fate, Output, Pane, Processor, Score, Stream,
+    Timing, WatermarkKind, WindowFn, WindowId,
 };
 
 const S: f64 = 1_000.0;
@@ -449,25 +449,7 @@ proptest! {
         cfg in arb_pipeline(),
         crashes in prop::collection::vec((0.0f64..1.1, prop::option::of(0usize..3)), 1..4),
     ) {
-        let mut clean = Pipeline::new(&s, cfg).expect("valid dials");
-        clean.run_to_end();
-        let mut crashed = Pipeline::new(&s, cfg).expect("valid dials");
-        let t0 = s.events.first().map_or(0.0, |e| e.proc_time);
-        let t1 = s.events.last().map_or(0.0, |e| e.proc_time);
-        for &(f, target) in &crashes {
-            let target = match target {
-                Some(i) if i < cfg.parallelism => CrashTarget::Operator(i),
-                _ => CrashTarget::Job,
-            };
-            crashed.schedule_crash(t0 + f * (t1 - t0), target).unwrap();
-        }
-        crashed.run_to_end();
-        prop_assert!(clean.is_finished() && crashed.is_finished());
-        prop_assert_eq!(clean.finals(), crashed.finals());
-        prop_assert_eq!(clean.counters(), crashed.counters());
-        for kind in [SinkKind::Idempotent, SinkKind::Transactional] {
-            prop_assert_eq!(clean.sink_output(kind), crashed.sink_output(kind), "{}", kind);
-        }
+        let (clean, _crashed) = crash_and_compare(&s, cfg, &crashes)?;
         // One partition and one operator: the single processor's sessions.
         if cfg.partitions == 1 && cfg.parallelism == 1 {
             prop_assert_eq!(clean.finals(), &run(&s, cfg.engine, false).finals);

@@ -11,7 +11,7 @@ mod cli_common;
 use cli_common::twoclocks;
 
 mod common;
-use common::{arb_pipeline_of, arb_stream};
+use common::{arb_pipeline_of, arb_stream, crash_and_compare};
 
 use std::collections::BTreeMap;
 
@@ -19,8 +19,7 @@ use proptest::prelude::*;
 use twoclocks::engine::pipeline::{CrashTarget, Pipeline};
 use twoclocks::engine::window::{oracle, Ttl, TtlTime, GLOBAL};
 use twoclocks::engine::{
-    Accumulation, EngineConfig, Event, Fate, Output, Processor, SinkKind, Timing, WatermarkKind,
-    WindowFn,
+    Accumulation, EngineConfig, Event, Fate, Output, Processor, Timing, WatermarkKind, WindowFn,
 };
 
 /// An event of `key` at event time `et` ms, arriving at `pt` ms.
@@ -273,25 +272,7 @@ proptest! {
         ),
         crashes in prop::collection::vec((0.0f64..1.1, prop::option::of(0usize..3)), 1..4),
     ) {
-        let mut clean = Pipeline::new(&s, cfg).expect("valid dials");
-        clean.run_to_end();
-        let mut crashed = Pipeline::new(&s, cfg).expect("valid dials");
-        let t0 = s.events.first().map_or(0.0, |e| e.proc_time);
-        let t1 = s.events.last().map_or(0.0, |e| e.proc_time);
-        for &(f, target) in &crashes {
-            let target = match target {
-                Some(i) if i < cfg.parallelism => CrashTarget::Operator(i),
-                _ => CrashTarget::Job,
-            };
-            crashed.schedule_crash(t0 + f * (t1 - t0), target).unwrap();
-        }
-        crashed.run_to_end();
-        prop_assert!(clean.is_finished() && crashed.is_finished());
-        prop_assert_eq!(clean.finals(), crashed.finals());
-        prop_assert_eq!(clean.counters(), crashed.counters());
-        for kind in [SinkKind::Idempotent, SinkKind::Transactional] {
-            prop_assert_eq!(clean.sink_output(kind), crashed.sink_output(kind), "{}", kind);
-        }
+        crash_and_compare(&s, cfg, &crashes)?;
     }
 }
 

@@ -2,9 +2,9 @@
 //! engine strategy.
 
 use proptest::prelude::*;
-use twoclocks::engine::pipeline::{CheckpointMode, PipelineConfig};
+use twoclocks::engine::pipeline::{CheckpointMode, CrashTarget, Pipeline, PipelineConfig};
 use twoclocks::engine::stream::{generate, StreamParams};
-use twoclocks::engine::{EngineConfig, Stream};
+use twoclocks::engine::{EngineConfig, SinkKind, Stream};
 
 /// Streams from the generator with random dials: up to `max_events` events, `max_keys` keys.
 pub fn arb_stream(max_events: usize, max_keys: usize) -> impl Strategy<Value = Stream> {
@@ -63,4 +63,41 @@ pub fn arb_pipeline_of(
                 cfg
             },
         )
+}
+
+/// Runs `cfg` over `s` once cleanly and once with `crashes` (each a fraction of the stream's
+/// processing-time span and an operator to hit, the whole job when none or out of range),
+/// checks that both finish with the same finals and counters and that the exactly-once sinks
+/// (idempotent, transactional) hold the same output, and gives back both runs.
+#[allow(dead_code)] // not every test file sharing this module crashes pipelines
+pub fn crash_and_compare<'a>(
+    s: &'a Stream,
+    cfg: PipelineConfig,
+    crashes: &[(f64, Option<usize>)],
+) -> Result<(Pipeline<&'a Stream>, Pipeline<&'a Stream>), TestCaseError> {
+    let mut clean = Pipeline::new(s, cfg).expect("valid dials");
+    clean.run_to_end();
+    let mut crashed = Pipeline::new(s, cfg).expect("valid dials");
+    let t0 = s.events.first().map_or(0.0, |e| e.proc_time);
+    let t1 = s.events.last().map_or(0.0, |e| e.proc_time);
+    for &(f, target) in crashes {
+        let target = match target {
+            Some(i) if i < cfg.parallelism => CrashTarget::Operator(i),
+            _ => CrashTarget::Job,
+        };
+        crashed.schedule_crash(t0 + f * (t1 - t0), target).unwrap();
+    }
+    crashed.run_to_end();
+    prop_assert!(clean.is_finished() && crashed.is_finished());
+    prop_assert_eq!(clean.finals(), crashed.finals());
+    prop_assert_eq!(clean.counters(), crashed.counters());
+    for kind in [SinkKind::Idempotent, SinkKind::Transactional] {
+        prop_assert_eq!(
+            clean.sink_output(kind),
+            crashed.sink_output(kind),
+            "{}",
+            kind
+        );
+    }
+    Ok((clean, crashed))
 }
