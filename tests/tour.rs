@@ -195,6 +195,33 @@ fn a_good_small_tour_parses() {
     let t = Tour::parse("lesson.toml", GOOD_STEP).unwrap();
     assert_eq!(t.steps.len(), 1);
     assert_eq!(t.steps[0].scenario, ScenarioName::Lesson);
+    assert_eq!(t.steps[0].magnify, None, "the scenario's own");
+    let t = Tour::parse(
+        "lesson.toml",
+        &format!("{GOOD_STEP}show = [\"plot\", \"counters\"]\nmagnify = \"off\"\n"),
+    )
+    .unwrap();
+    let show = t.steps[0].show;
+    assert!(show.shows("plot") && show.shows("counters") && show.shows("footer"));
+    assert!(!show.shows("watermark") && !show.shows("dials"));
+    assert_eq!(t.steps[0].magnify, Some(None));
+}
+
+#[test]
+fn a_step_keeps_back_the_panels_it_does_not_show_in_their_places() {
+    let mut a = tour();
+    act(&mut a, Action::TourNext);
+    let s = screen(&mut a, 120, 40);
+    for kept in ["watermark", "counters", "dials", "panes", "frontier"] {
+        assert!(s.contains(&format!("{kept} · later in the tour")), "{kept}\n{s}");
+    }
+    assert!(s.contains("Windows · 30s tumbling"), "{s}");
+    // The step showing everything draws every panel.
+    for _ in 0..3 {
+        act(&mut a, Action::TourNext);
+    }
+    let s = screen(&mut a, 120, 40);
+    assert!(!s.contains("later in the tour"), "{s}");
 }
 
 #[test]
@@ -239,6 +266,24 @@ fn bad_tour_files_name_the_file_the_line_and_the_field() {
         (
             format!("{GOOD_STEP}playhead = \"2m\"\ncrash_at = [\"1m\"]\n"),
             "lesson.toml: line 5: crash_at:",
+        ),
+        // A panel to show that is not one, and a word that is not a way of showing.
+        (
+            format!("{GOOD_STEP}show = [\"plot\", \"legend\"]\n"),
+            "lesson.toml: line 4: show: \"legend\" is not a panel",
+        ),
+        (
+            format!("{GOOD_STEP}show = \"some\"\n"),
+            "lesson.toml: line 4: show:",
+        ),
+        // A magnification out of range, or not a duration.
+        (
+            format!("{GOOD_STEP}magnify = \"5m\"\n"),
+            "lesson.toml: line 4: magnify:",
+        ),
+        (
+            format!("{GOOD_STEP}magnify = \"on\"\n"),
+            "lesson.toml: line 4: magnify:",
         ),
         // A big figure that is not one.
         (

@@ -397,7 +397,9 @@ fn load_scenario(
     }
     let name = a.scenario.unwrap_or_default();
     let (stream, label) = args::scenario_stream(name, &a.source, given)?;
-    Ok(Scenario::new(label, stream, window))
+    let mut scenario = Scenario::new(label, stream, window);
+    scenario.magnify = name.preset().magnify;
+    Ok(scenario)
 }
 
 /// Whether the UI can draw (standard output is a terminal) and read keys (standard input is

@@ -77,6 +77,9 @@ pub enum Action {
     SaveScreen,
     /// The plot alone on the whole screen above the footer, or back to every panel (`z`).
     Zoom,
+    /// The plot follows the playhead, 1 s of event time per column, then 100 ms, then the
+    /// whole stream again (`m`).
+    Magnify,
     /// Two policies side by side: the dials as they are now pinned as B beside A's live
     /// ones, or back to one run (`v`).
     SideBySide,

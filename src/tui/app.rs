@@ -35,6 +35,9 @@ pub use job::{JobPreset, JOB_OPERATORS, JOB_PARTITIONS, JOB_SEED};
 pub use side::Side;
 pub use work::{run_job, run_timeline, Done, Work};
 
+use ratatui::layout::Rect;
+
+use super::geometry::plot::PlotFrame;
 use super::geometry::{Areas, FULL_SIZE};
 use super::scenario::Scenario;
 use super::theme::Theme;
@@ -192,6 +195,9 @@ pub struct App {
     pub quit: bool,
     /// The plot alone on the whole screen above the footer (`z`).
     pub zoomed: bool,
+    /// The plot follows the playhead at this many ms of event time per column (`m`); None:
+    /// the whole stream.
+    pub magnify: Option<f64>,
     /// The big numbers over the screen (`b`): the names of the figures shown (`on_time`,
     /// `late`, … as `view::big::Figure` parses them; none: the default set), or None when off.
     pub big_numbers: Option<Vec<String>>,
@@ -221,6 +227,7 @@ impl App {
         let window = if scenario.windows.len() > 3 { 3 } else { 0 };
         let key = if scenario.keys() > 0 { Some(0) } else { None };
         let start = scenario.proc_time.0;
+        let magnify = scenario.magnify;
         let mut app = App {
             scenario,
             dials,
@@ -260,6 +267,7 @@ impl App {
             work: Vec::new(),
             quit: false,
             zoomed: false,
+            magnify,
             big_numbers: None,
             save_requested: false,
             side: None,
@@ -328,6 +336,16 @@ impl App {
             scenario: self.scenario.clone(),
             cfg,
         });
+    }
+
+    /// The plot's frame in `area`: the whole stream, or the window that follows the playhead
+    /// when magnified (`m`). The view draws by it and a click is resolved against it.
+    pub fn plot_frame(&self, area: Rect) -> Option<PlotFrame> {
+        let f = PlotFrame::of(self, area)?;
+        Some(match self.magnify {
+            Some(per_column) => f.following(per_column, self.playhead.now),
+            None => f,
+        })
     }
 
     /// The screen's panels at `size` for what the trace holds (with a pipeline: its topology

@@ -37,6 +37,9 @@ pub struct Scenario {
     pub proc_time: (f64, f64),
     /// Bad rows of the input file skipped under `--on-bad-row skip` (0 for a generated stream).
     pub skipped_rows: u64,
+    /// The plot opens following the playhead at this many ms of event time per column (a
+    /// scenario's preset: the lesson's, each event its own mark); None: the whole stream.
+    pub magnify: Option<f64>,
 }
 
 impl Scenario {
@@ -77,6 +80,7 @@ impl Scenario {
             event_time: et,
             proc_time: pt,
             skipped_rows: 0,
+            magnify: None,
         }
     }
 
@@ -89,10 +93,13 @@ impl Scenario {
         )
     }
 
-    /// A built-in scenario.
+    /// A built-in scenario, its plot magnified as it presets.
     pub fn built_in(name: ScenarioName, window: &WindowFn) -> anyhow::Result<Scenario> {
-        let stream = name.preset().source.stream()?;
-        Ok(Scenario::new(name.label(), stream, window))
+        let preset = name.preset();
+        let stream = preset.source.stream()?;
+        let mut s = Scenario::new(name.label(), stream, window);
+        s.magnify = preset.magnify;
+        Ok(s)
     }
 
     /// The windows table's rows for a key selection, in order: for sessions, the selected

@@ -6,8 +6,9 @@
 //! 40–55 s, past any grace, and are dropped.
 //!
 //! The ordinary events are spread evenly over the five minutes with a little jitter drawn
-//! from Python's `random.Random(seed)` ([`PyRandom`], uniform draws only); the late ones are
-//! placed by hand. Times are whole milliseconds: the same seed gives the same stream
+//! from Python's `random.Random(seed)` ([`PyRandom`], uniform draws only), never closer than
+//! [`MIN_SPACING`] in event time, so that on a plot of one second a column (the UI's `m`)
+//! each is a column of its own; the late ones are placed by hand. Times are whole milliseconds: the same seed gives the same stream
 //! everywhere.
 
 use crate::engine::stream::{Event, PyRandom, Stream};
@@ -17,6 +18,10 @@ pub const LESSON_SEED: u64 = 7;
 
 /// Events that arrive in time.
 const ORDINARY: u32 = 190;
+/// The least event time between two ordinary events, ms: the spacing less the most jitter.
+pub const MIN_SPACING: f64 = SPAN / ORDINARY as f64 * (1.0 - JITTER);
+/// How much of the spacing an ordinary event may move by.
+const JITTER: f64 = 0.35;
 /// Event-time span, ms.
 const SPAN: f64 = 300_000.0;
 /// The windows' length the late events are placed against, ms.
@@ -47,7 +52,7 @@ pub fn lesson(seed: u64) -> Stream {
     let step = SPAN / f64::from(ORDINARY);
     let mut events = Vec::new();
     for i in 0..ORDINARY {
-        let et = (f64::from(i) * step + rng.uniform(0.0, step * 0.8)).round();
+        let et = (f64::from(i) * step + rng.uniform(0.0, step * JITTER)).round();
         let delay = rng.uniform(300.0, 3_000.0).round();
         events.push(Event {
             event_time: et,

@@ -10,7 +10,7 @@ use crate::engine::pipeline::{Outage, PartitionBy};
 use crate::engine::stream::{generate, ParamsError, StreamParams};
 use crate::engine::{Accumulation, EngineConfig, Stream, WatermarkKind, WindowFn};
 
-pub use lesson::{lesson, LESSON_SEED};
+pub use lesson::{lesson, LESSON_SEED, MIN_SPACING as LESSON_MIN_SPACING};
 pub use sessions::{sessions, SESSIONS_SEED};
 
 /// A named built-in scenario. Each variant's doc is its one-line description, listed in
@@ -101,6 +101,9 @@ pub struct Preset {
     pub paused: bool,
     /// The UI's playback speed, processing-time seconds per real second (else the UI's own).
     pub speed: Option<f64>,
+    /// The UI's plot opens following the playhead at this many ms of event time per column
+    /// (else the whole stream).
+    pub magnify: Option<f64>,
 }
 
 /// The classroom defaults: 60 s tumbling windows, `fixed:20s`, no grace, no early trigger,
@@ -149,6 +152,7 @@ impl ScenarioName {
             job: None,
             paused: false,
             speed: None,
+            magnify: None,
         };
         match self {
             ScenarioName::Classroom => plain(Source::Generator(base)),
@@ -199,6 +203,7 @@ impl ScenarioName {
                 },
                 paused: true,
                 speed: Some(1.0),
+                magnify: Some(1_000.0),
                 ..plain(Source::Lesson { seed: LESSON_SEED })
             },
         }

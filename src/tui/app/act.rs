@@ -55,7 +55,7 @@ pub(super) fn act(app: &mut App, a: Action) -> bool {
         | Action::PlotFilter
         | Action::NextException
         | Action::PrevException => select(app, a),
-        Action::SaveScreen | Action::Zoom | Action::SideBySide | Action::BigNumbers => {
+        Action::SaveScreen | Action::Zoom | Action::Magnify | Action::SideBySide | Action::BigNumbers => {
             presenter(app, a)
         }
         Action::TourNext => app.tour_move(true),
@@ -75,6 +75,10 @@ fn presenter(app: &mut App, a: Action) -> bool {
         }
         Action::Zoom => {
             app.zoomed = !app.zoomed;
+            true
+        }
+        Action::Magnify => {
+            app.magnify = next_magnify(app.magnify);
             true
         }
         Action::SideBySide => app.toggle_side(),
@@ -392,5 +396,17 @@ fn general(app: &mut App, a: Action) -> bool {
             true
         }
         _ => false,
+    }
+}
+
+/// The plot's magnifications in the order `m` steps through them, ms of event time per column:
+/// each lesson event its own column, then the classroom stream's events a few to a column.
+const MAGNIFY: [f64; 2] = [1_000.0, 100.0];
+
+/// The magnification after `m`: the next of [`MAGNIFY`], then the whole stream.
+fn next_magnify(now: Option<f64>) -> Option<f64> {
+    match now {
+        None => Some(MAGNIFY[0]),
+        Some(m) => MAGNIFY.iter().copied().find(|&n| n < m),
     }
 }

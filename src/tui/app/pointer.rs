@@ -4,7 +4,7 @@
 //! only moves a dial. Nothing is under the mouse while the help covers the panels.
 
 use super::{Action, App};
-use crate::tui::geometry::{self, plot::PlotFrame};
+use crate::tui::geometry;
 
 impl App {
     /// The action a click (a drag with `drag`) at screen (col, row) asks for, if any.
@@ -43,7 +43,7 @@ impl App {
             return Some(Action::PickOperatorAt(op));
         }
         // An event the run can explain, under the mouse on the plot.
-        let f = PlotFrame::of(self, areas.plot)?;
+        let f = self.plot_frame(areas.plot)?;
         let at = f.to_data(col, row)?;
         self.trace
             .nearest(at, f.cell_size())
@@ -103,7 +103,7 @@ mod tests {
         let w = areas.windows;
         let a = same_as_its_action(w.x + 2, w.y + 3);
         assert!(matches!(a, Action::SelectWindow(_)), "{a:?}");
-        let plot = PlotFrame::of(&app(), areas.plot).unwrap().inner;
+        let plot = app().plot_frame(areas.plot).unwrap().inner;
         // The classroom stream's events run along the diagonal: the plot's centre has some.
         let a = same_as_its_action(plot.x + plot.width / 2, plot.y + plot.height / 2);
         assert!(matches!(a, Action::InspectEvent(_)), "{a:?}");

@@ -122,6 +122,7 @@ impl App {
             ..self.selection
         };
         b.plot_exceptions_only = self.plot_exceptions_only;
+        b.magnify = self.magnify;
         b.theme = self.theme;
         b.size = self.size;
         b.partition_pick = self.partition_pick;

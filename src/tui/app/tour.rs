@@ -31,6 +31,12 @@ impl App {
         self.tour.as_ref().map(|t| t.step().big.as_slice())
     }
 
+    /// Whether the tour's current step shows the panel of that layout name (always outside a
+    /// tour).
+    pub fn tour_shows(&self, panel: &str) -> bool {
+        self.tour.as_ref().is_none_or(|t| t.step().show.shows(panel))
+    }
+
     /// The panel the tour's current step highlights, by its layout name.
     pub fn tour_highlight(&self) -> Option<&'static str> {
         match self.tour.as_ref()?.step().highlight? {
@@ -97,6 +103,9 @@ impl App {
         fresh.size = self.size;
         fresh.inline_events = self.inline_events;
         fresh.zoomed = step.show == Show::Plot;
+        if let Some(m) = step.magnify {
+            fresh.magnify = m;
+        }
         if step.job {
             fresh.set_job_mode(true, true);
             for &t in &step.crash_at {

@@ -10,6 +10,9 @@ use crate::tui::scenario::Scenario;
 /// Columns kept for the processing-time labels on the left.
 pub const Y_LABELS: u16 = 6;
 
+/// How far above the playhead a following plot ends, as a share of its span.
+const FOLLOW_AHEAD: f64 = 0.1;
+
 /// The data window of the plot and the cells it is drawn in.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PlotFrame {
@@ -69,6 +72,28 @@ impl PlotFrame {
             (self.x.1 - self.x.0) / f64::from(self.inner.width.max(1)),
             (self.y.1 - self.y.0) / f64::from(self.inner.height.max(1)),
         )
+    }
+
+    /// The same cells over a window of time that follows the playhead `now`: `per_column` ms
+    /// of event time per column, and half as many ms of processing time up the rows, both
+    /// ending at the same time (event time starting no earlier than the stream's), so the
+    /// diagonal (event time = processing time) runs from the bottom's middle to the top right
+    /// corner and an event that arrived in the window is on the plot if it was at most half
+    /// the span late. The window ends a little above the
+    /// playhead (the arrivals to come are near) and stays inside the stream's processing
+    /// time; a stream that fits whole is left as it is.
+    pub fn following(mut self, per_column: f64, now: f64) -> PlotFrame {
+        let span = per_column * f64::from(self.inner.width);
+        let (lo, hi) = self.y;
+        if !(span > 0.0 && span / 2.0 < hi - lo) {
+            return self;
+        }
+        let top = (now + FOLLOW_AHEAD * span).clamp(lo + span / 2.0, hi);
+        self.y = (top - span / 2.0, top);
+        // Not before the stream's first event time: the columns there would stay empty.
+        let left = (top - span).max(self.x.0);
+        self.x = (left, left + span);
+        self
     }
 
     /// The column of an event time, if on the plot.

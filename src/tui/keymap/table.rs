@@ -439,6 +439,15 @@ fn bindings() -> Vec<Binding> {
             pair: None,
         },
         Binding {
+            keys: &[Char('m')],
+            action: Action::Magnify,
+            label: "m",
+            help: "magnify plot: 1s, 0.1s, off",
+            hint: None,
+            group: Group::General,
+            pair: None,
+        },
+        Binding {
             keys: &[Char('v')],
             action: Action::SideBySide,
             label: "v",

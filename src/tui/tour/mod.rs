@@ -75,6 +75,23 @@ pub enum Show {
     All,
     /// The plot alone (as `z`).
     Plot,
+    /// These panels (a bit per [`PANELS`] entry, in its order); the others keep their place
+    /// on screen, empty, so nothing moves when a later step shows them.
+    Only(u16),
+}
+
+impl Show {
+    /// Whether the panel of that name (one of [`PANELS`]) shows. The caption, the footer and
+    /// what the layout adds (side by side) always do.
+    pub fn shows(&self, panel: &str) -> bool {
+        match self {
+            Show::All | Show::Plot => true,
+            Show::Only(mask) => match PANELS.iter().position(|p| *p == panel) {
+                Some(i) => mask & (1 << i) != 0,
+                None => true,
+            },
+        }
+    }
 }
 
 /// What a step highlights.
@@ -142,6 +159,9 @@ pub struct Step {
     pub crash_at: Vec<f64>,
     /// What shows.
     pub show: Show,
+    /// The plot's magnification: `Some(None)` the whole stream, `Some(Some(ms))` following
+    /// the playhead at ms of event time per column; None: the scenario's own.
+    pub magnify: Option<Option<f64>>,
     /// What is highlighted.
     pub highlight: Option<Highlight>,
     /// The window selected (index into the scenario's windows) and the line it is set on.

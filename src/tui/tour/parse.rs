@@ -14,6 +14,17 @@ use crate::engine::scenario::ScenarioName;
 use crate::engine::Accumulation;
 use crate::tui::dials::{Family, EARLY_MAX, EARLY_STEP, GRACE_MAX, LAG_MAX};
 
+/// `show` as written: a word ("all", "plot") or a list of panels.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum ShowValue {
+    Word(String),
+    Panels(Vec<String>),
+}
+
+/// The finest and coarsest magnification a step may ask for, ms per column.
+const MAGNIFY_RANGE: (f64, f64) = (10.0, 60_000.0);
+
 /// The file as written: a list of `[[step]]` tables.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -36,7 +47,8 @@ struct RawStep {
     accumulation: Option<Spanned<String>>,
     job: Option<Spanned<bool>>,
     crash_at: Option<Spanned<Vec<String>>>,
-    show: Option<Spanned<String>>,
+    show: Option<Spanned<ShowValue>>,
+    magnify: Option<Spanned<String>>,
     highlight: Option<Spanned<String>>,
     window: Option<Spanned<usize>>,
     big: Option<Spanned<Vec<String>>>,
@@ -262,17 +274,56 @@ fn check(file: &str, text: &str, s: RawStep) -> Result<Step, TourError> {
     }
     let show = match &s.show {
         None => Show::All,
-        Some(v) => match v.get_ref().as_str() {
-            "all" => Show::All,
-            "plot" => Show::Plot,
-            other => {
+        Some(v) => match v.get_ref() {
+            ShowValue::Word(w) if w == "all" => Show::All,
+            ShowValue::Word(w) if w == "plot" => Show::Plot,
+            ShowValue::Word(other) => {
                 return Err(err(
                     v.span(),
                     "show",
-                    format!("{other:?} is not what a step shows: \"all\" or \"plot\""),
+                    format!(
+                        "{other:?} is not what a step shows: \"all\", \"plot\" or a list of \
+                         panels ({})",
+                        PANELS.join(", ")
+                    ),
                 ))
             }
+            ShowValue::Panels(names) => {
+                let mut mask = 0u16;
+                for name in names {
+                    let i = PANELS.iter().position(|p| p == name).ok_or_else(|| {
+                        err(
+                            v.span(),
+                            "show",
+                            format!("{name:?} is not a panel: {}", PANELS.join(", ")),
+                        )
+                    })?;
+                    mask |= 1 << i;
+                }
+                Show::Only(mask)
+            }
         },
+    };
+    let magnify = match &s.magnify {
+        None => None,
+        Some(v) if v.get_ref() == "off" => Some(None),
+        Some(v) => {
+            let ms = duration(v.get_ref()).map_err(|m| err(v.span(), "magnify", m))?;
+            if !(MAGNIFY_RANGE.0..=MAGNIFY_RANGE.1).contains(&ms) {
+                return Err(err(
+                    v.span(),
+                    "magnify",
+                    format!(
+                        "{} a column is outside {} ms to {} s: write \"off\" for the whole \
+                         stream",
+                        v.get_ref(),
+                        MAGNIFY_RANGE.0,
+                        MAGNIFY_RANGE.1 / 1_000.0
+                    ),
+                ));
+            }
+            Some(Some(ms))
+        }
     };
     let highlight = s
         .highlight
@@ -333,6 +384,7 @@ fn check(file: &str, text: &str, s: RawStep) -> Result<Step, TourError> {
         job,
         crash_at,
         show,
+        magnify,
         highlight,
         window: s
             .window

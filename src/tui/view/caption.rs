@@ -2,7 +2,7 @@
 //! (the keys that move through the tour on the right), then the caption, its placeholders
 //! filled from the read model at the playhead and dials, wrapped to the band's width in at
 //! most three lines. And the step's highlight: a panel's border redrawn heavy, in the accent
-//! colour.
+//! colour; and the panels a step keeps back, each an empty frame in its place.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Position, Rect};
@@ -152,4 +152,15 @@ mod tests {
         let cut = wrap("a b c d e f", 3, 2);
         assert_eq!(cut, vec!["a b", "c …"]);
     }
+}
+
+/// A panel the tour's step keeps back: its frame, dim, with its name and nothing inside, so
+/// the screen does not move when a later step shows it.
+pub fn withheld(app: &App, name: &str, r: Rect, buf: &mut Buffer) {
+    let t = &app.theme;
+    Block::default()
+        .borders(Borders::ALL)
+        .border_style(t.dim)
+        .title(Span::styled(format!(" {name} · later in the tour "), t.dim))
+        .render(r, buf);
 }

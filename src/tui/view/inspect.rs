@@ -11,7 +11,6 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 
 use super::super::app::App;
-use super::super::geometry::plot::PlotFrame;
 use super::super::theme::Theme;
 use crate::engine::processor::SessionChange;
 use crate::engine::{Fate, WindowId};
@@ -130,7 +129,7 @@ pub fn render(app: &App, plot: Rect, buf: &mut Buffer) {
 pub fn event_row(app: &App, plot: Rect) -> Option<u16> {
     let i = app.selection.inspected?;
     let e = app.scenario.stream.events.get(i)?;
-    let f = PlotFrame::of(app, plot)?;
+    let f = app.plot_frame(plot)?;
     Some(f.inner.y + f.row(e.proc_time)?)
 }
 

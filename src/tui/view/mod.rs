@@ -48,7 +48,11 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         ..r
     };
     for (name, r) in a.panels() {
-        draw_panel(app, name, off(r), a.mode, buf);
+        if app.tour_shows(name) {
+            draw_panel(app, name, off(r), a.mode, buf);
+        } else {
+            caption::withheld(app, name, off(r), buf);
+        }
     }
     caption::highlight(app, &a, (area.x, area.y), buf);
     if let Some(names) = &app.big_numbers {

@@ -61,6 +61,9 @@ enum Mark {
     WatermarkRun,
     /// The watermark where it stood at a row's processing time.
     Watermark,
+    /// An on-time event in a cell of its own, when every event has one (a magnified plot,
+    /// a small stream): over the pane bars and the watermark, as the late and dropped are.
+    OnTimeOne,
     Late(u8),
     Dropped(u8),
     Replayed,
@@ -91,15 +94,16 @@ impl Mark {
             Mark::WatermarkRun => 9,
             Mark::OnTime(_) => 10,
             Mark::Watermark => 11,
-            Mark::Late(_) => 12,
-            Mark::Dropped(_) => 13,
-            Mark::Replayed => 14,
-            Mark::InspectedWindow => 15,
-            Mark::PastGrace => 16,
-            Mark::GraceBand => 17,
-            Mark::WindowEnd => 18,
-            Mark::AtArrival => 19,
-            Mark::Inspected => 20,
+            Mark::OnTimeOne => 12,
+            Mark::Late(_) => 13,
+            Mark::Dropped(_) => 14,
+            Mark::Replayed => 15,
+            Mark::InspectedWindow => 16,
+            Mark::PastGrace => 17,
+            Mark::GraceBand => 18,
+            Mark::WindowEnd => 19,
+            Mark::AtArrival => 20,
+            Mark::Inspected => 21,
         }
     }
 }
@@ -131,6 +135,7 @@ fn mark_cell(theme: &Theme, m: Mark, ineq: Option<&Inequality>) -> Option<(char,
         Mark::Ideal => (glyph::IDEAL, theme.ideal),
         Mark::Pane(t) => (panes::bar_glyph(t), theme.timing(t)),
         Mark::OnTime(l) => (ramp(Fate::OnTime, l), theme.on_time),
+        Mark::OnTimeOne => (ramp(Fate::OnTime, 1), theme.on_time),
         Mark::Watermark | Mark::WatermarkRun => (glyph::WATERMARK, theme.watermark),
         Mark::Late(l) => (ramp(Fate::Late, l), theme.late),
         Mark::Dropped(l) => (ramp(Fate::Dropped, l), theme.dropped),
@@ -221,6 +226,14 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     if app.plot_exceptions_only {
         title.push(Span::styled("only late & dropped (f) ", t.key));
     }
+    if let Some(per_column) = app.magnify {
+        let scale = if per_column >= 1_000.0 {
+            format!("{} s", per_column / 1_000.0)
+        } else {
+            format!("{per_column} ms")
+        };
+        title.push(Span::styled(format!("{scale} a column, following now (m) "), t.key));
+    }
     // The axes' names when they fit whole.
     let axes = Span::styled("event time → · processing time ↑ ", t.dim);
     if Line::from(title.clone()).width() + axes.width() <= usize::from(area.width.saturating_sub(2))
@@ -233,7 +246,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         .title(Line::from(title))
         .title_bottom(legend(app, area.width));
     block.render(area, buf);
-    let Some(f) = PlotFrame::of(app, area) else {
+    let Some(f) = app.plot_frame(area) else {
         return;
     };
     let (w, h) = (f.inner.width as usize, f.inner.height as usize);
@@ -452,11 +465,31 @@ impl Cells {
             .filter_map(|&f| glyph::ramp(f).last().map(|g| g.1))
             .fold(0.0, f64::max);
         let per_event = top / f64::from(full);
+        // Every event its own cell (a magnified plot, a small stream): each is drawn in its
+        // fate's own glyph, the legend's, one mark an event.
+        let single = self.counts.iter().all(|c| c.iter().sum::<u32>() <= 1);
         let mut pool = [0.0f64; 3];
         for (i, c) in self.counts.iter().enumerate() {
             let Some((fate, n)) = shown(c) else {
                 continue;
             };
+            if single {
+                let m = if self.replayed[i] {
+                    Mark::Replayed
+                } else {
+                    match fate {
+                        Fate::OnTime => Mark::OnTimeOne,
+                        Fate::Late => Mark::Late(1),
+                        Fate::Dropped => Mark::Dropped(1),
+                    }
+                };
+                if let Some(g) = grid.get_mut(i) {
+                    if m.rank() > g.rank() {
+                        *g = m;
+                    }
+                }
+                continue;
+            }
             let want = f64::from(n) * per_event;
             let lightest = glyph::ramp(fate).first().map_or(0.0, |g| g.1);
             if !every && want < lightest {

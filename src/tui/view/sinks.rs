@@ -16,7 +16,6 @@ use crate::engine::trace::SinkReport;
 use crate::engine::SinkKind;
 
 use super::super::app::App;
-use super::super::geometry::plot::PlotFrame;
 use super::super::theme::glyph;
 
 /// A sink's short name, for narrow columns.
@@ -230,7 +229,7 @@ pub fn render_crash(app: &App, plot: Rect, buf: &mut Buffer) {
     let h = (rows as u16 + if boxed { 2 } else { 0 }).min(plot.height.saturating_sub(2));
     let top = plot.y.saturating_add(1);
     let playhead =
-        PlotFrame::of(app, plot).and_then(|f| f.row(app.playhead.now).map(|r| f.inner.y + r));
+        app.plot_frame(plot).and_then(|f| f.row(app.playhead.now).map(|r| f.inner.y + r));
     let y = match playhead {
         Some(r) if r < top + h => plot.bottom().saturating_sub(h + 2),
         _ => top,
