@@ -158,9 +158,15 @@ mod tests {
 /// the screen does not move when a later step shows it.
 pub fn withheld(app: &App, name: &str, r: Rect, buf: &mut Buffer) {
     let t = &app.theme;
+    let room = usize::from(r.width.saturating_sub(2));
+    let title = [" · later in the tour ", " · later ", " "]
+        .iter()
+        .map(|tail| format!(" {name}{tail}"))
+        .find(|s| s.chars().count() <= room)
+        .unwrap_or_default();
     Block::default()
         .borders(Borders::ALL)
         .border_style(t.dim)
-        .title(Span::styled(format!(" {name} · later in the tour "), t.dim))
+        .title(Span::styled(title, t.dim))
         .render(r, buf);
 }
