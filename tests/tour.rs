@@ -213,7 +213,10 @@ fn a_step_keeps_back_the_panels_it_does_not_show_in_their_places() {
     act(&mut a, Action::TourNext);
     let s = screen(&mut a, 120, 40);
     for kept in ["watermark", "counters", "dials", "panes", "frontier"] {
-        assert!(s.contains(&format!("{kept} · later in the tour")), "{kept}\n{s}");
+        assert!(
+            s.contains(&format!("{kept} · later in the tour")),
+            "{kept}\n{s}"
+        );
     }
     assert!(s.contains("Windows · 30s tumbling"), "{s}");
     // The step showing everything draws every panel.

@@ -1,7 +1,7 @@
 //! Two policies side by side (`v`): the dials pinned as B, a second run of the same stream
 //! that follows A's playhead (play, step, End, Home) and, in the job, A's presses (crashes,
 //! partition cuts), while a dial change moves A only; B's tally against a plain engine run
-//! with B's dials; the refusal on big inputs; and the screens at 80×24 and 120×40, a single
+//! with B's dials; a click on B's plot inspecting the event in both; the refusal on big inputs; and the screens at 80×24 and 120×40, a single
 //! run and the outage job (A with an idle timeout, B without).
 
 mod ui_common;
@@ -340,4 +340,34 @@ fn j_takes_both_runs_into_the_job_and_out_of_it() {
     act(&mut a, Action::ToggleJob);
     assert!(a.trace.job().is_none() && b(&a).trace.job().is_none());
     same_playhead(&a);
+}
+
+#[test]
+fn a_click_on_bs_plot_inspects_the_event_in_both_each_under_its_own_dials() {
+    let mut a = app();
+    update(&mut a, Msg::Resize(120, 40), Duration::ZERO);
+    act(&mut a, Action::JumpToEnd);
+    act(&mut a, Action::SideBySide);
+    // A keeps late events with billing's long grace; B, pinned at no grace, drops them.
+    act(&mut a, Action::Policy(2));
+    let areas = a.areas(a.size).unwrap();
+    let bp = b(&a).plot_frame(areas.side.unwrap().b_plot).unwrap().inner;
+    // Somewhere on B's plot there is an event under the mouse.
+    let clicked = (bp.top()..bp.bottom())
+        .flat_map(|y| (bp.left()..bp.right()).map(move |x| (x, y)))
+        .find(|&(x, y)| {
+            let mut t = a.clone();
+            update(&mut t, Msg::Click(x, y), Duration::ZERO);
+            t.selection.inspected.is_some()
+        })
+        .expect("an event on B's plot");
+    update(&mut a, Msg::Click(clicked.0, clicked.1), Duration::ZERO);
+    let i = a.selection.inspected.expect("inspected in A");
+    assert_eq!(b(&a).selection.inspected, Some(i), "and in B");
+    let s = ui_common::screen(&a);
+    assert_eq!(
+        s.matches("Inspect ·").count(),
+        2,
+        "an inspector on each plot\n{s}"
+    );
 }

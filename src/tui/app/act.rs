@@ -55,9 +55,11 @@ pub(super) fn act(app: &mut App, a: Action) -> bool {
         | Action::PlotFilter
         | Action::NextException
         | Action::PrevException => select(app, a),
-        Action::SaveScreen | Action::Zoom | Action::Magnify | Action::SideBySide | Action::BigNumbers => {
-            presenter(app, a)
-        }
+        Action::SaveScreen
+        | Action::Zoom
+        | Action::Magnify
+        | Action::SideBySide
+        | Action::BigNumbers => presenter(app, a),
         Action::TourNext => app.tour_move(true),
         Action::TourPrev => app.tour_move(false),
         Action::TourReset => app.tour_reset(),

@@ -42,12 +42,20 @@ impl App {
         {
             return Some(Action::PickOperatorAt(op));
         }
-        // An event the run can explain, under the mouse on the plot.
+        // An event the run can explain, under the mouse on the plot; side by side, on B's
+        // plot too (the same stream: the event is inspected in both, each explaining it
+        // under its own dials).
         let f = self.plot_frame(areas.plot)?;
+        if let Some(at) = f.to_data(col, row) {
+            return self
+                .trace
+                .nearest(at, f.cell_size())
+                .map(Action::InspectEvent);
+        }
+        let b = &self.side.as_ref()?.b;
+        let f = b.plot_frame(areas.side?.b_plot)?;
         let at = f.to_data(col, row)?;
-        self.trace
-            .nearest(at, f.cell_size())
-            .map(Action::InspectEvent)
+        b.trace.nearest(at, f.cell_size()).map(Action::InspectEvent)
     }
 }
 

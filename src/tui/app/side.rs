@@ -116,8 +116,9 @@ impl App {
             return;
         };
         let b = &mut side.b;
+        // The event inspected in A is inspected in B: the same event, explained under B's
+        // dials.
         b.selection = Selection {
-            inspected: None,
             focus: b.selection.focus,
             ..self.selection
         };

@@ -34,7 +34,9 @@ impl App {
     /// Whether the tour's current step shows the panel of that layout name (always outside a
     /// tour).
     pub fn tour_shows(&self, panel: &str) -> bool {
-        self.tour.as_ref().is_none_or(|t| t.step().show.shows(panel))
+        self.tour
+            .as_ref()
+            .is_none_or(|t| t.step().show.shows(panel))
     }
 
     /// The panel the tour's current step highlights, by its layout name.

@@ -232,7 +232,10 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         } else {
             format!("{per_column} ms")
         };
-        title.push(Span::styled(format!("{scale} a column, following now (m) "), t.key));
+        title.push(Span::styled(
+            format!("{scale} a column, following now (m) "),
+            t.key,
+        ));
     }
     // The axes' names when they fit whole.
     let axes = Span::styled("event time → · processing time ↑ ", t.dim);

@@ -142,6 +142,7 @@ pub fn render_b_plot(app: &App, area: Rect, buf: &mut Buffer) {
     };
     super::plot::render(b, area, buf);
     render_title(app, Which::B, area, buf);
+    super::inspect::render(b, area, buf);
 }
 
 /// The counters of `which` as lines for `height` rows of `width` columns: the fates so far,

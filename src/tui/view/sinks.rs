@@ -228,8 +228,9 @@ pub fn render_crash(app: &App, plot: Rect, buf: &mut Buffer) {
     let rows: usize = lines.iter().map(wrapped).sum();
     let h = (rows as u16 + if boxed { 2 } else { 0 }).min(plot.height.saturating_sub(2));
     let top = plot.y.saturating_add(1);
-    let playhead =
-        app.plot_frame(plot).and_then(|f| f.row(app.playhead.now).map(|r| f.inner.y + r));
+    let playhead = app
+        .plot_frame(plot)
+        .and_then(|f| f.row(app.playhead.now).map(|r| f.inner.y + r));
     let y = match playhead {
         Some(r) if r < top + h => plot.bottom().saturating_sub(h + 2),
         _ => top,
