@@ -28,7 +28,7 @@ fn engine(stream: &Stream, cfg: EngineConfig) -> (Output, Counters) {
 }
 
 fn baseline(stream: &Stream, cfg: EngineConfig) -> (Output, Counters) {
-    let mut p = Plain::new(cfg);
+    let mut p: Plain = Plain::new(cfg);
     let mut out = Output::default();
     for e in &stream.events {
         p.step(e, &mut out);

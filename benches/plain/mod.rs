@@ -11,6 +11,7 @@
 
 use std::cmp::{Ordering, Reverse};
 use std::collections::{BinaryHeap, HashMap};
+use std::hash::{BuildHasher, RandomState};
 
 use twoclocks::engine::lateness::{Dropped, Fate};
 use twoclocks::engine::{
@@ -42,7 +43,7 @@ impl PartialOrd for Due {
 }
 
 /// The plain processor: one event at a time, in processing order.
-pub struct Plain {
+pub struct Plain<S = RandomState> {
     window: WindowFn,
     lag: f64,
     grace: f64,
@@ -54,9 +55,9 @@ pub struct Plain {
     passed_wm: f64,
     last_proc_time: f64,
     /// Every open cell, by (window, key).
-    cells: HashMap<CellId, CellState>,
+    cells: HashMap<CellId, CellState, S>,
     /// The keys of each open window, in the order they opened.
-    keys: HashMap<WindowId, Vec<KeyId>>,
+    keys: HashMap<WindowId, Vec<KeyId>, S>,
     /// Open windows not yet fired on time, earliest end first.
     to_fire: BinaryHeap<Reverse<WindowId>>,
     /// Open windows, earliest end first, to finalise.
@@ -66,7 +67,7 @@ pub struct Plain {
     offset: usize,
 }
 
-impl Plain {
+impl<S: BuildHasher + Default> Plain<S> {
     /// A plain processor for `cfg`, which must use tumbling or sliding windows and a fixed
     /// watermark.
     pub fn new(cfg: EngineConfig) -> Self {
@@ -89,8 +90,8 @@ impl Plain {
             wm: f64::NEG_INFINITY,
             passed_wm: f64::NEG_INFINITY,
             last_proc_time: f64::NEG_INFINITY,
-            cells: HashMap::new(),
-            keys: HashMap::new(),
+            cells: HashMap::default(),
+            keys: HashMap::default(),
             to_fire: BinaryHeap::new(),
             to_close: BinaryHeap::new(),
             timers: BinaryHeap::new(),

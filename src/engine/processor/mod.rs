@@ -149,7 +149,13 @@ impl Processor {
 
     /// A processor for `stream` (resolving the perfect watermark's lag from it).
     pub fn for_stream(cfg: EngineConfig, stream: &Stream) -> Self {
-        Processor::new(cfg, stream.max_delay())
+        // Only the perfect watermark reads the largest delay: the other kinds skip the pass
+        // over the stream that finds it.
+        let max_delay = match cfg.watermark {
+            WatermarkKind::Perfect => stream.max_delay(),
+            _ => 0.0,
+        };
+        Processor::new(cfg, max_delay)
     }
 
     /// The same processor, recording in its output every change of the sessions
@@ -269,7 +275,7 @@ impl Processor {
     }
 
     /// The common arrival under tumbling windows, in a few comparisons: the event falls in the
-    /// hot window, whose cell for its key is open, on time; and the watermark and processing
+    /// hot (or warm) window, whose cell for its key is open, on time; and the watermark and processing
     /// time reach no window end, grace or timer, so nothing fires and nothing is finalised.
     /// It does what [`Processor::place_in_windows`] does then (count the event on time, add
     /// one to the cell) and emits nothing; `None` when any of this does not hold, leaving the
@@ -277,18 +283,17 @@ impl Processor {
     #[inline(always)]
     fn step_calm(&mut self, e: &Event, wm: f64) -> Option<Arrival> {
         if wm >= self.next_pass_end
-            || wm >= self.windows.hot_end()
+            || wm >= self.windows.hot_end(e.event_time)
             || Fate::finalised(self.first_end, wm, self.cfg.grace)
             || (self.cfg.early.is_some()
                 && self.timers.peek().is_some_and(|t| t.due <= e.proc_time))
         {
             return None;
         }
-        let cell = self.windows.hot_cell(e.event_time, e.key)?;
+        let (window, cell) = self.windows.hot_cell(e.event_time, e.key)?;
         cell.value += 1;
         let offset = self.arrive(e);
         self.counters.on_time += 1;
-        let window = self.windows.hot().expect("a hot cell is in the hot window");
         Some(Arrival {
             offset,
             watermark: wm,

@@ -125,13 +125,36 @@ pub(super) struct WindowStore {
     free: Vec<u32>,
     by_id: FxHashMap<WindowId, u32>,
     order: BTreeMap<WindowId, u32>,
-    /// The hot window, if any, and its slot.
-    hot: Option<WindowId>,
-    /// The hot window's bounds as event times (NaN when there is none, so no time is in
-    /// them).
-    hot_start: f64,
-    hot_end: f64,
-    hot_slot: u32,
+    /// The window last touched, if any: the hot one.
+    hot: Hot,
+    /// The window touched before it (a straggler's window, or the one a straggler left):
+    /// an event there swaps it with the hot one.
+    warm: Hot,
+}
+
+/// A cached open window: its id, its bounds as event times (NaN when there is none, so that
+/// no time is in them) and its slot.
+#[derive(Debug, Clone, Copy)]
+struct Hot {
+    id: Option<WindowId>,
+    start: f64,
+    end: f64,
+    slot: u32,
+}
+
+impl Hot {
+    const NONE: Hot = Hot {
+        id: None,
+        start: f64::NAN,
+        end: f64::NAN,
+        slot: 0,
+    };
+
+    /// Whether `t` falls in the window.
+    #[inline(always)]
+    fn holds(&self, t: f64) -> bool {
+        t >= self.start && t < self.end
+    }
 }
 
 impl Default for WindowStore {
@@ -141,10 +164,8 @@ impl Default for WindowStore {
             free: Vec::new(),
             by_id: FxHashMap::default(),
             order: BTreeMap::new(),
-            hot: None,
-            hot_start: f64::NAN,
-            hot_end: f64::NAN,
-            hot_slot: 0,
+            hot: Hot::NONE,
+            warm: Hot::NONE,
         }
     }
 }
@@ -171,8 +192,12 @@ impl WindowStore {
     /// The window `id`, opened empty if it was not open; it becomes the hot window.
     #[inline]
     pub(super) fn get_or_open(&mut self, id: WindowId) -> &mut WindowState {
-        if self.hot == Some(id) {
-            return &mut self.slots[self.hot_slot as usize];
+        if self.hot.id == Some(id) {
+            return &mut self.slots[self.hot.slot as usize];
+        }
+        if self.warm.id == Some(id) {
+            std::mem::swap(&mut self.hot, &mut self.warm);
+            return &mut self.slots[self.hot.slot as usize];
         }
         let slot = match self.by_id.get(&id) {
             Some(&s) => s,
@@ -197,49 +222,54 @@ impl WindowStore {
         };
         // Bounds beyond ±2^53 ms are not exact as event times: such a window is never hot.
         const EXACT: i64 = 1 << 53;
-        if id.start_ms().abs() < EXACT && id.end_ms().abs() < EXACT {
-            self.hot = Some(id);
-            self.hot_start = id.start();
-            self.hot_end = id.end();
+        self.warm = self.hot;
+        self.hot = if id.start_ms().abs() < EXACT && id.end_ms().abs() < EXACT {
+            Hot {
+                id: Some(id),
+                start: id.start(),
+                end: id.end(),
+                slot,
+            }
         } else {
-            self.forget_hot();
-        }
-        self.hot_slot = slot;
+            Hot::NONE
+        };
         &mut self.slots[slot as usize]
     }
 
     /// The open cell of `key` in the hot window, if `event_time` falls in that window (which
     /// is then the event's only window when windows tumble) and the cell is open and held
-    /// densely. `None` sends the caller down the general path.
+    /// densely; or else in the warm window, under the same conditions, which then becomes the
+    /// hot one. `None` sends the caller down the general path.
     #[inline(always)]
-    pub(super) fn hot_cell(&mut self, event_time: f64, key: KeyId) -> Option<&mut CellState> {
-        if !(event_time >= self.hot_start && event_time < self.hot_end) {
-            return None;
+    pub(super) fn hot_cell(
+        &mut self,
+        event_time: f64,
+        key: KeyId,
+    ) -> Option<(WindowId, &mut CellState)> {
+        if !self.hot.holds(event_time) {
+            if !self.warm.holds(event_time) {
+                return None;
+            }
+            std::mem::swap(&mut self.hot, &mut self.warm);
         }
-        self.slots[self.hot_slot as usize]
+        let id = self.hot.id?;
+        let cell = self.slots[self.hot.slot as usize]
             .cells
             .dense
             .get_mut(key as usize)
-            .and_then(Option::as_mut)
+            .and_then(Option::as_mut)?;
+        Some((id, cell))
     }
 
-    /// No window is hot.
-    fn forget_hot(&mut self) {
-        self.hot = None;
-        self.hot_start = f64::NAN;
-        self.hot_end = f64::NAN;
-    }
-
-    /// The hot window, if any.
+    /// The end of the window `event_time` falls in, if it is the hot or the warm one (NaN
+    /// otherwise).
     #[inline(always)]
-    pub(super) fn hot(&self) -> Option<WindowId> {
-        self.hot
-    }
-
-    /// The end of the hot window as an event time (NaN when there is none).
-    #[inline(always)]
-    pub(super) fn hot_end(&self) -> f64 {
-        self.hot_end
+    pub(super) fn hot_end(&self, event_time: f64) -> f64 {
+        if self.hot.holds(event_time) {
+            self.hot.end
+        } else {
+            self.warm.end
+        }
     }
 
     /// The open window that starts, and so ends, first.
@@ -253,8 +283,11 @@ impl WindowStore {
     pub(super) fn remove(&mut self, id: WindowId) -> Option<WindowState> {
         self.order.remove(&id);
         let s = self.by_id.remove(&id)?;
-        if self.hot == Some(id) {
-            self.forget_hot();
+        if self.hot.id == Some(id) {
+            self.hot = Hot::NONE;
+        }
+        if self.warm.id == Some(id) {
+            self.warm = Hot::NONE;
         }
         self.free.push(s);
         Some(WindowState {
