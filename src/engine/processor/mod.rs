@@ -119,7 +119,7 @@ impl Processor {
             cfg,
             watermark: Watermark::new(cfg.watermark, max_delay),
             merging: cfg.window.is_merging(),
-            windows: WindowStore::default(),
+            windows: WindowStore::new(matches!(cfg.window, WindowFn::Tumbling { .. })),
             sessions: SessionStore::default(),
             ttl: cfg.window.ttl().map(TtlState::new),
             records: false,

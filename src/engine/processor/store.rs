@@ -130,6 +130,10 @@ pub(super) struct WindowStore {
     /// The window touched before it (a straggler's window, or the one a straggler left):
     /// an event there swaps it with the hot one.
     warm: Hot,
+    /// Whether it keeps the hot and warm windows: for tumbling windows, where an event's one
+    /// window is usually the last one's. Under sliding windows each event touches several
+    /// and the cache would only churn.
+    caching: bool,
 }
 
 /// A cached open window: its id, its bounds as event times (NaN when there is none, so that
@@ -157,8 +161,9 @@ impl Hot {
     }
 }
 
-impl Default for WindowStore {
-    fn default() -> Self {
+impl WindowStore {
+    /// An empty store, caching the windows last touched if `caching`.
+    pub(super) fn new(caching: bool) -> Self {
         WindowStore {
             slots: Vec::new(),
             free: Vec::new(),
@@ -166,6 +171,7 @@ impl Default for WindowStore {
             order: BTreeMap::new(),
             hot: Hot::NONE,
             warm: Hot::NONE,
+            caching,
         }
     }
 }
@@ -189,15 +195,18 @@ impl WindowStore {
         self.by_id.get(id).map(|&s| &mut self.slots[s as usize])
     }
 
-    /// The window `id`, opened empty if it was not open; it becomes the hot window.
+    /// The window `id`, opened empty if it was not open; it becomes the hot window (when
+    /// caching).
     #[inline]
     pub(super) fn get_or_open(&mut self, id: WindowId) -> &mut WindowState {
-        if self.hot.id == Some(id) {
-            return &mut self.slots[self.hot.slot as usize];
-        }
-        if self.warm.id == Some(id) {
-            std::mem::swap(&mut self.hot, &mut self.warm);
-            return &mut self.slots[self.hot.slot as usize];
+        if self.caching {
+            if self.hot.id == Some(id) {
+                return &mut self.slots[self.hot.slot as usize];
+            }
+            if self.warm.id == Some(id) {
+                std::mem::swap(&mut self.hot, &mut self.warm);
+                return &mut self.slots[self.hot.slot as usize];
+            }
         }
         let slot = match self.by_id.get(&id) {
             Some(&s) => s,
@@ -222,6 +231,9 @@ impl WindowStore {
         };
         // Bounds beyond ±2^53 ms are not exact as event times: such a window is never hot.
         const EXACT: i64 = 1 << 53;
+        if !self.caching {
+            return &mut self.slots[slot as usize];
+        }
         self.warm = self.hot;
         self.hot = if id.start_ms().abs() < EXACT && id.end_ms().abs() < EXACT {
             Hot {
