@@ -275,8 +275,9 @@ impl Processor {
     }
 
     /// The common arrival under tumbling windows, in a few comparisons: the event falls in the
-    /// hot (or warm) window, whose cell for its key is open, on time; and the watermark and processing
-    /// time reach no window end, grace or timer, so nothing fires and nothing is finalised.
+    /// hot (or warm) window, whose cell for its key is open, on time; and the watermark and
+    /// processing time reach no window end, grace or timer, so nothing fires and nothing is
+    /// finalised.
     /// It does what [`Processor::place_in_windows`] does then (count the event on time, add
     /// one to the cell) and emits nothing; `None` when any of this does not hold, leaving the
     /// arrival to the general path untouched.

@@ -229,11 +229,11 @@ impl WindowStore {
                 s
             }
         };
-        // Bounds beyond ±2^53 ms are not exact as event times: such a window is never hot.
-        const EXACT: i64 = 1 << 53;
         if !self.caching {
             return &mut self.slots[slot as usize];
         }
+        // Bounds beyond ±2^53 ms are not exact as event times: such a window is never hot.
+        const EXACT: i64 = 1 << 53;
         self.warm = self.hot;
         self.hot = if id.start_ms().abs() < EXACT && id.end_ms().abs() < EXACT {
             Hot {
