@@ -82,6 +82,8 @@ pub struct Processor {
     /// Sessions: the watermark the open sessions were last passed under; a session ending by
     /// it has fired on time.
     passed_wm: f64,
+    /// Whether windows tumble (one window per event), so an arrival may take the calm path.
+    tumbling: bool,
     /// End of the first open window (+∞ when none): finalisation is checked against it.
     first_end: f64,
     /// 1 / slide, for window assignment without a division per event.
@@ -117,11 +119,12 @@ impl Processor {
             cfg,
             watermark: Watermark::new(cfg.watermark, max_delay),
             merging: cfg.window.is_merging(),
-            windows: WindowStore::default(),
+            windows: WindowStore::new(matches!(cfg.window, WindowFn::Tumbling { .. })),
             sessions: SessionStore::default(),
             ttl: cfg.window.ttl().map(TtlState::new),
             records: false,
             passed_wm: f64::NEG_INFINITY,
+            tumbling: matches!(cfg.window, WindowFn::Tumbling { .. }),
             first_end: f64::INFINITY,
             inv_slide: 1.0 / cfg.window.slide() as f64,
             passed_through: None,
@@ -146,7 +149,13 @@ impl Processor {
 
     /// A processor for `stream` (resolving the perfect watermark's lag from it).
     pub fn for_stream(cfg: EngineConfig, stream: &Stream) -> Self {
-        Processor::new(cfg, stream.max_delay())
+        // Only the perfect watermark reads the largest delay: the other kinds skip the pass
+        // over the stream that finds it.
+        let max_delay = match cfg.watermark {
+            WatermarkKind::Perfect => stream.max_delay(),
+            _ => 0.0,
+        };
+        Processor::new(cfg, max_delay)
     }
 
     /// The same processor, recording in its output every change of the sessions
@@ -246,10 +255,52 @@ impl Processor {
     }
 
     /// Feeds the next event (in processing order) and appends what it caused to `out`.
+    #[inline]
     pub fn step(&mut self, e: &Event, out: &mut Output) -> Arrival {
         let wm = self.watermark.observe(e);
+        if self.tumbling {
+            if let Some(arrival) = self.step_calm(e, wm) {
+                return arrival;
+            }
+        }
+        self.step_placed(e, wm, out)
+    }
+
+    /// [`Processor::step`] after the watermark has taken the event: its windows assigned and
+    /// the event placed by the general rules.
+    #[inline(never)]
+    fn step_placed(&mut self, e: &Event, wm: f64, out: &mut Output) -> Arrival {
         let windows = self.cfg.window.assign_with(e.event_time, self.inv_slide);
         self.place(e, windows, wm, out)
+    }
+
+    /// The common arrival under tumbling windows, in a few comparisons: the event falls in the
+    /// hot (or warm) window, whose cell for its key is open, on time; and the watermark and
+    /// processing time reach no window end, grace or timer, so nothing fires and nothing is
+    /// finalised.
+    /// It does what [`Processor::place_in_windows`] does then (count the event on time, add
+    /// one to the cell) and emits nothing; `None` when any of this does not hold, leaving the
+    /// arrival to the general path untouched.
+    #[inline(always)]
+    fn step_calm(&mut self, e: &Event, wm: f64) -> Option<Arrival> {
+        if wm >= self.next_pass_end
+            || wm >= self.windows.hot_end(e.event_time)
+            || Fate::finalised(self.first_end, wm, self.cfg.grace)
+            || (self.cfg.early.is_some()
+                && self.timers.peek().is_some_and(|t| t.due <= e.proc_time))
+        {
+            return None;
+        }
+        let (window, cell) = self.windows.hot_cell(e.event_time, e.key)?;
+        cell.value += 1;
+        let offset = self.arrive(e);
+        self.counters.on_time += 1;
+        Some(Arrival {
+            offset,
+            watermark: wm,
+            windows: Assignment::one(window),
+            fate: Fate::OnTime,
+        })
     }
 
     /// [`Processor::step`] with the event's windows already assigned by the same

@@ -37,6 +37,7 @@ pub struct Output {
 
 impl Output {
     /// Forgets everything emitted so far (the caller has taken it).
+    #[inline]
     pub fn clear(&mut self) {
         self.panes.clear();
         self.dropped.clear();
