@@ -155,3 +155,40 @@ fn an_event_time_ttl_is_swept_by_its_watermark() {
     assert_eq!(swept[1], point(&s, &truth, base, 0.0, 0.0));
     assert_ne!(swept[0].score, swept[1].score);
 }
+
+#[test]
+fn a_sweep_shared_out_over_the_cores_equals_one_run_per_point() {
+    // 8 000 cells × 3 lags: enough for the search to share the cells out over threads.
+    let s = twoclocks::engine::stream::generate(&twoclocks::engine::StreamParams {
+        events: 30_000,
+        span: 30_000_000.0,
+        keys: "abcdefghijklmnop".to_string(),
+        ..Default::default()
+    })
+    .unwrap();
+    for window in [
+        WindowFn::tumbling(60_000).unwrap(),
+        WindowFn::sliding(60_000, 25_000).unwrap(),
+    ] {
+        for watermark in [
+            WatermarkKind::Fixed { lag: 0.0 },
+            WatermarkKind::Bounded { bound: 0.0 },
+        ] {
+            let base = EngineConfig {
+                window,
+                watermark,
+                ..EngineConfig::fixed(0.0, 0.0)
+            };
+            let truth = oracle(&s, &window);
+            let (lags, graces) = ([0.0, 7_500.0, 30_000.0], [0.0, 2_500.0, 60_000.0]);
+            let swept = sweep(&s, base, &lags, &graces);
+            let mut i = 0;
+            for &lag in &lags {
+                for &grace in &graces {
+                    assert_eq!(swept[i], point(&s, &truth, base, lag, grace));
+                    i += 1;
+                }
+            }
+        }
+    }
+}

@@ -42,28 +42,22 @@ pub(super) fn sweep(
         return None;
     }
     let arrivals = Arrivals::gather(stream, base);
-    // Graces ascending, and where each given grace went.
-    let mut order: Vec<usize> = (0..graces.len()).collect();
-    order.sort_by(|&a, &b| graces[a].total_cmp(&graces[b]));
-    let sorted: Vec<f64> = order.iter().map(|&i| graces[i]).collect();
-    let mut rank = vec![0; graces.len()];
-    for (r, &i) in order.iter().enumerate() {
-        rank[i] = r;
-    }
+    let (graces_up, grace_rank) = ascending(graces);
     // A kind without a lag is the same watermark under every lag: counted once.
-    let per_lag: Vec<Vec<Tally>> = if lagged {
-        tally_all(&arrivals, lags, &sorted)
+    let (lags_up, lag_rank) = if lagged {
+        ascending(lags)
     } else {
-        let once = arrivals.tally(0.0, &sorted);
-        vec![once; lags.len()]
+        (vec![0.0], vec![0; lags.len()])
     };
+    let tallies = tally_all(&arrivals, &lags_up, &graces_up);
+    let total = arrivals.placements();
     let points = lags
         .iter()
-        .zip(&per_lag)
-        .flat_map(|(&lag, tallies)| {
-            let (rank, total) = (&rank, arrivals.placements());
-            graces.iter().zip(rank).map(move |(&grace, &r)| {
-                let t = tallies[r];
+        .zip(&lag_rank)
+        .flat_map(|(&lag, &l)| {
+            let row = &tallies[l * graces.len()..];
+            graces.iter().zip(&grace_rank).map(move |(&grace, &g)| {
+                let t = row[g];
                 FrontierPoint {
                     lag,
                     grace,
@@ -82,6 +76,17 @@ pub(super) fn sweep(
     Some(points)
 }
 
+/// The values ascending (none is NaN), and the place of each given value among them.
+fn ascending(values: &[f64]) -> (Vec<f64>, Vec<usize>) {
+    let mut order: Vec<usize> = (0..values.len()).collect();
+    order.sort_by(|&a, &b| values[a].total_cmp(&values[b]));
+    let mut rank = vec![0; values.len()];
+    for (r, &i) in order.iter().enumerate() {
+        rank[i] = r;
+    }
+    (order.iter().map(|&i| values[i]).collect(), rank)
+}
+
 /// What one setting drops, over every cell.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 struct Tally {
@@ -98,27 +103,28 @@ struct Tally {
 struct Arrivals {
     /// Per cell, its window's end, ms.
     ends: Vec<f64>,
-    /// Per cell `c`, its arrivals are `clock[starts[c]..starts[c + 1]]`.
-    starts: Vec<usize>,
-    /// The clock at each arrival, grouped by cell, non-decreasing within a cell.
-    clock: Vec<f64>,
+    /// Per cell, the clock at each of its arrivals, in arrival order (so never falling).
+    clock: Vec<Vec<f64>>,
+    /// How many (event, window) placements there are: the oracle's total.
+    placements: u64,
 }
 
 impl Arrivals {
     /// Places every event in its windows, as the engine assigns them, and records the clock
-    /// at its arrival in each: the watermark of `base`'s kind with a lag of 0.
+    /// at its arrival in each: the watermark of `base`'s kind with a lag of 0. Cells are
+    /// numbered in order of first arrival; an event usually lands in the window its key's
+    /// previous event did, which is checked before the map.
     fn gather(stream: &Stream, base: EngineConfig) -> Arrivals {
-        let kind = base.watermark.with_lag(0.0);
-        let max_delay = stream.max_delay();
-        // First pass: each arrival's cell, numbered in order of first arrival. An event
-        // usually lands in the window its key's previous event did: that is checked before
-        // the map.
+        let mut wm = Watermark::new(base.watermark.with_lag(0.0), stream.max_delay());
+        let inv_slide = 1.0 / base.window.slide() as f64;
         let mut cells: FxHashMap<CellId, u32> = FxHashMap::default();
         let mut ends: Vec<f64> = Vec::new();
+        let mut clock: Vec<Vec<f64>> = Vec::new();
         let mut recent: Vec<Option<(WindowId, u32)>> = vec![None; stream.keys.len()];
-        let mut cell_of: Vec<u32> = Vec::with_capacity(stream.events.len());
+        let mut placements = 0u64;
         for e in &stream.events {
-            for window in base.window.assign(e.event_time) {
+            let at = wm.observe(e);
+            for window in base.window.assign_with(e.event_time, inv_slide) {
                 let id = match recent.get(e.key as usize).copied().flatten() {
                     Some((w, id)) if w == window => id,
                     _ => {
@@ -126,6 +132,7 @@ impl Arrivals {
                         let id = *cells.entry(CellId { window, key: e.key }).or_insert(next);
                         if id == next {
                             ends.push(window.end());
+                            clock.push(Vec::new());
                         }
                         if let Some(slot) = recent.get_mut(e.key as usize) {
                             *slot = Some((window, id));
@@ -133,87 +140,106 @@ impl Arrivals {
                         id
                     }
                 };
-                cell_of.push(id);
-            }
-        }
-        drop(cells);
-        let mut starts = vec![0usize; ends.len() + 1];
-        for &c in &cell_of {
-            starts[c as usize + 1] += 1;
-        }
-        for c in 0..ends.len() {
-            starts[c + 1] += starts[c];
-        }
-        // Second pass: the clock at each arrival, into its cell's run (in arrival order).
-        let mut next = starts[..ends.len()].to_vec();
-        let mut clock = vec![0.0; cell_of.len()];
-        let mut wm = Watermark::new(kind, max_delay);
-        let mut placed = cell_of.iter();
-        for e in &stream.events {
-            let at = wm.observe(e);
-            for _ in base.window.assign(e.event_time) {
-                let c = *placed.next().expect("the same windows as the first pass") as usize;
-                clock[next[c]] = at;
-                next[c] += 1;
+                clock[id as usize].push(at);
+                placements += 1;
             }
         }
         Arrivals {
             ends,
-            starts,
             clock,
+            placements,
         }
     }
 
     /// How many (event, window) placements there are: the oracle's total.
     fn placements(&self) -> u64 {
-        self.clock.len() as u64
+        self.placements
     }
 
-    /// What each grace (ascending) drops under `lag`: the watermark at an arrival is its clock
-    /// − `lag`.
-    fn tally(&self, lag: f64, graces: &[f64]) -> Vec<Tally> {
-        let mut tallies = vec![Tally::default(); graces.len()];
-        for (c, &end) in self.ends.iter().enumerate() {
-            let arrivals = &self.clock[self.starts[c]..self.starts[c + 1]];
+    /// What each (lag, grace) drops from cells `cells`, lag-major, lags and graces ascending:
+    /// the watermark at an arrival is its clock − the lag. A cell is taken once for all
+    /// settings, while its arrivals are in cache. A larger lag or grace drops no more than a
+    /// smaller one, so each search starts where the smaller ones left off.
+    fn tally(&self, cells: std::ops::Range<usize>, lags: &[f64], graces: &[f64]) -> Vec<Tally> {
+        let width = graces.len();
+        let mut tallies = vec![Tally::default(); lags.len() * width];
+        // Per grace, how many of the cell's arrivals the previous lag kept.
+        let mut kept = vec![0usize; width];
+        for c in cells {
+            let end = self.ends[c];
+            let arrivals = &self.clock[c][..];
             let Some(&last) = arrivals.last() else {
                 continue;
             };
-            let dropped = |x: f64, grace: f64| Fate::decide(end, x - lag, grace) == Fate::Dropped;
-            // The graces that drop the last arrival (the one with the highest watermark).
-            let touched = graces.partition_point(|&g| dropped(last, g));
-            let mut from = 0;
-            for (t, &g) in tallies.iter_mut().zip(&graces[..touched]) {
-                // A larger grace keeps at least what a smaller one kept.
-                from += arrivals[from..].partition_point(|&x| !dropped(x, g));
-                let n = (arrivals.len() - from) as u64;
-                t.dropped += n;
-                t.wrong_windows += 1;
-                t.max_error = t.max_error.max(n);
+            kept.fill(0);
+            let mut touched = width;
+            for (&lag, row) in lags.iter().zip(tallies.chunks_mut(width.max(1))) {
+                let dropped =
+                    |x: f64, grace: f64| Fate::decide(end, x - lag, grace) == Fate::Dropped;
+                // The graces that drop the last arrival (the one with the highest watermark).
+                touched = graces[..touched].partition_point(|&g| dropped(last, g));
+                if touched == 0 {
+                    break;
+                }
+                let mut from = 0;
+                for ((t, &g), k) in row.iter_mut().zip(&graces[..touched]).zip(&mut kept) {
+                    from = from.max(*k);
+                    from += gallop(&arrivals[from..], |x| !dropped(x, g));
+                    *k = from;
+                    let n = (arrivals.len() - from) as u64;
+                    t.dropped += n;
+                    t.wrong_windows += 1;
+                    t.max_error = t.max_error.max(n);
+                }
             }
         }
         tallies
     }
 }
 
-/// [`Arrivals::tally`] for every lag, shared out over the machine's cores.
-fn tally_all(arrivals: &Arrivals, lags: &[f64], graces: &[f64]) -> Vec<Vec<Tally>> {
-    let one = |&lag: &f64| arrivals.tally(lag, graces);
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(lags.len());
-    // Small sweeps are not worth a thread.
-    if threads <= 1 || arrivals.ends.len() * lags.len() < 4_096 {
-        return lags.iter().map(one).collect();
+/// How many of `xs` from the front satisfy `pred`, which holds of a prefix: a search from the
+/// front in doubling steps, then by halves, so that it costs the log of the answer.
+fn gallop(xs: &[f64], pred: impl Fn(f64) -> bool) -> usize {
+    let (mut lo, mut step) = (0, 1);
+    // Every x before `lo` satisfies `pred`.
+    while lo + step <= xs.len() && pred(xs[lo + step - 1]) {
+        lo += step;
+        step *= 2;
     }
-    let chunk = lags.len().div_ceil(threads);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = lags
-            .chunks(chunk)
-            .map(|part| scope.spawn(move || part.iter().map(one).collect::<Vec<_>>()))
+    let hi = (lo + step).min(xs.len());
+    lo + xs[lo..hi].partition_point(|&x| pred(x))
+}
+
+/// [`Arrivals::tally`] over every cell, the cells shared out over the machine's cores and
+/// their tallies added up (sums and maxima: the answer does not depend on the sharing).
+fn tally_all(arrivals: &Arrivals, lags: &[f64], graces: &[f64]) -> Vec<Tally> {
+    let cells = arrivals.ends.len();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    // Small sweeps are not worth a thread.
+    if threads <= 1 || cells * lags.len() < 4_096 {
+        return arrivals.tally(0..cells, lags, graces);
+    }
+    let chunk = cells.div_ceil(threads);
+    let parts: Vec<Vec<Tally>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..cells)
+            .step_by(chunk)
+            .map(|from| {
+                let to = (from + chunk).min(cells);
+                scope.spawn(move || arrivals.tally(from..to, lags, graces))
+            })
             .collect();
         handles
             .into_iter()
-            .flat_map(|h| h.join().expect("a tally does not panic"))
+            .map(|h| h.join().expect("a tally does not panic"))
             .collect()
-    })
+    });
+    let mut total = vec![Tally::default(); lags.len() * graces.len()];
+    for part in parts {
+        for (t, p) in total.iter_mut().zip(part) {
+            t.dropped += p.dropped;
+            t.wrong_windows += p.wrong_windows;
+            t.max_error = t.max_error.max(p.max_error);
+        }
+    }
+    total
 }
