@@ -202,7 +202,7 @@ pub const POLICIES: [Policy; 3] = [
     },
 ];
 
-/// The lags and graces the frontier sweeps: 0 s to 120 s in steps of 10 s, 13 × 13 runs.
+/// The lags and graces the frontier sweeps: 0 s to 120 s in steps of 10 s, 13 × 13 points.
 pub fn sweep_grid() -> Vec<f64> {
     (0..=12).map(|i| i as f64 * 10_000.0).collect()
 }

@@ -10,10 +10,12 @@
 //! too, as subtracting a finite `L` never reorders two numbers. The other kinds have no lag,
 //! and their watermark is the clock itself. The clock never falls, so each cell's arrivals,
 //! gathered in arrival order, are sorted by it, and the drop rule is monotone in it: the
-//! arrivals a setting drops from a cell are a suffix, found by binary search. Under one lag the
-//! rule is monotone in the grace as well: the graces, sorted once, that drop a cell's last
-//! arrival are a prefix, found by binary search too, and a cell none of them touches costs no
-//! more. The lags are shared out over the machine's cores.
+//! arrivals a setting drops from a cell are a suffix, found by search. The rule is monotone
+//! in the lag and in the grace as well (a larger one drops no more): with both sorted once,
+//! the graces that drop a cell's last arrival are a prefix that shrinks as the lag grows, a
+//! cell none of them touches costs nothing more, and each search starts where the setting
+//! before it stopped. A cell is taken once for every setting, and the cells are shared out
+//! over the machine's cores.
 
 use rustc_hash::FxHashMap;
 
