@@ -125,13 +125,13 @@ pub struct FrontierPoint {
 /// then the next lag.
 ///
 /// Windows that do not merge, without a state TTL, are answered by search without running
-/// the engine ([`search`]): a cell's final value is its true count less the events dropped
-/// from it, and under one lag whether an arrival is dropped is a monotone test of the
-/// watermark at its arrival, so each cell's arrivals are gathered once and every (lag, grace)
-/// is counted by binary search. Sessions (their spans depend on which events were kept) and
-/// TTL state (a key expires by its kept events) take the engine's path ([`runs`]): one run
-/// per distinct sequence of past-grace decisions. The work is shared out over the machine's
-/// cores; the answer depends on neither that nor the path taken.
+/// the engine (`search`): a cell's final value is its true count less the events dropped
+/// from it, and whether an arrival is dropped is monotone in the watermark at its arrival, the
+/// lag and the grace, so each cell's arrivals are gathered once and every (lag, grace) is
+/// counted by search. Sessions (their spans depend on which events were kept) and TTL state
+/// (a key expires by its kept events) take the engine's path (`runs`): one run per distinct
+/// sequence of past-grace decisions, or per setting under an event-time TTL. The work is
+/// shared out over the machine's cores; the answer depends on neither that nor the path taken.
 pub fn sweep(
     stream: &Stream,
     base: EngineConfig,
