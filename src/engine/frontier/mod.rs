@@ -1,16 +1,18 @@
 //! Block 7, the accuracy/latency frontier: how much correctness each setting of the dials buys.
 //! A run is scored against the oracle (windows wrong, events lost, the largest error, accuracy)
-//! and a sweep runs the same engine over a grid of lags and graces.
+//! and a sweep scores a grid of lags and graces exactly as the engine would: by search where
+//! the final values follow from the drop rule alone (`search`), by engine runs where they do
+//! not (`runs`).
+
+mod runs;
+mod search;
 
 use std::collections::BTreeMap;
 
-use rustc_hash::FxHashMap;
-
-use super::lateness::Fate;
 use super::processor::{run, run_with, EngineConfig};
 use super::stream::{KeyId, Stream};
-use super::watermark::{Watermark, WatermarkKind};
-use super::window::{oracle, Assignment, CellId, WindowFn, WindowId};
+use super::watermark::WatermarkKind;
+use super::window::{CellId, WindowFn, WindowId};
 
 /// A run's final values measured against the oracle.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -117,141 +119,27 @@ pub struct FrontierPoint {
     pub score: Score,
 }
 
-/// Runs the engine for every (lag, grace) with `base`'s other dials (the lag goes into a fixed
-/// or bounded watermark; other watermark kinds have no lag, and are run as they are).
-/// Points come lag-major: every grace of the first lag, then the next lag.
+/// Scores every (lag, grace) with `base`'s other dials (the lag goes into a fixed or bounded
+/// watermark; other watermark kinds have no lag, and are scored as they are), exactly as one
+/// engine run per point would ([`point`]). Points come lag-major: every grace of the first lag,
+/// then the next lag.
 ///
-/// What a window's final value counts is decided only by comparing window ends with the drop
-/// threshold (watermark − grace after each event; [`Fate::threshold`]), and window ends are
-/// discrete: so two settings under which the same windows are past their grace after every
-/// event make the same decisions and have the same final values and drops. The sweep computes
-/// that sequence for each setting with the engine's own watermark and window function, runs
-/// the engine once per distinct sequence (compared exactly) and scores every point of the
-/// group from that run. Each event's windows are assigned once for all runs, and the runs
-/// are shared out over the machine's cores; the answer does not depend on either.
+/// Windows that do not merge, without a state TTL, are answered by search without running
+/// the engine (`search`): a cell's final value is its true count less the events dropped
+/// from it, and whether an arrival is dropped is monotone in the watermark at its arrival, the
+/// lag and the grace, so each cell's arrivals are gathered once and every (lag, grace) is
+/// counted by search. Sessions (their spans depend on which events were kept) and TTL state
+/// (a key expires by its kept events) take the engine's path (`runs`): one run per distinct
+/// sequence of past-grace decisions, or per setting under an event-time TTL. The work is
+/// shared out over the machine's cores; the answer depends on neither that nor the path taken.
 pub fn sweep(
     stream: &Stream,
     base: EngineConfig,
     lags: &[f64],
     graces: &[f64],
 ) -> Vec<FrontierPoint> {
-    let truth = oracle(stream, &base.window);
-    let assigned: Vec<_> = stream
-        .events
-        .iter()
-        .map(|e| base.window.assign(e.event_time))
-        .collect();
-    let grid: Vec<EngineConfig> = lags
-        .iter()
-        .flat_map(|&lag| {
-            graces.iter().map(move |&grace| EngineConfig {
-                watermark: base.watermark.with_lag(lag),
-                grace,
-                early: None,
-                ..base
-            })
-        })
-        .collect();
-    let (group_of, representatives) = group_by_thresholds(stream, &grid);
-    let runs = run_all(stream, &representatives, &assigned);
-    grid.iter()
-        .zip(&group_of)
-        .zip(lags.iter().flat_map(|&lag| graces.iter().map(move |_| lag)))
-        .map(|((cfg, &g), lag)| {
-            let (dropped, finals) = &runs[g];
-            let lag = cfg.watermark.lag().unwrap_or(lag);
-            FrontierPoint {
-                lag,
-                grace: cfg.grace,
-                emit_delay: lag + cfg.grace,
-                dropped: *dropped,
-                score: Score::of(finals, &truth),
-            }
-        })
-        .collect()
-}
-
-/// After each event, the last window past its grace under a setting, as change points
-/// (event index, window index; `WindowId::MIN` for none): the thresholds only rise, so the
-/// sequence is short.
-fn past_grace(
-    stream: &Stream,
-    max_delay: f64,
-    cfg: &EngineConfig,
-    into: &mut Vec<(usize, WindowId)>,
-) {
-    into.clear();
-    let mut wm = Watermark::new(cfg.watermark, max_delay);
-    let mut next_end = f64::NEG_INFINITY;
-    for (i, e) in stream.events.iter().enumerate() {
-        let t = Fate::threshold(wm.observe(e), cfg.grace);
-        // Thresholds only rise: nothing changes until the next window end is reached.
-        if t >= next_end {
-            let k = cfg.window.last_ended_by(t).unwrap_or(WindowId::MIN);
-            if into.last().map(|&(_, last)| last) != Some(k) {
-                into.push((i, k));
-            }
-            next_end = match k {
-                WindowId::MIN => f64::NEG_INFINITY,
-                WindowId::MAX => f64::INFINITY,
-                k => cfg.window.end(cfg.window.next(k)),
-            };
-        }
-    }
-}
-
-/// Groups settings by their exact past-grace sequences: the group of each setting, and one
-/// representative setting per group.
-fn group_by_thresholds(stream: &Stream, grid: &[EngineConfig]) -> (Vec<usize>, Vec<EngineConfig>) {
-    let mut group_of = Vec::with_capacity(grid.len());
-    let mut reps: Vec<EngineConfig> = Vec::new();
-    let mut seqs: FxHashMap<Vec<(usize, WindowId)>, usize> = FxHashMap::default();
-    let mut seq = Vec::new();
-    let max_delay = stream.max_delay();
-    for cfg in grid {
-        past_grace(stream, max_delay, cfg, &mut seq);
-        let g = match seqs.get(&seq) {
-            Some(&g) => g,
-            None => {
-                let g = reps.len();
-                reps.push(*cfg);
-                seqs.insert(seq.clone(), g);
-                g
-            }
-        };
-        group_of.push(g);
-    }
-    (group_of, reps)
-}
-
-/// Runs each setting through the engine, shared out over the machine's cores: the drops and
-/// final values of each.
-fn run_all(
-    stream: &Stream,
-    settings: &[EngineConfig],
-    assigned: &[Assignment],
-) -> Vec<(u64, BTreeMap<CellId, u64>)> {
-    let one = |cfg: &EngineConfig| {
-        let r = run_with(stream, *cfg, false, Some(assigned));
-        (r.counters.dropped, r.finals)
-    };
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(settings.len());
-    if threads <= 1 || settings.len() < 4 {
-        return settings.iter().map(one).collect();
-    }
-    let chunk = settings.len().div_ceil(threads);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = settings
-            .chunks(chunk)
-            .map(|part| scope.spawn(move || part.iter().map(one).collect::<Vec<_>>()))
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("an engine run does not panic"))
-            .collect()
-    })
+    search::sweep(stream, base, lags, graces)
+        .unwrap_or_else(|| runs::sweep(stream, base, lags, graces))
 }
 
 /// One (lag, grace) run, scored.
@@ -314,14 +202,15 @@ pub const POLICIES: [Policy; 3] = [
     },
 ];
 
-/// The lags and graces the frontier sweeps: 0 s to 120 s in steps of 10 s, 13 × 13 runs.
+/// The lags and graces the frontier sweeps: 0 s to 120 s in steps of 10 s, 13 × 13 points.
 pub fn sweep_grid() -> Vec<f64> {
     (0..=12).map(|i| i as f64 * 10_000.0).collect()
 }
 
 /// The accuracy/latency frontier for one window function and watermark family: the 13 × 13
-/// lag/grace sweep and the three policies. Costly (one run per point): compute it once per
-/// (window, family) and keep it.
+/// lag/grace sweep and the three policies. It costs about a pass over the stream, up to a run
+/// per point for sessions or TTL state ([`sweep`]): compute it once per (window, family) and
+/// keep it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Frontier {
     /// The window function every point was run with.
@@ -341,14 +230,14 @@ impl Frontier {
         base.watermark.lag()?;
         let grid = sweep_grid();
         let points = sweep(stream, base, &grid, &grid);
-        let truth = oracle(stream, &base.window);
         let fixed = EngineConfig {
             watermark: WatermarkKind::Fixed { lag: 0.0 },
             ..base
         };
+        // Each policy is a one-point sweep: the same point as a run of it ([`point`]).
         let policies = POLICIES
             .iter()
-            .map(|p| (*p, point(stream, &truth, fixed, p.lag, p.grace)))
+            .map(|p| (*p, sweep(stream, fixed, &[p.lag], &[p.grace])[0]))
             .collect();
         Some(Frontier {
             window: base.window,
@@ -397,18 +286,7 @@ pub fn score_point(
 mod tests {
     use super::*;
     use crate::engine::stream::{generate, StreamParams};
-
-    #[test]
-    fn settings_with_the_same_sum_share_a_run_on_the_classroom_stream() {
-        let s = crate::engine::stream::classroom();
-        let steps: Vec<f64> = (0..13).map(|i| i as f64 * 10_000.0).collect();
-        let grid: Vec<_> = steps
-            .iter()
-            .flat_map(|&l| steps.iter().map(move |&g| EngineConfig::fixed(l, g)))
-            .collect();
-        let (_, reps) = group_by_thresholds(&s, &grid);
-        assert_eq!(reps.len(), 25);
-    }
+    use crate::engine::window::oracle;
 
     #[test]
     fn the_shared_sweep_equals_one_run_per_point() {
