@@ -8,8 +8,7 @@ use anyhow::Result;
 use clap::Args;
 
 use crate::cli::args::{
-    check_interval, chosen_reported, parse_duration, scenario_config, EngineArgs, Given,
-    SourceArgs,
+    check_interval, chosen_reported, parse_duration, scenario_config, EngineArgs, Given, SourceArgs,
 };
 use crate::cli::export::{render, Delays, Policy, Target};
 use crate::engine::scenario::ScenarioName;
@@ -52,8 +51,7 @@ pub fn export(a: &ExportArgs, out: &mut dyn Write) -> Result<()> {
     };
     let delays = match config.watermark {
         WatermarkKind::Perfect | WatermarkKind::Heuristic { .. } => {
-            let (stream, _, report) =
-                chosen_reported(a.scenario, &a.source, &a.engine, &a.given)?;
+            let (stream, _, report) = chosen_reported(a.scenario, &a.source, &a.engine, &a.given)?;
             let name = match (&a.source.input, report) {
                 (Some(_), Some(r)) => r.name,
                 _ => match a.scenario {
@@ -74,11 +72,15 @@ pub fn export(a: &ExportArgs, out: &mut dyn Write) -> Result<()> {
     Ok(())
 }
 
-/// The stream's largest delay and the heuristic's quantile over all its delays.
+/// The stream's largest delay and the heuristic's quantile over all its delays, in whole
+/// milliseconds (what the engines count in).
 fn delays(stream: &Stream, name: String, kind: WatermarkKind) -> Result<Delays> {
     let mut d: Vec<f64> = stream.events.iter().map(|e| e.delay()).collect();
     if d.is_empty() {
-        anyhow::bail!("the stream is empty: no delays to set the {} watermark from", kind.family());
+        anyhow::bail!(
+            "the stream is empty: no delays to set the {} watermark from",
+            kind.family()
+        );
     }
     d.sort_by(f64::total_cmp);
     let q = match kind {
@@ -88,7 +90,7 @@ fn delays(stream: &Stream, name: String, kind: WatermarkKind) -> Result<Delays> 
     let at = ((q * (d.len() - 1) as f64) as usize).min(d.len() - 1);
     Ok(Delays {
         stream: name,
-        max: d[d.len() - 1].max(0.0),
-        quantile: d[at].max(0.0),
+        max: d[d.len() - 1].max(0.0).round(),
+        quantile: d[at].max(0.0).round(),
     })
 }

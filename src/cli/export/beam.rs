@@ -10,6 +10,8 @@ use crate::engine::{Accumulation, WatermarkKind, WindowFn};
 
 const C: &str = "//";
 const I: &str = "        ";
+/// The indent of the trigger's own chain.
+const T: &str = "                                ";
 
 pub(super) fn write(out: &mut Code, p: &Policy) {
     let c = &p.config;
@@ -33,10 +35,16 @@ pub(super) fn write(out: &mut Code, p: &Policy) {
     out.line("    public static PCollection<KV<String, Long>> apply(Pipeline pipeline) {");
     out.line(format!("{I}PCollection<Event> events = pipeline"));
     out.line(format!("{I}        .apply(KafkaIO.<String, Event>read()"));
-    out.line(format!("{I}                .withBootstrapServers(\"localhost:9092\")"));
+    out.line(format!(
+        "{I}                .withBootstrapServers(\"localhost:9092\")"
+    ));
     out.line(format!("{I}                .withTopic(\"events\")"));
-    out.line(format!("{I}                .withKeyDeserializer(StringDeserializer.class)"));
-    out.line(format!("{I}                .withValueDeserializer(EventDeserializer.class)"));
+    out.line(format!(
+        "{I}                .withKeyDeserializer(StringDeserializer.class)"
+    ));
+    out.line(format!(
+        "{I}                .withValueDeserializer(EventDeserializer.class)"
+    ));
     watermark(out, p);
     out.line(format!("{I}                .withoutMetadata())"));
     out.line(format!("{I}        .apply(Values.create());"));
@@ -122,7 +130,7 @@ fn imports(out: &mut Code, p: &Policy) {
 
 /// The `.withTimestampPolicyFactory(...)` line: the watermark.
 fn watermark(out: &mut Code, p: &Policy) {
-    const J: &str = "                ";
+    const J: &str = "                        ";
     match p.config.watermark {
         WatermarkKind::Bounded { bound } => {
             out.comment(
@@ -142,8 +150,12 @@ fn watermark(out: &mut Code, p: &Policy) {
                  clock − the bound; twoclocks has neither.",
             );
             rounding_note(out, J, C, "the bound", bound);
-            out.line(format!("{J}.withTimestampPolicyFactory((partition, previousWatermark) ->"));
-            out.line(format!("{J}        new CustomTimestampPolicyWithLimitedDelay<String, Event>("));
+            out.line(format!(
+                "{J}.withTimestampPolicyFactory((partition, previousWatermark) ->"
+            ));
+            out.line(format!(
+                "{J}        new CustomTimestampPolicyWithLimitedDelay<String, Event>("
+            ));
             out.line(format!(
                 "{J}                record -> new Instant(record.getKV().getValue().eventTimeMs),"
             ));
@@ -199,8 +211,8 @@ fn watermark(out: &mut Code, p: &Policy) {
             );
         }
     }
-    match p.idle_timeout {
-        Some(t) => out.differs(
+    if let Some(t) = p.idle_timeout {
+        out.differs(
             J,
             C,
             &format!(
@@ -209,8 +221,7 @@ fn watermark(out: &mut Code, p: &Policy) {
                  − the bound once it has no backlog).",
                 fmt_ms(t)
             ),
-        ),
-        None => {}
+        );
     }
 }
 
@@ -225,7 +236,7 @@ fn window(out: &mut Code, p: &Policy) {
         ),
         WindowFn::Session { gap } => {
             out.comment(
-                I,
+                "                ",
                 C,
                 &format!(
                     "Sessions as in twoclocks: each event opens [t, t + {}), overlapping windows \
@@ -238,7 +249,7 @@ fn window(out: &mut Code, p: &Policy) {
         WindowFn::Global { ttl } => {
             if let Some(Ttl { ms, time }) = ttl {
                 out.differs(
-                    I,
+                    "                ",
                     C,
                     &format!(
                         "--ttl {}: Beam has no state TTL on a window. The nearest is \
@@ -247,9 +258,11 @@ fn window(out: &mut Code, p: &Policy) {
                         fmt_ms(ms as f64),
                         joda_duration(ms as f64),
                         match time {
-                            TtlTime::Event => " (twoclocks' event-time TTL, up to the \
+                            TtlTime::Event =>
+                                " (twoclocks' event-time TTL, up to the \
                                                session's touching rule and late events)",
-                            TtlTime::Processing => "; twoclocks' TTL here runs on processing \
+                            TtlTime::Processing =>
+                                "; twoclocks' TTL here runs on processing \
                                                     time, which Beam's windows cannot",
                         }
                     ),
@@ -265,7 +278,7 @@ fn window(out: &mut Code, p: &Policy) {
 
 fn triggering(out: &mut Code, p: &Policy) {
     let c = &p.config;
-    const J: &str = "                ";
+    const J: &str = "                        ";
     if c.window.is_global() {
         match c.early {
             Some(every) => {
@@ -299,15 +312,18 @@ fn triggering(out: &mut Code, p: &Policy) {
     }
     out.line(format!("{J}.triggering(AfterWatermark.pastEndOfWindow()"));
     if let Some(every) = c.early {
-        early_note(out, J, every);
+        early_note(out, T, every);
         out.line(format!(
             "{J}        .withEarlyFirings(AfterProcessingTime.pastFirstElementInPane()"
         ));
-        out.line(format!("{J}                .plusDelayOf({}))", joda_duration(every)));
+        out.line(format!(
+            "{J}                .plusDelayOf({}))",
+            joda_duration(every)
+        ));
     }
     if c.grace > 0.0 {
         out.comment(
-            J,
+            T,
             C,
             "One LATE pane per late event, as twoclocks emits one per arrival that changes a \
              fired window.",
@@ -327,7 +343,9 @@ fn triggering(out: &mut Code, p: &Policy) {
             "--grace inf: nothing is ever dropped; Beam caps the garbage-collection time at the \
              end of the global window, so window state is never freed, as in twoclocks.",
         );
-        out.line(format!("{J}.withAllowedLateness(Duration.millis(Long.MAX_VALUE))"));
+        out.line(format!(
+            "{J}.withAllowedLateness(Duration.millis(Long.MAX_VALUE))"
+        ));
     } else {
         out.comment(
             J,
@@ -340,7 +358,10 @@ fn triggering(out: &mut Code, p: &Policy) {
             ),
         );
         rounding_note(out, J, C, "--grace", c.grace);
-        out.line(format!("{J}.withAllowedLateness({})", joda_duration(c.grace)));
+        out.line(format!(
+            "{J}.withAllowedLateness({})",
+            joda_duration(c.grace)
+        ));
     }
 }
 
@@ -360,7 +381,7 @@ fn early_note(out: &mut Code, indent: &str, every: f64) {
 }
 
 fn accumulation(out: &mut Code, p: &Policy) {
-    const J: &str = "                ";
+    const J: &str = "                        ";
     match p.config.accumulation {
         Accumulation::Accumulating => out.line(format!("{J}.accumulatingFiredPanes())")),
         Accumulation::Discarding => out.line(format!("{J}.discardingFiredPanes())")),
@@ -412,7 +433,9 @@ fn policy_class(out: &mut Code, p: &Policy) {
             out.line("                Arrays.sort(sorted);");
             out.line("                Instant estimate = Instant.now().minus(Duration.millis(sorted[(int) (q * (held - 1))]));");
             out.line("                if (estimate.isAfter(watermark)) {");
-            out.line("                    watermark = estimate; // held monotone, as twoclocks holds it");
+            out.line(
+                "                    watermark = estimate; // held monotone, as twoclocks holds it",
+            );
             out.line("                }");
             out.line("            }");
             out.line("            return watermark;");
@@ -421,7 +444,9 @@ fn policy_class(out: &mut Code, p: &Policy) {
         }
         _ => {
             out.blank();
-            out.line("    /** Wall clock − a fixed lag: a watermark that trails processing time. */");
+            out.line(
+                "    /** Wall clock − a fixed lag: a watermark that trails processing time. */",
+            );
             out.line("    public static final class ProcessingTimeLag extends TimestampPolicy<String, Event> {");
             out.line("        private final Duration lag;");
             out.line("        private Instant watermark;");

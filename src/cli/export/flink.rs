@@ -39,7 +39,10 @@ pub(super) fn write(out: &mut Code, p: &Policy) {
 
 fn imports(out: &mut Code, p: &Policy) {
     let c = &p.config;
-    let mut lines = vec!["java.time.Duration", "org.apache.flink.api.common.eventtime.WatermarkStrategy"];
+    let mut lines = vec![
+        "java.time.Duration",
+        "org.apache.flink.api.common.eventtime.WatermarkStrategy",
+    ];
     match c.watermark {
         WatermarkKind::Bounded { .. } => {}
         _ => lines.extend([
@@ -116,7 +119,9 @@ fn imports(out: &mut Code, p: &Policy) {
 fn strategy(out: &mut Code, p: &Policy) {
     let c = &p.config;
     const I: &str = "        ";
-    out.line(format!("{I}WatermarkStrategy<Event> watermarks = WatermarkStrategy"));
+    out.line(format!(
+        "{I}WatermarkStrategy<Event> watermarks = WatermarkStrategy"
+    ));
     match c.watermark {
         WatermarkKind::Bounded { bound } => {
             out.comment(
@@ -234,13 +239,21 @@ fn strategy(out: &mut Code, p: &Policy) {
 fn windowed(out: &mut Code, p: &Policy) {
     let c = &p.config;
     const I: &str = "        ";
-    out.line("    /** Events dropped for lateness: twoclocks' dropped events, with their window. */");
-    out.line("    public static final OutputTag<Event> DROPPED = new OutputTag<Event>(\"dropped\") {};");
+    out.line(
+        "    /** Events dropped for lateness: twoclocks' dropped events, with their window. */",
+    );
+    out.line(
+        "    public static final OutputTag<Event> DROPPED = new OutputTag<Event>(\"dropped\") {};",
+    );
     out.blank();
-    out.line("    public static SingleOutputStreamOperator<Long> apply(DataStream<Event> events) {");
+    out.line(
+        "    public static SingleOutputStreamOperator<Long> apply(DataStream<Event> events) {",
+    );
     strategy(out, p);
     out.line(format!("{I}return events"));
-    out.line(format!("{I}        .assignTimestampsAndWatermarks(watermarks)"));
+    out.line(format!(
+        "{I}        .assignTimestampsAndWatermarks(watermarks)"
+    ));
     out.line(format!("{I}        .keyBy(event -> event.key)"));
     out.comment(
         K,
@@ -283,7 +296,9 @@ fn windowed(out: &mut Code, p: &Policy) {
             "--grace inf: nothing is ever dropped; Flink's cleanup time saturates at \
              Long.MAX_VALUE, so window state is never freed, as in twoclocks.",
         );
-        out.line(format!("{I}        .allowedLateness(Duration.ofMillis(Long.MAX_VALUE))"));
+        out.line(format!(
+            "{I}        .allowedLateness(Duration.ofMillis(Long.MAX_VALUE))"
+        ));
     } else {
         out.comment(
             K,
@@ -374,10 +389,14 @@ fn early_trigger_class(out: &mut Code, p: &Policy, every: f64) {
         "     * twoclocks' trigger: EARLY firings every {} of processing time from a window and",
         fmt_ms(every)
     ));
-    out.line("     * key's first event, re-armed after each firing whether or not new events came,");
+    out.line(
+        "     * key's first event, re-armed after each firing whether or not new events came,",
+    );
     out.line("     * until the watermark passes the window; then one ON_TIME firing, and one LATE");
     out.line("     * firing per late event. (Flink's ContinuousProcessingTimeTrigger alone would");
-    out.line("     * align its timers to multiples of the interval and never fire at the window's end.)");
+    out.line(
+        "     * align its timers to multiples of the interval and never fire at the window's end.)",
+    );
     out.line("     */");
     out.line("    public static final class EarlyThenOnTime extends Trigger<Event, TimeWindow> {");
     out.line("        private final long everyMs;");
@@ -416,7 +435,9 @@ fn early_trigger_class(out: &mut Code, p: &Policy, every: f64) {
     out.line("            }");
     out.line("            next.clear();");
     out.line("            if (window.maxTimestamp() <= ctx.getCurrentWatermark()) {");
-    out.line("                return TriggerResult.CONTINUE; // fired on time: no more early panes");
+    out.line(
+        "                return TriggerResult.CONTINUE; // fired on time: no more early panes",
+    );
     out.line("            }");
     out.line("            long at = time + everyMs; // re-armed whether or not events came since");
     out.line("            next.add(at);");
@@ -435,8 +456,12 @@ fn early_trigger_class(out: &mut Code, p: &Policy, every: f64) {
     out.line("        }");
     out.blank();
     out.line("        @Override");
-    out.line("        public void onMerge(TimeWindow window, OnMergeContext ctx) throws Exception {");
-    out.line("            // A merged session keeps the earliest early timer of the sessions it joins.");
+    out.line(
+        "        public void onMerge(TimeWindow window, OnMergeContext ctx) throws Exception {",
+    );
+    out.line(
+        "            // A merged session keeps the earliest early timer of the sessions it joins.",
+    );
     out.line("            ctx.mergePartitionedState(timer);");
     out.line("            Long due = ctx.getPartitionedState(timer).get();");
     out.line("            if (due != null) {");
@@ -483,10 +508,14 @@ fn global(out: &mut Code, p: &Policy, ttl: Option<Ttl>) {
          Flink that is keyed state in a KeyedProcessFunction (GlobalWindows would need a \
          custom trigger and has no state TTL).",
     );
-    out.line("    public static SingleOutputStreamOperator<Long> apply(DataStream<Event> events) {");
+    out.line(
+        "    public static SingleOutputStreamOperator<Long> apply(DataStream<Event> events) {",
+    );
     strategy(out, p);
     out.line(format!("{I}return events"));
-    out.line(format!("{I}        .assignTimestampsAndWatermarks(watermarks)"));
+    out.line(format!(
+        "{I}        .assignTimestampsAndWatermarks(watermarks)"
+    ));
     out.line(format!("{I}        .keyBy(event -> event.key)"));
     out.line(format!("{I}        .process(new RunningCount());"));
     out.line("    }");
@@ -505,7 +534,10 @@ fn global(out: &mut Code, p: &Policy, ttl: Option<Ttl>) {
     out.line("        public void open(OpenContext context) {");
     out.line("            ValueStateDescriptor<Long> descriptor = new ValueStateDescriptor<>(\"count\", Long.class);");
     match ttl {
-        Some(Ttl { ms, time: TtlTime::Processing }) => {
+        Some(Ttl {
+            ms,
+            time: TtlTime::Processing,
+        }) => {
             out.comment(
                 "            ",
                 C,
@@ -524,12 +556,20 @@ fn global(out: &mut Code, p: &Policy, ttl: Option<Ttl>) {
                  when it expires.",
             );
             out.line("            descriptor.enableTimeToLive(StateTtlConfig");
-            out.line(format!("                    .newBuilder({})", java_duration(ms as f64)));
-            out.line("                    .setUpdateType(StateTtlConfig.UpdateType.OnCreateAndWrite)");
+            out.line(format!(
+                "                    .newBuilder({})",
+                java_duration(ms as f64)
+            ));
+            out.line(
+                "                    .setUpdateType(StateTtlConfig.UpdateType.OnCreateAndWrite)",
+            );
             out.line("                    .setStateVisibility(StateTtlConfig.StateVisibility.NeverReturnExpired)");
             out.line("                    .build());");
         }
-        Some(Ttl { ms, time: TtlTime::Event }) => {
+        Some(Ttl {
+            ms,
+            time: TtlTime::Event,
+        }) => {
             out.differs(
                 "            ",
                 C,
@@ -562,8 +602,12 @@ fn global(out: &mut Code, p: &Policy, ttl: Option<Ttl>) {
         out.line("            Long last = latest.value();");
         out.line("            if (last == null || event.eventTimeMs > last) {");
         out.line("                latest.update(event.eventTimeMs);");
+        out.line(
+            "                // − 1: Flink's watermark is 1 ms behind twoclocks' (see above).",
+        );
         out.line(format!(
-            "                ctx.timerService().registerEventTimeTimer(event.eventTimeMs + {ms}L);"
+            "                ctx.timerService().registerEventTimeTimer(event.eventTimeMs + {}L);",
+            ms - 1
         ));
         out.line("            }");
     }
@@ -587,7 +631,8 @@ fn global(out: &mut Code, p: &Policy, ttl: Option<Ttl>) {
             out.line("            if (ctx.timeDomain() == TimeDomain.EVENT_TIME) {");
             out.line("                Long last = latest.value();");
             out.line(format!(
-                "                if (last != null && last + {ms}L <= time) {{ // latest event time + TTL ≤ watermark"
+                "                if (last != null && last + {}L <= time) {{ // latest event time + TTL ≤ watermark",
+                ms - 1
             ));
             out.line("                    Long value = count.value();");
             out.line("                    if (value != null) out.collect(value); // the segment's final value");
@@ -661,7 +706,9 @@ fn watermark_class(out: &mut Code, p: &Policy) {
             out.line("    }");
         }
         _ => {
-            out.line("    /** Wall clock − a fixed lag: a watermark that trails processing time. */");
+            out.line(
+                "    /** Wall clock − a fixed lag: a watermark that trails processing time. */",
+            );
             out.line("    public static final class ProcessingTimeLag implements WatermarkGenerator<Event> {");
             out.line("        private final long lagMs;");
             out.blank();

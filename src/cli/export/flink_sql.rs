@@ -3,7 +3,9 @@
 //! window functions where the experimental early/late firing options are needed), and the
 //! table options for idleness, early firing, allowed lateness and a state TTL.
 
-use super::{config_duration, measured_note, nearest_lag, sql_interval, summary, whole, Code, Policy};
+use super::{
+    config_duration, measured_note, nearest_lag, sql_interval, summary, whole, Code, Policy,
+};
 use crate::engine::window::{fmt_ms, Ttl, TtlTime};
 use crate::engine::{Accumulation, WatermarkKind, WindowFn};
 
@@ -106,7 +108,9 @@ fn table(out: &mut Code, p: &Policy) {
     out.line(") WITH (");
     out.line(format!("{I}'connector' = 'kafka',"));
     out.line(format!("{I}'topic' = 'events',"));
-    out.line(format!("{I}'properties.bootstrap.servers' = 'localhost:9092',"));
+    out.line(format!(
+        "{I}'properties.bootstrap.servers' = 'localhost:9092',"
+    ));
     out.line(format!("{I}'scan.startup.mode' = 'earliest-offset',"));
     out.line(format!("{I}'format' = 'json'"));
     out.line(");");
@@ -117,7 +121,10 @@ fn tvf(out: &mut Code, p: &Policy) {
     let c = &p.config;
     let call = match c.window {
         WindowFn::Tumbling { size } => {
-            format!("TUMBLE(TABLE events, DESCRIPTOR(ts), {})", sql_interval(size as f64))
+            format!(
+                "TUMBLE(TABLE events, DESCRIPTOR(ts), {})",
+                sql_interval(size as f64)
+            )
         }
         WindowFn::Sliding { size, slide } => format!(
             "HOP(TABLE events, DESCRIPTOR(ts), {}, {})",
@@ -174,8 +181,8 @@ fn group_window(out: &mut Code, p: &Policy) {
             "",
             C,
             &format!(
-                "Flink's early-fire timer fires every {e} of processing time while the window \
-                 has changed since the last firing; twoclocks re-arms at {e} after each firing \
+                "Flink sets the early-fire timer {e} ahead when an element arrives and no timer \
+                 is pending, so after a firing it waits for a new element; twoclocks re-arms at {e} after each firing \
                  whether or not events came, so a quiet window keeps emitting unchanged EARLY \
                  panes.",
                 e = fmt_ms(every)
@@ -226,7 +233,11 @@ fn group_window(out: &mut Code, p: &Policy) {
         WindowFn::Tumbling { size } => ("TUMBLE", sql_interval(size as f64)),
         WindowFn::Sliding { size, slide } => (
             "HOP",
-            format!("{}, {}", sql_interval(slide as f64), sql_interval(size as f64)),
+            format!(
+                "{}, {}",
+                sql_interval(slide as f64),
+                sql_interval(size as f64)
+            ),
         ),
         WindowFn::Session { gap } => {
             session_note(out, gap);
@@ -278,7 +289,10 @@ fn global(out: &mut Code, p: &Policy, ttl: Option<Ttl>) {
          without a window. No event is ever late, so the grace does not apply.",
     );
     match ttl {
-        Some(Ttl { ms, time: TtlTime::Processing }) => {
+        Some(Ttl {
+            ms,
+            time: TtlTime::Processing,
+        }) => {
             out.comment(
                 "",
                 C,
@@ -299,7 +313,10 @@ fn global(out: &mut Code, p: &Policy, ttl: Option<Ttl>) {
                 config_duration(ms as f64)
             ));
         }
-        Some(Ttl { ms, time: TtlTime::Event }) => out.differs(
+        Some(Ttl {
+            ms,
+            time: TtlTime::Event,
+        }) => out.differs(
             "",
             C,
             &format!(

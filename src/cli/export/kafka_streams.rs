@@ -9,6 +9,8 @@ use crate::engine::{Accumulation, WatermarkKind, WindowFn};
 
 const C: &str = "//";
 const I: &str = "        ";
+/// The indent of a comment inside a method chain.
+const K: &str = "                ";
 
 pub(super) fn write(out: &mut Code, p: &Policy) {
     let c = &p.config;
@@ -27,7 +29,9 @@ pub(super) fn write(out: &mut Code, p: &Policy) {
     out.line("public final class TwoclocksPolicy {");
     out.blank();
     out.line("    public static void build(StreamsBuilder builder, Serde<Event> eventSerde) {");
-    out.line(format!("{I}KStream<String, Event> events = builder.stream(\"events\","));
+    out.line(format!(
+        "{I}KStream<String, Event> events = builder.stream(\"events\","
+    ));
     out.line(format!(
         "{I}        Consumed.with(Serdes.String(), eventSerde)"
     ));
@@ -150,7 +154,10 @@ fn grace(out: &mut Code, p: &Policy) -> String {
             out.differs(
                 I,
                 C,
-                &format!("the grace is rounded to whole milliseconds ({}).", fmt_ms(total.round())),
+                &format!(
+                    "the grace is rounded to whole milliseconds ({}).",
+                    fmt_ms(total.round())
+                ),
             );
         }
         java_duration(total)
@@ -164,7 +171,7 @@ fn windowed(out: &mut Code, p: &Policy) {
     out.line(format!("{I}        .groupByKey()"));
     match c.window {
         WindowFn::Tumbling { size } => {
-            out.comment(I, C, "Windows are [start, end), as in twoclocks.");
+            out.comment(K, C, "Windows are [start, end), as in twoclocks.");
             out.line(format!(
                 "{I}        .windowedBy(TimeWindows.ofSizeAndGrace({}, {g}))",
                 java_duration(size as f64)
@@ -172,7 +179,7 @@ fn windowed(out: &mut Code, p: &Policy) {
         }
         WindowFn::Sliding { size, slide } => {
             out.comment(
-                I,
+                K,
                 C,
                 "twoclocks' sliding windows are Kafka's hopping windows, [start, end) (Kafka's \
                  SlidingWindows are another thing: one window per record, by time difference).",
@@ -185,7 +192,7 @@ fn windowed(out: &mut Code, p: &Policy) {
         }
         WindowFn::Session { gap } => {
             out.differs(
-                I,
+                K,
                 C,
                 &format!(
                     "a Kafka session is [first, last] event time, both inclusive, and merges \
@@ -220,7 +227,9 @@ fn windowed(out: &mut Code, p: &Policy) {
         "stream time moves only with new records: the last windows close when later events \
          come, not at the end of input as in twoclocks.",
     );
-    out.line(format!("{I}counts.suppress(Suppressed.untilWindowCloses(BufferConfig.unbounded()))"));
+    out.line(format!(
+        "{I}counts.suppress(Suppressed.untilWindowCloses(BufferConfig.unbounded()))"
+    ));
     out.line(format!("{I}        .toStream()"));
     out.line(format!("{I}        .to(\"final-counts\");"));
     early(out, p, "counts");
@@ -314,9 +323,11 @@ fn global(out: &mut Code, p: &Policy, ttl: Option<Ttl>) {
                     fmt_ms(ms as f64),
                     fmt_ms(ms as f64),
                     match time {
-                        TtlTime::Event => " (twoclocks' event-time TTL, up to the session's \
+                        TtlTime::Event =>
+                            " (twoclocks' event-time TTL, up to the session's \
                                            inclusive merging rule)",
-                        TtlTime::Processing => "; twoclocks' TTL here runs on processing time, \
+                        TtlTime::Processing =>
+                            "; twoclocks' TTL here runs on processing time, \
                                                 which Kafka Streams cannot",
                     }
                 ),

@@ -71,7 +71,9 @@ pub fn render(target: Target, policy: &Policy) -> String {
 pub fn summary(policy: &Policy) -> String {
     let c = &policy.config;
     let window = match c.window {
-        WindowFn::Global { ttl: Some(Ttl { ms, time }) } => format!(
+        WindowFn::Global {
+            ttl: Some(Ttl { ms, time }),
+        } => format!(
             "global window, {} {}-time TTL",
             fmt_ms(ms as f64),
             ttl_clock(time)
