@@ -4,6 +4,7 @@
 //! stream and dials the top-level flags preset).
 pub mod args;
 pub mod commands;
+pub mod export;
 pub mod input;
 pub mod report;
 
@@ -94,6 +95,9 @@ pub enum Command {
     /// A lesson that runs itself: the UI on a tour of the blocks, one step at a time (n next,
     /// N back, r puts the step back).
     Tour(TourArgs),
+    /// The policy (the engine's dials) as Flink, Flink SQL, Beam or Kafka Streams code, with
+    /// comments where that engine's rules differ.
+    Export(commands::ExportArgs),
 }
 
 /// The tour's flags.
@@ -185,6 +189,7 @@ where
                     Command::Run(a) => a.given = given,
                     Command::Stream(a) => a.given = given,
                     Command::Frontier(a) => a.given = given,
+                    Command::Export(a) => a.given = given,
                     Command::Report(_) | Command::Tour(_) => {}
                 }
             }
@@ -212,6 +217,7 @@ pub fn execute(cmd: &Command, out: &mut dyn std::io::Write) -> anyhow::Result<()
         Command::Run(a) => commands::run(a, out),
         Command::Stream(a) => commands::stream(a, out),
         Command::Frontier(a) => commands::frontier(a, out),
+        Command::Export(a) => commands::export(a, out),
         // The tour opens the UI; asked to print, it checks the tour and lists its steps.
         Command::Tour(a) => {
             let tour = a.tour()?;

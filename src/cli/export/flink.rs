@@ -1,0 +1,730 @@
+//! The policy as Flink DataStream code (Java, Flink 1.19 or later: `java.time.Duration`
+//! throughout): a `WatermarkStrategy`, the window assigner, `allowedLateness`, a side output
+//! for dropped events, a trigger for early panes and the accumulation mode; the global window
+//! as a `KeyedProcessFunction` whose state has a TTL.
+
+use super::{
+    java_duration, measured_note, nearest_lag, rounding_note, summary, whole, Code, Policy,
+};
+use crate::engine::window::{fmt_ms, Ttl, TtlTime};
+use crate::engine::{Accumulation, WatermarkKind, WindowFn};
+
+const C: &str = "//";
+/// The indent of a comment inside a method chain.
+const K: &str = "                ";
+
+pub(super) fn write(out: &mut Code, p: &Policy) {
+    let c = &p.config;
+    out.line("// twoclocks export --to flink");
+    out.comment("", C, &format!("Policy: {}.", summary(p)));
+    out.comment(
+        "",
+        C,
+        "Flink 1.19 or later (DataStream API, java.time.Duration). `Event` is your record type \
+         with `long eventTimeMs` (ms since the epoch) and `String key`; the job counts events \
+         per key and window.",
+    );
+    out.blank();
+    imports(out, p);
+    out.blank();
+    out.line("public final class TwoclocksPolicy {");
+    out.blank();
+    match c.window {
+        WindowFn::Global { ttl } => global(out, p, ttl),
+        _ => windowed(out, p),
+    }
+    watermark_class(out, p);
+    out.line("}");
+}
+
+fn imports(out: &mut Code, p: &Policy) {
+    let c = &p.config;
+    let mut lines = vec![
+        "java.time.Duration",
+        "org.apache.flink.api.common.eventtime.WatermarkStrategy",
+    ];
+    match c.watermark {
+        WatermarkKind::Bounded { .. } => {}
+        _ => lines.extend([
+            "org.apache.flink.api.common.eventtime.Watermark",
+            "org.apache.flink.api.common.eventtime.WatermarkGenerator",
+            "org.apache.flink.api.common.eventtime.WatermarkOutput",
+        ]),
+    }
+    if matches!(c.watermark, WatermarkKind::Heuristic { .. }) {
+        lines.push("java.util.Arrays");
+    }
+    lines.extend([
+        "org.apache.flink.streaming.api.datastream.DataStream",
+        "org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator",
+    ]);
+    match c.window {
+        WindowFn::Global { ttl } => {
+            lines.extend([
+                "org.apache.flink.api.common.state.ValueState",
+                "org.apache.flink.api.common.state.ValueStateDescriptor",
+                "org.apache.flink.api.common.functions.OpenContext",
+                "org.apache.flink.streaming.api.functions.KeyedProcessFunction",
+                "org.apache.flink.util.Collector",
+            ]);
+            let event_ttl = ttl.is_some_and(|t| t.time == TtlTime::Event);
+            if c.early.is_some() || event_ttl {
+                lines.push("org.apache.flink.api.common.typeinfo.Types");
+            }
+            if event_ttl {
+                lines.push("org.apache.flink.streaming.api.TimeDomain");
+            } else if ttl.is_some() {
+                lines.push("org.apache.flink.api.common.state.StateTtlConfig");
+            }
+        }
+        w => {
+            lines.extend([
+                "org.apache.flink.api.common.functions.AggregateFunction",
+                "org.apache.flink.util.OutputTag",
+            ]);
+            lines.push(match w {
+                WindowFn::Tumbling { .. } => {
+                    "org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows"
+                }
+                WindowFn::Sliding { .. } => {
+                    "org.apache.flink.streaming.api.windowing.assigners.SlidingEventTimeWindows"
+                }
+                _ => "org.apache.flink.streaming.api.windowing.assigners.EventTimeSessionWindows",
+            });
+            if c.early.is_some() {
+                lines.extend([
+                    "org.apache.flink.streaming.api.windowing.windows.TimeWindow",
+                    "org.apache.flink.api.common.functions.ReduceFunction",
+                    "org.apache.flink.api.common.state.ReducingState",
+                    "org.apache.flink.api.common.state.ReducingStateDescriptor",
+                    "org.apache.flink.api.common.typeutils.base.LongSerializer",
+                    "org.apache.flink.streaming.api.windowing.triggers.Trigger",
+                    "org.apache.flink.streaming.api.windowing.triggers.TriggerResult",
+                ]);
+            } else if c.accumulation == Accumulation::Discarding {
+                lines.extend([
+                    "org.apache.flink.streaming.api.windowing.triggers.EventTimeTrigger",
+                    "org.apache.flink.streaming.api.windowing.triggers.PurgingTrigger",
+                ]);
+            }
+        }
+    }
+    lines.sort_by_key(|l| (!l.starts_with("java"), *l));
+    for l in lines {
+        out.line(format!("import {l};"));
+    }
+}
+
+/// The `WatermarkStrategy` statement, indented for a method body.
+fn strategy(out: &mut Code, p: &Policy) {
+    let c = &p.config;
+    const I: &str = "        ";
+    out.line(format!(
+        "{I}WatermarkStrategy<Event> watermarks = WatermarkStrategy"
+    ));
+    match c.watermark {
+        WatermarkKind::Bounded { bound } => {
+            out.comment(
+                K,
+                C,
+                &format!(
+                    "bounded:{} is exactly this: the highest event time seen − {}. Flink emits \
+                     max − B − 1 (its watermark t promises no more timestamps ≤ t) and fires a \
+                     window at watermark ≥ end − 1: the two −1s cancel, so windows fire and \
+                     drop at the same events as in twoclocks.",
+                    fmt_ms(bound),
+                    fmt_ms(bound)
+                ),
+            );
+            rounding_note(out, K, C, "the bound", bound);
+            out.differs(
+                K,
+                C,
+                "Flink emits the watermark every pipeline.auto-watermark-interval (200 ms by \
+                 default) of wall-clock time; twoclocks moves it at every event.",
+            );
+            out.line(format!(
+                "{I}        .<Event>forBoundedOutOfOrderness({})",
+                java_duration(bound)
+            ));
+        }
+        kind => {
+            if let Some(note) = measured_note(p) {
+                out.differs(I, C, &note);
+            }
+            match kind {
+                WatermarkKind::Heuristic { q, n } => {
+                    out.comment(
+                        K,
+                        C,
+                        &format!(
+                            "Flink's WatermarkGenerator lets user code run the same rule: \
+                             QuantileOfDelays below keeps the last {n} delays (wall clock at \
+                             arrival − event time) and emits wall clock − their {q} quantile."
+                        ),
+                    );
+                    out.differs(
+                        K,
+                        C,
+                        "twoclocks' processing time is the log's arrival time and the estimate \
+                         is taken at each arrival; here it is the source task's wall clock, \
+                         read every auto-watermark interval.",
+                    );
+                    out.line(format!(
+                        "{I}        .<Event>forGenerator(ctx -> new QuantileOfDelays({q}, {n}))"
+                    ));
+                }
+                _ => {
+                    let lag = nearest_lag(p);
+                    out.comment(
+                        K,
+                        C,
+                        &format!(
+                            "A processing-time lag: Flink has no built-in strategy for it (its \
+                             forBoundedOutOfOrderness is event-time: that is twoclocks' \
+                             bounded:B). ProcessingTimeLag below is the generator Flink's \
+                             documentation sketches (TimeLagWatermarkGenerator): wall clock − \
+                             {}.",
+                            fmt_ms(lag)
+                        ),
+                    );
+                    out.differs(
+                        K,
+                        C,
+                        "twoclocks' processing time is the log's arrival time (proc_time_ms) and \
+                         moves at every event; here it is the source task's wall clock, read \
+                         every auto-watermark interval. On a replayed log the two are not the \
+                         same clock.",
+                    );
+                    rounding_note(out, K, C, "the lag", lag);
+                    out.line(format!(
+                        "{I}        .<Event>forGenerator(ctx -> new ProcessingTimeLag({}L))",
+                        whole(lag)
+                    ));
+                }
+            }
+        }
+    }
+    out.line(format!(
+        "{I}        .withTimestampAssigner((event, previous) -> event.eventTimeMs)"
+    ));
+    match p.idle_timeout {
+        Some(t) => {
+            out.differs(
+                K,
+                C,
+                &format!(
+                    "twoclocks marks a partition idle {} after its last record; Flink checks at \
+                     each periodic emit, so no earlier than that and up to three \
+                     auto-watermark intervals later.",
+                    fmt_ms(t)
+                ),
+            );
+            out.line(format!("{I}        .withIdleness({});", java_duration(t)));
+        }
+        None => {
+            let last = out.text.pop();
+            debug_assert_eq!(last, Some('\n'));
+            out.line(";");
+            out.comment(
+                I,
+                C,
+                "No idleness (no --idle-timeout): a silent partition holds the watermark back, \
+                 as in twoclocks. Add .withIdleness(...) to move on without it.",
+            );
+        }
+    }
+}
+
+fn windowed(out: &mut Code, p: &Policy) {
+    let c = &p.config;
+    const I: &str = "        ";
+    out.line(
+        "    /** Events dropped for lateness: twoclocks' dropped events, with their window. */",
+    );
+    out.line(
+        "    public static final OutputTag<Event> DROPPED = new OutputTag<Event>(\"dropped\") {};",
+    );
+    out.blank();
+    out.line(
+        "    public static SingleOutputStreamOperator<Long> apply(DataStream<Event> events) {",
+    );
+    strategy(out, p);
+    out.line(format!("{I}return events"));
+    out.line(format!(
+        "{I}        .assignTimestampsAndWatermarks(watermarks)"
+    ));
+    out.line(format!("{I}        .keyBy(event -> event.key)"));
+    out.comment(
+        K,
+        C,
+        "Windows are [start, end) as in twoclocks; Flink's window.maxTimestamp() is end − 1.",
+    );
+    match c.window {
+        WindowFn::Tumbling { size } => out.line(format!(
+            "{I}        .window(TumblingEventTimeWindows.of({}))",
+            java_duration(size as f64)
+        )),
+        WindowFn::Sliding { size, slide } => out.line(format!(
+            "{I}        .window(SlidingEventTimeWindows.of({}, {}))",
+            java_duration(size as f64),
+            java_duration(slide as f64)
+        )),
+        WindowFn::Session { gap } => {
+            out.differs(
+                K,
+                C,
+                &format!(
+                    "each event opens [t, t + {g}) and overlapping windows merge, as in \
+                     twoclocks, but Flink also merges windows that only touch: two events \
+                     exactly {g} apart are one session here, two in twoclocks (and Beam).",
+                    g = fmt_ms(gap as f64)
+                ),
+            );
+            out.line(format!(
+                "{I}        .window(EventTimeSessionWindows.withGap({}))",
+                java_duration(gap as f64)
+            ));
+        }
+        WindowFn::Global { .. } => {}
+    }
+    trigger_line(out, p);
+    if c.grace.is_infinite() {
+        out.comment(
+            K,
+            C,
+            "--grace inf: nothing is ever dropped; Flink's cleanup time saturates at \
+             Long.MAX_VALUE, so window state is never freed, as in twoclocks.",
+        );
+        out.line(format!(
+            "{I}        .allowedLateness(Duration.ofMillis(Long.MAX_VALUE))"
+        ));
+    } else {
+        out.comment(
+            K,
+            C,
+            &format!(
+                "Flink drops an event for a window when window.maxTimestamp() + allowedLateness \
+                 <= watermark, i.e. end − 1 + {g} ≤ W; twoclocks when end + {g} ≤ W. The watermark \
+                 above is 1 ms behind twoclocks' (a Flink watermark t promises no more \
+                 timestamps ≤ t), so the two agree.",
+                g = fmt_ms(c.grace)
+            ),
+        );
+        rounding_note(out, K, C, "--grace", c.grace);
+        out.line(format!(
+            "{I}        .allowedLateness({})",
+            java_duration(c.grace)
+        ));
+    }
+    out.comment(
+        K,
+        C,
+        "Dropped events go to a side output (twoclocks' dropped events), once every window of \
+         the event is past its lateness.",
+    );
+    out.line(format!("{I}        .sideOutputLateData(DROPPED)"));
+    out.line(format!("{I}        .aggregate(new CountEvents());"));
+    out.line("    }");
+    out.blank();
+    out.line("    /** Counts the events of a window and key. */");
+    out.line("    public static final class CountEvents implements AggregateFunction<Event, Long, Long> {");
+    out.line("        @Override public Long createAccumulator() { return 0L; }");
+    out.line("        @Override public Long add(Event event, Long count) { return count + 1; }");
+    out.line("        @Override public Long getResult(Long count) { return count; }");
+    out.line("        @Override public Long merge(Long a, Long b) { return a + b; }");
+    out.line("    }");
+    out.blank();
+    if let Some(every) = c.early {
+        early_trigger_class(out, p, every);
+    }
+}
+
+/// The `.trigger(...)` line and what the accumulation mode becomes.
+fn trigger_line(out: &mut Code, p: &Policy) {
+    let c = &p.config;
+    const I: &str = "        ";
+    match c.accumulation {
+        Accumulation::Accumulating => {}
+        Accumulation::Discarding => out.comment(
+            K,
+            C,
+            "Discarding: each firing purges the window's contents (FIRE_AND_PURGE), so a pane \
+             carries only what arrived since the previous one.",
+        ),
+        Accumulation::Retracting => out.differs(
+            K,
+            C,
+            "the DataStream API has no retractions: panes carry the whole value so far \
+             (accumulating); keep the last value per window and key downstream (an upsert), or \
+             use Flink SQL, whose updates are retract/insert pairs (−U/+U).",
+        ),
+    }
+    let purge = c.accumulation == Accumulation::Discarding;
+    match c.early {
+        Some(every) => {
+            rounding_note(out, K, C, "--early", every);
+            out.line(format!(
+                "{I}        .trigger(new EarlyThenOnTime({}L, {purge}))",
+                whole(every)
+            ));
+        }
+        None if purge => out.line(format!(
+            "{I}        .trigger(PurgingTrigger.of(EventTimeTrigger.create()))"
+        )),
+        None => out.comment(
+            K,
+            C,
+            "The default EventTimeTrigger: one ON_TIME firing when the watermark passes the \
+             window, then one LATE firing per late event, as twoclocks' panes.",
+        ),
+    }
+}
+
+fn early_trigger_class(out: &mut Code, p: &Policy, every: f64) {
+    let c = &p.config;
+    let _ = c;
+    out.line("    /**");
+    out.line(format!(
+        "     * twoclocks' trigger: EARLY firings every {} of processing time from a window and",
+        fmt_ms(every)
+    ));
+    out.line(
+        "     * key's first event, re-armed after each firing whether or not new events came,",
+    );
+    out.line("     * until the watermark passes the window; then one ON_TIME firing, and one LATE");
+    out.line("     * firing per late event. (Flink's ContinuousProcessingTimeTrigger alone would");
+    out.line(
+        "     * align its timers to multiples of the interval and never fire at the window's end.)",
+    );
+    out.line("     */");
+    out.line("    public static final class EarlyThenOnTime extends Trigger<Event, TimeWindow> {");
+    out.line("        private final long everyMs;");
+    out.line("        private final boolean purge;");
+    out.line("        private final ReducingStateDescriptor<Long> timer =");
+    out.line("                new ReducingStateDescriptor<>(\"early-timer\", new Min(), LongSerializer.INSTANCE);");
+    out.blank();
+    out.line("        public EarlyThenOnTime(long everyMs, boolean purge) {");
+    out.line("            this.everyMs = everyMs;");
+    out.line("            this.purge = purge;");
+    out.line("        }");
+    out.blank();
+    out.line("        @Override");
+    out.line("        public TriggerResult onElement(Event event, long timestamp, TimeWindow window, TriggerContext ctx)");
+    out.line("                throws Exception {");
+    out.line("            if (window.maxTimestamp() <= ctx.getCurrentWatermark()) {");
+    out.line("                return fire(); // late, within allowedLateness: a LATE firing");
+    out.line("            }");
+    out.line("            ctx.registerEventTimeTimer(window.maxTimestamp());");
+    out.line("            ReducingState<Long> next = ctx.getPartitionedState(timer);");
+    out.line("            if (next.get() == null) { // the first event: arm the early timer");
+    out.line("                long at = ctx.getCurrentProcessingTime() + everyMs;");
+    out.line("                next.add(at);");
+    out.line("                ctx.registerProcessingTimeTimer(at);");
+    out.line("            }");
+    out.line("            return TriggerResult.CONTINUE;");
+    out.line("        }");
+    out.blank();
+    out.line("        @Override");
+    out.line("        public TriggerResult onProcessingTime(long time, TimeWindow window, TriggerContext ctx)");
+    out.line("                throws Exception {");
+    out.line("            ReducingState<Long> next = ctx.getPartitionedState(timer);");
+    out.line("            Long due = next.get();");
+    out.line("            if (due == null || time < due) {");
+    out.line("                return TriggerResult.CONTINUE;");
+    out.line("            }");
+    out.line("            next.clear();");
+    out.line("            if (window.maxTimestamp() <= ctx.getCurrentWatermark()) {");
+    out.line(
+        "                return TriggerResult.CONTINUE; // fired on time: no more early panes",
+    );
+    out.line("            }");
+    out.line("            long at = time + everyMs; // re-armed whether or not events came since");
+    out.line("            next.add(at);");
+    out.line("            ctx.registerProcessingTimeTimer(at);");
+    out.line("            return fire();");
+    out.line("        }");
+    out.blank();
+    out.line("        @Override");
+    out.line("        public TriggerResult onEventTime(long time, TimeWindow window, TriggerContext ctx) {");
+    out.line("            return time == window.maxTimestamp() ? fire() : TriggerResult.CONTINUE;");
+    out.line("        }");
+    out.blank();
+    out.line("        @Override");
+    out.line("        public boolean canMerge() {");
+    out.line("            return true;");
+    out.line("        }");
+    out.blank();
+    out.line("        @Override");
+    out.line(
+        "        public void onMerge(TimeWindow window, OnMergeContext ctx) throws Exception {",
+    );
+    out.line(
+        "            // A merged session keeps the earliest early timer of the sessions it joins.",
+    );
+    out.line("            ctx.mergePartitionedState(timer);");
+    out.line("            Long due = ctx.getPartitionedState(timer).get();");
+    out.line("            if (due != null) {");
+    out.line("                ctx.registerProcessingTimeTimer(due);");
+    out.line("            }");
+    out.line("            if (window.maxTimestamp() > ctx.getCurrentWatermark()) {");
+    out.line("                ctx.registerEventTimeTimer(window.maxTimestamp());");
+    out.line("            }");
+    out.line("        }");
+    out.blank();
+    out.line("        @Override");
+    out.line("        public void clear(TimeWindow window, TriggerContext ctx) throws Exception {");
+    out.line("            ReducingState<Long> next = ctx.getPartitionedState(timer);");
+    out.line("            Long due = next.get();");
+    out.line("            if (due != null) {");
+    out.line("                ctx.deleteProcessingTimeTimer(due);");
+    out.line("            }");
+    out.line("            next.clear();");
+    out.line("            ctx.deleteEventTimeTimer(window.maxTimestamp());");
+    out.line("        }");
+    out.blank();
+    out.line("        private TriggerResult fire() {");
+    out.line("            return purge ? TriggerResult.FIRE_AND_PURGE : TriggerResult.FIRE;");
+    out.line("        }");
+    out.blank();
+    out.line("        private static final class Min implements ReduceFunction<Long> {");
+    out.line("            @Override");
+    out.line("            public Long reduce(Long a, Long b) {");
+    out.line("                return Math.min(a, b);");
+    out.line("            }");
+    out.line("        }");
+    out.line("    }");
+    out.blank();
+}
+
+fn global(out: &mut Code, p: &Policy, ttl: Option<Ttl>) {
+    let c = &p.config;
+    let event_ttl = ttl.is_some_and(|t| t.time == TtlTime::Event);
+    const I: &str = "        ";
+    out.comment(
+        "    ",
+        C,
+        "twoclocks' global window is one window per key that never closes: a running count. In \
+         Flink that is keyed state in a KeyedProcessFunction (GlobalWindows would need a \
+         custom trigger and has no state TTL).",
+    );
+    out.line(
+        "    public static SingleOutputStreamOperator<Long> apply(DataStream<Event> events) {",
+    );
+    strategy(out, p);
+    out.line(format!("{I}return events"));
+    out.line(format!(
+        "{I}        .assignTimestampsAndWatermarks(watermarks)"
+    ));
+    out.line(format!("{I}        .keyBy(event -> event.key)"));
+    out.line(format!("{I}        .process(new RunningCount());"));
+    out.line("    }");
+    out.blank();
+    out.line("    /** The global window: a running count per key. */");
+    out.line("    public static final class RunningCount extends KeyedProcessFunction<String, Event, Long> {");
+    out.line("        private transient ValueState<Long> count;");
+    if c.early.is_some() {
+        out.line("        private transient ValueState<Long> nextEarly;");
+    }
+    if event_ttl {
+        out.line("        private transient ValueState<Long> latest;");
+    }
+    out.blank();
+    out.line("        @Override");
+    out.line("        public void open(OpenContext context) {");
+    out.line("            ValueStateDescriptor<Long> descriptor = new ValueStateDescriptor<>(\"count\", Long.class);");
+    match ttl {
+        Some(Ttl {
+            ms,
+            time: TtlTime::Processing,
+        }) => {
+            out.comment(
+                "            ",
+                C,
+                &format!(
+                    "--ttl {} (processing time): Flink's state TTL is processing time only, as \
+                     twoclocks' default. OnCreateAndWrite: each event restarts the clock; an \
+                     expired count is never returned, so the key starts from zero.",
+                    fmt_ms(ms as f64)
+                ),
+            );
+            out.differs(
+                "            ",
+                C,
+                "Flink's expiry is silent and lazy (cleaned on access, in snapshots or \
+                 compaction); twoclocks emits the expired count as a final value (one segment) \
+                 when it expires.",
+            );
+            out.line("            descriptor.enableTimeToLive(StateTtlConfig");
+            out.line(format!(
+                "                    .newBuilder({})",
+                java_duration(ms as f64)
+            ));
+            out.line(
+                "                    .setUpdateType(StateTtlConfig.UpdateType.OnCreateAndWrite)",
+            );
+            out.line("                    .setStateVisibility(StateTtlConfig.StateVisibility.NeverReturnExpired)");
+            out.line("                    .build());");
+        }
+        Some(Ttl {
+            ms,
+            time: TtlTime::Event,
+        }) => {
+            out.differs(
+                "            ",
+                C,
+                &format!(
+                    "--ttl {} --ttl-time event: Flink's StateTtlConfig runs on processing time \
+                     only. The event-time TTL is written with an event-time timer instead (in \
+                     processElement and onTimer below): the count expires once the watermark \
+                     reaches the key's latest event time + {}.",
+                    fmt_ms(ms as f64),
+                    fmt_ms(ms as f64)
+                ),
+            );
+        }
+        None => {}
+    }
+    out.line("            count = getRuntimeContext().getState(descriptor);");
+    if event_ttl {
+        out.line("            latest = getRuntimeContext().getState(new ValueStateDescriptor<>(\"latest\", Types.LONG));");
+    }
+    if c.early.is_some() {
+        out.line("            nextEarly = getRuntimeContext().getState(new ValueStateDescriptor<>(\"next-early\", Types.LONG));");
+    }
+    out.line("        }");
+    out.blank();
+    out.line("        @Override");
+    out.line("        public void processElement(Event event, Context ctx, Collector<Long> out) throws Exception {");
+    out.line("            Long now = count.value();");
+    out.line("            count.update(now == null ? 1L : now + 1);");
+    if let Some(Ttl { ms, .. }) = ttl.filter(|t| t.time == TtlTime::Event) {
+        out.line("            Long last = latest.value();");
+        out.line("            if (last == null || event.eventTimeMs > last) {");
+        out.line("                latest.update(event.eventTimeMs);");
+        out.line(
+            "                // − 1: Flink's watermark is 1 ms behind twoclocks' (see above).",
+        );
+        out.line(format!(
+            "                ctx.timerService().registerEventTimeTimer(event.eventTimeMs + {}L);",
+            ms - 1
+        ));
+        out.line("            }");
+    }
+    if let Some(every) = c.early {
+        rounding_note(out, "            ", C, "--early", every);
+        out.line("            if (nextEarly.value() == null) { // the key's first event arms the early timer");
+        out.line(format!(
+            "                long at = ctx.timerService().currentProcessingTime() + {}L;",
+            whole(every)
+        ));
+        out.line("                nextEarly.update(at);");
+        out.line("                ctx.timerService().registerProcessingTimeTimer(at);");
+        out.line("            }");
+    }
+    out.line("        }");
+    if c.early.is_some() || event_ttl {
+        out.blank();
+        out.line("        @Override");
+        out.line("        public void onTimer(long time, OnTimerContext ctx, Collector<Long> out) throws Exception {");
+        if let Some(Ttl { ms, .. }) = ttl.filter(|t| t.time == TtlTime::Event) {
+            out.line("            if (ctx.timeDomain() == TimeDomain.EVENT_TIME) {");
+            out.line("                Long last = latest.value();");
+            out.line(format!(
+                "                if (last != null && last + {}L <= time) {{ // latest event time + TTL ≤ watermark",
+                ms - 1
+            ));
+            out.line("                    Long value = count.value();");
+            out.line("                    if (value != null) out.collect(value); // the segment's final value");
+            out.line("                    count.clear();");
+            out.line("                    latest.clear();");
+            if c.early.is_some() {
+                out.line("                    nextEarly.clear();");
+            }
+            out.line("                }");
+            out.line("                return;");
+            out.line("            }");
+        }
+        if let Some(every) = c.early {
+            out.line("            Long now = count.value();");
+            out.line("            if (now != null) out.collect(now); // an EARLY pane");
+            out.line(format!(
+                "            long at = time + {}L; // re-armed whether or not events came since",
+                whole(every)
+            ));
+            out.line("            nextEarly.update(at);");
+            out.line("            ctx.timerService().registerProcessingTimeTimer(at);");
+        }
+        out.line("        }");
+    }
+    if c.accumulation != Accumulation::Accumulating {
+        out.differs(
+            "        ",
+            C,
+            "the running count is emitted whole (accumulating); subtract the previous value \
+             downstream for discarding panes, or keep the last per key for retracting ones.",
+        );
+    }
+    out.line("    }");
+    out.blank();
+}
+
+fn watermark_class(out: &mut Code, p: &Policy) {
+    match p.config.watermark {
+        WatermarkKind::Bounded { .. } => {}
+        WatermarkKind::Heuristic { .. } => {
+            out.line("    /** Wall clock − the quantile of the last n delays (wall clock at arrival − event time). */");
+            out.line("    public static final class QuantileOfDelays implements WatermarkGenerator<Event> {");
+            out.line("        private final double q;");
+            out.line("        private final long[] delays;");
+            out.line("        private int held;");
+            out.line("        private int next;");
+            out.blank();
+            out.line("        public QuantileOfDelays(double q, int n) {");
+            out.line("            this.q = q;");
+            out.line("            this.delays = new long[n];");
+            out.line("        }");
+            out.blank();
+            out.line("        @Override");
+            out.line("        public void onEvent(Event event, long eventTimestamp, WatermarkOutput output) {");
+            out.line("            delays[next] = System.currentTimeMillis() - eventTimestamp;");
+            out.line("            next = (next + 1) % delays.length;");
+            out.line("            held = Math.min(held + 1, delays.length);");
+            out.line("        }");
+            out.blank();
+            out.line("        @Override");
+            out.line("        public void onPeriodicEmit(WatermarkOutput output) {");
+            out.line("            if (held == 0) {");
+            out.line("                return;");
+            out.line("            }");
+            out.line("            long[] sorted = Arrays.copyOf(delays, held);");
+            out.line("            Arrays.sort(sorted);");
+            out.line("            long lag = sorted[(int) (q * (held - 1))];");
+            out.line("            // −1: Flink's watermark t promises no more timestamps ≤ t, twoclocks' none < t.");
+            out.line("            output.emitWatermark(new Watermark(System.currentTimeMillis() - lag - 1));");
+            out.line("        }");
+            out.line("    }");
+        }
+        _ => {
+            out.line(
+                "    /** Wall clock − a fixed lag: a watermark that trails processing time. */",
+            );
+            out.line("    public static final class ProcessingTimeLag implements WatermarkGenerator<Event> {");
+            out.line("        private final long lagMs;");
+            out.blank();
+            out.line("        public ProcessingTimeLag(long lagMs) {");
+            out.line("            this.lagMs = lagMs;");
+            out.line("        }");
+            out.blank();
+            out.line("        @Override");
+            out.line("        public void onEvent(Event event, long eventTimestamp, WatermarkOutput output) {}");
+            out.blank();
+            out.line("        @Override");
+            out.line("        public void onPeriodicEmit(WatermarkOutput output) {");
+            out.line("            // −1: Flink's watermark t promises no more timestamps ≤ t, twoclocks' none < t.");
+            out.line("            output.emitWatermark(new Watermark(System.currentTimeMillis() - lagMs - 1));");
+            out.line("        }");
+            out.line("    }");
+        }
+    }
+}

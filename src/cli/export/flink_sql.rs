@@ -1,0 +1,356 @@
+//! The policy as Flink SQL (1.19 or later): a `CREATE TABLE` whose `WATERMARK FOR` clause is
+//! the watermark, a windowed count (window TVFs `TUMBLE`/`HOP`/`SESSION`, or the GROUP BY
+//! window functions where the experimental early/late firing options are needed), and the
+//! table options for idleness, early firing, allowed lateness and a state TTL.
+
+use super::{
+    config_duration, measured_note, nearest_lag, sql_interval, summary, whole, Code, Policy,
+};
+use crate::engine::window::{fmt_ms, Ttl, TtlTime};
+use crate::engine::{Accumulation, WatermarkKind, WindowFn};
+
+const C: &str = "--";
+
+pub(super) fn write(out: &mut Code, p: &Policy) {
+    let c = &p.config;
+    out.line("-- twoclocks export --to flink-sql");
+    out.comment("", C, &format!("Policy: {}.", summary(p)));
+    out.comment(
+        "",
+        C,
+        "Flink SQL 1.19 or later. The table reads JSON events with `key` and `event_time_ms` \
+         (ms since the epoch) from Kafka; the query counts events per key and window.",
+    );
+    out.blank();
+    if let Some(t) = p.idle_timeout {
+        out.differs(
+            "",
+            C,
+            &format!(
+                "twoclocks marks a partition idle {} after its last record; Flink checks \
+                 periodically, so no earlier than that and a little later at worst.",
+                fmt_ms(t)
+            ),
+        );
+        out.line(format!(
+            "SET 'table.exec.source.idle-timeout' = '{}';",
+            config_duration(t)
+        ));
+        out.blank();
+    }
+    table(out, p);
+    out.blank();
+    match c.window {
+        WindowFn::Global { ttl } => global(out, p, ttl),
+        _ if c.early.is_some() || c.grace > 0.0 => group_window(out, p),
+        _ => tvf(out, p),
+    }
+}
+
+fn table(out: &mut Code, p: &Policy) {
+    const I: &str = "  ";
+    out.line("CREATE TABLE events (");
+    out.line(format!("{I}`key` STRING,"));
+    out.line(format!("{I}event_time_ms BIGINT,"));
+    out.line(format!("{I}ts AS TO_TIMESTAMP_LTZ(event_time_ms, 3),"));
+    let lag = nearest_lag(p);
+    match p.config.watermark {
+        WatermarkKind::Bounded { bound } => out.comment(
+            I,
+            C,
+            &format!(
+                "bounded:{b}: the highest event time seen − {b}. Flink SQL emits the \
+                 expression's maximum as it is and fires a window at watermark ≥ end − 1 ms \
+                 (its last timestamp), where twoclocks fires at watermark ≥ end: the extra 1 ms \
+                 makes the two fire and drop at the same events.",
+                b = fmt_ms(bound)
+            ),
+        ),
+        WatermarkKind::Fixed { lag } => out.differs(
+            I,
+            C,
+            &format!(
+                "fixed:{l} trails processing time; a WATERMARK clause is an expression of the \
+                 row's event time, so a processing-time lag has no equivalent. The nearest is \
+                 the event-time bound of the same size (twoclocks' bounded:{l}), the same when \
+                 events arrive in event-time order with no delay.",
+                l = fmt_ms(lag)
+            ),
+        ),
+        _ => {
+            if let Some(note) = measured_note(p) {
+                out.differs(I, C, &note);
+            }
+            out.comment(
+                I,
+                C,
+                &format!(
+                    "The nearest Flink SQL has: an event-time bound of {} (the extra 1 ms as \
+                     for bounded: Flink fires at watermark ≥ end − 1 ms).",
+                    fmt_ms(lag)
+                ),
+            );
+        }
+    }
+    if lag.fract() != 0.0 {
+        out.differs(I, C, &format!("the bound is rounded to {} ms.", whole(lag)));
+    }
+    out.differs(
+        I,
+        C,
+        "Flink emits the watermark every pipeline.auto-watermark-interval (200 ms by default); \
+         twoclocks moves it at every event.",
+    );
+    out.line(format!(
+        "{I}WATERMARK FOR ts AS ts - {} - INTERVAL '0.001' SECOND",
+        sql_interval(lag)
+    ));
+    out.line(") WITH (");
+    out.line(format!("{I}'connector' = 'kafka',"));
+    out.line(format!("{I}'topic' = 'events',"));
+    out.line(format!(
+        "{I}'properties.bootstrap.servers' = 'localhost:9092',"
+    ));
+    out.line(format!("{I}'scan.startup.mode' = 'earliest-offset',"));
+    out.line(format!("{I}'format' = 'json'"));
+    out.line(");");
+}
+
+/// A window TVF query: no early firings and no lateness.
+fn tvf(out: &mut Code, p: &Policy) {
+    let c = &p.config;
+    let call = match c.window {
+        WindowFn::Tumbling { size } => {
+            format!(
+                "TUMBLE(TABLE events, DESCRIPTOR(ts), {})",
+                sql_interval(size as f64)
+            )
+        }
+        WindowFn::Sliding { size, slide } => format!(
+            "HOP(TABLE events, DESCRIPTOR(ts), {}, {})",
+            sql_interval(slide as f64),
+            sql_interval(size as f64)
+        ),
+        WindowFn::Session { gap } => {
+            session_note(out, gap);
+            format!(
+                "SESSION(TABLE events PARTITION BY `key`, DESCRIPTOR(ts), {})",
+                sql_interval(gap as f64)
+            )
+        }
+        WindowFn::Global { .. } => return,
+    };
+    out.comment(
+        "",
+        C,
+        "Windows are [window_start, window_end), as in twoclocks. One result per window and key \
+         when the watermark passes the window; no grace (--grace 0s): a later event is dropped.",
+    );
+    accumulation(out, p);
+    out.line("SELECT `key`, window_start, window_end, COUNT(*) AS events");
+    out.line(format!("FROM TABLE({call})"));
+    out.line("GROUP BY `key`, window_start, window_end;");
+}
+
+fn session_note(out: &mut Code, gap: i64) {
+    out.differs(
+        "",
+        C,
+        &format!(
+            "each event opens [t, t + {g}) and overlapping windows merge, as in twoclocks, but \
+             Flink also merges windows that only touch: two events exactly {g} apart are one \
+             session here, two in twoclocks.",
+            g = fmt_ms(gap as f64)
+        ),
+    );
+}
+
+/// The GROUP BY window functions with the experimental emit options: early firings and
+/// allowed lateness apply to them, not to window TVFs.
+fn group_window(out: &mut Code, p: &Policy) {
+    let c = &p.config;
+    out.comment(
+        "",
+        C,
+        "Early firings and allowed lateness are the experimental table.exec.emit.* options; \
+         they apply to GROUP BY window aggregation (TUMBLE/HOP/SESSION in GROUP BY), not to \
+         window TVFs.",
+    );
+    if let Some(every) = c.early {
+        out.differs(
+            "",
+            C,
+            &format!(
+                "Flink sets the early-fire timer {e} ahead when an element arrives and no timer \
+                 is pending, so after a firing it waits for a new element; twoclocks re-arms at {e} after each firing \
+                 whether or not events came, so a quiet window keeps emitting unchanged EARLY \
+                 panes.",
+                e = fmt_ms(every)
+            ),
+        );
+        out.line("SET 'table.exec.emit.early-fire.enabled' = 'true';");
+        out.line(format!(
+            "SET 'table.exec.emit.early-fire.delay' = '{}';",
+            config_duration(every)
+        ));
+    }
+    if c.grace > 0.0 {
+        out.comment(
+            "",
+            C,
+            "A late-fire delay of 0 emits one update per late event, as twoclocks emits one \
+             LATE pane per arrival that changes a fired window.",
+        );
+        out.line("SET 'table.exec.emit.late-fire.enabled' = 'true';");
+        out.line("SET 'table.exec.emit.late-fire.delay' = '0 s';");
+        if c.grace.is_infinite() {
+            out.differs(
+                "",
+                C,
+                "--grace inf: allow-lateness needs a finite duration; 36500 days stands in for \
+                 one that never drops.",
+            );
+            out.line("SET 'table.exec.emit.allow-lateness' = '52560000 min';");
+        } else {
+            out.comment(
+                "",
+                C,
+                &format!(
+                    "An event is dropped once the watermark passes window_end − 1 ms + {g}: with \
+                     the watermark above, when end + {g} ≤ twoclocks' watermark, as in \
+                     twoclocks.",
+                    g = fmt_ms(c.grace)
+                ),
+            );
+            out.line(format!(
+                "SET 'table.exec.emit.allow-lateness' = '{}';",
+                config_duration(c.grace)
+            ));
+        }
+    }
+    out.blank();
+    let (func, args) = match c.window {
+        WindowFn::Tumbling { size } => ("TUMBLE", sql_interval(size as f64)),
+        WindowFn::Sliding { size, slide } => (
+            "HOP",
+            format!(
+                "{}, {}",
+                sql_interval(slide as f64),
+                sql_interval(size as f64)
+            ),
+        ),
+        WindowFn::Session { gap } => {
+            session_note(out, gap);
+            ("SESSION", sql_interval(gap as f64))
+        }
+        WindowFn::Global { .. } => return,
+    };
+    accumulation(out, p);
+    out.line("SELECT `key`,");
+    out.line(format!("       {func}_START(ts, {args}) AS window_start,"));
+    out.line(format!("       {func}_END(ts, {args}) AS window_end,"));
+    out.line("       COUNT(*) AS events");
+    out.line("FROM events");
+    out.line(format!("GROUP BY `key`, {func}(ts, {args});"));
+}
+
+fn accumulation(out: &mut Code, p: &Policy) {
+    let c = &p.config;
+    let updates = c.early.is_some() || c.grace > 0.0 || c.window.is_global();
+    match c.accumulation {
+        Accumulation::Retracting if updates => out.comment(
+            "",
+            C,
+            "Retracting, natively: each update is a changelog pair, −U retracting the previous \
+             count and +U carrying the new one.",
+        ),
+        Accumulation::Accumulating if updates => out.comment(
+            "",
+            C,
+            "Each update carries the whole count (accumulating); the changelog also retracts \
+             the previous one (−U/+U): read it as an upsert on window and key.",
+        ),
+        Accumulation::Discarding if updates => out.differs(
+            "",
+            C,
+            "Flink SQL's updates carry the whole count, with a retraction of the previous one \
+             (−U/+U); for discarding panes, subtract the two downstream.",
+        ),
+        _ => {}
+    }
+}
+
+fn global(out: &mut Code, p: &Policy, ttl: Option<Ttl>) {
+    let c = &p.config;
+    out.comment(
+        "",
+        C,
+        "twoclocks' global window is a running count per key that never closes: a GROUP BY \
+         without a window. No event is ever late, so the grace does not apply.",
+    );
+    match ttl {
+        Some(Ttl {
+            ms,
+            time: TtlTime::Processing,
+        }) => {
+            out.comment(
+                "",
+                C,
+                &format!(
+                    "--ttl {}: Flink's state TTL, on processing time as twoclocks' default: a \
+                     key idle that long starts from zero.",
+                    fmt_ms(ms as f64)
+                ),
+            );
+            out.differs(
+                "",
+                C,
+                "Flink's expiry is silent and lazy; twoclocks emits the expired count as a \
+                 final value when it expires.",
+            );
+            out.line(format!(
+                "SET 'table.exec.state.ttl' = '{}';",
+                config_duration(ms as f64)
+            ));
+        }
+        Some(Ttl {
+            ms,
+            time: TtlTime::Event,
+        }) => out.differs(
+            "",
+            C,
+            &format!(
+                "--ttl {} --ttl-time event: Flink SQL's state TTL (table.exec.state.ttl) runs on \
+                 processing time only. The nearest in event time is SESSION(TABLE events \
+                 PARTITION BY `key`, DESCRIPTOR(ts), {}): a key's count restarts after that \
+                 much event time without events.",
+                fmt_ms(ms as f64),
+                sql_interval(ms as f64)
+            ),
+        ),
+        None => {}
+    }
+    if let Some(every) = c.early {
+        out.differs(
+            "",
+            C,
+            &format!(
+                "a GROUP BY emits an update per change; mini-batches hold them back up to {} of \
+                 processing time. twoclocks emits the count every {} whether or not it changed.",
+                fmt_ms(every),
+                fmt_ms(every)
+            ),
+        );
+        out.line("SET 'table.exec.mini-batch.enabled' = 'true';");
+        out.line(format!(
+            "SET 'table.exec.mini-batch.allow-latency' = '{}';",
+            config_duration(every)
+        ));
+        out.line("SET 'table.exec.mini-batch.size' = '5000';");
+    }
+    out.blank();
+    accumulation(out, p);
+    out.line("SELECT `key`, COUNT(*) AS events");
+    out.line("FROM events");
+    out.line("GROUP BY `key`;");
+}
