@@ -11,8 +11,10 @@ use clap::Args;
 
 use crate::engine::Stream;
 use crate::io::source::{
-    read_source_with, Arrival, InputFormat, OnBadRow, SourceOptions, SourceReport, TimeFormat,
+    read_source_events_with, Arrival, InputFormat, OnBadRow, SourceOptions, SourceReport,
+    TimeFormat,
 };
+use crate::io::spool::Events;
 
 /// How to read `--input`.
 #[derive(Debug, Clone, Args)]
@@ -60,16 +62,77 @@ impl InputArgs {
     /// Reads the log at `path` (`-` is standard input), with a progress bar on a terminal
     /// once reading takes a second, and prints the report's notes on standard error.
     pub fn read(&self, path: &Path) -> Result<(Stream, SourceReport)> {
+        let (events, report) = self.read_events(path, false)?;
+        Ok((events.into_stream()?, report))
+    }
+
+    /// [`InputArgs::read`], the events held in a temporary file when `spool` is asked for and
+    /// the log is in processing-time order (to be replayed one at a time).
+    pub fn read_events(&self, path: &Path, spool: bool) -> Result<(Events, SourceReport)> {
         let size = std::fs::metadata(path)
             .ok()
             .filter(|m| m.is_file())
             .map(|m| m.len());
-        let (stream, report) =
-            read_source_with(path, &self.options(), |r| Box::new(Progress::new(r, size)))?;
+        let opts = SourceOptions {
+            spool,
+            ..self.options()
+        };
+        let (events, report) =
+            read_source_events_with(path, &opts, |r| Box::new(Progress::new(r, size)))?;
         for note in report.notes() {
             eprintln!("twoclocks: {note}");
         }
-        Ok((stream, report))
+        Ok((events, report))
+    }
+}
+
+/// A progress bar on standard error (a terminal only) for the events of a run, shown once
+/// the run has taken a second.
+pub struct RunProgress {
+    total: u64,
+    start: Instant,
+    bar: Option<indicatif::ProgressBar>,
+    terminal: bool,
+}
+
+impl RunProgress {
+    /// Progress through `total` events.
+    pub fn new(total: u64) -> Self {
+        use std::io::IsTerminal;
+        RunProgress {
+            total,
+            start: Instant::now(),
+            bar: None,
+            terminal: std::io::stderr().is_terminal(),
+        }
+    }
+
+    /// `done` events have run.
+    pub fn set(&mut self, done: u64) {
+        if !self.terminal {
+            return;
+        }
+        if self.bar.is_none() && self.start.elapsed() > Duration::from_secs(1) {
+            let bar = indicatif::ProgressBar::new(self.total).with_style(
+                indicatif::ProgressStyle::with_template(
+                    "running {bar:40} {human_pos}/{human_len} events ({eta} left)",
+                )
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+            );
+            bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+            self.bar = Some(bar);
+        }
+        if let Some(bar) = &self.bar {
+            bar.set_position(done);
+        }
+    }
+}
+
+impl Drop for RunProgress {
+    fn drop(&mut self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
     }
 }
 

@@ -11,6 +11,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use crate::engine::Stream;
 use crate::io::quote::{escaped, quoted};
 use crate::io::source::{check_key, time_ms, RawTime, Rows, SourceOptions, SourceReport};
+use crate::io::spool::Events;
 
 /// The header an event log must start with.
 pub const HEADER: [&str; 3] = ["event_time_ms", "proc_time_ms", "key"];
@@ -33,7 +34,9 @@ pub fn read_events(path: &Path) -> Result<Stream> {
 /// control character and a quote that does not close on its line are errors naming the line
 /// (and the column, counted in characters from 1): nothing is skipped.
 pub fn read_events_from<R: Read>(reader: R, name: &str) -> Result<Stream> {
-    Ok(read_rows(reader, name, &SourceOptions::default())?.0)
+    read_rows(reader, name, &SourceOptions::default())?
+        .0
+        .into_stream()
 }
 
 /// Where the columns read are in a row.
@@ -50,7 +53,7 @@ pub fn read_rows<R: Read>(
     reader: R,
     name: &str,
     opts: &SourceOptions,
-) -> Result<(Stream, SourceReport)> {
+) -> Result<(Events, SourceReport)> {
     let mut lines = LogLines::new(reader, name);
     let (_, header) = lines.next_line()?.ok_or_else(|| {
         anyhow!(

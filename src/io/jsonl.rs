@@ -8,17 +8,17 @@ use std::io::Read;
 use anyhow::{anyhow, bail, Result};
 use serde_json::Value;
 
-use crate::engine::Stream;
 use crate::io::csv::LogLines;
 use crate::io::quote::quoted;
 use crate::io::source::{check_key, time_ms, RawTime, Rows, SourceOptions, SourceReport};
+use crate::io::spool::Events;
 
 /// Reads JSON Lines rows with the members named by `opts`.
 pub fn read_rows<R: Read>(
     reader: R,
     name: &str,
     opts: &SourceOptions,
-) -> Result<(Stream, SourceReport)> {
+) -> Result<(Events, SourceReport)> {
     let mut lines = LogLines::new(reader, name);
     let mut rows = Rows::new(opts, name, "line");
     let reads_proc_time = rows.reads_proc_time();

@@ -8,3 +8,4 @@ pub mod parquet;
 pub mod quote;
 pub mod sink;
 pub mod source;
+pub mod spool;

@@ -6,18 +6,18 @@ use ::parquet::file::reader::{FileReader, SerializedFileReader};
 use ::parquet::record::Field;
 use anyhow::{anyhow, bail, Result};
 
-use crate::engine::Stream;
 use crate::io::quote::quoted;
 use crate::io::source::{
     check_key, time_ms, RawTime, Rows, SourceOptions, SourceReport, TimeFormat,
 };
+use crate::io::spool::Events;
 
 /// Reads the rows of a Parquet file held in memory, with the columns named by `opts`.
 pub fn read_rows(
     bytes: Vec<u8>,
     name: &str,
     opts: &SourceOptions,
-) -> Result<(Stream, SourceReport)> {
+) -> Result<(Events, SourceReport)> {
     let reader = SerializedFileReader::new(bytes::Bytes::from(bytes))
         .map_err(|e| anyhow!("{name}: not a readable Parquet file, or a truncated one ({e})"))?;
     let root = reader

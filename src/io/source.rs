@@ -13,6 +13,7 @@ use rustc_hash::FxBuildHasher;
 
 use crate::engine::{Event, Stream};
 use crate::io::quote::{escaped, quoted};
+use crate::io::spool::{check_in_memory, Events, SpoolWriter};
 
 /// The most events an input may hold: it is held in memory to be sorted by processing time.
 pub const MAX_ROWS: usize = 50_000_000;
@@ -126,8 +127,11 @@ pub struct SourceOptions {
     pub arrival: Arrival,
     /// What a bad row does.
     pub on_bad_row: OnBadRow,
-    /// The most events read.
+    /// The most events read into memory.
     pub max_rows: usize,
+    /// Whether the events go to a temporary file as they are read (see [`crate::io::spool`]),
+    /// to be replayed in order when the log is already in processing-time order.
+    pub spool: bool,
 }
 
 impl Default for SourceOptions {
@@ -141,6 +145,7 @@ impl Default for SourceOptions {
             arrival: Arrival::Column,
             on_bad_row: OnBadRow::Error,
             max_rows: MAX_ROWS,
+            spool: false,
         }
     }
 }
@@ -286,6 +291,10 @@ pub struct Rows<'o> {
     keys: Vec<String>,
     ids: HashMap<String, u32, FxBuildHasher>,
     events: Vec<Event>,
+    /// Where events go instead of `events` under [`SourceOptions::spool`].
+    spool: Option<SpoolWriter>,
+    /// Where the log passed [`SourceOptions::max_rows`] events, while spooling.
+    over_at: Option<(String, u64)>,
     report: SourceReport,
     /// The largest event time read (for file-order arrival).
     max_event_time: f64,
@@ -299,6 +308,8 @@ impl<'o> Rows<'o> {
             keys: Vec::new(),
             ids: HashMap::default(),
             events: Vec::new(),
+            spool: None,
+            over_at: None,
             report: SourceReport {
                 name: name.to_string(),
                 unit,
@@ -327,7 +338,12 @@ impl<'o> Rows<'o> {
         proc_time: Option<f64>,
         key: &str,
     ) -> Result<()> {
-        if self.events.len() >= self.opts.max_rows {
+        if self.opts.spool {
+            if self.report.rows == self.opts.max_rows as u64 && self.over_at.is_none() {
+                let unit = format!("{}, {}", self.report.name, self.report.unit);
+                self.over_at = Some((unit, at));
+            }
+        } else if self.events.len() >= self.opts.max_rows {
             bail!(
                 "{}, {} {at}: more than {} events, more than twoclocks sorts in memory: sort \
                  the log by processing time (e.g. `sort -t, -k2,2n`) and cut it into parts \
@@ -361,11 +377,20 @@ impl<'o> Rows<'o> {
                 id
             }
         };
-        self.events.push(Event {
+        let e = Event {
             event_time,
             proc_time,
             key: id,
-        });
+        };
+        if self.opts.spool {
+            let spool = match &mut self.spool {
+                Some(s) => s,
+                None => self.spool.insert(SpoolWriter::new()?),
+            };
+            spool.push(&e)?;
+        } else {
+            self.events.push(e);
+        }
         self.report.rows += 1;
         Ok(())
     }
@@ -386,16 +411,20 @@ impl<'o> Rows<'o> {
         Ok(())
     }
 
-    /// The stream (keys numbered in name order, events sorted stably by processing time) and
-    /// the report; an input without events is an error.
-    pub fn finish(self, header_only: &str) -> Result<(Stream, SourceReport)> {
+    /// The events (keys numbered in name order; in memory sorted stably by processing time,
+    /// or spooled when they were read in that order) and the report; an input without events
+    /// is an error.
+    pub fn finish(self, header_only: &str) -> Result<(Events, SourceReport)> {
         let Rows {
             keys,
             mut events,
+            spool,
+            over_at,
             report,
+            opts,
             ..
         } = self;
-        if events.is_empty() {
+        if report.rows == 0 {
             if report.skipped_rows > 0 {
                 bail!(
                     "{}: every row is bad ({} skipped); the first: {}",
@@ -414,15 +443,24 @@ impl<'o> Rows<'o> {
         for (rank, &old) in order.iter().enumerate() {
             new_id[old as usize] = rank as u32;
         }
-        for e in &mut events {
-            e.key = new_id[e.key as usize];
-        }
         let mut slots: Vec<Option<String>> = keys.into_iter().map(Some).collect();
         let keys = order
             .iter()
             .map(|&i| slots[i as usize].take().unwrap_or_default())
             .collect();
-        Ok((Stream::from_unordered(events, keys), report))
+        if let Some(spool) = spool {
+            let spool = spool.finish(new_id, keys)?;
+            if spool.is_sorted() {
+                return Ok((Events::Spooled(spool), report));
+            }
+            // Out of order: sorted in memory, as without a spool.
+            check_in_memory(spool.len(), opts.max_rows, over_at)?;
+            return Ok((Events::Memory(spool.into_stream()?), report));
+        }
+        for e in &mut events {
+            e.key = new_id[e.key as usize];
+        }
+        Ok((Events::Memory(Stream::from_unordered(events, keys)), report))
     }
 }
 
@@ -478,8 +516,19 @@ pub fn read_source_with<'a>(
     opts: &SourceOptions,
     wrap: impl FnOnce(Box<dyn Read + 'a>) -> Box<dyn Read + 'a>,
 ) -> Result<(Stream, SourceReport)> {
+    let (events, report) = read_source_events_with(path, opts, wrap)?;
+    Ok((events.into_stream()?, report))
+}
+
+/// [`read_source_with`], the events left on disk when [`SourceOptions::spool`] asks for it
+/// and they were read in processing-time order.
+pub fn read_source_events_with<'a>(
+    path: &Path,
+    opts: &SourceOptions,
+    wrap: impl FnOnce(Box<dyn Read + 'a>) -> Box<dyn Read + 'a>,
+) -> Result<(Events, SourceReport)> {
     if path == Path::new("-") {
-        return read_source_from(
+        return read_source_events_from(
             wrap(Box::new(std::io::stdin().lock())),
             "standard input",
             None,
@@ -492,7 +541,7 @@ pub fn read_source_with<'a>(
         bail!("{name} is a folder, not an event log");
     }
     let file_name = path.file_name().map(|n| n.to_string_lossy().to_lowercase());
-    read_source_from(wrap(Box::new(file)), &name, file_name.as_deref(), opts)
+    read_source_events_from(wrap(Box::new(file)), &name, file_name.as_deref(), opts)
 }
 
 /// Reads an event log from `reader`; `name` names it in errors, `file_name` (lower case)
@@ -503,6 +552,18 @@ pub fn read_source_from<R: Read>(
     file_name: Option<&str>,
     opts: &SourceOptions,
 ) -> Result<(Stream, SourceReport)> {
+    let (events, report) = read_source_events_from(reader, name, file_name, opts)?;
+    Ok((events.into_stream()?, report))
+}
+
+/// [`read_source_from`], the events left on disk when [`SourceOptions::spool`] asks for it
+/// and they were read in processing-time order.
+pub fn read_source_events_from<R: Read>(
+    reader: R,
+    name: &str,
+    file_name: Option<&str>,
+    opts: &SourceOptions,
+) -> Result<(Events, SourceReport)> {
     let mut raw = BufReader::with_capacity(1 << 16, reader);
     let head = raw
         .fill_buf()

@@ -14,13 +14,17 @@ use super::pipeline::{
     pipeline_json, run_pipeline, write_pipeline_table, PipelineArgs, PipelineJson, PipelineRun,
 };
 use crate::cli::args::{chosen_reported, EngineArgs, Given, OutputArgs, SourceArgs};
+use crate::cli::input::RunProgress;
 use crate::engine::pipeline::SinkWrite;
 use crate::engine::scenario::ScenarioName;
-use crate::engine::window::{fmt_ms, oracle, WindowFn};
+use crate::engine::window::{fmt_ms, oracle, oracle_add, WindowFn};
 use crate::engine::{
-    run as run_engine, CellId, Counters, Dropped, EngineConfig, Pane, Score, Stream,
+    run as run_engine, CellId, Counters, Dropped, EngineConfig, Output, Pane, Processor, Score,
+    Stream,
 };
 use crate::io::sink::{check_outputs, Outputs, PaneRow, RunMeta};
+use crate::io::source::SourceReport;
+use crate::io::spool::{Events, Spool};
 
 /// `run`'s output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -144,13 +148,17 @@ pub fn run(a: &RunArgs, out: &mut dyn Write) -> Result<()> {
         } else {
             (Box::new(std::io::sink()), out)
         };
-    let (stream, cfg, read) = chosen_reported(a.scenario, &a.source, &a.engine, &a.given)?;
     // A scenario's job is its presets: the pipeline flags given override them one by one.
     let pipeline = match a.scenario.and_then(|n| n.preset().job) {
         Some(job) => a.pipeline.over(&job),
         None => a.pipeline.clone(),
     };
-    let truth = oracle(&stream, &cfg.window);
+    let (stream, mut spool, cfg, read) = load(a, pipeline.given())?;
+    // A spooled log's oracle is counted as it is replayed.
+    let mut truth = match spool {
+        Some(_) => BTreeMap::new(),
+        None => oracle(&stream, &cfg.window),
+    };
     let mut sinks = SinkDriver {
         args: &a.output,
         stream: &stream,
@@ -166,19 +174,13 @@ pub fn run(a: &RunArgs, out: &mut dyn Write) -> Result<()> {
             accumulation: cfg.accumulation.name(),
             settings: settings(&cfg),
         })?;
-        let r = run_engine(&stream, cfg, true);
-        // The single processor emits each pane once: every one is received and upserted.
-        for p in &r.output.panes {
-            sinks.write(&SinkWrite::Received(*p))?;
-            sinks.write(&SinkWrite::Upsert(*p))?;
-        }
-        RunAnswer {
-            counters: r.counters,
-            finals: r.finals,
-            panes: r.output.panes,
-            dropped: r.output.dropped,
-            peak_open_cells: Some(r.peak_open_cells),
-            pipeline: None,
+        if let Some(spool) = &mut spool {
+            let keep = a.format == TableOrJson::Json;
+            let (answer, t) = run_spooled(spool, cfg, keep, &mut sinks)?;
+            truth = t;
+            answer
+        } else {
+            run_in_memory(&stream, cfg, &mut sinks)?
         }
     };
     sinks.finish()?;
@@ -349,6 +351,111 @@ pub fn run(a: &RunArgs, out: &mut dyn Write) -> Result<()> {
     }
     out.flush()?;
     Ok(())
+}
+
+/// Reads the stream and the dials: a log in processing-time order is left in a temporary file
+/// to be replayed one event at a time, when the single processor runs a window that does not
+/// merge (its oracle then counts as it goes); anything else is in memory.
+fn load(
+    a: &RunArgs,
+    pipeline: bool,
+) -> Result<(Stream, Option<Spool>, EngineConfig, Option<SourceReport>)> {
+    if let (None, Some(path), false) = (a.scenario, &a.source.input, pipeline) {
+        // A bad dial is reported after the log has been read, as for every other run.
+        if let Ok(cfg) = a.engine.config() {
+            if !cfg.window.is_merging() {
+                let (events, report) = a.source.read.read_events(path, true)?;
+                return Ok(match events {
+                    Events::Memory(stream) => (stream, None, cfg, Some(report)),
+                    Events::Spooled(spool) => {
+                        // The keys alone: output names them.
+                        let stream = Stream {
+                            events: Vec::new(),
+                            keys: spool.keys().to_vec(),
+                        };
+                        (stream, Some(spool), cfg, Some(report))
+                    }
+                });
+            }
+        }
+    }
+    let (stream, cfg, read) = chosen_reported(a.scenario, &a.source, &a.engine, &a.given)?;
+    Ok((stream, None, cfg, read))
+}
+
+/// The single processor over a stream in memory; its panes then go to the sinks.
+fn run_in_memory(stream: &Stream, cfg: EngineConfig, sinks: &mut SinkDriver) -> Result<RunAnswer> {
+    let r = run_engine(stream, cfg, true);
+    // The single processor emits each pane once: every one is received and upserted.
+    for p in &r.output.panes {
+        sinks.write(&SinkWrite::Received(*p))?;
+        sinks.write(&SinkWrite::Upsert(*p))?;
+    }
+    Ok(RunAnswer {
+        counters: r.counters,
+        finals: r.finals,
+        panes: r.output.panes,
+        dropped: r.output.dropped,
+        peak_open_cells: Some(r.peak_open_cells),
+        pipeline: None,
+    })
+}
+
+/// The single processor over a spooled log, one event at a time, with the oracle counted as
+/// it goes: panes go to the sinks as they are emitted, and are kept (with the drops) only when
+/// `keep` asks for them. Returns the answer and the true counts.
+fn run_spooled(
+    spool: &mut Spool,
+    cfg: EngineConfig,
+    keep: bool,
+    sinks: &mut SinkDriver,
+) -> Result<(RunAnswer, BTreeMap<CellId, u64>)> {
+    let mut p = Processor::new(cfg, spool.max_delay());
+    let mut progress = RunProgress::new(spool.len());
+    let mut out = Output::default();
+    let mut truth = BTreeMap::new();
+    let mut finals = BTreeMap::new();
+    let (mut panes, mut dropped) = (Vec::new(), Vec::new());
+    let mut peak = 0;
+    let mut drain = |out: &mut Output| -> Result<()> {
+        for f in &out.finals {
+            finals.insert(f.cell, f.value);
+        }
+        // The single processor emits each pane once: every one is received and upserted.
+        for p in &out.panes {
+            sinks.write(&SinkWrite::Received(*p))?;
+            sinks.write(&SinkWrite::Upsert(*p))?;
+        }
+        if keep {
+            panes.append(&mut out.panes);
+            dropped.append(&mut out.dropped);
+        }
+        out.clear();
+        Ok(())
+    };
+    for (i, e) in spool.events()?.enumerate() {
+        let e = e?;
+        oracle_add(&mut truth, &cfg.window, &e);
+        p.step(&e, &mut out);
+        peak = peak.max(p.open_cells());
+        if !(out.panes.is_empty() && out.finals.is_empty() && out.dropped.is_empty()) {
+            drain(&mut out)?;
+        }
+        if i % 65_536 == 0 {
+            progress.set(i as u64);
+        }
+    }
+    p.finish(&mut out);
+    drain(&mut out)?;
+    let answer = RunAnswer {
+        counters: *p.counters(),
+        finals,
+        panes,
+        dropped,
+        peak_open_cells: Some(peak),
+        pipeline: None,
+    };
+    Ok((answer, truth))
 }
 
 /// The windows `run` lists, in order, with their true counts: the oracle's and the run's (a

@@ -223,26 +223,42 @@ impl<'a> Outputs<'a> {
         stdout: Box<dyn Write + 'a>,
     ) -> Result<Outputs<'a>> {
         let mut stdout = Some(stdout);
-        let mut jsonl = Vec::new();
-        let mut sqlite = Vec::new();
+        let mut outputs = Outputs {
+            jsonl: Vec::new(),
+            sqlite: Vec::new(),
+        };
+        // The files made so far: one that cannot be made takes the others away with it, so
+        // that a failed run leaves no output behind.
+        let mut made: Vec<&Path> = Vec::new();
         for s in specs {
             let flag = format!("--output {}", quoted(&s.spelled()));
-            match s {
+            // A sink that fails after making its file (a database's schema) takes it too.
+            let new_file = s.path().filter(|p| !p.exists());
+            let opened = match s {
                 OutputSpec::Jsonl(Target::Stdout) => {
                     if let Some(w) = stdout.take() {
-                        jsonl.push(JsonlSink::new(w));
+                        outputs.jsonl.push(JsonlSink::new(w));
                     }
+                    Ok(())
                 }
-                OutputSpec::Jsonl(Target::File(p)) => {
-                    jsonl.push(JsonlSink::create(p).map_err(|e| anyhow::anyhow!("{flag}: {e:#}"))?)
+                OutputSpec::Jsonl(Target::File(p)) => JsonlSink::create(p).map(|j| {
+                    outputs.jsonl.push(j);
+                    made.push(p);
+                }),
+                OutputSpec::Sqlite(p) => SqliteSink::create(p, force, meta).map(|q| {
+                    outputs.sqlite.push(q);
+                    made.push(p);
+                }),
+            };
+            if let Err(e) = opened {
+                drop(outputs);
+                for p in made.into_iter().chain(new_file) {
+                    let _ = std::fs::remove_file(p);
                 }
-                OutputSpec::Sqlite(p) => sqlite.push(
-                    SqliteSink::create(p, force, meta)
-                        .map_err(|e| anyhow::anyhow!("{flag}: {e:#}"))?,
-                ),
+                return Err(anyhow::anyhow!("{flag}: {e:#}"));
             }
         }
-        Ok(Outputs { jsonl, sqlite })
+        Ok(outputs)
     }
 
     /// Carries out one of the engine's sink writes, each pane made a row by `row`.
