@@ -33,8 +33,9 @@ pub struct InputArgs {
     /// What a time is (default: a number is ms, a text is an RFC 3339 time).
     #[arg(long, value_enum, requires = "input")]
     pub time_format: Option<TimeFormat>,
-    /// Where processing times come from: a column, or the file's order (a row's processing
-    /// time is then the largest event time read up to it).
+    /// Where processing times come from: a column, the file's order (a row's processing
+    /// time is then the largest event time read up to it), or the clock (when the row arrived:
+    /// the UI reading a live --input - only).
     #[arg(long, value_enum, default_value_t = Arrival::Column, requires = "input")]
     pub arrival: Arrival,
     /// What a bad row does: stop with an error naming it, or skip it (counted and reported).
@@ -60,6 +61,13 @@ impl InputArgs {
     /// Reads the log at `path` (`-` is standard input), with a progress bar on a terminal
     /// once reading takes a second, and prints the report's notes on standard error.
     pub fn read(&self, path: &Path) -> Result<(Stream, SourceReport)> {
+        if self.arrival == Arrival::Clock {
+            anyhow::bail!(
+                "--arrival clock times rows as they arrive: it is for the UI reading a live \
+                 producer (--input - from a pipe); a file needs a processing-time column or \
+                 --arrival file-order"
+            );
+        }
         let size = std::fs::metadata(path)
             .ok()
             .filter(|m| m.is_file())

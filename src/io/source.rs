@@ -96,6 +96,9 @@ pub enum Arrival {
     Column,
     // The file's order: a row's processing time is the largest event time read up to it.
     FileOrder,
+    // The wall clock: a row's processing time is when it arrived (the UI reading a live
+    // --input - only).
+    Clock,
 }
 
 /// What a bad row does.
