@@ -32,6 +32,7 @@ pub use super::dials::{
     GRACE_STEP, LAG_MAX, LAG_STEP, SPEEDS,
 };
 pub use job::{JobPreset, JOB_OPERATORS, JOB_PARTITIONS, JOB_SEED};
+pub use live::Live;
 pub use side::Side;
 pub use work::{run_job, run_timeline, Done, Work};
 
@@ -43,6 +44,7 @@ use super::tour::Tour;
 mod act;
 mod inspector;
 mod job;
+mod live;
 mod pointer;
 mod side;
 mod tour;
@@ -65,6 +67,8 @@ pub enum Msg {
     Done(Box<Done>),
     /// The status message with this number has been shown for [`STATUS_FOR`].
     StatusExpired(u64),
+    /// What a live input sent since the last message, in order.
+    Live(Vec<crate::io::live::Feed>),
 }
 
 /// How long a status message stays in the footer.
@@ -203,6 +207,8 @@ pub struct App {
     pub side: Option<Side>,
     /// The tour being given (`twoclocks tour`), its current step applied; None outside one.
     pub tour: Option<Tour>,
+    /// A live input's state (`--input -` from a producer); None for a stream read whole.
+    pub live: Option<Live>,
 }
 
 impl App {
@@ -221,6 +227,7 @@ impl App {
         let window = if scenario.windows.len() > 3 { 3 } else { 0 };
         let key = if scenario.keys() > 0 { Some(0) } else { None };
         let start = scenario.proc_time.0;
+        let scenario_live = scenario.open.then(Live::default);
         let mut app = App {
             scenario,
             dials,
@@ -264,6 +271,7 @@ impl App {
             save_requested: false,
             side: None,
             tour: None,
+            live: scenario_live,
         };
         app.rerun();
         app
@@ -295,7 +303,7 @@ impl App {
     /// Whether the simulation clock runs: playing, with nothing over the panels and no
     /// re-run pending (the playhead waits for the dials' answer).
     pub fn clock_runs(&self) -> bool {
-        self.playhead.playing && self.overlay.is_none() && !self.rerunning
+        self.playhead.playing && self.overlay.is_none() && !self.rerunning && !self.at_live_edge()
     }
 
     /// The frontier for the current window and family, if computed (Some(None): nothing to
@@ -310,6 +318,10 @@ impl App {
     }
 
     fn request_frontier(&mut self) {
+        if self.scenario.open {
+            // The frontier is the whole input's: swept once it has ended.
+            return;
+        }
         let cfg = self.dials.config();
         let family = cfg.watermark.family();
         if self
@@ -365,16 +377,26 @@ impl App {
         let cfg = self.dials.config();
         let (generation, cancel) = self.next_rerun();
         let stream = self.scenario.stream.clone();
+        let open = self.scenario.open;
         if self.scenario.len() <= self.inline_events {
             self.cancel = None;
-            let timeline =
-                Timeline::run_to(cfg, &stream, self.playhead.arrived, self.playhead.finished);
-            self.score = Some(work::score(&self.scenario, &timeline, cfg));
-            self.trace = Trace::single(stream, self.scenario.proc_time, timeline);
+            let timeline = work::run_timeline(
+                cfg,
+                &stream,
+                (self.playhead.arrived, self.playhead.finished),
+                open,
+                &AtomicBool::new(false),
+            )
+            .unwrap_or_else(|| Timeline::new(cfg, &stream));
+            // While the input is open the whole run's score is not known.
+            self.score = (!open).then(|| work::score(&self.scenario, &timeline, cfg));
+            self.trace =
+                Trace::single(stream, self.scenario.proc_time, timeline).with_open_input(open);
             self.rerunning = false;
         } else {
             if self.trace.pipeline_config().is_some() {
-                self.trace = Trace::single_start(cfg, stream, self.scenario.proc_time);
+                self.trace =
+                    Trace::single_start(cfg, stream, self.scenario.proc_time).with_open_input(open);
             }
             self.rerunning = true;
             self.work.push(Work::Rerun {
@@ -509,6 +531,7 @@ fn apply(app: &mut App, msg: Msg, elapsed: Duration) -> bool {
         Msg::Click(c, r) => app.pointed(c, r, false).is_some_and(|a| act::act(app, a)),
         Msg::Drag(c, r) => app.pointed(c, r, true).is_some_and(|a| act::act(app, a)),
         Msg::Done(done) => app.finish(*done),
+        Msg::Live(feeds) => app.take_feed(feeds),
         Msg::StatusExpired(seq) => {
             if app.status.as_ref().is_some_and(|s| s.seq == seq) {
                 app.status = None;

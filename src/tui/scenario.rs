@@ -37,6 +37,8 @@ pub struct Scenario {
     pub proc_time: (f64, f64),
     /// Bad rows of the input file skipped under `--on-bad-row skip` (0 for a generated stream).
     pub skipped_rows: u64,
+    /// The input is still open: a live producer may send more events (`app::live`).
+    pub open: bool,
 }
 
 impl Scenario {
@@ -77,6 +79,7 @@ impl Scenario {
             event_time: et,
             proc_time: pt,
             skipped_rows: 0,
+            open: false,
         }
     }
 
