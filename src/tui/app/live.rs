@@ -39,12 +39,14 @@ pub struct Live {
 }
 
 /// The processing-time or event-time extent of a live stream: from its earliest to its
-/// latest time, at least a second wide (a stream read live need not start near 0).
-fn extent(lo: f64, hi: f64) -> (f64, f64) {
+/// latest time, at least `width` ms wide (a stream read live need not start near 0). The
+/// processing-time extent is at most 1 ms wider than its events: its end is the live edge,
+/// where the playhead follows.
+fn extent(lo: f64, hi: f64, width: f64) -> (f64, f64) {
     if lo.is_finite() && hi.is_finite() {
-        (lo, hi.max(lo + 1_000.0))
+        (lo, hi.max(lo + width))
     } else {
-        (0.0, 1_000.0)
+        (0.0, width)
     }
 }
 
@@ -53,8 +55,8 @@ impl Scenario {
     pub fn live(name: impl Into<String>, window: &WindowFn) -> Scenario {
         let mut s = Scenario::new(name, Stream::default(), window);
         s.open = true;
-        s.proc_time = extent(f64::NAN, f64::NAN);
-        s.event_time = s.proc_time;
+        s.proc_time = extent(f64::NAN, f64::NAN, 1.0);
+        s.event_time = extent(f64::NAN, f64::NAN, 1_000.0);
         s
     }
 
@@ -94,8 +96,8 @@ impl Scenario {
         s.name = self.name.clone();
         s.open = self.open;
         s.skipped_rows = self.skipped_rows;
-        s.event_time = extent(et.0, et.1);
-        s.proc_time = extent(pt.0, pt.1);
+        s.event_time = extent(et.0, et.1, 1_000.0);
+        s.proc_time = extent(pt.0, pt.1, 1.0);
         s
     }
 }
