@@ -22,7 +22,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
                 let room = usize::from(area.width).saturating_sub(40);
                 (format!("input stopped: {} ", fit(why, room)), t.dropped)
             }
-            (None, false) => ("input ended ".to_string(), t.warn),
+            (None, false) => ("input ended ".to_string(), t.title),
             (None, true) if app.playhead.playing => ("● live ".to_string(), t.on_time),
             (None, true) => ("live · paused: Space catches up ".to_string(), t.warn),
         };
