@@ -2,7 +2,8 @@
 //! batch by batch gives the same screen and the same counters as the same rows taken in one
 //! batch, whatever the batches, while the input is open and after it has ended; the playhead
 //! follows the live edge while playing and stays while paused; rows out of processing-time
-//! order and a perfect watermark make the run again, to the same answer.
+//! order and a perfect watermark make the run again, to the same answer; side by side, B
+//! grows with A.
 
 use std::time::Duration;
 
@@ -253,4 +254,22 @@ fn an_empty_live_input_draws_at_every_size() {
             let _ = screen(&a);
         }
     }
+}
+
+#[test]
+fn side_by_side_b_grows_with_a() {
+    let (events, names) = rows(2_000);
+    let mut a = live_app(EngineConfig::fixed(20_000.0, 0.0), true);
+    let mut feeds = batches(&events, &names, &[1_000]).into_iter();
+    send(&mut a, vec![feeds.next().unwrap()]);
+    update(&mut a, Msg::Action(Action::SideBySide), Duration::ZERO);
+    update(&mut a, Msg::Action(Action::LagUp), Duration::ZERO);
+    send(&mut a, vec![feeds.next().unwrap()]);
+    let b = &a.side.as_ref().expect("side by side").b;
+    assert_eq!(b.scenario.len(), 2_000);
+    assert_eq!(b.playhead.arrived, a.playhead.arrived);
+    assert_eq!(b.trace.counters().events, 2_000);
+    send(&mut a, vec![Feed::Ended]);
+    let b = &a.side.as_ref().expect("side by side").b;
+    assert!(!b.input_open() && b.playhead.finished);
 }

@@ -118,6 +118,11 @@ impl App {
     /// Takes what the live input sent since the last time, in order. Returns whether the
     /// screen changed.
     pub(super) fn take_feed(&mut self, feeds: Vec<Feed>) -> bool {
+        if let Some(side) = self.side.as_mut() {
+            // B reads the same stream: it grows with A's (and then follows A's playhead).
+            side.b.take_feed(feeds.clone());
+            side.b.take_work();
+        }
         let mut rows = Batch::default();
         let mut changed = false;
         for feed in feeds {
