@@ -345,8 +345,8 @@ impl Trace {
     }
 
     /// One move while paused: a single run's next event arrives (at its processing time;
-    /// after the last one the end of input), a parallel run goes on to its next step. None
-    /// once a parallel run has finished.
+    /// after the last one the end of input, or nothing while the input is open), a parallel
+    /// run goes on to its next step. None once a parallel run has finished.
     pub fn step(&mut self, from: Clock) -> Option<Clock> {
         match &mut self.run {
             Run::Single {
@@ -376,7 +376,8 @@ impl Trace {
     }
 
     /// Runs to the end of input: a single run's playhead to the end of its span with every
-    /// event in, a parallel run until it has finished.
+    /// event in (an open input's: to its live edge, not finished), a parallel run until it has
+    /// finished.
     pub fn run_to_end(&mut self, from: Clock) -> Clock {
         match &mut self.run {
             Run::Single {
