@@ -25,7 +25,8 @@ use crate::engine::{Event, Stream};
 use crate::io::csv::{header_columns, parse_row as csv_row, Columns, LogLines};
 use crate::io::jsonl::parse_row as json_row;
 use crate::io::source::{
-    read_source_from, Arrival, InputFormat, OnBadRow, SourceOptions, SourceReport, MAX_ROWS,
+    read_source_from, Arrival, InputFormat, OnBadRow, SourceOptions, SourceReport, GZIP_MAGIC,
+    MAX_ROWS, PARQUET_MAGIC, ZSTD_MAGIC,
 };
 
 /// The name standard input goes by in messages.
@@ -155,7 +156,7 @@ fn read_rows<R: Read, S: FnMut(Feed) -> bool>(
             "{NAME}: the input is empty: it holds no events (not even a header)"
         ));
     }
-    let packed = [&[0x1f, 0x8b][..], &[0x28, 0xb5, 0x2f, 0xfd], b"PAR1"]
+    let packed = [GZIP_MAGIC, ZSTD_MAGIC, PARQUET_MAGIC]
         .iter()
         .any(|m| head.starts_with(m));
     if packed || opts.format == Some(InputFormat::Parquet) {

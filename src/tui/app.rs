@@ -11,8 +11,8 @@
 //! click through the screen's geometry to one, and `act` applies both. The rest is in its own
 //! room: `work` (re-runs and what they answer), `job` (job mode and its presses), `inspector`
 //! (stepping through events, jumping to the late and dropped ones), `tour` (a tour's step
-//! applied, and moving between steps). None of them reads the
-//! view: the view reads this.
+//! applied, and moving between steps), `live` (a live input's batches growing the stream).
+//! None of them reads the view: the view reads this.
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
