@@ -35,8 +35,9 @@ pub struct InputArgs {
     /// What a time is (default: a number is ms, a text is an RFC 3339 time).
     #[arg(long, value_enum, requires = "input")]
     pub time_format: Option<TimeFormat>,
-    /// Where processing times come from: a column, or the file's order (a row's processing
-    /// time is then the largest event time read up to it).
+    /// Where processing times come from: a column, the file's order (a row's processing
+    /// time is then the largest event time read up to it), or the clock (when the row arrived:
+    /// the UI reading a live --input - only).
     #[arg(long, value_enum, default_value_t = Arrival::Column, requires = "input")]
     pub arrival: Arrival,
     /// What a bad row does: stop with an error naming it, or skip it (counted and reported).
@@ -69,6 +70,13 @@ impl InputArgs {
     /// [`InputArgs::read`], the events held in a temporary file when `spool` is asked for and
     /// the log is in processing-time order (to be replayed one at a time).
     pub fn read_events(&self, path: &Path, spool: bool) -> Result<(Events, SourceReport)> {
+        if self.arrival == Arrival::Clock {
+            anyhow::bail!(
+                "--arrival clock times rows as they arrive: it is for the UI reading a live \
+                 producer (--input - from a pipe); a file needs a processing-time column or \
+                 --arrival file-order"
+            );
+        }
         let size = std::fs::metadata(path)
             .ok()
             .filter(|m| m.is_file())

@@ -293,6 +293,9 @@ fn ui(a: &UiArgs, matches: &ArgMatches) -> anyhow::Result<()> {
         Ok((options, job))
     };
     match opened() {
+        Ok((options, job)) if options.scenario.open => {
+            crate::tui::run_live(options, job, demo, a.source.read.options())
+        }
         Ok((options, job)) => crate::tui::run(options, job, demo),
         Err(e) => {
             drop(demo);
@@ -315,7 +318,7 @@ pub fn ui_options(
     let config = args::scenario_config(&preset, &a.engine, &given)?;
     let job = ui_job(&a.pipeline, config, preset.job.as_ref())?;
     let scenario = load_scenario(a, &given, &config.window)?;
-    if scenario.is_empty() {
+    if scenario.is_empty() && !scenario.open {
         anyhow::bail!("the stream is empty: nothing to show");
     }
     let theme = Theme::resolve(a.theme, std::env::var("NO_COLOR").ok().as_deref());
@@ -392,6 +395,10 @@ fn load_scenario(
     window: &crate::engine::WindowFn,
 ) -> anyhow::Result<Scenario> {
     if let Some(path) = &a.source.input {
+        if path.as_os_str() == "-" && !std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+            // A producer's pipe: read live, as its rows arrive, once the UI is open.
+            return Ok(Scenario::live(crate::io::live::NAME, window));
+        }
         let (stream, report) = a.source.load_reported()?;
         let name = match report.as_ref() {
             Some(r) if path.as_os_str() == "-" => r.name.clone(),

@@ -61,8 +61,12 @@ pub struct Timeline {
 }
 
 /// The state's samples over the stream's processing time a single run keeps at most (one
-/// more at the end of input): its memory does not grow with the input.
+/// more at the end of input): its memory does not grow with the input. A growing stream's
+/// run keeps between this many and twice as many.
 pub const STATE_SAMPLES: usize = 600;
+
+/// The first slice of processing time between state samples of a growing stream's run, ms.
+pub const GROWING_STATE_SLICE: f64 = 100.0;
 
 /// The operator state at one processing time: what the state-over-time chart draws.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -159,6 +163,19 @@ impl Timeline {
         }
     }
 
+    /// A timeline before its first event, over a stream that is still growing (a live
+    /// producer): its state samples start [`GROWING_STATE_SLICE`] ms of processing time apart
+    /// and the slice doubles whenever they pass twice [`STATE_SAMPLES`], so they depend only on
+    /// the events, never on when the stream was read.
+    pub fn growing(cfg: EngineConfig, stream: &Stream) -> Self {
+        Timeline {
+            state_every: GROWING_STATE_SLICE,
+            // The slices start at the first event, whenever it comes.
+            state_from: f64::NAN,
+            ..Timeline::new(cfg, stream)
+        }
+    }
+
     /// Runs the first `arrived` events (the end of input too, when that is all of them and
     /// `finish` is set).
     pub fn run_to(cfg: EngineConfig, stream: &Stream, arrived: usize, finish: bool) -> Self {
@@ -186,6 +203,9 @@ impl Timeline {
             self.fates.push(a.fate);
             self.watermarks.push(a.watermark);
             self.drain();
+            if self.state_from.is_nan() {
+                self.state_from = e.proc_time;
+            }
             if e.proc_time >= self.next_state {
                 self.sample_state(e.proc_time);
                 let slice = ((e.proc_time - self.state_from) / self.state_every).floor() + 1.0;
@@ -200,7 +220,10 @@ impl Timeline {
         }
     }
 
-    /// Keeps the state now as the sample at processing time `time`.
+    /// Keeps the state now as the sample at processing time `time`. Past twice
+    /// [`STATE_SAMPLES`] (only a growing stream's, whose span is not known in advance), the
+    /// slice doubles and the first sample of each doubled slice is kept: exactly the samples a
+    /// run with the doubled slice takes.
     fn sample_state(&mut self, time: f64) {
         self.states.push(StateSample {
             time,
@@ -208,6 +231,17 @@ impl Timeline {
             state_bytes: self.processor.state_bytes(),
             ttl_expired: self.processor.counters().ttl_expired,
         });
+        if self.states.len() > 2 * STATE_SAMPLES && !self.processor.is_finished() {
+            self.state_every *= 2.0;
+            let (from, every) = (self.state_from, self.state_every);
+            let mut last_slice = f64::NEG_INFINITY;
+            self.states.retain(|s| {
+                let slice = ((s.time - from) / every).floor();
+                let first = slice > last_slice;
+                last_slice = last_slice.max(slice);
+                first
+            });
+        }
     }
 
     /// The state over processing time so far, sampled (at most [`STATE_SAMPLES`] + 1).
@@ -500,6 +534,30 @@ mod tests {
         assert_eq!(a.fates(), b.fates());
         assert_eq!(a.counters(), b.counters());
         assert_eq!(a.panes().len(), b.panes().len());
+    }
+
+    #[test]
+    fn a_growing_stream_samples_its_state_the_same_whatever_its_batches() {
+        let s = classroom();
+        let cfg = EngineConfig::fixed(20_000.0, 0.0);
+        // The stream as it grows: its first n events, read in batches of different sizes.
+        let prefix = |n: usize| Stream {
+            events: s.events[..n].to_vec(),
+            keys: s.keys.clone(),
+        };
+        let mut a = Timeline::growing(cfg, &prefix(0));
+        for n in [1, 7, 900, 901, 12_000, s.len()] {
+            a.advance_to(&prefix(n), n, false);
+        }
+        let mut b = Timeline::growing(cfg, &prefix(s.len()));
+        b.advance_to(&s, s.len(), false);
+        assert_eq!(a.state_samples(), b.state_samples());
+        assert_eq!(a.fates(), b.fates());
+        let n = a.state_samples().len();
+        assert!((STATE_SAMPLES..=2 * STATE_SAMPLES).contains(&n), "{n}");
+        // The slice only ever doubled: the samples are as a run with that slice takes them.
+        let times: Vec<f64> = a.state_samples().iter().map(|x| x.time).collect();
+        assert!(times.windows(2).all(|w| w[0] < w[1]));
     }
 
     #[test]

@@ -56,6 +56,9 @@ enum Run {
         stream: Arc<Stream>,
         span: (f64, f64),
         timeline: Box<Timeline>,
+        /// The input is still open (a live producer): more events may come, so reaching the
+        /// last one is not the end of input.
+        open: bool,
     },
     /// The parallel job, run to its own clock with the presses applied.
     Parallel(Box<JobTimeline>),
@@ -240,10 +243,11 @@ fn clock_of(j: &JobTimeline) -> Clock {
 }
 
 /// A single run played on from the playhead `from` to processing time `to`: the playhead
-/// stays within `span`, and reaching its end with every event in finishes the input.
+/// stays within `span`, and reaching its end with every event in finishes the input, unless
+/// the input is still `open`.
 fn play_single(
     stream: &Stream,
-    span: (f64, f64),
+    (span, open): ((f64, f64), bool),
     timeline: &mut Timeline,
     from: Clock,
     to: f64,
@@ -252,7 +256,7 @@ fn play_single(
     let len = stream.len();
     let at = to.min(last).max(first);
     let arrived = arrived_by(stream, at);
-    let end = arrived >= len && to >= last;
+    let end = !open && arrived >= len && to >= last;
     let c = Clock {
         now: at,
         arrived: if end { len } else { arrived },
@@ -270,8 +274,41 @@ impl Trace {
                 stream,
                 span,
                 timeline: Box::new(timeline),
+                open: false,
             },
         }
+    }
+
+    /// The same run, its input still open (`open`: a live producer may send more events, so
+    /// the last event is not the end of input) or closed.
+    pub fn with_open_input(mut self, open: bool) -> Trace {
+        if let Run::Single { open: o, .. } = &mut self.run {
+            *o = open;
+        }
+        self
+    }
+
+    /// A single run's stream grown by events that arrived since (the same events first, in
+    /// the same order, then the new ones), over the processing times `span`, its input still
+    /// `open` or now closed: the run goes on from where it is, it is not run again. False
+    /// (nothing changed) for a parallel run, which must be run again.
+    pub fn grow(&mut self, grown: Arc<Stream>, new_span: (f64, f64), still_open: bool) -> bool {
+        match &mut self.run {
+            Run::Single {
+                stream, span, open, ..
+            } => {
+                *stream = grown;
+                *span = new_span;
+                *open = still_open;
+                true
+            }
+            Run::Parallel(_) => false,
+        }
+    }
+
+    /// Whether the input is still open: more events may come (a live producer).
+    pub fn input_open(&self) -> bool {
+        matches!(self.run, Run::Single { open: true, .. })
     }
 
     /// A single processor's run before its first event.
@@ -298,7 +335,8 @@ impl Trace {
                 stream,
                 span,
                 timeline,
-            } => play_single(stream, *span, timeline, from, to),
+                open,
+            } => play_single(stream, (*span, *open), timeline, from, to),
             Run::Parallel(j) => {
                 j.advance_to(to);
                 clock_of(j)
@@ -307,12 +345,15 @@ impl Trace {
     }
 
     /// One move while paused: a single run's next event arrives (at its processing time;
-    /// after the last one the end of input), a parallel run goes on to its next step. None
-    /// once a parallel run has finished.
+    /// after the last one the end of input, or nothing while the input is open), a parallel
+    /// run goes on to its next step. None once a parallel run has finished.
     pub fn step(&mut self, from: Clock) -> Option<Clock> {
         match &mut self.run {
             Run::Single {
-                stream, timeline, ..
+                stream,
+                timeline,
+                open,
+                ..
             } => {
                 let c = match stream.events.get(from.arrived) {
                     Some(e) => Clock {
@@ -320,6 +361,8 @@ impl Trace {
                         arrived: from.arrived + 1,
                         finished: from.finished,
                     },
+                    // An open input's next event has not come yet: nothing to step to.
+                    None if *open => from,
                     None => Clock {
                         finished: true,
                         ..from
@@ -333,18 +376,21 @@ impl Trace {
     }
 
     /// Runs to the end of input: a single run's playhead to the end of its span with every
-    /// event in, a parallel run until it has finished.
+    /// event in (an open input's: to its live edge, not finished), a parallel run until it has
+    /// finished.
     pub fn run_to_end(&mut self, from: Clock) -> Clock {
         match &mut self.run {
             Run::Single {
                 stream,
                 span,
                 timeline,
+                open,
             } => {
+                // An open input's end is its live edge: every event in so far, not finished.
                 let c = Clock {
                     arrived: stream.len(),
-                    finished: true,
-                    ..play_single(stream, *span, timeline, from, span.1)
+                    finished: !*open,
+                    ..play_single(stream, (*span, *open), timeline, from, span.1)
                 };
                 timeline.advance_to(stream, c.arrived, c.finished);
                 c

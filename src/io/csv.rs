@@ -40,9 +40,10 @@ pub fn read_events_from<R: Read>(reader: R, name: &str) -> Result<Stream> {
 }
 
 /// Where the columns read are in a row.
-struct Columns {
+pub(crate) struct Columns {
     event_time: usize,
-    proc_time: Option<usize>,
+    /// The processing-time column, when it is read.
+    pub(crate) proc_time: Option<usize>,
     key: usize,
     /// How many fields a row has.
     count: usize,
@@ -62,30 +63,8 @@ pub fn read_rows<R: Read>(
         )
     })?;
     let header = header?;
-    let got = split_fields(header, name, 1)?;
-    let found: Vec<&str> = got.iter().map(|f| f.text.as_ref()).collect();
-    let find = |column: &str, flag: &str| {
-        found.iter().position(|f| *f == column).ok_or_else(|| {
-            let listed: Vec<String> = found.iter().map(|f| quoted(f)).collect();
-            anyhow!(
-                "{name}, line 1: no column {} ({flag}); the columns found are {}",
-                quoted(column),
-                listed.join(", ")
-            )
-        })
-    };
     let mut rows = Rows::new(opts, name, "line");
-    let columns = Columns {
-        event_time: find(&opts.event_time_col, "--event-time-col")?,
-        proc_time: if rows.reads_proc_time() {
-            Some(find(&opts.proc_time_col, "--proc-time-col")?)
-        } else {
-            None
-        },
-        key: find(&opts.key_col, "--key-col")?,
-        count: found.len(),
-    };
-    let header_line = header_text(&found);
+    let (columns, header_line) = header_columns(header, name, opts, Some(rows.reads_proc_time()))?;
     let mut ranges: Vec<(usize, usize)> = Vec::with_capacity(columns.count);
     while let Some((line, text)) = lines.next_line()? {
         match text.and_then(|text| parse_row(text, name, line, &columns, &mut ranges, opts)) {
@@ -103,8 +82,42 @@ fn header_text(found: &[&str]) -> String {
     found.join(",")
 }
 
+/// Where the columns named by `opts` are in a header line, and the header as read; the
+/// processing-time column is looked for when `proc_time` is `Some(true)`, left out with
+/// `Some(false)`, and taken if it is there with `None`.
+pub(crate) fn header_columns(
+    header: &str,
+    name: &str,
+    opts: &SourceOptions,
+    proc_time: Option<bool>,
+) -> Result<(Columns, String)> {
+    let got = split_fields(header, name, 1)?;
+    let found: Vec<&str> = got.iter().map(|f| f.text.as_ref()).collect();
+    let find = |column: &str, flag: &str| {
+        found.iter().position(|f| *f == column).ok_or_else(|| {
+            let listed: Vec<String> = found.iter().map(|f| quoted(f)).collect();
+            anyhow!(
+                "{name}, line 1: no column {} ({flag}); the columns found are {}",
+                quoted(column),
+                listed.join(", ")
+            )
+        })
+    };
+    let columns = Columns {
+        event_time: find(&opts.event_time_col, "--event-time-col")?,
+        proc_time: match proc_time {
+            Some(true) => Some(find(&opts.proc_time_col, "--proc-time-col")?),
+            Some(false) => None,
+            None => find(&opts.proc_time_col, "--proc-time-col").ok(),
+        },
+        key: find(&opts.key_col, "--key-col")?,
+        count: found.len(),
+    };
+    Ok((columns, header_text(&found)))
+}
+
 /// One row's event time, processing time (if read) and key.
-fn parse_row<'t>(
+pub(crate) fn parse_row<'t>(
     text: &'t str,
     name: &str,
     line: u64,

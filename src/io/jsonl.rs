@@ -55,7 +55,8 @@ fn shown(v: &Value) -> String {
     }
 }
 
-fn parse_row(
+/// One row's event time, processing time (when read) and key.
+pub(crate) fn parse_row(
     text: &str,
     opts: &SourceOptions,
     reads_proc_time: bool,

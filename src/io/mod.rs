@@ -4,6 +4,7 @@
 
 pub mod csv;
 pub mod jsonl;
+pub mod live;
 pub mod parquet;
 pub mod quote;
 pub mod sink;

@@ -97,6 +97,9 @@ pub enum Arrival {
     Column,
     // The file's order: a row's processing time is the largest event time read up to it.
     FileOrder,
+    // The wall clock: a row's processing time is when it arrived (the UI reading a live
+    // --input - only).
+    Clock,
 }
 
 /// What a bad row does.
@@ -483,9 +486,9 @@ pub fn check_key(key: &str, column: &str) -> Result<()> {
 }
 
 /// The magic numbers of what an input may be.
-const GZIP_MAGIC: &[u8] = &[0x1f, 0x8b];
-const ZSTD_MAGIC: &[u8] = &[0x28, 0xb5, 0x2f, 0xfd];
-const PARQUET_MAGIC: &[u8] = b"PAR1";
+pub(crate) const GZIP_MAGIC: &[u8] = &[0x1f, 0x8b];
+pub(crate) const ZSTD_MAGIC: &[u8] = &[0x28, 0xb5, 0x2f, 0xfd];
+pub(crate) const PARQUET_MAGIC: &[u8] = b"PAR1";
 
 /// A compressed input's decoder, whose read errors say the data is truncated or corrupt.
 struct Decoded<R> {

@@ -11,8 +11,8 @@
 //! click through the screen's geometry to one, and `act` applies both. The rest is in its own
 //! room: `work` (re-runs and what they answer), `job` (job mode and its presses), `inspector`
 //! (stepping through events, jumping to the late and dropped ones), `tour` (a tour's step
-//! applied, and moving between steps). None of them reads the
-//! view: the view reads this.
+//! applied, and moving between steps), `live` (a live input's batches growing the stream).
+//! None of them reads the view: the view reads this.
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -32,6 +32,7 @@ pub use super::dials::{
     GRACE_STEP, LAG_MAX, LAG_STEP, SPEEDS,
 };
 pub use job::{JobPreset, JOB_OPERATORS, JOB_PARTITIONS, JOB_SEED};
+pub use live::Live;
 pub use side::Side;
 pub use work::{run_job, run_timeline, Done, Work};
 
@@ -46,6 +47,7 @@ use super::tour::Tour;
 mod act;
 mod inspector;
 mod job;
+mod live;
 mod pointer;
 mod side;
 mod tour;
@@ -68,6 +70,8 @@ pub enum Msg {
     Done(Box<Done>),
     /// The status message with this number has been shown for [`STATUS_FOR`].
     StatusExpired(u64),
+    /// What a live input sent since the last message, in order.
+    Live(Vec<crate::io::live::Feed>),
 }
 
 /// How long a status message stays in the footer.
@@ -209,6 +213,8 @@ pub struct App {
     pub side: Option<Side>,
     /// The tour being given (`twoclocks tour`), its current step applied; None outside one.
     pub tour: Option<Tour>,
+    /// A live input's state (`--input -` from a producer); None for a stream read whole.
+    pub live: Option<Live>,
 }
 
 impl App {
@@ -228,6 +234,7 @@ impl App {
         let key = if scenario.keys() > 0 { Some(0) } else { None };
         let start = scenario.proc_time.0;
         let magnify = scenario.magnify;
+        let scenario_live = scenario.open.then(Live::default);
         let mut app = App {
             scenario,
             dials,
@@ -272,6 +279,7 @@ impl App {
             save_requested: false,
             side: None,
             tour: None,
+            live: scenario_live,
         };
         app.rerun();
         app
@@ -303,7 +311,7 @@ impl App {
     /// Whether the simulation clock runs: playing, with nothing over the panels and no
     /// re-run pending (the playhead waits for the dials' answer).
     pub fn clock_runs(&self) -> bool {
-        self.playhead.playing && self.overlay.is_none() && !self.rerunning
+        self.playhead.playing && self.overlay.is_none() && !self.rerunning && !self.at_live_edge()
     }
 
     /// The frontier for the current window and family, if computed (Some(None): nothing to
@@ -318,6 +326,10 @@ impl App {
     }
 
     fn request_frontier(&mut self) {
+        if self.scenario.open {
+            // The frontier is the whole input's: swept once it has ended.
+            return;
+        }
         let cfg = self.dials.config();
         let family = cfg.watermark.family();
         if self
@@ -383,16 +395,26 @@ impl App {
         let cfg = self.dials.config();
         let (generation, cancel) = self.next_rerun();
         let stream = self.scenario.stream.clone();
+        let open = self.scenario.open;
         if self.scenario.len() <= self.inline_events {
             self.cancel = None;
-            let timeline =
-                Timeline::run_to(cfg, &stream, self.playhead.arrived, self.playhead.finished);
-            self.score = Some(work::score(&self.scenario, &timeline, cfg));
-            self.trace = Trace::single(stream, self.scenario.proc_time, timeline);
+            let timeline = work::run_timeline(
+                cfg,
+                &stream,
+                (self.playhead.arrived, self.playhead.finished),
+                open,
+                &AtomicBool::new(false),
+            )
+            .unwrap_or_else(|| Timeline::new(cfg, &stream));
+            // While the input is open the whole run's score is not known.
+            self.score = (!open).then(|| work::score(&self.scenario, &timeline, cfg));
+            self.trace =
+                Trace::single(stream, self.scenario.proc_time, timeline).with_open_input(open);
             self.rerunning = false;
         } else {
             if self.trace.pipeline_config().is_some() {
-                self.trace = Trace::single_start(cfg, stream, self.scenario.proc_time);
+                self.trace =
+                    Trace::single_start(cfg, stream, self.scenario.proc_time).with_open_input(open);
             }
             self.rerunning = true;
             self.work.push(Work::Rerun {
@@ -527,6 +549,7 @@ fn apply(app: &mut App, msg: Msg, elapsed: Duration) -> bool {
         Msg::Click(c, r) => app.pointed(c, r, false).is_some_and(|a| act::act(app, a)),
         Msg::Drag(c, r) => app.pointed(c, r, true).is_some_and(|a| act::act(app, a)),
         Msg::Done(done) => app.finish(*done),
+        Msg::Live(feeds) => app.take_feed(feeds),
         Msg::StatusExpired(seq) => {
             if app.status.as_ref().is_some_and(|s| s.seq == seq) {
                 app.status = None;

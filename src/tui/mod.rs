@@ -133,8 +133,64 @@ pub fn run(opts: Options, job: Option<app::JobPreset>, demo: Demo) -> anyhow::Re
     run_app(app, demo)
 }
 
+/// Opens the UI on a live input (`--input -` from a producer) and runs it until the user
+/// quits: standard input is read on a thread of its own ([`live_input`]), and the stream
+/// grows as its rows arrive.
+pub fn run_live(
+    opts: Options,
+    job: Option<app::JobPreset>,
+    demo: Demo,
+    source: crate::io::source::SourceOptions,
+) -> anyhow::Result<()> {
+    let mut app = app_for(opts);
+    if let Some(job) = job {
+        app.open_job(job);
+    }
+    run_app_with(app, demo, Some(live_input(source)))
+}
+
+/// Reads standard input live on a thread of its own, which blocks on it: a plain thread, not
+/// the runtime's blocking pool, so that quitting never waits for a producer that is still
+/// writing (the thread ends with the program, or when the UI has gone and its batch finds
+/// no receiver). The keys come from the terminal itself: with standard input a pipe, the
+/// terminal library reads `/dev/tty`.
+pub fn live_input(
+    source: crate::io::source::SourceOptions,
+) -> mpsc::UnboundedReceiver<crate::io::live::Feed> {
+    let (tx, rx) = mpsc::unbounded_channel();
+    let spawned = std::thread::Builder::new()
+        .name("standard input".into())
+        .spawn({
+            let tx = tx.clone();
+            move || {
+                let start = Instant::now();
+                crate::io::live::read_live(
+                    std::io::stdin().lock(),
+                    &source,
+                    || start.elapsed().as_secs_f64() * 1_000.0,
+                    |feed| tx.send(feed).is_ok(),
+                );
+            }
+        });
+    if let Err(e) = spawned {
+        let _ = tx.send(crate::io::live::Feed::Failed(format!(
+            "standard input: cannot start reading it ({e})"
+        )));
+    }
+    rx
+}
+
 /// Runs the UI on a state already made (a tour's) until the user quits.
-pub fn run_app(mut app: App, demo: Demo) -> anyhow::Result<()> {
+pub fn run_app(app: App, demo: Demo) -> anyhow::Result<()> {
+    run_app_with(app, demo, None)
+}
+
+/// Runs the UI on a state already made, with a live input's batches if there is one.
+fn run_app_with(
+    mut app: App,
+    demo: Demo,
+    live: Option<mpsc::UnboundedReceiver<crate::io::live::Feed>>,
+) -> anyhow::Result<()> {
     // Time for the tick, I/O for the signal handlers.
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -160,6 +216,7 @@ pub fn run_app(mut app: App, demo: Demo) -> anyhow::Result<()> {
         record,
         replay: replay.unwrap_or_default().into_iter().collect(),
         start: tokio::time::Instant::now(),
+        live,
     };
     let result = rt.block_on(event_loop(
         &mut guard.terminal,
@@ -172,12 +229,24 @@ pub fn run_app(mut app: App, demo: Demo) -> anyhow::Result<()> {
 }
 
 /// What the event loop keeps of a demo: the recording being written, the inputs left to play
-/// back, and when the UI opened (the recording's zero).
+/// back, and when the UI opened (the recording's zero); and the live input's batches, if any
+/// (None once it has ended).
 struct Shell {
     record: Option<record::Recorder>,
     replay: std::collections::VecDeque<Entry>,
     start: tokio::time::Instant,
     cast: Option<std::rc::Rc<std::cell::RefCell<record::cast::Cast>>>,
+    live: Option<mpsc::UnboundedReceiver<crate::io::live::Feed>>,
+}
+
+/// The live input's next batch; never, without one.
+async fn next_feed(
+    live: &mut Option<mpsc::UnboundedReceiver<crate::io::live::Feed>>,
+) -> Option<crate::io::live::Feed> {
+    match live.as_mut() {
+        Some(rx) => rx.recv().await,
+        None => std::future::pending().await,
+    }
 }
 
 impl Shell {
@@ -285,6 +354,8 @@ enum Woke {
     Msg(Msg),
     /// Nothing to do (live input held while a recording plays).
     Nothing,
+    /// A live input's batch (None: its reader has gone).
+    Feed(Option<crate::io::live::Feed>),
 }
 
 async fn event_loop(
@@ -353,6 +424,7 @@ async fn event_loop(
                 }
             },
             Some(done) = rx.recv() => Woke::Msg(Msg::Done(Box::new(done))),
+            feed = next_feed(&mut shell.live) => Woke::Feed(feed),
             _ = tokio::time::sleep_until(status_end), if expiry.is_some() => {
                 Woke::Msg(Msg::StatusExpired(status_seq))
             },
@@ -367,6 +439,23 @@ async fn event_loop(
                 shell.take(app, Input::Tick(dt))
             }
             Woke::Msg(m) => update(app, m, Duration::ZERO),
+            Woke::Feed(first) => {
+                // Everything the reader has sent by now, taken at once: one frame for all.
+                let mut feeds: Vec<_> = first.into_iter().collect();
+                if let Some(rx) = shell.live.as_mut() {
+                    while let Ok(f) = rx.try_recv() {
+                        feeds.push(f);
+                    }
+                }
+                if feeds.is_empty()
+                    || feeds
+                        .iter()
+                        .any(|f| !matches!(f, crate::io::live::Feed::Rows(_)))
+                {
+                    shell.live = None;
+                }
+                update(app, Msg::Live(feeds), Duration::ZERO)
+            }
             Woke::Nothing => false,
         };
         if app.quit {

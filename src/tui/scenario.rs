@@ -40,6 +40,8 @@ pub struct Scenario {
     /// The plot opens following the playhead at this many ms of event time per column (a
     /// scenario's preset: the lesson's, each event its own mark); None: the whole stream.
     pub magnify: Option<f64>,
+    /// The input is still open: a live producer may send more events (`app::live`).
+    pub open: bool,
 }
 
 impl Scenario {
@@ -81,6 +83,7 @@ impl Scenario {
             proc_time: pt,
             skipped_rows: 0,
             magnify: None,
+            open: false,
         }
     }
 

@@ -137,6 +137,10 @@ fn playback(app: &mut App, a: Action) -> bool {
                 app.restart();
             }
             app.playhead.playing = !app.playhead.playing;
+            if app.playhead.playing && app.input_open() && !app.trace.keeps_own_clock() {
+                // A live input: playing is following its live edge, caught up at once.
+                app.jump_to_end();
+            }
             true
         }
         Action::Step => step(app),
@@ -170,6 +174,9 @@ fn step(app: &mut App) -> bool {
     }
     if app.playhead.finished {
         return app.say("the end of the stream: Home restarts");
+    }
+    if app.input_open() && app.playhead.arrived >= app.scenario.len() {
+        return app.say("no event has arrived after the playhead yet: the input is live");
     }
     match app.trace.step(app.clock()) {
         Some(c) => {

@@ -108,7 +108,9 @@ impl Work {
                 finish,
                 cancel,
             } => {
-                let Some(timeline) = run_timeline(cfg, &scenario.stream, arrived, finish, &cancel)
+                let open = scenario.open;
+                let Some(timeline) =
+                    run_timeline(cfg, &scenario.stream, (arrived, finish), open, &cancel)
                 else {
                     return Done::Cancelled { generation };
                 };
@@ -116,12 +118,14 @@ impl Work {
                 if cancel.load(Ordering::Relaxed) {
                     return Done::Cancelled { generation };
                 }
-                let score = score(&scenario, &timeline, cfg);
-                let trace = Trace::single(scenario.stream.clone(), scenario.proc_time, timeline);
+                // While the input is open the whole run's score is not known.
+                let score = (!open).then(|| score(&scenario, &timeline, cfg));
+                let trace = Trace::single(scenario.stream.clone(), scenario.proc_time, timeline)
+                    .with_open_input(open);
                 Done::Rerun {
                     generation,
                     trace: Ok(Box::new(trace)),
-                    score: Some(score),
+                    score,
                 }
             }
             Work::RerunJob {
@@ -155,15 +159,21 @@ const CANCEL_EVERY_EVENTS: usize = 16_384;
 /// A job re-run checks whether it was cancelled this many times over the stream's span.
 const CANCEL_CHECKS_PER_SPAN: f64 = 512.0;
 
-/// [`Timeline::run_to`], in slices, stopping (None) once `cancel` is set.
+/// [`Timeline::run_to`] the first `arrived` events (the end of input too with `finish`), in
+/// slices, stopping (None) once `cancel` is set; over a stream still `growing` (a live input),
+/// a [`Timeline::growing`] one.
 pub fn run_timeline(
     cfg: EngineConfig,
     stream: &Stream,
-    arrived: usize,
-    finish: bool,
+    (arrived, finish): (usize, bool),
+    growing: bool,
     cancel: &AtomicBool,
 ) -> Option<Timeline> {
-    let mut t = Timeline::new(cfg, stream);
+    let mut t = if growing {
+        Timeline::growing(cfg, stream)
+    } else {
+        Timeline::new(cfg, stream)
+    };
     let target = arrived.min(stream.len());
     while t.arrived() < target {
         if cancel.load(Ordering::Relaxed) {

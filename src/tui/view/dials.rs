@@ -189,6 +189,10 @@ pub fn frontier_summary(app: &App, width: u16) -> Vec<Line<'static>> {
             );
             vec![first, second]
         }
+        None if app.input_open() => vec![Line::from(Span::styled(
+            "score: once the input ends",
+            t.dim,
+        ))],
         None => vec![Line::from(Span::styled("frontier: computing…", t.dim))],
     }
 }

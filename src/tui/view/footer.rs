@@ -1,4 +1,5 @@
-//! The footer: the scenario, a mark while the engine re-runs for new dials (the panels show
+//! The footer: the scenario, where a live input stands (`live`, `live · paused`, `input
+//! ended`, or why it stopped), a mark while the engine re-runs for new dials (the panels show
 //! the last result until then), for a moment why the last key did nothing, and the key hints
 //! from the one keymap table.
 
@@ -15,6 +16,18 @@ use super::super::keymap::footer_hints;
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let t = &app.theme;
     let mut spans = vec![Span::styled(format!(" {} ", app.scenario.name), t.dim)];
+    if let Some(live) = &app.live {
+        let (text, style) = match (&live.error, app.input_open()) {
+            (Some(why), _) => {
+                let room = usize::from(area.width).saturating_sub(40);
+                (format!("input stopped: {} ", fit(why, room)), t.dropped)
+            }
+            (None, false) => ("input ended ".to_string(), t.title),
+            (None, true) if app.playhead.playing => ("● live ".to_string(), t.on_time),
+            (None, true) => ("live · paused: Space catches up ".to_string(), t.warn),
+        };
+        spans.push(Span::styled(text, style));
+    }
     if app.rerunning {
         spans.push(Span::styled("re-running… ", t.warn));
     }

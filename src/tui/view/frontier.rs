@@ -49,7 +49,11 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     super::text::lines(buf, legend, lines);
     let frontier = match app.frontier() {
         None => {
-            let msg = "sweeping 13 × 13 runs…".to_string();
+            let msg = if app.input_open() {
+                "the sweep runs once the input ends".to_string()
+            } else {
+                "sweeping 13 × 13 runs…".to_string()
+            };
             super::text::string(buf, inner.x, inner.y, msg, inner.width, t.dim);
             return;
         }

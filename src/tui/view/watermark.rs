@@ -38,7 +38,8 @@ pub fn gap_scale(max: u64) -> u64 {
         .unwrap_or_else(|| want.div_ceil(last).saturating_mul(last))
 }
 
-/// "▶ playing 10×", "⏸ paused 10×" or "■ end of input".
+/// "▶ playing 10×", "⏸ paused 10×" or "■ end of input"; a live input's "▶ live" while the
+/// playhead follows its edge.
 pub fn status(app: &App) -> String {
     let speed = format!("{}×", app.dials.speed);
     if app.playhead.finished {
@@ -50,6 +51,8 @@ pub fn status(app: &App) -> String {
             "replay paused"
         };
         format!("↺ {verb} {speed}")
+    } else if app.playhead.playing && app.at_live_edge() {
+        "▶ live".to_string()
     } else if app.playhead.playing {
         format!("▶ playing {speed}")
     } else {

@@ -1,0 +1,221 @@
+//! End to end, a live producer: the real binary in a pseudo-terminal, reading JSON Lines from
+//! a pipe (`sh -c 'cat FIFO | twoclocks --input - --input-format jsonl'`) while the test writes
+//! rows into the FIFO over time. The counters grow while the producer writes, the keys still
+//! work (they come from the terminal, not from standard input), the end of input says "input
+//! ended" and the UI stays open on the whole stream; Ctrl-C quits and restores the terminal
+//! while the producer is still writing.
+//! Every wait polls the screen with a generous deadline, so a loaded machine only makes it
+//! slower, not flaky.
+
+use std::fs::File;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use portable_pty::{native_pty_system, CommandBuilder, PtySize};
+
+const DEADLINE: Duration = Duration::from_secs(30);
+
+/// The binary behind a pipe from a FIFO, in a pseudo-terminal, its screen parsed as it draws.
+struct Session {
+    parser: Arc<Mutex<vt100::Parser>>,
+    keys: Box<dyn Write + Send>,
+    child: Box<dyn portable_pty::Child + Send + Sync>,
+}
+
+impl Session {
+    fn start(cols: u16, rows: u16, fifo: &Path, args: &str) -> Session {
+        let pair = native_pty_system()
+            .openpty(PtySize {
+                rows,
+                cols,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("a pseudo-terminal");
+        let line = format!(
+            "cat '{}' | '{}' --input - --input-format jsonl {args}",
+            fifo.display(),
+            env!("CARGO_BIN_EXE_twoclocks")
+        );
+        let mut cmd = CommandBuilder::new("sh");
+        cmd.args(["-c", &line]);
+        cmd.env("TERM", "xterm-256color");
+        cmd.env("NO_COLOR", "1");
+        let child = pair.slave.spawn_command(cmd).expect("the shell starts");
+        drop(pair.slave);
+        let mut reader = pair.master.try_clone_reader().expect("a reader");
+        let keys = pair.master.take_writer().expect("a writer");
+        let parser = Arc::new(Mutex::new(vt100::Parser::new(rows, cols, 0)));
+        let feed = parser.clone();
+        thread::spawn(move || {
+            let _master = pair.master;
+            let mut buf = [0u8; 8192];
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                if let Ok(mut p) = feed.lock() {
+                    p.process(&buf[..n]);
+                }
+            }
+        });
+        Session {
+            parser,
+            keys,
+            child,
+        }
+    }
+
+    fn contents(&self) -> String {
+        match self.parser.lock() {
+            Ok(p) => p.screen().contents(),
+            Err(p) => p.into_inner().screen().contents(),
+        }
+    }
+
+    fn wait_for(&self, what: &str, pred: impl Fn(&str) -> bool) -> String {
+        let start = Instant::now();
+        loop {
+            let s = self.contents();
+            if pred(&s) {
+                return s;
+            }
+            if start.elapsed() > DEADLINE {
+                panic!("timed out waiting for {what}; screen:\n{s}");
+            }
+            thread::sleep(Duration::from_millis(40));
+        }
+    }
+
+    fn press(&mut self, bytes: &[u8]) {
+        self.keys.write_all(bytes).expect("keys are written");
+        self.keys.flush().expect("keys are flushed");
+    }
+
+    /// Waits for the shell (and so the UI) to exit with success, the terminal handed back.
+    fn expect_clean_exit(mut self) {
+        let start = Instant::now();
+        let status = loop {
+            if let Some(status) = self.child.try_wait().expect("the child can be waited on") {
+                break status;
+            }
+            if start.elapsed() > DEADLINE {
+                let _ = self.child.kill();
+                panic!("the UI did not quit");
+            }
+            thread::sleep(Duration::from_millis(40));
+        };
+        assert!(status.success(), "exit status {status:?}");
+        let alternate = || match self.parser.lock() {
+            Ok(p) => p.screen().alternate_screen(),
+            Err(p) => p.into_inner().screen().alternate_screen(),
+        };
+        while alternate() {
+            assert!(
+                start.elapsed() < DEADLINE,
+                "the terminal was left on the alternate screen"
+            );
+            thread::sleep(Duration::from_millis(40));
+        }
+    }
+}
+
+/// The counters' "arrived N / M": (N, M).
+fn arrived(screen: &str) -> Option<(u64, u64)> {
+    screen.lines().find_map(|l| {
+        let rest = &l[l.find("arrived")? + "arrived".len()..];
+        let mut numbers = rest
+            .split(|c: char| !c.is_ascii_digit())
+            .filter(|w| !w.is_empty())
+            .map(|w| w.parse().ok());
+        Some((numbers.next()??, numbers.next()??))
+    })
+}
+
+/// A fresh FIFO in the temporary folder.
+fn fifo(name: &str) -> PathBuf {
+    let path = std::env::temp_dir().join(format!("twoclocks-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let made = std::process::Command::new("mkfifo")
+        .arg(&path)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    path
+}
+
+/// Writes rows `from..to` into the producer's end: one event each 100 ms of event time.
+fn write_rows(out: &mut File, from: u32, to: u32) {
+    for i in from..to {
+        let key = ["a", "b", "c"][i as usize % 3];
+        writeln!(
+            out,
+            "{{\"event_time_ms\": {}, \"key\": \"{key}\"}}",
+            i * 100
+        )
+        .expect("a row is written");
+        out.flush().expect("the row is flushed");
+        thread::sleep(Duration::from_millis(5));
+    }
+}
+
+#[test]
+fn the_counters_grow_while_the_producer_writes_and_the_end_is_said() {
+    let path = fifo("grow");
+    let mut s = Session::start(120, 40, &path, "--window 2s");
+    // Opening the FIFO waits for `cat` to open the other end.
+    let mut out = File::create(&path).expect("the FIFO opens");
+    s.wait_for("the UI, live", |t| {
+        t.contains("Two clocks") && t.contains("live")
+    });
+    write_rows(&mut out, 0, 20);
+    let t = s.wait_for("20 rows", |t| arrived(t) == Some((20, 20)));
+    assert!(t.contains("● live"), "{t}");
+    write_rows(&mut out, 20, 50);
+    s.wait_for("50 rows", |t| arrived(t) == Some((50, 50)));
+    // Paused, the playhead stays while the stream grows; Space catches up.
+    s.press(b" ");
+    s.wait_for("paused", |t| t.contains("live · paused"));
+    write_rows(&mut out, 50, 60);
+    s.wait_for("60 rows behind the playhead", |t| {
+        arrived(t) == Some((50, 60))
+    });
+    s.press(b" ");
+    s.wait_for("caught up", |t| arrived(t) == Some((60, 60)));
+    drop(out);
+    let t = s.wait_for("the end of input", |t| t.contains("input ended"));
+    assert_eq!(arrived(&t), Some((60, 60)), "{t}");
+    // Still open on the whole stream: the keys work.
+    s.press(b"?");
+    s.wait_for("the help", |t| t.contains("Esc"));
+    s.press(b"\x1b");
+    s.press(b"q");
+    s.expect_clean_exit();
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn ctrl_c_quits_while_the_producer_is_still_writing() {
+    let path = fifo("quit");
+    let mut s = Session::start(80, 24, &path, "");
+    let mut out = File::create(&path).expect("the FIFO opens");
+    write_rows(&mut out, 0, 10);
+    s.wait_for("10 rows", |t| arrived(t) == Some((10, 10)));
+    s.press(b"\x03"); // Ctrl-C, the FIFO still open
+                      // The producer finds no reader once the UI has gone: `cat` ends on a broken pipe, which
+                      // `sh -c` does not report (the pipeline's status is the UI's).
+    let writer = thread::spawn(move || {
+        for i in 10..400 {
+            if writeln!(out, "{{\"event_time_ms\": {}, \"key\": \"a\"}}", i * 100).is_err() {
+                break;
+            }
+            thread::sleep(Duration::from_millis(5));
+        }
+    });
+    s.expect_clean_exit();
+    let _ = writer.join();
+    let _ = std::fs::remove_file(&path);
+}
