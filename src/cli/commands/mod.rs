@@ -3,6 +3,7 @@
 //! pipeline's flags and what its run adds to `run`'s answer; `json` how numbers are written
 //! in JSON.
 
+mod advise;
 mod frontier;
 mod json;
 mod pipeline;
@@ -10,6 +11,7 @@ mod report;
 mod run;
 mod stream;
 
+pub use advise::{advice_plot, advise, policy_marks, AdviseArgs, KindList};
 pub use frontier::{frontier, FrontierArgs, TableCsvJson, MAX_FRONTIER_POINTS};
 pub use pipeline::{BarrierArg, PipelineArgs, SinkArg};
 pub use report::{report, ReportArgs};
