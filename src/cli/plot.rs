@@ -136,7 +136,7 @@ fn register_font() -> Result<()> {
 /// The colours of the kinds' lines, in order.
 const LINE_COLOURS: [RGBColor; 4] = [
     RGBColor(31, 119, 180),
-    RGBColor(214, 39, 40),
+    RGBColor(255, 127, 14),
     RGBColor(44, 160, 44),
     RGBColor(148, 103, 189),
 ];
@@ -211,11 +211,17 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, plot: &Plot) -> Resul
     }
     if let Some(m) = &plot.advised {
         let p = (m.x / 1000.0, m.y);
+        // Right of the mark, or left of it in the chart's right half (about 7.5 px a letter).
+        let dx = if p.0 > x_max * 0.5 {
+            -12 - (m.name.chars().count() as f64 * 7.5) as i32
+        } else {
+            10
+        };
         let red = RGBColor(200, 0, 0);
         chart
             .draw_series([EmptyElement::at(p)
                 + Cross::new((0, 0), 8, red.stroke_width(3))
-                + Text::new(m.name.clone(), (10, 6), (FONT, 14).into_font().color(&red))])
+                + Text::new(m.name.clone(), (dx, 8), (FONT, 14).into_font().color(&red))])
             .map_err(err)?;
     }
     chart
