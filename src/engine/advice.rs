@@ -293,9 +293,9 @@ impl Advice {
             .iter()
             .filter_map(|k| k.advised().map(|c| (k, c)))
             .min_by(|(ka, a), (kb, b)| {
-                let meets = |k: &KindAdvice| !matches!(k.choice, Some(Choice::Meets(_)));
-                meets(ka)
-                    .cmp(&meets(kb))
+                let misses = |k: &KindAdvice| !matches!(k.choice, Some(Choice::Meets(_)));
+                misses(ka)
+                    .cmp(&misses(kb))
                     .then(a.point.emit_delay.total_cmp(&b.point.emit_delay))
                     .then(
                         ka.state

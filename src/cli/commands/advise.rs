@@ -204,9 +204,9 @@ pub fn advise(a: &AdviseArgs, mut out: &mut dyn Write) -> Result<()> {
                     .collect(),
                 advised: advice
                     .best()
-                    .map(|(k, _)| setting_json(k, k.choice.expect("best is advised").index())),
+                    .and_then(|(k, _)| k.choice.map(|c| setting_json(k, c.index()))),
             };
-            serde_json::to_writer(&mut out, &j)?;
+            serde_json::to_writer(&mut out, &j).map_err(std::io::Error::from)?;
             writeln!(out)?;
         }
         TableOrJson::Table => table(&advice, &stream, &cfg.window.describe(), out)?,
