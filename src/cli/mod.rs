@@ -1,11 +1,12 @@
-//! The command line: `report`, `run`, `stream` and `frontier` print what the engine computes;
-//! `tour` opens the UI on a tour of the blocks (the built-in one, or `--tour FILE`, checked
-//! whole first); with no subcommand, the terminal UI opens on the classroom stream (or the
-//! stream and dials the top-level flags preset).
+//! The command line: `report`, `run`, `stream`, `frontier` and `advise` print what the engine
+//! computes; `tour` opens the UI on a tour of the blocks (the built-in one, or `--tour FILE`,
+//! checked whole first); with no subcommand, the terminal UI opens on the classroom stream (or
+//! the stream and dials the top-level flags preset).
 pub mod args;
 pub mod commands;
 pub mod export;
 pub mod input;
+pub mod plot;
 pub mod report;
 
 use std::process::ExitCode;
@@ -92,6 +93,9 @@ pub enum Command {
     Stream(commands::StreamArgs),
     /// The accuracy/latency sweep over lags and graces.
     Frontier(commands::FrontierArgs),
+    /// The Pareto-optimal settings of each watermark kind and the cheapest that meets an
+    /// accuracy target, with the state it costs.
+    Advise(commands::AdviseArgs),
     /// A lesson that runs itself: the UI on a tour of the blocks, one step at a time (n next,
     /// N back, r puts the step back).
     Tour(TourArgs),
@@ -190,6 +194,7 @@ where
                     Command::Stream(a) => a.given = given,
                     Command::Frontier(a) => a.given = given,
                     Command::Export(a) => a.given = given,
+                    Command::Advise(a) => a.given = given,
                     Command::Report(_) | Command::Tour(_) => {}
                 }
             }
@@ -218,6 +223,7 @@ pub fn execute(cmd: &Command, out: &mut dyn std::io::Write) -> anyhow::Result<()
         Command::Stream(a) => commands::stream(a, out),
         Command::Frontier(a) => commands::frontier(a, out),
         Command::Export(a) => commands::export(a, out),
+        Command::Advise(a) => commands::advise(a, out),
         // The tour opens the UI; asked to print, it checks the tour and lists its steps.
         Command::Tour(a) => {
             let tour = a.tour()?;

@@ -2,6 +2,7 @@
 //! terminal, no clock: everything it answers is a function of the stream and the dials.
 //! One module per block of the model, and `processor`, which assembles them.
 
+pub mod advice;
 pub mod channel;
 pub mod checkpoint;
 pub mod frontier;

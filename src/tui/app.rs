@@ -128,6 +128,9 @@ pub struct FrontierEntry {
     pub family: &'static str,
     /// None while it is being computed; Some(None) when the family has no lag to sweep.
     pub frontier: Option<Option<Arc<Frontier>>>,
+    /// The sweep's point the advisor gives for its default target (the cheapest reaching
+    /// it, or the most accurate when none does), once computed.
+    pub advised: Option<FrontierPoint>,
 }
 
 /// Streams up to this many events are re-run inline (well under a frame); bigger ones off the
@@ -325,6 +328,15 @@ impl App {
             .map(|f| f.as_deref())
     }
 
+    /// The advised point of the current frontier, once computed.
+    pub fn advised(&self) -> Option<&FrontierPoint> {
+        let family = self.dials.watermark().family();
+        self.frontiers
+            .iter()
+            .find(|f| f.window == self.dials.window && f.family == family)
+            .and_then(|f| f.advised.as_ref())
+    }
+
     fn request_frontier(&mut self) {
         if self.scenario.open {
             // The frontier is the whole input's: swept once it has ended.
@@ -343,6 +355,7 @@ impl App {
             window: cfg.window,
             family,
             frontier: None,
+            advised: None,
         });
         self.work.push(Work::Frontier {
             scenario: self.scenario.clone(),

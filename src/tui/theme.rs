@@ -95,6 +95,8 @@ pub mod glyph {
     pub const PLAYHEAD: char = '┈';
     /// The current lag and grace's point on the frontier.
     pub const CURRENT: char = '◉';
+    /// The frontier point the advisor gives for its default target.
+    pub const ADVISED: char = '✦';
     /// A point of the frontier's lag × grace sweep.
     pub const SWEEP: char = '∘';
     /// A point on the frontier's lower envelope: the least loss its emit delay can buy.

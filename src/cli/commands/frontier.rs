@@ -9,6 +9,8 @@ use serde::Serialize;
 
 use super::json::finite;
 use crate::cli::args::{chosen, parse_duration_list, EngineArgs, Given, SourceArgs};
+use crate::cli::plot::{Mark, Plot, PlotFile, Series};
+use crate::engine::advice;
 use crate::engine::frontier::{self, FrontierPoint};
 use crate::engine::scenario::ScenarioName;
 
@@ -55,6 +57,10 @@ pub struct FrontierArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = TableCsvJson::Table)]
     pub format: TableCsvJson,
+    /// Also draw the frontier, the policies and the point advised for 99.9% accuracy into
+    /// FILE.svg or FILE.png.
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<std::path::PathBuf>,
     /// The flags given on the command line, which override the scenario's presets.
     #[arg(skip)]
     pub given: Given,
@@ -122,7 +128,11 @@ pub fn frontier(a: &FrontierArgs, mut out: &mut dyn Write) -> Result<()> {
             graces.len()
         );
     }
+    let plot = a.plot.as_deref().map(PlotFile::create).transpose()?;
     let points = frontier::sweep(&stream, cfg, &lags, &graces);
+    if let Some(plot) = plot {
+        plot.write(&frontier_plot(&stream, cfg, &points))?;
+    }
     match a.format {
         TableCsvJson::Json => {
             let j: Vec<PointJson> = points.iter().map(PointJson::from).collect();
@@ -195,8 +205,50 @@ pub fn frontier(a: &FrontierArgs, mut out: &mut dyn Write) -> Result<()> {
     Ok(())
 }
 
+/// What `frontier --plot` draws: the best accuracy each emit delay buys, the policies, and
+/// the cheapest point reaching the advisor's default target.
+fn frontier_plot(
+    stream: &crate::engine::Stream,
+    cfg: crate::engine::EngineConfig,
+    points: &[FrontierPoint],
+) -> Plot {
+    let choice = advice::choose_on_frontier(stream, cfg, points, advice::DEFAULT_TARGET);
+    Plot {
+        title: format!(
+            "accuracy against emit delay, {} windows, {} watermark",
+            cfg.window.describe(),
+            cfg.watermark.family()
+        ),
+        series: vec![Series {
+            name: cfg.watermark.family().to_string(),
+            points: advice::envelope(points)
+                .into_iter()
+                .map(|i| (points[i].emit_delay, points[i].score.accuracy()))
+                .collect(),
+        }],
+        policies: super::policy_marks(&advice::policies(stream, cfg)),
+        advised: choice.map(|c| {
+            let p = &points[c.index()];
+            Mark {
+                name: format!(
+                    "{} {}%: lag {}, grace {}",
+                    match c {
+                        advice::Choice::Meets(_) => "cheapest for",
+                        advice::Choice::Closest(_) => "closest to",
+                    },
+                    advice::DEFAULT_TARGET,
+                    column_secs(p.lag),
+                    column_secs(p.grace)
+                ),
+                x: p.emit_delay,
+                y: p.score.accuracy(),
+            }
+        }),
+    }
+}
+
 /// A duration in a table column: always in seconds, so a column reads in one unit.
-fn column_secs(ms: f64) -> String {
+pub(super) fn column_secs(ms: f64) -> String {
     if ms.is_infinite() {
         "∞".to_string()
     } else if ms % 1000.0 == 0.0 {

@@ -3,6 +3,7 @@
 //! pipeline's flags and what its run adds to `run`'s answer; `json` how numbers are written
 //! in JSON.
 
+mod advise;
 mod export;
 mod frontier;
 mod json;
@@ -11,6 +12,7 @@ mod report;
 mod run;
 mod stream;
 
+pub use advise::{advice_plot, advise, policy_marks, AdviseArgs, KindList};
 pub use export::{export, ExportArgs};
 pub use frontier::{frontier, FrontierArgs, TableCsvJson, MAX_FRONTIER_POINTS};
 pub use pipeline::{BarrierArg, PipelineArgs, SinkArg};

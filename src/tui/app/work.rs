@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::engine::advice::{choose_on_frontier, DEFAULT_TARGET};
 use crate::engine::frontier::FrontierPoint;
 use crate::engine::frontier::{score_point, Frontier};
 use crate::engine::job_timeline::{JobTimeline, Press};
@@ -93,6 +94,8 @@ pub enum Done {
         family: &'static str,
         /// The sweep; None when the family has no lag to sweep (perfect, heuristic).
         frontier: Option<Frontier>,
+        /// The sweep's advised point for the advisor's default target.
+        advised: Option<FrontierPoint>,
     },
 }
 
@@ -144,12 +147,20 @@ impl Work {
                 },
                 None => Done::Cancelled { generation },
             },
-            Work::Frontier { scenario, cfg } => Done::Frontier {
-                stream: scenario.stream.clone(),
-                window: cfg.window,
-                family: cfg.watermark.family(),
-                frontier: Frontier::compute(&scenario.stream, cfg),
-            },
+            Work::Frontier { scenario, cfg } => {
+                let frontier = Frontier::compute(&scenario.stream, cfg);
+                let advised = frontier.as_ref().and_then(|f| {
+                    let c = choose_on_frontier(&scenario.stream, cfg, &f.points, DEFAULT_TARGET)?;
+                    Some(f.points[c.index()])
+                });
+                Done::Frontier {
+                    stream: scenario.stream.clone(),
+                    window: cfg.window,
+                    family: cfg.watermark.family(),
+                    frontier,
+                    advised,
+                }
+            }
         }
     }
 }
@@ -315,6 +326,7 @@ impl App {
                 window,
                 family,
                 frontier,
+                advised,
             } => {
                 if !Arc::ptr_eq(&stream, &self.scenario.stream) {
                     return false;
@@ -325,6 +337,7 @@ impl App {
                     .find(|e| e.window == window && e.family == family)
                 {
                     e.frontier = Some(frontier.map(Arc::new));
+                    e.advised = advised;
                 }
                 true
             }

@@ -1,15 +1,17 @@
 //! The frontier panel: events lost against emit delay (lag + grace) for the 13 × 13 lag/grace
 //! sweep, its lower envelope (the best loss each delay can buy), the three policies labelled
-//! D(ashboard), A(lerting), B(illing), and the current dial setting ◉. The sweep is cached per
+//! D(ashboard), A(lerting), B(illing), the point the advisor gives for 99.9% accuracy ✦ (the
+//! app computes it with the sweep), and the current dial setting ◉. The sweep is cached per
 //! (window, watermark family); only the current point changes with the dials. A click on a
 //! point adopts its lag and grace (the chart's geometry, [`ChartFrame`], is the mouse's too).
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::style::Style;
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
 
+use crate::engine::advice::DEFAULT_TARGET;
 use crate::engine::window::fmt_ms;
 
 use super::super::app::App;
@@ -38,14 +40,42 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         ..inner
     };
     let mut lines = super::dials::frontier_summary(app, legend.width);
-    lines.push(Line::from(vec![
-        Span::styled("D", t.policy),
-        Span::styled(" dashboard ", t.dim),
-        Span::styled("A", t.policy),
-        Span::styled(" alerting ", t.dim),
-        Span::styled("B", t.policy),
-        Span::styled(" billing", t.dim),
-    ]));
+    let advised_style = t.late.add_modifier(Modifier::BOLD);
+    let policies = || {
+        vec![
+            Span::styled("D", t.policy),
+            Span::styled(" dashboard ", t.dim),
+            Span::styled("A", t.policy),
+            Span::styled(" alerting ", t.dim),
+            Span::styled("B", t.policy),
+            Span::styled(" billing", t.dim),
+        ]
+    };
+    let with_advised = |words: &str| {
+        let mut spans = policies();
+        spans.push(Span::styled(format!(" {}", glyph::ADVISED), advised_style));
+        spans.push(Span::styled(words.to_string(), t.dim));
+        Line::from(spans)
+    };
+    let target = DEFAULT_TARGET;
+    lines.push(super::fit(
+        legend.width,
+        vec![
+            with_advised(&format!(" advised for {target}%")),
+            with_advised(" advised"),
+            Line::from(vec![
+                Span::styled("D", t.policy),
+                Span::styled(" dash ", t.dim),
+                Span::styled("A", t.policy),
+                Span::styled(" alert ", t.dim),
+                Span::styled("B", t.policy),
+                Span::styled(" billing ", t.dim),
+                Span::styled(glyph::ADVISED.to_string(), advised_style),
+                Span::styled(" advised", t.dim),
+            ]),
+            Line::from(policies()),
+        ],
+    ));
     super::text::lines(buf, legend, lines);
     let frontier = match app.frontier() {
         None => {
@@ -83,6 +113,9 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     }
     for ((_, p), letter) in frontier.policies.iter().zip(['D', 'A', 'B']) {
         set(f.place(p), letter, t.policy);
+    }
+    if let Some(p) = app.advised() {
+        set(f.place(p), glyph::ADVISED, advised_style);
     }
     if let Some(p) = &app.score {
         set(f.place(p), glyph::CURRENT, t.current);

@@ -1,0 +1,451 @@
+//! `twoclocks advise`: for each watermark kind, the Pareto-optimal settings (emit delay against
+//! events lost and windows wrong) and the cheapest setting that meets an accuracy target, with
+//! the state it costs; as a table or JSON, and as a plot.
+
+use std::io::Write;
+
+use anyhow::{bail, Result};
+use clap::Args;
+use serde::Serialize;
+
+use super::frontier::column_secs;
+use super::json::finite;
+use super::run::TableOrJson;
+use crate::cli::args::{chosen, parse_duration, EngineArgs, Given, SourceArgs};
+use crate::cli::plot::{Mark, Plot, PlotFile, Series};
+use crate::engine::advice::{self, Advice, Candidate, Choice, Kind, KindAdvice, Request};
+use crate::engine::scenario::ScenarioName;
+use crate::engine::{FrontierPoint, Policy, WatermarkKind};
+
+/// `advise`'s flags: the stream, the window, the target, the largest emit delay, the kinds.
+#[derive(Debug, Args)]
+pub struct AdviseArgs {
+    /// A built-in stream with its window (its watermark and grace are swept, not taken); the
+    /// flags given override them (not with --input).
+    #[arg(long, value_enum, conflicts_with = "input")]
+    pub scenario: Option<ScenarioName>,
+    /// The stream advised on.
+    #[command(flatten)]
+    pub source: SourceArgs,
+    /// The window (`--watermark` only as `heuristic:Q:N`, for its history length N; `--grace`
+    /// and `--early` are refused: the advisor sweeps the watermarks and graces).
+    #[command(flatten)]
+    pub engine: EngineArgs,
+    /// The accuracy to reach: the percentage of the true total the final values count, `99.9%`
+    /// or `99.9` (above 0, at most 100).
+    #[arg(long, value_name = "PCT", default_value = "99.9%", value_parser = parse_target)]
+    pub target_accuracy: f64,
+    /// The largest emit delay considered (lag + grace; for the heuristic, its mean lag +
+    /// grace): lags and graces are swept from 0 to it in 24 steps.
+    #[arg(long, value_name = "DUR", default_value = "120s", value_parser = parse_max_delay)]
+    pub max_delay: f64,
+    /// The watermark kinds advised on, a list of fixed, heuristic, bounded.
+    #[arg(long, value_name = "KINDS", default_value = "fixed,heuristic,bounded", value_parser = parse_kinds)]
+    pub watermarks: KindList,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = TableOrJson::Table)]
+    pub format: TableOrJson,
+    /// Also draw the frontiers, the policies and the advised point into FILE.svg or FILE.png.
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<std::path::PathBuf>,
+    /// The flags given on the command line, which override the scenario's presets.
+    #[arg(skip)]
+    pub given: Given,
+}
+
+/// The watermark kinds asked for, in the order given, each once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KindList(pub Vec<Kind>);
+
+fn parse_kinds(s: &str) -> Result<KindList, String> {
+    let mut kinds = Vec::new();
+    for part in s.split(',').map(str::trim) {
+        let kind = Kind::ALL
+            .into_iter()
+            .find(|k| k.name().eq_ignore_ascii_case(part))
+            .ok_or_else(|| {
+                format!(
+                    "{} is not a watermark kind: give fixed, heuristic or bounded",
+                    crate::io::quote::quoted(part)
+                )
+            })?;
+        if !kinds.contains(&kind) {
+            kinds.push(kind);
+        }
+    }
+    Ok(KindList(kinds))
+}
+
+fn parse_target(s: &str) -> Result<f64, String> {
+    let t = s.trim();
+    let v: f64 = t
+        .strip_suffix('%')
+        .unwrap_or(t)
+        .trim()
+        .parse()
+        .map_err(|_| {
+            format!(
+                "{} is not a percentage: give e.g. 99.9% or 99.9",
+                crate::io::quote::quoted(s)
+            )
+        })?;
+    if !(v > 0.0 && v <= 100.0) {
+        return Err(format!(
+            "{} is not a target accuracy: give a percentage above 0 and at most 100",
+            crate::io::quote::quoted(s)
+        ));
+    }
+    Ok(v)
+}
+
+fn parse_max_delay(s: &str) -> Result<f64, String> {
+    let v = parse_duration(s)?;
+    if !(v > 0.0 && v <= 1e14) {
+        return Err(format!(
+            "{} is not a largest emit delay: give a duration above 0 and at most 1e11s",
+            crate::io::quote::quoted(s)
+        ));
+    }
+    Ok(v)
+}
+
+#[derive(Serialize)]
+struct AdviceJson {
+    events: usize,
+    window: String,
+    target_accuracy: f64,
+    max_delay_ms: f64,
+    settings: Vec<SettingJson>,
+    kinds: Vec<KindJson>,
+    advised: Option<SettingJson>,
+}
+
+#[derive(Serialize)]
+struct KindJson {
+    watermark: &'static str,
+    settings_swept: usize,
+    meets_target: bool,
+    advised: Option<SettingJson>,
+}
+
+#[derive(Serialize)]
+struct SettingJson {
+    watermark: &'static str,
+    quantile: Option<f64>,
+    lag_ms: f64,
+    grace_ms: Option<f64>,
+    emit_delay_ms: Option<f64>,
+    events_lost: i64,
+    wrong_windows: usize,
+    accuracy: f64,
+    peak_open_cells: Option<usize>,
+    state_bytes: Option<usize>,
+    pareto: bool,
+    advised: bool,
+}
+
+fn quantile(c: &Candidate) -> Option<f64> {
+    match c.watermark {
+        WatermarkKind::Heuristic { q, .. } => Some(q),
+        _ => None,
+    }
+}
+
+/// Runs the advisor over the stream `a` gives and writes its answer (and the plot).
+pub fn advise(a: &AdviseArgs, mut out: &mut dyn Write) -> Result<()> {
+    if a.engine.grace != 0.0 {
+        bail!("advise sweeps the grace itself: drop --grace");
+    }
+    if a.engine.early.is_some() {
+        bail!("advise measures final values, which an early trigger does not change: drop --early");
+    }
+    let heuristic_n = match a.engine.watermark {
+        WatermarkKind::Heuristic { n, .. } if a.given.has("watermark") => n,
+        _ if a.given.has("watermark") => bail!(
+            "advise sweeps the watermarks itself: choose the kinds with --watermarks \
+             (--watermark heuristic:Q:N only sets the heuristic's history length N)"
+        ),
+        _ => WatermarkKind::DEFAULT_N,
+    };
+    let plot = a.plot.as_deref().map(PlotFile::create).transpose()?;
+    let (stream, cfg) = chosen(a.scenario, &a.source, &a.engine, &a.given)?;
+    let req = Request {
+        target: a.target_accuracy,
+        max_delay: a.max_delay,
+        kinds: a.watermarks.0.clone(),
+        heuristic_n,
+    };
+    let advice = advice::advise(&stream, cfg, &req);
+    if let Some(plot) = plot {
+        let policies = advice::policies(&stream, cfg);
+        plot.write(&advice_plot(&advice, &policies, &cfg.window.describe()))?;
+    }
+    match a.format {
+        TableOrJson::Json => {
+            let j = AdviceJson {
+                events: stream.len(),
+                window: cfg.window.describe(),
+                target_accuracy: req.target,
+                max_delay_ms: req.max_delay,
+                settings: advice
+                    .kinds
+                    .iter()
+                    .flat_map(|k| rows(k).into_iter().map(move |i| setting_json(k, i)))
+                    .collect(),
+                kinds: advice
+                    .kinds
+                    .iter()
+                    .map(|k| KindJson {
+                        watermark: k.kind.name(),
+                        settings_swept: k.candidates.len(),
+                        meets_target: matches!(k.choice, Some(Choice::Meets(_))),
+                        advised: k.choice.map(|c| setting_json(k, c.index())),
+                    })
+                    .collect(),
+                advised: advice
+                    .best()
+                    .and_then(|(k, _)| k.choice.map(|c| setting_json(k, c.index()))),
+            };
+            serde_json::to_writer(&mut out, &j).map_err(std::io::Error::from)?;
+            writeln!(out)?;
+        }
+        TableOrJson::Table => table(&advice, &stream, &cfg.window.describe(), out)?,
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// The rows printed for a kind: its Pareto set, and the advised setting if it is not in it
+/// (a tie broken by state can pick a setting another equals on the rest).
+fn rows(k: &KindAdvice) -> Vec<usize> {
+    let mut rows = k.pareto.clone();
+    if let Some(c) = k.choice {
+        if !rows.contains(&c.index()) {
+            rows.push(c.index());
+        }
+    }
+    rows
+}
+
+/// The table's rows for a kind: settings with the same emit delay, events lost and windows
+/// wrong printed once (the advised one if it is among them, else the first), with how many
+/// more there are.
+fn grouped(k: &KindAdvice) -> Vec<(usize, usize)> {
+    let same = |a: &Candidate, b: &Candidate| {
+        a.point.emit_delay == b.point.emit_delay
+            && a.point.score.events_lost == b.point.score.events_lost
+            && a.point.score.wrong_windows == b.point.score.wrong_windows
+    };
+    let advised = k.choice.map(Choice::index);
+    let mut groups: Vec<(usize, usize)> = Vec::new();
+    for i in rows(k) {
+        let c = &k.candidates[i];
+        match groups.iter_mut().find(|(r, _)| same(&k.candidates[*r], c)) {
+            Some(g) => {
+                g.1 += 1;
+                if advised == Some(i) {
+                    g.0 = i;
+                }
+            }
+            None => groups.push((i, 0)),
+        }
+    }
+    groups
+}
+
+fn setting_json(k: &KindAdvice, i: usize) -> SettingJson {
+    let c = &k.candidates[i];
+    let advised = k.choice.map(Choice::index) == Some(i);
+    let state = k.state.filter(|_| advised);
+    SettingJson {
+        watermark: k.kind.name(),
+        quantile: quantile(c),
+        lag_ms: c.point.lag,
+        grace_ms: finite(c.point.grace),
+        emit_delay_ms: finite(c.point.emit_delay),
+        events_lost: c.point.score.events_lost,
+        wrong_windows: c.point.score.wrong_windows,
+        accuracy: c.point.score.accuracy(),
+        peak_open_cells: state.map(|s| s.peak_open_cells),
+        state_bytes: state.map(|s| s.peak_state_bytes),
+        pareto: k.pareto.contains(&i),
+        advised,
+    }
+}
+
+/// The setting in words: `lag 10s`, `bound 10s` or `q 0.95`, with the grace.
+fn setting_words(k: Kind, c: &Candidate) -> String {
+    let dial = match k {
+        Kind::Fixed => format!("lag {}", column_secs(c.point.lag)),
+        Kind::Bounded => format!("bound {}", column_secs(c.point.lag)),
+        Kind::Heuristic => format!("q {}", quantile(c).unwrap_or(f64::NAN)),
+    };
+    format!("{dial}, grace {}", column_secs(c.point.grace))
+}
+
+fn table(
+    advice: &Advice,
+    stream: &crate::engine::Stream,
+    window: &str,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let req = &advice.request;
+    writeln!(
+        out,
+        "advice for {window} windows over {} events: target {}% accuracy, emit delay at most {}",
+        stream.len(),
+        req.target,
+        column_secs(req.max_delay)
+    )?;
+    writeln!(
+        out,
+        "(+N alike: N more settings with the same emit delay and score; --format json lists each)"
+    )?;
+    for k in &advice.kinds {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "{} watermark: {} Pareto-optimal settings of {} swept{}",
+            k.kind.name(),
+            k.pareto.len(),
+            k.candidates.len(),
+            if k.kind == Kind::Heuristic {
+                " (lag: its mean distance behind processing time)"
+            } else {
+                ""
+            }
+        )?;
+        writeln!(
+            out,
+            "  {:<24} {:>9} {:>11} {:>12} {:>14} {:>9}",
+            "setting", "lag", "emit delay", "events lost", "windows wrong", "accuracy"
+        )?;
+        for (i, alike) in grouped(k) {
+            let c = &k.candidates[i];
+            let mut note = String::new();
+            if k.choice.map(Choice::index) == Some(i) {
+                note.push_str(" ◀ advised");
+            }
+            if alike > 0 {
+                note.push_str(&format!(" (+{alike} alike)"));
+            }
+            writeln!(
+                out,
+                "  {:<24} {:>9} {:>11} {:>12} {:>14} {:>8.3}%{note}",
+                setting_words(k.kind, c),
+                column_secs(c.point.lag),
+                column_secs(c.point.emit_delay),
+                c.point.score.events_lost,
+                c.point.score.wrong_windows,
+                c.point.score.accuracy()
+            )?;
+        }
+        match (k.choice, k.advised(), k.state) {
+            (Some(choice), Some(c), Some(s)) => {
+                let verdict = match choice {
+                    Choice::Meets(_) => "advised".to_string(),
+                    Choice::Closest(_) => {
+                        format!("no setting reaches {}%; the most accurate", req.target)
+                    }
+                };
+                writeln!(
+                    out,
+                    "  {verdict}: {}: emit delay {}, {:.3}% accuracy, state at most {} cells ({})",
+                    setting_words(k.kind, c),
+                    column_secs(c.point.emit_delay),
+                    c.point.score.accuracy(),
+                    s.peak_open_cells,
+                    crate::tui::view::counters::bytes(s.peak_state_bytes)
+                )?;
+            }
+            _ => writeln!(
+                out,
+                "  no setting has an emit delay within {}",
+                column_secs(req.max_delay)
+            )?,
+        }
+    }
+    if let Some((k, c)) = advice.best() {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "{}: {} watermark, {}",
+            if matches!(k.choice, Some(Choice::Meets(_))) {
+                "advised"
+            } else {
+                "closest"
+            },
+            k.kind.name(),
+            setting_words(k.kind, c)
+        )?;
+    }
+    Ok(())
+}
+
+/// What `advise --plot` draws: each kind's best accuracy per emit delay, the policies, and
+/// the setting advised over all kinds.
+pub fn advice_plot(advice: &Advice, policies: &[(Policy, FrontierPoint)], window: &str) -> Plot {
+    let series = advice
+        .kinds
+        .iter()
+        .map(|k| {
+            let points: Vec<FrontierPoint> = k.candidates.iter().map(|c| c.point).collect();
+            Series {
+                name: k.kind.name().to_string(),
+                points: advice::envelope(&points)
+                    .into_iter()
+                    .map(|i| (points[i].emit_delay, points[i].score.accuracy()))
+                    .collect(),
+            }
+        })
+        .collect();
+    Plot {
+        title: format!(
+            "accuracy against emit delay, {window} windows (target {}%)",
+            advice.request.target
+        ),
+        series,
+        policies: policy_marks(policies),
+        advised: advice.best().map(|(k, c)| Mark {
+            name: format!("advised: {} {}", k.kind.name(), setting_words(k.kind, c)),
+            x: c.point.emit_delay,
+            y: c.point.score.accuracy(),
+        }),
+    }
+}
+
+/// The policies as marks on a plot.
+pub fn policy_marks(policies: &[(Policy, FrontierPoint)]) -> Vec<Mark> {
+    policies
+        .iter()
+        .map(|(p, pt)| Mark {
+            name: p.name.to_string(),
+            x: pt.emit_delay,
+            y: pt.score.accuracy(),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn targets_are_read_with_or_without_a_percent_sign() {
+        assert_eq!(parse_target("99.9%"), Ok(99.9));
+        assert_eq!(parse_target("99.9"), Ok(99.9));
+        assert!(parse_target("0").is_err());
+        assert!(parse_target("101%").is_err());
+        assert!(parse_target("nan").is_err());
+        assert!(parse_target("x").is_err());
+    }
+
+    #[test]
+    fn kinds_are_read_in_order_once() {
+        assert_eq!(
+            parse_kinds("bounded,fixed,bounded"),
+            Ok(KindList(vec![Kind::Bounded, Kind::Fixed]))
+        );
+        assert!(parse_kinds("perfect").is_err());
+    }
+}
