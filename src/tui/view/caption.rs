@@ -142,18 +142,6 @@ pub fn highlight(app: &App, a: &Areas, off: (u16, u16), buf: &mut Buffer) {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn captions_wrap_whole_words_and_end_in_an_ellipsis_when_cut() {
-        assert_eq!(wrap("one two three", 7, 3), vec!["one two", "three"]);
-        let cut = wrap("a b c d e f", 3, 2);
-        assert_eq!(cut, vec!["a b", "c …"]);
-    }
-}
-
 /// A panel the tour's step keeps back: its frame, dim, with its name and nothing inside, so
 /// the screen does not move when a later step shows it.
 pub fn withheld(app: &App, name: &str, r: Rect, buf: &mut Buffer) {
@@ -169,4 +157,16 @@ pub fn withheld(app: &App, name: &str, r: Rect, buf: &mut Buffer) {
         .border_style(t.dim)
         .title(Span::styled(title, t.dim))
         .render(r, buf);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn captions_wrap_whole_words_and_end_in_an_ellipsis_when_cut() {
+        assert_eq!(wrap("one two three", 7, 3), vec!["one two", "three"]);
+        let cut = wrap("a b c d e f", 3, 2);
+        assert_eq!(cut, vec!["a b", "c …"]);
+    }
 }
