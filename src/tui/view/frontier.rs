@@ -82,7 +82,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             let msg = if app.input_open() {
                 "the sweep runs once the input ends".to_string()
             } else {
-                "sweeping 13 × 13 runs…".to_string()
+                "sweeping 13 lags × 13 graces…".to_string()
             };
             super::text::string(buf, inner.x, inner.y, msg, inner.width, t.dim);
             return;
