@@ -186,38 +186,33 @@ pub fn choose(
     let meets: Vec<usize> = (0..points.len())
         .filter(|&i| points[i].score.accuracy() >= target)
         .collect();
+    // The settings tied for the least key, compared by `total_cmp` (so a NaN ties with
+    // itself and the best is always among them).
     let tied = |among: &[usize], key: &dyn Fn(usize) -> (f64, f64)| -> Vec<usize> {
-        let best = among
-            .iter()
-            .map(|&i| key(i))
-            .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+        let order = |a: (f64, f64), b: (f64, f64)| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1));
+        let Some(best) = among.iter().map(|&i| key(i)).min_by(|&a, &b| order(a, b)) else {
+            return Vec::new();
+        };
         among
             .iter()
             .copied()
-            .filter(|&i| Some(key(i)) == best)
+            .filter(|&i| order(key(i), best).is_eq())
             .collect()
     };
-    let least_state = |among: Vec<usize>, state: &mut dyn FnMut(usize) -> usize| {
-        if among.len() == 1 {
-            return among[0];
-        }
-        among
-            .into_iter()
-            .min_by_key(|&i| (state(i), i))
-            .expect("a tie has members")
+    // A lone setting is taken without asking its state (a run).
+    let least_state = |among: Vec<usize>, state: &mut dyn FnMut(usize) -> usize| match among[..] {
+        [only] => Some(only),
+        _ => among.into_iter().min_by_key(|&i| (state(i), i)),
     };
     if !meets.is_empty() {
         let t = tied(&meets, &|i| (points[i].emit_delay, 0.0));
-        return Some(Choice::Meets(least_state(t, &mut state)));
+        return least_state(t, &mut state).map(Choice::Meets);
     }
     let all: Vec<usize> = (0..points.len()).collect();
-    if all.is_empty() {
-        return None;
-    }
     let t = tied(&all, &|i| {
         (-points[i].score.accuracy(), points[i].emit_delay)
     });
-    Some(Choice::Closest(least_state(t, &mut state)))
+    least_state(t, &mut state).map(Choice::Closest)
 }
 
 /// Chooses among a frontier's points (swept with `base`'s window and watermark family): the
