@@ -4,109 +4,25 @@
 //! demo's files are checked before the UI opens: a bad recording names its line, a path that
 //! cannot be written is an error, exit code 2.
 
-use std::io::{Read, Write};
+mod pty_common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use portable_pty::{native_pty_system, CommandBuilder, PtySize};
+use portable_pty::CommandBuilder;
+use pty_common::{Session, DEADLINE};
 
-/// How long a wait may take before the test fails: generous, as a loaded machine (a debug
-/// build, other tests running) can be slow; each wait ends as soon as its screen shows.
-const DEADLINE: Duration = Duration::from_secs(120);
 const COLS: u16 = 100;
 const ROWS: u16 = 30;
 
-/// The binary running in a pseudo-terminal, its screen parsed as it draws.
-struct Session {
-    parser: Arc<Mutex<vt100::Parser>>,
-    writer: Box<dyn Write + Send>,
-    child: Box<dyn portable_pty::Child + Send + Sync>,
-}
-
-impl Session {
-    fn start(dir: &Path, args: &[&str]) -> Session {
-        let pair = native_pty_system()
-            .openpty(PtySize {
-                rows: ROWS,
-                cols: COLS,
-                pixel_width: 0,
-                pixel_height: 0,
-            })
-            .expect("a pseudo-terminal");
-        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_twoclocks"));
-        cmd.args(args);
-        cmd.cwd(dir);
-        cmd.env("TERM", "xterm-256color");
-        cmd.env("NO_COLOR", "1");
-        let child = pair.slave.spawn_command(cmd).expect("the binary starts");
-        drop(pair.slave);
-        let mut reader = pair.master.try_clone_reader().expect("a reader");
-        let writer = pair.master.take_writer().expect("a writer");
-        let parser = Arc::new(Mutex::new(vt100::Parser::new(ROWS, COLS, 0)));
-        let feed = parser.clone();
-        thread::spawn(move || {
-            let _master = pair.master;
-            let mut buf = [0u8; 8192];
-            while let Ok(n) = reader.read(&mut buf) {
-                if n == 0 {
-                    break;
-                }
-                if let Ok(mut p) = feed.lock() {
-                    p.process(&buf[..n]);
-                }
-            }
-        });
-        Session {
-            parser,
-            writer,
-            child,
-        }
-    }
-
-    fn contents(&self) -> String {
-        match self.parser.lock() {
-            Ok(p) => p.screen().contents(),
-            Err(p) => p.into_inner().screen().contents(),
-        }
-    }
-
-    fn wait_for(&self, what: &str, pred: impl Fn(&str) -> bool) -> String {
-        let start = Instant::now();
-        loop {
-            let s = self.contents();
-            if pred(&s) {
-                return s;
-            }
-            assert!(
-                start.elapsed() < DEADLINE,
-                "timed out waiting for {what}; screen:\n{s}"
-            );
-            thread::sleep(Duration::from_millis(40));
-        }
-    }
-
-    fn press(&mut self, bytes: &[u8]) {
-        self.writer.write_all(bytes).expect("keys are written");
-        self.writer.flush().expect("keys are flushed");
-    }
-
-    fn wait_exit(mut self) {
-        let start = Instant::now();
-        loop {
-            if let Some(status) = self.child.try_wait().expect("the child can be waited on") {
-                assert!(status.success(), "exit status {status:?}");
-                return;
-            }
-            if start.elapsed() > DEADLINE {
-                let _ = self.child.kill();
-                panic!("the UI did not quit");
-            }
-            thread::sleep(Duration::from_millis(40));
-        }
-    }
+/// The binary in a pseudo-terminal, started in `dir` with `args`.
+fn ui_in(dir: &Path, args: &[&str]) -> Session {
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_twoclocks"));
+    cmd.args(args);
+    cmd.cwd(dir);
+    Session::start(cmd, COLS, ROWS)
 }
 
 fn temp_dir(name: &str) -> PathBuf {
@@ -153,7 +69,7 @@ fn play_cast(path: &Path) -> String {
 #[test]
 fn a_recorded_demo_replays_and_its_cast_shows_what_the_terminal_showed() {
     let dir = temp_dir("demo");
-    let mut s = Session::start(
+    let mut s = ui_in(
         &dir,
         &["--paused", "--record", "demo.rec", "--cast", "demo.cast"],
     );
@@ -198,7 +114,7 @@ fn a_recorded_demo_replays_and_its_cast_shows_what_the_terminal_showed() {
     let mut without_q: Vec<&str> = lines[..lines.len() - 2].to_vec();
     without_q.push(lines[lines.len() - 1]);
     std::fs::write(dir.join("noq.rec"), without_q.join("\n") + "\n").unwrap();
-    let mut r = Session::start(&dir, &["--paused", "--replay", "noq.rec"]);
+    let mut r = ui_in(&dir, &["--paused", "--replay", "noq.rec"]);
     let replayed = r.wait_for("the replay's end", |t| {
         t.contains("the recording has been played")
     });
@@ -207,7 +123,7 @@ fn a_recorded_demo_replays_and_its_cast_shows_what_the_terminal_showed() {
     r.wait_exit();
 
     // With the q, the replay quits by itself.
-    let q = Session::start(&dir, &["--paused", "--replay", "demo.rec"]);
+    let mut q = ui_in(&dir, &["--paused", "--replay", "demo.rec"]);
     q.wait_exit();
 
     // With other flags it would go through other states: refused, saying which.

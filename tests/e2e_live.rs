@@ -7,119 +7,39 @@
 //! Every wait polls the screen with a generous deadline, so a loaded machine only makes it
 //! slower, not flaky.
 
+mod pty_common;
+
 use std::fs::File;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use portable_pty::{native_pty_system, CommandBuilder, PtySize};
+use portable_pty::CommandBuilder;
+use pty_common::{Session, DEADLINE};
 
-const DEADLINE: Duration = Duration::from_secs(30);
-
-/// The binary behind a pipe from a FIFO, in a pseudo-terminal, its screen parsed as it draws.
-struct Session {
-    parser: Arc<Mutex<vt100::Parser>>,
-    keys: Box<dyn Write + Send>,
-    child: Box<dyn portable_pty::Child + Send + Sync>,
+/// The binary behind a pipe from a FIFO, in a pseudo-terminal of that size.
+fn live(cols: u16, rows: u16, fifo: &Path, args: &str) -> Session {
+    let line = format!(
+        "cat '{}' | '{}' --input - --input-format jsonl {args}",
+        fifo.display(),
+        env!("CARGO_BIN_EXE_twoclocks")
+    );
+    let mut cmd = CommandBuilder::new("sh");
+    cmd.args(["-c", &line]);
+    Session::start(cmd, cols, rows)
 }
 
-impl Session {
-    fn start(cols: u16, rows: u16, fifo: &Path, args: &str) -> Session {
-        let pair = native_pty_system()
-            .openpty(PtySize {
-                rows,
-                cols,
-                pixel_width: 0,
-                pixel_height: 0,
-            })
-            .expect("a pseudo-terminal");
-        let line = format!(
-            "cat '{}' | '{}' --input - --input-format jsonl {args}",
-            fifo.display(),
-            env!("CARGO_BIN_EXE_twoclocks")
+/// Waits for the shell (and so the UI) to exit with success, the terminal handed back.
+fn expect_clean_exit(s: &mut Session) {
+    s.wait_exit();
+    let start = Instant::now();
+    while s.screen(|screen| screen.alternate_screen()) {
+        assert!(
+            start.elapsed() < DEADLINE,
+            "the terminal was left on the alternate screen"
         );
-        let mut cmd = CommandBuilder::new("sh");
-        cmd.args(["-c", &line]);
-        cmd.env("TERM", "xterm-256color");
-        cmd.env("NO_COLOR", "1");
-        let child = pair.slave.spawn_command(cmd).expect("the shell starts");
-        drop(pair.slave);
-        let mut reader = pair.master.try_clone_reader().expect("a reader");
-        let keys = pair.master.take_writer().expect("a writer");
-        let parser = Arc::new(Mutex::new(vt100::Parser::new(rows, cols, 0)));
-        let feed = parser.clone();
-        thread::spawn(move || {
-            let _master = pair.master;
-            let mut buf = [0u8; 8192];
-            while let Ok(n) = reader.read(&mut buf) {
-                if n == 0 {
-                    break;
-                }
-                if let Ok(mut p) = feed.lock() {
-                    p.process(&buf[..n]);
-                }
-            }
-        });
-        Session {
-            parser,
-            keys,
-            child,
-        }
-    }
-
-    fn contents(&self) -> String {
-        match self.parser.lock() {
-            Ok(p) => p.screen().contents(),
-            Err(p) => p.into_inner().screen().contents(),
-        }
-    }
-
-    fn wait_for(&self, what: &str, pred: impl Fn(&str) -> bool) -> String {
-        let start = Instant::now();
-        loop {
-            let s = self.contents();
-            if pred(&s) {
-                return s;
-            }
-            if start.elapsed() > DEADLINE {
-                panic!("timed out waiting for {what}; screen:\n{s}");
-            }
-            thread::sleep(Duration::from_millis(40));
-        }
-    }
-
-    fn press(&mut self, bytes: &[u8]) {
-        self.keys.write_all(bytes).expect("keys are written");
-        self.keys.flush().expect("keys are flushed");
-    }
-
-    /// Waits for the shell (and so the UI) to exit with success, the terminal handed back.
-    fn expect_clean_exit(mut self) {
-        let start = Instant::now();
-        let status = loop {
-            if let Some(status) = self.child.try_wait().expect("the child can be waited on") {
-                break status;
-            }
-            if start.elapsed() > DEADLINE {
-                let _ = self.child.kill();
-                panic!("the UI did not quit");
-            }
-            thread::sleep(Duration::from_millis(40));
-        };
-        assert!(status.success(), "exit status {status:?}");
-        let alternate = || match self.parser.lock() {
-            Ok(p) => p.screen().alternate_screen(),
-            Err(p) => p.into_inner().screen().alternate_screen(),
-        };
-        while alternate() {
-            assert!(
-                start.elapsed() < DEADLINE,
-                "the terminal was left on the alternate screen"
-            );
-            thread::sleep(Duration::from_millis(40));
-        }
+        thread::sleep(Duration::from_millis(40));
     }
 }
 
@@ -165,7 +85,7 @@ fn write_rows(out: &mut File, from: u32, to: u32) {
 #[test]
 fn the_counters_grow_while_the_producer_writes_and_the_end_is_said() {
     let path = fifo("grow");
-    let mut s = Session::start(120, 40, &path, "--window 2s");
+    let mut s = live(120, 40, &path, "--window 2s");
     // Opening the FIFO waits for `cat` to open the other end.
     let mut out = File::create(&path).expect("the FIFO opens");
     s.wait_for("the UI, live", |t| {
@@ -193,20 +113,20 @@ fn the_counters_grow_while_the_producer_writes_and_the_end_is_said() {
     s.wait_for("the help", |t| t.contains("Esc"));
     s.press(b"\x1b");
     s.press(b"q");
-    s.expect_clean_exit();
+    expect_clean_exit(&mut s);
     let _ = std::fs::remove_file(&path);
 }
 
 #[test]
 fn ctrl_c_quits_while_the_producer_is_still_writing() {
     let path = fifo("quit");
-    let mut s = Session::start(80, 24, &path, "");
+    let mut s = live(80, 24, &path, "");
     let mut out = File::create(&path).expect("the FIFO opens");
     write_rows(&mut out, 0, 10);
     s.wait_for("10 rows", |t| arrived(t) == Some((10, 10)));
-    s.press(b"\x03"); // Ctrl-C, the FIFO still open
-                      // The producer finds no reader once the UI has gone: `cat` ends on a broken pipe, which
-                      // `sh -c` does not report (the pipeline's status is the UI's).
+    // Ctrl-C, the FIFO still open. The producer finds no reader once the UI has gone: `cat`
+    // ends on a broken pipe, which `sh -c` does not report (the pipeline's status is the UI's).
+    s.press(b"\x03");
     let writer = thread::spawn(move || {
         for i in 10..400 {
             if writeln!(out, "{{\"event_time_ms\": {}, \"key\": \"a\"}}", i * 100).is_err() {
@@ -215,7 +135,7 @@ fn ctrl_c_quits_while_the_producer_is_still_writing() {
             thread::sleep(Duration::from_millis(5));
         }
     });
-    s.expect_clean_exit();
+    expect_clean_exit(&mut s);
     let _ = writer.join();
     let _ = std::fs::remove_file(&path);
 }
