@@ -13,10 +13,10 @@ use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use portable_pty::CommandBuilder;
-use pty_common::{Session, DEADLINE};
+use pty_common::Session;
 
 /// The binary behind a pipe from a FIFO, in a pseudo-terminal of that size.
 fn live(cols: u16, rows: u16, fifo: &Path, args: &str) -> Session {
@@ -28,19 +28,6 @@ fn live(cols: u16, rows: u16, fifo: &Path, args: &str) -> Session {
     let mut cmd = CommandBuilder::new("sh");
     cmd.args(["-c", &line]);
     Session::start(cmd, cols, rows)
-}
-
-/// Waits for the shell (and so the UI) to exit with success, the terminal handed back.
-fn expect_clean_exit(s: &mut Session) {
-    s.wait_exit();
-    let start = Instant::now();
-    while s.screen(|screen| screen.alternate_screen()) {
-        assert!(
-            start.elapsed() < DEADLINE,
-            "the terminal was left on the alternate screen"
-        );
-        thread::sleep(Duration::from_millis(40));
-    }
 }
 
 /// The counters' "arrived N / M": (N, M).
@@ -113,7 +100,7 @@ fn the_counters_grow_while_the_producer_writes_and_the_end_is_said() {
     s.wait_for("the help", |t| t.contains("Esc"));
     s.press(b"\x1b");
     s.press(b"q");
-    expect_clean_exit(&mut s);
+    s.expect_clean_exit();
     let _ = std::fs::remove_file(&path);
 }
 
@@ -135,7 +122,7 @@ fn ctrl_c_quits_while_the_producer_is_still_writing() {
             thread::sleep(Duration::from_millis(5));
         }
     });
-    expect_clean_exit(&mut s);
+    s.expect_clean_exit();
     let _ = writer.join();
     let _ = std::fs::remove_file(&path);
 }

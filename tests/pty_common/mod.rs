@@ -109,4 +109,18 @@ impl Session {
         };
         assert!(status.success(), "exit status {status:?}");
     }
+
+    /// [`Session::wait_exit`], then waits for the terminal to be handed back: the alternate
+    /// screen left (the last bytes may still be on their way).
+    pub fn expect_clean_exit(&mut self) {
+        self.wait_exit();
+        let start = Instant::now();
+        while self.screen(|s| s.alternate_screen()) {
+            assert!(
+                start.elapsed() < DEADLINE,
+                "the terminal was left on the alternate screen"
+            );
+            thread::sleep(Duration::from_millis(40));
+        }
+    }
 }
