@@ -246,15 +246,7 @@ fn windowed(out: &mut Code, p: &Policy) {
         "    public static final OutputTag<Event> DROPPED = new OutputTag<Event>(\"dropped\") {};",
     );
     out.blank();
-    out.line(
-        "    public static SingleOutputStreamOperator<Long> apply(DataStream<Event> events) {",
-    );
-    strategy(out, p);
-    out.line(format!("{I}return events"));
-    out.line(format!(
-        "{I}        .assignTimestampsAndWatermarks(watermarks)"
-    ));
-    out.line(format!("{I}        .keyBy(event -> event.key)"));
+    keyed_events(out, p);
     out.comment(
         K,
         C,
@@ -508,15 +500,7 @@ fn global(out: &mut Code, p: &Policy, ttl: Option<Ttl>) {
          Flink that is keyed state in a KeyedProcessFunction (GlobalWindows would need a \
          custom trigger and has no state TTL).",
     );
-    out.line(
-        "    public static SingleOutputStreamOperator<Long> apply(DataStream<Event> events) {",
-    );
-    strategy(out, p);
-    out.line(format!("{I}return events"));
-    out.line(format!(
-        "{I}        .assignTimestampsAndWatermarks(watermarks)"
-    ));
-    out.line(format!("{I}        .keyBy(event -> event.key)"));
+    keyed_events(out, p);
     out.line(format!("{I}        .process(new RunningCount());"));
     out.line("    }");
     out.blank();
@@ -727,4 +711,19 @@ fn watermark_class(out: &mut Code, p: &Policy) {
             out.line("    }");
         }
     }
+}
+
+/// The job's entry point up to the keyed stream: the watermark strategy, timestamps and
+/// watermarks assigned, events keyed (the window or the running count follows).
+fn keyed_events(out: &mut Code, p: &Policy) {
+    const I: &str = "        ";
+    out.line(
+        "    public static SingleOutputStreamOperator<Long> apply(DataStream<Event> events) {",
+    );
+    strategy(out, p);
+    out.line(format!("{I}return events"));
+    out.line(format!(
+        "{I}        .assignTimestampsAndWatermarks(watermarks)"
+    ));
+    out.line(format!("{I}        .keyBy(event -> event.key)"));
 }
