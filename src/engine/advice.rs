@@ -3,6 +3,7 @@
 //! with the state it costs. The grids it sweeps are decided here; the points come from the
 //! frontier's [`sweep`].
 
+use super::frontier::slack::{Clocked, SlackStats};
 use super::frontier::{point, sweep, FrontierPoint, Policy, POLICIES};
 use super::processor::{EngineConfig, Output, Processor};
 use super::stream::Stream;
@@ -410,6 +411,41 @@ pub fn advise(stream: &Stream, base: EngineConfig, req: &Request) -> Advice {
             advise_kind(kind, cands, req.target, |c| {
                 state_cost(stream, config_of(base, c))
             })
+        })
+        .collect();
+    Advice {
+        request: req.clone(),
+        kinds,
+    }
+}
+
+/// The advice from a log's slack statistics ([`SlackStats`]): the fixed and bounded kinds
+/// asked for (the heuristic needs every arrival's delay, which the statistics do not keep),
+/// swept on the statistics' grid, with the state each setting costs counted from them. On a
+/// stream's own statistics it is the advice [`advise`] gives for those kinds, when the
+/// statistics' grid is the request's (step = largest emit delay / [`GRID_STEPS`]).
+pub fn advise_stats(stats: &SlackStats, req: &Request) -> Advice {
+    let kinds = req
+        .kinds
+        .iter()
+        .filter_map(|&kind| {
+            let clocked = match kind {
+                Kind::Fixed => Clocked::Fixed,
+                Kind::Bounded => Clocked::Bounded,
+                Kind::Heuristic => return None,
+            };
+            let cands = stats
+                .sweep(clocked)
+                .into_iter()
+                .map(|point| Candidate {
+                    watermark: clocked.watermark(point.lag),
+                    point,
+                })
+                .filter(|c| c.point.emit_delay <= req.max_delay)
+                .collect();
+            Some(advise_kind(kind, cands, req.target, |c| {
+                stats.state_cost(clocked, c.point.lag, c.point.grace)
+            }))
         })
         .collect();
     Advice {

@@ -6,6 +6,7 @@
 
 mod runs;
 mod search;
+pub mod slack;
 
 use std::collections::BTreeMap;
 

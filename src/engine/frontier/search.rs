@@ -44,6 +44,18 @@ pub(super) fn sweep(
         return None;
     }
     let arrivals = Arrivals::gather(stream, base);
+    Some(sweep_arrivals(&arrivals, lagged, lags, graces))
+}
+
+/// Scores every (lag, grace) over cells' arrivals: what each setting drops, by search. For a
+/// kind without a lag (`lagged` false) every lag is the same watermark, counted once. Points
+/// come lag-major, as [`super::sweep`] gives them.
+pub(super) fn sweep_arrivals(
+    arrivals: &Arrivals,
+    lagged: bool,
+    lags: &[f64],
+    graces: &[f64],
+) -> Vec<FrontierPoint> {
     let (graces_up, grace_rank) = ascending(graces);
     // A kind without a lag is the same watermark under every lag: counted once.
     let (lags_up, lag_rank) = if lagged {
@@ -51,10 +63,9 @@ pub(super) fn sweep(
     } else {
         (vec![0.0], vec![0; lags.len()])
     };
-    let tallies = tally_all(&arrivals, &lags_up, &graces_up);
+    let tallies = tally_all(arrivals, &lags_up, &graces_up);
     let total = arrivals.placements();
-    let points = lags
-        .iter()
+    lags.iter()
         .zip(&lag_rank)
         .flat_map(|(&lag, &l)| {
             let row = &tallies[l * graces.len()..];
@@ -74,8 +85,7 @@ pub(super) fn sweep(
                 }
             })
         })
-        .collect();
-    Some(points)
+        .collect()
 }
 
 /// The values ascending (none is NaN), and the place of each given value among them.
@@ -101,12 +111,16 @@ struct Tally {
 }
 
 /// Every (window, key) cell's arrivals: the window's end, and the watermark's clock at each
-/// arrival in arrival order.
-struct Arrivals {
+/// arrival in arrival order; or, from statistics, each clock value once with how many
+/// arrivals had it.
+pub(super) struct Arrivals {
     /// Per cell, its window's end, ms.
     ends: Vec<f64>,
     /// Per cell, the clock at each of its arrivals, in arrival order (so never falling).
     clock: Vec<Vec<f64>>,
+    /// Per cell, for each of its clock values, how many arrivals had that value or a later
+    /// one (a suffix sum); empty when each value stands for one arrival.
+    after: Vec<Vec<u64>>,
     /// How many (event, window) placements there are: the oracle's total.
     placements: u64,
 }
@@ -149,7 +163,43 @@ impl Arrivals {
         Arrivals {
             ends,
             clock,
+            after: Vec::new(),
             placements,
+        }
+    }
+
+    /// Cells given as their window's end and a histogram of clock values: `(clock, count)`
+    /// pairs, clocks ascending. Empty histograms and zero counts are left out.
+    pub(super) fn weighted(cells: impl IntoIterator<Item = (f64, Vec<(f64, u64)>)>) -> Arrivals {
+        let mut a = Arrivals {
+            ends: Vec::new(),
+            clock: Vec::new(),
+            after: Vec::new(),
+            placements: 0,
+        };
+        for (end, mut histogram) in cells {
+            histogram.retain(|&(_, n)| n > 0);
+            if histogram.is_empty() {
+                continue;
+            }
+            let mut after: Vec<u64> = histogram.iter().map(|&(_, n)| n).collect();
+            for i in (0..after.len().saturating_sub(1)).rev() {
+                after[i] += after[i + 1];
+            }
+            a.placements += after[0];
+            a.ends.push(end);
+            a.clock
+                .push(histogram.into_iter().map(|(c, _)| c).collect());
+            a.after.push(after);
+        }
+        a
+    }
+
+    /// How many of cell `c`'s arrivals lie at or after its `from`th clock value.
+    fn counted_from(&self, c: usize, from: usize) -> u64 {
+        match self.after.get(c) {
+            Some(after) => after.get(from).copied().unwrap_or(0),
+            None => (self.clock[c].len() - from) as u64,
         }
     }
 
@@ -188,7 +238,7 @@ impl Arrivals {
                     from = from.max(*k);
                     from += gallop(&arrivals[from..], |x| !dropped(x, g));
                     *k = from;
-                    let n = (arrivals.len() - from) as u64;
+                    let n = self.counted_from(c, from);
                     t.dropped += n;
                     t.wrong_windows += 1;
                     t.max_error = t.max_error.max(n);
