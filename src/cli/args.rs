@@ -46,7 +46,7 @@ pub struct SourceArgs {
     /// Read events from a log instead of generating them: CSV (header
     /// event_time_ms,proc_time_ms,key), JSON Lines or Parquet, maybe .gz/.zst; `-` is
     /// standard input.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["seed", "events", "span", "tail", "mean_delay", "tail_max", "keys"])]
+    #[arg(long, value_name = "FILE", group = "log", conflicts_with_all = ["seed", "events", "span", "tail", "mean_delay", "tail_max", "keys"])]
     pub input: Option<PathBuf>,
     /// How to read the log.
     #[command(flatten)]

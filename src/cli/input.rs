@@ -24,16 +24,16 @@ pub struct InputArgs {
     #[arg(long, value_enum, requires = "input")]
     pub input_format: Option<InputFormat>,
     /// The column (or JSON member) that holds the event time.
-    #[arg(long, default_value = "event_time_ms", requires = "input")]
+    #[arg(long, default_value = "event_time_ms", requires = "log")]
     pub event_time_col: String,
     /// The column that holds the processing time.
-    #[arg(long, default_value = "proc_time_ms", requires = "input")]
+    #[arg(long, default_value = "proc_time_ms", requires = "log")]
     pub proc_time_col: String,
     /// The column that holds the key.
-    #[arg(long, default_value = "key", requires = "input")]
+    #[arg(long, default_value = "key", requires = "log")]
     pub key_col: String,
     /// What a time is (default: a number is ms, a text is an RFC 3339 time).
-    #[arg(long, value_enum, requires = "input")]
+    #[arg(long, value_enum, requires = "log")]
     pub time_format: Option<TimeFormat>,
     /// Where processing times come from: a column, the file's order (a row's processing
     /// time is then the largest event time read up to it), or the clock (when the row arrived:

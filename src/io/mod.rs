@@ -1,6 +1,7 @@
 //! Sources and sinks at the edge of the program: reading event logs from files or standard
-//! input (CSV, JSON Lines, Parquet, compressed or not), writing streams and results out, and
-//! showing a user's values back in error messages. The engine never touches them.
+//! input (CSV, JSON Lines, Parquet, compressed or not), reading slack statistics back
+//! (`stats`), writing streams and results out, and showing a user's values back in error
+//! messages. The engine never touches them.
 
 pub mod csv;
 pub mod jsonl;
@@ -10,3 +11,4 @@ pub mod quote;
 pub mod sink;
 pub mod source;
 pub mod spool;
+pub mod stats;

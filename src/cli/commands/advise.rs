@@ -1,6 +1,8 @@
 //! `twoclocks advise`: for each watermark kind, the Pareto-optimal settings (emit delay against
 //! events lost and windows wrong) and the cheapest setting that meets an accuracy target, with
-//! the state it costs; as a table or JSON, and as a plot.
+//! the state it costs; as a table or JSON, and as a plot. From a stream, or, for a log too
+//! large to read here, from its slack statistics: `--sql` prints the query that computes them
+//! where the log lives, `--stats` advises from its result.
 
 use std::io::Write;
 
@@ -11,6 +13,7 @@ use serde::Serialize;
 use super::frontier::column_secs;
 use super::json::finite;
 use super::run::TableOrJson;
+use super::stats_query::{Dialect, QuerySpec};
 use crate::cli::args::{chosen, parse_duration, EngineArgs, Given, SourceArgs};
 use crate::cli::plot::{Mark, Plot, PlotFile, Series};
 use crate::engine::advice::{self, Advice, Candidate, Choice, Kind, KindAdvice, Request};
@@ -48,6 +51,15 @@ pub struct AdviseArgs {
     /// Also draw the frontiers, the policies and the advised point into FILE.svg or FILE.png.
     #[arg(long, value_name = "FILE")]
     pub plot: Option<std::path::PathBuf>,
+    /// Print the query that computes the log's slack statistics in this SQL engine, from a
+    /// table or view named `events` with the columns the column flags name (fixed and bounded
+    /// watermarks, tumbling or sliding windows), instead of advising.
+    #[arg(long, value_enum, value_name = "ENGINE", group = "log", conflicts_with_all = ["scenario", "stats", "plot", "format"])]
+    pub sql: Option<Dialect>,
+    /// Advise from slack statistics, the result of the --sql query saved as CSV or Parquet,
+    /// instead of from a stream (give the --window the query was printed for).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["scenario", "input"])]
+    pub stats: Option<std::path::PathBuf>,
     /// The flags given on the command line, which override the scenario's presets.
     #[arg(skip)]
     pub given: Given,
@@ -111,7 +123,10 @@ fn parse_max_delay(s: &str) -> Result<f64, String> {
 
 #[derive(Serialize)]
 struct AdviceJson {
-    events: usize,
+    /// The stream's events (`None` from statistics, which count placements only).
+    events: Option<usize>,
+    /// (event, window) placements: the true total accuracy is measured against.
+    placements: u64,
     window: String,
     target_accuracy: f64,
     max_delay_ms: f64,
@@ -167,24 +182,85 @@ pub fn advise(a: &AdviseArgs, mut out: &mut dyn Write) -> Result<()> {
         ),
         _ => WatermarkKind::DEFAULT_N,
     };
+    if let Some(dialect) = a.sql {
+        return print_query(a, dialect, out);
+    }
     let plot = a.plot.as_deref().map(PlotFile::create).transpose()?;
-    let (stream, cfg) = chosen(a.scenario, &a.source, &a.engine, &a.given)?;
-    let req = Request {
-        target: a.target_accuracy,
-        max_delay: a.max_delay,
-        kinds: a.watermarks.0.clone(),
-        heuristic_n,
+    let (advice, basis, window, policies) = match &a.stats {
+        Some(path) => {
+            let window = a.engine.config()?.window;
+            let (stats, report) = crate::io::stats::read_stats(path, window)?;
+            if report.rows_with_null > 0 {
+                eprintln!(
+                    "twoclocks: {}: the query left out {} rows of the log with a NULL time or key",
+                    path.display(),
+                    report.rows_with_null
+                );
+            }
+            let max_delay = stats.step * advice::GRID_STEPS as f64;
+            if a.given.has("max_delay") && a.max_delay != max_delay {
+                bail!(
+                    "{}: the statistics were computed for --max-delay {} (steps of {}): give \
+                     that, or print the query again with --max-delay {}",
+                    path.display(),
+                    column_secs(max_delay),
+                    column_secs(stats.step),
+                    column_secs(a.max_delay)
+                );
+            }
+            let req = Request {
+                target: a.target_accuracy,
+                max_delay,
+                kinds: statistics_kinds(a)?,
+                heuristic_n,
+            };
+            let advice = advice::advise_stats(&stats, &req);
+            let placements = placements(&advice);
+            let basis = Basis {
+                events: None,
+                placements,
+                source: format!(
+                    "{} placements in slack statistics ({})",
+                    placements,
+                    path.display()
+                ),
+            };
+            // The policies' lags are not on the statistics' grid: they are not drawn.
+            (advice, basis, window, Vec::new())
+        }
+        None => {
+            let (stream, cfg) = chosen(a.scenario, &a.source, &a.engine, &a.given)?;
+            let req = Request {
+                target: a.target_accuracy,
+                max_delay: a.max_delay,
+                kinds: a.watermarks.0.clone(),
+                heuristic_n,
+            };
+            let advice = advice::advise(&stream, cfg, &req);
+            let policies = if plot.is_some() {
+                advice::policies(&stream, cfg)
+            } else {
+                Vec::new()
+            };
+            let placements = placements(&advice);
+            let basis = Basis {
+                events: Some(stream.len()),
+                placements,
+                source: format!("{} events", stream.len()),
+            };
+            (advice, basis, cfg.window, policies)
+        }
     };
-    let advice = advice::advise(&stream, cfg, &req);
+    let req = &advice.request;
     if let Some(plot) = plot {
-        let policies = advice::policies(&stream, cfg);
-        plot.write(&advice_plot(&advice, &policies, &cfg.window.describe()))?;
+        plot.write(&advice_plot(&advice, &policies, &window.describe()))?;
     }
     match a.format {
         TableOrJson::Json => {
             let j = AdviceJson {
-                events: stream.len(),
-                window: cfg.window.describe(),
+                events: basis.events,
+                placements: basis.placements,
+                window: window.describe(),
                 target_accuracy: req.target,
                 max_delay_ms: req.max_delay,
                 settings: advice
@@ -209,8 +285,72 @@ pub fn advise(a: &AdviseArgs, mut out: &mut dyn Write) -> Result<()> {
             serde_json::to_writer(&mut out, &j).map_err(std::io::Error::from)?;
             writeln!(out)?;
         }
-        TableOrJson::Table => table(&advice, &stream, &cfg.window.describe(), out)?,
+        TableOrJson::Table => table(&advice, &basis.source, &window.describe(), out)?,
     }
+    out.flush()?;
+    Ok(())
+}
+
+/// What the advice was computed over, as the output names it.
+struct Basis {
+    /// The stream's events (`None` from statistics).
+    events: Option<usize>,
+    /// (event, window) placements.
+    placements: u64,
+    /// In words, for the table's first line.
+    source: String,
+}
+
+/// The (event, window) placements the advice scored against (0 when nothing was swept).
+fn placements(advice: &Advice) -> u64 {
+    advice
+        .kinds
+        .iter()
+        .flat_map(|k| k.candidates.first())
+        .map(|c| c.point.score.truth_total)
+        .next()
+        .unwrap_or(0)
+}
+
+/// The watermark kinds slack statistics can advise on: those asked for, which must not
+/// include the heuristic (its watermark follows every arrival's delay); by default both.
+fn statistics_kinds(a: &AdviseArgs) -> Result<Vec<Kind>> {
+    if !a.given.has("watermarks") {
+        return Ok(vec![Kind::Fixed, Kind::Bounded]);
+    }
+    if a.watermarks.0.contains(&Kind::Heuristic) {
+        bail!(
+            "slack statistics serve the fixed and bounded watermarks: the heuristic's follows \
+             every arrival's delay, which they do not keep; give --watermarks fixed,bounded, or \
+             advise from the log with --input"
+        );
+    }
+    Ok(a.watermarks.0.clone())
+}
+
+/// `advise --sql`: prints the query for the window and column flags given.
+fn print_query(a: &AdviseArgs, dialect: Dialect, out: &mut dyn Write) -> Result<()> {
+    statistics_kinds(a)?;
+    let step = a.max_delay / advice::GRID_STEPS as f64;
+    if step.fract() != 0.0 {
+        bail!(
+            "--max-delay {} is not {} whole-millisecond steps: slack statistics are binned by \
+             the grid's step; give e.g. 120s, 60s or 24s",
+            column_secs(a.max_delay),
+            advice::GRID_STEPS
+        );
+    }
+    let read = &a.source.read;
+    let spec = QuerySpec {
+        dialect,
+        window: a.engine.config()?.window,
+        event_time_col: read.event_time_col.clone(),
+        proc_time_col: read.proc_time_col.clone(),
+        key_col: read.key_col.clone(),
+        time_format: read.time_format,
+        step: step as i64,
+    };
+    out.write_all(spec.text()?.as_bytes())?;
     out.flush()?;
     Ok(())
 }
@@ -283,17 +423,11 @@ fn setting_words(k: Kind, c: &Candidate) -> String {
     format!("{dial}, grace {}", column_secs(c.point.grace))
 }
 
-fn table(
-    advice: &Advice,
-    stream: &crate::engine::Stream,
-    window: &str,
-    out: &mut dyn Write,
-) -> Result<()> {
+fn table(advice: &Advice, source: &str, window: &str, out: &mut dyn Write) -> Result<()> {
     let req = &advice.request;
     writeln!(
         out,
-        "advice for {window} windows over {} events: target {}% accuracy, emit delay at most {}",
-        stream.len(),
+        "advice for {window} windows over {source}: target {}% accuracy, emit delay at most {}",
         req.target,
         column_secs(req.max_delay)
     )?;

@@ -10,6 +10,7 @@ mod json;
 mod pipeline;
 mod report;
 mod run;
+mod stats_query;
 mod stream;
 
 pub use advise::{advice_plot, advise, policy_marks, AdviseArgs, KindList};
@@ -18,4 +19,5 @@ pub use frontier::{frontier, FrontierArgs, TableCsvJson, MAX_FRONTIER_POINTS};
 pub use pipeline::{BarrierArg, PipelineArgs, SinkArg};
 pub use report::{report, ReportArgs};
 pub use run::{run, RunArgs, TableOrJson};
+pub use stats_query::{Dialect, QuerySpec};
 pub use stream::{stream, StreamArgs, StreamFormat};

@@ -1,0 +1,246 @@
+//! The query `advise --sql` prints: it computes a log's slack statistics where the log lives
+//! (Spark, Flink or DuckDB), from a table or view named `events` with the columns the column
+//! flags name, so that `advise --stats` can finish the advice without the log. It computes
+//! what the engine's `SlackStats::of` computes on a stream: per watermark kind (fixed: the
+//! largest processing time seen; bounded: the largest event time seen), per window and key,
+//! the clock at the cell's first arrival and how many arrivals fell in each slack bin.
+
+use anyhow::{bail, Result};
+use clap::ValueEnum;
+
+use crate::engine::frontier::slack::{BOTTOM_BIN, TOP_BIN};
+use crate::engine::WindowFn;
+use crate::io::source::TimeFormat;
+
+/// The SQL engine the query is written for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[allow(missing_docs)]
+pub enum Dialect {
+    // Apache Spark SQL (3.1 or later).
+    Spark,
+    // Apache Flink SQL, in batch mode.
+    Flink,
+    // DuckDB.
+    Duckdb,
+}
+
+impl Dialect {
+    /// The engine's name, as the query's comment gives it.
+    pub fn title(self) -> &'static str {
+        match self {
+            Dialect::Spark => "Spark SQL (3.1 or later)",
+            Dialect::Flink => "Flink SQL (batch mode: SET 'execution.runtime-mode' = 'batch';)",
+            Dialect::Duckdb => "DuckDB",
+        }
+    }
+
+    /// A column name quoted as this dialect quotes identifiers.
+    fn ident(self, name: &str) -> String {
+        match self {
+            Dialect::Duckdb => format!("\"{}\"", name.replace('"', "\"\"")),
+            Dialect::Spark | Dialect::Flink => format!("`{}`", name.replace('`', "``")),
+        }
+    }
+
+    /// The text type.
+    fn text(self) -> &'static str {
+        match self {
+            Dialect::Duckdb => "VARCHAR",
+            Dialect::Spark | Dialect::Flink => "STRING",
+        }
+    }
+
+    /// Milliseconds since the epoch, as a DOUBLE, of a timestamp (or RFC 3339 text) column.
+    fn timestamp_ms(self, col: &str) -> String {
+        match self {
+            Dialect::Duckdb => format!("CAST(epoch_us(CAST({col} AS TIMESTAMPTZ)) AS DOUBLE) / 1000"),
+            Dialect::Spark => format!("CAST(unix_micros(CAST({col} AS TIMESTAMP)) AS DOUBLE) / 1000"),
+            Dialect::Flink => format!(
+                "CAST(UNIX_TIMESTAMP(DATE_FORMAT(CAST({col} AS TIMESTAMP(3)), 'yyyy-MM-dd HH:mm:ss')) AS DOUBLE) * 1000 \
+                 + CAST(DATE_FORMAT(CAST({col} AS TIMESTAMP(3)), 'SSS') AS DOUBLE)"
+            ),
+        }
+    }
+}
+
+/// What the query is asked for: the window, the columns, their time unit, the grid's step.
+#[derive(Debug, Clone)]
+pub struct QuerySpec {
+    /// The SQL engine.
+    pub dialect: Dialect,
+    /// The window (tumbling or sliding).
+    pub window: WindowFn,
+    /// The event-time column.
+    pub event_time_col: String,
+    /// The processing-time column.
+    pub proc_time_col: String,
+    /// The key column.
+    pub key_col: String,
+    /// What a time is (`None`: a number of ms).
+    pub time_format: Option<TimeFormat>,
+    /// The grid's step, whole ms.
+    pub step: i64,
+}
+
+/// A whole number of ms as a duration flag: in seconds where it is whole seconds.
+fn duration_flag(ms: i64) -> String {
+    if ms % 1000 == 0 {
+        format!("{}s", ms / 1000)
+    } else {
+        format!("{ms}ms")
+    }
+}
+
+/// The minute of processing time the running maximum of event times is taken within, before
+/// it is carried across minutes: no engine sorts the whole table on one node.
+const BUCKET_MS: i64 = 60_000;
+
+impl QuerySpec {
+    /// A column's time in ms, as a DOUBLE.
+    fn time_ms(&self, col: &str) -> String {
+        let c = self.dialect.ident(col);
+        match self.time_format {
+            None | Some(TimeFormat::Ms) => format!("CAST({c} AS DOUBLE)"),
+            Some(TimeFormat::S) => format!("CAST({c} AS DOUBLE) * 1000"),
+            Some(TimeFormat::Us) => format!("CAST({c} AS DOUBLE) / 1000"),
+            Some(TimeFormat::Ns) => format!("CAST({c} AS DOUBLE) / 1000000"),
+            Some(TimeFormat::Rfc3339) => self.dialect.timestamp_ms(&c),
+        }
+    }
+
+    /// The query's text.
+    pub fn text(&self) -> Result<String> {
+        let (size, slide) = match self.window {
+            WindowFn::Tumbling { size } => (size, size),
+            WindowFn::Sliding { size, slide } => (size, slide),
+            _ => bail!(
+                "advise --sql computes statistics for tumbling and sliding windows; {} windows \
+                 merge or never end, and need the log itself: give --input",
+                self.window.describe()
+            ),
+        };
+        let d = self.dialect;
+        let step = self.step;
+        let top = TOP_BIN;
+        let bottom = BOTTOM_BIN;
+        // Windows per event: those whose start is within one size before it.
+        let per_event = (size + slide - 1) / slide;
+        let offsets = (0..per_event)
+            .map(|i| format!("({i})"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let et = self.time_ms(&self.event_time_col);
+        let pt = self.time_ms(&self.proc_time_col);
+        let key = format!("CAST({} AS {})", d.ident(&self.key_col), d.text());
+        let null_check = format!(
+            "{} IS NULL OR {} IS NULL OR {} IS NULL",
+            d.ident(&self.event_time_col),
+            d.ident(&self.proc_time_col),
+            d.ident(&self.key_col)
+        );
+        let window = self.window.describe();
+        let max_delay = step * crate::engine::advice::GRID_STEPS as i64;
+        let max_delay_flag = duration_flag(max_delay);
+        let window_flags = if slide == size {
+            format!("--window {}", duration_flag(size))
+        } else {
+            format!(
+                "--window {} --slide {}",
+                duration_flag(size),
+                duration_flag(slide)
+            )
+        };
+        Ok(format!(
+            "\
+-- Slack statistics for `twoclocks advise --stats`, for {title}.
+-- Window: {window}. Grid: lags and graces 0 to {max_delay_flag} in steps of {step} ms.
+-- Reads the table or view `events`; rows with a NULL time or key are counted, not used.
+-- Per watermark kind (fixed: its clock is the largest processing time seen; bounded: the
+-- largest event time seen in processing order), window and key: the clock at the cell's
+-- first arrival, and how many arrivals had each slack bin,
+-- floor((clock - window end) / {step} ms), from {bottom} (before the end) to {top}.
+-- Rows with equal processing times are taken in event-time order here; twoclocks --input
+-- takes them in file order, so under the bounded watermark the two can differ for them.
+-- Save the result as CSV or Parquet and run:
+--   twoclocks advise --stats FILE {window_flags} --max-delay {max_delay_flag}
+WITH timed AS (
+  SELECT {key} AS k,
+         {et} AS et,
+         {pt} AS pt
+  FROM events
+  WHERE NOT ({null_check})
+),
+bucketed AS (
+  SELECT k, et, pt, FLOOR(pt / {BUCKET_MS}) AS b FROM timed
+),
+bucket_high AS (
+  SELECT b, MAX(et) AS high FROM bucketed GROUP BY b
+),
+before_bucket AS (
+  SELECT b, MAX(high) OVER (ORDER BY b ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS high
+  FROM bucket_high
+),
+clocked AS (
+  SELECT x.k, x.et, x.pt,
+         CASE WHEN p.high IS NULL OR x.within > p.high THEN x.within ELSE p.high END AS high_et
+  FROM (
+    SELECT k, et, pt, b,
+           MAX(et) OVER (PARTITION BY b ORDER BY pt, et
+                         ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS within
+    FROM bucketed
+  ) x
+  JOIN before_bucket p ON x.b = p.b
+),
+placed AS (
+  SELECT c.k, c.et, c.pt, c.high_et,
+         CAST((FLOOR(c.et / {slide}) - o.i) * {slide} AS BIGINT) AS ws
+  FROM clocked c
+  CROSS JOIN (VALUES {offsets}) AS o(i)
+),
+windowed AS (
+  SELECT k, pt, high_et, ws, ws + {size} AS we FROM placed WHERE ws + {size} > et
+),
+clocks AS (
+  SELECT 'fixed' AS watermark, ws, we, k, pt AS clock FROM windowed
+  UNION ALL
+  SELECT 'bounded' AS watermark, ws, we, k, high_et AS clock FROM windowed
+),
+binned AS (
+  SELECT watermark, ws, we, k,
+         MIN(clock) OVER (PARTITION BY watermark, ws, k) AS first_clock,
+         CASE WHEN clock - we < 0 THEN {bottom}
+              WHEN clock - we >= {top_ms} THEN {top}
+              ELSE CAST(FLOOR((clock - we) / {step}) AS BIGINT) END AS bin
+  FROM clocks
+)
+SELECT watermark,
+       ws AS window_start_ms,
+       we AS window_end_ms,
+       k AS {key_out},
+       first_clock AS first_clock_ms,
+       bin AS slack_bin,
+       CAST({step} AS BIGINT) AS slack_bin_ms,
+       COUNT(*) AS events
+FROM binned
+GROUP BY watermark, ws, we, k, first_clock, bin
+UNION ALL
+SELECT 'rows_with_null' AS watermark,
+       CAST(NULL AS BIGINT) AS window_start_ms,
+       CAST(NULL AS BIGINT) AS window_end_ms,
+       CAST(NULL AS {text}) AS {key_out},
+       CAST(NULL AS DOUBLE) AS first_clock_ms,
+       CAST(NULL AS BIGINT) AS slack_bin,
+       CAST({step} AS BIGINT) AS slack_bin_ms,
+       COUNT(*) AS events
+FROM events
+WHERE {null_check}
+HAVING COUNT(*) > 0
+ORDER BY watermark, window_start_ms, {key_out}, slack_bin;
+",
+            title = d.title(),
+            top_ms = TOP_BIN * step,
+            key_out = d.ident("key"),
+            text = d.text(),
+        ))
+    }
+}

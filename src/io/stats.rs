@@ -1,0 +1,341 @@
+//! Slack statistics read back for `advise --stats`: the result of the query `advise --sql`
+//! prints, saved as CSV (with a header) or Parquet. Every row is checked: its watermark kind,
+//! its window (one of the window function's), its slack bin and step, its count, and that a
+//! cell's rows agree on its first clock and that its lowest bin is that clock's. A bad row
+//! stops reading with an error naming the file, the line (or row) and the value.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+
+use ::parquet::file::reader::{FileReader, SerializedFileReader};
+use ::parquet::record::Field;
+use anyhow::{anyhow, bail, Context, Result};
+
+use crate::engine::frontier::slack::{bin, CellSlack, Clocked, SlackStats, BOTTOM_BIN, TOP_BIN};
+use crate::engine::{KeyId, WindowFn, WindowId};
+use crate::io::quote::quoted;
+
+/// The columns a statistics file holds, as the query names them.
+pub const COLUMNS: [&str; 8] = [
+    "watermark",
+    "window_start_ms",
+    "window_end_ms",
+    "key",
+    "first_clock_ms",
+    "slack_bin",
+    "slack_bin_ms",
+    "events",
+];
+
+/// The `watermark` of the row that counts the log's rows left out for a NULL time or key.
+pub const NULL_ROWS: &str = "rows_with_null";
+
+/// What reading a statistics file saw besides the statistics.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StatsReport {
+    /// Rows of the log the query left out because a time or the key was NULL.
+    pub rows_with_null: u64,
+    /// Rows of the statistics file read.
+    pub rows: u64,
+}
+
+/// One value of a row, as the file holds it.
+#[derive(Debug, Clone, PartialEq)]
+enum Value {
+    Null,
+    Number(f64),
+    Text(String),
+}
+
+impl Value {
+    fn shown(&self) -> String {
+        match self {
+            Value::Null => "null".to_string(),
+            Value::Number(v) => v.to_string(),
+            Value::Text(s) => quoted(s),
+        }
+    }
+
+    /// The value as a number (a text is parsed).
+    fn number(&self, column: &str) -> Result<f64> {
+        let v = match self {
+            Value::Number(v) => Some(*v),
+            Value::Text(s) => s.trim().parse::<f64>().ok(),
+            Value::Null => None,
+        };
+        v.filter(|v| v.is_finite())
+            .ok_or_else(|| anyhow!("{column} {} is not a number", self.shown()))
+    }
+
+    /// The value as a whole number.
+    fn whole(&self, column: &str) -> Result<i64> {
+        let v = self.number(column)?;
+        if v.fract() != 0.0 || v.abs() > 9e15 {
+            bail!("{column} {} is not a whole number", self.shown());
+        }
+        Ok(v as i64)
+    }
+
+    fn text(&self, column: &str) -> Result<String> {
+        match self {
+            Value::Text(s) => Ok(s.clone()),
+            Value::Number(v) => Ok(v.to_string()),
+            Value::Null => bail!("{column} is missing (null)"),
+        }
+    }
+}
+
+/// Reads the statistics at `path` (CSV or Parquet, told by the file's first bytes) for windows
+/// of `window`.
+pub fn read_stats(path: &Path, window: WindowFn) -> Result<(SlackStats, StatsReport)> {
+    let name = path.display().to_string();
+    let bytes = std::fs::read(path).with_context(|| format!("{name}: cannot read the file"))?;
+    let mut stats = Builder::new(&name, window);
+    if bytes.starts_with(b"PAR1") {
+        read_parquet(bytes, &name, &mut stats)?;
+    } else {
+        read_csv(&bytes, &name, &mut stats)?;
+    }
+    stats.finish()
+}
+
+fn read_csv(bytes: &[u8], name: &str, stats: &mut Builder) -> Result<()> {
+    let mut reader = csv::ReaderBuilder::new().from_reader(bytes);
+    let header: Vec<String> = reader
+        .headers()
+        .map_err(|e| anyhow!("{name}: cannot read the header line ({e})"))?
+        .iter()
+        .map(|h| h.trim().to_string())
+        .collect();
+    let places = places(&header, name)?;
+    for record in reader.records() {
+        let record =
+            record.map_err(|e| anyhow!("{name}: not a CSV file, or a broken line ({e})"))?;
+        let line = record.position().map_or(0, |p| p.line());
+        let values: Vec<Value> = places
+            .iter()
+            .map(|&i| match record.get(i) {
+                None => Value::Null,
+                Some(s) if s.trim().is_empty() => Value::Null,
+                Some(s) => Value::Text(s.to_string()),
+            })
+            .collect();
+        stats
+            .row(&values)
+            .map_err(|e| anyhow!("{name}, line {line}: {e}"))?;
+    }
+    Ok(())
+}
+
+fn read_parquet(bytes: Vec<u8>, name: &str, stats: &mut Builder) -> Result<()> {
+    let reader = SerializedFileReader::new(bytes::Bytes::from(bytes))
+        .map_err(|e| anyhow!("{name}: not a readable Parquet file, or a truncated one ({e})"))?;
+    let header: Vec<String> = reader
+        .metadata()
+        .file_metadata()
+        .schema_descr()
+        .root_schema()
+        .get_fields()
+        .iter()
+        .map(|f| f.name().to_string())
+        .collect();
+    let places = places(&header, name)?;
+    let iter = reader
+        .get_row_iter(None)
+        .map_err(|e| anyhow!("{name}: cannot read the Parquet rows ({e})"))?;
+    for (i, row) in iter.enumerate() {
+        let at = i + 1;
+        let row = row.map_err(|e| {
+            anyhow!("{name}, row {at}: cannot read the row, the file is corrupt or truncated ({e})")
+        })?;
+        let fields: Vec<&Field> = row.get_column_iter().map(|(_, f)| f).collect();
+        let values: Vec<Value> = places
+            .iter()
+            .map(|&i| value(fields.get(i).copied()))
+            .collect();
+        stats
+            .row(&values)
+            .map_err(|e| anyhow!("{name}, row {at}: {e}"))?;
+    }
+    Ok(())
+}
+
+/// A Parquet field as a value: numbers of any width, decimals and texts.
+fn value(field: Option<&Field>) -> Value {
+    match field {
+        None | Some(Field::Null) => Value::Null,
+        Some(Field::Byte(v)) => Value::Number(*v as f64),
+        Some(Field::Short(v)) => Value::Number(*v as f64),
+        Some(Field::Int(v)) => Value::Number(*v as f64),
+        Some(Field::Long(v)) => Value::Number(*v as f64),
+        Some(Field::UByte(v)) => Value::Number(*v as f64),
+        Some(Field::UShort(v)) => Value::Number(*v as f64),
+        Some(Field::UInt(v)) => Value::Number(*v as f64),
+        Some(Field::ULong(v)) => Value::Number(*v as f64),
+        Some(Field::Float(v)) => Value::Number(*v as f64),
+        Some(Field::Double(v)) => Value::Number(*v),
+        Some(Field::Str(s)) => Value::Text(s.clone()),
+        Some(other) => Value::Text(other.to_string()),
+    }
+}
+
+/// Where each of [`COLUMNS`] is in the file's header.
+fn places(header: &[String], name: &str) -> Result<Vec<usize>> {
+    COLUMNS
+        .iter()
+        .map(|c| {
+            header.iter().position(|h| h == c).ok_or_else(|| {
+                let found: Vec<String> = header.iter().map(|h| quoted(h)).collect();
+                anyhow!(
+                    "{name}: no column {} (slack statistics have the columns {}, as advise \
+                     --sql names them); the columns found are {}",
+                    quoted(c),
+                    COLUMNS.join(", "),
+                    found.join(", ")
+                )
+            })
+        })
+        .collect()
+}
+
+/// One cell being read: its first clock and its bins so far.
+struct CellRows {
+    first_clock: f64,
+    bins: BTreeMap<i64, u64>,
+}
+
+/// The statistics as they are read, row by row.
+struct Builder<'a> {
+    name: &'a str,
+    window: WindowFn,
+    step: Option<i64>,
+    keys: HashMap<String, KeyId>,
+    cells: BTreeMap<(Clocked, WindowId, KeyId), CellRows>,
+    report: StatsReport,
+}
+
+impl<'a> Builder<'a> {
+    fn new(name: &'a str, window: WindowFn) -> Self {
+        Builder {
+            name,
+            window,
+            step: None,
+            keys: HashMap::new(),
+            cells: BTreeMap::new(),
+            report: StatsReport::default(),
+        }
+    }
+
+    /// Takes one row, its values in the order of [`COLUMNS`].
+    fn row(&mut self, v: &[Value]) -> Result<()> {
+        self.report.rows += 1;
+        let watermark = v[0].text(COLUMNS[0])?;
+        let step = v[6].whole(COLUMNS[6])?;
+        if step <= 0 {
+            bail!("slack_bin_ms {step} is not a step: give the query's result unchanged");
+        }
+        match self.step {
+            None => self.step = Some(step),
+            Some(s) if s != step => bail!(
+                "slack_bin_ms {step} differs from the {s} of the rows before: the file mixes \
+                 the results of two queries"
+            ),
+            Some(_) => {}
+        }
+        let events = v[7].whole(COLUMNS[7])?;
+        if events < 0 {
+            bail!("events {events} is not a count");
+        }
+        if watermark == NULL_ROWS {
+            self.report.rows_with_null += events as u64;
+            return Ok(());
+        }
+        let Some(kind) = Clocked::named(&watermark) else {
+            bail!(
+                "watermark {} is not one the statistics cover: fixed, bounded (or {NULL_ROWS})",
+                quoted(&watermark)
+            );
+        };
+        let (start, end) = (v[1].whole(COLUMNS[1])?, v[2].whole(COLUMNS[2])?);
+        let window = WindowId::new(start, end);
+        if !self
+            .window
+            .assign(start as f64)
+            .into_iter()
+            .any(|w| w == window)
+        {
+            bail!(
+                "window_start_ms {start}, window_end_ms {end} is not a window of {}: give the \
+                 --window the query was printed for",
+                self.window.describe()
+            );
+        }
+        let key_name = v[3].text(COLUMNS[3])?;
+        let next = self.keys.len() as KeyId;
+        let key = *self.keys.entry(key_name.clone()).or_insert(next);
+        let first_clock = v[4].number(COLUMNS[4])?;
+        let b = v[5].whole(COLUMNS[5])?;
+        if !(BOTTOM_BIN..=TOP_BIN).contains(&b) {
+            bail!("slack_bin {b} is outside {BOTTOM_BIN}..{TOP_BIN}");
+        }
+        let cell = self
+            .cells
+            .entry((kind, window, key))
+            .or_insert_with(|| CellRows {
+                first_clock,
+                bins: BTreeMap::new(),
+            });
+        if cell.first_clock != first_clock {
+            bail!(
+                "first_clock_ms {first_clock} differs from the {} of the cell's other rows \
+                 ({watermark}, window {start}..{end}, key {})",
+                cell.first_clock,
+                quoted(&key_name)
+            );
+        }
+        if cell.bins.insert(b, events as u64).is_some() {
+            bail!(
+                "slack bin {b} of the cell ({watermark}, window {start}..{end}, key {}) comes \
+                 twice",
+                quoted(&key_name)
+            );
+        }
+        Ok(())
+    }
+
+    fn finish(self) -> Result<(SlackStats, StatsReport)> {
+        let name = self.name;
+        let Some(step) = self.step else {
+            bail!("{name}: the file holds no statistics rows");
+        };
+        let mut kinds: BTreeMap<Clocked, Vec<CellSlack>> = BTreeMap::new();
+        for ((kind, window, key), cell) in self.cells {
+            let lowest = cell.bins.keys().next().copied();
+            let expected = bin(cell.first_clock - window.end(), step as f64);
+            if lowest != Some(expected) {
+                bail!(
+                    "{name}: the cell ({}, window {}..{}) has its lowest slack bin {} but its \
+                     first clock {} is in bin {expected}: the file is not the query's result",
+                    kind.name(),
+                    window.start(),
+                    window.end(),
+                    lowest.map_or("none".to_string(), |b| b.to_string()),
+                    cell.first_clock
+                );
+            }
+            kinds.entry(kind).or_default().push(CellSlack {
+                window,
+                key,
+                first_clock: cell.first_clock,
+                bins: cell.bins.into_iter().filter(|&(_, n)| n > 0).collect(),
+            });
+        }
+        Ok((
+            SlackStats {
+                step: step as f64,
+                kinds,
+            },
+            self.report,
+        ))
+    }
+}
