@@ -50,6 +50,15 @@ impl Dialect {
         }
     }
 
+    /// The statement that makes a timestamp without a zone read as UTC, as twoclocks reads it.
+    fn utc(self) -> &'static str {
+        match self {
+            Dialect::Duckdb => "SET TimeZone = 'UTC';",
+            Dialect::Spark => "SET spark.sql.session.timeZone = UTC;",
+            Dialect::Flink => "SET 'table.local-time-zone' = 'UTC';",
+        }
+    }
+
     /// Milliseconds since the epoch, as a DOUBLE, of a timestamp (or RFC 3339 text) column.
     fn timestamp_ms(self, col: &str) -> String {
         match self {
@@ -163,7 +172,7 @@ impl QuerySpec {
 -- takes them in file order, so under the bounded watermark the two can differ for them.
 -- Save the result as CSV or Parquet and run:
 --   twoclocks advise --stats FILE {window_flags} --max-delay {max_delay_flag}
-WITH timed AS (
+{utc}WITH timed AS (
   SELECT {key} AS k,
          {et} AS et,
          {pt} AS pt
@@ -238,6 +247,11 @@ HAVING COUNT(*) > 0
 ORDER BY watermark, window_start_ms, {key_out}, slack_bin;
 ",
             title = d.title(),
+            utc = if self.time_format == Some(TimeFormat::Rfc3339) {
+                format!("{}\n", d.utc())
+            } else {
+                String::new()
+            },
             top_ms = TOP_BIN * step,
             key_out = d.ident("key"),
             text = d.text(),
