@@ -275,6 +275,14 @@ fn statistics_files_that_are_not_the_query_result_are_refused_by_line() {
             "has its lowest slack bin 2 but its first clock 100 is in bin -1",
         ),
         ("", "the file holds no statistics rows"),
+        (
+            "rows_with_null,,,,,,5000,4\n",
+            "the file holds no statistics rows (only the count of 4 rows with a NULL time or key)",
+        ),
+        (
+            "fixed,0,60000,a,100,-1,5000,3\n",
+            "the statistics hold no rows for the bounded watermark",
+        ),
     ];
     for (rows, want) in cases {
         std::fs::write(&file, format!("{header}{rows}")).unwrap();
@@ -284,6 +292,18 @@ fn statistics_files_that_are_not_the_query_result_are_refused_by_line() {
         assert!(err.contains(want), "want {want:?} in {err}");
         assert!(err.contains("stats.csv"), "{err}");
     }
+    std::fs::write(&file, format!("{header}fixed,0,60000,a,100,-1,5000,3\n")).unwrap();
+    let err = stderr(&twoclocks(&[
+        "advise",
+        "--stats",
+        file.to_str().unwrap(),
+        "--session",
+        "60s",
+    ]));
+    assert!(
+        err.contains("slack statistics serve tumbling and sliding windows"),
+        "{err}"
+    );
     std::fs::write(&file, "watermark,events\nfixed,3\n").unwrap();
     let err = stderr(&twoclocks(&["advise", "--stats", file.to_str().unwrap()]));
     assert!(err.contains("no column 'window_start_ms'"), "{err}");

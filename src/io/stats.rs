@@ -305,8 +305,18 @@ impl<'a> Builder<'a> {
 
     fn finish(self) -> Result<(SlackStats, StatsReport)> {
         let name = self.name;
-        let Some(step) = self.step else {
-            bail!("{name}: the file holds no statistics rows");
+        let Some(step) = self.step.filter(|_| !self.cells.is_empty()) else {
+            bail!(
+                "{name}: the file holds no statistics rows{}",
+                if self.report.rows_with_null > 0 {
+                    format!(
+                        " (only the count of {} rows with a NULL time or key)",
+                        self.report.rows_with_null
+                    )
+                } else {
+                    String::new()
+                }
+            );
         };
         let mut kinds: BTreeMap<Clocked, Vec<CellSlack>> = BTreeMap::new();
         for ((kind, window, key), cell) in self.cells {

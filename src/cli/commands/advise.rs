@@ -17,8 +17,9 @@ use super::stats_query::{Dialect, QuerySpec};
 use crate::cli::args::{chosen, parse_duration, EngineArgs, Given, SourceArgs};
 use crate::cli::plot::{Mark, Plot, PlotFile, Series};
 use crate::engine::advice::{self, Advice, Candidate, Choice, Kind, KindAdvice, Request};
+use crate::engine::frontier::slack::Clocked;
 use crate::engine::scenario::ScenarioName;
-use crate::engine::{FrontierPoint, Policy, WatermarkKind};
+use crate::engine::{FrontierPoint, Policy, WatermarkKind, WindowFn};
 
 /// `advise`'s flags: the stream, the window, the target, the largest emit delay, the kinds.
 #[derive(Debug, Args)]
@@ -189,6 +190,13 @@ pub fn advise(a: &AdviseArgs, mut out: &mut dyn Write) -> Result<()> {
     let (advice, basis, window, policies) = match &a.stats {
         Some(path) => {
             let window = a.engine.config()?.window;
+            if !matches!(window, WindowFn::Tumbling { .. } | WindowFn::Sliding { .. }) {
+                bail!(
+                    "slack statistics serve tumbling and sliding windows; {} windows merge or \
+                     never end, and need the log itself: give --input",
+                    window.describe()
+                );
+            }
             let (stats, report) = crate::io::stats::read_stats(path, window)?;
             if report.rows_with_null > 0 {
                 eprintln!(
@@ -208,10 +216,25 @@ pub fn advise(a: &AdviseArgs, mut out: &mut dyn Write) -> Result<()> {
                     column_secs(a.max_delay)
                 );
             }
+            let kinds = statistics_kinds(a)?;
+            for kind in &kinds {
+                let clocked = match kind {
+                    Kind::Fixed => Clocked::Fixed,
+                    _ => Clocked::Bounded,
+                };
+                if stats.cells(clocked).is_none() {
+                    bail!(
+                        "{}: the statistics hold no rows for the {} watermark: give \
+                         --watermarks with the kinds they hold, or the query's whole result",
+                        path.display(),
+                        kind.name()
+                    );
+                }
+            }
             let req = Request {
                 target: a.target_accuracy,
                 max_delay,
-                kinds: statistics_kinds(a)?,
+                kinds,
                 heuristic_n,
             };
             let advice = advice::advise_stats(&stats, &req);
