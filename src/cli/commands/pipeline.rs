@@ -506,6 +506,7 @@ pub(super) fn run_pipeline(
         finals: p.finals().clone(),
         panes: p.panes().to_vec(),
         dropped: p.dropped().copied().collect(),
+        spooled_json: None,
         peak_open_cells: None,
         pipeline: Some(PipelineRun {
             cfg,

@@ -9,7 +9,7 @@ use anyhow::Result;
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 
-use super::json::{bound, finite};
+use super::json::{bound, finite, JsonArray, SpooledArray, SpooledItems};
 use super::pipeline::{
     pipeline_json, run_pipeline, write_pipeline_table, PipelineArgs, PipelineJson, PipelineRun,
 };
@@ -109,8 +109,8 @@ struct RunJson {
     clock_skew_rows: u64,
     config: ConfigJson,
     windows: Vec<WindowJson>,
-    panes: Vec<PaneRow>,
-    dropped_events: Vec<DroppedJson>,
+    panes: JsonArray<PaneRow>,
+    dropped_events: JsonArray<DroppedJson>,
     #[serde(flatten)]
     pipeline: Option<PipelineJson>,
 }
@@ -121,6 +121,9 @@ pub(super) struct RunAnswer {
     pub(super) finals: BTreeMap<CellId, u64>,
     pub(super) panes: Vec<Pane>,
     pub(super) dropped: Vec<Dropped>,
+    /// The panes and drops already written as JSON to temporary files, for a log replayed
+    /// one event at a time (`panes` and `dropped` are then empty).
+    pub(super) spooled_json: Option<(SpooledItems, SpooledItems)>,
     /// The single processor's peak of open cells (the pipeline does not report one).
     pub(super) peak_open_cells: Option<usize>,
     /// What the pipeline adds, when it ran.
@@ -201,26 +204,25 @@ pub fn run(a: &RunArgs, out: &mut dyn Write) -> Result<()> {
                     truth: t,
                 })
                 .collect();
-            let panes = result
-                .panes
-                .iter()
-                .map(|p| pane_row(p, &cfg.window, &stream))
-                .collect();
-            let dropped_events = result
-                .dropped
-                .iter()
-                .map(|d| DroppedJson {
-                    offset: d.offset,
-                    event_time_ms: d.event.event_time,
-                    proc_time_ms: d.event.proc_time,
-                    key: stream.key_name(d.event.key).to_string(),
-                    window: cfg.window.number(d.window),
-                    window_start_ms: bound(d.window_start),
-                    window_end_ms: bound(d.window_end),
-                    grace_ms: finite(d.grace),
-                    watermark_ms: d.watermark,
-                })
-                .collect();
+            let (panes, dropped_events) = match result.spooled_json {
+                Some((panes, dropped)) => (JsonArray::Spooled(panes), JsonArray::Spooled(dropped)),
+                None => (
+                    JsonArray::Held(
+                        result
+                            .panes
+                            .iter()
+                            .map(|p| pane_row(p, &cfg.window, &stream))
+                            .collect(),
+                    ),
+                    JsonArray::Held(
+                        result
+                            .dropped
+                            .iter()
+                            .map(|d| dropped_json(d, &cfg.window, &stream))
+                            .collect(),
+                    ),
+                ),
+            };
             let j = RunJson {
                 events: c.events,
                 on_time: c.on_time,
@@ -396,14 +398,16 @@ fn run_in_memory(stream: &Stream, cfg: EngineConfig, sinks: &mut SinkDriver) -> 
         finals: r.finals,
         panes: r.output.panes,
         dropped: r.output.dropped,
+        spooled_json: None,
         peak_open_cells: Some(r.peak_open_cells),
         pipeline: None,
     })
 }
 
 /// The single processor over a spooled log, one event at a time, with the oracle counted as
-/// it goes: panes go to the sinks as they are emitted, and are kept (with the drops) only when
-/// `keep` asks for them. Returns the answer and the true counts.
+/// it goes: panes go to the sinks as they are emitted, and are written as JSON (with the
+/// drops) to temporary files only when `keep` asks for them, so that memory does not grow
+/// with the log. Returns the answer and the true counts.
 fn run_spooled(
     spool: &mut Spool,
     cfg: EngineConfig,
@@ -415,7 +419,12 @@ fn run_spooled(
     let mut out = Output::default();
     let mut truth = BTreeMap::new();
     let mut finals = BTreeMap::new();
-    let (mut panes, mut dropped) = (Vec::new(), Vec::new());
+    let mut json = if keep {
+        Some((SpooledArray::new()?, SpooledArray::new()?))
+    } else {
+        None
+    };
+    let (window, stream) = (cfg.window, sinks.stream);
     let mut peak = 0;
     let mut drain = |out: &mut Output| -> Result<()> {
         for f in &out.finals {
@@ -426,9 +435,13 @@ fn run_spooled(
             sinks.write(&SinkWrite::Received(*p))?;
             sinks.write(&SinkWrite::Upsert(*p))?;
         }
-        if keep {
-            panes.append(&mut out.panes);
-            dropped.append(&mut out.dropped);
+        if let Some((panes, dropped)) = &mut json {
+            for p in &out.panes {
+                panes.push(&pane_row(p, &window, stream))?;
+            }
+            for d in &out.dropped {
+                dropped.push(&dropped_json(d, &window, stream))?;
+            }
         }
         out.clear();
         Ok(())
@@ -450,8 +463,12 @@ fn run_spooled(
     let answer = RunAnswer {
         counters: *p.counters(),
         finals,
-        panes,
-        dropped,
+        panes: Vec::new(),
+        dropped: Vec::new(),
+        spooled_json: match json {
+            Some((panes, dropped)) => Some((panes.items()?, dropped.items()?)),
+            None => None,
+        },
         peak_open_cells: Some(peak),
         pipeline: None,
     };
@@ -477,6 +494,21 @@ fn listed_windows(
         listed.sort_unstable_by_key(|&(c, _)| c);
     }
     listed
+}
+
+/// A dropped placement as the JSON's `dropped_events` lists it.
+fn dropped_json(d: &Dropped, window: &WindowFn, stream: &Stream) -> DroppedJson {
+    DroppedJson {
+        offset: d.offset,
+        event_time_ms: d.event.event_time,
+        proc_time_ms: d.event.proc_time,
+        key: stream.key_name(d.event.key).to_string(),
+        window: window.number(d.window),
+        window_start_ms: bound(d.window_start),
+        window_end_ms: bound(d.window_end),
+        grace_ms: finite(d.grace),
+        watermark_ms: d.watermark,
+    }
 }
 
 /// A pane as the JSON's `panes`, the JSON Lines sink and the SQLite sink write it.
