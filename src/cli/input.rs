@@ -16,14 +16,16 @@ use crate::io::source::{
 };
 use crate::io::spool::Events;
 
-/// How to read `--input`.
+/// How to read `--input` (the column flags and `--time-format` also name the columns of the
+/// table `advise --sql` queries: they require `--input` or `--sql`, the argument group `log`).
 #[derive(Debug, Clone, Args)]
 pub struct InputArgs {
     /// The input's format (default: by the file's extension, then by its first bytes; a
     /// .gz or .zst file is decompressed first).
     #[arg(long, value_enum, requires = "input")]
     pub input_format: Option<InputFormat>,
-    /// The column (or JSON member) that holds the event time.
+    /// The column (or JSON member) that holds the event time (of --input, or of the table
+    /// advise --sql queries).
     #[arg(long, default_value = "event_time_ms", requires = "log")]
     pub event_time_col: String,
     /// The column that holds the processing time.
