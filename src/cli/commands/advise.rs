@@ -308,10 +308,45 @@ pub fn advise(a: &AdviseArgs, mut out: &mut dyn Write) -> Result<()> {
             serde_json::to_writer(&mut out, &j).map_err(std::io::Error::from)?;
             writeln!(out)?;
         }
-        TableOrJson::Table => table(&advice, &basis.source, &window.describe(), out)?,
+        TableOrJson::Table => {
+            table(&advice, &basis.source, &window.describe(), out)?;
+            if let Some((_, c)) = advice.best() {
+                writeln!(
+                    out,
+                    "to write it for your engine: twoclocks export --to flink|flink-sql|beam|kafka-streams {}",
+                    export_flags(&window, c)
+                )?;
+            }
+        }
     }
     out.flush()?;
     Ok(())
+}
+
+/// The `export` flags of a setting advised on `window`: the window, the watermark, the grace.
+fn export_flags(window: &WindowFn, c: &Candidate) -> String {
+    use crate::engine::window::fmt_ms;
+    let window = match *window {
+        WindowFn::Sliding { size, slide } => {
+            format!(
+                "--window {} --slide {}",
+                fmt_ms(size as f64),
+                fmt_ms(slide as f64)
+            )
+        }
+        WindowFn::Tumbling { size } => format!("--window {}", fmt_ms(size as f64)),
+        _ => String::new(),
+    };
+    let dials = format!(
+        "--watermark {} --grace {}",
+        c.watermark,
+        fmt_ms(c.point.grace)
+    );
+    if window.is_empty() {
+        dials
+    } else {
+        format!("{window} {dials}")
+    }
 }
 
 /// What the advice was computed over, as the output names it.
