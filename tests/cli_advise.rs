@@ -167,3 +167,40 @@ fn advise_refuses_dials_it_sweeps() {
         assert!(err.contains(needle), "{flags:?}: {err}");
     }
 }
+
+#[test]
+fn the_advised_setting_exports_with_the_flags_advise_prints() {
+    for window in [
+        &["--window", "30s"][..],
+        &["--window", "45s", "--slide", "15s"][..],
+    ] {
+        let mut args = vec![
+            "advise",
+            "--events",
+            "3000",
+            "--watermarks",
+            "fixed,bounded",
+        ];
+        args.extend_from_slice(window);
+        let (code, out, err) = twoclocks_text(&args);
+        assert_eq!(code, 0, "{err}");
+        let line = out
+            .lines()
+            .last()
+            .and_then(|l| l.strip_prefix("to write it for your engine: twoclocks export --to flink|flink-sql|beam|kafka-streams "))
+            .unwrap_or_else(|| panic!("no export line in {out}"));
+        let flags: Vec<&str> = line.split(' ').collect();
+        assert!(line.starts_with(&window.join(" ")), "{line}");
+        for to in ["flink", "flink-sql", "beam", "kafka-streams"] {
+            let mut export = vec!["export", "--to", to];
+            export.extend_from_slice(&flags);
+            let (code, code_out, err) = twoclocks_text(&export);
+            assert_eq!(code, 0, "{to} {line}: {err}");
+            let grace = flags[flags.iter().position(|&f| f == "--grace").unwrap() + 1];
+            assert!(
+                code_out.contains(&format!("grace {grace}")),
+                "{to}: {code_out}"
+            );
+        }
+    }
+}
