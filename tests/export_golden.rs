@@ -208,6 +208,43 @@ fn window_kinds_reach_the_code() {
     }
 }
 
+/// Flink SQL reads the experimental table.exec.emit.* options only in the deprecated GROUP BY
+/// TUMBLE/HOP window aggregation: a window TVF aggregation refuses them, and so does GROUP BY
+/// SESSION. So no export sets them next to a TVF or a session, and sessions with early panes
+/// or a grace say what is lost.
+#[test]
+fn flink_sql_emit_options_only_with_group_windows() {
+    let cases: [&[&str]; 5] = [
+        &["--early", "10s"],
+        &["--grace", "30s"],
+        &[
+            "--window", "90s", "--slide", "30s", "--early", "5s", "--grace", "1m",
+        ],
+        &["--session", "45s", "--early", "5s", "--grace", "1m"],
+        &["--scenario", "sessions", "--early", "5s"],
+    ];
+    for flags in cases {
+        let mut args = vec!["export", "--to", "flink-sql"];
+        args.extend_from_slice(flags);
+        let out = output(&args).unwrap();
+        let emits = out.contains("SET 'table.exec.emit.");
+        let tvf = out.contains("FROM TABLE(");
+        let session = out.contains("SESSION(");
+        assert!(!(emits && (tvf || session)), "{args:?}\n{out}");
+        if session {
+            assert!(tvf, "{args:?}: sessions are written as the TVF\n{out}");
+            let prose = out.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert!(
+                prose.contains("no early firings for session windows")
+                    && prose.contains("no allowed lateness for session windows"),
+                "{args:?}\n{out}"
+            );
+        } else {
+            assert!(emits && out.contains("GROUP BY `key`, "), "{args:?}\n{out}");
+        }
+    }
+}
+
 /// The watermark kinds no engine has are said to differ, with the value standing in for them.
 #[test]
 fn missing_watermarks_are_said_so() {

@@ -152,6 +152,9 @@ pub fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
+            // The reader stopped reading (`twoclocks run | head`): stop quietly, as coreutils
+            // do, but with status 0 rather than their 141 (killed by SIGPIPE), so that a script
+            // under `set -o pipefail` taking the head of the output does not fail for it.
             if is_broken_pipe(&e) {
                 return ExitCode::SUCCESS;
             }
@@ -460,10 +463,16 @@ pub fn flag_error_line(e: &clap::Error) -> String {
     cut_line(&escaped(line.trim_end()))
 }
 
+/// Whether an error is the reader of standard output having gone away (`| head`): the write
+/// failed with EPIPE, whether it came as an `io::Error` or wrapped in a `serde_json::Error`
+/// (whose `source()` skips the `io::Error` it holds, so the chain alone does not show it).
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    use std::io::ErrorKind::BrokenPipe;
     e.chain().any(|c| {
         c.downcast_ref::<std::io::Error>()
-            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            .is_some_and(|io| io.kind() == BrokenPipe)
+            || c.downcast_ref::<serde_json::Error>()
+                .is_some_and(|j| j.io_error_kind() == Some(BrokenPipe))
     })
 }
 

@@ -145,9 +145,10 @@ fn watermark(out: &mut Code, p: &Policy) {
             out.differs(
                 J,
                 C,
-                "the policy caps the highest event time at the wall clock (an event from the \
-                 future does not move it), and a partition with no backlog advances to wall \
-                 clock − the bound; twoclocks has neither.",
+                "the policy caps its watermark at wall clock − the bound (an event time from the \
+                 future moves it no further), and when the partition has no backlog and the \
+                 reader's last backlog check − the bound is past the highest event time seen, \
+                 the watermark moves on to that check time − the bound; twoclocks has neither.",
             );
             rounding_note(out, J, C, "the bound", bound);
             out.line(format!(
@@ -212,13 +213,28 @@ fn watermark(out: &mut Code, p: &Policy) {
         }
     }
     if let Some(t) = p.idle_timeout {
+        let how = match p.config.watermark {
+            WatermarkKind::Bounded { bound } => format!(
+                "the limited-delay policy's rule above stands in: a silent partition stops \
+                 holding the watermark back once the wall clock (at the reader's backlog check) \
+                 is more than {b} past its highest event time, not {t} after its last record",
+                b = fmt_ms(bound),
+                t = fmt_ms(t)
+            ),
+            WatermarkKind::Heuristic { .. } => "none is needed: the policy below answers from \
+                 the wall clock whether or not the partition has new records (once it has read \
+                 one), so a silent partition does not hold the watermark back"
+                .to_string(),
+            _ => "none is needed: the policy below answers from the wall clock whether or not \
+                 the partition has records, so a silent partition does not hold the watermark \
+                 back"
+                .to_string(),
+        };
         out.differs(
             J,
             C,
             &format!(
-                "--idle-timeout {}: KafkaIO has no idle timeout to set; a partition's policy \
-                 answers for it even when silent (the limited-delay policy moves to wall clock \
-                 − the bound once it has no backlog).",
+                "--idle-timeout {}: KafkaIO has no idle timeout to set; {how}.",
                 fmt_ms(t)
             ),
         );

@@ -20,9 +20,11 @@ pub(super) fn write(out: &mut Code, p: &Policy) {
     out.comment(
         "",
         C,
-        "Flink 1.19 or later (DataStream API, java.time.Duration). `Event` is your record type \
-         with `long eventTimeMs` (ms since the epoch) and `String key`; the job counts events \
-         per key and window.",
+        "Flink 1.19 or later (DataStream API): the window assigners, allowedLateness and \
+         StateTtlConfig take java.time.Duration from 1.19 (Flink's Time is deprecated there and \
+         gone in 2.x), and open(OpenContext) is 1.19's too. `Event` is your record type with \
+         `long eventTimeMs` (ms since the epoch) and `String key`; the job counts events per key \
+         and window.",
     );
     out.blank();
     imports(out, p);

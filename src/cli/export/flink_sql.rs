@@ -1,7 +1,8 @@
 //! The policy as Flink SQL (1.19 or later): a `CREATE TABLE` whose `WATERMARK FOR` clause is
-//! the watermark, a windowed count (window TVFs `TUMBLE`/`HOP`/`SESSION`, or the GROUP BY
-//! window functions where the experimental early/late firing options are needed), and the
-//! table options for idleness, early firing, allowed lateness and a state TTL.
+//! the watermark, a windowed count (window TVFs `TUMBLE`/`HOP`/`SESSION`, or the deprecated
+//! GROUP BY `TUMBLE`/`HOP` window functions where the experimental early/late firing options
+//! are needed: only those read them), and the table options for idleness, early firing,
+//! allowed lateness and a state TTL.
 
 use super::{
     config_duration, measured_note, nearest_lag, sql_interval, summary, whole, Code, Policy,
@@ -42,6 +43,8 @@ pub(super) fn write(out: &mut Code, p: &Policy) {
     out.blank();
     match c.window {
         WindowFn::Global { ttl } => global(out, p, ttl),
+        // Sessions take no emit options in either syntax: always the TVF, differences stated.
+        WindowFn::Session { .. } => tvf(out, p),
         _ if c.early.is_some() || c.grace > 0.0 => group_window(out, p),
         _ => tvf(out, p),
     }
@@ -116,7 +119,8 @@ fn table(out: &mut Code, p: &Policy) {
     out.line(");");
 }
 
-/// A window TVF query: no early firings and no lateness.
+/// A window TVF query: no early firings and no lateness (a window TVF aggregation refuses the
+/// table.exec.emit.* options).
 fn tvf(out: &mut Code, p: &Policy) {
     let c = &p.config;
     let call = match c.window {
@@ -133,6 +137,7 @@ fn tvf(out: &mut Code, p: &Policy) {
         ),
         WindowFn::Session { gap } => {
             session_note(out, gap);
+            session_emit_note(out, p);
             format!(
                 "SESSION(TABLE events PARTITION BY `key`, DESCRIPTOR(ts), {})",
                 sql_interval(gap as f64)
@@ -146,7 +151,7 @@ fn tvf(out: &mut Code, p: &Policy) {
         "Windows are [window_start, window_end), as in twoclocks. One result per window and key \
          when the watermark passes the window; no grace (--grace 0s): a later event is dropped.",
     );
-    accumulation(out, p);
+    accumulation(out, p, false);
     out.line("SELECT `key`, window_start, window_end, COUNT(*) AS events");
     out.line(format!("FROM TABLE({call})"));
     out.line("GROUP BY `key`, window_start, window_end;");
@@ -165,26 +170,59 @@ fn session_note(out: &mut Code, gap: i64) {
     );
 }
 
-/// The GROUP BY window functions with the experimental emit options: early firings and
-/// allowed lateness apply to them, not to window TVFs.
+/// What sessions lose in Flink SQL: neither syntax takes the emit options for them (the
+/// deprecated GROUP BY SESSION refuses them: "Session window doesn't support EMIT strategy"),
+/// so no early panes and no allowed lateness.
+fn session_emit_note(out: &mut Code, p: &Policy) {
+    let c = &p.config;
+    if let Some(every) = c.early {
+        out.differs(
+            "",
+            C,
+            &format!(
+                "--early {}: Flink SQL has no early firings for session windows. A window TVF \
+                 aggregation refuses the table.exec.emit.* options, and so does the deprecated \
+                 GROUP BY SESSION (\"Session window doesn't support EMIT strategy\"): one result \
+                 per session once the watermark passes its end, no EARLY panes.",
+                fmt_ms(every)
+            ),
+        );
+    }
+    if c.grace > 0.0 {
+        out.differs(
+            "",
+            C,
+            &format!(
+                "--grace {}: no allowed lateness for session windows either (it comes only with \
+                 the late-fire option, refused as above): an event whose window [t, t + gap) \
+                 the watermark has passed is dropped, as twoclocks drops it with --grace 0s.",
+                fmt_ms(c.grace)
+            ),
+        );
+    }
+}
+
+/// The deprecated GROUP BY window functions (TUMBLE, HOP) with the experimental emit options:
+/// only they read them; a window TVF aggregation refuses them at planning.
 fn group_window(out: &mut Code, p: &Policy) {
     let c = &p.config;
     out.comment(
         "",
         C,
-        "Early firings and allowed lateness are the experimental table.exec.emit.* options; \
-         they apply to GROUP BY window aggregation (TUMBLE/HOP/SESSION in GROUP BY), not to \
-         window TVFs.",
+        "Early firings and allowed lateness are the experimental table.exec.emit.* options. Only \
+         the deprecated GROUP BY window functions read them: a window TVF aggregation refuses \
+         them (\"window table function based aggregate doesn't support early-fire and late-fire \
+         configuration\", through Flink 2.x), hence TUMBLE/HOP in GROUP BY here.",
     );
     if let Some(every) = c.early {
         out.differs(
             "",
             C,
             &format!(
-                "Flink sets the early-fire timer {e} ahead when an element arrives and no timer \
-                 is pending, so after a firing it waits for a new element; twoclocks re-arms at {e} after each firing \
-                 whether or not events came, so a quiet window keeps emitting unchanged EARLY \
-                 panes.",
+                "Flink's early-fire timer is set {e} after a window's first element and re-armed \
+                 {e} after each firing, as twoclocks' is, but a firing emits only if the count \
+                 changed since the last one: a quiet window emits nothing where twoclocks emits \
+                 an unchanged EARLY pane every {e}.",
                 e = fmt_ms(every)
             ),
         );
@@ -198,8 +236,9 @@ fn group_window(out: &mut Code, p: &Policy) {
         out.comment(
             "",
             C,
-            "A late-fire delay of 0 emits one update per late event, as twoclocks emits one \
-             LATE pane per arrival that changes a fired window.",
+            "A late-fire delay of 0 fires on every late element: one update per late event, as \
+             twoclocks emits one LATE pane per arrival that changes a fired window. \
+             allow-lateness is read only with late-fire enabled.",
         );
         out.line("SET 'table.exec.emit.late-fire.enabled' = 'true';");
         out.line("SET 'table.exec.emit.late-fire.delay' = '0 s';");
@@ -239,13 +278,10 @@ fn group_window(out: &mut Code, p: &Policy) {
                 sql_interval(size as f64)
             ),
         ),
-        WindowFn::Session { gap } => {
-            session_note(out, gap);
-            ("SESSION", sql_interval(gap as f64))
-        }
-        WindowFn::Global { .. } => return,
+        // Sessions and the global window never come here (see `write`).
+        WindowFn::Session { .. } | WindowFn::Global { .. } => return,
     };
-    accumulation(out, p);
+    accumulation(out, p, true);
     out.line("SELECT `key`,");
     out.line(format!("       {func}_START(ts, {args}) AS window_start,"));
     out.line(format!("       {func}_END(ts, {args}) AS window_end,"));
@@ -254,9 +290,10 @@ fn group_window(out: &mut Code, p: &Policy) {
     out.line(format!("GROUP BY `key`, {func}(ts, {args});"));
 }
 
-fn accumulation(out: &mut Code, p: &Policy) {
+/// What the accumulation mode becomes; `updates` says whether the query emits more than one
+/// result per window and key.
+fn accumulation(out: &mut Code, p: &Policy, updates: bool) {
     let c = &p.config;
-    let updates = c.early.is_some() || c.grace > 0.0 || c.window.is_global();
     match c.accumulation {
         Accumulation::Retracting if updates => out.comment(
             "",
@@ -349,7 +386,7 @@ fn global(out: &mut Code, p: &Policy, ttl: Option<Ttl>) {
         out.line("SET 'table.exec.mini-batch.size' = '5000';");
     }
     out.blank();
-    accumulation(out, p);
+    accumulation(out, p, true);
     out.line("SELECT `key`, COUNT(*) AS events");
     out.line("FROM events");
     out.line("GROUP BY `key`;");
