@@ -76,14 +76,15 @@ impl TimeFormat {
         }
     }
 
-    /// How many milliseconds one unit is (`None` for RFC 3339 text).
-    fn ms_per_unit(self) -> Option<f64> {
+    /// `v` units in milliseconds: multiplied for seconds, divided by a power of ten for the
+    /// smaller units (a division is rounded once, exactly as SQL's `v / 1000` is, where a
+    /// product with 0.001 is not); RFC 3339 text has no unit, and a number is ms.
+    fn to_ms(self, v: f64) -> f64 {
         match self {
-            TimeFormat::Ms => Some(1.0),
-            TimeFormat::S => Some(1000.0),
-            TimeFormat::Us => Some(1e-3),
-            TimeFormat::Ns => Some(1e-6),
-            TimeFormat::Rfc3339 => None,
+            TimeFormat::Ms | TimeFormat::Rfc3339 => v,
+            TimeFormat::S => v * 1000.0,
+            TimeFormat::Us => v / 1e3,
+            TimeFormat::Ns => v / 1e6,
         }
     }
 }
@@ -225,7 +226,7 @@ pub fn time_ms(raw: RawTime<'_>, format: Option<TimeFormat>, column: &str) -> Re
             if format == Some(TimeFormat::Rfc3339) {
                 bail!("{column} {v} is a number, not an RFC 3339 time (--time-format rfc3339)");
             }
-            v * format.and_then(TimeFormat::ms_per_unit).unwrap_or(1.0)
+            format.map_or(v, |f| f.to_ms(v))
         }
         RawTime::Text(text) => {
             if text.is_empty() {
@@ -242,7 +243,7 @@ pub fn time_ms(raw: RawTime<'_>, format: Option<TimeFormat>, column: &str) -> Re
                             f.name()
                         )
                     })?;
-                    v * f.ms_per_unit().unwrap_or(1.0)
+                    f.to_ms(v)
                 }
                 None => match text.parse::<f64>() {
                     Ok(v) => v,
