@@ -20,7 +20,7 @@ use crate::io::source::TimeFormat;
 pub enum Dialect {
     // Apache Spark SQL (3.1 or later; checked on 3.5 and 4.3).
     Spark,
-    // Apache Flink SQL, in batch mode (checked on 2.3).
+    // Apache Flink SQL, in batch mode (checked on 1.20 and 2.3).
     Flink,
     // DuckDB.
     Duckdb,
@@ -32,7 +32,7 @@ impl Dialect {
         match self {
             Dialect::Spark => "Spark SQL (3.1 or later; checked on 3.5 and 4.3)",
             Dialect::Flink => {
-                "Flink SQL (checked on 2.3; batch mode: SET 'execution.runtime-mode' = 'batch';)"
+                "Flink SQL (checked on 1.20 and 2.3; batch mode: SET 'execution.runtime-mode' = 'batch';)"
             }
             Dialect::Duckdb => "DuckDB",
         }
