@@ -4,6 +4,8 @@
 //! what the engine's `SlackStats::of` computes on a stream: per watermark kind (fixed: the
 //! largest processing time seen; bounded: the largest event time seen), per window and key,
 //! the clock at the cell's first arrival and how many arrivals fell in each slack bin.
+//! tests/sql_engines/ runs each dialect's query on its engine (by hand: Spark and Flink are too
+//! heavy for CI) and checks the advice from its result against the advice from the log.
 
 use anyhow::{bail, Result};
 use clap::ValueEnum;
@@ -16,9 +18,9 @@ use crate::io::source::TimeFormat;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 #[allow(missing_docs)]
 pub enum Dialect {
-    // Apache Spark SQL (3.1 or later).
+    // Apache Spark SQL (3.1 or later; checked on 3.5 and 4.3).
     Spark,
-    // Apache Flink SQL, in batch mode.
+    // Apache Flink SQL, in batch mode (checked on 1.20 and 2.3).
     Flink,
     // DuckDB.
     Duckdb,
@@ -28,8 +30,10 @@ impl Dialect {
     /// The engine's name, as the query's comment gives it.
     pub fn title(self) -> &'static str {
         match self {
-            Dialect::Spark => "Spark SQL (3.1 or later)",
-            Dialect::Flink => "Flink SQL (batch mode: SET 'execution.runtime-mode' = 'batch';)",
+            Dialect::Spark => "Spark SQL (3.1 or later; checked on 3.5 and 4.3)",
+            Dialect::Flink => {
+                "Flink SQL (checked on 1.20 and 2.3; batch mode: SET 'execution.runtime-mode' = 'batch';)"
+            }
             Dialect::Duckdb => "DuckDB",
         }
     }
@@ -42,20 +46,47 @@ impl Dialect {
         }
     }
 
+    /// The header's lines on RFC 3339 times: which column types the query takes, and the
+    /// session time zone that reads a timestamp without a zone as UTC, as twoclocks reads it.
+    fn zone_note(self) -> &'static str {
+        match self {
+            Dialect::Spark => {
+                "\
+-- Times: TIMESTAMP, TIMESTAMP_NTZ or RFC 3339 text. A TIMESTAMP_NTZ is read in the session
+-- time zone, and twoclocks reads times without a zone as UTC: first SET TIME ZONE 'UTC';\n"
+            }
+            Dialect::Flink => {
+                "\
+-- Times: TIMESTAMP or TIMESTAMP_LTZ (Flink does not cast RFC 3339 text: parse it first, e.g.
+-- with TO_TIMESTAMP). They are read in the session time zone, and twoclocks reads times
+-- without a zone as UTC: first SET 'table.local-time-zone' = 'UTC';\n"
+            }
+            Dialect::Duckdb => {
+                "\
+-- Times: TIMESTAMP, TIMESTAMPTZ or RFC 3339 text. A TIMESTAMP is read in the TimeZone
+-- setting, and twoclocks reads times without a zone as UTC: first SET TimeZone = 'UTC';\n"
+            }
+        }
+    }
+
+    /// The header's lines on saving the result, where the engine's own way needs a word.
+    fn save_note(self) -> String {
+        match self {
+            Dialect::Flink => format!(
+                "\
+-- To save it, INSERT INTO a table of the filesystem connector; its format 'csv' writes no
+-- header line, so put this one first:\n--   {}\n",
+                crate::io::stats::COLUMNS.join(",")
+            ),
+            Dialect::Spark | Dialect::Duckdb => String::new(),
+        }
+    }
+
     /// The text type.
     fn text(self) -> &'static str {
         match self {
             Dialect::Duckdb => "VARCHAR",
             Dialect::Spark | Dialect::Flink => "STRING",
-        }
-    }
-
-    /// The statement that makes a timestamp without a zone read as UTC, as twoclocks reads it.
-    fn utc(self) -> &'static str {
-        match self {
-            Dialect::Duckdb => "SET TimeZone = 'UTC';",
-            Dialect::Spark => "SET spark.sql.session.timeZone = UTC;",
-            Dialect::Flink => "SET 'table.local-time-zone' = 'UTC';",
         }
     }
 
@@ -170,9 +201,9 @@ impl QuerySpec {
 -- floor((clock - window end) / {step} ms), from {bottom} (before the end) to {top}.
 -- Rows with equal processing times are taken in event-time order here; twoclocks --input
 -- takes them in file order, so under the bounded watermark the two can differ for them.
--- Save the result as CSV or Parquet and run:
+{zone_note}{save_note}-- Save the result as CSV or Parquet and run:
 --   twoclocks advise --stats FILE {window_flags} --max-delay {max_delay_flag}
-{utc}WITH timed AS (
+WITH timed AS (
   SELECT {key} AS k,
          {et} AS et,
          {pt} AS pt
@@ -191,11 +222,11 @@ before_bucket AS (
 ),
 clocked AS (
   SELECT x.k, x.et, x.pt,
-         CASE WHEN p.high IS NULL OR x.within > p.high THEN x.within ELSE p.high END AS high_et
+         CASE WHEN p.high IS NULL OR x.high_in_b > p.high THEN x.high_in_b ELSE p.high END AS high_et
   FROM (
     SELECT k, et, pt, b,
            MAX(et) OVER (PARTITION BY b ORDER BY pt, et
-                         ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS within
+                         ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS high_in_b
     FROM bucketed
   ) x
   JOIN before_bucket p ON x.b = p.b
@@ -210,19 +241,19 @@ windowed AS (
   SELECT k, pt, high_et, ws, ws + {size} AS we FROM placed WHERE ws + {size} > et
 ),
 clocks AS (
-  SELECT 'fixed' AS watermark, ws, we, k, pt AS clock FROM windowed
+  SELECT 'fixed' AS kind, ws, we, k, pt AS clock FROM windowed
   UNION ALL
-  SELECT 'bounded' AS watermark, ws, we, k, high_et AS clock FROM windowed
+  SELECT 'bounded' AS kind, ws, we, k, high_et AS clock FROM windowed
 ),
 binned AS (
-  SELECT watermark, ws, we, k,
-         MIN(clock) OVER (PARTITION BY watermark, ws, k) AS first_clock,
+  SELECT kind, ws, we, k,
+         MIN(clock) OVER (PARTITION BY kind, ws, k) AS first_clock,
          CASE WHEN clock - we < 0 THEN {bottom}
               WHEN clock - we >= {top_ms} THEN {top}
               ELSE CAST(FLOOR((clock - we) / {step}) AS BIGINT) END AS bin
   FROM clocks
 )
-SELECT watermark,
+SELECT kind AS {watermark_out},
        ws AS window_start_ms,
        we AS window_end_ms,
        k AS {key_out},
@@ -231,9 +262,9 @@ SELECT watermark,
        CAST({step} AS BIGINT) AS slack_bin_ms,
        COUNT(*) AS events
 FROM binned
-GROUP BY watermark, ws, we, k, first_clock, bin
+GROUP BY kind, ws, we, k, first_clock, bin
 UNION ALL
-SELECT 'rows_with_null' AS watermark,
+SELECT 'rows_with_null' AS {watermark_out},
        CAST(NULL AS BIGINT) AS window_start_ms,
        CAST(NULL AS BIGINT) AS window_end_ms,
        CAST(NULL AS {text}) AS {key_out},
@@ -244,17 +275,105 @@ SELECT 'rows_with_null' AS watermark,
 FROM events
 WHERE {null_check}
 HAVING COUNT(*) > 0
-ORDER BY watermark, window_start_ms, {key_out}, slack_bin;
+ORDER BY {watermark_out}, window_start_ms, {key_out}, slack_bin;
 ",
             title = d.title(),
-            utc = if self.time_format == Some(TimeFormat::Rfc3339) {
-                format!("{}\n", d.utc())
+            save_note = d.save_note(),
+            zone_note = if self.time_format == Some(TimeFormat::Rfc3339) {
+                d.zone_note()
             } else {
-                String::new()
+                ""
             },
             top_ms = TOP_BIN * step,
             key_out = d.ident("key"),
+            watermark_out = d.ident("watermark"),
             text = d.text(),
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(dialect: Dialect, window: WindowFn) -> QuerySpec {
+        QuerySpec {
+            dialect,
+            window,
+            event_time_col: "event_time_ms".into(),
+            proc_time_col: "proc_time_ms".into(),
+            key_col: "key".into(),
+            time_format: None,
+            step: 5000,
+        }
+    }
+
+    /// The query's words outside comments, quoted names and string literals.
+    fn bare_words(text: &str) -> Vec<String> {
+        let mut outside = String::new();
+        for line in text.lines().filter(|l| !l.trim_start().starts_with("--")) {
+            let mut quote: Option<char> = None;
+            for c in line.chars() {
+                match quote {
+                    Some(q) if c == q => quote = None,
+                    Some(_) => {}
+                    None if matches!(c, '`' | '"' | '\'') => quote = Some(c),
+                    None => outside.push(c),
+                }
+                if quote.is_some() {
+                    outside.push(' ');
+                }
+            }
+            outside.push('\n');
+        }
+        outside
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    }
+
+    /// Flink's parser reserves WATERMARK and WITHIN (and Calcite WINDOW and VALUE): the query
+    /// quotes the output column `watermark` and names nothing else so, in every dialect.
+    #[test]
+    fn no_reserved_word_is_a_bare_name() {
+        let windows = [
+            WindowFn::tumbling(60_000).unwrap(),
+            WindowFn::sliding(7_000, 3_000).unwrap(),
+        ];
+        for dialect in [Dialect::Spark, Dialect::Flink, Dialect::Duckdb] {
+            for window in windows {
+                let text = spec(dialect, window).text().unwrap();
+                let words = bare_words(&text);
+                assert!(
+                    words.contains(&"select".to_string()),
+                    "{dialect:?}: {words:?}"
+                );
+                for reserved in ["watermark", "within", "window", "value"] {
+                    assert!(
+                        !words.iter().any(|w| w == reserved),
+                        "{dialect:?}: `{reserved}` is a bare name in\n{text}"
+                    );
+                }
+                assert!(text.contains(&format!("AS {}", dialect.ident("watermark"))));
+            }
+        }
+    }
+
+    /// Only RFC 3339 times bring the time-zone lines, and only Flink the CSV header line.
+    #[test]
+    fn header_notes_follow_the_time_format_and_engine() {
+        for dialect in [Dialect::Spark, Dialect::Flink, Dialect::Duckdb] {
+            let mut s = spec(dialect, WindowFn::tumbling(60_000).unwrap());
+            assert!(!s.text().unwrap().contains("UTC"), "{dialect:?}");
+            s.time_format = Some(TimeFormat::Rfc3339);
+            assert!(s.text().unwrap().contains("'UTC'"), "{dialect:?}");
+            let header = crate::io::stats::COLUMNS.join(",");
+            assert_eq!(
+                s.text().unwrap().contains(&header),
+                dialect == Dialect::Flink,
+                "{dialect:?}"
+            );
+        }
     }
 }
