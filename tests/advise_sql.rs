@@ -77,7 +77,7 @@ impl Log {
         match self.unit {
             "us" => vec!["--time-format".into(), "us".into()],
             "timestamp" => vec!["--time-format".into(), "rfc3339".into()],
-            _ => Vec::new(),
+            _ => vec!["--time-format".into(), "ms".into()],
         }
     }
 }
@@ -177,10 +177,7 @@ fn check(dir: &Path, name: &str, log: &Log, window: &[&str], max_delay: &str) {
         args.extend(window.iter().cloned());
         args.extend(["--format".into(), "json".into()]);
         let out = run(args);
-        let note = format!(
-            "left out {} rows of the log with a NULL time or key",
-            log.nulls
-        );
+        let note = format!("left out {} rows of the log", log.nulls);
         assert_eq!(
             stderr(&out).contains(&note),
             log.nulls > 0,
@@ -240,7 +237,19 @@ fn advice_from_the_duckdb_query_is_advice_from_the_log() {
 fn statistics_files_that_are_not_the_query_result_are_refused_by_line() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("stats.csv");
-    let header = "watermark,window_start_ms,window_end_ms,key,first_clock_ms,slack_bin,slack_bin_ms,events\n";
+    let header = "watermark,window_start_ms,window_end_ms,key,first_clock_ms,slack_bin,slack_bin_ms,events,window_size_ms,window_slide_ms\n";
+    // Rows of eight fields are for 1m tumbling windows: the window's size and slide are added.
+    let full = |rows: &str| -> String {
+        rows.lines()
+            .map(|l| {
+                if l.matches(',').count() == 7 {
+                    format!("{l},60000,60000\n")
+                } else {
+                    format!("{l}\n")
+                }
+            })
+            .collect()
+    };
     let cases = [
         (
             "fixed,0,60000,a,100,-1,5000,3\nfixed,5,60005,a,100,-1,5000,3\n",
@@ -276,8 +285,20 @@ fn statistics_files_that_are_not_the_query_result_are_refused_by_line() {
         ),
         ("", "the file holds no statistics rows"),
         (
-            "rows_with_null,,,,,,5000,4\n",
-            "the file holds no statistics rows (only the count of 4 rows with a NULL time or key)",
+            "rows_left_out,,,,,,5000,4\n",
+            "the file holds no statistics rows (only the count of 4 rows the query left out)",
+        ),
+        (
+            "fixed,0,60000,a,100,-1,5000,3,60000,30000\n",
+            "line 2: window_size_ms 60000, window_slide_ms 30000: these statistics are for other windows than 1m tumbling: give --window 60000ms --slide 30000ms",
+        ),
+        (
+            "fixed,0,60000,a,100,-1,5000,3\nbounded,0,60000,a,100,-1,5000,2\n",
+            "the fixed rows count 3 placements and the bounded rows 2",
+        ),
+        (
+            "fixed,0,60000,a,100,-1,5000,9000000000000000\nfixed,0,60000,b,100,-1,5000,9000000000000000\n",
+            "the fixed rows count more than 2^53 placements",
         ),
         (
             "fixed,0,60000,a,100,-1,5000,3\n",
@@ -285,14 +306,18 @@ fn statistics_files_that_are_not_the_query_result_are_refused_by_line() {
         ),
     ];
     for (rows, want) in cases {
-        std::fs::write(&file, format!("{header}{rows}")).unwrap();
+        std::fs::write(&file, format!("{header}{}", full(rows))).unwrap();
         let out = twoclocks(&["advise", "--stats", file.to_str().unwrap()]);
         assert!(!out.status.success());
         let err = stderr(&out);
         assert!(err.contains(want), "want {want:?} in {err}");
         assert!(err.contains("stats.csv"), "{err}");
     }
-    std::fs::write(&file, format!("{header}fixed,0,60000,a,100,-1,5000,3\n")).unwrap();
+    std::fs::write(
+        &file,
+        format!("{header}{}", full("fixed,0,60000,a,100,-1,5000,3")),
+    )
+    .unwrap();
     let err = stderr(&twoclocks(&[
         "advise",
         "--stats",
@@ -324,20 +349,96 @@ fn the_query_is_refused_where_statistics_cannot_serve() {
         ),
     ];
     for (flags, want) in cases {
-        let mut args = vec!["advise", "--sql", "spark"];
+        let mut args = vec!["advise", "--sql", "spark", "--time-format", "ms"];
         args.extend_from_slice(flags);
         let out = twoclocks(&args);
         assert!(!out.status.success(), "{flags:?}");
         assert!(stderr(&out).contains(want), "{flags:?}: {}", stderr(&out));
     }
     // The column flags name the table's columns, quoted for each engine.
-    let out = twoclocks(&["advise", "--sql", "flink", "--key-col", "user`s key"]);
+    let out = twoclocks(&[
+        "advise",
+        "--sql",
+        "flink",
+        "--time-format",
+        "ms",
+        "--key-col",
+        "user`s key",
+    ]);
     assert!(
         stdout(&out).contains("CAST(`user``s key` AS STRING) AS k"),
         "{}",
         stdout(&out)
     );
+    // The time format must be said: a timestamp cast to a number is seconds in some engines.
+    let out = twoclocks(&["advise", "--sql", "duckdb"]);
+    assert!(
+        stderr(&out).contains("advise --sql needs --time-format"),
+        "{}",
+        stderr(&out)
+    );
+    // Flags the query does not use are refused, not ignored.
+    let unused: [&[&str]; 4] = [
+        &["--arrival", "file-order"],
+        &["--on-bad-row", "skip"],
+        &["--seed", "3"],
+        &["--target-accuracy", "99"],
+    ];
+    for flag in unused {
+        let mut args = vec!["advise", "--sql", "duckdb", "--time-format", "ms"];
+        args.extend_from_slice(flag);
+        let out = twoclocks(&args);
+        assert!(!out.status.success(), "{flag:?}");
+        assert!(
+            stderr(&out).contains("cannot be used with"),
+            "{flag:?}: {}",
+            stderr(&out)
+        );
+    }
     // A column flag without a log or a query names nothing: refused.
     let out = twoclocks(&["advise", "--key-col", "user"]);
     assert!(!out.status.success());
+}
+
+#[test]
+fn a_directory_of_part_files_is_read_as_one_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let parts = dir.path().join("result");
+    std::fs::create_dir(&parts).unwrap();
+    let header = "watermark,window_start_ms,window_end_ms,key,first_clock_ms,slack_bin,slack_bin_ms,events,window_size_ms,window_slide_ms\n";
+    let rows = [
+        "fixed,0,60000,a,100,-1,5000,3,60000,60000\nfixed,0,60000,a,100,2,5000,1,60000,60000\n",
+        "bounded,0,60000,a,100,-1,5000,4,60000,60000\nrows_left_out,,,,,,5000,2,60000,60000\n",
+    ];
+    for (i, r) in rows.iter().enumerate() {
+        std::fs::write(
+            parts.join(format!("part-{i:05}.csv")),
+            format!("{header}{r}"),
+        )
+        .unwrap();
+    }
+    std::fs::write(parts.join("_SUCCESS"), "").unwrap();
+    std::fs::write(parts.join(".part-00000.csv.crc"), "junk").unwrap();
+    let out = twoclocks(&[
+        "advise",
+        "--stats",
+        parts.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let j: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(j["placements"], 4);
+    assert!(stderr(&out).contains("left out 2 rows"), "{}", stderr(&out));
+    // One part alone lacks the bounded rows: refused, not advised on.
+    let out = twoclocks(&[
+        "advise",
+        "--stats",
+        parts.join("part-00000.csv").to_str().unwrap(),
+    ]);
+    assert!(
+        stderr(&out).contains("hold no rows for the bounded watermark"),
+        "{}",
+        stderr(&out)
+    );
 }

@@ -1,8 +1,9 @@
 """Runs the DuckDB query `twoclocks advise --sql duckdb` prints, for tests/advise_sql.rs.
 
   python3 duckdb_stats.py log OUT.parquet N SEED UNIT NULLS ET PT KEY
-      writes a log of N events (whole-millisecond times, sorted by processing then event
-      time) with columns ET, PT, KEY; UNIT is ms (BIGINT), us (BIGINT microseconds, not
+      writes a log of N events (whole-millisecond times, sorted by processing time, then by
+      event time downwards, the order whose bounded watermark the query's equals) with columns
+      ET, PT, KEY; UNIT is ms (BIGINT), us (BIGINT microseconds, not
       whole ms) or timestamp (TIMESTAMP); NULLS rows get a NULL key.
   python3 duckdb_stats.py run QUERY.sql LOG.parquet OUT.parquet OUT.csv
       runs the query over the log as the view `events` and saves its result twice.
@@ -23,7 +24,7 @@ def make_log(out, n, seed, unit, nulls, et_col, pt_col, key_col):
         else:
             delay = int(r.expovariate(1 / 2000))
         rows.append([et, et + delay, "abcd"[r.randrange(4)]])
-    rows.sort(key=lambda row: (row[1], row[0]))
+    rows.sort(key=lambda row: (row[1], -row[0]))
     for row in rows[:nulls]:
         row[2] = None
     con = duckdb.connect()
@@ -35,7 +36,7 @@ def make_log(out, n, seed, unit, nulls, et_col, pt_col, key_col):
         for row in rows:
             row[0] = row[0] * 1000 + r.randrange(1, 1000)
             row[1] = row[1] * 1000 + r.randrange(1, 1000)
-        rows.sort(key=lambda row: (row[1], row[0]))
+        rows.sort(key=lambda row: (row[1], -row[0]))
     else:
         types = ("TIMESTAMP", "TIMESTAMP")
         base = 1_796_000_000_000  # ms, December 2026

@@ -34,7 +34,8 @@ pub struct InputArgs {
     /// The column that holds the key.
     #[arg(long, default_value = "key", requires = "log")]
     pub key_col: String,
-    /// What a time is (default: a number is ms, a text is an RFC 3339 time).
+    /// What a time is (default: a number is ms, a text is an RFC 3339 time; advise --sql
+    /// needs it said: rfc3339 for a timestamp or text column).
     #[arg(long, value_enum, requires = "log")]
     pub time_format: Option<TimeFormat>,
     /// Where processing times come from: a column, the file's order (a row's processing

@@ -1,8 +1,10 @@
 //! Slack statistics read back for `advise --stats`: the result of the query `advise --sql`
-//! prints, saved as CSV (with a header) or Parquet. Every row is checked: its watermark kind,
-//! its window (one of the window function's), its slack bin and step, its count, and that a
-//! cell's rows agree on its first clock and that its lowest bin is that clock's. A bad row
-//! stops reading with an error naming the file, the line (or row) and the value.
+//! prints, saved as CSV (with a header) or Parquet, one file or a directory of part files (as
+//! Spark and Flink write them). Every row is checked: its watermark kind, its window (of the
+//! window function given, its size and slide too), its slack bin and step, its count, and that
+//! a cell's rows agree on its first clock and that its lowest bin is that clock's; and the
+//! whole: both kinds count the same placements, and no count overflows. A bad row stops
+//! reading with an error naming the file, the line (or row) and the value.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -16,7 +18,7 @@ use crate::engine::{KeyId, WindowFn, WindowId};
 use crate::io::quote::quoted;
 
 /// The columns a statistics file holds, as the query names them.
-pub const COLUMNS: [&str; 8] = [
+pub const COLUMNS: [&str; 10] = [
     "watermark",
     "window_start_ms",
     "window_end_ms",
@@ -25,16 +27,25 @@ pub const COLUMNS: [&str; 8] = [
     "slack_bin",
     "slack_bin_ms",
     "events",
+    "window_size_ms",
+    "window_slide_ms",
 ];
 
-/// The `watermark` of the row that counts the log's rows left out for a NULL time or key.
-pub const NULL_ROWS: &str = "rows_with_null";
+/// The `watermark` of the row that counts the log's rows the query left out: a NULL time or
+/// key, an empty key, or a time that is not finite or lies beyond ±2^53 ms.
+pub const LEFT_OUT: &str = "rows_left_out";
+
+/// The most placements statistics may count (2^53): sums stay exact.
+const MAX_PLACEMENTS: u64 = 1 << 53;
 
 /// What reading a statistics file saw besides the statistics.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct StatsReport {
-    /// Rows of the log the query left out because a time or the key was NULL.
-    pub rows_with_null: u64,
+    /// Rows of the log the query left out: a NULL time or key, an empty key, or a time that is
+    /// not finite or beyond ±2^53 ms.
+    pub rows_left_out: u64,
+    /// The files read (one, or the parts of a directory).
+    pub files: usize,
     /// Rows of the statistics file read.
     pub rows: u64,
 }
@@ -85,16 +96,41 @@ impl Value {
     }
 }
 
-/// Reads the statistics at `path` (CSV or Parquet, told by the file's first bytes) for windows
-/// of `window`.
+/// Reads the statistics at `path` (CSV or Parquet, told by each file's first bytes; a
+/// directory is read as the part files in it, by name, leaving out names that begin with `.`
+/// or `_` and `.crc` checksums) for windows of `window`.
 pub fn read_stats(path: &Path, window: WindowFn) -> Result<(SlackStats, StatsReport)> {
     let name = path.display().to_string();
-    let bytes = std::fs::read(path).with_context(|| format!("{name}: cannot read the file"))?;
     let mut stats = Builder::new(&name, window);
-    if bytes.starts_with(b"PAR1") {
-        read_parquet(bytes, &name, &mut stats)?;
+    let files = if path.is_dir() {
+        let mut parts: Vec<std::path::PathBuf> = std::fs::read_dir(path)
+            .with_context(|| format!("{name}: cannot list the directory"))?
+            .filter_map(|entry| entry.ok().map(|e| e.path()))
+            .filter(|p| {
+                let n = p.file_name().map(|n| n.to_string_lossy().into_owned());
+                p.is_file()
+                    && n.is_some_and(|n| {
+                        !n.starts_with('.') && !n.starts_with('_') && !n.ends_with(".crc")
+                    })
+            })
+            .collect();
+        parts.sort();
+        if parts.is_empty() {
+            bail!("{name}: the directory holds no part files");
+        }
+        parts
     } else {
-        read_csv(&bytes, &name, &mut stats)?;
+        vec![path.to_path_buf()]
+    };
+    for file in &files {
+        let part = file.display().to_string();
+        let bytes = std::fs::read(file).with_context(|| format!("{part}: cannot read the file"))?;
+        if bytes.starts_with(b"PAR1") {
+            read_parquet(bytes, &part, &mut stats)?;
+        } else {
+            read_csv(&bytes, &part, &mut stats)?;
+        }
+        stats.report.files += 1;
     }
     stats.finish()
 }
@@ -112,11 +148,13 @@ fn read_csv(bytes: &[u8], name: &str, stats: &mut Builder) -> Result<()> {
         let record =
             record.map_err(|e| anyhow!("{name}: not a CSV file, or a broken line ({e})"))?;
         let line = record.position().map_or(0, |p| p.line());
+        // A key is taken as it is (a blank one is a key); an empty number is missing.
         let values: Vec<Value> = places
             .iter()
-            .map(|&i| match record.get(i) {
+            .zip(COLUMNS)
+            .map(|(&i, column)| match record.get(i) {
                 None => Value::Null,
-                Some(s) if s.trim().is_empty() => Value::Null,
+                Some(s) if column != "key" && s.trim().is_empty() => Value::Null,
                 Some(s) => Value::Text(s.to_string()),
             })
             .collect();
@@ -246,16 +284,34 @@ impl<'a> Builder<'a> {
         if events < 0 {
             bail!("events {events} is not a count");
         }
-        if watermark == NULL_ROWS {
-            self.report.rows_with_null += events as u64;
+        if watermark == LEFT_OUT {
+            self.report.rows_left_out = self.report.rows_left_out.saturating_add(events as u64);
             return Ok(());
         }
         let Some(kind) = Clocked::named(&watermark) else {
             bail!(
-                "watermark {} is not one the statistics cover: fixed, bounded (or {NULL_ROWS})",
+                "watermark {} is not one the statistics cover: fixed, bounded (or {LEFT_OUT})",
                 quoted(&watermark)
             );
         };
+        let (size, slide) = (v[8].whole(COLUMNS[8])?, v[9].whole(COLUMNS[9])?);
+        let expected = match self.window {
+            WindowFn::Tumbling { size } => (size, size),
+            WindowFn::Sliding { size, slide } => (size, slide),
+            _ => (0, 0),
+        };
+        if (size, slide) != expected {
+            let theirs = if size == slide {
+                format!("--window {size}ms")
+            } else {
+                format!("--window {size}ms --slide {slide}ms")
+            };
+            bail!(
+                "window_size_ms {size}, window_slide_ms {slide}: these statistics are for \
+                 other windows than {}: give {theirs}, the window the query was printed for",
+                self.window.describe()
+            );
+        }
         let (start, end) = (v[1].whole(COLUMNS[1])?, v[2].whole(COLUMNS[2])?);
         let window = WindowId::new(start, end);
         if !self
@@ -308,10 +364,10 @@ impl<'a> Builder<'a> {
         let Some(step) = self.step.filter(|_| !self.cells.is_empty()) else {
             bail!(
                 "{name}: the file holds no statistics rows{}",
-                if self.report.rows_with_null > 0 {
+                if self.report.rows_left_out > 0 {
                     format!(
-                        " (only the count of {} rows with a NULL time or key)",
-                        self.report.rows_with_null
+                        " (only the count of {} rows the query left out)",
+                        self.report.rows_left_out
                     )
                 } else {
                     String::new()
@@ -319,6 +375,32 @@ impl<'a> Builder<'a> {
             );
         };
         let mut kinds: BTreeMap<Clocked, Vec<CellSlack>> = BTreeMap::new();
+        let mut totals: BTreeMap<Clocked, u64> = BTreeMap::new();
+        for ((kind, _, _), cell) in &self.cells {
+            let total = totals.entry(*kind).or_insert(0);
+            *total = cell
+                .bins
+                .values()
+                .try_fold(*total, |t, &n| {
+                    t.checked_add(n).filter(|&t| t <= MAX_PLACEMENTS)
+                })
+                .ok_or_else(|| {
+                    anyhow!(
+                        "{name}: the {} rows count more than 2^53 placements: not a log's \
+                         statistics",
+                        kind.name()
+                    )
+                })?;
+        }
+        if let (Some(f), Some(b)) = (totals.get(&Clocked::Fixed), totals.get(&Clocked::Bounded)) {
+            if f != b {
+                bail!(
+                    "{name}: the fixed rows count {f} placements and the bounded rows {b}: both \
+                     count every placement, so the file is not the query's whole result (a part \
+                     missing?)"
+                );
+            }
+        }
         for ((kind, window, key), cell) in self.cells {
             let lowest = cell.bins.keys().next().copied();
             let expected = bin(cell.first_clock - window.end(), step as f64);

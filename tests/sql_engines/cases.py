@@ -1,7 +1,8 @@
 """The logs and flag sets both engine checks run, and the comparison they make.
 
-Each case writes an event log as CSV (sorted by processing time, then event time, so that the
-query's order for equal processing times is the file's), asks `twoclocks advise --sql ENGINE`
+Each case writes an event log as CSV (sorted by processing time, then event time downwards:
+the query gives rows of equal processing time the largest event time among them, which is what
+that file order gives them), asks `twoclocks advise --sql ENGINE`
 for the query, lets the engine run it over the log as the table `events`, and compares
 `twoclocks advise --stats RESULT` with `twoclocks advise --input LOG` (JSON equal but for the
 `events` field: the log's row count, which the statistics do not hold).
@@ -23,7 +24,7 @@ class Case:
     """One log and the flags it is checked with."""
 
     def __init__(self, name, flags=(), cols=("event_time_ms", "proc_time_ms", "key"),
-                 time_format=None, time_type=None, null_keys=0, seed=11, n=20000):
+                 time_format="ms", time_type=None, null_keys=0, seed=11, n=20000):
         self.name = name
         self._time_type = time_type
         self.flags = list(flags)
@@ -35,15 +36,13 @@ class Case:
 
     def column_flags(self):
         et, pt, key = self.cols
-        f = ["--event-time-col", et, "--proc-time-col", pt, "--key-col", key]
-        if self.time_format:
-            f += ["--time-format", self.time_format]
-        return f
+        return ["--event-time-col", et, "--proc-time-col", pt, "--key-col", key,
+                "--time-format", self.time_format]
 
     def time_type(self):
         """The SQL type the time columns are given: BIGINT ms, DOUBLE s, TIMESTAMP (without a
         zone, its wall clock in UTC), TIMESTAMP_LTZ (an instant) or STRING (RFC 3339 text)."""
-        return self._time_type or {None: "BIGINT", "s": "DOUBLE"}[self.time_format]
+        return self._time_type or {"ms": "BIGINT", "s": "DOUBLE"}[self.time_format]
 
 
 CASES = [
@@ -71,13 +70,13 @@ def events(case):
         rows.append((et, et + d, "abcd"[r.randrange(4)]))
     for i in r.sample(range(case.n), case.null_keys):
         rows[i] = (rows[i][0], rows[i][1], None)
-    rows.sort(key=lambda row: (row[1], row[0]))
+    rows.sort(key=lambda row: (row[1], -row[0]))
     return rows
 
 
 def shown_time(case, ms):
     """A time in ms as the case's log writes it."""
-    if case.time_format is None:
+    if case.time_format == "ms":
         return str(ms)
     if case.time_format == "s":
         return f"{ms / 1000:.3f}"

@@ -55,7 +55,10 @@ pub struct AdviseArgs {
     /// Print the query that computes the log's slack statistics in this SQL engine, from a
     /// table or view named `events` with the columns the column flags name (fixed and bounded
     /// watermarks, tumbling or sliding windows), instead of advising.
-    #[arg(long, value_enum, value_name = "ENGINE", group = "log", conflicts_with_all = ["scenario", "stats", "plot", "format"])]
+    #[arg(long, value_enum, value_name = "ENGINE", group = "log", conflicts_with_all = [
+        "scenario", "stats", "plot", "format", "target_accuracy", "input_format", "arrival",
+        "on_bad_row", "seed", "events", "span", "tail", "mean_delay", "tail_max", "keys",
+    ])]
     pub sql: Option<Dialect>,
     /// Advise from slack statistics, the result of the --sql query saved as CSV or Parquet,
     /// instead of from a stream (give the --window the query was printed for).
@@ -198,11 +201,13 @@ pub fn advise(a: &AdviseArgs, mut out: &mut dyn Write) -> Result<()> {
                 );
             }
             let (stats, report) = crate::io::stats::read_stats(path, window)?;
-            if report.rows_with_null > 0 {
+            if report.rows_left_out > 0 {
                 eprintln!(
-                    "twoclocks: {}: the query left out {} rows of the log with a NULL time or key",
+                    "twoclocks: {}: the query left out {} rows of the log (a NULL time or key, an \
+                     empty key, or a time not finite or beyond 2^53 ms), as --input \
+                     --on-bad-row skip would",
                     path.display(),
-                    report.rows_with_null
+                    report.rows_left_out
                 );
             }
             let max_delay = stats.step * advice::GRID_STEPS as f64;
@@ -399,13 +404,20 @@ fn print_query(a: &AdviseArgs, dialect: Dialect, out: &mut dyn Write) -> Result<
         );
     }
     let read = &a.source.read;
+    let Some(time_format) = read.time_format else {
+        bail!(
+            "advise --sql needs --time-format: ms, s, us or ns for a column of numbers, rfc3339 \
+             for a timestamp or text column (the query cannot tell them apart, and some \
+             engines cast a timestamp to a number of seconds without a word)"
+        );
+    };
     let spec = QuerySpec {
         dialect,
         window: a.engine.config()?.window,
         event_time_col: read.event_time_col.clone(),
         proc_time_col: read.proc_time_col.clone(),
         key_col: read.key_col.clone(),
-        time_format: read.time_format,
+        time_format: Some(time_format),
         step: step as i64,
     };
     out.write_all(spec.text()?.as_bytes())?;

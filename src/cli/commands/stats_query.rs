@@ -12,7 +12,7 @@ use clap::ValueEnum;
 
 use crate::engine::frontier::slack::{BOTTOM_BIN, TOP_BIN};
 use crate::engine::WindowFn;
-use crate::io::source::TimeFormat;
+use crate::io::source::{TimeFormat, TIME_LIMIT};
 
 /// The SQL engine the query is written for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -172,11 +172,11 @@ impl QuerySpec {
         let et = self.time_ms(&self.event_time_col);
         let pt = self.time_ms(&self.proc_time_col);
         let key = format!("CAST({} AS {})", d.ident(&self.key_col), d.text());
-        let null_check = format!(
-            "{} IS NULL OR {} IS NULL OR {} IS NULL",
-            d.ident(&self.event_time_col),
-            d.ident(&self.proc_time_col),
-            d.ident(&self.key_col)
+        // A row is used when its key is a text that is not empty and its times are numbers
+        // within ±2^53 ms (NaN and infinities are not): what `--input` reads without error.
+        let valid = format!(
+            "k IS NOT NULL AND k <> ''\n    AND et IS NOT NULL AND pt IS NOT NULL\n    \
+             AND ABS(et) <= {TIME_LIMIT} AND ABS(pt) <= {TIME_LIMIT}"
         );
         let window = self.window.describe();
         let max_delay = step * crate::engine::advice::GRID_STEPS as i64;
@@ -194,21 +194,25 @@ impl QuerySpec {
             "\
 -- Slack statistics for `twoclocks advise --stats`, for {title}.
 -- Window: {window}. Grid: lags and graces 0 to {max_delay_flag} in steps of {step} ms.
--- Reads the table or view `events`; rows with a NULL time or key are counted, not used.
+-- Reads the table or view `events`; rows with a NULL time or key, an empty key, or a time
+-- that is not finite or beyond 2^53 ms are counted (rows_left_out), not used.
 -- Per watermark kind (fixed: its clock is the largest processing time seen; bounded: the
 -- largest event time seen in processing order), window and key: the clock at the cell's
 -- first arrival, and how many arrivals had each slack bin,
 -- floor((clock - window end) / {step} ms), from {bottom} (before the end) to {top}.
--- Rows with equal processing times are taken in event-time order here; twoclocks --input
--- takes them in file order, so under the bounded watermark the two can differ for them.
+-- Rows with equal processing times have no order in a table: under the bounded watermark
+-- each of them sees the largest event time among them, the most any order of them would
+-- drop (twoclocks --input takes them in file order: the same, sorted by event time down).
 {zone_note}{save_note}-- Save the result as CSV or Parquet and run:
 --   twoclocks advise --stats FILE {window_flags} --max-delay {max_delay_flag}
-WITH timed AS (
+WITH converted AS (
   SELECT {key} AS k,
          {et} AS et,
          {pt} AS pt
   FROM events
-  WHERE NOT ({null_check})
+),
+timed AS (
+  SELECT k, et, pt FROM converted WHERE {valid}
 ),
 bucketed AS (
   SELECT k, et, pt, FLOOR(pt / {BUCKET_MS}) AS b FROM timed
@@ -225,8 +229,8 @@ clocked AS (
          CASE WHEN p.high IS NULL OR x.high_in_b > p.high THEN x.high_in_b ELSE p.high END AS high_et
   FROM (
     SELECT k, et, pt, b,
-           MAX(et) OVER (PARTITION BY b ORDER BY pt, et
-                         ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS high_in_b
+           MAX(et) OVER (PARTITION BY b ORDER BY pt
+                         RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS high_in_b
     FROM bucketed
   ) x
   JOIN before_bucket p ON x.b = p.b
@@ -260,20 +264,24 @@ SELECT kind AS {watermark_out},
        first_clock AS first_clock_ms,
        bin AS slack_bin,
        CAST({step} AS BIGINT) AS slack_bin_ms,
-       COUNT(*) AS events
+       COUNT(*) AS events,
+       CAST({size} AS BIGINT) AS window_size_ms,
+       CAST({slide} AS BIGINT) AS window_slide_ms
 FROM binned
 GROUP BY kind, ws, we, k, first_clock, bin
 UNION ALL
-SELECT 'rows_with_null' AS {watermark_out},
+SELECT '{left_out}' AS {watermark_out},
        CAST(NULL AS BIGINT) AS window_start_ms,
        CAST(NULL AS BIGINT) AS window_end_ms,
        CAST(NULL AS {text}) AS {key_out},
        CAST(NULL AS DOUBLE) AS first_clock_ms,
        CAST(NULL AS BIGINT) AS slack_bin,
        CAST({step} AS BIGINT) AS slack_bin_ms,
-       COUNT(*) AS events
-FROM events
-WHERE {null_check}
+       COUNT(*) AS events,
+       CAST({size} AS BIGINT) AS window_size_ms,
+       CAST({slide} AS BIGINT) AS window_slide_ms
+FROM converted
+WHERE NOT ({valid})
 HAVING COUNT(*) > 0
 ORDER BY {watermark_out}, window_start_ms, {key_out}, slack_bin;
 ",
@@ -285,6 +293,7 @@ ORDER BY {watermark_out}, window_start_ms, {key_out}, slack_bin;
                 ""
             },
             top_ms = TOP_BIN * step,
+            left_out = crate::io::stats::LEFT_OUT,
             key_out = d.ident("key"),
             watermark_out = d.ident("watermark"),
             text = d.text(),

@@ -19,7 +19,11 @@
 //! clocks cells open at, from those first clocks and the window ends alone.
 //!
 //! [`SlackStats::of`] computes the statistics from a stream, as the query `advise --sql` prints
-//! computes them where the data lives; the two are compared by the tests.
+//! computes them where the data lives; the two are compared by the tests. A table has no order
+//! among rows of equal processing time, so the query gives each of them the largest event time
+//! among them under the bounded watermark: the stream's order gives the same when such events
+//! come with their event times falling, and never more (so advice from the query's statistics
+//! errs, if at all, on the side of more drops).
 
 use std::collections::BTreeMap;
 
