@@ -62,7 +62,10 @@ pub struct AdviseArgs {
     pub sql: Option<Dialect>,
     /// Advise from slack statistics, the result of the --sql query saved as CSV or Parquet,
     /// instead of from a stream (give the --window the query was printed for).
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["scenario", "input"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = [
+        "scenario", "input", "event_time_col", "proc_time_col", "key_col", "time_format",
+        "seed", "events", "span", "tail", "mean_delay", "tail_max", "keys",
+    ])]
     pub stats: Option<std::path::PathBuf>,
     /// The flags given on the command line, which override the scenario's presets.
     #[arg(skip)]
