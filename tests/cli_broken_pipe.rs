@@ -94,4 +94,9 @@ fn a_full_device_is_still_an_error() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("No space left"), "{err}");
+    // The failing output is named.
+    assert!(
+        err.contains("--output 'jsonl:/dev/full': cannot write"),
+        "{err}"
+    );
 }

@@ -15,7 +15,7 @@ mod sqlite;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use serde::Serialize;
 
 use crate::engine::pipeline::SinkWrite;
@@ -209,8 +209,10 @@ pub struct RunMeta {
 
 /// A run's open outputs, written as the run goes.
 pub struct Outputs<'a> {
-    jsonl: Vec<JsonlSink<'a>>,
-    sqlite: Vec<SqliteSink>,
+    /// Each JSON Lines sink with its flag (`--output 'jsonl:…'`), which names it in errors.
+    jsonl: Vec<(String, JsonlSink<'a>)>,
+    /// Each database with its flag.
+    sqlite: Vec<(String, SqliteSink)>,
 }
 
 impl<'a> Outputs<'a> {
@@ -237,16 +239,16 @@ impl<'a> Outputs<'a> {
             let opened = match s {
                 OutputSpec::Jsonl(Target::Stdout) => {
                     if let Some(w) = stdout.take() {
-                        outputs.jsonl.push(JsonlSink::new(w));
+                        outputs.jsonl.push((flag.clone(), JsonlSink::new(w)));
                     }
                     Ok(())
                 }
                 OutputSpec::Jsonl(Target::File(p)) => JsonlSink::create(p).map(|j| {
-                    outputs.jsonl.push(j);
+                    outputs.jsonl.push((flag.clone(), j));
                     made.push(p);
                 }),
                 OutputSpec::Sqlite(p) => SqliteSink::create(p, force, meta).map(|q| {
-                    outputs.sqlite.push(q);
+                    outputs.sqlite.push((flag.clone(), q));
                     made.push(p);
                 }),
             };
@@ -276,29 +278,33 @@ impl<'a> Outputs<'a> {
 
     /// A pane the sink received: a JSON line, a row of `panes`.
     pub fn received(&mut self, row: &PaneRow) -> Result<()> {
-        for j in &mut self.jsonl {
-            j.write(row)?;
+        for (flag, j) in &mut self.jsonl {
+            j.write(row)
+                .with_context(|| format!("{flag}: cannot write"))?;
         }
-        for s in &mut self.sqlite {
-            s.received(row)?;
+        for (flag, s) in &mut self.sqlite {
+            s.received(row)
+                .with_context(|| format!("{flag}: cannot write"))?;
         }
         Ok(())
     }
 
     fn results(&mut self, mut f: impl FnMut(&mut SqliteSink) -> Result<()>) -> Result<()> {
-        for s in &mut self.sqlite {
-            f(s)?;
+        for (flag, s) in &mut self.sqlite {
+            f(s).with_context(|| format!("{flag}: cannot write"))?;
         }
         Ok(())
     }
 
     /// The run is over: flushes the lines and commits what the databases hold.
     pub fn finish(self) -> Result<()> {
-        for j in self.jsonl {
-            j.finish()?;
+        for (flag, j) in self.jsonl {
+            j.finish()
+                .with_context(|| format!("{flag}: cannot write"))?;
         }
-        for s in self.sqlite {
-            s.finish()?;
+        for (flag, s) in self.sqlite {
+            s.finish()
+                .with_context(|| format!("{flag}: cannot finish"))?;
         }
         Ok(())
     }
