@@ -213,6 +213,28 @@ pub struct Outputs<'a> {
     jsonl: Vec<(String, JsonlSink<'a>)>,
     /// Each database with its flag.
     sqlite: Vec<(String, SqliteSink)>,
+    /// The files made: removed if the outputs are dropped before [`Outputs::finish`] ends
+    /// well, so that a run that fails leaves no half-written output behind.
+    made: Vec<PathBuf>,
+}
+
+/// Whether `p` is a regular file (not a device, a pipe or a link): the only outputs removed.
+fn regular_file(p: &Path) -> bool {
+    std::fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_file())
+}
+
+impl Drop for Outputs<'_> {
+    fn drop(&mut self) {
+        if self.made.is_empty() {
+            return;
+        }
+        // The sinks are closed first (a database's connection), then their files removed.
+        self.jsonl.clear();
+        self.sqlite.clear();
+        for p in &self.made {
+            let _ = std::fs::remove_file(p);
+        }
+    }
 }
 
 impl<'a> Outputs<'a> {
@@ -228,6 +250,7 @@ impl<'a> Outputs<'a> {
         let mut outputs = Outputs {
             jsonl: Vec::new(),
             sqlite: Vec::new(),
+            made: Vec::new(),
         };
         // The files made so far: one that cannot be made takes the others away with it, so
         // that a failed run leaves no output behind.
@@ -254,12 +277,18 @@ impl<'a> Outputs<'a> {
             };
             if let Err(e) = opened {
                 drop(outputs);
-                for p in made.into_iter().chain(new_file) {
+                for p in made.into_iter().chain(new_file).filter(|p| regular_file(p)) {
                     let _ = std::fs::remove_file(p);
                 }
                 return Err(anyhow::anyhow!("{flag}: {e:#}"));
             }
         }
+        // Only regular files are ever removed (never `/dev/null` or a pipe given as a path).
+        outputs.made = made
+            .into_iter()
+            .filter(|p| regular_file(p))
+            .map(Path::to_path_buf)
+            .collect();
         Ok(outputs)
     }
 
@@ -296,16 +325,18 @@ impl<'a> Outputs<'a> {
         Ok(())
     }
 
-    /// The run is over: flushes the lines and commits what the databases hold.
-    pub fn finish(self) -> Result<()> {
-        for (flag, j) in self.jsonl {
+    /// The run is over: flushes the lines and commits what the databases hold. If that
+    /// fails, the files made are removed.
+    pub fn finish(mut self) -> Result<()> {
+        for (flag, j) in std::mem::take(&mut self.jsonl) {
             j.finish()
                 .with_context(|| format!("{flag}: cannot write"))?;
         }
-        for (flag, s) in self.sqlite {
+        for (flag, s) in std::mem::take(&mut self.sqlite) {
             s.finish()
                 .with_context(|| format!("{flag}: cannot finish"))?;
         }
+        self.made.clear();
         Ok(())
     }
 }
