@@ -67,3 +67,31 @@ fn the_frontier_panel_draws_the_advised_point() {
     insta::assert_snapshot!("frontier_advised_120x40", t.backend());
     insta::assert_snapshot!("frontier_advised_80x24", screen(&mut a, 80, 24).backend());
 }
+
+#[test]
+fn the_global_window_has_no_frontier_to_draw_and_the_panel_says_why() {
+    let mut a = app_for(Options {
+        scenario: Scenario::classroom(),
+        config: EngineConfig {
+            window: twoclocks::engine::WindowFn::global(None).unwrap(),
+            ..EngineConfig::fixed(20_000.0, 0.0)
+        },
+        speed: 10.0,
+        theme: Theme::dark(),
+        play: false,
+    });
+    a.settle();
+    let t = screen(&mut a, 120, 40);
+    let text: String = t
+        .backend()
+        .buffer()
+        .content()
+        .iter()
+        .map(|c| c.symbol())
+        .collect();
+    assert!(text.contains("global window: it never ends"), "{text}");
+    assert!(!text.contains("D dash A alert B billing"), "{text}");
+    // Every point of its sweep loses nothing: the words are the whole frontier.
+    let f = a.frontier().flatten().expect("the fixed lag is swept");
+    assert!(f.points.iter().all(|p| p.score.events_lost == 0));
+}

@@ -29,6 +29,8 @@ COLUMNS = [
     ("slack_bin", "BIGINT"),
     ("slack_bin_ms", "BIGINT"),
     ("events", "BIGINT"),
+    ("window_size_ms", "BIGINT"),
+    ("window_slide_ms", "BIGINT"),
 ]
 
 

@@ -4,12 +4,14 @@
 //! app computes it with the sweep), and the current dial setting ◉. The sweep is cached per
 //! (window, watermark family); only the current point changes with the dials. A click on a
 //! point adopts its lag and grace (the chart's geometry, [`ChartFrame`], is the mouse's too).
+//! The global window without a TTL never ends: nothing is late, and the panel says so instead
+//! of a chart of one point.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Widget};
+use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
 
 use crate::engine::advice::DEFAULT_TARGET;
 use crate::engine::window::fmt_ms;
@@ -39,6 +41,11 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         height: LEGEND_H.min(inner.height),
         ..inner
     };
+    // The global window without a TTL never ends: a flat frontier, said in words.
+    let flat = app
+        .frontier()
+        .flatten()
+        .is_some_and(|f| f.window.is_global() && f.window.ttl().is_none());
     let mut lines = super::dials::frontier_summary(app, legend.width);
     let advised_style = t.late.add_modifier(Modifier::BOLD);
     let policies = || {
@@ -58,24 +65,26 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         Line::from(spans)
     };
     let target = DEFAULT_TARGET;
-    lines.push(super::fit(
-        legend.width,
-        vec![
-            with_advised(&format!(" advised for {target}%")),
-            with_advised(" advised"),
-            Line::from(vec![
-                Span::styled("D", t.policy),
-                Span::styled(" dash ", t.dim),
-                Span::styled("A", t.policy),
-                Span::styled(" alert ", t.dim),
-                Span::styled("B", t.policy),
-                Span::styled(" billing ", t.dim),
-                Span::styled(glyph::ADVISED.to_string(), advised_style),
-                Span::styled(" advised", t.dim),
-            ]),
-            Line::from(policies()),
-        ],
-    ));
+    lines.extend((!flat).then(|| {
+        super::fit(
+            legend.width,
+            vec![
+                with_advised(&format!(" advised for {target}%")),
+                with_advised(" advised"),
+                Line::from(vec![
+                    Span::styled("D", t.policy),
+                    Span::styled(" dash ", t.dim),
+                    Span::styled("A", t.policy),
+                    Span::styled(" alert ", t.dim),
+                    Span::styled("B", t.policy),
+                    Span::styled(" billing ", t.dim),
+                    Span::styled(glyph::ADVISED.to_string(), advised_style),
+                    Span::styled(" advised", t.dim),
+                ]),
+                Line::from(policies()),
+            ],
+        )
+    }));
     super::text::lines(buf, legend, lines);
     let frontier = match app.frontier() {
         None => {
@@ -97,6 +106,20 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         }
         Some(Some(f)) => f,
     };
+    if flat {
+        // One window per key that never ends: no event is ever late, every point is the same.
+        let text = "global window: it never ends, so no event is late and every lag and grace \
+                    loses nothing (the frontier is one point). [ ] picks a window that ends.";
+        let above = Rect {
+            height: legend.y.saturating_sub(inner.y),
+            ..inner
+        };
+        Paragraph::new(text)
+            .style(t.dim)
+            .wrap(Wrap { trim: true })
+            .render(above, buf);
+        return;
+    }
     let Some(f) = ChartFrame::of(area, frontier) else {
         return;
     };
