@@ -60,8 +60,9 @@ pub struct AdviseArgs {
         "on_bad_row", "seed", "events", "span", "tail", "mean_delay", "tail_max", "keys",
     ])]
     pub sql: Option<Dialect>,
-    /// Advise from slack statistics, the result of the --sql query saved as CSV or Parquet,
-    /// instead of from a stream (give the --window the query was printed for).
+    /// Advise from slack statistics, the result of the --sql query saved as CSV or Parquet
+    /// (one file, or a directory of part files), instead of from a stream (give the --window
+    /// the query was printed for).
     #[arg(long, value_name = "FILE", conflicts_with_all = [
         "scenario", "input", "event_time_col", "proc_time_col", "key_col", "time_format",
         "seed", "events", "span", "tail", "mean_delay", "tail_max", "keys",
