@@ -2,7 +2,7 @@
 //! (other columns are ignored). A time is an integer or a float (in the `--time-format` unit,
 //! ms by default), a Parquet timestamp (its own unit) or a text; a key is a text or an integer.
 
-use ::parquet::file::reader::{FileReader, SerializedFileReader};
+use ::parquet::file::reader::{ChunkReader, FileReader, SerializedFileReader};
 use ::parquet::record::Field;
 use anyhow::{anyhow, bail, Result};
 
@@ -12,13 +12,15 @@ use crate::io::source::{
 };
 use crate::io::spool::Events;
 
-/// Reads the rows of a Parquet file held in memory, with the columns named by `opts`.
-pub fn read_rows(
-    bytes: Vec<u8>,
+/// Reads the rows of a Parquet file, with the columns named by `opts`: from the file itself
+/// (its pages read as they are needed, not the whole file at once) or from bytes held in
+/// memory (standard input, a decompressed file).
+pub fn read_rows<R: ChunkReader + 'static>(
+    source: R,
     name: &str,
     opts: &SourceOptions,
 ) -> Result<(Events, SourceReport)> {
-    let reader = SerializedFileReader::new(bytes::Bytes::from(bytes))
+    let reader = SerializedFileReader::new(source)
         .map_err(|e| anyhow!("{name}: not a readable Parquet file, or a truncated one ({e})"))?;
     let root = reader
         .metadata()

@@ -4,7 +4,7 @@
 //! rows and counts what it saw into a [`SourceReport`].
 
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
 use std::path::Path;
 
 use anyhow::{anyhow, bail, Context, Result};
@@ -549,6 +549,29 @@ pub fn read_source_events_with<'a>(
         bail!("{name} is a folder, not an event log");
     }
     let file_name = path.file_name().map(|n| n.to_string_lossy().to_lowercase());
+    // A Parquet file (not compressed as a whole) is read from the file itself: its footer
+    // says where each column's pages are, and only those are read.
+    // (A regular file only: a pipe given as a path cannot be read twice.)
+    // A name that says another format keeps to the path below, which says what is wrong.
+    let named_text = file_name.as_deref().is_some_and(|n| {
+        [".csv", ".tsv", ".jsonl", ".ndjson", ".json"]
+            .iter()
+            .any(|e| n.ends_with(e))
+    });
+    let mut file = file;
+    if opts
+        .format
+        .map_or(!named_text, |f| f == InputFormat::Parquet)
+        && file.metadata().is_ok_and(|m| m.is_file())
+    {
+        let mut magic = [0u8; 4];
+        let parquet = file.read_exact(&mut magic).is_ok() && magic == PARQUET_MAGIC;
+        file.seek(SeekFrom::Start(0))
+            .with_context(|| format!("{name}: cannot read"))?;
+        if parquet {
+            return crate::io::parquet::read_rows(file, &name, opts);
+        }
+    }
     read_source_events_from(wrap(Box::new(file)), &name, file_name.as_deref(), opts)
 }
 
@@ -649,7 +672,7 @@ pub fn read_source_events_from<R: Read>(
             input
                 .read_to_end(&mut bytes)
                 .map_err(|e| anyhow!("{name}: {e}"))?;
-            crate::io::parquet::read_rows(bytes, name, opts)
+            crate::io::parquet::read_rows(bytes::Bytes::from(bytes), name, opts)
         }
     }
 }
