@@ -173,6 +173,8 @@ fn the_advised_setting_exports_with_the_flags_advise_prints() {
     for window in [
         &["--window", "30s"][..],
         &["--window", "45s", "--slide", "15s"][..],
+        &["--session", "30s"][..],
+        &["--window", "global", "--ttl", "1m", "--ttl-time", "event"][..],
     ] {
         let mut args = vec![
             "advise",

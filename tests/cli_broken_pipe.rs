@@ -100,3 +100,42 @@ fn a_full_device_is_still_an_error() {
         "{err}"
     );
 }
+
+#[test]
+fn a_reader_leaving_standard_output_ends_that_output_only_and_the_files_are_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let lines = dir.path().join("panes.jsonl");
+    let db = dir.path().join("panes.db");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_twoclocks"))
+        .args(["run", "--events", "100000", "--window", "100ms"])
+        .args(["--output", "jsonl:-", "--output"])
+        .arg(format!("jsonl:{}", lines.display()))
+        .arg("--output")
+        .arg(format!("sqlite:{}", db.display()))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    // Read one line, then leave.
+    let mut first = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stdout.take().unwrap()),
+        &mut first,
+    )
+    .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(first.starts_with('{'), "{first}");
+    let written = std::fs::read_to_string(&lines).expect("the JSON Lines file is kept");
+    assert!(
+        written.lines().count() > 1000,
+        "{}",
+        written.lines().count()
+    );
+    assert!(db.exists(), "the database is kept");
+}

@@ -344,7 +344,16 @@ fn export_flags(window: &WindowFn, c: &Candidate) -> String {
             )
         }
         WindowFn::Tumbling { size } => format!("--window {}", fmt_ms(size as f64)),
-        _ => String::new(),
+        WindowFn::Session { gap } => format!("--session {}", fmt_ms(gap as f64)),
+        WindowFn::Global { ttl: None } => "--window global".to_string(),
+        WindowFn::Global { ttl: Some(t) } => format!(
+            "--window global --ttl {} --ttl-time {}",
+            fmt_ms(t.ms as f64),
+            match t.time {
+                crate::engine::window::TtlTime::Event => "event",
+                crate::engine::window::TtlTime::Processing => "processing",
+            }
+        ),
     };
     let dials = format!(
         "--watermark {} --grace {}",

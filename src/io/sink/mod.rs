@@ -218,6 +218,19 @@ pub struct Outputs<'a> {
     made: Vec<PathBuf>,
 }
 
+/// Whether `e` is a write to a pipe whose reader has gone.
+fn broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .map(std::io::Error::kind)
+            .or_else(|| {
+                c.downcast_ref::<serde_json::Error>()
+                    .and_then(|j| j.io_error_kind())
+            })
+            == Some(std::io::ErrorKind::BrokenPipe)
+    })
+}
+
 /// Whether `p` is a regular file (not a device, a pipe or a link): the only outputs removed.
 fn regular_file(p: &Path) -> bool {
     std::fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_file())
@@ -307,9 +320,21 @@ impl<'a> Outputs<'a> {
 
     /// A pane the sink received: a JSON line, a row of `panes`.
     pub fn received(&mut self, row: &PaneRow) -> Result<()> {
-        for (flag, j) in &mut self.jsonl {
-            j.write(row)
-                .with_context(|| format!("{flag}: cannot write"))?;
+        let others = self.jsonl.len() + self.sqlite.len() > 1;
+        let mut closed = None;
+        for (i, (flag, j)) in self.jsonl.iter_mut().enumerate() {
+            if let Err(e) = j.write(row) {
+                // A reader of standard output that stops (`| head`) ends that output only:
+                // the files beside it are written to the end, not removed with a failed run.
+                if others && broken_pipe(&e) {
+                    closed = Some(i);
+                    continue;
+                }
+                return Err(e.context(format!("{flag}: cannot write")));
+            }
+        }
+        if let Some(i) = closed {
+            self.jsonl.remove(i);
         }
         for (flag, s) in &mut self.sqlite {
             s.received(row)
@@ -328,9 +353,12 @@ impl<'a> Outputs<'a> {
     /// The run is over: flushes the lines and commits what the databases hold. If that
     /// fails, the files made are removed.
     pub fn finish(mut self) -> Result<()> {
+        let others = self.jsonl.len() + self.sqlite.len() > 1;
         for (flag, j) in std::mem::take(&mut self.jsonl) {
-            j.finish()
-                .with_context(|| format!("{flag}: cannot write"))?;
+            match j.finish() {
+                Err(e) if others && broken_pipe(&e) => {}
+                r => r.with_context(|| format!("{flag}: cannot write"))?,
+            }
         }
         for (flag, s) in std::mem::take(&mut self.sqlite) {
             s.finish()
