@@ -97,10 +97,8 @@ pub fn dominates(a: &FrontierPoint, b: &FrontierPoint) -> bool {
     no_worse && better
 }
 
-/// The indexes of the points no other point dominates, by emit delay (then events lost, then
-/// index). Sorts once and keeps, for each point, the least loss and wrong windows seen so far
-/// only where that settles it; otherwise compares with the kept set, which stays small.
-pub fn pareto(points: &[FrontierPoint]) -> Vec<usize> {
+/// The points' indexes by emit delay, then events lost, then windows wrong, then index.
+fn by_delay(points: &[FrontierPoint]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..points.len()).collect();
     order.sort_by(|&a, &b| {
         let (p, q) = (&points[a], &points[b]);
@@ -110,6 +108,14 @@ pub fn pareto(points: &[FrontierPoint]) -> Vec<usize> {
             .then(p.score.wrong_windows.cmp(&q.score.wrong_windows))
             .then(a.cmp(&b))
     });
+    order
+}
+
+/// The indexes of the points no other point dominates, by emit delay (then events lost, then
+/// index). Sorts once and keeps, for each point, the least loss and wrong windows seen so far
+/// only where that settles it; otherwise compares with the kept set, which stays small.
+pub fn pareto(points: &[FrontierPoint]) -> Vec<usize> {
+    let order = by_delay(points);
     // A dominator of a point sorts before it (it is no worse on every key), so comparing each
     // point with the non-dominated ones kept before it is enough: a dominated dominator is
     // itself dominated by a kept point, which then dominates this one too.
@@ -125,15 +131,8 @@ pub fn pareto(points: &[FrontierPoint]) -> Vec<usize> {
 /// The indexes of the points, by emit delay, that lose fewer events than every point with a
 /// smaller or equal emit delay: the best accuracy each delay buys, the line a plot draws.
 pub fn envelope(points: &[FrontierPoint]) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..points.len()).collect();
-    order.sort_by(|&a, &b| {
-        let (p, q) = (&points[a], &points[b]);
-        p.emit_delay
-            .total_cmp(&q.emit_delay)
-            .then(p.score.events_lost.cmp(&q.score.events_lost))
-    });
     let mut best = i64::MAX;
-    order
+    by_delay(points)
         .into_iter()
         .filter(|&i| {
             let better = points[i].score.events_lost < best;

@@ -251,16 +251,9 @@ impl Frontier {
     /// The lower envelope of the sweep: the points, by emit delay, that lose fewer events than
     /// every point with a smaller or equal emit delay (the best loss each delay can buy).
     pub fn envelope(&self) -> Vec<&FrontierPoint> {
-        let mut sorted: Vec<&FrontierPoint> = self.points.iter().collect();
-        sorted.sort_by(|a, b| a.emit_delay.total_cmp(&b.emit_delay));
-        let mut best = i64::MAX;
-        sorted
+        super::advice::envelope(&self.points)
             .into_iter()
-            .filter(|p| {
-                let better = p.score.events_lost < best;
-                best = best.min(p.score.events_lost);
-                better
-            })
+            .map(|i| &self.points[i])
             .collect()
     }
 }
