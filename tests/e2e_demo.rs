@@ -187,18 +187,20 @@ fn the_demos_files_are_checked_before_the_ui_opens() {
         let (code, err) = twoclocks(&dir, &[flag, "no/such/folder/x"]);
         assert_eq!(code, 2, "{flag}: {err}");
         assert!(
-            err.contains("cannot write") && err.contains("x"),
+            err.contains(&format!("{flag}: folder 'no/such/folder' does not exist")),
             "{flag}: {err}"
         );
     }
 
-    // Another flag's error: the files just created are taken away again.
+    // Another flag's error: nothing is left at the paths, nor beside them.
+    let before: usize = std::fs::read_dir(&dir).unwrap().count();
     let (code, err) = twoclocks(
         &dir,
         &["--record", "r.rec", "--cast", "c.cast", "--session", "30s"],
     );
     assert_eq!(code, 2, "{err}");
     assert!(!dir.join("r.rec").exists() && !dir.join("c.cast").exists());
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), before);
 
     let (code, err) = twoclocks(&dir, &["--record", "same", "--cast", "same"]);
     assert_eq!(code, 2);

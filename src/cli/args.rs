@@ -489,14 +489,24 @@ pub struct DemoArgs {
     /// Also write what the terminal shows as an asciicast v2 file (`asciinema play FILE`).
     #[arg(long, value_name = "FILE")]
     pub cast: Option<std::path::PathBuf>,
+    /// Replace a --record or --cast file that exists (without it an existing file is
+    /// refused); the file is replaced only when the UI ends.
+    #[arg(long)]
+    pub force: bool,
 }
 
 impl DemoArgs {
-    /// Reads and checks the recording to replay, creates the files to write: every error
+    /// Reads and checks the recording to replay, takes the files to write: every error
     /// (a bad or truncated recording, one made with other flags than `flags`, a path that
-    /// cannot be written) before the UI opens. `flags` are the command line's flags that
+    /// cannot be written, an existing file without `--force`, one of `inputs`) before the
+    /// UI opens. `flags` are the command line's flags that
     /// decide what the demo goes through ([`crate::tui::record::demo_flags`]).
-    pub fn open(&self, flags: &[String]) -> anyhow::Result<crate::tui::Demo> {
+    pub fn open(
+        &self,
+        flags: &[String],
+        inputs: &[&std::path::Path],
+    ) -> anyhow::Result<crate::tui::Demo> {
+        use crate::io::staged::{Accepts, StagedFile};
         use crate::tui::record::{self, cast::Cast, Recorder};
         let same =
             |a: &Option<std::path::PathBuf>, b: &Option<std::path::PathBuf>| a.is_some() && a == b;
@@ -522,33 +532,27 @@ impl DemoArgs {
             }
         }
         let replay = replay.map(|r| r.entries);
-        let record = self
-            .record
-            .as_deref()
-            .map(|p| Recorder::create(p, flags))
-            .transpose()?;
-        let cast = match self.cast.as_deref().map(Cast::create).transpose() {
-            Ok(c) => c,
-            Err(e) => {
-                drop(record);
-                if let Some(p) = &self.record {
-                    let _ = std::fs::remove_file(p);
-                }
-                return Err(e);
-            }
+        // The files are taken (checked, their unfinished copies locked) before the UI opens
+        // and put in place when it ends; an existing file is never touched before then, nor
+        // at all if the UI does not open.
+        let mut protect: Vec<&std::path::Path> = inputs.to_vec();
+        protect.extend(self.replay.as_deref());
+        let take = |p: &std::path::Path, flag: &str| {
+            StagedFile::create(p, self.force, Accepts::Streams, &protect, flag)
+        };
+        let record = match self.record.as_deref() {
+            Some(p) => Some(Recorder::create(p, take(p, "--record")?, flags)?),
+            None => None,
+        };
+        let cast = match self.cast.as_deref() {
+            Some(p) => Some(Cast::create(take(p, "--cast")?)?),
+            None => None,
         };
         Ok(crate::tui::Demo {
             record,
             replay,
             cast,
         })
-    }
-
-    /// Removes the files [`DemoArgs::open`] created, when the UI did not open after all.
-    pub fn discard(&self) {
-        for p in [&self.record, &self.cast].into_iter().flatten() {
-            let _ = std::fs::remove_file(p);
-        }
     }
 }
 

@@ -8,6 +8,7 @@ pub mod export;
 pub mod input;
 pub mod plot;
 pub mod report;
+pub mod stop;
 
 use std::process::ExitCode;
 
@@ -144,7 +145,7 @@ pub fn main() -> ExitCode {
             _ => Ok(()),
         },
         Ok(Invocation::Command(cmd)) => {
-            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            let mut out = std::io::BufWriter::new(StandardOutput(std::io::stdout().lock()));
             execute(&cmd, &mut out).and_then(|()| Ok(std::io::Write::flush(&mut out)?))
         }
         Ok(Invocation::Ui(a, matches)) => ui(&a, &matches),
@@ -161,6 +162,26 @@ pub fn main() -> ExitCode {
             eprintln!("twoclocks: {}", error_line(&e));
             ExitCode::from(2)
         }
+    }
+}
+
+/// Standard output, whose write errors say that it was standard output that could not be
+/// written (`> /dev/full`), keeping their kind (a reader gone away is still a broken pipe).
+struct StandardOutput<W>(W);
+
+impl<W: std::io::Write> StandardOutput<W> {
+    fn named(e: std::io::Error) -> std::io::Error {
+        std::io::Error::new(e.kind(), format!("cannot write standard output: {e}"))
+    }
+}
+
+impl<W: std::io::Write> std::io::Write for StandardOutput<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.write(buf).map_err(Self::named)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush().map_err(Self::named)
     }
 }
 
@@ -262,7 +283,8 @@ fn tour(a: &TourArgs) -> anyhow::Result<()> {
             .skip(1)
             .map(|a| a.to_string_lossy().into_owned()),
     );
-    let demo = a.demo.open(&flags)?;
+    let inputs: Vec<&std::path::Path> = a.tour.as_deref().into_iter().collect();
+    let demo = a.demo.open(&flags, &inputs)?;
     let opened = || {
         let tour = a.tour()?;
         if !has_terminal() {
@@ -275,8 +297,8 @@ fn tour(a: &TourArgs) -> anyhow::Result<()> {
     match opened() {
         Ok(app) => crate::tui::run_app(app, demo),
         Err(e) => {
+            // The demo's files were never put in place: dropped, their copies go.
             drop(demo);
-            a.demo.discard();
             Err(e)
         }
     }
@@ -290,7 +312,8 @@ fn ui(a: &UiArgs, matches: &ArgMatches) -> anyhow::Result<()> {
             .skip(1)
             .map(|a| a.to_string_lossy().into_owned()),
     );
-    let demo = a.demo.open(&flags)?;
+    let inputs: Vec<&std::path::Path> = a.source.input.as_deref().into_iter().collect();
+    let demo = a.demo.open(&flags, &inputs)?;
     let opened = || {
         let (options, job) = ui_options(a, matches)?;
         if !has_terminal() {
@@ -307,8 +330,8 @@ fn ui(a: &UiArgs, matches: &ArgMatches) -> anyhow::Result<()> {
         }
         Ok((options, job)) => crate::tui::run(options, job, demo),
         Err(e) => {
+            // The demo's files were never put in place: dropped, their copies go.
             drop(demo);
-            a.demo.discard();
             Err(e)
         }
     }

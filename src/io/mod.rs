@@ -11,4 +11,5 @@ pub mod quote;
 pub mod sink;
 pub mod source;
 pub mod spool;
+pub mod staged;
 pub mod stats;

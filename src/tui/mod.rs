@@ -225,6 +225,13 @@ fn run_app_with(
         &mut shell,
     ));
     drop(guard);
+    // The UI failed: the recording up to the failure is kept all the same (it is how the
+    // failure can be replayed).
+    if let (Err(_), Some(r)) = (&result, shell.record.as_mut()) {
+        if let Err(e) = r.finish(shell.start.elapsed()) {
+            eprintln!("twoclocks: {e}");
+        }
+    }
     result
 }
 

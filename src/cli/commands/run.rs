@@ -22,7 +22,7 @@ use crate::engine::{
     run as run_engine, CellId, Counters, Dropped, EngineConfig, Output, Pane, Processor, Score,
     Stream,
 };
-use crate::io::sink::{check_outputs, Outputs, PaneRow, RunMeta};
+use crate::io::sink::{reserve_outputs, Outputs, PaneRow, Reserved, RunMeta};
 use crate::io::source::SourceReport;
 use crate::io::spool::{Events, Spool};
 
@@ -141,8 +141,13 @@ struct ConfigJson {
 
 /// Runs the engine (or the pipeline, when a pipeline flag is given) and writes the answer.
 pub fn run(a: &RunArgs, out: &mut dyn Write) -> Result<()> {
-    // Every output path is checked before any work starts.
-    check_outputs(&a.output.output, a.output.force)?;
+    // Every output path is checked, and its file's unfinished copy taken, before any work;
+    // a signal from then on removes the copies before the program exits.
+    if !a.output.output.is_empty() {
+        crate::cli::stop::clean_up_on_stop();
+    }
+    let inputs: Vec<&std::path::Path> = a.source.input.as_deref().into_iter().collect();
+    let reserved = reserve_outputs(&a.output.output, a.output.force, &inputs)?;
     // `jsonl:-` takes standard output for the pane lines; the answer goes to standard error.
     let mut stderr = std::io::stderr();
     let (pane_out, mut out): (Box<dyn Write + '_>, &mut dyn Write) =
@@ -167,6 +172,7 @@ pub fn run(a: &RunArgs, out: &mut dyn Write) -> Result<()> {
         stream: &stream,
         window: cfg.window,
         stdout: Some(pane_out),
+        reserved: Some(reserved),
         outputs: None,
     };
     let result = if pipeline.given() {
@@ -548,6 +554,8 @@ pub(super) struct SinkDriver<'a> {
     window: WindowFn,
     /// Where `jsonl:-` writes.
     stdout: Option<Box<dyn Write + 'a>>,
+    /// The outputs checked and their files taken, until they are opened.
+    reserved: Option<Reserved>,
     outputs: Option<Outputs<'a>>,
 }
 
@@ -566,12 +574,8 @@ impl SinkDriver<'_> {
             .stdout
             .take()
             .unwrap_or_else(|| Box::new(std::io::sink()));
-        self.outputs = Some(Outputs::open(
-            &self.args.output,
-            self.args.force,
-            &meta,
-            stdout,
-        )?);
+        let reserved = self.reserved.take().unwrap_or_else(Reserved::none);
+        self.outputs = Some(Outputs::open(reserved, &meta, stdout)?);
         Ok(())
     }
 

@@ -1,13 +1,12 @@
 //! The JSON Lines sink: every pane the sink received, one JSON object a line, with the fields
 //! of `panes` in `run --format json` ([`PaneRow`]).
 
-use std::fs::File;
 use std::io::{BufWriter, Write};
-use std::path::Path;
 
 use anyhow::{Context, Result};
 
 use super::PaneRow;
+use crate::io::staged::StagedFile;
 
 /// Writes panes as JSON lines to a file or standard output.
 pub struct JsonlSink<'a> {
@@ -20,9 +19,12 @@ impl<'a> JsonlSink<'a> {
         JsonlSink { out }
     }
 
-    /// Creates (or truncates) the file at `path`.
-    pub fn create(path: &Path) -> Result<JsonlSink<'static>> {
-        let f = File::create(path).with_context(|| "cannot create the file".to_string())?;
+    /// Writes to a staged file (its unfinished copy, or the device it names).
+    pub fn to_file(file: &StagedFile) -> Result<JsonlSink<'static>> {
+        let f = file
+            .file()
+            .try_clone()
+            .context("cannot open the file to write")?;
         Ok(JsonlSink {
             out: Box::new(BufWriter::new(f)),
         })

@@ -4,10 +4,12 @@
 //! what the chosen sink kind holds: the engine says what to write and when to commit
 //! ([`SinkWrite`]), the writers here carry it out.
 //!
-//! Every output is checked before any work starts ([`OutputSpec::check`]: a missing folder, a
-//! directory, an existing file without `--force`, a read-only file), then created
-//! ([`Outputs::open`]) before the engine runs, so a path that cannot be written is a clear
-//! error and never the end of a long run.
+//! Every output is checked and its file's unfinished copy taken before any work starts
+//! ([`reserve_outputs`]: a missing folder, a directory, an existing file without `--force`, a
+//! read-only file, one of the run's inputs, another run writing it), so a path that cannot be
+//! written is a clear error and never the end of a long run. The files are written whole or
+//! not at all ([`StagedFile`]): renamed into place when the run has finished, removed when it
+//! fails or is stopped.
 
 mod jsonl;
 mod sqlite;
@@ -21,6 +23,7 @@ use serde::Serialize;
 use crate::engine::pipeline::SinkWrite;
 use crate::engine::{Pane, SinkKind};
 use crate::io::quote::quoted;
+use crate::io::staged::{Accepts, StagedFile};
 
 pub use jsonl::JsonlSink;
 pub use sqlite::{SqliteSink, RESULTS_COLUMNS};
@@ -119,49 +122,34 @@ impl OutputSpec {
         }
     }
 
-    /// Whether the path can be written, checked without creating anything: its folder exists,
-    /// it is not a directory, and an existing file is replaced only with `force` (and only if
-    /// it is not read-only).
-    pub fn check(&self, force: bool) -> Result<()> {
-        let Some(path) = self.path() else {
-            return Ok(());
-        };
-        let shown = quoted(&path.display().to_string());
-        let flag = format!("--output {}", quoted(&self.spelled()));
-        let folder = match path.parent() {
-            Some(f) if !f.as_os_str().is_empty() => f,
-            _ => Path::new("."),
-        };
-        match std::fs::metadata(folder) {
-            Ok(m) if m.is_dir() => {}
-            Ok(_) => bail!(
-                "{flag}: {} is not a folder",
-                quoted(&folder.display().to_string())
-            ),
-            Err(_) => bail!(
-                "{flag}: folder {} does not exist; create it first",
-                quoted(&folder.display().to_string())
-            ),
-        }
-        match std::fs::metadata(path) {
-            Err(_) => Ok(()),
-            Ok(m) if m.is_dir() => bail!("{flag}: {shown} is a directory; give a file name"),
-            Ok(_) if !force => bail!(
-                "{flag}: {shown} exists; --force replaces it (nothing is appended to an old run's output)"
-            ),
-            Ok(m) if m.permissions().readonly() => {
-                bail!("{flag}: {shown} is read-only")
-            }
-            Ok(_) => Ok(()),
+    /// The flag that names it in messages: `--output 'jsonl:out.jsonl'`.
+    pub fn flag(&self) -> String {
+        format!("--output {}", quoted(&self.spelled()))
+    }
+}
+
+/// A run's outputs, checked and their unfinished copies taken ([`StagedFile`]) before any
+/// work starts: what [`Outputs::open`] then writes to.
+#[derive(Debug)]
+pub struct Reserved {
+    outputs: Vec<(OutputSpec, Option<StagedFile>)>,
+}
+
+impl Reserved {
+    /// No output at all.
+    pub fn none() -> Reserved {
+        Reserved {
+            outputs: Vec::new(),
         }
     }
 }
 
-/// Checks a run's outputs before any work: each as [`OutputSpec::check`] says, no file named
-/// twice, standard output taken at most once.
-pub fn check_outputs(specs: &[OutputSpec], force: bool) -> Result<()> {
+/// Checks a run's outputs before any work and takes each file's unfinished copy: no file
+/// named twice, standard output taken at most once, each path as [`StagedFile::create`]
+/// says (an existing file only with `force`, never one of `inputs`, another run's output
+/// refused). Nothing appears at an output's path until the run has finished.
+pub fn reserve_outputs(specs: &[OutputSpec], force: bool, inputs: &[&Path]) -> Result<Reserved> {
     for (i, s) in specs.iter().enumerate() {
-        s.check(force)?;
         if let Some(twice) = specs[..i].iter().find(|t| match (t.path(), s.path()) {
             (Some(a), Some(b)) => same_file(a, b),
             _ => t.is_stdout() && s.is_stdout(),
@@ -176,12 +164,38 @@ pub fn check_outputs(specs: &[OutputSpec], force: bool) -> Result<()> {
             );
         }
     }
-    Ok(())
+    let mut outputs = Vec::with_capacity(specs.len());
+    for s in specs {
+        let staged = match s {
+            OutputSpec::Jsonl(Target::Stdout) => None,
+            OutputSpec::Jsonl(Target::File(p)) => Some(StagedFile::create(
+                p,
+                force,
+                Accepts::Streams,
+                inputs,
+                &s.flag(),
+            )?),
+            OutputSpec::Sqlite(p) => Some(StagedFile::create(
+                p,
+                force,
+                Accepts::RegularFiles,
+                inputs,
+                &s.flag(),
+            )?),
+        };
+        outputs.push((s.clone(), staged));
+    }
+    Ok(Reserved { outputs })
 }
 
-/// Whether two paths name the same file: their folders (which exist, checked) resolved, and
-/// the same file name.
+/// Whether two paths name the same file: the same file on disk if both exist, else their
+/// folders (which exist, checked) resolved and the same file name.
 fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    if let (Ok(x), Ok(y)) = (std::fs::metadata(a), std::fs::metadata(b)) {
+        use std::os::unix::fs::MetadataExt;
+        return x.dev() == y.dev() && x.ino() == y.ino();
+    }
     let resolved = |p: &Path| {
         let folder = match p.parent() {
             Some(f) if !f.as_os_str().is_empty() => f,
@@ -207,15 +221,15 @@ pub struct RunMeta {
     pub settings: Vec<(String, String)>,
 }
 
-/// A run's open outputs, written as the run goes.
+/// A run's open outputs, written as the run goes. Dropped before [`Outputs::finish`] (the
+/// run failed or was stopped), every file's unfinished copy is removed and no output path is
+/// touched.
 pub struct Outputs<'a> {
-    /// Each JSON Lines sink with its flag (`--output 'jsonl:…'`), which names it in errors.
-    jsonl: Vec<(String, JsonlSink<'a>)>,
+    /// Each JSON Lines sink with its flag (`--output 'jsonl:…'`), which names it in errors,
+    /// and the file it writes (none for standard output).
+    jsonl: Vec<(String, JsonlSink<'a>, Option<StagedFile>)>,
     /// Each database with its flag.
     sqlite: Vec<(String, SqliteSink)>,
-    /// The files made: removed if the outputs are dropped before [`Outputs::finish`] ends
-    /// well, so that a run that fails leaves no half-written output behind.
-    made: Vec<PathBuf>,
 }
 
 /// Whether `e` is a write to a pipe whose reader has gone.
@@ -231,31 +245,11 @@ fn broken_pipe(e: &anyhow::Error) -> bool {
     })
 }
 
-/// Whether `p` is a regular file (not a device, a pipe or a link): the only outputs removed.
-fn regular_file(p: &Path) -> bool {
-    std::fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_file())
-}
-
-impl Drop for Outputs<'_> {
-    fn drop(&mut self) {
-        if self.made.is_empty() {
-            return;
-        }
-        // The sinks are closed first (a database's connection), then their files removed.
-        self.jsonl.clear();
-        self.sqlite.clear();
-        for p in &self.made {
-            let _ = std::fs::remove_file(p);
-        }
-    }
-}
-
 impl<'a> Outputs<'a> {
-    /// Creates every output (`stdout` is where `jsonl:-` writes). Call after
-    /// [`check_outputs`], before the engine runs.
+    /// Opens every output reserved by [`reserve_outputs`] (`stdout` is where `jsonl:-`
+    /// writes), before the engine runs.
     pub fn open(
-        specs: &[OutputSpec],
-        force: bool,
+        reserved: Reserved,
         meta: &RunMeta,
         stdout: Box<dyn Write + 'a>,
     ) -> Result<Outputs<'a>> {
@@ -263,45 +257,27 @@ impl<'a> Outputs<'a> {
         let mut outputs = Outputs {
             jsonl: Vec::new(),
             sqlite: Vec::new(),
-            made: Vec::new(),
         };
-        // The files made so far: one that cannot be made takes the others away with it, so
-        // that a failed run leaves no output behind.
-        let mut made: Vec<&Path> = Vec::new();
-        for s in specs {
-            let flag = format!("--output {}", quoted(&s.spelled()));
-            // A sink that fails after making its file (a database's schema) takes it too.
-            let new_file = s.path().filter(|p| !p.exists());
-            let opened = match s {
-                OutputSpec::Jsonl(Target::Stdout) => {
+        for (s, staged) in reserved.outputs {
+            let flag = s.flag();
+            match (s, staged) {
+                (OutputSpec::Jsonl(_), None) => {
                     if let Some(w) = stdout.take() {
-                        outputs.jsonl.push((flag.clone(), JsonlSink::new(w)));
+                        outputs.jsonl.push((flag, JsonlSink::new(w), None));
                     }
-                    Ok(())
                 }
-                OutputSpec::Jsonl(Target::File(p)) => JsonlSink::create(p).map(|j| {
-                    outputs.jsonl.push((flag.clone(), j));
-                    made.push(p);
-                }),
-                OutputSpec::Sqlite(p) => SqliteSink::create(p, force, meta).map(|q| {
-                    outputs.sqlite.push((flag.clone(), q));
-                    made.push(p);
-                }),
-            };
-            if let Err(e) = opened {
-                drop(outputs);
-                for p in made.into_iter().chain(new_file).filter(|p| regular_file(p)) {
-                    let _ = std::fs::remove_file(p);
+                (OutputSpec::Jsonl(_), Some(file)) => {
+                    let sink = JsonlSink::to_file(&file).with_context(|| flag.clone())?;
+                    outputs.jsonl.push((flag, sink, Some(file)));
                 }
-                return Err(anyhow::anyhow!("{flag}: {e:#}"));
+                (OutputSpec::Sqlite(_), Some(file)) => {
+                    let sink = SqliteSink::create(file, meta)
+                        .map_err(|e| anyhow::anyhow!("{flag}: {e:#}"))?;
+                    outputs.sqlite.push((flag, sink));
+                }
+                (OutputSpec::Sqlite(_), None) => bail!("{flag}: a database needs a file"),
             }
         }
-        // Only regular files are ever removed (never `/dev/null` or a pipe given as a path).
-        outputs.made = made
-            .into_iter()
-            .filter(|p| regular_file(p))
-            .map(Path::to_path_buf)
-            .collect();
         Ok(outputs)
     }
 
@@ -322,7 +298,7 @@ impl<'a> Outputs<'a> {
     pub fn received(&mut self, row: &PaneRow) -> Result<()> {
         let others = self.jsonl.len() + self.sqlite.len() > 1;
         let mut closed = None;
-        for (i, (flag, j)) in self.jsonl.iter_mut().enumerate() {
+        for (i, (flag, j, _)) in self.jsonl.iter_mut().enumerate() {
             if let Err(e) = j.write(row) {
                 // A reader of standard output that stops (`| head`) ends that output only:
                 // the files beside it are written to the end, not removed with a failed run.
@@ -350,21 +326,28 @@ impl<'a> Outputs<'a> {
         Ok(())
     }
 
-    /// The run is over: flushes the lines and commits what the databases hold. If that
-    /// fails, the files made are removed.
+    /// The run is over: flushes the lines and commits what the databases hold, then puts
+    /// every file in place at once. If any of that fails, no output path is touched (a
+    /// device or pipe written directly keeps what it took).
     pub fn finish(mut self) -> Result<()> {
         let others = self.jsonl.len() + self.sqlite.len() > 1;
-        for (flag, j) in std::mem::take(&mut self.jsonl) {
+        let mut finished = Vec::new();
+        for (flag, j, file) in std::mem::take(&mut self.jsonl) {
             match j.finish() {
                 Err(e) if others && broken_pipe(&e) => {}
                 r => r.with_context(|| format!("{flag}: cannot write"))?,
             }
+            finished.extend(file.map(|f| (flag, f)));
         }
         for (flag, s) in std::mem::take(&mut self.sqlite) {
-            s.finish()
+            let file = s
+                .finish()
                 .with_context(|| format!("{flag}: cannot finish"))?;
+            finished.push((flag, file));
         }
-        self.made.clear();
+        for (flag, file) in finished {
+            file.commit().with_context(|| flag.clone())?;
+        }
         Ok(())
     }
 }

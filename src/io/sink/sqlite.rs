@@ -9,12 +9,11 @@
 //! per completed checkpoint, so what a crash left uncommitted is never in the file. Writes
 //! outside those transactions are batched for speed: batching changes no row.
 
-use std::path::Path;
-
 use anyhow::{Context, Result};
 use rusqlite::{params, Connection};
 
 use super::{PaneRow, RunMeta};
+use crate::io::staged::StagedFile;
 
 /// The `results` table's columns, in order.
 pub const RESULTS_COLUMNS: [&str; 7] = [
@@ -94,28 +93,24 @@ fn finals_view(accumulation: &str) -> String {
 /// Writes a run's panes and results to a SQLite database.
 pub struct SqliteSink {
     conn: Connection,
+    /// The database's file: its unfinished copy until the run has finished.
+    file: StagedFile,
     /// Writes in the open batch transaction, if one is open.
     pending: usize,
 }
 
 impl SqliteSink {
-    /// Creates the database at `path` with its schema and the run's settings (an existing
-    /// file is replaced when `force`: [`super::OutputSpec::check`] refused it otherwise).
-    pub fn create(path: &Path, force: bool, meta: &RunMeta) -> Result<SqliteSink> {
-        if force && path.exists() {
-            std::fs::remove_file(path).context("cannot replace the file")?;
-        }
-        for suffix in ["-journal", "-wal", "-shm"] {
-            let mut side = path.as_os_str().to_owned();
-            side.push(suffix);
-            if force {
-                let _ = std::fs::remove_file(&side);
-            }
-        }
-        let conn = Connection::open(path).context("cannot create the database")?;
-        conn.pragma_update(None, "journal_mode", "WAL")
+    /// Creates the database in `file`'s unfinished copy, with its schema and the run's
+    /// settings; `meta`'s `completed` row says `false` until [`SqliteSink::finish`].
+    ///
+    /// The copy is renamed into place only when the run has finished, so it needs no
+    /// journal on disk: the rollback journal is kept in memory (no `-journal`, `-wal` or
+    /// `-shm` file is ever made), and the file is synced once, when it is put in place.
+    pub fn create(file: StagedFile, meta: &RunMeta) -> Result<SqliteSink> {
+        let conn = Connection::open(file.write_path()).context("cannot create the database")?;
+        conn.pragma_update(None, "journal_mode", "MEMORY")
             .context("cannot write the database")?;
-        conn.pragma_update(None, "synchronous", "NORMAL")
+        conn.pragma_update(None, "synchronous", "OFF")
             .context("cannot write the database")?;
         conn.execute_batch(&format!(
             "BEGIN;{SCHEMA}{}COMMIT;",
@@ -124,6 +119,7 @@ impl SqliteSink {
         .context("cannot write the database")?;
         let sink = meta.sink.map_or("none (single processor)", |k| k.name());
         let mut rows = vec![
+            ("completed".to_string(), "false".to_string()),
             ("sink".to_string(), sink.to_string()),
             ("accumulation".to_string(), meta.accumulation.to_string()),
         ];
@@ -134,7 +130,11 @@ impl SqliteSink {
                 params![name, value],
             )?;
         }
-        Ok(SqliteSink { conn, pending: 0 })
+        Ok(SqliteSink {
+            conn,
+            file,
+            pending: 0,
+        })
     }
 
     fn batch(&mut self) -> Result<()> {
@@ -216,13 +216,19 @@ impl SqliteSink {
         Ok(())
     }
 
-    /// The run is over: commits the open batch and closes the database.
-    pub fn finish(mut self) -> Result<()> {
+    /// The run is over: commits the open batch with `meta`'s `completed` row set to
+    /// `true`, closes the database and hands back its file, to be put in place.
+    pub fn finish(mut self) -> Result<StagedFile> {
+        self.batch()?;
+        self.conn.execute(
+            "UPDATE meta SET value = 'true' WHERE name = 'completed'",
+            [],
+        )?;
         self.flush()?;
-        self.conn
-            .close()
+        let SqliteSink { conn, file, .. } = self;
+        conn.close()
             .map_err(|(_, e)| anyhow::Error::from(e))
             .context("cannot close the database")?;
-        Ok(())
+        Ok(file)
     }
 }

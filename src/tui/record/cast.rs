@@ -3,30 +3,41 @@
 //! height, timestamp), then one `[time, "o", data]` line per flush of the bytes written to the
 //! terminal, and `[time, "r", "WxH"]` when it is resized. The terminal's writer hands the bytes
 //! over ([`Cast::output`]); they are written out when the terminal is flushed, after a frame.
+//! The file is written whole or not at all: to an unfinished copy beside it, put in place when
+//! the UI ends ([`Cast::finish`]); a cast whose writing failed leaves nothing at its path.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
-use std::path::Path;
 use std::time::Instant;
 
 use anyhow::Context;
+
+use crate::io::staged::StagedFile;
 
 /// An asciicast being written.
 #[derive(Debug)]
 pub struct Cast {
     out: Option<BufWriter<File>>,
+    /// The file, put in place by [`Cast::finish`]; `None` once finished or failed.
+    file: Option<StagedFile>,
+    /// Why writing stopped, if it failed.
+    failed: Option<String>,
     start: Instant,
     pending: Vec<u8>,
 }
 
 impl Cast {
-    /// Creates the file (replacing one that is there): checked before the UI opens. The
-    /// header is written by [`Cast::begin`].
-    pub fn create(path: &Path) -> anyhow::Result<Cast> {
-        let name = crate::io::quote::quoted(&path.display().to_string());
-        let file = File::create(path).with_context(|| format!("cannot write the cast {name}"))?;
+    /// Writes to `file` (taken, and so checked, before the UI opens). The header is written
+    /// by [`Cast::begin`].
+    pub fn create(file: StagedFile) -> anyhow::Result<Cast> {
+        let out = file
+            .file()
+            .try_clone()
+            .context("--cast: cannot open the file to write")?;
         Ok(Cast {
-            out: Some(BufWriter::new(file)),
+            out: Some(BufWriter::new(out)),
+            file: Some(file),
+            failed: None,
             start: Instant::now(),
             pending: Vec::new(),
         })
@@ -81,23 +92,37 @@ impl Cast {
     /// One line; a write that fails stops the cast (the UI goes on).
     fn line(&mut self, l: &str) {
         if let Some(out) = self.out.as_mut() {
-            if writeln!(out, "{l}").is_err() {
+            if let Err(e) = writeln!(out, "{l}") {
                 self.out = None;
+                self.failed = Some(e.to_string());
             }
         }
     }
 
-    /// Writes what is left and flushes the file.
+    /// The UI has ended (the terminal is restored): [`Cast::close`], saying on standard error
+    /// why the cast was not saved, if it was not.
     pub fn finish(&mut self) {
-        self.flush();
-        if let Some(mut out) = self.out.take() {
-            let _ = out.flush();
+        if let Err(e) = self.close() {
+            eprintln!("twoclocks: {e:#}");
         }
     }
-}
 
-impl Drop for Cast {
-    fn drop(&mut self) {
-        self.finish();
+    /// Writes what is left and puts the file in place. A cast whose writing failed is not
+    /// put in place: the error says why (the path is left as it was).
+    pub fn close(&mut self) -> anyhow::Result<()> {
+        self.flush();
+        if let Some(mut out) = self.out.take() {
+            if let Err(e) = out.flush() {
+                self.failed = Some(e.to_string());
+            }
+        }
+        let Some(file) = self.file.take() else {
+            return Ok(());
+        };
+        if let Some(why) = self.failed.take() {
+            drop(file);
+            anyhow::bail!("--cast: the cast could not be written ({why}); nothing was saved");
+        }
+        file.commit().context("--cast")
     }
 }

@@ -40,6 +40,7 @@ use crossterm::event::{
 
 use super::action::Action;
 use super::app::{update, App, Msg};
+use crate::io::staged::StagedFile;
 
 /// The first line of a recording: the format and its version.
 pub const HEADER: &str = "twoclocks-record 1";
@@ -228,7 +229,8 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, BadLine> {
 }
 
 /// The flags of a command line that decide what a demo goes through: all but the demo's own
-/// (`--record`, `--replay`, `--cast`, with their values) and `--theme` (colours only).
+/// (`--record`, `--replay`, `--cast`, with their values, and `--force`) and `--theme`
+/// (colours only).
 pub fn demo_flags<I: IntoIterator<Item = String>>(args: I) -> Vec<String> {
     let mut out = Vec::new();
     let mut skip = false;
@@ -237,6 +239,9 @@ pub fn demo_flags<I: IntoIterator<Item = String>>(args: I) -> Vec<String> {
             continue;
         }
         let name = a.split('=').next().unwrap_or_default();
+        if a == "--force" {
+            continue;
+        }
         if ["--record", "--replay", "--cast", "--theme"].contains(&name) {
             skip = !a.contains('=');
             continue;
@@ -437,20 +442,28 @@ pub fn load(path: &Path) -> anyhow::Result<Recording> {
     parse_recording(&text).map_err(|b| anyhow::anyhow!("{name} line {}: {}", b.line, b.why))
 }
 
-/// Writes a recording as the UI runs: opened (and so checked) before the UI opens.
+/// Writes a recording as the UI runs: its file taken (and so checked) before the UI opens,
+/// written to an unfinished copy and put in place by [`Recorder::finish`], so that the path
+/// holds a whole recording or is left as it was.
 #[derive(Debug)]
 pub struct Recorder {
     path: PathBuf,
     out: Option<LineWriter<File>>,
+    /// The file, put in place when the recording is finished.
+    file: Option<StagedFile>,
+    /// Why writing stopped, if it failed.
+    failed: Option<String>,
     last: Duration,
 }
 
 impl Recorder {
-    /// Creates the file (replacing one that is there) and writes the header and the `flags`
-    /// the demo is recorded with ([`demo_flags`]).
-    pub fn create(path: &Path, flags: &[String]) -> anyhow::Result<Recorder> {
+    /// Writes to `file` (taken for `path`) the header and the `flags` the demo is recorded
+    /// with ([`demo_flags`]).
+    pub fn create(path: &Path, file: StagedFile, flags: &[String]) -> anyhow::Result<Recorder> {
         let name = crate::io::quote::quoted(&path.display().to_string());
-        let mut out = File::create(path)
+        let mut out = file
+            .file()
+            .try_clone()
             .map(LineWriter::new)
             .with_context(|| format!("cannot write the recording {name}"))?;
         let flags = serde_json::to_string(flags).unwrap_or_else(|_| "[]".into());
@@ -459,6 +472,8 @@ impl Recorder {
         Ok(Recorder {
             path: path.to_path_buf(),
             out: Some(out),
+            file: Some(file),
+            failed: None,
             last: Duration::ZERO,
         })
     }
@@ -481,19 +496,32 @@ impl Recorder {
         };
         if let Err(e) = writeln!(out, "{l}") {
             self.out = None;
+            self.failed = Some(e.to_string());
             return Err(format!("the recording stopped: {e}"));
         }
         Ok(())
     }
 
-    /// Writes the `end` line at `at` and flushes.
+    /// Writes the `end` line at `at`, flushes and puts the file in place. A recording whose
+    /// writing failed is not put in place (the path is left as it was).
     pub fn finish(&mut self, at: Duration) -> Result<(), String> {
         let at = at.max(self.last);
+        let name = crate::io::quote::quoted(&self.path.display().to_string());
         if let Some(mut out) = self.out.take() {
-            writeln!(out, "{} end", at.as_micros())
-                .and_then(|()| out.flush())
-                .map_err(|e| format!("the recording could not be finished: {e}"))?;
+            if let Err(e) = writeln!(out, "{} end", at.as_micros()).and_then(|()| out.flush()) {
+                self.failed = Some(e.to_string());
+            }
         }
-        Ok(())
+        let Some(file) = self.file.take() else {
+            return Ok(());
+        };
+        if let Some(why) = self.failed.take() {
+            drop(file);
+            return Err(format!(
+                "the recording {name} could not be written ({why}); nothing was saved"
+            ));
+        }
+        file.commit()
+            .map_err(|e| format!("the recording {name} could not be saved: {e:#}"))
     }
 }
