@@ -419,3 +419,33 @@ fn a_recording_keeps_the_flags_that_decide_what_it_goes_through() {
     assert_eq!(line, 2);
     assert!(why.contains("JSON list"), "{why}");
 }
+
+#[test]
+fn a_saved_svg_has_no_seams_between_rows_in_any_theme() {
+    use twoclocks::tui::theme::Theme;
+    for theme in [Theme::dark(), Theme::light(), Theme::mono()] {
+        let mut a = app();
+        a.theme = theme;
+        act(&mut a, Action::JumpToEnd);
+        let s = svg::svg(&draw(&a));
+        // The backing is the screen's own background, so no colour of another shows through
+        // between two rows' rectangles when the picture is scaled.
+        let backing = s.split("<rect ").nth(1).unwrap();
+        let fill = |r: &str| r.split("fill=\"").nth(1).unwrap()[..7].to_string();
+        let back = fill(backing);
+        let rects: Vec<&str> = s.split("<rect ").skip(2).collect();
+        assert!(
+            rects.iter().all(|r| fill(r) != back),
+            "a rectangle repeats the backing"
+        );
+        // Rectangles are drawn with crisp edges, and a run of one colour over several rows is
+        // one rectangle.
+        assert!(s.contains("<g shape-rendering=\"crispEdges\">"));
+        assert!(
+            rects.len() < usize::from(a.size.1),
+            "{} rectangles for {} rows",
+            rects.len(),
+            a.size.1
+        );
+    }
+}

@@ -97,7 +97,10 @@ pub fn svg(buf: &Buffer) -> String {
     let area = buf.area;
     let (w, h) = (u32::from(area.width), u32::from(area.height));
     let (pw, ph) = (w * CELL_W, h * CELL_H);
-    let back = contrast::DARK.bg;
+    // The backing is the screen's own background (the light theme paints its own): were it
+    // another colour, a picture scaled on a slide would show it in thin seams between the
+    // rows' rectangles.
+    let back = dominant_background(buf);
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -109,43 +112,92 @@ pub fn svg(buf: &Buffer) -> String {
         "<rect width=\"{pw}\" height=\"{ph}\" fill=\"{}\"/>",
         hex(back)
     );
+    let rows: Vec<Vec<(&Cell, Look)>> = (0..area.height)
+        .map(|row| {
+            (0..area.width)
+                .map(|col| {
+                    let c = &buf[(area.x + col, area.y + row)];
+                    (c, look(c))
+                })
+                .collect()
+        })
+        .collect();
+    // Backgrounds with crisp edges, each run of cells widened to the rows below that have the
+    // same run: no anti-aliased edge between two rows of one colour.
+    out.push_str("<g shape-rendering=\"crispEdges\">\n");
+    backgrounds(&mut out, &rows, back);
+    out.push_str("</g>\n");
     let _ = writeln!(
         out,
         "<g font-family=\"{FONTS}\" font-size=\"{FONT_PX}px\" xml:space=\"preserve\">"
     );
-    for row in 0..area.height {
-        let y = area.y + row;
-        let cells: Vec<(&Cell, Look)> = (0..area.width)
-            .map(|col| {
-                let c = &buf[(area.x + col, y)];
-                (c, look(c))
-            })
-            .collect();
-        backgrounds(&mut out, &cells, u32::from(row), back);
-        for run in runs(&cells) {
-            text(&mut out, &run, u32::from(row));
+    for (row, cells) in rows.iter().enumerate() {
+        for run in runs(cells) {
+            text(&mut out, &run, row as u32);
         }
     }
     out.push_str("</g>\n</svg>\n");
     out
 }
 
-/// The row's backgrounds that differ from the picture's, one rectangle per run.
-fn backgrounds(out: &mut String, cells: &[(&Cell, Look)], row: u32, back: Rgb) {
-    let mut col = 0;
-    while col < cells.len() {
-        let bg = cells[col].1.bg;
-        let start = col;
-        while col < cells.len() && cells[col].1.bg == bg {
-            col += 1;
+/// The background most cells have (the dark terminal's when there is a tie or no cell).
+fn dominant_background(buf: &Buffer) -> Rgb {
+    let mut counts: Vec<(Rgb, usize)> = Vec::new();
+    for cell in buf.content() {
+        let bg = look(cell).bg;
+        match counts.iter_mut().find(|(c, _)| *c == bg) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((bg, 1)),
         }
-        if bg != back {
+    }
+    let dark = contrast::DARK.bg;
+    counts
+        .into_iter()
+        .max_by_key(|&(c, n)| (n, c == dark))
+        .map_or(dark, |(c, _)| c)
+}
+
+/// The backgrounds that differ from the picture's: one rectangle per run of one colour in a
+/// row, stretched down over the rows below that have the same run (same columns, same colour).
+fn backgrounds(out: &mut String, rows: &[Vec<(&Cell, Look)>], back: Rgb) {
+    let spans = |cells: &[(&Cell, Look)]| -> Vec<(usize, usize, Rgb)> {
+        let mut v = Vec::new();
+        let mut col = 0;
+        while col < cells.len() {
+            let bg = cells[col].1.bg;
+            let start = col;
+            while col < cells.len() && cells[col].1.bg == bg {
+                col += 1;
+            }
+            if bg != back {
+                v.push((start, col, bg));
+            }
+        }
+        v
+    };
+    let all: Vec<Vec<(usize, usize, Rgb)>> = rows.iter().map(|r| spans(r)).collect();
+    let mut drawn: Vec<Vec<bool>> = all.iter().map(|r| vec![false; r.len()]).collect();
+    for row in 0..all.len() {
+        for (i, &span) in all[row].iter().enumerate() {
+            if drawn[row][i] {
+                continue;
+            }
+            let mut height = 1;
+            while let Some(j) = all
+                .get(row + height)
+                .and_then(|below| below.iter().position(|&s| s == span))
+            {
+                drawn[row + height][j] = true;
+                height += 1;
+            }
+            let (start, end, bg) = span;
             let _ = writeln!(
                 out,
-                "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{CELL_H}\" fill=\"{}\"/>",
+                "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"/>",
                 start as u32 * CELL_W,
-                row * CELL_H,
-                (col - start) as u32 * CELL_W,
+                row as u32 * CELL_H,
+                (end - start) as u32 * CELL_W,
+                height as u32 * CELL_H,
                 hex(bg)
             );
         }
