@@ -2,6 +2,7 @@
 //! (other columns are ignored). A time is an integer or a float (in the `--time-format` unit,
 //! ms by default), a Parquet timestamp (its own unit) or a text; a key is a text or an integer.
 
+use ::parquet::basic::Compression;
 use ::parquet::file::reader::{ChunkReader, FileReader, SerializedFileReader};
 use ::parquet::record::Field;
 use anyhow::{anyhow, bail, Result};
@@ -58,6 +59,7 @@ pub fn read_rows<R: ChunkReader + 'static>(
         .collect();
     wanted.sort_unstable();
     wanted.dedup();
+    check_codecs(&reader, &wanted, name)?;
     let rank = |i: usize| wanted.iter().position(|&w| w == i).unwrap_or(usize::MAX);
     let (event_time, proc_time, key) = (rank(event_time), proc_time.map(rank), rank(key));
     let projection = ::parquet::schema::types::Type::group_type_builder(root.name())
@@ -95,6 +97,48 @@ pub fn read_rows<R: ChunkReader + 'static>(
         }
     }
     rows.finish("the Parquet file holds no rows")
+}
+
+/// Refuses a file whose columns read are compressed with a codec this build cannot decode
+/// (LZO), naming it, before any row is read: the rows' own error would call the file corrupt.
+fn check_codecs<R: ChunkReader + 'static>(
+    reader: &SerializedFileReader<R>,
+    columns: &[usize],
+    name: &str,
+) -> Result<()> {
+    let leaves = reader.metadata().file_metadata().schema_descr();
+    for group in reader.metadata().row_groups() {
+        for chunk in group.columns() {
+            let codec = chunk.compression();
+            let decoded = matches!(
+                codec,
+                Compression::UNCOMPRESSED
+                    | Compression::SNAPPY
+                    | Compression::GZIP(_)
+                    | Compression::LZ4
+                    | Compression::LZ4_RAW
+                    | Compression::BROTLI(_)
+                    | Compression::ZSTD(_)
+            );
+            let root = chunk.column_path().parts().first().map(String::as_str);
+            let read = columns
+                .iter()
+                .any(|&i| Some(leaves.root_schema().get_fields()[i].name()) == root);
+            if read && !decoded {
+                let codec = match codec {
+                    Compression::LZO => "LZO".to_string(),
+                    other => format!("{other:?}"),
+                };
+                bail!(
+                    "{name}: the column {} is compressed with {codec}, which twoclocks cannot \
+                     decode; it reads uncompressed, Snappy, gzip, LZ4, Brotli and zstd pages: \
+                     write the file again with one of those",
+                    quoted(&chunk.column_path().string())
+                );
+            }
+        }
+    }
+    Ok(())
 }
 
 fn time(field: Option<&Field>, column: &str, opts: &SourceOptions) -> Result<f64> {
