@@ -211,8 +211,11 @@ impl SourceReport {
 /// A timestamp as a reader found it: a number or a text.
 #[derive(Debug, Clone, Copy)]
 pub enum RawTime<'a> {
-    /// A number in the format's unit.
+    /// A number in the format's unit, from a typed column (Parquet).
     Number(f64),
+    /// A number in the format's unit as the user wrote it (a JSON number): read by the same
+    /// parser as a CSV field, so that both formats give a time the same bits.
+    Written(&'a str),
     /// A text: a number or an RFC 3339 time.
     Text(&'a str),
 }
@@ -226,6 +229,18 @@ pub fn time_ms(raw: RawTime<'_>, format: Option<TimeFormat>, column: &str) -> Re
             if format == Some(TimeFormat::Rfc3339) {
                 bail!("{column} {v} is a number, not an RFC 3339 time (--time-format rfc3339)");
             }
+            format.map_or(v, |f| f.to_ms(v))
+        }
+        RawTime::Written(text) => {
+            if format == Some(TimeFormat::Rfc3339) {
+                bail!(
+                    "{column} {} is a number, not an RFC 3339 time (--time-format rfc3339)",
+                    quoted(text)
+                );
+            }
+            let v: f64 = text
+                .parse()
+                .map_err(|_| anyhow!("{column} {} is not a number", quoted(text)))?;
             format.map_or(v, |f| f.to_ms(v))
         }
         RawTime::Text(text) => {
@@ -259,7 +274,7 @@ pub fn time_ms(raw: RawTime<'_>, format: Option<TimeFormat>, column: &str) -> Re
     if !ms.is_finite() || ms.abs() > TIME_LIMIT {
         let shown = match raw {
             RawTime::Number(v) => v.to_string(),
-            RawTime::Text(text) => quoted(text),
+            RawTime::Written(text) | RawTime::Text(text) => quoted(text),
         };
         bail!("{column} {shown} is out of range (finite, within ±2^53 ms)");
     }
