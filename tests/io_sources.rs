@@ -759,6 +759,80 @@ fn a_stream_reads_back_to_the_bit_from_every_format() {
     }
 }
 
+/// A column the reader reads, named twice, is refused with the file, the line (JSON Lines)
+/// and the column: CSV took the first, JSON Lines the last. A column named twice that is not
+/// read, and one member read as two columns, are fine.
+#[test]
+fn a_column_named_twice_is_refused() {
+    let d = SourceOptions::default();
+    let e = err(
+        "twice.csv",
+        "event_time_ms,proc_time_ms,key,key\n1,2,a,b\n",
+        &d,
+    );
+    assert_eq!(
+        e,
+        "twice.csv, line 1: the column 'key' (--key-col) appears twice, as columns 3 and 4; \
+         each column is named once"
+    );
+    let e = err(
+        "twice.jsonl",
+        "{\"event_time_ms\":1,\"proc_time_ms\":2,\"key\":\"a\"}\n\
+         {\"event_time_ms\":1,\"proc_time_ms\":2,\"key\":\"a\",\"k\\u0065y\":\"b\"}\n",
+        &d,
+    );
+    assert_eq!(
+        e,
+        "twice.jsonl, line 2: the member 'key' appears twice in the object; each column is \
+         named once"
+    );
+    let pq = parquet_file(
+        "message events { required double event_time_ms; required double proc_time_ms; \
+         required binary key (UTF8); required double proc_time_ms; }",
+        &[
+            Column::Double(vec![1.0]),
+            Column::Double(vec![2.0]),
+            Column::Text(vec!["a".into()]),
+            Column::Double(vec![3.0]),
+        ],
+        parquet::basic::Compression::UNCOMPRESSED,
+    );
+    let e = read(&file("twice.parquet", &pq), &d).unwrap_err();
+    assert!(
+        e.ends_with(
+            "twice.parquet: the column 'proc_time_ms' (--proc-time-col) appears twice, as \
+             columns 2 and 4; each column is named once"
+        ),
+        "{e}"
+    );
+    // Not read: no matter.
+    assert_eq!(
+        ok(
+            "x.csv",
+            "x,event_time_ms,x,proc_time_ms,key\n0,1,0,2,a\n",
+            &d
+        )
+        .len(),
+        1
+    );
+    assert_eq!(
+        ok(
+            "x.jsonl",
+            "{\"x\":1,\"x\":2,\"event_time_ms\":1,\"proc_time_ms\":2,\"key\":\"a\"}\n",
+            &d
+        )
+        .len(),
+        1
+    );
+    let same = SourceOptions {
+        event_time_col: "t".into(),
+        proc_time_col: "t".into(),
+        ..SourceOptions::default()
+    };
+    let s = ok("same.jsonl", "{\"t\":5,\"key\":\"a\"}\n", &same);
+    assert_eq!((s.events[0].event_time, s.events[0].proc_time), (5.0, 5.0));
+}
+
 /// Parquet pages compressed with every codec the format's writers use read the same events;
 /// one the reader cannot decode (LZO) is named, not called corrupt.
 #[test]

@@ -93,15 +93,26 @@ pub(crate) fn header_columns(
 ) -> Result<(Columns, String)> {
     let got = split_fields(header, name, 1)?;
     let found: Vec<&str> = got.iter().map(|f| f.text.as_ref()).collect();
-    let find = |column: &str, flag: &str| {
-        found.iter().position(|f| *f == column).ok_or_else(|| {
-            let listed: Vec<String> = found.iter().map(|f| quoted(f)).collect();
-            anyhow!(
-                "{name}, line 1: no column {} ({flag}); the columns found are {}",
+    let find = |column: &str, flag: &str| -> Result<usize> {
+        let mut at = found.iter().enumerate().filter(|(_, f)| **f == column);
+        match (at.next(), at.next()) {
+            (Some((i, _)), None) => Ok(i),
+            (Some((i, _)), Some((j, _))) => bail!(
+                "{name}, line 1: the column {} ({flag}) appears twice, as columns {} and {}; \
+                 each column is named once",
                 quoted(column),
-                listed.join(", ")
-            )
-        })
+                i + 1,
+                j + 1
+            ),
+            (None, _) => {
+                let listed: Vec<String> = found.iter().map(|f| quoted(f)).collect();
+                bail!(
+                    "{name}, line 1: no column {} ({flag}); the columns found are {}",
+                    quoted(column),
+                    listed.join(", ")
+                )
+            }
+        }
     };
     let columns = Columns {
         event_time: find(&opts.event_time_col, "--event-time-col")?,

@@ -72,10 +72,11 @@ impl<'de> Visitor<'de> for Name<'_> {
     }
 }
 
-/// The members of a row's object that are read, each the JSON text of its value as written
-/// (the last, for a member named twice); every other member is skipped unread.
+/// The members of a row's object that are read, each the JSON text of its value as written,
+/// and the first column named twice; every other member is skipped unread.
 struct Members<'de> {
     values: [Option<&'de RawValue>; 3],
+    twice: Option<usize>,
 }
 
 /// Reads a row's object for the members named `columns`.
@@ -97,7 +98,10 @@ impl<'de> Visitor<'de> for Object<'_> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Members<'de>, A::Error> {
-        let mut members = Members { values: [None; 3] };
+        let mut members = Members {
+            values: [None; 3],
+            twice: None,
+        };
         while let Some(is) = map.next_key_seed(Name(self.0))? {
             if is == [false; 3] {
                 map.next_value::<IgnoredAny>()?;
@@ -105,6 +109,9 @@ impl<'de> Visitor<'de> for Object<'_> {
             }
             let value: &'de RawValue = map.next_value()?;
             for (i, _) in is.iter().enumerate().filter(|(_, &is)| is) {
+                if members.values[i].is_some() {
+                    members.twice.get_or_insert(i);
+                }
                 members.values[i] = Some(value);
             }
         }
@@ -114,7 +121,7 @@ impl<'de> Visitor<'de> for Object<'_> {
 
 /// One row's event time, processing time (when read) and key. Numbers are read from their
 /// text as written, by the parser CSV fields go through, so a time reads the same to the last
-/// bit from either format.
+/// bit from either format; a member read (a column) given twice is refused.
 pub(crate) fn parse_row(
     text: &str,
     opts: &SourceOptions,
@@ -137,6 +144,12 @@ pub(crate) fn parse_row(
             }
             _ => anyhow!("not a JSON object ({e})"),
         })?;
+    if let Some(i) = members.twice {
+        bail!(
+            "the member {} appears twice in the object; each column is named once",
+            quoted(columns[i])
+        );
+    }
     let member = |i: usize| {
         members.values[i]
             .map(RawValue::get)

@@ -33,15 +33,26 @@ pub fn read_rows<R: ChunkReader + 'static>(
         .iter()
         .map(|f| f.name().to_string())
         .collect();
-    let find = |column: &str, flag: &str| {
-        found.iter().position(|f| f == column).ok_or_else(|| {
-            let listed: Vec<String> = found.iter().map(|f| quoted(f)).collect();
-            anyhow!(
-                "{name}: no column {} ({flag}); the columns found are {}",
+    let find = |column: &str, flag: &str| -> Result<usize> {
+        let mut at = found.iter().enumerate().filter(|(_, f)| *f == column);
+        match (at.next(), at.next()) {
+            (Some((i, _)), None) => Ok(i),
+            (Some((i, _)), Some((j, _))) => bail!(
+                "{name}: the column {} ({flag}) appears twice, as columns {} and {}; each \
+                 column is named once",
                 quoted(column),
-                listed.join(", ")
-            )
-        })
+                i + 1,
+                j + 1
+            ),
+            (None, _) => {
+                let listed: Vec<String> = found.iter().map(|f| quoted(f)).collect();
+                bail!(
+                    "{name}: no column {} ({flag}); the columns found are {}",
+                    quoted(column),
+                    listed.join(", ")
+                )
+            }
+        }
     };
     let mut rows = Rows::new(opts, name, "row");
     let event_time = find(&opts.event_time_col, "--event-time-col")?;
