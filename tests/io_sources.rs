@@ -357,7 +357,7 @@ fn every_bad_row_names_its_file_line_column_and_value() {
     let e = read(&file("nan.parquet", &bytes), &d).unwrap_err();
     assert!(
         e.ends_with(
-            "nan.parquet, row 2: event_time_ms NaN is out of range (finite, within ±2^53 ms)"
+            "nan.parquet, row 2: event_time_ms 'NaN' is out of range (finite, within ±2^53 ms)"
         ),
         "{e}"
     );
@@ -878,4 +878,122 @@ fn parquet_reads_every_codec_and_names_one_it_cannot() {
         "{e}"
     );
     assert!(!e.contains("corrupt"), "{e}");
+}
+
+/// Values and paths in messages are cut as the CSV reader cuts a field: a JSON or Parquet
+/// number as written or as it reads back (`1e308`, not its 309 digits), a long path by its
+/// end; a float key is shown as written (`0.0`, Parquet's `0E0` no more); a plain file named
+/// `.gz` is said not to be gzip data.
+#[test]
+fn messages_show_values_and_paths_short_and_as_written() {
+    let d = SourceOptions::default();
+    let e = err(
+        "big.jsonl",
+        "{\"event_time_ms\":1e308,\"proc_time_ms\":2,\"key\":\"a\"}\n",
+        &d,
+    );
+    assert_eq!(
+        e,
+        "big.jsonl, line 1: event_time_ms '1e308' is out of range (finite, within ±2^53 ms)"
+    );
+    let digits = "9".repeat(400);
+    let e = err(
+        "long.jsonl",
+        &format!("{{\"event_time_ms\":1,\"proc_time_ms\":{digits},\"key\":\"a\"}}\n"),
+        &d,
+    );
+    assert_eq!(
+        e,
+        format!(
+            "long.jsonl, line 1: proc_time_ms '{}…' (400 characters) is out of range (finite, \
+             within ±2^53 ms)",
+            "9".repeat(80)
+        )
+    );
+    let e = err(
+        "over.jsonl",
+        "{\"event_time_ms\":1e400,\"proc_time_ms\":2,\"key\":\"a\"}\n",
+        &d,
+    );
+    assert!(
+        e.starts_with("over.jsonl, line 1: event_time_ms '1e400' is out of range"),
+        "{e}"
+    );
+    let e = err(
+        "key.jsonl",
+        "{\"event_time_ms\":1,\"proc_time_ms\":2,\"key\":0.0}\n",
+        &d,
+    );
+    assert_eq!(
+        e,
+        "key.jsonl, line 1: key '0.0' is a number, not a key (a text or an integer)"
+    );
+    let pq = parquet_file(
+        "message events { required double event_time_ms; required double proc_time_ms; \
+         required double key; }",
+        &[
+            Column::Double(vec![1e308]),
+            Column::Double(vec![2.0]),
+            Column::Double(vec![0.0]),
+        ],
+        parquet::basic::Compression::UNCOMPRESSED,
+    );
+    let e = read(&file("big.parquet", &pq), &d).unwrap_err();
+    assert!(
+        e.ends_with(
+            "big.parquet, row 1: event_time_ms '1e308' is out of range (finite, within ±2^53 ms)"
+        ),
+        "{e}"
+    );
+    let pq = parquet_file(
+        "message events { required double event_time_ms; required double proc_time_ms; \
+         required double key; }",
+        &[
+            Column::Double(vec![1.0]),
+            Column::Double(vec![2.0]),
+            Column::Double(vec![0.0]),
+        ],
+        parquet::basic::Compression::UNCOMPRESSED,
+    );
+    let e = read(&file("key.parquet", &pq), &d).unwrap_err();
+    assert!(
+        e.ends_with("key.parquet, row 1: key '0.0' is a number, not a key (a text or an integer)"),
+        "{e}"
+    );
+    // A path of 300 characters: its last 80 after an ellipsis.
+    let mut deep = dir();
+    for _ in 0..6 {
+        deep = deep.join("d".repeat(50));
+    }
+    std::fs::create_dir_all(&deep).unwrap();
+    let path = deep.join("bad.csv");
+    std::fs::write(&path, "event_time_ms,proc_time_ms,key\n1,x,a\n").unwrap();
+    let e = read(&path, &d).unwrap_err();
+    let tail: String = {
+        let p = path.display().to_string();
+        let n = p.chars().count();
+        p.chars().skip(n - 80).collect()
+    };
+    assert!(
+        e.starts_with(&format!("…{tail}, line 2: proc_time_ms 'x'")),
+        "{e}"
+    );
+    assert!(
+        e.chars().count() < 200,
+        "{} characters: {e}",
+        e.chars().count()
+    );
+    let e = read(&file("plain.csv.gz", CSV.as_bytes()), &d).unwrap_err();
+    assert!(
+        e.ends_with(
+            "plain.csv.gz: not gzip-compressed (no gzip header), though its name ends in .gz: \
+             rename it without .gz, or compress it with gzip"
+        ),
+        "{e}"
+    );
+    let e = read(&file("plain.jsonl.zst", b"{}\n"), &d).unwrap_err();
+    assert!(
+        e.contains("plain.jsonl.zst: not zstd-compressed (no zstd header)"),
+        "{e}"
+    );
 }

@@ -9,7 +9,7 @@ use std::path::Path;
 use anyhow::{anyhow, bail, Context, Result};
 
 use crate::engine::Stream;
-use crate::io::quote::{escaped, quoted};
+use crate::io::quote::quoted;
 use crate::io::source::{check_key, time_ms, RawTime, Rows, SourceOptions, SourceReport};
 use crate::io::spool::Events;
 
@@ -21,7 +21,7 @@ const MAX_LINE_BYTES: usize = 16 << 20;
 
 /// Reads an event log in the standard CSV layout from a file.
 pub fn read_events(path: &Path) -> Result<Stream> {
-    let name = escaped(&path.display().to_string());
+    let name = crate::io::quote::path(path);
     let file = std::fs::File::open(path).with_context(|| format!("cannot open {name}"))?;
     read_events_from(file, &name)
 }

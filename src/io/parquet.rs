@@ -9,7 +9,7 @@ use anyhow::{anyhow, bail, Result};
 
 use crate::io::quote::quoted;
 use crate::io::source::{
-    check_key, time_ms, RawTime, Rows, SourceOptions, SourceReport, TimeFormat,
+    check_key, number_shown, time_ms, RawTime, Rows, SourceOptions, SourceReport, TimeFormat,
 };
 use crate::io::spool::Events;
 
@@ -194,6 +194,14 @@ fn key_text(field: Option<&Field>, column: &str) -> Result<String> {
             Ok(s) => s.to_string(),
             Err(_) => bail!("{column} holds bytes that are not UTF-8 text"),
         },
+        Some(Field::Float(v)) => bail!(
+            "{column} {} is a number, not a key (a text or an integer)",
+            quoted(&format!("{v:?}"))
+        ),
+        Some(Field::Double(v)) => bail!(
+            "{column} {} is a number, not a key (a text or an integer)",
+            number_shown(*v)
+        ),
         Some(other) => bail!(
             "{column} {} is not a key (a text or an integer)",
             quoted(&other.to_string())

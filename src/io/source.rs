@@ -12,7 +12,7 @@ use clap::ValueEnum;
 use rustc_hash::FxBuildHasher;
 
 use crate::engine::{Event, Stream};
-use crate::io::quote::{escaped, quoted};
+use crate::io::quote::quoted;
 use crate::io::spool::{check_in_memory, Events, SpoolWriter};
 
 /// The most events an input may hold: it is held in memory to be sorted by processing time.
@@ -220,6 +220,12 @@ pub enum RawTime<'a> {
     Text(&'a str),
 }
 
+/// A number from a typed column as an error shows it: Rust's shortest form that reads back
+/// to the same value (`0.0`, `1.5`, `1e308`, `NaN`), quoted and cut as any value is.
+pub fn number_shown(v: f64) -> String {
+    quoted(&format!("{v:?}"))
+}
+
 /// A timestamp in ms from what a reader found, or the reason it is not one (naming the
 /// column and the value). The value is quoted only for an error: this runs for every time
 /// field read, and building the text for each valid one took about a quarter of a CSV read.
@@ -227,7 +233,10 @@ pub fn time_ms(raw: RawTime<'_>, format: Option<TimeFormat>, column: &str) -> Re
     let ms = match raw {
         RawTime::Number(v) => {
             if format == Some(TimeFormat::Rfc3339) {
-                bail!("{column} {v} is a number, not an RFC 3339 time (--time-format rfc3339)");
+                bail!(
+                    "{column} {} is a number, not an RFC 3339 time (--time-format rfc3339)",
+                    number_shown(v)
+                );
             }
             format.map_or(v, |f| f.to_ms(v))
         }
@@ -273,7 +282,7 @@ pub fn time_ms(raw: RawTime<'_>, format: Option<TimeFormat>, column: &str) -> Re
     };
     if !ms.is_finite() || ms.abs() > TIME_LIMIT {
         let shown = match raw {
-            RawTime::Number(v) => v.to_string(),
+            RawTime::Number(v) => number_shown(v),
             RawTime::Written(text) | RawTime::Text(text) => quoted(text),
         };
         bail!("{column} {shown} is out of range (finite, within ±2^53 ms)");
@@ -558,7 +567,7 @@ pub fn read_source_events_with<'a>(
             opts,
         );
     }
-    let name = escaped(&path.display().to_string());
+    let name = crate::io::quote::path(path);
     let file = std::fs::File::open(path).with_context(|| format!("cannot open {name}"))?;
     if file.metadata().is_ok_and(|m| m.is_dir()) {
         bail!("{name} is a folder, not an event log");
@@ -619,6 +628,14 @@ pub fn read_source_events_from<R: Read>(
         bail!("{name}: the input is empty: it holds no events (not even a header)");
     }
     let mut stem = file_name.unwrap_or("");
+    for (suffix, magic, what) in [(".gz", GZIP_MAGIC, "gzip"), (".zst", ZSTD_MAGIC, "zstd")] {
+        if stem.ends_with(suffix) && !head.starts_with(magic) {
+            bail!(
+                "{name}: not {what}-compressed (no {what} header), though its name ends in \
+                 {suffix}: rename it without {suffix}, or compress it with {what}"
+            );
+        }
+    }
     let decoded: Box<dyn Read + '_> = if head.starts_with(GZIP_MAGIC) || stem.ends_with(".gz") {
         stem = stem.strip_suffix(".gz").unwrap_or(stem);
         Box::new(Decoded {
