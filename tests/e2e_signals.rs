@@ -2,11 +2,13 @@
 //! by `kill` to the UI running in a pseudo-terminal, must hand the terminal back as it was: the
 //! alternate screen left, the cursor shown, mouse reporting off (each after its entry sequence
 //! in the bytes the program wrote), the line discipline back in canonical mode with echo, and
-//! the program ended like `q` with exit status 0.
+//! the program ended like `q` with exit status 0. Ctrl-Z and SIGTSTP suspend it as a shell's
+//! job: the terminal handed back while it is stopped, taken again and the screen drawn whole
+//! on SIGCONT.
 //! Every wait polls with a generous deadline, so a loaded machine only makes it slower.
 #![cfg(unix)]
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::os::unix::io::RawFd;
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -38,6 +40,7 @@ struct Session {
     /// Held open as a shell holds its terminal, so the modes outlive the program.
     _slave: Box<dyn SlavePty + Send>,
     child: Box<dyn Child + Send + Sync>,
+    keys: Box<dyn Write + Send>,
 }
 
 impl Session {
@@ -56,6 +59,7 @@ impl Session {
         cmd.env("NO_COLOR", "1");
         let child = pair.slave.spawn_command(cmd).expect("the binary starts");
         let mut reader = pair.master.try_clone_reader().expect("a reader");
+        let keys = pair.master.take_writer().expect("a writer");
         let output = Arc::new(Mutex::new(Vec::new()));
         let feed = output.clone();
         thread::spawn(move || {
@@ -74,6 +78,7 @@ impl Session {
             master: pair.master,
             _slave: pair.slave,
             child,
+            keys,
         }
     }
 
@@ -185,4 +190,90 @@ fn sighup_restores_the_terminal() {
 #[test]
 fn sigquit_restores_the_terminal() {
     signal_restores_the_terminal("QUIT");
+}
+
+/// The process's state as `ps` gives it: `T` stopped, `S` sleeping, `R` running.
+fn state(pid: u32) -> String {
+    let out = std::process::Command::new("ps")
+        .args(["-o", "stat=", "-p", &pid.to_string()])
+        .output()
+        .expect("ps runs");
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+fn kill(signal: &str, pid: u32) {
+    let killed = std::process::Command::new("kill")
+        .args([&format!("-{signal}"), &pid.to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+}
+
+fn wait_until(what: &str, pred: impl Fn() -> bool) {
+    let start = Instant::now();
+    while !pred() {
+        assert!(start.elapsed() < DEADLINE, "timed out waiting for {what}");
+        thread::sleep(Duration::from_millis(40));
+    }
+}
+
+/// Ctrl-Z (a key in raw mode) and `kill -TSTP` each stop the UI with the terminal handed back:
+/// canonical mode and echo, and every mode's exit sequence written after the stop was asked
+/// for. SIGCONT (what `fg` sends) gives the UI the terminal again: raw mode, the alternate
+/// screen and the mouse, and the whole screen drawn again (the title, which a redraw of what
+/// changed would not write). Then `q` ends it with status 0.
+#[test]
+fn ctrl_z_and_sigtstp_suspend_and_sigcont_draws_again() {
+    let mut s = Session::start(&["--paused"]);
+    s.wait_for("the UI", |out| {
+        String::from_utf8_lossy(out).contains("Two clocks")
+    });
+    let pid = s.child.process_id().expect("a process id");
+    for how in ["Ctrl-Z", "SIGTSTP"] {
+        let mark = s.output().len();
+        match how {
+            "Ctrl-Z" => {
+                s.keys.write_all(b"\x1a").unwrap();
+                s.keys.flush().unwrap();
+            }
+            _ => kill("TSTP", pid),
+        }
+        wait_until(&format!("{how}: the UI stopped"), || {
+            state(pid).starts_with('T')
+        });
+        assert_eq!(
+            s.local_modes() & (libc::ICANON | libc::ECHO),
+            libc::ICANON | libc::ECHO,
+            "{how}: stopped in raw mode"
+        );
+        let out = s.output();
+        for (mode, _, off) in MODES {
+            assert!(
+                last_at(&out[mark..], off).is_some(),
+                "{how}: {mode} was left on while stopped"
+            );
+        }
+        let stopped = out.len();
+        kill("CONT", pid);
+        wait_until(&format!("{how}: raw mode again"), || {
+            s.local_modes() & (libc::ICANON | libc::ECHO) == 0
+        });
+        s.wait_for(&format!("{how}: the screen drawn again"), |out| {
+            let after = &out[stopped.min(out.len())..];
+            let entered = last_at(after, b"\x1b[?1049h");
+            entered.is_some_and(|at| String::from_utf8_lossy(&after[at..]).contains("Two clocks"))
+        });
+        let out = s.output();
+        for (mode, on, off) in MODES {
+            assert!(
+                last_at(&out, on) > last_at(&out, off),
+                "{how}: {mode} not set again after SIGCONT"
+            );
+        }
+        assert!(!state(pid).starts_with('T'), "{how}: still stopped");
+    }
+    s.keys.write_all(b"q").unwrap();
+    s.keys.flush().unwrap();
+    let status = s.wait_exit();
+    assert!(status.success(), "exit status {status:?}");
 }

@@ -341,7 +341,7 @@ fn every_bad_row_names_its_file_line_column_and_value() {
         (
             "t.jsonl",
             "{\"event_time_ms\":1e400,\"proc_time_ms\":2,\"key\":\"a\"}\n".into(),
-            "t.jsonl, line 1: not a JSON object",
+            "t.jsonl, line 1: event_time_ms '1e400' is out of range",
         ),
     ];
     for (name, body, want) in cases {
@@ -357,7 +357,7 @@ fn every_bad_row_names_its_file_line_column_and_value() {
     let e = read(&file("nan.parquet", &bytes), &d).unwrap_err();
     assert!(
         e.ends_with(
-            "nan.parquet, row 2: event_time_ms NaN is out of range (finite, within ±2^53 ms)"
+            "nan.parquet, row 2: event_time_ms 'NaN' is out of range (finite, within ±2^53 ms)"
         ),
         "{e}"
     );
@@ -610,4 +610,390 @@ fn parquet_columns_are_mapped_by_name() {
         .map(|e| (e.event_time, e.proc_time))
         .collect();
     assert_eq!(got, vec![(1000.0, 1000.0), (5000.0, 5000.0)]);
+}
+
+/// One column of a Parquet file written by a test: its values.
+enum Column {
+    Double(Vec<f64>),
+    Text(Vec<String>),
+}
+
+/// A Parquet file of one row group with the schema `message` (its fields in the order of
+/// `columns`) and `compression` for its pages.
+fn parquet_file(
+    message: &str,
+    columns: &[Column],
+    compression: parquet::basic::Compression,
+) -> Vec<u8> {
+    use parquet::data_type::{ByteArray, ByteArrayType, DoubleType};
+    use parquet::file::properties::WriterProperties;
+    use parquet::file::writer::SerializedFileWriter;
+    let schema = Arc::new(parquet::schema::parser::parse_message_type(message).unwrap());
+    let props = Arc::new(
+        WriterProperties::builder()
+            .set_compression(compression)
+            .build(),
+    );
+    let mut out = Vec::new();
+    let mut w = SerializedFileWriter::new(&mut out, schema, props).unwrap();
+    let mut group = w.next_row_group().unwrap();
+    for column in columns {
+        let mut col = group
+            .next_column()
+            .unwrap()
+            .expect("a column per value list");
+        match column {
+            Column::Double(v) => {
+                col.typed::<DoubleType>()
+                    .write_batch(v, None, None)
+                    .unwrap();
+            }
+            Column::Text(v) => {
+                let v: Vec<ByteArray> = v.iter().map(|s| ByteArray::from(s.as_str())).collect();
+                col.typed::<ByteArrayType>()
+                    .write_batch(&v, None, None)
+                    .unwrap();
+            }
+        }
+        col.close().unwrap();
+    }
+    group.close().unwrap();
+    w.close().unwrap();
+    out
+}
+
+const EVENTS_DOUBLE: &str = "message events { required double event_time_ms; required double \
+                             proc_time_ms; required binary key (UTF8); }";
+
+/// `stream` writes CSV and JSON Lines (Parquet is written here, as doubles): each read back
+/// holds every event to the bit, and a run over each gives the same panes, the same windows,
+/// the same drops. JSON Lines times were rounded by one unit in the last place, and an event
+/// at 119999.99999999999 ms fell in the next window.
+#[test]
+fn a_stream_reads_back_to_the_bit_from_every_format() {
+    let generated = twoclocks::engine::stream::generate(&twoclocks::engine::StreamParams {
+        events: 20_000,
+        ..Default::default()
+    })
+    .unwrap();
+    let written = |format: &str| {
+        let out = twoclocks(&["stream", "--events", "20000", "--format", format], b"");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out.stdout
+    };
+    let pq = parquet_file(
+        EVENTS_DOUBLE,
+        &[
+            Column::Double(generated.events.iter().map(|e| e.event_time).collect()),
+            Column::Double(generated.events.iter().map(|e| e.proc_time).collect()),
+            Column::Text(
+                generated
+                    .events
+                    .iter()
+                    .map(|e| generated.key_name(e.key).to_string())
+                    .collect(),
+            ),
+        ],
+        parquet::basic::Compression::SNAPPY,
+    );
+    let files = [
+        file("round.csv", &written("csv")),
+        file("round.jsonl", &written("jsonl")),
+        file("round.parquet", &pq),
+    ];
+    let mut runs = Vec::new();
+    for path in &files {
+        let back = read(path, &SourceOptions::default()).unwrap().0;
+        assert_eq!(back.len(), generated.len(), "{}", path.display());
+        assert_eq!(back.keys, generated.keys, "{}", path.display());
+        let differ = back
+            .events
+            .iter()
+            .zip(&generated.events)
+            .filter(|(a, b)| {
+                a.event_time.to_bits() != b.event_time.to_bits()
+                    || a.proc_time.to_bits() != b.proc_time.to_bits()
+                    || a.key != b.key
+            })
+            .count();
+        assert_eq!(differ, 0, "{}: events that differ", path.display());
+        let run = twoclocks(
+            &[
+                "run",
+                "--input",
+                path.to_str().unwrap(),
+                "--format",
+                "json",
+                // Many windows, many events near their edges.
+                "--window",
+                "1s",
+                "--grace",
+                "5s",
+            ],
+            b"",
+        );
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        let json: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+        assert!(
+            json["panes"].as_array().is_some_and(|p| p.len() > 2000),
+            "a run with panes"
+        );
+        runs.push((path.display().to_string(), json));
+    }
+    for (name, json) in &runs[1..] {
+        for part in ["panes", "windows", "dropped_events"] {
+            assert_eq!(
+                json[part], runs[0].1[part],
+                "{name}: {part} differ from the CSV's"
+            );
+        }
+        assert_eq!(json, &runs[0].1, "{name}: the run differs from the CSV's");
+    }
+}
+
+/// A column the reader reads, named twice, is refused with the file, the line (JSON Lines)
+/// and the column: CSV took the first, JSON Lines the last. A column named twice that is not
+/// read, and one member read as two columns, are fine.
+#[test]
+fn a_column_named_twice_is_refused() {
+    let d = SourceOptions::default();
+    let e = err(
+        "twice.csv",
+        "event_time_ms,proc_time_ms,key,key\n1,2,a,b\n",
+        &d,
+    );
+    assert_eq!(
+        e,
+        "twice.csv, line 1: the column 'key' (--key-col) appears twice, as columns 3 and 4; \
+         each column is named once"
+    );
+    let e = err(
+        "twice.jsonl",
+        "{\"event_time_ms\":1,\"proc_time_ms\":2,\"key\":\"a\"}\n\
+         {\"event_time_ms\":1,\"proc_time_ms\":2,\"key\":\"a\",\"k\\u0065y\":\"b\"}\n",
+        &d,
+    );
+    assert_eq!(
+        e,
+        "twice.jsonl, line 2: the member 'key' appears twice in the object; each column is \
+         named once"
+    );
+    let pq = parquet_file(
+        "message events { required double event_time_ms; required double proc_time_ms; \
+         required binary key (UTF8); required double proc_time_ms; }",
+        &[
+            Column::Double(vec![1.0]),
+            Column::Double(vec![2.0]),
+            Column::Text(vec!["a".into()]),
+            Column::Double(vec![3.0]),
+        ],
+        parquet::basic::Compression::UNCOMPRESSED,
+    );
+    let e = read(&file("twice.parquet", &pq), &d).unwrap_err();
+    assert!(
+        e.ends_with(
+            "twice.parquet: the column 'proc_time_ms' (--proc-time-col) appears twice, as \
+             columns 2 and 4; each column is named once"
+        ),
+        "{e}"
+    );
+    // Not read: no matter.
+    assert_eq!(
+        ok(
+            "x.csv",
+            "x,event_time_ms,x,proc_time_ms,key\n0,1,0,2,a\n",
+            &d
+        )
+        .len(),
+        1
+    );
+    assert_eq!(
+        ok(
+            "x.jsonl",
+            "{\"x\":1,\"x\":2,\"event_time_ms\":1,\"proc_time_ms\":2,\"key\":\"a\"}\n",
+            &d
+        )
+        .len(),
+        1
+    );
+    let same = SourceOptions {
+        event_time_col: "t".into(),
+        proc_time_col: "t".into(),
+        ..SourceOptions::default()
+    };
+    let s = ok("same.jsonl", "{\"t\":5,\"key\":\"a\"}\n", &same);
+    assert_eq!((s.events[0].event_time, s.events[0].proc_time), (5.0, 5.0));
+}
+
+/// Parquet pages compressed with every codec the format's writers use read the same events;
+/// one the reader cannot decode (LZO) is named, not called corrupt.
+#[test]
+fn parquet_reads_every_codec_and_names_one_it_cannot() {
+    use parquet::basic::{BrotliLevel, Compression, GzipLevel, ZstdLevel};
+    let want = standard();
+    let rows = [(1000.0, 1500, "a"), (2000.0, 2600, "b"), (500.0, 3000, "a")];
+    for codec in [
+        Compression::LZ4_RAW,
+        Compression::LZ4,
+        Compression::BROTLI(BrotliLevel::default()),
+        Compression::GZIP(GzipLevel::default()),
+        Compression::ZSTD(ZstdLevel::default()),
+    ] {
+        let name = format!("{codec:?}.parquet");
+        let (s, _) = read(
+            &file(&name, &parquet(&rows, codec)),
+            &SourceOptions::default(),
+        )
+        .unwrap_or_else(|e| panic!("{codec:?}: {e}"));
+        assert_eq!(s, want, "{codec:?}");
+    }
+    // The footer's codec of each column chunk set to LZO (3), which no Rust reader decodes:
+    // in the compact protocol, field 4 (an i32, zigzag 0) before field 5 (an i64).
+    let mut pq = parquet(&rows, Compression::UNCOMPRESSED);
+    let footer_len = u32::from_le_bytes(pq[pq.len() - 8..pq.len() - 4].try_into().unwrap());
+    let footer = pq.len() - 8 - footer_len as usize;
+    let mut patched = 0;
+    for i in footer..pq.len() - 10 {
+        if pq[i..i + 3] == [0x15, 0x00, 0x16] {
+            pq[i + 1] = 0x06;
+            patched += 1;
+        }
+    }
+    assert_eq!(patched, 3, "one codec per column chunk");
+    let e = read(&file("lzo.parquet", &pq), &SourceOptions::default()).unwrap_err();
+    assert!(
+        e.ends_with(
+            "lzo.parquet: the column 'event_time_ms' is compressed with LZO, which twoclocks \
+             cannot decode; it reads uncompressed, Snappy, gzip, LZ4, Brotli and zstd pages: \
+             write the file again with one of those"
+        ),
+        "{e}"
+    );
+    assert!(!e.contains("corrupt"), "{e}");
+}
+
+/// Values and paths in messages are cut as the CSV reader cuts a field: a JSON or Parquet
+/// number as written or as it reads back (`1e308`, not its 309 digits), a long path by its
+/// end; a float key is shown as written (`0.0`, Parquet's `0E0` no more); a plain file named
+/// `.gz` is said not to be gzip data.
+#[test]
+fn messages_show_values_and_paths_short_and_as_written() {
+    let d = SourceOptions::default();
+    let e = err(
+        "big.jsonl",
+        "{\"event_time_ms\":1e308,\"proc_time_ms\":2,\"key\":\"a\"}\n",
+        &d,
+    );
+    assert_eq!(
+        e,
+        "big.jsonl, line 1: event_time_ms '1e308' is out of range (finite, within ±2^53 ms)"
+    );
+    let digits = "9".repeat(400);
+    let e = err(
+        "long.jsonl",
+        &format!("{{\"event_time_ms\":1,\"proc_time_ms\":{digits},\"key\":\"a\"}}\n"),
+        &d,
+    );
+    assert_eq!(
+        e,
+        format!(
+            "long.jsonl, line 1: proc_time_ms '{}…' (400 characters) is out of range (finite, \
+             within ±2^53 ms)",
+            "9".repeat(80)
+        )
+    );
+    let e = err(
+        "over.jsonl",
+        "{\"event_time_ms\":1e400,\"proc_time_ms\":2,\"key\":\"a\"}\n",
+        &d,
+    );
+    assert!(
+        e.starts_with("over.jsonl, line 1: event_time_ms '1e400' is out of range"),
+        "{e}"
+    );
+    let e = err(
+        "key.jsonl",
+        "{\"event_time_ms\":1,\"proc_time_ms\":2,\"key\":0.0}\n",
+        &d,
+    );
+    assert_eq!(
+        e,
+        "key.jsonl, line 1: key '0.0' is a number, not a key (a text or an integer)"
+    );
+    let pq = parquet_file(
+        "message events { required double event_time_ms; required double proc_time_ms; \
+         required double key; }",
+        &[
+            Column::Double(vec![1e308]),
+            Column::Double(vec![2.0]),
+            Column::Double(vec![0.0]),
+        ],
+        parquet::basic::Compression::UNCOMPRESSED,
+    );
+    let e = read(&file("big.parquet", &pq), &d).unwrap_err();
+    assert!(
+        e.ends_with(
+            "big.parquet, row 1: event_time_ms '1e308' is out of range (finite, within ±2^53 ms)"
+        ),
+        "{e}"
+    );
+    let pq = parquet_file(
+        "message events { required double event_time_ms; required double proc_time_ms; \
+         required double key; }",
+        &[
+            Column::Double(vec![1.0]),
+            Column::Double(vec![2.0]),
+            Column::Double(vec![0.0]),
+        ],
+        parquet::basic::Compression::UNCOMPRESSED,
+    );
+    let e = read(&file("key.parquet", &pq), &d).unwrap_err();
+    assert!(
+        e.ends_with("key.parquet, row 1: key '0.0' is a number, not a key (a text or an integer)"),
+        "{e}"
+    );
+    // A path of 300 characters: its last 80 after an ellipsis.
+    let mut deep = dir();
+    for _ in 0..6 {
+        deep = deep.join("d".repeat(50));
+    }
+    std::fs::create_dir_all(&deep).unwrap();
+    let path = deep.join("bad.csv");
+    std::fs::write(&path, "event_time_ms,proc_time_ms,key\n1,x,a\n").unwrap();
+    let e = read(&path, &d).unwrap_err();
+    let tail: String = {
+        let p = path.display().to_string();
+        let n = p.chars().count();
+        p.chars().skip(n - 80).collect()
+    };
+    assert!(
+        e.starts_with(&format!("…{tail}, line 2: proc_time_ms 'x'")),
+        "{e}"
+    );
+    assert!(
+        e.chars().count() < 200,
+        "{} characters: {e}",
+        e.chars().count()
+    );
+    let e = read(&file("plain.csv.gz", CSV.as_bytes()), &d).unwrap_err();
+    assert!(
+        e.ends_with(
+            "plain.csv.gz: not gzip-compressed (no gzip header), though its name ends in .gz: \
+             rename it without .gz, or compress it with gzip"
+        ),
+        "{e}"
+    );
+    let e = read(&file("plain.jsonl.zst", b"{}\n"), &d).unwrap_err();
+    assert!(
+        e.contains("plain.jsonl.zst: not zstd-compressed (no zstd header)"),
+        "{e}"
+    );
 }

@@ -9,7 +9,7 @@ use std::path::Path;
 use anyhow::{anyhow, bail, Context, Result};
 
 use crate::engine::Stream;
-use crate::io::quote::{escaped, quoted};
+use crate::io::quote::quoted;
 use crate::io::source::{check_key, time_ms, RawTime, Rows, SourceOptions, SourceReport};
 use crate::io::spool::Events;
 
@@ -21,7 +21,7 @@ const MAX_LINE_BYTES: usize = 16 << 20;
 
 /// Reads an event log in the standard CSV layout from a file.
 pub fn read_events(path: &Path) -> Result<Stream> {
-    let name = escaped(&path.display().to_string());
+    let name = crate::io::quote::path(path);
     let file = std::fs::File::open(path).with_context(|| format!("cannot open {name}"))?;
     read_events_from(file, &name)
 }
@@ -93,15 +93,26 @@ pub(crate) fn header_columns(
 ) -> Result<(Columns, String)> {
     let got = split_fields(header, name, 1)?;
     let found: Vec<&str> = got.iter().map(|f| f.text.as_ref()).collect();
-    let find = |column: &str, flag: &str| {
-        found.iter().position(|f| *f == column).ok_or_else(|| {
-            let listed: Vec<String> = found.iter().map(|f| quoted(f)).collect();
-            anyhow!(
-                "{name}, line 1: no column {} ({flag}); the columns found are {}",
+    let find = |column: &str, flag: &str| -> Result<usize> {
+        let mut at = found.iter().enumerate().filter(|(_, f)| **f == column);
+        match (at.next(), at.next()) {
+            (Some((i, _)), None) => Ok(i),
+            (Some((i, _)), Some((j, _))) => bail!(
+                "{name}, line 1: the column {} ({flag}) appears twice, as columns {} and {}; \
+                 each column is named once",
                 quoted(column),
-                listed.join(", ")
-            )
-        })
+                i + 1,
+                j + 1
+            ),
+            (None, _) => {
+                let listed: Vec<String> = found.iter().map(|f| quoted(f)).collect();
+                bail!(
+                    "{name}, line 1: no column {} ({flag}); the columns found are {}",
+                    quoted(column),
+                    listed.join(", ")
+                )
+            }
+        }
     };
     let columns = Columns {
         event_time: find(&opts.event_time_col, "--event-time-col")?,

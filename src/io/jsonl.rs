@@ -3,10 +3,12 @@
 //! or a text (a number, or an RFC 3339 time); a key is a text or an integer.
 
 use std::borrow::Cow;
+use std::fmt;
 use std::io::Read;
 
 use anyhow::{anyhow, bail, Result};
-use serde_json::Value;
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
+use serde_json::value::RawValue;
 
 use crate::io::csv::LogLines;
 use crate::io::quote::quoted;
@@ -34,73 +36,165 @@ pub fn read_rows<R: Read>(
     rows.finish("the input holds no events")
 }
 
-/// What a JSON value is, for an error.
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a text",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
+/// What a JSON value is, for an error, from its text as written.
+fn kind(raw: &str) -> &'static str {
+    match raw.trim_start().as_bytes().first() {
+        Some(b'n') => "null",
+        Some(b't' | b'f') => "a boolean",
+        Some(b'"') => "a text",
+        Some(b'[') => "an array",
+        Some(b'{') => "an object",
+        _ => "a number",
     }
 }
 
-/// A value as an error shows it: cut short.
-fn shown(v: &Value) -> String {
-    let text = v.to_string();
-    match text.char_indices().nth(40) {
-        Some((cut, _)) => quoted(&format!("{}…", &text[..cut])),
-        None => quoted(&text),
+/// Which of a row's columns (event time, processing time, key) a member's name is: more than
+/// one when two column flags name the same member.
+struct Name<'c>(&'c [&'c str; 3]);
+
+impl<'de> DeserializeSeed<'de> for Name<'_> {
+    type Value = [bool; 3];
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<[bool; 3], D::Error> {
+        d.deserialize_str(self)
     }
 }
 
-/// One row's event time, processing time (when read) and key.
+impl<'de> Visitor<'de> for Name<'_> {
+    type Value = [bool; 3];
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a member's name")
+    }
+
+    fn visit_str<E: de::Error>(self, name: &str) -> Result<[bool; 3], E> {
+        Ok(self.0.map(|column| column == name))
+    }
+}
+
+/// The members of a row's object that are read, each the JSON text of its value as written,
+/// and the first column named twice; every other member is skipped unread.
+struct Members<'de> {
+    values: [Option<&'de RawValue>; 3],
+    twice: Option<usize>,
+}
+
+/// Reads a row's object for the members named `columns`.
+struct Object<'c>(&'c [&'c str; 3]);
+
+impl<'de> DeserializeSeed<'de> for Object<'_> {
+    type Value = Members<'de>;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Members<'de>, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Object<'_> {
+    type Value = Members<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Members<'de>, A::Error> {
+        let mut members = Members {
+            values: [None; 3],
+            twice: None,
+        };
+        while let Some(is) = map.next_key_seed(Name(self.0))? {
+            if is == [false; 3] {
+                map.next_value::<IgnoredAny>()?;
+                continue;
+            }
+            let value: &'de RawValue = map.next_value()?;
+            for (i, _) in is.iter().enumerate().filter(|(_, &is)| is) {
+                if members.values[i].is_some() {
+                    members.twice.get_or_insert(i);
+                }
+                members.values[i] = Some(value);
+            }
+        }
+        Ok(members)
+    }
+}
+
+/// One row's event time, processing time (when read) and key. Numbers are read from their
+/// text as written, by the parser CSV fields go through, so a time reads the same to the last
+/// bit from either format; a member read (a column) given twice is refused.
 pub(crate) fn parse_row(
     text: &str,
     opts: &SourceOptions,
     reads_proc_time: bool,
 ) -> Result<(f64, Option<f64>, String)> {
-    let value: Value =
-        serde_json::from_str(text).map_err(|e| anyhow!("not a JSON object ({e})"))?;
-    let Value::Object(mut object) = value else {
-        bail!("{} is {}, not a JSON object", shown(&value), kind(&value));
-    };
-    let time = |object: &serde_json::Map<String, Value>, column: &str| -> Result<f64> {
-        match object.get(column) {
-            None | Some(Value::Null) => bail!("{column} is missing"),
-            Some(Value::Number(n)) => {
-                let v = n
-                    .as_f64()
-                    .ok_or_else(|| anyhow!("{} {n} is not a number", quoted(column)))?;
-                time_ms(RawTime::Number(v), opts.time_format, column)
+    let columns = [
+        opts.event_time_col.as_str(),
+        opts.proc_time_col.as_str(),
+        opts.key_col.as_str(),
+    ];
+    let mut de = serde_json::Deserializer::from_str(text);
+    let members = Object(&columns)
+        .deserialize(&mut de)
+        .and_then(|m| de.end().map(|()| m))
+        .map_err(|e| match serde_json::from_str::<IgnoredAny>(text) {
+            // Valid JSON, but not an object.
+            Ok(_) if !text.trim_start().starts_with('{') => {
+                let value = text.trim();
+                anyhow!("{} is {}, not a JSON object", quoted(value), kind(value))
             }
-            Some(Value::String(s)) => time_ms(RawTime::Text(s), opts.time_format, column),
-            Some(v) => bail!(
-                "{} {} is {}, not a time (a number or an RFC 3339 text)",
-                column,
-                shown(v),
-                kind(v)
+            _ => anyhow!("not a JSON object ({e})"),
+        })?;
+    if let Some(i) = members.twice {
+        bail!(
+            "the member {} appears twice in the object; each column is named once",
+            quoted(columns[i])
+        );
+    }
+    let member = |i: usize| {
+        members.values[i]
+            .map(RawValue::get)
+            .filter(|v| *v != "null")
+    };
+    let time = |i: usize| -> Result<f64> {
+        let column = columns[i];
+        let Some(raw) = member(i) else {
+            bail!("{column} is missing");
+        };
+        match raw.as_bytes().first() {
+            Some(b'"') => {
+                let text: Cow<'_, str> = serde_json::from_str(raw)
+                    .map_err(|e| anyhow!("{column} {} is not a text ({e})", quoted(raw)))?;
+                time_ms(RawTime::Text(&text), opts.time_format, column)
+            }
+            Some(b'-' | b'0'..=b'9') => time_ms(RawTime::Written(raw), opts.time_format, column),
+            _ => bail!(
+                "{column} {} is {}, not a time (a number or an RFC 3339 text)",
+                quoted(raw),
+                kind(raw)
             ),
         }
     };
-    let et = time(&object, &opts.event_time_col)?;
+    let et = time(0)?;
     let pt = if reads_proc_time {
-        Some(time(&object, &opts.proc_time_col)?)
+        Some(time(1)?)
     } else {
         None
     };
-    let key: Cow<'_, str> = match object.remove(&opts.key_col) {
-        None | Some(Value::Null) => bail!("{} is missing", opts.key_col),
-        Some(Value::String(s)) => Cow::Owned(s),
-        Some(Value::Number(n)) if n.is_i64() || n.is_u64() => Cow::Owned(n.to_string()),
-        Some(v) => bail!(
-            "{} {} is {}, not a key (a text or an integer)",
-            opts.key_col,
-            shown(&v),
-            kind(&v)
+    let key_col = columns[2];
+    let Some(raw) = member(2) else {
+        bail!("{key_col} is missing");
+    };
+    let key: String = match raw.as_bytes().first() {
+        Some(b'"') => serde_json::from_str(raw)
+            .map_err(|e| anyhow!("{key_col} {} is not a text ({e})", quoted(raw)))?,
+        // An integer as written: its digits are the key, as in a CSV field.
+        Some(b'-' | b'0'..=b'9') if !raw.contains(['.', 'e', 'E']) => raw.to_string(),
+        _ => bail!(
+            "{key_col} {} is {}, not a key (a text or an integer)",
+            quoted(raw),
+            kind(raw)
         ),
     };
-    check_key(&key, &opts.key_col)?;
-    Ok((et, pt, key.into_owned()))
+    check_key(&key, key_col)?;
+    Ok((et, pt, key))
 }

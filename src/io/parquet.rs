@@ -2,13 +2,14 @@
 //! (other columns are ignored). A time is an integer or a float (in the `--time-format` unit,
 //! ms by default), a Parquet timestamp (its own unit) or a text; a key is a text or an integer.
 
+use ::parquet::basic::Compression;
 use ::parquet::file::reader::{ChunkReader, FileReader, SerializedFileReader};
 use ::parquet::record::Field;
 use anyhow::{anyhow, bail, Result};
 
 use crate::io::quote::quoted;
 use crate::io::source::{
-    check_key, time_ms, RawTime, Rows, SourceOptions, SourceReport, TimeFormat,
+    check_key, number_shown, time_ms, RawTime, Rows, SourceOptions, SourceReport, TimeFormat,
 };
 use crate::io::spool::Events;
 
@@ -32,15 +33,26 @@ pub fn read_rows<R: ChunkReader + 'static>(
         .iter()
         .map(|f| f.name().to_string())
         .collect();
-    let find = |column: &str, flag: &str| {
-        found.iter().position(|f| f == column).ok_or_else(|| {
-            let listed: Vec<String> = found.iter().map(|f| quoted(f)).collect();
-            anyhow!(
-                "{name}: no column {} ({flag}); the columns found are {}",
+    let find = |column: &str, flag: &str| -> Result<usize> {
+        let mut at = found.iter().enumerate().filter(|(_, f)| *f == column);
+        match (at.next(), at.next()) {
+            (Some((i, _)), None) => Ok(i),
+            (Some((i, _)), Some((j, _))) => bail!(
+                "{name}: the column {} ({flag}) appears twice, as columns {} and {}; each \
+                 column is named once",
                 quoted(column),
-                listed.join(", ")
-            )
-        })
+                i + 1,
+                j + 1
+            ),
+            (None, _) => {
+                let listed: Vec<String> = found.iter().map(|f| quoted(f)).collect();
+                bail!(
+                    "{name}: no column {} ({flag}); the columns found are {}",
+                    quoted(column),
+                    listed.join(", ")
+                )
+            }
+        }
     };
     let mut rows = Rows::new(opts, name, "row");
     let event_time = find(&opts.event_time_col, "--event-time-col")?;
@@ -58,6 +70,7 @@ pub fn read_rows<R: ChunkReader + 'static>(
         .collect();
     wanted.sort_unstable();
     wanted.dedup();
+    check_codecs(&reader, &wanted, name)?;
     let rank = |i: usize| wanted.iter().position(|&w| w == i).unwrap_or(usize::MAX);
     let (event_time, proc_time, key) = (rank(event_time), proc_time.map(rank), rank(key));
     let projection = ::parquet::schema::types::Type::group_type_builder(root.name())
@@ -95,6 +108,48 @@ pub fn read_rows<R: ChunkReader + 'static>(
         }
     }
     rows.finish("the Parquet file holds no rows")
+}
+
+/// Refuses a file whose columns read are compressed with a codec this build cannot decode
+/// (LZO), naming it, before any row is read: the rows' own error would call the file corrupt.
+fn check_codecs<R: ChunkReader + 'static>(
+    reader: &SerializedFileReader<R>,
+    columns: &[usize],
+    name: &str,
+) -> Result<()> {
+    let leaves = reader.metadata().file_metadata().schema_descr();
+    for group in reader.metadata().row_groups() {
+        for chunk in group.columns() {
+            let codec = chunk.compression();
+            let decoded = matches!(
+                codec,
+                Compression::UNCOMPRESSED
+                    | Compression::SNAPPY
+                    | Compression::GZIP(_)
+                    | Compression::LZ4
+                    | Compression::LZ4_RAW
+                    | Compression::BROTLI(_)
+                    | Compression::ZSTD(_)
+            );
+            let root = chunk.column_path().parts().first().map(String::as_str);
+            let read = columns
+                .iter()
+                .any(|&i| Some(leaves.root_schema().get_fields()[i].name()) == root);
+            if read && !decoded {
+                let codec = match codec {
+                    Compression::LZO => "LZO".to_string(),
+                    other => format!("{other:?}"),
+                };
+                bail!(
+                    "{name}: the column {} is compressed with {codec}, which twoclocks cannot \
+                     decode; it reads uncompressed, Snappy, gzip, LZ4, Brotli and zstd pages: \
+                     write the file again with one of those",
+                    quoted(&chunk.column_path().string())
+                );
+            }
+        }
+    }
+    Ok(())
 }
 
 fn time(field: Option<&Field>, column: &str, opts: &SourceOptions) -> Result<f64> {
@@ -139,6 +194,14 @@ fn key_text(field: Option<&Field>, column: &str) -> Result<String> {
             Ok(s) => s.to_string(),
             Err(_) => bail!("{column} holds bytes that are not UTF-8 text"),
         },
+        Some(Field::Float(v)) => bail!(
+            "{column} {} is a number, not a key (a text or an integer)",
+            quoted(&format!("{v:?}"))
+        ),
+        Some(Field::Double(v)) => bail!(
+            "{column} {} is a number, not a key (a text or an integer)",
+            number_shown(*v)
+        ),
         Some(other) => bail!(
             "{column} {} is not a key (a text or an integer)",
             quoted(&other.to_string())

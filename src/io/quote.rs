@@ -1,9 +1,11 @@
 //! How a value the user gave is shown back in an error message: between quotes, with control
 //! characters escaped (a message never moves the cursor or changes colours), and cut after
 //! [`SHOWN_CHARS`] characters with an ellipsis and the value's full length, so a 1 MB field
-//! gives a one-line message.
+//! gives a one-line message. A file's path is shown escaped and cut too, keeping its end (the
+//! file's name): [`path`].
 
 use std::fmt::Write;
+use std::path::Path;
 
 /// The most characters of a value an error message shows.
 pub const SHOWN_CHARS: usize = 80;
@@ -33,6 +35,22 @@ pub fn escaped(value: &str) -> String {
     out
 }
 
+/// A file's path for an error message: control characters escaped and, past [`SHOWN_CHARS`]
+/// characters, only its last ones after an ellipsis (`…/deep/dir/events.csv`), the end being
+/// what names the file.
+pub fn path(path: &Path) -> String {
+    let text = path.display().to_string();
+    let count = text.chars().count();
+    let mut out = String::with_capacity(text.len().min(4 * SHOWN_CHARS) + 3);
+    if count > SHOWN_CHARS {
+        out.push('…');
+    }
+    for c in text.chars().skip(count.saturating_sub(SHOWN_CHARS)) {
+        push_shown(&mut out, c);
+    }
+    out
+}
+
 fn push_shown(out: &mut String, c: char) {
     if c.is_control() {
         let _ = write!(out, "\\u{{{:x}}}", c as u32);
@@ -56,6 +74,19 @@ mod tests {
     fn long_values_are_cut_with_their_length() {
         let q = quoted(&"é".repeat(1 << 20));
         assert_eq!(q, format!("'{}…' (1048576 characters)", "é".repeat(80)));
+    }
+
+    #[test]
+    fn long_paths_keep_their_end() {
+        assert_eq!(path(Path::new("/tmp/e.csv")), "/tmp/e.csv");
+        let deep = format!("/{}/events.csv", "d/".repeat(200));
+        let shown = path(Path::new(&deep));
+        assert_eq!(shown.chars().count(), SHOWN_CHARS + 1);
+        assert!(
+            shown.starts_with('…') && shown.ends_with("d/d//events.csv"),
+            "{shown}"
+        );
+        assert_eq!(path(Path::new("a\nb.csv")), "a\\u{a}b.csv");
     }
 
     #[test]

@@ -12,7 +12,7 @@ use clap::ValueEnum;
 use rustc_hash::FxBuildHasher;
 
 use crate::engine::{Event, Stream};
-use crate::io::quote::{escaped, quoted};
+use crate::io::quote::quoted;
 use crate::io::spool::{check_in_memory, Events, SpoolWriter};
 
 /// The most events an input may hold: it is held in memory to be sorted by processing time.
@@ -211,10 +211,19 @@ impl SourceReport {
 /// A timestamp as a reader found it: a number or a text.
 #[derive(Debug, Clone, Copy)]
 pub enum RawTime<'a> {
-    /// A number in the format's unit.
+    /// A number in the format's unit, from a typed column (Parquet).
     Number(f64),
+    /// A number in the format's unit as the user wrote it (a JSON number): read by the same
+    /// parser as a CSV field, so that both formats give a time the same bits.
+    Written(&'a str),
     /// A text: a number or an RFC 3339 time.
     Text(&'a str),
+}
+
+/// A number from a typed column as an error shows it: Rust's shortest form that reads back
+/// to the same value (`0.0`, `1.5`, `1e308`, `NaN`), quoted and cut as any value is.
+pub fn number_shown(v: f64) -> String {
+    quoted(&format!("{v:?}"))
 }
 
 /// A timestamp in ms from what a reader found, or the reason it is not one (naming the
@@ -224,8 +233,23 @@ pub fn time_ms(raw: RawTime<'_>, format: Option<TimeFormat>, column: &str) -> Re
     let ms = match raw {
         RawTime::Number(v) => {
             if format == Some(TimeFormat::Rfc3339) {
-                bail!("{column} {v} is a number, not an RFC 3339 time (--time-format rfc3339)");
+                bail!(
+                    "{column} {} is a number, not an RFC 3339 time (--time-format rfc3339)",
+                    number_shown(v)
+                );
             }
+            format.map_or(v, |f| f.to_ms(v))
+        }
+        RawTime::Written(text) => {
+            if format == Some(TimeFormat::Rfc3339) {
+                bail!(
+                    "{column} {} is a number, not an RFC 3339 time (--time-format rfc3339)",
+                    quoted(text)
+                );
+            }
+            let v: f64 = text
+                .parse()
+                .map_err(|_| anyhow!("{column} {} is not a number", quoted(text)))?;
             format.map_or(v, |f| f.to_ms(v))
         }
         RawTime::Text(text) => {
@@ -258,8 +282,8 @@ pub fn time_ms(raw: RawTime<'_>, format: Option<TimeFormat>, column: &str) -> Re
     };
     if !ms.is_finite() || ms.abs() > TIME_LIMIT {
         let shown = match raw {
-            RawTime::Number(v) => v.to_string(),
-            RawTime::Text(text) => quoted(text),
+            RawTime::Number(v) => number_shown(v),
+            RawTime::Written(text) | RawTime::Text(text) => quoted(text),
         };
         bail!("{column} {shown} is out of range (finite, within ±2^53 ms)");
     }
@@ -543,7 +567,7 @@ pub fn read_source_events_with<'a>(
             opts,
         );
     }
-    let name = escaped(&path.display().to_string());
+    let name = crate::io::quote::path(path);
     let file = std::fs::File::open(path).with_context(|| format!("cannot open {name}"))?;
     if file.metadata().is_ok_and(|m| m.is_dir()) {
         bail!("{name} is a folder, not an event log");
@@ -604,6 +628,14 @@ pub fn read_source_events_from<R: Read>(
         bail!("{name}: the input is empty: it holds no events (not even a header)");
     }
     let mut stem = file_name.unwrap_or("");
+    for (suffix, magic, what) in [(".gz", GZIP_MAGIC, "gzip"), (".zst", ZSTD_MAGIC, "zstd")] {
+        if stem.ends_with(suffix) && !head.starts_with(magic) {
+            bail!(
+                "{name}: not {what}-compressed (no {what} header), though its name ends in \
+                 {suffix}: rename it without {suffix}, or compress it with {what}"
+            );
+        }
+    }
     let decoded: Box<dyn Read + '_> = if head.starts_with(GZIP_MAGIC) || stem.ends_with(".gz") {
         stem = stem.strip_suffix(".gz").unwrap_or(stem);
         Box::new(Decoded {

@@ -100,7 +100,7 @@ impl Value {
 /// directory is read as the part files in it, by name, leaving out names that begin with `.`
 /// or `_` and `.crc` checksums) for windows of `window`.
 pub fn read_stats(path: &Path, window: WindowFn) -> Result<(SlackStats, StatsReport)> {
-    let name = path.display().to_string();
+    let name = crate::io::quote::path(path);
     let mut stats = Builder::new(&name, window);
     let files = if path.is_dir() {
         let mut parts: Vec<std::path::PathBuf> = std::fs::read_dir(path)
@@ -123,7 +123,7 @@ pub fn read_stats(path: &Path, window: WindowFn) -> Result<(SlackStats, StatsRep
         vec![path.to_path_buf()]
     };
     for file in &files {
-        let part = file.display().to_string();
+        let part = crate::io::quote::path(file);
         let bytes = std::fs::read(file).with_context(|| format!("{part}: cannot read the file"))?;
         if bytes.starts_with(b"PAR1") {
             read_parquet(bytes, &part, &mut stats)?;

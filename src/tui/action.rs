@@ -98,6 +98,9 @@ pub enum Action {
     Close,
     /// Leave the UI (`q`, Ctrl-C).
     Quit,
+    /// Suspend the UI as a shell's job (Ctrl-Z): the terminal handed back, the program
+    /// stopped until `fg`. The shell around the state does it; the state does not change.
+    Suspend,
     /// A dial focused and set to a position on its track, 0 to 1 (a click or a drag on it).
     SetDial(Dial, f64),
     /// The lag and grace of a point on the frontier chart adopted.

@@ -272,6 +272,18 @@ mod tests {
     }
 
     #[test]
+    fn ctrl_z_suspends_and_z_alone_does_not() {
+        assert_eq!(
+            press(KeyCode::Char('z'), KeyModifiers::CONTROL),
+            Some(Action::Suspend)
+        );
+        assert_ne!(
+            press(KeyCode::Char('z'), KeyModifiers::NONE),
+            Some(Action::Suspend)
+        );
+    }
+
+    #[test]
     fn b_shows_big_numbers() {
         assert_eq!(
             press(KeyCode::Char('b'), KeyModifiers::NONE),

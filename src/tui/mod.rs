@@ -195,9 +195,9 @@ fn run_app_with(
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
-    let mut stop = {
+    let (mut stop, mut job) = {
         let _context = rt.enter();
-        StopSignals::new()
+        (StopSignals::new(), JobSignals::new())
     };
     let Demo {
         record,
@@ -221,7 +221,7 @@ fn run_app_with(
     let result = rt.block_on(event_loop(
         &mut guard.terminal,
         &mut app,
-        &mut stop,
+        (&mut stop, &mut job),
         &mut shell,
     ));
     drop(guard);
@@ -351,8 +351,78 @@ impl StopSignals {
     }
 }
 
+/// What a job-control signal asks of the UI.
+enum JobSignal {
+    /// SIGTSTP (`kill -TSTP`): suspend, as Ctrl-Z does.
+    Suspend,
+    /// SIGCONT: the process was stopped and is going again (after a stop the UI did not make,
+    /// `kill -STOP`), so the terminal is taken again and the screen drawn whole.
+    Continued,
+}
+
+/// SIGTSTP and SIGCONT, caught: a SIGTSTP left to its default would stop the program with the
+/// terminal raw, on the alternate screen, reporting the mouse.
+#[cfg(unix)]
+struct JobSignals {
+    tstp: Option<tokio::signal::unix::Signal>,
+    cont: Option<tokio::signal::unix::Signal>,
+}
+
+#[cfg(unix)]
+impl JobSignals {
+    /// Needs a tokio runtime's context.
+    fn new() -> JobSignals {
+        use tokio::signal::unix::{signal, SignalKind};
+        JobSignals {
+            tstp: signal(SignalKind::from_raw(libc::SIGTSTP)).ok(),
+            cont: signal(SignalKind::from_raw(libc::SIGCONT)).ok(),
+        }
+    }
+
+    async fn recv(&mut self) -> JobSignal {
+        async fn next(s: &mut Option<tokio::signal::unix::Signal>) {
+            let received = match s {
+                Some(s) => s.recv().await.is_some(),
+                None => false,
+            };
+            if !received {
+                std::future::pending::<()>().await;
+            }
+        }
+        tokio::select! {
+            _ = next(&mut self.tstp) => JobSignal::Suspend,
+            _ = next(&mut self.cont) => JobSignal::Continued,
+        }
+    }
+}
+
+#[cfg(not(unix))]
+struct JobSignals;
+
+#[cfg(not(unix))]
+impl JobSignals {
+    fn new() -> JobSignals {
+        JobSignals
+    }
+
+    async fn recv(&mut self) -> JobSignal {
+        std::future::pending().await
+    }
+}
+
+/// Whether a terminal event is the key that suspends the UI (Ctrl-Z): the shell acts on it
+/// before it could become an input, so a recording never holds it.
+fn suspends(ev: &Event) -> bool {
+    matches!(ev, Event::Key(k)
+        if k.kind != KeyEventKind::Release && keymap::lookup(k) == Some(action::Action::Suspend))
+}
+
 /// What woke the loop.
 enum Woke {
+    /// The UI is to be suspended: Ctrl-Z stops its job, SIGTSTP the process.
+    Suspend(terminal::Stopping),
+    /// The process was continued after a stop the UI did not make.
+    Continued,
     /// A live or replayed input.
     Input(Input),
     /// The simulation tick (its elapsed time read from the play clock).
@@ -368,7 +438,7 @@ enum Woke {
 async fn event_loop(
     terminal: &mut terminal::Term,
     app: &mut App,
-    stop: &mut StopSignals,
+    (stop, job): (&mut StopSignals, &mut JobSignals),
     shell: &mut Shell,
 ) -> anyhow::Result<()> {
     let mut events = EventStream::new();
@@ -410,6 +480,7 @@ async fn event_loop(
         let next_replay = shell.replay.front().map(|e| shell.start + e.at);
         let woke = tokio::select! {
             ev = events.next() => match ev {
+                Some(Ok(ev)) if suspends(&ev) => Woke::Suspend(terminal::Stopping::Job),
                 Some(Ok(ev)) => match Input::from_event(&ev) {
                     Some(i) if shell.live(&i) => {
                         if let (Input::Resize(w, h), Some(c)) = (i, &shell.cast) {
@@ -436,6 +507,10 @@ async fn event_loop(
                 Woke::Msg(Msg::StatusExpired(status_seq))
             },
             _ = stop.recv() => break,
+            signal = job.recv() => match signal {
+                JobSignal::Suspend => Woke::Suspend(terminal::Stopping::Process),
+                JobSignal::Continued => Woke::Continued,
+            },
         };
         let woke_at = Instant::now();
         let ticked = matches!(woke, Woke::Tick);
@@ -462,6 +537,15 @@ async fn event_loop(
                     shell.live = None;
                 }
                 update(app, Msg::Live(feeds), Duration::ZERO)
+            }
+            Woke::Suspend(stopping) => {
+                // Back after `fg`; the time stopped is not play time (see `exclude` below).
+                terminal::suspend(terminal, stopping)?;
+                true
+            }
+            Woke::Continued => {
+                terminal::resume(terminal)?;
+                true
             }
             Woke::Nothing => false,
         };

@@ -1,7 +1,8 @@
 //! The terminal's lifecycle: raw mode, the alternate screen and mouse capture on entry, and
 //! all three undone on quit, on error (a guard) and on panic (a hook that restores the terminal
-//! before the panic message is printed). What the UI writes goes through [`Out`], which hands a
-//! copy to the asciicast being recorded, if any.
+//! before the panic message is printed); undone too while the UI is suspended as a shell's job
+//! ([`suspend`]) and taken again when it is continued ([`resume`]). What the UI writes goes
+//! through [`Out`], which hands a copy to the asciicast being recorded, if any.
 
 use std::cell::RefCell;
 use std::io::{self, Stdout, Write};
@@ -11,7 +12,7 @@ use std::sync::Once;
 use crossterm::event::{DisableMouseCapture, EnableMouseCapture};
 use crossterm::execute;
 use crossterm::terminal::{
-    disable_raw_mode, enable_raw_mode, EnterAlternateScreen, LeaveAlternateScreen,
+    disable_raw_mode, enable_raw_mode, Clear, ClearType, EnterAlternateScreen, LeaveAlternateScreen,
 };
 use ratatui::backend::CrosstermBackend;
 use ratatui::Terminal;
@@ -118,4 +119,69 @@ pub fn enter(cast: Option<Cast>) -> anyhow::Result<Guard> {
             Err(e.into())
         }
     }
+}
+
+/// Hands the terminal back as a shell expects it, through the terminal's own output (so that
+/// a cast records it): mouse reporting off, the main screen, the cursor shown, the line
+/// discipline out of raw mode.
+fn leave(terminal: &mut Term) {
+    let _ = execute!(
+        terminal.backend_mut(),
+        DisableMouseCapture,
+        LeaveAlternateScreen,
+        crossterm::cursor::Show
+    );
+    let _ = disable_raw_mode();
+}
+
+/// Takes the terminal over again after the process was stopped and continued: raw mode, the
+/// alternate screen, mouse capture, the cursor hidden, and the screen cleared so that the next
+/// frame is drawn whole (the shell wrote over it meanwhile). Harmless when nothing was left.
+pub fn resume(terminal: &mut Term) -> anyhow::Result<()> {
+    enable_raw_mode()?;
+    execute!(
+        terminal.backend_mut(),
+        EnterAlternateScreen,
+        EnableMouseCapture,
+        Clear(ClearType::All)
+    )?;
+    terminal.hide_cursor()?;
+    // Both buffers blank, so the next frame is written whole. (`Terminal::clear` would ask the
+    // terminal where its cursor is, and wait for the answer.)
+    terminal.swap_buffers();
+    Ok(())
+}
+
+/// Whom a suspension stops.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stopping {
+    /// The whole job, as Ctrl-Z in a shell stops every process of the foreground job (a
+    /// producer piping into `--input -` too): the key, which in raw mode the terminal no
+    /// longer turns into SIGTSTP.
+    Job,
+    /// This process alone: a SIGTSTP sent to it.
+    Process,
+}
+
+/// Suspends the UI as a program is suspended in a shell: the terminal handed back, the
+/// process (or its job) stopped with SIGSTOP, which cannot be caught (the UI catches SIGTSTP to
+/// come here first), and on SIGCONT (`fg`) the terminal taken over again. Returns once the
+/// process has been continued.
+#[cfg(unix)]
+pub fn suspend(terminal: &mut Term, stopping: Stopping) -> anyhow::Result<()> {
+    leave(terminal);
+    // SAFETY: kill and raise only send a signal; 0 is this process's group.
+    unsafe {
+        match stopping {
+            Stopping::Job => libc::kill(0, libc::SIGSTOP),
+            Stopping::Process => libc::raise(libc::SIGSTOP),
+        };
+    }
+    resume(terminal)
+}
+
+/// Without job control there is nothing to suspend to.
+#[cfg(not(unix))]
+pub fn suspend(_terminal: &mut Term, _stopping: Stopping) -> anyhow::Result<()> {
+    Ok(())
 }

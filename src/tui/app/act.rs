@@ -64,6 +64,8 @@ pub(super) fn act(app: &mut App, a: Action) -> bool {
         Action::TourPrev => app.tour_move(false),
         Action::TourReset => app.tour_reset(),
         Action::Help | Action::Close | Action::Quit => general(app, a),
+        // The event loop suspends the process; the state stays as it was.
+        Action::Suspend => false,
     }
 }
 
@@ -119,6 +121,7 @@ fn in_help(app: &mut App, a: Action) -> bool {
             app.save_requested = true;
             false
         }
+        Action::Suspend => false,
         _ => app.say("the help is open: Esc or ? closes it"),
     }
 }

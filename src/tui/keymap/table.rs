@@ -492,5 +492,14 @@ fn bindings() -> Vec<Binding> {
             group: Group::General,
             pair: None,
         },
+        Binding {
+            keys: &[Ctrl('z')],
+            action: Action::Suspend,
+            label: "C-z",
+            help: "suspend (fg resumes)",
+            hint: None,
+            group: Group::General,
+            pair: None,
+        },
     ]
 }

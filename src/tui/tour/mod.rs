@@ -45,16 +45,30 @@ pub const BIG_FIGURES: [&str; super::view::big::Figure::NAMES.len()] = {
 
 /// A tour file's fault: where it is and what is wrong.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{file}: line {line}: {field}: {message}")]
+#[error("{}", self.shown())]
 pub struct TourError {
     /// The file, as given (or `built-in tour`).
     pub file: String,
-    /// The line (from 1).
+    /// The line (from 1); 0 when the fault is the file's as a whole (it cannot be read).
     pub line: usize,
     /// The field at fault.
     pub field: String,
     /// What is wrong with it.
     pub message: String,
+}
+
+impl TourError {
+    /// `file: line 3: field: what is wrong`, or `file: what is wrong` for the whole file.
+    fn shown(&self) -> String {
+        if self.line == 0 {
+            format!("{}: {}", self.file, self.message)
+        } else {
+            format!(
+                "{}: line {}: {}: {}",
+                self.file, self.line, self.field, self.message
+            )
+        }
+    }
 }
 
 /// Where a step puts the playhead.
@@ -194,12 +208,12 @@ impl Tour {
 
     /// The tour in the file at `path`.
     pub fn load(path: &std::path::Path) -> Result<Tour, TourError> {
-        let file = path.display().to_string();
+        let file = crate::io::quote::path(path);
         let text = std::fs::read_to_string(path).map_err(|e| TourError {
             file: file.clone(),
             line: 0,
             field: "file".into(),
-            message: format!("cannot be read: {e}"),
+            message: format!("the tour file cannot be read ({e})"),
         })?;
         Tour::parse(&file, &text)
     }
