@@ -138,8 +138,8 @@ fn entries(app: &App) -> Vec<Entry> {
     v.push(Entry::Heading("Topology"));
     for (g, what) in [
         ("12 ┃8", "12 in flight, barrier of #8"),
-        ("⏸", "input held: operator aligns"),
-        ("⧗ #8 1/2", "aligning #8: 1 of 2 inputs"),
+        ("‖", "input held: operator aligns"),
+        ("◷ #8 1/2", "aligning #8: 1 of 2 inputs"),
         ("✓ #8", "snapshot taken for #8"),
     ] {
         v.push(key(g, t.key, what));

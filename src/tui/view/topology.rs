@@ -1,7 +1,7 @@
 //! The topology panel: the parallel job as the pipeline sees it now. One row per source
 //! partition (offset, watermark, replaying), one per operator instance with its input channels
-//! (records in flight, a barrier ┃ and its checkpoint, ⏸ when the aligning operator holds the
-//! input back) and its channel to the sink, and whether it is aligning (⧗) or has snapshotted
+//! (records in flight, a barrier ┃ and its checkpoint, ‖ when the aligning operator holds the
+//! input back) and its channel to the sink, and whether it is aligning (◷) or has snapshotted
 //! (✓); then the sink (aligning, panes since the last checkpoint) and the latest checkpoint.
 //! The operator picked to crash (`C`, or a click on its row) is highlighted, `← c` after it;
 //! the partition `p` cuts off or heals (`P`) likewise, `← p` after it. A source cut off says
@@ -43,7 +43,7 @@ fn channel_cell(t: &Theme, ch: Option<&ChannelView>) -> Vec<Span<'static>> {
         v.push(Span::styled(s, t.key));
     }
     if ch.blocked {
-        v.push(Span::styled("⏸", t.warn));
+        v.push(Span::styled("‖", t.warn));
         used += 1;
     }
     v.push(Span::raw(" ".repeat(CELL.saturating_sub(used))));
@@ -117,8 +117,8 @@ pub fn lines(app: &App, topo: &Topology, width: u16) -> Vec<Line<'static>> {
             ("■ done".into(), "■".into(), t.dim)
         } else if let Some((k, arrived, _)) = &op.aligning {
             (
-                format!("⧗ #{k} {}/{np}", arrived.len()),
-                format!("⧗{k}"),
+                format!("◷ #{k} {}/{np}", arrived.len()),
+                format!("◷{k}"),
                 t.late,
             )
         } else if let Some(k) = op.last_snapshot {
@@ -144,7 +144,7 @@ pub fn lines(app: &App, topo: &Topology, width: u16) -> Vec<Line<'static>> {
         ];
         if let Some((k, arrived)) = sink.aligning.as_ref().filter(|_| aligning) {
             spans.push(Span::styled(
-                format!(" · ⧗ #{k} {}/{nn}", arrived.len()),
+                format!(" · ◷ #{k} {}/{nn}", arrived.len()),
                 t.late,
             ));
         }
@@ -187,7 +187,7 @@ pub fn lines(app: &App, topo: &Topology, width: u16) -> Vec<Line<'static>> {
         vec![
             ckpt_line(true, "in flight"),
             ckpt_line(false, "in flight"),
-            ckpt_line(false, "⧗"),
+            ckpt_line(false, "◷"),
         ],
     ));
     v

@@ -38,7 +38,7 @@ pub fn gap_scale(max: u64) -> u64 {
         .unwrap_or_else(|| want.div_ceil(last).saturating_mul(last))
 }
 
-/// "▶ playing 10×", "⏸ paused 10×" or "■ end of input"; a live input's "▶ live" while the
+/// "▶ playing 10×", "‖ paused 10×" or "■ end of input"; a live input's "▶ live" while the
 /// playhead follows its edge.
 pub fn status(app: &App) -> String {
     let speed = format!("{}×", app.dials.speed);
@@ -56,7 +56,7 @@ pub fn status(app: &App) -> String {
     } else if app.playhead.playing {
         format!("▶ playing {speed}")
     } else {
-        format!("⏸ paused {speed}")
+        format!("‖ paused {speed}")
     }
 }
 
