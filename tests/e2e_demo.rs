@@ -207,3 +207,29 @@ fn the_demos_files_are_checked_before_the_ui_opens() {
     assert!(err.contains("different files"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_replay_says_it_is_playing_and_that_it_has_the_keys() {
+    let dir = temp_dir("demo-playing");
+    // Four seconds of a recording that does nothing but wait, then opens the help.
+    std::fs::write(
+        dir.join("slow.rec"),
+        "twoclocks-record 1\n0 flags [\"--paused\"]\n4000000 key ?\n4000001 end\n",
+    )
+    .unwrap();
+    let mut r = ui_in(&dir, &["--paused", "--replay", "slow.rec"]);
+    r.wait_for("the replay's mark", |t| {
+        t.contains("▶ replay slow.rec 0:00 / 0:04")
+    });
+    r.press(b"x");
+    r.wait_for("the held key said", |t| {
+        t.contains("the replay has the keys")
+    });
+    let end = r.wait_for("the replay's end", |t| {
+        t.contains("the recording has been played")
+    });
+    assert!(!end.contains("▶ replay"), "{end}");
+    r.press(b"q");
+    r.wait_exit();
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -551,6 +551,7 @@ impl DemoArgs {
         Ok(crate::tui::Demo {
             record,
             replay,
+            replay_file: self.replay.clone(),
             cast,
         })
     }

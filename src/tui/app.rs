@@ -33,6 +33,7 @@ pub use super::dials::{
 };
 pub use job::{JobPreset, JOB_OPERATORS, JOB_PARTITIONS, JOB_SEED};
 pub use live::Live;
+pub use replay::{ReplayProgress, REPLAY_HAS_THE_KEYS};
 pub use side::Side;
 pub use work::{run_job, run_timeline, Done, Work};
 
@@ -49,6 +50,7 @@ mod inspector;
 mod job;
 mod live;
 mod pointer;
+mod replay;
 mod side;
 mod tour;
 mod work;
@@ -218,6 +220,9 @@ pub struct App {
     pub tour: Option<Tour>,
     /// A live input's state (`--input -` from a producer); None for a stream read whole.
     pub live: Option<Live>,
+    /// A recording being played back (`--replay`), set and moved on by the shell; None when
+    /// the keys are the user's.
+    pub replay: Option<ReplayProgress>,
 }
 
 impl App {
@@ -283,6 +288,7 @@ impl App {
             side: None,
             tour: None,
             live: scenario_live,
+            replay: None,
         };
         app.rerun();
         app

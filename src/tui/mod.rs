@@ -119,6 +119,8 @@ pub struct Demo {
     pub record: Option<record::Recorder>,
     /// The inputs to play back, in order, at their times.
     pub replay: Option<Vec<Entry>>,
+    /// The recording's file, for the footer while it plays.
+    pub replay_file: Option<std::path::PathBuf>,
     /// Where what the terminal showed goes.
     pub cast: Option<record::cast::Cast>,
 }
@@ -202,8 +204,16 @@ fn run_app_with(
     let Demo {
         record,
         replay,
+        replay_file,
         cast,
     } = demo;
+    if let (Some(entries), Some(file)) = (&replay, &replay_file) {
+        app.replay = entries.last().map(|last| app::ReplayProgress {
+            file: file.display().to_string(),
+            at: Duration::ZERO,
+            total: last.at,
+        });
+    }
     if record.is_some() || replay.is_some() {
         // Every re-run inline, as in a replay: no tick can fall while one is pending, so the
         // recording and its replay take the same steps whatever the input's size.
@@ -429,6 +439,10 @@ enum Woke {
     Tick,
     /// A message that is not an input: engine work done, a status message's expiry.
     Msg(Msg),
+    /// An input of the recording being played back.
+    Replayed(Entry),
+    /// A key or click held while a recording plays.
+    Held,
     /// Nothing to do (live input held while a recording plays).
     Nothing,
     /// A live input's batch (None: its reader has gone).
@@ -488,6 +502,8 @@ async fn event_loop(
                         }
                         Woke::Input(i)
                     }
+                    // A key or click while the recording plays: held, and said so.
+                    Some(Input::Key(_) | Input::Click(..)) => Woke::Held,
                     _ => Woke::Nothing,
                 },
                 Some(Err(e)) => return Err(e.into()),
@@ -497,7 +513,7 @@ async fn event_loop(
             _ = tick.tick(), if app.clock_runs() && shell.replay.is_empty() => Woke::Tick,
             _ = tokio::time::sleep_until(next_replay.unwrap_or(shell.start)), if next_replay.is_some() => {
                 match shell.replay.pop_front() {
-                    Some(e) => Woke::Input(e.input),
+                    Some(e) => Woke::Replayed(e),
                     None => Woke::Nothing,
                 }
             },
@@ -516,6 +532,13 @@ async fn event_loop(
         let ticked = matches!(woke, Woke::Tick);
         let mut changed = match woke {
             Woke::Input(i) => shell.take(app, i),
+            Woke::Replayed(e) => {
+                if let Some(r) = app.replay.as_mut() {
+                    r.at = e.at;
+                }
+                shell.take(app, e.input)
+            }
+            Woke::Held => app.say(app::REPLAY_HAS_THE_KEYS),
             Woke::Tick => {
                 let dt = clock.tick(woke_at);
                 shell.take(app, Input::Tick(dt))
@@ -556,6 +579,7 @@ async fn event_loop(
             changed |= app.saved(export::save_here(&last));
         }
         if replaying && shell.replay.is_empty() && next_replay.is_some() {
+            app.replay = None;
             changed |= app.say("the recording has been played: the keys are yours again");
             // The live clock takes over from now, not from when the replay began.
             clock = PlayClock::default();

@@ -1,4 +1,5 @@
-//! The footer: the scenario, where a live input stands (`live`, `live · paused`, `input
+//! The footer: the scenario, a recording playing back (`▶ replay demo.rec 0:41 / 2:10`),
+//! where a live input stands (`live`, `live · paused`, `input
 //! ended`, or why it stopped), a mark while the engine re-runs for new dials (the panels show
 //! the last result until then), for a moment why the last key did nothing, and the key hints
 //! from the one keymap table.
@@ -27,6 +28,13 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             (None, true) => ("live · paused: Space catches up ".to_string(), t.warn),
         };
         spans.push(Span::styled(text, style));
+    }
+    if let Some(r) = &app.replay {
+        let file = tail(&r.file, 24);
+        spans.push(Span::styled(
+            format!("▶ replay {file} {} ", r.clock()),
+            t.title,
+        ));
     }
     if app.rerunning {
         spans.push(Span::styled("re-running… ", t.warn));
@@ -75,6 +83,16 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         }
     }
     Paragraph::new(Line::from(spans)).render(area, buf);
+}
+
+/// `text` in at most `room` columns, its end kept (a file's name is at its end).
+fn tail(text: &str, room: usize) -> String {
+    let n = text.chars().count();
+    if n <= room {
+        return text.to_string();
+    }
+    let kept: String = text.chars().skip(n + 1 - room.max(1)).collect();
+    format!("…{kept}")
 }
 
 /// `text` in at most `room` columns, cut after a whole word with "…" if it must be.
