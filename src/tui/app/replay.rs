@@ -29,7 +29,7 @@ impl ReplayProgress {
 
 /// What the footer says when a key is pressed while a recording plays: it is not lost without
 /// a word.
-pub const REPLAY_HAS_THE_KEYS: &str = "the replay has the keys: q quits; they are yours at its end";
+pub const REPLAY_HAS_THE_KEYS: &str = "the replay has the keys; q quits";
 
 #[cfg(test)]
 mod tests {
