@@ -147,7 +147,13 @@ pub fn frontier_summary(app: &App, width: u16) -> Vec<Line<'static>> {
             // With sliding windows an event is counted once per window it falls in.
             let w = app.dials.window;
             let unit = if w.places_once() { "" } else { " placements" };
-            let lost = || Span::styled(format!("lost {}{unit}", p.score.events_lost), t.dropped);
+            // Nothing lost is good news: not in the colour of drops.
+            let lost_style = if p.score.events_lost == 0 {
+                t.on_time
+            } else {
+                t.dropped
+            };
+            let lost = || Span::styled(format!("lost {}{unit}", p.score.events_lost), lost_style);
             let delay = fmt_ms(p.emit_delay);
             let first = super::fit(
                 width,

@@ -164,6 +164,11 @@ pub mod text {
     }
 }
 
+/// `n` with its noun, singular for one: `1 crash`, `0 crashes`, `2 crashes`.
+pub fn counted(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// The first of `variants` (longest first) that fits in `width` columns, else the last.
 pub fn fit(width: u16, variants: Vec<Line<'static>>) -> Line<'static> {
     let n = variants.len();

@@ -92,14 +92,18 @@ pub fn lines(app: &App, report: &SinkReport, width: u16) -> Vec<Line<'static>> {
         vec![
             Line::from(Span::styled(
                 format!(
-                    "{crashes} crashes · {checkpoints} checkpoints {}",
+                    "{} · {} {}",
+                    super::counted(crashes, "crash", "crashes"),
+                    super::counted(checkpoints, "checkpoint", "checkpoints"),
                     glyph::CHECKPOINT
                 ),
                 t.dim,
             )),
             Line::from(Span::styled(
                 format!(
-                    "{crashes} crashes · {checkpoints} ckpts {}",
+                    "{} · {} {}",
+                    super::counted(crashes, "crash", "crashes"),
+                    super::counted(checkpoints, "ckpt", "ckpts"),
                     glyph::CHECKPOINT
                 ),
                 t.dim,
