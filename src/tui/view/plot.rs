@@ -149,12 +149,32 @@ fn mark_cell(theme: &Theme, m: Mark, ineq: Option<&Inequality>) -> Option<(char,
     })
 }
 
+/// A fate's share as the legend writes it, never saying none or all when that is not so: `3.6%`,
+/// `<0.1%` for a few events in many, `>99.9%` for all but a few.
+pub fn share(n: usize, total: usize, percent: f64) -> String {
+    let shown = format!("{percent:.1}%");
+    if n > 0 && shown == "0.0%" {
+        "<0.1%".to_string()
+    } else if n < total && shown == "100.0%" {
+        ">99.9%".to_string()
+    } else {
+        shown
+    }
+}
+
 /// The legend: the glyphs, the fates' shares of the events so far, the watermark; the widest
 /// that fits in `width` columns.
 fn legend(app: &App, width: u16) -> Line<'static> {
     let t = &app.theme;
     let sh = app.trace.shares();
-    let p = |f: Fate| format!("{:.1}%", sh.percent(f));
+    let p = |f: Fate| {
+        let n = match f {
+            Fate::OnTime => sh.on_time,
+            Fate::Late => sh.late,
+            Fate::Dropped => sh.dropped,
+        };
+        share(n, sh.total(), sh.percent(f))
+    };
     let n = sh.total();
     let filtered = app.plot_exceptions_only;
     // With the filter on, the ideal watermark is drawn too.
@@ -688,5 +708,19 @@ fn inequality_labels(app: &App, q: &Inequality, f: &PlotFrame, buf: &mut Buffer)
         let n = width(&both);
         let x = (cw + 1).saturating_sub(n).max(left);
         put(x, other, &both, t.fate(q.fate));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::share;
+
+    #[test]
+    fn a_share_never_says_none_or_all_when_that_is_not_so() {
+        assert_eq!(share(0, 20_000, 0.0), "0.0%");
+        assert_eq!(share(3, 20_000, 0.015), "<0.1%");
+        assert_eq!(share(720, 20_000, 3.6), "3.6%");
+        assert_eq!(share(19_997, 20_000, 99.985), ">99.9%");
+        assert_eq!(share(20_000, 20_000, 100.0), "100.0%");
     }
 }
