@@ -104,6 +104,13 @@ pub fn selected_window(app: &App) -> Option<WindowId> {
         .copied()
 }
 
+/// A window's description without the clock its TTL runs on: `global, 3s TTL`.
+fn brief(described: &str) -> String {
+    described
+        .replace("processing-time ", "")
+        .replace("event-time ", "")
+}
+
 /// The windows table: per window, the run's value against the oracle. A run with sinks (the
 /// parallel job) shows its own value (which a crash rolls back) beside what each sink holds
 /// (which it does not); the single processor its value, its difference to the oracle, the
@@ -111,24 +118,37 @@ pub fn selected_window(app: &App) -> Option<WindowId> {
 pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
     let t = &app.theme;
     let sinks = app.trace.sink_kinds();
+    let key = key_name(app);
     let title = if sinks.is_empty() {
-        vec![
-            Span::styled(" Windows ", t.title),
-            Span::styled(
-                format!("· {} · key {} ", app.dials.window.describe(), key_name(app)),
-                t.dim,
-            ),
-        ]
+        // The window's description, shorter when it does not fit (the kind alone: `global`
+        // for `global, 3s processing-time TTL`), and the key always.
+        let described = app.dials.window.describe();
+        let kind = described.split(',').next().unwrap_or_default().to_string();
+        let line = |what: String| {
+            Line::from(vec![
+                Span::styled(" Windows ", t.title),
+                Span::styled(what, t.dim),
+            ])
+        };
+        super::fit(
+            area.width.saturating_sub(2),
+            vec![
+                line(format!("· {described} · key {key} ")),
+                line(format!("· {} · key {key} ", brief(&described))),
+                line(format!("· {kind} · key {key} ")),
+                line(format!("· key {key} ")),
+            ],
+        )
     } else {
-        vec![
+        Line::from(vec![
             Span::styled(" Windows at the sinks ", t.title),
-            Span::styled(format!("· key {} ", key_name(app)), t.dim),
-        ]
+            Span::styled(format!("· key {key} "), t.dim),
+        ])
     };
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(t.border)
-        .title(Line::from(title));
+        .title(title);
     let inner = block.inner(area);
     block.render(area, buf);
     if inner.height == 0 {
