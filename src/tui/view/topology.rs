@@ -25,20 +25,27 @@ use super::counters::bytes;
 /// Columns of a channel's cell.
 const CELL: usize = 8;
 
-/// A channel in one cell: records in flight, its first barrier, whether it is held back.
-fn channel_cell(t: &Theme, ch: Option<&ChannelView>) -> Vec<Span<'static>> {
+/// A channel in one cell of `cell` columns: records in flight, its first barrier (its number
+/// when there is room), whether it is held back.
+fn channel_cell(t: &Theme, ch: Option<&ChannelView>, cell: usize) -> Vec<Span<'static>> {
     let Some(ch) = ch else {
-        return vec![Span::raw(format!("{:<CELL$}", ""))];
+        return vec![Span::raw(" ".repeat(cell))];
     };
     let msgs = ch.records + ch.panes;
-    let mut v = vec![Span::styled(
-        format!("{:>3}", msgs),
-        if msgs > 0 { t.text } else { t.dim },
-    )];
-    let mut used = 3;
+    let count = format!("{msgs:>3}");
+    let mut used = count.chars().count();
+    let mut v = vec![Span::styled(count, if msgs > 0 { t.text } else { t.dim })];
     if let Some(b) = ch.barriers.first() {
         let more = if ch.barriers.len() > 1 { "+" } else { "" };
-        let s = format!(" ┃{}{more}", b.checkpoint);
+        let room = cell.saturating_sub(used + usize::from(ch.blocked));
+        let s = [
+            format!(" ┃{}{more}", b.checkpoint),
+            " ┃".to_string(),
+            "┃".to_string(),
+        ]
+        .into_iter()
+        .find(|s| s.chars().count() <= room)
+        .unwrap_or_default();
         used += s.chars().count();
         v.push(Span::styled(s, t.key));
     }
@@ -46,8 +53,14 @@ fn channel_cell(t: &Theme, ch: Option<&ChannelView>) -> Vec<Span<'static>> {
         v.push(Span::styled("‖", t.warn));
         used += 1;
     }
-    v.push(Span::raw(" ".repeat(CELL.saturating_sub(used))));
+    v.push(Span::raw(" ".repeat(cell.saturating_sub(used))));
     v
+}
+
+/// The columns of one channel's cell: as wide as the panel allows for its columns (the
+/// partitions shown and the sink) beside the operator's name and a short status.
+fn cell_width(width: u16, columns: usize) -> usize {
+    (usize::from(width).saturating_sub(4 + 4) / columns.max(1)).clamp(6, CELL)
 }
 
 /// The panel's lines for `topo` in an inner area `width` columns wide.
@@ -98,20 +111,26 @@ pub fn lines(app: &App, topo: &Topology, width: u16) -> Vec<Line<'static>> {
             ],
         ));
     }
+    let cell = cell_width(width, np.min(4) + 1);
     let mut head = format!("{:<4}", "op");
     for p in 0..np.min(4) {
-        head.push_str(&format!("{:<CELL$}", format!(" ← s{p}")));
+        head.push_str(&format!("{:<cell$}", format!(" ← s{p}")));
     }
-    head.push_str(&format!("{:<CELL$}", " → sink"));
+    let sink = if cell > 7 { " → sink" } else { " →sink" };
+    head.push_str(&format!("{sink:<cell$}"));
     v.push(Line::from(Span::styled(head, t.dim)));
     for op in &topo.operators {
         let picked = app.crash_pick == Some(op.instance);
         let name = if picked { t.focus } else { t.key };
         let mut spans = vec![Span::styled(format!("op{:<2}", op.instance), name)];
         for p in 0..np.min(4) {
-            spans.extend(channel_cell(t, topo.source_to_operator(p, op.instance)));
+            spans.extend(channel_cell(
+                t,
+                topo.source_to_operator(p, op.instance),
+                cell,
+            ));
         }
-        spans.extend(channel_cell(t, topo.operator_to_sink(op.instance)));
+        spans.extend(channel_cell(t, topo.operator_to_sink(op.instance), cell));
         // The status in words, then in glyphs for a panel too narrow for the words.
         let (status, short, style): (String, String, Style) = if op.finished {
             ("■ done".into(), "■".into(), t.dim)
