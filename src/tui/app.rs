@@ -373,9 +373,12 @@ impl App {
     /// when magnified (`m`). The view draws by it and a click is resolved against it.
     pub fn plot_frame(&self, area: Rect) -> Option<PlotFrame> {
         let f = PlotFrame::of(self, area)?;
-        Some(match self.magnify {
-            Some(per_column) => f.following(per_column, self.playhead.now),
-            None => f,
+        Some(match (self.magnify, self.tour_window_start()) {
+            (Some(per_column), Some(start)) => {
+                f.following_from(per_column, self.playhead.now, start)
+            }
+            (Some(per_column), None) => f.following(per_column, self.playhead.now),
+            (None, _) => f,
         })
     }
 
@@ -385,7 +388,7 @@ impl App {
         let a = Areas::compute_view(size, self.trace.pipeline_config().is_some(), self.zoomed)?;
         Some({
             let a = if self.tour.is_some() {
-                a.with_caption()
+                a.with_caption().room_for(&self.tour_needs())
             } else {
                 a
             };

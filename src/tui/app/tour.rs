@@ -39,6 +39,39 @@ impl App {
             .is_none_or(|t| t.step().show.shows(panel))
     }
 
+    /// The panels the tour's current step is about, by their layout names: the ones it
+    /// shows when it names them, and the one it highlights (the selected window: the windows
+    /// table and the pane history). At 80×24 they are given room ([`Areas::room_for`]).
+    ///
+    /// [`Areas::room_for`]: crate::tui::geometry::Areas::room_for
+    pub fn tour_needs(&self) -> Vec<&'static str> {
+        let Some(tour) = self.tour.as_ref() else {
+            return Vec::new();
+        };
+        let step = tour.step();
+        let mut v: Vec<&'static str> = crate::tui::tour::PANELS
+            .iter()
+            .copied()
+            .filter(|p| step.show.names(p))
+            .collect();
+        match step.highlight {
+            Some(Highlight::Panel(p)) => v.push(p),
+            Some(Highlight::Window) => v.extend(["windows", "panes"]),
+            None => {}
+        }
+        v
+    }
+
+    /// The start of the window the tour's current step selects (its `window`), which the plot
+    /// keeps in view; None outside a tour or when the step selects none.
+    pub fn tour_window_start(&self) -> Option<f64> {
+        self.tour.as_ref()?.step().window?;
+        let ws = self.scenario.windows_of(self.selection.key);
+        let window = *ws.get(self.selection.window.min(ws.len().checked_sub(1)?))?;
+        let start = self.dials.window.start(window);
+        start.is_finite().then_some(start)
+    }
+
     /// The panel the tour's current step highlights, by its layout name.
     pub fn tour_highlight(&self) -> Option<&'static str> {
         match self.tour.as_ref()?.step().highlight? {

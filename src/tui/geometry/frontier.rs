@@ -9,6 +9,17 @@ use crate::engine::frontier::{Frontier, FrontierPoint};
 /// Lines under the chart: the current setting (two) and the policies' letters (one).
 pub const LEGEND_H: u16 = 3;
 
+/// The legend's lines in the panel at `area`: all of [`LEGEND_H`] when the chart keeps at least
+/// three rows above them, else the policies' line alone (the dials beside it carry the
+/// current setting's summary).
+pub fn legend_h(area: Rect) -> u16 {
+    if inner(area).height >= LEGEND_H + 4 {
+        LEGEND_H
+    } else {
+        1
+    }
+}
+
 /// Where the chart's points go.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ChartFrame {
@@ -25,7 +36,7 @@ impl ChartFrame {
     /// The chart inside the frontier panel at `area`, scaled to `frontier`'s points.
     pub fn of(area: Rect, frontier: &Frontier) -> Option<ChartFrame> {
         let inner = inner(area);
-        let chart_h = inner.height.saturating_sub(LEGEND_H + 1);
+        let chart_h = inner.height.saturating_sub(legend_h(area) + 1);
         if chart_h < 3 || inner.width < 12 {
             return None;
         }

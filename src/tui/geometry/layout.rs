@@ -410,6 +410,61 @@ impl Areas {
         self
     }
 
+    /// The compact layout with room for the panels a tour step is about (`needed`, by
+    /// name) that it leaves out: the pane history takes the dials' place (or the counters',
+    /// when the dials are needed), the frontier chart the windows table's (or the dials'), and
+    /// in job mode the sinks panel grows up over the counters, so that its last lines (the
+    /// over-count) show, and the topology under the plot gives the plot its rows unless the
+    /// step is about it. A panel given up draws nothing and takes no click. The full layout
+    /// has every panel and is left as it is.
+    pub fn room_for(mut self, needed: &[&str]) -> Areas {
+        if self.mode != Mode::Compact {
+            return self;
+        }
+        let needs = |n: &str| needed.contains(&n);
+        if needs("panes") && self.panes.is_none() {
+            if !needs("dials") {
+                self.panes = Some(std::mem::take(&mut self.dials));
+            } else if !needs("counters") {
+                self.panes = Some(std::mem::take(&mut self.counters));
+            }
+        }
+        if needs("frontier") && self.frontier.is_none() && self.topology.is_none() {
+            if !needs("windows") {
+                self.frontier = Some(std::mem::take(&mut self.windows));
+            } else if !needs("dials") && self.panes != Some(self.dials) {
+                self.frontier = Some(std::mem::take(&mut self.dials));
+            }
+        }
+        // In job mode the topology sits under the plot: a step about something else gives
+        // its rows to the plot (a crash and its replay need them).
+        if !needed.is_empty() && !needs("topology") {
+            if let Some(topology) = self.topology.take() {
+                if topology.x == self.plot.x && topology.y == self.plot.bottom() {
+                    self.plot.height += topology.height;
+                } else {
+                    self.topology = Some(topology);
+                }
+            }
+        }
+        if needs("sinks") && !needs("counters") {
+            // The right-hand column stacks watermark, counters, dials, sinks: the counters
+            // give their rows up, the dials move up into them and the sinks take the rest.
+            if let Some(sinks) = self.sinks.as_mut() {
+                let counters = std::mem::take(&mut self.counters);
+                if counters.area() > 0 && counters.y < self.dials.y && self.dials.y < sinks.y {
+                    let bottom = sinks.bottom();
+                    self.dials.y = counters.y;
+                    sinks.y = self.dials.bottom();
+                    sinks.height = bottom - sinks.y;
+                } else {
+                    self.counters = counters;
+                }
+            }
+        }
+        self
+    }
+
     /// Every panel's area with its name (the plot first), the empty ones left out.
     pub fn panels(&self) -> Vec<(&'static str, Rect)> {
         let side = self.side;

@@ -96,6 +96,19 @@ impl PlotFrame {
         self
     }
 
+    /// [`PlotFrame::following`] at a scale coarse enough (never finer than `per_column`) that
+    /// processing time `from` is on the plot too, with a little room under it: a tour step
+    /// that selects a window keeps the window's start, and so its panes, in view while the
+    /// plot follows the playhead.
+    pub fn following_from(self, per_column: f64, now: f64, from: f64) -> PlotFrame {
+        let width = f64::from(self.inner.width.max(1));
+        // The rows span half the columns' span and end FOLLOW_AHEAD of it above `now`: `from`
+        // is in view, with a twentieth of the span under it, once the span is this wide.
+        let room = 0.5 - FOLLOW_AHEAD - 0.05;
+        let span = ((now - from) / room).max(per_column * width);
+        self.following(span / width, now)
+    }
+
     /// The column of an event time, if on the plot.
     pub fn col(&self, et: f64) -> Option<u16> {
         let (cw, _) = self.cell_size();

@@ -106,6 +106,12 @@ impl Show {
             },
         }
     }
+
+    /// Whether the step names the panel of that name in its list (not merely shows it, as
+    /// every panel shows when the step shows all).
+    pub fn names(&self, panel: &str) -> bool {
+        matches!(self, Show::Only(_)) && self.shows(panel)
+    }
 }
 
 /// What a step highlights.

@@ -17,7 +17,7 @@ use crate::engine::advice::DEFAULT_TARGET;
 use crate::engine::window::fmt_ms;
 
 use super::super::app::App;
-use super::super::geometry::frontier::{ChartFrame, LEGEND_H};
+use super::super::geometry::frontier::{legend_h, ChartFrame};
 use super::super::theme::glyph;
 
 /// Draws the frontier panel into `area`: the chart of the sweep, its envelope, the policies
@@ -37,8 +37,8 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         return;
     }
     let legend = Rect {
-        y: inner.bottom().saturating_sub(LEGEND_H),
-        height: LEGEND_H.min(inner.height),
+        y: inner.bottom().saturating_sub(legend_h(area)),
+        height: legend_h(area).min(inner.height),
         ..inner
     };
     // The global window without a TTL never ends: a flat frontier, said in words.
@@ -46,7 +46,12 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         .frontier()
         .flatten()
         .is_some_and(|f| f.window.is_global() && f.window.ttl().is_none());
-    let mut lines = super::dials::frontier_summary(app, legend.width);
+    // Short of rows, the legend is the policies' line alone.
+    let mut lines = if legend.height >= 3 {
+        super::dials::frontier_summary(app, legend.width)
+    } else {
+        Vec::new()
+    };
     let advised_style = t.late.add_modifier(Modifier::BOLD);
     let policies = || {
         vec![

@@ -328,7 +328,9 @@ pub fn pane_lines(app: &App, cell: CellId, height: u16) -> Vec<Line<'static>> {
                 "pane", "at", "+new", "sum", "Δ"
             )
         }
-        Accumulation::Retracting => format!("{:<8}{:>7}{:>9}{:>6}", "pane", "at", "new−old", "Δ"),
+        Accumulation::Retracting => {
+            format!("{:<8}{:>7}{:>5}{:>5}{:>5}", "pane", "at", "new", "was", "Δ")
+        }
     };
     let mut lines = vec![Line::from(Span::styled(head, t.dim))];
     if panes.is_empty() {
@@ -361,15 +363,19 @@ pub fn pane_lines(app: &App, cell: CellId, height: u16) -> Vec<Line<'static>> {
                         Span::styled(format!("{:>+5}", p.value), t.text),
                         Span::styled(format!("{:>5}", p.total), t.dim),
                     ],
-                    Accumulation::Retracting => {
-                        let v = match p.retraction {
-                            Some(r) => format!("{}−{}", p.value, r),
-                            None => p.value.to_string(),
-                        };
-                        vec![Span::styled(format!("{v:>9}"), t.text)]
-                    }
+                    // The value withdrawn in a column of its own: `9−6` read as a subtraction.
+                    Accumulation::Retracting => vec![
+                        Span::styled(format!("{:>5}", p.value), t.text),
+                        Span::styled(
+                            format!(
+                                "{:>5}",
+                                p.retraction.map_or(String::new(), |r| r.to_string())
+                            ),
+                            t.dim,
+                        ),
+                    ],
                 };
-                let dw = if mode == Accumulation::Discarding {
+                let dw = if mode != Accumulation::Accumulating {
                     5
                 } else {
                     6

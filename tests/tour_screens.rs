@@ -1,0 +1,159 @@
+//! What each step of the built-in tour shows, at 80×24 and 120×40: the panels a step is about
+//! (the ones it names, the one it highlights) have a place on screen, the title is whole, a
+//! step that selects a window has the window and its panes on the plot, and the crash step
+//! shows the crash and the replay on the plot, after Esc too.
+
+use std::time::Duration;
+
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+use twoclocks::engine::window::CellId;
+use twoclocks::tui::app::{update, Action, App, Msg};
+use twoclocks::tui::theme::Theme;
+use twoclocks::tui::tour::Tour;
+use twoclocks::tui::view;
+
+const SIZES: [(u16, u16); 2] = [(80, 24), (120, 40)];
+
+fn tour() -> App {
+    let mut a = App::open_tour(Tour::built_in().unwrap(), Theme::dark()).unwrap();
+    a.settle();
+    a
+}
+
+fn act(a: &mut App, action: Action) {
+    update(a, Msg::Action(action), Duration::ZERO);
+    a.settle();
+}
+
+fn screen(a: &mut App, w: u16, h: u16) -> String {
+    update(a, Msg::Resize(w, h), Duration::ZERO);
+    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+    t.draw(|f| view::render(a, f)).unwrap();
+    let buf = t.backend().buffer();
+    (0..h)
+        .map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Every step, the app on it.
+fn each_step(mut f: impl FnMut(&mut App, usize)) {
+    let mut a = tour();
+    let n = a.tour.as_ref().unwrap().steps.len();
+    for k in 0..n {
+        f(&mut a, k);
+        act(&mut a, Action::TourNext);
+    }
+}
+
+#[test]
+fn every_step_has_room_for_the_panels_it_is_about_and_a_whole_title() {
+    each_step(|a, k| {
+        for (w, h) in SIZES {
+            let s = screen(a, w, h);
+            let areas = a.areas((w, h)).unwrap();
+            let shown: Vec<&str> = areas.panels().iter().map(|(n, _)| *n).collect();
+            for needed in a.tour_needs() {
+                assert!(
+                    shown.contains(&needed),
+                    "step {} at {w}×{h}: no room for {needed}\n{s}",
+                    k + 1
+                );
+            }
+            let title = a.tour.as_ref().unwrap().step().title.clone();
+            let top = s.lines().next().unwrap();
+            assert!(
+                top.contains(&title),
+                "step {} at {w}×{h}: the title is cut: {top}",
+                k + 1
+            );
+        }
+    });
+}
+
+#[test]
+fn a_step_that_selects_a_window_shows_it_and_its_panes_on_the_plot() {
+    let mut checked = 0;
+    each_step(|a, k| {
+        if a.tour.as_ref().unwrap().step().window.is_none() {
+            return;
+        }
+        let Some(window) = view::windows::selected_window(a) else {
+            return;
+        };
+        let key = a.selection.key.expect("a key selected");
+        let cell = CellId { window, key };
+        let wf = a.dials.window;
+        for (w, h) in SIZES {
+            let s = screen(a, w, h);
+            let areas = a.areas((w, h)).unwrap();
+            let f = a.plot_frame(areas.plot).unwrap();
+            assert!(
+                f.x.0 <= wf.start(window) && wf.end(window) <= f.x.1,
+                "step {} at {w}×{h}: window {}–{} ms not in the plot's {:?}\n{s}",
+                k + 1,
+                wf.start(window),
+                wf.end(window),
+                f.x
+            );
+            let panes: Vec<f64> = a.trace.panes_of(cell).map(|p| p.proc_time).collect();
+            assert!(!panes.is_empty(), "step {}: no pane to show", k + 1);
+            for t in panes {
+                assert!(
+                    f.y.0 <= t && t <= f.y.1,
+                    "step {} at {w}×{h}: a pane at {t} ms is off the plot's {:?}\n{s}",
+                    k + 1,
+                    f.y
+                );
+            }
+        }
+        checked += 1;
+    });
+    assert!(checked >= 2, "only {checked} steps select a window");
+}
+
+#[test]
+fn the_crash_step_shows_the_crash_and_the_replay_after_esc_too() {
+    let mut seen = false;
+    each_step(|a, k| {
+        if a.tour.as_ref().unwrap().step().crash_at.is_empty() {
+            return;
+        }
+        seen = true;
+        for (w, h) in SIZES {
+            let s = screen(a, w, h);
+            let areas = a.areas((w, h)).unwrap();
+            let plot = areas.plot;
+            let rows: Vec<&str> = s.lines().collect();
+            let plot_text: String = rows[usize::from(plot.y)..usize::from(plot.bottom())]
+                .iter()
+                .map(|r| {
+                    r.chars()
+                        .skip(usize::from(plot.x))
+                        .take(usize::from(plot.width))
+                })
+                .map(|c| c.collect::<String>() + "\n")
+                .collect();
+            assert!(
+                plot_text.contains('↯'),
+                "step {} at {w}×{h}: no crash mark\n{s}",
+                k + 1
+            );
+            assert!(
+                plot_text.contains('↺'),
+                "step {} at {w}×{h}: no replayed event\n{s}",
+                k + 1
+            );
+        }
+        // The report closed, the plot still says a crash happened.
+        act(a, Action::Close);
+        for (w, h) in SIZES {
+            let s = screen(a, w, h);
+            assert!(!s.contains("Esc closes"), "{s}");
+            assert!(s.contains('↯'), "step {} at {w}×{h} after Esc:\n{s}", k + 1);
+        }
+        act(a, Action::TourReset);
+    });
+    assert!(seen, "the tour has a crash step");
+}
