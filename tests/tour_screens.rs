@@ -157,3 +157,26 @@ fn the_crash_step_shows_the_crash_and_the_replay_after_esc_too() {
     });
     assert!(seen, "the tour has a crash step");
 }
+
+#[test]
+fn the_gap_history_ends_at_the_gap_the_panel_states() {
+    // The watermark step with the lag turned down to nothing: the gap now is the clock run on
+    // since the last arrival, and the history's scale and last bar include it.
+    let mut a = tour();
+    act(&mut a, Action::TourNext);
+    act(&mut a, Action::TourNext);
+    for _ in 0..20 {
+        act(&mut a, Action::LagDown);
+    }
+    let gap = (a.playhead.now - a.trace.watermark()) / 1000.0;
+    assert!(
+        gap >= 0.5,
+        "the step's playhead is past its last arrival: {gap}"
+    );
+    let history = view::watermark::gap_history(&a, 30);
+    assert_eq!(*history.last().unwrap(), gap.round() as u64);
+    let s = screen(&mut a, 120, 40);
+    let top = view::watermark::gap_scale(history.iter().copied().max().unwrap());
+    assert!(top as f64 >= gap, "{s}");
+    assert!(s.contains(&format!("0–{top}s")), "{s}");
+}

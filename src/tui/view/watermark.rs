@@ -314,8 +314,18 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
 }
 
 /// The gap (processing time − watermark, whole seconds) sampled at `n` evenly spaced points of
-/// the watermark's history (a single run's arrivals, a parallel run's samples).
+/// the watermark's history (a single run's arrivals, a parallel run's samples), the last one
+/// the gap now, as the panel's `gap` line says it (the clock runs on between arrivals).
 pub fn gap_history(app: &App, n: usize) -> Vec<u64> {
+    let mut v = sampled_gaps(app, n);
+    let now = (app.playhead.now - app.trace.watermark()) / 1000.0;
+    if let (Some(last), true) = (v.last_mut(), now.is_finite() && now > 0.0) {
+        *last = now.round() as u64;
+    }
+    v
+}
+
+fn sampled_gaps(app: &App, n: usize) -> Vec<u64> {
     let history = app.trace.watermark_history();
     let m = history.len();
     if m == 0 || n == 0 {
