@@ -1,0 +1,84 @@
+//! The screens the README shows as pictures (docs/*.svg, as `s` saves them) are what the
+//! program draws today: each is drawn here and compared with its file. When a screen
+//! changes, `TWOCLOCKS_WRITE_GOLDEN=1 cargo test --test docs_pictures` writes them anew.
+
+use std::time::Duration;
+
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::Terminal;
+use twoclocks::engine::EngineConfig;
+use twoclocks::tui::app::{update, Action, App, Msg};
+use twoclocks::tui::export::svg;
+use twoclocks::tui::scenario::Scenario;
+use twoclocks::tui::theme::Theme;
+use twoclocks::tui::tour::Tour;
+use twoclocks::tui::{app_for, view, Options};
+
+fn act(a: &mut App, action: Action) {
+    update(a, Msg::Action(action), Duration::ZERO);
+    a.settle();
+}
+
+fn frame(a: &mut App, w: u16, h: u16) -> Buffer {
+    update(a, Msg::Resize(w, h), Duration::ZERO);
+    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+    t.draw(|f| view::render(a, f)).unwrap();
+    t.backend().buffer().clone()
+}
+
+/// The tour on its step `n` (from 1).
+fn tour_step(n: usize, theme: Theme) -> App {
+    let mut a = App::open_tour(Tour::built_in().unwrap(), theme).unwrap();
+    a.settle();
+    for _ in 1..n {
+        act(&mut a, Action::TourNext);
+    }
+    a
+}
+
+fn check(name: &str, buf: &Buffer) {
+    let path = format!("{}/docs/{name}", env!("CARGO_MANIFEST_DIR"));
+    let got = svg::svg(buf);
+    if std::env::var_os("TWOCLOCKS_WRITE_GOLDEN").is_some() {
+        std::fs::write(&path, &got).unwrap();
+    }
+    let want = std::fs::read_to_string(&path)
+        .unwrap_or_else(|_| panic!("{path}: TWOCLOCKS_WRITE_GOLDEN=1 writes it"));
+    assert!(
+        got == want,
+        "{path} is not what the program draws today: \
+         TWOCLOCKS_WRITE_GOLDEN=1 cargo test --test docs_pictures writes it anew"
+    );
+}
+
+#[test]
+fn the_readmes_pictures_are_the_screens_drawn_today() {
+    // The classroom stream at its end, the UI's defaults, light theme, 120×40.
+    let mut end = app_for(Options {
+        scenario: Scenario::classroom(),
+        config: EngineConfig::fixed(20_000.0, 0.0),
+        speed: 10.0,
+        theme: Theme::light(),
+        play: false,
+    });
+    end.settle();
+    act(&mut end, Action::JumpToEnd);
+    check("classroom-end-light.svg", &frame(&mut end, 120, 40));
+    check(
+        "tour-two-clocks-80x24.svg",
+        &frame(&mut tour_step(1, Theme::dark()), 80, 24),
+    );
+    check(
+        "tour-late-data-light.svg",
+        &frame(&mut tour_step(4, Theme::light()), 120, 40),
+    );
+    check(
+        "tour-panes-light.svg",
+        &frame(&mut tour_step(5, Theme::light()), 120, 40),
+    );
+    check(
+        "tour-crash-80x24.svg",
+        &frame(&mut tour_step(7, Theme::dark()), 80, 24),
+    );
+}
