@@ -67,9 +67,10 @@ pub fn rows(app: &App) -> Vec<(String, String, Style)> {
     let c = tr.counters();
     let bold = t.text.add_modifier(Modifier::BOLD);
     // Events the run has read (a parallel run's roll back with a crash); while a restored run
-    // reads again what it had read before, say so.
+    // reads again what it had read before, the replay's mark says so (the count is still the
+    // events read: how many of them are read again, the crash report says).
     let label = if tr.is_replaying() {
-        format!("{} replayed", glyph::REPLAYED)
+        format!("arrived {}", glyph::REPLAYED)
     } else {
         "arrived".into()
     };
