@@ -180,3 +180,60 @@ fn the_gap_history_ends_at_the_gap_the_panel_states() {
     assert!(top as f64 >= gap, "{s}");
     assert!(s.contains(&format!("0–{top}s")), "{s}");
 }
+
+#[test]
+fn the_first_steps_keep_back_what_is_not_taught_yet() {
+    let mut a = tour();
+    // The screen above the footer (whose key hints name every key).
+    let above = |a: &mut App, w: u16, h: u16| {
+        let s = screen(a, w, h);
+        s.lines()
+            .take(usize::from(h) - 1)
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    // Step 1: events on two clocks, nothing else: no watermark, no fates, no windows.
+    for (w, h) in SIZES {
+        let s = above(&mut a, w, h);
+        assert!(s.contains("event: "), "{s}");
+        // (A panel kept back says what it is and that it comes later.)
+        for hidden in ["━ w", "late", "dropped", "%", "oracle"] {
+            assert!(
+                !s.contains(hidden),
+                "step 1 at {w}×{h} shows {hidden:?}\n{s}"
+            );
+        }
+    }
+    // Step 2: windows and their counts, still no watermark nor oracle.
+    act(&mut a, Action::TourNext);
+    for (w, h) in SIZES {
+        let s = above(&mut a, w, h);
+        assert!(s.contains("count"), "{s}");
+        for hidden in ["━ w", "%", "oracle", "Δ", "final", "fired"] {
+            assert!(
+                !s.contains(hidden),
+                "step 2 at {w}×{h} shows {hidden:?}\n{s}"
+            );
+        }
+    }
+    // Step 3 teaches the watermark; step 4 the fates, and the oracle with them.
+    act(&mut a, Action::TourNext);
+    let s = above(&mut a, 120, 40);
+    assert!(s.contains("━ w") && !s.contains('%'), "{s}");
+    act(&mut a, Action::TourNext);
+    let s = above(&mut a, 120, 40);
+    assert!(
+        s.contains("late") && s.contains('%') && s.contains("oracle"),
+        "{s}"
+    );
+}
+
+#[test]
+fn a_step_can_only_hide_what_the_tour_knows() {
+    let text = "[[step]]\ntitle = \"t\"\ncaption = \"c\"\nhide = [\"watermark\", \"clock\"]\n";
+    let e = Tour::parse("t.toml", text).unwrap_err().to_string();
+    assert!(
+        e.contains("t.toml") && e.contains("line 4") && e.contains("hide") && e.contains("clock"),
+        "{e}"
+    );
+}

@@ -373,13 +373,26 @@ impl App {
     /// when magnified (`m`). The view draws by it and a click is resolved against it.
     pub fn plot_frame(&self, area: Rect) -> Option<PlotFrame> {
         let f = PlotFrame::of(self, area)?;
-        Some(match (self.magnify, self.tour_window_start()) {
-            (Some(per_column), Some(start)) => {
-                f.following_from(per_column, self.playhead.now, start)
-            }
-            (Some(per_column), None) => f.following(per_column, self.playhead.now),
-            (None, _) => f,
+        Some(match self.plot_scale(&f) {
+            Some(per_column) => f.following(per_column, self.playhead.now),
+            None => f,
         })
+    }
+
+    /// The plot's scale when it follows the playhead, ms of event time a column: the one
+    /// asked for (`m`, a tour step's `magnify`), widened to a round one when a tour step's
+    /// selected window would not be in view; None for the whole stream.
+    fn plot_scale(&self, f: &PlotFrame) -> Option<f64> {
+        let per_column = self.magnify?;
+        Some(match self.tour_window_start() {
+            Some(start) => f.scale_keeping(per_column, self.playhead.now, start),
+            None => per_column,
+        })
+    }
+
+    /// The plot's scale in the plot panel at `area` (see [`App::plot_frame`]), for its title.
+    pub fn plot_scale_in(&self, area: Rect) -> Option<f64> {
+        self.plot_scale(&PlotFrame::of(self, area)?)
     }
 
     /// The screen's panels at `size` for what the trace holds (with a pipeline: its topology

@@ -72,6 +72,15 @@ impl App {
         start.is_finite().then_some(start)
     }
 
+    /// Whether the tour's current step keeps `what` back (one of
+    /// [`HIDEABLE`](crate::tui::tour::HIDEABLE)): it has not been taught yet. Outside a tour
+    /// nothing is kept back.
+    pub fn tour_hides(&self, what: &str) -> bool {
+        self.tour
+            .as_ref()
+            .is_some_and(|t| t.step().hide.contains(&what))
+    }
+
     /// The panel the tour's current step highlights, by its layout name.
     pub fn tour_highlight(&self) -> Option<&'static str> {
         match self.tour.as_ref()?.step().highlight? {

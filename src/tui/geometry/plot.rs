@@ -13,6 +13,12 @@ pub const Y_LABELS: u16 = 6;
 /// How far above the playhead a following plot ends, as a share of its span.
 const FOLLOW_AHEAD: f64 = 0.1;
 
+/// Round scales, ms of event time a column, for a plot that widens to keep a window in view.
+const ROUND_SCALES_MS: [f64; 14] = [
+    10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1_000.0, 2_000.0, 5_000.0, 10_000.0, 15_000.0, 20_000.0,
+    30_000.0, 60_000.0,
+];
+
 /// The data window of the plot and the cells it is drawn in.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PlotFrame {
@@ -96,17 +102,24 @@ impl PlotFrame {
         self
     }
 
-    /// [`PlotFrame::following`] at a scale coarse enough (never finer than `per_column`) that
-    /// processing time `from` is on the plot too, with a little room under it: a tour step
+    /// The scale [`PlotFrame::following`] needs, never finer than `per_column`, for
+    /// processing time `from` to be on the plot too with a little room under it (a tour step
     /// that selects a window keeps the window's start, and so its panes, in view while the
-    /// plot follows the playhead.
-    pub fn following_from(self, per_column: f64, now: f64, from: f64) -> PlotFrame {
+    /// plot follows the playhead at `now`): a round number of ms a column.
+    pub fn scale_keeping(&self, per_column: f64, now: f64, from: f64) -> f64 {
         let width = f64::from(self.inner.width.max(1));
         // The rows span half the columns' span and end FOLLOW_AHEAD of it above `now`: `from`
         // is in view, with a twentieth of the span under it, once the span is this wide.
         let room = 0.5 - FOLLOW_AHEAD - 0.05;
-        let span = ((now - from) / room).max(per_column * width);
-        self.following(span / width, now)
+        let need = (now - from) / room / width;
+        if need <= per_column {
+            return per_column;
+        }
+        ROUND_SCALES_MS
+            .iter()
+            .copied()
+            .find(|&s| s >= need)
+            .unwrap_or(need.ceil())
     }
 
     /// The column of an event time, if on the plot.

@@ -19,6 +19,12 @@ use crate::tui::scenario::Scenario;
 /// The tour built into the binary.
 pub const BUILT_IN: &str = include_str!("../../../assets/tour.toml");
 
+/// What a step can keep back until the tour teaches it: `watermark` (the plot's watermark line
+/// and its legend), `fates` (every event drawn alike, no shares of on time, late and dropped),
+/// `oracle` (the windows table's truth, difference and phase: the count alone), `windows`
+/// (the plot's window boundaries) and `panes` (the plot's pane bars).
+pub const HIDEABLE: [&str; 5] = ["watermark", "fates", "oracle", "windows", "panes"];
+
 /// The panels a step may highlight, by the names the layout gives them.
 pub const PANELS: [&str; 9] = [
     "plot",
@@ -188,6 +194,8 @@ pub struct Step {
     pub window: Option<(usize, usize)>,
     /// The figures big numbers (`b`) show for this step.
     pub big: Vec<String>,
+    /// What the step keeps back because the tour has not taught it yet (of [`HIDEABLE`]).
+    pub hide: Vec<&'static str>,
     /// The line its `[[step]]` starts on (its title's).
     pub line: usize,
     /// The line its playhead is set on (0: not set).

@@ -9,7 +9,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::placeholders;
-use super::{At, Highlight, Show, Step, StepDials, TourError, BIG_FIGURES, PANELS};
+use super::{At, Highlight, Show, Step, StepDials, TourError, BIG_FIGURES, HIDEABLE, PANELS};
 use crate::engine::scenario::ScenarioName;
 use crate::engine::Accumulation;
 use crate::tui::dials::{Family, EARLY_MAX, EARLY_STEP, GRACE_MAX, LAG_MAX};
@@ -52,6 +52,7 @@ struct RawStep {
     highlight: Option<Spanned<String>>,
     window: Option<Spanned<usize>>,
     big: Option<Spanned<Vec<String>>>,
+    hide: Option<Spanned<Vec<String>>>,
 }
 
 /// The line (from 1) of byte `offset` in `text`.
@@ -365,6 +366,24 @@ fn check(file: &str, text: &str, s: RawStep) -> Result<Step, TourError> {
             big.push(name.clone());
         }
     }
+    let mut hide = Vec::new();
+    if let Some(v) = &s.hide {
+        for name in v.get_ref() {
+            match HIDEABLE.iter().find(|h| **h == name.as_str()) {
+                Some(h) => hide.push(*h),
+                None => {
+                    return Err(err(
+                        v.span(),
+                        "hide",
+                        format!(
+                            "{name:?} is not something a step keeps back: {}",
+                            HIDEABLE.join(", ")
+                        ),
+                    ))
+                }
+            }
+        }
+    }
     let title = s.title.get_ref().trim().to_string();
     if title.is_empty() {
         return Err(err(s.title.span(), "title", "a step needs a title".into()));
@@ -390,6 +409,7 @@ fn check(file: &str, text: &str, s: RawStep) -> Result<Step, TourError> {
             .window
             .map(|w| (*w.get_ref(), line_of(text, w.span().start))),
         big,
+        hide,
         line: line_of(text, s.title.span().start),
         playhead_line: s
             .playhead

@@ -166,6 +166,23 @@ pub fn share(n: usize, total: usize, percent: f64) -> String {
 /// that fits in `width` columns.
 fn legend(app: &App, width: u16) -> Line<'static> {
     let t = &app.theme;
+    // What the tour has not taught yet is not in the legend: before fates, the events alone;
+    // before the watermark, no watermark.
+    let (no_fates, no_watermark) = (app.tour_hides("fates"), app.tour_hides("watermark"));
+    if no_fates || no_watermark {
+        let n = app.trace.shares().total();
+        let mut spans = vec![Span::styled(
+            format!(" {} event: {n} so far ", glyph::ON_TIME),
+            t.on_time,
+        )];
+        if !no_watermark {
+            spans.push(Span::styled(
+                format!("{} watermark ", glyph::WATERMARK),
+                t.watermark,
+            ));
+        }
+        return Line::from(spans);
+    }
     let sh = app.trace.shares();
     let p = |f: Fate| {
         let n = match f {
@@ -246,7 +263,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     if app.plot_exceptions_only {
         title.push(Span::styled("only late & dropped (f) ", t.key));
     }
-    if let Some(per_column) = app.magnify {
+    if let Some(per_column) = app.plot_scale_in(area) {
         let scale = if per_column >= 1_000.0 {
             format!("{} s", per_column / 1_000.0)
         } else {
@@ -282,7 +299,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let wf = app.dials.window;
     let selected = super::windows::selected_window(app);
     let edges: &[_] = match (app.scenario.merging, app.selection.key) {
-        _ if app.scenario.global => &[],
+        _ if app.scenario.global || app.tour_hides("windows") => &[],
         (true, None) => &[],
         (true, key) => app.scenario.windows_of(key),
         (false, _) => &app.scenario.windows,
@@ -298,7 +315,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             }
         }
     }
-    if let Some(win) = selected {
+    if let Some(win) = selected.filter(|_| !app.tour_hides("windows")) {
         for x in [wf.start(win), wf.end(win)] {
             if let Some(c) = f.col(x) {
                 for r in 0..f.inner.height {
@@ -336,8 +353,14 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         !app.plot_exceptions_only,
         app.plot_exceptions_only,
     );
-    watermark_line(app, &f, &mut grid);
-    let bars = panes::bars(app, &f, &mut grid);
+    if !app.tour_hides("watermark") {
+        watermark_line(app, &f, &mut grid);
+    }
+    let bars = if app.tour_hides("panes") {
+        Vec::new()
+    } else {
+        panes::bars(app, &f, &mut grid)
+    };
     let ineq = inspected(app, &f, &mut grid);
 
     for r in 0..h {
@@ -551,6 +574,7 @@ impl Cells {
 /// stride.
 fn layer(app: &App, f: &PlotFrame, cells: &mut Cells) {
     let w = f.inner.width as usize;
+    let hide_fates = app.tour_hides("fates");
     let with_on_time = !app.plot_exceptions_only;
     app.trace
         .sample(ON_TIME_SAMPLES, EXCEPTION_SAMPLES, with_on_time, |s| {
@@ -559,7 +583,9 @@ fn layer(app: &App, f: &PlotFrame, cells: &mut Cells) {
                 return;
             };
             let i = r as usize * w + c as usize;
-            cells.add(i, s.fate, s.weight);
+            // Before the tour teaches fates, every event is drawn alike.
+            let fate = if hide_fates { Fate::OnTime } else { s.fate };
+            cells.add(i, fate, s.weight);
             if s.replayed {
                 if let Some(x) = cells.replayed.get_mut(i) {
                     *x = true;

@@ -168,14 +168,19 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
         } else {
             "window"
         };
-        let mut head = format!(
-            "{:<9}{:>5}{:>7}{:>6}  {:<8}",
-            what, "value", "oracle", "Δ", "state"
-        );
-        if full {
-            head.push_str("latest");
+        if app.tour_hides("oracle") {
+            // Before the tour teaches the oracle: each window's count so far, alone.
+            format!("{what:<9}{:>5}", "count")
+        } else {
+            let mut head = format!(
+                "{:<9}{:>5}{:>7}{:>6}  {:<8}",
+                what, "value", "oracle", "Δ", "state"
+            );
+            if full {
+                head.push_str("latest");
+            }
+            head
         }
-        head
     } else {
         let mut head = format!("{:<8}{:>6}", "window", "job");
         for &k in sinks {
@@ -206,6 +211,10 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
                 spans.push(Span::styled(format!("{:>6}", r.truth), t.dim));
                 spans
             }
+            None if app.tour_hides("oracle") => vec![
+                Span::styled(format!("{:<9}", span(r.start, r.end)), base),
+                Span::styled(format!("{:>5}", r.value), base),
+            ],
             None => {
                 let diff = r.value - r.truth;
                 let (ph, ph_style) = phase_cell(t, r.phase);
