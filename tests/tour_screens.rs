@@ -237,3 +237,15 @@ fn a_step_can_only_hide_what_the_tour_knows() {
         "{e}"
     );
 }
+
+/// Every step of the built-in tour pinned at both sizes: a change to what a step shows is a
+/// reviewed change (`cargo insta review`, or `INSTA_UPDATE=always` and the diff).
+#[test]
+fn snapshot_every_step_at_both_sizes() {
+    each_step(|a, k| {
+        for (w, h) in SIZES {
+            let s = screen(a, w, h);
+            insta::assert_snapshot!(format!("step{:02}_{w}x{h}", k + 1), s);
+        }
+    });
+}
