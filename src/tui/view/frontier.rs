@@ -149,6 +149,18 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         set(f.place(p), glyph::CURRENT, t.current);
     }
     let c = f.chart;
+    // What the two kinds of point are, in the chart's top right corner when nothing is drawn
+    // there (the most a setting loses is at the shortest delays, on the left).
+    let key = format!("{} best  {} swept", glyph::ENVELOPE, glyph::SWEEP);
+    let n = key.chars().count() as u16;
+    if c.width > n + 6 {
+        let x = c.right() - n;
+        let clear =
+            (x..c.right()).all(|col| buf.cell((col, c.y)).is_none_or(|cell| cell.symbol() == " "));
+        if clear {
+            buf.set_stringn(x, c.y, key, usize::from(n), t.dim);
+        }
+    }
     buf.set_stringn(inner.x, c.y, format!("{:>4}", f.y_max as i64), 4, t.dim);
     buf.set_stringn(inner.x, c.bottom() - 1, "   0", 4, t.dim);
     let axis_y = c.bottom();
