@@ -20,11 +20,7 @@ const LINES: usize = 3;
 /// The caption of the tour's current step with its figures filled in (None outside a tour).
 pub fn text(app: &App) -> Option<String> {
     let tour = app.tour.as_ref()?;
-    Some(placeholders::fill(
-        &tour.step().caption,
-        &app.figures(),
-        &app.dials,
-    ))
+    Some(placeholders::fill(&tour.step().caption, &app.quoted()))
 }
 
 /// `text` wrapped into lines of at most `width` columns, words kept whole (a word longer than
