@@ -146,6 +146,10 @@ impl App {
         if let Some((w, _)) = step.window {
             fresh.selection.window = w;
         }
+        // A step about idleness hands the class the idle dial (← → turn A's).
+        if step.dials.idle.is_some() {
+            fresh.selection.focus = super::Dial::Idle;
+        }
         if let Some(b) = step.side {
             fresh.pin_side(b.over(dials));
         }
