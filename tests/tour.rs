@@ -765,3 +765,36 @@ fn snapshots_of_the_later_steps() {
         }
     }
 }
+
+#[test]
+fn odd_values_of_the_new_fields_are_errors_never_a_panic() {
+    let values = [
+        "\"\"",
+        "\" \"",
+        "\"-1s\"",
+        "\"1e400s\"",
+        "\"nan\"",
+        "\"1.5ms\"",
+        "\"9999999999999s\"",
+        "\"global global\"",
+        "\"sliding 1000s every 1ms\"",
+        "\"sliding 60s every 0s\"",
+        "\"session\"",
+        "\"tumbling 0s\"",
+        "\"off\"",
+        "0",
+        "true",
+        "[\"3s\"]",
+        "{ idle = 3 }",
+    ];
+    for field in ["name", "windows", "ttl", "idle", "key", "side"] {
+        for v in values {
+            for extra in ["", "job = true\n", "windows = \"global\"\n"] {
+                let text = format!("{GOOD_STEP}{extra}{field} = {v}\n");
+                if let Err(e) = Tour::parse("odd.toml", &text) {
+                    assert!(e.to_string().starts_with("odd.toml: line "), "{e}");
+                }
+            }
+        }
+    }
+}

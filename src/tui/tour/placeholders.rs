@@ -187,6 +187,60 @@ mod tests {
     }
 
     #[test]
+    fn what_is_not_known_reads_as_a_dash_and_the_dials_as_set() {
+        use crate::engine::EngineConfig;
+        let dials = Dials::from_config(&EngineConfig::fixed(20_000.0, 0.0), 10.0);
+        let figures = Figures {
+            now: 0.0,
+            arrived: 0,
+            on_time: 0,
+            late: 0,
+            dropped: 7,
+            panes: 0,
+            early_panes: 0,
+            on_time_panes: 0,
+            late_panes: 0,
+            watermark: f64::NEG_INFINITY,
+            gap: None,
+            wrong: None,
+            state: 0,
+            crashes: 0,
+            checkpoints: 0,
+            replayed: 0,
+            overcount: None,
+            stall: None,
+            expired: 3,
+            merges: 0,
+        };
+        let q = Quoted {
+            figures,
+            dials: &dials,
+            lost: None,
+            b: None,
+        };
+        for (name, want) in [
+            ("stall", "—"),
+            ("idle", "off"),
+            ("ttl", "off"),
+            ("expired", "3"),
+            ("lost", "—"),
+            ("b_dropped", "—"),
+        ] {
+            assert_eq!(value(name, &q).as_deref(), Some(want), "{name}");
+        }
+        let q = Quoted {
+            lost: Some(196),
+            b: Some(Figures {
+                stall: Some(49_700.0),
+                ..figures
+            }),
+            ..q
+        };
+        assert_eq!(fill("{lost} lost, B {b_dropped}", &q), "196 lost, B 7");
+        assert!(NAMES.iter().all(|(n, _)| value(n, &q).is_some()));
+    }
+
+    #[test]
     fn seconds_are_written_round_or_to_a_tenth() {
         assert_eq!(secs(95_000.0), "95 s");
         assert_eq!(secs(1_500.0), "1.5 s");
