@@ -3,7 +3,9 @@
 //! its band (with the plot alone too);
 //! bad tour files are refused with the file, the line and the field (in process and through
 //! the binary, exit code 2); `n`, `N` and `r` move through the steps and put a step back;
-//! snapshots of two steps.
+//! the course's later parts each show their subject (a partition's outage stalling the
+//! watermark, idleness side by side, sessions merging, state expiring under a TTL) with their
+//! captions' figures on screen; `--from` (in process and through the binary); snapshots.
 
 mod cli_common;
 
@@ -53,6 +55,10 @@ fn the_built_in_tour_parses_and_walks_the_blocks_in_order() {
         "Checkpoint",
         "Barriers",
         "frontier",
+        "partition",
+        "Idleness",
+        "Session",
+        "TTL",
     ];
     assert_eq!(titles.len(), want.len(), "{titles:?}");
     for (got, want) in titles.iter().zip(want) {
@@ -61,6 +67,26 @@ fn the_built_in_tour_parses_and_walks_the_blocks_in_order() {
     // Mostly the lesson; the frontier needs the big classroom stream.
     assert_eq!(t.steps[0].scenario, ScenarioName::Lesson);
     assert_eq!(t.steps[8].scenario, ScenarioName::Classroom);
+    // Every step has a name, each its own.
+    let names: Vec<&str> = t.steps.iter().filter_map(|s| s.name.as_deref()).collect();
+    assert_eq!(
+        names,
+        [
+            "two-clocks",
+            "windowing",
+            "watermark",
+            "late-data",
+            "triggers",
+            "accumulation",
+            "crash",
+            "barriers",
+            "frontier",
+            "partition",
+            "idleness",
+            "sessions",
+            "ttl"
+        ]
+    );
     // The crash step crashes the job at a set time, before its playhead.
     let crash = &t.steps[6];
     assert!(crash.job && !crash.crash_at.is_empty());
@@ -134,7 +160,7 @@ fn n_and_capital_n_move_through_the_steps_and_say_so_at_the_ends() {
     assert!(a.status.as_ref().unwrap().text.contains("last step"));
     assert_eq!(
         a.tour_big_figures().map(|b| b.to_vec()),
-        Some(vec!["dropped".to_string(), "wrong".to_string()])
+        Some(vec!["dropped".to_string(), "state".to_string()])
     );
 }
 
@@ -397,5 +423,378 @@ fn b_shows_the_figures_each_step_is_about() {
         }
         act(&mut a, Action::BigNumbers);
         act(&mut a, Action::TourNext);
+    }
+}
+
+/// The built-in tour opened on the step `name` names, settled.
+fn tour_from(name: &str) -> App {
+    let t = Tour::built_in().unwrap();
+    let at = t.find(name).unwrap();
+    let mut a = App::open_tour(t.from(at), Theme::dark()).unwrap();
+    a.settle();
+    a
+}
+
+/// The screen without the caption band (what the panels show, not what the caption says):
+/// on the band's four rows, only what lies right of it, from the first panel's border on.
+fn panels(s: &str) -> String {
+    s.lines()
+        .enumerate()
+        .map(|(i, l)| match l.find(['┌', '┏', '│', '┃', '└', '┗']) {
+            _ if i >= 4 => l,
+            Some(b) => &l[b..],
+            None => "",
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The named panel's rows at 120×40: the lines from its title down, cut to its columns.
+fn panel(s: &str, title: &str) -> String {
+    let lines: Vec<&str> = s.lines().collect();
+    let Some((row, col)) = lines.iter().enumerate().find_map(|(i, l)| {
+        l.find(title)
+            .map(|b| (i, l[..b].chars().count().saturating_sub(2)))
+    }) else {
+        return String::new();
+    };
+    lines[row..]
+        .iter()
+        .map(|l| l.chars().skip(col).take(40).collect::<String>())
+        .take_while(|l| !l.starts_with('└') && !l.starts_with('┗'))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+const LATER: [&str; 4] = ["partition", "idleness", "sessions", "ttl"];
+
+#[test]
+fn the_later_steps_quote_figures_the_screen_shows() {
+    use twoclocks::tui::tour::placeholders;
+    for name in LATER {
+        let mut a = tour_from(name);
+        let caption = a.tour.as_ref().unwrap().step().caption.clone();
+        for (w, h) in [(80, 24), (120, 40)] {
+            let s = screen(&mut a, w, h);
+            let shown = panels(&s);
+            for p in placeholders::check(&caption).unwrap() {
+                let v = placeholders::value(p, &a.quoted()).unwrap();
+                assert_ne!(v, "—", "{name}: {{{p}}} is not known");
+                // The panels write seconds without the space (`69.1s`).
+                let figure = v.trim_end_matches(" s");
+                assert!(
+                    shown.contains(figure),
+                    "{name} {w}×{h}: {{{p}}} = {v} is not on screen\n{s}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_partition_step_shows_an_outage_stalling_the_watermark() {
+    let mut a = tour_from("partition");
+    assert!(a.parallel, "job mode");
+    // The outage scenario's own job, as `twoclocks ui --scenario outage` opens it.
+    let argv = ["twoclocks", "--scenario", "outage"];
+    let Ok(twoclocks::cli::Invocation::Ui(args, matches)) = twoclocks::cli::parse(argv) else {
+        panic!("the UI");
+    };
+    let (_, job) = twoclocks::cli::ui_options(&args, &matches).unwrap();
+    let job = job.unwrap();
+    assert_eq!(a.job_config(), job.config);
+    assert_eq!(a.job_outages, job.outages);
+    let parts = a.trace.partitions();
+    assert!(parts[1].is_out && !parts[0].is_out, "partition 1 is out");
+    let stall = a.trace.watermark_stall().expect("the watermark stalls");
+    assert!(stall >= 60_000.0, "{stall}");
+    // Flat: the watermark now is what it was when the partition went out (plus the lag).
+    let wm = a.trace.watermark();
+    assert!(wm < 200_000.0 && a.playhead.now - wm > 60_000.0, "{wm}");
+    // The state climbs: held now above what it held before the outage.
+    let f = a.figures();
+    let history = a.trace.state_history();
+    let before = history
+        .iter()
+        .filter(|s| s.time < 200_000.0)
+        .map(|s| s.open_cells)
+        .max()
+        .unwrap();
+    assert!(f.state > before, "{} vs {before}", f.state);
+    let s = screen(&mut a, 120, 40);
+    let lanes = panel(&s, "Watermark");
+    assert!(lanes.contains("p1") && lanes.contains('▓'), "{lanes}");
+    assert!(s.contains("wm stalled"), "{s}");
+    let s = screen(&mut a, 80, 24);
+    assert!(s.contains("out since") && s.contains("wm stalled"), "{s}");
+}
+
+#[test]
+fn the_idleness_step_is_side_by_side_idle_against_none() {
+    let mut a = tour_from("idleness");
+    let b = &a.side.as_ref().expect("side by side").b;
+    assert_eq!(a.dials.idle_timeout, Some(10_000.0), "A idles");
+    assert_eq!(b.dials.idle_timeout, None, "B waits");
+    assert!(a.parallel && b.parallel);
+    assert_eq!(b.playhead.now, a.playhead.now);
+    // A moved on and dropped the held-back events; B waited for them.
+    let (fa, fb) = (a.figures(), b.figures());
+    assert!(
+        fa.dropped > fb.dropped + 100,
+        "{} vs {}",
+        fa.dropped,
+        fb.dropped
+    );
+    assert_eq!(a.quoted().b.map(|b| b.dropped), Some(fb.dropped));
+    for (w, h) in [(80, 24), (120, 40)] {
+        let s = screen(&mut a, w, h);
+        assert!(s.contains(" A · lag 20s idle 10s"), "{s}");
+        assert!(s.contains(" B · lag 20s idle off"), "{s}");
+    }
+    let s = screen(&mut a, 120, 40);
+    assert!(panel(&s, "Watermark").contains('░'), "p1 idle:\n{s}");
+    // r puts B back with the step.
+    act(&mut a, Action::SideBySide);
+    assert!(a.side.is_none());
+    act(&mut a, Action::TourReset);
+    assert!(a.side.is_some());
+}
+
+#[test]
+fn the_sessions_step_opens_on_a_merged_session_near_the_playhead() {
+    let mut a = tour_from("sessions");
+    let key = a.selection.key.expect("a key");
+    assert_eq!(a.scenario.stream.key_name(key), "u013");
+    let session = a.scenario.windows_of(Some(key))[a.selection.window];
+    // The session began before the playhead and took a merge (⊕) by now.
+    assert!(session.start() <= a.playhead.now, "{session:?}");
+    let merges: Vec<_> = a
+        .trace
+        .session_merges()
+        .filter(|m| m.key == key && m.into.start_ms() >= session.start_ms())
+        .filter(|m| m.into.end_ms() <= session.end_ms())
+        .collect();
+    assert!(!merges.is_empty(), "{session:?}");
+    assert!(merges
+        .iter()
+        .all(|m| a.playhead.now - m.proc_time < 60_000.0));
+    for (w, h) in [(80, 24), (120, 40)] {
+        let s = panels(&screen(&mut a, w, h));
+        assert!(s.contains('⊕'), "{w}×{h}:\n{s}");
+        assert!(s.contains("u013▸"), "{w}×{h}:\n{s}");
+        assert!(s.contains("564–603s"), "{w}×{h}:\n{s}");
+    }
+}
+
+#[test]
+fn the_ttl_step_expires_state_and_drops_nothing() {
+    let mut a = tour_from("ttl");
+    assert!(a.scenario.global && a.dials.window.ttl().is_some());
+    let f = a.figures();
+    assert!(f.expired > 10, "{f:?}");
+    assert_eq!(f.dropped, 0);
+    let lost = a.quoted().lost.expect("scored");
+    assert!(lost > 100, "{lost}");
+    for (w, h) in [(80, 24), (120, 40)] {
+        let s = panels(&screen(&mut a, w, h));
+        assert!(s.contains('⊘') && s.contains("resets"), "{w}×{h}:\n{s}");
+        assert!(s.contains(&format!("lost {lost}")), "{w}×{h}:\n{s}");
+    }
+}
+
+#[test]
+fn from_opens_on_a_step_by_name_or_number() {
+    let t = Tour::built_in().unwrap();
+    assert_eq!(t.find("partition"), Ok(9));
+    assert_eq!(t.find("1"), Ok(0));
+    assert_eq!(t.find("13"), Ok(12));
+    for bad in ["0", "14", "Partition", "nope"] {
+        let e = t.find(bad).unwrap_err();
+        assert!(e.contains(&format!("{bad:?} is not a step")), "{e}");
+        assert!(
+            e.contains("one of two-clocks, windowing,") && e.contains("sessions, ttl"),
+            "{e}"
+        );
+        assert!(e.contains("a number from 1 to 13"), "{e}");
+    }
+    let mut a = tour_from("ttl");
+    assert_eq!(a.tour.as_ref().unwrap().at, 12);
+    assert!(screen(&mut a, 80, 24).contains("step 13/13"));
+    act(&mut a, Action::TourPrev);
+    assert_eq!(a.tour.as_ref().unwrap().at, 11);
+    // A tour without names opens by number only.
+    let t = Tour::parse("t.toml", GOOD_STEP).unwrap();
+    assert_eq!(
+        t.find("x").unwrap_err(),
+        "\"x\" is not a step of t.toml: a number from 1 to 1"
+    );
+}
+
+#[test]
+fn the_binary_opens_from_a_step_and_refuses_an_unknown_one() {
+    let (code, _, err) = cli_common::twoclocks_text(&["tour", "--from", "nope"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--from: \"nope\" is not a step"), "{err}");
+    assert!(err.contains("partition, idleness, sessions, ttl"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    // A good name gets as far as the terminal.
+    let (code, _, err) = cli_common::twoclocks_text(&["tour", "--from", "sessions"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("needs a terminal"), "{err}");
+    // Another tour's names.
+    let dir = std::env::temp_dir().join(format!("twoclocks-tour-from-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("mine.toml");
+    std::fs::write(&path, format!("{GOOD_STEP}name = \"mine\"\n")).unwrap();
+    let p = path.to_str().unwrap();
+    let (code, _, err) = cli_common::twoclocks_text(&["tour", "--tour", p, "--from", "ttl"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("one of mine, or a number from 1 to 1"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn the_new_step_fields_parse_and_refuse_with_file_line_and_field() {
+    let t = Tour::parse(
+        "lesson.toml",
+        &format!(
+            "{GOOD_STEP}name = \"outage-idle\"\nscenario = \"outage\"\njob = true\n\
+             idle = \"10s\"\nside = {{ idle = \"off\", lag = \"30s\" }}\n\
+             [[step]]\ntitle = \"T\"\ncaption = \"c\"\nwindows = \"global\"\nttl = \"3s\"\n\
+             [[step]]\ntitle = \"S\"\ncaption = \"c\"\nwindows = \"session 20s\"\n\
+             key = \"b\"\nwindow = 0\n\
+             [[step]]\ntitle = \"W\"\ncaption = \"c\"\nwindows = \"sliding 60s every 10s\"\n"
+        ),
+    )
+    .unwrap();
+    let s = &t.steps[0];
+    assert_eq!(s.name.as_deref(), Some("outage-idle"));
+    assert_eq!(s.dials.idle, Some(Some(10_000.0)));
+    let side = s.side.unwrap();
+    assert_eq!((side.idle, side.lag), (Some(None), Some(30_000.0)));
+    assert!(t.steps[1].window_fn().ttl().is_some_and(|t| t.ms == 3_000));
+    assert!(t.steps[2].window_fn().is_merging());
+    assert_eq!(t.key_of(&t.steps[2]), Some(1));
+    assert_eq!(t.steps[3].window_fn().slide(), 10_000);
+    let cases = [
+        (
+            format!("{GOOD_STEP}name = \"Two Clocks\"\n"),
+            "line 4: name:",
+        ),
+        (format!("{GOOD_STEP}name = \"3\"\n"), "line 4: name:"),
+        (
+            format!("{GOOD_STEP}name = \"a\"\n{GOOD_STEP}name = \"a\"\n"),
+            "line 8: name: \"a\" already names the step on line 2",
+        ),
+        (
+            format!("{GOOD_STEP}windows = \"hopping 5s\"\n"),
+            "line 4: windows: \"hopping 5s\" is not a window function",
+        ),
+        (
+            format!("{GOOD_STEP}windows = \"session 0s\"\n"),
+            "line 4: windows:",
+        ),
+        (
+            format!("{GOOD_STEP}ttl = \"3s\"\n"),
+            "line 4: ttl: a state TTL is the global window's",
+        ),
+        (
+            format!("{GOOD_STEP}windows = \"tumbling 30s\"\nttl = \"3s\"\n"),
+            "line 4: windows: a state TTL is the global window's",
+        ),
+        (
+            format!("{GOOD_STEP}windows = \"global\"\nttl = \"soon\"\n"),
+            "line 5: ttl:",
+        ),
+        (
+            format!("{GOOD_STEP}idle = \"10s\"\n"),
+            "line 4: idle: the idle timeout is the parallel job's",
+        ),
+        (
+            format!("{GOOD_STEP}job = true\nidle = \"2s\"\n"),
+            "line 5: idle: 2s is below the dial's first step",
+        ),
+        (
+            format!("{GOOD_STEP}job = true\nidle = \"5m\"\n"),
+            "line 5: idle: 5m is past the dial's top",
+        ),
+        (
+            format!("{GOOD_STEP}side = {{ idle = \"off\" }}\n"),
+            "line 4: side.idle: the idle timeout is the parallel job's",
+        ),
+        (
+            format!("{GOOD_STEP}side = {{ colour = \"red\" }}\n"),
+            "line 4: colour:",
+        ),
+        (
+            format!("{GOOD_STEP}side = {{ grace = \"99m\" }}\n"),
+            "line 4: side.grace:",
+        ),
+        (
+            format!("{GOOD_STEP}side = {{}}\n"),
+            "line 4: side: B would run A's dials",
+        ),
+        (
+            format!("{GOOD_STEP}key = \"zz\"\n"),
+            "line 4: key: the lesson stream has no key \"zz\"",
+        ),
+        (
+            format!("{GOOD_STEP}scenario = \"sessions\"\nkey = \"u013\"\nwindow = 9\n"),
+            "line 6: window: the sessions stream key u013 has 2 sessions",
+        ),
+    ];
+    for (text, want) in cases {
+        let got = bad(&text);
+        let want = format!("lesson.toml: {want}");
+        assert!(
+            got.starts_with(&want),
+            "{got}\n  wanted {want}\n---\n{text}"
+        );
+    }
+}
+
+#[test]
+fn snapshots_of_the_later_steps() {
+    for name in LATER {
+        let mut a = tour_from(name);
+        for (w, h) in [(80, 24), (120, 40)] {
+            insta::assert_snapshot!(format!("tour_{name}_{w}x{h}"), screen(&mut a, w, h));
+        }
+    }
+}
+
+#[test]
+fn odd_values_of_the_new_fields_are_errors_never_a_panic() {
+    let values = [
+        "\"\"",
+        "\" \"",
+        "\"-1s\"",
+        "\"1e400s\"",
+        "\"nan\"",
+        "\"1.5ms\"",
+        "\"9999999999999s\"",
+        "\"global global\"",
+        "\"sliding 1000s every 1ms\"",
+        "\"sliding 60s every 0s\"",
+        "\"session\"",
+        "\"tumbling 0s\"",
+        "\"off\"",
+        "0",
+        "true",
+        "[\"3s\"]",
+        "{ idle = 3 }",
+    ];
+    for field in ["name", "windows", "ttl", "idle", "key", "side"] {
+        for v in values {
+            for extra in ["", "job = true\n", "windows = \"global\"\n"] {
+                let text = format!("{GOOD_STEP}{extra}{field} = {v}\n");
+                if let Err(e) = Tour::parse("odd.toml", &text) {
+                    assert!(e.to_string().starts_with("odd.toml: line "), "{e}");
+                }
+            }
+        }
     }
 }

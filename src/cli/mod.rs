@@ -111,6 +111,9 @@ pub struct TourArgs {
     /// A tour file to give instead of the built-in one (TOML; see assets/tour.toml).
     #[arg(long, value_name = "FILE")]
     pub tour: Option<std::path::PathBuf>,
+    /// Open on this step: its name (partition, sessions, …) or its number from 1.
+    #[arg(long, value_name = "NAME")]
+    pub from: Option<String>,
     /// Colours: dark, light (for projectors) or mono. NO_COLOR selects mono.
     #[arg(long, value_enum)]
     pub theme: Option<ThemeName>,
@@ -120,11 +123,21 @@ pub struct TourArgs {
 }
 
 impl TourArgs {
-    /// The tour these flags give, read and checked whole (before any terminal is touched).
+    /// The tour these flags give, read and checked whole, on the step `--from` names
+    /// (before any terminal is touched).
     pub fn tour(&self) -> anyhow::Result<crate::tui::tour::Tour> {
-        Ok(match &self.tour {
+        let tour = match &self.tour {
             Some(path) => crate::tui::tour::Tour::load(path)?,
             None => crate::tui::tour::Tour::built_in()?,
+        };
+        Ok(match &self.from {
+            Some(name) => {
+                let at = tour
+                    .find(name)
+                    .map_err(|e| anyhow::anyhow!("--from: {e}"))?;
+                tour.from(at)
+            }
+            None => tour,
         })
     }
 }

@@ -46,6 +46,15 @@ pub struct Figures {
     pub replayed: usize,
     /// By how much the additive sink over-counts so far (None: a single run).
     pub overcount: Option<i64>,
+    /// How long the job's combined watermark has stood still now, ms, once it counts as
+    /// stalled (None while it moves, and for a single run).
+    pub stall: Option<f64>,
+    /// Times a key's state expired under the global window's TTL so far (each a reset to
+    /// zero; 0 without a TTL, and for a parallel run, which keeps no record of them).
+    pub expired: usize,
+    /// Merges of sessions so far: an event bridging or extending sessions into one (0 for
+    /// windows that do not merge, and for a parallel run).
+    pub merges: usize,
 }
 
 impl Trace {
@@ -72,6 +81,9 @@ impl Trace {
             checkpoints: self.checkpoints().len(),
             replayed: self.redelivered(),
             overcount: self.sinks(truth).map(|s| s.overcount),
+            stall: self.watermark_stall(),
+            expired: self.expirations().len(),
+            merges: self.session_merges().count(),
         }
     }
 }

@@ -11,7 +11,9 @@ use crate::engine::pipeline::{Outage, PipelineConfig, PipelineError};
 use crate::engine::trace::Trace;
 
 use super::work::{run_job, Work};
-use super::{App, Dial};
+use super::{App, Dial, Dials};
+use crate::engine::scenario::JobShape;
+use crate::tui::dials::CHECKPOINT_DEFAULT;
 
 /// The job's source partitions, P.
 pub const JOB_PARTITIONS: usize = 2;
@@ -35,6 +37,26 @@ impl From<PipelineConfig> for JobPreset {
         JobPreset {
             config,
             outages: Vec::new(),
+        }
+    }
+}
+
+impl JobPreset {
+    /// The job a built-in scenario runs as (its shape and outages), as `twoclocks ui
+    /// --scenario` opens it: on the dials' engine and idle timeout, the UI's seed, and the
+    /// UI's checkpoint interval where the scenario gives none.
+    pub fn of_scenario(shape: &JobShape, dials: &Dials) -> JobPreset {
+        let mut config = PipelineConfig::new(dials.config());
+        config.partitions = shape.partitions;
+        config.partition_by = shape.partition_by;
+        config.parallelism = shape.parallelism;
+        config.seed = JOB_SEED;
+        config.checkpoint_every = shape.checkpoint_every.or(Some(CHECKPOINT_DEFAULT));
+        config.idle_timeout = dials.idle_timeout;
+        config.keep_outputs = false;
+        JobPreset {
+            config,
+            outages: shape.outages.clone(),
         }
     }
 }

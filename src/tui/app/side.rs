@@ -105,6 +105,22 @@ impl App {
         true
     }
 
+    /// Side by side with B on `dials` rather than A's (what a tour step's `side` opens): as
+    /// `v`, then B re-run on its own dials at A's playhead. Returns whether B is pinned (`v`
+    /// may refuse, saying why).
+    pub(super) fn pin_side(&mut self, dials: Dials) -> bool {
+        self.side = None;
+        self.toggle_side();
+        let Some(side) = self.side.as_mut() else {
+            return false;
+        };
+        let b = &mut side.b;
+        b.dials = dials;
+        b.rerun();
+        b.take_work();
+        true
+    }
+
     /// Brings B, if pinned, to A: the same selection and theme, the same playhead, the same
     /// job presses. Its dials stay as pinned.
     pub(super) fn follow_side(&mut self) {

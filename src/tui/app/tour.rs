@@ -7,20 +7,19 @@ use crate::engine::job_timeline::Intervention;
 use crate::engine::pipeline::CrashTarget;
 use crate::engine::trace::figures::Figures;
 use crate::tui::theme::Theme;
+use crate::tui::tour::placeholders::Quoted;
 use crate::tui::tour::{At, Highlight, Show, Tour};
 
-use super::{App, Dials};
+use super::{App, Dials, JobPreset};
 
 impl App {
     /// The UI giving `tour`, on its first step.
     pub fn open_tour(tour: Tour, theme: Theme) -> Option<App> {
-        let step = tour.steps.first()?;
-        let scenario = tour.scenario(step.scenario)?;
-        let mut app = App::new_shared(
-            scenario,
-            Dials::from_config(&step.scenario.preset().config, 1.0),
-            theme,
-        );
+        let step = tour.step();
+        let scenario = tour.scenario(step)?;
+        let mut config = step.scenario.preset().config;
+        config.window = step.window_fn();
+        let mut app = App::new_shared(scenario, Dials::from_config(&config, 1.0), theme);
         app.tour = Some(tour);
         app.apply_step();
         Some(app)
@@ -81,6 +80,14 @@ impl App {
             .is_some_and(|t| t.step().hide.contains(&what))
     }
 
+    /// Whether a step before the current one showed the panel: one kept back now was taught
+    /// already, and is not "later in the tour".
+    pub fn tour_shown_before(&self, panel: &str) -> bool {
+        self.tour
+            .as_ref()
+            .is_some_and(|t| t.steps[..t.at].iter().any(|s| s.show.draws(panel)))
+    }
+
     /// The panel the tour's current step highlights, by its layout name.
     pub fn tour_highlight(&self) -> Option<&'static str> {
         match self.tour.as_ref()?.step().highlight? {
@@ -92,6 +99,17 @@ impl App {
     /// The read model's figures at the playhead (what a caption's placeholders quote).
     pub fn figures(&self) -> Figures {
         self.trace.figures(self.playhead.now, &self.scenario.truth)
+    }
+
+    /// What a caption quotes: the figures at the playhead, the dials, the whole run's events
+    /// lost at the end (the score the dials panel shows) and, side by side, B's figures.
+    pub fn quoted(&self) -> Quoted<'_> {
+        Quoted {
+            figures: self.figures(),
+            dials: &self.dials,
+            lost: self.score.as_ref().map(|p| p.score.events_lost),
+            b: self.side.as_ref().map(|s| s.b.figures()),
+        }
     }
 
     /// Moves the tour `by` steps (±1) and applies the step; says why not at either end or
@@ -121,15 +139,16 @@ impl App {
         self.say("the step's setting is back")
     }
 
-    /// Applies the tour's current step: a fresh state on its stream and dials (at the
-    /// scenario's speed, else 10×), then job mode,
-    /// its crashes, the playhead, what shows and the selected window.
+    /// Applies the tour's current step: a fresh state on its stream (cut by its window
+    /// function) and dials (at the scenario's speed, else 10×), then job mode (the
+    /// scenario's own job, with its outages, if it has one), its crashes, the playhead, what
+    /// shows, the selected window and, with `side`, B pinned beside it on B's dials.
     fn apply_step(&mut self) {
         let Some(tour) = self.tour.take() else {
             return;
         };
         let step = tour.step().clone();
-        let Some(scenario) = tour.scenario(step.scenario) else {
+        let Some(scenario) = tour.scenario(&step) else {
             self.tour = Some(tour);
             return;
         };
@@ -137,10 +156,11 @@ impl App {
             c.store(true, std::sync::atomic::Ordering::Relaxed);
         }
         let preset = step.scenario.preset();
-        let dials = step.dials.over(Dials::from_config(
-            &preset.config,
-            preset.speed.unwrap_or(10.0),
-        ));
+        let mut config = preset.config;
+        config.window = step.window_fn();
+        let dials = step
+            .dials
+            .over(Dials::from_config(&config, preset.speed.unwrap_or(10.0)));
         let mut fresh = App::new_shared(scenario, dials, self.theme);
         // Answers to the old state's re-runs are never taken by the new one.
         fresh.generation += self.generation;
@@ -151,7 +171,11 @@ impl App {
             fresh.magnify = m;
         }
         if step.job {
-            fresh.set_job_mode(true, true);
+            match &preset.job {
+                // The scenario's own job, its outages with it.
+                Some(shape) => fresh.open_job(JobPreset::of_scenario(shape, &dials)),
+                None => fresh.set_job_mode(true, true),
+            }
             for &t in &step.crash_at {
                 let c = fresh.trace.play_to(fresh.clock(), t);
                 fresh.go(c);
@@ -166,8 +190,18 @@ impl App {
             }
             At::End => fresh.jump_to_end(),
         }
+        if let Some(k) = tour.key_of(&step) {
+            fresh.selection.key = Some(k);
+        }
         if let Some((w, _)) = step.window {
             fresh.selection.window = w;
+        }
+        // A step about idleness hands the class the idle dial (← → turn A's).
+        if step.dials.idle.is_some() {
+            fresh.selection.focus = super::Dial::Idle;
+        }
+        if let Some(b) = step.side {
+            fresh.pin_side(b.over(dials));
         }
         fresh.playhead.playing = false;
         fresh.tour = Some(tour);

@@ -414,8 +414,8 @@ impl Areas {
     /// name) that it leaves out: the pane history takes the dials' place (or the counters',
     /// when the dials are needed), the frontier chart the windows table's (or the dials'), and
     /// in job mode the sinks panel grows up over the counters, so that its last lines (the
-    /// over-count) show, and the topology under the plot gives the plot its rows unless the
-    /// step is about it. A panel given up draws nothing and takes no click. The full layout
+    /// over-count) show, and the topology under the plot gives its rows to the plot when the
+    /// step names the plot and not the topology. A panel given up draws nothing and takes no click. The full layout
     /// has every panel and is left as it is.
     pub fn room_for(mut self, needed: &[&str]) -> Areas {
         if self.mode != Mode::Compact {
@@ -438,7 +438,7 @@ impl Areas {
         }
         // In job mode the topology sits under the plot: a step about something else gives
         // its rows to the plot (a crash and its replay need them).
-        if !needed.is_empty() && !needs("topology") {
+        if needs("plot") && !needs("topology") {
             if let Some(topology) = self.topology.take() {
                 if topology.x == self.plot.x && topology.y == self.plot.bottom() {
                     self.plot.height += topology.height;

@@ -12,7 +12,7 @@ pub mod placeholders;
 use std::sync::Arc;
 
 use crate::engine::scenario::ScenarioName;
-use crate::engine::Accumulation;
+use crate::engine::{Accumulation, KeyId, WindowFn};
 use crate::tui::dials::{Dials, Family};
 use crate::tui::scenario::Scenario;
 
@@ -113,6 +113,15 @@ impl Show {
         }
     }
 
+    /// Whether the panel of that name is on screen in the step: as [`Show::shows`], but with
+    /// the plot alone, only the plot is.
+    pub fn draws(&self, panel: &str) -> bool {
+        match self {
+            Show::Plot => panel == "plot",
+            _ => self.shows(panel),
+        }
+    }
+
     /// Whether the step names the panel of that name in its list (not merely shows it, as
     /// every panel shows when the step shows all).
     pub fn names(&self, panel: &str) -> bool {
@@ -142,6 +151,8 @@ pub struct StepDials {
     pub watermark: Option<Family>,
     /// The accumulation mode.
     pub accumulation: Option<Accumulation>,
+    /// The parallel job's idle timeout, ms: Some(None) turns it off.
+    pub idle: Option<Option<f64>>,
 }
 
 impl StepDials {
@@ -162,6 +173,9 @@ impl StepDials {
         if let Some(a) = self.accumulation {
             dials.accumulation = a;
         }
+        if let Some(i) = self.idle {
+            dials.idle_timeout = i;
+        }
         dials
     }
 }
@@ -169,14 +183,25 @@ impl StepDials {
 /// One step, checked.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Step {
+    /// Its short name (`partition`), for `twoclocks tour --from NAME`; None: only its number
+    /// opens on it.
+    pub name: Option<String>,
+    /// The line its name is set on (0: not set).
+    pub name_line: usize,
     /// Its title, shown after `step k/M`.
     pub title: String,
     /// Its caption, with placeholders (`{late}`): two or three lines once filled.
     pub caption: String,
     /// The stream it plays.
     pub scenario: ScenarioName,
+    /// The window function it cuts the stream with (its state TTL with it); None: the
+    /// scenario's.
+    pub windows: Option<WindowFn>,
     /// The dials it sets over the scenario's.
     pub dials: StepDials,
+    /// Two runs side by side (as `v`): B on the step's dials with these over them, pinned;
+    /// A on the step's dials, live. None: one run.
+    pub side: Option<StepDials>,
     /// Where the playhead goes.
     pub playhead: At,
     /// The parallel job instead of the single processor.
@@ -190,8 +215,12 @@ pub struct Step {
     pub magnify: Option<Option<f64>>,
     /// What is highlighted.
     pub highlight: Option<Highlight>,
-    /// The window selected (index into the scenario's windows) and the line it is set on.
+    /// The window selected (index into the windows table's rows: the scenario's windows, or
+    /// for sessions the selected key's) and the line it is set on.
     pub window: Option<(usize, usize)>,
+    /// The key selected, by its name in the stream, and the line it is set on; None: the
+    /// first.
+    pub key: Option<(String, usize)>,
     /// The figures big numbers (`b`) show for this step.
     pub big: Vec<String>,
     /// What the step keeps back because the tour has not taught it yet (of [`HIDEABLE`]).
@@ -202,7 +231,24 @@ pub struct Step {
     pub playhead_line: usize,
 }
 
-/// A tour being given: its steps, the one shown, and each scenario's stream, built once.
+/// `1 session`, `3 sessions`.
+fn sessions(n: usize) -> String {
+    if n == 1 {
+        "1 session".into()
+    } else {
+        format!("{n} sessions")
+    }
+}
+
+impl Step {
+    /// The window function the step cuts its stream with: its own, else its scenario's.
+    pub fn window_fn(&self) -> WindowFn {
+        self.windows
+            .unwrap_or_else(|| self.scenario.preset().config.window)
+    }
+}
+
+/// A tour being given: its steps, the one shown, and each stream a step plays, built once.
 #[derive(Debug, Clone)]
 pub struct Tour {
     /// Where the steps came from (a path, or `built-in tour`).
@@ -211,7 +257,8 @@ pub struct Tour {
     pub steps: Vec<Step>,
     /// The step shown (index into `steps`).
     pub at: usize,
-    scenarios: Vec<(ScenarioName, Arc<Scenario>)>,
+    /// Each (scenario, window function) a step plays, measured once.
+    scenarios: Vec<(ScenarioName, WindowFn, Arc<Scenario>)>,
 }
 
 impl Tour {
@@ -236,7 +283,7 @@ impl Tour {
     /// scenario built and each step's playhead and window checked against its stream.
     pub fn parse(file: &str, text: &str) -> Result<Tour, TourError> {
         let steps = parse::parse(file, text)?;
-        let mut scenarios: Vec<(ScenarioName, Arc<Scenario>)> = Vec::new();
+        let mut scenarios: Vec<(ScenarioName, WindowFn, Arc<Scenario>)> = Vec::new();
         for step in &steps {
             let err = |line: usize, field: &str, message: String| TourError {
                 file: file.to_string(),
@@ -244,17 +291,20 @@ impl Tour {
                 field: field.to_string(),
                 message,
             };
-            if !scenarios.iter().any(|(n, _)| *n == step.scenario) {
-                let preset = step.scenario.preset();
-                let s = Scenario::built_in(step.scenario, &preset.config.window)
+            let window = step.window_fn();
+            if !scenarios
+                .iter()
+                .any(|(n, w, _)| *n == step.scenario && *w == window)
+            {
+                let s = Scenario::built_in(step.scenario, &window)
                     .map_err(|e| err(step.line, "scenario", e.to_string()))?;
-                scenarios.push((step.scenario, Arc::new(s)));
+                scenarios.push((step.scenario, window, Arc::new(s)));
             }
             let s = &scenarios
                 .iter()
-                .find(|(n, _)| *n == step.scenario)
+                .find(|(n, w, _)| *n == step.scenario && *w == window)
                 .expect("built above")
-                .1;
+                .2;
             if let At::Time(t) = step.playhead {
                 if t > s.proc_time.1 {
                     return Err(err(
@@ -269,16 +319,44 @@ impl Tour {
                     ));
                 }
             }
+            let key = match &step.key {
+                None => None,
+                Some((name, line)) => Some(
+                    s.stream
+                        .keys
+                        .iter()
+                        .position(|k| k == name)
+                        .ok_or_else(|| {
+                            let first: Vec<&str> =
+                                s.stream.keys.iter().take(4).map(String::as_str).collect();
+                            err(
+                                *line,
+                                "key",
+                                format!(
+                                    "the {} stream has no key {name:?}: its keys are {}{}",
+                                    step.scenario.label(),
+                                    first.join(", "),
+                                    if s.stream.keys.len() > 4 { ", …" } else { "" }
+                                ),
+                            )
+                        })? as KeyId,
+                ),
+            };
             if let Some((w, line)) = step.window {
-                if w >= s.windows.len() {
+                let n = s.windows_of(key.or(Some(0))).len();
+                if w >= n {
+                    let whose = match (&step.key, s.merging) {
+                        (Some((name, _)), true) => format!("key {name} has {}", sessions(n)),
+                        (None, true) => format!("its first key has {}", sessions(n)),
+                        _ => format!("has {n} windows"),
+                    };
                     return Err(err(
                         line,
                         "window",
                         format!(
-                            "the {} stream has {} windows: 0 to {}",
+                            "the {} stream {whose}: 0 to {}",
                             step.scenario.label(),
-                            s.windows.len(),
-                            s.windows.len().saturating_sub(1)
+                            n.saturating_sub(1)
                         ),
                     ));
                 }
@@ -297,11 +375,63 @@ impl Tour {
         &self.steps[self.at.min(self.steps.len() - 1)]
     }
 
-    /// The stream of a scenario the tour uses, built when it was read.
-    pub fn scenario(&self, name: ScenarioName) -> Option<Arc<Scenario>> {
+    /// The stream `step` plays, cut by its window function, built when the tour was read.
+    pub fn scenario(&self, step: &Step) -> Option<Arc<Scenario>> {
+        let window = step.window_fn();
         self.scenarios
             .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, s)| s.clone())
+            .find(|(n, w, _)| *n == step.scenario && *w == window)
+            .map(|(_, _, s)| s.clone())
+    }
+
+    /// The key `step` selects, by its place in its stream's keys (checked when the tour was
+    /// read); None: the first.
+    pub fn key_of(&self, step: &Step) -> Option<KeyId> {
+        let (name, _) = step.key.as_ref()?;
+        let s = self.scenario(step)?;
+        s.stream
+            .keys
+            .iter()
+            .position(|k| k == name)
+            .map(|i| i as KeyId)
+    }
+
+    /// The step `name` opens on (`twoclocks tour --from NAME`): a step's name, or its number
+    /// from 1. Anything else is an error listing the names and the numbers.
+    pub fn find(&self, name: &str) -> Result<usize, String> {
+        let want = name.trim();
+        if let Ok(k) = want.parse::<usize>() {
+            if (1..=self.steps.len()).contains(&k) {
+                return Ok(k - 1);
+            }
+        }
+        if let Some(i) = self
+            .steps
+            .iter()
+            .position(|s| s.name.as_deref() == Some(want))
+        {
+            return Ok(i);
+        }
+        let names: Vec<&str> = self
+            .steps
+            .iter()
+            .filter_map(|s| s.name.as_deref())
+            .collect();
+        let numbers = format!("a number from 1 to {}", self.steps.len());
+        Err(if names.is_empty() {
+            format!("{name:?} is not a step of {}: {numbers}", self.file)
+        } else {
+            format!(
+                "{name:?} is not a step of {}: one of {}, or {numbers}",
+                self.file,
+                names.join(", ")
+            )
+        })
+    }
+
+    /// The tour opened on step `at` (from 0; past the last, the last).
+    pub fn from(mut self, at: usize) -> Tour {
+        self.at = at.min(self.steps.len().saturating_sub(1));
+        self
     }
 }

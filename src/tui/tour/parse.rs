@@ -11,8 +11,9 @@ use toml::Spanned;
 use super::placeholders;
 use super::{At, Highlight, Show, Step, StepDials, TourError, BIG_FIGURES, HIDEABLE, PANELS};
 use crate::engine::scenario::ScenarioName;
-use crate::engine::Accumulation;
-use crate::tui::dials::{Family, EARLY_MAX, EARLY_STEP, GRACE_MAX, LAG_MAX};
+use crate::engine::window::{Ttl, TtlTime};
+use crate::engine::{Accumulation, WindowFn};
+use crate::tui::dials::{Family, EARLY_MAX, EARLY_STEP, GRACE_MAX, IDLE_MAX, IDLE_STEP, LAG_MAX};
 
 /// `show` as written: a word ("all", "plot") or a list of panels.
 #[derive(Debug, Deserialize)]
@@ -36,6 +37,7 @@ struct RawTour {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawStep {
+    name: Option<Spanned<String>>,
     title: Spanned<String>,
     caption: Spanned<String>,
     scenario: Option<Spanned<String>>,
@@ -51,8 +53,35 @@ struct RawStep {
     magnify: Option<Spanned<String>>,
     highlight: Option<Spanned<String>>,
     window: Option<Spanned<usize>>,
+    key: Option<Spanned<String>>,
     big: Option<Spanned<Vec<String>>>,
     hide: Option<Spanned<Vec<String>>>,
+    windows: Option<Spanned<String>>,
+    ttl: Option<Spanned<String>>,
+    idle: Option<Spanned<String>>,
+    side: Option<Spanned<RawSide>>,
+}
+
+/// A step's `side` table as written: the dials B runs with, over the step's.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSide {
+    lag: Option<Spanned<String>>,
+    grace: Option<Spanned<String>>,
+    early: Option<Spanned<String>>,
+    watermark: Option<Spanned<String>>,
+    accumulation: Option<Spanned<String>>,
+    idle: Option<Spanned<String>>,
+}
+
+/// The dial fields a step and its `side` table both may set, as written.
+struct RawDials<'a> {
+    lag: &'a Option<Spanned<String>>,
+    grace: &'a Option<Spanned<String>>,
+    early: &'a Option<Spanned<String>>,
+    watermark: &'a Option<Spanned<String>>,
+    accumulation: &'a Option<Spanned<String>>,
+    idle: &'a Option<Spanned<String>>,
 }
 
 /// The line (from 1) of byte `offset` in `text`.
@@ -102,7 +131,69 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<Step>, TourError> {
             message: "a tour needs one [[step]] at least".into(),
         });
     }
-    raw.step.into_iter().map(|s| check(file, text, s)).collect()
+    let steps: Vec<Step> = raw
+        .step
+        .into_iter()
+        .map(|s| check(file, text, s))
+        .collect::<Result<_, _>>()?;
+    for (i, s) in steps.iter().enumerate() {
+        let Some(name) = &s.name else { continue };
+        if let Some(first) = steps[..i].iter().find(|t| t.name.as_ref() == Some(name)) {
+            return Err(TourError {
+                file: file.to_string(),
+                line: s.name_line,
+                field: "name".into(),
+                message: format!(
+                    "{name:?} already names the step on line {}: each name opens one step",
+                    first.line
+                ),
+            });
+        }
+    }
+    Ok(steps)
+}
+
+/// Whether `name` may name a step: lower-case letters, digits and `-`, not only digits (a
+/// number opens the step of that number).
+fn good_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        && !name.chars().all(|c| c.is_ascii_digit())
+}
+
+/// A window function as a step writes it: `tumbling 30s`, `sliding 60s every 10s`,
+/// `session 30s` (its gap) or `global`; a TTL (ms) goes with the global window only.
+fn window_fn(s: &str, ttl: Option<i64>) -> Result<WindowFn, String> {
+    let words: Vec<&str> = s.split_whitespace().collect();
+    let ms = |w: &str| -> Result<i64, String> {
+        let v = duration(w)?;
+        if v < 1.0 || v.fract() != 0.0 || v > 1e12 {
+            return Err(format!(
+                "{w:?} is not a window length: a whole number of ms, at least 1 ms"
+            ));
+        }
+        Ok(v as i64)
+    };
+    let kinds = "\"tumbling 30s\", \"sliding 60s every 10s\", \"session 30s\" or \"global\"";
+    let w = match words.as_slice() {
+        ["global"] => WindowFn::global(ttl.map(|ms| Ttl {
+            ms,
+            time: TtlTime::Processing,
+        })),
+        ["tumbling", size] => WindowFn::tumbling(ms(size)?),
+        ["sliding", size, "every", slide] => WindowFn::sliding(ms(size)?, ms(slide)?),
+        ["session", gap] => WindowFn::session(ms(gap)?),
+        _ => return Err(format!("{s:?} is not a window function: {kinds}")),
+    }
+    .map_err(|e| e.to_string())?;
+    if ttl.is_some() && !w.is_global() {
+        return Err(format!(
+            "a state TTL is the global window's: write windows = \"global\" (not {s:?})"
+        ));
+    }
+    Ok(w)
 }
 
 /// A duration as a tour writes it: `90s`, `1.5s`, `500ms`, `2m` (a bare number is seconds),
@@ -124,6 +215,129 @@ pub fn duration(s: &str) -> Result<f64, String> {
             "{s:?} is not a duration: write e.g. \"90s\", \"500ms\" or \"2m\""
         )),
     }
+}
+
+/// The dials a step (or its `side` table) sets, each in its dial's range; `side` says which
+/// (`side.` before the field's name in errors).
+fn dials(file: &str, text: &str, d: RawDials, side: bool) -> Result<StepDials, TourError> {
+    let err = |span: Range<usize>, field: &str, message: String| TourError {
+        file: file.to_string(),
+        line: line_of(text, span.start),
+        field: if side {
+            format!("side.{field}")
+        } else {
+            field.to_string()
+        },
+        message,
+    };
+    let ranged = |v: &Option<Spanned<String>>, field: &str, max: f64| {
+        v.as_ref()
+            .map(|v| {
+                let ms = duration(v.get_ref()).map_err(|m| err(v.span(), field, m))?;
+                if ms > max {
+                    return Err(err(
+                        v.span(),
+                        field,
+                        format!(
+                            "{} is past the dial's top, {} s",
+                            v.get_ref(),
+                            max / 1_000.0
+                        ),
+                    ));
+                }
+                Ok(ms)
+            })
+            .transpose()
+    };
+    let lag = ranged(d.lag, "lag", LAG_MAX)?;
+    let grace = ranged(d.grace, "grace", GRACE_MAX)?;
+    let early = match d.early {
+        None => None,
+        Some(v) if v.get_ref() == "off" => Some(None),
+        Some(v) => {
+            let ms = ranged(d.early, "early", EARLY_MAX)?.unwrap_or(0.0);
+            if ms < EARLY_STEP {
+                return Err(err(
+                    v.span(),
+                    "early",
+                    format!(
+                        "{} is below the dial's first step, {} s: write \"off\" for no early panes",
+                        v.get_ref(),
+                        EARLY_STEP / 1_000.0
+                    ),
+                ));
+            }
+            Some(Some(ms))
+        }
+    };
+    let watermark = d
+        .watermark
+        .as_ref()
+        .map(|v| {
+            Family::ALL
+                .into_iter()
+                .find(|f| f.name() == v.get_ref())
+                .ok_or_else(|| {
+                    err(
+                        v.span(),
+                        "watermark",
+                        format!(
+                            "{:?} is not a watermark kind: perfect, fixed, heuristic or bounded",
+                            v.get_ref()
+                        ),
+                    )
+                })
+        })
+        .transpose()?;
+    let accumulation = d
+        .accumulation
+        .as_ref()
+        .map(|v| {
+            Accumulation::ALL
+                .into_iter()
+                .find(|a| a.name() == v.get_ref())
+                .ok_or_else(|| {
+                    let names: Vec<&str> = Accumulation::ALL.iter().map(|a| a.name()).collect();
+                    err(
+                        v.span(),
+                        "accumulation",
+                        format!(
+                            "{:?} is not an accumulation mode: {}",
+                            v.get_ref(),
+                            names.join(", ")
+                        ),
+                    )
+                })
+        })
+        .transpose()?;
+    let idle = match d.idle {
+        None => None,
+        Some(v) if v.get_ref() == "off" => Some(None),
+        Some(v) => {
+            let ms = ranged(d.idle, "idle", IDLE_MAX)?.unwrap_or(0.0);
+            if ms < IDLE_STEP {
+                return Err(err(
+                    v.span(),
+                    "idle",
+                    format!(
+                        "{} is below the dial's first step, {} s: write \"off\" for no idle \
+                         timeout",
+                        v.get_ref(),
+                        IDLE_STEP / 1_000.0
+                    ),
+                ));
+            }
+            Some(Some(ms))
+        }
+    };
+    Ok(StepDials {
+        lag,
+        grace,
+        early,
+        watermark,
+        accumulation,
+        idle,
+    })
 }
 
 fn check(file: &str, text: &str, s: RawStep) -> Result<Step, TourError> {
@@ -153,86 +367,19 @@ fn check(file: &str, text: &str, s: RawStep) -> Result<Step, TourError> {
                 )
             })?,
     };
-    let ranged = |v: &Option<Spanned<String>>, field: &str, max: f64| {
-        v.as_ref()
-            .map(|v| {
-                let ms = duration(v.get_ref()).map_err(|m| err(v.span(), field, m))?;
-                if ms > max {
-                    return Err(err(
-                        v.span(),
-                        field,
-                        format!(
-                            "{} is past the dial's top, {} s",
-                            v.get_ref(),
-                            max / 1_000.0
-                        ),
-                    ));
-                }
-                Ok(ms)
-            })
-            .transpose()
-    };
-    let lag = ranged(&s.lag, "lag", LAG_MAX)?;
-    let grace = ranged(&s.grace, "grace", GRACE_MAX)?;
-    let early = match &s.early {
-        None => None,
-        Some(v) if v.get_ref() == "off" => Some(None),
-        Some(v) => {
-            let ms = ranged(&s.early, "early", EARLY_MAX)?.unwrap_or(0.0);
-            if ms < EARLY_STEP {
-                return Err(err(
-                    v.span(),
-                    "early",
-                    format!(
-                        "{} is below the dial's first step, {} s: write \"off\" for no early panes",
-                        v.get_ref(),
-                        EARLY_STEP / 1_000.0
-                    ),
-                ));
-            }
-            Some(Some(ms))
-        }
-    };
-    let watermark = s
-        .watermark
-        .as_ref()
-        .map(|v| {
-            Family::ALL
-                .into_iter()
-                .find(|f| f.name() == v.get_ref())
-                .ok_or_else(|| {
-                    err(
-                        v.span(),
-                        "watermark",
-                        format!(
-                            "{:?} is not a watermark kind: perfect, fixed, heuristic or bounded",
-                            v.get_ref()
-                        ),
-                    )
-                })
-        })
-        .transpose()?;
-    let accumulation = s
-        .accumulation
-        .as_ref()
-        .map(|v| {
-            Accumulation::ALL
-                .into_iter()
-                .find(|a| a.name() == v.get_ref())
-                .ok_or_else(|| {
-                    let names: Vec<&str> = Accumulation::ALL.iter().map(|a| a.name()).collect();
-                    err(
-                        v.span(),
-                        "accumulation",
-                        format!(
-                            "{:?} is not an accumulation mode: {}",
-                            v.get_ref(),
-                            names.join(", ")
-                        ),
-                    )
-                })
-        })
-        .transpose()?;
+    let step_dials = dials(
+        file,
+        text,
+        RawDials {
+            lag: &s.lag,
+            grace: &s.grace,
+            early: &s.early,
+            watermark: &s.watermark,
+            accumulation: &s.accumulation,
+            idle: &s.idle,
+        },
+        false,
+    )?;
     let playhead = match &s.playhead {
         None => At::Start,
         Some(v) if v.get_ref() == "start" => At::Start,
@@ -384,27 +531,124 @@ fn check(file: &str, text: &str, s: RawStep) -> Result<Step, TourError> {
             }
         }
     }
+    let name = s
+        .name
+        .as_ref()
+        .map(|v| {
+            let n = v.get_ref().trim();
+            if good_name(n) {
+                Ok(n.to_string())
+            } else {
+                Err(err(
+                    v.span(),
+                    "name",
+                    format!(
+                        "{:?} cannot name a step: lower-case letters, digits and -, not a \
+                         number alone (`--from 3` opens step 3)",
+                        v.get_ref()
+                    ),
+                ))
+            }
+        })
+        .transpose()?;
+    let name_line = s.name.as_ref().map_or(0, |v| line_of(text, v.span().start));
+    let ttl = s
+        .ttl
+        .as_ref()
+        .map(|v| {
+            let ms = duration(v.get_ref()).map_err(|m| err(v.span(), "ttl", m))?;
+            if ms < 1.0 || ms.fract() != 0.0 || ms > 1e12 {
+                return Err(err(
+                    v.span(),
+                    "ttl",
+                    format!(
+                        "{} is not a TTL: a whole number of ms, at least 1 ms",
+                        v.get_ref()
+                    ),
+                ));
+            }
+            Ok(ms as i64)
+        })
+        .transpose()?;
+    let windows = match (&s.windows, &s.ttl) {
+        (Some(v), _) => Some(window_fn(v.get_ref(), ttl).map_err(|m| err(v.span(), "windows", m))?),
+        (None, Some(t)) => {
+            return Err(err(
+                t.span(),
+                "ttl",
+                "a state TTL is the global window's: add windows = \"global\"".into(),
+            ))
+        }
+        (None, None) => None,
+    };
+    if let Some(v) = &s.idle {
+        if !job {
+            return Err(err(
+                v.span(),
+                "idle",
+                "the idle timeout is the parallel job's: add job = true".into(),
+            ));
+        }
+    }
+    let side = s
+        .side
+        .as_ref()
+        .map(|v| {
+            let d = v.get_ref();
+            if let (Some(i), false) = (&d.idle, job) {
+                return Err(err(
+                    i.span(),
+                    "side.idle",
+                    "the idle timeout is the parallel job's: add job = true".into(),
+                ));
+            }
+            let b = dials(
+                file,
+                text,
+                RawDials {
+                    lag: &d.lag,
+                    grace: &d.grace,
+                    early: &d.early,
+                    watermark: &d.watermark,
+                    accumulation: &d.accumulation,
+                    idle: &d.idle,
+                },
+                true,
+            )?;
+            if b == StepDials::default() {
+                return Err(err(
+                    v.span(),
+                    "side",
+                    "B would run A's dials: give B a dial of its own, e.g. side = { idle = \"off\" }"
+                        .into(),
+                ));
+            }
+            Ok(b)
+        })
+        .transpose()?;
     let title = s.title.get_ref().trim().to_string();
     if title.is_empty() {
         return Err(err(s.title.span(), "title", "a step needs a title".into()));
     }
     Ok(Step {
+        name,
+        name_line,
         title,
         caption,
         scenario,
-        dials: StepDials {
-            lag,
-            grace,
-            early,
-            watermark,
-            accumulation,
-        },
+        windows,
+        dials: step_dials,
+        side,
         playhead,
         job,
         crash_at,
         show,
         magnify,
         highlight,
+        key: s
+            .key
+            .as_ref()
+            .map(|k| (k.get_ref().clone(), line_of(text, k.span().start))),
         window: s
             .window
             .map(|w| (*w.get_ref(), line_of(text, w.span().start))),

@@ -1,12 +1,29 @@
 //! A caption's placeholders: `{name}` stands for a figure of the read model at the playhead
 //! and dials shown (`{dropped}`, `{watermark}`, …), so a caption never types a number in.
-//! Checked when the tour is read (an unknown name is an error), filled when it is drawn.
+//! Checked when the tour is read (an unknown name is an error), filled when it is drawn from
+//! what the screen shows ([`Quoted`]): the run's figures, the dials, the whole run's score
+//! and, side by side, B's figures.
 
 use crate::engine::trace::figures::Figures;
 use crate::tui::dials::Dials;
 
+/// What a caption quotes: the figures of the run on screen at its playhead, its dials, the
+/// events the whole run loses at the end (its score, once known) and, with two runs side by
+/// side, B's figures.
+#[derive(Debug, Clone, Copy)]
+pub struct Quoted<'a> {
+    /// The run's figures at the playhead (A's, side by side).
+    pub figures: Figures,
+    /// The dials it runs with.
+    pub dials: &'a Dials,
+    /// Events the whole run loses at the end against the oracle (None until scored).
+    pub lost: Option<i64>,
+    /// B's figures at the same playhead, when two runs are side by side.
+    pub b: Option<Figures>,
+}
+
 /// Every placeholder a caption may use, with what it stands for (the README lists them).
-pub const NAMES: [(&str, &str); 20] = [
+pub const NAMES: [(&str, &str); 27] = [
     ("now", "processing time now"),
     ("arrived", "events arrived so far"),
     ("on_time", "events on time so far"),
@@ -33,6 +50,19 @@ pub const NAMES: [(&str, &str); 20] = [
     ("lag", "the lag dial"),
     ("grace", "the grace dial"),
     ("early", "the early-trigger dial"),
+    (
+        "stall",
+        "how long the job's watermark has stood still now (job)",
+    ),
+    ("idle", "the idle-timeout dial (job)"),
+    ("ttl", "the global window's state TTL"),
+    (
+        "expired",
+        "times a key's state expired under the TTL so far",
+    ),
+    ("merges", "sessions merged so far (the ⊕ marks)"),
+    ("lost", "events the whole run loses at the end"),
+    ("b_dropped", "events B dropped so far (side by side)"),
 ];
 
 /// The placeholders of `caption`, in order; an unknown name or an unclosed `{` is an error.
@@ -72,7 +102,8 @@ fn secs(ms: f64) -> String {
 }
 
 /// The value a placeholder stands for (None: not a placeholder).
-pub fn value(name: &str, f: &Figures, dials: &Dials) -> Option<String> {
+pub fn value(name: &str, q: &Quoted) -> Option<String> {
+    let (f, dials) = (&q.figures, q.dials);
     let n = |v: usize| Some(v.to_string());
     let known = |v: Option<usize>| Some(v.map_or("—".to_string(), |v| v.to_string()));
     match name {
@@ -100,13 +131,25 @@ pub fn value(name: &str, f: &Figures, dials: &Dials) -> Option<String> {
         }),
         "grace" => Some(secs(dials.grace)),
         "early" => Some(dials.early.map_or("off".into(), secs)),
+        "stall" => Some(f.stall.map_or("—".into(), secs)),
+        "idle" => Some(dials.idle_timeout.map_or("off".into(), secs)),
+        "ttl" => Some(
+            dials
+                .window
+                .ttl()
+                .map_or("off".into(), |t| secs(t.ms as f64)),
+        ),
+        "expired" => n(f.expired),
+        "merges" => n(f.merges),
+        "lost" => Some(q.lost.map_or("—".into(), |v| v.to_string())),
+        "b_dropped" => Some(q.b.map_or("—".into(), |b| b.dropped.to_string())),
         _ => None,
     }
 }
 
 /// `caption` with every placeholder replaced by its value (an unknown one, which a checked
 /// caption does not hold, is left as written).
-pub fn fill(caption: &str, f: &Figures, dials: &Dials) -> String {
+pub fn fill(caption: &str, q: &Quoted) -> String {
     let mut out = String::with_capacity(caption.len());
     let mut rest = caption;
     while let Some(open) = rest.find('{') {
@@ -115,7 +158,7 @@ pub fn fill(caption: &str, f: &Figures, dials: &Dials) -> String {
         match after.find('}') {
             Some(close) => {
                 let name = &after[..close];
-                match value(name, f, dials) {
+                match value(name, q) {
                     Some(v) => out.push_str(&v),
                     None => out.push_str(&rest[open..open + close + 2]),
                 }
@@ -141,6 +184,60 @@ mod tests {
         assert!(check("{lateness}").unwrap_err().contains("{lateness}"));
         assert!(check("open {late").is_err());
         assert_eq!(check("no figures"), Ok(vec![]));
+    }
+
+    #[test]
+    fn what_is_not_known_reads_as_a_dash_and_the_dials_as_set() {
+        use crate::engine::EngineConfig;
+        let dials = Dials::from_config(&EngineConfig::fixed(20_000.0, 0.0), 10.0);
+        let figures = Figures {
+            now: 0.0,
+            arrived: 0,
+            on_time: 0,
+            late: 0,
+            dropped: 7,
+            panes: 0,
+            early_panes: 0,
+            on_time_panes: 0,
+            late_panes: 0,
+            watermark: f64::NEG_INFINITY,
+            gap: None,
+            wrong: None,
+            state: 0,
+            crashes: 0,
+            checkpoints: 0,
+            replayed: 0,
+            overcount: None,
+            stall: None,
+            expired: 3,
+            merges: 0,
+        };
+        let q = Quoted {
+            figures,
+            dials: &dials,
+            lost: None,
+            b: None,
+        };
+        for (name, want) in [
+            ("stall", "—"),
+            ("idle", "off"),
+            ("ttl", "off"),
+            ("expired", "3"),
+            ("lost", "—"),
+            ("b_dropped", "—"),
+        ] {
+            assert_eq!(value(name, &q).as_deref(), Some(want), "{name}");
+        }
+        let q = Quoted {
+            lost: Some(196),
+            b: Some(Figures {
+                stall: Some(49_700.0),
+                ..figures
+            }),
+            ..q
+        };
+        assert_eq!(fill("{lost} lost, B {b_dropped}", &q), "196 lost, B 7");
+        assert!(NAMES.iter().all(|(n, _)| value(n, &q).is_some()));
     }
 
     #[test]

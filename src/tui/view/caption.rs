@@ -20,11 +20,7 @@ const LINES: usize = 3;
 /// The caption of the tour's current step with its figures filled in (None outside a tour).
 pub fn text(app: &App) -> Option<String> {
     let tour = app.tour.as_ref()?;
-    Some(placeholders::fill(
-        &tour.step().caption,
-        &app.figures(),
-        &app.dials,
-    ))
+    Some(placeholders::fill(&tour.step().caption, &app.quoted()))
 }
 
 /// `text` wrapped into lines of at most `width` columns, words kept whole (a word longer than
@@ -147,7 +143,12 @@ pub fn highlight(app: &App, a: &Areas, off: (u16, u16), buf: &mut Buffer) {
 pub fn withheld(app: &App, name: &str, r: Rect, buf: &mut Buffer) {
     let t = &app.theme;
     let room = usize::from(r.width.saturating_sub(2));
-    let title = [" · later in the tour ", " · later ", " "]
+    let tails: [&str; 3] = if app.tour_shown_before(name) {
+        [" · not in this step ", " · not now ", " "]
+    } else {
+        [" · later in the tour ", " · later ", " "]
+    };
+    let title = tails
         .iter()
         .map(|tail| format!(" {name}{tail}"))
         .find(|s| s.chars().count() <= room)
