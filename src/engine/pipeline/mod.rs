@@ -22,9 +22,12 @@
 //!   earliest thing due (checkpoint trigger, source emission, operator or sink delivery; ties in
 //!   that order, then by index); an operator or the sink takes, among its unblocked inputs, the
 //!   head with the earliest arrival; a partition's idle mark comes after an emission due at
-//!   the same time. A checkpoint trigger is due only while other work is to come (a partition
-//!   cut off for good does not keep the job checkpointing). Processing time is the
-//!   simulation's clock.
+//!   the same time. A checkpoint trigger is due only while some source has work to come (a
+//!   partition cut off for good does not keep the job checkpointing), and skips its ticks
+//!   while the sources are silent. It looks at the sources alone, never at what is in flight:
+//!   a restore puts the sources back exactly, so a replay injects the same barriers, draws the
+//!   same transit times and takes the first run's course. Processing time is the simulation's
+//!   clock.
 //! - **Watermarks.** An operator's watermark is the smallest of its inputs' watermarks (an ended
 //!   input counts as +∞, an idle one is left out), held monotone; it is given to
 //!   [`Processor::step_with_watermark`].
