@@ -44,7 +44,8 @@
 //!   when the sink has every barrier and every operator has stored its in-flight data.
 //!   At-least-once mode does not block and stores nothing in flight: an operator snapshots when
 //!   the last barrier arrives, so records a faster input delivered after its barrier are both in
-//!   the snapshot and replayed.
+//!   the snapshot and replayed; replayed, they count again, but the watermark valve, which
+//!   took them in before the snapshot, does not take them again.
 //! - **Crash.** The whole job or one operator instance fails; either way every instance restarts
 //!   from the last completed checkpoint (or the start): sources rewind to its offsets, channels
 //!   lose what was in flight, the clock goes back to the checkpoint's time and the events
@@ -123,7 +124,7 @@ pub use trace::{
 
 use alignment::Alignment;
 use checkpoint::{PendingCheckpoint, RestorePoint};
-use operator::Operator;
+use operator::{Operator, ReplayMarks};
 use partition::{Outages, WatermarkTracker};
 pub use sink::SinkWrite;
 use sink::{SinkNode, SinkState};
@@ -250,6 +251,11 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                 finished: false,
                 clock: f64::NEG_INFINITY,
                 ledger: cfg.audit.then(|| Ledger::new(s.len())),
+                replay: if cfg.mode == CheckpointMode::AtLeastOnce {
+                    ReplayMarks::new(np)
+                } else {
+                    ReplayMarks::default()
+                },
             })
             .collect();
         let sink = SinkNode {
