@@ -14,7 +14,7 @@
 
 use std::borrow::Borrow;
 
-use super::super::channel::{Link, Message, MessageKind, Node};
+use super::super::channel::{LinkMark, Message, MessageKind, Node};
 use super::super::lateness::Dropped;
 use super::super::processor::Processor;
 use super::super::stream::{Event, Stream};
@@ -178,7 +178,7 @@ impl Operator {
 #[derive(Debug, Clone)]
 pub(super) struct OperatorSnapshot {
     pub(super) operator: Operator,
-    pub(super) link: Link,
+    pub(super) link: LinkMark,
 }
 
 impl<S: Borrow<Stream>> Pipeline<S> {
@@ -186,7 +186,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         let out = self.addressing().operator_to_sink(i);
         OperatorSnapshot {
             operator: self.operators[i].clone(),
-            link: self.channels[out].link().clone(),
+            link: self.channels[out].link().mark(),
         }
     }
 

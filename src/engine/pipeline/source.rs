@@ -10,7 +10,7 @@
 
 use std::borrow::Borrow;
 
-use super::super::channel::{Link, Message};
+use super::super::channel::{LinkMark, Message};
 use super::super::stream::Stream;
 use super::super::watermark::Watermark;
 use super::trace::StepEvent;
@@ -55,7 +55,7 @@ impl Source {
 #[derive(Debug, Clone)]
 pub(super) struct SourceSnapshot {
     pub(super) source: Source,
-    pub(super) links: Vec<Link>,
+    pub(super) links: Vec<LinkMark>,
 }
 
 impl<S: Borrow<Stream>> Pipeline<S> {
@@ -71,7 +71,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                     .map(|i| {
                         self.channels[addressing.source_to_operator(p, i)]
                             .link()
-                            .clone()
+                            .mark()
                     })
                     .collect(),
             })
