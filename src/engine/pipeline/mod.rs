@@ -126,6 +126,7 @@ use alignment::Alignment;
 use checkpoint::{PendingCheckpoint, RestorePoint};
 use operator::{Operator, ReplayMarks};
 use partition::{Outages, WatermarkTracker};
+use schedule::SourceDue;
 pub use sink::SinkWrite;
 use sink::{SinkNode, SinkState};
 use source::Source;
@@ -143,6 +144,9 @@ pub struct Pipeline<S: Borrow<Stream>> {
     /// Operator instance of each key.
     route: Vec<usize>,
     sources: Vec<Source>,
+    /// What each source does next (its next event and when it is due, its end of input, or
+    /// nothing), kept as the sources move.
+    due: Vec<SourceDue>,
     operators: Vec<Operator>,
     sink: SinkNode,
     /// P·N source → operator channels (`p·N + i`), then N operator → sink channels.
@@ -284,6 +288,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             partitions,
             route,
             sources,
+            due: Vec::new(),
             operators,
             sink,
             channels,
@@ -312,6 +317,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             idle_log: vec![Vec::new(); np],
             tracker: WatermarkTracker::new(start, nn),
         };
+        pipeline.refresh_due();
         pipeline.checkpoints = CheckpointLog::new(RestorePoint {
             id: 0,
             time: start,

@@ -133,6 +133,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                     .restore_link(addressing.source_to_operator(p, i), link);
             }
         }
+        self.refresh_due();
         for (i, snap) in ck.operators.into_iter().enumerate() {
             self.operators[i] = snap.operator;
             self.channels

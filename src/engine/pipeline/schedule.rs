@@ -25,6 +25,18 @@ pub(super) enum Scope {
     Deliveries,
 }
 
+/// What a source does next, kept as the sources move ([`Pipeline::refresh_due_of`]) so that
+/// the schedule reads one small array at each step rather than every source's event.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum SourceDue {
+    /// An event, due then: processing time, ms (+∞: in an outage not healed).
+    Event(f64),
+    /// Its end of input: it has emitted its last event.
+    End,
+    /// Nothing: it has ended.
+    Ended,
+}
+
 /// What a step will do next.
 #[derive(Debug, Clone, Copy)]
 pub(super) enum Next {
@@ -76,6 +88,40 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         self.next_action_in(Scope::All)
     }
 
+    /// What source `p` does next: its next event, when due (its processing time, moved to the
+    /// heal of an outage it falls in; +∞ for one not healed), or its end of input after its
+    /// last event, or nothing once it has ended.
+    fn source_due(&self, p: usize) -> SourceDue {
+        if self.sources[p].ended {
+            return SourceDue::Ended;
+        }
+        let stream: &Stream = self.stream.borrow();
+        let Some(&idx) = self.partitions[p].get(self.sources[p].offset) else {
+            return SourceDue::End;
+        };
+        let t = stream.events[idx as usize].proc_time;
+        SourceDue::Event(if self.outages.is_empty() {
+            t
+        } else {
+            self.outages.due(p, t)
+        })
+    }
+
+    /// Source `p` moved on (or ended): what it does next, again.
+    pub(super) fn refresh_due_of(&mut self, p: usize) {
+        let due = self.source_due(p);
+        if let Some(d) = self.due.get_mut(p) {
+            *d = due;
+        }
+    }
+
+    /// What every source does next, again (the sources restored, or the outages changed).
+    pub(super) fn refresh_due(&mut self) {
+        self.due = (0..self.sources.len())
+            .map(|p| self.source_due(p))
+            .collect();
+    }
+
     /// The sources' next action: an emission, an idle mark or, with `ends`, a source's end of
     /// input. The sources are a function of processing time alone (a restore puts them back
     /// exactly as they were at the checkpoint's time), so this is too.
@@ -89,24 +135,19 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                 *best = Some((t, n));
             }
         };
-        let stream: &Stream = self.stream.borrow();
-        // Outages and idleness are looked at only when there are any (the common run has none).
-        let (outages, idle_timeout) = (!self.outages.is_empty(), self.cfg.idle_timeout);
-        let silences = outages || idle_timeout.is_some();
-        for (p, s) in self.sources.iter().enumerate() {
-            if s.ended {
-                continue;
-            }
-            let mut t = match self.partitions[p].get(s.offset) {
-                Some(&idx) => stream.events[idx as usize].proc_time,
-                None if ends => now,
-                None => continue,
+        let idle_timeout = self.cfg.idle_timeout;
+        for (p, &due) in self.due.iter().enumerate() {
+            let t = match due {
+                SourceDue::Event(t) => t,
+                SourceDue::Ended => continue,
+                // Its end of input, now (or at the heal of an outage it falls in).
+                SourceDue::End if ends && self.outages.is_empty() => now,
+                SourceDue::End if ends => self.outages.due(p, now),
+                SourceDue::End => continue,
             };
-            if silences {
-                if outages {
-                    t = self.outages.due(p, t);
-                }
+            if idle_timeout.is_some() || t == f64::INFINITY {
                 if let Some(timeout) = idle_timeout {
+                    let s = &self.sources[p];
                     let idle = s.last_active + timeout;
                     if s.idle_since.is_none() && idle < t {
                         consider(later(idle), Next::Idle(p), &mut best);

@@ -86,6 +86,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         let Some(&idx) = self.partitions[p].get(offset) else {
             let src = &mut self.sources[p];
             src.ended = true;
+            self.refresh_due_of(p);
             for i in 0..nn {
                 self.channels
                     .send(addressing.source_to_operator(p, i), now, Message::End);
@@ -141,6 +142,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             }
         }
         self.emitted_total += 1;
+        self.refresh_due_of(p);
         StepEvent::Emitted {
             partition: p,
             offset,
