@@ -366,14 +366,16 @@ fn state_entries_max_counts_sessions_too() {
     assert_eq!(p.counters().state_entries_max, 2);
 }
 
-/// A processing-time TTL runs on the clock the records reach the operator by, and a replay
-/// after a crash reaches it later and faster: here key 0's two events, 1.6 s apart in the first
-/// run (over its 0.9 s TTL: its state expires in between), are replayed close together, so
-/// the crashed run keeps counting where the clean run started from zero. Results under a
-/// processing-time TTL are not replay-deterministic (as with Flink's wall-clock TTL); the
-/// event-time TTL is, which the property above checks.
+/// A processing-time TTL runs on the clock the records reach the operator by. This schedule
+/// (a stream with long gaps, two crashes) once replayed key 0's two events close together
+/// where the first run had them over the TTL apart, and kept counting where the clean run
+/// expired: the checkpoint trigger skipped its ticks across the gaps by what was in flight,
+/// which a crash loses, so the replay injected fewer barriers, drew other transit times and
+/// reached the operator on another clock. The trigger follows the sources alone now, the
+/// replay takes the first run's course, and the crashed run's values are the clean run's
+/// under either clock.
 #[test]
-fn a_processing_time_ttl_can_expire_differently_in_a_replay() {
+fn a_replay_reaches_the_operator_on_the_first_runs_clock_and_expires_alike() {
     let s = twoclocks::engine::Stream::from_unordered(
         vec![
             ev(3_921.9, 3_922.1, 1),
@@ -404,16 +406,13 @@ fn a_processing_time_ttl_can_expire_differently_in_a_replay() {
             .unwrap();
     }
     crashed.run_to_end();
-    assert_eq!(
-        key0(&clean),
-        Some(1),
-        "the clean run expired key 0 between its events"
-    );
+    assert!(key0(&clean).is_some());
     assert_eq!(
         key0(&crashed),
-        Some(2),
-        "the replay reached the operator too soon to expire"
+        key0(&clean),
+        "the replay reached the operator when the first run did, and expired alike"
     );
+    assert_eq!(clean.finals(), crashed.finals());
     // The same schedule under an event-time TTL gives the clean run's values.
     let mut cfg_et = cfg;
     cfg_et.engine = global(Some((902, TtlTime::Event)), 0.0);

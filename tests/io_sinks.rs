@@ -298,7 +298,19 @@ fn random_crash_schedules_leave_the_exactly_once_kinds_as_the_clean_run() {
         let seed = draw.below(1000).to_string();
         let parallelism = (1 + draw.below(4)).to_string();
         let partitions = (1 + draw.below(4)).to_string();
-        let every = format!("{}s", 5 + draw.below(60));
+        // A third of the cases checkpoint every 0.5 to 2 s over channels with a 2 to 15 s
+        // mean transit: many checkpoints in flight at once.
+        let short = draw.below(3) == 0;
+        let every = if short {
+            format!("{}ms", 500 + draw.below(1_500))
+        } else {
+            format!("{}s", 5 + draw.below(60))
+        };
+        let transit = if short {
+            format!("{}ms", 2_000 + draw.below(13_000))
+        } else {
+            "200ms".to_string()
+        };
         let barriers = ["aligned", "unaligned"][draw.below(2) as usize];
         let accumulation = ["accumulating", "discarding", "retracting"][draw.below(3) as usize];
         let early = ["off", "10s", "25s"][draw.below(3) as usize];
@@ -319,6 +331,8 @@ fn random_crash_schedules_leave_the_exactly_once_kinds_as_the_clean_run() {
             &partitions,
             "--checkpoint-every",
             &every,
+            "--transit",
+            &transit,
             "--barriers",
             barriers,
             "--accumulation",

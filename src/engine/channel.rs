@@ -8,8 +8,8 @@
 
 use std::collections::VecDeque;
 
-use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha12Rng;
 
 use super::processor::FinalValue;
 use super::stream::Event;
@@ -128,11 +128,24 @@ impl InFlight {
 /// the next message may not precede (FIFO).
 #[derive(Debug, Clone)]
 pub struct Link {
-    rng: StdRng,
+    /// The generator's seed, to set it up again where a [`LinkMark`] says it stood.
+    seed: u64,
+    /// ChaCha12, the standard generator's algorithm, used by name for its seekable stream.
+    rng: ChaCha12Rng,
     /// Mean transit time, ms (exponentially distributed; 0 delivers instantly).
     mean: f64,
     last_arrival: f64,
     /// Messages sent so far.
+    sent: u64,
+}
+
+/// Where a link stood, as a checkpoint keeps it: its generator's position rather than the
+/// generator's state (three words instead of a block of output), so a checkpoint of P·N
+/// channels costs little; [`Link::restore`] sets the link back there exactly.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LinkMark {
+    word_pos: u64,
+    last_arrival: f64,
     sent: u64,
 }
 
@@ -147,12 +160,31 @@ fn mix(mut z: u64) -> u64 {
 impl Link {
     /// The link of channel `channel` under schedule seed `seed`.
     pub fn new(seed: u64, channel: usize, mean: f64) -> Self {
+        let seed = mix(seed ^ mix(channel as u64 + 1));
         Link {
-            rng: StdRng::seed_from_u64(mix(seed ^ mix(channel as u64 + 1))),
+            seed,
+            rng: ChaCha12Rng::seed_from_u64(seed),
             mean,
             last_arrival: f64::NEG_INFINITY,
             sent: 0,
         }
+    }
+
+    /// Where it stands now.
+    pub fn mark(&self) -> LinkMark {
+        LinkMark {
+            word_pos: u64::try_from(self.rng.get_word_pos()).unwrap_or(u64::MAX),
+            last_arrival: self.last_arrival,
+            sent: self.sent,
+        }
+    }
+
+    /// Goes back to where it stood at `mark`: it draws again what it drew from there.
+    pub fn restore(&mut self, mark: LinkMark) {
+        self.rng = ChaCha12Rng::seed_from_u64(self.seed);
+        self.rng.set_word_pos(u128::from(mark.word_pos));
+        self.last_arrival = mark.last_arrival;
+        self.sent = mark.sent;
     }
 
     /// Messages sent so far.
@@ -324,9 +356,9 @@ impl Channels {
         self.heads[c]
     }
 
-    /// Replaces the sending end of channel `c` (a restore).
-    pub fn set_link(&mut self, c: usize, link: Link) {
-        self.list[c].link = link;
+    /// Sets the sending end of channel `c` back to where it stood at `mark` (a restore).
+    pub fn restore_link(&mut self, c: usize, mark: LinkMark) {
+        self.list[c].link.restore(mark);
     }
 
     /// A crash: everything in flight is lost.
@@ -380,5 +412,32 @@ mod tests {
         assert!(xs.windows(2).all(|w| w[0] <= w[1]));
         let c = Link::new(10, 3, 200.0).clone().arrival(0.0);
         assert_ne!(c, xs[0]);
+    }
+
+    #[test]
+    fn a_link_set_up_from_its_mark_draws_what_it_would_have_drawn() {
+        let mut a = Link::new(9, 3, 200.0);
+        for i in 0..37 {
+            a.arrival(i as f64);
+        }
+        let mark = a.mark();
+        let mut b = Link::new(9, 3, 200.0);
+        b.restore(mark);
+        let xs: Vec<f64> = (0..100).map(|i| a.arrival(40.0 + i as f64)).collect();
+        let ys: Vec<f64> = (0..100).map(|i| b.arrival(40.0 + i as f64)).collect();
+        assert_eq!(xs, ys);
+        assert_eq!(a.sent(), b.sent());
+    }
+
+    #[test]
+    fn the_links_generator_is_the_standard_one() {
+        use rand::rngs::StdRng;
+        let mut std = StdRng::seed_from_u64(mix(7));
+        let mut link = Link::new(0, 0, 1.0);
+        link.rng = ChaCha12Rng::seed_from_u64(mix(7));
+        for _ in 0..100 {
+            let (a, b): (f64, f64) = (std.random(), link.rng.random());
+            assert_eq!(a, b);
+        }
     }
 }

@@ -49,8 +49,6 @@ pub struct CompletedCheckpoint {
     pub offsets: Vec<usize>,
     /// Estimated bytes copied: operator states, source positions, the sink's pending panes.
     pub bytes: usize,
-    /// Estimated bytes of each operator's snapshot.
-    pub operator_bytes: Vec<usize>,
     /// Panes the transactional sink had staged and committed on completion.
     pub sink_pending: usize,
     /// Per operator, how long it aligned: from its first barrier to its snapshot, ms.
@@ -156,14 +154,13 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                 staged += s.commit_checkpoint(k);
             }
             sink.commit_outbox(k);
-            let operator_bytes: Vec<usize> =
-                operators.iter().map(|s| s.operator.state_bytes()).collect();
+            let operator_bytes: usize = operators.iter().map(|s| s.operator.state_bytes()).sum();
             let source_bytes: usize = pc
                 .sources
                 .iter()
                 .map(|s| 16 + s.source.sent_watermark.len() * 8)
                 .sum();
-            let bytes = operator_bytes.iter().sum::<usize>()
+            let bytes = operator_bytes
                 + source_bytes
                 + staged * Pane::CHECKPOINT_BYTES
                 + pc.channel_state.len() * InFlight::CHECKPOINT_BYTES;
@@ -187,7 +184,6 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                     completed_at: self.now,
                     offsets,
                     bytes,
-                    operator_bytes,
                     sink_pending: staged,
                     alignment: pc.alignment,
                     in_flight,

@@ -22,9 +22,12 @@
 //!   earliest thing due (checkpoint trigger, source emission, operator or sink delivery; ties in
 //!   that order, then by index); an operator or the sink takes, among its unblocked inputs, the
 //!   head with the earliest arrival; a partition's idle mark comes after an emission due at
-//!   the same time. A checkpoint trigger is due only while other work is to come (a partition
-//!   cut off for good does not keep the job checkpointing). Processing time is the
-//!   simulation's clock.
+//!   the same time. A checkpoint trigger is due only while some source has work to come (a
+//!   partition cut off for good does not keep the job checkpointing), and skips its ticks
+//!   while the sources are silent. It looks at the sources alone, never at what is in flight:
+//!   a restore puts the sources back exactly, so a replay injects the same barriers, draws the
+//!   same transit times and takes the first run's course. Processing time is the simulation's
+//!   clock.
 //! - **Watermarks.** An operator's watermark is the smallest of its inputs' watermarks (an ended
 //!   input counts as +∞, an idle one is left out), held monotone; it is given to
 //!   [`Processor::step_with_watermark`].
@@ -41,7 +44,8 @@
 //!   when the sink has every barrier and every operator has stored its in-flight data.
 //!   At-least-once mode does not block and stores nothing in flight: an operator snapshots when
 //!   the last barrier arrives, so records a faster input delivered after its barrier are both in
-//!   the snapshot and replayed.
+//!   the snapshot and replayed; replayed, they count again, but the watermark valve, which
+//!   took them in before the snapshot, does not take them again.
 //! - **Crash.** The whole job or one operator instance fails; either way every instance restarts
 //!   from the last completed checkpoint (or the start): sources rewind to its offsets, channels
 //!   lose what was in flight, the clock goes back to the checkpoint's time and the events
@@ -120,8 +124,9 @@ pub use trace::{
 
 use alignment::Alignment;
 use checkpoint::{PendingCheckpoint, RestorePoint};
-use operator::Operator;
+use operator::{Operator, ReplayMarks};
 use partition::{Outages, WatermarkTracker};
+use schedule::SourceDue;
 pub use sink::SinkWrite;
 use sink::{SinkNode, SinkState};
 use source::Source;
@@ -139,6 +144,9 @@ pub struct Pipeline<S: Borrow<Stream>> {
     /// Operator instance of each key.
     route: Vec<usize>,
     sources: Vec<Source>,
+    /// What each source does next (its next event and when it is due, its end of input, or
+    /// nothing), kept as the sources move.
+    due: Vec<SourceDue>,
     operators: Vec<Operator>,
     sink: SinkNode,
     /// P·N source → operator channels (`p·N + i`), then N operator → sink channels.
@@ -247,6 +255,11 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                 finished: false,
                 clock: f64::NEG_INFINITY,
                 ledger: cfg.audit.then(|| Ledger::new(s.len())),
+                replay: if cfg.mode == CheckpointMode::AtLeastOnce {
+                    ReplayMarks::new(np)
+                } else {
+                    ReplayMarks::default()
+                },
             })
             .collect();
         let sink = SinkNode {
@@ -275,6 +288,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             partitions,
             route,
             sources,
+            due: Vec::new(),
             operators,
             sink,
             channels,
@@ -303,6 +317,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             idle_log: vec![Vec::new(); np],
             tracker: WatermarkTracker::new(start, nn),
         };
+        pipeline.refresh_due();
         pipeline.checkpoints = CheckpointLog::new(RestorePoint {
             id: 0,
             time: start,

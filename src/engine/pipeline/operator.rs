@@ -14,7 +14,7 @@
 
 use std::borrow::Borrow;
 
-use super::super::channel::{Link, Message, MessageKind, Node};
+use super::super::channel::{LinkMark, Message, MessageKind, Node};
 use super::super::lateness::Dropped;
 use super::super::processor::Processor;
 use super::super::stream::{Event, Stream};
@@ -44,6 +44,74 @@ pub(super) struct Operator {
     /// The latest processing time it has seen.
     pub(super) clock: f64,
     pub(super) ledger: Option<Ledger>,
+    /// At-least-once: what its state has already taken in of what is to come, per input.
+    pub(super) replay: ReplayMarks,
+}
+
+/// At-least-once bookkeeping of an operator's inputs. An operator snapshots at a checkpoint's
+/// last barrier, so its snapshot has taken in what its faster inputs delivered after their
+/// barrier; after a restore those messages come again. Their records count again (the
+/// at-least-once over-count), but the watermark valve (each input's watermark, idle and
+/// behind marks) has taken them in already: taken again, against the valve as it stood at the
+/// last barrier, an old idle mark or record could move the watermark past anything the first
+/// run had there, and records the snapshot never held would then be dropped (lost). So the
+/// valve takes each message once.
+#[derive(Debug, Clone, Default)]
+pub(super) struct ReplayMarks {
+    /// Per input, messages taken so far.
+    taken: Vec<u64>,
+    /// Per input, the checkpoints whose barrier it delivered and `taken` just after it, oldest
+    /// first; dropped once their checkpoint is snapshotted.
+    barriers: Vec<Vec<(u32, u64)>>,
+    /// Per input, messages still to come that the state has already taken in (a restored
+    /// snapshot's faster inputs' messages after their barrier).
+    absorbed: Vec<u64>,
+}
+
+impl ReplayMarks {
+    pub(super) fn new(inputs: usize) -> Self {
+        ReplayMarks {
+            taken: vec![0; inputs],
+            barriers: vec![Vec::new(); inputs],
+            absorbed: vec![0; inputs],
+        }
+    }
+
+    /// A message is taken from input `p`: whether the state had taken it in already.
+    #[inline]
+    fn take(&mut self, p: usize) -> bool {
+        self.taken[p] += 1;
+        match self.absorbed.get_mut(p) {
+            Some(n) if *n > 0 => {
+                *n -= 1;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Checkpoint `k`'s barrier was the message just taken from input `p`.
+    fn barrier(&mut self, k: u32, p: usize) {
+        self.barriers[p].push((k, self.taken[p]));
+    }
+
+    /// What a snapshot for checkpoint `k` keeps: per input, the messages after its barrier
+    /// taken so far, with those still to come from an earlier restore, are absorbed; the
+    /// barriers of `k` and older are done with.
+    fn at_cut(&mut self, k: u32) -> Self {
+        let mut absorbed = self.absorbed.clone();
+        for (p, marks) in self.barriers.iter_mut().enumerate() {
+            if let Some(&(_, at)) = marks.iter().find(|&&(id, _)| id == k) {
+                absorbed[p] += self.taken[p].saturating_sub(at);
+            }
+            marks.retain(|&(id, _)| id > k);
+        }
+        ReplayMarks {
+            taken: self.taken.clone(),
+            barriers: vec![Vec::new(); self.barriers.len()],
+            absorbed,
+        }
+    }
 }
 
 impl Operator {
@@ -110,7 +178,7 @@ impl Operator {
 #[derive(Debug, Clone)]
 pub(super) struct OperatorSnapshot {
     pub(super) operator: Operator,
-    pub(super) link: Link,
+    pub(super) link: LinkMark,
 }
 
 impl<S: Borrow<Stream>> Pipeline<S> {
@@ -118,7 +186,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         let out = self.addressing().operator_to_sink(i);
         OperatorSnapshot {
             operator: self.operators[i].clone(),
-            link: self.channels[out].link().clone(),
+            link: self.channels[out].link().mark(),
         }
     }
 
@@ -151,8 +219,12 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         if self.cfg.mode == CheckpointMode::Unaligned && kind != MessageKind::Barrier {
             self.store_in_flight(Receiver::Operator(i), p, c, m);
         }
+        let at_least_once = self.cfg.mode == CheckpointMode::AtLeastOnce;
         let op = &mut self.operators[i];
         op.clock = op.clock.max(pt);
+        // At-least-once: a message the restored state has taken in already counts again, but
+        // the watermark valve does not take it again.
+        let again = at_least_once && op.replay.take(p);
         let outcome = match m.message {
             Message::Record {
                 event,
@@ -160,8 +232,10 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                 watermark,
                 replayed,
             } => {
-                op.input_watermark[p] = op.input_watermark[p].max(watermark);
-                op.hear_from(p);
+                if !again {
+                    op.input_watermark[p] = op.input_watermark[p].max(watermark);
+                    op.hear_from(p);
+                }
                 let wm = op.watermark_in();
                 let ev = Event {
                     proc_time: pt,
@@ -195,8 +269,10 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                 }
             }
             Message::Watermark { watermark } => {
-                op.input_watermark[p] = op.input_watermark[p].max(watermark);
-                op.hear_from(p);
+                if !again {
+                    op.input_watermark[p] = op.input_watermark[p].max(watermark);
+                    op.hear_from(p);
+                }
                 let wm = op.watermark_in();
                 op.processor.advance(wm, pt, &mut self.out);
                 let watermark = op.processor.watermark();
@@ -205,8 +281,10 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                 Outcome::Watermark { watermark }
             }
             Message::Idle => {
-                op.idle |= bit(p);
-                op.behind &= !bit(p);
+                if !again {
+                    op.idle |= bit(p);
+                    op.behind &= !bit(p);
+                }
                 let wm = op.watermark_in();
                 op.processor.advance(wm, pt, &mut self.out);
                 let watermark = op.processor.watermark();
@@ -217,6 +295,9 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             Message::Barrier { checkpoint } => {
                 let block = self.cfg.mode == CheckpointMode::ExactlyOnce;
                 let first = op.alignment.barrier(checkpoint, p, block);
+                if at_least_once {
+                    op.replay.barrier(checkpoint, p);
+                }
                 if first == Some(true) {
                     op.aligning_since = self.now;
                 }
@@ -284,6 +365,9 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             .send(out, self.now, Message::Barrier { checkpoint: k });
         let mut snap = self.operator_snapshot(i);
         snap.operator.alignment = snap.operator.alignment.at_cut();
+        if self.cfg.mode == CheckpointMode::AtLeastOnce {
+            snap.operator.replay = self.operators[i].replay.at_cut(k);
+        }
         let bytes = snap.operator.state_bytes();
         if let Some(pc) = self.pending.iter_mut().find(|pc| pc.id == k) {
             pc.operators[i] = Some(snap);

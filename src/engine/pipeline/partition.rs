@@ -231,6 +231,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             self.check_outage(o)?;
         }
         self.outages.set(outages);
+        self.refresh_due();
         Ok(self)
     }
 
@@ -274,6 +275,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         let mut list = self.outages.list.clone();
         list.push(o);
         self.outages.set(list);
+        self.refresh_due();
         Ok(true)
     }
 
@@ -301,6 +303,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             list[i].until = now;
         }
         self.outages.set(list);
+        self.refresh_due();
         true
     }
 

@@ -130,13 +130,14 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             self.sources[p] = snap.source;
             for (i, link) in snap.links.into_iter().enumerate() {
                 self.channels
-                    .set_link(addressing.source_to_operator(p, i), link);
+                    .restore_link(addressing.source_to_operator(p, i), link);
             }
         }
+        self.refresh_due();
         for (i, snap) in ck.operators.into_iter().enumerate() {
             self.operators[i] = snap.operator;
             self.channels
-                .set_link(addressing.operator_to_sink(i), snap.link);
+                .restore_link(addressing.operator_to_sink(i), snap.link);
         }
         self.sink.state = ck.sink;
         for &(c, m) in &ck.channel_state {

@@ -3,7 +3,9 @@
 //! emission is due at its event's processing time, moved to the heal when that falls in an
 //! outage of its partition; its idle mark at its last record plus the idle timeout, unless an
 //! emission comes first (or at the same time). A checkpoint trigger is due only while some
-//! other work is to come.
+//! source has work to come, and skips the ticks while the sources are silent: it follows the
+//! sources alone, which a restore puts back exactly, so a replay injects the same barriers as
+//! the first run.
 
 use std::borrow::Borrow;
 
@@ -17,12 +19,22 @@ use super::Pipeline;
 pub(super) enum Scope {
     /// Everything: the simulation as it runs.
     All,
-    /// Everything but the checkpoint trigger (to find how long the job will be idle).
-    Work,
     /// Everything but a source's end of input: a source stops at its last event.
     Events,
     /// Operator and sink deliveries only: what is in flight arrives, nothing new is emitted.
     Deliveries,
+}
+
+/// What a source does next, kept as the sources move ([`Pipeline::refresh_due_of`]) so that
+/// the schedule reads one small array at each step rather than every source's event.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum SourceDue {
+    /// An event, due then: processing time, ms (+∞: in an outage not healed).
+    Event(f64),
+    /// Its end of input: it has emitted its last event.
+    End,
+    /// Nothing: it has ended.
+    Ended,
 }
 
 /// What a step will do next.
@@ -76,12 +88,44 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         self.next_action_in(Scope::All)
     }
 
-    /// The next action among those `scope` allows.
-    pub(super) fn next_action_in(&self, scope: Scope) -> Option<(f64, Next)> {
-        let trigger = matches!(scope, Scope::All | Scope::Events);
-        let sources = scope != Scope::Deliveries;
-        let ends = matches!(scope, Scope::All | Scope::Work);
-        let nn = self.cfg.parallelism;
+    /// What source `p` does next: its next event, when due (its processing time, moved to the
+    /// heal of an outage it falls in; +∞ for one not healed), or its end of input after its
+    /// last event, or nothing once it has ended.
+    fn source_due(&self, p: usize) -> SourceDue {
+        if self.sources[p].ended {
+            return SourceDue::Ended;
+        }
+        let stream: &Stream = self.stream.borrow();
+        let Some(&idx) = self.partitions[p].get(self.sources[p].offset) else {
+            return SourceDue::End;
+        };
+        let t = stream.events[idx as usize].proc_time;
+        SourceDue::Event(if self.outages.is_empty() {
+            t
+        } else {
+            self.outages.due(p, t)
+        })
+    }
+
+    /// Source `p` moved on (or ended): what it does next, again.
+    pub(super) fn refresh_due_of(&mut self, p: usize) {
+        let due = self.source_due(p);
+        if let Some(d) = self.due.get_mut(p) {
+            *d = due;
+        }
+    }
+
+    /// What every source does next, again (the sources restored, or the outages changed).
+    pub(super) fn refresh_due(&mut self) {
+        self.due = (0..self.sources.len())
+            .map(|p| self.source_due(p))
+            .collect();
+    }
+
+    /// The sources' next action: an emission, an idle mark or, with `ends`, a source's end of
+    /// input. The sources are a function of processing time alone (a restore puts them back
+    /// exactly as they were at the checkpoint's time), so this is too.
+    fn next_source_action(&self, ends: bool) -> Option<(f64, Next)> {
         let mut best: Option<(f64, Next)> = None;
         // Times here are never NaN: the later of two is a plain comparison, not `f64::max`.
         let now = self.now;
@@ -91,24 +135,19 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                 *best = Some((t, n));
             }
         };
-        let stream: &Stream = self.stream.borrow();
-        // Outages and idleness are looked at only when there are any (the common run has none).
-        let (outages, idle_timeout) = (!self.outages.is_empty(), self.cfg.idle_timeout);
-        let silences = outages || idle_timeout.is_some();
-        for (p, s) in self.sources.iter().enumerate() {
-            if !sources || s.ended {
-                continue;
-            }
-            let mut t = match self.partitions[p].get(s.offset) {
-                Some(&idx) => stream.events[idx as usize].proc_time,
-                None if ends => now,
-                None => continue,
+        let idle_timeout = self.cfg.idle_timeout;
+        for (p, &due) in self.due.iter().enumerate() {
+            let t = match due {
+                SourceDue::Event(t) => t,
+                SourceDue::Ended => continue,
+                // Its end of input, now (or at the heal of an outage it falls in).
+                SourceDue::End if ends && self.outages.is_empty() => now,
+                SourceDue::End if ends => self.outages.due(p, now),
+                SourceDue::End => continue,
             };
-            if silences {
-                if outages {
-                    t = self.outages.due(p, t);
-                }
+            if idle_timeout.is_some() || t == f64::INFINITY {
                 if let Some(timeout) = idle_timeout {
+                    let s = &self.sources[p];
                     let idle = s.last_active + timeout;
                     if s.idle_since.is_none() && idle < t {
                         consider(later(idle), Next::Idle(p), &mut best);
@@ -121,26 +160,52 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             }
             consider(later(t), Next::Source(p), &mut best);
         }
+        best
+    }
+
+    /// The next action among those `scope` allows.
+    ///
+    /// Whether and when a checkpoint trigger is due depends on the sources alone, never on
+    /// what is in flight: a crash loses what was in flight (barriers of older checkpoints,
+    /// records past the cut), so a trigger that looked at deliveries would inject a different
+    /// series of barriers in the replay; every barrier draws a transit time from its channel's
+    /// generator, and every later record would then arrive at another time than in the first
+    /// run, under another watermark.
+    pub(super) fn next_action_in(&self, scope: Scope) -> Option<(f64, Next)> {
+        let trigger = matches!(scope, Scope::All | Scope::Events);
+        let ends = scope == Scope::All;
+        let nn = self.cfg.parallelism;
+        let now = self.now;
+        let later = |t: f64| if t > now { t } else { now };
+        let from_sources = if scope == Scope::Deliveries {
+            None
+        } else {
+            self.next_source_action(ends)
+        };
+        let mut best = from_sources;
         for (r, &(a, c)) in self.heads.iter().enumerate() {
-            if a < f64::INFINITY {
+            if a < f64::INFINITY && !matches!(best, Some((bt, _)) if later(a) >= bt) {
                 let next = if r < nn {
                     Next::Operator(r, c)
                 } else {
                     Next::Sink(c)
                 };
-                consider(later(a), next, &mut best);
+                best = Some((later(a), next));
             }
         }
-        // The trigger goes first at a tie, and only while there is other work to come and a
-        // live source to inject barriers at.
+        // The trigger goes first at a tie, and only while some source has work to come (a
+        // partition cut off for good does not keep the job checkpointing).
         if let Some((t, _)) = best {
             let tick = later(self.next_tick);
-            if trigger
-                && tick <= t
-                && self.next_tick.is_finite()
-                && self.sources.iter().any(|s| !s.ended)
-            {
-                best = Some((tick, Next::Trigger));
+            if trigger && tick <= t && self.next_tick.is_finite() {
+                let sources_work = if ends {
+                    from_sources.is_some()
+                } else {
+                    self.next_source_action(true).is_some()
+                };
+                if sources_work {
+                    best = Some((tick, Next::Trigger));
+                }
             }
         }
         best
@@ -176,10 +241,11 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             Next::Trigger => {
                 let every = self.cfg.checkpoint_every.unwrap_or(f64::INFINITY);
                 self.next_tick = next_tick_after(self.next_tick, t, every);
-                // No checkpoints while nothing happens: across an idle gap in the input (a
-                // log with hours between records) the next tick is the first one at or after
-                // the job's next piece of work.
-                if let Some((work, _)) = self.next_action_in(Scope::Work) {
+                // No checkpoints while the sources are silent: across an idle gap in the input
+                // (a log with hours between records) the next tick is the first one at or
+                // after the sources' next emission (or idle mark, or end of input). What is
+                // in flight does not count: a replay would not see it again.
+                if let Some((work, _)) = self.next_source_action(true) {
                     if work > self.next_tick {
                         self.next_tick = next_tick_after(self.next_tick, work, every);
                         if self.next_tick - every >= work {

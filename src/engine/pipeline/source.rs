@@ -10,7 +10,7 @@
 
 use std::borrow::Borrow;
 
-use super::super::channel::{Link, Message};
+use super::super::channel::{LinkMark, Message};
 use super::super::stream::Stream;
 use super::super::watermark::Watermark;
 use super::trace::StepEvent;
@@ -55,7 +55,7 @@ impl Source {
 #[derive(Debug, Clone)]
 pub(super) struct SourceSnapshot {
     pub(super) source: Source,
-    pub(super) links: Vec<Link>,
+    pub(super) links: Vec<LinkMark>,
 }
 
 impl<S: Borrow<Stream>> Pipeline<S> {
@@ -71,7 +71,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                     .map(|i| {
                         self.channels[addressing.source_to_operator(p, i)]
                             .link()
-                            .clone()
+                            .mark()
                     })
                     .collect(),
             })
@@ -86,6 +86,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         let Some(&idx) = self.partitions[p].get(offset) else {
             let src = &mut self.sources[p];
             src.ended = true;
+            self.refresh_due_of(p);
             for i in 0..nn {
                 self.channels
                     .send(addressing.source_to_operator(p, i), now, Message::End);
@@ -141,6 +142,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             }
         }
         self.emitted_total += 1;
+        self.refresh_due_of(p);
         StepEvent::Emitted {
             partition: p,
             offset,
