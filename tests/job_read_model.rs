@@ -120,3 +120,36 @@ fn the_counters_say_records_arrived_and_replayed() {
     // The count is the events read; the mark says some are read again.
     assert!(shown.lines().any(|l| l.contains("arrived ↺")), "{shown}");
 }
+
+/// The sinks panel's split of the additive sink over the idempotent one is exact: panes
+/// re-added plus panes replayed is the difference of the two sinks' totals; the replayed part
+/// is the over-count the crashes report (aligned barriers), and discarding panes re-add
+/// nothing.
+#[test]
+fn the_additive_over_count_splits_exactly_by_cause() {
+    use twoclocks::engine::SinkKind;
+    let a = job_at(265.0);
+    for (crashed, accumulation_steps) in [(false, 0), (true, 0), (true, 1), (true, 2)] {
+        let mut a = a.clone();
+        for _ in 0..accumulation_steps {
+            act(&mut a, Action::CycleAccumulation);
+        }
+        if crashed {
+            act(&mut a, Action::Crash);
+        }
+        // The replay done: what the crash report foretold has been delivered.
+        act(&mut a, Action::JumpToEnd);
+        a.settle();
+        let report = a.trace.sinks(&a.scenario.truth).expect("a job");
+        let total = |k: SinkKind| -> i64 { job(&a).pipeline().sink_output(k).values().sum() };
+        let diff = total(SinkKind::Additive) - total(SinkKind::Idempotent);
+        assert_eq!(report.over.readded + report.over.replayed, diff);
+        assert_eq!(report.over.replayed, report.overcount, "crashed {crashed}");
+        if a.dials.accumulation == twoclocks::engine::Accumulation::Discarding {
+            assert_eq!(report.over.readded, 0);
+        }
+        if crashed {
+            assert!(report.over.replayed > 0, "a crash replays panes");
+        }
+    }
+}

@@ -217,6 +217,12 @@ impl Sink {
         self.staging.len()
     }
 
+    /// The idempotent kind: Σ of the values of the panes it holds, each pane once (its latest
+    /// delivery), whatever they mean under the accumulation mode; 0 for the other kinds.
+    pub fn panes_once_total(&self) -> i64 {
+        self.upserts.values().map(|p| p.value).sum()
+    }
+
     /// The value of every cell as the sink holds it now.
     pub fn output(&self) -> BTreeMap<CellId, i64> {
         match self.kind {

@@ -22,7 +22,7 @@ use super::pipeline::{
 };
 use super::stream::{KeyId, Stream};
 use super::timeline::{Phase, StateSample};
-use super::trace::WindowRow;
+use super::trace::{OverCount, WindowRow};
 use super::window::{CellId, WindowId};
 
 /// What the user pressed.
@@ -427,6 +427,21 @@ impl JobTimeline {
     /// final in the job ([`JobTimeline::is_final`]).
     pub fn sink_scores(&self, truth: &BTreeMap<CellId, u64>) -> Vec<SinkScore> {
         sink_scores(&self.pipeline, truth, |w| self.is_final(w))
+    }
+
+    /// The additive sink over the idempotent one, by cause ([`OverCount`]): both receive the
+    /// same panes; the idempotent one keeps each pane once and reads the cell's value from its
+    /// panes as the accumulation mode means them.
+    pub fn over_by_cause(&self) -> OverCount {
+        let p = &self.pipeline;
+        let additive: i64 = p.sink_output(SinkKind::Additive).values().sum();
+        let idempotent = p.sink(SinkKind::Idempotent);
+        let once = idempotent.panes_once_total();
+        let values: i64 = idempotent.output().values().sum();
+        OverCount {
+            readded: once - values,
+            replayed: additive - once,
+        }
     }
 
     /// Panes the sink received twice, over every crash so far.

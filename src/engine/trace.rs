@@ -158,6 +158,22 @@ pub struct SinkReport {
     pub overcount: i64,
     /// Panes the sink received twice, over every crash so far.
     pub duplicate_panes: usize,
+    /// Why the additive sink holds more than the idempotent one, exactly split:
+    /// [`OverCount::readded`] + [`OverCount::replayed`] = additive − idempotent.
+    pub over: OverCount,
+}
+
+/// The additive sink over the idempotent one, by cause. Adding every pane to a total is right
+/// only for panes that carry what is new (discarding): an accumulating pane carries the cell's
+/// whole value so far, and adding it to the earlier ones counts them again; a retracting pane's
+/// retraction is not taken off. And a pane delivered again by a replay is added again.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct OverCount {
+    /// Σ of every pane's value, each pane once, less the cells' values as the panes mean them:
+    /// what adding panes counts again (0 when discarding).
+    pub readded: i64,
+    /// Σ of the values of panes delivered again by replays.
+    pub replayed: i64,
 }
 
 /// The run's watermark over processing time, as (processing time, watermark) points, oldest

@@ -37,6 +37,7 @@ impl Trace {
             scores: j.sink_scores(truth),
             overcount: j.overcount(),
             duplicate_panes: j.duplicate_panes(),
+            over: j.over_by_cause(),
         })
     }
 

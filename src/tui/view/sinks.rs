@@ -71,21 +71,44 @@ pub fn lines(app: &App, report: &SinkReport, width: u16) -> Vec<Line<'static>> {
             Span::styled(format!("{staged:>sw$}"), t.dim),
         ]));
     }
-    let (over, panes) = (report.overcount, report.duplicate_panes);
-    let over_line = |detail: bool| {
+    // The additive sink against the idempotent one, by cause, as the engine splits it: panes
+    // that carry a total added up (accumulating) or whose retraction is not taken off, and
+    // panes a replay delivered again.
+    let (over, panes) = (report.over, report.duplicate_panes);
+    let total = over.readded + over.replayed;
+    let style = |n: i64| if n == 0 { t.on_time } else { t.dropped };
+    let over_line = |head: &str, readded: &str, replayed: &str, detail: bool| {
         let mut spans = vec![
-            Span::styled("additive over ", t.text),
-            Span::styled(
-                format!("{over:+}"),
-                if over == 0 { t.on_time } else { t.dropped },
-            ),
+            Span::styled(head.to_string(), t.text),
+            Span::styled(format!("{total:+}"), style(total)),
         ];
+        if !readded.is_empty() {
+            spans.extend([
+                Span::styled(" = ", t.dim),
+                Span::styled(format!("{:+}", over.readded), style(over.readded)),
+                Span::styled(format!(" {readded} "), t.dim),
+                Span::styled(format!("{:+}", over.replayed), style(over.replayed)),
+                Span::styled(format!(" {replayed}"), t.dim),
+            ]);
+        }
         if detail {
             spans.push(Span::styled(format!(" ({panes} panes)"), t.dim));
         }
         Line::from(spans)
     };
-    v.push(super::fit(width, vec![over_line(true), over_line(false)]));
+    v.push(super::fit(
+        width,
+        vec![
+            over_line("additive over idem ", "panes re-added", "replayed", true),
+            over_line("additive ", "panes re-added", "replayed", true),
+            over_line("additive ", "re-added", "replayed", false),
+            over_line("add ", "re-added", "replayed", false),
+            over_line("add ", "readd", "replay", false),
+            // Under the rows add, idem, txn: the difference of the first two, by cause.
+            over_line("", "readd", "replay", false),
+            over_line("additive over idem ", "", "", false),
+        ],
+    ));
     let (crashes, checkpoints) = (app.trace.crashes().len(), app.trace.checkpoints().len());
     v.push(super::fit(
         width,
