@@ -296,3 +296,23 @@ fn only_a_recording_processor_records_and_it_changes_no_figure() {
     assert!(opened > 0);
     assert_eq!(net as u64, loud.windows_finalised);
 }
+
+#[test]
+fn sessions_open_on_the_first_session_and_a_gap_that_merges_everything_is_said() {
+    // The sessions scenario opens on the selected key's first session, not its fourth.
+    let a = app(&["--scenario", "sessions"]).unwrap();
+    assert_eq!(a.selection.window, 0);
+    assert!(!ui_common_said(&a).contains("whole stream"));
+    // A gap longer than any quiet spell: one session per key, and the footer says why.
+    let a = app(&["--session", "5s"]).unwrap();
+    assert!((0..a.scenario.keys()).all(|k| a.scenario.windows_of(Some(k as u32)).len() == 1));
+    assert!(
+        ui_common_said(&a).contains("merges each key's whole stream"),
+        "{:?}",
+        a.status
+    );
+}
+
+fn ui_common_said(a: &App) -> &str {
+    a.status.as_ref().map_or("", |s| s.text.as_str())
+}

@@ -238,7 +238,13 @@ impl App {
     pub fn new_shared(scenario: Arc<Scenario>, dials: Dials, theme: Theme) -> App {
         let trace =
             Trace::single_start(dials.config(), scenario.stream.clone(), scenario.proc_time);
-        let window = if scenario.windows.len() > 3 { 3 } else { 0 };
+        // Sessions open on the selected key's first session, the nearest the playhead's start
+        // (the fourth would lie far past it); other windows on the fourth, a few before it.
+        let window = if scenario.merging || scenario.windows.len() <= 3 {
+            0
+        } else {
+            3
+        };
         let key = if scenario.keys() > 0 { Some(0) } else { None };
         let start = scenario.proc_time.0;
         let magnify = scenario.magnify;
@@ -291,6 +297,15 @@ impl App {
             replay: None,
         };
         app.rerun();
+        // A gap as long as the stream's quiet spells merges each key's events into one
+        // session: said, so that one span per key is not taken for a fault.
+        let keys = app.scenario.keys();
+        if app.scenario.merging
+            && keys > 0
+            && (0..keys).all(|k| app.scenario.windows_of(Some(k as KeyId)).len() <= 1)
+        {
+            app.say("this gap merges each key's whole stream into one session: try a shorter one");
+        }
         app
     }
 
