@@ -2,35 +2,20 @@
 //! program draws today: each is drawn here and compared with its file. When a screen
 //! changes, `TWOCLOCKS_WRITE_GOLDEN=1 cargo test --test docs_pictures` writes them anew.
 
-use std::time::Duration;
+mod tour_common;
 
-use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
-use ratatui::Terminal;
+use tour_common::{act, frame, tour_in};
 use twoclocks::engine::EngineConfig;
-use twoclocks::tui::app::{update, Action, App, Msg};
+use twoclocks::tui::app::{Action, App};
 use twoclocks::tui::export::svg;
 use twoclocks::tui::scenario::Scenario;
 use twoclocks::tui::theme::Theme;
-use twoclocks::tui::tour::Tour;
-use twoclocks::tui::{app_for, view, Options};
-
-fn act(a: &mut App, action: Action) {
-    update(a, Msg::Action(action), Duration::ZERO);
-    a.settle();
-}
-
-fn frame(a: &mut App, w: u16, h: u16) -> Buffer {
-    update(a, Msg::Resize(w, h), Duration::ZERO);
-    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
-    t.draw(|f| view::render(a, f)).unwrap();
-    t.backend().buffer().clone()
-}
+use twoclocks::tui::{app_for, Options};
 
 /// The tour on its step `n` (from 1).
 fn tour_step(n: usize, theme: Theme) -> App {
-    let mut a = App::open_tour(Tour::built_in().unwrap(), theme).unwrap();
-    a.settle();
+    let mut a = tour_in(theme);
     for _ in 1..n {
         act(&mut a, Action::TourNext);
     }

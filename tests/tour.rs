@@ -7,39 +7,19 @@
 //! watermark, idleness side by side, sessions merging, state expiring under a TTL) with their
 //! captions' figures on screen; `--from` (in process and through the binary); snapshots.
 
+mod tour_common;
+
 mod cli_common;
 
 use std::time::Duration;
 
-use ratatui::backend::TestBackend;
-use ratatui::Terminal;
 use twoclocks::engine::scenario::ScenarioName;
 use twoclocks::tui::app::{update, Action, App, Msg};
 use twoclocks::tui::theme::Theme;
 use twoclocks::tui::tour::{At, Tour, BIG_FIGURES};
 use twoclocks::tui::view;
 
-fn tour() -> App {
-    let mut a = App::open_tour(Tour::built_in().unwrap(), Theme::dark()).unwrap();
-    a.settle();
-    a
-}
-
-fn act(a: &mut App, action: Action) {
-    update(a, Msg::Action(action), Duration::ZERO);
-    a.settle();
-}
-
-fn screen(a: &mut App, w: u16, h: u16) -> String {
-    update(a, Msg::Resize(w, h), Duration::ZERO);
-    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
-    t.draw(|f| view::render(a, f)).unwrap();
-    let buf = t.backend().buffer();
-    (0..h)
-        .map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>())
-        .collect::<Vec<_>>()
-        .join("\n")
-}
+use tour_common::{act, screen, tour};
 
 #[test]
 fn the_built_in_tour_parses_and_walks_the_blocks_in_order() {

@@ -3,39 +3,15 @@
 //! step that selects a window has the window and its panes on the plot, and the crash step
 //! shows the crash and the replay on the plot, after Esc too.
 
-use std::time::Duration;
+mod tour_common;
 
-use ratatui::backend::TestBackend;
-use ratatui::Terminal;
+use tour_common::{act, screen, tour};
 use twoclocks::engine::window::CellId;
-use twoclocks::tui::app::{update, Action, App, Msg};
-use twoclocks::tui::theme::Theme;
+use twoclocks::tui::app::{Action, App};
 use twoclocks::tui::tour::Tour;
 use twoclocks::tui::view;
 
 const SIZES: [(u16, u16); 2] = [(80, 24), (120, 40)];
-
-fn tour() -> App {
-    let mut a = App::open_tour(Tour::built_in().unwrap(), Theme::dark()).unwrap();
-    a.settle();
-    a
-}
-
-fn act(a: &mut App, action: Action) {
-    update(a, Msg::Action(action), Duration::ZERO);
-    a.settle();
-}
-
-fn screen(a: &mut App, w: u16, h: u16) -> String {
-    update(a, Msg::Resize(w, h), Duration::ZERO);
-    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
-    t.draw(|f| view::render(a, f)).unwrap();
-    let buf = t.backend().buffer();
-    (0..h)
-        .map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>())
-        .collect::<Vec<_>>()
-        .join("\n")
-}
 
 /// Every step, the app on it.
 fn each_step(mut f: impl FnMut(&mut App, usize)) {

@@ -232,11 +232,18 @@ impl StagedFile {
         })
     }
 
-    /// The open file to write to.
-    pub fn file(&self) -> &File {
+    /// The open file to write to: the unfinished copy, or the device or pipe. (It is closed
+    /// only by [`StagedFile::commit`], which takes the staged file.)
+    fn open_file(&self) -> std::io::Result<&File> {
         self.file
             .as_ref()
-            .expect("a staged file is open until committed")
+            .ok_or_else(|| std::io::Error::other("the file was already put in place"))
+    }
+
+    /// A handle of its own on the open file, for a writer to own (a buffered writer): the
+    /// lock stays with the staged file.
+    pub fn writer(&self) -> std::io::Result<File> {
+        self.open_file()?.try_clone()
     }
 
     /// The path the writer opens itself (a database): the unfinished copy, or the device.
@@ -313,11 +320,11 @@ impl Drop for StagedFile {
 
 impl Write for &StagedFile {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.file().write(buf)
+        self.open_file()?.write(buf)
     }
 
     fn flush(&mut self) -> std::io::Result<()> {
-        self.file().flush()
+        self.open_file()?.flush()
     }
 }
 

@@ -21,10 +21,7 @@ impl<'a> JsonlSink<'a> {
 
     /// Writes to a staged file (its unfinished copy, or the device it names).
     pub fn to_file(file: &StagedFile) -> Result<JsonlSink<'static>> {
-        let f = file
-            .file()
-            .try_clone()
-            .context("cannot open the file to write")?;
+        let f = file.writer().context("cannot open the file to write")?;
         Ok(JsonlSink {
             out: Box::new(BufWriter::new(f)),
         })

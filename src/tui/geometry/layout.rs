@@ -432,7 +432,7 @@ impl Areas {
         if needs("frontier") && self.frontier.is_none() && self.topology.is_none() {
             if !needs("windows") {
                 self.frontier = Some(std::mem::take(&mut self.windows));
-            } else if !needs("dials") && self.panes != Some(self.dials) {
+            } else if !needs("dials") && self.dials.area() > 0 {
                 self.frontier = Some(std::mem::take(&mut self.dials));
             }
         }

@@ -31,8 +31,7 @@ impl Cast {
     /// by [`Cast::begin`].
     pub fn create(file: StagedFile) -> anyhow::Result<Cast> {
         let out = file
-            .file()
-            .try_clone()
+            .writer()
             .context("--cast: cannot open the file to write")?;
         Ok(Cast {
             out: Some(BufWriter::new(out)),

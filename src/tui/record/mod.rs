@@ -462,8 +462,7 @@ impl Recorder {
     pub fn create(path: &Path, file: StagedFile, flags: &[String]) -> anyhow::Result<Recorder> {
         let name = crate::io::quote::quoted(&path.display().to_string());
         let mut out = file
-            .file()
-            .try_clone()
+            .writer()
             .map(LineWriter::new)
             .with_context(|| format!("cannot write the recording {name}"))?;
         let flags = serde_json::to_string(flags).unwrap_or_else(|_| "[]".into());
