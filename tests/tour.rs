@@ -30,7 +30,9 @@ fn the_built_in_tour_parses_and_walks_the_blocks_in_order() {
         "Windowing",
         "watermark",
         "Late data",
+        "on time, late, or dropped?",
         "Triggers",
+        "the next pane",
         "Accumulation",
         "Checkpoint",
         "Barriers",
@@ -46,7 +48,10 @@ fn the_built_in_tour_parses_and_walks_the_blocks_in_order() {
     }
     // Mostly the lesson; the frontier needs the big classroom stream.
     assert_eq!(t.steps[0].scenario, ScenarioName::Lesson);
-    assert_eq!(t.steps[8].scenario, ScenarioName::Classroom);
+    assert_eq!(
+        t.find("frontier").map(|i| t.steps[i].scenario),
+        Ok(ScenarioName::Classroom)
+    );
     // Every step has a name, each its own.
     let names: Vec<&str> = t.steps.iter().filter_map(|s| s.name.as_deref()).collect();
     assert_eq!(
@@ -56,7 +61,9 @@ fn the_built_in_tour_parses_and_walks_the_blocks_in_order() {
             "windowing",
             "watermark",
             "late-data",
+            "predict-late",
             "triggers",
+            "predict-pane",
             "accumulation",
             "crash",
             "barriers",
@@ -68,7 +75,7 @@ fn the_built_in_tour_parses_and_walks_the_blocks_in_order() {
         ]
     );
     // The crash step crashes the job at a set time, before its playhead.
-    let crash = &t.steps[6];
+    let crash = &t.steps[t.find("crash").unwrap()];
     assert!(crash.job && !crash.crash_at.is_empty());
     if let At::Time(p) = crash.playhead {
         assert!(crash.crash_at.iter().all(|&c| c <= p));
@@ -165,10 +172,7 @@ fn the_dials_stay_live_and_r_puts_the_step_back() {
 
 #[test]
 fn the_crash_step_is_a_job_that_crashed_and_replayed() {
-    let mut a = tour();
-    for _ in 0..6 {
-        act(&mut a, Action::TourNext);
-    }
+    let mut a = tour_from("crash");
     assert!(a.parallel, "job mode");
     assert_eq!(a.trace.crashes().len(), 1);
     let f = a.figures();
@@ -226,9 +230,7 @@ fn a_step_keeps_back_the_panels_it_does_not_show_in_their_places() {
     }
     assert!(s.contains("Windows · 30s tumbling"), "{s}");
     // The step showing everything draws every panel.
-    for _ in 0..3 {
-        act(&mut a, Action::TourNext);
-    }
+    let mut a = tour_from("triggers");
     let s = screen(&mut a, 120, 40);
     assert!(!s.contains("later in the tour"), "{s}");
 }
@@ -585,23 +587,23 @@ fn the_ttl_step_expires_state_and_drops_nothing() {
 #[test]
 fn from_opens_on_a_step_by_name_or_number() {
     let t = Tour::built_in().unwrap();
-    assert_eq!(t.find("partition"), Ok(9));
+    assert_eq!(t.find("partition"), Ok(11));
     assert_eq!(t.find("1"), Ok(0));
-    assert_eq!(t.find("13"), Ok(12));
-    for bad in ["0", "14", "Partition", "nope"] {
+    assert_eq!(t.find("15"), Ok(14));
+    for bad in ["0", "16", "Partition", "nope"] {
         let e = t.find(bad).unwrap_err();
         assert!(e.contains(&format!("{bad:?} is not a step")), "{e}");
         assert!(
             e.contains("one of two-clocks, windowing,") && e.contains("sessions, ttl"),
             "{e}"
         );
-        assert!(e.contains("a number from 1 to 13"), "{e}");
+        assert!(e.contains("a number from 1 to 15"), "{e}");
     }
     let mut a = tour_from("ttl");
-    assert_eq!(a.tour.as_ref().unwrap().at, 12);
-    assert!(screen(&mut a, 80, 24).contains("step 13/13"));
+    assert_eq!(a.tour.as_ref().unwrap().at, 14);
+    assert!(screen(&mut a, 80, 24).contains("step 15/15"));
     act(&mut a, Action::TourPrev);
-    assert_eq!(a.tour.as_ref().unwrap().at, 11);
+    assert_eq!(a.tour.as_ref().unwrap().at, 13);
     // A tour without names opens by number only.
     let t = Tour::parse("t.toml", GOOD_STEP).unwrap();
     assert_eq!(
@@ -767,7 +769,7 @@ fn odd_values_of_the_new_fields_are_errors_never_a_panic() {
         "[\"3s\"]",
         "{ idle = 3 }",
     ];
-    for field in ["name", "windows", "ttl", "idle", "key", "side"] {
+    for field in ["name", "windows", "ttl", "idle", "key", "side", "predict"] {
         for v in values {
             for extra in ["", "job = true\n", "windows = \"global\"\n"] {
                 let text = format!("{GOOD_STEP}{extra}{field} = {v}\n");

@@ -9,6 +9,7 @@ pub mod frontier;
 pub mod job_timeline;
 pub mod lateness;
 pub mod pipeline;
+pub mod predict;
 pub mod processor;
 pub mod scenario;
 pub mod stream;

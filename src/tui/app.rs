@@ -22,6 +22,7 @@ use crate::engine::frontier::Frontier;
 use crate::engine::frontier::FrontierPoint;
 use crate::engine::job_timeline::Press;
 use crate::engine::pipeline::{Outage, PipelineConfig};
+use crate::engine::predict::Prediction;
 use crate::engine::timeline::Timeline;
 use crate::engine::trace::{Clock, Trace};
 use crate::engine::{KeyId, WindowFn};
@@ -50,6 +51,7 @@ mod inspector;
 mod job;
 mod live;
 mod pointer;
+mod predict;
 mod replay;
 mod side;
 mod tour;
@@ -223,6 +225,8 @@ pub struct App {
     /// A recording being played back (`--replay`), set and moved on by the shell; None when
     /// the keys are the user's.
     pub replay: Option<ReplayProgress>,
+    /// A tour's predict step: the question put to the room and its vote, once cast.
+    pub prediction: Option<Prediction>,
 }
 
 impl App {
@@ -295,6 +299,7 @@ impl App {
             tour: None,
             live: scenario_live,
             replay: None,
+            prediction: None,
         };
         app.rerun();
         // A gap as long as the stream's quiet spells merges each key's events into one

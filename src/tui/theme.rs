@@ -109,6 +109,8 @@ pub mod glyph {
     pub const CRASH: char = '↯';
     /// The inspected event.
     pub const INSPECTED: char = '◎';
+    /// The event a predict step asks about, on its way.
+    pub const ASKED: char = '?';
     /// The inspected event's window, from the event to the window's end.
     pub const INSPECTED_WINDOW: char = '┄';
     /// A window's end, or the watermark at arrival, in the inspected event's inequality.

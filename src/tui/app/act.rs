@@ -17,6 +17,17 @@ pub(super) fn act(app: &mut App, a: Action) -> bool {
     if app.overlay.is_some() {
         return in_help(app, a);
     }
+    if let Action::Policy(i) = a {
+        if let Some(changed) = app.vote(usize::from(i)) {
+            return changed;
+        }
+    }
+    if app.waits_for_vote(a) {
+        let keys = app.vote_keys().unwrap_or_default();
+        return app.say(format!(
+            "the room votes first: {keys} (n skips the question)"
+        ));
+    }
     match a {
         Action::TogglePlay
         | Action::Step

@@ -109,6 +109,10 @@ impl App {
             dials: &self.dials,
             lost: self.score.as_ref().map(|p| p.score.events_lost),
             b: self.side.as_ref().map(|s| s.b.figures()),
+            asked: self
+                .prediction
+                .as_ref()
+                .map(|p| (&p.question, &*self.scenario.stream)),
         }
     }
 
@@ -202,6 +206,9 @@ impl App {
         }
         if let Some(b) = step.side {
             fresh.pin_side(b.over(dials));
+        }
+        if let Some((ask, _)) = step.predict {
+            fresh.pose(ask);
         }
         fresh.playhead.playing = false;
         fresh.tour = Some(tour);

@@ -11,6 +11,7 @@ pub mod placeholders;
 
 use std::sync::Arc;
 
+use crate::engine::predict::{self, Ask};
 use crate::engine::scenario::ScenarioName;
 use crate::engine::{Accumulation, KeyId, WindowFn};
 use crate::tui::dials::{Dials, Family};
@@ -225,6 +226,9 @@ pub struct Step {
     pub big: Vec<String>,
     /// What the step keeps back because the tour has not taught it yet (of [`HIDEABLE`]).
     pub hide: Vec<&'static str>,
+    /// The question the step puts to the room before the answer arrives, and the line it is
+    /// set on: the playhead stops just before it, the keys 1 2 3 vote, the vote reveals it.
+    pub predict: Option<(crate::engine::predict::Ask, usize)>,
     /// The line its `[[step]]` starts on (its title's).
     pub line: usize,
     /// The line its playhead is set on (0: not set).
@@ -342,6 +346,37 @@ impl Tour {
                         })? as KeyId,
                 ),
             };
+            if let Some((ask, line)) = step.predict {
+                let preset = step.scenario.preset();
+                let mut config = preset.config;
+                config.window = window;
+                let cfg = step.dials.over(Dials::from_config(&config, 1.0)).config();
+                let arrived = match step.playhead {
+                    At::Start => 0,
+                    At::Time(t) => s.stream.events.partition_point(|e| e.proc_time <= t),
+                    At::End => s.stream.len(),
+                };
+                let key = key.or((s.keys() > 0).then_some(0));
+                let key = matches!(ask, Ask::NextPane).then_some(key).flatten();
+                if predict::ask(cfg, &s.stream, &s.truth, arrived, ask, key).is_none() {
+                    return Err(err(
+                        line,
+                        "predict",
+                        format!(
+                            "after the playhead the {} stream has no {}: move the playhead back",
+                            step.scenario.label(),
+                            match ask {
+                                Ask::NextLate => "late or dropped event".to_string(),
+                                Ask::NextPane => "pane of the key".to_string(),
+                                Ask::Event(i) => format!(
+                                    "event {i} (it has {} events; {arrived} have arrived)",
+                                    s.stream.len()
+                                ),
+                            }
+                        ),
+                    ));
+                }
+            }
             if let Some((w, line)) = step.window {
                 let n = s.windows_of(key.or(Some(0))).len();
                 if w >= n {

@@ -10,6 +10,7 @@ use toml::Spanned;
 
 use super::placeholders;
 use super::{At, Highlight, Show, Step, StepDials, TourError, BIG_FIGURES, HIDEABLE, PANELS};
+use crate::engine::predict::Ask;
 use crate::engine::scenario::ScenarioName;
 use crate::engine::window::{Ttl, TtlTime};
 use crate::engine::{Accumulation, WindowFn};
@@ -60,6 +61,7 @@ struct RawStep {
     ttl: Option<Spanned<String>>,
     idle: Option<Spanned<String>>,
     side: Option<Spanned<RawSide>>,
+    predict: Option<Spanned<String>>,
 }
 
 /// A step's `side` table as written: the dials B runs with, over the step's.
@@ -626,6 +628,32 @@ fn check(file: &str, text: &str, s: RawStep) -> Result<Step, TourError> {
             Ok(b)
         })
         .transpose()?;
+    let predict = s
+        .predict
+        .as_ref()
+        .map(|v| {
+            let ask = Ask::parse(v.get_ref()).ok_or_else(|| {
+                err(
+                    v.span(),
+                    "predict",
+                    format!(
+                        "{:?} is not a question: \"next-late\", \"next-pane\" or an event's \
+                         number in processing order (from 0)",
+                        v.get_ref()
+                    ),
+                )
+            })?;
+            if job || side.is_some() {
+                return Err(err(
+                    v.span(),
+                    "predict",
+                    "a prediction is asked of the single processor's run: leave out job and side"
+                        .into(),
+                ));
+            }
+            Ok((ask, line_of(text, v.span().start)))
+        })
+        .transpose()?;
     let title = s.title.get_ref().trim().to_string();
     if title.is_empty() {
         return Err(err(s.title.span(), "title", "a step needs a title".into()));
@@ -654,6 +682,7 @@ fn check(file: &str, text: &str, s: RawStep) -> Result<Step, TourError> {
             .map(|w| (*w.get_ref(), line_of(text, w.span().start))),
         big,
         hide,
+        predict,
         line: line_of(text, s.title.span().start),
         playhead_line: s
             .playhead

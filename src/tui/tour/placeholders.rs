@@ -4,7 +4,9 @@
 //! what the screen shows ([`Quoted`]): the run's figures, the dials, the whole run's score
 //! and, side by side, B's figures.
 
+use crate::engine::predict::{capitalised, choice_text, window_text, Choice, Question};
 use crate::engine::trace::figures::Figures;
+use crate::engine::Stream;
 use crate::tui::dials::Dials;
 
 /// What a caption quotes: the figures of the run on screen at its playhead, its dials, the
@@ -20,10 +22,12 @@ pub struct Quoted<'a> {
     pub lost: Option<i64>,
     /// B's figures at the same playhead, when two runs are side by side.
     pub b: Option<Figures>,
+    /// A predict step's question, with the stream whose keys it names.
+    pub asked: Option<(&'a Question, &'a Stream)>,
 }
 
 /// Every placeholder a caption may use, with what it stands for (the README lists them).
-pub const NAMES: [(&str, &str); 27] = [
+pub const NAMES: [(&str, &str); 29] = [
     ("now", "processing time now"),
     ("arrived", "events arrived so far"),
     ("on_time", "events on time so far"),
@@ -63,6 +67,14 @@ pub const NAMES: [(&str, &str); 27] = [
     ("merges", "sessions merged so far (the ⊕ marks)"),
     ("lost", "events the whole run loses at the end"),
     ("b_dropped", "events B dropped so far (side by side)"),
+    (
+        "event",
+        "the event a predict step asks about: key, event time, arrival, the watermark then",
+    ),
+    (
+        "choices",
+        "a pane question and its answers on 1 2 3 (which pane fires next, with what value)",
+    ),
 ];
 
 /// The placeholders of `caption`, in order; an unknown name or an unclosed `{` is an error.
@@ -143,7 +155,54 @@ pub fn value(name: &str, q: &Quoted) -> Option<String> {
         "merges" => n(f.merges),
         "lost" => Some(q.lost.map_or("—".into(), |v| v.to_string())),
         "b_dropped" => Some(q.b.map_or("—".into(), |b| b.dropped.to_string())),
+        "event" => Some(match q.asked {
+            Some((
+                Question::Fate {
+                    event, inspection, ..
+                },
+                stream,
+            )) => format!(
+                "key {} at {}, arriving {}, watermark then {}",
+                stream.key_name(event.key),
+                secs(event.event_time),
+                secs(event.proc_time),
+                secs(inspection.watermark)
+            ),
+            _ => "—".into(),
+        }),
+        "choices" => Some(match q.asked {
+            Some((Question::Pane { choices, .. }, stream)) => choices_text(choices, stream),
+            _ => "—".into(),
+        }),
         _ => None,
+    }
+}
+
+/// A pane question and its choices, as short as a caption at 80 columns needs: one window
+/// for all (`Window 90–120 s of a fires next. With what value? [1] 4 · [2] 9 · [3] 10`), or
+/// each choice its own (`Which pane fires next? [1] 90–120 s of a: 4 · …`).
+fn choices_text(choices: &[Choice], stream: &Stream) -> String {
+    let one = choices.windows(2).all(|w| w[0].cell == w[1].cell);
+    match choices.first() {
+        Some(first) if one => format!(
+            "{} fires next. With what value? {}",
+            capitalised(&window_text(first.cell, stream)),
+            choices
+                .iter()
+                .enumerate()
+                .map(|(i, c)| format!("[{}] {}", i + 1, c.value))
+                .collect::<Vec<_>>()
+                .join(" · ")
+        ),
+        _ => format!(
+            "Which pane fires next, with what value? {}",
+            choices
+                .iter()
+                .enumerate()
+                .map(|(i, c)| format!("[{}] {}", i + 1, choice_text(c, stream)))
+                .collect::<Vec<_>>()
+                .join(" · ")
+        ),
     }
 }
 
@@ -217,6 +276,7 @@ mod tests {
             dials: &dials,
             lost: None,
             b: None,
+            asked: None,
         };
         for (name, want) in [
             ("stall", "—"),

@@ -17,9 +17,13 @@ use super::super::tour::placeholders;
 /// The caption's lines at most.
 const LINES: usize = 3;
 
-/// The caption of the tour's current step with its figures filled in (None outside a tour).
+/// The caption of the tour's current step with its figures filled in (None outside a tour);
+/// once the room has voted on a predict step's question, the answer revealed instead.
 pub fn text(app: &App) -> Option<String> {
     let tour = app.tour.as_ref()?;
+    if let Some(answer) = app.revealed() {
+        return Some(answer);
+    }
     Some(placeholders::fill(&tour.step().caption, &app.quoted()))
 }
 

@@ -1,6 +1,7 @@
 //! The footer: the scenario, a recording playing back (`▶ replay demo.rec 0:41 / 2:10`),
 //! where a live input stands (`live`, `live · paused`, `input
-//! ended`, or why it stopped), a mark while the engine re-runs for new dials (the panels show
+//! ended`, or why it stopped), a predict step's vote (`vote 1 on time · 2 late · 3 dropped`),
+//! a mark while the engine re-runs for new dials (the panels show
 //! the last result until then), for a moment why the last key did nothing, and the key hints
 //! from the one keymap table.
 
@@ -39,6 +40,10 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     if app.rerunning {
         spans.push(Span::styled("re-running… ", t.warn));
     }
+    if let Some(keys) = app.vote_keys() {
+        spans.push(Span::styled("vote ", t.title));
+        spans.push(Span::styled(format!("{keys} "), t.key));
+    }
     if let Some(s) = &app.status {
         let used: usize = spans.iter().map(|s| s.width()).sum();
         let room = usize::from(area.width).saturating_sub(used + 3);
@@ -54,6 +59,10 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             app.selection.inspected.is_some(),
         )
         .collect();
+        // While the room votes, 1 2 3 answer the question.
+        if app.voting().is_some() {
+            hints.retain(|(keys, _)| !keys.starts_with('1'));
+        }
         let width = |h: &[(&str, &str)]| -> usize {
             h.iter()
                 .map(|(k, d)| {

@@ -99,6 +99,11 @@ fn entries(app: &App) -> Vec<Entry> {
         "job: a crash (axis)",
     ));
     v.push(key("▓ ░", t.dropped, "job lane: out; idle"));
+    v.push(key(
+        &glyph::ASKED.to_string(),
+        t.title,
+        "a tour's question: 1 2 3 vote, then see",
+    ));
     v.push(Entry::Heading("Inspected event: why, on its row"));
     v.push(key(
         &format!("{}{}", glyph::INSPECTED, glyph::INSPECTED_WINDOW),

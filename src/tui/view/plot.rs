@@ -13,6 +13,8 @@
 //! on-time events otherwise cover). With the inspector open on a late or dropped event, the
 //! plot draws its inequality on the event's row: its window up to the window's end (┃), how far
 //! past grace the watermark was (─), the grace band (░) and the watermark at arrival (┃).
+//! A tour's predict step draws the event it asks about where it will land (`?`) until the
+//! room has voted.
 //! A frame costs one pass over the arrived events (an even sample of huge inputs).
 //!
 //! Session windows differ from key to key, so the plot draws the selected key's session ends
@@ -27,6 +29,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
 
 use crate::engine::lateness::secs;
+use crate::engine::predict::Question;
 use crate::engine::{Fate, Timing};
 
 use super::super::app::App;
@@ -376,6 +379,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     if let Some(q) = ineq {
         inequality_labels(app, &q, &f, buf);
     }
+    asked(app, &f, buf);
 
     // TTL expirations on the processing-time axis, under its labels.
     lanes::expirations(app, &f, buf);
@@ -618,6 +622,27 @@ fn watermark_line(app: &App, f: &PlotFrame, grid: &mut [Mark]) {
                 put(grid, w, c, r, Mark::Watermark);
             }
         }
+    }
+}
+
+/// A predict step's event on its way, where it will land: `?`, reversed so the back of the
+/// room finds it, until the room has voted.
+fn asked(app: &App, f: &PlotFrame, buf: &mut Buffer) {
+    let Some(Question::Fate { event, .. }) = app.voting() else {
+        return;
+    };
+    if let (Some(c), Some(r)) = (f.col(event.event_time), f.row(event.proc_time)) {
+        let style = app
+            .theme
+            .title
+            .add_modifier(Modifier::BOLD | Modifier::REVERSED);
+        buf.set_stringn(
+            f.inner.x + c,
+            f.inner.y + r,
+            glyph::ASKED.to_string(),
+            1,
+            style,
+        );
     }
 }
 
