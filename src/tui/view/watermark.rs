@@ -427,6 +427,12 @@ fn render_lanes(app: &App, inner: Rect, buf: &mut Buffer, partitions: usize) {
                 Span::styled(format!("{IDLE} idle"), t.late),
                 Span::styled(format!(" +{hidden}"), t.dim),
             ]),
+            Line::from(vec![
+                Span::styled(format!("{}1s {}90s+ ", BARS[1], BARS[8]), t.watermark),
+                Span::styled(format!("{OUT} out "), t.dropped),
+                Span::styled(format!("{IDLE} idle"), t.late),
+                Span::styled(format!(" +{hidden}"), t.dim),
+            ]),
         ],
     );
     let y = inner.y + n;
