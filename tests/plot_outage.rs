@@ -153,7 +153,10 @@ fn side_by_side_the_legend_counts_the_events_whose_fates_differ() {
     assert_eq!(d.offsets, differ);
     assert_eq!(fate_differences(b, &a.trace).len(), differ.len());
     // Idleness dropped the held-back events B waited for: A drops what B keeps.
-    assert!(d.dropped_by_a > 0 && d.dropped_by_b < d.dropped_by_a, "{d:?}");
+    assert!(
+        d.dropped_by_a > 0 && d.dropped_by_b < d.dropped_by_a,
+        "{d:?}"
+    );
     let said = format!("{} differ", differ.len());
     for (w, h) in SIZES {
         let buf = frame(&mut a, w, h);

@@ -108,7 +108,11 @@ fn the_lanes_show_the_cut_partition_frozen_and_the_combined_watermark_flat_until
         assert_eq!(cut.partition, Some(0));
         // The lanes span the run's whole extent: the columns the clock has reached have a lag,
         // those after it are blank.
-        let reached = lanes[0].cells.iter().take_while(|c| c.lag.is_some()).count();
+        let reached = lanes[0]
+            .cells
+            .iter()
+            .take_while(|c| c.lag.is_some())
+            .count();
         assert!(reached > 5 && reached < 40, "{steps}: {reached}");
         for l in &lanes {
             assert!(
@@ -150,8 +154,16 @@ fn a_lane_column_keeps_its_span_as_the_run_plays() {
     // The same extent (the run's, not the clock's), so the columns reached before say the
     // same after, but for the last one, which was reached only in part.
     assert_eq!(a.trace.lanes_end(), end);
-    let reached = before[0].cells.iter().take_while(|c| c.lag.is_some()).count();
-    let later = after[0].cells.iter().take_while(|c| c.lag.is_some()).count();
+    let reached = before[0]
+        .cells
+        .iter()
+        .take_while(|c| c.lag.is_some())
+        .count();
+    let later = after[0]
+        .cells
+        .iter()
+        .take_while(|c| c.lag.is_some())
+        .count();
     assert!(later > reached, "{reached} → {later}");
     for (b, a) in before.iter().zip(&after) {
         assert_eq!(b.cells[..reached - 1], a.cells[..reached - 1]);
