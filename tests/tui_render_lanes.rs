@@ -106,8 +106,25 @@ fn the_lanes_show_the_cut_partition_frozen_and_the_combined_watermark_flat_until
         assert_eq!(lanes[0].partition, None);
         let cut = &lanes[1];
         assert_eq!(cut.partition, Some(0));
-        // The last 30 % of the run is the outage: marked out (or idle once the timeout passed).
-        let tail = &cut.cells[30..];
+        // The lanes span the run's whole extent: the columns the clock has reached have a lag,
+        // those after it are blank.
+        let reached = lanes[0]
+            .cells
+            .iter()
+            .take_while(|c| c.lag.is_some())
+            .count();
+        assert!(reached > 5 && reached < 40, "{steps}: {reached}");
+        for l in &lanes {
+            assert!(
+                l.cells[reached..]
+                    .iter()
+                    .all(|c| c.lag.is_none() && c.mark == LaneMark::Flowing),
+                "{steps}: {l:?}"
+            );
+        }
+        // The last 40 % of the run so far is the outage: marked out (or idle once the timeout
+        // passed).
+        let tail = &cut.cells[reached * 7 / 10..reached];
         let want = if moves_on {
             LaneMark::Idle
         } else {
@@ -116,15 +133,46 @@ fn the_lanes_show_the_cut_partition_frozen_and_the_combined_watermark_flat_until
         assert!(tail.iter().all(|c| c.mark == want), "{steps}: {tail:?}");
         assert_eq!(cut.now, want);
         assert!(lanes[2].cells.iter().all(|c| c.mark == LaneMark::Flowing));
-        // The combined watermark's lag at the end: climbing with the outage (≥ its 80 s),
+        // The combined watermark's lag at the clock: climbing with the outage (≥ its 80 s),
         // or back to the flowing partition's once idleness let it move on.
-        let lag = lanes[0].cells.last().unwrap().lag.unwrap();
+        let lag = lanes[0].cells[reached - 1].lag.unwrap();
         if moves_on {
             assert!(lag < 40_000.0, "{lag}");
         } else {
             assert!(lag >= 80_000.0, "{lag}");
         }
     }
+}
+
+#[test]
+fn a_lane_column_keeps_its_span_as_the_run_plays() {
+    let mut a = outage(0);
+    let before = a.trace.watermark_lanes(40);
+    let end = a.trace.lanes_end();
+    play(&mut a, 40.0);
+    let after = a.trace.watermark_lanes(40);
+    // The same extent (the run's, not the clock's), so the columns reached before say the
+    // same after, but for the last one, which was reached only in part.
+    assert_eq!(a.trace.lanes_end(), end);
+    let reached = before[0]
+        .cells
+        .iter()
+        .take_while(|c| c.lag.is_some())
+        .count();
+    let later = after[0]
+        .cells
+        .iter()
+        .take_while(|c| c.lag.is_some())
+        .count();
+    assert!(later > reached, "{reached} → {later}");
+    for (b, a) in before.iter().zip(&after) {
+        assert_eq!(b.cells[..reached - 1], a.cells[..reached - 1]);
+    }
+    // And the bars' scale is fixed: a lag is drawn the same height whatever else the run did.
+    assert_eq!(view::watermark::lag_level(500.0), 1);
+    assert_eq!(view::watermark::lag_level(15_000.0), 5);
+    assert_eq!(view::watermark::lag_level(100_000.0), 8);
+    assert_eq!(view::watermark::lag_level(f64::INFINITY), 8);
 }
 
 #[test]

@@ -26,8 +26,9 @@ use super::stream::{Event, KeyId, Stream};
 use super::timeline::{Exception, Inspection, Phase, Timeline};
 use super::trigger::Pane;
 use super::window::{CellId, WindowId};
+pub use compare::{fate_differences, FateDiff};
 pub use history::ExpiredAt;
-pub use partitions::{Lane, LaneCell, LaneMark};
+pub use partitions::{HeldBack, Lane, LaneCell, LaneMark, Stall, STALL_SHOWN};
 pub use tally::Tally;
 
 /// Where the playhead stands, as a move of the run leaves it.
@@ -139,8 +140,15 @@ impl Shares {
 /// An arrived event as a sample of a plot draws it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Sampled {
+    /// Its stream offset.
+    pub offset: usize,
     /// The event.
     pub event: Event,
+    /// When the run took it: its processing time, or (a parallel run's event an outage held
+    /// back) the heal that released it.
+    pub arrival: f64,
+    /// An outage held it back: it arrived at the heal, not at its own processing time.
+    pub held: bool,
     /// The fate the run gave it.
     pub fate: Fate,
     /// How many arrived events it stands for (1 unless the run is sampled).
@@ -599,7 +607,10 @@ impl Trace {
                     for k in (0..events.len()).step_by(stride) {
                         if fates[k] == Fate::OnTime {
                             f(Sampled {
+                                offset: k,
                                 event: events[k],
+                                arrival: events[k].proc_time,
+                                held: false,
                                 fate: Fate::OnTime,
                                 weight: stride,
                                 replayed: false,
@@ -611,7 +622,10 @@ impl Trace {
                 let stride = (x.len() / exceptions).max(1);
                 for e in x.iter().step_by(stride) {
                     f(Sampled {
+                        offset: e.offset,
                         event: e.event,
+                        arrival: e.event.proc_time,
+                        held: false,
                         fate: e.fate,
                         weight: stride,
                         replayed: false,
@@ -622,13 +636,21 @@ impl Trace {
                 let n = self.arrived().min(j.fates().len());
                 let events = &j.pipeline().stream().events[..n];
                 let (fates, again) = (j.fates(), j.deliveries());
+                let held = j.pipeline().held_back();
                 let stride = (events.len() / on_time).max(1);
                 for k in (0..events.len()).step_by(stride) {
                     let Some(fate) = fates.get(k).copied().flatten() else {
                         continue;
                     };
+                    let heal = held
+                        .binary_search_by_key(&k, |h| h.0)
+                        .ok()
+                        .map(|i| held[i].1);
                     f(Sampled {
+                        offset: k,
                         event: events[k],
+                        arrival: heal.unwrap_or(events[k].proc_time),
+                        held: heal.is_some(),
                         fate,
                         weight: stride,
                         replayed: again.get(k).is_some_and(|&d| d >= 2),
@@ -737,6 +759,7 @@ impl Trace {
     }
 }
 
+mod compare;
 pub mod figures;
 mod history;
 mod job;

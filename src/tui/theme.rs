@@ -119,6 +119,10 @@ pub mod glyph {
     pub const PAST_GRACE: char = '─';
     /// The grace period, behind the watermark at arrival.
     pub const GRACE_BAND: char = '░';
+    /// The plot's borders beside the rows in which the job's combined watermark stood still.
+    pub const STALL: char = '┃';
+    /// Side by side: an event whose fate differs in the other run, in legends.
+    pub const DIFFERS: char = '≠';
 
     /// Per fate, the glyphs the plot draws a cell in, from light to heavy, with their ink:
     /// the pixels each lights in DejaVu Sans Mono at 16 pt (bold for late and dropped, as they

@@ -147,6 +147,11 @@ pub struct WatermarkStats {
     pub peak_state_bytes: usize,
 }
 
+/// Stalls of the combined watermark at least this long (processing time, ms) are kept, each
+/// with its span ([`Pipeline::watermark_stalls`]): a flowing stream's watermark advances far
+/// more often, so the list holds the few spans a silent partition (or a quiet stream) caused.
+pub const STALL_KEPT: f64 = 1_000.0;
+
 /// The running record behind [`WatermarkStats`], kept up to date one operator at a time: a
 /// delivery changes only the operator that took it, and most deliveries change neither the
 /// smallest watermark nor the open cells.
@@ -157,6 +162,9 @@ pub(super) struct WatermarkTracker {
     since: f64,
     /// Every source has ended: stalls are no longer counted.
     input_ended: bool,
+    /// The stalls of at least [`STALL_KEPT`] closed so far in the current timeline, in order:
+    /// processing-time spans `[from, until)`.
+    stalls: Vec<(f64, f64)>,
     /// Per operator: its watermark, open cells and state bytes as last seen.
     operators: Vec<(f64, usize, usize)>,
     /// Their open cells and state bytes, summed.
@@ -178,6 +186,7 @@ impl WatermarkTracker {
             },
             since: start,
             input_ended: false,
+            stalls: Vec::new(),
             operators: vec![(f64::NEG_INFINITY, 0, 0); operators],
             cells: 0,
             bytes: 0,
@@ -185,6 +194,9 @@ impl WatermarkTracker {
     }
 
     fn close_stall(&mut self, now: f64) {
+        if now - self.since >= STALL_KEPT {
+            self.stalls.push((self.since, now));
+        }
         if now - self.since > self.stats.longest_stall {
             self.stats.longest_stall = now - self.since;
             self.stats.stall_from = self.since;
@@ -351,6 +363,33 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         self.tracker.stats
     }
 
+    /// The combined watermark's stalls of at least [`STALL_KEPT`] closed so far in the current
+    /// timeline (a crash forgets those it undoes), in order: processing-time spans `[from,
+    /// until)`, each ended by an advance or by the end of input. The stall still going on is
+    /// [`Pipeline::watermark_stalled_since`].
+    pub fn watermark_stalls(&self) -> &[(f64, f64)] {
+        &self.tracker.stalls
+    }
+
+    /// The events an outage holds back, as `(offset, heal)` in offset order: those of a
+    /// partition whose processing time falls in one of its outages, which it emits at the
+    /// outage's end (+∞: not healed) instead of at their own time.
+    pub fn held_back(&self) -> Vec<(usize, f64)> {
+        let events = &self.stream.borrow().events;
+        let mut v = Vec::new();
+        for (p, spans) in self.outages.spans.iter().enumerate() {
+            let offsets = &self.partitions[p];
+            let at = |i: usize| events.get(i).map_or(f64::INFINITY, |e| e.proc_time);
+            for &(from, until) in spans {
+                let a = offsets.partition_point(|&i| at(i as usize) < from);
+                let b = offsets.partition_point(|&i| at(i as usize) < until);
+                v.extend(offsets[a..b].iter().map(|&i| (i as usize, until)));
+            }
+        }
+        v.sort_unstable_by_key(|&(i, _)| i);
+        v
+    }
+
     /// Since when (processing time, ms) the combined watermark has not advanced, while the
     /// input has not ended; None once every source has ended.
     pub fn watermark_stalled_since(&self) -> Option<f64> {
@@ -386,6 +425,8 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         }
         let t = &mut self.tracker;
         t.since = self.now;
+        let now = self.now;
+        t.stalls.retain(|&(_, until)| until <= now);
         t.input_ended = self.sources.iter().all(|s| s.ended);
         for (seen, op) in t.operators.iter_mut().zip(&self.operators) {
             *seen = (

@@ -1,8 +1,9 @@
-//! The read model's source partitions: what each did (cut off, idle, healed) and how long
-//! the job's combined watermark has stood still, for a parallel run at its playhead. A single
-//! run has no partitions: empty, None. And each partition's watermark as a lane over
-//! processing time (its lag behind the clock, its outages and idle spans marked), with the
-//! combined watermark's lane above them.
+//! The read model's source partitions: what each did (cut off, idle, healed), how long the
+//! job's combined watermark has stood still and the spans in which it did ([`Stall`]), and
+//! the events an outage held back ([`HeldBack`]: emitted at the heal instead of at their own
+//! time), for a parallel run at its playhead. A single run has no partitions: empty, None.
+//! And each partition's watermark as a lane over processing time (its lag behind the clock,
+//! its outages and idle spans marked), with the combined watermark's lane above them.
 
 use super::super::pipeline::PartitionView;
 use super::history::slice;
@@ -46,7 +47,80 @@ pub struct Lane {
 /// (processing time, ms): five watermark samples, longer than a flowing stream's gaps.
 pub const STALL_SHOWN: f64 = 5.0 * super::super::job_timeline::WATERMARK_SAMPLE;
 
+/// A span of processing time in which the job's combined watermark stood still, at least
+/// [`STALL_SHOWN`] long.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Stall {
+    /// When it stopped advancing, processing time, ms.
+    pub from: f64,
+    /// When it advanced again (or the input ended); the clock now while it still stands.
+    pub until: f64,
+    /// It still stands at the clock.
+    pub ongoing: bool,
+}
+
+impl Stall {
+    /// How long it stood still, ms.
+    pub fn length(&self) -> f64 {
+        self.until - self.from
+    }
+}
+
+/// An event an outage held back: its partition emitted it at the heal, not at its own
+/// processing time.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct HeldBack {
+    /// Its stream offset.
+    pub offset: usize,
+    /// When its partition emitted it: the outage's end, processing time, ms (+∞: not healed).
+    pub heal: f64,
+}
+
 impl Trace {
+    /// The spans of processing time, oldest first, in which the job's combined watermark stood
+    /// still for at least [`STALL_SHOWN`] before the end of input, in the current timeline:
+    /// those it has ended, then the one it stands in now, up to the clock. Empty for a single
+    /// run.
+    pub fn watermark_stalls(&self) -> Vec<Stall> {
+        let Some(j) = self.job() else {
+            return Vec::new();
+        };
+        let p = j.pipeline();
+        let mut v: Vec<Stall> = p
+            .watermark_stalls()
+            .iter()
+            .filter(|&&(from, until)| until - from >= STALL_SHOWN)
+            .map(|&(from, until)| Stall {
+                from,
+                until,
+                ongoing: false,
+            })
+            .collect();
+        if let Some(since) = p.watermark_stalled_since() {
+            let now = j.now();
+            if now - since >= STALL_SHOWN && !j.is_finished() {
+                v.push(Stall {
+                    from: since,
+                    until: now,
+                    ongoing: true,
+                });
+            }
+        }
+        v
+    }
+
+    /// The events an outage holds back (in the outages given and pressed so far), in offset
+    /// order, each with the heal that releases it. Empty for a single run.
+    pub fn held_back(&self) -> Vec<HeldBack> {
+        self.job().map_or_else(Vec::new, |j| {
+            j.pipeline()
+                .held_back()
+                .into_iter()
+                .map(|(offset, heal)| HeldBack { offset, heal })
+                .collect()
+        })
+    }
+
     /// Each source partition at the run's clock: events, outages, idle spans, watermark. A
     /// partition is out while the clock is inside one of its outages (a cut pressed at the
     /// clock counts at once). Empty for a single run.
@@ -98,10 +172,29 @@ impl Trace {
         (d >= STALL_SHOWN && !j.is_finished()).then_some(d)
     }
 
+    /// Where the lanes' processing time ends: the run's whole extent, not the clock, so that a
+    /// column keeps its span as the run plays: the last event's processing time, or an
+    /// outage's heal after it, or the clock once past both.
+    pub fn lanes_end(&self) -> f64 {
+        let Some(j) = self.job() else {
+            return f64::NEG_INFINITY;
+        };
+        let last = self.stream().events.last().map_or(0.0, |e| e.proc_time);
+        let heals = j
+            .pipeline()
+            .outages()
+            .iter()
+            .map(|o| o.until)
+            .filter(|u| u.is_finite())
+            .fold(last, f64::max);
+        heals.max(j.now())
+    }
+
     /// The combined watermark's lane and each partition's, `n` columns over processing time
-    /// from the first watermark sample to the clock now: per column the lag behind the clock
-    /// at its end, and whether the partition was out or idle in it. Empty for a single run and
-    /// before the first sample.
+    /// from the first watermark sample to the run's end ([`Trace::lanes_end`]), so a column's
+    /// span stays put as the run plays: per column the lag behind the clock at its end, and
+    /// whether the partition was out or idle in it; a column after the clock is blank (no
+    /// lag, flowing). Empty for a single run and before the first sample.
     pub fn watermark_lanes(&self, n: usize) -> Vec<Lane> {
         let Some(j) = self.job() else {
             return Vec::new();
@@ -111,7 +204,11 @@ impl Trace {
             return Vec::new();
         };
         let now = j.now();
-        let span = (now - from).max(0.0);
+        let span = (self.lanes_end() - from).max(0.0);
+        let blank = LaneCell {
+            lag: None,
+            mark: LaneMark::Flowing,
+        };
         let lag_at = |points: &[(f64, f64)], t: f64| {
             let k = points.partition_point(|&(pt, _)| pt <= t).checked_sub(1)?;
             let (pt, wm) = points[k];
@@ -121,9 +218,15 @@ impl Trace {
         let mut lanes = vec![Lane {
             partition: None,
             cells: (0..n)
-                .map(|i| LaneCell {
-                    lag: lag_at(combined, slice(from, span, i, n).1),
-                    mark: LaneMark::Flowing,
+                .map(|i| {
+                    let (a, b) = slice(from, span, i, n);
+                    if a > now {
+                        return blank;
+                    }
+                    LaneCell {
+                        lag: lag_at(combined, b.min(now)),
+                        mark: LaneMark::Flowing,
+                    }
                 })
                 .collect(),
             watermark: Some(j.watermark()).filter(|w| !w.is_nan() && *w > f64::NEG_INFINITY),
@@ -147,8 +250,11 @@ impl Trace {
                 cells: (0..n)
                     .map(|i| {
                         let (a, b) = slice(from, span, i, n);
+                        if a > now {
+                            return blank;
+                        }
                         LaneCell {
-                            lag: lag_at(points, b),
+                            lag: lag_at(points, b.min(now)),
                             mark: mark_in(a, b.min(now)),
                         }
                     })

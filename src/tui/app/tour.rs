@@ -38,9 +38,11 @@ impl App {
             .is_none_or(|t| t.step().show.shows(panel))
     }
 
-    /// The panels the tour's current step is about, by their layout names: the ones it
-    /// shows when it names them, and the one it highlights (the selected window: the windows
-    /// table and the pane history). At 80×24 they are given room ([`Areas::room_for`]).
+    /// The panels the tour's current step is about, by their layout names: the one it
+    /// highlights (the selected window: the windows table and the pane history), and the plot
+    /// when the step crashes the job (the crash and its replay are drawn there). Not the
+    /// panels it shows: a step may show every panel and still be about a few. At 80×24 they
+    /// are given room ([`Areas::room_for`]); at 120×40 every panel has its own.
     ///
     /// [`Areas::room_for`]: crate::tui::geometry::Areas::room_for
     pub fn tour_needs(&self) -> Vec<&'static str> {
@@ -48,11 +50,10 @@ impl App {
             return Vec::new();
         };
         let step = tour.step();
-        let mut v: Vec<&'static str> = crate::tui::tour::PANELS
-            .iter()
-            .copied()
-            .filter(|p| step.show.names(p))
-            .collect();
+        let mut v: Vec<&'static str> = Vec::new();
+        if !step.crash_at.is_empty() {
+            v.push("plot");
+        }
         match step.highlight {
             Some(Highlight::Panel(p)) => v.push(p),
             Some(Highlight::Window) => v.extend(["windows", "panes"]),

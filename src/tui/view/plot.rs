@@ -17,6 +17,13 @@
 //! room has voted.
 //! A frame costs one pass over the arrived events (an even sample of huge inputs).
 //!
+//! A job whose partition was cut off: the rows of processing time in which the combined
+//! watermark stood still are bracketed on both borders (┃) and labelled with how long it
+//! stood; the events the outage held back are drawn on the row where they arrived, the heal,
+//! in their fate's glyph reversed, so the burst stands out with the fates it met. Side by side
+//! (`v`), the events whose fate differs between A and B (the read model's `fate_differences`)
+//! are drawn reversed in the policy colour on both plots, and the legend counts them.
+//!
 //! Session windows differ from key to key, so the plot draws the selected key's session ends
 //! (none for all keys) and the selected session's edges; under the event-time labels, a lane per key shown draws the
 //! run's sessions so far as spans and marks the merges (`lanes`). The global window has no
@@ -30,6 +37,7 @@ use ratatui::widgets::{Block, Borders, Widget};
 
 use crate::engine::lateness::secs;
 use crate::engine::predict::Question;
+use crate::engine::trace::{fate_differences, FateDiff, Trace};
 use crate::engine::{Fate, Timing};
 
 use super::super::app::App;
@@ -69,6 +77,12 @@ enum Mark {
     OnTimeOne,
     Late(u8),
     Dropped(u8),
+    /// Events an outage held back, drawn where they arrived (the heal), by the fate most of
+    /// them met.
+    Held(Fate),
+    /// Side by side: events whose fate differs in the other run, by the fate most of them met
+    /// in this one.
+    Differs(Fate),
     Replayed,
     InspectedWindow,
     PastGrace,
@@ -100,13 +114,15 @@ impl Mark {
             Mark::OnTimeOne => 12,
             Mark::Late(_) => 13,
             Mark::Dropped(_) => 14,
-            Mark::Replayed => 15,
-            Mark::InspectedWindow => 16,
-            Mark::PastGrace => 17,
-            Mark::GraceBand => 18,
-            Mark::WindowEnd => 19,
-            Mark::AtArrival => 20,
-            Mark::Inspected => 21,
+            Mark::Held(_) => 15,
+            Mark::Differs(_) => 16,
+            Mark::Replayed => 17,
+            Mark::InspectedWindow => 18,
+            Mark::PastGrace => 19,
+            Mark::GraceBand => 20,
+            Mark::WindowEnd => 21,
+            Mark::AtArrival => 22,
+            Mark::Inspected => 23,
         }
     }
 }
@@ -142,6 +158,14 @@ fn mark_cell(theme: &Theme, m: Mark, ineq: Option<&Inequality>) -> Option<(char,
         Mark::Watermark | Mark::WatermarkRun => (glyph::WATERMARK, theme.watermark),
         Mark::Late(l) => (ramp(Fate::Late, l), theme.late),
         Mark::Dropped(l) => (ramp(Fate::Dropped, l), theme.dropped),
+        Mark::Held(f) => (
+            Theme::fate_glyph(f),
+            theme.fate(f).add_modifier(Modifier::REVERSED),
+        ),
+        Mark::Differs(f) => (
+            Theme::fate_glyph(f),
+            theme.policy.add_modifier(Modifier::REVERSED),
+        ),
         Mark::Replayed => (glyph::REPLAYED, theme.policy),
         Mark::InspectedWindow => (glyph::INSPECTED_WINDOW, fate_style),
         Mark::PastGrace => (glyph::PAST_GRACE, theme.dropped),
@@ -165,9 +189,66 @@ pub fn share(n: usize, total: usize, percent: f64) -> String {
     }
 }
 
-/// The legend: the glyphs, the fates' shares of the events so far, the watermark; the widest
-/// that fits in `width` columns.
-fn legend(app: &App, width: u16) -> Line<'static> {
+/// What the plot marks besides the fates, for the legend: the events held back by an outage
+/// (drawn so far) and, side by side, those whose fate differs from the other run's.
+#[derive(Debug, Clone, Copy, Default)]
+struct Marked {
+    held: usize,
+    differ: Option<usize>,
+}
+
+impl Marked {
+    /// The legend's spans for them: `≠ 212 differ` (reversed in the policy colour, as the plot
+    /// draws them), `• 412 held back` (reversed).
+    fn spans(self, t: &Theme) -> Vec<Span<'static>> {
+        let mut v = Vec::new();
+        if let Some(n) = self.differ {
+            v.push(Span::raw(" "));
+            v.push(Span::styled(
+                glyph::DIFFERS.to_string(),
+                t.policy.add_modifier(Modifier::REVERSED),
+            ));
+            v.push(Span::styled(format!(" {n} differ "), t.policy));
+        } else if self.held > 0 {
+            v.push(Span::raw(" "));
+            v.push(Span::styled(
+                glyph::ON_TIME.to_string(),
+                t.text.add_modifier(Modifier::REVERSED),
+            ));
+            v.push(Span::styled(format!(" {} held back ", self.held), t.text));
+        }
+        v
+    }
+}
+
+/// The legend: what else is marked (held back, differing), the glyphs, the fates' shares of
+/// the events so far, the watermark; the widest that fits in `width` columns.
+fn legend(app: &App, width: u16, marked: Marked) -> Line<'static> {
+    let extra = marked.spans(&app.theme);
+    let room = usize::from(width.saturating_sub(2));
+    let base = fates_legend(app, width);
+    if extra.is_empty() {
+        return base;
+    }
+    let mut both = extra.clone();
+    both.extend(fates_legend(
+        app,
+        width.saturating_sub(Line::from(extra.clone()).width() as u16),
+    ));
+    if Line::from(both.clone()).width() <= room && both.len() > extra.len() {
+        return Line::from(both);
+    }
+    let alone = Line::from(extra);
+    if alone.width() <= room {
+        alone
+    } else {
+        base
+    }
+}
+
+/// The fates' part of the legend, the widest that fits in `width` columns (nothing when none
+/// does).
+fn fates_legend(app: &App, width: u16) -> Line<'static> {
     let t = &app.theme;
     // What the tour has not taught yet is not in the legend: before fates, the events alone;
     // before the watermark, no watermark.
@@ -259,9 +340,80 @@ fn legend(app: &App, width: u16) -> Line<'static> {
         .unwrap_or_default()
 }
 
-/// Draws the plot panel.
-pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
+/// The rows of processing time in which the job's combined watermark stood still: both
+/// borders bracketed (┃, the warning colour) and, where the plot's cells are free, how long
+/// it stood, on the band's middle row.
+fn stalls(app: &App, area: Rect, f: &PlotFrame, grid: &[Mark], buf: &mut Buffer) {
     let t = &app.theme;
+    let w = f.inner.width as usize;
+    for s in app.trace.watermark_stalls() {
+        let Some((top, bottom)) = stall_rows(f, s.from, s.until) else {
+            continue;
+        };
+        for r in top..=bottom {
+            let y = f.inner.y + r;
+            for x in [area.x, area.right().saturating_sub(1)] {
+                if let Some(cell) = buf.cell_mut((x, y)) {
+                    cell.set_char(glyph::STALL).set_style(t.warn);
+                }
+            }
+        }
+        let length = secs(s.length());
+        let labels = [
+            format!(" watermark still {length} "),
+            format!(" wm still {length} "),
+            format!(" {length} "),
+        ];
+        let mid = top + (bottom - top) / 2;
+        let free = |r: u16, from: u16, n: u16| {
+            (from..from + n).all(|c| {
+                grid.get(usize::from(r) * w + usize::from(c))
+                    .is_some_and(|m| m.rank() <= Mark::Playhead.rank())
+            })
+        };
+        // The band's rows from its middle outwards; on each, the first free run of columns.
+        let mut rows: Vec<u16> = (top..=bottom).collect();
+        rows.sort_by_key(|&r| r.abs_diff(mid));
+        'rows: for l in &labels {
+            let n = l.chars().count() as u16;
+            if n >= f.inner.width {
+                continue;
+            }
+            for &r in &rows {
+                if let Some(c) = (0..=f.inner.width - n).find(|&c| free(r, c, n)) {
+                    buf.set_stringn(f.inner.x + c, f.inner.y + r, l, usize::from(n), t.warn);
+                    break 'rows;
+                }
+            }
+        }
+    }
+}
+
+/// The plot rows (top, bottom) a stall from `from` to `until` (processing time) covers,
+/// clamped to the plot; None when it is wholly off it.
+pub fn stall_rows(f: &PlotFrame, from: f64, until: f64) -> Option<(u16, u16)> {
+    let (lo, hi) = (from.max(f.y.0), until.min(f.y.1));
+    if lo > hi {
+        return None;
+    }
+    let bottom = f.row(lo)?;
+    let top = f.row(hi).unwrap_or(0);
+    Some((top.min(bottom), bottom))
+}
+
+/// Draws the plot panel (side by side, A's: the events whose fate differs from B's marked).
+pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
+    let other = app.side.as_ref().map(|s| &s.b.trace);
+    render_against(app, other, area, buf);
+}
+
+/// Draws the plot panel, the events whose fate differs from `other`'s (the other run side by
+/// side) marked.
+pub fn render_against(app: &App, other: Option<&Trace>, area: Rect, buf: &mut Buffer) {
+    let t = &app.theme;
+    let diff = other
+        .filter(|_| !app.tour_hides("fates"))
+        .map(|b| fate_differences(&app.trace, b));
     let mut title = vec![Span::styled(" Two clocks ", t.title)];
     if app.plot_exceptions_only {
         title.push(Span::styled("only late & dropped (f) ", t.key));
@@ -283,18 +435,29 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     {
         title.push(axes);
     }
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(t.border)
-        .title(Line::from(title))
-        .title_bottom(legend(app, area.width));
-    block.render(area, buf);
     let Some(f) = app.plot_frame(area) else {
+        Block::default()
+            .borders(Borders::ALL)
+            .border_style(t.border)
+            .title(Line::from(title))
+            .title_bottom(legend(app, area.width, Marked::default()))
+            .render(area, buf);
         return;
     };
     let (w, h) = (f.inner.width as usize, f.inner.height as usize);
     let mut grid = vec![Mark::Empty; w * h];
     let mut events = Cells::new(w * h);
+    let held = layer(app, &f, &mut events, diff.as_ref());
+    let marked = Marked {
+        held,
+        differ: diff.as_ref().map(FateDiff::len),
+    };
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(t.border)
+        .title(Line::from(title))
+        .title_bottom(legend(app, area.width, marked));
+    block.render(area, buf);
 
     // Window ends, the selected window's two edges. Sessions differ from key to key: the
     // selected key's (the oracle's sessions, the table's rows; all keys: none, each lane shows
@@ -350,7 +513,6 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         }
     }
 
-    layer(app, &f, &mut events);
     events.place(
         &mut grid,
         !app.plot_exceptions_only,
@@ -376,6 +538,9 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         }
     }
     panes::labels(app, &f, &grid, &bars, buf);
+    if !app.tour_hides("watermark") {
+        stalls(app, area, &f, &grid, buf);
+    }
     if let Some(q) = ineq {
         inequality_labels(app, &q, &f, buf);
     }
@@ -450,6 +615,10 @@ struct Cells {
     /// On time, late, dropped.
     counts: Vec<[u32; 3]>,
     replayed: Vec<bool>,
+    /// Of those, the events an outage held back, by fate.
+    held: Vec<[u32; 3]>,
+    /// Of those, the events whose fate differs in the other run, by fate.
+    differs: Vec<[u32; 3]>,
 }
 
 fn fate_index(f: Fate) -> usize {
@@ -467,7 +636,26 @@ impl Cells {
         Cells {
             counts: vec![[0; 3]; n],
             replayed: vec![false; n],
+            held: vec![[0; 3]; n],
+            differs: vec![[0; 3]; n],
         }
+    }
+
+    /// The fate most of the cell's events of one kind met (the rarer on a tie), if it has any.
+    fn most(of: Option<&[u32; 3]>) -> Option<Fate> {
+        let c = of?;
+        (0..3)
+            .filter(|&k| c[k] > 0)
+            .max_by_key(|&k| (c[k], k))
+            .map(|k| FATES[k])
+    }
+
+    /// The mark of a cell holding differing or held-back events, which it shows whatever its
+    /// count: differing first.
+    fn special(&self, i: usize) -> Option<Mark> {
+        Cells::most(self.differs.get(i))
+            .map(Mark::Differs)
+            .or_else(|| Cells::most(self.held.get(i)).map(Mark::Held))
     }
 
     fn add(&mut self, i: usize, fate: Fate, weight: usize) {
@@ -523,6 +711,14 @@ impl Cells {
             let Some((fate, n)) = shown(c) else {
                 continue;
             };
+            if let Some(m) = self.special(i).filter(|_| !self.replayed[i]) {
+                if let Some(g) = grid.get_mut(i) {
+                    if m.rank() > g.rank() {
+                        *g = m;
+                    }
+                }
+                continue;
+            }
             if single {
                 let m = if self.replayed[i] {
                     Mark::Replayed
@@ -575,27 +771,42 @@ impl Cells {
 
 /// The run's events by the fate they met (a parallel run's: at its operators, and whether
 /// they were taken again in a replay), an even sample of huge runs each weighted by its
-/// stride.
-fn layer(app: &App, f: &PlotFrame, cells: &mut Cells) {
+/// stride, each on the row of its arrival (an event an outage held back: the heal's), those
+/// held back and those in `diff` counted apart. Returns how many held-back events it drew.
+fn layer(app: &App, f: &PlotFrame, cells: &mut Cells, diff: Option<&FateDiff>) -> usize {
     let w = f.inner.width as usize;
+    let mut held = 0;
     let hide_fates = app.tour_hides("fates");
     let with_on_time = !app.plot_exceptions_only;
     app.trace
         .sample(ON_TIME_SAMPLES, EXCEPTION_SAMPLES, with_on_time, |s| {
             let e = &s.event;
-            let (Some(c), Some(r)) = (f.col(e.event_time), f.row(e.proc_time)) else {
+            let (Some(c), Some(r)) = (f.col(e.event_time), f.row(s.arrival)) else {
                 return;
             };
             let i = r as usize * w + c as usize;
             // Before the tour teaches fates, every event is drawn alike.
             let fate = if hide_fates { Fate::OnTime } else { s.fate };
             cells.add(i, fate, s.weight);
+            let n = u32::try_from(s.weight).unwrap_or(u32::MAX);
+            if s.held && !hide_fates {
+                held += s.weight;
+                if let Some(k) = cells.held.get_mut(i) {
+                    k[fate_index(fate)] = k[fate_index(fate)].saturating_add(n);
+                }
+            }
+            if diff.is_some_and(|d| d.contains(s.offset)) {
+                if let Some(k) = cells.differs.get_mut(i) {
+                    k[fate_index(fate)] = k[fate_index(fate)].saturating_add(n);
+                }
+            }
             if s.replayed {
                 if let Some(x) = cells.replayed.get_mut(i) {
                     *x = true;
                 }
             }
         });
+    held
 }
 
 /// The run's watermark line: per column, where the watermark first reached it; per row, where

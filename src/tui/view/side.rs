@@ -140,7 +140,7 @@ pub fn render_b_plot(app: &App, area: Rect, buf: &mut Buffer) {
     let Some(b) = run(app, Which::B) else {
         return;
     };
-    super::plot::render(b, area, buf);
+    super::plot::render_against(b, Some(&app.trace), area, buf);
     render_title(app, Which::B, area, buf);
     super::inspect::render(b, area, buf);
 }

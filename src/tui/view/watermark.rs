@@ -7,8 +7,11 @@
 //!
 //! A job with two partitions or more draws lanes instead of the gap history: the combined
 //! watermark's lag behind processing time (`all`, its gap over time) and each partition's,
-//! one row each over processing time so far on one scale, a partition's outage (`▓`) and idle
-//! spans (`░`) marked, its watermark now at the right. So the class sees one partition's
+//! one row each over the run's whole processing time (the columns keep their span as it
+//! plays; those not reached yet are blank), a partition's outage (`▓`) and idle spans (`░`)
+//! marked, its watermark now at the right. The lag's scale is fixed, the same for every run
+//! and every playhead so that two runs and two moments compare: a bar a step taller for each
+//! of 1 s, 2 s, 5 s, 10 s, 20 s, 45 s, 90 s and beyond ([`lag_level`]), said in the legend. So the class sees one partition's
 //! watermark freeze, the combined one's lag climb with it, and (with an idle timeout) the
 //! combined one move on without it. Lanes that do not fit are counted in the legend.
 
@@ -351,6 +354,20 @@ const LANE_VALUE: u16 = 8;
 
 /// Bars for a lag of 0 to 8 eighths of the scale.
 const BARS: [char; 9] = [' ', '▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+/// The lag (s) at or under which a lane's bar is each height, lowest first: a bar a step
+/// taller per step (a doubling, roughly), the last for any lag beyond the one before.
+pub const LAG_STEPS_S: [f64; 8] = [1.0, 2.0, 5.0, 10.0, 20.0, 45.0, 90.0, f64::INFINITY];
+
+/// The bar height (1 to 8 eighths) for a lag of `lag` ms on the lanes' fixed scale.
+pub fn lag_level(lag: f64) -> usize {
+    let s = lag / 1000.0;
+    1 + LAG_STEPS_S
+        .iter()
+        .take_while(|&&step| s > step)
+        .count()
+        .min(7)
+}
+
 /// A partition's column while it was cut off, and while it was idle.
 pub const OUT: char = '▓';
 /// A partition's column while it was idle (operators left it out of their watermark).
@@ -374,17 +391,6 @@ fn render_lanes(app: &App, inner: Rect, buf: &mut Buffer, partitions: usize) {
     let spark_w = inner.width.saturating_sub(LANE_LABEL + LANE_VALUE);
     let lanes = app.trace.watermark_lanes(usize::from(spark_w));
     let shown = rows.min(total);
-    let top = gap_scale(
-        lanes
-            .iter()
-            .take(shown)
-            .flat_map(|l| l.cells.iter())
-            .filter(|c| c.mark == LaneMark::Flowing)
-            .filter_map(|c| c.lag)
-            .map(|l| (l / 1000.0).round() as u64)
-            .max()
-            .unwrap_or(0),
-    );
     let hidden = total - shown;
     let more = if hidden > 0 {
         format!(" · {hidden} more not shown")
@@ -395,19 +401,34 @@ fn render_lanes(app: &App, inner: Rect, buf: &mut Buffer, partitions: usize) {
         inner.width,
         vec![
             Line::from(vec![
-                Span::styled(format!("lag behind now, 0–{top}s  "), t.dim),
+                Span::styled("lag behind now ", t.dim),
+                Span::styled(
+                    format!("{}1s {}10s {}90s+  ", BARS[1], BARS[4], BARS[8]),
+                    t.watermark,
+                ),
                 Span::styled(format!("{OUT} out "), t.dropped),
                 Span::styled(format!("{IDLE} idle"), t.late),
                 Span::styled(more.clone(), t.dim),
             ]),
             Line::from(vec![
-                Span::styled(format!("lag 0–{top}s "), t.dim),
+                Span::styled("lag ", t.dim),
+                Span::styled(
+                    format!("{}1s {}10s {}90s+ ", BARS[1], BARS[4], BARS[8]),
+                    t.watermark,
+                ),
                 Span::styled(format!("{OUT} out "), t.dropped),
                 Span::styled(format!("{IDLE} idle"), t.late),
                 Span::styled(more.clone(), t.dim),
             ]),
             Line::from(vec![
-                Span::styled(format!("lag 0–{top}s "), t.dim),
+                Span::styled("lag ", t.dim),
+                Span::styled(format!("{}1s {}90s+ ", BARS[1], BARS[8]), t.watermark),
+                Span::styled(format!("{OUT} out "), t.dropped),
+                Span::styled(format!("{IDLE} idle"), t.late),
+                Span::styled(format!(" +{hidden}"), t.dim),
+            ]),
+            Line::from(vec![
+                Span::styled(format!("{}1s {}90s+ ", BARS[1], BARS[8]), t.watermark),
                 Span::styled(format!("{OUT} out "), t.dropped),
                 Span::styled(format!("{IDLE} idle"), t.late),
                 Span::styled(format!(" +{hidden}"), t.dim),
@@ -440,15 +461,14 @@ fn render_lanes(app: &App, inner: Rect, buf: &mut Buffer, partitions: usize) {
                 height: 1,
                 ..inner
             },
-            top,
             buf,
         );
     }
 }
 
-/// One lane on one row: its label, a bar per column (its lag on the scale `top` s, or its
+/// One lane on one row: its label, a bar per column (its lag on the fixed scale, or its
 /// outage or idle mark) and its watermark now.
-fn draw_lane(app: &App, lane: &Lane, row: Rect, top: u64, buf: &mut Buffer) {
+fn draw_lane(app: &App, lane: &Lane, row: Rect, buf: &mut Buffer) {
     let t = &app.theme;
     let now_style = match lane.now {
         LaneMark::Out => t.dropped,
@@ -461,7 +481,6 @@ fn draw_lane(app: &App, lane: &Lane, row: Rect, top: u64, buf: &mut Buffer) {
     };
     super::text::string(buf, row.x, row.y, label, LANE_LABEL - 1, label_style);
     let x0 = row.x + LANE_LABEL;
-    let scale = (top.max(1) * 1000) as f64;
     for (k, c) in lane.cells.iter().enumerate() {
         let x = x0 + k as u16;
         if x >= row.right().saturating_sub(LANE_VALUE) {
@@ -471,10 +490,7 @@ fn draw_lane(app: &App, lane: &Lane, row: Rect, top: u64, buf: &mut Buffer) {
             LaneMark::Out => (OUT, t.dropped),
             LaneMark::Idle => (IDLE, t.late),
             LaneMark::Flowing => match c.lag {
-                Some(lag) => {
-                    let level = ((lag / scale) * 8.0).round().clamp(1.0, 8.0) as usize;
-                    (BARS[level], t.watermark)
-                }
+                Some(lag) => (BARS[lag_level(lag)], t.watermark),
                 None => (' ', t.dim),
             },
         };
