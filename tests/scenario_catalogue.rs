@@ -15,6 +15,7 @@ use serde_json::Value;
 use twoclocks::cli::{execute, parse, ui_options, Invocation};
 use twoclocks::engine::pipeline::Outage;
 use twoclocks::engine::scenario::{lesson, sessions, ScenarioName, Source};
+use twoclocks::engine::timeline::{truth, Timeline};
 use twoclocks::tui::app::{update, Action, App, JobPreset, Msg};
 use twoclocks::tui::{app_for, view};
 
@@ -380,6 +381,30 @@ fn the_lesson_opens_paused_at_one_x() {
     let (a, _) = ui(&["--scenario", "classroom"]).unwrap();
     assert!(a.playhead.playing);
     assert_eq!(a.dials.speed, 10.0);
+}
+
+#[test]
+fn the_sessions_scenario_has_late_events_bridging_two_fired_sessions() {
+    let p = ScenarioName::Sessions.preset();
+    let stream = p.source.stream().unwrap();
+    let t = Timeline::run_to(p.config, &stream, stream.len(), true);
+    // A kept late event whose window reached two sessions the watermark had passed: one
+    // session of the two, and that one right (the oracle merges them too).
+    let bridges: Vec<_> = t
+        .session_changes()
+        .iter()
+        .filter(|c| c.is_bridge() && c.late && c.fired == 2)
+        .collect();
+    assert!(bridges.len() >= 10, "{}", bridges.len());
+    // One near the tour's sessions step: key u049, before 665 s.
+    assert!(
+        bridges
+            .iter()
+            .any(|c| stream.key_name(c.key) == "u049"
+                && (600_000.0..665_000.0).contains(&c.proc_time))
+    );
+    let finals = t.final_score(&truth(&stream, &p.config.window)).unwrap();
+    assert_eq!(finals.score.events_lost, 0, "{finals:?}");
 }
 
 #[test]

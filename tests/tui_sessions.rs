@@ -299,9 +299,35 @@ fn only_a_recording_processor_records_and_it_changes_no_figure() {
 
 #[test]
 fn sessions_open_on_the_first_session_and_a_gap_that_merges_everything_is_said() {
-    // The sessions scenario opens on the selected key's first session, not its fourth.
+    // The sessions scenario opens on the session nearest the playhead, of whichever key: not
+    // the first key's first session, minutes past it.
     let a = app(&["--scenario", "sessions"]).unwrap();
-    assert_eq!(a.selection.window, 0);
+    let now = a.playhead.now;
+    let key = a.selection.key.expect("a key");
+    let chosen = a.scenario.windows_of(Some(key))[a.selection.window];
+    let away = |w: &twoclocks::engine::WindowId| {
+        if (w.start()..w.end()).contains(&now) {
+            0.0
+        } else {
+            (w.start() - now).abs().min((w.end() - now).abs())
+        }
+    };
+    assert!(away(&chosen) < 30_000.0, "{chosen:?} at {now}");
+    // Nearer in whole gaps (30 s) than any other key's, or as near and the first such key.
+    let gaps = |w: &twoclocks::engine::WindowId| (away(w) / 30_000.0).floor();
+    for k in 0..a.scenario.keys() as u32 {
+        for w in a.scenario.windows_of(Some(k)) {
+            assert!(
+                gaps(w) > gaps(&chosen) || (gaps(w) == gaps(&chosen) && k >= key),
+                "{w:?} of key {k} is nearer than {chosen:?}"
+            );
+        }
+    }
+    let first = a.scenario.windows_of(Some(0))[0];
+    assert!(
+        first.start() - now > 60_000.0,
+        "the first key's first session {first:?}"
+    );
     assert!(!ui_common_said(&a).contains("whole stream"));
     // A gap longer than any quiet spell: one session per key, and the footer says why.
     let a = app(&["--session", "5s"]).unwrap();

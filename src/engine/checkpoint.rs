@@ -223,6 +223,14 @@ impl Sink {
         self.upserts.values().map(|p| p.value).sum()
     }
 
+    /// [`Sink::panes_once_total`] for one cell: Σ of the values of its panes, each once.
+    pub fn panes_once_of(&self, cell: CellId) -> i64 {
+        self.upserts
+            .range((cell, 0)..=(cell, u32::MAX))
+            .map(|(_, p)| p.value)
+            .sum()
+    }
+
     /// The value of every cell as the sink holds it now.
     pub fn output(&self) -> BTreeMap<CellId, i64> {
         match self.kind {

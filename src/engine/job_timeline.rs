@@ -506,6 +506,23 @@ impl JobTimeline {
             phase,
             latest: None,
             sinks: Some(SinkKind::ALL.map(|k| self.sink_value(k, &cells))),
+            over: Some(self.over_of(&cells)),
+        }
+    }
+
+    /// [`JobTimeline::over_by_cause`] for `cells` alone: how much of the additive sink's
+    /// excess over the idempotent one there is panes added again, how much replayed panes.
+    /// Over every cell it adds up to the whole.
+    pub fn over_of(&self, cells: &[CellId]) -> OverCount {
+        let p = &self.pipeline;
+        let additive = p.sink(SinkKind::Additive).output();
+        let idempotent = p.sink(SinkKind::Idempotent);
+        let values = idempotent.output();
+        let once: i64 = cells.iter().map(|&c| idempotent.panes_once_of(c)).sum();
+        let sum = |m: &BTreeMap<CellId, i64>| cells.iter().filter_map(|c| m.get(c)).sum::<i64>();
+        OverCount {
+            readded: once - sum(&values),
+            replayed: sum(&additive) - once,
         }
     }
 

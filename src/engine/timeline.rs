@@ -401,6 +401,7 @@ impl Timeline {
             phase: self.window_phase(window, &cells),
             latest,
             sinks: None,
+            over: None,
         }
     }
 

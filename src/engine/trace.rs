@@ -90,6 +90,8 @@ pub struct WindowRow {
     pub latest: Option<Pane>,
     /// A parallel run's sinks, in [`SinkKind::ALL`](super::checkpoint::SinkKind::ALL) order: Σ of the values each holds.
     pub sinks: Option<[i64; 3]>,
+    /// A parallel run's additive sink over its idempotent one in this row's cells, by cause.
+    pub over: Option<OverCount>,
 }
 
 impl WindowRow {

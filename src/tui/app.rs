@@ -25,7 +25,7 @@ use crate::engine::pipeline::{Outage, PipelineConfig};
 use crate::engine::predict::Prediction;
 use crate::engine::timeline::Timeline;
 use crate::engine::trace::{Clock, Trace};
-use crate::engine::{KeyId, WindowFn};
+use crate::engine::{KeyId, WindowFn, WindowId};
 
 pub use super::action::Action;
 pub use super::dials::{
@@ -242,15 +242,17 @@ impl App {
     pub fn new_shared(scenario: Arc<Scenario>, dials: Dials, theme: Theme) -> App {
         let trace =
             Trace::single_start(dials.config(), scenario.stream.clone(), scenario.proc_time);
-        // Sessions open on the selected key's first session, the nearest the playhead's start
-        // (the fourth would lie far past it); other windows on the fourth, a few before it.
-        let window = if scenario.merging || scenario.windows.len() <= 3 {
-            0
-        } else {
-            3
-        };
-        let key = if scenario.keys() > 0 { Some(0) } else { None };
         let start = scenario.proc_time.0;
+        // Sessions open on the session nearest the playhead, of whichever key holds it (the
+        // first key's first session may lie minutes past it); other windows on the fourth of
+        // the first key, a few before it.
+        let (key, window) = match nearest_session(&scenario, &dials.window, start) {
+            Some((key, window)) => (Some(key), window),
+            None if scenario.merging || scenario.windows.len() <= 3 => {
+                ((scenario.keys() > 0).then_some(0), 0)
+            }
+            None => ((scenario.keys() > 0).then_some(0), 3),
+        };
         let magnify = scenario.magnify;
         let scenario_live = scenario.open.then(Live::default);
         let mut app = App {
@@ -618,4 +620,32 @@ fn apply(app: &mut App, msg: Msg, elapsed: Duration) -> bool {
             act::act(app, a) | had
         }
     }
+}
+
+/// With sessions, the key and the index among its sessions of the session nearest processing
+/// time `now` in event time: one that spans it, else the nearest by its start or end, counted
+/// in whole gaps (so that a key whose session is as near within a gap keeps the first key's
+/// place: the first key on a tie). `None` for windows that do not merge, or no session at all.
+fn nearest_session(scenario: &Scenario, window: &WindowFn, now: f64) -> Option<(KeyId, usize)> {
+    let WindowFn::Session { gap } = *window else {
+        return None;
+    };
+    let gap = gap.max(1) as f64;
+    let away = |w: &WindowId| {
+        if (w.start()..w.end()).contains(&now) {
+            0.0
+        } else {
+            ((w.start() - now).abs().min((w.end() - now).abs()) / gap).floor()
+        }
+    };
+    (0..scenario.keys() as KeyId)
+        .flat_map(|k| {
+            scenario
+                .windows_of(Some(k))
+                .iter()
+                .enumerate()
+                .map(move |(i, w)| (away(w), k, i))
+        })
+        .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
+        .map(|(_, k, i)| (k, i))
 }

@@ -67,6 +67,12 @@ impl Trace {
         self.job().map_or(&[], |j| j.pipeline().checkpoints())
     }
 
+    /// Checkpoints begun and abandoned by a crash before they completed, so far: with the
+    /// completed ones they are every checkpoint id taken (ids keep growing across crashes).
+    pub fn abandoned_checkpoints(&self) -> usize {
+        self.crashes().iter().map(|c| c.abandoned.len()).sum()
+    }
+
     /// The latest completed checkpoint, if any.
     pub fn last_checkpoint(&self) -> Option<&CompletedCheckpoint> {
         self.job()?.pipeline().last_completed()

@@ -16,7 +16,7 @@ use super::super::stream::KeyId;
 use super::super::timeline::Phase;
 use super::super::trigger::Pane;
 use super::super::window::{CellId, WindowId, GLOBAL};
-use super::{Trace, WindowRow};
+use super::{OverCount, Trace, WindowRow};
 
 /// One session of the run so far, as it stands now.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -230,6 +230,7 @@ impl Trace {
             };
             let mut value = 0;
             let mut sinks = row.sinks.map(|_| [0i64; 3]);
+            let mut over = row.over.map(|_| OverCount::default());
             for &k in &keys {
                 let r = self.window_row(span, Some(k), 0, truth);
                 value += r.value;
@@ -238,9 +239,14 @@ impl Trace {
                         *a += h;
                     }
                 }
+                if let (Some(acc), Some(o)) = (over.as_mut(), r.over) {
+                    acc.readded += o.readded;
+                    acc.replayed += o.replayed;
+                }
             }
             row.value = value;
             row.sinks = sinks;
+            row.over = over;
             let exact = value == row.truth;
             return SessionRow {
                 row,
@@ -294,6 +300,7 @@ impl Trace {
             }),
             latest,
             sinks: None,
+            over: None,
         };
         SessionRow { row, pieces, exact }
     }

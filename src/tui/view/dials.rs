@@ -1,7 +1,7 @@
 //! The dials panel: lag, grace, early-trigger interval, speed, watermark kind and accumulation
 //! mode (and, for the parallel job, the checkpoint interval and the idle timeout), each a track with a thumb and its value; the
 //! focused one is reversed. In the compact layout it also carries a one-line summary of the
-//! frontier. Where each track goes is the screen's geometry ([`crate::tui::geometry::dials`]),
+//! frontier (under a state TTL, what is lost is said lost to the resets). Where each track goes is the screen's geometry ([`crate::tui::geometry::dials`]),
 //! which the mouse uses too.
 
 use ratatui::buffer::Buffer;
@@ -153,26 +153,63 @@ pub fn frontier_summary(app: &App, width: u16) -> Vec<Line<'static>> {
             } else {
                 t.dropped
             };
+            // The global window never drops: under a TTL what it loses, it forgot when a key's
+            // state expired (the count reset). Said, beside the counters' dropped 0.
+            let reset = w.ttl().is_some() && p.score.events_lost > 0 && p.dropped == 0;
             let lost = || Span::styled(format!("lost {}{unit}", p.score.events_lost), lost_style);
+            let why = |words: &str| Span::styled(words.to_string(), t.dim);
             let delay = fmt_ms(p.emit_delay);
+            let mut variants = Vec::new();
+            if reset {
+                variants.extend([
+                    Line::from(vec![
+                        mark(),
+                        Span::styled("at the end: ", t.text),
+                        lost(),
+                        why(" to ⊘ resets, 0 dropped"),
+                    ]),
+                    Line::from(vec![
+                        mark(),
+                        Span::styled("at the end: ", t.text),
+                        lost(),
+                        why(" to ⊘ resets"),
+                    ]),
+                    Line::from(vec![
+                        mark(),
+                        Span::styled("end: ", t.text),
+                        lost(),
+                        why(" to ⊘ resets"),
+                    ]),
+                    Line::from(vec![
+                        mark(),
+                        Span::styled("end: ", t.text),
+                        lost(),
+                        why(", ⊘ resets"),
+                    ]),
+                    Line::from(vec![mark(), lost(), why(" to ⊘ resets")]),
+                ]);
+            }
             let first = super::fit(
                 width,
-                vec![
-                    Line::from(vec![
-                        mark(),
-                        Span::styled("at the end: ", t.text),
-                        lost(),
-                        Span::styled(format!(" · emit delay {delay}"), t.text),
-                    ]),
-                    Line::from(vec![
-                        mark(),
-                        Span::styled("at the end: ", t.text),
-                        lost(),
-                        Span::styled(format!(" · delay {delay}"), t.text),
-                    ]),
-                    Line::from(vec![mark(), Span::styled("at the end: ", t.text), lost()]),
-                    Line::from(vec![mark(), Span::styled("end: ", t.text), lost()]),
-                ],
+                variants
+                    .into_iter()
+                    .chain([
+                        Line::from(vec![
+                            mark(),
+                            Span::styled("at the end: ", t.text),
+                            lost(),
+                            Span::styled(format!(" · emit delay {delay}"), t.text),
+                        ]),
+                        Line::from(vec![
+                            mark(),
+                            Span::styled("at the end: ", t.text),
+                            lost(),
+                            Span::styled(format!(" · delay {delay}"), t.text),
+                        ]),
+                        Line::from(vec![mark(), Span::styled("at the end: ", t.text), lost()]),
+                        Line::from(vec![mark(), Span::styled("end: ", t.text), lost()]),
+                    ])
+                    .collect(),
             );
             let (wrong, cells) = (p.score.wrong_windows, app.scenario.truth.len());
             let acc = format!("{:.2}%", p.score.accuracy());

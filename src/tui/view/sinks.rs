@@ -1,9 +1,11 @@
 //! The sinks panel and the crash report. The sinks: additive, idempotent and transactional,
 //! each with the total it holds, how many cells are wrong against the oracle (final and
 //! different, or over it), how many are still open (short of it, their window not final) and
-//! (transactional) what is staged, then the additive sink's over-count from the replays. The crash report, over the
-//! top of the plot until Esc closes it: what happened, in the past tense ("crashed at 212.4 s;
-//! restored checkpoint #7 (taken at 200.0 s, source offsets …)"), then the replay, as a
+//! (transactional) what is staged, then the additive sink's over-count by cause and the
+//! checkpoints completed (and those a crash abandoned, whose ids the completed ones skip). The
+//! crash report, over the top of the plot until Esc closes it: what happened, in the past tense
+//! ("crashed at 212.4 s; restored checkpoint #7 (taken at 200.0 s, source offsets …);
+//! checkpoint #8, in flight, abandoned"), then the replay, as a
 //! forecast while it runs ("will take 843 events again: 120 so far") and as done once over.
 
 use ratatui::buffer::Buffer;
@@ -109,28 +111,37 @@ pub fn lines(app: &App, report: &SinkReport, width: u16) -> Vec<Line<'static>> {
             over_line("additive over idem ", "", "", false),
         ],
     ));
-    let (crashes, checkpoints) = (app.trace.crashes().len(), app.trace.checkpoints().len());
+    // Checkpoints completed; those a crash abandoned are said beside them, as they took ids
+    // too (12 completed and 1 abandoned: the latest is #13).
+    let tr = &app.trace;
+    let (crashes, checkpoints) = (tr.crashes().len(), tr.checkpoints().len());
+    let abandoned = tr.abandoned_checkpoints();
+    // Narrow, the crashes go first (the crash report says them); the abandoned stay.
+    let summary = |crash: bool, ckpts: (&str, &str), gone: &str| {
+        let mut s = String::new();
+        if crash {
+            s.push_str(&format!(
+                "{} · ",
+                super::counted(crashes, "crash", "crashes")
+            ));
+        }
+        s.push_str(&format!(
+            "{} {}",
+            super::counted(checkpoints, ckpts.0, ckpts.1),
+            glyph::CHECKPOINT
+        ));
+        if abandoned > 0 && !gone.is_empty() {
+            s.push_str(&format!(" · {abandoned} {gone}"));
+        }
+        Line::from(Span::styled(s, t.dim))
+    };
     v.push(super::fit(
         width,
         vec![
-            Line::from(Span::styled(
-                format!(
-                    "{} · {} {}",
-                    super::counted(crashes, "crash", "crashes"),
-                    super::counted(checkpoints, "checkpoint", "checkpoints"),
-                    glyph::CHECKPOINT
-                ),
-                t.dim,
-            )),
-            Line::from(Span::styled(
-                format!(
-                    "{} · {} {}",
-                    super::counted(crashes, "crash", "crashes"),
-                    super::counted(checkpoints, "ckpt", "ckpts"),
-                    glyph::CHECKPOINT
-                ),
-                t.dim,
-            )),
+            summary(true, ("checkpoint", "checkpoints"), "abandoned"),
+            summary(true, ("ckpt", "ckpts"), "abandoned"),
+            summary(false, ("ckpt", "ckpts"), "abandoned"),
+            summary(true, ("ckpt", "ckpts"), ""),
         ],
     ));
     v
@@ -178,11 +189,23 @@ pub fn crash_lines(app: &App) -> Option<Vec<Line<'static>>> {
         ),
         None => "no checkpoint had completed: restarted from the start".to_string(),
     };
+    // A checkpoint in flight is abandoned, its id with it: the next completed one skips it.
+    let abandoned = match c.abandoned.as_slice() {
+        [] => String::new(),
+        [id] => format!("; checkpoint #{id}, in flight, abandoned"),
+        ids => format!(
+            "; checkpoints {}, in flight, abandoned",
+            ids.iter()
+                .map(|id| format!("#{id}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
     let mut v = vec![Line::from(vec![
         Span::styled(format!("{} ", glyph::CRASH), t.warn),
         Span::styled(
             format!(
-                "{who}crashed at {:.1} s; {restored}; {} staged panes were lost",
+                "{who}crashed at {:.1} s; {restored}{abandoned}; {} staged panes were lost",
                 c.time / 1000.0,
                 match c.staged_lost {
                     0 => "no".to_string(),

@@ -1,6 +1,7 @@
 //! The windows and panes panels: one row per window (for the selected key, or all keys
 //! together) with its value so far against the oracle, its phase and its latest pane (or, for a
-//! run with sinks, what each sink holds beside the run's own value); and the
+//! run with sinks, what each sink holds beside the run's own value, and at the foot the
+//! selected window's additive excess over the idempotent sink split by cause); and the
 //! selected cell's pane history (EARLY / ON_TIME / LATE, processing time, value, difference to
 //! the oracle), long histories shown as their first and last panes.
 //!
@@ -19,7 +20,7 @@ use crate::engine::job_timeline::Standing;
 use crate::engine::lateness::secs;
 use crate::engine::timeline::Phase;
 use crate::engine::trace::sessions::RunSessions;
-use crate::engine::trace::WindowRow;
+use crate::engine::trace::{OverCount, WindowRow};
 use crate::engine::{Accumulation, CellId, Pane, Timing, WindowId};
 
 use super::super::app::App;
@@ -191,8 +192,17 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
     };
     let mut lines = vec![Line::from(Span::styled(head, t.dim))];
     let n = windows.len();
-    let room = inner.height.saturating_sub(1) as usize;
     let sel = app.selection.window.min(n.saturating_sub(1));
+    // With sinks, the last line splits the selected window's additive excess by cause, so a
+    // row's add − idem can be read per cell (the sinks panel gives the whole run's).
+    let over = (!sinks.is_empty() && inner.height >= 3)
+        .then(|| windows.get(sel))
+        .flatten()
+        .and_then(|&w| {
+            let (r, _) = row(app, w, run.as_ref());
+            r.over.map(|o| (r, o))
+        });
+    let room = inner.height.saturating_sub(1 + u16::from(over.is_some())) as usize;
     let first = first_row(sel, n, room);
     if n == 0 {
         lines.push(Line::from(Span::styled("no session for this key", t.dim)));
@@ -237,7 +247,48 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
         };
         lines.push(Line::from(spans));
     }
+    if let Some((r, o)) = over {
+        // At the panel's foot, under the rows.
+        lines.resize(usize::from(inner.height) - 1, Line::default());
+        lines.push(over_line(t, &span(r.start, r.end), o, inner.width));
+    }
     super::text::lines(buf, inner, lines);
+}
+
+/// The selected window's additive excess over the idempotent sink by cause, as the sinks panel
+/// splits the whole run's: `0–30s add +11 = +11 re-added +0 replayed`.
+fn over_line(t: &Theme, span: &str, o: OverCount, width: u16) -> Line<'static> {
+    let total = o.readded + o.replayed;
+    let style = |n: i64| if n == 0 { t.on_time } else { t.dropped };
+    let line = |head: String, readded: &str, replayed: &str| {
+        let mut spans = vec![Span::styled(head.clone(), t.text)];
+        // A head that ends in a space carries the total; the bare span only the causes.
+        if head.is_empty() || head.ends_with(' ') {
+            spans.extend([
+                Span::styled(format!("{total:+}"), style(total)),
+                Span::styled(" = ", t.dim),
+            ]);
+        } else {
+            spans.push(Span::raw(" "));
+        }
+        spans.extend([
+            Span::styled(format!("{:+}", o.readded), style(o.readded)),
+            Span::styled(format!(" {readded} "), t.dim),
+            Span::styled(format!("{:+}", o.replayed), style(o.replayed)),
+            Span::styled(format!(" {replayed}"), t.dim),
+        ]);
+        Line::from(spans)
+    };
+    super::fit(
+        width,
+        vec![
+            line(format!("{span} add "), "re-added", "replayed"),
+            line(format!("{span} add "), "readd", "replay"),
+            line(format!("{span} "), "readd", "replay"),
+            line(span.to_string(), "readd", "replay"),
+            line(String::new(), "readd", "replay"),
+        ],
+    )
 }
 
 /// A value against the oracle, as the engine stands it: right, short of it while the window
