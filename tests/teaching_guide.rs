@@ -559,7 +559,7 @@ fn the_guide_checks_what_it_quotes() {
     ] {
         let at = text.find(command).expect("the block") + command.len();
         let mut wrong = text.clone();
-        wrong.insert_str(at, "1");
+        wrong.insert(at, '1');
         assert!(
             !regenerate(&wrong).1.is_empty(),
             "a wrong figure after `{command}` passes"
