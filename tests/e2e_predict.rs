@@ -104,13 +104,23 @@ fn the_room_votes_then_sees_the_inequality_and_a_replay_shows_the_same() {
     s.press(b"q");
     s.expect_clean_exit();
 
-    // The recording plays the votes back: the same answer, called right.
+    // The recording plays the votes back: the same answer, called right. Played without its
+    // q (which would end the replay by itself), the UI stays on the revealed answer.
+    let rec = std::fs::read_to_string(dir.join("vote.rec")).unwrap();
+    let lines: Vec<&str> = rec.lines().collect();
+    assert!(lines[lines.len() - 2].ends_with(" key q"), "{rec}");
+    let mut without_q: Vec<&str> = lines[..lines.len() - 2].to_vec();
+    without_q.push(lines[lines.len() - 1]);
+    std::fs::write(dir.join("noq.rec"), without_q.join("\n") + "\n").unwrap();
     let mut r = ui_in(
         &dir,
-        &["tour", "--from", "predict-late", "--replay", "vote.rec"],
+        &["tour", "--from", "predict-late", "--replay", "noq.rec"],
     );
-    r.wait_for("the replayed vote", |t| flat(t).contains(": right."));
-    r.wait_exit();
+    r.wait_for("the replayed vote", |t| {
+        flat(t).contains(": right.") && t.contains("the recording has been played")
+    });
+    r.press(b"q");
+    r.expect_clean_exit();
     let _ = std::fs::remove_dir_all(&dir);
 }
 

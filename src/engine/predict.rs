@@ -13,7 +13,6 @@
 
 use std::collections::BTreeMap;
 
-use super::lateness::secs;
 use super::processor::EngineConfig;
 use super::timeline::{Inspection, Timeline};
 use super::{CellId, Event, Fate, KeyId, Pane, Stream};
@@ -85,6 +84,8 @@ pub enum Question {
         choices: Vec<Choice>,
         /// Which of them is right.
         answer: usize,
+        /// What the window holds once every event of it is in (the oracle's count).
+        truth: i64,
     },
 }
 
@@ -174,6 +175,7 @@ impl Question {
                 pane,
                 choices,
                 answer,
+                truth,
                 ..
             } => {
                 let c = choices.get(*answer).copied().unwrap_or(Choice {
@@ -181,12 +183,19 @@ impl Question {
                     value: pane.value,
                 });
                 let when = if pane.watermark.is_finite() {
-                    format!("the watermark reached {}", secs(pane.watermark))
+                    format!("the watermark reached {} s", seconds(pane.watermark))
                 } else {
                     "the input ended".to_string()
                 };
+                let rest = match truth - c.value {
+                    d if d > 0 && pane.timing != crate::engine::Timing::Late => {
+                        let were = if d == 1 { "was" } else { "were" };
+                        format!(" {d} of its {truth} events {were} still to come.")
+                    }
+                    _ => String::new(),
+                };
                 format!(
-                    "{} fired {} with {} when {when}. {verdict}",
+                    "{} fired {} with {} when {when}.{rest} {verdict}",
                     capitalised(&window_text(c.cell, keys)),
                     pane.timing.label(),
                     c.value
@@ -309,13 +318,14 @@ pub fn ask(
             let value_now = |c: CellId| i64::try_from(now.cell_value(c)).unwrap_or(i64::MAX);
             // The right one; what the window will hold at the end (every event of it in);
             // what it holds while the room votes.
+            let whole = truth
+                .get(&pane.cell)
+                .map_or(0, |&v| i64::try_from(v).unwrap_or(i64::MAX));
             let mut candidates = vec![
                 right,
                 Choice {
                     cell: pane.cell,
-                    value: truth
-                        .get(&pane.cell)
-                        .map_or(0, |&v| i64::try_from(v).unwrap_or(i64::MAX)),
+                    value: whole,
                 },
                 Choice {
                     cell: pane.cell,
@@ -359,6 +369,7 @@ pub fn ask(
                 arrived,
                 choices,
                 answer,
+                truth: whole,
             })
         }
     }

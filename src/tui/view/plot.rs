@@ -36,109 +36,31 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
 
 use crate::engine::lateness::secs;
-use crate::engine::predict::Question;
 use crate::engine::trace::{fate_differences, FateDiff, Trace};
-use crate::engine::{Fate, Timing};
+use crate::engine::Fate;
 
 use super::super::app::App;
 use super::super::geometry::plot::{PlotFrame, Y_LABELS};
 use super::super::theme::{glyph, Theme};
 
+mod grid;
+mod inequality;
 mod lanes;
 mod panes;
+mod stalls;
+
+use grid::{put, Mark};
+use inequality::{asked, inequality_labels, inspected, Inequality};
 pub use lanes::{lane_keys, EXPIRY, MERGE, SESSION_END, SESSION_ONE, SESSION_RUN, SESSION_START};
 pub use panes::{bar_glyph, label as pane_label};
+pub use stalls::stall_rows;
+use stalls::stalls;
 
 /// Above this many arrived events, on-time events are drawn from an even sample of this size
 /// (a frame then costs a bounded number of memory reads, whatever the input's size).
 const ON_TIME_SAMPLES: usize = 40_000;
 /// Likewise for late and dropped events (the classroom stream has a few thousand: all drawn).
 const EXCEPTION_SAMPLES: usize = 40_000;
-
-/// What a plot cell shows (see [`Mark::rank`] for which wins a cell).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Mark {
-    Empty,
-    WindowEdge,
-    SelectedEdge,
-    Playhead,
-    Ideal,
-    /// On-time events, by glyph weight (index into the ramp).
-    OnTime(u8),
-    /// The selected cell's pane bar, by its timing (`panes`): over sparse on-time events,
-    /// under dense ones, the watermark and every late or dropped event.
-    Pane(Timing),
-    /// The watermark line where it runs across a row.
-    WatermarkRun,
-    /// The watermark where it stood at a row's processing time.
-    Watermark,
-    /// An on-time event in a cell of its own, when every event has one (a magnified plot,
-    /// a small stream): over the pane bars and the watermark, as the late and dropped are.
-    OnTimeOne,
-    Late(u8),
-    Dropped(u8),
-    /// Events an outage held back, drawn where they arrived (the heal), by the fate most of
-    /// them met.
-    Held(Fate),
-    /// Side by side: events whose fate differs in the other run, by the fate most of them met
-    /// in this one.
-    Differs(Fate),
-    Replayed,
-    InspectedWindow,
-    PastGrace,
-    GraceBand,
-    WindowEnd,
-    AtArrival,
-    Inspected,
-}
-
-impl Mark {
-    /// Drawing priority: a cell shows its highest-ranked mark. The watermark's run across a
-    /// row gives way to crowded on-time cells (their ink is the data), its point per row
-    /// does not, so the line stays traceable through the dense diagonal. A pane bar covers
-    /// only sparse on-time cells on its one row: the exceptions and the watermark stay.
-    fn rank(self) -> u8 {
-        match self {
-            Mark::Empty => 0,
-            Mark::WindowEdge => 1,
-            Mark::SelectedEdge => 2,
-            Mark::Playhead => 3,
-            Mark::Ideal => 4,
-            Mark::OnTime(l) if l < 2 => 5,
-            Mark::Pane(Timing::Early) => 6,
-            Mark::Pane(Timing::Late) => 7,
-            Mark::Pane(Timing::OnTime) => 8,
-            Mark::WatermarkRun => 9,
-            Mark::OnTime(_) => 10,
-            Mark::Watermark => 11,
-            Mark::OnTimeOne => 12,
-            Mark::Late(_) => 13,
-            Mark::Dropped(_) => 14,
-            Mark::Held(_) => 15,
-            Mark::Differs(_) => 16,
-            Mark::Replayed => 17,
-            Mark::InspectedWindow => 18,
-            Mark::PastGrace => 19,
-            Mark::GraceBand => 20,
-            Mark::WindowEnd => 21,
-            Mark::AtArrival => 22,
-            Mark::Inspected => 23,
-        }
-    }
-}
-
-/// The inspected event's inequality, when it was late or dropped.
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct Inequality {
-    fate: Fate,
-    /// The event's processing time (its row) and event time.
-    at: (f64, f64),
-    /// The end of the window it was late or dropped in.
-    end: f64,
-    /// The watermark when it arrived.
-    watermark: f64,
-    grace: f64,
-}
 
 fn mark_cell(theme: &Theme, m: Mark, ineq: Option<&Inequality>) -> Option<(char, Style)> {
     let ramp = |f: Fate, level: u8| {
@@ -340,67 +262,6 @@ fn fates_legend(app: &App, width: u16) -> Line<'static> {
         .unwrap_or_default()
 }
 
-/// The rows of processing time in which the job's combined watermark stood still: both
-/// borders bracketed (┃, the warning colour) and, where the plot's cells are free, how long
-/// it stood, on the band's middle row.
-fn stalls(app: &App, area: Rect, f: &PlotFrame, grid: &[Mark], buf: &mut Buffer) {
-    let t = &app.theme;
-    let w = f.inner.width as usize;
-    for s in app.trace.watermark_stalls() {
-        let Some((top, bottom)) = stall_rows(f, s.from, s.until) else {
-            continue;
-        };
-        for r in top..=bottom {
-            let y = f.inner.y + r;
-            for x in [area.x, area.right().saturating_sub(1)] {
-                if let Some(cell) = buf.cell_mut((x, y)) {
-                    cell.set_char(glyph::STALL).set_style(t.warn);
-                }
-            }
-        }
-        let length = secs(s.length());
-        let labels = [
-            format!(" watermark still {length} "),
-            format!(" wm still {length} "),
-            format!(" {length} "),
-        ];
-        let mid = top + (bottom - top) / 2;
-        let free = |r: u16, from: u16, n: u16| {
-            (from..from + n).all(|c| {
-                grid.get(usize::from(r) * w + usize::from(c))
-                    .is_some_and(|m| m.rank() <= Mark::Playhead.rank())
-            })
-        };
-        // The band's rows from its middle outwards; on each, the first free run of columns.
-        let mut rows: Vec<u16> = (top..=bottom).collect();
-        rows.sort_by_key(|&r| r.abs_diff(mid));
-        'rows: for l in &labels {
-            let n = l.chars().count() as u16;
-            if n >= f.inner.width {
-                continue;
-            }
-            for &r in &rows {
-                if let Some(c) = (0..=f.inner.width - n).find(|&c| free(r, c, n)) {
-                    buf.set_stringn(f.inner.x + c, f.inner.y + r, l, usize::from(n), t.warn);
-                    break 'rows;
-                }
-            }
-        }
-    }
-}
-
-/// The plot rows (top, bottom) a stall from `from` to `until` (processing time) covers,
-/// clamped to the plot; None when it is wholly off it.
-pub fn stall_rows(f: &PlotFrame, from: f64, until: f64) -> Option<(u16, u16)> {
-    let (lo, hi) = (from.max(f.y.0), until.min(f.y.1));
-    if lo > hi {
-        return None;
-    }
-    let bottom = f.row(lo)?;
-    let top = f.row(hi).unwrap_or(0);
-    Some((top.min(bottom), bottom))
-}
-
 /// Draws the plot panel (side by side, A's: the events whose fate differs from B's marked).
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let other = app.side.as_ref().map(|s| &s.b.trace);
@@ -596,15 +457,6 @@ pub fn render_against(app: &App, other: Option<&Trace>, area: Rect, buf: &mut Bu
                 buf.set_stringn(start, by, &s, s.chars().count(), t.dim);
                 next_free = start + s.chars().count() as u16 + 1;
             }
-        }
-    }
-}
-
-fn put(grid: &mut [Mark], w: usize, c: u16, r: u16, m: Mark) {
-    let i = r as usize * w + c as usize;
-    if let Some(g) = grid.get_mut(i) {
-        if m.rank() > g.rank() {
-            *g = m;
         }
     }
 }
@@ -833,143 +685,6 @@ fn watermark_line(app: &App, f: &PlotFrame, grid: &mut [Mark]) {
                 put(grid, w, c, r, Mark::Watermark);
             }
         }
-    }
-}
-
-/// A predict step's event on its way, where it will land: `?`, reversed so the back of the
-/// room finds it, until the room has voted.
-fn asked(app: &App, f: &PlotFrame, buf: &mut Buffer) {
-    let Some(Question::Fate { event, .. }) = app.voting() else {
-        return;
-    };
-    if let (Some(c), Some(r)) = (f.col(event.event_time), f.row(event.proc_time)) {
-        let style = app
-            .theme
-            .title
-            .add_modifier(Modifier::BOLD | Modifier::REVERSED);
-        buf.set_stringn(
-            f.inner.x + c,
-            f.inner.y + r,
-            glyph::ASKED.to_string(),
-            1,
-            style,
-        );
-    }
-}
-
-/// The inspected event and, when it was late or dropped, its inequality on its row: the
-/// window from the event to its end (┄ then ┃), past grace (─), the grace band (░) and the
-/// watermark at arrival (┃). Returns the inequality drawn, if any.
-fn inspected(app: &App, f: &PlotFrame, grid: &mut [Mark]) -> Option<Inequality> {
-    let w = f.inner.width as usize;
-    let i = app.selection.inspected?;
-    let why = app.trace.inspect(i)?;
-    let e = why.event;
-    let (c, r) = (f.col(e.event_time)?, f.row(e.proc_time)?);
-    put(grid, w, c, r, Mark::Inspected);
-    if why.fate == Fate::OnTime {
-        return None;
-    }
-    // The window the event met its (worst) fate in.
-    let wf = app.trace.config().window;
-    let (win, _, _) = why.windows.iter().find(|x| x.1 == why.fate)?;
-    let q = Inequality {
-        fate: why.fate,
-        at: (e.proc_time, e.event_time),
-        end: wf.end(*win),
-        watermark: why.watermark,
-        grace: why.grace,
-    };
-    // Columns clamped to the plot (the watermark may be off its right edge at the end).
-    let last = f.inner.width.saturating_sub(1);
-    let clamp = |x: f64| -> u16 {
-        if x < f.x.0 {
-            0
-        } else {
-            f.col(x).unwrap_or(last)
-        }
-    };
-    let (c_end, c_wm) = (clamp(q.end), clamp(q.watermark));
-    let c_threshold = clamp(q.watermark - q.grace);
-    for x in c + 1..c_end {
-        put(grid, w, x, r, Mark::InspectedWindow);
-    }
-    for x in c_end..c_threshold {
-        put(grid, w, x, r, Mark::PastGrace);
-    }
-    for x in c_threshold..c_wm {
-        put(grid, w, x, r, Mark::GraceBand);
-    }
-    if f.col(q.end).is_some() {
-        for y in 0..f.inner.height {
-            put(grid, w, c_end, y, Mark::WindowEnd);
-        }
-    }
-    put(grid, w, c_wm, r, Mark::AtArrival);
-    put(grid, w, c, r, Mark::Inspected);
-    Some(q)
-}
-
-/// The inequality's numbers beside its marks: the window's end on the row above the event's
-/// (below at the top), left of the end's line; the watermark at arrival and the grace right of
-/// the watermark's mark on the event's row. When that has no room, the whole inequality goes
-/// on the other row, ending at the watermark's mark.
-fn inequality_labels(app: &App, q: &Inequality, f: &PlotFrame, buf: &mut Buffer) {
-    let t = &app.theme;
-    let Some(r) = f.row(q.at.0) else {
-        return;
-    };
-    let y = f.inner.y + r;
-    let (left, right) = (f.inner.x, f.inner.right());
-    let last = f.inner.width.saturating_sub(1);
-    let col = |x: f64| {
-        left + if x < f.x.0 {
-            0
-        } else {
-            f.col(x).unwrap_or(last)
-        }
-    };
-    let other = if r > 0 { y - 1 } else { y + 1 };
-    let grace = if q.grace.is_infinite() {
-        "∞".to_string()
-    } else {
-        secs(q.grace)
-    };
-    let wm = format!(" wm {}, grace {grace} ", secs(q.watermark));
-    let end = format!(" end {} ", secs(q.end));
-    let width = |s: &str| s.chars().count() as u16;
-    // Written over the plot's marks: none of their modifiers (a dim window edge) may stay.
-    let mut put = |x: u16, y: u16, s: &str, style: Style| {
-        if y < f.inner.bottom() && x < right {
-            let style = style.remove_modifier(Modifier::DIM);
-            buf.set_stringn(x, y, s, usize::from(right - x), style);
-        }
-    };
-    let (cw, ce) = (col(q.watermark), col(q.end));
-    if cw + 1 + width(&wm) <= right {
-        put(cw + 1, y, &wm, t.watermark);
-        let x = if ce >= left + width(&end) {
-            ce - width(&end)
-        } else {
-            ce + 1
-        };
-        put(x, other, &end, t.fate(q.fate));
-    } else {
-        let both = match q.fate {
-            Fate::Late => format!(
-                " end {} within grace {grace} of wm {} ",
-                secs(q.end),
-                secs(q.watermark)
-            ),
-            _ => format!(
-                " end {} ≤ wm {} − grace {grace} ",
-                secs(q.end),
-                secs(q.watermark)
-            ),
-        };
-        let n = width(&both);
-        let x = (cw + 1).saturating_sub(n).max(left);
-        put(x, other, &both, t.fate(q.fate));
     }
 }
 

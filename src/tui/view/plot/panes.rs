@@ -27,7 +27,7 @@ use crate::engine::{Accumulation, Pane, Timing};
 use super::super::super::app::App;
 use super::super::super::geometry::plot::PlotFrame;
 use super::super::windows::selected_cell;
-use super::{put, Mark};
+use super::grid::{put, Mark};
 
 /// An early pane's bar: dashed, speculative.
 pub const EARLY: char = '╍';
