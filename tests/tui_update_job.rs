@@ -37,7 +37,7 @@ fn a_dial_change_in_job_mode_reruns_the_job_off_the_ui_task() {
     act(&mut a, Action::Crash);
     assert_eq!(a.presses.len(), 1);
     let work = a.take_work();
-    assert!(matches!(work.as_slice(), [Work::RerunJob { .. }]));
+    assert!(matches!(work.as_slice(), [Work::Rerun { rerun, .. }] if rerun.is_job()));
     for w in work {
         assert!(update(
             &mut a,

@@ -11,6 +11,7 @@ pub mod lateness;
 pub mod pipeline;
 pub mod predict;
 pub mod processor;
+pub mod rerun;
 pub mod scenario;
 pub mod stream;
 pub mod timeline;

@@ -23,7 +23,7 @@ use crate::engine::frontier::FrontierPoint;
 use crate::engine::job_timeline::Press;
 use crate::engine::pipeline::{Outage, PipelineConfig};
 use crate::engine::predict::Prediction;
-use crate::engine::timeline::Timeline;
+use crate::engine::rerun::{Kind as RerunKind, Rerun};
 use crate::engine::trace::{Clock, Trace};
 use crate::engine::{KeyId, WindowFn, WindowId};
 
@@ -32,11 +32,12 @@ pub use super::dials::{
     Dial, Dials, Family, CHECKPOINT_MAX, CHECKPOINT_STEP, EARLY_MAX, EARLY_STEP, GRACE_MAX,
     GRACE_STEP, LAG_MAX, LAG_STEP, SPEEDS,
 };
+pub use crate::engine::rerun::{run_job, run_timeline};
 pub use job::{JobPreset, JOB_OPERATORS, JOB_PARTITIONS, JOB_SEED};
 pub use live::Live;
 pub use replay::{ReplayProgress, REPLAY_HAS_THE_KEYS};
 pub use side::Side;
-pub use work::{run_job, run_timeline, Done, Work};
+pub use work::{Done, Work};
 
 use ratatui::layout::Rect;
 
@@ -450,39 +451,26 @@ impl App {
         }
         self.request_frontier();
         let cfg = self.dials.config();
-        let (generation, cancel) = self.next_rerun();
-        let stream = self.scenario.stream.clone();
         let open = self.scenario.open;
-        if self.scenario.len() <= self.inline_events {
-            self.cancel = None;
-            let timeline = work::run_timeline(
+        let rerun = Rerun {
+            stream: self.scenario.stream.clone(),
+            truth: self.scenario.truth.clone(),
+            kind: RerunKind::Single {
                 cfg,
-                &stream,
-                (self.playhead.arrived, self.playhead.finished),
                 open,
-                &AtomicBool::new(false),
-            )
-            .unwrap_or_else(|| Timeline::new(cfg, &stream));
-            // While the input is open the whole run's score is not known.
-            self.score = (!open).then(|| work::score(&self.scenario, &timeline, cfg));
+                span: self.scenario.proc_time,
+            },
+            arrived: self.playhead.arrived,
+            now: self.playhead.now,
+            finish: self.playhead.finished,
+        };
+        // Off the UI task, the job drawn until the answer gives way to an empty single run.
+        if self.scenario.len() > self.inline_events && self.trace.pipeline_config().is_some() {
             self.trace =
-                Trace::single(stream, self.scenario.proc_time, timeline).with_open_input(open);
-            self.rerunning = false;
-        } else {
-            if self.trace.pipeline_config().is_some() {
-                self.trace =
-                    Trace::single_start(cfg, stream, self.scenario.proc_time).with_open_input(open);
-            }
-            self.rerunning = true;
-            self.work.push(Work::Rerun {
-                generation,
-                scenario: self.scenario.clone(),
-                cfg,
-                arrived: self.playhead.arrived,
-                finish: self.playhead.finished,
-                cancel,
-            });
+                Trace::single_start(cfg, self.scenario.stream.clone(), self.scenario.proc_time)
+                    .with_open_input(open);
         }
+        self.launch(rerun, false);
     }
 
     /// The playhead as the trace's moves take it.

@@ -4,14 +4,12 @@
 //! the job from the start with the same presses at the same points. Outages given on the
 //! command line (`--outage`, a scenario's) are part of the job: applied first at every re-run.
 
-use std::sync::atomic::AtomicBool;
-
 use crate::engine::job_timeline::{Intervention, JobTimeline, Press};
 use crate::engine::pipeline::{Outage, PipelineConfig, PipelineError};
 use crate::engine::trace::Trace;
 
-use super::work::{run_job, Work};
 use super::{App, Dial, Dials};
+use crate::engine::rerun::{Kind, Rerun};
 use crate::engine::scenario::JobShape;
 use crate::tui::dials::CHECKPOINT_DEFAULT;
 
@@ -99,29 +97,21 @@ impl App {
     /// mode is just being entered).
     pub(super) fn rerun_job(&mut self, inline: bool) {
         let start = self.scenario.proc_time.0;
-        let (generation, cancel) = self.next_rerun();
-        let now = self.playhead.now.max(start);
-        let to_end = self.playhead.finished;
         let cfg = self.job_config();
-        let presses = self.job_presses();
-        if inline || self.scenario.len() <= self.inline_events {
-            self.rerunning = false;
-            self.cancel = None;
-            let never = AtomicBool::new(false);
-            // Never cancelled, so always Some.
-            if let Some(job) = run_job(
-                self.scenario.stream.clone(),
+        let rerun = Rerun {
+            stream: self.scenario.stream.clone(),
+            truth: self.scenario.truth.clone(),
+            kind: Kind::Job {
                 cfg,
-                &presses,
-                now,
-                to_end,
-                &never,
-            ) {
-                self.take_job(job);
-            }
-            return;
-        }
-        if self.trace.pipeline_config().is_none() {
+                presses: self.job_presses(),
+            },
+            arrived: self.playhead.arrived,
+            now: self.playhead.now.max(start),
+            finish: self.playhead.finished,
+        };
+        // Off the UI task, a job being entered is drawn empty until the answer.
+        let off = !inline && self.scenario.len() > self.inline_events;
+        if off && self.trace.pipeline_config().is_none() {
             match JobTimeline::new(self.scenario.stream.clone(), cfg) {
                 Ok(j) => self.trace = Trace::parallel(j),
                 Err(_) => {
@@ -130,16 +120,7 @@ impl App {
                 }
             }
         }
-        self.rerunning = true;
-        self.work.push(Work::RerunJob {
-            generation,
-            stream: self.scenario.stream.clone(),
-            cfg,
-            presses,
-            now,
-            to_end,
-            cancel,
-        });
+        self.launch(rerun, inline);
     }
 
     /// What a re-run applies: the outages given in advance (before the job's first step), then
@@ -153,12 +134,6 @@ impl App {
             })
             .chain(self.presses.iter().copied())
             .collect()
-    }
-
-    /// A re-run job replaces the run drawn; the playhead follows it. A job that could not be
-    /// built (its shape refused) leaves job mode for the single processor.
-    pub(super) fn take_job(&mut self, job: Result<JobTimeline, PipelineError>) {
-        self.take_trace(job.map(Trace::parallel));
     }
 
     /// A re-run's trace replaces the one drawn, and the two clocks meet ([`App::follow`]); a

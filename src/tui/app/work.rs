@@ -1,19 +1,19 @@
 //! Engine work the UI hands to its event loop: a re-run of the single processor or of the job
-//! from the start for new dials, and the frontier sweep. Big inputs are re-run off the UI task
-//! in slices, so a newer dial change can cancel an older run; the result of a cancelled or
-//! superseded run is dropped. Small inputs are re-run inline, through the same functions.
+//! from the start for new dials (the engine's [`Rerun`]), and the frontier sweep. Big inputs
+//! are re-run off the UI task in slices, so a newer dial change can cancel an older run; the
+//! result of a cancelled or superseded run is dropped. Small inputs are re-run at once, by the
+//! same [`App::launch`] and the same run.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 use crate::engine::advice::{choose_on_frontier, DEFAULT_TARGET};
+use crate::engine::frontier::Frontier;
 use crate::engine::frontier::FrontierPoint;
-use crate::engine::frontier::{score_point, Frontier};
-use crate::engine::job_timeline::{JobTimeline, Press};
-use crate::engine::pipeline::{PipelineConfig, PipelineError};
+use crate::engine::pipeline::PipelineError;
+use crate::engine::rerun::{Answer, Rerun};
 use crate::engine::stream::Stream;
-use crate::engine::timeline::Timeline;
 use crate::engine::trace::Trace;
 use crate::engine::{EngineConfig, WindowFn};
 
@@ -23,36 +23,13 @@ use crate::tui::scenario::Scenario;
 /// Engine work for the event loop to run off the UI task.
 #[derive(Debug, Clone)]
 pub enum Work {
-    /// Re-run the timeline to the playhead and score the whole run, for these dials.
+    /// Re-run the engine from the start to the playhead: the single processor (scoring the
+    /// whole run) or the job with its presses.
     Rerun {
         /// The re-run's number: its answer is taken only if no newer re-run was asked for since.
         generation: u64,
-        /// The stream, and the oracle the run is scored against.
-        scenario: Arc<Scenario>,
-        /// The dials' engine configuration.
-        cfg: EngineConfig,
-        /// How many events to run (those arrived by the playhead).
-        arrived: usize,
-        /// Process the end of input too (the playhead has finished).
-        finish: bool,
-        /// Set when a newer dial change makes this run useless: it stops.
-        cancel: Arc<AtomicBool>,
-    },
-    /// Re-run the job from the start with the presses, to processing time `now` (to its end
-    /// with `to_end`).
-    RerunJob {
-        /// The re-run's number: its answer is taken only if no newer re-run was asked for since.
-        generation: u64,
-        /// The events the job's sources read.
-        stream: Arc<Stream>,
-        /// The job's shape with the dials' engine configuration and checkpoint interval.
-        cfg: PipelineConfig,
-        /// The user's crashes and checkpoints, applied at their processing times.
-        presses: Vec<Press>,
-        /// Processing time to run to, ms.
-        now: f64,
-        /// Run on to the job's end after `now` (the playhead has finished).
-        to_end: bool,
+        /// What to run, and how far.
+        rerun: Box<Rerun>,
         /// Set when a newer dial change makes this run useless: it stops.
         cancel: Arc<AtomicBool>,
     },
@@ -73,6 +50,8 @@ pub enum Done {
     Rerun {
         /// The number of the re-run this answers (dropped unless it is the newest).
         generation: u64,
+        /// It re-ran the job (which has no score of its own: the single run's is kept).
+        job: bool,
         /// The run to the playhead, or why the job's shape was refused.
         trace: Result<Box<Trace>, PipelineError>,
         /// The whole run's score (the single processor's; None for the job).
@@ -105,45 +84,14 @@ impl Work {
         match self {
             Work::Rerun {
                 generation,
-                scenario,
-                cfg,
-                arrived,
-                finish,
+                rerun,
                 cancel,
-            } => {
-                let open = scenario.open;
-                let Some(timeline) =
-                    run_timeline(cfg, &scenario.stream, (arrived, finish), open, &cancel)
-                else {
-                    return Done::Cancelled { generation };
-                };
-                // Scoring mid-stream is one more run: not when the result is already stale.
-                if cancel.load(Ordering::Relaxed) {
-                    return Done::Cancelled { generation };
-                }
-                // While the input is open the whole run's score is not known.
-                let score = (!open).then(|| score(&scenario, &timeline, cfg));
-                let trace = Trace::single(scenario.stream.clone(), scenario.proc_time, timeline)
-                    .with_open_input(open);
-                Done::Rerun {
+            } => match rerun.run(&cancel) {
+                Some(a) => Done::Rerun {
                     generation,
-                    trace: Ok(Box::new(trace)),
-                    score,
-                }
-            }
-            Work::RerunJob {
-                generation,
-                stream,
-                cfg,
-                presses,
-                now,
-                to_end,
-                cancel,
-            } => match run_job(stream, cfg, &presses, now, to_end, &cancel) {
-                Some(job) => Done::Rerun {
-                    generation,
-                    trace: job.map(|j| Box::new(Trace::parallel(j))),
-                    score: None,
+                    job: rerun.is_job(),
+                    trace: a.trace.map(Box::new),
+                    score: a.score,
                 },
                 None => Done::Cancelled { generation },
             },
@@ -165,107 +113,6 @@ impl Work {
     }
 }
 
-/// A re-run checks whether it was cancelled every this many events.
-const CANCEL_EVERY_EVENTS: usize = 16_384;
-/// A job re-run checks whether it was cancelled this many times over the stream's span.
-const CANCEL_CHECKS_PER_SPAN: f64 = 512.0;
-
-/// [`Timeline::run_to`] the first `arrived` events (the end of input too with `finish`), in
-/// slices, stopping (None) once `cancel` is set; over a stream still `growing` (a live input),
-/// a [`Timeline::growing`] one.
-pub fn run_timeline(
-    cfg: EngineConfig,
-    stream: &Stream,
-    (arrived, finish): (usize, bool),
-    growing: bool,
-    cancel: &AtomicBool,
-) -> Option<Timeline> {
-    let mut t = if growing {
-        Timeline::growing(cfg, stream)
-    } else {
-        Timeline::new(cfg, stream)
-    };
-    let target = arrived.min(stream.len());
-    while t.arrived() < target {
-        if cancel.load(Ordering::Relaxed) {
-            return None;
-        }
-        let next = (t.arrived() + CANCEL_EVERY_EVENTS).min(target);
-        t.advance_to(stream, next, false);
-        if t.is_finished() {
-            break;
-        }
-    }
-    t.advance_to(stream, arrived, finish);
-    Some(t)
-}
-
-/// [`JobTimeline::run_to`] (then to the job's end with `to_end`), in slices of processing
-/// time, stopping (None) once `cancel` is set. Advancing to t₁ and then to t₂ steps exactly as
-/// advancing to t₂ does, so the slices change nothing.
-pub fn run_job(
-    stream: Arc<Stream>,
-    cfg: PipelineConfig,
-    presses: &[Press],
-    now: f64,
-    to_end: bool,
-    cancel: &AtomicBool,
-) -> Option<Result<JobTimeline, PipelineError>> {
-    let span = stream
-        .events
-        .first()
-        .zip(stream.events.last())
-        .map_or(0.0, |(a, b)| b.proc_time - a.proc_time);
-    let slice = (span / CANCEL_CHECKS_PER_SPAN).max(1.0);
-    let end = stream.events.last().map_or(0.0, |e| e.proc_time);
-    let mut j = match JobTimeline::new(stream, cfg) {
-        Ok(j) => j,
-        Err(e) => return Some(Err(e)),
-    };
-    let advance = |j: &mut JobTimeline, t: f64| -> bool {
-        while j.now() < t {
-            if cancel.load(Ordering::Relaxed) {
-                return false;
-            }
-            let next = (j.now() + slice).min(t);
-            j.advance_to(next);
-        }
-        // As the one call would: whatever is due by `t` (after a crash too).
-        j.advance_to(t);
-        true
-    };
-    for p in presses {
-        if !advance(&mut j, p.time) {
-            return None;
-        }
-        j.press(p.what);
-    }
-    if !advance(&mut j, now) {
-        return None;
-    }
-    if to_end {
-        // What is still in flight after the last arrival drains in slices too; past the
-        // stream's end plus a span, the rest is run at once.
-        let stop = end + span.max(slice);
-        while !j.is_finished() && j.now() < stop {
-            let t = j.now() + slice;
-            if !advance(&mut j, t) {
-                return None;
-            }
-        }
-        j.run_to_end();
-    }
-    Some(Ok(j))
-}
-
-/// The whole run's score for `cfg`: the timeline's own once it has run to the end, else one
-/// more run's.
-pub(super) fn score(scenario: &Scenario, timeline: &Timeline, cfg: EngineConfig) -> FrontierPoint {
-    timeline
-        .final_score(&scenario.truth)
-        .unwrap_or_else(|| score_point(&scenario.stream, &scenario.truth, cfg))
-}
-
 impl App {
     /// Engine work queued by updates, for the event loop to run.
     pub fn take_work(&mut self) -> Vec<Work> {
@@ -278,12 +125,41 @@ impl App {
         if let Some(c) = self.cancel.take() {
             c.store(true, Ordering::Relaxed);
         }
-        self.work
-            .retain(|w| !matches!(w, Work::Rerun { .. } | Work::RerunJob { .. }));
+        self.work.retain(|w| !matches!(w, Work::Rerun { .. }));
         self.generation += 1;
         let cancel = Arc::new(AtomicBool::new(false));
         self.cancel = Some(cancel.clone());
         (self.generation, cancel)
+    }
+
+    /// Starts `rerun`, replacing any older one: at once for a small input (or with `inline`),
+    /// else as work for the event loop, the run drawn until then staying on screen.
+    pub(super) fn launch(&mut self, rerun: Rerun, inline: bool) {
+        let (generation, cancel) = self.next_rerun();
+        if inline || self.scenario.len() <= self.inline_events {
+            self.rerunning = false;
+            self.cancel = None;
+            // Never cancelled, so always answered.
+            if let Some(a) = rerun.run(&AtomicBool::new(false)) {
+                self.take_answer(rerun.is_job(), a);
+            }
+            return;
+        }
+        self.rerunning = true;
+        self.work.push(Work::Rerun {
+            generation,
+            rerun: Box::new(rerun),
+            cancel,
+        });
+    }
+
+    /// A re-run's answer replaces the run drawn; a single run's score replaces the score (the
+    /// job has none of its own).
+    fn take_answer(&mut self, job: bool, a: Answer) {
+        if !job {
+            self.score = a.score;
+        }
+        self.take_trace(a.trace);
     }
 
     /// Runs all queued work inline, to completion (tests and small inputs).
@@ -306,18 +182,22 @@ impl App {
         match done {
             Done::Rerun {
                 generation,
+                job,
                 trace,
                 score,
             } => {
                 if generation != self.generation {
                     return false;
                 }
-                if score.is_some() {
-                    self.score = score;
-                }
                 self.rerunning = false;
                 self.cancel = None;
-                self.take_trace(trace.map(|t| *t));
+                self.take_answer(
+                    job,
+                    Answer {
+                        trace: trace.map(|t| *t),
+                        score,
+                    },
+                );
                 true
             }
             Done::Cancelled { .. } => false,
