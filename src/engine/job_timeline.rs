@@ -21,9 +21,9 @@ use super::pipeline::{
     CrashRecord, CrashTarget, Outage, Outcome, Pipeline, PipelineConfig, PipelineError, StepEvent,
 };
 use super::stream::{KeyId, Stream};
-use super::timeline::{Phase, StateSample};
-use super::trace::{OverCount, WindowRow};
 use super::window::{CellId, WindowId};
+pub use super::window_row::Standing;
+use super::window_row::{OverCount, Phase, StateSample, WindowRow};
 
 /// What the user pressed.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -56,33 +56,6 @@ pub struct Press {
 
 /// The job's watermark is sampled this often (processing time, ms).
 pub const WATERMARK_SAMPLE: f64 = 1_000.0;
-
-/// Where a value stands against the oracle, by the rule the engine knows: over the truth is
-/// wrong at once (nothing is ever taken back from a sink); short of it is wrong only once its
-/// window is final, and until then merely incomplete.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Standing {
-    /// Equal to the truth.
-    Right,
-    /// Short of the truth while the window can still take data.
-    Open,
-    /// Over the truth, or short of it once the window is final.
-    Wrong,
-}
-
-impl Standing {
-    /// Where `value` stands against the oracle's `truth` for one cell, `is_final` saying
-    /// whether its window can no longer take data.
-    pub fn of(value: i64, truth: i64, is_final: bool) -> Standing {
-        if value == truth {
-            Standing::Right
-        } else if value > truth || is_final {
-            Standing::Wrong
-        } else {
-            Standing::Open
-        }
-    }
-}
 
 /// One sink's standing against the oracle.
 #[derive(Debug, Clone, Copy, PartialEq)]

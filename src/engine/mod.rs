@@ -19,6 +19,7 @@ pub mod trace;
 pub mod trigger;
 pub mod watermark;
 pub mod window;
+pub mod window_row;
 
 pub use checkpoint::{Checkpoint, CheckpointLog, Job, ScheduleStep, Sink, SinkKind, Staging};
 pub use frontier::{FrontierPoint, Policy, Score, POLICIES};

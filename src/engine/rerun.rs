@@ -264,7 +264,9 @@ mod tests {
         // Mid-stream the score is one more run's; at the end it is the timeline's own.
         let whole = score_point(&r.stream, &r.truth, cfg);
         assert_eq!(a.score, Some(whole));
-        let end = single(r.stream.len(), true).run(&AtomicBool::new(false)).unwrap();
+        let end = single(r.stream.len(), true)
+            .run(&AtomicBool::new(false))
+            .unwrap();
         assert_eq!(end.score, Some(whole));
     }
 

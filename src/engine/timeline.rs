@@ -20,9 +20,10 @@ use super::frontier::{self, FrontierPoint};
 use super::lateness::{explain, Fate};
 use super::processor::{Counters, EngineConfig, Expiry, Output, Processor, SessionChange};
 use super::stream::{Event, KeyId, Stream};
-use super::trace::WindowRow;
 use super::trigger::{Pane, Timing};
 use super::window::{oracle, CellId, WindowFn, WindowId};
+use super::window_row::WindowRow;
+pub use super::window_row::{Phase, StateSample};
 
 /// The processor's state after the first `arrived` events, and the history that led to it.
 #[derive(Debug, Clone)]
@@ -68,19 +69,6 @@ pub const STATE_SAMPLES: usize = 600;
 /// The first slice of processing time between state samples of a growing stream's run, ms.
 pub const GROWING_STATE_SLICE: f64 = 100.0;
 
-/// The operator state at one processing time: what the state-over-time chart draws.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct StateSample {
-    /// Processing time of the sample, ms.
-    pub time: f64,
-    /// State entries: (window, key) cells held (a parallel run: over its operators).
-    pub open_cells: usize,
-    /// Estimated bytes of the state then.
-    pub state_bytes: usize,
-    /// Keys expired under the global window's TTL by then, a running count.
-    pub ttl_expired: u64,
-}
-
 /// An arrival that was not on time.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Exception {
@@ -90,32 +78,6 @@ pub struct Exception {
     pub event: Event,
     /// Late or dropped.
     pub fate: Fate,
-}
-
-/// Where a window (or one of its cells) is in its life, as the engine's rules place it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Phase {
-    /// The watermark has not reached the window's end.
-    Open,
-    /// The watermark passed the end; the ON_TIME pane is out and no late data came since.
-    FiredOnTime,
-    /// Fired, within grace, and late data has refined it.
-    TakingLate,
-    /// Past grace (or end of input): state freed, the value is final.
-    Finalised,
-}
-
-impl Phase {
-    /// The phase as the windows table prints it: `open`, `fired on time`, `taking late data`
-    /// or `finalised`.
-    pub fn label(&self) -> &'static str {
-        match self {
-            Phase::Open => "open",
-            Phase::FiredOnTime => "fired on time",
-            Phase::TakingLate => "taking late data",
-            Phase::Finalised => "finalised",
-        }
-    }
 }
 
 /// Why one event met its fate, in numbers.

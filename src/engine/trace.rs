@@ -19,13 +19,14 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::frontier::FrontierPoint;
-use super::job_timeline::{Intervention, JobTimeline, Press, SinkScore, Standing};
+use super::job_timeline::{Intervention, JobTimeline, Press, SinkScore};
 use super::lateness::Fate;
 use super::processor::{Counters, EngineConfig};
 use super::stream::{Event, KeyId, Stream};
-use super::timeline::{Exception, Inspection, Phase, Timeline};
+use super::timeline::{Exception, Inspection, Timeline};
 use super::trigger::Pane;
 use super::window::{CellId, WindowId};
+pub use super::window_row::{OverCount, WindowRow};
 pub use compare::{fate_differences, FateDiff};
 pub use history::ExpiredAt;
 pub use partitions::{HeldBack, Lane, LaneCell, LaneMark, Stall, STALL_SHOWN};
@@ -63,47 +64,6 @@ enum Run {
     },
     /// The parallel job, run to its own clock with the presses applied.
     Parallel(Box<JobTimeline>),
-}
-
-/// One row of the windows table, for either kind of run: a window, for one key or all keys
-/// together, with the run's own value, the oracle's, where the window stands and (a parallel
-/// run's) what each sink holds.
-#[derive(Debug, Clone, PartialEq)]
-pub struct WindowRow {
-    /// The window.
-    pub window: WindowId,
-    /// Where it starts in event time, ms.
-    pub start: f64,
-    /// Where it ends in event time, ms.
-    pub end: f64,
-    /// The run's own value: the single processor's state while the window is open and its
-    /// final value after; a parallel run's operators' state summed (a crash rolls it back)
-    /// or the final value its sink received.
-    pub value: i64,
-    /// The true count (the oracle over the whole stream).
-    pub truth: i64,
-    /// Where the window is in its life under the run's watermark (a parallel run does not
-    /// tell a window taking late data from one fired on time: it shows as fired).
-    pub phase: Phase,
-    /// The latest pane of the cell (for all keys: the latest among the window's cells); a
-    /// parallel run keeps none per cell.
-    pub latest: Option<Pane>,
-    /// A parallel run's sinks, in [`SinkKind::ALL`](super::checkpoint::SinkKind::ALL) order: Σ of the values each holds.
-    pub sinks: Option<[i64; 3]>,
-    /// A parallel run's additive sink over its idempotent one in this row's cells, by cause.
-    pub over: Option<OverCount>,
-}
-
-impl WindowRow {
-    /// The window's values are final: its state is freed, nothing more can change them.
-    pub fn is_final(&self) -> bool {
-        self.phase == Phase::Finalised
-    }
-
-    /// Where `value` (the run's own or a sink's) stands against the oracle.
-    pub fn standing(&self, value: i64) -> Standing {
-        Standing::of(value, self.truth, self.is_final())
-    }
 }
 
 /// The arrived events by the fate the run gave them (a parallel run: the fate its operators
@@ -171,19 +131,6 @@ pub struct SinkReport {
     /// Why the additive sink holds more than the idempotent one, exactly split:
     /// [`OverCount::readded`] + [`OverCount::replayed`] = additive − idempotent.
     pub over: OverCount,
-}
-
-/// The additive sink over the idempotent one, by cause. Adding every pane to a total is right
-/// only for panes that carry what is new (discarding): an accumulating pane carries the cell's
-/// whole value so far, and adding it to the earlier ones counts them again; a retracting pane's
-/// retraction is not taken off. And a pane delivered again by a replay is added again.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct OverCount {
-    /// Σ of every pane's value, each pane once, less the cells' values as the panes mean them:
-    /// what adding panes counts again (0 when discarding).
-    pub readded: i64,
-    /// Σ of the values of panes delivered again by replays.
-    pub replayed: i64,
 }
 
 /// The run's watermark over processing time, as (processing time, watermark) points, oldest

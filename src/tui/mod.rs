@@ -26,9 +26,7 @@ pub mod view;
 
 use std::time::{Duration, Instant};
 
-use crossterm::event::{
-    Event, EventStream, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEventKind,
-};
+use crossterm::event::{Event, EventStream, KeyEventKind};
 use futures::StreamExt;
 use ratatui::buffer::Buffer;
 use tokio::sync::mpsc;
@@ -36,6 +34,7 @@ use tokio::time::MissedTickBehavior;
 
 use crate::engine::EngineConfig;
 use app::{update, App, Dials, Msg};
+pub use keymap::messages;
 use record::{Entry, Input};
 use scenario::Scenario;
 use theme::Theme;
@@ -289,29 +288,6 @@ impl Shell {
 fn draw(terminal: &mut terminal::Term, app: &App) -> anyhow::Result<Buffer> {
     let frame = terminal.draw(|f| view::render(app, f))?;
     Ok(frame.buffer.clone())
-}
-
-/// Turns a terminal event into messages (none if it means nothing). Esc quickly followed by a
-/// key reaches us as Alt plus that key; it is read as the two presses it was.
-pub fn messages(ev: Event) -> Vec<Msg> {
-    match ev {
-        Event::Key(k) if k.kind != KeyEventKind::Release => {
-            if let (KeyCode::Char(_), true) = (k.code, k.modifiers.contains(KeyModifiers::ALT)) {
-                let plain = KeyEvent::new(k.code, k.modifiers - KeyModifiers::ALT);
-                let mut v = vec![Msg::Action(action::Action::Close)];
-                v.extend(keymap::lookup(&plain).map(Msg::Action));
-                return v;
-            }
-            keymap::lookup(&k).map(Msg::Action).into_iter().collect()
-        }
-        Event::Mouse(m) => match m.kind {
-            MouseEventKind::Down(MouseButton::Left) => vec![Msg::Click(m.column, m.row)],
-            MouseEventKind::Drag(MouseButton::Left) => vec![Msg::Drag(m.column, m.row)],
-            _ => Vec::new(),
-        },
-        Event::Resize(w, h) => vec![Msg::Resize(w, h)],
-        _ => Vec::new(),
-    }
 }
 
 /// The signals that ask a program to stop: SIGINT and SIGQUIT (from `kill`: in raw mode Ctrl-C

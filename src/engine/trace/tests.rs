@@ -1,6 +1,7 @@
 //! The trace's moves and reads, for both kinds of run.
 
 use super::*;
+use crate::engine::window_row::Standing;
 use crate::engine::pipeline::{CrashTarget, PipelineConfig};
 use crate::engine::stream::classroom;
 use crate::engine::window::oracle;

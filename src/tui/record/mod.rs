@@ -89,7 +89,7 @@ impl Input {
     /// The messages the input gives the update.
     pub fn messages(&self) -> Vec<Msg> {
         match *self {
-            Input::Key(k) => super::messages(Event::Key(k)),
+            Input::Key(k) => super::keymap::messages(Event::Key(k)),
             Input::Click(c, r) => vec![Msg::Click(c, r)],
             Input::Drag(c, r) => vec![Msg::Drag(c, r)],
             Input::Resize(w, h) => vec![Msg::Resize(w, h)],
