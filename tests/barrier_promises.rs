@@ -1,6 +1,6 @@
-//! What the at-least-once barrier mode promises, as the README states it next to the aligned
-//! and unaligned modes' exactly-once: after crashes a window's final value may be over the clean
-//! run's, never under it.
+//! What the at-least-once barrier mode promises, as the guide states it
+//! (`docs/jobs-and-crashes.md`) next to the aligned and unaligned modes' exactly-once: after
+//! crashes a window's final value may be over the clean run's, never under it.
 
 mod common;
 use common::arb_stream;

@@ -1,5 +1,5 @@
-//! The screens the README shows as pictures (docs/*.svg, as `s` saves them) are what the
-//! program draws today: each is drawn here and compared with its file. When a screen
+//! The screens the README and the guide show as pictures (docs/*.svg, as `s` saves them) are
+//! what the program draws today: each is drawn here and compared with its file. When a screen
 //! changes, `TWOCLOCKS_WRITE_GOLDEN=1 cargo test --test docs_pictures` writes them anew.
 
 mod tour_common;
@@ -38,7 +38,7 @@ fn check(name: &str, buf: &Buffer) {
 }
 
 #[test]
-fn the_readmes_pictures_are_the_screens_drawn_today() {
+fn the_guides_pictures_are_the_screens_drawn_today() {
     // The classroom stream at its end, the UI's defaults, light theme, 120×40.
     let mut end = app_for(Options {
         scenario: Scenario::classroom(),
@@ -65,5 +65,35 @@ fn the_readmes_pictures_are_the_screens_drawn_today() {
     check(
         "tour-crash-80x24.svg",
         &frame(&mut tour_step("crash", Theme::dark()), 80, 24),
+    );
+}
+
+/// `docs/advise.svg` is what `twoclocks advise --plot docs/advise.svg` draws today.
+#[test]
+fn the_advisors_picture_is_the_one_it_draws_today() {
+    let path = format!("{}/docs/advise.svg", env!("CARGO_MANIFEST_DIR"));
+    let dir = std::env::temp_dir().join(format!("twoclocks-docs-advise-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let drawn = dir.join("advise.svg");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_twoclocks"))
+        .args(["advise", "--plot"])
+        .arg(&drawn)
+        .output()
+        .expect("the binary runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let got = std::fs::read_to_string(&drawn).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    if std::env::var_os("TWOCLOCKS_WRITE_GOLDEN").is_some() {
+        std::fs::write(&path, &got).unwrap();
+    }
+    let want = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        got == want,
+        "{path} is not what `twoclocks advise --plot` draws today: \
+         TWOCLOCKS_WRITE_GOLDEN=1 cargo test --test docs_pictures writes it anew"
     );
 }

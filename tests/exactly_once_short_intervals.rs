@@ -268,7 +268,7 @@ fn check(case: &Case) -> Result<usize, String> {
         }
         // A session merged away is withdrawn by a retraction pane, which at-least-once may
         // deliver twice: the transactional sink, which adds the panes it commits up, then
-        // withdraws it twice (the README's exception).
+        // withdraws it twice (the exception `docs/jobs-and-crashes.md` states).
         let withdrawn_twice = case.cfg.engine.window.is_merging()
             && case.cfg.engine.accumulation == Accumulation::Retracting;
         for kind in [SinkKind::Idempotent, SinkKind::Transactional] {

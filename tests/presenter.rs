@@ -374,18 +374,19 @@ proptest::proptest! {
 }
 
 #[test]
-fn the_readmes_sample_recording_reads() {
+fn the_guides_sample_recording_reads() {
     let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/presenting.md"))
+            .unwrap();
     let start = readme
         .find(&format!("  {HEADER}\n"))
-        .expect("the README shows a recording");
+        .expect("docs/presenting.md shows a recording");
     let block: String = readme[start..]
         .lines()
         .take_while(|l| !l.trim_start().starts_with("```"))
         .map(|l| format!("{}\n", l.trim_start()))
         .collect();
-    let entries = record::parse(&block).expect("the README's recording reads");
+    let entries = record::parse(&block).expect("docs/presenting.md's recording reads");
     assert!(entries.len() >= 5, "{block}");
 }
 

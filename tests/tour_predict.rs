@@ -168,17 +168,18 @@ fn a_bad_predict_is_refused_with_the_file_line_and_field() {
 }
 
 #[test]
-fn the_readmes_reveal_is_the_programs() {
+fn the_guides_reveal_is_the_programs() {
     let mut a = tour_from("predict-late");
     act(&mut a, Action::Policy(0));
     let said = caption(&a);
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
-        .unwrap()
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/presenting.md"))
+            .unwrap()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
     assert!(
         readme.contains(&format!("(`{said}`)")),
-        "the README quotes the reveal of predict-late voted 1; the program says:\n{said}"
+        "docs/presenting.md quotes the reveal of predict-late voted 1; the program says:\n{said}"
     );
 }

@@ -329,18 +329,18 @@ fn the_light_theme_paints_its_background_under_every_overlay() {
 }
 
 #[test]
-fn the_readme_key_table_names_every_key_of_the_keymap() {
+fn the_guides_key_table_names_every_key_of_the_keymap() {
     use crossterm::event::KeyCode;
     use twoclocks::tui::keymap::Key;
     let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/screen.md")).unwrap();
     let table: Vec<&str> = readme
         .lines()
         .skip_while(|l| !l.starts_with("| key | does |"))
         .take_while(|l| l.starts_with('|'))
         .filter_map(|l| l.split('|').nth(1))
         .collect();
-    assert!(table.len() > 10, "the README's key table");
+    assert!(table.len() > 10, "docs/screen.md's key table");
     let keys = table.join(" ");
     for b in KEYMAP.iter() {
         for k in b.keys {
@@ -359,7 +359,7 @@ fn the_readme_key_table_names_every_key_of_the_keymap() {
             };
             assert!(
                 keys.contains(&name),
-                "{name} ({}) is not in the README's key table",
+                "{name} ({}) is not in docs/screen.md's key table",
                 b.help
             );
         }

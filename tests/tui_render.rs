@@ -428,12 +428,13 @@ fn text(a: &mut App, w: u16, h: u16) -> String {
         .join("\n")
 }
 
-/// The README's `text` block that follows the paragraph starting with `caption`.
+/// The `text` block of the guide's screen page (`docs/screen.md`) that follows the paragraph
+/// starting with `caption`.
 fn readme_block(caption: &str) -> String {
-    let readme = include_str!("../README.md");
+    let readme = include_str!("../docs/screen.md");
     let at = readme
         .find(caption)
-        .unwrap_or_else(|| panic!("README has no paragraph starting {caption:?}"));
+        .unwrap_or_else(|| panic!("docs/screen.md has no paragraph starting {caption:?}"));
     let rest = &readme[at..];
     let open = rest
         .find("```text\n")
@@ -447,24 +448,24 @@ fn readme_block(caption: &str) -> String {
         .join("\n")
 }
 
-/// The README's screenshots are what the program draws today: regenerate them from this
-/// test's output when a screen changes.
+/// The screenshots of the guide's screen page (`docs/screen.md`) are what the program draws
+/// today: regenerate them from this test's output when a screen changes.
 #[test]
-fn readme_screenshots_are_current() {
+fn the_guides_screenshots_are_current() {
     let mut end = base();
     act(&mut end, Action::JumpToEnd);
     let drawn = text(&mut end, 120, 40);
     assert_eq!(
         readme_block("The classroom stream at its end, 120×40"),
         drawn,
-        "README's 120×40 screenshot is stale; it should read:\n{drawn}"
+        "docs/screen.md's 120×40 screenshot is stale; it should read:\n{drawn}"
     );
     let mut crash = crashed(Theme::dark());
     let drawn = text(&mut crash, 80, 24);
     assert_eq!(
         readme_block("Job mode at 80×24 after a crash"),
         drawn,
-        "README's 80×24 job screenshot is stale; it should read:\n{drawn}"
+        "docs/screen.md's 80×24 job screenshot is stale; it should read:\n{drawn}"
     );
     let mut s = sessions(Theme::mono());
     act(&mut s, Action::CycleKey);
@@ -472,14 +473,14 @@ fn readme_screenshots_are_current() {
     assert_eq!(
         readme_block("Sessions at 80×24"),
         drawn,
-        "README's 80×24 sessions screenshot is stale; it should read:\n{drawn}"
+        "docs/screen.md's 80×24 sessions screenshot is stale; it should read:\n{drawn}"
     );
     let mut g = global_ttl(Theme::mono());
     let drawn = text(&mut g, 80, 24);
     assert_eq!(
         readme_block("The global window under a 3 s TTL at 80×24"),
         drawn,
-        "README's 80×24 global-window screenshot is stale; it should read:\n{drawn}"
+        "docs/screen.md's 80×24 global-window screenshot is stale; it should read:\n{drawn}"
     );
 }
 
