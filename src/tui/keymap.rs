@@ -2,7 +2,7 @@
 //! `?` overlay, so the three cannot drift apart. `j` toggles job mode, `c`/`C` crash the job or
 //! one operator instance, `x` takes a checkpoint, `p` cuts a partition off; `s` and `z` are the
 //! presenter's (save the screen, the plot alone); `n`/`N` and `r` move through the tour; `b`
-//! is deliberately left unbound (kept for big numbers). [`keys_table`] writes the table as the README lists it;
+//! is deliberately left unbound (kept for big numbers). [`keys_table`] writes the table as the guide lists it (docs/screen.md);
 //! [`help_rows`] writes it as the `?` overlay does, a key and its inverse on one row.
 
 use crossterm::event::{
@@ -90,7 +90,7 @@ pub struct Binding {
     /// The part of the help it is listed under.
     pub group: Group,
     /// Listed in the help on one row with the binding after it (its inverse), as this pair
-    /// says; the README's table still gives each binding a row of its own.
+    /// says; the guide's table still gives each binding a row of its own.
     pub pair: Option<Pair>,
 }
 
@@ -117,7 +117,7 @@ pub struct HelpRow {
     pub bindings: Vec<&'static Binding>,
 }
 
-/// A key as the README's table writes it: `` `l` ``, Space, Ctrl-C, Shift-Tab, ↑, F1, Home.
+/// A key as the guide's table writes it: `` `l` ``, Space, Ctrl-C, Shift-Tab, ↑, F1, Home.
 pub fn key_name(k: Key) -> String {
     match k {
         Key::Char(' ') => "Space".to_string(),
@@ -135,8 +135,8 @@ pub fn key_name(k: Key) -> String {
     }
 }
 
-/// The keys table of the README (Markdown), written from the keymap: a heading row per group,
-/// then one row per binding, its keys and what it does. A test holds the README to it.
+/// The keys table of the guide (docs/screen.md, Markdown), written from the keymap: a heading row per group,
+/// then one row per binding, its keys and what it does. A test holds the guide to it.
 pub fn keys_table() -> String {
     let mut out = String::from("| key | does |\n|---|---|\n");
     for g in Group::ALL {

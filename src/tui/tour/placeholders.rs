@@ -26,7 +26,7 @@ pub struct Quoted<'a> {
     pub asked: Option<(&'a Question, &'a Stream)>,
 }
 
-/// Every placeholder a caption may use, with what it stands for (the README lists them).
+/// Every placeholder a caption may use, with what it stands for (docs/presenting.md lists them).
 pub const NAMES: [(&str, &str); 29] = [
     ("now", "processing time now"),
     ("arrived", "events arrived so far"),
