@@ -1,10 +1,10 @@
 //! The trace's moves and reads, for both kinds of run.
 
 use super::*;
-use crate::engine::window_row::Standing;
 use crate::engine::pipeline::{CrashTarget, PipelineConfig};
 use crate::engine::stream::classroom;
 use crate::engine::window::oracle;
+use crate::engine::window_row::Standing;
 
 fn span(s: &Stream) -> (f64, f64) {
     (0.0, s.events.last().map_or(1.0, |e| e.proc_time))
