@@ -77,7 +77,7 @@ fn every_lesson_event_is_its_own_mark_at_every_playhead_and_size() {
             let mut a = lesson();
             update(&mut a, Msg::Resize(size.0, size.1), Duration::ZERO);
             a.zoomed = zoomed;
-            let end = a.scenario.proc_time.1;
+            let end = a.scenario.oracle.proc_time.1;
             let mut t = 0.0;
             let mut seen = 0;
             while t <= end + 1_000.0 {
@@ -131,7 +131,7 @@ fn every_tour_step_that_magnifies_shows_each_event_once() {
 #[test]
 fn m_steps_through_the_magnifications_and_back_to_the_whole_stream() {
     let mut a = lesson();
-    let whole = a.scenario.proc_time;
+    let whole = a.scenario.oracle.proc_time;
     let frame = |a: &App| a.plot_frame(a.areas(a.size).unwrap().plot).unwrap();
     assert!(frame(&a).y.1 - frame(&a).y.0 < whole.1 - whole.0);
     let mut seen = vec![a.magnify];

@@ -124,7 +124,7 @@ fn batches_give_the_screen_and_counters_of_one_batch() {
             }
             assert_eq!(parts.trace.counters(), whole.trace.counters());
             assert_eq!(parts.playhead, whole.playhead);
-            assert_eq!(parts.scenario.truth, whole.scenario.truth);
+            assert_eq!(parts.scenario.oracle.truth, whole.scenario.oracle.truth);
             assert_eq!(screen(&parts), screen(&whole), "open, cuts {cuts:?}");
             assert!(screen(&parts).contains("● live"));
             // The end of input: both finish the same way.

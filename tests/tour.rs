@@ -579,7 +579,7 @@ fn the_sessions_step_opens_on_a_late_bridge_near_the_playhead() {
 #[test]
 fn the_ttl_step_expires_state_and_drops_nothing() {
     let mut a = tour_from("ttl");
-    assert!(a.scenario.global && a.dials.window.ttl().is_some());
+    assert!(a.scenario.oracle.global && a.dials.window.ttl().is_some());
     let f = a.figures();
     assert!(f.expired > 10, "{f:?}");
     assert_eq!(f.dropped, 0);
@@ -630,7 +630,7 @@ fn the_windows_at_the_sinks_split_each_windows_excess_by_cause() {
         let mut a = tour_from(name);
         let job = a.trace.job().unwrap();
         // Every cell's split adds up to the sinks panel's.
-        let cells: Vec<_> = a.scenario.truth.keys().copied().collect();
+        let cells: Vec<_> = a.scenario.oracle.truth.keys().copied().collect();
         assert_eq!(job.over_of(&cells), job.over_by_cause(), "{name}");
         // Each row: add − idem, re-added and replayed.
         let rows = view::windows::rows(&a);

@@ -43,7 +43,7 @@ fn the_late_question_stops_just_before_its_event_and_reveals_its_fate() {
     let want = predict::ask(
         a.dials.config(),
         &a.scenario.stream,
-        &a.scenario.truth,
+        &a.scenario.oracle.truth,
         from,
         Ask::NextLate,
         None,

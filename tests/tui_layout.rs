@@ -413,7 +413,7 @@ fn the_discarding_pane_history_adds_up() {
     act(&mut a, Action::CycleAccumulation);
     act(&mut a, Action::JumpToEnd);
     let cell = view::windows::selected_cell(&a).unwrap();
-    let truth = a.scenario.truth[&cell] as i64;
+    let truth = a.scenario.oracle.truth[&cell] as i64;
     let lines = view::windows::pane_lines(&a, cell, 40);
     let head: String = lines[0].spans.iter().map(|s| s.content.as_ref()).collect();
     assert!(head.contains("+new") && head.contains("sum"), "{head}");
@@ -500,7 +500,7 @@ fn in_job_mode_too_a_shortfall_is_red_only_once_the_window_is_final() {
         "{rows:#?}"
     );
     let shown = rows.len() - 2;
-    for (i, w) in a.scenario.windows.iter().enumerate().take(shown) {
+    for (i, w) in a.scenario.oracle.windows.iter().enumerate().take(shown) {
         let y = areas.windows.y + 2 + i as u16;
         let row = &rows[i + 1];
         let f: Vec<i64> = row

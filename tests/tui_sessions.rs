@@ -43,11 +43,11 @@ fn to_end(a: &mut App) {
 #[test]
 fn the_ui_opens_on_sessions_and_on_the_global_window() {
     let a = app(&["--session", "30s", "--grace", "30s"]).expect("sessions are drawn");
-    assert!(a.scenario.merging);
+    assert!(a.scenario.oracle.merging);
     assert!(a.trace.config().window.is_merging());
     let a = app(&["--window", "global", "--ttl", "20s"]).expect("the global window is drawn");
-    assert!(a.scenario.global);
-    assert_eq!(a.scenario.windows, vec![GLOBAL]);
+    assert!(a.scenario.oracle.global);
+    assert_eq!(a.scenario.oracle.windows, vec![GLOBAL]);
 }
 
 #[test]
@@ -56,7 +56,7 @@ fn the_window_keys_walk_the_selected_keys_sessions() {
     act(&mut a, Action::CycleKey);
     let key = a.selection.key.expect("a key selected");
     let mine = a.scenario.windows_of(Some(key)).to_vec();
-    assert!(mine.len() > 5 && mine.len() < a.scenario.windows.len());
+    assert!(mine.len() > 5 && mine.len() < a.scenario.oracle.windows.len());
     a.selection.window = 0;
     let mut steps = 0;
     loop {
@@ -74,7 +74,11 @@ fn the_window_keys_walk_the_selected_keys_sessions() {
     assert_eq!(selected_window(&a), Some(mine[mine.len() - 2]));
     // Every selected session is the key's, and its oracle cell exists.
     let w = selected_window(&a).unwrap();
-    assert!(a.scenario.truth.contains_key(&CellId { window: w, key }));
+    assert!(a
+        .scenario
+        .oracle
+        .truth
+        .contains_key(&CellId { window: w, key }));
 }
 
 #[test]
@@ -111,7 +115,9 @@ fn with_infinite_grace_the_run_ends_with_the_oracles_sessions() {
         assert_eq!(got, a.scenario.windows_of(Some(key)), "key {key}");
         assert!(run.of(key).all(|s| s.phase == Phase::Finalised));
         for &w in a.scenario.windows_of(Some(key)) {
-            let r = a.trace.session_row(w, Some(key), &run, &a.scenario.truth);
+            let r = a
+                .trace
+                .session_row(w, Some(key), &run, &a.scenario.oracle.truth);
             assert!(r.exact, "{w:?}");
             assert_eq!(r.standing(), Standing::Right);
         }
@@ -126,9 +132,11 @@ fn a_session_the_run_does_not_reproduce_reads_as_wrong() {
     let mut wrong = 0;
     for key in 0..a.scenario.keys() as KeyId {
         for &w in a.scenario.windows_of(Some(key)) {
-            let r = a.trace.session_row(w, Some(key), &run, &a.scenario.truth);
+            let r = a
+                .trace
+                .session_row(w, Some(key), &run, &a.scenario.oracle.truth);
             let reproduced = run.of(key).any(|s| s.window == w)
-                && r.row.value == a.scenario.truth[&CellId { window: w, key }] as i64;
+                && r.row.value == a.scenario.oracle.truth[&CellId { window: w, key }] as i64;
             assert_eq!(r.exact, reproduced, "{w:?}");
             assert_eq!(r.standing() == Standing::Right, reproduced, "{w:?}");
             wrong += usize::from(!reproduced);
@@ -178,7 +186,9 @@ fn every_expiry_is_recorded_and_the_segments_add_up_to_each_keys_truth() {
     assert_eq!(x.len() as u64, a.trace.counters().ttl_expired);
     assert!(!x.is_empty());
     assert!(x.windows(2).all(|p| p[0].proc_time <= p[1].proc_time));
-    let states = a.trace.key_states(a.scenario.keys(), &a.scenario.truth);
+    let states = a
+        .trace
+        .key_states(a.scenario.keys(), &a.scenario.oracle.truth);
     assert_eq!(
         states.iter().map(|s| s.resets as u64).sum::<u64>(),
         a.trace.counters().ttl_expired
@@ -200,7 +210,9 @@ fn every_expiry_is_recorded_and_the_segments_add_up_to_each_keys_truth() {
         );
     }
     to_end(&mut a);
-    let states = a.trace.key_states(a.scenario.keys(), &a.scenario.truth);
+    let states = a
+        .trace
+        .key_states(a.scenario.keys(), &a.scenario.oracle.truth);
     for s in &states {
         assert_eq!(s.truth_so_far, s.truth_at_end);
     }

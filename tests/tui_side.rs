@@ -106,7 +106,7 @@ fn a_dial_change_moves_a_only() {
     tick(&mut a, 20.0);
     act(&mut a, Action::TogglePlay);
     act(&mut a, Action::SideBySide);
-    let before = b(&a).trace.tally(&a.scenario.truth);
+    let before = b(&a).trace.tally(&a.scenario.oracle.truth);
     act(&mut a, Action::LagUp);
     act(&mut a, Action::GraceUp);
     assert_eq!(a.dials.lag, 21_000.0);
@@ -115,7 +115,7 @@ fn a_dial_change_moves_a_only() {
     assert_eq!(b(&a).trace.config().watermark.lag(), Some(20_000.0));
     assert_ne!(a.trace.config(), b(&a).trace.config());
     assert_eq!(
-        b(&a).trace.tally(&a.scenario.truth),
+        b(&a).trace.tally(&a.scenario.oracle.truth),
         before,
         "B did not move"
     );
@@ -162,14 +162,18 @@ fn bs_tally_is_a_plain_engine_run_with_bs_dials_to_the_same_playhead() {
         let s = &a.scenario;
         let plain = Trace::single(
             s.stream.clone(),
-            s.proc_time,
+            s.oracle.proc_time,
             Timeline::run_to(cfg_b, &s.stream, a.playhead.arrived, a.playhead.finished),
         );
-        assert_eq!(b(&a).trace.tally(&s.truth), plain.tally(&s.truth), "{secs}");
+        assert_eq!(
+            b(&a).trace.tally(&s.oracle.truth),
+            plain.tally(&s.oracle.truth),
+            "{secs}"
+        );
         assert_eq!(b(&a).trace.counters(), plain.counters());
         let mine = Trace::single(
             s.stream.clone(),
-            s.proc_time,
+            s.oracle.proc_time,
             Timeline::run_to(
                 a.dials.config(),
                 &s.stream,
@@ -177,12 +181,12 @@ fn bs_tally_is_a_plain_engine_run_with_bs_dials_to_the_same_playhead() {
                 a.playhead.finished,
             ),
         );
-        assert_eq!(a.trace.tally(&s.truth), mine.tally(&s.truth));
+        assert_eq!(a.trace.tally(&s.oracle.truth), mine.tally(&s.oracle.truth));
     }
     let s = &a.scenario;
     assert_ne!(
-        a.trace.tally(&s.truth),
-        b(&a).trace.tally(&s.truth),
+        a.trace.tally(&s.oracle.truth),
+        b(&a).trace.tally(&s.oracle.truth),
         "two policies, two tallies"
     );
 }
@@ -223,7 +227,7 @@ fn in_the_outage_a_with_idleness_moves_on_while_b_without_stalls() {
     let plain = Trace::parallel(
         JobTimeline::run_to(a.scenario.stream.clone(), cfg, &presses, now).unwrap(),
     );
-    let truth = &a.scenario.truth;
+    let truth = &a.scenario.oracle.truth;
     assert_eq!(b(&a).trace.tally(truth), plain.tally(truth));
 }
 
@@ -261,10 +265,10 @@ fn job_presses_reach_both_runs() {
 #[test]
 fn a_dial_change_in_the_job_moves_a_only() {
     let mut a = outage_idle_vs_not();
-    let before = b(&a).trace.tally(&a.scenario.truth);
+    let before = b(&a).trace.tally(&a.scenario.oracle.truth);
     act(&mut a, Action::LagUp);
     assert_eq!(b(&a).dials.lag, 20_000.0);
-    assert_eq!(b(&a).trace.tally(&a.scenario.truth), before);
+    assert_eq!(b(&a).trace.tally(&a.scenario.oracle.truth), before);
     assert_eq!(b(&a).playhead.now, a.playhead.now);
 }
 

@@ -188,7 +188,7 @@ fn window_and_key_selection() {
     for _ in 0..20 {
         act(&mut a, Action::WindowNext);
     }
-    assert_eq!(a.selection.window, a.scenario.windows.len() - 1);
+    assert_eq!(a.selection.window, a.scenario.oracle.windows.len() - 1);
     for _ in 0..20 {
         act(&mut a, Action::WindowPrev);
     }

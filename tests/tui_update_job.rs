@@ -388,7 +388,7 @@ fn a_key_that_cannot_act_says_why_in_the_footer_for_a_moment() {
     // Esc with nothing open; a window past the last.
     act(&mut a, Action::Close);
     assert_eq!(said(&a), "nothing to close");
-    for _ in 0..a.scenario.windows.len() {
+    for _ in 0..a.scenario.oracle.windows.len() {
         act(&mut a, Action::WindowNext);
     }
     assert_eq!(said(&a), "this is the last window");

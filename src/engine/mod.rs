@@ -8,6 +8,7 @@ pub mod checkpoint;
 pub mod frontier;
 pub mod job_timeline;
 pub mod lateness;
+pub mod oracle;
 pub mod pipeline;
 pub mod predict;
 pub mod processor;

@@ -241,15 +241,18 @@ impl App {
 
     /// [`App::new`] on a scenario already shared (a tour's steps share their streams).
     pub fn new_shared(scenario: Arc<Scenario>, dials: Dials, theme: Theme) -> App {
-        let trace =
-            Trace::single_start(dials.config(), scenario.stream.clone(), scenario.proc_time);
-        let start = scenario.proc_time.0;
+        let trace = Trace::single_start(
+            dials.config(),
+            scenario.stream.clone(),
+            scenario.oracle.proc_time,
+        );
+        let start = scenario.oracle.proc_time.0;
         // Sessions open on the session nearest the playhead, of whichever key holds it (the
         // first key's first session may lie minutes past it); other windows on the fourth of
         // the first key, a few before it.
         let (key, window) = match nearest_session(&scenario, &dials.window, start) {
             Some((key, window)) => (Some(key), window),
-            None if scenario.merging || scenario.windows.len() <= 3 => {
+            None if scenario.oracle.merging || scenario.oracle.windows.len() <= 3 => {
                 ((scenario.keys() > 0).then_some(0), 0)
             }
             None => ((scenario.keys() > 0).then_some(0), 3),
@@ -308,7 +311,7 @@ impl App {
         // A gap as long as the stream's quiet spells merges each key's events into one
         // session: said, so that one span per key is not taken for a fault.
         let keys = app.scenario.keys();
-        if app.scenario.merging
+        if app.scenario.oracle.merging
             && keys > 0
             && (0..keys).all(|k| app.scenario.windows_of(Some(k as KeyId)).len() <= 1)
         {
@@ -454,11 +457,11 @@ impl App {
         let open = self.scenario.open;
         let rerun = Rerun {
             stream: self.scenario.stream.clone(),
-            truth: self.scenario.truth.clone(),
+            truth: self.scenario.oracle.truth.clone(),
             kind: RerunKind::Single {
                 cfg,
                 open,
-                span: self.scenario.proc_time,
+                span: self.scenario.oracle.proc_time,
             },
             arrived: self.playhead.arrived,
             now: self.playhead.now,
@@ -466,9 +469,12 @@ impl App {
         };
         // Off the UI task, the job drawn until the answer gives way to an empty single run.
         if self.scenario.len() > self.inline_events && self.trace.pipeline_config().is_some() {
-            self.trace =
-                Trace::single_start(cfg, self.scenario.stream.clone(), self.scenario.proc_time)
-                    .with_open_input(open);
+            self.trace = Trace::single_start(
+                cfg,
+                self.scenario.stream.clone(),
+                self.scenario.oracle.proc_time,
+            )
+            .with_open_input(open);
         }
         self.launch(rerun, false);
     }
@@ -520,7 +526,7 @@ impl App {
         self.presses.clear();
         self.crash_pick = None;
         self.crash_closed = 0;
-        let start = self.scenario.proc_time.0;
+        let start = self.scenario.oracle.proc_time.0;
         self.place(start, self.arrived_by(start), false, false);
         self.selection.inspected = None;
         self.rerun();

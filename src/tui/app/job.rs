@@ -96,11 +96,11 @@ impl App {
     /// task unless `inline`: the job drawn until then is the last one (an empty one when job
     /// mode is just being entered).
     pub(super) fn rerun_job(&mut self, inline: bool) {
-        let start = self.scenario.proc_time.0;
+        let start = self.scenario.oracle.proc_time.0;
         let cfg = self.job_config();
         let rerun = Rerun {
             stream: self.scenario.stream.clone(),
-            truth: self.scenario.truth.clone(),
+            truth: self.scenario.oracle.truth.clone(),
             kind: Kind::Job {
                 cfg,
                 presses: self.job_presses(),
@@ -170,7 +170,8 @@ impl App {
             }
             let now = self.playhead.now;
             let arrived = self.arrived_by(now);
-            let finished = arrived >= self.scenario.len() && now >= self.scenario.proc_time.1;
+            let finished =
+                arrived >= self.scenario.len() && now >= self.scenario.oracle.proc_time.1;
             self.place(now, arrived, finished, false);
             self.rerun();
         }

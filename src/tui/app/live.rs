@@ -13,15 +13,13 @@
 //! that stops it) closes the stream: the run can then finish, and is run again once, so the
 //! score and the frontier are the whole input's.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::engine::stream::Stream;
-use crate::engine::timeline::stream_windows;
 use crate::engine::watermark::WatermarkKind;
-use crate::engine::{CellId, Event, WindowFn};
+use crate::engine::{Event, WindowFn};
 use crate::io::live::{Batch, Feed};
-use crate::tui::scenario::Scenario;
+use crate::tui::scenario::{Oracle, Scenario};
 
 use super::App;
 
@@ -38,67 +36,23 @@ pub struct Live {
     max_delay: Option<f64>,
 }
 
-/// The processing-time or event-time extent of a live stream: from its earliest to its
-/// latest time, at least `width` ms wide (a stream read live need not start near 0). The
-/// processing-time extent is at most 1 ms wider than its events: its end is the live edge,
-/// where the playhead follows.
-fn extent(lo: f64, hi: f64, width: f64) -> (f64, f64) {
-    if lo.is_finite() && hi.is_finite() {
-        (lo, hi.max(lo + width))
-    } else {
-        (0.0, width)
-    }
-}
-
 impl Scenario {
     /// A live input's stream before its first row: empty, open.
     pub fn live(name: impl Into<String>, window: &WindowFn) -> Scenario {
         let mut s = Scenario::new(name, Stream::default(), window);
         s.open = true;
-        s.proc_time = extent(f64::NAN, f64::NAN, 1.0);
-        s.event_time = extent(f64::NAN, f64::NAN, 1_000.0);
+        s.oracle = Oracle::live(window);
         s
     }
 
     /// The scenario over `stream`, which is this one's grown by `added` (already placed in
-    /// it): the oracle counts the new events (sessions: computed again, since they merge), the
-    /// extents widen.
+    /// it): its oracle grown (the engine's [`Oracle::grown`]).
     fn grown(&self, stream: Stream, added: &[Event], window: &WindowFn) -> Scenario {
-        let mut s = if window.is_merging() {
-            Scenario::new(self.name.clone(), stream, window)
-        } else {
-            let mut truth: BTreeMap<CellId, u64> = (*self.truth).clone();
-            for e in added {
-                for w in window.assign(e.event_time) {
-                    *truth
-                        .entry(CellId {
-                            window: w,
-                            key: e.key,
-                        })
-                        .or_insert(0) += 1;
-                }
-            }
-            Scenario {
-                windows: stream_windows(&truth),
-                truth: Arc::new(truth),
-                stream: Arc::new(stream),
-                ..self.clone()
-            }
-        };
-        let (mut et, mut pt) = (
-            (f64::INFINITY, f64::NEG_INFINITY),
-            (f64::INFINITY, f64::NEG_INFINITY),
-        );
-        for e in &s.stream.events {
-            et = (et.0.min(e.event_time), et.1.max(e.event_time));
-            pt = (pt.0.min(e.proc_time), pt.1.max(e.proc_time));
+        Scenario {
+            oracle: self.oracle.grown(&stream, added, window),
+            stream: Arc::new(stream),
+            ..self.clone()
         }
-        s.name = self.name.clone();
-        s.open = self.open;
-        s.skipped_rows = self.skipped_rows;
-        s.event_time = extent(et.0, et.1, 1_000.0);
-        s.proc_time = extent(pt.0, pt.1, 1.0);
-        s
     }
 }
 
@@ -112,7 +66,7 @@ impl App {
     pub fn at_live_edge(&self) -> bool {
         self.scenario.open
             && self.playhead.arrived >= self.scenario.len()
-            && self.playhead.now >= self.scenario.proc_time.1
+            && self.playhead.now >= self.scenario.oracle.proc_time.1
     }
 
     /// Takes what the live input sent since the last time, in order. Returns whether the
@@ -210,15 +164,17 @@ impl App {
             || lowest < self.trace.arrived()
             || (perfect && grew_delay);
         let goes_on = !again
-            && self
-                .trace
-                .grow(self.scenario.stream.clone(), self.scenario.proc_time, true);
+            && self.trace.grow(
+                self.scenario.stream.clone(),
+                self.scenario.oracle.proc_time,
+                true,
+            );
         if self.key_out_of_range() {
             self.selection.key = None;
         }
         if self.playhead.playing {
             // Following: the playhead to the live edge.
-            let edge = self.scenario.proc_time.1.max(self.playhead.now);
+            let edge = self.scenario.oracle.proc_time.1.max(self.playhead.now);
             self.place(edge, self.scenario.len(), false, false);
         } else {
             let now = self.playhead.now;
@@ -249,7 +205,7 @@ impl App {
             self.selection.key = Some(0);
         }
         self.frontiers.clear();
-        let start = self.scenario.proc_time.0;
+        let start = self.scenario.oracle.proc_time.0;
         self.place(start, self.arrived_by(start), false, false);
         self.rerun();
     }
@@ -268,9 +224,11 @@ impl App {
         s.open = false;
         self.scenario = Arc::new(s);
         self.frontiers.clear();
-        let still = self
-            .trace
-            .grow(self.scenario.stream.clone(), self.scenario.proc_time, false);
+        let still = self.trace.grow(
+            self.scenario.stream.clone(),
+            self.scenario.oracle.proc_time,
+            false,
+        );
         if self.playhead.playing && still {
             let c = self.trace.run_to_end(self.clock());
             self.go(c);

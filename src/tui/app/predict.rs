@@ -19,7 +19,7 @@ impl App {
         let Some(question) = predict::ask(
             self.dials.config(),
             &self.scenario.stream,
-            &self.scenario.truth,
+            &self.scenario.oracle.truth,
             self.playhead.arrived,
             ask,
             key,
@@ -49,10 +49,33 @@ impl App {
                 self.selection.window = w;
             }
         }
+        // A pane question about one window selects it (its choices name it): the windows
+        // table and the pane history show it, still without the pane.
+        if let Question::Pane { choices, .. } = &question {
+            if let Some(c) = choices
+                .first()
+                .filter(|c| choices.iter().all(|o| o.cell == c.cell))
+            {
+                self.select_cell(c.cell.key, c.cell.window);
+            }
+        }
         self.prediction = Some(Prediction {
             question,
             vote: None,
         });
+    }
+
+    /// Selects `key` and, among its windows, `window`.
+    fn select_cell(&mut self, key: crate::engine::KeyId, window: crate::engine::WindowId) {
+        self.selection.key = Some(key);
+        if let Some(w) = self
+            .scenario
+            .windows_of(Some(key))
+            .iter()
+            .position(|w| *w == window)
+        {
+            self.selection.window = w;
+        }
     }
 
     /// The question the room is voting on, if one is open (not yet answered).
@@ -135,15 +158,7 @@ impl App {
                 if arrived >= self.scenario.len() {
                     self.jump_to_end();
                 }
-                self.selection.key = Some(pane.cell.key);
-                if let Some(w) = self
-                    .scenario
-                    .windows_of(Some(pane.cell.key))
-                    .iter()
-                    .position(|w| *w == pane.cell.window)
-                {
-                    self.selection.window = w;
-                }
+                self.select_cell(pane.cell.key, pane.cell.window);
             }
         }
         Some(true)

@@ -99,7 +99,8 @@ impl App {
 
     /// The read model's figures at the playhead (what a caption's placeholders quote).
     pub fn figures(&self) -> Figures {
-        self.trace.figures(self.playhead.now, &self.scenario.truth)
+        self.trace
+            .figures(self.playhead.now, &self.scenario.oracle.truth)
     }
 
     /// What a caption quotes: the figures at the playhead, the dials, the whole run's events

@@ -49,7 +49,7 @@ impl PlotFrame {
             return None;
         }
         let s = shown.as_ref();
-        let lanes = if s.merging {
+        let lanes = if s.oracle.merging {
             lane_rows(s.keys(), inside.height)
         } else {
             0
@@ -62,8 +62,8 @@ impl PlotFrame {
         };
         Some(PlotFrame {
             inner,
-            x: s.event_time,
-            y: s.proc_time,
+            x: s.oracle.event_time,
+            y: s.oracle.proc_time,
             lanes: Rect {
                 y: inner.bottom() + 1,
                 height: lanes,

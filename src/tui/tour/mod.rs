@@ -310,7 +310,7 @@ impl Tour {
                 .expect("built above")
                 .2;
             if let At::Time(t) = step.playhead {
-                if t > s.proc_time.1 {
+                if t > s.oracle.proc_time.1 {
                     return Err(err(
                         step.playhead_line,
                         "playhead",
@@ -318,7 +318,7 @@ impl Tour {
                             "{} s is past the end of the {} stream ({:.0} s): write \"end\"",
                             t / 1_000.0,
                             step.scenario.label(),
-                            s.proc_time.1 / 1_000.0
+                            s.oracle.proc_time.1 / 1_000.0
                         ),
                     ));
                 }
@@ -358,7 +358,7 @@ impl Tour {
                 };
                 let key = key.or((s.keys() > 0).then_some(0));
                 let key = matches!(ask, Ask::NextPane).then_some(key).flatten();
-                if predict::ask(cfg, &s.stream, &s.truth, arrived, ask, key).is_none() {
+                if predict::ask(cfg, &s.stream, &s.oracle.truth, arrived, ask, key).is_none() {
                     return Err(err(
                         line,
                         "predict",
@@ -380,7 +380,7 @@ impl Tour {
             if let Some((w, line)) = step.window {
                 let n = s.windows_of(key.or(Some(0))).len();
                 if w >= n {
-                    let whose = match (&step.key, s.merging) {
+                    let whose = match (&step.key, s.oracle.merging) {
                         (Some((name, _)), true) => format!("key {name} has {}", sessions(n)),
                         (None, true) => format!("its first key has {}", sessions(n)),
                         _ => format!("has {n} windows"),

@@ -162,7 +162,7 @@ pub fn value(name: &str, q: &Quoted) -> Option<String> {
                 },
                 stream,
             )) => format!(
-                "key {} at {}, arriving {}, watermark then {}",
+                "key {} at {}, arriving at {} to a watermark of {}",
                 stream.key_name(event.key),
                 secs(event.event_time),
                 secs(event.proc_time),

@@ -93,7 +93,7 @@ pub fn shown(app: &App, f: Figure) -> Shown {
             c.events.to_string(),
             bold,
         ),
-        Figure::Wrong => match tr.sinks(&app.scenario.truth) {
+        Figure::Wrong => match tr.sinks(&app.scenario.oracle.truth) {
             Some(r) => {
                 let worst = r.scores.iter().max_by_key(|s| s.wrong);
                 let n = worst.map_or(0, |s| s.wrong);
@@ -104,7 +104,7 @@ pub fn shown(app: &App, f: Figure) -> Shown {
                     if n == 0 { t.on_time } else { t.dropped },
                 )
             }
-            None => match tr.final_score(&app.scenario.truth) {
+            None => match tr.final_score(&app.scenario.oracle.truth) {
                 Some(p) => (
                     "windows wrong · at the end".to_string(),
                     p.score.wrong_windows.to_string(),

@@ -211,7 +211,7 @@ pub fn frontier_summary(app: &App, width: u16) -> Vec<Line<'static>> {
                     ])
                     .collect(),
             );
-            let (wrong, cells) = (p.score.wrong_windows, app.scenario.truth.len());
+            let (wrong, cells) = (p.score.wrong_windows, app.scenario.oracle.truth.len());
             let acc = format!("{:.2}%", p.score.accuracy());
             let second = super::fit(
                 width,

@@ -43,6 +43,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     if let Some(keys) = app.vote_keys() {
         spans.push(Span::styled("vote ", t.title));
         spans.push(Span::styled(format!("{keys} "), t.key));
+        spans.push(Span::styled("│ ", t.dim));
     }
     if let Some(s) = &app.status {
         let used: usize = spans.iter().map(|s| s.width()).sum();
@@ -59,9 +60,14 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             app.selection.inspected.is_some(),
         )
         .collect();
-        // While the room votes, 1 2 3 answer the question.
+        // While the room votes, 1 2 3 answer the question, not pick a policy.
         if app.voting().is_some() {
-            hints.retain(|(keys, _)| !keys.starts_with('1'));
+            hints.retain(|(_, hint)| !hint.starts_with("1 2 3"));
+        }
+        // In a tour, the keys that move through it come first (the caption band's rule has
+        // no room for them in a long title at 80 columns).
+        if app.tour.is_some() {
+            hints.insert(0, ("n N", "step"));
         }
         let width = |h: &[(&str, &str)]| -> usize {
             h.iter()

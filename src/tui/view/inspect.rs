@@ -41,7 +41,7 @@ pub fn lines(app: &App) -> Option<Vec<Line<'static>>> {
     for (_, fate, sentence) in why.windows {
         v.push(Line::from(Span::styled(sentence, t.fate(fate))));
     }
-    if app.scenario.merging && app.trace.records_sessions() && why.fate != Fate::Dropped {
+    if app.scenario.oracle.merging && app.trace.records_sessions() && why.fate != Fate::Dropped {
         v.push(Line::from(Span::styled(
             session_sentence(app.trace.session_change_of(i), why.fate),
             t.text,

@@ -325,11 +325,11 @@ pub fn render_against(app: &App, other: Option<&Trace>, area: Rect, buf: &mut Bu
     // its key's); the global window has none.
     let wf = app.dials.window;
     let selected = super::windows::selected_window(app);
-    let edges: &[_] = match (app.scenario.merging, app.selection.key) {
-        _ if app.scenario.global || app.tour_hides("windows") => &[],
+    let edges: &[_] = match (app.scenario.oracle.merging, app.selection.key) {
+        _ if app.scenario.oracle.global || app.tour_hides("windows") => &[],
         (true, None) => &[],
         (true, key) => app.scenario.windows_of(key),
-        (false, _) => &app.scenario.windows,
+        (false, _) => &app.scenario.oracle.windows,
     };
     // Every window end while they are at least 3 columns apart; every n-th one when denser.
     let every = (edges.len() * 3)
@@ -412,7 +412,10 @@ pub fn render_against(app: &App, other: Option<&Trace>, area: Rect, buf: &mut Bu
     // Axis labels: processing time on the left (top, playhead, bottom), event time below.
     let lx = f.inner.x.saturating_sub(Y_LABELS);
     let label = |v: f64| format!("{:>5.0}s", v / 1000.0);
-    buf.set_stringn(lx, f.inner.y, label(f.y.1), 6, t.dim);
+    // The top row's label gives way to the playhead's when the playhead is on it.
+    if now_row != Some(0) {
+        buf.set_stringn(lx, f.inner.y, label(f.y.1), 6, t.dim);
+    }
     buf.set_stringn(lx, f.inner.bottom() - 1, label(f.y.0), 6, t.dim);
     // Completed checkpoints and crashes (a parallel run's), as ticks on the processing-time
     // axis.
@@ -434,7 +437,7 @@ pub fn render_against(app: &App, other: Option<&Trace>, area: Rect, buf: &mut Bu
     }
     if let Some(r) = now_row {
         let y = f.inner.y + r;
-        if y > f.inner.y && y + 1 < f.inner.bottom() {
+        if y + 1 < f.inner.bottom() {
             buf.set_stringn(lx, y, label(app.playhead.now), 5, t.playhead);
         }
         buf.set_stringn(lx + 5, y, "▶", 1, t.playhead);
@@ -443,7 +446,7 @@ pub fn render_against(app: &App, other: Option<&Trace>, area: Rect, buf: &mut Bu
     let by = f.inner.bottom();
     let mut next_free = f.inner.x;
     // Sessions' ends are irregular: round times label the axis instead.
-    let ends: Vec<f64> = if app.scenario.merging || edges.is_empty() {
+    let ends: Vec<f64> = if app.scenario.oracle.merging || edges.is_empty() {
         lanes::ticks(&f)
     } else {
         edges.iter().step_by(every).map(|&w| wf.end(w)).collect()

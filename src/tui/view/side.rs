@@ -153,7 +153,7 @@ pub fn lines(app: &App, which: Which, width: u16, height: u16) -> Vec<Line<'stat
         return Vec::new();
     };
     let t = &app.theme;
-    let tally = run.trace.tally(&run.scenario.truth);
+    let tally = run.trace.tally(&run.scenario.oracle.truth);
     let bold = t.text.add_modifier(Modifier::BOLD);
     let fate = |g: char, n: u64, word: &str, style: Style| {
         [

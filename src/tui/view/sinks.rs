@@ -150,7 +150,7 @@ pub fn lines(app: &App, report: &SinkReport, width: u16) -> Vec<Line<'static>> {
 /// Draws the sinks panel into `area`, when the run has sinks (the parallel job).
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let t = &app.theme;
-    let Some(report) = app.trace.sinks(&app.scenario.truth) else {
+    let Some(report) = app.trace.sinks(&app.scenario.oracle.truth) else {
         return;
     };
     let block = Block::default()

@@ -67,7 +67,7 @@ fn row(app: &App, w: WindowId, run: Option<&RunSessions>) -> (WindowRow, Standin
     if let Some(run) = run {
         let r = app
             .trace
-            .session_row(w, app.selection.key, run, &app.scenario.truth);
+            .session_row(w, app.selection.key, run, &app.scenario.oracle.truth);
         let s = r.standing();
         return (r.row, s);
     }
@@ -75,7 +75,7 @@ fn row(app: &App, w: WindowId, run: Option<&RunSessions>) -> (WindowRow, Standin
         w,
         app.selection.key,
         app.scenario.keys(),
-        &app.scenario.truth,
+        &app.scenario.oracle.truth,
     );
     let s = r.standing(r.value);
     (r, s)
@@ -83,7 +83,10 @@ fn row(app: &App, w: WindowId, run: Option<&RunSessions>) -> (WindowRow, Standin
 
 /// The run's sessions so far, when the windows are sessions.
 fn run_sessions(app: &App) -> Option<RunSessions> {
-    app.scenario.merging.then(|| app.trace.run_sessions())
+    app.scenario
+        .oracle
+        .merging
+        .then(|| app.trace.run_sessions())
 }
 
 /// The rows of the windows table for the current selection (for sessions, the selected key's
@@ -155,7 +158,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
     if inner.height == 0 {
         return;
     }
-    if app.scenario.global {
+    if app.scenario.oracle.global {
         keys::render(app, inner, buf);
         return;
     }
@@ -164,7 +167,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
     // The latest pane's column when there is room for it.
     let full = mode == Mode::Full && inner.width >= 45;
     let head = if sinks.is_empty() {
-        let what = if app.scenario.merging {
+        let what = if app.scenario.oracle.merging {
             "session"
         } else {
             "window"
@@ -316,7 +319,7 @@ pub fn render_panes(app: &App, area: Rect, buf: &mut Buffer) {
     let t = &app.theme;
     let cell = selected_cell(app);
     let title = match (cell, selected_window(app).as_ref()) {
-        _ if app.scenario.global => format!("· global key {} ", key_name(app)),
+        _ if app.scenario.oracle.global => format!("· global key {} ", key_name(app)),
         (Some(c), _) => format!(
             "· {} key {} ",
             span(
@@ -355,10 +358,10 @@ pub fn render_panes(app: &App, area: Rect, buf: &mut Buffer) {
 /// at the end, against the key's events arrived by the pane's time, so a reset shows.
 pub fn pane_lines(app: &App, cell: CellId, height: u16) -> Vec<Line<'static>> {
     let t = &app.theme;
-    let truth = app.scenario.truth.get(&cell).copied().unwrap_or(0) as i64;
+    let truth = app.scenario.oracle.truth.get(&cell).copied().unwrap_or(0) as i64;
     // A session's panes: those of every span the run gave it as it grew and merged (each
     // lies inside the oracle session).
-    let panes: Vec<&Pane> = if app.scenario.merging {
+    let panes: Vec<&Pane> = if app.scenario.oracle.merging {
         let span = cell.window;
         app.trace
             .panes()
@@ -373,7 +376,7 @@ pub fn pane_lines(app: &App, cell: CellId, height: u16) -> Vec<Line<'static>> {
         app.trace.panes_of(cell).collect()
     };
     // The truth each pane is measured against.
-    let truths: Vec<i64> = if app.scenario.global {
+    let truths: Vec<i64> = if app.scenario.oracle.global {
         let times: Vec<f64> = panes.iter().map(|p| p.proc_time).collect();
         app.trace.key_arrivals_by(cell.key, &times)
     } else {

@@ -27,13 +27,26 @@ pub(super) struct Inequality {
     grace: f64,
 }
 
-/// A predict step's event on its way, where it will land: `?`, reversed so the back of the
-/// room finds it, until the room has voted.
+/// A predict step's event on its way, where it will land (a pane's, over its window on the
+/// playhead's row): `?`, reversed so the back of the room finds it, until the room has voted.
 pub(super) fn asked(app: &App, f: &PlotFrame, buf: &mut Buffer) {
-    let Some(Question::Fate { event, .. }) = app.voting() else {
-        return;
+    // The event on its way where it will land; a pane on its way over its window's middle,
+    // on the playhead's row.
+    let at = match app.voting() {
+        Some(Question::Fate { event, .. }) => (event.event_time, event.proc_time),
+        Some(Question::Pane { choices, .. }) => match choices.first() {
+            // Its middle, or as far into it as the plot shows.
+            Some(c) if choices.iter().all(|o| o.cell == c.cell) => (
+                ((c.cell.window.start() + c.cell.window.end()) / 2.0)
+                    .min(f.x.1 - f.cell_size().0 / 2.0)
+                    .max(c.cell.window.start()),
+                app.playhead.now,
+            ),
+            _ => return,
+        },
+        None => return,
     };
-    if let (Some(c), Some(r)) = (f.col(event.event_time), f.row(event.proc_time)) {
+    if let (Some(c), Some(r)) = (f.col(at.0), f.row(at.1)) {
         let style = app
             .theme
             .title

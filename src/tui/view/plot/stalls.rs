@@ -30,10 +30,12 @@ pub(super) fn stalls(app: &App, area: Rect, f: &PlotFrame, grid: &[Mark], buf: &
             }
         }
         let length = secs(s.length());
+        // A stall still standing is "still"; one the watermark has left behind "stood".
+        let verb = if s.ongoing { "still" } else { "stood" };
         let labels = [
-            format!(" watermark still {length} "),
-            format!(" wm still {length} "),
-            format!(" {length} "),
+            format!(" watermark {verb} {length} "),
+            format!(" wm {verb} {length} "),
+            format!(" {verb} {length} "),
         ];
         let mid = top + (bottom - top) / 2;
         let free = |r: u16, from: u16, n: u16| {

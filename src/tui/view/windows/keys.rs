@@ -14,7 +14,7 @@ pub(super) fn render(app: &App, inner: Rect, buf: &mut Buffer) {
     let t = &app.theme;
     let states = app
         .trace
-        .key_states(app.scenario.keys(), &app.scenario.truth);
+        .key_states(app.scenario.keys(), &app.scenario.oracle.truth);
     // The truth at the end when there is room for it.
     let wide = inner.width >= 40;
     let mut head = format!("{:<5}{:>6}{:>8}", "key", "value", "so far");
