@@ -116,7 +116,7 @@ fn the_pane_question_offers_the_pane_that_fires_and_reveals_it() {
     assert_eq!(choices[answer].value, pane.value);
     let asked = caption(&a);
     for k in 1..=choices.len() {
-        assert!(asked.contains(&format!("[{k}] ")), "{asked}");
+        assert!(asked.contains(&format!("[{k}]\u{a0}")), "{asked}");
     }
     // Asked where the step put the playhead, before the pane fires.
     assert!(a.playhead.now < pane.proc_time);

@@ -428,10 +428,26 @@ fn text(a: &mut App, w: u16, h: u16) -> String {
         .join("\n")
 }
 
+const SCREEN_PAGE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/screen.md");
+
+/// With `TWOCLOCKS_WRITE_GOLDEN` set, writes `drawn` as the `text` block of the guide's screen
+/// page that follows the paragraph starting with `caption` (the page regenerated in place).
+fn write_block(caption: &str, drawn: &str) {
+    if std::env::var_os("TWOCLOCKS_WRITE_GOLDEN").is_none() {
+        return;
+    }
+    let page = std::fs::read_to_string(SCREEN_PAGE).unwrap();
+    let at = page.find(caption).unwrap();
+    let open = page[at..].find("```text\n").unwrap() + at + 8;
+    let close = page[open..].find("```").unwrap() + open;
+    let new = format!("{}{drawn}\n{}", &page[..open], &page[close..]);
+    std::fs::write(SCREEN_PAGE, new).unwrap();
+}
+
 /// The `text` block of the guide's screen page (`docs/screen.md`) that follows the paragraph
 /// starting with `caption`.
 fn readme_block(caption: &str) -> String {
-    let readme = include_str!("../docs/screen.md");
+    let readme = std::fs::read_to_string(SCREEN_PAGE).unwrap();
     let at = readme
         .find(caption)
         .unwrap_or_else(|| panic!("docs/screen.md has no paragraph starting {caption:?}"));
@@ -449,12 +465,13 @@ fn readme_block(caption: &str) -> String {
 }
 
 /// The screenshots of the guide's screen page (`docs/screen.md`) are what the program draws
-/// today: regenerate them from this test's output when a screen changes.
+/// today (`TWOCLOCKS_WRITE_GOLDEN=1` writes them anew when a screen changes).
 #[test]
 fn the_guides_screenshots_are_current() {
     let mut end = base();
     act(&mut end, Action::JumpToEnd);
     let drawn = text(&mut end, 120, 40);
+    write_block("The classroom stream at its end, 120×40", &drawn);
     assert_eq!(
         readme_block("The classroom stream at its end, 120×40"),
         drawn,
@@ -462,6 +479,7 @@ fn the_guides_screenshots_are_current() {
     );
     let mut crash = crashed(Theme::dark());
     let drawn = text(&mut crash, 80, 24);
+    write_block("Job mode at 80×24 after a crash", &drawn);
     assert_eq!(
         readme_block("Job mode at 80×24 after a crash"),
         drawn,
@@ -470,6 +488,7 @@ fn the_guides_screenshots_are_current() {
     let mut s = sessions(Theme::mono());
     act(&mut s, Action::CycleKey);
     let drawn = text(&mut s, 80, 24);
+    write_block("Sessions at 80×24", &drawn);
     assert_eq!(
         readme_block("Sessions at 80×24"),
         drawn,
@@ -477,6 +496,7 @@ fn the_guides_screenshots_are_current() {
     );
     let mut g = global_ttl(Theme::mono());
     let drawn = text(&mut g, 80, 24);
+    write_block("The global window under a 3 s TTL at 80×24", &drawn);
     assert_eq!(
         readme_block("The global window under a 3 s TTL at 80×24"),
         drawn,

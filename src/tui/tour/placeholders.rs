@@ -190,7 +190,7 @@ fn choices_text(choices: &[Choice], stream: &Stream) -> String {
             choices
                 .iter()
                 .enumerate()
-                .map(|(i, c)| format!("[{}] {}", i + 1, c.value))
+                .map(|(i, c)| format!("[{}]\u{a0}{}", i + 1, c.value))
                 .collect::<Vec<_>>()
                 .join(" · ")
         ),
@@ -199,7 +199,7 @@ fn choices_text(choices: &[Choice], stream: &Stream) -> String {
             choices
                 .iter()
                 .enumerate()
-                .map(|(i, c)| format!("[{}] {}", i + 1, choice_text(c, stream)))
+                .map(|(i, c)| format!("[{}]\u{a0}{}", i + 1, choice_text(c, stream)))
                 .collect::<Vec<_>>()
                 .join(" · ")
         ),

@@ -33,7 +33,11 @@ pub fn wrap(text: &str, width: usize, max: usize) -> Vec<String> {
     let width = width.max(1);
     let mut lines: Vec<String> = Vec::new();
     let mut cur = String::new();
-    for word in text.split_whitespace() {
+    // Words part at ASCII white space only: a no-break space keeps `[1] 4` on one line.
+    for word in text
+        .split(|c: char| c.is_ascii_whitespace())
+        .filter(|w| !w.is_empty())
+    {
         let word: String = word.chars().take(width).collect();
         let n = cur.chars().count();
         if n > 0 && n + 1 + word.chars().count() > width {

@@ -412,13 +412,8 @@ pub fn render_against(app: &App, other: Option<&Trace>, area: Rect, buf: &mut Bu
     // Axis labels: processing time on the left (top, playhead, bottom), event time below.
     let lx = f.inner.x.saturating_sub(Y_LABELS);
     let label = |v: f64| format!("{:>5.0}s", v / 1000.0);
-    // The top row's label gives way to the playhead's when the playhead is on it.
-    if now_row != Some(0) {
-        buf.set_stringn(lx, f.inner.y, label(f.y.1), 6, t.dim);
-    }
-    buf.set_stringn(lx, f.inner.bottom() - 1, label(f.y.0), 6, t.dim);
-    // Completed checkpoints and crashes (a parallel run's), as ticks on the processing-time
-    // axis.
+    // Completed checkpoints (a parallel run's), as ticks on the processing-time axis, under
+    // the axis labels (a label keeps its unit); crashes over them.
     for ck in app.trace.checkpoints() {
         if let Some(r) = f.row(ck.time) {
             buf.set_stringn(
@@ -430,6 +425,11 @@ pub fn render_against(app: &App, other: Option<&Trace>, area: Rect, buf: &mut Bu
             );
         }
     }
+    // The top row's label gives way to the playhead's when the playhead is on it.
+    if now_row != Some(0) {
+        buf.set_stringn(lx, f.inner.y, label(f.y.1), 6, t.dim);
+    }
+    buf.set_stringn(lx, f.inner.bottom() - 1, label(f.y.0), 6, t.dim);
     for crash in app.trace.crashes() {
         if let Some(r) = f.row(crash.time) {
             buf.set_stringn(lx + 4, f.inner.y + r, glyph::CRASH.to_string(), 1, t.warn);

@@ -134,9 +134,16 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
                 Span::styled(what, t.dim),
             ])
         };
+        // Where the table has its oracle, the first choice says each column's scope.
+        let scope = if app.tour_hides("oracle") || app.scenario.oracle.global {
+            ""
+        } else {
+            "· value so far, oracle at the end "
+        };
         super::fit(
             area.width.saturating_sub(2),
             vec![
+                line(format!("· {described} · key {key} {scope}")),
                 line(format!("· {described} · key {key} ")),
                 line(format!("· {} · key {key} ", brief(&described))),
                 line(format!("· {kind} · key {key} ")),
@@ -334,13 +341,26 @@ pub fn render_panes(app: &App, area: Rect, buf: &mut Buffer) {
         ),
         _ => String::new(),
     };
+    // The accumulation mode first where it fits: it decides what each pane carries.
+    let mode = format!("· {} ", app.dials.accumulation.name());
+    let head = super::fit(
+        area.width.saturating_sub(2),
+        vec![
+            Line::from(vec![
+                Span::styled(" Panes ", t.title),
+                Span::styled(mode.clone(), t.dim),
+                Span::styled(title.clone(), t.dim),
+            ]),
+            Line::from(vec![
+                Span::styled(" Panes ", t.title),
+                Span::styled(title, t.dim),
+            ]),
+        ],
+    );
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(t.border)
-        .title(Line::from(vec![
-            Span::styled(" Panes ", t.title),
-            Span::styled(title, t.dim),
-        ]));
+        .title(head);
     let inner = block.inner(area);
     block.render(area, buf);
     let Some(cell) = cell else {
