@@ -43,7 +43,8 @@ pub const GRID_STEPS: i64 = 24;
 pub struct StateCost {
     /// The most (window, key) cells open at once.
     pub peak_open_cells: usize,
-    /// The most estimated state bytes at once ([`Processor::state_bytes`](crate::engine::processor::Processor::state_bytes)).
+    /// The most estimated state bytes at once
+    /// ([`Processor::state_bytes`](crate::engine::processor::Processor::state_bytes)).
     pub peak_state_bytes: usize,
 }
 

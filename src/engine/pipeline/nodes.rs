@@ -59,8 +59,9 @@ pub(super) struct SourceSnapshot {
     pub(super) links: Vec<LinkMark>,
 }
 
-/// What a source does next, kept as the sources move ([`Pipeline::refresh_due_of`]) so that
-/// the schedule reads one small array at each step rather than every source's event.
+/// What a source does next, kept as the sources move
+/// ([`Pipeline::refresh_due_of`](super::Pipeline::refresh_due_of)) so that the schedule reads
+/// one small array at each step rather than every source's event.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(super) enum SourceDue {
     /// An event, due then: processing time, ms (+∞: in an outage not healed).
@@ -250,7 +251,7 @@ pub(super) struct SinkNode {
     pub(super) received: u64,
     pub(super) log: Vec<Pane>,
     /// What the sink of one kind writes, recorded when asked for
-    /// ([`Pipeline::record_sink_writes`]).
+    /// ([`Pipeline::record_sink_writes`](super::Pipeline::record_sink_writes)).
     pub(super) outbox: Option<Outbox>,
 }
 

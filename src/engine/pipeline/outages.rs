@@ -139,9 +139,10 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         self.tracker.stats
     }
 
-    /// The combined watermark's stalls of at least [`STALL_KEPT`] closed so far in the current
-    /// timeline (a crash forgets those it undoes), in order: processing-time spans `[from,
-    /// until)`, each ended by an advance or by the end of input. The stall still going on is
+    /// The combined watermark's stalls of at least
+    /// [`STALL_KEPT`](super::partition::STALL_KEPT) closed so far in the current timeline (a
+    /// crash forgets those it undoes), in order: processing-time spans `[from, until)`, each
+    /// ended by an advance or by the end of input. The stall still going on is
     /// [`Pipeline::watermark_stalled_since`].
     pub fn watermark_stalls(&self) -> &[(f64, f64)] {
         &self.tracker.stalls
