@@ -3,7 +3,7 @@
 //! with the state it costs. The grids it sweeps are decided here; the points come from the
 //! frontier's [`sweep`].
 
-use super::frontier::slack::{Clocked, SlackStats};
+use super::frontier::slack::{self, Clocked, SlackStats};
 use super::frontier::{point, sweep, FrontierPoint, Policy, POLICIES};
 use super::processor::{EngineConfig, Output, Processor};
 use super::stream::Stream;
@@ -15,7 +15,7 @@ pub const DEFAULT_TARGET: f64 = 99.9;
 /// The largest emit delay considered when none is given, ms (the frontier's grid reaches it).
 pub const DEFAULT_MAX_DELAY: f64 = 120_000.0;
 /// Steps in each of the lag and grace grids: 0 to the largest emit delay, 25 values.
-pub const GRID_STEPS: usize = 24;
+pub const GRID_STEPS: usize = slack::GRID_STEPS as usize;
 /// The heuristic watermark's quantiles swept (it has no lag: its quantile sets how far behind
 /// it runs).
 pub const HEURISTIC_QS: [f64; 7] = [0.5, 0.75, 0.9, 0.95, 0.99, 0.999, 1.0];
@@ -62,14 +62,7 @@ pub struct Candidate {
     pub point: FrontierPoint,
 }
 
-/// The state a setting costs over a whole run: the most at any moment.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct StateCost {
-    /// The most (window, key) cells open at once.
-    pub peak_open_cells: usize,
-    /// The most estimated state bytes at once ([`Processor::state_bytes`]).
-    pub peak_state_bytes: usize,
-}
+pub use super::frontier::slack::StateCost;
 
 /// Runs `cfg` over the stream and measures the peak of its open cells and state bytes.
 pub fn state_cost(stream: &Stream, cfg: EngineConfig) -> StateCost {
@@ -85,62 +78,7 @@ pub fn state_cost(stream: &Stream, cfg: EngineConfig) -> StateCost {
     cost
 }
 
-/// Whether `a` dominates `b`: no worse on emit delay, events lost and windows wrong, and
-/// better on one.
-pub fn dominates(a: &FrontierPoint, b: &FrontierPoint) -> bool {
-    let no_worse = a.emit_delay <= b.emit_delay
-        && a.score.events_lost <= b.score.events_lost
-        && a.score.wrong_windows <= b.score.wrong_windows;
-    let better = a.emit_delay < b.emit_delay
-        || a.score.events_lost < b.score.events_lost
-        || a.score.wrong_windows < b.score.wrong_windows;
-    no_worse && better
-}
-
-/// The points' indexes by emit delay, then events lost, then windows wrong, then index.
-fn by_delay(points: &[FrontierPoint]) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..points.len()).collect();
-    order.sort_by(|&a, &b| {
-        let (p, q) = (&points[a], &points[b]);
-        p.emit_delay
-            .total_cmp(&q.emit_delay)
-            .then(p.score.events_lost.cmp(&q.score.events_lost))
-            .then(p.score.wrong_windows.cmp(&q.score.wrong_windows))
-            .then(a.cmp(&b))
-    });
-    order
-}
-
-/// The indexes of the points no other point dominates, by emit delay (then events lost, then
-/// index). Sorts once and keeps, for each point, the least loss and wrong windows seen so far
-/// only where that settles it; otherwise compares with the kept set, which stays small.
-pub fn pareto(points: &[FrontierPoint]) -> Vec<usize> {
-    let order = by_delay(points);
-    // A dominator of a point sorts before it (it is no worse on every key), so comparing each
-    // point with the non-dominated ones kept before it is enough: a dominated dominator is
-    // itself dominated by a kept point, which then dominates this one too.
-    let mut kept: Vec<usize> = Vec::new();
-    for i in order {
-        if !kept.iter().any(|&k| dominates(&points[k], &points[i])) {
-            kept.push(i);
-        }
-    }
-    kept
-}
-
-/// The indexes of the points, by emit delay, that lose fewer events than every point with a
-/// smaller or equal emit delay: the best accuracy each delay buys, the line a plot draws.
-pub fn envelope(points: &[FrontierPoint]) -> Vec<usize> {
-    let mut best = i64::MAX;
-    by_delay(points)
-        .into_iter()
-        .filter(|&i| {
-            let better = points[i].score.events_lost < best;
-            best = best.min(points[i].score.events_lost);
-            better
-        })
-        .collect()
-}
+pub use super::frontier::{dominates, envelope, pareto};
 
 /// The three policies run with `base`'s window function and the fixed-lag watermark, scored.
 pub fn policies(stream: &Stream, base: EngineConfig) -> Vec<(Policy, FrontierPoint)> {

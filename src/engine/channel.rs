@@ -429,15 +429,24 @@ mod tests {
         assert_eq!(a.sent(), b.sent());
     }
 
+    /// The transit times a link draws, pinned: ChaCha12 seeded by `seed_from_u64`, which is what
+    /// rand 0.9's `StdRng` was when every golden figure was taken. The generator is named, not
+    /// the standard one, so a rand release that changes `StdRng` changes nothing here; a
+    /// change of generator, seeding or distribution fails this test before any job moves.
     #[test]
-    fn the_links_generator_is_the_standard_one() {
-        use rand::rngs::StdRng;
-        let mut std = StdRng::seed_from_u64(mix(7));
-        let mut link = Link::new(0, 0, 1.0);
-        link.rng = ChaCha12Rng::seed_from_u64(mix(7));
-        for _ in 0..100 {
-            let (a, b): (f64, f64) = (std.random(), link.rng.random());
-            assert_eq!(a, b);
-        }
+    fn the_links_draws_are_pinned() {
+        use rand::RngCore;
+        let mut link = Link::new(7, 0, 200.0);
+        let words: Vec<u64> = (0..3).map(|_| link.rng.next_u64()).collect();
+        let units: Vec<f64> = (0..2).map(|_| link.rng.random()).collect();
+        assert_eq!(
+            words,
+            [
+                15114135296069776833,
+                652032957661635559,
+                16799467261553530312
+            ]
+        );
+        assert_eq!(units, [0.2617237758643729, 0.25841429285296724]);
     }
 }

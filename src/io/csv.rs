@@ -10,7 +10,7 @@ use anyhow::{anyhow, bail, Context, Result};
 
 use crate::engine::Stream;
 use crate::io::quote::quoted;
-use crate::io::source::{check_key, time_ms, RawTime, Rows, SourceOptions, SourceReport};
+use crate::io::rows::{check_key, time_ms, RawTime, Rows, SourceOptions, SourceReport};
 use crate::io::spool::Events;
 
 /// The header an event log must start with.

@@ -12,7 +12,7 @@ use serde_json::value::RawValue;
 
 use crate::io::csv::LogLines;
 use crate::io::quote::quoted;
-use crate::io::source::{check_key, time_ms, RawTime, Rows, SourceOptions, SourceReport};
+use crate::io::rows::{check_key, time_ms, RawTime, Rows, SourceOptions, SourceReport};
 use crate::io::spool::Events;
 
 /// Reads JSON Lines rows with the members named by `opts`.

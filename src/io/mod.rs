@@ -8,6 +8,7 @@ pub mod jsonl;
 pub mod live;
 pub mod parquet;
 pub mod quote;
+pub mod rows;
 pub mod sink;
 pub mod source;
 pub mod spool;

@@ -8,7 +8,7 @@ use ::parquet::record::Field;
 use anyhow::{anyhow, bail, Result};
 
 use crate::io::quote::quoted;
-use crate::io::source::{
+use crate::io::rows::{
     check_key, number_shown, time_ms, RawTime, Rows, SourceOptions, SourceReport, TimeFormat,
 };
 use crate::io::spool::Events;

@@ -10,7 +10,7 @@ use anyhow::{bail, Result};
 use clap::Args;
 use serde::Serialize;
 
-use super::frontier::column_secs;
+use super::frontier::{column_secs, policy_marks};
 use super::json::finite;
 use super::run::TableOrJson;
 use super::stats_query::{Dialect, QuerySpec};
@@ -629,18 +629,6 @@ pub fn advice_plot(advice: &Advice, policies: &[(Policy, FrontierPoint)], window
             y: c.point.score.accuracy(),
         }),
     }
-}
-
-/// The policies as marks on a plot.
-pub fn policy_marks(policies: &[(Policy, FrontierPoint)]) -> Vec<Mark> {
-    policies
-        .iter()
-        .map(|(p, pt)| Mark {
-            name: p.name.to_string(),
-            x: pt.emit_delay,
-            y: pt.score.accuracy(),
-        })
-        .collect()
 }
 
 #[cfg(test)]

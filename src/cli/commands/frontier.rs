@@ -11,7 +11,7 @@ use super::json::finite;
 use crate::cli::args::{chosen, parse_duration_list, EngineArgs, Given, SourceArgs};
 use crate::cli::plot::{Mark, Plot, PlotFile, Series};
 use crate::engine::advice;
-use crate::engine::frontier::{self, FrontierPoint};
+use crate::engine::frontier::{self, FrontierPoint, Policy};
 use crate::engine::scenario::ScenarioName;
 
 /// `frontier`'s output formats.
@@ -226,7 +226,7 @@ fn frontier_plot(
                 .map(|i| (points[i].emit_delay, points[i].score.accuracy()))
                 .collect(),
         }],
-        policies: super::policy_marks(&advice::policies(stream, cfg)),
+        policies: policy_marks(&advice::policies(stream, cfg)),
         advised: choice.map(|c| {
             let p = &points[c.index()];
             Mark {
@@ -245,6 +245,18 @@ fn frontier_plot(
             }
         }),
     }
+}
+
+/// The policies as marks on a plot.
+pub fn policy_marks(policies: &[(Policy, FrontierPoint)]) -> Vec<Mark> {
+    policies
+        .iter()
+        .map(|(p, pt)| Mark {
+            name: p.name.to_string(),
+            x: pt.emit_delay,
+            y: pt.score.accuracy(),
+        })
+        .collect()
 }
 
 /// A duration in a table column: always in seconds, so a column reads in one unit.

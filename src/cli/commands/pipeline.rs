@@ -11,13 +11,13 @@ use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 
+use super::answer::{CheckpointJson, CrashJson, PipelineRun, RunAnswer};
 use super::json::{bound, finite};
-use super::run::{settings, RunAnswer, SinkDriver};
+use super::outputs::{settings, SinkDriver};
 use crate::cli::args::{check_interval, parse_duration, parse_duration_list};
 use crate::engine::job_timeline::sink_scores;
 use crate::engine::pipeline::{
-    CheckpointMode, CrashTarget, Outage, PartitionBy, PartitionView, Pipeline, PipelineConfig,
-    WatermarkStats,
+    CheckpointMode, CrashTarget, Outage, PartitionBy, Pipeline, PipelineConfig,
 };
 use crate::engine::scenario::JobShape;
 use crate::engine::window::fmt_ms;
@@ -358,32 +358,6 @@ struct SinkTotalJson {
     wrong_windows: usize,
 }
 
-#[derive(Serialize)]
-struct CheckpointJson {
-    id: u32,
-    time_ms: f64,
-    completed_ms: f64,
-    offsets: Vec<usize>,
-    bytes: usize,
-    /// Per operator, from its first barrier to its snapshot.
-    alignment_ms: Vec<f64>,
-    /// Unaligned barriers: in-flight messages stored with the checkpoint.
-    in_flight: usize,
-}
-
-#[derive(Serialize)]
-struct CrashJson {
-    time_ms: f64,
-    target: String,
-    restored_checkpoint: Option<u32>,
-    restored_time_ms: f64,
-    offsets: Vec<usize>,
-    events_replayed: usize,
-    duplicate_panes: usize,
-    additive_overcount: i64,
-    message: String,
-}
-
 /// One source partition: its events, outages and idle spans (`null`: idle until the end),
 /// and where its last record left its watermark.
 #[derive(Serialize)]
@@ -405,26 +379,6 @@ struct WatermarkStatsJson {
     /// The most open cells, and state bytes, the operators held together.
     peak_open_cells: usize,
     peak_state_bytes: usize,
-}
-
-/// What a run of the pipeline adds to the single processor's answer.
-pub(super) struct PipelineRun {
-    cfg: PipelineConfig,
-    /// The sink whose output is listed.
-    pub(super) sink: SinkKind,
-    /// Its value of every cell.
-    pub(super) sink_output: BTreeMap<CellId, i64>,
-    /// Per sink: total and wrong windows against the oracle.
-    sinks: Vec<(SinkKind, i64, usize)>,
-    checkpoints: Vec<CheckpointJson>,
-    crashes: Vec<CrashJson>,
-    not_reached: Vec<f64>,
-    panes_received: u64,
-    /// What each source partition did.
-    partitions: Vec<PartitionView>,
-    stats: WatermarkStats,
-    /// Outages or idleness were asked for: the table shows the partitions.
-    partition_experiment: bool,
 }
 
 pub(super) fn run_pipeline(

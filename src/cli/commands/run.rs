@@ -9,9 +9,11 @@ use anyhow::Result;
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 
-use super::json::{bound, finite, JsonArray, SpooledArray, SpooledItems};
+use super::answer::RunAnswer;
+use super::json::{bound, finite, JsonArray, SpooledArray};
+use super::outputs::{pane_row, settings, SinkDriver};
 use super::pipeline::{
-    pipeline_json, run_pipeline, write_pipeline_table, PipelineArgs, PipelineJson, PipelineRun,
+    pipeline_json, run_pipeline, write_pipeline_table, PipelineArgs, PipelineJson,
 };
 use crate::cli::args::{chosen_reported, EngineArgs, Given, OutputArgs, SourceArgs};
 use crate::cli::input::RunProgress;
@@ -19,10 +21,9 @@ use crate::engine::pipeline::SinkWrite;
 use crate::engine::scenario::ScenarioName;
 use crate::engine::window::{fmt_ms, oracle, oracle_add, WindowFn};
 use crate::engine::{
-    run as run_engine, CellId, Counters, Dropped, EngineConfig, Output, Pane, Processor, Score,
-    Stream,
+    run as run_engine, CellId, Dropped, EngineConfig, Output, Processor, Score, Stream,
 };
-use crate::io::sink::{reserve_outputs, Outputs, PaneRow, Reserved, RunMeta};
+use crate::io::sink::{reserve_outputs, PaneRow, RunMeta};
 use crate::io::source::SourceReport;
 use crate::io::spool::{Events, Spool};
 
@@ -113,21 +114,6 @@ struct RunJson {
     dropped_events: JsonArray<DroppedJson>,
     #[serde(flatten)]
     pipeline: Option<PipelineJson>,
-}
-
-/// The numbers `run` prints, from the single processor or from the pipeline.
-pub(super) struct RunAnswer {
-    pub(super) counters: Counters,
-    pub(super) finals: BTreeMap<CellId, u64>,
-    pub(super) panes: Vec<Pane>,
-    pub(super) dropped: Vec<Dropped>,
-    /// The panes and drops already written as JSON to temporary files, for a log replayed
-    /// one event at a time (`panes` and `dropped` are then empty).
-    pub(super) spooled_json: Option<(SpooledItems, SpooledItems)>,
-    /// The single processor's peak of open cells (the pipeline does not report one).
-    pub(super) peak_open_cells: Option<usize>,
-    /// What the pipeline adds, when it ran.
-    pub(super) pipeline: Option<PipelineRun>,
 }
 
 #[derive(Serialize)]
@@ -514,85 +500,5 @@ fn dropped_json(d: &Dropped, window: &WindowFn, stream: &Stream) -> DroppedJson 
         window_end_ms: bound(d.window_end),
         grace_ms: finite(d.grace),
         watermark_ms: d.watermark,
-    }
-}
-
-/// A pane as the JSON's `panes`, the JSON Lines sink and the SQLite sink write it.
-fn pane_row(p: &Pane, window: &WindowFn, stream: &Stream) -> PaneRow {
-    PaneRow {
-        window: window.number(p.cell.window),
-        start_ms: bound(p.window_start),
-        end_ms: bound(p.window_end),
-        key: stream.key_name(p.cell.key).to_string(),
-        timing: p.timing.label(),
-        index: p.index,
-        proc_time_ms: p.proc_time,
-        watermark_ms: finite(p.watermark),
-        value: p.value,
-        retraction: p.retraction,
-    }
-}
-
-/// The engine's dials as the database's `meta` table keeps them.
-pub(super) fn settings(cfg: &EngineConfig) -> Vec<(String, String)> {
-    vec![
-        ("window".to_string(), cfg.window.describe()),
-        ("watermark".to_string(), cfg.watermark.to_string()),
-        ("grace".to_string(), fmt_ms(cfg.grace)),
-        (
-            "early".to_string(),
-            cfg.early.map_or("off".to_string(), fmt_ms),
-        ),
-    ]
-}
-
-/// `--output`'s sinks through a run: opened once the dials are checked, before the engine
-/// runs, then fed the engine's sink writes as they happen.
-pub(super) struct SinkDriver<'a> {
-    args: &'a OutputArgs,
-    stream: &'a Stream,
-    window: WindowFn,
-    /// Where `jsonl:-` writes.
-    stdout: Option<Box<dyn Write + 'a>>,
-    /// The outputs checked and their files taken, until they are opened.
-    reserved: Option<Reserved>,
-    outputs: Option<Outputs<'a>>,
-}
-
-impl SinkDriver<'_> {
-    /// Whether any output was asked for.
-    pub(super) fn wanted(&self) -> bool {
-        !self.args.output.is_empty()
-    }
-
-    /// Creates the outputs (nothing when none was asked for).
-    pub(super) fn open(&mut self, meta: RunMeta) -> Result<()> {
-        if !self.wanted() {
-            return Ok(());
-        }
-        let stdout = self
-            .stdout
-            .take()
-            .unwrap_or_else(|| Box::new(std::io::sink()));
-        let reserved = self.reserved.take().unwrap_or_else(Reserved::none);
-        self.outputs = Some(Outputs::open(reserved, &meta, stdout)?);
-        Ok(())
-    }
-
-    /// Carries out one of the engine's sink writes.
-    pub(super) fn write(&mut self, w: &SinkWrite) -> Result<()> {
-        let (window, stream) = (&self.window, self.stream);
-        match &mut self.outputs {
-            Some(o) => o.write(w, |p| pane_row(p, window, stream)),
-            None => Ok(()),
-        }
-    }
-
-    /// Flushes and closes the outputs.
-    fn finish(&mut self) -> Result<()> {
-        match self.outputs.take() {
-            Some(o) => o.finish(),
-            None => Ok(()),
-        }
     }
 }

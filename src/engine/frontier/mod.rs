@@ -251,7 +251,7 @@ impl Frontier {
     /// The lower envelope of the sweep: the points, by emit delay, that lose fewer events than
     /// every point with a smaller or equal emit delay (the best loss each delay can buy).
     pub fn envelope(&self) -> Vec<&FrontierPoint> {
-        super::advice::envelope(&self.points)
+        envelope(&self.points)
             .into_iter()
             .map(|i| &self.points[i])
             .collect()
@@ -274,6 +274,63 @@ pub fn score_point(
         dropped: r.counters.dropped,
         score,
     }
+}
+
+/// Whether `a` dominates `b`: no worse on emit delay, events lost and windows wrong, and
+/// better on one.
+pub fn dominates(a: &FrontierPoint, b: &FrontierPoint) -> bool {
+    let no_worse = a.emit_delay <= b.emit_delay
+        && a.score.events_lost <= b.score.events_lost
+        && a.score.wrong_windows <= b.score.wrong_windows;
+    let better = a.emit_delay < b.emit_delay
+        || a.score.events_lost < b.score.events_lost
+        || a.score.wrong_windows < b.score.wrong_windows;
+    no_worse && better
+}
+
+/// The points' indexes by emit delay, then events lost, then windows wrong, then index.
+fn by_delay(points: &[FrontierPoint]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..points.len()).collect();
+    order.sort_by(|&a, &b| {
+        let (p, q) = (&points[a], &points[b]);
+        p.emit_delay
+            .total_cmp(&q.emit_delay)
+            .then(p.score.events_lost.cmp(&q.score.events_lost))
+            .then(p.score.wrong_windows.cmp(&q.score.wrong_windows))
+            .then(a.cmp(&b))
+    });
+    order
+}
+
+/// The indexes of the points no other point dominates, by emit delay (then events lost, then
+/// index). Sorts once and keeps, for each point, the least loss and wrong windows seen so far
+/// only where that settles it; otherwise compares with the kept set, which stays small.
+pub fn pareto(points: &[FrontierPoint]) -> Vec<usize> {
+    let order = by_delay(points);
+    // A dominator of a point sorts before it (it is no worse on every key), so comparing each
+    // point with the non-dominated ones kept before it is enough: a dominated dominator is
+    // itself dominated by a kept point, which then dominates this one too.
+    let mut kept: Vec<usize> = Vec::new();
+    for i in order {
+        if !kept.iter().any(|&k| dominates(&points[k], &points[i])) {
+            kept.push(i);
+        }
+    }
+    kept
+}
+
+/// The indexes of the points, by emit delay, that lose fewer events than every point with a
+/// smaller or equal emit delay: the best accuracy each delay buys, the line a plot draws.
+pub fn envelope(points: &[FrontierPoint]) -> Vec<usize> {
+    let mut best = i64::MAX;
+    by_delay(points)
+        .into_iter()
+        .filter(|&i| {
+            let better = points[i].score.events_lost < best;
+            best = best.min(points[i].score.events_lost);
+            better
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -29,15 +29,25 @@ use std::collections::BTreeMap;
 
 use super::search::{sweep_arrivals, Arrivals};
 use super::FrontierPoint;
-use crate::engine::advice::StateCost;
 use crate::engine::lateness::Fate;
 use crate::engine::processor::{CELL_BYTES, WINDOW_BYTES};
 use crate::engine::stream::{KeyId, Stream};
 use crate::engine::watermark::{Watermark, WatermarkKind};
 use crate::engine::window::{WindowFn, WindowId};
 
-/// The grid's steps: lags and graces run over `0..=GRID_STEPS` steps.
-pub const GRID_STEPS: i64 = crate::engine::advice::GRID_STEPS as i64;
+/// The grid's steps: lags and graces run over `0..=GRID_STEPS` steps (the advisor's grid,
+/// `advice::GRID_STEPS`).
+pub const GRID_STEPS: i64 = 24;
+/// The state a setting costs over a whole run: the most at any moment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct StateCost {
+    /// The most (window, key) cells open at once.
+    pub peak_open_cells: usize,
+    /// The most estimated state bytes at once
+    /// ([`Processor::state_bytes`](crate::engine::processor::Processor::state_bytes)).
+    pub peak_state_bytes: usize,
+}
+
 /// The highest slack bin: the largest lag + grace, in steps. Every setting drops an arrival
 /// there.
 pub const TOP_BIN: i64 = 2 * GRID_STEPS;

@@ -6,24 +6,17 @@
 //! (aligned modes) and is done with it. Unaligned checkpoints store what a receiver takes
 //! from an input before the barrier comes on it.
 
-use std::borrow::Borrow;
-
-use super::super::channel::InFlight;
-use super::super::stream::Stream;
-use super::addressing::{bit, full, Receiver};
-use super::config::CheckpointMode;
-use super::trace::Outcome;
-use super::Pipeline;
+use super::addressing::{bit, full};
 
 /// A receiver's barrier bookkeeping over its inputs (input `k` is bit `k`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(super) struct Alignment {
     /// Inputs that have ended.
-    ended: u64,
+    pub(super) ended: u64,
     /// Inputs held back until the checkpoint being aligned has its barrier on all of them.
-    blocked: u64,
+    pub(super) blocked: u64,
     /// Checkpoints whose barriers have arrived on some inputs: id and those inputs.
-    aligning: Vec<(u32, u64)>,
+    pub(super) aligning: Vec<(u32, u64)>,
 }
 
 impl Alignment {
@@ -94,7 +87,7 @@ impl Alignment {
 
     /// The oldest checkpoint whose barrier every live input of `inputs` has delivered, taken
     /// off; when no other aligns, nothing is held back any more.
-    fn next_aligned(&mut self, inputs: usize) -> Option<u32> {
+    pub(super) fn next_aligned(&mut self, inputs: usize) -> Option<u32> {
         let &(k, mask) = self.aligning.first()?;
         if (mask | self.ended) & full(inputs) != full(inputs) {
             return None;
@@ -112,73 +105,6 @@ impl Alignment {
             ended: self.ended,
             blocked: 0,
             aligning: Vec::new(),
-        }
-    }
-}
-
-impl<S: Borrow<Stream>> Pipeline<S> {
-    fn alignment_mut(&mut self, r: Receiver) -> &mut Alignment {
-        match r {
-            Receiver::Operator(i) => &mut self.operators[i].alignment,
-            Receiver::Sink => &mut self.sink.state.alignment,
-        }
-    }
-
-    /// Stores a message receiver `r` took from input `input` (channel `c`) with every
-    /// unaligned checkpoint whose barrier has not yet come on that input.
-    pub(super) fn store_in_flight(&mut self, r: Receiver, input: usize, c: usize, m: InFlight) {
-        let alignment = match r {
-            Receiver::Operator(i) => &self.operators[i].alignment,
-            Receiver::Sink => &self.sink.state.alignment,
-        };
-        for &(k, mask) in &alignment.aligning {
-            if mask & bit(input) == 0 {
-                if let Some(pc) = self.pending.iter_mut().find(|pc| pc.id == k) {
-                    pc.channel_state.push((c, m));
-                }
-            }
-        }
-    }
-
-    /// Settles receiver `r`'s barriers, for every checkpoint whose barrier it now has on all
-    /// live inputs, oldest first. An operator snapshots (aligned and at-least-once modes;
-    /// unaligned mode snapshotted at the first barrier and stops storing in-flight data) and
-    /// acknowledges the checkpoint; the sink pre-commits its transaction (aligned modes; the
-    /// unaligned sink pre-committed at the first barrier) and is done with the checkpoint.
-    /// Then every checkpoint done at the sink and acknowledged by every operator completes.
-    pub(super) fn settle(&mut self, r: Receiver) -> Option<Outcome> {
-        let inputs = self.addressing().inputs(r);
-        let unaligned = self.cfg.mode == CheckpointMode::Unaligned;
-        let mut done = None;
-        while let Some(k) = self.alignment_mut(r).next_aligned(inputs) {
-            match r {
-                Receiver::Operator(i) => {
-                    if !unaligned {
-                        done = Some(self.snapshot_operator(i, k));
-                    }
-                    if let Some(pc) = self.pending.iter_mut().find(|pc| pc.id == k) {
-                        pc.acked |= bit(i);
-                    }
-                    if let Some(c) = self.complete_ready() {
-                        done = Some(c);
-                    }
-                }
-                Receiver::Sink => {
-                    if !self.pending.iter().any(|pc| pc.id == k) {
-                        continue;
-                    }
-                    if !unaligned {
-                        self.precommit(k);
-                    }
-                    if let Some(pc) = self.pending.iter_mut().find(|pc| pc.id == k) {
-                        pc.sink_done = true;
-                    }
-                }
-            }
-        }
-        match r {
-            Receiver::Operator(_) => done,
-            Receiver::Sink => self.complete_ready(),
         }
     }
 }

@@ -2,18 +2,9 @@
 //! completion (the transactional sink commits) and the completed checkpoints' records and the
 //! one restore point held whole.
 
-use std::borrow::Borrow;
-
-use super::super::channel::{InFlight, Message};
-use super::super::stream::Stream;
-use super::super::trigger::Pane;
-use super::addressing::full;
+use super::super::channel::InFlight;
 use super::audit::Audit;
-use super::operator::OperatorSnapshot;
-use super::sink::SinkState;
-use super::source::SourceSnapshot;
-use super::trace::Outcome;
-use super::Pipeline;
+use super::nodes::{OperatorSnapshot, SinkState, SourceSnapshot};
 
 #[derive(Debug, Clone)]
 pub(super) struct PendingCheckpoint {
@@ -84,115 +75,5 @@ pub(super) struct RestorePoint {
 impl RestorePoint {
     pub(super) fn offsets(&self) -> Vec<usize> {
         self.sources.iter().map(|s| s.source.offset).collect()
-    }
-}
-
-impl<S: Borrow<Stream>> Pipeline<S> {
-    /// Injects a checkpoint's barriers at every live source now. `None` when every source has
-    /// ended (nothing left to checkpoint).
-    pub fn checkpoint_now(&mut self) -> Option<u32> {
-        if self.sources.iter().all(|s| s.ended) {
-            return None;
-        }
-        let id = self.next_id;
-        self.next_id += 1;
-        let nn = self.cfg.parallelism;
-        let addressing = self.addressing();
-        for p in 0..self.cfg.partitions {
-            if self.sources[p].ended {
-                continue;
-            }
-            for i in 0..nn {
-                self.channels.send(
-                    addressing.source_to_operator(p, i),
-                    self.now,
-                    Message::Barrier { checkpoint: id },
-                );
-            }
-        }
-        let sources = self.source_snapshots();
-        self.pending.push(PendingCheckpoint {
-            id,
-            time: self.now,
-            next_tick: self.next_tick,
-            sources,
-            operators: vec![None; nn],
-            alignment: vec![0.0; nn],
-            channel_state: Vec::new(),
-            sink: None,
-            sink_done: false,
-            acked: 0,
-        });
-        Some(id)
-    }
-
-    /// Completes, in order, the checkpoints done at the sink and acknowledged by every operator.
-    pub(super) fn complete_ready(&mut self) -> Option<Outcome> {
-        let nn = self.cfg.parallelism;
-        let mut done = None;
-        while let Some(pc) = self.pending.first() {
-            if !pc.sink_done || pc.acked & full(nn) != full(nn) {
-                break;
-            }
-            let pc = self.pending.remove(0);
-            let k = pc.id;
-            let Some(operators) = pc.operators.into_iter().collect::<Option<Vec<_>>>() else {
-                continue;
-            };
-            let Some((state, mark)) = pc.sink else {
-                continue;
-            };
-            let sink = &mut self.sink;
-            // What the sink took after the cut is delivered again on restore.
-            let drop = mark
-                .saturating_sub(sink.since_base)
-                .min(sink.since_commit.len());
-            sink.since_commit.drain(..drop);
-            sink.since_base += drop;
-            let mut staged = 0;
-            for s in &mut sink.sinks {
-                staged += s.commit_checkpoint(k);
-            }
-            sink.commit_outbox(k);
-            let operator_bytes: usize = operators.iter().map(|s| s.operator.state_bytes()).sum();
-            let source_bytes: usize = pc
-                .sources
-                .iter()
-                .map(|s| 16 + s.source.sent_watermark.len() * 8)
-                .sum();
-            let bytes = operator_bytes
-                + source_bytes
-                + staged * Pane::CHECKPOINT_BYTES
-                + pc.channel_state.len() * InFlight::CHECKPOINT_BYTES;
-            let restore = RestorePoint {
-                id: k,
-                time: pc.time,
-                next_tick: pc.next_tick,
-                channel_state: pc.channel_state,
-                sources: pc.sources,
-                operators,
-                sink: state,
-            };
-            let offsets = restore.offsets();
-            let audit = self.audit_restore_point(&restore, &offsets);
-            let in_flight = restore.channel_state.len();
-            // The one a crash restores from now on: the previous one's state is freed.
-            self.checkpoints.complete(
-                CompletedCheckpoint {
-                    id: k,
-                    time: pc.time,
-                    completed_at: self.now,
-                    offsets,
-                    bytes,
-                    sink_pending: staged,
-                    alignment: pc.alignment,
-                    in_flight,
-                    audit,
-                },
-                restore,
-            );
-            done = Some(Outcome::CheckpointCompleted { checkpoint: k });
-        }
-        done
     }
 }

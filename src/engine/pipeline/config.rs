@@ -3,7 +3,9 @@
 //! dials are refused ([`PipelineError`]).
 
 use super::super::processor::EngineConfig;
-use super::MAX_WIDTH;
+
+/// At most this many source partitions and operator instances.
+pub const MAX_WIDTH: usize = 64;
 
 /// Whether operators align barriers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -86,10 +86,13 @@
 mod addressing;
 mod alignment;
 mod audit;
+mod barriers;
 mod checkpoint;
 mod config;
+mod nodes;
 mod offsets;
 mod operator;
+mod outages;
 mod partition;
 mod restore;
 mod schedule;
@@ -97,6 +100,7 @@ mod sink;
 mod source;
 #[cfg(test)]
 mod tests;
+mod topology;
 mod trace;
 
 use std::borrow::Borrow;
@@ -114,7 +118,7 @@ use super::window::{CellId, WindowId};
 pub use addressing::{key_hash, operator_for, partition_for, Addressing};
 pub use audit::{Audit, Ledger};
 pub use checkpoint::CompletedCheckpoint;
-pub use config::{CheckpointMode, PartitionBy, PipelineConfig, PipelineError};
+pub use config::{CheckpointMode, PartitionBy, PipelineConfig, PipelineError, MAX_WIDTH};
 pub use partition::{Outage, PartitionView, WatermarkStats};
 pub use restore::{CrashRecord, CrashTarget};
 pub use trace::{
@@ -124,15 +128,9 @@ pub use trace::{
 
 use alignment::Alignment;
 use checkpoint::{PendingCheckpoint, RestorePoint};
-use operator::{Operator, ReplayMarks};
+pub use nodes::SinkWrite;
+use nodes::{Operator, ReplayMarks, SinkNode, SinkState, Source, SourceDue};
 use partition::{Outages, WatermarkTracker};
-use schedule::SourceDue;
-pub use sink::SinkWrite;
-use sink::{SinkNode, SinkState};
-use source::Source;
-
-/// At most this many source partitions and operator instances.
-pub const MAX_WIDTH: usize = 64;
 
 /// The simulated parallel job over a stream.
 #[derive(Debug, Clone)]

@@ -11,6 +11,7 @@ use std::borrow::Borrow;
 
 use super::super::stream::Stream;
 use super::addressing::Receiver;
+use super::nodes::SourceDue;
 use super::trace::{Step, StepEvent};
 use super::Pipeline;
 
@@ -23,18 +24,6 @@ pub(super) enum Scope {
     Events,
     /// Operator and sink deliveries only: what is in flight arrives, nothing new is emitted.
     Deliveries,
-}
-
-/// What a source does next, kept as the sources move ([`Pipeline::refresh_due_of`]) so that
-/// the schedule reads one small array at each step rather than every source's event.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(super) enum SourceDue {
-    /// An event, due then: processing time, ms (+∞: in an outage not healed).
-    Event(f64),
-    /// Its end of input: it has emitted its last event.
-    End,
-    /// Nothing: it has ended.
-    Ended,
 }
 
 /// What a step will do next.

@@ -3,113 +3,15 @@
 //! writes to the world and when ([`SinkWrite`]), for a writer outside the engine to carry out.
 
 use std::borrow::Borrow;
-use std::collections::BTreeMap;
 
 use super::super::channel::{Message, MessageKind, Node};
-use super::super::checkpoint::{Sink, SinkKind, Staging};
+use super::super::checkpoint::{SinkKind, Staging};
 use super::super::stream::Stream;
-use super::super::trigger::Pane;
-use super::super::window::CellId;
 use super::addressing::Receiver;
-use super::alignment::Alignment;
 use super::config::CheckpointMode;
+use super::nodes::{Outbox, SinkState, SinkWrite};
 use super::trace::{Outcome, StepEvent};
 use super::Pipeline;
-
-/// The sink's own bookkeeping (what a checkpoint restores; the sinks' contents are the world).
-#[derive(Debug, Clone, Default)]
-pub(super) struct SinkState {
-    /// Its inputs' barriers.
-    pub(super) alignment: Alignment,
-    pub(super) finished: bool,
-    pub(super) clock: f64,
-}
-
-#[derive(Debug, Clone)]
-pub(super) struct SinkNode {
-    pub(super) state: SinkState,
-    pub(super) sinks: Vec<Sink>,
-    /// Final values by cell, upserted (a replayed finalisation overwrites itself).
-    pub(super) finals: BTreeMap<CellId, u64>,
-    /// Panes applied since the last completed checkpoint's cut: what a crash makes the sinks
-    /// receive again.
-    pub(super) since_commit: Vec<(CellId, i64)>,
-    /// How many panes were dropped from the front of `since_commit` so far.
-    pub(super) since_base: usize,
-    pub(super) received: u64,
-    pub(super) log: Vec<Pane>,
-    /// What the sink of one kind writes, recorded when asked for
-    /// ([`Pipeline::record_sink_writes`]).
-    pub(super) outbox: Option<Outbox>,
-}
-
-/// One write of a sink to the outside world, in the order the sink makes them. The engine says
-/// what to write and when to commit; a writer (a file, a database) carries it out.
-#[derive(Debug, Clone, PartialEq)]
-pub enum SinkWrite {
-    /// A pane reached the sink (replays included): the run's record of the panes received.
-    Received(Pane),
-    /// The additive sink adds the pane's value to what its (window, key, pane index) holds.
-    Add(Pane),
-    /// The idempotent sink upserts the pane on (window, key, pane index).
-    Upsert(Pane),
-    /// The transactional sink commits these panes in one transaction: checkpoint `Some(k)`
-    /// completed, or the input ended (`None`) and everything staged commits.
-    Commit {
-        /// The checkpoint that completed, `None` at the end of input.
-        checkpoint: Option<u32>,
-        /// The panes staged for it, in the order they reached the sink.
-        panes: Vec<Pane>,
-    },
-}
-
-/// The writes of one sink kind not yet taken, and the transactional kind's staging (the same
-/// rule as the transactional [`Sink`]'s: staged at delivery, pre-committed at the barrier,
-/// committed when the checkpoint completes, lost in a crash).
-#[derive(Debug, Clone)]
-pub(super) struct Outbox {
-    kind: SinkKind,
-    staging: Staging,
-    writes: Vec<SinkWrite>,
-}
-
-impl Outbox {
-    fn deliver(&mut self, pane: &Pane) {
-        self.writes.push(SinkWrite::Received(*pane));
-        match self.kind {
-            SinkKind::Additive => self.writes.push(SinkWrite::Add(*pane)),
-            SinkKind::Idempotent => self.writes.push(SinkWrite::Upsert(*pane)),
-            SinkKind::Transactional => self.staging.stage(*pane),
-        }
-    }
-
-    fn commit(&mut self, checkpoint: Option<u32>) {
-        if self.kind != SinkKind::Transactional {
-            return;
-        }
-        let panes = match checkpoint {
-            Some(k) => self.staging.take(k),
-            None => self.staging.take_all(),
-        };
-        self.writes.push(SinkWrite::Commit { checkpoint, panes });
-    }
-}
-
-impl SinkNode {
-    /// Checkpoint `k` completed: the outbox's transactional sink commits its transaction.
-    pub(super) fn commit_outbox(&mut self, k: u32) {
-        if let Some(o) = &mut self.outbox {
-            o.commit(Some(k));
-        }
-    }
-
-    /// The job crashed: what the outbox's transactional sink staged is lost.
-    pub(super) fn abort_outbox(&mut self) {
-        if let Some(o) = &mut self.outbox {
-            o.staging.clear();
-        }
-    }
-}
 
 impl<S: Borrow<Stream>> Pipeline<S> {
     /// The sink pre-commits its open transaction for checkpoint `k`, and the checkpoint

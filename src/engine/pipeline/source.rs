@@ -10,53 +10,11 @@
 
 use std::borrow::Borrow;
 
-use super::super::channel::{LinkMark, Message};
+use super::super::channel::Message;
 use super::super::stream::Stream;
-use super::super::watermark::Watermark;
+use super::nodes::SourceSnapshot;
 use super::trace::StepEvent;
 use super::Pipeline;
-
-/// A source partition's state.
-#[derive(Debug, Clone)]
-pub(super) struct Source {
-    /// Events of the partition emitted so far: the offset to resume from.
-    pub(super) offset: usize,
-    pub(super) ended: bool,
-    pub(super) watermark: Watermark,
-    /// The last watermark sent on each of its channels.
-    pub(super) sent_watermark: Vec<f64>,
-    pub(super) next_watermark_tick: f64,
-    /// Processing time of its last record (the start before the first): idleness counts from
-    /// here.
-    pub(super) last_active: f64,
-    /// Since when it has been idle, if it is.
-    pub(super) idle_since: Option<f64>,
-    /// Idle spans it has closed (by emitting again) in this timeline: the pipeline's record of
-    /// them is cut back to this many on a restore.
-    pub(super) idle_closed: usize,
-}
-
-impl Source {
-    /// A partition before its first record, at processing time `start`.
-    pub(super) fn new(watermark: Watermark, operators: usize, start: f64) -> Self {
-        Source {
-            offset: 0,
-            ended: false,
-            watermark,
-            sent_watermark: vec![f64::NEG_INFINITY; operators],
-            next_watermark_tick: f64::NEG_INFINITY,
-            last_active: start,
-            idle_since: None,
-            idle_closed: 0,
-        }
-    }
-}
-
-#[derive(Debug, Clone)]
-pub(super) struct SourceSnapshot {
-    pub(super) source: Source,
-    pub(super) links: Vec<LinkMark>,
-}
 
 impl<S: Borrow<Stream>> Pipeline<S> {
     pub(super) fn source_snapshots(&self) -> Vec<SourceSnapshot> {

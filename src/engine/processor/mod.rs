@@ -14,9 +14,11 @@
 //! panes and the timers.
 
 mod output;
+mod session_store;
 mod sessions;
 mod store;
 mod ttl;
+mod ttl_state;
 
 use std::collections::{BTreeMap, BinaryHeap};
 
@@ -25,12 +27,11 @@ use super::stream::{Event, Stream};
 use super::trigger::{Accumulation, CellState, Timer, Timing};
 use super::watermark::{Watermark, WatermarkKind};
 use super::window::{Assignment, CellId, WindowFn, WindowId};
-pub use output::{Arrival, Counters, FinalValue, Output};
-use sessions::SessionStore;
-pub use sessions::{SessionChange, SESSION_BYTES};
+pub use output::{Arrival, Counters, Expiry, FinalValue, Output, SessionChange};
+use session_store::SessionStore;
+pub use session_store::SESSION_BYTES;
 use store::{WindowState, WindowStore};
-pub use ttl::Expiry;
-use ttl::TtlState;
+use ttl_state::TtlState;
 
 /// The dials of one run.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -3,9 +3,10 @@
 //! (`Counters`), and what one arrival did, for the UI to animate (`Arrival`).
 
 use super::super::lateness::{Dropped, Fate};
+use super::super::stream::KeyId;
 use super::super::trigger::Pane;
+use super::super::window::WindowId;
 use super::super::window::{Assignment, CellId};
-use super::{Expiry, SessionChange};
 
 /// A cell's value when its window was finalised.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -91,4 +92,55 @@ pub struct Arrival {
     pub windows: Assignment,
     /// Its worst fate over those windows.
     pub fate: Fate,
+}
+
+/// A change of one key's sessions, caused by one kept event: a new session, or the sessions
+/// its proto-window overlapped (one it extended, or several it bridged) replaced by one covering
+/// them all. An event inside an open session changes no bounds and is no change.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SessionChange {
+    /// The position in processing order of the event that caused it.
+    pub offset: usize,
+    /// Its processing time, ms.
+    pub proc_time: f64,
+    /// Its event time, ms.
+    pub event_time: f64,
+    /// The key whose sessions changed.
+    pub key: KeyId,
+    /// The open sessions it replaced, latest first (empty: it opened a new session).
+    pub replaced: Vec<WindowId>,
+    /// The session it left open: the cover of the event's proto-window and `replaced`.
+    pub into: WindowId,
+    /// The watermark had already passed `into` (the event was late data for it: a LATE pane).
+    pub late: bool,
+    /// How many of `replaced` the watermark had already passed (sessions that had fired).
+    pub fired: usize,
+}
+
+impl SessionChange {
+    /// It merged: an existing session was extended or several were bridged into one.
+    pub fn is_merge(&self) -> bool {
+        !self.replaced.is_empty()
+    }
+
+    /// It bridged two or more sessions into one.
+    pub fn is_bridge(&self) -> bool {
+        self.replaced.len() >= 2
+    }
+}
+
+/// One key's state expiring under the TTL: the key starts from zero when seen again.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Expiry {
+    /// Events processed before it: it happened before the event at this offset was placed
+    /// (or, on an `advance`, after all of them).
+    pub offset: usize,
+    /// The processing time of the step (or advance) that expired it, ms.
+    pub proc_time: f64,
+    /// The deadline it reached: its last update plus the TTL, on the TTL's clock, ms.
+    pub deadline: f64,
+    /// The key whose state expired.
+    pub key: KeyId,
+    /// The value its state held, now a segment of the key's count.
+    pub value: u64,
 }

@@ -18,69 +18,13 @@
 //! lazily: a deadline superseded by a later update is skipped when it comes up. All of it is
 //! part of the processor's state, so a checkpoint (a clone) carries it.
 
-use std::cmp::{Ordering, Reverse};
-use std::collections::{BTreeMap, BinaryHeap};
+use std::cmp::Reverse;
 
-use super::{FinalValue, Output, Processor};
-use crate::engine::stream::{Event, KeyId};
-use crate::engine::window::{Assignment, CellId, Ttl, TtlTime, GLOBAL};
-
-/// One key's state expiring under the TTL: the key starts from zero when seen again.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Expiry {
-    /// Events processed before it: it happened before the event at this offset was placed
-    /// (or, on an `advance`, after all of them).
-    pub offset: usize,
-    /// The processing time of the step (or advance) that expired it, ms.
-    pub proc_time: f64,
-    /// The deadline it reached: its last update plus the TTL, on the TTL's clock, ms.
-    pub deadline: f64,
-    /// The key whose state expired.
-    pub key: KeyId,
-    /// The value its state held, now a segment of the key's count.
-    pub value: u64,
-}
-
-/// A key's expiry deadline, ordered by time then key.
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct Deadline {
-    at: f64,
-    key: KeyId,
-}
-
-impl Eq for Deadline {}
-
-impl PartialOrd for Deadline {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Deadline {
-    fn cmp(&self, other: &Self) -> Ordering {
-        self.at.total_cmp(&other.at).then(self.key.cmp(&other.key))
-    }
-}
-
-/// The TTL's running state: each live key's last update and the deadlines in time order.
-#[derive(Debug, Clone)]
-pub(super) struct TtlState {
-    ttl: Ttl,
-    /// Per live key: the time of its last update (`L` of the boundary rule).
-    last: BTreeMap<KeyId, f64>,
-    deadlines: BinaryHeap<Reverse<Deadline>>,
-}
-
-impl TtlState {
-    /// No key live yet.
-    pub(super) fn new(ttl: Ttl) -> Self {
-        TtlState {
-            ttl,
-            last: BTreeMap::new(),
-            deadlines: BinaryHeap::new(),
-        }
-    }
-}
+use super::output::{Arrival, Expiry, FinalValue, Output};
+use super::ttl_state::Deadline;
+use super::Processor;
+use crate::engine::stream::Event;
+use crate::engine::window::{Assignment, CellId, TtlTime, GLOBAL};
 
 impl Processor {
     /// [`Processor::place`] for the global window under a TTL: keys whose deadline the step's
@@ -91,7 +35,7 @@ impl Processor {
         windows: Assignment,
         wm: f64,
         out: &mut Output,
-    ) -> super::Arrival {
+    ) -> Arrival {
         let Some(time) = self.ttl.as_ref().map(|t| t.ttl.time) else {
             return self.place_in_windows(e, windows, wm, out);
         };

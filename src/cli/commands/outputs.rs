@@ -1,0 +1,94 @@
+//! `run --output`'s sinks driven through a run ([`SinkDriver`]), the engine's dials as their
+//! `meta` table keeps them, and a pane as every output writes it. The single processor's run
+//! (`run`) and the pipeline's (`pipeline`) both feed them; this file imports neither.
+
+use std::io::Write;
+
+use anyhow::Result;
+
+use super::json::{bound, finite};
+use crate::cli::args::OutputArgs;
+use crate::engine::pipeline::SinkWrite;
+use crate::engine::window::{fmt_ms, WindowFn};
+use crate::engine::{EngineConfig, Pane, Stream};
+use crate::io::sink::{Outputs, PaneRow, Reserved, RunMeta};
+
+/// A pane as the JSON's `panes`, the JSON Lines sink and the SQLite sink write it.
+pub(super) fn pane_row(p: &Pane, window: &WindowFn, stream: &Stream) -> PaneRow {
+    PaneRow {
+        window: window.number(p.cell.window),
+        start_ms: bound(p.window_start),
+        end_ms: bound(p.window_end),
+        key: stream.key_name(p.cell.key).to_string(),
+        timing: p.timing.label(),
+        index: p.index,
+        proc_time_ms: p.proc_time,
+        watermark_ms: finite(p.watermark),
+        value: p.value,
+        retraction: p.retraction,
+    }
+}
+
+/// The engine's dials as the database's `meta` table keeps them.
+pub(super) fn settings(cfg: &EngineConfig) -> Vec<(String, String)> {
+    vec![
+        ("window".to_string(), cfg.window.describe()),
+        ("watermark".to_string(), cfg.watermark.to_string()),
+        ("grace".to_string(), fmt_ms(cfg.grace)),
+        (
+            "early".to_string(),
+            cfg.early.map_or("off".to_string(), fmt_ms),
+        ),
+    ]
+}
+
+/// `--output`'s sinks through a run: opened once the dials are checked, before the engine
+/// runs, then fed the engine's sink writes as they happen.
+pub(super) struct SinkDriver<'a> {
+    pub(super) args: &'a OutputArgs,
+    pub(super) stream: &'a Stream,
+    pub(super) window: WindowFn,
+    /// Where `jsonl:-` writes.
+    pub(super) stdout: Option<Box<dyn Write + 'a>>,
+    /// The outputs checked and their files taken, until they are opened.
+    pub(super) reserved: Option<Reserved>,
+    pub(super) outputs: Option<Outputs<'a>>,
+}
+
+impl SinkDriver<'_> {
+    /// Whether any output was asked for.
+    pub(super) fn wanted(&self) -> bool {
+        !self.args.output.is_empty()
+    }
+
+    /// Creates the outputs (nothing when none was asked for).
+    pub(super) fn open(&mut self, meta: RunMeta) -> Result<()> {
+        if !self.wanted() {
+            return Ok(());
+        }
+        let stdout = self
+            .stdout
+            .take()
+            .unwrap_or_else(|| Box::new(std::io::sink()));
+        let reserved = self.reserved.take().unwrap_or_else(Reserved::none);
+        self.outputs = Some(Outputs::open(reserved, &meta, stdout)?);
+        Ok(())
+    }
+
+    /// Carries out one of the engine's sink writes.
+    pub(super) fn write(&mut self, w: &SinkWrite) -> Result<()> {
+        let (window, stream) = (&self.window, self.stream);
+        match &mut self.outputs {
+            Some(o) => o.write(w, |p| pane_row(p, window, stream)),
+            None => Ok(()),
+        }
+    }
+
+    /// Flushes and closes the outputs.
+    pub(super) fn finish(&mut self) -> Result<()> {
+        match self.outputs.take() {
+            Some(o) => o.finish(),
+            None => Ok(()),
+        }
+    }
+}
