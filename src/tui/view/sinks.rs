@@ -165,8 +165,9 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     super::text::lines(buf, inner, lines(app, &report, inner.width));
 }
 
-/// The crash report's lines, once the run has crashed (and until Esc closes the report).
-pub fn crash_lines(app: &App) -> Option<Vec<Line<'static>>> {
+/// The crash report's lines, once the run has crashed (and until Esc closes the report);
+/// `compact` leaves out when the restored checkpoint was taken and its source offsets.
+pub fn crash_lines(app: &App, compact: bool) -> Option<Vec<Line<'static>>> {
     let t = &app.theme;
     let tr = &app.trace;
     let c = tr.last_crash()?;
@@ -178,6 +179,7 @@ pub fn crash_lines(app: &App) -> Option<Vec<Line<'static>>> {
         CrashTarget::Operator(i) => format!("operator {i} "),
     };
     let restored = match c.restored {
+        Some(id) if compact => format!("restored checkpoint #{id}"),
         Some(id) => format!(
             "restored checkpoint #{id} (taken at {:.1} s, source offsets {})",
             c.restored_time / 1000.0,
@@ -245,17 +247,16 @@ pub fn crash_lines(app: &App) -> Option<Vec<Line<'static>>> {
 /// Draws the crash report over the plot at `plot`: at its top, or at its bottom when the
 /// playhead is under the top; boxed in a big plot, three bare lines in a small one.
 pub fn render_crash(app: &App, plot: Rect, buf: &mut Buffer) {
-    let Some(mut lines) = crash_lines(app) else {
-        return;
-    };
     let t = &app.theme;
     let boxed = plot.height >= 20;
+    let Some(mut lines) = crash_lines(app, !boxed) else {
+        return;
+    };
     let pad = if boxed { 4 } else { 2 };
     let text_w = usize::from(plot.width.saturating_sub(pad)).max(1);
     if !boxed {
-        // No box, so no title: the line itself says how to close it.
-        lines.truncate(1);
-        if let Some(l) = lines.first_mut() {
+        // No box, so no title: the last line itself says how to close it.
+        if let Some(l) = lines.last_mut() {
             l.spans.push(Span::styled(" · Esc closes", t.key));
         }
     }
