@@ -177,10 +177,16 @@ fn fates_legend(app: &App, width: u16) -> Line<'static> {
     let (no_fates, no_watermark) = (app.tour_hides("fates"), app.tour_hides("watermark"));
     if no_fates || no_watermark {
         let n = app.trace.shares().total();
-        let mut spans = vec![Span::styled(
-            format!(" {} event: {n} so far ", glyph::ON_TIME),
-            t.on_time,
-        )];
+        // A cell's glyph grows with its events, light to heavy: the legend shows the ramp
+        // where it has room, one mark where it does not.
+        let ramp: String = glyph::ON_TIME_RAMP.iter().map(|(c, _)| *c).collect();
+        let wide = format!(" {ramp} events, more ink for more: {n} so far ");
+        let text = if Span::raw(wide.as_str()).width() + 12 <= usize::from(width) {
+            wide
+        } else {
+            format!(" {} event: {n} so far ", glyph::ON_TIME)
+        };
+        let mut spans = vec![Span::styled(text, t.on_time)];
         if !no_watermark {
             spans.push(Span::styled(
                 format!("{} watermark ", glyph::WATERMARK),
