@@ -3,11 +3,11 @@
 //! crashes a window's final value may be over the clean run's, never under it.
 
 mod common;
-use common::arb_stream;
+use common::{arb_grace, arb_stream, run_with_crashes};
 
 use proptest::prelude::*;
-use twoclocks::engine::pipeline::{CheckpointMode, CrashTarget, Pipeline, PipelineConfig};
-use twoclocks::engine::{Accumulation, EngineConfig, SinkKind, Stream, WatermarkKind, WindowFn};
+use twoclocks::engine::pipeline::{CheckpointMode, PipelineConfig};
+use twoclocks::engine::{Accumulation, EngineConfig, SinkKind, WatermarkKind, WindowFn};
 
 fn arb_config() -> impl Strategy<Value = PipelineConfig> {
     (
@@ -16,7 +16,7 @@ fn arb_config() -> impl Strategy<Value = PipelineConfig> {
             (0.0f64..30_000.0).prop_map(|lag| WatermarkKind::Fixed { lag }),
             (0.0f64..30_000.0).prop_map(|bound| WatermarkKind::Bounded { bound }),
         ],
-        prop_oneof![Just(0.0), 0.0f64..30_000.0, Just(f64::INFINITY)],
+        arb_grace(),
         1usize..5,
         1usize..5,
         2_000.0f64..30_000.0,
@@ -43,25 +43,6 @@ fn arb_config() -> impl Strategy<Value = PipelineConfig> {
         )
 }
 
-fn run<'a>(
-    stream: &'a Stream,
-    cfg: PipelineConfig,
-    crashes: &[(f64, Option<usize>)],
-) -> Pipeline<&'a Stream> {
-    let mut p = Pipeline::new(stream, cfg).expect("valid dials");
-    let t0 = stream.events.first().map_or(0.0, |e| e.proc_time);
-    let t1 = stream.events.last().map_or(0.0, |e| e.proc_time);
-    for &(f, target) in crashes {
-        let target = match target {
-            Some(i) if i < cfg.parallelism => CrashTarget::Operator(i),
-            _ => CrashTarget::Job,
-        };
-        p.schedule_crash(t0 + f * (t1 - t0), target).unwrap();
-    }
-    p.run_to_end();
-    p
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(128))]
 
@@ -71,8 +52,8 @@ proptest! {
         cfg in arb_config(),
         crashes in prop::collection::vec((0.0f64..1.1, prop::option::of(0usize..4)), 1..4),
     ) {
-        let clean = run(&stream, cfg, &[]);
-        let crashed = run(&stream, cfg, &crashes);
+        let clean = run_with_crashes(&stream, cfg, &[]);
+        let crashed = run_with_crashes(&stream, cfg, &crashes);
         for (cell, &v) in clean.finals() {
             let got = crashed.finals().get(cell).copied().unwrap_or(0);
             prop_assert!(got >= v, "{:?}: {} after crashes, {} clean", cell, got, v);

@@ -6,6 +6,9 @@
 //! unlike work, and the engine's fast path for calm arrivals is checked against rules written
 //! plainly.
 
+mod common;
+use common::arb_accumulation;
+
 #[path = "../benches/plain/mod.rs"]
 mod plain;
 
@@ -134,11 +137,7 @@ fn arb_config() -> impl Strategy<Value = EngineConfig> {
     ];
     let grace = prop_oneof![Just(0.0), 0.0f64..5_000.0, Just(f64::INFINITY)];
     let early = prop_oneof![Just(None), (100.0f64..3_000.0).prop_map(Some)];
-    let mode = prop_oneof![
-        Just(Accumulation::Accumulating),
-        Just(Accumulation::Discarding),
-        Just(Accumulation::Retracting),
-    ];
+    let mode = arb_accumulation();
     (window, 0.0f64..4_000.0, grace, early, mode).prop_map(
         |(window, lag, grace, early, accumulation)| EngineConfig {
             window,

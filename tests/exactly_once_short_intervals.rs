@@ -18,13 +18,16 @@
 //! `cargo test --release --test exactly_once_short_intervals -- --ignored --nocapture`
 //! (`SCHEDULES=N` sets how many).
 
+mod common;
+use common::{apply, arb_accumulation, arb_grace, arb_pipeline_watermark, plus, Rows};
+
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, TestRng, TestRunner};
 use twoclocks::engine::pipeline::{
-    CheckpointMode, CrashTarget, Outage, PartitionBy, Pipeline, PipelineConfig, SinkWrite,
+    CheckpointMode, CrashTarget, Outage, PartitionBy, Pipeline, PipelineConfig,
 };
 use twoclocks::engine::stream::generate;
 use twoclocks::engine::window::{Ttl, TtlTime};
@@ -84,19 +87,10 @@ fn arb_engine() -> impl Strategy<Value = EngineConfig> {
                 })
             }),
         ],
-        prop_oneof![
-            Just(WatermarkKind::Perfect),
-            (0.0f64..30_000.0).prop_map(|lag| WatermarkKind::Fixed { lag }),
-            (0.0f64..30_000.0).prop_map(|bound| WatermarkKind::Bounded { bound }),
-            Just(WatermarkKind::Heuristic { q: 0.9, n: 50 }),
-        ],
-        prop_oneof![Just(0.0), 0.0f64..30_000.0, Just(f64::INFINITY)],
+        arb_pipeline_watermark(),
+        arb_grace(),
         prop::option::of(200.0f64..20_000.0),
-        prop_oneof![
-            Just(Accumulation::Accumulating),
-            Just(Accumulation::Discarding),
-            Just(Accumulation::Retracting),
-        ],
+        arb_accumulation(),
     )
         .prop_map(
             |(window, watermark, grace, early, accumulation)| EngineConfig {
@@ -164,31 +158,6 @@ fn arb_case(max_events: usize, modes: &'static [CheckpointMode]) -> impl Strateg
         )
 }
 
-/// The database's `results` as a model: a row per (cell, pane index), its value and
-/// retraction, written the way the SQLite sink writes them.
-type Rows = BTreeMap<(CellId, u32), (i64, Option<i64>)>;
-
-fn apply(rows: &mut Rows, w: &SinkWrite) {
-    match w {
-        SinkWrite::Received(_) => {}
-        SinkWrite::Add(p) => {
-            let r = rows
-                .entry((p.cell, p.index))
-                .or_insert((0, p.retraction.map(|_| 0)));
-            r.0 += p.value;
-            r.1 = r.1.zip(p.retraction).map(|(a, b)| a + b);
-        }
-        SinkWrite::Upsert(p) => {
-            rows.insert((p.cell, p.index), (p.value, p.retraction));
-        }
-        SinkWrite::Commit { panes, .. } => {
-            for p in panes {
-                rows.insert((p.cell, p.index), (p.value, p.retraction));
-            }
-        }
-    }
-}
-
 /// Runs the case's job to its end (with its crashes or without), and the rows its recorded
 /// sink wrote.
 fn run<'a>(stream: &'a Stream, case: &Case, crash: bool) -> (Pipeline<&'a Stream>, Rows) {
@@ -225,14 +194,6 @@ fn run<'a>(stream: &'a Stream, case: &Case, crash: bool) -> (Pipeline<&'a Stream
         }
     }
     (p, rows)
-}
-
-fn plus(a: &BTreeMap<CellId, i64>, b: &BTreeMap<CellId, i64>) -> BTreeMap<CellId, i64> {
-    let mut out = a.clone();
-    for (c, v) in b {
-        *out.entry(*c).or_insert(0) += v;
-    }
-    out
 }
 
 /// Cells where `x` holds less than `c`.

@@ -14,6 +14,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use cli_common::twoclocks_text;
+use common::{apply, arb_accumulation, Rows};
 use proptest::prelude::*;
 use rusqlite::Connection;
 use serde_json::{json, Value};
@@ -453,31 +454,6 @@ fn a_path_that_cannot_be_written_is_one_error_before_any_work() {
     assert!(!fresh.exists());
 }
 
-/// The database's `results` as a model: a row per (cell, pane index), written the way the
-/// SQLite sink writes it.
-type Rows = BTreeMap<(CellId, u32), (i64, Option<i64>)>;
-
-fn apply(rows: &mut Rows, w: &SinkWrite) {
-    match w {
-        SinkWrite::Received(_) => {}
-        SinkWrite::Add(p) => {
-            let r = rows
-                .entry((p.cell, p.index))
-                .or_insert((0, p.retraction.map(|_| 0)));
-            r.0 += p.value;
-            r.1 = r.1.zip(p.retraction).map(|(a, b)| a + b);
-        }
-        SinkWrite::Upsert(p) => {
-            rows.insert((p.cell, p.index), (p.value, p.retraction));
-        }
-        SinkWrite::Commit { panes, .. } => {
-            for p in panes {
-                rows.insert((p.cell, p.index), (p.value, p.retraction));
-            }
-        }
-    }
-}
-
 /// The `finals` view over the model: per cell, its rows added up as the mode means them.
 fn finals_of(rows: &Rows, mode: Accumulation) -> BTreeMap<CellId, i64> {
     let mut out = BTreeMap::new();
@@ -497,11 +473,7 @@ fn arb_engine() -> impl Strategy<Value = EngineConfig> {
         5_000i64..60_000,
         0.0f64..20_000.0,
         prop::option::of(2_000.0f64..20_000.0),
-        prop_oneof![
-            Just(Accumulation::Accumulating),
-            Just(Accumulation::Discarding),
-            Just(Accumulation::Retracting),
-        ],
+        arb_accumulation(),
     )
         .prop_map(|(size, lag, early, accumulation)| EngineConfig {
             window: WindowFn::Tumbling { size },

@@ -11,7 +11,7 @@ mod cli_common;
 use cli_common::twoclocks_text as twoclocks;
 
 mod common;
-use common::arb_stream;
+use common::{arb_accumulation, arb_stream};
 
 use std::collections::BTreeMap;
 
@@ -21,9 +21,7 @@ use twoclocks::engine::pipeline::{
     Pipeline, PipelineConfig, StepEvent,
 };
 use twoclocks::engine::stream::classroom;
-use twoclocks::engine::{
-    Accumulation, EngineConfig, Fate, SinkKind, Stream, WatermarkKind, WindowFn,
-};
+use twoclocks::engine::{EngineConfig, Fate, SinkKind, Stream, WatermarkKind, WindowFn};
 
 const LAG: f64 = 20_000.0;
 const GRACE: f64 = 60_000.0;
@@ -363,11 +361,7 @@ fn arb_engine() -> impl Strategy<Value = EngineConfig> {
         ],
         prop_oneof![Just(0.0), 0.0f64..30_000.0],
         prop::option::of(1_000.0f64..20_000.0),
-        prop_oneof![
-            Just(Accumulation::Accumulating),
-            Just(Accumulation::Discarding),
-            Just(Accumulation::Retracting),
-        ],
+        arb_accumulation(),
     )
         .prop_map(
             |(size, watermark, grace, early, accumulation)| EngineConfig {

@@ -8,7 +8,10 @@
 //! reference's five-crash schedule gives 40 groups and 20 000 events, identical.
 
 mod common;
-use common::{arb_pipeline_of, arb_stream};
+use common::{
+    arb_accumulation, arb_grace, arb_pipeline_of, arb_pipeline_watermark, arb_stream, plus,
+    run_with_crashes,
+};
 
 use std::collections::BTreeMap;
 
@@ -17,9 +20,7 @@ use twoclocks::engine::checkpoint::{reference_schedule, ScheduleStep};
 use twoclocks::engine::pipeline::{CheckpointMode, CrashTarget, Pipeline, PipelineConfig};
 use twoclocks::engine::stream::{classroom, generate, StreamParams};
 use twoclocks::engine::window::oracle;
-use twoclocks::engine::{
-    run, Accumulation, CellId, EngineConfig, SinkKind, Stream, WatermarkKind, WindowFn,
-};
+use twoclocks::engine::{run, CellId, EngineConfig, SinkKind, Stream, WatermarkKind, WindowFn};
 
 fn arb_engine() -> impl Strategy<Value = EngineConfig> {
     (
@@ -30,19 +31,10 @@ fn arb_engine() -> impl Strategy<Value = EngineConfig> {
                 slide: (size / (k + 1)).max(1)
             }),
         ],
-        prop_oneof![
-            Just(WatermarkKind::Perfect),
-            (0.0f64..30_000.0).prop_map(|lag| WatermarkKind::Fixed { lag }),
-            (0.0f64..30_000.0).prop_map(|bound| WatermarkKind::Bounded { bound }),
-            Just(WatermarkKind::Heuristic { q: 0.9, n: 50 }),
-        ],
-        prop_oneof![Just(0.0), 0.0f64..30_000.0, Just(f64::INFINITY)],
+        arb_pipeline_watermark(),
+        arb_grace(),
         prop::option::of(1_000.0f64..20_000.0),
-        prop_oneof![
-            Just(Accumulation::Accumulating),
-            Just(Accumulation::Discarding),
-            Just(Accumulation::Retracting),
-        ],
+        arb_accumulation(),
     )
         .prop_map(
             |(window, watermark, grace, early, accumulation)| EngineConfig {
@@ -72,34 +64,6 @@ fn clean(stream: &Stream, cfg: PipelineConfig) -> Pipeline<&Stream> {
     p.run_to_end();
     assert!(p.is_finished());
     p
-}
-
-fn crashed<'a>(
-    stream: &'a Stream,
-    cfg: PipelineConfig,
-    crashes: &[(f64, Option<usize>)],
-) -> Pipeline<&'a Stream> {
-    let mut p = Pipeline::new(stream, cfg).expect("valid dials");
-    let t0 = stream.events.first().map_or(0.0, |e| e.proc_time);
-    let t1 = stream.events.last().map_or(0.0, |e| e.proc_time);
-    for &(f, target) in crashes {
-        let target = match target {
-            Some(i) if i < cfg.parallelism => CrashTarget::Operator(i),
-            _ => CrashTarget::Job,
-        };
-        p.schedule_crash(t0 + f * (t1 - t0), target).unwrap();
-    }
-    p.run_to_end();
-    assert!(p.is_finished());
-    p
-}
-
-fn plus(a: &BTreeMap<CellId, i64>, b: &BTreeMap<CellId, i64>) -> BTreeMap<CellId, i64> {
-    let mut out = a.clone();
-    for (c, v) in b {
-        *out.entry(*c).or_insert(0) += v;
-    }
-    out
 }
 
 proptest! {
@@ -132,8 +96,10 @@ proptest! {
         cfg in arb_pipeline(),
         crashes in arb_crashes(),
     ) {
-        let a = crashed(&stream, cfg, &crashes);
-        let b = crashed(&stream, cfg, &crashes);
+        let a = run_with_crashes(&stream, cfg, &crashes);
+        assert!(a.is_finished());
+        let b = run_with_crashes(&stream, cfg, &crashes);
+        assert!(b.is_finished());
         prop_assert_eq!(a.steps(), b.steps());
         prop_assert_eq!(a.crashes(), b.crashes());
         for kind in SinkKind::ALL {
@@ -148,7 +114,8 @@ proptest! {
         crashes in arb_crashes(),
     ) {
         let c = clean(&stream, cfg);
-        let x = crashed(&stream, cfg, &crashes);
+        let x = run_with_crashes(&stream, cfg, &crashes);
+        assert!(x.is_finished());
         prop_assert_eq!(c.finals(), x.finals());
         prop_assert_eq!(c.counters(), x.counters());
         for kind in [SinkKind::Idempotent, SinkKind::Transactional] {
@@ -171,7 +138,8 @@ proptest! {
         cfg in arb_pipeline(),
         crashes in arb_crashes(),
     ) {
-        let x = crashed(&stream, cfg, &crashes);
+        let x = run_with_crashes(&stream, cfg, &crashes);
+        assert!(x.is_finished());
         for ck in x.checkpoints() {
             let a = x.audit(ck).expect("audit run");
             prop_assert!(a.is_exact(), "checkpoint #{}: {:?}", ck.id, a);
