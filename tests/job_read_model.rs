@@ -2,64 +2,10 @@
 //! the oracle) apart from those still open, the counters' records read, and the same figures at
 //! the end of the stream as the command line reports.
 
-use std::sync::OnceLock;
-use std::time::Duration;
+mod ui_common;
+use ui_common::{act, job, job_at, screen};
 
-use twoclocks::engine::job_timeline::JobTimeline;
-use twoclocks::engine::EngineConfig;
-use twoclocks::tui::app::{update, Action, App, Msg};
-use twoclocks::tui::scenario::Scenario;
-use twoclocks::tui::theme::Theme;
-use twoclocks::tui::{app_for, Options};
-
-/// The classroom app in job mode (fixed 20 s, no grace), paused at processing time `secs`.
-fn job_at(secs: f64) -> App {
-    static BASE: OnceLock<App> = OnceLock::new();
-    let mut a = BASE
-        .get_or_init(|| {
-            let mut a = app_for(Options {
-                scenario: Scenario::classroom(),
-                config: EngineConfig::fixed(20_000.0, 0.0),
-                speed: 10.0,
-                theme: Theme::mono(),
-                play: false,
-            });
-            a.settle();
-            a
-        })
-        .clone();
-    act(&mut a, Action::ToggleJob);
-    act(&mut a, Action::TogglePlay);
-    let speed = a.dials.speed;
-    update(&mut a, Msg::Tick, Duration::from_secs_f64(secs / speed));
-    act(&mut a, Action::TogglePlay);
-    a
-}
-
-fn act(a: &mut App, action: Action) -> bool {
-    update(a, Msg::Action(action), Duration::ZERO)
-}
-
-fn job(a: &App) -> &JobTimeline {
-    a.trace.job().expect("job mode")
-}
-
-/// The screen's text at the app's size.
-fn screen(a: &App) -> String {
-    use ratatui::buffer::Buffer;
-    use ratatui::layout::Rect;
-    let area = Rect::new(0, 0, a.size.0, a.size.1);
-    let mut buf = Buffer::empty(area);
-    twoclocks::tui::view::draw(a, area, &mut buf);
-    (0..area.height)
-        .map(|y| {
-            (0..area.width)
-                .map(|x| buf[(x, y)].symbol().to_string())
-                .collect::<String>()
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
+use twoclocks::tui::app::Action;
 
 #[test]
 fn early_in_the_stream_the_sinks_cells_are_open_not_wrong() {

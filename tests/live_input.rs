@@ -5,10 +5,11 @@
 //! order and a perfect watermark make the run again, to the same answer; side by side, B
 //! grows with A.
 
+mod ui_common;
+use ui_common::screen;
+
 use std::time::Duration;
 
-use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
 use twoclocks::engine::stream::classroom;
 use twoclocks::engine::watermark::WatermarkKind;
 use twoclocks::engine::window::WindowFn;
@@ -84,20 +85,6 @@ fn batches(events: &[Event], names: &[String], cuts: &[usize]) -> Vec<Feed> {
 fn send(a: &mut App, feeds: Vec<Feed>) {
     update(a, Msg::Live(feeds), Duration::ZERO);
     a.settle();
-}
-
-fn screen(a: &App) -> String {
-    let area = Rect::new(0, 0, a.size.0, a.size.1);
-    let mut buf = Buffer::empty(area);
-    twoclocks::tui::view::draw(a, area, &mut buf);
-    (0..area.height)
-        .map(|y| {
-            (0..area.width)
-                .map(|x| buf[(x, y)].symbol().to_string())
-                .collect::<String>()
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 #[test]

@@ -3,18 +3,17 @@
 //! dropped events, classroom and stormy streams look different, and an inspected late or
 //! dropped event has its inequality drawn on its row.
 
+mod ui_common;
+use ui_common::{buffer, timeline};
+
 use std::time::Duration;
 
-use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
-use ratatui::Terminal;
-use twoclocks::engine::timeline::Timeline;
 use twoclocks::engine::{EngineConfig, Fate, WindowFn};
 use twoclocks::tui::app::{update, Action, App, Msg};
 use twoclocks::tui::geometry::{plot::PlotFrame, Areas};
 use twoclocks::tui::scenario::{Scenario, ScenarioName};
 use twoclocks::tui::theme::{glyph, Theme};
-use twoclocks::tui::view;
 use twoclocks::tui::{app_for, Options};
 
 fn at_end(scenario: Scenario, cfg: EngineConfig) -> App {
@@ -38,13 +37,6 @@ fn classroom() -> App {
 fn stormy() -> App {
     let s = Scenario::built_in(ScenarioName::Stormy, &WindowFn::Tumbling { size: 60_000 }).unwrap();
     at_end(s, EngineConfig::fixed(20_000.0, 0.0))
-}
-
-fn draw(a: &mut App, w: u16, h: u16) -> Buffer {
-    update(a, Msg::Resize(w, h), Duration::ZERO);
-    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
-    t.draw(|f| view::render(a, f)).unwrap();
-    t.backend().buffer().clone()
 }
 
 fn frame(a: &App, w: u16, h: u16) -> PlotFrame {
@@ -71,11 +63,6 @@ fn dropped_ink_share(a: &App, buf: &Buffer) -> f64 {
     d / (o + l + d)
 }
 
-/// The single processor's timeline the app draws.
-fn timeline(a: &App) -> &Timeline {
-    a.trace.timeline().expect("the single processor")
-}
-
 fn dropped_share(a: &App) -> f64 {
     let x = timeline(a).exceptions();
     let d = x.iter().filter(|e| e.fate == Fate::Dropped).count();
@@ -96,7 +83,7 @@ fn text(buf: &Buffer) -> Vec<String> {
 fn dropped_ink_follows_the_dropped_share() {
     for (w, h) in [(120, 40), (80, 24), (200, 60)] {
         let mut a = classroom();
-        let buf = draw(&mut a, w, h);
+        let buf = buffer(&mut a, w, h);
         let share = dropped_share(&a);
         let ink = dropped_ink_share(&a, &buf);
         println!(
@@ -116,7 +103,7 @@ fn dropped_ink_follows_the_dropped_share() {
 fn classroom_and_stormy_look_different() {
     let mut c = classroom();
     let mut s = stormy();
-    let (bc, bs) = (draw(&mut c, 120, 40), draw(&mut s, 120, 40));
+    let (bc, bs) = (buffer(&mut c, 120, 40), buffer(&mut s, 120, 40));
     let (ic, is) = (dropped_ink_share(&c, &bc), dropped_ink_share(&s, &bs));
     println!(
         "dropped: classroom {:.1} % of events, {:.1} % of ink; stormy {:.1} % of events, {:.1} % of ink",
@@ -132,7 +119,7 @@ fn classroom_and_stormy_look_different() {
 fn the_legend_states_the_shares_of_the_events_so_far() {
     let mut a = classroom();
     for (w, h) in [(120, 40), (80, 24)] {
-        let buf = draw(&mut a, w, h);
+        let buf = buffer(&mut a, w, h);
         let f = frame(&a, w, h);
         // The legend is on the plot's bottom border.
         let legend = &text(&buf)[usize::from(f.inner.bottom() + 1)];
@@ -149,11 +136,11 @@ fn f_shows_only_late_and_dropped_events() {
         Scenario::classroom(),
         EngineConfig::fixed(10_000.0, 30_000.0),
     );
-    let buf = draw(&mut a, 120, 40);
+    let buf = buffer(&mut a, 120, 40);
     let before = ink(&a, &buf);
     assert!(before.iter().all(|&n| n > 0.0), "{before:?}");
     update(&mut a, Msg::Action(Action::PlotFilter), Duration::ZERO);
-    let buf = draw(&mut a, 120, 40);
+    let buf = buffer(&mut a, 120, 40);
     let after = ink(&a, &buf);
     assert_eq!(after[0], 0.0, "no on-time event is drawn: {after:?}");
     assert!(after[1] > 0.0 && after[2] > 0.0, "{after:?}");
@@ -164,14 +151,14 @@ fn f_shows_only_late_and_dropped_events() {
     assert!(legend.contains("ideal"), "{legend}");
     assert!(text(&buf).iter().any(|l| l.contains(glyph::IDEAL)));
     update(&mut a, Msg::Action(Action::PlotFilter), Duration::ZERO);
-    let buf = draw(&mut a, 120, 40);
+    let buf = buffer(&mut a, 120, 40);
     assert_eq!(ink(&a, &buf), before);
 }
 
 /// The plot's rows above, at and below the inspected event's, as text.
 fn inspected_rows(a: &mut App, i: usize) -> [String; 3] {
     a.selection.inspected = Some(i);
-    let buf = draw(a, 120, 40);
+    let buf = buffer(a, 120, 40);
     let f = frame(a, 120, 40);
     let e = a.scenario.stream.events[i];
     let r = f.inner.y + f.row(e.proc_time).unwrap();
@@ -243,7 +230,7 @@ fn an_inspected_on_time_event_draws_no_inequality() {
         .position(|f| *f == Fate::OnTime)
         .unwrap();
     a.selection.inspected = Some(i);
-    let buf = draw(&mut a, 120, 40);
+    let buf = buffer(&mut a, 120, 40);
     let all = text(&buf).join("\n");
     assert!(!all.contains(glyph::GRACE_BAND) && !all.contains(" wm "));
 }
@@ -256,7 +243,7 @@ fn no_size_panics_with_the_filter_and_an_inequality() {
     update(&mut a, Msg::Action(Action::PlotFilter), Duration::ZERO);
     for w in [0, 1, 10, 79, 80, 81, 100, 119, 120, 200, 300] {
         for h in [0, 1, 5, 23, 24, 25, 30, 40, 60, 90] {
-            draw(&mut a, w, h);
+            buffer(&mut a, w, h);
         }
     }
 }
@@ -265,13 +252,13 @@ fn no_size_panics_with_the_filter_and_an_inequality() {
 fn the_filter_is_named_whole_at_80x24() {
     let mut a = classroom();
     update(&mut a, Msg::Action(Action::PlotFilter), Duration::ZERO);
-    let top = &text(&draw(&mut a, 80, 24))[0];
+    let top = &text(&buffer(&mut a, 80, 24))[0];
     assert!(
         top.contains("Two clocks only late & dropped (f) ─"),
         "{top}"
     );
     assert!(!top.contains("event time"), "{top}");
     update(&mut a, Msg::Action(Action::PlotFilter), Duration::ZERO);
-    let top = &text(&draw(&mut a, 80, 24))[0];
+    let top = &text(&buffer(&mut a, 80, 24))[0];
     assert!(top.contains("event time → · processing time ↑"), "{top}");
 }

@@ -9,17 +9,15 @@ mod ui_common;
 use std::collections::BTreeMap;
 
 use clap::ValueEnum;
-use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
 use serde_json::Value;
 use twoclocks::cli::{execute, parse, ui_options, Invocation};
 use twoclocks::engine::pipeline::Outage;
 use twoclocks::engine::scenario::{lesson, sessions, ScenarioName, Source};
 use twoclocks::engine::timeline::{truth, Timeline};
-use twoclocks::tui::app::{update, Action, App, JobPreset, Msg};
-use twoclocks::tui::{app_for, view};
+use twoclocks::tui::app::{Action, App, JobPreset};
+use twoclocks::tui::app_for;
 
-use ui_common::{act, tick};
+use ui_common::{act, drawn_text, tick};
 
 /// What a subcommand line prints, or its one error line.
 fn output(args: &[&str]) -> Result<String, String> {
@@ -52,20 +50,6 @@ fn ui(args: &[&str]) -> Result<(App, Option<JobPreset>), String> {
     }
     app.settle();
     Ok((app, job))
-}
-
-fn draw(a: &mut App, size: (u16, u16)) -> String {
-    update(a, Msg::Resize(size.0, size.1), std::time::Duration::ZERO);
-    let mut buf = Buffer::empty(Rect::new(0, 0, size.0, size.1));
-    view::draw(a, buf.area, &mut buf);
-    (0..size.1)
-        .map(|y| {
-            (0..size.0)
-                .map(|x| buf[(x, y)].symbol().to_string())
-                .collect::<String>()
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// Whitespace runs as one space: help text wraps where the terminal width says.
@@ -112,7 +96,7 @@ fn every_scenario_opens_the_ui_or_says_why_not() {
             Ok((mut a, _)) => {
                 assert_eq!(a.scenario.name, label);
                 for size in [(80, 24), (120, 40)] {
-                    let screen = draw(&mut a, size);
+                    let screen = drawn_text(&mut a, size);
                     assert!(screen.contains(label), "{label} at {size:?}:\n{screen}");
                 }
             }
@@ -131,7 +115,7 @@ fn every_scenario_opens_the_ui_or_says_why_not() {
     assert_eq!(a.scenario.stream.keys[0], "u001");
     assert!(a.scenario.keys() >= 200);
     act(&mut a, Action::CycleKey);
-    let screen = draw(&mut a, (120, 40));
+    let screen = drawn_text(&mut a, (120, 40));
     assert!(screen.contains("key u0"), "{screen}");
 }
 

@@ -3,17 +3,17 @@
 //! WCAG 2.1 AA (4.5:1 for text, 3:1 for lines and marks) on each terminal the theme is meant
 //! for (the light theme on light and dark terminals alike, since it paints its own background).
 
+mod ui_common;
+use ui_common::{act, buffer};
+
 use std::time::Duration;
 
-use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::style::Style;
-use ratatui::Terminal;
 use twoclocks::engine::{EngineConfig, Fate};
 use twoclocks::tui::app::{update, Action, App, Msg};
 use twoclocks::tui::scenario::Scenario;
 use twoclocks::tui::theme::{contrast, Theme, Use};
-use twoclocks::tui::view;
 use twoclocks::tui::{app_for, Options};
 
 fn themes() -> [Theme; 3] {
@@ -69,17 +69,6 @@ fn app(theme: Theme, cfg: EngineConfig) -> App {
     a
 }
 
-fn act(a: &mut App, action: Action) {
-    update(a, Msg::Action(action), Duration::ZERO);
-}
-
-fn draw(a: &mut App, w: u16, h: u16) -> Buffer {
-    update(a, Msg::Resize(w, h), Duration::ZERO);
-    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
-    t.draw(|f| view::render(a, f)).unwrap();
-    t.backend().buffer().clone()
-}
-
 /// Letters, digits and punctuation are read as text; the other glyphs (box drawing, blocks,
 /// plot marks, arrows) are lines and marks.
 fn use_of(symbol: &str) -> Use {
@@ -100,7 +89,7 @@ fn screens(theme: Theme) -> Vec<(String, Buffer)> {
         act(&mut a, Action::TogglePlay);
         update(&mut a, Msg::Tick, Duration::from_secs(30));
         act(&mut a, Action::TogglePlay);
-        v.push((format!("midway {w}×{h}"), draw(&mut a, w, h)));
+        v.push((format!("midway {w}×{h}"), buffer(&mut a, w, h)));
 
         let mut a = app(theme, EngineConfig::fixed(10_000.0, 30_000.0));
         act(&mut a, Action::JumpToEnd);
@@ -111,7 +100,7 @@ fn screens(theme: Theme) -> Vec<(String, Buffer)> {
             .fates()
             .iter()
             .rposition(|f| *f == Fate::Late);
-        v.push((format!("end, inspected {w}×{h}"), draw(&mut a, w, h)));
+        v.push((format!("end, inspected {w}×{h}"), buffer(&mut a, w, h)));
 
         let mut a = app(theme, EngineConfig::fixed(20_000.0, 0.0));
         act(&mut a, Action::ToggleJob);
@@ -119,11 +108,11 @@ fn screens(theme: Theme) -> Vec<(String, Buffer)> {
         update(&mut a, Msg::Tick, Duration::from_secs(20));
         act(&mut a, Action::Crash);
         act(&mut a, Action::TogglePlay);
-        v.push((format!("job after a crash {w}×{h}"), draw(&mut a, w, h)));
+        v.push((format!("job after a crash {w}×{h}"), buffer(&mut a, w, h)));
 
         let mut a = app(theme, EngineConfig::fixed(20_000.0, 0.0));
         act(&mut a, Action::Help);
-        v.push((format!("help {w}×{h}"), draw(&mut a, w, h)));
+        v.push((format!("help {w}×{h}"), buffer(&mut a, w, h)));
     }
     v
 }
@@ -189,6 +178,6 @@ fn the_colour_themes_use_fixed_colours_and_the_light_one_paints_its_background()
     }
     // Painted under the whole screen: blank cells too.
     let mut a = app(light, EngineConfig::fixed(20_000.0, 0.0));
-    let buf = draw(&mut a, 120, 40);
+    let buf = buffer(&mut a, 120, 40);
     assert!(buf.content().iter().all(|c| c.bg == light.base.bg.unwrap()));
 }

@@ -2,17 +2,15 @@
 //! it with the sweep, and the view only draws it (a snapshot at 120×40 and 80×24, and the
 //! glyph placed where the chart puts that point).
 
-use std::time::Duration;
+mod ui_common;
+use ui_common::terminal;
 
-use ratatui::backend::TestBackend;
-use ratatui::Terminal;
 use twoclocks::engine::advice::{choose_on_frontier, DEFAULT_TARGET};
 use twoclocks::engine::EngineConfig;
-use twoclocks::tui::app::{update, App, Msg};
+use twoclocks::tui::app::App;
 use twoclocks::tui::geometry::frontier::ChartFrame;
 use twoclocks::tui::scenario::Scenario;
 use twoclocks::tui::theme::{glyph, Theme};
-use twoclocks::tui::view;
 use twoclocks::tui::{app_for, Options};
 
 fn app() -> App {
@@ -27,13 +25,6 @@ fn app() -> App {
     a
 }
 
-fn screen(a: &mut App, w: u16, h: u16) -> Terminal<TestBackend> {
-    update(a, Msg::Resize(w, h), Duration::ZERO);
-    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
-    t.draw(|f| view::render(a, f)).unwrap();
-    t
-}
-
 #[test]
 fn the_advised_point_is_the_advisors_choice_on_the_sweep() {
     let a = app();
@@ -46,7 +37,7 @@ fn the_advised_point_is_the_advisors_choice_on_the_sweep() {
 #[test]
 fn the_frontier_panel_draws_the_advised_point() {
     let mut a = app();
-    let t = screen(&mut a, 120, 40);
+    let t = terminal(&mut a, 120, 40);
     let areas = a
         .areas((120, 40))
         .and_then(|x| x.frontier)
@@ -65,7 +56,7 @@ fn the_frontier_panel_draws_the_advised_point() {
         "{cell:?}"
     );
     insta::assert_snapshot!("frontier_advised_120x40", t.backend());
-    insta::assert_snapshot!("frontier_advised_80x24", screen(&mut a, 80, 24).backend());
+    insta::assert_snapshot!("frontier_advised_80x24", terminal(&mut a, 80, 24).backend());
 }
 
 #[test]
@@ -81,7 +72,7 @@ fn the_global_window_has_no_frontier_to_draw_and_the_panel_says_why() {
         play: false,
     });
     a.settle();
-    let t = screen(&mut a, 120, 40);
+    let t = terminal(&mut a, 120, 40);
     let text: String = t
         .backend()
         .buffer()

@@ -5,6 +5,9 @@
 //! `view::text`), no title may be cut by a corner, and two texts must not run into each other.
 //! Then the space: the plot takes what the other panels do not need.
 
+mod ui_common;
+use ui_common::drawn;
+
 use std::sync::OnceLock;
 use std::time::Duration;
 
@@ -282,13 +285,6 @@ fn inner_rows(buf: &Buffer, r: Rect) -> Vec<String> {
         .collect()
 }
 
-fn draw(a: &mut App, size: (u16, u16)) -> Buffer {
-    update(a, Msg::Resize(size.0, size.1), Duration::ZERO);
-    let mut buf = Buffer::empty(Rect::new(0, 0, size.0, size.1));
-    view::draw(a, buf.area, &mut buf);
-    buf
-}
-
 #[test]
 fn the_plot_takes_the_space_the_panels_do_not_need() {
     for (name, mut a) in [("single", states().swap_remove(0).1), ("job", crashed())] {
@@ -322,7 +318,7 @@ fn the_plot_takes_the_space_the_panels_do_not_need() {
                 assert_eq!(areas.watermark.width, areas.plot.width, "{name}");
             }
             // The text panels are no taller than their text: at most 2 rows empty.
-            let buf = draw(&mut a, size);
+            let buf = drawn(&mut a, size);
             for (panel, r) in areas.panels() {
                 if !["counters", "dials", "windows", "topology", "sinks"].contains(&panel) {
                     continue;
@@ -346,7 +342,7 @@ fn the_plot_takes_the_space_the_panels_do_not_need() {
 fn job_mode_shows_the_checkpoint_dial_and_the_checkpoint_line_at_every_size() {
     let mut a = crashed();
     for size in SIZES {
-        let buf = draw(&mut a, size);
+        let buf = drawn(&mut a, size);
         let areas = Areas::compute_for(size, true).unwrap();
         let track = twoclocks::tui::geometry::dials::track(areas.dials, Dial::Checkpoint);
         assert!(track.is_some(), "no ckpt dial at {size:?}");
@@ -370,7 +366,7 @@ fn every_number_says_its_scope() {
     let mut a = base();
     play(&mut a, 300.0);
     for size in SIZES {
-        let buf = draw(&mut a, size);
+        let buf = drawn(&mut a, size);
         let areas = Areas::compute_for(size, false).unwrap();
         let text = screen_text(&buf);
         // The counters stop at the playhead; the frontier's numbers are the whole run's.
@@ -384,7 +380,7 @@ fn every_number_says_its_scope() {
     // With sliding windows an event counts once per window: the fates count placements.
     let mut a = sliding();
     for size in SIZES {
-        let buf = draw(&mut a, size);
+        let buf = drawn(&mut a, size);
         let areas = Areas::compute_for(size, false).unwrap();
         let title = row_text(&buf, areas.counters, areas.counters.y);
         assert!(title.contains("Placements so far") || title.contains("placements so far"));
@@ -397,7 +393,7 @@ fn every_number_says_its_scope() {
 fn the_sinks_say_they_count_cells() {
     let mut a = crashed();
     for size in SIZES {
-        let buf = draw(&mut a, size);
+        let buf = drawn(&mut a, size);
         let areas = Areas::compute_for(size, true).unwrap();
         let sinks = areas.sinks.unwrap();
         let title = row_text(&buf, sinks, sinks.y);
@@ -442,7 +438,7 @@ fn the_discarding_pane_history_adds_up() {
 fn after_a_crash_the_screen_says_processing_time_went_back() {
     let mut a = crashed();
     for size in SIZES {
-        let buf = draw(&mut a, size);
+        let buf = drawn(&mut a, size);
         let areas = Areas::compute_for(size, true).unwrap();
         let wm = inner_rows(&buf, areas.watermark).join("\n");
         assert!(
@@ -452,7 +448,7 @@ fn after_a_crash_the_screen_says_processing_time_went_back() {
     }
     // Once the replay has caught up with the crash, the clock reads as usual again.
     act(&mut a, Action::JumpToEnd);
-    let buf = draw(&mut a, (120, 40));
+    let buf = drawn(&mut a, (120, 40));
     assert!(!screen_text(&buf).contains("back from"));
 }
 
@@ -460,7 +456,7 @@ fn after_a_crash_the_screen_says_processing_time_went_back() {
 fn an_open_window_short_of_the_oracle_is_not_drawn_as_an_error() {
     let mut a = base();
     play(&mut a, 300.0);
-    let buf = draw(&mut a, (120, 40));
+    let buf = drawn(&mut a, (120, 40));
     let areas = Areas::compute((120, 40)).unwrap();
     let dropped = a.theme.dropped.fg.unwrap();
     let rows = inner_rows(&buf, areas.windows);
@@ -487,7 +483,7 @@ fn an_open_window_short_of_the_oracle_is_not_drawn_as_an_error() {
 #[test]
 fn in_job_mode_too_a_shortfall_is_red_only_once_the_window_is_final() {
     let mut a = crashed();
-    let buf = draw(&mut a, (120, 40));
+    let buf = drawn(&mut a, (120, 40));
     let areas = Areas::compute_for((120, 40), true).unwrap();
     let dropped = a.theme.dropped.fg.unwrap();
     let rows = inner_rows(&buf, areas.windows);

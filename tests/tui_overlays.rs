@@ -3,49 +3,25 @@
 //! inspected event's row in sight; the crash report says how to close it at 80×24 too; the
 //! watermark panel's gap history is scaled to the gaps it shows and says its scale.
 
-use std::sync::OnceLock;
+mod ui_common;
+use ui_common::{base, drawn};
+
 use std::time::Duration;
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use twoclocks::engine::{EngineConfig, Fate};
+use twoclocks::engine::Fate;
 use twoclocks::tui::app::{update, Action, App, Msg};
 use twoclocks::tui::geometry::{plot::PlotFrame, Areas};
 use twoclocks::tui::keymap::{help_rows, KEYMAP};
-use twoclocks::tui::scenario::Scenario;
 use twoclocks::tui::theme::{glyph, Theme};
 use twoclocks::tui::view::{self, text};
-use twoclocks::tui::{app_for, Options};
 
 const SIZES: [(u16, u16); 4] = [(80, 24), (100, 30), (120, 40), (200, 60)];
-
-fn base() -> App {
-    static BASE: OnceLock<App> = OnceLock::new();
-    BASE.get_or_init(|| {
-        let mut a = app_for(Options {
-            scenario: Scenario::classroom(),
-            config: EngineConfig::fixed(20_000.0, 0.0),
-            speed: 10.0,
-            theme: Theme::dark(),
-            play: false,
-        });
-        a.settle();
-        a
-    })
-    .clone()
-}
 
 fn act(a: &mut App, action: Action) {
     update(a, Msg::Action(action), Duration::ZERO);
     a.settle();
-}
-
-fn draw(a: &mut App, (w, h): (u16, u16)) -> Buffer {
-    update(a, Msg::Resize(w, h), Duration::ZERO);
-    let area = Rect::new(0, 0, w, h);
-    let mut buf = Buffer::empty(area);
-    view::draw(a, area, &mut buf);
-    buf
 }
 
 fn row(buf: &Buffer, y: u16, from: u16, to: u16) -> String {
@@ -181,7 +157,7 @@ fn the_inspector_leaves_the_inspected_events_row_in_sight() {
     for fate in [Fate::Dropped, Fate::Late, Fate::OnTime] {
         for size in SIZES {
             let mut a = inspecting_the_first(fate);
-            let buf = draw(&mut a, size);
+            let buf = drawn(&mut a, size);
             let plot = Areas::compute_for(size, false).unwrap().plot;
             let f = PlotFrame::of(&a, plot).unwrap();
             let e = a.scenario.stream.events[a.selection.inspected.unwrap()];
@@ -205,7 +181,7 @@ fn the_inspector_leaves_the_inspected_events_row_in_sight() {
         .fates()
         .iter()
         .rposition(|f| *f == Fate::Dropped);
-    let buf = draw(&mut a, (120, 40));
+    let buf = drawn(&mut a, (120, 40));
     let plot = Areas::compute_for((120, 40), false).unwrap().plot;
     assert_eq!(inspector_rows(&buf, plot).end, plot.bottom() - 1);
 }
@@ -226,7 +202,7 @@ fn crashed() -> App {
 fn the_crash_report_says_esc_closes_it_at_every_size() {
     for size in SIZES {
         let mut a = crashed();
-        let buf = draw(&mut a, size);
+        let buf = drawn(&mut a, size);
         let plot = Areas::compute_for(size, true).unwrap().plot;
         let shown = rows(&buf, plot).join("\n");
         assert!(shown.contains("crashed at 265.6 s"), "{size:?}\n{shown}");
@@ -262,7 +238,7 @@ fn the_gap_history_is_scaled_to_the_gaps_it_shows_and_says_its_scale() {
             act(&mut a, Action::TogglePlay);
             update(&mut a, Msg::Tick, Duration::from_secs(30));
             act(&mut a, Action::TogglePlay);
-            let buf = draw(&mut a, size);
+            let buf = drawn(&mut a, size);
             let panel = Areas::compute_for(size, job).unwrap().watermark;
             let Some((label, chart)) = gap_chart(&buf, panel) else {
                 continue;
@@ -314,7 +290,7 @@ fn the_light_theme_paints_its_background_under_every_overlay() {
     for (what, mut a) in screens {
         a.theme = Theme::light();
         for size in SIZES {
-            let buf = draw(&mut a, size);
+            let buf = drawn(&mut a, size);
             for y in 0..size.1 {
                 for x in 0..size.0 {
                     assert_ne!(

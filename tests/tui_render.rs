@@ -2,14 +2,14 @@
 //! 80×24 and 50×15; buffer assertions for the styles that carry meaning; and a size matrix
 //! that must never panic.
 
-use std::sync::OnceLock;
+mod ui_common;
+use ui_common::{act, base, buffer, terminal};
+
 use std::time::Duration;
 
-use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier};
-use ratatui::Terminal;
 use twoclocks::engine::EngineConfig;
 use twoclocks::tui::app::{update, Action, App, Dial, Msg};
 use twoclocks::tui::geometry::Areas;
@@ -17,26 +17,6 @@ use twoclocks::tui::scenario::Scenario;
 use twoclocks::tui::theme::{glyph, Theme};
 use twoclocks::tui::view;
 use twoclocks::tui::{app_for, Options};
-
-fn base() -> App {
-    static BASE: OnceLock<App> = OnceLock::new();
-    BASE.get_or_init(|| {
-        let mut a = app_for(Options {
-            scenario: Scenario::classroom(),
-            config: EngineConfig::fixed(20_000.0, 0.0),
-            speed: 10.0,
-            theme: Theme::dark(),
-            play: false,
-        });
-        a.settle();
-        a
-    })
-    .clone()
-}
-
-fn act(a: &mut App, action: Action) {
-    update(a, Msg::Action(action), Duration::ZERO);
-}
 
 /// The app paused at processing time 300 s.
 fn midway(theme: Theme) -> App {
@@ -48,21 +28,10 @@ fn midway(theme: Theme) -> App {
     a
 }
 
-fn screen(a: &mut App, w: u16, h: u16) -> Terminal<TestBackend> {
-    update(a, Msg::Resize(w, h), Duration::ZERO);
-    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
-    t.draw(|f| view::render(a, f)).unwrap();
-    t
-}
-
-fn buffer(a: &mut App, w: u16, h: u16) -> Buffer {
-    screen(a, w, h).backend().buffer().clone()
-}
-
 #[test]
 fn snapshot_full_120x40_midway() {
     let mut a = midway(Theme::dark());
-    insta::assert_snapshot!("full_120x40_midway", screen(&mut a, 120, 40).backend());
+    insta::assert_snapshot!("full_120x40_midway", terminal(&mut a, 120, 40).backend());
 }
 
 #[test]
@@ -80,27 +49,27 @@ fn snapshot_full_120x40_dashboard_end_inspected() {
     a.selection.inspected = dropped;
     insta::assert_snapshot!(
         "full_120x40_dashboard_end_inspected",
-        screen(&mut a, 120, 40).backend()
+        terminal(&mut a, 120, 40).backend()
     );
 }
 
 #[test]
 fn snapshot_compact_80x24_midway() {
     let mut a = midway(Theme::mono());
-    insta::assert_snapshot!("compact_80x24_midway", screen(&mut a, 80, 24).backend());
+    insta::assert_snapshot!("compact_80x24_midway", terminal(&mut a, 80, 24).backend());
 }
 
 #[test]
 fn snapshot_compact_80x24_help() {
     let mut a = midway(Theme::mono());
     act(&mut a, Action::Help);
-    insta::assert_snapshot!("compact_80x24_help", screen(&mut a, 80, 24).backend());
+    insta::assert_snapshot!("compact_80x24_help", terminal(&mut a, 80, 24).backend());
 }
 
 #[test]
 fn snapshot_too_small_50x15() {
     let mut a = midway(Theme::dark());
-    insta::assert_snapshot!("too_small_50x15", screen(&mut a, 50, 15).backend());
+    insta::assert_snapshot!("too_small_50x15", terminal(&mut a, 50, 15).backend());
 }
 
 /// The job crashed at 265 s (the 180–240 s window had just fired), then replaying for 3 s.
@@ -126,7 +95,7 @@ fn snapshot_full_120x40_job_after_a_crash() {
     );
     insta::assert_snapshot!(
         "full_120x40_job_after_a_crash",
-        screen(&mut a, 120, 40).backend()
+        terminal(&mut a, 120, 40).backend()
     );
 }
 
@@ -136,7 +105,7 @@ fn snapshot_compact_80x24_job_after_a_crash() {
     a.crash_pick = Some(2);
     insta::assert_snapshot!(
         "compact_80x24_job_after_a_crash",
-        screen(&mut a, 80, 24).backend()
+        terminal(&mut a, 80, 24).backend()
     );
 }
 
@@ -390,7 +359,7 @@ fn snapshot_compact_80x24_help_scrolled() {
     }
     insta::assert_snapshot!(
         "compact_80x24_help_scrolled",
-        screen(&mut a, 80, 24).backend()
+        terminal(&mut a, 80, 24).backend()
     );
 }
 
@@ -628,14 +597,14 @@ fn snapshot_sessions_120x40() {
         count(&buf, view::plot::SESSION_START) > 20,
         "sessions in lanes"
     );
-    insta::assert_snapshot!("sessions_120x40", screen(&mut a, 120, 40).backend());
+    insta::assert_snapshot!("sessions_120x40", terminal(&mut a, 120, 40).backend());
 }
 
 #[test]
 fn snapshot_sessions_80x24() {
     let mut a = sessions(Theme::mono());
     act(&mut a, Action::CycleKey);
-    insta::assert_snapshot!("sessions_80x24", screen(&mut a, 80, 24).backend());
+    insta::assert_snapshot!("sessions_80x24", terminal(&mut a, 80, 24).backend());
 }
 
 #[test]
@@ -646,13 +615,13 @@ fn snapshot_global_ttl_120x40() {
         count(&buf, view::plot::EXPIRY) > 0,
         "expirations on the axis"
     );
-    insta::assert_snapshot!("global_ttl_120x40", screen(&mut a, 120, 40).backend());
+    insta::assert_snapshot!("global_ttl_120x40", terminal(&mut a, 120, 40).backend());
 }
 
 #[test]
 fn snapshot_global_ttl_80x24() {
     let mut a = global_ttl(Theme::mono());
-    insta::assert_snapshot!("global_ttl_80x24", screen(&mut a, 80, 24).backend());
+    insta::assert_snapshot!("global_ttl_80x24", terminal(&mut a, 80, 24).backend());
 }
 
 #[test]

@@ -25,14 +25,6 @@ use twoclocks::tui::{app_for, Options};
 
 use ui_common::*;
 
-/// Plays for `secs` of processing time from where the playhead is.
-fn play(a: &mut App, secs: f64) {
-    act(a, Action::TogglePlay);
-    let speed = a.dials.speed;
-    tick(a, secs / speed);
-    act(a, Action::TogglePlay);
-}
-
 /// Turns the idle-timeout dial `steps` steps up (job mode).
 fn idle_up(a: &mut App, steps: usize) {
     a.selection.focus = Dial::Idle;

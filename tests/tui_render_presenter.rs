@@ -4,15 +4,14 @@
 //! again bringing the panels back; both meet WCAG AA in every theme. Snapshots on ratatui's
 //! TestBackend.
 
-use std::time::Duration;
+mod ui_common;
+use ui_common::{act, buffer, terminal};
 
-use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::style::Style;
-use ratatui::Terminal;
 use twoclocks::cli::{parse, ui_options, Invocation};
 use twoclocks::engine::{Fate, Timing};
-use twoclocks::tui::app::{update, Action, App, Msg};
+use twoclocks::tui::app::{Action, App};
 use twoclocks::tui::app_for;
 use twoclocks::tui::geometry::plot::PlotFrame;
 use twoclocks::tui::theme::{contrast, glyph, Use};
@@ -32,10 +31,6 @@ fn ui(args: &[&str]) -> App {
     }
     app.settle();
     app
-}
-
-fn act(a: &mut App, action: Action) {
-    update(a, Msg::Action(action), Duration::ZERO);
 }
 
 /// The lesson at its end: early, on-time and late panes, late and dropped events; the whole
@@ -65,17 +60,6 @@ fn retracting(theme: &str) -> App {
     ]);
     act(&mut a, Action::JumpToEnd);
     a
-}
-
-fn screen(a: &mut App, w: u16, h: u16) -> Terminal<TestBackend> {
-    update(a, Msg::Resize(w, h), Duration::ZERO);
-    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
-    t.draw(|f| view::render(a, f)).unwrap();
-    t
-}
-
-fn buffer(a: &mut App, w: u16, h: u16) -> Buffer {
-    screen(a, w, h).backend().buffer().clone()
 }
 
 /// The plot's inside, row by row.
@@ -135,13 +119,16 @@ fn the_lesson_draws_an_early_an_on_time_and_a_late_pane_with_their_values() {
 #[test]
 fn snapshot_pane_bars_lesson_120x40() {
     let mut a = lesson("dark");
-    insta::assert_snapshot!("pane_bars_lesson_120x40", screen(&mut a, 120, 40).backend());
+    insta::assert_snapshot!(
+        "pane_bars_lesson_120x40",
+        terminal(&mut a, 120, 40).backend()
+    );
 }
 
 #[test]
 fn snapshot_pane_bars_lesson_80x24() {
     let mut a = lesson("mono");
-    insta::assert_snapshot!("pane_bars_lesson_80x24", screen(&mut a, 80, 24).backend());
+    insta::assert_snapshot!("pane_bars_lesson_80x24", terminal(&mut a, 80, 24).backend());
 }
 
 #[test]
@@ -156,7 +143,7 @@ fn snapshot_pane_bars_retracting_zoomed_120x40() {
     );
     insta::assert_snapshot!(
         "pane_bars_retracting_zoomed_120x40",
-        screen(&mut a, 120, 40).backend()
+        terminal(&mut a, 120, 40).backend()
     );
 }
 
@@ -270,14 +257,14 @@ fn the_default_figures_carry_their_labels_and_scope_at_both_sizes() {
 fn snapshot_big_numbers_120x40() {
     let mut a = lesson("dark");
     act(&mut a, Action::BigNumbers);
-    insta::assert_snapshot!("big_numbers_120x40", screen(&mut a, 120, 40).backend());
+    insta::assert_snapshot!("big_numbers_120x40", terminal(&mut a, 120, 40).backend());
 }
 
 #[test]
 fn snapshot_big_numbers_80x24() {
     let mut a = lesson("mono");
     act(&mut a, Action::BigNumbers);
-    insta::assert_snapshot!("big_numbers_80x24", screen(&mut a, 80, 24).backend());
+    insta::assert_snapshot!("big_numbers_80x24", terminal(&mut a, 80, 24).backend());
 }
 
 #[test]
@@ -292,7 +279,7 @@ fn snapshot_big_numbers_named_job_80x24() {
     );
     insta::assert_snapshot!(
         "big_numbers_named_job_80x24",
-        screen(&mut a, 80, 24).backend()
+        terminal(&mut a, 80, 24).backend()
     );
 }
 

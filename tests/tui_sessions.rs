@@ -3,6 +3,9 @@
 //! merges against the engine's rules and the oracle, and each key's resets under a TTL
 //! against the processor's counters and its truth.
 
+mod ui_common;
+use ui_common::act;
+
 use std::time::Duration;
 
 use clap::{CommandFactory, FromArgMatches};
@@ -31,10 +34,6 @@ fn app(args: &[&str]) -> anyhow::Result<App> {
 
 /// 300 events over 600 s in 10 s-gap sessions with 30 s of grace: a few dozen sessions per key.
 const SPARSE: [&str; 6] = ["--events", "300", "--session", "10s", "--grace", "30s"];
-
-fn act(a: &mut App, action: Action) -> bool {
-    update(a, Msg::Action(action), Duration::ZERO)
-}
 
 fn to_end(a: &mut App) {
     act(a, Action::JumpToEnd);

@@ -8,17 +8,15 @@ mod ui_common;
 
 use std::time::Duration;
 
-use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
 use twoclocks::cli::{parse, ui_options, Invocation};
 use twoclocks::engine::job_timeline::JobTimeline;
 use twoclocks::engine::timeline::Timeline;
 use twoclocks::engine::trace::Trace;
 use twoclocks::tui::app::{update, Action, App, Dial, Msg};
+use twoclocks::tui::app_for;
 use twoclocks::tui::theme::Theme;
-use twoclocks::tui::{app_for, view};
 
-use ui_common::{act, app, said, tick};
+use ui_common::{act, app, drawn_text, said, tick};
 
 /// B, pinned.
 fn b(a: &App) -> &App {
@@ -39,20 +37,6 @@ fn ui(args: &[&str]) -> App {
     app.settle();
     app.theme = Theme::mono();
     app
-}
-
-fn draw(a: &mut App, size: (u16, u16)) -> String {
-    update(a, Msg::Resize(size.0, size.1), Duration::ZERO);
-    let mut buf = Buffer::empty(Rect::new(0, 0, size.0, size.1));
-    view::draw(a, buf.area, &mut buf);
-    (0..size.1)
-        .map(|y| {
-            (0..size.0)
-                .map(|x| buf[(x, y)].symbol().to_string())
-                .collect::<String>()
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// Both runs stand on the same playhead, B's run brought up to it.
@@ -282,7 +266,7 @@ fn snapshots_single_side_by_side() {
     tick(&mut a, 30.0);
     act(&mut a, Action::TogglePlay);
     for (w, h) in [(80, 24), (120, 40)] {
-        let s = draw(&mut a, (w, h));
+        let s = drawn_text(&mut a, (w, h));
         assert!(
             s.contains(" A · lag 10s grace 1m30s") || s.contains(" A · lag 10s"),
             "{s}"
@@ -290,7 +274,7 @@ fn snapshots_single_side_by_side() {
         assert!(s.contains(" B · lag 20s"), "{s}");
         insta::assert_snapshot!(format!("side_single_{w}x{h}"), s);
     }
-    let s = draw(&mut a, (200, 60));
+    let s = drawn_text(&mut a, (200, 60));
     assert!(s.contains(" B · lag 20s grace 0s"), "{s}");
 }
 
@@ -298,7 +282,7 @@ fn snapshots_single_side_by_side() {
 fn snapshots_outage_job_idle_against_none() {
     let mut a = outage_idle_vs_not();
     for (w, h) in [(80, 24), (120, 40)] {
-        let s = draw(&mut a, (w, h));
+        let s = drawn_text(&mut a, (w, h));
         assert!(s.contains(" A · lag 20s idle 10s"), "{s}");
         assert!(s.contains(" B · lag 20s idle off"), "{s}");
         assert!(s.contains("stall"), "B's stall is said: {s}");
@@ -319,10 +303,10 @@ fn every_size_draws_side_by_side_without_panicking() {
         (200, 60),
         (30, 10),
     ] {
-        draw(&mut a, size);
+        drawn_text(&mut a, size);
     }
     act(&mut a, Action::Zoom);
-    let s = draw(&mut a, (120, 40));
+    let s = drawn_text(&mut a, (120, 40));
     assert!(s.contains(" B · "), "zoomed, both plots: {s}");
 }
 

@@ -143,22 +143,6 @@ fn job_mode_entered_at_the_end_shows_the_whole_stream_taken() {
     }
 }
 
-/// The app in job mode, paused at processing time `secs`.
-fn job_at(secs: f64) -> App {
-    let mut a = app();
-    act(&mut a, Action::ToggleJob);
-    assert!(a.trace.job().is_some());
-    act(&mut a, Action::TogglePlay);
-    let speed = a.dials.speed;
-    tick(&mut a, secs / speed);
-    act(&mut a, Action::TogglePlay);
-    a
-}
-
-fn job(a: &App) -> &twoclocks::engine::job_timeline::JobTimeline {
-    a.trace.job().expect("job mode")
-}
-
 /// The same job with no presses, run to the end.
 fn clean_run(a: &App) -> twoclocks::engine::job_timeline::JobTimeline {
     twoclocks::engine::job_timeline::JobTimeline::run_to(

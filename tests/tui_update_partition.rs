@@ -10,14 +10,6 @@ use twoclocks::tui::app::{Action, App};
 
 use ui_common::*;
 
-/// Job mode, played for `secs` of processing time from where the playhead is.
-fn play(a: &mut App, secs: f64) {
-    act(a, Action::TogglePlay);
-    let speed = a.dials.speed;
-    tick(a, secs / speed);
-    act(a, Action::TogglePlay);
-}
-
 /// The engine alone: the job's pipeline with these outages, stepped to processing time `t`
 /// as the job is (every step due by then).
 fn engine_run(

@@ -1,11 +1,17 @@
-//! What the UI update tests share: the classroom app, pressing keys, ticking the clock,
-//! and reading the footer and the screen.
+//! What the UI tests share: the classroom app (in the mono theme, or the dark one), job mode
+//! paused at a moment, pressing keys, ticking and playing the clock, and reading the footer and
+//! the screen, drawn through a terminal or straight into a buffer, as cells or as text.
 
 #![allow(dead_code)]
 
 use std::sync::OnceLock;
 use std::time::Duration;
 
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::Terminal;
+use twoclocks::engine::job_timeline::JobTimeline;
 use twoclocks::engine::timeline::Timeline;
 use twoclocks::engine::EngineConfig;
 use twoclocks::tui::app::{update, Action, App, Msg};
@@ -30,6 +36,40 @@ pub fn app() -> App {
     .clone()
 }
 
+/// The classroom app as [`app`] makes it, in the dark theme, frontier computed once.
+pub fn base() -> App {
+    static BASE: OnceLock<App> = OnceLock::new();
+    BASE.get_or_init(|| {
+        let mut a = app_for(Options {
+            scenario: Scenario::classroom(),
+            config: EngineConfig::fixed(20_000.0, 0.0),
+            speed: 10.0,
+            theme: Theme::dark(),
+            play: false,
+        });
+        a.settle();
+        a
+    })
+    .clone()
+}
+
+/// [`app`] in job mode, paused at processing time `secs`.
+pub fn job_at(secs: f64) -> App {
+    let mut a = app();
+    act(&mut a, Action::ToggleJob);
+    assert!(a.trace.job().is_some());
+    act(&mut a, Action::TogglePlay);
+    let speed = a.dials.speed;
+    tick(&mut a, secs / speed);
+    act(&mut a, Action::TogglePlay);
+    a
+}
+
+/// The job the app runs in job mode.
+pub fn job(a: &App) -> &JobTimeline {
+    a.trace.job().expect("job mode")
+}
+
 /// The single processor's timeline the app draws.
 pub fn timeline(a: &App) -> &Timeline {
     a.trace.timeline().expect("the single processor")
@@ -43,6 +83,14 @@ pub fn tick(a: &mut App, secs: f64) -> bool {
     update(a, Msg::Tick, Duration::from_secs_f64(secs))
 }
 
+/// Plays the clock for `secs` of processing time at the app's speed, then pauses.
+pub fn play(a: &mut App, secs: f64) {
+    act(a, Action::TogglePlay);
+    let speed = a.dials.speed;
+    tick(a, secs / speed);
+    act(a, Action::TogglePlay);
+}
+
 /// The footer's status message, or "".
 pub fn said(a: &App) -> &str {
     a.status.as_ref().map_or("", |s| s.text.as_str())
@@ -50,14 +98,46 @@ pub fn said(a: &App) -> &str {
 
 /// The screen's text at the app's size.
 pub fn screen(a: &App) -> String {
-    use ratatui::buffer::Buffer;
-    use ratatui::layout::Rect;
     let area = Rect::new(0, 0, a.size.0, a.size.1);
     let mut buf = Buffer::empty(area);
     twoclocks::tui::view::draw(a, area, &mut buf);
     (0..area.height)
         .map(|y| {
             (0..area.width)
+                .map(|x| buf[(x, y)].symbol().to_string())
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The app resized to `w` × `h` and drawn through a test terminal.
+pub fn terminal(a: &mut App, w: u16, h: u16) -> Terminal<TestBackend> {
+    update(a, Msg::Resize(w, h), Duration::ZERO);
+    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+    t.draw(|f| twoclocks::tui::view::render(a, f)).unwrap();
+    t
+}
+
+/// The cells of the app resized to `w` × `h` and drawn through a test terminal.
+pub fn buffer(a: &mut App, w: u16, h: u16) -> Buffer {
+    terminal(a, w, h).backend().buffer().clone()
+}
+
+/// The cells of the app resized to `size` and drawn straight into a buffer.
+pub fn drawn(a: &mut App, (w, h): (u16, u16)) -> Buffer {
+    update(a, Msg::Resize(w, h), Duration::ZERO);
+    let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
+    twoclocks::tui::view::draw(a, buf.area, &mut buf);
+    buf
+}
+
+/// The text of the app resized to `size` and drawn straight into a buffer, a line a row.
+pub fn drawn_text(a: &mut App, size: (u16, u16)) -> String {
+    let buf = drawn(a, size);
+    (0..size.1)
+        .map(|y| {
+            (0..size.0)
                 .map(|x| buf[(x, y)].symbol().to_string())
                 .collect::<String>()
         })
