@@ -4,7 +4,7 @@
 //! for (the light theme on light and dark terminals alike, since it paints its own background).
 
 mod ui_common;
-use ui_common::{act, buffer};
+use ui_common::{act, buffer, use_of};
 
 use std::time::Duration;
 
@@ -67,17 +67,6 @@ fn app(theme: Theme, cfg: EngineConfig) -> App {
     });
     a.settle();
     a
-}
-
-/// Letters, digits and punctuation are read as text; the other glyphs (box drawing, blocks,
-/// plot marks, arrows) are lines and marks.
-fn use_of(symbol: &str) -> Use {
-    let c = symbol.chars().next().unwrap_or(' ');
-    if c.is_ascii_graphic() || c.is_alphanumeric() {
-        Use::Text
-    } else {
-        Use::Mark
-    }
 }
 
 /// The screens a class sees, in one theme: midway, at the end with late and dropped data and

@@ -19,7 +19,7 @@ use twoclocks::tui::theme::Theme;
 use twoclocks::tui::tour::{At, Tour, BIG_FIGURES};
 use twoclocks::tui::view;
 
-use tour_common::{act, screen, tour};
+use tour_common::{act, screen, tour, tour_from};
 
 #[test]
 fn the_built_in_tour_parses_and_walks_the_blocks_in_order() {
@@ -406,15 +406,6 @@ fn b_shows_the_figures_each_step_is_about() {
         act(&mut a, Action::BigNumbers);
         act(&mut a, Action::TourNext);
     }
-}
-
-/// The built-in tour opened on the step `name` names, settled.
-fn tour_from(name: &str) -> App {
-    let t = Tour::built_in().unwrap();
-    let at = t.find(name).unwrap();
-    let mut a = App::open_tour(t.from(at), Theme::dark()).unwrap();
-    a.settle();
-    a
 }
 
 /// The screen without the caption band (what the panels show, not what the caption says):

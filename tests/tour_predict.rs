@@ -13,15 +13,7 @@ use twoclocks::tui::app::{Action, App};
 use twoclocks::tui::theme::Theme;
 use twoclocks::tui::tour::Tour;
 
-use tour_common::act;
-
-fn tour_from(name: &str) -> App {
-    let t = Tour::built_in().unwrap();
-    let at = t.find(name).unwrap();
-    let mut a = App::open_tour(t.from(at), Theme::dark()).unwrap();
-    a.settle();
-    a
-}
+use tour_common::{act, tour_from};
 
 fn caption(a: &App) -> String {
     twoclocks::tui::view::caption::text(a).unwrap()

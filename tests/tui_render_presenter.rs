@@ -5,7 +5,7 @@
 //! TestBackend.
 
 mod ui_common;
-use ui_common::{act, buffer, terminal};
+use ui_common::{act, buffer, terminal, use_of};
 
 use ratatui::buffer::Buffer;
 use ratatui::style::Style;
@@ -14,7 +14,7 @@ use twoclocks::engine::{Fate, Timing};
 use twoclocks::tui::app::{Action, App};
 use twoclocks::tui::app_for;
 use twoclocks::tui::geometry::plot::PlotFrame;
-use twoclocks::tui::theme::{contrast, glyph, Use};
+use twoclocks::tui::theme::{contrast, glyph};
 use twoclocks::tui::view;
 use twoclocks::tui::view::big::{font, grid, Figure};
 
@@ -343,17 +343,6 @@ fn no_size_panics_with_bars_and_big_numbers() {
         ] {
             buffer(&mut a, w, h);
         }
-    }
-}
-
-/// Letters, digits and punctuation are read as text; other glyphs (the bars, the block font)
-/// are marks.
-fn use_of(symbol: &str) -> Use {
-    let c = symbol.chars().next().unwrap_or(' ');
-    if c.is_ascii_graphic() || c.is_alphanumeric() {
-        Use::Text
-    } else {
-        Use::Mark
     }
 }
 

@@ -1,4 +1,5 @@
-//! What the tour tests share: the built-in tour opened and settled, a key pressed (and the
+//! What the tour tests share: the built-in tour opened and settled (from its start or a named
+//! step), a key pressed (and the
 //! work it queues done), and the screen drawn at a size, as a buffer or as text.
 
 // Each test file uses a part of this.
@@ -22,6 +23,15 @@ pub fn tour() -> App {
 /// The built-in tour on its first step, in `theme`.
 pub fn tour_in(theme: Theme) -> App {
     let mut a = App::open_tour(Tour::built_in().unwrap(), theme).unwrap();
+    a.settle();
+    a
+}
+
+/// The built-in tour from the step named `name` on, dark theme.
+pub fn tour_from(name: &str) -> App {
+    let t = Tour::built_in().unwrap();
+    let at = t.find(name).unwrap();
+    let mut a = App::open_tour(t.from(at), Theme::dark()).unwrap();
     a.settle();
     a
 }

@@ -16,7 +16,7 @@ use twoclocks::engine::timeline::Timeline;
 use twoclocks::engine::EngineConfig;
 use twoclocks::tui::app::{update, Action, App, Msg};
 use twoclocks::tui::scenario::Scenario;
-use twoclocks::tui::theme::Theme;
+use twoclocks::tui::theme::{Theme, Use};
 use twoclocks::tui::{app_for, Options};
 
 /// The classroom app with the default dials (fixed 20 s, no grace), frontier computed once.
@@ -143,4 +143,14 @@ pub fn drawn_text(a: &mut App, size: (u16, u16)) -> String {
         })
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// What a cell drawn with `symbol` is for, as the contrast rules count it: text or a mark.
+pub fn use_of(symbol: &str) -> Use {
+    let c = symbol.chars().next().unwrap_or(' ');
+    if c.is_ascii_graphic() || c.is_alphanumeric() {
+        Use::Text
+    } else {
+        Use::Mark
+    }
 }
