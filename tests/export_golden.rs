@@ -3,19 +3,8 @@
 //! discarding; sessions; the global window with a TTL; the heuristic and perfect watermarks),
 //! a check that every dial given reaches the code, and the errors.
 
-use twoclocks::cli::{execute, parse, Invocation};
-
-fn output(args: &[&str]) -> Result<String, String> {
-    let argv = std::iter::once("twoclocks").chain(args.iter().copied());
-    match parse(argv)? {
-        Invocation::Command(cmd) => {
-            let mut out = Vec::new();
-            execute(&cmd, &mut out).map_err(|e| twoclocks::cli::error_line(&e))?;
-            Ok(String::from_utf8(out).expect("UTF-8"))
-        }
-        other => panic!("{args:?} is not a subcommand: {other:?}"),
-    }
-}
+mod cli_common;
+use cli_common::output;
 
 const TARGETS: [&str; 4] = ["flink", "flink-sql", "beam", "kafka-streams"];
 

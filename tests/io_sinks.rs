@@ -13,7 +13,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use cli_common::twoclocks_text;
+use cli_common::{path_arg, twoclocks_text};
 use common::{apply, arb_accumulation, Rows};
 use proptest::prelude::*;
 use rusqlite::Connection;
@@ -27,10 +27,6 @@ fn folder(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
-}
-
-fn s(p: &Path) -> String {
-    p.display().to_string()
 }
 
 /// Runs `run --format json` with `args`; panics unless it succeeds.
@@ -152,7 +148,7 @@ fn jsonl_lines_are_the_json_panes() {
     for (i, cfg) in CONFIGS.iter().enumerate() {
         let file = d.join(format!("{i}.jsonl"));
         let mut args = cfg.to_vec();
-        let spec = format!("jsonl:{}", s(&file));
+        let spec = format!("jsonl:{}", path_arg(&file));
         args.extend(["--output", &spec]);
         let j = run_json(&args);
         // The same answer with or without the sink.
@@ -192,7 +188,7 @@ fn sqlite_after_a_clean_run_holds_the_panes_and_the_final_values() {
     for (i, cfg) in CONFIGS.iter().enumerate() {
         let db = d.join(format!("{i}.db"));
         let mut args = cfg.to_vec();
-        let spec = format!("sqlite:{}", s(&db));
+        let spec = format!("sqlite:{}", path_arg(&db));
         args.extend(["--output", &spec]);
         let j = run_json(&args);
         // `panes`: the JSON's panes, field for field, in order.
@@ -348,8 +344,8 @@ fn random_crash_schedules_leave_the_exactly_once_kinds_as_the_clean_run() {
             let clean_db = d.join(format!("{case}-{kind}-clean.db"));
             let crash_db = d.join(format!("{case}-{kind}-crash.db"));
             let (clean_spec, crash_spec) = (
-                format!("sqlite:{}", s(&clean_db)),
-                format!("sqlite:{}", s(&crash_db)),
+                format!("sqlite:{}", path_arg(&clean_db)),
+                format!("sqlite:{}", path_arg(&crash_db)),
             );
             let mut clean = base.clone();
             clean.extend(["--sink", kind, "--output", &clean_spec]);
@@ -401,27 +397,30 @@ fn a_path_that_cannot_be_written_is_one_error_before_any_work() {
     std::fs::set_permissions(&readonly, perm).unwrap();
     let cases: Vec<(Vec<String>, &str)> = vec![
         (
-            vec![format!("sqlite:{}/missing/x.db", s(&d))],
+            vec![format!("sqlite:{}/missing/x.db", path_arg(&d))],
             "does not exist",
         ),
-        (vec![format!("jsonl:{}", s(&d))], "is a directory"),
+        (vec![format!("jsonl:{}", path_arg(&d))], "is a directory"),
         (
-            vec![format!("sqlite:{}", s(&existing))],
+            vec![format!("sqlite:{}", path_arg(&existing))],
             "--force replaces it",
         ),
         (
-            vec![format!("jsonl:{}", s(&readonly)), "--force".into()],
+            vec![format!("jsonl:{}", path_arg(&readonly)), "--force".into()],
             "read-only",
         ),
-        (vec![format!("jsonl:{}/old.db/x", s(&d))], "is not a folder"),
+        (
+            vec![format!("jsonl:{}/old.db/x", path_arg(&d))],
+            "is not a folder",
+        ),
         (vec!["csv:x".into()], "not an output kind"),
         (vec!["sqlite:-".into()], "a database is a file"),
         (vec!["nothing".into()], "jsonl:FILE"),
         (
             vec![
-                format!("jsonl:{}/a.jsonl", s(&d)),
+                format!("jsonl:{}/a.jsonl", path_arg(&d)),
                 "--output".into(),
-                format!("jsonl:{}/./a.jsonl", s(&d)),
+                format!("jsonl:{}/./a.jsonl", path_arg(&d)),
             ],
             "name the same file",
         ),
@@ -442,13 +441,13 @@ fn a_path_that_cannot_be_written_is_one_error_before_any_work() {
     }
     // The old file is untouched; with --force it is replaced by a database.
     assert_eq!(std::fs::read_to_string(&existing).unwrap(), "an old run");
-    let spec = format!("sqlite:{}", s(&existing));
+    let spec = format!("sqlite:{}", path_arg(&existing));
     let (code, _, err) = twoclocks_text(&["run", "--output", &spec, "--force"]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(sum_results(&existing), 19276);
     // A bad dial is refused before the output is created.
     let fresh = d.join("fresh.db");
-    let spec = format!("sqlite:{}", s(&fresh));
+    let spec = format!("sqlite:{}", path_arg(&fresh));
     let (code, _, _) = twoclocks_text(&["run", "--output", &spec, "--grace", "soon"]);
     assert_eq!(code, 2);
     assert!(!fresh.exists());

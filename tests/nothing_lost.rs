@@ -10,16 +10,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use cli_common::twoclocks_text;
+use cli_common::{path_arg, twoclocks_text};
 
 fn bin() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_twoclocks"));
     c.env("NO_COLOR", "1").stdin(Stdio::null());
     c
-}
-
-fn s(p: &Path) -> String {
-    p.display().to_string()
 }
 
 /// The names in a folder, sorted.
@@ -74,14 +70,20 @@ fn record_and_cast_never_remove_a_file_they_did_not_make() {
     let missing = dir.path().join("missing.csv");
     for flag in ["--record", "--cast"] {
         // Without --force an existing file is refused.
-        let (code, _, err) = twoclocks_text(&[flag, &s(&notes), "--input", &s(&missing)]);
+        let (code, _, err) =
+            twoclocks_text(&[flag, &path_arg(&notes), "--input", &path_arg(&missing)]);
         assert_eq!(code, 2);
         assert!(err.contains("exists; --force replaces it"), "{err}");
         // With --force, a UI that does not open (no input, no terminal) leaves it as it was.
-        let (code, _, err) =
-            twoclocks_text(&[flag, &s(&notes), "--force", "--input", &s(&missing)]);
+        let (code, _, err) = twoclocks_text(&[
+            flag,
+            &path_arg(&notes),
+            "--force",
+            "--input",
+            &path_arg(&missing),
+        ]);
         assert_eq!(code, 2, "{err}");
-        let (code, _, err) = twoclocks_text(&[flag, &s(&notes), "--force"]);
+        let (code, _, err) = twoclocks_text(&[flag, &path_arg(&notes), "--force"]);
         assert_eq!(code, 2);
         assert!(err.contains("needs a terminal"), "{err}");
         assert_eq!(std::fs::read_to_string(&notes).unwrap(), "precious\n");
@@ -98,17 +100,17 @@ fn links_pipes_and_devices_given_to_record_stay() {
     let link = dir.path().join("link.txt");
     std::os::unix::fs::symlink(&notes, &link).unwrap();
     let fifo = dir.path().join("pipe");
-    let c = std::ffi::CString::new(s(&fifo)).unwrap();
+    let c = std::ffi::CString::new(path_arg(&fifo)).unwrap();
     // SAFETY: mkfifo with a valid C string.
     assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
     for target in [&link, &fifo] {
         for flag in ["--record", "--cast"] {
-            let (code, _, err) = twoclocks_text(&[flag, &s(target), "--force"]);
+            let (code, _, err) = twoclocks_text(&[flag, &path_arg(target), "--force"]);
             assert_eq!(code, 2, "{err}");
         }
     }
     // Nobody reads the pipe: said, not waited on.
-    let (_, _, err) = twoclocks_text(&["--record", &s(&fifo), "--force"]);
+    let (_, _, err) = twoclocks_text(&["--record", &path_arg(&fifo), "--force"]);
     assert!(err.contains("no program is reading"), "{err}");
     use std::os::unix::fs::FileTypeExt;
     assert!(std::fs::symlink_metadata(&link)
@@ -152,7 +154,7 @@ fn force_never_replaces_a_device_or_a_link() {
     let (code, _, err) = twoclocks_text(&[
         "run",
         "--output",
-        &format!("sqlite:{}", s(&link)),
+        &format!("sqlite:{}", path_arg(&link)),
         "--force",
     ]);
     assert_eq!(code, 0, "{err}");
@@ -179,16 +181,16 @@ fn an_output_that_is_the_input_is_refused_even_with_force() {
     let before = std::fs::read(&input).unwrap();
     let dotted = dir.path().join(".").join("in.csv");
     let mut outputs = vec![
-        format!("jsonl:{}", s(&input)),
-        format!("jsonl:{}", s(&dotted)),
-        format!("sqlite:{}", s(&input)),
+        format!("jsonl:{}", path_arg(&input)),
+        format!("jsonl:{}", path_arg(&dotted)),
+        format!("sqlite:{}", path_arg(&input)),
     ];
     #[cfg(unix)]
     {
         let link = dir.path().join("link.csv");
         std::os::unix::fs::symlink(&input, &link).unwrap();
-        outputs.push(format!("jsonl:{}", s(&link)));
-        outputs.push(format!("sqlite:{}", s(&link)));
+        outputs.push(format!("jsonl:{}", path_arg(&link)));
+        outputs.push(format!("sqlite:{}", path_arg(&link)));
     }
     for o in &outputs {
         for force in [false, true] {
@@ -219,10 +221,10 @@ fn a_run_stopped_by_a_signal_leaves_no_output() {
         (libc::SIGHUP, "SIGHUP"),
     ] {
         let mut child = bin()
-            .args(["run", "--force", "--input", &s(&log), "--output"])
-            .arg(format!("sqlite:{}", s(&db)))
+            .args(["run", "--force", "--input", &path_arg(&log), "--output"])
+            .arg(format!("sqlite:{}", path_arg(&db)))
             .arg("--output")
-            .arg(format!("jsonl:{}", s(&lines)))
+            .arg(format!("jsonl:{}", path_arg(&lines)))
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
@@ -244,8 +246,8 @@ fn a_run_stopped_by_a_signal_leaves_no_output() {
     // SIGKILL cannot be caught: the unfinished copies stay beside the paths, never at them,
     // and the next run takes them over.
     let mut child = bin()
-        .args(["run", "--input", &s(&log), "--output"])
-        .arg(format!("sqlite:{}", s(&db)))
+        .args(["run", "--input", &path_arg(&log), "--output"])
+        .arg(format!("sqlite:{}", path_arg(&db)))
         .stdout(Stdio::null())
         .spawn()
         .unwrap();
@@ -256,9 +258,9 @@ fn a_run_stopped_by_a_signal_leaves_no_output() {
     let (code, _, err) = twoclocks_text(&[
         "run",
         "--input",
-        &s(&log),
+        &path_arg(&log),
         "--output",
-        &format!("sqlite:{}", s(&db)),
+        &format!("sqlite:{}", path_arg(&db)),
     ]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(names(dir.path()), ["big.csv", "k.db", "k.jsonl"]);
@@ -272,9 +274,16 @@ fn a_full_disk_leaves_no_database_nor_its_side_files() {
     let log = big_log(dir.path(), 200_000);
     let mut cmd = bin();
     // The pipeline holds the log in memory: the database is the only file written.
-    cmd.args(["run", "--parallelism", "2", "--input", &s(&log), "--output"])
-        .arg(format!("sqlite:{}", s(&dir.path().join("k.db"))))
-        .stdout(Stdio::null());
+    cmd.args([
+        "run",
+        "--parallelism",
+        "2",
+        "--input",
+        &path_arg(&log),
+        "--output",
+    ])
+    .arg(format!("sqlite:{}", path_arg(&dir.path().join("k.db"))))
+    .stdout(Stdio::null());
     // SAFETY: only async-signal-safe calls between fork and exec: files may not grow past
     // 256 KiB (as on a full disk), and the signal that would announce it is ignored.
     unsafe {
@@ -302,15 +311,25 @@ fn a_second_run_writing_the_same_file_is_refused() {
     let lines = dir.path().join("k.jsonl");
     let db = dir.path().join("k.db");
     let mut first = bin()
-        .args(["run", "--format", "json", "--input", &s(&log), "--output"])
-        .arg(format!("jsonl:{}", s(&lines)))
+        .args([
+            "run",
+            "--format",
+            "json",
+            "--input",
+            &path_arg(&log),
+            "--output",
+        ])
+        .arg(format!("jsonl:{}", path_arg(&lines)))
         .arg("--output")
-        .arg(format!("sqlite:{}", s(&db)))
+        .arg(format!("sqlite:{}", path_arg(&db)))
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
     wait_writing(&mut first, &partial(dir.path(), "k.jsonl"));
-    for o in [format!("jsonl:{}", s(&lines)), format!("sqlite:{}", s(&db))] {
+    for o in [
+        format!("jsonl:{}", path_arg(&lines)),
+        format!("sqlite:{}", path_arg(&db)),
+    ] {
         let (code, _, err) = twoclocks_text(&["run", "--force", "--output", &o]);
         assert_eq!(code, 2, "{err}");
         assert!(err.contains("another run is writing"), "{err}");

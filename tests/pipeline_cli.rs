@@ -3,13 +3,7 @@
 //! JSON answer; without them `run` answers as before; bad values give one error line.
 
 mod cli_common;
-use cli_common::twoclocks_text as twoclocks;
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let (code, stdout, stderr) = twoclocks(args);
-    assert_eq!(code, 0, "{stderr}");
-    serde_json::from_str(&stdout).expect("one JSON document")
-}
+use cli_common::{json, twoclocks_text as twoclocks};
 
 #[test]
 fn pipeline_flags_add_sink_output_checkpoints_and_crashes() {

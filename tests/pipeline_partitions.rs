@@ -8,7 +8,7 @@
 //! `--idle-timeout` and `--partition-by`, their JSON and their errors.
 
 mod cli_common;
-use cli_common::twoclocks_text as twoclocks;
+use cli_common::{json, twoclocks_text as twoclocks};
 
 mod common;
 use common::{arb_accumulation, arb_stream};
@@ -507,12 +507,6 @@ proptest! {
             prop_assert_eq!(x.sink_output(kind), c.sink_output(kind), "{}", kind);
         }
     }
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let (code, stdout, stderr) = twoclocks(args);
-    assert_eq!(code, 0, "{stderr}");
-    serde_json::from_str(&stdout).expect("one JSON document")
 }
 
 const SMALL_RUN: &[&str] = &[

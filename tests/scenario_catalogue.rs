@@ -4,13 +4,16 @@
 //! scenario shows what it is for: the outage stalls the combined watermark for about 90 s,
 //! sessions merge late, the lesson has every fate and pane timing.
 
+mod cli_common;
+use cli_common::output;
+
 mod ui_common;
 
 use std::collections::BTreeMap;
 
 use clap::ValueEnum;
 use serde_json::Value;
-use twoclocks::cli::{execute, parse, ui_options, Invocation};
+use twoclocks::cli::{parse, ui_options, Invocation};
 use twoclocks::engine::pipeline::Outage;
 use twoclocks::engine::scenario::{lesson, sessions, ScenarioName, Source};
 use twoclocks::engine::timeline::{truth, Timeline};
@@ -18,19 +21,6 @@ use twoclocks::tui::app::{Action, App, JobPreset};
 use twoclocks::tui::app_for;
 
 use ui_common::{act, drawn_text, tick};
-
-/// What a subcommand line prints, or its one error line.
-fn output(args: &[&str]) -> Result<String, String> {
-    let argv = std::iter::once("twoclocks").chain(args.iter().copied());
-    match parse(argv)? {
-        Invocation::Command(cmd) => {
-            let mut out = Vec::new();
-            execute(&cmd, &mut out).map_err(|e| twoclocks::cli::error_line(&e))?;
-            Ok(String::from_utf8(out).expect("UTF-8"))
-        }
-        other => panic!("{args:?} is not a subcommand: {other:?}"),
-    }
-}
 
 fn json(args: &[&str]) -> Value {
     let out = output(args).unwrap_or_else(|e| panic!("{args:?}: {e}"));

@@ -1,10 +1,14 @@
 //! Running the twoclocks binary from the command-line tests: with NO_COLOR set and nothing on
-//! standard input, so that a test never waits on a terminal, and its output read as text.
+//! standard input, so that a test never waits on a terminal, and its output read as text or as
+//! JSON; a subcommand run in this process; and a path spelled as an argument.
 
 // Each test file uses a part of this.
 #![allow(dead_code)]
 
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
+
+use twoclocks::cli::{execute, parse, Invocation};
 
 /// Runs the binary with `args` and waits for it.
 pub fn twoclocks(args: &[&str]) -> Output {
@@ -31,4 +35,29 @@ pub fn stdout(o: &Output) -> String {
 /// Standard error as text.
 pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Runs the binary with `args`, which must succeed, and reads the one JSON document it prints.
+pub fn json(args: &[&str]) -> serde_json::Value {
+    let (code, stdout, stderr) = twoclocks_text(args);
+    assert_eq!(code, 0, "{stderr}");
+    serde_json::from_str(&stdout).expect("one JSON document")
+}
+
+/// Runs the subcommand `args` in this process: what it prints, or its error line.
+pub fn output(args: &[&str]) -> Result<String, String> {
+    let argv = std::iter::once("twoclocks").chain(args.iter().copied());
+    match parse(argv)? {
+        Invocation::Command(cmd) => {
+            let mut out = Vec::new();
+            execute(&cmd, &mut out).map_err(|e| twoclocks::cli::error_line(&e))?;
+            Ok(String::from_utf8(out).expect("UTF-8"))
+        }
+        other => panic!("{args:?} is not a subcommand: {other:?}"),
+    }
+}
+
+/// `p` as a command-line argument.
+pub fn path_arg(p: &Path) -> String {
+    p.display().to_string()
 }
