@@ -6,31 +6,15 @@
 
 mod pty_common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use portable_pty::CommandBuilder;
-use pty_common::{Session, DEADLINE};
+use pty_common::{temp_dir, ui_in, DEADLINE};
 
 const COLS: u16 = 100;
 const ROWS: u16 = 30;
-
-/// The binary in a pseudo-terminal, started in `dir` with `args`.
-fn ui_in(dir: &Path, args: &[&str]) -> Session {
-    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_twoclocks"));
-    cmd.args(args);
-    cmd.cwd(dir);
-    Session::start(cmd, COLS, ROWS)
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("twoclocks-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 /// Every row but the footer (which says, for a moment, that a recording has been played).
 fn above_footer(screen: &str) -> Vec<String> {
@@ -71,6 +55,7 @@ fn a_recorded_demo_replays_and_its_cast_shows_what_the_terminal_showed() {
     let dir = temp_dir("demo");
     let mut s = ui_in(
         &dir,
+        (COLS, ROWS),
         &["--paused", "--record", "demo.rec", "--cast", "demo.cast"],
     );
     s.wait_for("the UI", |t| {
@@ -114,7 +99,7 @@ fn a_recorded_demo_replays_and_its_cast_shows_what_the_terminal_showed() {
     let mut without_q: Vec<&str> = lines[..lines.len() - 2].to_vec();
     without_q.push(lines[lines.len() - 1]);
     std::fs::write(dir.join("noq.rec"), without_q.join("\n") + "\n").unwrap();
-    let mut r = ui_in(&dir, &["--paused", "--replay", "noq.rec"]);
+    let mut r = ui_in(&dir, (COLS, ROWS), &["--paused", "--replay", "noq.rec"]);
     let replayed = r.wait_for("the replay's end", |t| {
         t.contains("the recording has been played")
     });
@@ -123,7 +108,7 @@ fn a_recorded_demo_replays_and_its_cast_shows_what_the_terminal_showed() {
     r.wait_exit();
 
     // With the q, the replay quits by itself.
-    let mut q = ui_in(&dir, &["--paused", "--replay", "demo.rec"]);
+    let mut q = ui_in(&dir, (COLS, ROWS), &["--paused", "--replay", "demo.rec"]);
     q.wait_exit();
 
     // With other flags it would go through other states: refused, saying which.
@@ -217,7 +202,7 @@ fn a_replay_says_it_is_playing_and_that_it_has_the_keys() {
         "twoclocks-record 1\n0 flags [\"--paused\"]\n4000000 key ?\n4000001 end\n",
     )
     .unwrap();
-    let mut r = ui_in(&dir, &["--paused", "--replay", "slow.rec"]);
+    let mut r = ui_in(&dir, (COLS, ROWS), &["--paused", "--replay", "slow.rec"]);
     r.wait_for("the replay's mark", |t| {
         t.contains("▶ replay slow.rec 0:00 / 0:04")
     });

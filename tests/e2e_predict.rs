@@ -7,25 +7,7 @@
 
 mod pty_common;
 
-use std::path::{Path, PathBuf};
-
-use portable_pty::CommandBuilder;
-use pty_common::Session;
-
-/// The binary in a pseudo-terminal of 80×24, started in `dir` with `args`.
-fn ui_in(dir: &Path, args: &[&str]) -> Session {
-    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_twoclocks"));
-    cmd.args(args);
-    cmd.cwd(dir);
-    Session::start(cmd, 80, 24)
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("twoclocks-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+use pty_common::{temp_dir, ui_in};
 
 /// The caption band's text as one line: the top four rows, each up to the panel beside it.
 fn flat(screen: &str) -> String {
@@ -57,6 +39,7 @@ fn the_room_votes_then_sees_the_inequality_and_a_replay_shows_the_same() {
     let dir = temp_dir("predict");
     let mut s = ui_in(
         &dir,
+        (80, 24),
         &["tour", "--from", "predict-late", "--record", "vote.rec"],
     );
     let asked = s.wait_for("the question", |t| {
@@ -114,6 +97,7 @@ fn the_room_votes_then_sees_the_inequality_and_a_replay_shows_the_same() {
     std::fs::write(dir.join("noq.rec"), without_q.join("\n") + "\n").unwrap();
     let mut r = ui_in(
         &dir,
+        (80, 24),
         &["tour", "--from", "predict-late", "--replay", "noq.rec"],
     );
     r.wait_for("the replayed vote", |t| {
@@ -127,7 +111,7 @@ fn the_room_votes_then_sees_the_inequality_and_a_replay_shows_the_same() {
 #[test]
 fn a_pane_question_offers_three_values_and_reveals_the_pane() {
     let dir = temp_dir("predict-pane");
-    let mut s = ui_in(&dir, &["tour", "--from", "predict-pane"]);
+    let mut s = ui_in(&dir, (80, 24), &["tour", "--from", "predict-pane"]);
     let asked = s.wait_for("the question", |t| {
         flat(t).contains("With what value?") && t.contains("vote 1 2 3")
     });

@@ -1,9 +1,11 @@
 //! What the end-to-end tests share: a program in a pseudo-terminal, its output parsed by a
-//! terminal emulator as it draws, keys written to it, and its exit waited for.
+//! terminal emulator as it draws, keys written to it, and its exit waited for; the binary
+//! started so in a fresh scratch directory.
 
 #![allow(dead_code)]
 
 use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -13,6 +15,23 @@ use portable_pty::{native_pty_system, CommandBuilder, ExitStatus, PtySize};
 /// How long a wait may take before the test fails: generous, as a loaded machine (a debug
 /// build, other tests running) can be slow; each wait ends as soon as its screen shows.
 pub const DEADLINE: Duration = Duration::from_secs(120);
+
+/// The binary in a pseudo-terminal of `cols` × `rows`, started in `dir` with `args`.
+pub fn ui_in(dir: &Path, (cols, rows): (u16, u16), args: &[&str]) -> Session {
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_twoclocks"));
+    cmd.args(args);
+    cmd.cwd(dir);
+    Session::start(cmd, cols, rows)
+}
+
+/// An empty scratch directory for the test `name`, made anew (left over from an earlier run,
+/// it is emptied first).
+pub fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("twoclocks-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
 
 /// A program running in a pseudo-terminal, its screen parsed as it draws.
 pub struct Session {
