@@ -7,9 +7,9 @@
 //! steps.
 
 mod tour_common;
+mod ui_common;
+use ui_common::row_text;
 
-use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use twoclocks::engine::lateness::secs;
 use twoclocks::engine::pipeline::partition_for;
@@ -32,12 +32,6 @@ fn step(name: &str) -> App {
         act(&mut a, Action::TourNext);
     }
     panic!("no step {name}");
-}
-
-fn row_text(buf: &Buffer, area: Rect, y: u16) -> String {
-    (area.x..area.right())
-        .map(|x| buf[(x, y)].symbol().to_string())
-        .collect()
 }
 
 /// The events the outage scenario holds back, found from the stream alone: partition 1 of 4

@@ -6,7 +6,7 @@
 //! Then the space: the plot takes what the other panels do not need.
 
 mod ui_common;
-use ui_common::drawn;
+use ui_common::{act_settled, drawn, row_text};
 
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -44,16 +44,11 @@ fn base() -> App {
     .clone()
 }
 
-fn act(a: &mut App, action: Action) {
-    update(a, Msg::Action(action), Duration::ZERO);
-    a.settle();
-}
-
 /// Plays `secs` of processing time (at 10×) and pauses.
 fn play(a: &mut App, secs: f64) {
-    act(a, Action::TogglePlay);
+    act_settled(a, Action::TogglePlay);
     update(a, Msg::Tick, Duration::from_secs_f64(secs / 10.0));
-    act(a, Action::TogglePlay);
+    act_settled(a, Action::TogglePlay);
     a.settle();
 }
 
@@ -64,10 +59,10 @@ fn states() -> Vec<(String, App)> {
         for wm in 0..4 {
             let mut a = base();
             for _ in 0..acc {
-                act(&mut a, Action::CycleAccumulation);
+                act_settled(&mut a, Action::CycleAccumulation);
             }
             for _ in 0..wm {
-                act(&mut a, Action::CycleWatermark);
+                act_settled(&mut a, Action::CycleWatermark);
             }
             play(&mut a, 300.0);
             let name = format!(
@@ -79,26 +74,26 @@ fn states() -> Vec<(String, App)> {
         }
     }
     let mut a = base();
-    act(&mut a, Action::CycleAccumulation);
-    act(&mut a, Action::CycleAccumulation);
-    act(&mut a, Action::JumpToEnd);
+    act_settled(&mut a, Action::CycleAccumulation);
+    act_settled(&mut a, Action::CycleAccumulation);
+    act_settled(&mut a, Action::JumpToEnd);
     v.push(("single retract at the end".into(), a.clone()));
     let mut all_keys = a.clone();
     while all_keys.selection.key.is_some() {
-        act(&mut all_keys, Action::CycleKey);
+        act_settled(&mut all_keys, Action::CycleKey);
     }
-    act(&mut all_keys, Action::Inspect);
+    act_settled(&mut all_keys, Action::Inspect);
     v.push(("single all keys, inspecting".into(), all_keys));
-    act(&mut a, Action::Help);
+    act_settled(&mut a, Action::Help);
     v.push(("single help".into(), a));
     let mut a = base();
-    act(&mut a, Action::ToggleJob);
+    act_settled(&mut a, Action::ToggleJob);
     play(&mut a, 200.0);
     v.push(("job".into(), a.clone()));
     let mut b = a.clone();
     for _ in 0..2 {
-        act(&mut b, Action::CycleAccumulation);
-        act(&mut b, Action::CycleWatermark);
+        act_settled(&mut b, Action::CycleAccumulation);
+        act_settled(&mut b, Action::CycleWatermark);
         v.push((
             format!(
                 "job {} {}",
@@ -108,13 +103,13 @@ fn states() -> Vec<(String, App)> {
             b.clone(),
         ));
     }
-    act(&mut a, Action::Help);
+    act_settled(&mut a, Action::Help);
     v.push(("job help".into(), a));
     // A checkpoint in flight: its barriers on their way, operators aligning.
     let mut a = base();
-    act(&mut a, Action::ToggleJob);
+    act_settled(&mut a, Action::ToggleJob);
     for _ in 0..400 {
-        act(&mut a, Action::Step);
+        act_settled(&mut a, Action::Step);
         let pending = !a
             .trace
             .job()
@@ -130,27 +125,27 @@ fn states() -> Vec<(String, App)> {
     v.push(("job with a checkpoint in flight".into(), a));
     v.push(("job after a crash".into(), crashed()));
     let mut a = crashed();
-    act(&mut a, Action::Help);
+    act_settled(&mut a, Action::Help);
     for _ in 0..30 {
-        act(&mut a, Action::FocusNext);
+        act_settled(&mut a, Action::FocusNext);
     }
     v.push(("job after a crash, help scrolled".into(), a));
     v.push(("single sliding windows".into(), sliding()));
     let mut a = crashed();
-    act(&mut a, Action::PickOperator);
-    act(&mut a, Action::PickOperator);
-    act(&mut a, Action::JumpToEnd);
+    act_settled(&mut a, Action::PickOperator);
+    act_settled(&mut a, Action::PickOperator);
+    act_settled(&mut a, Action::JumpToEnd);
     v.push(("job at the end, an operator picked".into(), a));
     // Two policies side by side: a single run and a job after a crash, B's dials pinned.
     let mut a = base();
-    act(&mut a, Action::SideBySide);
-    act(&mut a, Action::Policy(2));
+    act_settled(&mut a, Action::SideBySide);
+    act_settled(&mut a, Action::Policy(2));
     play(&mut a, 300.0);
     assert!(a.side.is_some());
     v.push(("single side by side".into(), a));
     let mut a = crashed();
-    act(&mut a, Action::SideBySide);
-    act(&mut a, Action::LagUp);
+    act_settled(&mut a, Action::SideBySide);
+    act_settled(&mut a, Action::LagUp);
     assert!(a.side.is_some() && a.trace.job().is_some());
     v.push(("job side by side after a crash".into(), a));
     v
@@ -177,23 +172,17 @@ fn sliding() -> App {
 /// The job crashed at 265 s, then replaying for 3 s.
 fn crashed() -> App {
     let mut a = base();
-    act(&mut a, Action::ToggleJob);
-    act(&mut a, Action::TogglePlay);
+    act_settled(&mut a, Action::ToggleJob);
+    act_settled(&mut a, Action::TogglePlay);
     update(&mut a, Msg::Tick, Duration::from_secs_f64(26.5));
-    act(&mut a, Action::Crash);
+    act_settled(&mut a, Action::Crash);
     update(&mut a, Msg::Tick, Duration::from_secs_f64(0.3));
-    act(&mut a, Action::TogglePlay);
+    act_settled(&mut a, Action::TogglePlay);
     a
 }
 
 fn is_word(c: char) -> bool {
     c.is_alphanumeric()
-}
-
-fn row_text(buf: &Buffer, r: Rect, y: u16) -> String {
-    (r.left()..r.right())
-        .map(|x| buf[(x, y)].symbol().to_string())
-        .collect()
 }
 
 /// What is wrong with one drawn line: cut by its row's edge, or two spans run together.
@@ -406,8 +395,8 @@ fn the_sinks_say_they_count_cells() {
 fn the_discarding_pane_history_adds_up() {
     // Window 3, key a, early every 10 s, grace 30 s: EARLY, ON_TIME and LATE panes.
     let mut a = base();
-    act(&mut a, Action::CycleAccumulation);
-    act(&mut a, Action::JumpToEnd);
+    act_settled(&mut a, Action::CycleAccumulation);
+    act_settled(&mut a, Action::JumpToEnd);
     let cell = view::windows::selected_cell(&a).unwrap();
     let truth = a.scenario.oracle.truth[&cell] as i64;
     let lines = view::windows::pane_lines(&a, cell, 40);
@@ -447,7 +436,7 @@ fn after_a_crash_the_screen_says_processing_time_went_back() {
         );
     }
     // Once the replay has caught up with the crash, the clock reads as usual again.
-    act(&mut a, Action::JumpToEnd);
+    act_settled(&mut a, Action::JumpToEnd);
     let buf = drawn(&mut a, (120, 40));
     assert!(!screen_text(&buf).contains("back from"));
 }

@@ -4,7 +4,7 @@
 //! watermark panel's gap history is scaled to the gaps it shows and says its scale.
 
 mod ui_common;
-use ui_common::{base, drawn};
+use ui_common::{act_settled, base, drawn};
 
 use std::time::Duration;
 
@@ -18,11 +18,6 @@ use twoclocks::tui::theme::{glyph, Theme};
 use twoclocks::tui::view::{self, text};
 
 const SIZES: [(u16, u16); 4] = [(80, 24), (100, 30), (120, 40), (200, 60)];
-
-fn act(a: &mut App, action: Action) {
-    update(a, Msg::Action(action), Duration::ZERO);
-    a.settle();
-}
 
 fn row(buf: &Buffer, y: u16, from: u16, to: u16) -> String {
     (from..to).map(|x| buf[(x, y)].symbol()).collect()
@@ -54,7 +49,7 @@ fn help_page(a: &mut App, size: (u16, u16), scroll: usize) -> (Vec<String>, Stri
 fn the_help_shows_every_key_on_its_first_page_and_says_when_there_is_more() {
     for size in SIZES {
         let mut a = base();
-        act(&mut a, Action::Help);
+        act_settled(&mut a, Action::Help);
         update(&mut a, Msg::Resize(size.0, size.1), Duration::ZERO);
         let (first, screen) = help_page(&mut a, size, 0);
         for r in help_rows() {
@@ -124,11 +119,11 @@ fn the_help_legend_explains_the_plot_as_it_is_drawn() {
 fn inspecting_the_first(fate: Fate) -> App {
     let mut a = base();
     // Alerting has late events within grace; the dashboard (no grace) drops them.
-    act(
+    act_settled(
         &mut a,
         Action::Policy(if fate == Fate::Late { 1 } else { 0 }),
     );
-    act(&mut a, Action::JumpToEnd);
+    act_settled(&mut a, Action::JumpToEnd);
     a.selection.inspected = a
         .trace
         .timeline()
@@ -189,12 +184,12 @@ fn the_inspector_leaves_the_inspected_events_row_in_sight() {
 /// The job crashed at 265 s, then replaying for 3 s.
 fn crashed() -> App {
     let mut a = base();
-    act(&mut a, Action::ToggleJob);
-    act(&mut a, Action::TogglePlay);
+    act_settled(&mut a, Action::ToggleJob);
+    act_settled(&mut a, Action::TogglePlay);
     update(&mut a, Msg::Tick, Duration::from_secs_f64(26.5));
-    act(&mut a, Action::Crash);
+    act_settled(&mut a, Action::Crash);
     update(&mut a, Msg::Tick, Duration::from_secs_f64(0.3));
-    act(&mut a, Action::TogglePlay);
+    act_settled(&mut a, Action::TogglePlay);
     a
 }
 
@@ -233,11 +228,11 @@ fn the_gap_history_is_scaled_to_the_gaps_it_shows_and_says_its_scale() {
         for size in [(100, 30), (120, 40), (200, 60)] {
             let mut a = base();
             if job {
-                act(&mut a, Action::ToggleJob);
+                act_settled(&mut a, Action::ToggleJob);
             }
-            act(&mut a, Action::TogglePlay);
+            act_settled(&mut a, Action::TogglePlay);
             update(&mut a, Msg::Tick, Duration::from_secs(30));
-            act(&mut a, Action::TogglePlay);
+            act_settled(&mut a, Action::TogglePlay);
             let buf = drawn(&mut a, size);
             let panel = Areas::compute_for(size, job).unwrap().watermark;
             let Some((label, chart)) = gap_chart(&buf, panel) else {
@@ -279,10 +274,10 @@ fn the_gap_history_is_scaled_to_the_gaps_it_shows_and_says_its_scale() {
 fn the_light_theme_paints_its_background_under_every_overlay() {
     let mut screens = Vec::new();
     let mut a = base();
-    act(&mut a, Action::Help);
+    act_settled(&mut a, Action::Help);
     screens.push(("help", a));
     let mut a = base();
-    act(&mut a, Action::Help);
+    act_settled(&mut a, Action::Help);
     a.help_scroll = 1;
     screens.push(("help, next column", a));
     screens.push(("inspector", inspecting_the_first(Fate::Dropped)));

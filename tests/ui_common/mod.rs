@@ -79,6 +79,12 @@ pub fn act(a: &mut App, action: Action) -> bool {
     update(a, Msg::Action(action), Duration::ZERO)
 }
 
+/// Presses `action` and lets the work it queued finish.
+pub fn act_settled(a: &mut App, action: Action) {
+    update(a, Msg::Action(action), Duration::ZERO);
+    a.settle();
+}
+
 pub fn tick(a: &mut App, secs: f64) -> bool {
     update(a, Msg::Tick, Duration::from_secs_f64(secs))
 }
@@ -153,4 +159,11 @@ pub fn use_of(symbol: &str) -> Use {
     } else {
         Use::Mark
     }
+}
+
+/// Row `y` of `buf` across `r`'s columns, as text.
+pub fn row_text(buf: &Buffer, r: Rect, y: u16) -> String {
+    (r.left()..r.right())
+        .map(|x| buf[(x, y)].symbol().to_string())
+        .collect()
 }
