@@ -7,8 +7,7 @@
 //! steps.
 
 mod tour_common;
-mod ui_common;
-use ui_common::row_text;
+use tour_common::ui_common::row_text;
 
 use ratatui::style::Modifier;
 use twoclocks::engine::lateness::secs;

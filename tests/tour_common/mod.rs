@@ -1,19 +1,22 @@
 //! What the tour tests share: the built-in tour opened and settled (from its start or a named
-//! step), a key pressed (and the
-//! work it queues done), and the screen drawn at a size, as a buffer or as text.
+//! step), a key pressed (and the work it queues done), and the screen drawn at a size, as a
+//! buffer or as text.
 
 // Each test file uses a part of this.
 #![allow(dead_code)]
 
-use std::time::Duration;
-
-use ratatui::backend::TestBackend;
-use ratatui::buffer::Buffer;
-use ratatui::Terminal;
-use twoclocks::tui::app::{update, Action, App, Msg};
+use twoclocks::tui::app::App;
 use twoclocks::tui::theme::Theme;
 use twoclocks::tui::tour::Tour;
-use twoclocks::tui::view;
+
+/// The UI tests' helpers, whose key press and terminal drawing the tour tests use too (a tour
+/// test file reaches them here, as one file may load the module only once).
+#[path = "../ui_common/mod.rs"]
+pub mod ui_common;
+/// Presses `action` and lets the work it queued finish.
+pub use ui_common::act_settled as act;
+/// The screen drawn at `w` × `h`, through a test terminal.
+pub use ui_common::buffer as frame;
 
 /// The built-in tour on its first step, dark theme.
 pub fn tour() -> App {
@@ -34,20 +37,6 @@ pub fn tour_from(name: &str) -> App {
     let mut a = App::open_tour(t.from(at), Theme::dark()).unwrap();
     a.settle();
     a
-}
-
-/// Presses `action` and lets the work it queued finish.
-pub fn act(a: &mut App, action: Action) {
-    update(a, Msg::Action(action), Duration::ZERO);
-    a.settle();
-}
-
-/// The screen drawn at `w` × `h`.
-pub fn frame(a: &mut App, w: u16, h: u16) -> Buffer {
-    update(a, Msg::Resize(w, h), Duration::ZERO);
-    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
-    t.draw(|f| view::render(a, f)).unwrap();
-    t.backend().buffer().clone()
 }
 
 /// The screen drawn at `w` × `h`, as text, a line a row.
