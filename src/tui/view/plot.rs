@@ -457,15 +457,30 @@ pub fn render_against(app: &App, other: Option<&Trace>, area: Rect, buf: &mut Bu
     } else {
         edges.iter().step_by(every).map(|&w| wf.end(w)).collect()
     };
-    for x in ends {
-        if let Some(c) = f.col(x) {
+    // Each label centred under its end; every k-th of them, k the smallest that lets all
+    // those taken fit apart, so the labels shown are evenly spaced.
+    let labels: Vec<(u16, String)> = ends
+        .into_iter()
+        .filter_map(|x| {
+            let c = f.col(x)?;
             let s = secs(x).trim_end_matches(".0s").to_string() + "s";
-            let cx = f.inner.x + c;
-            let start = cx.saturating_sub(s.chars().count() as u16 / 2);
-            if start >= next_free && start + (s.chars().count() as u16) <= f.inner.right() {
-                buf.set_stringn(start, by, &s, s.chars().count(), t.dim);
-                next_free = start + s.chars().count() as u16 + 1;
-            }
+            let start = (f.inner.x + c).saturating_sub(s.chars().count() as u16 / 2);
+            (start + s.chars().count() as u16 <= f.inner.right()).then_some((start, s))
+        })
+        .collect();
+    let fits = |k: usize| {
+        let mut free = f.inner.x;
+        labels.iter().step_by(k).all(|(start, s)| {
+            let ok = *start >= free;
+            free = start + s.chars().count() as u16 + 1;
+            ok
+        })
+    };
+    let k = (1..=labels.len().max(1)).find(|&k| fits(k)).unwrap_or(1);
+    for (start, s) in labels.iter().step_by(k) {
+        if *start >= next_free {
+            buf.set_stringn(*start, by, s, s.chars().count(), t.dim);
+            next_free = start + s.chars().count() as u16 + 1;
         }
     }
 }
