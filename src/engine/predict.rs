@@ -98,6 +98,18 @@ impl Question {
         }
     }
 
+    /// The cell a pane question asks about, when every choice is that one cell's (the
+    /// question is then "with what value?" alone); None for a fate question.
+    pub fn one_cell(&self) -> Option<CellId> {
+        match self {
+            Question::Pane { choices, .. } => {
+                let c = choices.first()?.cell;
+                choices.iter().all(|o| o.cell == c).then_some(c)
+            }
+            Question::Fate { .. } => None,
+        }
+    }
+
     /// The right answer's index among the choices.
     pub fn answer(&self) -> usize {
         match self {
@@ -270,23 +282,17 @@ pub fn ask(
         Ask::NextLate | Ask::Event(_) => {
             let offset = match ask {
                 Ask::Event(i) => (i >= from && i < stream.len()).then_some(i)?,
-                _ => {
-                    let mut probe = t.clone();
-                    loop {
-                        let before = probe.arrived();
-                        if before >= stream.len() {
-                            return None;
-                        }
-                        probe.advance_to(stream, before + 1, false);
-                        if probe
-                            .fates()
-                            .get(before)
-                            .is_some_and(|f| *f != Fate::OnTime)
-                        {
-                            break before;
-                        }
+                // The run itself goes on, one arrival at a time, until one is not on time.
+                _ => loop {
+                    let before = t.arrived();
+                    if before >= stream.len() {
+                        return None;
                     }
-                }
+                    t.advance_to(stream, before + 1, false);
+                    if t.fates().get(before).is_some_and(|f| *f != Fate::OnTime) {
+                        break before;
+                    }
+                },
             };
             t.advance_to(stream, offset + 1, false);
             Some(Question::Fate {

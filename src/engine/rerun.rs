@@ -73,6 +73,15 @@ pub struct Answer {
     pub score: Option<FrontierPoint>,
 }
 
+impl Answer {
+    /// Whether it answers a re-run of the parallel job (a job whose shape was refused too).
+    pub fn is_job(&self) -> bool {
+        self.trace
+            .as_ref()
+            .map_or(true, |t| t.pipeline_config().is_some())
+    }
+}
+
 impl Rerun {
     /// Whether it re-runs the parallel job.
     pub fn is_job(&self) -> bool {

@@ -191,16 +191,23 @@ pub fn lookup(ev: &KeyEvent) -> Option<Action> {
 /// The footer's hints: (keys, hint). For a run without a pipeline in table order, with only
 /// the job toggle of the job's keys; for a run with one (the parallel job) the job's keys
 /// first, without what such a run does not offer (inspect, late and dropped events, policies,
-/// window selection). With the inspector open, ← → step through the events.
+/// window selection). With the inspector open, ← → step through the events. In a tour, the
+/// keys that move through it come first (the caption band's rule has no room for them beside
+/// a long title at 80 columns); while the room votes on a tour's question, 1 2 3 answer it
+/// and are not offered as policies.
 pub fn footer_hints(
     pipeline: bool,
     inspecting: bool,
+    tour: bool,
+    voting: bool,
 ) -> impl Iterator<Item = (&'static str, &'static str)> {
-    let first = KEYMAP
-        .iter()
-        .filter(move |b| pipeline && b.group == Group::Job);
+    let first = KEYMAP.iter().filter(move |b| {
+        (tour && b.action == Action::TourNext) || (pipeline && b.group == Group::Job)
+    });
     let rest = KEYMAP.iter().filter(move |b| {
-        if pipeline {
+        if b.action == Action::TourNext || (voting && matches!(b.action, Action::Policy(_))) {
+            false
+        } else if pipeline {
             b.group != Group::Job
                 && !matches!(
                     b.action,
@@ -218,6 +225,7 @@ pub fn footer_hints(
             let keys = match b.action {
                 Action::DialUp => "←→",
                 Action::NextException => "<>",
+                Action::TourNext => "n N",
                 Action::Help => "?",
                 Action::Policy(_) | Action::WindowNext => "",
                 _ => b.label,

@@ -19,38 +19,29 @@ use twoclocks::tui::scenario::Scenario;
 use twoclocks::tui::theme::{Theme, Use};
 use twoclocks::tui::{app_for, Options};
 
+/// The classroom app with the default dials (fixed 20 s, no grace) in `theme`, settled.
+fn classroom(theme: Theme) -> App {
+    let mut a = app_for(Options {
+        scenario: Scenario::classroom(),
+        config: EngineConfig::fixed(20_000.0, 0.0),
+        speed: 10.0,
+        theme,
+        play: false,
+    });
+    a.settle();
+    a
+}
+
 /// The classroom app with the default dials (fixed 20 s, no grace), frontier computed once.
 pub fn app() -> App {
     static BASE: OnceLock<App> = OnceLock::new();
-    BASE.get_or_init(|| {
-        let mut a = app_for(Options {
-            scenario: Scenario::classroom(),
-            config: EngineConfig::fixed(20_000.0, 0.0),
-            speed: 10.0,
-            theme: Theme::mono(),
-            play: false,
-        });
-        a.settle();
-        a
-    })
-    .clone()
+    BASE.get_or_init(|| classroom(Theme::mono())).clone()
 }
 
 /// The classroom app as [`app`] makes it, in the dark theme, frontier computed once.
 pub fn base() -> App {
     static BASE: OnceLock<App> = OnceLock::new();
-    BASE.get_or_init(|| {
-        let mut a = app_for(Options {
-            scenario: Scenario::classroom(),
-            config: EngineConfig::fixed(20_000.0, 0.0),
-            speed: 10.0,
-            theme: Theme::dark(),
-            play: false,
-        });
-        a.settle();
-        a
-    })
-    .clone()
+    BASE.get_or_init(|| classroom(Theme::dark())).clone()
 }
 
 /// [`app`] in job mode, paused at processing time `secs`.

@@ -162,11 +162,7 @@ impl App {
             c.store(true, std::sync::atomic::Ordering::Relaxed);
         }
         let preset = step.scenario.preset();
-        let mut config = preset.config;
-        config.window = step.window_fn();
-        let dials = step
-            .dials
-            .over(Dials::from_config(&config, preset.speed.unwrap_or(10.0)));
+        let dials = step.run_dials();
         let mut fresh = App::new_shared(scenario, dials, self.theme);
         // Answers to the old state's re-runs are never taken by the new one.
         fresh.generation += self.generation;

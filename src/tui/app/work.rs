@@ -50,8 +50,6 @@ pub enum Done {
     Rerun {
         /// The number of the re-run this answers (dropped unless it is the newest).
         generation: u64,
-        /// It re-ran the job (which has no score of its own: the single run's is kept).
-        job: bool,
         /// The run to the playhead, or why the job's shape was refused.
         trace: Result<Box<Trace>, PipelineError>,
         /// The whole run's score (the single processor's; None for the job).
@@ -89,7 +87,6 @@ impl Work {
             } => match rerun.run(&cancel) {
                 Some(a) => Done::Rerun {
                     generation,
-                    job: rerun.is_job(),
                     trace: a.trace.map(Box::new),
                     score: a.score,
                 },
@@ -141,7 +138,7 @@ impl App {
             self.cancel = None;
             // Never cancelled, so always answered.
             if let Some(a) = rerun.run(&AtomicBool::new(false)) {
-                self.take_answer(rerun.is_job(), a);
+                self.take_answer(a);
             }
             return;
         }
@@ -155,8 +152,8 @@ impl App {
 
     /// A re-run's answer replaces the run drawn; a single run's score replaces the score (the
     /// job has none of its own).
-    fn take_answer(&mut self, job: bool, a: Answer) {
-        if !job {
+    fn take_answer(&mut self, a: Answer) {
+        if !a.is_job() {
             self.score = a.score;
         }
         self.take_trace(a.trace);
@@ -182,7 +179,6 @@ impl App {
         match done {
             Done::Rerun {
                 generation,
-                job,
                 trace,
                 score,
             } => {
@@ -191,13 +187,10 @@ impl App {
                 }
                 self.rerunning = false;
                 self.cancel = None;
-                self.take_answer(
-                    job,
-                    Answer {
-                        trace: trace.map(|t| *t),
-                        score,
-                    },
-                );
+                self.take_answer(Answer {
+                    trace: trace.map(|t| *t),
+                    score,
+                });
                 true
             }
             Done::Cancelled { .. } => false,

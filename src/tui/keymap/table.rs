@@ -122,7 +122,7 @@ fn bindings() -> Vec<Binding> {
             action: Action::TourNext,
             label: "n/PgDn",
             help: "tour: next step",
-            hint: None,
+            hint: Some("step"),
             group: Group::Playback,
             pair: Some(Pair {
                 label: "n N",

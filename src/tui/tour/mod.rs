@@ -250,6 +250,16 @@ impl Step {
         self.windows
             .unwrap_or_else(|| self.scenario.preset().config.window)
     }
+
+    /// The dials the step runs with: its scenario's presets (at the scenario's speed, else
+    /// 10×) cut by the step's window function, the step's own dials over them.
+    pub fn run_dials(&self) -> Dials {
+        let preset = self.scenario.preset();
+        let mut config = preset.config;
+        config.window = self.window_fn();
+        self.dials
+            .over(Dials::from_config(&config, preset.speed.unwrap_or(10.0)))
+    }
 }
 
 /// A tour being given: its steps, the one shown, and each stream a step plays, built once.
@@ -347,10 +357,7 @@ impl Tour {
                 ),
             };
             if let Some((ask, line)) = step.predict {
-                let preset = step.scenario.preset();
-                let mut config = preset.config;
-                config.window = window;
-                let cfg = step.dials.over(Dials::from_config(&config, 1.0)).config();
+                let cfg = step.run_dials().config();
                 let arrived = match step.playhead {
                     At::Start => 0,
                     At::Time(t) => s.stream.events.partition_point(|e| e.proc_time <= t),

@@ -6,7 +6,7 @@
 
 use crate::engine::predict::{capitalised, choice_text, window_text, Choice, Question};
 use crate::engine::trace::figures::Figures;
-use crate::engine::Stream;
+use crate::engine::{CellId, Stream};
 use crate::tui::dials::Dials;
 
 /// What a caption quotes: the figures of the run on screen at its playhead, its dials, the
@@ -171,7 +171,9 @@ pub fn value(name: &str, q: &Quoted) -> Option<String> {
             _ => "—".into(),
         }),
         "choices" => Some(match q.asked {
-            Some((Question::Pane { choices, .. }, stream)) => choices_text(choices, stream),
+            Some((q @ Question::Pane { choices, .. }, stream)) => {
+                choices_text(choices, q.one_cell(), stream)
+            }
             _ => "—".into(),
         }),
         _ => None,
@@ -181,12 +183,11 @@ pub fn value(name: &str, q: &Quoted) -> Option<String> {
 /// A pane question and its choices, as short as a caption at 80 columns needs: one window
 /// for all (`Window 90–120 s of a fires next. With what value? [1] 4 · [2] 9 · [3] 10`), or
 /// each choice its own (`Which pane fires next? [1] 90–120 s of a: 4 · …`).
-fn choices_text(choices: &[Choice], stream: &Stream) -> String {
-    let one = choices.windows(2).all(|w| w[0].cell == w[1].cell);
-    match choices.first() {
-        Some(first) if one => format!(
+fn choices_text(choices: &[Choice], one: Option<CellId>, stream: &Stream) -> String {
+    match one {
+        Some(cell) => format!(
             "{} fires next. With what value? {}",
-            capitalised(&window_text(first.cell, stream)),
+            capitalised(&window_text(cell, stream)),
             choices
                 .iter()
                 .enumerate()

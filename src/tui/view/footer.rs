@@ -58,17 +58,10 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         let mut hints: Vec<(&str, &str)> = footer_hints(
             app.trace.pipeline_config().is_some(),
             app.selection.inspected.is_some(),
+            app.tour.is_some(),
+            app.voting().is_some(),
         )
         .collect();
-        // While the room votes, 1 2 3 answer the question, not pick a policy.
-        if app.voting().is_some() {
-            hints.retain(|(_, hint)| !hint.starts_with("1 2 3"));
-        }
-        // In a tour, the keys that move through it come first (the caption band's rule has
-        // no room for them in a long title at 80 columns).
-        if app.tour.is_some() {
-            hints.insert(0, ("n N", "step"));
-        }
         let width = |h: &[(&str, &str)]| -> usize {
             h.iter()
                 .map(|(k, d)| {

@@ -34,15 +34,15 @@ pub(super) fn asked(app: &App, f: &PlotFrame, buf: &mut Buffer) {
     // on the playhead's row.
     let at = match app.voting() {
         Some(Question::Fate { event, .. }) => (event.event_time, event.proc_time),
-        Some(Question::Pane { choices, .. }) => match choices.first() {
-            // Its middle, or as far into it as the plot shows.
-            Some(c) if choices.iter().all(|o| o.cell == c.cell) => (
-                ((c.cell.window.start() + c.cell.window.end()) / 2.0)
+        // Its middle, or as far into it as the plot shows.
+        Some(q @ Question::Pane { .. }) => match q.one_cell() {
+            Some(c) => (
+                ((c.window.start() + c.window.end()) / 2.0)
                     .min(f.x.1 - f.cell_size().0 / 2.0)
-                    .max(c.cell.window.start()),
+                    .max(c.window.start()),
                 app.playhead.now,
             ),
-            _ => return,
+            None => return,
         },
         None => return,
     };
