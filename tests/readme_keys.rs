@@ -4,7 +4,7 @@
 
 use twoclocks::tui::keymap::keys_table;
 
-const BEGIN: &str = "<!-- keys: written from src/tui/keymap.rs";
+const BEGIN: &str = "<!-- keys: written from crates/tui/src/keymap.rs";
 const END: &str = "<!-- keys: end -->";
 
 #[test]

@@ -11,7 +11,6 @@ mod ui_common;
 
 use std::collections::BTreeMap;
 
-use clap::ValueEnum;
 use serde_json::Value;
 use twoclocks::cli::{parse, ui_options, Invocation};
 use twoclocks::engine::pipeline::Outage;
@@ -48,8 +47,7 @@ fn squeeze(s: &str) -> String {
 }
 
 fn description(name: ScenarioName) -> String {
-    let value = name.to_possible_value().expect("listed");
-    value.get_help().expect("described").to_string()
+    name.description().to_string()
 }
 
 #[test]

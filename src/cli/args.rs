@@ -273,6 +273,16 @@ const GENERATOR_FLAGS: [&str; 7] = [
 /// The flags that choose the window, by argument id: any of them replaces a scenario's window.
 const WINDOW_FLAGS: [&str; 5] = ["window", "slide", "session", "ttl", "ttl_time"];
 
+/// The parser of `--scenario`: one of the built-in scenarios' names, each listed in `--help`
+/// with its description.
+pub fn scenario_parser() -> impl clap::builder::TypedValueParser<Value = ScenarioName> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    PossibleValuesParser::new(
+        ScenarioName::ALL.map(|n| PossibleValue::new(n.label()).help(n.description())),
+    )
+    .map(|label| ScenarioName::from_label(&label).unwrap_or_default())
+}
+
 /// A scenario's stream with the generator flags given over its presets, and the name it is
 /// shown by (`(custom)` added when a flag changed it). A scenario with a generator of its own
 /// takes `--seed` only.

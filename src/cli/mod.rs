@@ -47,7 +47,7 @@ pub struct UiArgs {
     #[arg(long, default_value_t = 10.0, value_parser = parse_speed, allow_negative_numbers = true)]
     pub speed: f64,
     /// A built-in stream to open on, with its dials; the flags given override its presets.
-    #[arg(long, value_enum, conflicts_with = "input")]
+    #[arg(long, value_parser = crate::cli::args::scenario_parser(), conflicts_with = "input")]
     pub scenario: Option<ScenarioName>,
     /// Open paused instead of playing (the lesson always opens paused).
     #[arg(long)]

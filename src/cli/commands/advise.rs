@@ -26,7 +26,7 @@ use crate::engine::{FrontierPoint, Policy, WatermarkKind, WindowFn};
 pub struct AdviseArgs {
     /// A built-in stream with its window (its watermark and grace are swept, not taken); the
     /// flags given override them (not with --input).
-    #[arg(long, value_enum, conflicts_with = "input")]
+    #[arg(long, value_parser = crate::cli::args::scenario_parser(), conflicts_with = "input")]
     pub scenario: Option<ScenarioName>,
     /// The stream advised on.
     #[command(flatten)]

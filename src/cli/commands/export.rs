@@ -22,7 +22,7 @@ pub struct ExportArgs {
     #[arg(long, value_enum)]
     pub to: Target,
     /// A built-in scenario whose dials to start from; the flags given override them.
-    #[arg(long, value_enum, conflicts_with = "input")]
+    #[arg(long, value_parser = crate::cli::args::scenario_parser(), conflicts_with = "input")]
     pub scenario: Option<ScenarioName>,
     /// The stream `perfect` and `heuristic` watermarks take their lag from (the others do not
     /// read it).

@@ -38,7 +38,7 @@ pub const MAX_FRONTIER_POINTS: usize = 100_000;
 pub struct FrontierArgs {
     /// A built-in stream with its window and watermark family (the sweep sets the grace; a
     /// scenario's early trigger is left out); the flags given override them (not with --input).
-    #[arg(long, value_enum, conflicts_with = "input")]
+    #[arg(long, value_parser = crate::cli::args::scenario_parser(), conflicts_with = "input")]
     pub scenario: Option<ScenarioName>,
     /// The stream the sweep runs over.
     #[command(flatten)]

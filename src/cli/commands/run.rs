@@ -44,7 +44,7 @@ pub enum TableOrJson {
 pub struct RunArgs {
     /// A built-in stream with its dials; the flags given override its presets (not with
     /// --input).
-    #[arg(long, value_enum, conflicts_with = "input")]
+    #[arg(long, value_parser = crate::cli::args::scenario_parser(), conflicts_with = "input")]
     pub scenario: Option<ScenarioName>,
     /// The stream to run.
     #[command(flatten)]

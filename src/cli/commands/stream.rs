@@ -26,7 +26,7 @@ pub enum StreamFormat {
 pub struct StreamArgs {
     /// A built-in stream with its dials; the flags given override its presets (not with
     /// --input).
-    #[arg(long, value_enum, conflicts_with = "input")]
+    #[arg(long, value_parser = crate::cli::args::scenario_parser(), conflicts_with = "input")]
     pub scenario: Option<ScenarioName>,
     /// The stream to write: read from a CSV file or generated.
     #[command(flatten)]

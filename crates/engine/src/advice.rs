@@ -1,0 +1,544 @@
+//! The advisor: for each watermark kind, the settings no other beats on emit delay, events lost
+//! and windows wrong (the Pareto set), and the cheapest setting that meets an accuracy target,
+//! with the state it costs. The grids it sweeps are decided here; the points come from the
+//! frontier's [`sweep`].
+
+use super::frontier::slack::{self, Clocked, SlackStats};
+use super::frontier::{point, sweep, FrontierPoint, Policy, POLICIES};
+use super::processor::{EngineConfig, Output, Processor};
+use super::stream::Stream;
+use super::watermark::{Watermark, WatermarkKind};
+use super::window::oracle;
+
+/// The accuracy target when none is given, percent.
+pub const DEFAULT_TARGET: f64 = 99.9;
+/// The largest emit delay considered when none is given, ms (the frontier's grid reaches it).
+pub const DEFAULT_MAX_DELAY: f64 = 120_000.0;
+/// Steps in each of the lag and grace grids: 0 to the largest emit delay, 25 values.
+pub const GRID_STEPS: usize = slack::GRID_STEPS as usize;
+/// The heuristic watermark's quantiles swept (it has no lag: its quantile sets how far behind
+/// it runs).
+pub const HEURISTIC_QS: [f64; 7] = [0.5, 0.75, 0.9, 0.95, 0.99, 0.999, 1.0];
+
+/// A watermark kind the advisor sweeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Kind {
+    /// Processing time − a fixed lag: the lag is swept.
+    Fixed,
+    /// Processing time − a quantile of the recent delays: the quantile is swept.
+    Heuristic,
+    /// Highest event time seen − a bound: the bound is swept.
+    Bounded,
+}
+
+impl Kind {
+    /// The three kinds, in the order they are printed.
+    pub const ALL: [Kind; 3] = [Kind::Fixed, Kind::Heuristic, Kind::Bounded];
+
+    /// The name on the command line and in the output.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Fixed => "fixed",
+            Kind::Heuristic => "heuristic",
+            Kind::Bounded => "bounded",
+        }
+    }
+}
+
+/// The lags and graces swept: `0, max/24, …, max` ms.
+pub fn grid(max_delay: f64) -> Vec<f64> {
+    (0..=GRID_STEPS)
+        .map(|i| max_delay * i as f64 / GRID_STEPS as f64)
+        .collect()
+}
+
+/// One setting swept, scored.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Candidate {
+    /// The watermark it runs with (its lag, bound or quantile set).
+    pub watermark: WatermarkKind,
+    /// Its score. For the heuristic, `lag` is the watermark's mean distance behind processing
+    /// time over the run (what it holds windows back by), and `emit_delay` that + the grace.
+    pub point: FrontierPoint,
+}
+
+pub use super::frontier::slack::StateCost;
+
+/// Runs `cfg` over the stream and measures the peak of its open cells and state bytes.
+pub fn state_cost(stream: &Stream, cfg: EngineConfig) -> StateCost {
+    let mut p = Processor::for_stream(cfg, stream);
+    let mut out = Output::default();
+    let mut cost = StateCost::default();
+    for e in &stream.events {
+        p.step(e, &mut out);
+        out.clear();
+        cost.peak_open_cells = cost.peak_open_cells.max(p.open_cells());
+        cost.peak_state_bytes = cost.peak_state_bytes.max(p.state_bytes());
+    }
+    cost
+}
+
+pub use super::frontier::{dominates, envelope, pareto};
+
+/// The three policies run with `base`'s window function and the fixed-lag watermark, scored.
+pub fn policies(stream: &Stream, base: EngineConfig) -> Vec<(Policy, FrontierPoint)> {
+    let truth = oracle(stream, &base.window);
+    let fixed = EngineConfig {
+        watermark: WatermarkKind::Fixed { lag: 0.0 },
+        early: None,
+        ..base
+    };
+    POLICIES
+        .iter()
+        .map(|p| (*p, point(stream, &truth, fixed, p.lag, p.grace)))
+        .collect()
+}
+
+/// Which setting the advisor gives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Choice {
+    /// The least emit delay among the settings at or above the target (ties: least state).
+    Meets(usize),
+    /// No setting reaches the target: the most accurate one (ties: least emit delay, then
+    /// least state).
+    Closest(usize),
+}
+
+impl Choice {
+    /// The index of the setting chosen.
+    pub fn index(self) -> usize {
+        match self {
+            Choice::Meets(i) | Choice::Closest(i) => i,
+        }
+    }
+}
+
+/// Chooses among `points`: the cheapest meeting `target` percent, or the most accurate.
+/// `state` gives a setting's cost; it is asked only of the settings tied on the rest.
+/// `None` when there are no points.
+pub fn choose(
+    points: &[FrontierPoint],
+    target: f64,
+    mut state: impl FnMut(usize) -> usize,
+) -> Option<Choice> {
+    let meets: Vec<usize> = (0..points.len())
+        .filter(|&i| points[i].score.accuracy() >= target)
+        .collect();
+    // The settings tied for the least key, compared by `total_cmp` (so a NaN ties with
+    // itself and the best is always among them).
+    let tied = |among: &[usize], key: &dyn Fn(usize) -> (f64, f64)| -> Vec<usize> {
+        let order = |a: (f64, f64), b: (f64, f64)| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1));
+        let Some(best) = among.iter().map(|&i| key(i)).min_by(|&a, &b| order(a, b)) else {
+            return Vec::new();
+        };
+        among
+            .iter()
+            .copied()
+            .filter(|&i| order(key(i), best).is_eq())
+            .collect()
+    };
+    // A lone setting is taken without asking its state (a run).
+    let least_state = |among: Vec<usize>, state: &mut dyn FnMut(usize) -> usize| match among[..] {
+        [only] => Some(only),
+        _ => among.into_iter().min_by_key(|&i| (state(i), i)),
+    };
+    if !meets.is_empty() {
+        let t = tied(&meets, &|i| (points[i].emit_delay, 0.0));
+        return least_state(t, &mut state).map(Choice::Meets);
+    }
+    let all: Vec<usize> = (0..points.len()).collect();
+    let t = tied(&all, &|i| {
+        (-points[i].score.accuracy(), points[i].emit_delay)
+    });
+    least_state(t, &mut state).map(Choice::Closest)
+}
+
+/// Chooses among a frontier's points (swept with `base`'s window and watermark family): the
+/// cheapest meeting `target`, ties broken by a run's peak state.
+pub fn choose_on_frontier(
+    stream: &Stream,
+    base: EngineConfig,
+    points: &[FrontierPoint],
+    target: f64,
+) -> Option<Choice> {
+    choose(points, target, |i| {
+        let p = &points[i];
+        let cfg = EngineConfig {
+            watermark: base.watermark.with_lag(p.lag),
+            grace: p.grace,
+            early: None,
+            ..base
+        };
+        state_cost(stream, cfg).peak_state_bytes
+    })
+}
+
+/// The advice for one watermark kind.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KindAdvice {
+    /// The kind swept.
+    pub kind: Kind,
+    /// Every setting swept with an emit delay within the largest considered, lag-major.
+    pub candidates: Vec<Candidate>,
+    /// The Pareto-optimal candidates' indexes, by emit delay.
+    pub pareto: Vec<usize>,
+    /// The setting advised (`None` when no setting lies within the largest emit delay).
+    pub choice: Option<Choice>,
+    /// The advised setting's state over a run.
+    pub state: Option<StateCost>,
+}
+
+impl KindAdvice {
+    /// The advised candidate, if any.
+    pub fn advised(&self) -> Option<&Candidate> {
+        self.choice.map(|c| &self.candidates[c.index()])
+    }
+}
+
+/// What the advisor is asked: the target, the largest emit delay, the kinds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Request {
+    /// Accuracy target, percent of the true total counted.
+    pub target: f64,
+    /// The largest emit delay considered, ms.
+    pub max_delay: f64,
+    /// The kinds swept.
+    pub kinds: Vec<Kind>,
+    /// The heuristic's history length.
+    pub heuristic_n: usize,
+}
+
+/// The whole advice: one entry per kind asked, in the order asked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Advice {
+    /// What was asked.
+    pub request: Request,
+    /// Per kind.
+    pub kinds: Vec<KindAdvice>,
+}
+
+impl Advice {
+    /// The setting advised over all kinds: among the kinds' advised settings, one meeting the
+    /// target before any that does not, then the least emit delay, then the least state, then
+    /// the higher accuracy.
+    pub fn best(&self) -> Option<(&KindAdvice, &Candidate)> {
+        self.kinds
+            .iter()
+            .filter_map(|k| k.advised().map(|c| (k, c)))
+            .min_by(|(ka, a), (kb, b)| {
+                let misses = |k: &KindAdvice| !matches!(k.choice, Some(Choice::Meets(_)));
+                misses(ka)
+                    .cmp(&misses(kb))
+                    .then(a.point.emit_delay.total_cmp(&b.point.emit_delay))
+                    .then(
+                        ka.state
+                            .map(|s| s.peak_state_bytes)
+                            .cmp(&kb.state.map(|s| s.peak_state_bytes)),
+                    )
+                    .then(
+                        b.point
+                            .score
+                            .accuracy()
+                            .total_cmp(&a.point.score.accuracy()),
+                    )
+            })
+    }
+}
+
+/// The mean distance, ms, of the watermark behind processing time after each event (0 for an
+/// empty stream).
+pub fn mean_lag(stream: &Stream, kind: WatermarkKind) -> f64 {
+    let mut wm = Watermark::new(kind, stream.max_delay());
+    let mut sum = 0.0;
+    for e in &stream.events {
+        sum += e.proc_time - wm.observe(e);
+    }
+    if stream.events.is_empty() {
+        0.0
+    } else {
+        sum / stream.events.len() as f64
+    }
+}
+
+/// The settings swept for one kind, scored, keeping those within the largest emit delay.
+pub fn candidates(
+    stream: &Stream,
+    base: EngineConfig,
+    kind: Kind,
+    req: &Request,
+) -> Vec<Candidate> {
+    let steps = grid(req.max_delay);
+    let base = EngineConfig {
+        grace: 0.0,
+        early: None,
+        ..base
+    };
+    let within = |c: &Candidate| c.point.emit_delay <= req.max_delay;
+    match kind {
+        Kind::Fixed | Kind::Bounded => {
+            let watermark = match kind {
+                Kind::Fixed => WatermarkKind::Fixed { lag: 0.0 },
+                _ => WatermarkKind::Bounded { bound: 0.0 },
+            };
+            let base = EngineConfig { watermark, ..base };
+            sweep(stream, base, &steps, &steps)
+                .into_iter()
+                .map(|point| Candidate {
+                    watermark: watermark.with_lag(point.lag),
+                    point,
+                })
+                .filter(within)
+                .collect()
+        }
+        Kind::Heuristic => HEURISTIC_QS
+            .iter()
+            .flat_map(|&q| {
+                let watermark = WatermarkKind::Heuristic {
+                    q,
+                    n: req.heuristic_n,
+                };
+                let lag = mean_lag(stream, watermark);
+                let base = EngineConfig { watermark, ..base };
+                sweep(stream, base, &[0.0], &steps)
+                    .into_iter()
+                    .map(move |p| Candidate {
+                        watermark,
+                        point: FrontierPoint {
+                            lag,
+                            emit_delay: lag + p.grace,
+                            ..p
+                        },
+                    })
+            })
+            .filter(within)
+            .collect(),
+    }
+}
+
+/// Advises from already scored candidates: the Pareto set and the choice, with `state` giving
+/// a candidate's cost (asked of ties and of the one chosen).
+pub fn advise_kind(
+    kind: Kind,
+    candidates: Vec<Candidate>,
+    target: f64,
+    mut state: impl FnMut(&Candidate) -> StateCost,
+) -> KindAdvice {
+    let points: Vec<FrontierPoint> = candidates.iter().map(|c| c.point).collect();
+    let pareto = pareto(&points);
+    let mut costs: Vec<Option<StateCost>> = vec![None; candidates.len()];
+    let mut cost = |i: usize| *costs[i].get_or_insert_with(|| state(&candidates[i]));
+    let choice = choose(&points, target, |i| cost(i).peak_state_bytes);
+    let state = choice.map(|c| cost(c.index()));
+    KindAdvice {
+        kind,
+        candidates,
+        pareto,
+        choice,
+        state,
+    }
+}
+
+/// The advice for a stream: each kind swept with `base`'s window function.
+pub fn advise(stream: &Stream, base: EngineConfig, req: &Request) -> Advice {
+    let kinds = req
+        .kinds
+        .iter()
+        .map(|&kind| {
+            let cands = candidates(stream, base, kind, req);
+            advise_kind(kind, cands, req.target, |c| {
+                state_cost(stream, config_of(base, c))
+            })
+        })
+        .collect();
+    Advice {
+        request: req.clone(),
+        kinds,
+    }
+}
+
+/// The advice from a log's slack statistics ([`SlackStats`]): the fixed and bounded kinds
+/// asked for (the heuristic needs every arrival's delay, which the statistics do not keep),
+/// swept on the statistics' grid, with the state each setting costs counted from them. On a
+/// stream's own statistics it is the advice [`advise`] gives for those kinds, when the
+/// statistics' grid is the request's (step = largest emit delay / [`GRID_STEPS`]).
+pub fn advise_stats(stats: &SlackStats, req: &Request) -> Advice {
+    let kinds = req
+        .kinds
+        .iter()
+        .filter_map(|&kind| {
+            let clocked = match kind {
+                Kind::Fixed => Clocked::Fixed,
+                Kind::Bounded => Clocked::Bounded,
+                Kind::Heuristic => return None,
+            };
+            let cands = stats
+                .sweep(clocked)
+                .into_iter()
+                .map(|point| Candidate {
+                    watermark: clocked.watermark(point.lag),
+                    point,
+                })
+                .filter(|c| c.point.emit_delay <= req.max_delay)
+                .collect();
+            Some(advise_kind(kind, cands, req.target, |c| {
+                stats.state_cost(clocked, c.point.lag, c.point.grace)
+            }))
+        })
+        .collect();
+    Advice {
+        request: req.clone(),
+        kinds,
+    }
+}
+
+/// The engine's dials for a candidate: `base`'s window with its watermark and grace.
+pub fn config_of(base: EngineConfig, c: &Candidate) -> EngineConfig {
+    EngineConfig {
+        watermark: c.watermark,
+        grace: c.point.grace,
+        early: None,
+        ..base
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frontier::Score;
+    use proptest::prelude::*;
+
+    fn pt(delay: f64, lost: i64, wrong: usize) -> FrontierPoint {
+        FrontierPoint {
+            lag: delay,
+            grace: 0.0,
+            emit_delay: delay,
+            dropped: 0,
+            score: Score {
+                wrong_windows: wrong,
+                events_lost: lost,
+                max_error: lost,
+                truth_total: 1000,
+            },
+        }
+    }
+
+    #[test]
+    fn the_grid_runs_from_zero_to_the_largest_delay() {
+        let g = grid(120_000.0);
+        assert_eq!(g.len(), 25);
+        assert_eq!(g[0], 0.0);
+        assert_eq!(g[1], 5_000.0);
+        assert_eq!(g[24], 120_000.0);
+    }
+
+    #[test]
+    fn pareto_keeps_the_trade_offs_and_drops_the_beaten() {
+        let pts = [
+            pt(0.0, 50, 5),
+            pt(10.0, 10, 2),
+            pt(10.0, 20, 1),
+            pt(20.0, 10, 2), // beaten by the second
+            pt(30.0, 0, 0),
+            pt(40.0, 0, 0), // beaten by the fifth
+        ];
+        assert_eq!(pareto(&pts), vec![0, 1, 2, 4]);
+    }
+
+    #[test]
+    fn the_cheapest_meeting_the_target_is_advised() {
+        // Accuracy = 100·(1 − lost/1000): 95, 99.9, 99.9, 100.
+        let pts = [
+            pt(0.0, 50, 5),
+            pt(10.0, 1, 1),
+            pt(10.0, 1, 0),
+            pt(30.0, 0, 0),
+        ];
+        let state = [9, 7, 3, 1];
+        assert_eq!(choose(&pts, 99.9, |i| state[i]), Some(Choice::Meets(2)));
+        assert_eq!(choose(&pts, 100.0, |i| state[i]), Some(Choice::Meets(3)));
+        assert_eq!(choose(&pts, 90.0, |i| state[i]), Some(Choice::Meets(0)));
+    }
+
+    #[test]
+    fn no_setting_meeting_the_target_gives_the_most_accurate() {
+        let pts = [pt(0.0, 50, 5), pt(10.0, 5, 1), pt(20.0, 5, 1)];
+        assert_eq!(choose(&pts, 99.99, |_| 0), Some(Choice::Closest(1)));
+        assert_eq!(choose(&[], 99.9, |_| 0), None);
+    }
+
+    #[test]
+    fn state_is_asked_only_of_ties() {
+        let pts = [pt(0.0, 0, 0), pt(10.0, 0, 0)];
+        let mut asked = 0;
+        choose(&pts, 99.0, |_| {
+            asked += 1;
+            0
+        });
+        assert_eq!(asked, 0);
+    }
+
+    #[test]
+    fn the_classroom_stream_gets_advice_for_each_kind() {
+        let s = crate::stream::classroom();
+        let req = Request {
+            target: DEFAULT_TARGET,
+            max_delay: DEFAULT_MAX_DELAY,
+            kinds: Kind::ALL.to_vec(),
+            heuristic_n: WatermarkKind::DEFAULT_N,
+        };
+        let a = advise(&s, EngineConfig::fixed(0.0, 0.0), &req);
+        assert_eq!(a.kinds.len(), 3);
+        for k in &a.kinds {
+            assert!(!k.pareto.is_empty());
+            let c = k.advised().unwrap();
+            assert!(c.point.emit_delay <= DEFAULT_MAX_DELAY);
+            assert!(k.state.unwrap().peak_open_cells > 0);
+            // The advised setting is on the frontier or tied with a point on it.
+            assert!(k.pareto.iter().any(|&i| {
+                let p = &k.candidates[i].point;
+                !dominates(p, &c.point) || p == &c.point
+            }));
+        }
+        assert!(a.best().is_some());
+    }
+
+    prop_compose! {
+        fn arb_point()(d in 0u8..8, lost in 0i64..6, wrong in 0usize..4) -> FrontierPoint {
+            pt(f64::from(d) * 1000.0, lost, wrong)
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn the_pareto_set_is_exactly_the_non_dominated_points(
+            pts in proptest::collection::vec(arb_point(), 0..40)
+        ) {
+            let mut got = pareto(&pts);
+            got.sort_unstable();
+            let want: Vec<usize> = (0..pts.len())
+                .filter(|&i| !pts.iter().any(|q| dominates(q, &pts[i])))
+                .collect();
+            prop_assert_eq!(got, want);
+        }
+
+        #[test]
+        fn the_advised_point_meets_the_target_at_the_least_delay(
+            pts in proptest::collection::vec(arb_point(), 1..40),
+            target in 99.0f64..100.0,
+        ) {
+            let c = choose(&pts, target, |i| i).unwrap();
+            let best = pts.iter().map(|p| p.score.accuracy()).fold(f64::MIN, f64::max);
+            match c {
+                Choice::Meets(i) => {
+                    prop_assert!(pts[i].score.accuracy() >= target);
+                    prop_assert!(pts.iter().all(|p| p.score.accuracy() < target
+                        || p.emit_delay >= pts[i].emit_delay));
+                }
+                Choice::Closest(i) => {
+                    prop_assert!(best < target);
+                    prop_assert_eq!(pts[i].score.accuracy(), best);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,568 @@
+//! Event logs as CSV (`event_time_ms,proc_time_ms,key`) and JSON lines: reading a user's log
+//! into a [`Stream`] (sorted into processing order, every bad row an error naming its line),
+//! and writing a stream out with floats at full round-trip precision.
+
+use std::borrow::Cow;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::Path;
+
+use anyhow::{anyhow, bail, Context, Result};
+
+use crate::quote::quoted;
+use crate::rows::{check_key, time_ms, RawTime, Rows, SourceOptions, SourceReport};
+use crate::spool::Events;
+use twoclocks_engine::Stream;
+
+/// The header an event log must start with.
+pub const HEADER: [&str; 3] = ["event_time_ms", "proc_time_ms", "key"];
+
+/// The longest line read, in bytes (with its line ending).
+const MAX_LINE_BYTES: usize = 16 << 20;
+
+/// Reads an event log in the standard CSV layout from a file.
+pub fn read_events(path: &Path) -> Result<Stream> {
+    let name = crate::quote::path(path);
+    let file = std::fs::File::open(path).with_context(|| format!("cannot open {name}"))?;
+    read_events_from(file, &name)
+}
+
+/// Reads an event log in the standard layout; `name` is used in error messages.
+///
+/// One event per line: `event_time_ms,proc_time_ms,key`, after the header. Lines end in LF or
+/// CRLF. Spaces and tabs around a field are trimmed; a field in double quotes is taken as it is
+/// (`""` is a quote), so a key may hold commas and outer spaces. A blank line, a key with a
+/// control character and a quote that does not close on its line are errors naming the line
+/// (and the column, counted in characters from 1): nothing is skipped.
+pub fn read_events_from<R: Read>(reader: R, name: &str) -> Result<Stream> {
+    read_rows(reader, name, &SourceOptions::default())?
+        .0
+        .into_stream()
+}
+
+/// Where the columns read are in a row.
+pub(crate) struct Columns {
+    event_time: usize,
+    /// The processing-time column, when it is read.
+    pub(crate) proc_time: Option<usize>,
+    key: usize,
+    /// How many fields a row has.
+    count: usize,
+}
+
+/// Reads CSV rows with the header's columns named by `opts` (any other columns are ignored).
+pub fn read_rows<R: Read>(
+    reader: R,
+    name: &str,
+    opts: &SourceOptions,
+) -> Result<(Events, SourceReport)> {
+    let mut lines = LogLines::new(reader, name);
+    let (_, header) = lines.next_line()?.ok_or_else(|| {
+        anyhow!(
+            "{name}, line 1: the file is empty; it must start with a header such as `{}`",
+            HEADER.join(",")
+        )
+    })?;
+    let header = header?;
+    let mut rows = Rows::new(opts, name, "line");
+    let (columns, header_line) = header_columns(header, name, opts, Some(rows.reads_proc_time()))?;
+    let mut ranges: Vec<(usize, usize)> = Vec::with_capacity(columns.count);
+    while let Some((line, text)) = lines.next_line()? {
+        match text.and_then(|text| parse_row(text, name, line, &columns, &mut ranges, opts)) {
+            Ok((et, pt, key)) => rows.push(line, et, pt, &key)?,
+            Err(e) => rows.bad(line, e)?,
+        }
+    }
+    rows.finish(&format!(
+        "the file holds a header and no events (line 1: {})",
+        quoted(&header_line)
+    ))
+}
+
+fn header_text(found: &[&str]) -> String {
+    found.join(",")
+}
+
+/// Where the columns named by `opts` are in a header line, and the header as read; the
+/// processing-time column is looked for when `proc_time` is `Some(true)`, left out with
+/// `Some(false)`, and taken if it is there with `None`.
+pub(crate) fn header_columns(
+    header: &str,
+    name: &str,
+    opts: &SourceOptions,
+    proc_time: Option<bool>,
+) -> Result<(Columns, String)> {
+    let got = split_fields(header, name, 1)?;
+    let found: Vec<&str> = got.iter().map(|f| f.text.as_ref()).collect();
+    let find = |column: &str, flag: &str| -> Result<usize> {
+        let mut at = found.iter().enumerate().filter(|(_, f)| **f == column);
+        match (at.next(), at.next()) {
+            (Some((i, _)), None) => Ok(i),
+            (Some((i, _)), Some((j, _))) => bail!(
+                "{name}, line 1: the column {} ({flag}) appears twice, as columns {} and {}; \
+                 each column is named once",
+                quoted(column),
+                i + 1,
+                j + 1
+            ),
+            (None, _) => {
+                let listed: Vec<String> = found.iter().map(|f| quoted(f)).collect();
+                bail!(
+                    "{name}, line 1: no column {} ({flag}); the columns found are {}",
+                    quoted(column),
+                    listed.join(", ")
+                )
+            }
+        }
+    };
+    let columns = Columns {
+        event_time: find(&opts.event_time_col, "--event-time-col")?,
+        proc_time: match proc_time {
+            Some(true) => Some(find(&opts.proc_time_col, "--proc-time-col")?),
+            Some(false) => None,
+            None => find(&opts.proc_time_col, "--proc-time-col").ok(),
+        },
+        key: find(&opts.key_col, "--key-col")?,
+        count: found.len(),
+    };
+    Ok((columns, header_text(&found)))
+}
+
+/// One row's event time, processing time (if read) and key.
+pub(crate) fn parse_row<'t>(
+    text: &'t str,
+    name: &str,
+    line: u64,
+    columns: &Columns,
+    ranges: &mut Vec<(usize, usize)>,
+    opts: &SourceOptions,
+) -> Result<(f64, Option<f64>, Cow<'t, str>)> {
+    let at = |e: anyhow::Error| anyhow!("{name}, line {line}: {e}");
+    // Most rows hold no quote: their fields are split on the bytes, without allocating.
+    let split = if !text.contains('"') {
+        ranges.clear();
+        let mut from = 0;
+        for (i, b) in text.bytes().enumerate() {
+            if b == b',' {
+                ranges.push((from, i));
+                from = i + 1;
+            }
+        }
+        ranges.push((from, text.len()));
+        if ranges.len() != columns.count {
+            return Err(wrong_count(name, line, columns.count, ranges.len()));
+        }
+        Split::Plain(ranges)
+    } else {
+        let fields = split_fields(text, name, line)?;
+        if fields.len() != columns.count {
+            return Err(wrong_count(name, line, columns.count, fields.len()));
+        }
+        Split::Quoted(fields)
+    };
+    let field = |i: usize| -> (Cow<'t, str>, Place) {
+        match &split {
+            Split::Plain(ranges) => {
+                let (a, b) = ranges[i];
+                let raw = &text[a..b];
+                let trimmed = raw.trim_start_matches(FIELD_SPACE);
+                let start = a + raw.len() - trimmed.len();
+                (
+                    Cow::Borrowed(trimmed.trim_end_matches(FIELD_SPACE)),
+                    Place::Byte(start),
+                )
+            }
+            Split::Quoted(fields) => {
+                let f = &fields[i];
+                (f.text.clone(), Place::Column(f.column + f.quoted as usize))
+            }
+        }
+    };
+    let (et, _) = field(columns.event_time);
+    let et = time_ms(RawTime::Text(&et), opts.time_format, &opts.event_time_col).map_err(at)?;
+    let pt = match columns.proc_time {
+        Some(i) => {
+            let (pt, _) = field(i);
+            Some(time_ms(RawTime::Text(&pt), opts.time_format, &opts.proc_time_col).map_err(at)?)
+        }
+        None => None,
+    };
+    let (key, place) = field(columns.key);
+    if let Err(e) = check_key(&key, &opts.key_col) {
+        let column = match place {
+            Place::Byte(start) => text[..start].chars().count() + 1,
+            Place::Column(column) => column,
+        };
+        let offset = key.chars().position(char::is_control);
+        return Err(match offset {
+            Some(i) => anyhow!("{name}, line {line}, column {}: {e}", column + i),
+            None => at(e),
+        });
+    }
+    Ok((et, pt, key))
+}
+
+/// Where a field's text starts: a byte offset into the line (its column is counted only when
+/// an error needs it), or the column of a quoted field's first character.
+enum Place {
+    Byte(usize),
+    Column(usize),
+}
+
+/// A row's fields: byte ranges of the line, or unquoted fields.
+enum Split<'r, 't> {
+    Plain(&'r [(usize, usize)]),
+    Quoted(Vec<Field<'t>>),
+}
+
+fn wrong_count(name: &str, line: u64, expected: usize, found: usize) -> anyhow::Error {
+    anyhow!("{name}, line {line}: expected {expected} fields as in the header, found {found}")
+}
+
+/// The lines of a log, numbered from 1, without their line ending; a blank line is an error.
+pub(crate) struct LogLines<'n, R: Read> {
+    reader: BufReader<R>,
+    name: &'n str,
+    buf: Vec<u8>,
+    /// The number of the line last read.
+    number: u64,
+}
+
+impl<'n, R: Read> LogLines<'n, R> {
+    pub(crate) fn new(reader: R, name: &'n str) -> Self {
+        LogLines {
+            reader: BufReader::with_capacity(1 << 16, reader),
+            name,
+            buf: Vec::new(),
+            number: 0,
+        }
+    }
+
+    /// The next line's number and text, `None` at the end of the input.
+    /// A line that is not UTF-8 or blank is a bad row (the inner error); a read error or an
+    /// endless line stops reading (the outer one).
+    pub(crate) fn next_line(&mut self) -> Result<Option<(u64, Result<&str>)>> {
+        let name = self.name;
+        self.buf.clear();
+        // Bounded, so that an endless line (`--input /dev/zero`) ends as an error.
+        let n = (&mut self.reader)
+            .take(MAX_LINE_BYTES as u64 + 1)
+            .read_until(b'\n', &mut self.buf)
+            .with_context(|| format!("{name}, line {}: cannot read", self.number + 1))?;
+        if n == 0 {
+            return Ok(None);
+        }
+        self.number += 1;
+        let line = self.number;
+        if n > MAX_LINE_BYTES {
+            bail!(
+                "{name}, line {line}: the line is longer than {} MiB; a line holds one event",
+                MAX_LINE_BYTES >> 20
+            );
+        }
+        let mut bytes = self.buf.as_slice();
+        if let Some(b) = bytes.strip_suffix(b"\n") {
+            bytes = b.strip_suffix(b"\r").unwrap_or(b);
+        }
+        if line == 1 {
+            bytes = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
+        }
+        let text = std::str::from_utf8(bytes).map_err(|e| {
+            anyhow!(
+                "{name}, line {line}, column {}: not UTF-8 text",
+                String::from_utf8_lossy(&bytes[..e.valid_up_to()])
+                    .chars()
+                    .count()
+                    + 1
+            )
+        });
+        let text = text.and_then(|text| {
+            if text.trim_matches(FIELD_SPACE).is_empty() {
+                bail!(
+                    "{name}, line {line}: the line is blank; remove it (or give --on-bad-row skip)"
+                );
+            }
+            Ok(text)
+        });
+        Ok(Some((line, text)))
+    }
+}
+
+/// What is trimmed around a field.
+const FIELD_SPACE: [char; 2] = [' ', '\t'];
+
+/// One field of a line: its text (unquoted, trimmed) and where it starts.
+#[derive(Debug)]
+struct Field<'t> {
+    /// Borrowed from the line unless quotes had to be undone.
+    text: Cow<'t, str>,
+    /// The column (characters from 1) of its first character after the trimmed spaces: the
+    /// opening quote of a quoted field.
+    column: usize,
+    quoted: bool,
+}
+
+/// Splits a line at its commas: spaces and tabs around a field are trimmed, a field in double
+/// quotes is taken as it is (`""` is a quote).
+fn split_fields<'t>(text: &'t str, name: &str, line: u64) -> Result<Vec<Field<'t>>> {
+    let mut fields = Vec::with_capacity(3);
+    let mut chars = text.char_indices().peekable();
+    // The column of the next character.
+    let mut column = 1;
+    let space = |&(_, c): &(usize, char)| FIELD_SPACE.contains(&c);
+    loop {
+        while chars.next_if(space).is_some() {
+            column += 1;
+        }
+        let start = column;
+        let quoted_field = chars.next_if(|&(_, c)| c == '"').is_some();
+        let field = if quoted_field {
+            column += 1;
+            let mut field = String::new();
+            loop {
+                match chars.next() {
+                    None => bail!(
+                        "{name}, line {line}, column {start}: the quote does not close on its \
+                         line"
+                    ),
+                    Some((_, '"')) => {
+                        column += 1;
+                        if chars.next_if(|&(_, c)| c == '"').is_some() {
+                            column += 1;
+                            field.push('"');
+                        } else {
+                            break;
+                        }
+                    }
+                    Some((_, c)) => {
+                        column += 1;
+                        field.push(c);
+                    }
+                }
+            }
+            while chars.next_if(space).is_some() {
+                column += 1;
+            }
+            if chars.peek().is_some_and(|&(_, c)| c != ',') {
+                bail!(
+                    "{name}, line {line}, column {column}: only a comma may follow a quoted field"
+                );
+            }
+            Cow::Owned(field)
+        } else {
+            let from = chars.peek().map_or(text.len(), |&(i, _)| i);
+            let mut to = from;
+            while let Some((i, c)) = chars.next_if(|&(_, c)| c != ',') {
+                column += 1;
+                to = i + c.len_utf8();
+            }
+            Cow::Borrowed(text[from..to].trim_end_matches(FIELD_SPACE))
+        };
+        fields.push(Field {
+            text: field,
+            column: start,
+            quoted: quoted_field,
+        });
+        if chars.next().is_none() {
+            return Ok(fields);
+        }
+        column += 1;
+    }
+}
+
+/// Writes a stream as CSV with the standard header.
+pub fn write_csv<W: Write>(stream: &Stream, out: W) -> Result<()> {
+    let mut w = std::io::BufWriter::new(out);
+    writeln!(w, "{}", HEADER.join(","))?;
+    // Each key's field once, quoted where reading it back needs it.
+    let keys: Vec<String> = stream.keys.iter().map(|k| key_field(k)).collect();
+    for e in &stream.events {
+        writeln!(
+            w,
+            "{},{},{}",
+            e.event_time, e.proc_time, keys[e.key as usize]
+        )?;
+    }
+    w.flush()?;
+    Ok(())
+}
+
+/// A key as a CSV field: in double quotes (a quote doubled) when it holds a comma or a quote,
+/// or starts or ends with a space or tab that reading would trim.
+fn key_field(key: &str) -> String {
+    let needs_quotes =
+        key.contains([',', '"']) || key.starts_with(FIELD_SPACE) || key.ends_with(FIELD_SPACE);
+    if needs_quotes {
+        format!("\"{}\"", key.replace('"', "\"\""))
+    } else {
+        key.to_string()
+    }
+}
+
+/// Writes a stream as JSON lines: `{"event_time_ms":…,"proc_time_ms":…,"key":"a"}`.
+pub fn write_jsonl<W: Write>(stream: &Stream, mut out: W) -> Result<()> {
+    for e in &stream.events {
+        let row = serde_json::json!({
+            "event_time_ms": e.event_time,
+            "proc_time_ms": e.proc_time,
+            "key": stream.key_name(e.key),
+        });
+        serde_json::to_writer(&mut out, &row)?;
+        out.write_all(b"\n")?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_sorts_and_interns() {
+        let s = read_events_from(
+            "event_time_ms,proc_time_ms,key\n10,30,x\n5,20,y\n7,30,x\n".as_bytes(),
+            "t.csv",
+        )
+        .unwrap();
+        assert_eq!(s.keys, vec!["x", "y"]);
+        let named = read_events_from(
+            "event_time_ms,proc_time_ms,key\n1,2,zed\n1,3,amy\n".as_bytes(),
+            "t.csv",
+        )
+        .unwrap();
+        assert_eq!(named.keys, vec!["amy", "zed"]);
+        assert_eq!(named.key_name(named.events[0].key), "zed");
+        let pts: Vec<f64> = s.events.iter().map(|e| e.proc_time).collect();
+        assert_eq!(pts, vec![20.0, 30.0, 30.0]);
+        assert_eq!(s.events[1].event_time, 10.0); // stable for equal processing times
+    }
+
+    #[test]
+    fn bad_rows_name_file_line_and_value() {
+        let err = read_events_from(
+            "event_time_ms,proc_time_ms,key\n1,2,a\n3,oops,b\n".as_bytes(),
+            "t.csv",
+        )
+        .unwrap_err()
+        .to_string();
+        assert_eq!(
+            err,
+            "t.csv, line 3: proc_time_ms 'oops' is not a number of milliseconds nor an RFC 3339 time"
+        );
+        let err = read_events_from("a,b,c\n".as_bytes(), "t.csv")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("line 1"), "{err}");
+        let err = read_events_from("event_time_ms,proc_time_ms,key\n1,2\n".as_bytes(), "t.csv")
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("t.csv, line 2:"), "{err}");
+        let err = read_events_from(
+            "event_time_ms,proc_time_ms,key\nNaN,2,a\n".as_bytes(),
+            "t.csv",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("out of range"), "{err}");
+    }
+
+    fn read(text: &str) -> Result<Stream, String> {
+        read_events_from(text.as_bytes(), "t.csv").map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn a_control_character_in_a_key_is_refused_with_line_and_column() {
+        let err = read("event_time_ms,proc_time_ms,key\n1,2,a\n3,4,b\0c\n").unwrap_err();
+        assert_eq!(
+            err,
+            "t.csv, line 3, column 6: key 'b\\u{0}c' holds a control character (U+0000); \
+             keys must be printable"
+        );
+        let err = read("event_time_ms,proc_time_ms,key\n1,2,\"x\u{1b}[2J\"\n").unwrap_err();
+        assert!(err.starts_with("t.csv, line 2, column 7: "), "{err}");
+        assert!(!err.contains('\u{1b}'), "{err}");
+    }
+
+    #[test]
+    fn blank_lines_are_refused_with_their_line() {
+        for (text, line) in [
+            ("event_time_ms,proc_time_ms,key\n1,2,a\n\n3,4,b\n", 3),
+            (
+                "event_time_ms,proc_time_ms,key\r\n1,2,a\r\n\r\n3,4,b\r\n",
+                3,
+            ),
+            ("event_time_ms,proc_time_ms,key\n1,2,a\n   \n", 3),
+            ("event_time_ms,proc_time_ms,key\n1,2,a\n3,4,b\n\n", 4),
+            ("\nevent_time_ms,proc_time_ms,key\n1,2,a\n", 1),
+        ] {
+            let err = read(text).unwrap_err();
+            assert!(
+                err.starts_with(&format!("t.csv, line {line}: the line is blank")),
+                "{text:?}: {err}"
+            );
+        }
+    }
+
+    #[test]
+    fn lines_are_counted_exactly_with_crlf() {
+        let err = read("event_time_ms,proc_time_ms,key\r\n1,2,a\r\n3,x,b\r\n").unwrap_err();
+        assert!(err.starts_with("t.csv, line 3: proc_time_ms 'x'"), "{err}");
+    }
+
+    #[test]
+    fn spaces_around_fields_are_trimmed_and_quotes_keep_them() {
+        let s = read("event_time_ms , proc_time_ms,key\n 1 ,\t2,  a b  \n3,4,\" c,\"\"d\"\" \"\n")
+            .unwrap();
+        assert_eq!(s.keys, vec![" c,\"d\" ", "a b"]);
+        let err = read("event_time_ms,proc_time_ms,key\n1,2,\"open\n").unwrap_err();
+        assert!(err.starts_with("t.csv, line 2, column 5:"), "{err}");
+        let err = read("event_time_ms,proc_time_ms,key\n1,2,\"a\"b\n").unwrap_err();
+        assert!(err.starts_with("t.csv, line 2, column 8:"), "{err}");
+        let s = read("\u{feff}event_time_ms,proc_time_ms,key\n1,2,a").unwrap();
+        assert_eq!(s.len(), 1);
+    }
+
+    #[test]
+    fn an_endless_line_ends_as_an_error() {
+        let endless = std::io::repeat(0).take(1 << 30);
+        let err = read_events_from(endless, "zero").unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "zero, line 1: the line is longer than 16 MiB; a line holds one event"
+        );
+        let mut text = b"event_time_ms,proc_time_ms,key\n1,2,".to_vec();
+        text.extend(std::iter::repeat_n(b'k', MAX_LINE_BYTES));
+        let err = read_events_from(text.as_slice(), "long")
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("long, line 2: the line is longer"), "{err}");
+    }
+
+    #[test]
+    fn keys_that_need_quotes_round_trip() {
+        let s =
+            read("event_time_ms,proc_time_ms,key\n1,2,\" \"\n3,4,\"a,\"\"b\"\n5,6,c\n").unwrap();
+        let mut buf = Vec::new();
+        write_csv(&s, &mut buf).unwrap();
+        assert_eq!(read_events_from(buf.as_slice(), "mem").unwrap(), s);
+    }
+
+    #[test]
+    fn csv_round_trips_exactly() {
+        let s = twoclocks_engine::stream::generate(&twoclocks_engine::StreamParams {
+            events: 300,
+            ..Default::default()
+        })
+        .unwrap();
+        let mut buf = Vec::new();
+        write_csv(&s, &mut buf).unwrap();
+        let back = read_events_from(buf.as_slice(), "mem").unwrap();
+        assert_eq!(back, s);
+        assert_eq!(back.len(), s.len());
+        for (a, b) in back.events.iter().zip(&s.events) {
+            assert_eq!(a.event_time.to_bits(), b.event_time.to_bits());
+            assert_eq!(a.proc_time.to_bits(), b.proc_time.to_bits());
+            assert_eq!(back.key_name(a.key), s.key_name(b.key));
+        }
+    }
+}

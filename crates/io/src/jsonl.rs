@@ -1,0 +1,200 @@
+//! Event logs as JSON Lines: one object per line, its members named by the column flags
+//! (other members are ignored). A time is a number (in the `--time-format` unit, ms by default)
+//! or a text (a number, or an RFC 3339 time); a key is a text or an integer.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::io::Read;
+
+use anyhow::{anyhow, bail, Result};
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
+use serde_json::value::RawValue;
+
+use crate::csv::LogLines;
+use crate::quote::quoted;
+use crate::rows::{check_key, time_ms, RawTime, Rows, SourceOptions, SourceReport};
+use crate::spool::Events;
+
+/// Reads JSON Lines rows with the members named by `opts`.
+pub fn read_rows<R: Read>(
+    reader: R,
+    name: &str,
+    opts: &SourceOptions,
+) -> Result<(Events, SourceReport)> {
+    let mut lines = LogLines::new(reader, name);
+    let mut rows = Rows::new(opts, name, "line");
+    let reads_proc_time = rows.reads_proc_time();
+    while let Some((line, text)) = lines.next_line()? {
+        let parsed = text.and_then(|text| {
+            parse_row(text, opts, reads_proc_time).map_err(|e| anyhow!("{name}, line {line}: {e}"))
+        });
+        match parsed {
+            Ok((et, pt, key)) => rows.push(line, et, pt, &key)?,
+            Err(e) => rows.bad(line, e)?,
+        }
+    }
+    rows.finish("the input holds no events")
+}
+
+/// What a JSON value is, for an error, from its text as written.
+fn kind(raw: &str) -> &'static str {
+    match raw.trim_start().as_bytes().first() {
+        Some(b'n') => "null",
+        Some(b't' | b'f') => "a boolean",
+        Some(b'"') => "a text",
+        Some(b'[') => "an array",
+        Some(b'{') => "an object",
+        _ => "a number",
+    }
+}
+
+/// Which of a row's columns (event time, processing time, key) a member's name is: more than
+/// one when two column flags name the same member.
+struct Name<'c>(&'c [&'c str; 3]);
+
+impl<'de> DeserializeSeed<'de> for Name<'_> {
+    type Value = [bool; 3];
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<[bool; 3], D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Name<'_> {
+    type Value = [bool; 3];
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a member's name")
+    }
+
+    fn visit_str<E: de::Error>(self, name: &str) -> Result<[bool; 3], E> {
+        Ok(self.0.map(|column| column == name))
+    }
+}
+
+/// The members of a row's object that are read, each the JSON text of its value as written,
+/// and the first column named twice; every other member is skipped unread.
+struct Members<'de> {
+    values: [Option<&'de RawValue>; 3],
+    twice: Option<usize>,
+}
+
+/// Reads a row's object for the members named `columns`.
+struct Object<'c>(&'c [&'c str; 3]);
+
+impl<'de> DeserializeSeed<'de> for Object<'_> {
+    type Value = Members<'de>;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Members<'de>, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Object<'_> {
+    type Value = Members<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Members<'de>, A::Error> {
+        let mut members = Members {
+            values: [None; 3],
+            twice: None,
+        };
+        while let Some(is) = map.next_key_seed(Name(self.0))? {
+            if is == [false; 3] {
+                map.next_value::<IgnoredAny>()?;
+                continue;
+            }
+            let value: &'de RawValue = map.next_value()?;
+            for (i, _) in is.iter().enumerate().filter(|(_, &is)| is) {
+                if members.values[i].is_some() {
+                    members.twice.get_or_insert(i);
+                }
+                members.values[i] = Some(value);
+            }
+        }
+        Ok(members)
+    }
+}
+
+/// One row's event time, processing time (when read) and key. Numbers are read from their
+/// text as written, by the parser CSV fields go through, so a time reads the same to the last
+/// bit from either format; a member read (a column) given twice is refused.
+pub(crate) fn parse_row(
+    text: &str,
+    opts: &SourceOptions,
+    reads_proc_time: bool,
+) -> Result<(f64, Option<f64>, String)> {
+    let columns = [
+        opts.event_time_col.as_str(),
+        opts.proc_time_col.as_str(),
+        opts.key_col.as_str(),
+    ];
+    let mut de = serde_json::Deserializer::from_str(text);
+    let members = Object(&columns)
+        .deserialize(&mut de)
+        .and_then(|m| de.end().map(|()| m))
+        .map_err(|e| match serde_json::from_str::<IgnoredAny>(text) {
+            // Valid JSON, but not an object.
+            Ok(_) if !text.trim_start().starts_with('{') => {
+                let value = text.trim();
+                anyhow!("{} is {}, not a JSON object", quoted(value), kind(value))
+            }
+            _ => anyhow!("not a JSON object ({e})"),
+        })?;
+    if let Some(i) = members.twice {
+        bail!(
+            "the member {} appears twice in the object; each column is named once",
+            quoted(columns[i])
+        );
+    }
+    let member = |i: usize| {
+        members.values[i]
+            .map(RawValue::get)
+            .filter(|v| *v != "null")
+    };
+    let time = |i: usize| -> Result<f64> {
+        let column = columns[i];
+        let Some(raw) = member(i) else {
+            bail!("{column} is missing");
+        };
+        match raw.as_bytes().first() {
+            Some(b'"') => {
+                let text: Cow<'_, str> = serde_json::from_str(raw)
+                    .map_err(|e| anyhow!("{column} {} is not a text ({e})", quoted(raw)))?;
+                time_ms(RawTime::Text(&text), opts.time_format, column)
+            }
+            Some(b'-' | b'0'..=b'9') => time_ms(RawTime::Written(raw), opts.time_format, column),
+            _ => bail!(
+                "{column} {} is {}, not a time (a number or an RFC 3339 text)",
+                quoted(raw),
+                kind(raw)
+            ),
+        }
+    };
+    let et = time(0)?;
+    let pt = if reads_proc_time {
+        Some(time(1)?)
+    } else {
+        None
+    };
+    let key_col = columns[2];
+    let Some(raw) = member(2) else {
+        bail!("{key_col} is missing");
+    };
+    let key: String = match raw.as_bytes().first() {
+        Some(b'"') => serde_json::from_str(raw)
+            .map_err(|e| anyhow!("{key_col} {} is not a text ({e})", quoted(raw)))?,
+        // An integer as written: its digits are the key, as in a CSV field.
+        Some(b'-' | b'0'..=b'9') if !raw.contains(['.', 'e', 'E']) => raw.to_string(),
+        _ => bail!(
+            "{key_col} {} is {}, not a key (a text or an integer)",
+            quoted(raw),
+            kind(raw)
+        ),
+    };
+    check_key(&key, key_col)?;
+    Ok((et, pt, key))
+}

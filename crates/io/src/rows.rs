@@ -1,0 +1,546 @@
+//! What every format's reader shares: the options a source is read with (its format, time
+//! format, arrival and what a bad row does), raw times turned into milliseconds, keys checked,
+//! [`Rows`], which turns rows into events and counts what it saw into a [`SourceReport`]. The
+//! readers (`csv`, `jsonl`, `parquet`) import it; `source` picks a reader for an input and
+//! re-exports all of it under its old paths.
+
+use std::collections::HashMap;
+
+use anyhow::{anyhow, bail, Result};
+use clap::ValueEnum;
+use rustc_hash::FxBuildHasher;
+
+use crate::quote::quoted;
+use crate::spool::{check_in_memory, Events, SpoolWriter};
+use twoclocks_engine::{Event, Stream};
+
+/// The most events an input may hold: it is held in memory to be sorted by processing time.
+pub const MAX_ROWS: usize = 50_000_000;
+
+/// How many skipped rows' line numbers a report keeps.
+pub const FIRST_SKIPPED: usize = 5;
+
+/// Times beyond ±2^53 ms lose integer precision and are refused.
+pub const TIME_LIMIT: f64 = 9_007_199_254_740_992.0;
+
+/// The layout of an input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+// clap turns doc comments into --help text: see `TableOrJson`.
+#[allow(missing_docs)]
+pub enum InputFormat {
+    // Comma-separated values under a header line.
+    Csv,
+    // One JSON object per line.
+    Jsonl,
+    // An Apache Parquet file.
+    Parquet,
+}
+
+impl InputFormat {
+    /// The format's name as the flag spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            InputFormat::Csv => "csv",
+            InputFormat::Jsonl => "jsonl",
+            InputFormat::Parquet => "parquet",
+        }
+    }
+}
+
+/// What a timestamp's number counts, or that it is an RFC 3339 text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[allow(missing_docs)]
+pub enum TimeFormat {
+    // Milliseconds since the epoch.
+    Ms,
+    // Seconds.
+    S,
+    // Microseconds.
+    Us,
+    // Nanoseconds.
+    Ns,
+    // Text such as 2026-12-04T08:00:00.250Z.
+    Rfc3339,
+}
+
+impl TimeFormat {
+    /// The unit's name as the flag spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            TimeFormat::Ms => "ms",
+            TimeFormat::S => "s",
+            TimeFormat::Us => "us",
+            TimeFormat::Ns => "ns",
+            TimeFormat::Rfc3339 => "rfc3339",
+        }
+    }
+
+    /// `v` units in milliseconds: multiplied for seconds, divided by a power of ten for the
+    /// smaller units (a division is rounded once, exactly as SQL's `v / 1000` is, where a
+    /// product with 0.001 is not); RFC 3339 text has no unit, and a number is ms.
+    fn to_ms(self, v: f64) -> f64 {
+        match self {
+            TimeFormat::Ms | TimeFormat::Rfc3339 => v,
+            TimeFormat::S => v * 1000.0,
+            TimeFormat::Us => v / 1e3,
+            TimeFormat::Ns => v / 1e6,
+        }
+    }
+}
+
+/// Where a row's processing time comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+#[allow(missing_docs)]
+pub enum Arrival {
+    // The processing-time column.
+    #[default]
+    Column,
+    // The file's order: a row's processing time is the largest event time read up to it.
+    FileOrder,
+    // The wall clock: a row's processing time is when it arrived (the UI reading a live
+    // --input - only).
+    Clock,
+}
+
+/// What a bad row does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+#[allow(missing_docs)]
+pub enum OnBadRow {
+    // Stop with an error naming the row.
+    #[default]
+    Error,
+    // Skip it, count it and report it.
+    Skip,
+}
+
+/// How to read an input: its format, its columns and what to do with a bad row.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SourceOptions {
+    /// The format; `None` picks it by the file's extension or its first bytes.
+    pub format: Option<InputFormat>,
+    /// The event-time column.
+    pub event_time_col: String,
+    /// The processing-time column (not read with [`Arrival::FileOrder`]).
+    pub proc_time_col: String,
+    /// The key column.
+    pub key_col: String,
+    /// What a timestamp is; `None`: numbers are ms, texts are RFC 3339.
+    pub time_format: Option<TimeFormat>,
+    /// Where processing times come from.
+    pub arrival: Arrival,
+    /// What a bad row does.
+    pub on_bad_row: OnBadRow,
+    /// The most events read into memory.
+    pub max_rows: usize,
+    /// Whether the events go to a temporary file as they are read (see [`crate::spool`]),
+    /// to be replayed in order when the log is already in processing-time order.
+    pub spool: bool,
+}
+
+impl Default for SourceOptions {
+    fn default() -> Self {
+        SourceOptions {
+            format: None,
+            event_time_col: "event_time_ms".into(),
+            proc_time_col: "proc_time_ms".into(),
+            key_col: "key".into(),
+            time_format: None,
+            arrival: Arrival::Column,
+            on_bad_row: OnBadRow::Error,
+            max_rows: MAX_ROWS,
+            spool: false,
+        }
+    }
+}
+
+/// What reading an input saw besides its events: rows skipped and rows with clock skew.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SourceReport {
+    /// The input's name as errors give it.
+    pub name: String,
+    /// "line" or "row": what the numbers in `skipped_at` count.
+    pub unit: &'static str,
+    /// Events read.
+    pub rows: u64,
+    /// Bad rows skipped under `--on-bad-row skip`.
+    pub skipped_rows: u64,
+    /// The first skipped rows' numbers (at most [`FIRST_SKIPPED`]).
+    pub skipped_at: Vec<u64>,
+    /// The first skipped row's error.
+    pub first_skip_reason: Option<String>,
+    /// Rows whose processing time is before their event time (kept).
+    pub clock_skew_rows: u64,
+}
+
+impl SourceReport {
+    /// The lines to print on standard error: one for skipped rows, one for clock skew, none
+    /// when there is nothing to say.
+    pub fn notes(&self) -> Vec<String> {
+        let mut notes = Vec::new();
+        if self.skipped_rows > 0 {
+            let at: Vec<String> = self.skipped_at.iter().map(u64::to_string).collect();
+            let more = if self.skipped_rows > self.skipped_at.len() as u64 {
+                ", …"
+            } else {
+                ""
+            };
+            let plural = if self.skipped_at.len() > 1 { "s" } else { "" };
+            notes.push(format!(
+                "{}: skipped {} bad row{} of {} ({}{plural} {}{more}); the first: {}",
+                self.name,
+                self.skipped_rows,
+                if self.skipped_rows == 1 { "" } else { "s" },
+                self.rows + self.skipped_rows,
+                self.unit,
+                at.join(", "),
+                self.first_skip_reason.as_deref().unwrap_or("?")
+            ));
+        }
+        if self.clock_skew_rows > 0 {
+            notes.push(format!(
+                "{}: {} of {} rows have a processing time before their event time (clock \
+                 skew); they are kept",
+                self.name, self.clock_skew_rows, self.rows
+            ));
+        }
+        notes
+    }
+}
+
+/// A timestamp as a reader found it: a number or a text.
+#[derive(Debug, Clone, Copy)]
+pub enum RawTime<'a> {
+    /// A number in the format's unit, from a typed column (Parquet).
+    Number(f64),
+    /// A number in the format's unit as the user wrote it (a JSON number): read by the same
+    /// parser as a CSV field, so that both formats give a time the same bits.
+    Written(&'a str),
+    /// A text: a number or an RFC 3339 time.
+    Text(&'a str),
+}
+
+/// A number from a typed column as an error shows it: Rust's shortest form that reads back
+/// to the same value (`0.0`, `1.5`, `1e308`, `NaN`), quoted and cut as any value is.
+pub fn number_shown(v: f64) -> String {
+    quoted(&format!("{v:?}"))
+}
+
+/// A timestamp in ms from what a reader found, or the reason it is not one (naming the
+/// column and the value). The value is quoted only for an error: this runs for every time
+/// field read, and building the text for each valid one took about a quarter of a CSV read.
+pub fn time_ms(raw: RawTime<'_>, format: Option<TimeFormat>, column: &str) -> Result<f64> {
+    let ms = match raw {
+        RawTime::Number(v) => {
+            if format == Some(TimeFormat::Rfc3339) {
+                bail!(
+                    "{column} {} is a number, not an RFC 3339 time (--time-format rfc3339)",
+                    number_shown(v)
+                );
+            }
+            format.map_or(v, |f| f.to_ms(v))
+        }
+        RawTime::Written(text) => {
+            if format == Some(TimeFormat::Rfc3339) {
+                bail!(
+                    "{column} {} is a number, not an RFC 3339 time (--time-format rfc3339)",
+                    quoted(text)
+                );
+            }
+            let v: f64 = text
+                .parse()
+                .map_err(|_| anyhow!("{column} {} is not a number", quoted(text)))?;
+            format.map_or(v, |f| f.to_ms(v))
+        }
+        RawTime::Text(text) => {
+            if text.is_empty() {
+                bail!("{column} is missing (an empty field)");
+            }
+            match format {
+                Some(TimeFormat::Rfc3339) => rfc3339_ms(text, column)?,
+                Some(f) => {
+                    let v: f64 = text.parse().map_err(|_| {
+                        anyhow!(
+                            "{column} {} is not a number of {} (--time-format {})",
+                            quoted(text),
+                            unit_word(f),
+                            f.name()
+                        )
+                    })?;
+                    f.to_ms(v)
+                }
+                None => match text.parse::<f64>() {
+                    Ok(v) => v,
+                    Err(_) if looks_like_date(text) => rfc3339_ms(text, column)?,
+                    Err(_) => bail!(
+                        "{column} {} is not a number of milliseconds nor an RFC 3339 time",
+                        quoted(text)
+                    ),
+                },
+            }
+        }
+    };
+    if !ms.is_finite() || ms.abs() > TIME_LIMIT {
+        let shown = match raw {
+            RawTime::Number(v) => number_shown(v),
+            RawTime::Written(text) | RawTime::Text(text) => quoted(text),
+        };
+        bail!("{column} {shown} is out of range (finite, within ±2^53 ms)");
+    }
+    Ok(ms)
+}
+
+fn unit_word(f: TimeFormat) -> &'static str {
+    match f {
+        TimeFormat::Ms => "milliseconds",
+        TimeFormat::S => "seconds",
+        TimeFormat::Us => "microseconds",
+        TimeFormat::Ns => "nanoseconds",
+        TimeFormat::Rfc3339 => "RFC 3339 times",
+    }
+}
+
+/// Whether a text starts like a date (`2026-…`), so that its error speaks of RFC 3339.
+fn looks_like_date(text: &str) -> bool {
+    let b = text.as_bytes();
+    b.len() >= 5 && b[..4].iter().all(u8::is_ascii_digit) && b[4] == b'-'
+}
+
+fn rfc3339_ms(text: &str, column: &str) -> Result<f64> {
+    use time::format_description::well_known::Rfc3339;
+    let t = time::OffsetDateTime::parse(text, &Rfc3339).map_err(|e| {
+        anyhow!(
+            "{column} {} is not an RFC 3339 time such as 2026-12-04T08:00:00Z ({e})",
+            quoted(text)
+        )
+    })?;
+    Ok(t.unix_timestamp_nanos() as f64 / 1e6)
+}
+
+/// The rows read so far: events with interned keys, and what was skipped or skewed.
+pub struct Rows<'o> {
+    opts: &'o SourceOptions,
+    keys: Vec<String>,
+    ids: HashMap<String, u32, FxBuildHasher>,
+    events: Vec<Event>,
+    /// Where events go instead of `events` under [`SourceOptions::spool`].
+    spool: Option<SpoolWriter>,
+    /// Where the log passed [`SourceOptions::max_rows`] events, while spooling.
+    over_at: Option<(String, u64)>,
+    report: SourceReport,
+    /// The largest event time read (for file-order arrival).
+    max_event_time: f64,
+}
+
+impl<'o> Rows<'o> {
+    /// No rows yet, from the input `name`, numbered by `unit` ("line" or "row").
+    pub fn new(opts: &'o SourceOptions, name: &str, unit: &'static str) -> Self {
+        Rows {
+            opts,
+            keys: Vec::new(),
+            ids: HashMap::default(),
+            events: Vec::new(),
+            spool: None,
+            over_at: None,
+            report: SourceReport {
+                name: name.to_string(),
+                unit,
+                ..SourceReport::default()
+            },
+            max_event_time: f64::NEG_INFINITY,
+        }
+    }
+
+    /// The options the rows are read with.
+    pub fn options(&self) -> &'o SourceOptions {
+        self.opts
+    }
+
+    /// Whether the processing time is read from a column.
+    pub fn reads_proc_time(&self) -> bool {
+        self.opts.arrival == Arrival::Column
+    }
+
+    /// Adds one good row, numbered `at`: times in ms (`proc_time` `None` under file-order
+    /// arrival), its key checked.
+    pub fn push(
+        &mut self,
+        at: u64,
+        event_time: f64,
+        proc_time: Option<f64>,
+        key: &str,
+    ) -> Result<()> {
+        if self.opts.spool {
+            if self.report.rows == self.opts.max_rows as u64 && self.over_at.is_none() {
+                let unit = format!("{}, {}", self.report.name, self.report.unit);
+                self.over_at = Some((unit, at));
+            }
+        } else if self.events.len() >= self.opts.max_rows {
+            bail!(
+                "{}, {} {at}: more than {} events, more than twoclocks sorts in memory: sort \
+                 the log by processing time (e.g. `sort -t, -k2,2n`) and cut it into parts \
+                 (`split -l {}`)",
+                self.report.name,
+                self.report.unit,
+                self.opts.max_rows,
+                self.opts.max_rows
+            );
+        }
+        if event_time > self.max_event_time {
+            self.max_event_time = event_time;
+        }
+        let proc_time = proc_time.unwrap_or(self.max_event_time);
+        if proc_time < event_time {
+            self.report.clock_skew_rows += 1;
+        }
+        let id = match self.ids.get(key) {
+            Some(&id) => id,
+            None => {
+                if self.keys.len() >= u32::MAX as usize {
+                    bail!(
+                        "{}, {} {at}: too many distinct keys",
+                        self.report.name,
+                        self.report.unit
+                    );
+                }
+                let id = self.keys.len() as u32;
+                self.keys.push(key.to_string());
+                self.ids.insert(key.to_string(), id);
+                id
+            }
+        };
+        let e = Event {
+            event_time,
+            proc_time,
+            key: id,
+        };
+        if self.opts.spool {
+            let spool = match &mut self.spool {
+                Some(s) => s,
+                None => self.spool.insert(SpoolWriter::new()?),
+            };
+            spool.push(&e)?;
+        } else {
+            self.events.push(e);
+        }
+        self.report.rows += 1;
+        Ok(())
+    }
+
+    /// A bad row numbered `at`: the error under `--on-bad-row error`, counted and skipped
+    /// under `skip`.
+    pub fn bad(&mut self, at: u64, error: anyhow::Error) -> Result<()> {
+        if self.opts.on_bad_row == OnBadRow::Error {
+            return Err(error);
+        }
+        self.report.skipped_rows += 1;
+        if self.report.skipped_at.len() < FIRST_SKIPPED {
+            self.report.skipped_at.push(at);
+        }
+        if self.report.first_skip_reason.is_none() {
+            self.report.first_skip_reason = Some(format!("{error:#}"));
+        }
+        Ok(())
+    }
+
+    /// The events (keys numbered in name order; in memory sorted stably by processing time,
+    /// or spooled when they were read in that order) and the report; an input without events
+    /// is an error.
+    pub fn finish(self, header_only: &str) -> Result<(Events, SourceReport)> {
+        let Rows {
+            keys,
+            mut events,
+            spool,
+            over_at,
+            report,
+            opts,
+            ..
+        } = self;
+        if report.rows == 0 {
+            if report.skipped_rows > 0 {
+                bail!(
+                    "{}: every row is bad ({} skipped); the first: {}",
+                    report.name,
+                    report.skipped_rows,
+                    report.first_skip_reason.as_deref().unwrap_or("?")
+                );
+            }
+            bail!("{}: {header_only}", report.name);
+        }
+        // Key ids follow the names' order, so that output is ordered by key name whatever row a
+        // key first appears on (a generated stream and its CSV give the same output).
+        let mut order: Vec<u32> = (0..keys.len() as u32).collect();
+        order.sort_by(|&a, &b| keys[a as usize].cmp(&keys[b as usize]));
+        let mut new_id = vec![0u32; keys.len()];
+        for (rank, &old) in order.iter().enumerate() {
+            new_id[old as usize] = rank as u32;
+        }
+        let mut slots: Vec<Option<String>> = keys.into_iter().map(Some).collect();
+        let keys = order
+            .iter()
+            .map(|&i| slots[i as usize].take().unwrap_or_default())
+            .collect();
+        if let Some(spool) = spool {
+            let spool = spool.finish(new_id, keys)?;
+            if spool.is_sorted() {
+                return Ok((Events::Spooled(spool), report));
+            }
+            // Out of order: sorted in memory, as without a spool.
+            check_in_memory(spool.len(), opts.max_rows, over_at)?;
+            return Ok((Events::Memory(spool.into_stream()?), report));
+        }
+        for e in &mut events {
+            e.key = new_id[e.key as usize];
+        }
+        Ok((Events::Memory(Stream::from_unordered(events, keys)), report))
+    }
+}
+
+/// Checks a key: not empty, no control character (which would reach the terminal).
+pub fn check_key(key: &str, column: &str) -> Result<()> {
+    if key.is_empty() {
+        bail!("{column} is empty: every event needs a key");
+    }
+    // C0 controls, DEL and the C1 controls (UTF-8 C2 80..C2 9F) are the only bytes to look at.
+    if key.bytes().any(|b| b < 0x20 || b == 0x7f || b == 0xc2) {
+        if let Some(c) = key.chars().find(|c| c.is_control()) {
+            bail!(
+                "{column} {} holds a control character (U+{:04X}); keys must be printable",
+                quoted(key),
+                c as u32
+            );
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_in_every_format() {
+        let t = |raw, f| time_ms(raw, f, "t").map_err(|e| e.to_string());
+        assert_eq!(t(RawTime::Text("1500"), None), Ok(1500.0));
+        assert_eq!(t(RawTime::Number(1.5), Some(TimeFormat::S)), Ok(1500.0));
+        assert_eq!(
+            t(RawTime::Text("1500000"), Some(TimeFormat::Us)),
+            Ok(1500.0)
+        );
+        assert_eq!(t(RawTime::Number(1.5e9), Some(TimeFormat::Ns)), Ok(1500.0));
+        assert_eq!(t(RawTime::Text("1970-01-01T00:00:01.5Z"), None), Ok(1500.0));
+        assert_eq!(
+            t(
+                RawTime::Text("1970-01-01T01:00:01.5+01:00"),
+                Some(TimeFormat::Rfc3339)
+            ),
+            Ok(1500.0)
+        );
+        assert!(t(RawTime::Text("NaN"), None)
+            .unwrap_err()
+            .contains("out of range"));
+        assert!(t(RawTime::Text(""), None).unwrap_err().contains("missing"));
+        assert!(t(RawTime::Text("2026-13-01T00:00:00Z"), None)
+            .unwrap_err()
+            .contains("RFC 3339"));
+    }
+}

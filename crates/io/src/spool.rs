@@ -1,0 +1,216 @@
+//! Events read from a log and held on disk rather than in memory: while a log is read, each
+//! event goes to a temporary file as 20 bytes (event time, processing time, key id in order
+//! of first appearance). At the end of the log the keys are numbered in name order; a log
+//! whose rows were already in processing-time order is then replayed from the file one event
+//! at a time (memory follows the engine's open windows, not the log), and any other is loaded
+//! into memory and sorted as an in-memory read would.
+
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+
+use anyhow::{anyhow, bail, Context, Result};
+
+use twoclocks_engine::{Event, Stream};
+
+/// Bytes one event takes in a spool file.
+pub const SPOOL_EVENT_BYTES: usize = 20;
+
+/// A log as read: in memory, sorted, or on disk in processing-time order.
+pub enum Events {
+    /// Sorted into processing-time order in memory.
+    Memory(Stream),
+    /// Held on disk, already in processing-time order.
+    Spooled(Spool),
+}
+
+impl Events {
+    /// The events in memory, sorted (a spool is read back whole).
+    pub fn into_stream(self) -> Result<Stream> {
+        match self {
+            Events::Memory(s) => Ok(s),
+            Events::Spooled(s) => s.into_stream(),
+        }
+    }
+}
+
+/// Events being written to a temporary file as they are read.
+pub(crate) struct SpoolWriter {
+    out: BufWriter<File>,
+    len: u64,
+    /// Whether every processing time so far is at least the one before it.
+    sorted: bool,
+    last_proc_time: f64,
+    max_delay: Option<f64>,
+}
+
+impl SpoolWriter {
+    /// An empty spool in a new temporary file (gone when dropped).
+    pub(crate) fn new() -> Result<Self> {
+        let file = tempfile::tempfile()
+            .context("cannot create a temporary file to hold the events read")?;
+        Ok(SpoolWriter {
+            out: BufWriter::with_capacity(1 << 16, file),
+            len: 0,
+            sorted: true,
+            last_proc_time: f64::NEG_INFINITY,
+            max_delay: None,
+        })
+    }
+
+    /// Appends one event (its key a provisional id).
+    pub(crate) fn push(&mut self, e: &Event) -> Result<()> {
+        // The same comparison as the in-memory sort: a row earlier in processing time than
+        // the one before it means the log must be sorted.
+        if e.proc_time.partial_cmp(&self.last_proc_time) == Some(std::cmp::Ordering::Less) {
+            self.sorted = false;
+        }
+        self.last_proc_time = e.proc_time;
+        let d = e.delay();
+        self.max_delay = Some(self.max_delay.map_or(d, |m| m.max(d)));
+        let mut buf = [0u8; SPOOL_EVENT_BYTES];
+        buf[..8].copy_from_slice(&e.event_time.to_le_bytes());
+        buf[8..16].copy_from_slice(&e.proc_time.to_le_bytes());
+        buf[16..].copy_from_slice(&e.key.to_le_bytes());
+        self.out
+            .write_all(&buf)
+            .context("cannot write the events read to a temporary file")?;
+        self.len += 1;
+        Ok(())
+    }
+
+    /// The spool, its keys renumbered by `new_id` and named by `keys` (in name order).
+    pub(crate) fn finish(self, new_id: Vec<u32>, keys: Vec<String>) -> Result<Spool> {
+        let mut file = self
+            .out
+            .into_inner()
+            .map_err(|e| anyhow!("cannot write the events read to a temporary file: {e}"))?;
+        file.flush()?;
+        Ok(Spool {
+            file,
+            len: self.len,
+            sorted: self.sorted,
+            max_delay: self.max_delay.unwrap_or(0.0),
+            new_id,
+            keys,
+        })
+    }
+}
+
+/// Events held in a temporary file, with their keys.
+pub struct Spool {
+    file: File,
+    len: u64,
+    sorted: bool,
+    max_delay: f64,
+    /// Provisional key id (order of first appearance) → id in name order.
+    new_id: Vec<u32>,
+    keys: Vec<String>,
+}
+
+impl Spool {
+    /// How many events it holds.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether it holds no events.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Whether the events were written in processing-time order.
+    pub fn is_sorted(&self) -> bool {
+        self.sorted
+    }
+
+    /// The key names, in name order (indexed by the ids [`Spool::events`] gives).
+    pub fn keys(&self) -> &[String] {
+        &self.keys
+    }
+
+    /// The largest delay of the events, as [`Stream::max_delay`] gives it.
+    pub fn max_delay(&self) -> f64 {
+        self.max_delay
+    }
+
+    /// The events in the order they were read, keys numbered in name order.
+    pub fn events(&mut self) -> Result<SpoolEvents<'_>> {
+        self.file
+            .seek(SeekFrom::Start(0))
+            .context("cannot read back the events held in a temporary file")?;
+        Ok(SpoolEvents {
+            input: BufReader::with_capacity(1 << 16, &self.file),
+            left: self.len,
+            new_id: &self.new_id,
+        })
+    }
+
+    /// Every event in memory, sorted stably by processing time.
+    pub fn into_stream(mut self) -> Result<Stream> {
+        let len = usize::try_from(self.len).context("too many events for memory")?;
+        let mut events = Vec::with_capacity(len);
+        for e in self.events()? {
+            events.push(e?);
+        }
+        Ok(Stream::from_unordered(events, self.keys))
+    }
+}
+
+/// The events of a [`Spool`], one at a time.
+pub struct SpoolEvents<'s> {
+    input: BufReader<&'s File>,
+    left: u64,
+    new_id: &'s [u32],
+}
+
+impl Iterator for SpoolEvents<'_> {
+    type Item = Result<Event>;
+
+    fn next(&mut self) -> Option<Result<Event>> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        let mut buf = [0u8; SPOOL_EVENT_BYTES];
+        if let Err(e) = self.input.read_exact(&mut buf) {
+            self.left = 0;
+            return Some(Err(anyhow!(
+                "cannot read back the events held in a temporary file: {e}"
+            )));
+        }
+        let f = |i: usize| {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(&buf[i..i + 8]);
+            f64::from_le_bytes(b)
+        };
+        let mut k = [0u8; 4];
+        k.copy_from_slice(&buf[16..]);
+        let key = u32::from_le_bytes(k);
+        match self.new_id.get(key as usize) {
+            Some(&key) => Some(Ok(Event {
+                event_time: f(0),
+                proc_time: f(8),
+                key,
+            })),
+            None => {
+                self.left = 0;
+                Some(Err(anyhow!(
+                    "the events held in a temporary file are corrupt (key {key})"
+                )))
+            }
+        }
+    }
+}
+
+/// Refuses more events than `max` in memory, naming where the log passed it.
+pub(crate) fn check_in_memory(len: u64, max: usize, over_at: Option<(String, u64)>) -> Result<()> {
+    if len > max as u64 {
+        let (name, at) = over_at.unwrap_or_default();
+        bail!(
+            "{name} {at}: more than {max} events, more than twoclocks sorts in memory: sort \
+             the log by processing time (e.g. `sort -t, -k2,2n`) and cut it into parts \
+             (`split -l {max}`)"
+        );
+    }
+    Ok(())
+}

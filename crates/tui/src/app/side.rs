@@ -1,0 +1,178 @@
+//! Two policies side by side (`v`): the dials as they are when `v` is pressed are pinned as
+//! B, a second run of the same stream, while A keeps the live dials. B is a copy of the app
+//! that only follows: after every update it is brought to A's playhead (forward by moving
+//! its own run, backward or after a press by re-running from the start), takes the same
+//! job presses (crashes, checkpoints, partition cuts) at the same processing times, and is
+//! never re-run for a dial change, since its dials are pinned. A single run's B stands on
+//! exactly A's playhead; a job's B keeps its own clock as A's does and is moved to A's
+//! processing time (after a crash each goes back to its own last checkpoint).
+//!
+//! B is re-run inline: side by side is refused on streams over [`INLINE_EVENTS`], which
+//! would re-run off the UI task.
+
+use twoclocks_engine::job_timeline::Press;
+use twoclocks_engine::pipeline::{Outage, PipelineConfig};
+
+use super::{App, Dial, Dials, Selection, INLINE_EVENTS};
+
+/// The second run of a side-by-side view.
+#[derive(Debug, Clone)]
+pub struct Side {
+    /// B: the app as it was when pinned, with its dials kept, brought to A's playhead after
+    /// every update. The view draws its plot and counters as it draws A's.
+    pub b: Box<App>,
+    /// What of A's B was last brought to.
+    at: Followed,
+}
+
+/// What of A's state B follows: the playhead, the kind of run, the job and its presses.
+#[derive(Debug, Clone, PartialEq)]
+struct Followed {
+    now: f64,
+    arrived: usize,
+    finished: bool,
+    parallel: bool,
+    presses: Vec<Press>,
+    job_preset: Option<PipelineConfig>,
+    job_outages: Vec<Outage>,
+}
+
+impl Followed {
+    fn of(app: &App) -> Followed {
+        Followed {
+            now: app.playhead.now,
+            arrived: app.playhead.arrived,
+            finished: app.playhead.finished,
+            parallel: app.parallel,
+            presses: app.presses.clone(),
+            job_preset: app.job_preset,
+            job_outages: app.job_outages.clone(),
+        }
+    }
+
+    /// Whether going from `self` to `next` needs B re-run from the start: the playhead went
+    /// back, the run changed kind, or the job's presses or shape changed.
+    fn needs_rerun(&self, next: &Followed) -> bool {
+        next.now < self.now
+            || next.arrived < self.arrived
+            || (self.finished && !next.finished)
+            || next.parallel != self.parallel
+            || next.presses != self.presses
+            || next.job_preset != self.job_preset
+            || next.job_outages != self.job_outages
+    }
+}
+
+impl Side {
+    /// B's dials (pinned).
+    pub fn dials(&self) -> &Dials {
+        &self.b.dials
+    }
+}
+
+impl App {
+    /// `v`: pins the dials as they are now as B and splits the screen, or leaves the
+    /// side-by-side view. Refused, with a footer message, on a stream too big to re-run
+    /// inline and while a re-run is pending.
+    pub(super) fn toggle_side(&mut self) -> bool {
+        if self.side.take().is_some() {
+            return true;
+        }
+        let limit = self.inline_events.min(INLINE_EVENTS);
+        if self.scenario.len() > limit {
+            return self.say(format!(
+                "side by side needs at most {limit} events: this stream has {}",
+                self.scenario.len()
+            ));
+        }
+        if self.rerunning {
+            return self.say("re-running for the new dials: v again in a moment");
+        }
+        let mut b = self.clone();
+        b.side = None;
+        b.take_work();
+        b.inline_events = usize::MAX;
+        b.overlay = None;
+        b.status = None;
+        b.zoomed = false;
+        b.playhead.playing = false;
+        b.selection.inspected = None;
+        b.crash_pick = None;
+        self.side = Some(Side {
+            b: Box::new(b),
+            at: Followed::of(self),
+        });
+        true
+    }
+
+    /// Side by side with B on `dials` rather than A's (what a tour step's `side` opens): as
+    /// `v`, then B re-run on its own dials at A's playhead. Returns whether B is pinned (`v`
+    /// may refuse, saying why).
+    pub(super) fn pin_side(&mut self, dials: Dials) -> bool {
+        self.side = None;
+        self.toggle_side();
+        let Some(side) = self.side.as_mut() else {
+            return false;
+        };
+        let b = &mut side.b;
+        b.dials = dials;
+        b.rerun();
+        b.take_work();
+        true
+    }
+
+    /// Brings B, if pinned, to A: the same selection and theme, the same playhead, the same
+    /// job presses. Its dials stay as pinned.
+    pub(super) fn follow_side(&mut self) {
+        if self.side.is_none() {
+            return;
+        }
+        let next = Followed::of(self);
+        let Some(side) = self.side.as_mut() else {
+            return;
+        };
+        let b = &mut side.b;
+        // The event inspected in A is inspected in B: the same event, explained under B's
+        // dials.
+        b.selection = Selection {
+            focus: b.selection.focus,
+            ..self.selection
+        };
+        b.plot_exceptions_only = self.plot_exceptions_only;
+        b.magnify = self.magnify;
+        b.theme = self.theme;
+        b.size = self.size;
+        b.partition_pick = self.partition_pick;
+        if next == side.at {
+            return;
+        }
+        let rerun = side.at.needs_rerun(&next);
+        let entered_end = next.finished && !side.at.finished;
+        side.at = next;
+        let a = &side.at;
+        if rerun {
+            b.parallel = a.parallel;
+            b.job_preset = a.job_preset;
+            b.job_outages = a.job_outages.clone();
+            b.presses = a.presses.clone();
+            if !Dial::order(b.parallel).contains(&b.selection.focus) {
+                b.selection.focus = Dial::Lag;
+            }
+            b.place(a.now, a.arrived, a.finished, true);
+            b.rerun();
+            b.take_work();
+            return;
+        }
+        if b.trace.keeps_own_clock() {
+            let c = if entered_end {
+                b.trace.run_to_end(b.clock())
+            } else {
+                b.trace.play_to(b.clock(), a.now)
+            };
+            b.go(c);
+        } else {
+            b.place(a.now, a.arrived, a.finished, true);
+            b.follow();
+        }
+    }
+}

@@ -1,0 +1,216 @@
+//! A tour's step applied to the UI's state: the step's stream, its dials over the scenario's
+//! presets, job mode with its crashes pressed at their times, the playhead, what shows and the
+//! selected window. Applying a step starts the state afresh (keeping the terminal's size and
+//! the theme), so `r` puts the step back however the class has turned the dials since.
+
+use crate::theme::Theme;
+use crate::tour::placeholders::Quoted;
+use crate::tour::{At, Highlight, Show, Tour};
+use twoclocks_engine::job_timeline::Intervention;
+use twoclocks_engine::pipeline::CrashTarget;
+use twoclocks_engine::trace::figures::Figures;
+
+use super::{App, Dials, JobPreset};
+
+impl App {
+    /// The UI giving `tour`, on its first step.
+    pub fn open_tour(tour: Tour, theme: Theme) -> Option<App> {
+        let step = tour.step();
+        let scenario = tour.scenario(step)?;
+        let mut config = step.scenario.preset().config;
+        config.window = step.window_fn();
+        let mut app = App::new_shared(scenario, Dials::from_config(&config, 1.0), theme);
+        app.tour = Some(tour);
+        app.apply_step();
+        Some(app)
+    }
+
+    /// The figures big numbers (`b`) show for the tour's current step (None outside a tour).
+    pub fn tour_big_figures(&self) -> Option<&[String]> {
+        self.tour.as_ref().map(|t| t.step().big.as_slice())
+    }
+
+    /// Whether the tour's current step shows the panel of that layout name (always outside a
+    /// tour).
+    pub fn tour_shows(&self, panel: &str) -> bool {
+        self.tour
+            .as_ref()
+            .is_none_or(|t| t.step().show.shows(panel))
+    }
+
+    /// The panels the tour's current step is about, by their layout names: the one it
+    /// highlights (the selected window: the windows table and the pane history), and the plot
+    /// when the step crashes the job (the crash and its replay are drawn there). Not the
+    /// panels it shows: a step may show every panel and still be about a few. At 80×24 they
+    /// are given room ([`Areas::room_for`]); at 120×40 every panel has its own.
+    ///
+    /// [`Areas::room_for`]: crate::geometry::Areas::room_for
+    pub fn tour_needs(&self) -> Vec<&'static str> {
+        let Some(tour) = self.tour.as_ref() else {
+            return Vec::new();
+        };
+        let step = tour.step();
+        let mut v: Vec<&'static str> = Vec::new();
+        if !step.crash_at.is_empty() {
+            v.push("plot");
+        }
+        match step.highlight {
+            Some(Highlight::Panel(p)) => v.push(p),
+            Some(Highlight::Window) => v.extend(["windows", "panes"]),
+            None => {}
+        }
+        v
+    }
+
+    /// The start of the window the tour's current step selects (its `window`), which the plot
+    /// keeps in view; None outside a tour or when the step selects none.
+    pub fn tour_window_start(&self) -> Option<f64> {
+        self.tour.as_ref()?.step().window?;
+        let ws = self.scenario.windows_of(self.selection.key);
+        let window = *ws.get(self.selection.window.min(ws.len().checked_sub(1)?))?;
+        let start = self.dials.window.start(window);
+        start.is_finite().then_some(start)
+    }
+
+    /// Whether the tour's current step keeps `what` back (one of
+    /// [`HIDEABLE`](crate::tour::HIDEABLE)): it has not been taught yet. Outside a tour
+    /// nothing is kept back.
+    pub fn tour_hides(&self, what: &str) -> bool {
+        self.tour
+            .as_ref()
+            .is_some_and(|t| t.step().hide.contains(&what))
+    }
+
+    /// Whether a step before the current one showed the panel: one kept back now was taught
+    /// already, and is not "later in the tour".
+    pub fn tour_shown_before(&self, panel: &str) -> bool {
+        self.tour
+            .as_ref()
+            .is_some_and(|t| t.steps[..t.at].iter().any(|s| s.show.draws(panel)))
+    }
+
+    /// The panel the tour's current step highlights, by its layout name.
+    pub fn tour_highlight(&self) -> Option<&'static str> {
+        match self.tour.as_ref()?.step().highlight? {
+            Highlight::Panel(p) => Some(p),
+            Highlight::Window => None,
+        }
+    }
+
+    /// The read model's figures at the playhead (what a caption's placeholders quote).
+    pub fn figures(&self) -> Figures {
+        self.trace
+            .figures(self.playhead.now, &self.scenario.oracle.truth)
+    }
+
+    /// What a caption quotes: the figures at the playhead, the dials, the whole run's events
+    /// lost at the end (the score the dials panel shows) and, side by side, B's figures.
+    pub fn quoted(&self) -> Quoted<'_> {
+        Quoted {
+            figures: self.figures(),
+            dials: &self.dials,
+            lost: self.score.as_ref().map(|p| p.score.events_lost),
+            b: self.side.as_ref().map(|s| s.b.figures()),
+            asked: self
+                .prediction
+                .as_ref()
+                .map(|p| (&p.question, &*self.scenario.stream)),
+        }
+    }
+
+    /// Moves the tour `by` steps (±1) and applies the step; says why not at either end or
+    /// outside a tour. Returns true: the screen changed.
+    pub(super) fn tour_move(&mut self, forward: bool) -> bool {
+        let Some(tour) = self.tour.as_mut() else {
+            return self.say("no tour: `twoclocks tour` gives one (n, N and r move through it)");
+        };
+        let n = tour.steps.len();
+        if forward && tour.at + 1 >= n {
+            return self.say(format!("this is the last step, {n}/{n}: N goes back"));
+        }
+        if !forward && tour.at == 0 {
+            return self.say("this is the first step: n goes on");
+        }
+        tour.at = if forward { tour.at + 1 } else { tour.at - 1 };
+        self.apply_step();
+        true
+    }
+
+    /// `r`: the step's setting back (dials, playhead, job, what shows).
+    pub(super) fn tour_reset(&mut self) -> bool {
+        if self.tour.is_none() {
+            return self.say("no tour: `twoclocks tour` gives one (r puts a step back)");
+        }
+        self.apply_step();
+        self.say("the step's setting is back")
+    }
+
+    /// Applies the tour's current step: a fresh state on its stream (cut by its window
+    /// function) and dials (at the scenario's speed, else 10×), then job mode (the
+    /// scenario's own job, with its outages, if it has one), its crashes, the playhead, what
+    /// shows, the selected window and, with `side`, B pinned beside it on B's dials.
+    fn apply_step(&mut self) {
+        let Some(tour) = self.tour.take() else {
+            return;
+        };
+        let step = tour.step().clone();
+        let Some(scenario) = tour.scenario(&step) else {
+            self.tour = Some(tour);
+            return;
+        };
+        if let Some(c) = self.cancel.take() {
+            c.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        let preset = step.scenario.preset();
+        let dials = step.run_dials();
+        let mut fresh = App::new_shared(scenario, dials, self.theme);
+        // Answers to the old state's re-runs are never taken by the new one.
+        fresh.generation += self.generation;
+        fresh.size = self.size;
+        fresh.inline_events = self.inline_events;
+        fresh.zoomed = step.show == Show::Plot;
+        if let Some(m) = step.magnify {
+            fresh.magnify = m;
+        }
+        if step.job {
+            match &preset.job {
+                // The scenario's own job, its outages with it.
+                Some(shape) => fresh.open_job(JobPreset::of_scenario(shape, &dials)),
+                None => fresh.set_job_mode(true, true),
+            }
+            for &t in &step.crash_at {
+                let c = fresh.trace.play_to(fresh.clock(), t);
+                fresh.go(c);
+                fresh.press(Intervention::Crash(CrashTarget::Job));
+            }
+        }
+        match step.playhead {
+            At::Start => {}
+            At::Time(t) => {
+                let c = fresh.trace.play_to(fresh.clock(), t);
+                fresh.go(c);
+            }
+            At::End => fresh.jump_to_end(),
+        }
+        if let Some(k) = tour.key_of(&step) {
+            fresh.selection.key = Some(k);
+        }
+        if let Some((w, _)) = step.window {
+            fresh.selection.window = w;
+        }
+        // A step about idleness hands the class the idle dial (← → turn A's).
+        if step.dials.idle.is_some() {
+            fresh.selection.focus = super::Dial::Idle;
+        }
+        if let Some(b) = step.side {
+            fresh.pin_side(b.over(dials));
+        }
+        if let Some((ask, _)) = step.predict {
+            fresh.pose(ask);
+        }
+        fresh.playhead.playing = false;
+        fresh.tour = Some(tour);
+        // The old state's queued work (its stream's frontier) goes with it.
+        *self = fresh;
+    }
+}

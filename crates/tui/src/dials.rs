@@ -1,0 +1,418 @@
+//! The dials: lag, grace, early-trigger interval, speed, watermark kind and accumulation mode,
+//! and (for the parallel job) the checkpoint interval and the partitions' idle timeout; their ranges and steps, and how each
+//! turns (a key step, or a position on its track). A dial change says whether the engine must
+//! re-run; the engine configuration is built here.
+
+use twoclocks_engine::{Accumulation, EngineConfig, WatermarkKind, WindowFn};
+
+/// One of the dials, in focus order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dial {
+    /// The lag of the fixed watermark and the bound of the bounded one, ms; its track runs from 0
+    /// to [`LAG_MAX`].
+    Lag,
+    /// Allowed lateness past the watermark before an event is dropped, ms; its track runs from 0
+    /// to [`GRACE_MAX`].
+    Grace,
+    /// The early trigger's interval in processing time, ms, or off; its track runs to
+    /// [`EARLY_MAX`].
+    Early,
+    /// Playback speed, one of [`SPEEDS`].
+    Speed,
+    /// The watermark family ([`Family`]).
+    Watermark,
+    /// What each pane carries: accumulating, discarding or retracting (labelled `panes`).
+    Accumulation,
+    /// The parallel job's checkpoint interval (only for a run that takes checkpoints).
+    Checkpoint,
+    /// The parallel job's idle timeout: a source partition silent this long no longer holds
+    /// the combined watermark back (off, or up to [`IDLE_MAX`]).
+    Idle,
+}
+
+impl Dial {
+    /// Focus order for a run without checkpoints (the single processor).
+    pub const ALL: [Dial; 6] = [
+        Dial::Lag,
+        Dial::Grace,
+        Dial::Early,
+        Dial::Speed,
+        Dial::Watermark,
+        Dial::Accumulation,
+    ];
+
+    /// Focus order for a run that takes checkpoints: the same, then the checkpoint interval
+    /// and the idle timeout.
+    pub const JOB: [Dial; 8] = [
+        Dial::Lag,
+        Dial::Grace,
+        Dial::Early,
+        Dial::Speed,
+        Dial::Watermark,
+        Dial::Accumulation,
+        Dial::Checkpoint,
+        Dial::Idle,
+    ];
+
+    /// The dials in focus order, with or without the checkpoint interval.
+    pub fn order(checkpoints: bool) -> &'static [Dial] {
+        if checkpoints {
+            &Dial::JOB
+        } else {
+            &Dial::ALL
+        }
+    }
+
+    /// The dial's name in the dials panel and in status messages.
+    pub fn label(&self) -> &'static str {
+        match self {
+            Dial::Lag => "lag",
+            Dial::Grace => "grace",
+            Dial::Early => "early",
+            Dial::Speed => "speed",
+            Dial::Watermark => "watermark",
+            Dial::Accumulation => "panes",
+            Dial::Checkpoint => "ckpt",
+            Dial::Idle => "idle",
+        }
+    }
+
+    /// Its position in focus order (the order with checkpoints extends the other).
+    pub fn index(&self) -> usize {
+        Dial::JOB.iter().position(|d| d == self).unwrap_or(0)
+    }
+}
+
+/// Lag dial range and step, ms.
+pub const LAG_MAX: f64 = 120_000.0;
+/// One step of the lag dial, ms; a position on its track rounds to a multiple of it.
+pub const LAG_STEP: f64 = 1_000.0;
+/// Grace dial range and step, ms.
+pub const GRACE_MAX: f64 = 300_000.0;
+/// One step of the grace dial, ms; a position on its track rounds to a multiple of it.
+pub const GRACE_STEP: f64 = 5_000.0;
+/// Early-trigger dial range and step, ms (below the step it is off).
+pub const EARLY_MAX: f64 = 60_000.0;
+/// One step of the early-trigger dial, ms; an interval below it is off.
+pub const EARLY_STEP: f64 = 5_000.0;
+/// Checkpoint-interval dial range and step, ms (below the step: only on demand, `x`).
+pub const CHECKPOINT_MAX: f64 = 60_000.0;
+/// One step of the checkpoint-interval dial, ms; an interval below it takes checkpoints only
+/// on demand.
+pub const CHECKPOINT_STEP: f64 = 5_000.0;
+/// The job's checkpoint interval to start with.
+pub const CHECKPOINT_DEFAULT: f64 = 10_000.0;
+/// Idle-timeout dial range, ms: a minute, two thirds of the built-in outage (90 s), so the
+/// whole range lets idleness take over before the partition heals.
+pub const IDLE_MAX: f64 = 60_000.0;
+/// One step of the idle-timeout dial, ms (below it: off). Five seconds: as long as the
+/// watermark must stand still before the UI calls it stalled, and far above the gaps between a
+/// flowing partition's records, so no partition goes idle while it delivers.
+pub const IDLE_STEP: f64 = 5_000.0;
+/// Playback speeds: processing-time seconds per real second.
+pub const SPEEDS: [f64; 9] = [1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0];
+
+/// The watermark families the `w` dial cycles through, in its order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Family {
+    /// Processing time − the stream's largest delay: never wrong, always slow.
+    Perfect,
+    /// Processing time − the lag dial.
+    Fixed,
+    /// Processing time − a quantile of the recent delays (the lag dial does not apply).
+    Heuristic,
+    /// The highest event time seen − the lag dial (its bound).
+    Bounded,
+}
+
+impl Family {
+    /// Every family, in the order the watermark dial cycles through them.
+    pub const ALL: [Family; 4] = [
+        Family::Perfect,
+        Family::Fixed,
+        Family::Heuristic,
+        Family::Bounded,
+    ];
+
+    /// Its name, as the engine's [`WatermarkKind::family`] gives it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Perfect => "perfect",
+            Family::Fixed => "fixed",
+            Family::Heuristic => "heuristic",
+            Family::Bounded => "bounded",
+        }
+    }
+
+    /// Its position on the dial.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The family `steps` positions on along the dial, round the end.
+    fn cycled(self, steps: usize) -> Family {
+        Family::ALL[(self.index() + steps) % Family::ALL.len()]
+    }
+
+    /// The generator the family starts with.
+    fn preset(self) -> WatermarkKind {
+        match self {
+            Family::Perfect => WatermarkKind::Perfect,
+            Family::Fixed => WatermarkKind::Fixed { lag: LAG_DEFAULT },
+            Family::Heuristic => WatermarkKind::Heuristic {
+                q: WatermarkKind::DEFAULT_Q,
+                n: WatermarkKind::DEFAULT_N,
+            },
+            Family::Bounded => WatermarkKind::Bounded { bound: LAG_DEFAULT },
+        }
+    }
+}
+
+/// The lag (and the bounded watermark's bound) to start with, ms.
+const LAG_DEFAULT: f64 = 20_000.0;
+/// The speed to start with when the one given is not a speed.
+const SPEED_DEFAULT: f64 = 10.0;
+
+/// The last position of a dial with `n` stops.
+fn last_stop(n: usize) -> f64 {
+    n.saturating_sub(1) as f64
+}
+
+/// The dials' values. The window function is fixed for a session (a flag).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Dials {
+    /// The window function, fixed for the session (`--window`, `--slide`).
+    pub window: WindowFn,
+    /// The watermark generator of each family (heuristic keeps its q and n), by [`Family`].
+    pub kinds: [WatermarkKind; Family::ALL.len()],
+    /// The watermark family in use: its generator is its entry in `kinds`, with the lag dial's
+    /// lag where it has one.
+    pub family: Family,
+    /// Lag of the fixed and bounded watermarks, ms.
+    pub lag: f64,
+    /// Allowed lateness past the watermark, ms (infinite when the command line gives `inf`:
+    /// nothing is dropped).
+    pub grace: f64,
+    /// The early trigger's interval in processing time, ms (None: no early panes).
+    pub early: Option<f64>,
+    /// What each pane carries.
+    pub accumulation: Accumulation,
+    /// Processing-time ms per real second / 1000.
+    pub speed: f64,
+    /// The parallel job's checkpoint interval, ms (None: only on demand).
+    pub checkpoint_every: Option<f64>,
+    /// The parallel job's idle timeout, ms (None: off, a silent partition holds the
+    /// watermark back until it heals).
+    pub idle_timeout: Option<f64>,
+}
+
+impl Dials {
+    /// Dials preset from an engine configuration and a speed.
+    pub fn from_config(cfg: &EngineConfig, speed: f64) -> Dials {
+        let mut kinds = Family::ALL.map(Family::preset);
+        let family = Family::ALL
+            .into_iter()
+            .find(|f| f.name() == cfg.watermark.family())
+            .unwrap_or(Family::Fixed);
+        kinds[family.index()] = cfg.watermark;
+        Dials {
+            window: cfg.window,
+            kinds,
+            family,
+            // Presets beyond the dials' ranges are kept as given (the dial shows them full).
+            lag: cfg
+                .watermark
+                .lag()
+                .filter(|l| l.is_finite() && *l >= 0.0)
+                .unwrap_or(LAG_DEFAULT),
+            grace: if cfg.grace >= 0.0 { cfg.grace } else { 0.0 },
+            early: cfg.early,
+            accumulation: cfg.accumulation,
+            speed: if speed.is_finite() && speed > 0.0 {
+                speed
+            } else {
+                SPEED_DEFAULT
+            },
+            checkpoint_every: Some(CHECKPOINT_DEFAULT),
+            idle_timeout: None,
+        }
+    }
+
+    /// The watermark generator in use: the family's, with the lag dial's lag where it has one.
+    pub fn watermark(&self) -> WatermarkKind {
+        self.kinds[self.family.index()].with_lag(self.lag)
+    }
+
+    /// The fixed watermark with this lag (a policy's).
+    pub fn set_fixed(&mut self, lag: f64) {
+        self.family = Family::Fixed;
+        self.kinds[Family::Fixed.index()] = WatermarkKind::Fixed { lag };
+        self.lag = lag;
+    }
+
+    /// Whether the lag dial means something for the current watermark kind.
+    pub fn has_lag(&self) -> bool {
+        self.watermark().lag().is_some()
+    }
+
+    /// The engine configuration the dials ask for (the job's checkpoint interval aside).
+    pub fn config(&self) -> EngineConfig {
+        EngineConfig {
+            window: self.window,
+            watermark: self.watermark(),
+            grace: self.grace,
+            early: self.early,
+            accumulation: self.accumulation,
+        }
+    }
+
+    /// Where a dial sits on its track, 0 to 1 (for drawing and for the mouse).
+    pub fn ratio(&self, d: Dial) -> f64 {
+        let r = match d {
+            Dial::Lag => self.lag / LAG_MAX,
+            Dial::Grace => self.grace / GRACE_MAX,
+            Dial::Early => self.early.map_or(0.0, |e| e / EARLY_MAX),
+            Dial::Speed => speed_index(self.speed) as f64 / last_stop(SPEEDS.len()),
+            Dial::Watermark => self.family.index() as f64 / last_stop(Family::ALL.len()),
+            Dial::Accumulation => {
+                Accumulation::ALL
+                    .iter()
+                    .position(|a| *a == self.accumulation)
+                    .unwrap_or(0) as f64
+                    / last_stop(Accumulation::ALL.len())
+            }
+            Dial::Checkpoint => self.checkpoint_every.map_or(0.0, |c| c / CHECKPOINT_MAX),
+            Dial::Idle => self.idle_timeout.map_or(0.0, |c| c / IDLE_MAX),
+        };
+        r.clamp(0.0, 1.0)
+    }
+
+    /// Sets a dial from a position on its track, 0 to 1. Returns whether the engine must re-run.
+    pub fn set_ratio(&mut self, d: Dial, r: f64) -> bool {
+        let r = if r.is_finite() {
+            r.clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        let before = *self;
+        match d {
+            Dial::Lag => self.lag = (r * LAG_MAX / LAG_STEP).round() * LAG_STEP,
+            Dial::Grace => self.grace = (r * GRACE_MAX / GRACE_STEP).round() * GRACE_STEP,
+            Dial::Early => {
+                let e = (r * EARLY_MAX / EARLY_STEP).round() * EARLY_STEP;
+                self.early = (e >= EARLY_STEP).then_some(e);
+            }
+            Dial::Speed => self.speed = SPEEDS[stop_at(r, SPEEDS.len())],
+            Dial::Watermark => self.family = Family::ALL[stop_at(r, Family::ALL.len())],
+            Dial::Accumulation => {
+                self.accumulation = Accumulation::ALL[stop_at(r, Accumulation::ALL.len())]
+            }
+            Dial::Checkpoint => {
+                let c = (r * CHECKPOINT_MAX / CHECKPOINT_STEP).round() * CHECKPOINT_STEP;
+                self.checkpoint_every = (c >= CHECKPOINT_STEP).then_some(c);
+            }
+            Dial::Idle => {
+                let c = (r * IDLE_MAX / IDLE_STEP).round() * IDLE_STEP;
+                self.idle_timeout = (c >= IDLE_STEP).then_some(c);
+            }
+        }
+        self.engine_changed(&before)
+    }
+
+    /// Whether the engine configuration (the job's checkpoint interval and idle timeout
+    /// included) differs from `before`'s.
+    pub fn engine_changed(&self, before: &Dials) -> bool {
+        self.config() != before.config()
+            || self.checkpoint_every != before.checkpoint_every
+            || self.idle_timeout != before.idle_timeout
+    }
+
+    /// Turns a dial one step. Returns whether the engine must re-run.
+    pub fn turn(&mut self, d: Dial, up: bool) -> bool {
+        let before = *self;
+        let sign = if up { 1.0 } else { -1.0 };
+        match d {
+            Dial::Lag => {
+                self.lag = (self.lag + sign * LAG_STEP).clamp(0.0, LAG_MAX.max(before.lag))
+            }
+            Dial::Grace => {
+                let g = if self.grace.is_finite() {
+                    self.grace
+                } else {
+                    GRACE_MAX
+                };
+                self.grace = (g + sign * GRACE_STEP).clamp(0.0, GRACE_MAX.max(g))
+            }
+            Dial::Early => {
+                let e = self.early.unwrap_or(0.0) + sign * EARLY_STEP;
+                self.early = (e >= EARLY_STEP).then_some(e.min(EARLY_MAX));
+            }
+            Dial::Speed => {
+                let i = speed_index(self.speed);
+                let j = if up {
+                    (i + 1).min(SPEEDS.len() - 1)
+                } else {
+                    i.saturating_sub(1)
+                };
+                // A preset speed off the list moves to the neighbour in the asked direction.
+                self.speed = if SPEEDS[i] == self.speed {
+                    SPEEDS[j]
+                } else if up {
+                    SPEEDS
+                        .iter()
+                        .copied()
+                        .find(|s| *s > self.speed)
+                        .unwrap_or(SPEEDS[SPEEDS.len() - 1])
+                } else {
+                    SPEEDS
+                        .iter()
+                        .rev()
+                        .copied()
+                        .find(|s| *s < self.speed)
+                        .unwrap_or(SPEEDS[0])
+                };
+            }
+            Dial::Watermark => {
+                self.family = self
+                    .family
+                    .cycled(if up { 1 } else { Family::ALL.len() - 1 })
+            }
+            Dial::Accumulation => {
+                self.accumulation = if up {
+                    self.accumulation.next()
+                } else {
+                    self.accumulation.next().next()
+                }
+            }
+            Dial::Checkpoint => {
+                let c = self.checkpoint_every.unwrap_or(0.0) + sign * CHECKPOINT_STEP;
+                self.checkpoint_every = (c >= CHECKPOINT_STEP).then_some(c.min(CHECKPOINT_MAX));
+            }
+            Dial::Idle => {
+                // A preset off the steps (from the command line) moves to the next step.
+                let now = self.idle_timeout.unwrap_or(0.0);
+                let c = if up {
+                    ((now / IDLE_STEP).floor() + 1.0) * IDLE_STEP
+                } else {
+                    ((now / IDLE_STEP).ceil() - 1.0) * IDLE_STEP
+                };
+                self.idle_timeout = (c >= IDLE_STEP).then_some(c.min(IDLE_MAX.max(now)));
+            }
+        }
+        self.engine_changed(&before)
+    }
+}
+
+/// The stop (of `n`) nearest to position `r` (0 to 1) on a track.
+fn stop_at(r: f64, n: usize) -> usize {
+    ((r * last_stop(n)).round() as usize).min(n.saturating_sub(1))
+}
+
+/// The speed list's entry nearest to `speed`.
+fn speed_index(speed: f64) -> usize {
+    SPEEDS
+        .iter()
+        .enumerate()
+        .min_by(|a, b| (a.1 - speed).abs().total_cmp(&(b.1 - speed).abs()))
+        .map_or(0, |(i, _)| i)
+}
