@@ -37,7 +37,7 @@ fn app(scenario: Scenario) -> App {
 
 /// What the job's checkpoints copied, over the whole classroom run.
 fn report_checkpoint_cost(a: &App) {
-    let Some(job) = a.trace.job() else {
+    let Some(job) = a.trace().job() else {
         return;
     };
     let cks = job.pipeline().checkpoints();
@@ -153,14 +153,14 @@ fn benches(c: &mut Criterion) {
         b.iter(|| {
             let t = twoclocks::engine::timeline::Timeline::run_to(
                 cfg,
-                &m.scenario.stream,
-                m.playhead.arrived,
+                &m.scenario().stream,
+                m.playhead().arrived,
                 true,
             );
             black_box(t.counters().dropped)
         })
     });
-    m.inline_events = 0;
+    m.session.set_inline_events(0);
     let mut up = true;
     g.bench_function("dial_change_1m_ui_share_queue_and_redraw_120x40", |b| {
         b.iter(|| {

@@ -42,7 +42,7 @@ fn pipeline_flags_open_the_ui_in_job_mode_on_that_job() {
         "50ms",
     ])
     .unwrap();
-    let job = a.trace.job().expect("job mode");
+    let job = a.trace().job().expect("job mode");
     let cfg = job.config();
     assert_eq!(cfg.parallelism, 8);
     assert_eq!(cfg.partitions, 3);
@@ -56,7 +56,7 @@ fn pipeline_flags_open_the_ui_in_job_mode_on_that_job() {
 #[test]
 fn one_pipeline_flag_keeps_the_uis_own_job_for_the_rest() {
     let a = app(&["--events", "2000", "--parallelism", "8"]).unwrap();
-    let cfg = a.trace.job().expect("job mode").config();
+    let cfg = a.trace().job().expect("job mode").config();
     assert_eq!(cfg.parallelism, 8);
     assert_eq!(cfg.partitions, twoclocks::tui::app::JOB_PARTITIONS);
     assert_eq!(cfg.seed, twoclocks::tui::app::JOB_SEED);
@@ -65,7 +65,7 @@ fn one_pipeline_flag_keeps_the_uis_own_job_for_the_rest() {
         Some(twoclocks::tui::dials::CHECKPOINT_DEFAULT)
     );
     let plain = app(&["--events", "2000"]).unwrap();
-    assert!(plain.trace.job().is_none());
+    assert!(plain.trace().job().is_none());
     assert_eq!(
         plain.job_config().parallelism,
         twoclocks::tui::app::JOB_OPERATORS

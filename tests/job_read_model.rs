@@ -10,8 +10,8 @@ use twoclocks::tui::app::Action;
 #[test]
 fn early_in_the_stream_the_sinks_cells_are_open_not_wrong() {
     let a = job_at(20.0);
-    let scores = job(&a).sink_scores(&a.scenario.oracle.truth);
-    let cells = a.scenario.oracle.truth.len();
+    let scores = job(&a).sink_scores(&a.scenario().oracle.truth);
+    let cells = a.scenario().oracle.truth.len();
     for s in &scores {
         // Nothing is final at 20 s and nothing has gone over: every cell is incomplete.
         assert_eq!(s.wrong, 0, "{s:?}");
@@ -34,7 +34,7 @@ fn at_the_end_the_sinks_figures_are_the_command_lines() {
         .iter()
         .map(|&k| {
             let out = j.pipeline().sink_output(k);
-            a.scenario
+            a.scenario()
                 .oracle
                 .truth
                 .iter()
@@ -42,7 +42,7 @@ fn at_the_end_the_sinks_figures_are_the_command_lines() {
                 .count()
         })
         .collect();
-    let scores = j.sink_scores(&a.scenario.oracle.truth);
+    let scores = j.sink_scores(&a.scenario().oracle.truth);
     let wrong: Vec<usize> = scores.iter().map(|s| s.wrong).collect();
     assert_eq!(wrong, expected);
     assert_eq!(wrong, vec![40, 40, 40]);
@@ -87,7 +87,7 @@ fn the_additive_over_count_splits_exactly_by_cause() {
         // The replay done: what the crash report foretold has been delivered.
         act(&mut a, Action::JumpToEnd);
         a.settle();
-        let report = a.trace.sinks(&a.scenario.oracle.truth).expect("a job");
+        let report = a.trace().sinks(&a.scenario().oracle.truth).expect("a job");
         let total = |k: SinkKind| -> i64 { job(&a).pipeline().sink_output(k).values().sum() };
         let diff = total(SinkKind::Additive) - total(SinkKind::Idempotent);
         assert_eq!(report.over.readded + report.over.replayed, diff);

@@ -32,7 +32,7 @@ fn marks(a: &App) -> (usize, HashSet<(u16, u16)>) {
     let f = a.plot_frame(areas.plot).unwrap();
     let mut n = 0;
     let mut cells = HashSet::new();
-    for e in &a.scenario.stream.events[..a.playhead.arrived] {
+    for e in &a.scenario().stream.events[..a.playhead().arrived] {
         if let (Some(c), Some(r)) = (f.col(e.event_time), f.row(e.proc_time)) {
             n += 1;
             cells.insert((c, r));
@@ -59,7 +59,7 @@ fn glyphs(a: &App) -> usize {
 
 /// Plays on for one second of processing time (the lesson plays at 1×).
 fn one_second(a: &mut App) {
-    a.playhead.playing = true;
+    a.playing = true;
     update(a, Msg::Tick, Duration::from_secs(1));
 }
 
@@ -77,7 +77,7 @@ fn every_lesson_event_is_its_own_mark_at_every_playhead_and_size() {
             let mut a = lesson();
             update(&mut a, Msg::Resize(size.0, size.1), Duration::ZERO);
             a.zoomed = zoomed;
-            let end = a.scenario.oracle.proc_time.1;
+            let end = a.scenario().oracle.proc_time.1;
             let mut t = 0.0;
             let mut seen = 0;
             while t <= end + 1_000.0 {
@@ -113,12 +113,13 @@ fn every_tour_step_that_magnifies_shows_each_event_once() {
             // weigh by their count).
             let areas = a.areas(a.size).unwrap();
             let per_column = a.plot_frame(areas.plot).map_or(0.0, |f| f.cell_size().0);
-            if a.magnify.is_some() && a.scenario.name == "lesson" && per_column <= 1_000.0 + 1e-9 {
+            if a.magnify.is_some() && a.scenario().name == "lesson" && per_column <= 1_000.0 + 1e-9
+            {
                 let (n, cells) = marks(&a);
                 assert_eq!(cells.len(), n, "{size:?} step {}", k + 1);
                 // A job's crash report is drawn over the plot: the glyphs are counted
                 // outside job mode.
-                if a.trace.pipeline_config().is_none() {
+                if a.trace().pipeline_config().is_none() {
                     assert_eq!(glyphs(&a), n, "{size:?} step {}: glyphs", k + 1);
                 }
             }
@@ -131,7 +132,7 @@ fn every_tour_step_that_magnifies_shows_each_event_once() {
 #[test]
 fn m_steps_through_the_magnifications_and_back_to_the_whole_stream() {
     let mut a = lesson();
-    let whole = a.scenario.oracle.proc_time;
+    let whole = a.scenario().oracle.proc_time;
     let frame = |a: &App| a.plot_frame(a.areas(a.size).unwrap().plot).unwrap();
     assert!(frame(&a).y.1 - frame(&a).y.0 < whole.1 - whole.0);
     let mut seen = vec![a.magnify];

@@ -109,21 +109,21 @@ fn batches_give_the_screen_and_counters_of_one_batch() {
             for b in batches(&events, &names, &cuts) {
                 send(&mut parts, vec![b]);
             }
-            assert_eq!(parts.trace.counters(), whole.trace.counters());
-            assert_eq!(parts.playhead, whole.playhead);
-            assert_eq!(parts.scenario.oracle.truth, whole.scenario.oracle.truth);
+            assert_eq!(parts.trace().counters(), whole.trace().counters());
+            assert_eq!(parts.playhead(), whole.playhead());
+            assert_eq!(parts.scenario().oracle.truth, whole.scenario().oracle.truth);
             assert_eq!(screen(&parts), screen(&whole), "open, cuts {cuts:?}");
             assert!(screen(&parts).contains("● live"));
             // The end of input: both finish the same way.
             send(&mut parts, vec![Feed::Ended]);
             let mut ended = whole.clone();
             send(&mut ended, vec![Feed::Ended]);
-            assert!(parts.playhead.finished && !parts.input_open());
-            assert_eq!(parts.trace.counters(), ended.trace.counters());
+            assert!(parts.playhead().finished && !parts.input_open());
+            assert_eq!(parts.trace().counters(), ended.trace().counters());
             assert_eq!(screen(&parts), screen(&ended), "ended, cuts {cuts:?}");
             assert!(screen(&parts).contains("input ended"));
             assert!(
-                parts.score.is_some(),
+                parts.score().is_some(),
                 "the whole input's score once it ended"
             );
         }
@@ -143,9 +143,9 @@ fn the_ended_input_answers_as_the_same_stream_read_whole() {
         keys: names.clone(),
     };
     let whole = twoclocks::engine::timeline::Timeline::run_to(cfg, &stream, n, true);
-    assert_eq!(live.trace.counters(), *whole.counters());
+    assert_eq!(live.trace().counters(), *whole.counters());
     assert_eq!(
-        live.score,
+        live.score(),
         Some(twoclocks::engine::frontier::score_point(
             &stream,
             &twoclocks::engine::timeline::truth(&stream, &WINDOW),
@@ -162,25 +162,27 @@ fn paused_the_playhead_stays_and_space_catches_up() {
     let mut feeds = feeds.into_iter();
     send(&mut a, vec![feeds.next().unwrap()]);
     assert_eq!(
-        a.playhead.arrived, 0,
+        a.playhead().arrived,
+        0,
         "paused: nothing has arrived by the playhead"
     );
     update(&mut a, Msg::Action(Action::TogglePlay), Duration::ZERO);
     assert_eq!(
-        a.playhead.arrived, 1_000,
+        a.playhead().arrived,
+        1_000,
         "Space catches up with the live edge"
     );
     assert!(a.at_live_edge() && !a.clock_runs(), "no tick at the edge");
     send(&mut a, vec![feeds.next().unwrap()]);
-    assert_eq!(a.playhead.arrived, 2_000, "playing follows the edge");
+    assert_eq!(a.playhead().arrived, 2_000, "playing follows the edge");
     update(&mut a, Msg::Action(Action::TogglePlay), Duration::ZERO);
     send(&mut a, vec![feeds.next().unwrap()]);
-    assert_eq!(a.playhead.arrived, 2_000, "paused again: it stays");
+    assert_eq!(a.playhead().arrived, 2_000, "paused again: it stays");
     assert!(screen(&a).contains("live · paused"));
     update(&mut a, Msg::Action(Action::JumpToEnd), Duration::ZERO);
-    assert_eq!(a.playhead.arrived, 3_000, "End catches up too");
+    assert_eq!(a.playhead().arrived, 3_000, "End catches up too");
     assert!(
-        !a.playhead.finished,
+        !a.playhead().finished,
         "the live edge is not the end of input"
     );
 }
@@ -205,8 +207,8 @@ fn rows_out_of_order_and_a_growing_delay_give_the_run_of_the_sorted_stream() {
         send(&mut a, vec![Feed::Ended]);
         let stream = twoclocks::engine::Stream::from_unordered(events.clone(), names.clone());
         let whole = twoclocks::engine::timeline::Timeline::run_to(cfg, &stream, 3_000, true);
-        assert_eq!(a.trace.counters(), *whole.counters());
-        assert_eq!(a.scenario.stream.events, stream.events);
+        assert_eq!(a.trace().counters(), *whole.counters());
+        assert_eq!(a.scenario().stream.events, stream.events);
     }
 }
 
@@ -219,7 +221,7 @@ fn a_bad_row_stops_the_input_and_the_footer_says_why() {
     feeds.push(Feed::Failed(why.into()));
     send(&mut a, feeds);
     assert!(!a.input_open());
-    assert_eq!(a.trace.counters().events, 500);
+    assert_eq!(a.trace().counters().events, 500);
     let s = screen(&a);
     assert!(s.contains("input stopped: standard input, line 501"), "{s}");
 }
@@ -253,10 +255,10 @@ fn side_by_side_b_grows_with_a() {
     update(&mut a, Msg::Action(Action::LagUp), Duration::ZERO);
     send(&mut a, vec![feeds.next().unwrap()]);
     let b = &a.side.as_ref().expect("side by side").b;
-    assert_eq!(b.scenario.len(), 2_000);
-    assert_eq!(b.playhead.arrived, a.playhead.arrived);
-    assert_eq!(b.trace.counters().events, 2_000);
+    assert_eq!(b.scenario().len(), 2_000);
+    assert_eq!(b.playhead().arrived, a.playhead().arrived);
+    assert_eq!(b.trace().counters().events, 2_000);
     send(&mut a, vec![Feed::Ended]);
     let b = &a.side.as_ref().expect("side by side").b;
-    assert!(!b.input_open() && b.playhead.finished);
+    assert!(!b.input_open() && b.playhead().finished);
 }

@@ -160,7 +160,7 @@ fn inspected_rows(a: &mut App, i: usize) -> [String; 3] {
     a.selection.inspected = Some(i);
     let buf = buffer(a, 120, 40);
     let f = frame(a, 120, 40);
-    let e = a.scenario.stream.events[i];
+    let e = a.scenario().stream.events[i];
     let r = f.inner.y + f.row(e.proc_time).unwrap();
     let c = f.inner.x + f.col(e.event_time).unwrap();
     assert_eq!(buf[(c, r)].symbol(), glyph::INSPECTED.to_string());
@@ -185,7 +185,7 @@ fn an_inspected_dropped_event_shows_its_inequality() {
         .find(|x| x.fate == Fate::Dropped && x.event.proc_time > 400_000.0)
         .unwrap()
         .offset;
-    let why = timeline(&a).inspect(&a.scenario.stream, i).unwrap();
+    let why = timeline(&a).inspect(&a.scenario().stream, i).unwrap();
     let [above, row, below] = inspected_rows(&mut a, i);
     // Its window up to the window's end, past grace up to the watermark at arrival.
     for g in [glyph::INEQUALITY_EDGE, glyph::PAST_GRACE] {

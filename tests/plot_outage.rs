@@ -51,15 +51,15 @@ fn held_independently(t: &Trace) -> Vec<usize> {
 #[test]
 fn the_stall_is_bracketed_on_the_rows_the_read_model_says() {
     let mut a = step("partition");
-    let stalls = a.trace.watermark_stalls();
+    let stalls = a.trace().watermark_stalls();
     assert_eq!(stalls.len(), 1, "{stalls:?}");
     let s = stalls[0];
     assert!(s.ongoing);
     // It began when partition 1 fell silent (its last records' watermark carried it a little
     // past 200 s at most) and stands at the clock, as long as the stall the panels report.
     assert!((195_000.0..=205_000.0).contains(&s.from), "{s:?}");
-    assert_eq!(s.until, a.trace.job().unwrap().now());
-    assert_eq!(Some(s.length()), a.trace.watermark_stall());
+    assert_eq!(s.until, a.trace().job().unwrap().now());
+    assert_eq!(Some(s.length()), a.trace().watermark_stall());
     for (w, h) in SIZES {
         let buf = frame(&mut a, w, h);
         let area = a.areas((w, h)).unwrap().plot;
@@ -91,9 +91,9 @@ fn the_held_back_events_are_drawn_reversed_where_they_arrived() {
     let mut a = step("idleness");
     // Close the side by side: one run, its own marks.
     act(&mut a, Action::SideBySide);
-    let held = a.trace.held_back();
+    let held = a.trace().held_back();
     let offsets: Vec<usize> = held.iter().map(|h| h.offset).collect();
-    assert_eq!(offsets, held_independently(&a.trace));
+    assert_eq!(offsets, held_independently(a.trace()));
     assert!(held.iter().all(|h| h.heal == 290_000.0));
     for (w, h) in SIZES {
         let buf = frame(&mut a, w, h);
@@ -102,7 +102,7 @@ fn the_held_back_events_are_drawn_reversed_where_they_arrived() {
         let r = f.row(290_000.0).expect("the heal on the plot");
         let mut drawn = 0;
         for hb in &held {
-            let e = a.trace.stream().events[hb.offset];
+            let e = a.trace().stream().events[hb.offset];
             let Some(c) = f.col(e.event_time) else {
                 continue;
             };
@@ -113,7 +113,7 @@ fn the_held_back_events_are_drawn_reversed_where_they_arrived() {
                 hb.offset,
                 cell
             );
-            let fate = a.trace.fate(hb.offset).expect("taken at the heal");
+            let fate = a.trace().fate(hb.offset).expect("taken at the heal");
             drawn += 1;
             // Its cell shows a fate's glyph, one that some held-back event there met.
             let g = cell.symbol().chars().next().unwrap();
@@ -132,19 +132,19 @@ fn the_held_back_events_are_drawn_reversed_where_they_arrived() {
 #[test]
 fn side_by_side_the_legend_counts_the_events_whose_fates_differ() {
     let mut a = step("idleness");
-    let b = &a.side.as_ref().expect("side by side").b.trace;
+    let b = &a.side.as_ref().expect("side by side").b.trace();
     // An independent count: every offset both runs have taken, fates compared.
-    let n = a.trace.stream().len();
+    let n = a.trace().stream().len();
     let differ: Vec<usize> = (0..n)
-        .filter(|&i| match (a.trace.fate(i), b.fate(i)) {
+        .filter(|&i| match (a.trace().fate(i), b.fate(i)) {
             (Some(x), Some(y)) => x != y,
             _ => false,
         })
         .collect();
     assert!(!differ.is_empty());
-    let d = fate_differences(&a.trace, b);
+    let d = fate_differences(a.trace(), b);
     assert_eq!(d.offsets, differ);
-    assert_eq!(fate_differences(b, &a.trace).len(), differ.len());
+    assert_eq!(fate_differences(b, a.trace()).len(), differ.len());
     // Idleness dropped the held-back events B waited for: A drops what B keeps.
     assert!(
         d.dropped_by_a > 0 && d.dropped_by_b < d.dropped_by_a,

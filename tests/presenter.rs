@@ -93,9 +93,9 @@ fn a_recording_played_back_gives_the_same_final_screen() {
     let read: Vec<Input> = entries.iter().map(|e| e.input).collect();
     assert_eq!(read, inputs, "every input survives the file");
     let replayed = play(&read);
-    assert_eq!(replayed.playhead, live.playhead);
+    assert_eq!(replayed.playhead(), live.playhead());
     assert_eq!(replayed.dials, live.dials);
-    assert!(live.playhead.arrived > 0 && live.zoomed == replayed.zoomed);
+    assert!(live.playhead().arrived > 0 && live.zoomed == replayed.zoomed);
     assert_eq!(draw(&replayed), draw(&live), "the same final screen");
     // And the screen is not a trivial one: the demo moved the playhead and the dials.
     assert_ne!(draw(&live), draw(&app()));
@@ -339,7 +339,7 @@ fn zoomed_the_plot_still_inspects_and_the_other_keys_still_act() {
     act(&mut a, Action::Close);
     act(&mut a, Action::ToggleJob);
     a.settle();
-    assert!(a.parallel && a.zoomed, "job mode keeps the zoom");
+    assert!(a.session.parallel() && a.zoomed, "job mode keeps the zoom");
 }
 
 proptest::proptest! {

@@ -82,7 +82,7 @@ fn every_scenario_opens_the_ui_or_says_why_not() {
         let label = name.label();
         match ui(&["--scenario", label]) {
             Ok((mut a, _)) => {
-                assert_eq!(a.scenario.name, label);
+                assert_eq!(a.scenario().name, label);
                 for size in [(80, 24), (120, 40)] {
                     let screen = drawn_text(&mut a, size);
                     assert!(screen.contains(label), "{label} at {size:?}:\n{screen}");
@@ -99,9 +99,9 @@ fn every_scenario_opens_the_ui_or_says_why_not() {
     }
     // With a window the UI draws, the sessions stream opens, its keys named u001, u002, ….
     let (mut a, _) = ui(&["--scenario", "sessions", "--window", "60s"]).unwrap();
-    assert_eq!(a.scenario.name, "sessions");
-    assert_eq!(a.scenario.stream.keys[0], "u001");
-    assert!(a.scenario.keys() >= 200);
+    assert_eq!(a.scenario().name, "sessions");
+    assert_eq!(a.scenario().stream.keys[0], "u001");
+    assert!(a.scenario().keys() >= 200);
     act(&mut a, Action::CycleKey);
     let screen = drawn_text(&mut a, (120, 40));
     assert!(screen.contains("key u0"), "{screen}");
@@ -173,43 +173,46 @@ fn the_ui_opens_the_outage_in_job_mode_cut_at_from_and_healed_at_from_plus_for()
             until: 290_000.0
         }]
     );
-    assert!(a.presses.is_empty(), "the outage is the job's, not a press");
+    assert!(
+        a.session.presses().is_empty(),
+        "the outage is the job's, not a press"
+    );
     // Played to 250 s: partition 1 is out and the combined watermark stalls.
-    assert!(a.playhead.playing);
+    assert!(a.playing);
     tick(&mut a, 25.0);
     a.settle();
-    let now = a.trace.job().expect("job mode").now();
+    let now = a.trace().job().expect("job mode").now();
     assert!((240_000.0..=260_000.0).contains(&now), "{now}");
-    let parts = a.trace.partitions();
+    let parts = a.trace().partitions();
     assert!(parts[1].is_out);
     assert!(!parts[0].is_out);
-    assert!(a.trace.watermark_stall().is_some_and(|d| d >= 40_000.0));
+    assert!(a.trace().watermark_stall().is_some_and(|d| d >= 40_000.0));
     // A dial change re-runs to the same outage; pressing p still cuts a partition off.
     act(&mut a, Action::LagUp);
     a.settle();
-    assert!(a.trace.partitions()[1].is_out);
+    assert!(a.trace().partitions()[1].is_out);
     act(&mut a, Action::CutPartition);
-    assert!(a.trace.is_cut_off(0));
+    assert!(a.trace().is_cut_off(0));
     // Played on past the heal: partition 1 is back, partition 0 still out.
     act(&mut a, Action::TogglePlay);
-    if !a.playhead.playing {
+    if !a.playing {
         act(&mut a, Action::TogglePlay);
     }
     tick(&mut a, 6.0);
     a.settle();
-    let parts = a.trace.partitions();
+    let parts = a.trace().partitions();
     assert!(!parts[1].is_out, "healed at 290 s");
     assert_eq!(parts[1].out, vec![(200_000.0, 290_000.0)]);
     assert!(parts[0].is_out);
     // A fresh start forgets the presses, not the job's outage.
     act(&mut a, Action::Restart);
-    assert!(a.presses.is_empty());
-    if !a.playhead.playing {
+    assert!(a.session.presses().is_empty());
+    if !a.playing {
         act(&mut a, Action::TogglePlay);
     }
     tick(&mut a, 25.0);
     a.settle();
-    let parts = a.trace.partitions();
+    let parts = a.trace().partitions();
     assert!(parts[1].is_out && !parts[0].is_out);
 }
 
@@ -346,12 +349,12 @@ fn the_lesson_has_every_fate_and_every_pane_timing() {
 #[test]
 fn the_lesson_opens_paused_at_one_x() {
     let (a, _) = ui(&["--scenario", "lesson"]).unwrap();
-    assert!(!a.playhead.playing);
+    assert!(!a.playing);
     assert_eq!(a.dials.speed, 1.0);
     let (a, _) = ui(&["--scenario", "lesson", "--speed", "5"]).unwrap();
     assert_eq!(a.dials.speed, 5.0);
     let (a, _) = ui(&["--scenario", "classroom"]).unwrap();
-    assert!(a.playhead.playing);
+    assert!(a.playing);
     assert_eq!(a.dials.speed, 10.0);
 }
 
@@ -392,7 +395,7 @@ fn generated_scenarios_are_deterministic_and_seeded() {
     );
     // A changed seed is a custom stream.
     let (a, _) = ui(&["--scenario", "lesson", "--seed", "8"]).unwrap();
-    assert_eq!(a.scenario.name, "lesson (custom)");
+    assert_eq!(a.scenario().name, "lesson (custom)");
 }
 
 #[test]

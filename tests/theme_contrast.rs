@@ -83,7 +83,7 @@ fn screens(theme: Theme) -> Vec<(String, Buffer)> {
         let mut a = app(theme, EngineConfig::fixed(10_000.0, 30_000.0));
         act(&mut a, Action::JumpToEnd);
         a.selection.inspected = a
-            .trace
+            .trace()
             .timeline()
             .unwrap()
             .fates()

@@ -132,9 +132,9 @@ fn n_and_capital_n_move_through_the_steps_and_say_so_at_the_ends() {
     let step = a.tour.as_ref().unwrap().step().clone();
     if let At::Time(t) = step.playhead {
         assert!(
-            (a.playhead.now - t).abs() < 1e-9,
+            (a.playhead().now - t).abs() < 1e-9,
             "{} vs {t}",
-            a.playhead.now
+            a.playhead().now
         );
     }
     act(&mut a, Action::TourPrev);
@@ -157,15 +157,15 @@ fn the_dials_stay_live_and_r_puts_the_step_back() {
     act(&mut a, Action::TourNext);
     act(&mut a, Action::TourNext);
     act(&mut a, Action::TourNext);
-    let (dials, now, window) = (a.dials, a.playhead.now, a.selection.window);
+    let (dials, now, window) = (a.dials, a.playhead().now, a.selection.window);
     act(&mut a, Action::GraceUp);
     act(&mut a, Action::GraceUp);
     act(&mut a, Action::Restart);
     assert_ne!(a.dials, dials, "the dials turn during a step");
-    assert_ne!(a.playhead.now, now);
+    assert_ne!(a.playhead().now, now);
     act(&mut a, Action::TourReset);
     assert_eq!(a.dials, dials);
-    assert_eq!(a.playhead.now, now);
+    assert_eq!(a.playhead().now, now);
     assert_eq!(a.selection.window, window);
     assert!(a.status.as_ref().unwrap().text.contains("back"));
 }
@@ -173,14 +173,14 @@ fn the_dials_stay_live_and_r_puts_the_step_back() {
 #[test]
 fn the_crash_step_is_a_job_that_crashed_and_replayed() {
     let mut a = tour_from("crash");
-    assert!(a.parallel, "job mode");
-    assert_eq!(a.trace.crashes().len(), 1);
+    assert!(a.session.parallel(), "job mode");
+    assert_eq!(a.trace().crashes().len(), 1);
     let f = a.figures();
     assert!(f.checkpoints > 0, "{f:?}");
     // Leaving the job step for the next goes on in job mode; the step before is single.
     act(&mut a, Action::TourPrev);
-    assert!(!a.parallel);
-    assert!(a.trace.crashes().is_empty());
+    assert!(!a.session.parallel());
+    assert!(a.trace().crashes().is_empty());
 }
 
 #[test]
@@ -467,7 +467,7 @@ fn the_later_steps_quote_figures_the_screen_shows() {
 #[test]
 fn the_partition_step_shows_an_outage_stalling_the_watermark() {
     let mut a = tour_from("partition");
-    assert!(a.parallel, "job mode");
+    assert!(a.session.parallel(), "job mode");
     // The outage scenario's own job, as `twoclocks ui --scenario outage` opens it.
     let argv = ["twoclocks", "--scenario", "outage"];
     let Ok(twoclocks::cli::Invocation::Ui(args, matches)) = twoclocks::cli::parse(argv) else {
@@ -476,17 +476,17 @@ fn the_partition_step_shows_an_outage_stalling_the_watermark() {
     let (_, job) = twoclocks::cli::ui_options(&args, &matches).unwrap();
     let job = job.unwrap();
     assert_eq!(a.job_config(), job.config);
-    assert_eq!(a.job_outages, job.outages);
-    let parts = a.trace.partitions();
+    assert_eq!(a.session.job_outages(), job.outages);
+    let parts = a.trace().partitions();
     assert!(parts[1].is_out && !parts[0].is_out, "partition 1 is out");
-    let stall = a.trace.watermark_stall().expect("the watermark stalls");
+    let stall = a.trace().watermark_stall().expect("the watermark stalls");
     assert!(stall >= 60_000.0, "{stall}");
     // Flat: the watermark now is what it was when the partition went out (plus the lag).
-    let wm = a.trace.watermark();
-    assert!(wm < 200_000.0 && a.playhead.now - wm > 60_000.0, "{wm}");
+    let wm = a.trace().watermark();
+    assert!(wm < 200_000.0 && a.playhead().now - wm > 60_000.0, "{wm}");
     // The state climbs: held now above what it held before the outage.
     let f = a.figures();
-    let history = a.trace.state_history();
+    let history = a.trace().state_history();
     let before = history
         .iter()
         .filter(|s| s.time < 200_000.0)
@@ -508,8 +508,8 @@ fn the_idleness_step_is_side_by_side_idle_against_none() {
     let b = &a.side.as_ref().expect("side by side").b;
     assert_eq!(a.dials.idle_timeout, Some(10_000.0), "A idles");
     assert_eq!(b.dials.idle_timeout, None, "B waits");
-    assert!(a.parallel && b.parallel);
-    assert_eq!(b.playhead.now, a.playhead.now);
+    assert!(a.session.parallel() && b.session.parallel());
+    assert_eq!(b.playhead().now, a.playhead().now);
     // A moved on and dropped the held-back events; B waited for them.
     let (fa, fb) = (a.figures(), b.figures());
     assert!(
@@ -537,12 +537,12 @@ fn the_idleness_step_is_side_by_side_idle_against_none() {
 fn the_sessions_step_opens_on_a_late_bridge_near_the_playhead() {
     let mut a = tour_from("sessions");
     let key = a.selection.key.expect("a key");
-    assert_eq!(a.scenario.stream.key_name(key), "u049");
-    let session = a.scenario.windows_of(Some(key))[a.selection.window];
+    assert_eq!(a.scenario().stream.key_name(key), "u049");
+    let session = a.scenario().windows_of(Some(key))[a.selection.window];
     // The session began before the playhead and took a merge (⊕) by now.
-    assert!(session.start() <= a.playhead.now, "{session:?}");
+    assert!(session.start() <= a.playhead().now, "{session:?}");
     let merges: Vec<_> = a
-        .trace
+        .trace()
         .session_merges()
         .filter(|m| m.key == key && m.into.start_ms() >= session.start_ms())
         .filter(|m| m.into.end_ms() <= session.end_ms())
@@ -550,7 +550,7 @@ fn the_sessions_step_opens_on_a_late_bridge_near_the_playhead() {
     assert!(!merges.is_empty(), "{session:?}");
     assert!(merges
         .iter()
-        .all(|m| a.playhead.now - m.proc_time < 60_000.0));
+        .all(|m| a.playhead().now - m.proc_time < 60_000.0));
     // What the caption says: a late event, kept, bridging two sessions that had both fired.
     assert!(
         merges
@@ -570,7 +570,7 @@ fn the_sessions_step_opens_on_a_late_bridge_near_the_playhead() {
 #[test]
 fn the_ttl_step_expires_state_and_drops_nothing() {
     let mut a = tour_from("ttl");
-    assert!(a.scenario.oracle.global && a.dials.window.ttl().is_some());
+    assert!(a.scenario().oracle.global && a.dials.window.ttl().is_some());
     let f = a.figures();
     assert!(f.expired > 10, "{f:?}");
     assert_eq!(f.dropped, 0);
@@ -592,7 +592,7 @@ fn the_ttl_step_expires_state_and_drops_nothing() {
 #[test]
 fn the_crash_step_says_which_checkpoint_the_crash_abandoned() {
     let mut a = tour_from("crash");
-    let tr = &a.trace;
+    let tr = a.trace();
     let (done, abandoned) = (tr.checkpoints().len(), tr.abandoned_checkpoints());
     let last = tr.last_checkpoint().unwrap().id as usize;
     // The caption's count is the completed ones; the ids count the abandoned too.
@@ -619,9 +619,9 @@ fn the_crash_step_says_which_checkpoint_the_crash_abandoned() {
 fn the_windows_at_the_sinks_split_each_windows_excess_by_cause() {
     for name in ["crash", "barriers"] {
         let mut a = tour_from(name);
-        let job = a.trace.job().unwrap();
+        let job = a.trace().job().unwrap();
         // Every cell's split adds up to the sinks panel's.
-        let cells: Vec<_> = a.scenario.oracle.truth.keys().copied().collect();
+        let cells: Vec<_> = a.scenario().oracle.truth.keys().copied().collect();
         assert_eq!(job.over_of(&cells), job.over_by_cause(), "{name}");
         // Each row: add − idem, re-added and replayed.
         let rows = view::windows::rows(&a);

@@ -28,14 +28,14 @@ fn the_late_question_stops_just_before_its_event_and_reveals_its_fate() {
     };
     // The engine's answer, asked of the step's run at its playhead (100 s).
     let from = a
-        .scenario
+        .scenario()
         .stream
         .events
         .partition_point(|e| e.proc_time <= 100_000.0);
     let want = predict::ask(
         a.dials.config(),
-        &a.scenario.stream,
-        &a.scenario.oracle.truth,
+        &a.scenario().stream,
+        &a.scenario().oracle.truth,
         from,
         Ask::NextLate,
         None,
@@ -43,10 +43,10 @@ fn the_late_question_stops_just_before_its_event_and_reveals_its_fate() {
     .unwrap();
     assert_eq!(want, q);
     // Every event before it has arrived, not it.
-    assert_eq!(a.trace.arrived(), offset);
-    assert!(a.playhead.now < event.proc_time);
+    assert_eq!(a.trace().arrived(), offset);
+    assert!(a.playhead().now < event.proc_time);
     assert_eq!(a.selection.key, Some(event.key));
-    assert!(caption(&a).contains(&format!("key {}", a.scenario.stream.key_name(event.key))));
+    assert!(caption(&a).contains(&format!("key {}", a.scenario().stream.key_name(event.key))));
 
     // The run waits for the vote.
     for k in [
@@ -64,7 +64,7 @@ fn the_late_question_stops_just_before_its_event_and_reveals_its_fate() {
                 .contains("the room votes first"),
             "{k:?}"
         );
-        assert_eq!(a.trace.arrived(), offset, "{k:?}");
+        assert_eq!(a.trace().arrived(), offset, "{k:?}");
     }
 
     // A wrong vote: the fate revealed, with its inequality, and said wrong.
@@ -73,7 +73,7 @@ fn the_late_question_stops_just_before_its_event_and_reveals_its_fate() {
     let wrong = (right + 1) % 3;
     act(&mut a, Action::Policy(wrong as u8));
     assert!(a.voting().is_none());
-    assert_eq!(a.trace.arrived(), offset + 1);
+    assert_eq!(a.trace().arrived(), offset + 1);
     assert_eq!(a.selection.inspected, Some(offset));
     let said = caption(&a);
     assert!(said.contains("≤ watermark"), "{said}");
@@ -111,16 +111,16 @@ fn the_pane_question_offers_the_pane_that_fires_and_reveals_it() {
         assert!(asked.contains(&format!("[{k}]\u{a0}")), "{asked}");
     }
     // Asked where the step put the playhead, before the pane fires.
-    assert!(a.playhead.now < pane.proc_time);
+    assert!(a.playhead().now < pane.proc_time);
     act(&mut a, Action::Policy(answer as u8));
     let said = caption(&a);
     assert!(said.contains("fired ON_TIME with"), "{said}");
     assert!(said.ends_with(": right."), "{said}");
-    assert!(a.playhead.now >= pane.proc_time);
+    assert!(a.playhead().now >= pane.proc_time);
     // The window that fired is selected: its pane is in the panes panel.
     assert_eq!(a.selection.key, Some(pane.cell.key));
     assert_eq!(
-        a.scenario.windows_of(Some(pane.cell.key))[a.selection.window],
+        a.scenario().windows_of(Some(pane.cell.key))[a.selection.window],
         pane.cell.window
     );
     // n moves on: no question in the next step.

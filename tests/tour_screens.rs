@@ -73,7 +73,7 @@ fn a_step_that_selects_a_window_shows_it_and_its_panes_on_the_plot() {
                 wf.end(window),
                 f.x
             );
-            let panes: Vec<f64> = a.trace.panes_of(cell).map(|p| p.proc_time).collect();
+            let panes: Vec<f64> = a.trace().panes_of(cell).map(|p| p.proc_time).collect();
             assert!(!panes.is_empty(), "step {}: no pane to show", k + 1);
             for t in panes {
                 assert!(
@@ -144,7 +144,7 @@ fn the_gap_history_ends_at_the_gap_the_panel_states() {
     for _ in 0..20 {
         act(&mut a, Action::LagDown);
     }
-    let gap = (a.playhead.now - a.trace.watermark()) / 1000.0;
+    let gap = (a.playhead().now - a.trace().watermark()) / 1000.0;
     assert!(
         gap >= 0.5,
         "the step's playhead is past its last arrival: {gap}"

@@ -30,7 +30,7 @@ fn the_advised_point_is_the_advisors_choice_on_the_sweep() {
     let a = app();
     let f = a.frontier().flatten().expect("the fixed lag is swept");
     let cfg = EngineConfig::fixed(20_000.0, 0.0);
-    let c = choose_on_frontier(&a.scenario.stream, cfg, &f.points, DEFAULT_TARGET).unwrap();
+    let c = choose_on_frontier(&a.scenario().stream, cfg, &f.points, DEFAULT_TARGET).unwrap();
     assert_eq!(a.advised(), Some(&f.points[c.index()]));
 }
 
@@ -52,7 +52,7 @@ fn the_frontier_panel_draws_the_advised_point() {
     // The current setting is drawn over it when they coincide.
     assert!(
         cell == glyph::ADVISED.to_string()
-            || a.score.as_ref().and_then(|p| frame.place(p)) == Some(at),
+            || a.score().as_ref().and_then(|p| frame.place(p)) == Some(at),
         "{cell:?}"
     );
     insta::assert_snapshot!("frontier_advised_120x40", t.backend());

@@ -111,14 +111,14 @@ fn states() -> Vec<(String, App)> {
     for _ in 0..400 {
         act_settled(&mut a, Action::Step);
         let pending = !a
-            .trace
+            .trace()
             .job()
             .unwrap()
             .pipeline()
             .topology()
             .pending_checkpoints
             .is_empty();
-        if pending && a.playhead.now > 100_000.0 {
+        if pending && a.playhead().now > 100_000.0 {
             break;
         }
     }
@@ -146,7 +146,7 @@ fn states() -> Vec<(String, App)> {
     let mut a = crashed();
     act_settled(&mut a, Action::SideBySide);
     act_settled(&mut a, Action::LagUp);
-    assert!(a.side.is_some() && a.trace.job().is_some());
+    assert!(a.side.is_some() && a.trace().job().is_some());
     v.push(("job side by side after a crash".into(), a));
     v
 }
@@ -210,7 +210,7 @@ fn line_faults(d: &text::Drawn) -> Vec<String> {
 /// Every fault of every panel of `a` at `size`.
 fn faults(a: &mut App, size: (u16, u16)) -> Vec<String> {
     update(a, Msg::Resize(size.0, size.1), Duration::ZERO);
-    let areas = Areas::compute_for(size, a.trace.job().is_some()).unwrap();
+    let areas = Areas::compute_for(size, a.trace().job().is_some()).unwrap();
     let screen = Rect::new(0, 0, size.0, size.1);
     let mut v = Vec::new();
     for (name, r) in areas.panels() {
@@ -279,7 +279,7 @@ fn the_plot_takes_the_space_the_panels_do_not_need() {
     for (name, mut a) in [("single", states().swap_remove(0).1), ("job", crashed())] {
         let mut last = 0;
         for size in SIZES {
-            let areas = Areas::compute_for(size, a.trace.job().is_some()).unwrap();
+            let areas = Areas::compute_for(size, a.trace().job().is_some()).unwrap();
             let plot = areas.plot.area();
             assert!(
                 plot > last,
@@ -398,7 +398,7 @@ fn the_discarding_pane_history_adds_up() {
     act_settled(&mut a, Action::CycleAccumulation);
     act_settled(&mut a, Action::JumpToEnd);
     let cell = view::windows::selected_cell(&a).unwrap();
-    let truth = a.scenario.oracle.truth[&cell] as i64;
+    let truth = a.scenario().oracle.truth[&cell] as i64;
     let lines = view::windows::pane_lines(&a, cell, 40);
     let head: String = lines[0].spans.iter().map(|s| s.content.as_ref()).collect();
     assert!(head.contains("+new") && head.contains("sum"), "{head}");
@@ -418,7 +418,7 @@ fn the_discarding_pane_history_adds_up() {
     assert!(lines.len() > 5, "{lines:#?}");
     assert_eq!(
         sum,
-        a.trace.timeline().unwrap().cell_value(cell) as i64,
+        a.trace().timeline().unwrap().cell_value(cell) as i64,
         "the panes add up"
     );
 }
@@ -476,7 +476,7 @@ fn in_job_mode_too_a_shortfall_is_red_only_once_the_window_is_final() {
     let areas = Areas::compute_for((120, 40), true).unwrap();
     let dropped = a.theme.dropped.fg.unwrap();
     let rows = inner_rows(&buf, areas.windows);
-    let job = a.trace.job().unwrap();
+    let job = a.trace().job().unwrap();
     let (mut open, mut wrong) = (0, 0);
     // Under the header, a row a window; the last row splits the selected window's excess.
     let split = rows.last().unwrap();
@@ -485,7 +485,7 @@ fn in_job_mode_too_a_shortfall_is_red_only_once_the_window_is_final() {
         "{rows:#?}"
     );
     let shown = rows.len() - 2;
-    for (i, w) in a.scenario.oracle.windows.iter().enumerate().take(shown) {
+    for (i, w) in a.scenario().oracle.windows.iter().enumerate().take(shown) {
         let y = areas.windows.y + 2 + i as u16;
         let row = &rows[i + 1];
         let f: Vec<i64> = row

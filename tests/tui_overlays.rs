@@ -125,7 +125,7 @@ fn inspecting_the_first(fate: Fate) -> App {
     );
     act_settled(&mut a, Action::JumpToEnd);
     a.selection.inspected = a
-        .trace
+        .trace()
         .timeline()
         .unwrap()
         .fates()
@@ -155,7 +155,7 @@ fn the_inspector_leaves_the_inspected_events_row_in_sight() {
             let buf = drawn(&mut a, size);
             let plot = Areas::compute_for(size, false).unwrap().plot;
             let f = PlotFrame::of(&a, plot).unwrap();
-            let e = a.scenario.stream.events[a.selection.inspected.unwrap()];
+            let e = a.scenario().stream.events[a.selection.inspected.unwrap()];
             let (c, r) = (f.col(e.event_time).unwrap(), f.row(e.proc_time).unwrap());
             let (x, y) = (f.inner.x + c, f.inner.y + r);
             let boxed = inspector_rows(&buf, plot);
@@ -170,7 +170,7 @@ fn the_inspector_leaves_the_inspected_events_row_in_sight() {
     // An event high on the plot keeps the inspector at the bottom.
     let mut a = inspecting_the_first(Fate::Dropped);
     a.selection.inspected = a
-        .trace
+        .trace()
         .timeline()
         .unwrap()
         .fates()

@@ -40,7 +40,7 @@ fn snapshot_full_120x40_dashboard_end_inspected() {
     act(&mut a, Action::Policy(0));
     act(&mut a, Action::JumpToEnd);
     let dropped = a
-        .trace
+        .trace()
         .timeline()
         .unwrap()
         .fates()
@@ -88,7 +88,7 @@ fn crashed(theme: Theme) -> App {
 #[test]
 fn snapshot_full_120x40_job_after_a_crash() {
     let mut a = crashed(Theme::dark());
-    let said = a.trace.job().unwrap().last_crash().unwrap().to_string();
+    let said = a.trace().job().unwrap().last_crash().unwrap().to_string();
     assert!(
         said.contains("; restored checkpoint #26 (taken at 260.0 s"),
         "{said}"
@@ -512,7 +512,7 @@ fn topology_panel(a: &mut App, w: u16, h: u16) -> String {
 #[test]
 fn snapshot_topology_during_an_outage() {
     let mut a = cut_off(Theme::mono());
-    assert!(a.trace.partitions()[1].is_out);
+    assert!(a.trace().partitions()[1].is_out);
     for (w, h) in [(120, 40), (80, 24)] {
         let panel = topology_panel(&mut a, w, h);
         assert!(panel.contains("out since"), "{panel}");

@@ -93,7 +93,7 @@ fn snapshot_job_outage_with_an_idle_timeout() {
 fn the_lanes_show_the_cut_partition_frozen_and_the_combined_watermark_flat_until_idleness() {
     for (steps, moves_on) in [(0, false), (2, true)] {
         let a = outage(steps);
-        let lanes = a.trace.watermark_lanes(40);
+        let lanes = a.trace().watermark_lanes(40);
         assert_eq!(lanes.len(), 3, "the combined lane and two partitions'");
         assert_eq!(lanes[0].partition, None);
         let cut = &lanes[1];
@@ -139,13 +139,13 @@ fn the_lanes_show_the_cut_partition_frozen_and_the_combined_watermark_flat_until
 #[test]
 fn a_lane_column_keeps_its_span_as_the_run_plays() {
     let mut a = outage(0);
-    let before = a.trace.watermark_lanes(40);
-    let end = a.trace.lanes_end();
+    let before = a.trace().watermark_lanes(40);
+    let end = a.trace().lanes_end();
     play(&mut a, 40.0);
-    let after = a.trace.watermark_lanes(40);
+    let after = a.trace().watermark_lanes(40);
     // The same extent (the run's, not the clock's), so the columns reached before say the
     // same after, but for the last one, which was reached only in part.
-    assert_eq!(a.trace.lanes_end(), end);
+    assert_eq!(a.trace().lanes_end(), end);
     let reached = before[0]
         .cells
         .iter()
@@ -174,35 +174,35 @@ fn turning_the_idle_dial_reruns_the_job_with_the_presses_kept() {
     play(&mut a, 120.0);
     act(&mut a, Action::CutPartition);
     play(&mut a, 60.0);
-    let presses = a.presses.clone();
-    let now = a.trace.job().unwrap().now();
-    let stalled = a.trace.watermark();
-    assert_eq!(a.trace.pipeline_config().unwrap().idle_timeout, None);
+    let presses = a.session.presses().to_vec();
+    let now = a.trace().job().unwrap().now();
+    let stalled = a.trace().watermark();
+    assert_eq!(a.trace().pipeline_config().unwrap().idle_timeout, None);
     idle_up(&mut a, 1);
     assert_eq!(a.dials.idle_timeout, Some(5_000.0));
     assert_eq!(
-        a.trace.pipeline_config().unwrap().idle_timeout,
+        a.trace().pipeline_config().unwrap().idle_timeout,
         Some(5_000.0)
     );
-    assert_eq!(a.presses, presses, "the presses are kept");
-    assert_eq!(a.trace.presses(), &presses[..], "and applied again");
-    assert_eq!(a.trace.job().unwrap().now(), now, "at the same playhead");
+    assert_eq!(a.session.presses(), presses, "the presses are kept");
+    assert_eq!(a.trace().presses(), &presses[..], "and applied again");
+    assert_eq!(a.trace().job().unwrap().now(), now, "at the same playhead");
     assert!(
-        a.trace.watermark() > stalled + 30_000.0,
+        a.trace().watermark() > stalled + 30_000.0,
         "idleness lets the watermark move on"
     );
-    assert!(a.trace.partitions()[0].is_idle);
+    assert!(a.trace().partitions()[0].is_idle);
     // Down again: off, the same outage stalls the watermark again.
     act(&mut a, Action::DialDown);
     assert_eq!(a.dials.idle_timeout, None);
-    assert_eq!(a.trace.pipeline_config().unwrap().idle_timeout, None);
-    assert_eq!(a.trace.watermark(), stalled);
+    assert_eq!(a.trace().pipeline_config().unwrap().idle_timeout, None);
+    assert_eq!(a.trace().watermark(), stalled);
     // The dial stops at its ends.
     act(&mut a, Action::DialDown);
     assert_eq!(a.dials.idle_timeout, None);
     idle_up(&mut a, 20);
     assert_eq!(a.dials.idle_timeout, Some(60_000.0));
-    assert!(matches!(a.presses[0].what, Intervention::Cut(0)));
+    assert!(matches!(a.session.presses()[0].what, Intervention::Cut(0)));
 }
 
 #[test]
@@ -227,7 +227,7 @@ fn clicking_the_idle_dials_track_sets_it() {
     );
     assert_eq!(a.dials.idle_timeout, Some(60_000.0));
     assert_eq!(
-        a.trace.pipeline_config().unwrap().idle_timeout,
+        a.trace().pipeline_config().unwrap().idle_timeout,
         Some(60_000.0)
     );
     let mut d = a.dials;
@@ -241,7 +241,7 @@ fn clicking_the_idle_dials_track_sets_it() {
 #[test]
 fn the_state_climbs_during_an_outage_and_stays_level_with_idleness() {
     let peak = |a: &App, from: f64| {
-        a.trace
+        a.trace()
             .state_history()
             .iter()
             .filter(|s| s.time >= from)
@@ -250,7 +250,7 @@ fn the_state_climbs_during_an_outage_and_stays_level_with_idleness() {
             .unwrap()
     };
     let before = |a: &App| {
-        a.trace
+        a.trace()
             .state_history()
             .iter()
             .filter(|s| s.time < 120_000.0)
@@ -268,7 +268,7 @@ fn the_state_climbs_during_an_outage_and_stays_level_with_idleness() {
         peak(&stalled, 190_000.0),
         before(&stalled)
     );
-    let h = stalled.trace.state_history();
+    let h = stalled.trace().state_history();
     let first = h.iter().find(|s| s.time >= 125_000.0).unwrap().open_cells;
     assert!(h.last().unwrap().open_cells > first);
     // With idleness the watermark moves on: no more than the flowing job held.
@@ -279,7 +279,7 @@ fn the_state_climbs_during_an_outage_and_stays_level_with_idleness() {
         before(&idle)
     );
     // One sample per watermark sample, in processing-time order.
-    let j = stalled.trace.job().unwrap();
+    let j = stalled.trace().job().unwrap();
     assert_eq!(j.state_samples().len(), j.watermarks().len());
     assert!(h.windows(2).all(|w| w[0].time <= w[1].time));
 }
@@ -335,18 +335,18 @@ fn ttl_app() -> App {
 #[test]
 fn expirations_of_keyed_state_are_marked_on_the_state_chart() {
     let mut a = ttl_app();
-    let expired = a.trace.counters().ttl_expired;
+    let expired = a.trace().counters().ttl_expired;
     assert!(expired > 0);
-    let marks = a.trace.state_expirations();
+    let marks = a.trace().state_expirations();
     // Up to the latest sample of the state: the counter's value then.
-    let sampled = a.trace.state_history().last().unwrap().ttl_expired;
+    let sampled = a.trace().state_history().last().unwrap().ttl_expired;
     assert!(
         sampled <= expired && sampled + 20 > expired,
         "{sampled} {expired}"
     );
     assert_eq!(marks.iter().map(|e| e.keys).sum::<u64>(), sampled);
     assert!(marks.windows(2).all(|w| w[0].time < w[1].time));
-    let cols = a.trace.state_columns(a.playhead.now, 30);
+    let cols = a.trace().state_columns(a.playhead().now, 30);
     assert!(cols.iter().any(|c| c.1));
     update(&mut a, Msg::Resize(120, 40), std::time::Duration::ZERO);
     let areas = Areas::compute_for((120, 40), false).unwrap();
@@ -357,7 +357,7 @@ fn expirations_of_keyed_state_are_marked_on_the_state_chart() {
     );
     assert!(counters.contains('▾'));
     // A single run's history is its timeline's.
-    let t: &Trace = &a.trace;
+    let t: &Trace = a.trace();
     assert_eq!(t.state_history(), t.timeline().unwrap().state_samples());
 }
 
@@ -487,7 +487,7 @@ fn an_idle_timeout_given_on_the_command_line_presets_the_dial() {
     a.open_job(preset);
     assert_eq!(a.dials.idle_timeout, Some(7_000.0));
     assert_eq!(
-        a.trace.pipeline_config().unwrap().idle_timeout,
+        a.trace().pipeline_config().unwrap().idle_timeout,
         Some(7_000.0)
     );
     // Off the dial's steps: the next step up, or down.

@@ -150,7 +150,7 @@ fn snapshot_pane_bars_retracting_zoomed_120x40() {
 #[test]
 fn with_all_keys_no_bar_is_drawn() {
     let mut a = lesson("dark");
-    let keys = a.scenario.stream.keys.len();
+    let keys = a.scenario().stream.keys.len();
     for _ in 0..keys {
         act(&mut a, Action::CycleKey);
     }

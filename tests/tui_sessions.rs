@@ -42,11 +42,11 @@ fn to_end(a: &mut App) {
 #[test]
 fn the_ui_opens_on_sessions_and_on_the_global_window() {
     let a = app(&["--session", "30s", "--grace", "30s"]).expect("sessions are drawn");
-    assert!(a.scenario.oracle.merging);
-    assert!(a.trace.config().window.is_merging());
+    assert!(a.scenario().oracle.merging);
+    assert!(a.trace().config().window.is_merging());
     let a = app(&["--window", "global", "--ttl", "20s"]).expect("the global window is drawn");
-    assert!(a.scenario.oracle.global);
-    assert_eq!(a.scenario.oracle.windows, vec![GLOBAL]);
+    assert!(a.scenario().oracle.global);
+    assert_eq!(a.scenario().oracle.windows, vec![GLOBAL]);
 }
 
 #[test]
@@ -54,8 +54,8 @@ fn the_window_keys_walk_the_selected_keys_sessions() {
     let mut a = app(&SPARSE).unwrap();
     act(&mut a, Action::CycleKey);
     let key = a.selection.key.expect("a key selected");
-    let mine = a.scenario.windows_of(Some(key)).to_vec();
-    assert!(mine.len() > 5 && mine.len() < a.scenario.oracle.windows.len());
+    let mine = a.scenario().windows_of(Some(key)).to_vec();
+    assert!(mine.len() > 5 && mine.len() < a.scenario().oracle.windows.len());
     a.selection.window = 0;
     let mut steps = 0;
     loop {
@@ -74,7 +74,7 @@ fn the_window_keys_walk_the_selected_keys_sessions() {
     // Every selected session is the key's, and its oracle cell exists.
     let w = selected_window(&a).unwrap();
     assert!(a
-        .scenario
+        .scenario()
         .oracle
         .truth
         .contains_key(&CellId { window: w, key }));
@@ -97,7 +97,7 @@ fn a_click_on_a_session_row_selects_that_session() {
     assert_eq!(a.selection.window, 4);
     assert_eq!(
         selected_window(&a),
-        Some(a.scenario.windows_of(Some(key))[4])
+        Some(a.scenario().windows_of(Some(key))[4])
     );
 }
 
@@ -107,16 +107,16 @@ fn with_infinite_grace_the_run_ends_with_the_oracles_sessions() {
     args[5] = "inf";
     let mut a = app(&args).unwrap();
     to_end(&mut a);
-    assert!(a.trace.is_finished());
-    let run = a.trace.run_sessions();
-    for key in 0..a.scenario.keys() as KeyId {
+    assert!(a.trace().is_finished());
+    let run = a.trace().run_sessions();
+    for key in 0..a.scenario().keys() as KeyId {
         let got: Vec<_> = run.of(key).map(|s| s.window).collect();
-        assert_eq!(got, a.scenario.windows_of(Some(key)), "key {key}");
+        assert_eq!(got, a.scenario().windows_of(Some(key)), "key {key}");
         assert!(run.of(key).all(|s| s.phase == Phase::Finalised));
-        for &w in a.scenario.windows_of(Some(key)) {
+        for &w in a.scenario().windows_of(Some(key)) {
             let r = a
-                .trace
-                .session_row(w, Some(key), &run, &a.scenario.oracle.truth);
+                .trace()
+                .session_row(w, Some(key), &run, &a.scenario().oracle.truth);
             assert!(r.exact, "{w:?}");
             assert_eq!(r.standing(), Standing::Right);
         }
@@ -127,36 +127,36 @@ fn with_infinite_grace_the_run_ends_with_the_oracles_sessions() {
 fn a_session_the_run_does_not_reproduce_reads_as_wrong() {
     let mut a = app(&SPARSE).unwrap();
     to_end(&mut a);
-    let run = a.trace.run_sessions();
+    let run = a.trace().run_sessions();
     let mut wrong = 0;
-    for key in 0..a.scenario.keys() as KeyId {
-        for &w in a.scenario.windows_of(Some(key)) {
+    for key in 0..a.scenario().keys() as KeyId {
+        for &w in a.scenario().windows_of(Some(key)) {
             let r = a
-                .trace
-                .session_row(w, Some(key), &run, &a.scenario.oracle.truth);
+                .trace()
+                .session_row(w, Some(key), &run, &a.scenario().oracle.truth);
             let reproduced = run.of(key).any(|s| s.window == w)
-                && r.row.value == a.scenario.oracle.truth[&CellId { window: w, key }] as i64;
+                && r.row.value == a.scenario().oracle.truth[&CellId { window: w, key }] as i64;
             assert_eq!(r.exact, reproduced, "{w:?}");
             assert_eq!(r.standing() == Standing::Right, reproduced, "{w:?}");
             wrong += usize::from(!reproduced);
         }
     }
     // The 7 dropped events each leave their oracle session short.
-    assert_eq!(a.trace.counters().dropped, 7);
+    assert_eq!(a.trace().counters().dropped, 7);
     assert!((1..=7).contains(&wrong), "{wrong}");
 }
 
 #[test]
 fn the_sessions_replayed_from_the_records_are_the_processors_at_every_playhead() {
     let mut a = app(&SPARSE).unwrap();
-    assert!(a.playhead.playing, "the UI opens playing");
+    assert!(a.playing, "the UI opens playing");
     for _ in 0..8 {
         update(&mut a, Msg::Tick, Duration::from_secs(8));
-        let t = a.trace.timeline().unwrap();
-        let run = a.trace.run_sessions();
+        let t = a.trace().timeline().unwrap();
+        let run = a.trace().run_sessions();
         // Every open session of the run is open in the processor, with its value.
         let open: Vec<_> = run.iter().filter(|s| s.phase != Phase::Finalised).collect();
-        assert_eq!(open.len(), t.open_cells(), "at {}", a.playhead.now);
+        assert_eq!(open.len(), t.open_cells(), "at {}", a.playhead().now);
         for s in &open {
             let value = t.cell_value(CellId {
                 window: s.window,
@@ -165,12 +165,12 @@ fn the_sessions_replayed_from_the_records_are_the_processors_at_every_playhead()
             assert!(value > 0, "{s:?}");
         }
         // A marked merge bridged sessions or took late data into a fired one.
-        for m in a.trace.session_merges() {
+        for m in a.trace().session_merges() {
             assert!(m.replaced.len() >= 2 || m.late || m.fired > 0, "{m:?}");
             assert!(m.replaced.iter().all(|w| m.into.cover(*w) == m.into));
         }
     }
-    assert!(a.trace.session_merges().count() > 0);
+    assert!(a.trace().session_merges().count() > 0);
 }
 
 #[test]
@@ -179,18 +179,18 @@ fn every_expiry_is_recorded_and_the_segments_add_up_to_each_keys_truth() {
         "--window", "global", "--ttl", "3s", "--events", "1000", "--early", "10s",
     ])
     .unwrap();
-    assert!(a.playhead.playing, "the UI opens playing");
+    assert!(a.playing, "the UI opens playing");
     update(&mut a, Msg::Tick, Duration::from_secs(12));
-    let x = a.trace.expirations();
-    assert_eq!(x.len() as u64, a.trace.counters().ttl_expired);
+    let x = a.trace().expirations();
+    assert_eq!(x.len() as u64, a.trace().counters().ttl_expired);
     assert!(!x.is_empty());
     assert!(x.windows(2).all(|p| p[0].proc_time <= p[1].proc_time));
     let states = a
-        .trace
-        .key_states(a.scenario.keys(), &a.scenario.oracle.truth);
+        .trace()
+        .key_states(a.scenario().keys(), &a.scenario().oracle.truth);
     assert_eq!(
         states.iter().map(|s| s.resets as u64).sum::<u64>(),
-        a.trace.counters().ttl_expired
+        a.trace().counters().ttl_expired
     );
     for s in &states {
         let expired: u64 = x.iter().filter(|e| e.key == s.key).map(|e| e.value).sum();
@@ -201,7 +201,7 @@ fn every_expiry_is_recorded_and_the_segments_add_up_to_each_keys_truth() {
             s.key
         );
         assert!(s.resets == 0 || s.value < s.truth_so_far);
-        let now = a.trace.key_arrivals_by(s.key, &[a.playhead.now, 0.0]);
+        let now = a.trace().key_arrivals_by(s.key, &[a.playhead().now, 0.0]);
         assert_eq!(
             now,
             vec![s.truth_so_far, 0],
@@ -210,8 +210,8 @@ fn every_expiry_is_recorded_and_the_segments_add_up_to_each_keys_truth() {
     }
     to_end(&mut a);
     let states = a
-        .trace
-        .key_states(a.scenario.keys(), &a.scenario.oracle.truth);
+        .trace()
+        .key_states(a.scenario().keys(), &a.scenario().oracle.truth);
     for s in &states {
         assert_eq!(s.truth_so_far, s.truth_at_end);
     }
@@ -249,12 +249,12 @@ fn the_inspector_says_what_a_kept_event_did_to_its_sessions() {
             .collect::<Vec<_>>()
             .join(" ")
     };
-    let m = a.trace.session_merges().next().unwrap().clone();
+    let m = a.trace().session_merges().next().unwrap().clone();
     let s = said(&mut a, m.offset);
     let verb = if m.is_bridge() { "bridged" } else { "extended" };
     assert!(s.contains(verb), "{s}");
     let opened = a
-        .trace
+        .trace()
         .session_changes()
         .iter()
         .find(|c| !c.is_merge())
@@ -262,7 +262,7 @@ fn the_inspector_says_what_a_kept_event_did_to_its_sessions() {
         .offset;
     assert!(said(&mut a, opened).contains("It opened the session"));
     // A dropped event changed nothing and says nothing of sessions.
-    let fates = a.trace.timeline().unwrap().fates().to_vec();
+    let fates = a.trace().timeline().unwrap().fates().to_vec();
     let dropped = fates
         .iter()
         .position(|f| *f == twoclocks::engine::Fate::Dropped)
@@ -313,9 +313,9 @@ fn sessions_open_on_the_first_session_and_a_gap_that_merges_everything_is_said()
     // The sessions scenario opens on the session nearest the playhead, of whichever key: not
     // the first key's first session, minutes past it.
     let a = app(&["--scenario", "sessions"]).unwrap();
-    let now = a.playhead.now;
+    let now = a.playhead().now;
     let key = a.selection.key.expect("a key");
-    let chosen = a.scenario.windows_of(Some(key))[a.selection.window];
+    let chosen = a.scenario().windows_of(Some(key))[a.selection.window];
     let away = |w: &twoclocks::engine::WindowId| {
         if (w.start()..w.end()).contains(&now) {
             0.0
@@ -326,15 +326,15 @@ fn sessions_open_on_the_first_session_and_a_gap_that_merges_everything_is_said()
     assert!(away(&chosen) < 30_000.0, "{chosen:?} at {now}");
     // Nearer in whole gaps (30 s) than any other key's, or as near and the first such key.
     let gaps = |w: &twoclocks::engine::WindowId| (away(w) / 30_000.0).floor();
-    for k in 0..a.scenario.keys() as u32 {
-        for w in a.scenario.windows_of(Some(k)) {
+    for k in 0..a.scenario().keys() as u32 {
+        for w in a.scenario().windows_of(Some(k)) {
             assert!(
                 gaps(w) > gaps(&chosen) || (gaps(w) == gaps(&chosen) && k >= key),
                 "{w:?} of key {k} is nearer than {chosen:?}"
             );
         }
     }
-    let first = a.scenario.windows_of(Some(0))[0];
+    let first = a.scenario().windows_of(Some(0))[0];
     assert!(
         first.start() - now > 60_000.0,
         "the first key's first session {first:?}"
@@ -342,7 +342,7 @@ fn sessions_open_on_the_first_session_and_a_gap_that_merges_everything_is_said()
     assert!(!ui_common_said(&a).contains("whole stream"));
     // A gap longer than any quiet spell: one session per key, and the footer says why.
     let a = app(&["--session", "5s"]).unwrap();
-    assert!((0..a.scenario.keys()).all(|k| a.scenario.windows_of(Some(k as u32)).len() == 1));
+    assert!((0..a.scenario().keys()).all(|k| a.scenario().windows_of(Some(k as u32)).len() == 1));
     assert!(
         ui_common_said(&a).contains("merges each key's whole stream"),
         "{:?}",

@@ -42,11 +42,11 @@ fn ui(args: &[&str]) -> App {
 /// Both runs stand on the same playhead, B's run brought up to it.
 fn same_playhead(a: &App) {
     let b = b(a);
-    assert_eq!(b.playhead.now, a.playhead.now);
-    assert_eq!(b.playhead.arrived, a.playhead.arrived);
-    assert_eq!(b.playhead.finished, a.playhead.finished);
-    assert_eq!(b.trace.arrived(), a.trace.arrived());
-    assert_eq!(b.trace.is_finished(), a.trace.is_finished());
+    assert_eq!(b.playhead().now, a.playhead().now);
+    assert_eq!(b.playhead().arrived, a.playhead().arrived);
+    assert_eq!(b.playhead().finished, a.playhead().finished);
+    assert_eq!(b.trace().arrived(), a.trace().arrived());
+    assert_eq!(b.trace().is_finished(), a.trace().is_finished());
 }
 
 /// The outage job with A's idle timeout at 10 s and B's off, played to processing time 250 s
@@ -54,7 +54,7 @@ fn same_playhead(a: &App) {
 fn outage_idle_vs_not() -> App {
     let mut a = ui(&["--scenario", "outage"]);
     act(&mut a, Action::TogglePlay);
-    assert!(!a.playhead.playing);
+    assert!(!a.playing);
     assert_eq!(a.dials.idle_timeout, None);
     assert!(act(&mut a, Action::SideBySide));
     a.selection.focus = Dial::Idle;
@@ -75,7 +75,7 @@ fn v_pins_the_dials_as_b_and_v_or_esc_returns_to_one() {
     act(&mut a, Action::LagUp);
     assert!(act(&mut a, Action::SideBySide));
     assert_eq!(b(&a).dials, a.dials, "B is the dials as they were");
-    assert_eq!(b(&a).trace.config(), a.trace.config());
+    assert_eq!(b(&a).trace().config(), a.trace().config());
     assert!(act(&mut a, Action::SideBySide));
     assert!(a.side.is_none(), "v again: one run");
     act(&mut a, Action::SideBySide);
@@ -90,16 +90,16 @@ fn a_dial_change_moves_a_only() {
     tick(&mut a, 20.0);
     act(&mut a, Action::TogglePlay);
     act(&mut a, Action::SideBySide);
-    let before = b(&a).trace.tally(&a.scenario.oracle.truth);
+    let before = b(&a).trace().tally(&a.scenario().oracle.truth);
     act(&mut a, Action::LagUp);
     act(&mut a, Action::GraceUp);
     assert_eq!(a.dials.lag, 21_000.0);
     assert_eq!(b(&a).dials.lag, 20_000.0);
     assert_eq!(b(&a).dials.grace, 0.0);
-    assert_eq!(b(&a).trace.config().watermark.lag(), Some(20_000.0));
-    assert_ne!(a.trace.config(), b(&a).trace.config());
+    assert_eq!(b(&a).trace().config().watermark.lag(), Some(20_000.0));
+    assert_ne!(a.trace().config(), b(&a).trace().config());
     assert_eq!(
-        b(&a).trace.tally(&a.scenario.oracle.truth),
+        b(&a).trace().tally(&a.scenario().oracle.truth),
         before,
         "B did not move"
     );
@@ -123,12 +123,16 @@ fn play_step_end_and_home_keep_both_on_the_same_playhead() {
     act(&mut a, Action::NextException);
     same_playhead(&a);
     act(&mut a, Action::JumpToEnd);
-    assert!(a.playhead.finished);
+    assert!(a.playhead().finished);
     same_playhead(&a);
     act(&mut a, Action::Restart);
-    assert_eq!(a.playhead.arrived, 0);
+    assert_eq!(a.playhead().arrived, 0);
     same_playhead(&a);
-    assert_eq!(b(&a).trace.counters().events, 0, "B re-ran from the start");
+    assert_eq!(
+        b(&a).trace().counters().events,
+        0,
+        "B re-ran from the start"
+    );
 }
 
 #[test]
@@ -143,34 +147,42 @@ fn bs_tally_is_a_plain_engine_run_with_bs_dials_to_the_same_playhead() {
             act(&mut a, Action::Restart);
         }
         tick(&mut a, secs);
-        let s = &a.scenario;
+        let s = a.scenario();
         let plain = Trace::single(
             s.stream.clone(),
             s.oracle.proc_time,
-            Timeline::run_to(cfg_b, &s.stream, a.playhead.arrived, a.playhead.finished),
+            Timeline::run_to(
+                cfg_b,
+                &s.stream,
+                a.playhead().arrived,
+                a.playhead().finished,
+            ),
         );
         assert_eq!(
-            b(&a).trace.tally(&s.oracle.truth),
+            b(&a).trace().tally(&s.oracle.truth),
             plain.tally(&s.oracle.truth),
             "{secs}"
         );
-        assert_eq!(b(&a).trace.counters(), plain.counters());
+        assert_eq!(b(&a).trace().counters(), plain.counters());
         let mine = Trace::single(
             s.stream.clone(),
             s.oracle.proc_time,
             Timeline::run_to(
                 a.dials.config(),
                 &s.stream,
-                a.playhead.arrived,
-                a.playhead.finished,
+                a.playhead().arrived,
+                a.playhead().finished,
             ),
         );
-        assert_eq!(a.trace.tally(&s.oracle.truth), mine.tally(&s.oracle.truth));
+        assert_eq!(
+            a.trace().tally(&s.oracle.truth),
+            mine.tally(&s.oracle.truth)
+        );
     }
-    let s = &a.scenario;
+    let s = a.scenario();
     assert_ne!(
-        a.trace.tally(&s.oracle.truth),
-        b(&a).trace.tally(&s.oracle.truth),
+        a.trace().tally(&s.oracle.truth),
+        b(&a).trace().tally(&s.oracle.truth),
         "two policies, two tallies"
     );
 }
@@ -178,7 +190,7 @@ fn bs_tally_is_a_plain_engine_run_with_bs_dials_to_the_same_playhead() {
 #[test]
 fn side_by_side_is_refused_on_inputs_too_big_to_re_run_inline() {
     let mut a = app();
-    a.inline_events = 100;
+    a.session.set_inline_events(100);
     assert!(act(&mut a, Action::SideBySide));
     assert!(a.side.is_none());
     assert!(
@@ -192,27 +204,30 @@ fn side_by_side_is_refused_on_inputs_too_big_to_re_run_inline() {
 fn in_the_outage_a_with_idleness_moves_on_while_b_without_stalls() {
     let a = outage_idle_vs_not();
     same_playhead(&a);
-    let now = a.playhead.now;
+    let now = a.playhead().now;
     assert!((240_000.0..=260_000.0).contains(&now), "{now}");
-    assert!(a.trace.partitions()[1].is_out && b(&a).trace.partitions()[1].is_out);
-    assert!(a.trace.watermark_stall().is_none(), "A moved on");
+    assert!(a.trace().partitions()[1].is_out && b(&a).trace().partitions()[1].is_out);
+    assert!(a.trace().watermark_stall().is_none(), "A moved on");
     assert!(
-        b(&a).trace.watermark_stall().is_some_and(|d| d >= 40_000.0),
+        b(&a)
+            .trace()
+            .watermark_stall()
+            .is_some_and(|d| d >= 40_000.0),
         "B stalls"
     );
-    assert!(a.trace.watermark() > b(&a).trace.watermark());
+    assert!(a.trace().watermark() > b(&a).trace().watermark());
     // B is the job run without the UI with B's dials to the same processing time.
     let mut cfg = a.job_config();
     cfg.idle_timeout = None;
     let presses = [twoclocks::engine::job_timeline::Press {
         time: f64::NEG_INFINITY,
-        what: twoclocks::engine::job_timeline::Intervention::Outage(a.job_outages[0]),
+        what: twoclocks::engine::job_timeline::Intervention::Outage(a.session.job_outages()[0]),
     }];
     let plain = Trace::parallel(
-        JobTimeline::run_to(a.scenario.stream.clone(), cfg, &presses, now).unwrap(),
+        JobTimeline::run_to(a.scenario().stream.clone(), cfg, &presses, now).unwrap(),
     );
-    let truth = &a.scenario.oracle.truth;
-    assert_eq!(b(&a).trace.tally(truth), plain.tally(truth));
+    let truth = &a.scenario().oracle.truth;
+    assert_eq!(b(&a).trace().tally(truth), plain.tally(truth));
 }
 
 #[test]
@@ -220,40 +235,44 @@ fn job_presses_reach_both_runs() {
     let mut a = outage_idle_vs_not();
     act(&mut a, Action::PickPartition);
     act(&mut a, Action::CutPartition);
-    assert_eq!(a.presses.len(), 1);
-    assert_eq!(b(&a).presses, a.presses, "the same cut, at the same time");
-    assert!(a.trace.is_cut_off(0) && b(&a).trace.is_cut_off(0));
+    assert_eq!(a.session.presses().len(), 1);
+    assert_eq!(
+        b(&a).session.presses(),
+        a.session.presses(),
+        "the same cut, at the same time"
+    );
+    assert!(a.trace().is_cut_off(0) && b(&a).trace().is_cut_off(0));
     act(&mut a, Action::TogglePlay);
     tick(&mut a, 3.0);
     act(&mut a, Action::TogglePlay);
     act(&mut a, Action::Crash);
-    assert_eq!(a.presses.len(), 2);
-    assert_eq!(b(&a).presses, a.presses);
-    assert_eq!(a.trace.crashes().len(), 1);
-    assert_eq!(b(&a).trace.crashes().len(), 1, "B crashed too");
-    assert_eq!(b(&a).trace.crashes()[0].time, a.trace.crashes()[0].time);
+    assert_eq!(a.session.presses().len(), 2);
+    assert_eq!(b(&a).session.presses(), a.session.presses());
+    assert_eq!(a.trace().crashes().len(), 1);
+    assert_eq!(b(&a).trace().crashes().len(), 1, "B crashed too");
+    assert_eq!(b(&a).trace().crashes()[0].time, a.trace().crashes()[0].time);
     // Healed in both, the job runs on to its end in both; Home forgets the presses in both.
     act(&mut a, Action::CutPartition);
-    assert_eq!(b(&a).presses, a.presses);
-    assert!(!a.trace.is_cut_off(0) && !b(&a).trace.is_cut_off(0));
+    assert_eq!(b(&a).session.presses(), a.session.presses());
+    assert!(!a.trace().is_cut_off(0) && !b(&a).trace().is_cut_off(0));
     act(&mut a, Action::JumpToEnd);
-    assert!(a.trace.is_finished(), "{}", said(&a));
-    assert!(b(&a).trace.is_finished());
+    assert!(a.trace().is_finished(), "{}", said(&a));
+    assert!(b(&a).trace().is_finished());
     act(&mut a, Action::Restart);
-    assert!(b(&a).presses.is_empty());
-    assert_eq!(b(&a).playhead.now, a.playhead.now);
+    assert!(b(&a).session.presses().is_empty());
+    assert_eq!(b(&a).playhead().now, a.playhead().now);
     act(&mut a, Action::Step);
-    assert_eq!(b(&a).playhead.now, a.playhead.now);
+    assert_eq!(b(&a).playhead().now, a.playhead().now);
 }
 
 #[test]
 fn a_dial_change_in_the_job_moves_a_only() {
     let mut a = outage_idle_vs_not();
-    let before = b(&a).trace.tally(&a.scenario.oracle.truth);
+    let before = b(&a).trace().tally(&a.scenario().oracle.truth);
     act(&mut a, Action::LagUp);
     assert_eq!(b(&a).dials.lag, 20_000.0);
-    assert_eq!(b(&a).trace.tally(&a.scenario.oracle.truth), before);
-    assert_eq!(b(&a).playhead.now, a.playhead.now);
+    assert_eq!(b(&a).trace().tally(&a.scenario().oracle.truth), before);
+    assert_eq!(b(&a).playhead().now, a.playhead().now);
 }
 
 #[test]
@@ -319,14 +338,14 @@ fn j_takes_both_runs_into_the_job_and_out_of_it() {
     act(&mut a, Action::SideBySide);
     act(&mut a, Action::LagUp);
     act(&mut a, Action::ToggleJob);
-    assert!(a.trace.job().is_some() && b(&a).trace.job().is_some());
-    assert_eq!(b(&a).trace.config().watermark.lag(), Some(20_000.0));
-    assert_eq!(a.trace.config().watermark.lag(), Some(21_000.0));
-    assert_eq!(b(&a).playhead.now, a.playhead.now);
+    assert!(a.trace().job().is_some() && b(&a).trace().job().is_some());
+    assert_eq!(b(&a).trace().config().watermark.lag(), Some(20_000.0));
+    assert_eq!(a.trace().config().watermark.lag(), Some(21_000.0));
+    assert_eq!(b(&a).playhead().now, a.playhead().now);
     act(&mut a, Action::CheckpointNow);
-    assert_eq!(b(&a).presses, a.presses);
+    assert_eq!(b(&a).session.presses(), a.session.presses());
     act(&mut a, Action::ToggleJob);
-    assert!(a.trace.job().is_none() && b(&a).trace.job().is_none());
+    assert!(a.trace().job().is_none() && b(&a).trace().job().is_none());
     same_playhead(&a);
 }
 

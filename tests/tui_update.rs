@@ -5,6 +5,7 @@ mod ui_common;
 
 use std::time::Duration;
 
+use twoclocks::engine::rerun::RerunDone;
 use twoclocks::engine::timeline::Timeline;
 use twoclocks::engine::{EngineConfig, Fate, WatermarkKind};
 use twoclocks::tui::app::{update, Action, Dial, Done, Msg, Overlay, Work};
@@ -16,7 +17,7 @@ use ui_common::*;
 fn end_then_policies_give_the_reference_drops() {
     let mut a = app();
     act(&mut a, Action::JumpToEnd);
-    assert!(a.playhead.finished);
+    assert!(a.playhead().finished);
     assert_eq!(timeline(&a).arrived(), 20_000);
     act(&mut a, Action::Policy(0));
     assert_eq!(timeline(&a).counters().dropped, 1283);
@@ -31,9 +32,9 @@ fn end_then_policies_give_the_reference_drops() {
 #[test]
 fn a_paused_tick_changes_nothing() {
     let mut a = app();
-    let before = a.playhead;
+    let before = a.playhead();
     assert!(!tick(&mut a, 5.0));
-    assert_eq!(a.playhead, before);
+    assert_eq!(a.playhead(), before);
 }
 
 #[test]
@@ -41,43 +42,43 @@ fn no_tick_moves_the_playhead_under_the_help_or_while_a_rerun_is_pending() {
     let mut a = app();
     act(&mut a, Action::TogglePlay);
     act(&mut a, Action::Help);
-    let before = a.playhead;
+    let before = a.playhead();
     assert!(!a.clock_runs());
     assert!(!tick(&mut a, 6.0), "the help overlay holds the clock");
-    assert_eq!(a.playhead, before);
+    assert_eq!(a.playhead(), before);
     act(&mut a, Action::Close);
     assert!(a.clock_runs());
-    a.inline_events = 0;
+    a.session.set_inline_events(0);
     act(&mut a, Action::LagUp);
-    assert!(a.rerunning);
+    assert!(a.session.rerunning());
     assert!(!tick(&mut a, 6.0), "a pending re-run holds the clock");
-    assert_eq!(a.playhead, before);
+    assert_eq!(a.playhead(), before);
     a.settle();
     assert!(a.clock_runs());
     assert!(tick(&mut a, 0.1));
-    assert_eq!(a.playhead.now, before.now + 1_000.0);
+    assert_eq!(a.playhead().now, before.now + 1_000.0);
 }
 
 #[test]
 fn playing_advances_by_elapsed_time_times_speed() {
     let mut a = app();
     act(&mut a, Action::TogglePlay);
-    assert!(a.playhead.playing);
+    assert!(a.playing);
     assert!(tick(&mut a, 3.0));
-    assert_eq!(a.playhead.now, 30_000.0);
+    assert_eq!(a.playhead().now, 30_000.0);
     let expect = a
-        .scenario
+        .scenario()
         .stream
         .events
         .iter()
         .filter(|e| e.proc_time <= 30_000.0)
         .count();
-    assert_eq!(a.playhead.arrived, expect);
+    assert_eq!(a.playhead().arrived, expect);
     assert_eq!(timeline(&a).arrived(), expect);
     act(&mut a, Action::Faster);
     assert_eq!(a.dials.speed, 20.0);
     tick(&mut a, 1.0);
-    assert_eq!(a.playhead.now, 50_000.0);
+    assert_eq!(a.playhead().now, 50_000.0);
 }
 
 #[test]
@@ -85,14 +86,14 @@ fn playing_to_the_end_finishes_and_stops() {
     let mut a = app();
     act(&mut a, Action::TogglePlay);
     tick(&mut a, 10_000.0);
-    assert!(a.playhead.finished);
-    assert!(!a.playhead.playing);
+    assert!(a.playhead().finished);
+    assert!(!a.playing);
     assert!(timeline(&a).is_finished());
     assert_eq!(timeline(&a).open_cells(), 0);
     // Play again from the end starts over.
     act(&mut a, Action::TogglePlay);
-    assert!(a.playhead.playing);
-    assert_eq!(a.playhead.arrived, 0);
+    assert!(a.playing);
+    assert_eq!(a.playhead().arrived, 0);
 }
 
 #[test]
@@ -101,13 +102,13 @@ fn a_dial_change_reruns_to_the_same_playhead() {
     act(&mut a, Action::TogglePlay);
     tick(&mut a, 30.0);
     act(&mut a, Action::TogglePlay);
-    let arrived = a.playhead.arrived;
+    let arrived = a.playhead().arrived;
     act(&mut a, Action::LagUp);
     act(&mut a, Action::GraceUp);
     assert_eq!(a.dials.lag, 21_000.0);
     assert_eq!(a.dials.grace, 5_000.0);
     assert_eq!(timeline(&a).arrived(), arrived);
-    let fresh = Timeline::run_to(a.dials.config(), &a.scenario.stream, arrived, false);
+    let fresh = Timeline::run_to(a.dials.config(), &a.scenario().stream, arrived, false);
     assert_eq!(timeline(&a).fates(), fresh.fates());
     assert_eq!(timeline(&a).counters(), fresh.counters());
     assert_eq!(timeline(&a).config().grace, 5_000.0);
@@ -119,12 +120,15 @@ fn step_moves_exactly_one_event() {
     for n in 1..=3 {
         assert!(act(&mut a, Action::Step));
         assert_eq!(timeline(&a).arrived(), n);
-        assert_eq!(a.playhead.now, a.scenario.stream.events[n - 1].proc_time);
+        assert_eq!(
+            a.playhead().now,
+            a.scenario().stream.events[n - 1].proc_time
+        );
     }
     act(&mut a, Action::TogglePlay);
-    let before = a.playhead;
+    let before = a.playhead();
     act(&mut a, Action::Step);
-    assert_eq!(a.playhead, before, "no stepping while playing");
+    assert_eq!(a.playhead(), before, "no stepping while playing");
     assert!(said(&a).contains("pause"), "{}", said(&a));
 }
 
@@ -188,7 +192,7 @@ fn window_and_key_selection() {
     for _ in 0..20 {
         act(&mut a, Action::WindowNext);
     }
-    assert_eq!(a.selection.window, a.scenario.oracle.windows.len() - 1);
+    assert_eq!(a.selection.window, a.scenario().oracle.windows.len() - 1);
     for _ in 0..20 {
         act(&mut a, Action::WindowPrev);
     }
@@ -215,7 +219,7 @@ fn inspect_explains_with_the_engines_sentence() {
         .position(|f| *f == Fate::Dropped)
         .unwrap();
     a.selection.inspected = Some(dropped);
-    let why = timeline(&a).inspect(&a.scenario.stream, dropped).unwrap();
+    let why = timeline(&a).inspect(&a.scenario().stream, dropped).unwrap();
     assert!(
         why.windows[0].2.contains("− grace 0s ≥"),
         "{}",
@@ -262,11 +266,11 @@ fn a_click_on_a_dial_track_sets_it() {
 #[test]
 fn big_inputs_rerun_off_the_ui_task_a_newer_change_cancelling_the_older() {
     let mut a = app();
-    a.inline_events = 0;
+    a.session.set_inline_events(0);
     act(&mut a, Action::JumpToEnd);
     let drawn = timeline(&a).config().watermark;
     act(&mut a, Action::LagUp);
-    assert!(a.rerunning);
+    assert!(a.session.rerunning());
     assert_eq!(
         timeline(&a).config().watermark,
         drawn,
@@ -274,7 +278,7 @@ fn big_inputs_rerun_off_the_ui_task_a_newer_change_cancelling_the_older() {
     );
     let first = a.take_work();
     assert_eq!(first.len(), 1);
-    assert!(matches!(&first[0], Work::Rerun { rerun, .. } if !rerun.is_job()));
+    assert!(matches!(&first[0], Work::Rerun(job) if !job.rerun.is_job()));
     // A newer change cancels the older run, which stops and is dropped.
     act(&mut a, Action::LagUp);
     let second = a.take_work();
@@ -282,16 +286,19 @@ fn big_inputs_rerun_off_the_ui_task_a_newer_change_cancelling_the_older() {
     act(&mut a, Action::LagUp);
     for w in first.into_iter().chain(second) {
         let done = w.perform();
-        assert!(matches!(done, Done::Cancelled { .. }), "{done:?}");
+        assert!(
+            matches!(done, Done::Rerun(RerunDone::Cancelled { .. })),
+            "{done:?}"
+        );
         assert!(!update(&mut a, Msg::Done(Box::new(done)), Duration::ZERO));
     }
-    assert!(a.rerunning);
+    assert!(a.session.rerunning());
     act(&mut a, Action::GraceUp);
     for w in a.take_work() {
         let done = w.perform();
         assert!(update(&mut a, Msg::Done(Box::new(done)), Duration::ZERO));
     }
-    assert!(!a.rerunning);
+    assert!(!a.session.rerunning());
     assert_eq!(timeline(&a).config().watermark.lag(), Some(23_000.0));
     assert_eq!(timeline(&a).config().grace, 5_000.0);
     assert!(timeline(&a).is_finished());
@@ -326,8 +333,8 @@ fn restart_goes_back_to_the_first_event() {
     act(&mut a, Action::JumpToEnd);
     act(&mut a, Action::Inspect);
     act(&mut a, Action::Restart);
-    assert_eq!(a.playhead.arrived, 0);
-    assert!(!a.playhead.finished);
+    assert_eq!(a.playhead().arrived, 0);
+    assert!(!a.playhead().finished);
     assert_eq!(timeline(&a).arrived(), 0);
     assert_eq!(a.selection.inspected, None);
 }

@@ -17,10 +17,10 @@ fn a_dial_change_in_job_mode_reruns_the_job_off_the_ui_task() {
     let mut a = job_at(265.0);
     act(&mut a, Action::Crash);
     let crash = job(&a).last_crash().unwrap().clone();
-    let now = a.playhead.now;
-    a.inline_events = 0;
+    let now = a.playhead().now;
+    a.session.set_inline_events(0);
     act(&mut a, Action::LagUp);
-    assert!(a.rerunning);
+    assert!(a.session.rerunning());
     assert_eq!(
         job(&a).config().engine.watermark.lag(),
         Some(20_000.0),
@@ -35,9 +35,9 @@ fn a_dial_change_in_job_mode_reruns_the_job_off_the_ui_task() {
     );
     assert!(said(&a).contains("re-running"), "{}", said(&a));
     act(&mut a, Action::Crash);
-    assert_eq!(a.presses.len(), 1);
+    assert_eq!(a.session.presses().len(), 1);
     let work = a.take_work();
-    assert!(matches!(work.as_slice(), [Work::Rerun { rerun, .. }] if rerun.is_job()));
+    assert!(matches!(work.as_slice(), [Work::Rerun(job)] if job.rerun.is_job()));
     for w in work {
         assert!(update(
             &mut a,
@@ -45,7 +45,7 @@ fn a_dial_change_in_job_mode_reruns_the_job_off_the_ui_task() {
             Duration::ZERO
         ));
     }
-    assert!(!a.rerunning);
+    assert!(!a.session.rerunning());
     assert_eq!(job(&a).config().engine.watermark.lag(), Some(21_000.0));
     let c = &job(&a).crashes()[0];
     assert_eq!(
@@ -53,7 +53,7 @@ fn a_dial_change_in_job_mode_reruns_the_job_off_the_ui_task() {
         (crash.time, crash.restored, &crash.offsets, crash.replayed),
         "the same crash"
     );
-    assert_eq!(a.playhead.now, now);
+    assert_eq!(a.playhead().now, now);
 }
 
 #[test]
@@ -73,7 +73,7 @@ fn a_cancelled_job_rerun_stops_and_an_uncancelled_one_equals_the_one_call() {
             what: Intervention::Crash(CrashTarget::Job),
         },
     ];
-    let stream = a.scenario.stream.clone();
+    let stream = a.scenario().stream.clone();
     let cfg = a.job_config();
     let mut one = JobTimeline::run_to(stream.clone(), cfg, &presses, 400_000.0).unwrap();
     let sliced = run_job(
@@ -120,13 +120,13 @@ fn job_mode_entered_at_the_end_shows_the_whole_stream_taken() {
     for inline in [true, false] {
         let mut a = app();
         if !inline {
-            a.inline_events = 0;
+            a.session.set_inline_events(0);
         }
         act(&mut a, Action::JumpToEnd);
         act(&mut a, Action::ToggleJob);
         a.settle();
         assert!(job(&a).is_finished(), "inline {inline}");
-        assert!(a.playhead.finished);
+        assert!(a.playhead().finished);
         assert!(
             job(&a).fates().iter().all(|f| f.is_some()),
             "every event taken"
@@ -146,7 +146,7 @@ fn job_mode_entered_at_the_end_shows_the_whole_stream_taken() {
 /// The same job with no presses, run to the end.
 fn clean_run(a: &App) -> twoclocks::engine::job_timeline::JobTimeline {
     twoclocks::engine::job_timeline::JobTimeline::run_to(
-        a.scenario.stream.clone(),
+        a.scenario().stream.clone(),
         a.job_config(),
         &[],
         f64::INFINITY,
@@ -160,16 +160,19 @@ fn c_crashes_the_job_rolls_back_replays_and_the_sinks_tell_apart() {
     use twoclocks::engine::pipeline::CrashTarget;
     use twoclocks::engine::SinkKind;
     let mut a = job_at(265.0);
-    let at = a.playhead.now;
+    let at = a.playhead().now;
     let before = job(&a).pipeline().counters();
     assert!(act(&mut a, Action::Crash));
-    assert_eq!(a.presses.len(), 1);
-    assert_eq!(a.presses[0].time, at);
-    assert_eq!(a.presses[0].what, Intervention::Crash(CrashTarget::Job));
+    assert_eq!(a.session.presses().len(), 1);
+    assert_eq!(a.session.presses()[0].time, at);
+    assert_eq!(
+        a.session.presses()[0].what,
+        Intervention::Crash(CrashTarget::Job)
+    );
     let crash = job(&a).last_crash().unwrap().clone();
     assert_eq!(crash.time, at);
     assert_eq!(crash.restored, Some(26));
-    assert_eq!(a.playhead.now, crash.restored_time, "the clock goes back");
+    assert_eq!(a.playhead().now, crash.restored_time, "the clock goes back");
     let after = job(&a).pipeline().counters();
     assert!(after.events < before.events, "the counters roll back");
     assert!(after.panes() <= before.panes());
@@ -179,7 +182,7 @@ fn c_crashes_the_job_rolls_back_replays_and_the_sinks_tell_apart() {
     tick(&mut a, 0.5);
     assert!(job(&a).redelivered() > 0);
     act(&mut a, Action::JumpToEnd);
-    assert!(a.playhead.finished);
+    assert!(a.playhead().finished);
     let j = job(&a);
     assert_eq!(j.redelivered(), crash.replayed);
     assert!(j.deliveries().iter().any(|&d| d >= 2), "replayed records");
@@ -213,8 +216,8 @@ fn x_takes_a_checkpoint_now() {
     assert_eq!(a.dials.checkpoint_every, None, "only on demand");
     assert!(job(&a).pipeline().checkpoints().is_empty());
     assert!(act(&mut a, Action::CheckpointNow));
-    assert_eq!(a.presses.len(), 1);
-    assert_eq!(a.presses[0].what, Intervention::Checkpoint);
+    assert_eq!(a.session.presses().len(), 1);
+    assert_eq!(a.session.presses()[0].what, Intervention::Checkpoint);
     assert_eq!(job(&a).pipeline().pending_checkpoints(), vec![1]);
     act(&mut a, Action::TogglePlay);
     tick(&mut a, 0.5);
@@ -229,7 +232,10 @@ fn x_takes_a_checkpoint_now() {
         (cks[0].time, &cks[0].offsets)
     );
     // Injected at the job's clock when pressed: its latest step, at or before the playhead.
-    assert!(cks[0].time <= a.presses[0].time && cks[0].time > a.presses[0].time - 1_000.0);
+    assert!(
+        cks[0].time <= a.session.presses()[0].time
+            && cks[0].time > a.session.presses()[0].time - 1_000.0
+    );
 }
 
 #[test]
@@ -240,7 +246,7 @@ fn a_dial_change_after_a_crash_reproduces_the_crash() {
     tick(&mut a, 0.4);
     act(&mut a, Action::TogglePlay);
     let crash = job(&a).last_crash().unwrap().clone();
-    let now = a.playhead.now;
+    let now = a.playhead().now;
     let steps = job(&a).pipeline().steps();
     act(&mut a, Action::LagUp);
     let c = job(&a).crashes();
@@ -251,7 +257,7 @@ fn a_dial_change_after_a_crash_reproduces_the_crash() {
     );
     act(&mut a, Action::LagDown);
     assert_eq!(job(&a).crashes(), std::slice::from_ref(&crash));
-    assert_eq!(a.playhead.now, now);
+    assert_eq!(a.playhead().now, now);
     assert_eq!(job(&a).pipeline().steps(), steps);
     // A longer checkpoint interval restores an older checkpoint; the crash stays where it was.
     a.selection.focus = Dial::Checkpoint;
@@ -267,7 +273,7 @@ fn shift_c_picks_an_operator_and_c_crashes_it() {
     use twoclocks::engine::pipeline::CrashTarget;
     let mut a = app();
     act(&mut a, Action::PickOperator);
-    assert!(a.trace.job().is_some(), "C enters job mode");
+    assert!(a.trace().job().is_some(), "C enters job mode");
     assert_eq!(a.crash_pick, Some(0));
     act(&mut a, Action::PickOperator);
     assert_eq!(a.crash_pick, Some(1));
@@ -279,7 +285,7 @@ fn shift_c_picks_an_operator_and_c_crashes_it() {
     assert_eq!(a.crash_pick, Some(1), "cycles over the 4 instances");
     act(&mut a, Action::TogglePlay);
     tick(&mut a, 10.0);
-    let at = a.playhead.now;
+    let at = a.playhead().now;
     act(&mut a, Action::Crash);
     assert_eq!(a.crash_pick, None);
     let c = job(&a).last_crash().unwrap();
@@ -291,12 +297,12 @@ fn shift_c_picks_an_operator_and_c_crashes_it() {
     assert!(c.to_string().starts_with(&said), "{c}");
     // Home starts a clean job.
     act(&mut a, Action::Restart);
-    assert!(a.presses.is_empty());
+    assert!(a.session.presses().is_empty());
     assert!(job(&a).crashes().is_empty());
     // Leaving job mode returns to the single processor at the same processing time.
     act(&mut a, Action::ToggleJob);
-    assert!(a.trace.job().is_none());
-    assert_eq!(timeline(&a).arrived(), a.playhead.arrived);
+    assert!(a.trace().job().is_none());
+    assert_eq!(timeline(&a).arrived(), a.playhead().arrived);
 }
 
 #[test]
@@ -306,7 +312,7 @@ fn step_in_job_mode_moves_the_job_to_its_next_step() {
     let steps = job(&a).pipeline().steps();
     assert!(act(&mut a, Action::Step));
     assert!(job(&a).pipeline().steps() > steps);
-    assert_eq!(a.playhead.now, job(&a).now());
+    assert_eq!(a.playhead().now, job(&a).now());
     act(&mut a, Action::Inspect);
     assert_eq!(a.selection.inspected, None, "no inspector in job mode");
     assert!(said(&a).contains("j leaves job mode"), "{}", said(&a));
@@ -372,7 +378,7 @@ fn a_key_that_cannot_act_says_why_in_the_footer_for_a_moment() {
     // Esc with nothing open; a window past the last.
     act(&mut a, Action::Close);
     assert_eq!(said(&a), "nothing to close");
-    for _ in 0..a.scenario.oracle.windows.len() {
+    for _ in 0..a.scenario().oracle.windows.len() {
         act(&mut a, Action::WindowNext);
     }
     assert_eq!(said(&a), "this is the last window");
@@ -382,14 +388,14 @@ fn a_key_that_cannot_act_says_why_in_the_footer_for_a_moment() {
 fn c_and_x_after_the_jobs_end_say_the_job_has_finished() {
     let mut a = job_at(30.0);
     act(&mut a, Action::JumpToEnd);
-    assert!(a.playhead.finished);
+    assert!(a.playhead().finished);
     let steps = job(&a).pipeline().steps();
     act(&mut a, Action::Crash);
-    assert!(a.presses.is_empty());
+    assert!(a.session.presses().is_empty());
     assert_eq!(job(&a).pipeline().steps(), steps);
     assert!(said(&a).contains("nothing left to crash"), "{}", said(&a));
     act(&mut a, Action::CheckpointNow);
-    assert!(a.presses.is_empty());
+    assert!(a.session.presses().is_empty());
     assert!(said(&a).contains("no checkpoint left"), "{}", said(&a));
     act(&mut a, Action::Step);
     assert!(said(&a).contains("Home restarts"), "{}", said(&a));
@@ -438,16 +444,16 @@ fn greater_and_less_jump_to_late_or_dropped_events_and_arrows_step_the_inspector
     let mut a = app();
     act(&mut a, Action::TogglePlay);
     assert!(act(&mut a, Action::NextException));
-    assert!(!a.playhead.playing, "the playhead stops there");
+    assert!(!a.playing, "the playhead stops there");
     let x = a.selection.inspected.expect("the inspector opens");
     assert_ne!(timeline(&a).fates()[x], Fate::OnTime);
     assert!(
         timeline(&a).fates()[..x].iter().all(|f| *f == Fate::OnTime),
         "the first one"
     );
-    assert_eq!(a.playhead.arrived, x + 1);
+    assert_eq!(a.playhead().arrived, x + 1);
     assert_eq!(timeline(&a).arrived(), x + 1);
-    assert_eq!(a.playhead.now, a.scenario.stream.events[x].proc_time);
+    assert_eq!(a.playhead().now, a.scenario().stream.events[x].proc_time);
     act(&mut a, Action::NextException);
     let y = a.selection.inspected.unwrap();
     assert!(y > x);
@@ -458,8 +464,8 @@ fn greater_and_less_jump_to_late_or_dropped_events_and_arrows_step_the_inspector
     // Back: the playhead goes back to it, the engine re-run to there.
     act(&mut a, Action::PrevException);
     assert_eq!(a.selection.inspected, Some(x));
-    assert_eq!(a.playhead.arrived, x + 1);
-    let fresh = Timeline::run_to(a.dials.config(), &a.scenario.stream, x + 1, false);
+    assert_eq!(a.playhead().arrived, x + 1);
+    let fresh = Timeline::run_to(a.dials.config(), &a.scenario().stream, x + 1, false);
     assert_eq!(timeline(&a).fates(), fresh.fates());
     act(&mut a, Action::PrevException);
     assert_eq!(a.selection.inspected, Some(x));
@@ -501,7 +507,7 @@ fn greater_with_none_left_stops_at_the_end_and_says_so() {
     }
     assert_eq!(a.dials.watermark().family(), "perfect");
     act(&mut a, Action::NextException);
-    assert!(a.playhead.finished);
+    assert!(a.playhead().finished);
     assert_eq!(a.selection.inspected, None);
     assert!(said(&a).contains("no late or dropped event left"));
     assert_eq!(timeline(&a).counters().dropped, 0);
@@ -533,17 +539,17 @@ fn a_status_message_at_80_columns_is_whole_or_cut_after_a_word() {
 #[test]
 fn end_in_job_mode_on_a_big_input_runs_the_job_off_the_ui_task() {
     let mut a = job_at(100.0);
-    a.inline_events = 0;
+    a.session.set_inline_events(0);
     let steps = job(&a).pipeline().steps();
     act(&mut a, Action::JumpToEnd);
-    assert!(a.rerunning);
+    assert!(a.session.rerunning());
     assert_eq!(
         job(&a).pipeline().steps(),
         steps,
         "the job drawn stays until then"
     );
     a.settle();
-    assert!(!a.rerunning);
+    assert!(!a.session.rerunning());
     assert!(job(&a).is_finished());
-    assert!(a.playhead.finished);
+    assert!(a.playhead().finished);
 }

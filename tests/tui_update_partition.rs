@@ -17,7 +17,7 @@ fn engine_run(
     outages: Vec<Outage>,
     t: f64,
 ) -> Pipeline<std::sync::Arc<twoclocks::engine::Stream>> {
-    let mut p = Pipeline::new(a.scenario.stream.clone(), a.job_config())
+    let mut p = Pipeline::new(a.scenario().stream.clone(), a.job_config())
         .unwrap()
         .with_outages(outages)
         .unwrap();
@@ -32,19 +32,19 @@ fn p_cuts_the_first_partition_off_and_p_again_heals_it_as_the_engine_does() {
     let mut a = app();
     act(&mut a, Action::ToggleJob);
     play(&mut a, 100.0);
-    let cut = a.trace.job().unwrap().now();
+    let cut = a.trace().job().unwrap().now();
     act(&mut a, Action::CutPartition);
     assert_eq!(a.partition_pick, Some(0));
-    assert!(a.trace.is_cut_off(0));
-    assert_eq!(a.trace.out_since(0), Some(cut));
+    assert!(a.trace().is_cut_off(0));
+    assert_eq!(a.trace().out_since(0), Some(cut));
     play(&mut a, 40.0);
-    assert!(a.trace.partitions()[0].is_out);
-    assert!(a.trace.watermark_stall().is_some_and(|d| d >= 30_000.0));
-    let heal = a.trace.job().unwrap().now();
+    assert!(a.trace().partitions()[0].is_out);
+    assert!(a.trace().watermark_stall().is_some_and(|d| d >= 30_000.0));
+    let heal = a.trace().job().unwrap().now();
     act(&mut a, Action::CutPartition);
-    assert!(!a.trace.is_cut_off(0));
+    assert!(!a.trace().is_cut_off(0));
     assert_eq!(
-        a.presses,
+        a.session.presses(),
         vec![
             Press {
                 time: cut,
@@ -57,31 +57,31 @@ fn p_cuts_the_first_partition_off_and_p_again_heals_it_as_the_engine_does() {
         ]
     );
     play(&mut a, 60.0);
-    let now = a.trace.job().unwrap().now();
+    let now = a.trace().job().unwrap().now();
     let outage = Outage {
         partition: 0,
         from: cut,
         until: heal,
     };
     let engine = engine_run(&a, vec![outage], now);
-    assert_eq!(a.trace.partitions(), engine.partitions());
-    assert_eq!(a.trace.job().unwrap().pipeline().steps(), engine.steps());
+    assert_eq!(a.trace().partitions(), engine.partitions());
+    assert_eq!(a.trace().job().unwrap().pipeline().steps(), engine.steps());
     assert_eq!(
-        a.trace.job().unwrap().pipeline().counters(),
+        a.trace().job().unwrap().pipeline().counters(),
         engine.counters()
     );
-    assert_eq!(a.trace.partitions()[0].out, vec![(cut, heal)]);
+    assert_eq!(a.trace().partitions()[0].out, vec![(cut, heal)]);
 
     // A dial change re-runs the job to the same outage.
     act(&mut a, Action::LagUp);
     assert_eq!(
-        a.trace.job().unwrap().config().engine.watermark.lag(),
+        a.trace().job().unwrap().config().engine.watermark.lag(),
         Some(21_000.0)
     );
-    assert_eq!(a.presses.len(), 2);
-    assert_eq!(a.trace.partitions()[0].out, vec![(cut, heal)]);
-    let engine = engine_run(&a, vec![outage], a.trace.job().unwrap().now());
-    assert_eq!(a.trace.partitions(), engine.partitions());
+    assert_eq!(a.session.presses().len(), 2);
+    assert_eq!(a.trace().partitions()[0].out, vec![(cut, heal)]);
+    let engine = engine_run(&a, vec![outage], a.trace().job().unwrap().now());
+    assert_eq!(a.trace().partitions(), engine.partitions());
 }
 
 #[test]
@@ -92,14 +92,14 @@ fn a_cut_not_healed_stays_out_through_a_dial_change() {
     act(&mut a, Action::PickPartition);
     act(&mut a, Action::PickPartition);
     assert_eq!(a.partition_pick, Some(1));
-    let cut = a.trace.job().unwrap().now();
+    let cut = a.trace().job().unwrap().now();
     act(&mut a, Action::CutPartition);
     play(&mut a, 30.0);
     act(&mut a, Action::GraceUp);
-    let parts = a.trace.partitions();
+    let parts = a.trace().partitions();
     assert_eq!(parts[1].out, vec![(cut, f64::INFINITY)]);
     assert!(parts[1].is_out && !parts[0].is_out);
-    assert_eq!(a.trace.out_since(1), Some(cut));
+    assert_eq!(a.trace().out_since(1), Some(cut));
     let engine = engine_run(
         &a,
         vec![Outage {
@@ -107,7 +107,7 @@ fn a_cut_not_healed_stays_out_through_a_dial_change() {
             from: cut,
             until: f64::INFINITY,
         }],
-        a.trace.job().unwrap().now(),
+        a.trace().job().unwrap().now(),
     );
     assert_eq!(parts, engine.partitions());
 }
@@ -115,9 +115,9 @@ fn a_cut_not_healed_stays_out_through_a_dial_change() {
 #[test]
 fn p_in_the_single_processor_enters_job_mode_first() {
     let mut a = app();
-    assert!(a.trace.job().is_none());
+    assert!(a.trace().job().is_none());
     act(&mut a, Action::CutPartition);
-    assert!(a.trace.job().is_some());
-    assert!(a.trace.is_cut_off(0));
-    assert_eq!(a.presses.len(), 1);
+    assert!(a.trace().job().is_some());
+    assert!(a.trace().is_cut_off(0));
+    assert_eq!(a.session.presses().len(), 1);
 }

@@ -48,7 +48,7 @@ pub fn base() -> App {
 pub fn job_at(secs: f64) -> App {
     let mut a = app();
     act(&mut a, Action::ToggleJob);
-    assert!(a.trace.job().is_some());
+    assert!(a.trace().job().is_some());
     act(&mut a, Action::TogglePlay);
     let speed = a.dials.speed;
     tick(&mut a, secs / speed);
@@ -58,12 +58,12 @@ pub fn job_at(secs: f64) -> App {
 
 /// The job the app runs in job mode.
 pub fn job(a: &App) -> &JobTimeline {
-    a.trace.job().expect("job mode")
+    a.trace().job().expect("job mode")
 }
 
 /// The single processor's timeline the app draws.
 pub fn timeline(a: &App) -> &Timeline {
-    a.trace.timeline().expect("the single processor")
+    a.trace().timeline().expect("the single processor")
 }
 
 pub fn act(a: &mut App, action: Action) -> bool {

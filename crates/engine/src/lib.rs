@@ -16,6 +16,7 @@ pub mod predict;
 pub mod processor;
 pub mod rerun;
 pub mod scenario;
+pub mod session;
 pub mod stream;
 pub mod timeline;
 pub mod trace;

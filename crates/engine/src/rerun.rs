@@ -82,6 +82,51 @@ impl Answer {
     }
 }
 
+/// A re-run handed to the shell to run off its UI task: the one pending, numbered so that
+/// only the newest one's answer is taken, with the flag that stops it when a newer one
+/// replaces it.
+#[derive(Debug, Clone)]
+pub struct RerunJob {
+    /// The re-run's number.
+    pub generation: u64,
+    /// What to run, and how far.
+    pub rerun: Box<Rerun>,
+    /// Set when a newer re-run makes this one useless: it stops.
+    pub cancel: Arc<AtomicBool>,
+}
+
+/// What a [`RerunJob`] answered.
+#[derive(Debug)]
+pub enum RerunDone {
+    /// It ran to the end.
+    Answered {
+        /// The number of the re-run this answers (dropped unless it is the newest).
+        generation: u64,
+        /// Its answer.
+        answer: Answer,
+    },
+    /// It stopped because a newer one replaced it.
+    Cancelled {
+        /// The number of the re-run that stopped.
+        generation: u64,
+    },
+}
+
+impl RerunJob {
+    /// Runs it (pure; may take a while), stopping early once cancelled.
+    pub fn perform(self) -> RerunDone {
+        match self.rerun.run(&self.cancel) {
+            Some(answer) => RerunDone::Answered {
+                generation: self.generation,
+                answer,
+            },
+            None => RerunDone::Cancelled {
+                generation: self.generation,
+            },
+        }
+    }
+}
+
 impl Rerun {
     /// Whether it re-runs the parallel job.
     pub fn is_job(&self) -> bool {

@@ -1,11 +1,12 @@
-//! The UI's state and its one update function. State = (scenario, dials, whether the run is the
-//! parallel job, playhead, selection, overlay, the job's presses) plus what the engine answered
-//! for them (the [`Trace`] of the run to the playhead, whichever kind it is, and the frontier).
-//! `update` is pure: it takes the elapsed time as an argument, never reads a clock, and does
-//! engine work either inline or, for big inputs, as [`Work`] the event loop runs off the UI
-//! task: a dial
-//! change re-runs the engine (single processor or job) there while the last result stays
-//! drawn, marked re-running; a newer change cancels the older run, whose result is dropped.
+//! The UI's state and its one update function. The run the user steers is the engine's
+//! [`Session`] (the scenario, the dials' settings, the kind of run and its presses, the
+//! playhead, the [`Trace`] of the run to it, the score, the re-run pending); the rest is the
+//! UI's own: the dials as turned (with the speed), whether the clock plays, the focus and
+//! selection, overlays, the tour, the frontier sweeps asked for, side by side. `update` is
+//! pure: it takes the elapsed time as an argument, never reads a clock; engine work for a big
+//! input is [`Work`] the event loop runs off the UI task: a dial change re-runs the engine
+//! there while the last result stays drawn, marked re-running; a newer change cancels the
+//! older run, whose result the session drops.
 //!
 //! A key and a click are the same [`Action`]: the keymap names one, `pointer` resolves a
 //! click through the screen's geometry to one, and `act` applies both. The rest is in its own
@@ -14,17 +15,14 @@
 //! applied, and moving between steps), `live` (a live input's batches growing the stream).
 //! None of them reads the view: the view reads this.
 
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
 use twoclocks_engine::frontier::Frontier;
 use twoclocks_engine::frontier::FrontierPoint;
-use twoclocks_engine::job_timeline::Press;
-use twoclocks_engine::pipeline::{Outage, PipelineConfig};
 use twoclocks_engine::predict::Prediction;
-use twoclocks_engine::rerun::{Kind as RerunKind, Rerun};
-use twoclocks_engine::trace::{Clock, Trace};
+use twoclocks_engine::session::Session;
+use twoclocks_engine::trace::Trace;
 use twoclocks_engine::{KeyId, WindowFn, WindowId};
 
 pub use super::action::Action;
@@ -32,11 +30,13 @@ pub use super::dials::{
     Dial, Dials, Family, CHECKPOINT_MAX, CHECKPOINT_STEP, EARLY_MAX, EARLY_STEP, GRACE_MAX,
     GRACE_STEP, LAG_MAX, LAG_STEP, SPEEDS,
 };
-pub use job::{JobPreset, JOB_OPERATORS, JOB_PARTITIONS, JOB_SEED};
 pub use live::Live;
 pub use replay::{ReplayProgress, REPLAY_HAS_THE_KEYS};
 pub use side::Side;
 pub use twoclocks_engine::rerun::{run_job, run_timeline};
+pub use twoclocks_engine::session::{
+    JobPreset, INLINE_EVENTS, JOB_OPERATORS, JOB_PARTITIONS, JOB_SEED,
+};
 pub use work::{Done, Work};
 
 use ratatui::layout::Rect;
@@ -91,7 +91,8 @@ pub struct Status {
     pub text: String,
 }
 
-/// Where the simulation is in processing time.
+/// Where the simulation is in processing time: the session's clock, and whether the UI plays
+/// it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Playhead {
     /// Processing time now, ms.
@@ -138,19 +139,17 @@ pub struct FrontierEntry {
     pub advised: Option<FrontierPoint>,
 }
 
-/// Streams up to this many events are re-run inline (well under a frame); bigger ones off the
-/// UI task.
-pub const INLINE_EVENTS: usize = 250_000;
-
 /// The whole UI state. Cloning it is cheap apart from the trace (the stream is shared).
 #[derive(Debug, Clone)]
 pub struct App {
-    /// The stream being played, with its oracle, its windows and both clocks' extent.
-    pub scenario: Arc<Scenario>,
+    /// The run the user steers: the scenario, the settings the dials ask for, the kind of run
+    /// and its presses, the playhead and the trace of the run to it, the whole run's score, and
+    /// the re-run pending.
+    pub session: Session,
     /// The dials' values: what the engine runs with, and the playback speed.
     pub dials: Dials,
-    /// Where the simulation is in processing time.
-    pub playhead: Playhead,
+    /// The simulation clock runs (Space toggles it; reaching the end of input stops it).
+    pub playing: bool,
     /// The focused dial, the selected window and key, the inspected event.
     pub selection: Selection,
     /// What covers the panels, if anything.
@@ -161,26 +160,9 @@ pub struct App {
     pub plot_exceptions_only: bool,
     /// The colours the view draws with.
     pub theme: Theme,
-    /// The engine's answer for the dials up to the playhead: the run, whichever kind it is.
-    /// The panels and the keys read it, never which kind of run was asked for.
-    pub trace: Trace,
-    /// The whole run's score for the dials (None until known).
-    pub score: Option<FrontierPoint>,
     /// The frontier sweeps asked for so far, one per (window, watermark family), kept for the
     /// session.
     pub frontiers: Vec<FrontierEntry>,
-    /// The run asked for is the parallel job (`j` toggles it; a crash or a checkpoint asks for
-    /// it): a choice of configuration, which the re-runs follow.
-    pub parallel: bool,
-    /// The job's shape given on the command line (partitions, operators, barriers, seed,
-    /// transit); None: [`JOB_PARTITIONS`], [`JOB_OPERATORS`], [`JOB_SEED`].
-    pub job_preset: Option<PipelineConfig>,
-    /// The job's outages given on the command line (`--outage`, a scenario's): applied before
-    /// the presses at every re-run, and kept by a fresh start.
-    pub job_outages: Vec<Outage>,
-    /// What the user pressed in the job (crashes, checkpoints), in order: with the dials and
-    /// the playhead, what the job shows is a function of these.
-    pub presses: Vec<Press>,
     /// The operator instance picked to crash (`C`), waiting for `c`.
     pub crash_pick: Option<usize>,
     /// The source partition `p` cuts off or heals (`P` picks the next; `p` keeps the one it
@@ -191,17 +173,10 @@ pub struct App {
     /// The terminal's size, for resolving clicks against the same layout the view draws (the
     /// full layout until the terminal says).
     pub size: (u16, u16),
-    /// A re-run is being computed off the UI task.
-    pub rerunning: bool,
-    /// Re-runs of inputs bigger than this go off the UI task.
-    pub inline_events: usize,
     /// Why the last key did nothing, shown in the footer until [`Msg::StatusExpired`].
     pub status: Option<Status>,
     status_seq: u64,
-    /// Numbers re-runs: only the newest one's result is taken.
-    generation: u64,
-    /// Stops the re-run in flight, when a newer one replaces it.
-    cancel: Option<Arc<AtomicBool>>,
+    /// Frontier sweeps queued for the event loop.
     work: Vec<Work>,
     /// The user asked to leave: the event loop ends.
     pub quit: bool,
@@ -241,11 +216,6 @@ impl App {
 
     /// [`App::new`] on a scenario already shared (a tour's steps share their streams).
     pub fn new_shared(scenario: Arc<Scenario>, dials: Dials, theme: Theme) -> App {
-        let trace = Trace::single_start(
-            dials.config(),
-            scenario.stream.clone(),
-            scenario.oracle.proc_time,
-        );
         let start = scenario.oracle.proc_time.0;
         // Sessions open on the session nearest the playhead, of whichever key holds it (the
         // first key's first session may lie minutes past it); other windows on the fourth of
@@ -259,15 +229,11 @@ impl App {
         };
         let magnify = scenario.magnify;
         let scenario_live = scenario.open.then(Live::default);
+        let session = Session::new(scenario, dials.settings());
         let mut app = App {
-            scenario,
+            session,
             dials,
-            playhead: Playhead {
-                now: start,
-                arrived: 0,
-                playing: false,
-                finished: false,
-            },
+            playing: false,
             selection: Selection {
                 focus: Dial::Lag,
                 window,
@@ -278,23 +244,13 @@ impl App {
             help_scroll: 0,
             plot_exceptions_only: false,
             theme,
-            trace,
-            score: None,
             frontiers: Vec::new(),
-            parallel: false,
-            job_preset: None,
-            job_outages: Vec::new(),
-            presses: Vec::new(),
             crash_pick: None,
             partition_pick: None,
             crash_closed: 0,
             size: FULL_SIZE,
-            rerunning: false,
-            inline_events: INLINE_EVENTS,
             status: None,
             status_seq: 0,
-            generation: 0,
-            cancel: None,
             work: Vec::new(),
             quit: false,
             zoomed: false,
@@ -307,17 +263,44 @@ impl App {
             replay: None,
             prediction: None,
         };
-        app.rerun();
+        app.request_frontier();
         // A gap as long as the stream's quiet spells merges each key's events into one
         // session: said, so that one span per key is not taken for a fault.
-        let keys = app.scenario.keys();
-        if app.scenario.oracle.merging
+        let keys = app.scenario().keys();
+        if app.scenario().oracle.merging
             && keys > 0
-            && (0..keys).all(|k| app.scenario.windows_of(Some(k as KeyId)).len() <= 1)
+            && (0..keys).all(|k| app.scenario().windows_of(Some(k as KeyId)).len() <= 1)
         {
             app.say("this gap merges each key's whole stream into one session: try a shorter one");
         }
         app
+    }
+
+    /// The stream being played, with its oracle, its windows and both clocks' extent.
+    pub fn scenario(&self) -> &Arc<Scenario> {
+        self.session.scenario()
+    }
+
+    /// The engine's answer for the dials up to the playhead: the run, whichever kind it is.
+    /// The panels and the keys read it, never which kind of run was asked for.
+    pub fn trace(&self) -> &Trace {
+        self.session.trace()
+    }
+
+    /// Where the simulation is in processing time.
+    pub fn playhead(&self) -> Playhead {
+        let c = self.session.clock();
+        Playhead {
+            now: c.now,
+            arrived: c.arrived,
+            playing: self.playing,
+            finished: c.finished,
+        }
+    }
+
+    /// The whole run's score for the dials (None until known).
+    pub fn score(&self) -> Option<FrontierPoint> {
+        self.session.score()
     }
 
     /// Shows `text` in the footer for a moment. Returns true: the screen changed.
@@ -346,7 +329,10 @@ impl App {
     /// Whether the simulation clock runs: playing, with nothing over the panels and no
     /// re-run pending (the playhead waits for the dials' answer).
     pub fn clock_runs(&self) -> bool {
-        self.playhead.playing && self.overlay.is_none() && !self.rerunning && !self.at_live_edge()
+        self.playing
+            && self.overlay.is_none()
+            && !self.session.rerunning()
+            && !self.session.at_live_edge()
     }
 
     /// The frontier for the current window and family, if computed (Some(None): nothing to
@@ -370,7 +356,7 @@ impl App {
     }
 
     fn request_frontier(&mut self) {
-        if self.scenario.open {
+        if self.scenario().open {
             // The frontier is the whole input's: swept once it has ended.
             return;
         }
@@ -390,7 +376,7 @@ impl App {
             advised: None,
         });
         self.work.push(Work::Frontier {
-            scenario: self.scenario.clone(),
+            scenario: self.scenario().clone(),
             cfg,
         });
     }
@@ -400,7 +386,7 @@ impl App {
     pub fn plot_frame(&self, area: Rect) -> Option<PlotFrame> {
         let f = PlotFrame::of(self, area)?;
         Some(match self.plot_scale(&f) {
-            Some(per_column) => f.following(per_column, self.playhead.now),
+            Some(per_column) => f.following(per_column, self.playhead().now),
             None => f,
         })
     }
@@ -411,7 +397,7 @@ impl App {
     fn plot_scale(&self, f: &PlotFrame) -> Option<f64> {
         let per_column = self.magnify?;
         Some(match self.tour_window_start() {
-            Some(start) => f.scale_keeping(per_column, self.playhead.now, start),
+            Some(start) => f.scale_keeping(per_column, self.playhead().now, start),
             None => per_column,
         })
     }
@@ -424,7 +410,7 @@ impl App {
     /// The screen's panels at `size` for what the trace holds (with a pipeline: its topology
     /// and sinks). The view draws into these and a click is resolved against them.
     pub fn areas(&self, size: (u16, u16)) -> Option<Areas> {
-        let a = Areas::compute_view(size, self.trace.pipeline_config().is_some(), self.zoomed)?;
+        let a = Areas::compute_view(size, self.trace().pipeline_config().is_some(), self.zoomed)?;
         Some({
             let a = if self.tour.is_some() {
                 a.with_caption().room_for(&self.tour_needs())
@@ -441,107 +427,54 @@ impl App {
 
     /// The dials in focus order: with the checkpoint interval when the run takes checkpoints.
     pub fn dial_order(&self) -> &'static [Dial] {
-        Dial::order(self.trace.pipeline_config().is_some())
+        Dial::order(self.trace().pipeline_config().is_some())
     }
 
-    /// Re-runs the engine from the start to the playhead with the dials as they are now: the
-    /// parallel job when that is the run asked for, else the single processor. Off the UI task
-    /// the run drawn until then is the last one, or an empty one of the kind asked for.
+    /// Re-runs the engine from the start to the playhead with the dials as they are now (the
+    /// one path every dial change takes): the parallel job when that is the run asked for, else
+    /// the single processor, whose frontier sweep is asked for too.
     fn rerun(&mut self) {
-        if self.parallel {
-            self.rerun_job(false);
-            return;
+        if !self.session.parallel() {
+            self.request_frontier();
         }
-        self.request_frontier();
-        let cfg = self.dials.config();
-        let open = self.scenario.open;
-        let rerun = Rerun {
-            stream: self.scenario.stream.clone(),
-            truth: self.scenario.oracle.truth.clone(),
-            kind: RerunKind::Single {
-                cfg,
-                open,
-                span: self.scenario.oracle.proc_time,
-            },
-            arrived: self.playhead.arrived,
-            now: self.playhead.now,
-            finish: self.playhead.finished,
-        };
-        // Off the UI task, the job drawn until the answer gives way to an empty single run.
-        if self.scenario.len() > self.inline_events && self.trace.pipeline_config().is_some() {
-            self.trace = Trace::single_start(
-                cfg,
-                self.scenario.stream.clone(),
-                self.scenario.oracle.proc_time,
-            )
-            .with_open_input(open);
-        }
-        self.launch(rerun, false);
+        self.session.set_dials(self.dials.settings());
     }
 
-    /// The playhead as the trace's moves take it.
-    fn clock(&self) -> Clock {
-        Clock {
-            now: self.playhead.now,
-            arrived: self.playhead.arrived,
-            finished: self.playhead.finished,
+    /// Stops playing once the run has reached the end of input.
+    fn stop_at_end(&mut self) {
+        if self.session.clock().finished {
+            self.playing = false;
         }
     }
 
-    /// The playhead to where a move of the run left it (it stops at the end).
-    fn go(&mut self, c: Clock) {
-        self.place(c.now, c.arrived, c.finished, true);
+    /// Plays the run on to processing time `to`, stopping at the end.
+    fn play_to(&mut self, to: f64) {
+        self.session.play_to(to);
+        self.stop_at_end();
     }
 
-    /// Keeps the trace and the playhead together: a run that follows the playhead catches up
-    /// with it (forward only), one that keeps its own clock takes the playhead with it.
-    fn follow(&mut self) {
-        if let Some(c) = self.trace.catch_up(self.clock()) {
-            self.go(c);
-        }
-    }
-
-    /// The number of events that have arrived by processing time `t`.
-    fn arrived_by(&self, t: f64) -> usize {
-        self.scenario
-            .stream
-            .events
-            .partition_point(|e| e.proc_time <= t)
-    }
-
-    /// The one place the playhead moves: to processing time `now`, with `arrived` events in,
-    /// `finished` once the end of input has been processed, which stops playing (unless
-    /// `stop` is false: leaving job mode keeps the clock as it was).
-    fn place(&mut self, now: f64, arrived: usize, finished: bool, stop: bool) {
-        self.playhead.now = now;
-        self.playhead.arrived = arrived;
-        self.playhead.finished = finished;
-        if finished && stop {
-            self.playhead.playing = false;
-        }
-    }
-
+    /// Back to the start with a clean job: the presses, the crash picked and the crash reports
+    /// go, and the inspector closes.
     fn restart(&mut self) {
-        // A fresh start is a clean job: the presses go too.
-        self.presses.clear();
         self.crash_pick = None;
         self.crash_closed = 0;
-        let start = self.scenario.oracle.proc_time.0;
-        self.place(start, self.arrived_by(start), false, false);
         self.selection.inspected = None;
-        self.rerun();
+        self.session.restart();
+        self.request_frontier_if_single();
+    }
+
+    /// The single run's frontier sweep, asked for if it is the run asked for.
+    fn request_frontier_if_single(&mut self) {
+        if !self.session.parallel() {
+            self.request_frontier();
+        }
     }
 
     /// The playhead to the end of the stream, paused. A run that keeps its own clock ends where
     /// running it ends: a big one is run there off the UI task, as a re-run would.
     fn jump_to_end(&mut self) {
-        if self.trace.keeps_own_clock() && self.scenario.len() > self.inline_events {
-            self.place(self.playhead.now, self.playhead.arrived, true, true);
-            self.rerun();
-            return;
-        }
-        let c = self.trace.run_to_end(self.clock());
-        self.go(c);
+        self.session.run_to_end();
+        self.stop_at_end();
     }
 
     /// Turns a dial one step, or says why it does not move.
@@ -567,7 +500,7 @@ impl App {
 
 impl AsRef<Scenario> for App {
     fn as_ref(&self) -> &Scenario {
-        &self.scenario
+        self.session.scenario()
     }
 }
 
@@ -587,9 +520,8 @@ fn apply(app: &mut App, msg: Msg, elapsed: Duration) -> bool {
                 return false;
             }
             let dt = elapsed.as_secs_f64() * app.dials.speed * 1_000.0;
-            let now = app.playhead.now + dt;
-            let c = app.trace.play_to(app.clock(), now);
-            app.go(c);
+            let now = app.playhead().now + dt;
+            app.play_to(now);
             true
         }
         Msg::Resize(w, h) => {

@@ -3,6 +3,7 @@
 //! turns (a key step, or a position on its track). A dial change says whether the engine must
 //! re-run; the engine configuration is built here.
 
+use twoclocks_engine::session::Settings;
 use twoclocks_engine::{Accumulation, EngineConfig, WatermarkKind, WindowFn};
 
 /// One of the dials, in focus order.
@@ -263,6 +264,16 @@ impl Dials {
             grace: self.grace,
             early: self.early,
             accumulation: self.accumulation,
+        }
+    }
+
+    /// What the dials ask the engine for: its configuration, and the job's checkpoint interval
+    /// and idle timeout.
+    pub fn settings(&self) -> Settings {
+        Settings {
+            engine: self.config(),
+            checkpoint_every: self.checkpoint_every,
+            idle_timeout: self.idle_timeout,
         }
     }
 

@@ -107,7 +107,7 @@ pub struct Options {
 pub fn app_for(opts: Options) -> App {
     let dials = Dials::from_config(&opts.config, opts.speed);
     let mut app = App::new(opts.scenario, dials, opts.theme);
-    app.playhead.playing = opts.play;
+    app.playing = opts.play;
     app
 }
 
@@ -218,7 +218,7 @@ fn run_app_with(
     if record.is_some() || replay.is_some() {
         // Every re-run inline, as in a replay: no tick can fall while one is pending, so the
         // recording and its replay take the same steps whatever the input's size.
-        app.inline_events = usize::MAX;
+        app.session.set_inline_events(usize::MAX);
         app.settle();
     }
     let mut guard = terminal::enter(cast)?;

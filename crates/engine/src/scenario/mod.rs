@@ -4,6 +4,7 @@
 //! and how the UI opens on it. Pure: a scenario's stream is a function of its seed.
 
 mod lesson;
+mod opened;
 mod sessions;
 
 use crate::pipeline::{Outage, PartitionBy};
@@ -11,6 +12,7 @@ use crate::stream::{generate, ParamsError, StreamParams};
 use crate::{Accumulation, EngineConfig, Stream, WatermarkKind, WindowFn};
 
 pub use lesson::{lesson, LESSON_SEED, MIN_SPACING as LESSON_MIN_SPACING};
+pub use opened::Scenario;
 pub use sessions::{sessions, SESSIONS_SEED};
 
 /// A named built-in scenario; [`ScenarioName::description`] says what each is, as `--help`

@@ -140,18 +140,18 @@ fn in_help(app: &mut App, a: Action) -> bool {
 /// While a run that keeps its own clock (the job) re-runs for new dials, what would move it
 /// waits: the re-run replaces it, and the playhead follows the re-run.
 fn busy(app: &mut App) -> Option<bool> {
-    (app.trace.keeps_own_clock() && app.rerunning)
+    (app.trace().keeps_own_clock() && app.session.rerunning())
         .then(|| app.say("the job is re-running for the new dials: a moment"))
 }
 
 fn playback(app: &mut App, a: Action) -> bool {
     match a {
         Action::TogglePlay => {
-            if app.playhead.finished && !app.playhead.playing {
+            if app.playhead().finished && !app.playing {
                 app.restart();
             }
-            app.playhead.playing = !app.playhead.playing;
-            if app.playhead.playing && app.input_open() && !app.trace.keeps_own_clock() {
+            app.playing = !app.playing;
+            if app.playing && app.input_open() && !app.trace().keeps_own_clock() {
                 // A live input: playing is following its live edge, caught up at once.
                 app.jump_to_end();
             }
@@ -162,7 +162,7 @@ fn playback(app: &mut App, a: Action) -> bool {
             if let Some(said) = busy(app) {
                 return said;
             }
-            if app.playhead.finished {
+            if app.playhead().finished {
                 return app.say("already at the end of the stream: Home restarts");
             }
             app.jump_to_end();
@@ -183,18 +183,18 @@ fn step(app: &mut App) -> bool {
     if let Some(said) = busy(app) {
         return said;
     }
-    if app.playhead.playing {
+    if app.playing {
         return app.say("pause (Space) to step one at a time");
     }
-    if app.playhead.finished {
+    if app.playhead().finished {
         return app.say("the end of the stream: Home restarts");
     }
-    if app.input_open() && app.playhead.arrived >= app.scenario.len() {
+    if app.input_open() && app.playhead().arrived >= app.scenario().len() {
         return app.say("no event has arrived after the playhead yet: the input is live");
     }
-    match app.trace.step(app.clock()) {
-        Some(c) => {
-            app.go(c);
+    match app.session.step() {
+        Some(_) => {
+            app.stop_at_end();
             true
         }
         None => app.say("the job has finished: Home restarts"),
@@ -212,7 +212,7 @@ fn job(app: &mut App, a: Action) -> bool {
     }
     match a {
         Action::ToggleJob => {
-            let on = !app.parallel;
+            let on = !app.session.parallel();
             app.set_job_mode(on, false);
             true
         }
@@ -229,7 +229,7 @@ fn job(app: &mut App, a: Action) -> bool {
         Action::PickOperator => {
             app.set_job_mode(true, false);
             let n = app
-                .trace
+                .trace()
                 .pipeline_config()
                 .map_or(1, |c| c.parallelism.max(1));
             app.crash_pick = Some(app.crash_pick.map_or(0, |i| (i + 1) % n));
@@ -263,7 +263,7 @@ fn cut_or_heal(app: &mut App) -> bool {
     let n = app.job_config().partitions.max(1);
     let p = app.partition_pick.unwrap_or(0).min(n - 1);
     app.partition_pick = Some(p);
-    if app.trace.is_cut_off(p) {
+    if app.trace().is_cut_off(p) {
         if !app.press(Intervention::Heal(p)) {
             app.say(format!("s{p} could not be healed"));
         }
@@ -341,7 +341,7 @@ fn select(app: &mut App, a: Action) -> bool {
             true
         }
         Action::WindowNext => {
-            let n = app.scenario.windows_of(app.selection.key).len();
+            let n = app.scenario().windows_of(app.selection.key).len();
             if app.selection.window + 1 >= n {
                 return app.say("this is the last window");
             }
@@ -353,7 +353,7 @@ fn select(app: &mut App, a: Action) -> bool {
             true
         }
         Action::CycleKey => {
-            let keys = app.scenario.keys() as KeyId;
+            let keys = app.scenario().keys() as KeyId;
             app.selection.key = match app.selection.key {
                 Some(k) if k + 1 < keys => Some(k + 1),
                 Some(_) => None,
@@ -362,7 +362,7 @@ fn select(app: &mut App, a: Action) -> bool {
             };
             true
         }
-        Action::Inspect if !app.trace.explains_fates() => {
+        Action::Inspect if !app.trace().explains_fates() => {
             app.say("the inspector needs the single processor: j leaves job mode")
         }
         Action::Inspect => {
@@ -401,7 +401,7 @@ fn general(app: &mut App, a: Action) -> bool {
             if app.big_numbers.take().is_some() {
                 return true;
             }
-            let crashes = app.trace.crashes().len();
+            let crashes = app.trace().crashes().len();
             let had = app.selection.inspected.is_some()
                 || app.crash_pick.is_some()
                 || crashes > app.crash_closed;

@@ -6,12 +6,12 @@ use super::App;
 impl App {
     /// The newest arrived event, if any.
     pub(super) fn newest(&self) -> Option<usize> {
-        self.trace.arrived().checked_sub(1)
+        self.trace().arrived().checked_sub(1)
     }
 
     /// The inspector to the event before or after the inspected one (among those arrived).
     pub(super) fn inspect_step(&mut self, i: usize, forward: bool) -> bool {
-        let n = self.trace.arrived();
+        let n = self.trace().arrived();
         let next = if forward {
             (i + 1 < n).then_some(i + 1)
         } else {
@@ -29,12 +29,12 @@ impl App {
 
     /// The playhead paused on event `offset` (it has just arrived), the inspector open on it.
     fn seek(&mut self, offset: usize) {
-        let e = self.scenario.stream.events[offset];
-        self.playhead.playing = false;
-        self.place(e.proc_time, offset + 1, false, false);
+        let e = self.scenario().stream.events[offset];
+        self.playing = false;
+        self.session.place(e.proc_time, offset + 1, false);
         self.selection.inspected = Some(offset);
-        if self.trace.arrived() <= offset + 1 && !self.trace.is_finished() {
-            self.follow();
+        if self.trace().arrived() <= offset + 1 && !self.trace().is_finished() {
+            self.session.follow();
         } else {
             self.rerun();
         }
@@ -44,10 +44,10 @@ impl App {
     /// one (the newest arrived when none is). Forward, the engine runs on until one arrives;
     /// with none left the playhead stops at the end.
     pub(super) fn jump_exception(&mut self, forward: bool) -> bool {
-        let Some(ex) = self.trace.exceptions() else {
+        let Some(ex) = self.trace().exceptions() else {
             return self.say("< and > need the single processor: j leaves job mode");
         };
-        if self.rerunning {
+        if self.session.rerunning() {
             return self.say("re-running for the new dials: a moment");
         }
         let cur = self.selection.inspected.or_else(|| self.newest());
@@ -67,7 +67,7 @@ impl App {
             return true;
         }
         // None has arrived yet: run on, one event at a time, until one does.
-        if let Some(offset) = self.trace.run_to_next_exception() {
+        if let Some(offset) = self.session.run_to_next_exception() {
             self.seek(offset);
             return true;
         }

@@ -1,190 +1,60 @@
-//! Job mode: the parallel pipeline (sources → keyed operators → sinks, with checkpoints) run
-//! to the playhead in place of the single processor. What it shows is a function of the dials,
-//! the playhead and the presses (crashes, checkpoints taken on demand): a dial change re-runs
-//! the job from the start with the same presses at the same points. Outages given on the
-//! command line (`--outage`, a scenario's) are part of the job: applied first at every re-run.
+//! Job mode in the UI: entering and leaving it, and the presses (crashes, checkpoints,
+//! partitions cut and healed), each the session's ([`Session::set_job_mode`],
+//! [`Session::press`]) with what the UI resets around it: the crash picked, the crash reports
+//! closed, the inspector, a focus on a dial the single run does not have.
+//!
+//! [`Session::set_job_mode`]: twoclocks_engine::session::Session::set_job_mode
+//! [`Session::press`]: twoclocks_engine::session::Session::press
 
-use twoclocks_engine::job_timeline::{Intervention, JobTimeline, Press};
-use twoclocks_engine::pipeline::{Outage, PipelineConfig, PipelineError};
-use twoclocks_engine::trace::Trace;
+use twoclocks_engine::job_timeline::Intervention;
+use twoclocks_engine::pipeline::PipelineConfig;
+use twoclocks_engine::session::JobPreset;
 
-use super::{App, Dial, Dials};
-use crate::dials::CHECKPOINT_DEFAULT;
-use twoclocks_engine::rerun::{Kind, Rerun};
-use twoclocks_engine::scenario::JobShape;
-
-/// The job's source partitions, P.
-pub const JOB_PARTITIONS: usize = 2;
-/// The job's keyed window operator instances, N.
-pub const JOB_OPERATORS: usize = 4;
-/// The seed of the job's channel transit times.
-pub const JOB_SEED: u64 = 1;
-
-/// The job the UI opens on: its shape, and the outages given in advance, each a partition cut
-/// off at its start and healed at its end as if `p` had been pressed then.
-#[derive(Debug, Clone, PartialEq)]
-pub struct JobPreset {
-    /// The job's shape (and the dials it opens with).
-    pub config: PipelineConfig,
-    /// Partitions silent for a while, in processing time.
-    pub outages: Vec<Outage>,
-}
-
-impl From<PipelineConfig> for JobPreset {
-    fn from(config: PipelineConfig) -> Self {
-        JobPreset {
-            config,
-            outages: Vec::new(),
-        }
-    }
-}
-
-impl JobPreset {
-    /// The job a built-in scenario runs as (its shape and outages), as `twoclocks ui
-    /// --scenario` opens it: on the dials' engine and idle timeout, the UI's seed, and the
-    /// UI's checkpoint interval where the scenario gives none.
-    pub fn of_scenario(shape: &JobShape, dials: &Dials) -> JobPreset {
-        let mut config = PipelineConfig::new(dials.config());
-        config.partitions = shape.partitions;
-        config.partition_by = shape.partition_by;
-        config.parallelism = shape.parallelism;
-        config.seed = JOB_SEED;
-        config.checkpoint_every = shape.checkpoint_every.or(Some(CHECKPOINT_DEFAULT));
-        config.idle_timeout = dials.idle_timeout;
-        config.keep_outputs = false;
-        JobPreset {
-            config,
-            outages: shape.outages.clone(),
-        }
-    }
-}
+use super::{App, Dial};
 
 impl App {
     /// The parallel job's configuration for the dials.
     pub fn job_config(&self) -> PipelineConfig {
-        let shape = self.job_preset.unwrap_or(PipelineConfig {
-            partitions: JOB_PARTITIONS,
-            parallelism: JOB_OPERATORS,
-            seed: JOB_SEED,
-            ..PipelineConfig::new(self.dials.config())
-        });
-        PipelineConfig {
-            engine: self.dials.config(),
-            checkpoint_every: self.dials.checkpoint_every,
-            idle_timeout: self.dials.idle_timeout,
-            ..shape
-        }
+        self.session.job_config()
     }
 
     /// Opens job mode on a job of this shape (with its outages); its checkpoint interval and
     /// idle timeout preset the dials.
     pub fn open_job(&mut self, preset: impl Into<JobPreset>) {
-        let JobPreset { config, outages } = preset.into();
-        self.job_preset = Some(config);
-        self.job_outages = outages;
-        self.dials.checkpoint_every = config.checkpoint_every;
-        self.dials.idle_timeout = config.idle_timeout;
-        if self.parallel {
-            self.rerun_job(false);
-        } else {
-            self.set_job_mode(true, false);
+        let preset = preset.into();
+        self.dials.checkpoint_every = preset.config.checkpoint_every;
+        self.dials.idle_timeout = preset.config.idle_timeout;
+        if !self.session.parallel() {
+            self.entering_or_leaving_job();
         }
-    }
-
-    /// Re-runs the job from the start to the playhead (to its end once the playhead has
-    /// finished), applying the presses at their points. A big input is re-run off the UI
-    /// task unless `inline`: the job drawn until then is the last one (an empty one when job
-    /// mode is just being entered).
-    pub(super) fn rerun_job(&mut self, inline: bool) {
-        let start = self.scenario.oracle.proc_time.0;
-        let cfg = self.job_config();
-        let rerun = Rerun {
-            stream: self.scenario.stream.clone(),
-            truth: self.scenario.oracle.truth.clone(),
-            kind: Kind::Job {
-                cfg,
-                presses: self.job_presses(),
-            },
-            arrived: self.playhead.arrived,
-            now: self.playhead.now.max(start),
-            finish: self.playhead.finished,
-        };
-        // Off the UI task, a job being entered is drawn empty until the answer.
-        let off = !inline && self.scenario.len() > self.inline_events;
-        if off && self.trace.pipeline_config().is_none() {
-            match JobTimeline::new(self.scenario.stream.clone(), cfg) {
-                Ok(j) => self.trace = Trace::parallel(j),
-                Err(_) => {
-                    self.parallel = false;
-                    return;
-                }
-            }
-        }
-        self.launch(rerun, inline);
-    }
-
-    /// What a re-run applies: the outages given in advance (before the job's first step), then
-    /// the user's presses in order.
-    fn job_presses(&self) -> Vec<Press> {
-        self.job_outages
-            .iter()
-            .map(|&o| Press {
-                time: f64::NEG_INFINITY,
-                what: Intervention::Outage(o),
-            })
-            .chain(self.presses.iter().copied())
-            .collect()
-    }
-
-    /// A re-run's trace replaces the one drawn, and the two clocks meet ([`App::follow`]); a
-    /// job that could not be built leaves job mode for the single processor.
-    pub(super) fn take_trace(&mut self, trace: Result<Trace, PipelineError>) {
-        match trace {
-            Ok(t) => {
-                self.trace = t;
-                self.follow();
-            }
-            Err(_) => {
-                self.parallel = false;
-                self.rerun();
-            }
-        }
+        self.session.open_job(preset);
     }
 
     /// Into job mode (the job re-run to the playhead, or to its end once the playhead has
     /// finished; off the UI task for a big input unless `inline`), or out of it (the single
     /// processor re-run to the same processing time).
     pub(super) fn set_job_mode(&mut self, on: bool, inline: bool) {
-        if on == self.parallel {
+        if on == self.session.parallel() {
             return;
         }
-        self.parallel = on;
+        self.entering_or_leaving_job();
+        if !on && !Dial::ALL.contains(&self.selection.focus) {
+            self.selection.focus = Dial::Lag;
+        }
+        self.session.set_job_mode(on, inline);
+        self.request_frontier_if_single();
+    }
+
+    fn entering_or_leaving_job(&mut self) {
         self.crash_pick = None;
         self.crash_closed = 0;
         self.selection.inspected = None;
-        if on {
-            self.rerun_job(inline);
-        } else {
-            if !Dial::ALL.contains(&self.selection.focus) {
-                self.selection.focus = Dial::Lag;
-            }
-            let now = self.playhead.now;
-            let arrived = self.arrived_by(now);
-            let finished =
-                arrived >= self.scenario.len() && now >= self.scenario.oracle.proc_time.1;
-            self.place(now, arrived, finished, false);
-            self.rerun();
-        }
     }
 
-    /// Applies a press to the job at the playhead and, if it took effect, keeps it with the
-    /// time the job took it at (job mode is entered first). The presses are kept here, the
-    /// one record a re-run replays: the trace's own list is only what this run took.
+    /// Applies a press to the job at the playhead (job mode entered first, at once). Returns
+    /// whether it took effect.
     pub(super) fn press(&mut self, what: Intervention) -> bool {
         self.set_job_mode(true, true);
-        let taken = self.trace.press(what);
-        self.follow();
-        self.presses.extend(taken);
-        taken.is_some()
+        self.session.press(what)
     }
 }

@@ -28,14 +28,14 @@ impl App {
         {
             return Some(Action::AdoptPoint { lag, grace });
         }
-        let windows = self.scenario.windows_of(self.selection.key).len();
+        let windows = self.scenario().windows_of(self.selection.key).len();
         let selected = self.selection.window;
         if let Some(w) = geometry::windows::hit(areas.windows, windows, selected, col, row) {
             return Some(Action::SelectWindow(w));
         }
         if let Some(op) = areas
             .topology
-            .zip(self.trace.pipeline_config())
+            .zip(self.trace().pipeline_config())
             .and_then(|(a, cfg)| {
                 geometry::topology::hit(a, cfg.partitions, cfg.parallelism, col, row)
             })
@@ -48,14 +48,16 @@ impl App {
         let f = self.plot_frame(areas.plot)?;
         if let Some(at) = f.to_data(col, row) {
             return self
-                .trace
+                .trace()
                 .nearest(at, f.cell_size())
                 .map(Action::InspectEvent);
         }
         let b = &self.side.as_ref()?.b;
         let f = b.plot_frame(areas.side?.b_plot)?;
         let at = f.to_data(col, row)?;
-        b.trace.nearest(at, f.cell_size()).map(Action::InspectEvent)
+        b.trace()
+            .nearest(at, f.cell_size())
+            .map(Action::InspectEvent)
     }
 }
 
@@ -98,7 +100,7 @@ mod tests {
         assert!(update(&mut acted, Msg::Action(action), Duration::ZERO));
         assert_eq!(clicked.dials, acted.dials);
         assert_eq!(clicked.selection, acted.selection);
-        assert_eq!(clicked.playhead, acted.playhead);
+        assert_eq!(clicked.playhead(), acted.playhead());
         action
     }
 

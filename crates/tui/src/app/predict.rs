@@ -18,9 +18,9 @@ impl App {
             .flatten();
         let Some(question) = predict::ask(
             self.dials.config(),
-            &self.scenario.stream,
-            &self.scenario.oracle.truth,
-            self.playhead.arrived,
+            &self.scenario().stream,
+            &self.scenario().oracle.truth,
+            self.playhead().arrived,
             ask,
             key,
         ) else {
@@ -33,15 +33,14 @@ impl App {
         if let Question::Fate { event, .. } = &question {
             let at = event.proc_time;
             let before = at - at.abs().max(1.0) * 1e-9;
-            if before > self.playhead.now {
-                let c = self.trace.play_to(self.clock(), before);
-                self.go(c);
+            if before > self.playhead().now {
+                self.play_to(before);
             }
             let key = event.key;
             let t = event.event_time;
             self.selection.key = Some(key);
             if let Some(w) = self
-                .scenario
+                .scenario()
                 .windows_of(Some(key))
                 .iter()
                 .position(|w| self.dials.window.start(*w) <= t && t < self.dials.window.end(*w))
@@ -69,7 +68,7 @@ impl App {
     fn select_cell(&mut self, key: twoclocks_engine::KeyId, window: twoclocks_engine::WindowId) {
         self.selection.key = Some(key);
         if let Some(w) = self
-            .scenario
+            .scenario()
             .windows_of(Some(key))
             .iter()
             .position(|w| *w == window)
@@ -150,12 +149,11 @@ impl App {
         }
         p.vote = Some(i);
         let question = p.question.clone();
-        let c = self.trace.play_to(self.clock(), question.answered_at());
-        self.go(c);
+        self.play_to(question.answered_at());
         match question {
             Question::Fate { offset, .. } => self.selection.inspected = Some(offset),
             Question::Pane { pane, arrived, .. } => {
-                if arrived >= self.scenario.len() {
+                if arrived >= self.scenario().len() {
                     self.jump_to_end();
                 }
                 self.select_cell(pane.cell.key, pane.cell.window);
@@ -167,6 +165,6 @@ impl App {
     /// The sentence that reveals the answer, once the room has voted.
     pub fn revealed(&self) -> Option<String> {
         let p = self.prediction.as_ref()?;
-        Some(p.question.reveal(p.vote?, &self.scenario.stream))
+        Some(p.question.reveal(p.vote?, &self.scenario().stream))
     }
 }

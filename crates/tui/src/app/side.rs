@@ -39,14 +39,16 @@ struct Followed {
 
 impl Followed {
     fn of(app: &App) -> Followed {
+        let s = &app.session;
+        let c = s.clock();
         Followed {
-            now: app.playhead.now,
-            arrived: app.playhead.arrived,
-            finished: app.playhead.finished,
-            parallel: app.parallel,
-            presses: app.presses.clone(),
-            job_preset: app.job_preset,
-            job_outages: app.job_outages.clone(),
+            now: c.now,
+            arrived: c.arrived,
+            finished: c.finished,
+            parallel: s.parallel(),
+            presses: s.presses().to_vec(),
+            job_preset: s.job_preset(),
+            job_outages: s.job_outages().to_vec(),
         }
     }
 
@@ -78,24 +80,24 @@ impl App {
         if self.side.take().is_some() {
             return true;
         }
-        let limit = self.inline_events.min(INLINE_EVENTS);
-        if self.scenario.len() > limit {
+        let limit = self.session.inline_events().min(INLINE_EVENTS);
+        if self.scenario().len() > limit {
             return self.say(format!(
                 "side by side needs at most {limit} events: this stream has {}",
-                self.scenario.len()
+                self.scenario().len()
             ));
         }
-        if self.rerunning {
+        if self.session.rerunning() {
             return self.say("re-running for the new dials: v again in a moment");
         }
         let mut b = self.clone();
         b.side = None;
         b.take_work();
-        b.inline_events = usize::MAX;
+        b.session.set_inline_events(usize::MAX);
         b.overlay = None;
         b.status = None;
         b.zoomed = false;
-        b.playhead.playing = false;
+        b.playing = false;
         b.selection.inspected = None;
         b.crash_pick = None;
         self.side = Some(Side {
@@ -151,28 +153,31 @@ impl App {
         side.at = next;
         let a = &side.at;
         if rerun {
-            b.parallel = a.parallel;
-            b.job_preset = a.job_preset;
-            b.job_outages = a.job_outages.clone();
-            b.presses = a.presses.clone();
-            if !Dial::order(b.parallel).contains(&b.selection.focus) {
+            b.session.follow_job(
+                a.parallel,
+                a.job_preset,
+                a.job_outages.clone(),
+                a.presses.clone(),
+            );
+            if !Dial::order(b.session.parallel()).contains(&b.selection.focus) {
                 b.selection.focus = Dial::Lag;
             }
-            b.place(a.now, a.arrived, a.finished, true);
+            b.session.place(a.now, a.arrived, a.finished);
+            b.stop_at_end();
             b.rerun();
             b.take_work();
             return;
         }
-        if b.trace.keeps_own_clock() {
-            let c = if entered_end {
-                b.trace.run_to_end(b.clock())
+        if b.trace().keeps_own_clock() {
+            if entered_end {
+                b.session.run_to_end();
             } else {
-                b.trace.play_to(b.clock(), a.now)
-            };
-            b.go(c);
+                b.session.play_to(a.now);
+            }
         } else {
-            b.place(a.now, a.arrived, a.finished, true);
-            b.follow();
+            b.session.place(a.now, a.arrived, a.finished);
+            b.session.follow();
         }
+        b.stop_at_end();
     }
 }

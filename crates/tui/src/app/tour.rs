@@ -3,6 +3,7 @@
 //! selected window. Applying a step starts the state afresh (keeping the terminal's size and
 //! the theme), so `r` puts the step back however the class has turned the dials since.
 
+use crate::dials::CHECKPOINT_DEFAULT;
 use crate::theme::Theme;
 use crate::tour::placeholders::Quoted;
 use crate::tour::{At, Highlight, Show, Tour};
@@ -66,7 +67,7 @@ impl App {
     /// keeps in view; None outside a tour or when the step selects none.
     pub fn tour_window_start(&self) -> Option<f64> {
         self.tour.as_ref()?.step().window?;
-        let ws = self.scenario.windows_of(self.selection.key);
+        let ws = self.scenario().windows_of(self.selection.key);
         let window = *ws.get(self.selection.window.min(ws.len().checked_sub(1)?))?;
         let start = self.dials.window.start(window);
         start.is_finite().then_some(start)
@@ -99,8 +100,8 @@ impl App {
 
     /// The read model's figures at the playhead (what a caption's placeholders quote).
     pub fn figures(&self) -> Figures {
-        self.trace
-            .figures(self.playhead.now, &self.scenario.oracle.truth)
+        self.trace()
+            .figures(self.playhead().now, &self.scenario().oracle.truth)
     }
 
     /// What a caption quotes: the figures at the playhead, the dials, the whole run's events
@@ -109,12 +110,12 @@ impl App {
         Quoted {
             figures: self.figures(),
             dials: &self.dials,
-            lost: self.score.as_ref().map(|p| p.score.events_lost),
+            lost: self.score().as_ref().map(|p| p.score.events_lost),
             b: self.side.as_ref().map(|s| s.b.figures()),
             asked: self
                 .prediction
                 .as_ref()
-                .map(|p| (&p.question, &*self.scenario.stream)),
+                .map(|p| (&p.question, &*self.scenario().stream)),
         }
     }
 
@@ -158,16 +159,15 @@ impl App {
             self.tour = Some(tour);
             return;
         };
-        if let Some(c) = self.cancel.take() {
-            c.store(true, std::sync::atomic::Ordering::Relaxed);
-        }
         let preset = step.scenario.preset();
         let dials = step.run_dials();
         let mut fresh = App::new_shared(scenario, dials, self.theme);
         // Answers to the old state's re-runs are never taken by the new one.
-        fresh.generation += self.generation;
+        fresh.session.succeed(&mut self.session);
         fresh.size = self.size;
-        fresh.inline_events = self.inline_events;
+        fresh
+            .session
+            .set_inline_events(self.session.inline_events());
         fresh.zoomed = step.show == Show::Plot;
         if let Some(m) = step.magnify {
             fresh.magnify = m;
@@ -175,20 +175,22 @@ impl App {
         if step.job {
             match &preset.job {
                 // The scenario's own job, its outages with it.
-                Some(shape) => fresh.open_job(JobPreset::of_scenario(shape, &dials)),
+                Some(shape) => fresh.open_job(JobPreset::of_scenario(
+                    shape,
+                    &dials.settings(),
+                    CHECKPOINT_DEFAULT,
+                )),
                 None => fresh.set_job_mode(true, true),
             }
             for &t in &step.crash_at {
-                let c = fresh.trace.play_to(fresh.clock(), t);
-                fresh.go(c);
+                fresh.play_to(t);
                 fresh.press(Intervention::Crash(CrashTarget::Job));
             }
         }
         match step.playhead {
             At::Start => {}
             At::Time(t) => {
-                let c = fresh.trace.play_to(fresh.clock(), t);
-                fresh.go(c);
+                fresh.play_to(t);
             }
             At::End => fresh.jump_to_end(),
         }
@@ -208,7 +210,7 @@ impl App {
         if let Some((ask, _)) = step.predict {
             fresh.pose(ask);
         }
-        fresh.playhead.playing = false;
+        fresh.playing = false;
         fresh.tour = Some(tour);
         // The old state's queued work (its stream's frontier) goes with it.
         *self = fresh;

@@ -43,7 +43,7 @@ pub struct Shown {
 /// its worst sink).
 pub fn shown(app: &App, f: Figure) -> Shown {
     let t = &app.theme;
-    let tr = &app.trace;
+    let tr = &app.trace();
     let c = tr.counters();
     let bold = t.text.add_modifier(Modifier::BOLD);
     let (label, value, style) = match f {
@@ -80,7 +80,7 @@ pub fn shown(app: &App, f: Figure) -> Shown {
             let gap = if wm.is_infinite() {
                 "—".to_string()
             } else {
-                secs(app.playhead.now - wm)
+                secs(app.playhead().now - wm)
             };
             (
                 "gap: processing time − watermark · now".to_string(),
@@ -89,11 +89,11 @@ pub fn shown(app: &App, f: Figure) -> Shown {
             )
         }
         Figure::Arrived => (
-            format!("arrived · so far, of {}", app.scenario.len()),
+            format!("arrived · so far, of {}", app.scenario().len()),
             c.events.to_string(),
             bold,
         ),
-        Figure::Wrong => match tr.sinks(&app.scenario.oracle.truth) {
+        Figure::Wrong => match tr.sinks(&app.scenario().oracle.truth) {
             Some(r) => {
                 let worst = r.scores.iter().max_by_key(|s| s.wrong);
                 let n = worst.map_or(0, |s| s.wrong);
@@ -104,7 +104,7 @@ pub fn shown(app: &App, f: Figure) -> Shown {
                     if n == 0 { t.on_time } else { t.dropped },
                 )
             }
-            None => match tr.final_score(&app.scenario.oracle.truth) {
+            None => match tr.final_score(&app.scenario().oracle.truth) {
                 Some(p) => (
                     "windows wrong · at the end".to_string(),
                     p.score.wrong_windows.to_string(),

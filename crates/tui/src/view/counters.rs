@@ -63,7 +63,7 @@ fn fate_rows(app: &App, c: &Counters) -> [(String, String, Style); 4] {
 /// The rows: (label, value, style of the value), as the trace counts them.
 pub fn rows(app: &App) -> Vec<(String, String, Style)> {
     let t = &app.theme;
-    let tr = &app.trace;
+    let tr = &app.trace();
     let c = tr.counters();
     let bold = t.text.add_modifier(Modifier::BOLD);
     // Events the run has read (a parallel run's roll back with a crash); while a restored run
@@ -76,7 +76,7 @@ pub fn rows(app: &App) -> Vec<(String, String, Style)> {
     };
     let mut rows = vec![(
         label,
-        format!("{} / {}", c.events, app.scenario.len()),
+        format!("{} / {}", c.events, app.scenario().len()),
         bold,
     )];
     rows.extend(fate_rows(app, &c));
@@ -95,10 +95,10 @@ pub fn rows(app: &App) -> Vec<(String, String, Style)> {
         ("state".into(), bytes(tr.state_bytes()), bold),
     ]);
     // Rows of the input file that were skipped as bad: a count for the whole file.
-    if app.scenario.skipped_rows > 0 {
+    if app.scenario().skipped_rows > 0 {
         rows.push((
             "skipped rows".into(),
-            format!("{} in the file", app.scenario.skipped_rows),
+            format!("{} in the file", app.scenario().skipped_rows),
             t.text,
         ));
     }

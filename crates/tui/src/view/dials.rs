@@ -54,7 +54,7 @@ fn stops(dial: Dial) -> Option<usize> {
 /// under them.
 pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
     let t = &app.theme;
-    let title = if app.rerunning {
+    let title = if app.session.rerunning() {
         " Dials · re-running… "
     } else {
         " Dials "
@@ -136,7 +136,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
 /// count cells (window × key).
 pub fn frontier_summary(app: &App, width: u16) -> Vec<Line<'static>> {
     let t = &app.theme;
-    match &app.score {
+    match &app.score() {
         Some(p) => {
             let mark = || {
                 Span::styled(
@@ -211,7 +211,7 @@ pub fn frontier_summary(app: &App, width: u16) -> Vec<Line<'static>> {
                     ])
                     .collect(),
             );
-            let (wrong, cells) = (p.score.wrong_windows, app.scenario.oracle.truth.len());
+            let (wrong, cells) = (p.score.wrong_windows, app.scenario().oracle.truth.len());
             let acc = format!("{:.2}%", p.score.accuracy());
             let second = super::fit(
                 width,

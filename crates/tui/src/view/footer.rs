@@ -17,7 +17,7 @@ use super::super::keymap::footer_hints;
 /// key hints that fit (only Esc while the help is open).
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let t = &app.theme;
-    let mut spans = vec![Span::styled(format!(" {} ", app.scenario.name), t.dim)];
+    let mut spans = vec![Span::styled(format!(" {} ", app.scenario().name), t.dim)];
     if let Some(live) = &app.live {
         let (text, style) = match (&live.error, app.input_open()) {
             (Some(why), _) => {
@@ -25,7 +25,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
                 (format!("input stopped: {} ", fit(why, room)), t.dropped)
             }
             (None, false) => ("input ended ".to_string(), t.title),
-            (None, true) if app.playhead.playing => ("● live ".to_string(), t.on_time),
+            (None, true) if app.playing => ("● live ".to_string(), t.on_time),
             (None, true) => ("live · paused: Space catches up ".to_string(), t.warn),
         };
         spans.push(Span::styled(text, style));
@@ -37,7 +37,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             t.title,
         ));
     }
-    if app.rerunning {
+    if app.session.rerunning() {
         spans.push(Span::styled("re-running… ", t.warn));
     }
     if let Some(keys) = app.vote_keys() {
@@ -56,7 +56,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         spans.push(Span::styled(" close ", t.text));
     } else {
         let mut hints: Vec<(&str, &str)> = footer_hints(
-            app.trace.pipeline_config().is_some(),
+            app.trace().pipeline_config().is_some(),
             app.selection.inspected.is_some(),
             app.tour.is_some(),
             app.voting().is_some(),

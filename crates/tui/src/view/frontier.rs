@@ -145,7 +145,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     if let Some(p) = app.advised() {
         set(f.place(p), glyph::ADVISED, advised_style);
     }
-    if let Some(p) = &app.score {
+    if let Some(p) = &app.score() {
         set(f.place(p), glyph::CURRENT, t.current);
     }
     let c = f.chart;

@@ -158,7 +158,7 @@ fn entries(app: &App) -> Vec<Entry> {
     ] {
         v.push(key(g, t.key, what));
     }
-    if app.scenario.oracle.merging {
+    if app.scenario().oracle.merging {
         v.push(Entry::Heading("Sessions: a lane per key"));
         v.push(key(
             &format!(
@@ -186,7 +186,7 @@ fn entries(app: &App) -> Vec<Entry> {
             "an oracle session: wrong unless the run has it exactly",
         ));
     }
-    if app.scenario.oracle.global {
+    if app.scenario().oracle.global {
         v.push(Entry::Heading("Global window: a row per key"));
         v.push(key(
             &plot::EXPIRY.to_string(),

@@ -19,7 +19,7 @@ use twoclocks_engine::{Fate, WindowId};
 pub fn lines(app: &App) -> Option<Vec<Line<'static>>> {
     let t = &app.theme;
     let i = app.selection.inspected?;
-    let why = app.trace.inspect(i)?;
+    let why = app.trace().inspect(i)?;
     let e = why.event;
     let mut v = vec![Line::from(vec![
         Span::styled(
@@ -30,7 +30,7 @@ pub fn lines(app: &App) -> Option<Vec<Line<'static>>> {
             format!(
                 "event #{} key {}: event time {}, arrived {} (delay {})",
                 i + 1,
-                app.scenario.stream.key_name(e.key),
+                app.scenario().stream.key_name(e.key),
                 ms3(e.event_time),
                 ms3(e.proc_time),
                 ms3(e.delay())
@@ -41,9 +41,10 @@ pub fn lines(app: &App) -> Option<Vec<Line<'static>>> {
     for (_, fate, sentence) in why.windows {
         v.push(Line::from(Span::styled(sentence, t.fate(fate))));
     }
-    if app.scenario.oracle.merging && app.trace.records_sessions() && why.fate != Fate::Dropped {
+    if app.scenario().oracle.merging && app.trace().records_sessions() && why.fate != Fate::Dropped
+    {
         v.push(Line::from(Span::styled(
-            session_sentence(app.trace.session_change_of(i), why.fate),
+            session_sentence(app.trace().session_change_of(i), why.fate),
             t.text,
         )));
     }
@@ -128,7 +129,7 @@ pub fn render(app: &App, plot: Rect, buf: &mut Buffer) {
 /// The screen row of the inspected event on the plot drawn in `plot`, if it is on it.
 pub fn event_row(app: &App, plot: Rect) -> Option<u16> {
     let i = app.selection.inspected?;
-    let e = app.scenario.stream.events.get(i)?;
+    let e = app.scenario().stream.events.get(i)?;
     let f = app.plot_frame(plot)?;
     Some(f.inner.y + f.row(e.proc_time)?)
 }

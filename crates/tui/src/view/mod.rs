@@ -61,7 +61,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
             Some(step) if names.is_empty() => step,
             _ => names,
         };
-        let figures = big::Figure::chosen(names, app.trace.pipeline_config().is_some());
+        let figures = big::Figure::chosen(names, app.trace().pipeline_config().is_some());
         // The whole screen above the footer.
         let above = Rect::new(0, 0, area.width, a.footer.y);
         big::render(app, &figures, off(above), buf);

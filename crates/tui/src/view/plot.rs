@@ -176,7 +176,7 @@ fn fates_legend(app: &App, width: u16) -> Line<'static> {
     // before the watermark, no watermark.
     let (no_fates, no_watermark) = (app.tour_hides("fates"), app.tour_hides("watermark"));
     if no_fates || no_watermark {
-        let n = app.trace.shares().total();
+        let n = app.trace().shares().total();
         // A cell's glyph grows with its events, light to heavy: the legend shows the ramp
         // where it has room, one mark where it does not.
         let ramp: String = glyph::ON_TIME_RAMP.iter().map(|(c, _)| *c).collect();
@@ -195,7 +195,7 @@ fn fates_legend(app: &App, width: u16) -> Line<'static> {
         }
         return Line::from(spans);
     }
-    let sh = app.trace.shares();
+    let sh = app.trace().shares();
     let p = |f: Fate| {
         let n = match f {
             Fate::OnTime => sh.on_time,
@@ -270,7 +270,7 @@ fn fates_legend(app: &App, width: u16) -> Line<'static> {
 
 /// Draws the plot panel (side by side, A's: the events whose fate differs from B's marked).
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
-    let other = app.side.as_ref().map(|s| &s.b.trace);
+    let other = app.side.as_ref().map(|s| s.b.trace());
     render_against(app, other, area, buf);
 }
 
@@ -280,7 +280,7 @@ pub fn render_against(app: &App, other: Option<&Trace>, area: Rect, buf: &mut Bu
     let t = &app.theme;
     let diff = other
         .filter(|_| !app.tour_hides("fates"))
-        .map(|b| fate_differences(&app.trace, b));
+        .map(|b| fate_differences(app.trace(), b));
     let mut title = vec![Span::styled(" Two clocks ", t.title)];
     if app.plot_exceptions_only {
         title.push(Span::styled("only late & dropped (f) ", t.key));
@@ -331,11 +331,11 @@ pub fn render_against(app: &App, other: Option<&Trace>, area: Rect, buf: &mut Bu
     // its key's); the global window has none.
     let wf = app.dials.window;
     let selected = super::windows::selected_window(app);
-    let edges: &[_] = match (app.scenario.oracle.merging, app.selection.key) {
-        _ if app.scenario.oracle.global || app.tour_hides("windows") => &[],
+    let edges: &[_] = match (app.scenario().oracle.merging, app.selection.key) {
+        _ if app.scenario().oracle.global || app.tour_hides("windows") => &[],
         (true, None) => &[],
-        (true, key) => app.scenario.windows_of(key),
-        (false, _) => &app.scenario.oracle.windows,
+        (true, key) => app.scenario().windows_of(key),
+        (false, _) => &app.scenario().oracle.windows,
     };
     // Every window end while they are at least 3 columns apart; every n-th one when denser.
     let every = (edges.len() * 3)
@@ -359,7 +359,7 @@ pub fn render_against(app: &App, other: Option<&Trace>, area: Rect, buf: &mut Bu
     }
 
     // The playhead.
-    let now_row = f.row(app.playhead.now);
+    let now_row = f.row(app.playhead().now);
     if let Some(r) = now_row {
         for c in 0..f.inner.width {
             put(&mut grid, w, c, r, Mark::Playhead);
@@ -372,7 +372,7 @@ pub fn render_against(app: &App, other: Option<&Trace>, area: Rect, buf: &mut Bu
     if app.plot_exceptions_only {
         for c in 0..f.inner.width {
             let x = f.x.0 + (f64::from(c) + 0.5) * cw;
-            if x <= app.playhead.now {
+            if x <= app.playhead().now {
                 if let Some(r) = f.row(x) {
                     put(&mut grid, w, c, r, Mark::Ideal);
                 }
@@ -420,7 +420,7 @@ pub fn render_against(app: &App, other: Option<&Trace>, area: Rect, buf: &mut Bu
     let label = |v: f64| format!("{:>5.0}s", v / 1000.0);
     // Completed checkpoints (a parallel run's), as ticks on the processing-time axis, under
     // the axis labels (a label keeps its unit); crashes over them.
-    for ck in app.trace.checkpoints() {
+    for ck in app.trace().checkpoints() {
         if let Some(r) = f.row(ck.time) {
             buf.set_stringn(
                 lx + 5,
@@ -436,7 +436,7 @@ pub fn render_against(app: &App, other: Option<&Trace>, area: Rect, buf: &mut Bu
         buf.set_stringn(lx, f.inner.y, label(f.y.1), 6, t.dim);
     }
     buf.set_stringn(lx, f.inner.bottom() - 1, label(f.y.0), 6, t.dim);
-    for crash in app.trace.crashes() {
+    for crash in app.trace().crashes() {
         if let Some(r) = f.row(crash.time) {
             buf.set_stringn(lx + 4, f.inner.y + r, glyph::CRASH.to_string(), 1, t.warn);
         }
@@ -444,7 +444,7 @@ pub fn render_against(app: &App, other: Option<&Trace>, area: Rect, buf: &mut Bu
     if let Some(r) = now_row {
         let y = f.inner.y + r;
         if y + 1 < f.inner.bottom() {
-            buf.set_stringn(lx, y, label(app.playhead.now), 5, t.playhead);
+            buf.set_stringn(lx, y, label(app.playhead().now), 5, t.playhead);
         }
         buf.set_stringn(lx + 5, y, "▶", 1, t.playhead);
     }
@@ -452,7 +452,7 @@ pub fn render_against(app: &App, other: Option<&Trace>, area: Rect, buf: &mut Bu
     let by = f.inner.bottom();
     let mut next_free = f.inner.x;
     // Sessions' ends are irregular: round times label the axis instead.
-    let ends: Vec<f64> = if app.scenario.oracle.merging || edges.is_empty() {
+    let ends: Vec<f64> = if app.scenario().oracle.merging || edges.is_empty() {
         lanes::ticks(&f)
     } else {
         edges.iter().step_by(every).map(|&w| wf.end(w)).collect()
@@ -654,7 +654,7 @@ fn layer(app: &App, f: &PlotFrame, cells: &mut Cells, diff: Option<&FateDiff>) -
     let mut held = 0;
     let hide_fates = app.tour_hides("fates");
     let with_on_time = !app.plot_exceptions_only;
-    app.trace
+    app.trace()
         .sample(ON_TIME_SAMPLES, EXCEPTION_SAMPLES, with_on_time, |s| {
             let e = &s.event;
             let (Some(c), Some(r)) = (f.col(e.event_time), f.row(s.arrival)) else {
@@ -690,7 +690,7 @@ fn layer(app: &App, f: &PlotFrame, cells: &mut Cells, diff: Option<&FateDiff>) -
 fn watermark_line(app: &App, f: &PlotFrame, grid: &mut [Mark]) {
     let w = f.inner.width as usize;
     let (cw, ch) = f.cell_size();
-    let history = app.trace.watermark_history();
+    let history = app.trace().watermark_history();
     for c in 0..f.inner.width {
         let x = f.x.0 + (f64::from(c) + 0.5) * cw;
         if let Some((t, _)) = history.first_reaching(x) {
@@ -701,7 +701,7 @@ fn watermark_line(app: &App, f: &PlotFrame, grid: &mut [Mark]) {
     }
     for r in 0..f.inner.height {
         let y = f.y.0 + (f64::from(f.inner.height - 1 - r) + 0.5) * ch;
-        if y > app.playhead.now {
+        if y > app.playhead().now {
             continue;
         }
         if let Some((_, wm)) = history.at(y) {

@@ -51,7 +51,7 @@ pub fn differing(app: &App) -> Vec<(Dial, String, String)> {
         return Vec::new();
     };
     let (a, b) = (&app.dials, side.dials());
-    let order = Dial::order(app.parallel);
+    let order = Dial::order(app.session.parallel());
     let lead = if a.has_lag() || b.has_lag() {
         Dial::Lag
     } else {
@@ -140,7 +140,7 @@ pub fn render_b_plot(app: &App, area: Rect, buf: &mut Buffer) {
     let Some(b) = run(app, Which::B) else {
         return;
     };
-    super::plot::render_against(b, Some(&app.trace), area, buf);
+    super::plot::render_against(b, Some(app.trace()), area, buf);
     render_title(app, Which::B, area, buf);
     super::inspect::render(b, area, buf);
 }
@@ -153,7 +153,7 @@ pub fn lines(app: &App, which: Which, width: u16, height: u16) -> Vec<Line<'stat
         return Vec::new();
     };
     let t = &app.theme;
-    let tally = run.trace.tally(&run.scenario.oracle.truth);
+    let tally = run.trace().tally(&run.scenario().oracle.truth);
     let bold = t.text.add_modifier(Modifier::BOLD);
     let fate = |g: char, n: u64, word: &str, style: Style| {
         [
@@ -184,7 +184,7 @@ pub fn lines(app: &App, which: Which, width: u16, height: u16) -> Vec<Line<'stat
         Span::styled(" · wrong ", t.text),
         Span::styled(tally.wrong_cells.to_string(), wrong_style),
     ]);
-    let stall = run.trace.pipeline_config().map(|_| match tally.stall {
+    let stall = run.trace().pipeline_config().map(|_| match tally.stall {
         Some(d) => Line::from(vec![
             Span::styled("watermark stalled for ", t.text),
             Span::styled(secs(d), t.warn.add_modifier(Modifier::BOLD)),
@@ -192,7 +192,7 @@ pub fn lines(app: &App, which: Which, width: u16, height: u16) -> Vec<Line<'stat
         ]),
         None => Line::from(Span::styled("watermark moving now", t.text)),
     });
-    let stall_short = run.trace.pipeline_config().map(|_| match tally.stall {
+    let stall_short = run.trace().pipeline_config().map(|_| match tally.stall {
         Some(d) => Line::from(vec![
             Span::styled(" · stall ", t.text),
             Span::styled(secs(d), t.warn.add_modifier(Modifier::BOLD)),
@@ -200,7 +200,7 @@ pub fn lines(app: &App, which: Which, width: u16, height: u16) -> Vec<Line<'stat
         None => Line::from(Span::styled(" · wm moving", t.text)),
     });
     // A single run's whole-run score, computed with its run: what the policy ends with.
-    let at_end = match (run.trace.pipeline_config(), run.score) {
+    let at_end = match (run.trace().pipeline_config(), run.score()) {
         (None, Some(p)) => {
             let (wrong, lost) = (p.score.wrong_windows, p.score.events_lost);
             let line = |cells: &str, events: &str| {

@@ -113,7 +113,7 @@ pub fn lines(app: &App, report: &SinkReport, width: u16) -> Vec<Line<'static>> {
     ));
     // Checkpoints completed; those a crash abandoned are said beside them, as they took ids
     // too (12 completed and 1 abandoned: the latest is #13).
-    let tr = &app.trace;
+    let tr = &app.trace();
     let (crashes, checkpoints) = (tr.crashes().len(), tr.checkpoints().len());
     let abandoned = tr.abandoned_checkpoints();
     // Narrow, the crashes go first (the crash report says them); the abandoned stay.
@@ -150,7 +150,7 @@ pub fn lines(app: &App, report: &SinkReport, width: u16) -> Vec<Line<'static>> {
 /// Draws the sinks panel into `area`, when the run has sinks (the parallel job).
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let t = &app.theme;
-    let Some(report) = app.trace.sinks(&app.scenario.oracle.truth) else {
+    let Some(report) = app.trace().sinks(&app.scenario().oracle.truth) else {
         return;
     };
     let block = Block::default()
@@ -169,7 +169,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
 /// `compact` leaves out when the restored checkpoint was taken and its source offsets.
 pub fn crash_lines(app: &App, compact: bool) -> Option<Vec<Line<'static>>> {
     let t = &app.theme;
-    let tr = &app.trace;
+    let tr = &app.trace();
     let c = tr.last_crash()?;
     if tr.crashes().len() <= app.crash_closed {
         return None;
@@ -281,7 +281,7 @@ pub fn render_crash(app: &App, plot: Rect, buf: &mut Buffer) {
     let top = plot.y.saturating_add(1);
     let playhead = app
         .plot_frame(plot)
-        .and_then(|f| f.row(app.playhead.now).map(|r| f.inner.y + r));
+        .and_then(|f| f.row(app.playhead().now).map(|r| f.inner.y + r));
     let y = match playhead {
         Some(r) if r < top + h => plot.bottom().saturating_sub(h + 2),
         _ => top,
@@ -305,7 +305,7 @@ pub fn render_crash(app: &App, plot: Rect, buf: &mut Buffer) {
                 .borders(Borders::ALL)
                 .border_style(t.warn)
                 .title(Span::styled(
-                    format!(" Crash #{} · Esc closes ", app.trace.crashes().len()),
+                    format!(" Crash #{} · Esc closes ", app.trace().crashes().len()),
                     t.warn,
                 )),
         );

@@ -34,7 +34,7 @@ pub fn entries_scale(max: usize) -> usize {
 /// The chart's label: what it counts, its scale, and the expirations so far.
 fn label(app: &App, top: usize, width: u16) -> Line<'static> {
     let t = &app.theme;
-    let expired: u64 = app.trace.state_expirations().iter().map(|e| e.keys).sum();
+    let expired: u64 = app.trace().state_expirations().iter().map(|e| e.keys).sum();
     let mark = |long: bool| {
         if expired == 0 {
             Span::raw("")
@@ -70,8 +70,8 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     }
     let t = &app.theme;
     let cols = app
-        .trace
-        .state_columns(app.playhead.now, usize::from(area.width));
+        .trace()
+        .state_columns(app.playhead().now, usize::from(area.width));
     if cols.is_empty() {
         return;
     }

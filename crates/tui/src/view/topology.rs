@@ -68,7 +68,7 @@ pub fn lines(app: &App, topo: &Topology, width: u16) -> Vec<Line<'static>> {
     let t = &app.theme;
     let (np, nn) = (topo.sources.len(), topo.operators.len());
     let mut v = Vec::new();
-    let parts = app.trace.partitions();
+    let parts = app.trace().partitions();
     for s in &topo.sources {
         let picked = app.partition_pick == Some(s.partition);
         let name = Span::styled(
@@ -78,7 +78,7 @@ pub fn lines(app: &App, topo: &Topology, width: u16) -> Vec<Line<'static>> {
         let wm = Span::styled(format!(" wm {}", secs(s.watermark)), t.watermark);
         let long = Span::styled(format!("{:>5}/{:<5}", s.offset, s.len), t.text);
         let short = Span::styled(format!("{:>5}", s.offset), t.text);
-        let status: Option<Span<'static>> = if let Some(from) = app.trace.out_since(s.partition) {
+        let status: Option<Span<'static>> = if let Some(from) = app.trace().out_since(s.partition) {
             Some(Span::styled(format!(" out since {}", secs(from)), t.warn))
         } else if parts.get(s.partition).is_some_and(|p| p.is_idle) {
             Some(Span::styled(" idle", t.late))
@@ -186,7 +186,7 @@ pub fn lines(app: &App, topo: &Topology, width: u16) -> Vec<Line<'static>> {
     let pending = topo.pending_checkpoints.first();
     let ckpt_line = |copied: bool, in_flight: &str| {
         let mut spans = vec![Span::styled("ckpt ", t.key)];
-        match app.trace.last_checkpoint() {
+        match app.trace().last_checkpoint() {
             Some(c) => {
                 let mut s = format!("{} #{} at {}", glyph::CHECKPOINT, c.id, secs(c.time));
                 if copied {
@@ -216,7 +216,7 @@ pub fn lines(app: &App, topo: &Topology, width: u16) -> Vec<Line<'static>> {
 /// shape and checkpoint interval.
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let t = &app.theme;
-    let (Some(topo), Some(cfg)) = (app.trace.topology(), app.trace.pipeline_config()) else {
+    let (Some(topo), Some(cfg)) = (app.trace().topology(), app.trace().pipeline_config()) else {
         return;
     };
     let every = cfg.checkpoint_every.map_or("on x".into(), fmt_ms);
@@ -233,7 +233,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
                 t.dim,
             ),
         ]));
-    if let Some(d) = app.trace.watermark_stall() {
+    if let Some(d) = app.trace().watermark_stall() {
         block = block.title_bottom(
             Line::from(Span::styled(format!(" wm stalled {} ", secs(d)), t.warn)).right_aligned(),
         );

@@ -45,18 +45,18 @@ pub fn gap_scale(max: u64) -> u64 {
 /// playhead follows its edge.
 pub fn status(app: &App) -> String {
     let speed = format!("{}×", app.dials.speed);
-    if app.playhead.finished {
+    if app.playhead().finished {
         "■ end of input".to_string()
-    } else if app.trace.is_replaying() {
-        let verb = if app.playhead.playing {
+    } else if app.trace().is_replaying() {
+        let verb = if app.playing {
             "replaying"
         } else {
             "replay paused"
         };
         format!("↺ {verb} {speed}")
-    } else if app.playhead.playing && app.at_live_edge() {
+    } else if app.playing && app.at_live_edge() {
         "▶ live".to_string()
-    } else if app.playhead.playing {
+    } else if app.playing {
         format!("▶ playing {speed}")
     } else {
         format!("‖ paused {speed}")
@@ -65,7 +65,7 @@ pub fn status(app: &App) -> String {
 
 /// The watermark now: the run's.
 pub fn watermark_now(app: &App) -> f64 {
-    app.trace.watermark()
+    app.trace().watermark()
 }
 
 fn gap(app: &App) -> String {
@@ -73,15 +73,15 @@ fn gap(app: &App) -> String {
     if wm.is_infinite() {
         "—".to_string()
     } else {
-        secs(app.playhead.now - wm)
+        secs(app.playhead().now - wm)
     }
 }
 
 /// After a crash, while processing time is back before the crash: the crash's time (the job
 /// replays from its checkpoint, so its clock went back).
 pub fn rewound_from(app: &App) -> Option<f64> {
-    let c = app.trace.last_crash()?;
-    (app.playhead.now < c.time).then_some(c.time)
+    let c = app.trace().last_crash()?;
+    (app.playhead().now < c.time).then_some(c.time)
 }
 
 /// The panel's text lines for an inner area `width` columns wide.
@@ -89,7 +89,7 @@ pub fn lines(app: &App, width: u16, mode: Mode) -> Vec<Line<'static>> {
     let t = &app.theme;
     let wm = watermark_now(app);
     let kind = app.dials.watermark();
-    let now = secs(app.playhead.now);
+    let now = secs(app.playhead().now);
     let fit = |v: Vec<Line<'static>>| super::fit(width, v);
     let rewound = rewound_from(app).map(secs);
     match mode {
@@ -200,7 +200,7 @@ pub fn lines(app: &App, width: u16, mode: Mode) -> Vec<Line<'static>> {
 pub fn one_line(app: &App, width: u16) -> Line<'static> {
     let t = &app.theme;
     if let Some(from) = rewound_from(app).map(secs) {
-        let now = secs(app.playhead.now);
+        let now = secs(app.playhead().now);
         let back = |wm: bool| {
             let mut v = vec![
                 Span::styled(now.clone(), t.text),
@@ -217,7 +217,7 @@ pub fn one_line(app: &App, width: u16) -> Line<'static> {
     let status = status(app);
     let glyph: String = status.chars().take(1).collect();
     let speed = format!("{}×", app.dials.speed);
-    let (now, wm, gap) = (secs(app.playhead.now), secs(watermark_now(app)), gap(app));
+    let (now, wm, gap) = (secs(app.playhead().now), secs(watermark_now(app)), gap(app));
     let tail = |with_gap: bool| {
         let mut v = vec![
             Span::styled(now.clone(), t.text),
@@ -260,7 +260,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
         super::text::lines(buf, inner, vec![one_line(app, inner.width)]);
         return;
     }
-    let partitions = app.trace.pipeline_config().map_or(0, |c| c.partitions);
+    let partitions = app.trace().pipeline_config().map_or(0, |c| c.partitions);
     if partitions >= 2 && inner.height >= 4 {
         render_lanes(app, inner, buf, partitions);
         return;
@@ -273,7 +273,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
     // Rows left over show the gap's history (in the compact layout too, when it has them),
     // under its scale; a single row has the scale on its left. Nothing before the first
     // arrival, when there is no gap to scale.
-    if inner.height > n && app.playhead.arrived > 0 {
+    if inner.height > n && app.playhead().arrived > 0 {
         let mut spark = Rect {
             y: inner.y + n,
             height: inner.height - n,
@@ -321,7 +321,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
 /// the gap now, as the panel's `gap` line says it (the clock runs on between arrivals).
 pub fn gap_history(app: &App, n: usize) -> Vec<u64> {
     let mut v = sampled_gaps(app, n);
-    let now = (app.playhead.now - app.trace.watermark()) / 1000.0;
+    let now = (app.playhead().now - app.trace().watermark()) / 1000.0;
     if let (Some(last), true) = (v.last_mut(), now.is_finite() && now > 0.0) {
         *last = now.round() as u64;
     }
@@ -329,7 +329,7 @@ pub fn gap_history(app: &App, n: usize) -> Vec<u64> {
 }
 
 fn sampled_gaps(app: &App, n: usize) -> Vec<u64> {
-    let history = app.trace.watermark_history();
+    let history = app.trace().watermark_history();
     let m = history.len();
     if m == 0 || n == 0 {
         return Vec::new();
@@ -389,7 +389,7 @@ fn render_lanes(app: &App, inner: Rect, buf: &mut Buffer, partitions: usize) {
     super::text::lines(buf, inner, head);
     let rows = usize::from(inner.height - n).saturating_sub(1);
     let spark_w = inner.width.saturating_sub(LANE_LABEL + LANE_VALUE);
-    let lanes = app.trace.watermark_lanes(usize::from(spark_w));
+    let lanes = app.trace().watermark_lanes(usize::from(spark_w));
     let shown = rows.min(total);
     let hidden = total - shown;
     let more = if hidden > 0 {
@@ -503,7 +503,7 @@ fn draw_lane(app: &App, lane: &Lane, row: Rect, buf: &mut Buffer) {
         (LaneMark::Out, None) => "out".to_string(),
         _ => "—".to_string(),
     };
-    let value_style = if lane.partition.is_none() && app.trace.watermark_stall().is_some() {
+    let value_style = if lane.partition.is_none() && app.trace().watermark_stall().is_some() {
         t.warn
     } else {
         now_style

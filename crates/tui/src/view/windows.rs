@@ -55,7 +55,7 @@ fn timing_short(t: Timing) -> &'static str {
 /// The key selection as text.
 pub fn key_name(app: &App) -> String {
     match app.selection.key {
-        Some(k) => app.scenario.stream.key_name(k).to_string(),
+        Some(k) => app.scenario().stream.key_name(k).to_string(),
         None => "all keys".to_string(),
     }
 }
@@ -66,16 +66,16 @@ pub fn key_name(app: &App) -> String {
 fn row(app: &App, w: WindowId, run: Option<&RunSessions>) -> (WindowRow, Standing) {
     if let Some(run) = run {
         let r = app
-            .trace
-            .session_row(w, app.selection.key, run, &app.scenario.oracle.truth);
+            .trace()
+            .session_row(w, app.selection.key, run, &app.scenario().oracle.truth);
         let s = r.standing();
         return (r.row, s);
     }
-    let r = app.trace.window_row(
+    let r = app.trace().window_row(
         w,
         app.selection.key,
-        app.scenario.keys(),
-        &app.scenario.oracle.truth,
+        app.scenario().keys(),
+        &app.scenario().oracle.truth,
     );
     let s = r.standing(r.value);
     (r, s)
@@ -83,17 +83,17 @@ fn row(app: &App, w: WindowId, run: Option<&RunSessions>) -> (WindowRow, Standin
 
 /// The run's sessions so far, when the windows are sessions.
 fn run_sessions(app: &App) -> Option<RunSessions> {
-    app.scenario
+    app.scenario()
         .oracle
         .merging
-        .then(|| app.trace.run_sessions())
+        .then(|| app.trace().run_sessions())
 }
 
 /// The rows of the windows table for the current selection (for sessions, the selected key's
 /// oracle sessions; all keys: every key's).
 pub fn rows(app: &App) -> Vec<WindowRow> {
     let run = run_sessions(app);
-    app.scenario
+    app.scenario()
         .windows_of(app.selection.key)
         .iter()
         .map(|&w| row(app, w, run.as_ref()).0)
@@ -103,7 +103,7 @@ pub fn rows(app: &App) -> Vec<WindowRow> {
 /// The selected window: for sessions, one of the selected key's oracle sessions (the index
 /// held to the last of them).
 pub fn selected_window(app: &App) -> Option<WindowId> {
-    let ws = app.scenario.windows_of(app.selection.key);
+    let ws = app.scenario().windows_of(app.selection.key);
     ws.get(app.selection.window.min(ws.len().checked_sub(1)?))
         .copied()
 }
@@ -121,7 +121,7 @@ fn brief(described: &str) -> String {
 /// window's phase and, with room, its latest pane.
 pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
     let t = &app.theme;
-    let sinks = app.trace.sink_kinds();
+    let sinks = app.trace().sink_kinds();
     let key = key_name(app);
     let title = if sinks.is_empty() {
         // The window's description, shorter when it does not fit (the kind alone: `global`
@@ -135,7 +135,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
             ])
         };
         // Where the table has its oracle, the first choice says each column's scope.
-        let scope = if app.tour_hides("oracle") || app.scenario.oracle.global {
+        let scope = if app.tour_hides("oracle") || app.scenario().oracle.global {
             ""
         } else {
             "· value so far, oracle at the end "
@@ -165,16 +165,16 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
     if inner.height == 0 {
         return;
     }
-    if app.scenario.oracle.global {
+    if app.scenario().oracle.global {
         keys::render(app, inner, buf);
         return;
     }
-    let windows = app.scenario.windows_of(app.selection.key);
+    let windows = app.scenario().windows_of(app.selection.key);
     let run = run_sessions(app);
     // The latest pane's column when there is room for it.
     let full = mode == Mode::Full && inner.width >= 45;
     let head = if sinks.is_empty() {
-        let what = if app.scenario.oracle.merging {
+        let what = if app.scenario().oracle.merging {
             "session"
         } else {
             "window"
@@ -326,7 +326,7 @@ pub fn render_panes(app: &App, area: Rect, buf: &mut Buffer) {
     let t = &app.theme;
     let cell = selected_cell(app);
     let title = match (cell, selected_window(app).as_ref()) {
-        _ if app.scenario.oracle.global => format!("· global key {} ", key_name(app)),
+        _ if app.scenario().oracle.global => format!("· global key {} ", key_name(app)),
         (Some(c), _) => format!(
             "· {} key {} ",
             span(
@@ -378,12 +378,12 @@ pub fn render_panes(app: &App, area: Rect, buf: &mut Buffer) {
 /// at the end, against the key's events arrived by the pane's time, so a reset shows.
 pub fn pane_lines(app: &App, cell: CellId, height: u16) -> Vec<Line<'static>> {
     let t = &app.theme;
-    let truth = app.scenario.oracle.truth.get(&cell).copied().unwrap_or(0) as i64;
+    let truth = app.scenario().oracle.truth.get(&cell).copied().unwrap_or(0) as i64;
     // A session's panes: those of every span the run gave it as it grew and merged (each
     // lies inside the oracle session).
-    let panes: Vec<&Pane> = if app.scenario.oracle.merging {
+    let panes: Vec<&Pane> = if app.scenario().oracle.merging {
         let span = cell.window;
-        app.trace
+        app.trace()
             .panes()
             .iter()
             .filter(|p| {
@@ -393,12 +393,12 @@ pub fn pane_lines(app: &App, cell: CellId, height: u16) -> Vec<Line<'static>> {
             })
             .collect()
     } else {
-        app.trace.panes_of(cell).collect()
+        app.trace().panes_of(cell).collect()
     };
     // The truth each pane is measured against.
-    let truths: Vec<i64> = if app.scenario.oracle.global {
+    let truths: Vec<i64> = if app.scenario().oracle.global {
         let times: Vec<f64> = panes.iter().map(|p| p.proc_time).collect();
-        app.trace.key_arrivals_by(cell.key, &times)
+        app.trace().key_arrivals_by(cell.key, &times)
     } else {
         vec![truth; panes.len()]
     };

@@ -40,7 +40,7 @@ pub(super) fn asked(app: &App, f: &PlotFrame, buf: &mut Buffer) {
                 ((c.window.start() + c.window.end()) / 2.0)
                     .min(f.x.1 - f.cell_size().0 / 2.0)
                     .max(c.window.start()),
-                app.playhead.now,
+                app.playhead().now,
             ),
             None => return,
         },
@@ -67,7 +67,7 @@ pub(super) fn asked(app: &App, f: &PlotFrame, buf: &mut Buffer) {
 pub(super) fn inspected(app: &App, f: &PlotFrame, grid: &mut [Mark]) -> Option<Inequality> {
     let w = f.inner.width as usize;
     let i = app.selection.inspected?;
-    let why = app.trace.inspect(i)?;
+    let why = app.trace().inspect(i)?;
     let e = why.event;
     let (c, r) = (f.col(e.event_time)?, f.row(e.proc_time)?);
     put(grid, w, c, r, Mark::Inspected);
@@ -75,7 +75,7 @@ pub(super) fn inspected(app: &App, f: &PlotFrame, grid: &mut [Mark]) -> Option<I
         return None;
     }
     // The window the event met its (worst) fate in.
-    let wf = app.trace.config().window;
+    let wf = app.trace().config().window;
     let (win, _, _) = why.windows.iter().find(|x| x.1 == why.fate)?;
     let q = Inequality {
         fate: why.fate,

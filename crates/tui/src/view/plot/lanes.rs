@@ -45,15 +45,21 @@ pub(super) fn render(app: &App, f: &PlotFrame, buf: &mut Buffer) {
         return;
     }
     let t = &app.theme;
-    let keys = lane_keys(app.scenario.keys(), app.selection.key, f.lanes.height);
-    let run = app.trace.run_sessions();
+    let keys = lane_keys(app.scenario().keys(), app.selection.key, f.lanes.height);
+    let run = app.trace().run_sessions();
     let selected = super::super::windows::selected_window(app);
     let lx = f.lanes.x.saturating_sub(Y_LABELS);
     let last = f.inner.width.saturating_sub(1);
     for (i, &key) in keys.iter().enumerate() {
         let y = f.lanes.y + i as u16;
         let chosen = app.selection.key == Some(key);
-        let name: String = app.scenario.stream.key_name(key).chars().take(4).collect();
+        let name: String = app
+            .scenario()
+            .stream
+            .key_name(key)
+            .chars()
+            .take(4)
+            .collect();
         let (label, style) = if chosen {
             (format!("{name:>4}▸"), t.selected_window)
         } else {
@@ -91,7 +97,7 @@ pub(super) fn render(app: &App, f: &PlotFrame, buf: &mut Buffer) {
             }
         }
     }
-    if !app.trace.records_sessions() {
+    if !app.trace().records_sessions() {
         let say = "the job keeps no record of its sessions: j for the single run";
         let width = usize::from(f.lanes.width);
         buf.set_stringn(
@@ -103,7 +109,7 @@ pub(super) fn render(app: &App, f: &PlotFrame, buf: &mut Buffer) {
         );
         return;
     }
-    for m in app.trace.session_merges() {
+    for m in app.trace().session_merges() {
         let Some(i) = keys.iter().position(|&k| k == m.key) else {
             continue;
         };
@@ -119,7 +125,7 @@ pub(super) fn render(app: &App, f: &PlotFrame, buf: &mut Buffer) {
 pub(super) fn expirations(app: &App, f: &PlotFrame, buf: &mut Buffer) {
     let t = &app.theme;
     let lx = f.inner.x.saturating_sub(Y_LABELS);
-    for x in app.trace.expirations() {
+    for x in app.trace().expirations() {
         if let Some(r) = f.row(x.proc_time) {
             let style = if app.selection.key == Some(x.key) {
                 t.selected_window

@@ -74,7 +74,7 @@ pub(super) fn bars(app: &App, f: &PlotFrame, grid: &mut [Mark]) -> Vec<Bar> {
     let last = f.inner.width.saturating_sub(1);
     let mode = app.dials.accumulation;
     let mut out: Vec<Bar> = Vec::new();
-    for p in app.trace.cell_panes(cell, app.scenario.oracle.merging) {
+    for p in app.trace().cell_panes(cell, app.scenario().oracle.merging) {
         let Some(row) = f.row(p.proc_time) else {
             continue;
         };
@@ -88,7 +88,7 @@ pub(super) fn bars(app: &App, f: &PlotFrame, grid: &mut [Mark]) -> Vec<Bar> {
         for c in c0..=c1.max(c0) {
             // The global window's bars span the whole plot: they give way to every event.
             let i = usize::from(row) * w + usize::from(c);
-            if app.scenario.oracle.global && matches!(grid.get(i), Some(Mark::OnTime(_))) {
+            if app.scenario().oracle.global && matches!(grid.get(i), Some(Mark::OnTime(_))) {
                 continue;
             }
             put(grid, w, c, row, Mark::Pane(p.timing));

@@ -17,7 +17,7 @@ use twoclocks_engine::lateness::secs;
 pub(super) fn stalls(app: &App, area: Rect, f: &PlotFrame, grid: &[Mark], buf: &mut Buffer) {
     let t = &app.theme;
     let w = f.inner.width as usize;
-    for s in app.trace.watermark_stalls() {
+    for s in app.trace().watermark_stalls() {
         let Some((top, bottom)) = stall_rows(f, s.from, s.until) else {
             continue;
         };

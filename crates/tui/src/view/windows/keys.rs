@@ -13,8 +13,8 @@ use super::super::super::geometry::windows::first_row;
 pub(super) fn render(app: &App, inner: Rect, buf: &mut Buffer) {
     let t = &app.theme;
     let states = app
-        .trace
-        .key_states(app.scenario.keys(), &app.scenario.oracle.truth);
+        .trace()
+        .key_states(app.scenario().keys(), &app.scenario().oracle.truth);
     // The truth at the end when there is room for it.
     let wide = inner.width >= 40;
     let mut head = format!("{:<5}{:>6}{:>8}", "key", "value", "so far");
@@ -41,7 +41,7 @@ pub(super) fn render(app: &App, inner: Rect, buf: &mut Buffer) {
         let chosen = app.selection.key == Some(s.key);
         let base = if chosen { t.focus } else { t.text };
         let name: String = app
-            .scenario
+            .scenario()
             .stream
             .key_name(s.key)
             .chars()

@@ -1,0 +1,369 @@
+//! A run the user steers: the scenario (stream and oracle), the dials' settings, whether the
+//! run asked for is the single processor or the parallel job (with its shape, its outages and
+//! the user's presses), the playhead, the [`Trace`] of the run to it, and the whole run's
+//! score. Everything a screen shows of a run is a function of this value; the UI holds one (two
+//! side by side) and keeps only what is its own (focus, selection, overlays, whether the clock
+//! plays).
+//!
+//! Every change that needs the run made again goes through one path, [`Session::rerun`]: a
+//! small input is re-run at once; a big one becomes the one pending [`RerunJob`] (a newer one
+//! replaces it and cancels the one in flight, as a single-slot async job does), which the shell
+//! runs off its UI task and hands back to [`Session::finish`]; an answer that is not the
+//! newest is dropped. Pure: no I/O, no clock, no threads.
+//!
+//! `job` opens and leaves job mode and takes the presses; `live` grows the stream as a live
+//! input's rows arrive.
+
+mod job;
+mod live;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use crate::frontier::FrontierPoint;
+use crate::job_timeline::Press;
+use crate::oracle::Oracle;
+use crate::pipeline::{Outage, PipelineConfig};
+use crate::processor::EngineConfig;
+use crate::rerun::{Answer, Kind, Rerun, RerunDone, RerunJob};
+use crate::scenario::Scenario;
+use crate::stream::Stream;
+use crate::trace::{Clock, Trace};
+
+pub use job::{JobPreset, JOB_OPERATORS, JOB_PARTITIONS, JOB_SEED};
+pub use live::Growth;
+
+/// Streams up to this many events are re-run at once (well under a frame); bigger ones as a
+/// [`RerunJob`] for the shell to run off its UI task.
+pub const INLINE_EVENTS: usize = 250_000;
+
+/// What the dials ask the engine for: the engine's configuration and, for the parallel job,
+/// its checkpoint interval and idle timeout.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Settings {
+    /// The engine's configuration (window, watermark, grace, early firing, accumulation).
+    pub engine: EngineConfig,
+    /// The job's checkpoint interval, ms (None: no periodic checkpoints).
+    pub checkpoint_every: Option<f64>,
+    /// The job's idle timeout, ms (None: a silent partition holds the watermark back).
+    pub idle_timeout: Option<f64>,
+}
+
+/// A run the user steers (see the module's documentation).
+#[derive(Debug, Clone)]
+pub struct Session {
+    scenario: Arc<Scenario>,
+    settings: Settings,
+    /// The run asked for is the parallel job: a choice the re-runs follow. What is drawn is
+    /// the trace's (it may still be the other kind while a big re-run is pending).
+    parallel: bool,
+    job_preset: Option<PipelineConfig>,
+    job_outages: Vec<Outage>,
+    presses: Vec<Press>,
+    clock: Clock,
+    trace: Trace,
+    score: Option<FrontierPoint>,
+    /// The largest delay a live input has shown so far (a perfect watermark's lag).
+    max_delay: Option<f64>,
+    inline_events: usize,
+    /// Numbers re-runs: only the newest one's answer is taken.
+    generation: u64,
+    /// Stops the re-run in flight, when a newer one replaces it.
+    cancel: Option<Arc<AtomicBool>>,
+    /// The re-run waiting for the shell to take it.
+    queued: Option<RerunJob>,
+    /// A re-run is being computed off the UI task.
+    rerunning: bool,
+}
+
+impl Session {
+    /// A session on `scenario` with these settings, at the start of processing time, the
+    /// single processor asked for. The first run is made at once (or queued, for a big input).
+    pub fn new(scenario: Arc<Scenario>, settings: Settings) -> Session {
+        let trace = Trace::single_start(
+            settings.engine,
+            scenario.stream.clone(),
+            scenario.oracle.proc_time,
+        );
+        let start = scenario.oracle.proc_time.0;
+        let mut s = Session {
+            scenario,
+            settings,
+            parallel: false,
+            job_preset: None,
+            job_outages: Vec::new(),
+            presses: Vec::new(),
+            clock: Clock {
+                now: start,
+                arrived: 0,
+                finished: false,
+            },
+            trace,
+            score: None,
+            max_delay: None,
+            inline_events: INLINE_EVENTS,
+            generation: 0,
+            cancel: None,
+            queued: None,
+            rerunning: false,
+        };
+        s.rerun();
+        s
+    }
+
+    /// The scenario run: the stream and its oracle.
+    pub fn scenario(&self) -> &Arc<Scenario> {
+        &self.scenario
+    }
+
+    /// The events.
+    pub fn stream(&self) -> &Arc<Stream> {
+        &self.scenario.stream
+    }
+
+    /// What is true of the stream as a whole.
+    pub fn oracle(&self) -> &Oracle {
+        &self.scenario.oracle
+    }
+
+    /// The settings the run was last asked for with.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The run to the playhead, whichever kind it is: what is drawn.
+    pub fn trace(&self) -> &Trace {
+        &self.trace
+    }
+
+    /// Where the playhead is.
+    pub fn clock(&self) -> Clock {
+        self.clock
+    }
+
+    /// The whole run's score for the settings (the single processor's; None until known).
+    pub fn score(&self) -> Option<FrontierPoint> {
+        self.score
+    }
+
+    /// Whether the run asked for is the parallel job.
+    pub fn parallel(&self) -> bool {
+        self.parallel
+    }
+
+    /// What the user pressed in the job (crashes, checkpoints, partitions cut and healed), in
+    /// order: with the settings and the playhead, what the job shows is a function of these.
+    pub fn presses(&self) -> &[Press] {
+        &self.presses
+    }
+
+    /// The job's shape given in advance (None: the default shape).
+    pub fn job_preset(&self) -> Option<PipelineConfig> {
+        self.job_preset
+    }
+
+    /// The job's outages given in advance, applied before the presses at every re-run.
+    pub fn job_outages(&self) -> &[Outage] {
+        &self.job_outages
+    }
+
+    /// A re-run is being computed off the UI task (the trace drawn is the last one).
+    pub fn rerunning(&self) -> bool {
+        self.rerunning
+    }
+
+    /// Re-runs of inputs bigger than this are handed out as a [`RerunJob`].
+    pub fn inline_events(&self) -> usize {
+        self.inline_events
+    }
+
+    /// Re-runs of inputs bigger than `n` events are handed out as a [`RerunJob`] from now on.
+    pub fn set_inline_events(&mut self, n: usize) {
+        self.inline_events = n;
+    }
+
+    /// Numbers this session's re-runs after `older`'s, so that an answer to one of `older`'s
+    /// is never taken by this one (a fresh session replacing it); cancels `older`'s re-run in
+    /// flight.
+    pub fn succeed(&mut self, older: &mut Session) {
+        if let Some(c) = older.cancel.take() {
+            c.store(true, Ordering::Relaxed);
+        }
+        self.generation += older.generation;
+    }
+
+    /// New settings (a dial turned): the run is made again from the start to the playhead.
+    pub fn set_dials(&mut self, settings: Settings) {
+        self.settings = settings;
+        self.rerun();
+    }
+
+    /// The number of events that have arrived by processing time `t`.
+    pub fn arrived_by(&self, t: f64) -> usize {
+        self.scenario
+            .stream
+            .events
+            .partition_point(|e| e.proc_time <= t)
+    }
+
+    /// The one place the playhead moves: to processing time `now`, with `arrived` events in,
+    /// `finished` once the end of input has been processed.
+    pub fn place(&mut self, now: f64, arrived: usize, finished: bool) {
+        self.clock = Clock {
+            now,
+            arrived,
+            finished,
+        };
+    }
+
+    /// Keeps the trace and the playhead together: a run that follows the playhead catches up
+    /// with it (forward only), one that keeps its own clock takes the playhead with it.
+    pub fn follow(&mut self) {
+        if let Some(c) = self.trace.catch_up(self.clock) {
+            self.clock = c;
+        }
+    }
+
+    /// Plays the run on to processing time `to` (a job keeps its own clock and may stop
+    /// elsewhere). Returns the playhead.
+    pub fn play_to(&mut self, to: f64) -> Clock {
+        self.clock = self.trace.play_to(self.clock, to);
+        self.clock
+    }
+
+    /// One event on (or, for the job, one step). Returns the playhead, or None at the end.
+    pub fn step(&mut self) -> Option<Clock> {
+        let c = self.trace.step(self.clock)?;
+        self.clock = c;
+        Some(c)
+    }
+
+    /// Runs on, one event at a time, until a late or dropped event arrives (the playhead left
+    /// where it is, for the caller to move to it): [`Trace::run_to_next_exception`].
+    pub fn run_to_next_exception(&mut self) -> Option<usize> {
+        self.trace.run_to_next_exception()
+    }
+
+    /// The playhead to the end of the stream. A run that keeps its own clock ends where running
+    /// it ends: a big one is re-run there as a [`RerunJob`].
+    pub fn run_to_end(&mut self) -> Clock {
+        if self.trace.keeps_own_clock() && self.scenario.len() > self.inline_events {
+            self.clock.finished = true;
+            self.rerun();
+            return self.clock;
+        }
+        self.clock = self.trace.run_to_end(self.clock);
+        self.clock
+    }
+
+    /// Back to the start of processing time with a clean job (the presses go too), re-run.
+    pub fn restart(&mut self) {
+        self.presses.clear();
+        let start = self.scenario.oracle.proc_time.0;
+        self.place(start, self.arrived_by(start), false);
+        self.rerun();
+    }
+
+    /// Makes the run again from the start to the playhead with the settings as they are: the
+    /// parallel job when that is the run asked for, else the single processor. For a big input
+    /// the run drawn until the answer is the last one, or an empty one of the kind asked for.
+    pub fn rerun(&mut self) {
+        if self.parallel {
+            self.rerun_job(false);
+            return;
+        }
+        let cfg = self.settings.engine;
+        let open = self.scenario.open;
+        let rerun = Rerun {
+            stream: self.scenario.stream.clone(),
+            truth: self.scenario.oracle.truth.clone(),
+            kind: Kind::Single {
+                cfg,
+                open,
+                span: self.scenario.oracle.proc_time,
+            },
+            arrived: self.clock.arrived,
+            now: self.clock.now,
+            finish: self.clock.finished,
+        };
+        // Off the UI task, the job drawn until the answer gives way to an empty single run.
+        if self.scenario.len() > self.inline_events && self.trace.pipeline_config().is_some() {
+            self.trace = Trace::single_start(
+                cfg,
+                self.scenario.stream.clone(),
+                self.scenario.oracle.proc_time,
+            )
+            .with_open_input(open);
+        }
+        self.launch(rerun, false);
+    }
+
+    /// Starts `rerun`, replacing any older one: at once for a small input (or with `inline`),
+    /// else as the pending [`RerunJob`], the run drawn until then staying.
+    fn launch(&mut self, rerun: Rerun, inline: bool) {
+        if let Some(c) = self.cancel.take() {
+            c.store(true, Ordering::Relaxed);
+        }
+        self.queued = None;
+        self.generation += 1;
+        if inline || self.scenario.len() <= self.inline_events {
+            self.rerunning = false;
+            // Never cancelled, so always answered.
+            if let Some(a) = rerun.run(&AtomicBool::new(false)) {
+                self.take_answer(a);
+            }
+            return;
+        }
+        let cancel = Arc::new(AtomicBool::new(false));
+        self.cancel = Some(cancel.clone());
+        self.rerunning = true;
+        self.queued = Some(RerunJob {
+            generation: self.generation,
+            rerun: Box::new(rerun),
+            cancel,
+        });
+    }
+
+    /// The pending re-run, for the shell to run off its UI task ([`RerunJob::perform`]) and
+    /// hand back to [`Session::finish`].
+    pub fn take_job(&mut self) -> Option<RerunJob> {
+        self.queued.take()
+    }
+
+    /// Takes a re-run's answer if it is the newest asked for. Returns whether it was taken.
+    pub fn finish(&mut self, done: RerunDone) -> bool {
+        match done {
+            RerunDone::Answered { generation, answer } => {
+                if generation != self.generation {
+                    return false;
+                }
+                self.rerunning = false;
+                self.cancel = None;
+                self.take_answer(answer);
+                true
+            }
+            RerunDone::Cancelled { .. } => false,
+        }
+    }
+
+    /// A re-run's answer replaces the run drawn (a single run's score the score), and the two
+    /// clocks meet ([`Session::follow`]); a job that could not be built leaves job mode for the
+    /// single processor.
+    fn take_answer(&mut self, a: Answer) {
+        if !a.is_job() {
+            self.score = a.score;
+        }
+        match a.trace {
+            Ok(t) => {
+                self.trace = t;
+                self.follow();
+            }
+            Err(_) => self.leave_refused_job(),
+        }
+    }
+
+    fn leave_refused_job(&mut self) {
+        self.parallel = false;
+        self.rerun();
+    }
+}
