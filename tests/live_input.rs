@@ -254,11 +254,11 @@ fn side_by_side_b_grows_with_a() {
     update(&mut a, Msg::Action(Action::SideBySide), Duration::ZERO);
     update(&mut a, Msg::Action(Action::LagUp), Duration::ZERO);
     send(&mut a, vec![feeds.next().unwrap()]);
-    let b = &a.side.as_ref().expect("side by side").b;
+    let b = a.run_b().expect("side by side");
     assert_eq!(b.scenario().len(), 2_000);
     assert_eq!(b.playhead().arrived, a.playhead().arrived);
     assert_eq!(b.trace().counters().events, 2_000);
     send(&mut a, vec![Feed::Ended]);
-    let b = &a.side.as_ref().expect("side by side").b;
+    let b = a.run_b().expect("side by side");
     assert!(!b.input_open() && b.playhead().finished);
 }

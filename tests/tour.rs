@@ -505,7 +505,7 @@ fn the_partition_step_shows_an_outage_stalling_the_watermark() {
 #[test]
 fn the_idleness_step_is_side_by_side_idle_against_none() {
     let mut a = tour_from("idleness");
-    let b = &a.side.as_ref().expect("side by side").b;
+    let b = a.run_b().expect("side by side");
     assert_eq!(a.dials.idle_timeout, Some(10_000.0), "A idles");
     assert_eq!(b.dials.idle_timeout, None, "B waits");
     assert!(a.session.parallel() && b.session.parallel());

@@ -242,7 +242,7 @@ fn the_inspector_says_what_a_kept_event_did_to_its_sessions() {
     to_end(&mut a);
     let said = |a: &mut App, offset: usize| -> String {
         a.selection.inspected = Some(offset);
-        twoclocks::tui::view::inspect::lines(a)
+        twoclocks::tui::view::inspect::lines(&a.run())
             .unwrap()
             .iter()
             .map(|l| l.to_string())

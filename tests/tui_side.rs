@@ -12,15 +12,15 @@ use twoclocks::cli::{parse, ui_options, Invocation};
 use twoclocks::engine::job_timeline::JobTimeline;
 use twoclocks::engine::timeline::Timeline;
 use twoclocks::engine::trace::Trace;
-use twoclocks::tui::app::{update, Action, App, Dial, Msg};
+use twoclocks::tui::app::{update, Action, App, Dial, Msg, Run};
 use twoclocks::tui::app_for;
 use twoclocks::tui::theme::Theme;
 
 use ui_common::{act, app, drawn_text, said, tick};
 
 /// B, pinned.
-fn b(a: &App) -> &App {
-    &a.side.as_ref().expect("side by side").b
+fn b(a: &App) -> Run<'_> {
+    a.run_b().expect("side by side")
 }
 
 /// The UI a command line opens (before any terminal), in the mono theme.
@@ -74,7 +74,7 @@ fn v_pins_the_dials_as_b_and_v_or_esc_returns_to_one() {
     assert!(a.side.is_none());
     act(&mut a, Action::LagUp);
     assert!(act(&mut a, Action::SideBySide));
-    assert_eq!(b(&a).dials, a.dials, "B is the dials as they were");
+    assert_eq!(*b(&a).dials, a.dials, "B is the dials as they were");
     assert_eq!(b(&a).trace().config(), a.trace().config());
     assert!(act(&mut a, Action::SideBySide));
     assert!(a.side.is_none(), "v again: one run");

@@ -32,6 +32,7 @@ pub use super::dials::{
 };
 pub use live::Live;
 pub use replay::{ReplayProgress, REPLAY_HAS_THE_KEYS};
+pub use run::Run;
 pub use side::Side;
 pub use twoclocks_engine::rerun::{run_job, run_timeline};
 pub use twoclocks_engine::session::{
@@ -54,6 +55,7 @@ mod live;
 mod pointer;
 mod predict;
 mod replay;
+mod run;
 mod side;
 mod tour;
 mod work;
@@ -384,9 +386,15 @@ impl App {
     /// The plot's frame in `area`: the whole stream, or the window that follows the playhead
     /// when magnified (`m`). The view draws by it and a click is resolved against it.
     pub fn plot_frame(&self, area: Rect) -> Option<PlotFrame> {
+        self.plot_frame_at(area, self.playhead().now)
+    }
+
+    /// [`App::plot_frame`] for a run whose playhead is at processing time `now` (B's, side by
+    /// side, when it keeps its own clock).
+    pub(crate) fn plot_frame_at(&self, area: Rect, now: f64) -> Option<PlotFrame> {
         let f = PlotFrame::of(self, area)?;
-        Some(match self.plot_scale(&f) {
-            Some(per_column) => f.following(per_column, self.playhead().now),
+        Some(match self.plot_scale(&f, now) {
+            Some(per_column) => f.following(per_column, now),
             None => f,
         })
     }
@@ -394,17 +402,18 @@ impl App {
     /// The plot's scale when it follows the playhead, ms of event time a column: the one
     /// asked for (`m`, a tour step's `magnify`), widened to a round one when a tour step's
     /// selected window would not be in view; None for the whole stream.
-    fn plot_scale(&self, f: &PlotFrame) -> Option<f64> {
+    fn plot_scale(&self, f: &PlotFrame, now: f64) -> Option<f64> {
         let per_column = self.magnify?;
         Some(match self.tour_window_start() {
-            Some(start) => f.scale_keeping(per_column, self.playhead().now, start),
+            Some(start) => f.scale_keeping(per_column, now, start),
             None => per_column,
         })
     }
 
-    /// The plot's scale in the plot panel at `area` (see [`App::plot_frame`]), for its title.
-    pub fn plot_scale_in(&self, area: Rect) -> Option<f64> {
-        self.plot_scale(&PlotFrame::of(self, area)?)
+    /// The plot's scale in the plot panel at `area` (see [`App::plot_frame`]), for its title,
+    /// for a run whose playhead is at `now`.
+    pub(crate) fn plot_scale_at(&self, area: Rect, now: f64) -> Option<f64> {
+        self.plot_scale(&PlotFrame::of(self, area)?, now)
     }
 
     /// The screen's panels at `size` for what the trace holds (with a pipeline: its topology

@@ -40,39 +40,36 @@ impl App {
     /// Takes what the live input sent since the last time, in order. Returns whether the
     /// screen changed.
     pub(super) fn take_feed(&mut self, feeds: Vec<Feed>) -> bool {
+        let changes = changes(feeds);
         if let Some(side) = self.side.as_mut() {
             // B reads the same stream: it grows with A's (and then follows A's playhead).
-            side.b.take_feed(feeds.clone());
-            side.b.take_work();
+            for c in &changes {
+                match c {
+                    Change::Rows(b) => {
+                        side.b.grow(growth(b.clone()), false);
+                    }
+                    Change::Whole(stream, skipped) => side.b.take_whole(stream.clone(), *skipped),
+                    Change::End(_) => {
+                        side.b.end_input(false);
+                    }
+                }
+            }
         }
-        let mut rows = Batch::default();
         let mut changed = false;
-        for feed in feeds {
-            match feed {
-                Feed::Rows(b) => {
-                    rows.events.extend(b.events);
-                    rows.new_keys.extend(b.new_keys);
-                    rows.skipped_rows += b.skipped_rows;
-                    rows.clock_skew_rows += b.clock_skew_rows;
-                }
-                Feed::Whole(stream, report) => {
-                    self.grow(std::mem::take(&mut rows));
-                    self.take_whole(stream, report.skipped_rows);
+        for c in changes {
+            match c {
+                Change::Rows(b) => changed |= self.grow(b),
+                Change::Whole(stream, skipped) => {
+                    self.take_whole(stream, skipped);
                     changed = true;
                 }
-                Feed::Ended => {
-                    self.grow(std::mem::take(&mut rows));
-                    self.end_input(None);
-                    changed = true;
-                }
-                Feed::Failed(why) => {
-                    self.grow(std::mem::take(&mut rows));
-                    self.end_input(Some(why));
+                Change::End(error) => {
+                    self.end_input(error);
                     changed = true;
                 }
             }
         }
-        changed | self.grow(rows)
+        changed
     }
 
     /// The stream grown by a batch; the run goes on over it (or is made again, see the
@@ -83,12 +80,7 @@ impl App {
         }
         let live = self.live.get_or_insert_with(Live::default);
         live.clock_skew_rows += batch.clock_skew_rows;
-        let growth = Growth {
-            events: batch.events,
-            new_keys: batch.new_keys,
-            skipped_rows: batch.skipped_rows,
-        };
-        if !self.session.grow(growth, self.playing) {
+        if !self.session.grow(growth(batch), self.playing) {
             return false;
         }
         if self.key_out_of_range() {
@@ -125,5 +117,45 @@ impl App {
             self.stop_at_end();
             self.request_frontier_if_single();
         }
+    }
+}
+
+/// What a live input's messages do to a session, in order: the rows that came before a
+/// whole stream or the input's end as one batch, then it; the rows after the last as one batch.
+enum Change {
+    Rows(Batch),
+    Whole(twoclocks_engine::stream::Stream, u64),
+    End(Option<String>),
+}
+
+fn changes(feeds: Vec<Feed>) -> Vec<Change> {
+    let mut out = Vec::new();
+    let mut rows = Batch::default();
+    for feed in feeds {
+        let then = match feed {
+            Feed::Rows(b) => {
+                rows.events.extend(b.events);
+                rows.new_keys.extend(b.new_keys);
+                rows.skipped_rows += b.skipped_rows;
+                rows.clock_skew_rows += b.clock_skew_rows;
+                continue;
+            }
+            Feed::Whole(stream, report) => Change::Whole(stream, report.skipped_rows),
+            Feed::Ended => Change::End(None),
+            Feed::Failed(why) => Change::End(Some(why)),
+        };
+        out.push(Change::Rows(std::mem::take(&mut rows)));
+        out.push(then);
+    }
+    out.push(Change::Rows(rows));
+    out
+}
+
+/// A batch's events, keys and skipped rows, as the session grows by them.
+fn growth(batch: Batch) -> Growth {
+    Growth {
+        events: batch.events,
+        new_keys: batch.new_keys,
+        skipped_rows: batch.skipped_rows,
     }
 }

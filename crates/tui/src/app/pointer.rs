@@ -52,7 +52,7 @@ impl App {
                 .nearest(at, f.cell_size())
                 .map(Action::InspectEvent);
         }
-        let b = &self.side.as_ref()?.b;
+        let b = self.run_b()?;
         let f = b.plot_frame(areas.side?.b_plot)?;
         let at = f.to_data(col, row)?;
         b.trace()

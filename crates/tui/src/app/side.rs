@@ -1,11 +1,12 @@
 //! Two policies side by side (`v`): the dials as they are when `v` is pressed are pinned as
-//! B, a second run of the same stream, while A keeps the live dials. B is a copy of the app
-//! that only follows: after every update it is brought to A's playhead (forward by moving
-//! its own run, backward or after a press by re-running from the start), takes the same
-//! job presses (crashes, checkpoints, partition cuts) at the same processing times, and is
-//! never re-run for a dial change, since its dials are pinned. A single run's B stands on
-//! exactly A's playhead; a job's B keeps its own clock as A's does and is moved to A's
-//! processing time (after a crash each goes back to its own last checkpoint).
+//! B, a second [`Session`] on the same stream, while A keeps the live dials. B only follows:
+//! after every update it is brought to A's playhead (forward by moving its own run, backward
+//! or after a press by re-running from the start), takes the same job presses (crashes,
+//! checkpoints, partition cuts) at the same processing times, and is never re-run for a dial
+//! change, since its dials are pinned. A single run's B stands on exactly A's playhead; a
+//! job's B keeps its own clock as A's does and is moved to A's processing time (after a crash
+//! each goes back to its own last checkpoint). The view draws B as it draws A, through
+//! [`App::run_b`]: B's session and dials over A's selection, theme and tour.
 //!
 //! B is re-run inline: side by side is refused on streams over [`INLINE_EVENTS`], which
 //! would re-run off the UI task.
@@ -13,14 +14,18 @@
 use twoclocks_engine::job_timeline::Press;
 use twoclocks_engine::pipeline::{Outage, PipelineConfig};
 
-use super::{App, Dial, Dials, Selection, INLINE_EVENTS};
+use twoclocks_engine::session::Session;
+
+use super::{App, Dials, INLINE_EVENTS};
 
 /// The second run of a side-by-side view.
 #[derive(Debug, Clone)]
 pub struct Side {
-    /// B: the app as it was when pinned, with its dials kept, brought to A's playhead after
+    /// B: A's session as it was when pinned, on its own dials, brought to A's playhead after
     /// every update. The view draws its plot and counters as it draws A's.
-    pub b: Box<App>,
+    pub b: Session,
+    /// B's dials, pinned.
+    dials: Dials,
     /// What of A's B was last brought to.
     at: Followed,
 }
@@ -68,7 +73,7 @@ impl Followed {
 impl Side {
     /// B's dials (pinned).
     pub fn dials(&self) -> &Dials {
-        &self.b.dials
+        &self.dials
     }
 }
 
@@ -90,18 +95,11 @@ impl App {
         if self.session.rerunning() {
             return self.say("re-running for the new dials: v again in a moment");
         }
-        let mut b = self.clone();
-        b.side = None;
-        b.take_work();
-        b.session.set_inline_events(usize::MAX);
-        b.overlay = None;
-        b.status = None;
-        b.zoomed = false;
-        b.playing = false;
-        b.selection.inspected = None;
-        b.crash_pick = None;
+        let mut b = self.session.clone();
+        b.set_inline_events(usize::MAX);
         self.side = Some(Side {
-            b: Box::new(b),
+            b,
+            dials: self.dials,
             at: Followed::of(self),
         });
         true
@@ -116,10 +114,8 @@ impl App {
         let Some(side) = self.side.as_mut() else {
             return false;
         };
-        let b = &mut side.b;
-        b.dials = dials;
-        b.rerun();
-        b.take_work();
+        side.dials = dials;
+        side.b.set_dials(dials.settings());
         true
     }
 
@@ -133,18 +129,6 @@ impl App {
         let Some(side) = self.side.as_mut() else {
             return;
         };
-        let b = &mut side.b;
-        // The event inspected in A is inspected in B: the same event, explained under B's
-        // dials.
-        b.selection = Selection {
-            focus: b.selection.focus,
-            ..self.selection
-        };
-        b.plot_exceptions_only = self.plot_exceptions_only;
-        b.magnify = self.magnify;
-        b.theme = self.theme;
-        b.size = self.size;
-        b.partition_pick = self.partition_pick;
         if next == side.at {
             return;
         }
@@ -152,32 +136,27 @@ impl App {
         let entered_end = next.finished && !side.at.finished;
         side.at = next;
         let a = &side.at;
+        let b = &mut side.b;
         if rerun {
-            b.session.follow_job(
+            b.follow_job(
                 a.parallel,
                 a.job_preset,
                 a.job_outages.clone(),
                 a.presses.clone(),
             );
-            if !Dial::order(b.session.parallel()).contains(&b.selection.focus) {
-                b.selection.focus = Dial::Lag;
-            }
-            b.session.place(a.now, a.arrived, a.finished);
-            b.stop_at_end();
-            b.rerun();
-            b.take_work();
+            b.place(a.now, a.arrived, a.finished);
+            b.set_dials(side.dials.settings());
             return;
         }
         if b.trace().keeps_own_clock() {
             if entered_end {
-                b.session.run_to_end();
+                b.run_to_end();
             } else {
-                b.session.play_to(a.now);
+                b.play_to(a.now);
             }
         } else {
-            b.session.place(a.now, a.arrived, a.finished);
-            b.session.follow();
+            b.place(a.now, a.arrived, a.finished);
+            b.follow();
         }
-        b.stop_at_end();
     }
 }

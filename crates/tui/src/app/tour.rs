@@ -111,7 +111,7 @@ impl App {
             figures: self.figures(),
             dials: &self.dials,
             lost: self.score().as_ref().map(|p| p.score.events_lost),
-            b: self.side.as_ref().map(|s| s.b.figures()),
+            b: self.run_b().map(|b| b.figures()),
             asked: self
                 .prediction
                 .as_ref()

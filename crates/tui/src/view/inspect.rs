@@ -10,13 +10,13 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 
-use super::super::app::App;
+use super::super::app::Run;
 use super::super::theme::Theme;
 use twoclocks_engine::processor::SessionChange;
 use twoclocks_engine::{Fate, WindowId};
 
 /// The inspector's text for the inspected event, if any.
-pub fn lines(app: &App) -> Option<Vec<Line<'static>>> {
+pub fn lines(app: &Run) -> Option<Vec<Line<'static>>> {
     let t = &app.theme;
     let i = app.selection.inspected?;
     let why = app.trace().inspect(i)?;
@@ -82,7 +82,7 @@ fn session_sentence(change: Option<&SessionChange>, fate: Fate) -> String {
 
 /// Draws the inspector over the plot at `plot`, if an event is inspected: at the plot's
 /// bottom, or at its top when the event's row would be covered.
-pub fn render(app: &App, plot: Rect, buf: &mut Buffer) {
+pub fn render(app: &Run, plot: Rect, buf: &mut Buffer) {
     let Some(lines) = lines(app) else {
         return;
     };
@@ -127,7 +127,7 @@ pub fn render(app: &App, plot: Rect, buf: &mut Buffer) {
 }
 
 /// The screen row of the inspected event on the plot drawn in `plot`, if it is on it.
-pub fn event_row(app: &App, plot: Rect) -> Option<u16> {
+pub fn event_row(app: &Run, plot: Rect) -> Option<u16> {
     let i = app.selection.inspected?;
     let e = app.scenario().stream.events.get(i)?;
     let f = app.plot_frame(plot)?;

@@ -80,7 +80,7 @@ pub fn draw_panel(app: &App, name: &str, r: Rect, mode: Mode, buf: &mut Buffer) 
             if app.side.is_some() {
                 side::render_title(app, side::Which::A, r, buf);
             }
-            inspect::render(app, r, buf);
+            inspect::render(&app.run(), r, buf);
             sinks::render_crash(app, r, buf);
         }
         "side-a" => side::render_counters(app, side::Which::A, r, buf),

@@ -39,7 +39,7 @@ use twoclocks_engine::lateness::secs;
 use twoclocks_engine::trace::{fate_differences, FateDiff, Trace};
 use twoclocks_engine::Fate;
 
-use super::super::app::App;
+use super::super::app::{App, Run};
 use super::super::geometry::plot::{PlotFrame, Y_LABELS};
 use super::super::theme::{glyph, Theme};
 
@@ -145,7 +145,7 @@ impl Marked {
 
 /// The legend: what else is marked (held back, differing), the glyphs, the fates' shares of
 /// the events so far, the watermark; the widest that fits in `width` columns.
-fn legend(app: &App, width: u16, marked: Marked) -> Line<'static> {
+fn legend(app: &Run, width: u16, marked: Marked) -> Line<'static> {
     let extra = marked.spans(&app.theme);
     let room = usize::from(width.saturating_sub(2));
     let base = fates_legend(app, width);
@@ -170,7 +170,7 @@ fn legend(app: &App, width: u16, marked: Marked) -> Line<'static> {
 
 /// The fates' part of the legend, the widest that fits in `width` columns (nothing when none
 /// does).
-fn fates_legend(app: &App, width: u16) -> Line<'static> {
+fn fates_legend(app: &Run, width: u16) -> Line<'static> {
     let t = &app.theme;
     // What the tour has not taught yet is not in the legend: before fates, the events alone;
     // before the watermark, no watermark.
@@ -270,13 +270,13 @@ fn fates_legend(app: &App, width: u16) -> Line<'static> {
 
 /// Draws the plot panel (side by side, A's: the events whose fate differs from B's marked).
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
-    let other = app.side.as_ref().map(|s| s.b.trace());
-    render_against(app, other, area, buf);
+    let other = app.run_b().map(|b| b.trace());
+    render_against(&app.run(), other, area, buf);
 }
 
 /// Draws the plot panel, the events whose fate differs from `other`'s (the other run side by
 /// side) marked.
-pub fn render_against(app: &App, other: Option<&Trace>, area: Rect, buf: &mut Buffer) {
+pub fn render_against(app: &Run, other: Option<&Trace>, area: Rect, buf: &mut Buffer) {
     let t = &app.theme;
     let diff = other
         .filter(|_| !app.tour_hides("fates"))
@@ -649,7 +649,7 @@ impl Cells {
 /// they were taken again in a replay), an even sample of huge runs each weighted by its
 /// stride, each on the row of its arrival (an event an outage held back: the heal's), those
 /// held back and those in `diff` counted apart. Returns how many held-back events it drew.
-fn layer(app: &App, f: &PlotFrame, cells: &mut Cells, diff: Option<&FateDiff>) -> usize {
+fn layer(app: &Run, f: &PlotFrame, cells: &mut Cells, diff: Option<&FateDiff>) -> usize {
     let w = f.inner.width as usize;
     let mut held = 0;
     let hide_fates = app.tour_hides("fates");
@@ -687,7 +687,7 @@ fn layer(app: &App, f: &PlotFrame, cells: &mut Cells, diff: Option<&FateDiff>) -
 
 /// The run's watermark line: per column, where the watermark first reached it; per row, where
 /// it stood then (the two passes keep the line unbroken at any slope).
-fn watermark_line(app: &App, f: &PlotFrame, grid: &mut [Mark]) {
+fn watermark_line(app: &Run, f: &PlotFrame, grid: &mut [Mark]) {
     let w = f.inner.width as usize;
     let (cw, ch) = f.cell_size();
     let history = app.trace().watermark_history();

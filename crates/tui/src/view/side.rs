@@ -12,7 +12,7 @@ use ratatui::text::{Line, Span};
 
 use twoclocks_engine::lateness::secs;
 
-use super::super::app::App;
+use super::super::app::{App, Run};
 use super::super::dials::Dial;
 use super::super::theme::glyph;
 use super::dials::value;
@@ -36,11 +36,11 @@ impl Which {
 }
 
 /// The run `which` of an app showing two side by side (None: one run on screen).
-pub fn run(app: &App, which: Which) -> Option<&App> {
-    let side = app.side.as_ref()?;
+pub fn run(app: &App, which: Which) -> Option<Run<'_>> {
+    let b = app.run_b()?;
     Some(match which {
-        Which::A => app,
-        Which::B => &side.b,
+        Which::A => app.run(),
+        Which::B => b,
     })
 }
 
@@ -137,12 +137,12 @@ pub fn render_title(app: &App, which: Which, area: Rect, buf: &mut Buffer) {
 
 /// Draws B's plot into `area`, titled.
 pub fn render_b_plot(app: &App, area: Rect, buf: &mut Buffer) {
-    let Some(b) = run(app, Which::B) else {
+    let Some(b) = app.run_b() else {
         return;
     };
-    super::plot::render_against(b, Some(app.trace()), area, buf);
+    super::plot::render_against(&b, Some(app.trace()), area, buf);
     render_title(app, Which::B, area, buf);
-    super::inspect::render(b, area, buf);
+    super::inspect::render(&b, area, buf);
 }
 
 /// The counters of `which` as lines for `height` rows of `width` columns: the fates so far,

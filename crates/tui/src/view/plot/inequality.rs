@@ -6,7 +6,7 @@
 use ratatui::buffer::Buffer;
 use ratatui::style::{Modifier, Style};
 
-use super::super::super::app::App;
+use super::super::super::app::Run;
 use super::super::super::geometry::plot::PlotFrame;
 use super::super::super::theme::glyph;
 use super::grid::{put, Mark};
@@ -29,7 +29,7 @@ pub(super) struct Inequality {
 
 /// A predict step's event on its way, where it will land (a pane's, over its window on the
 /// playhead's row): `?`, reversed so the back of the room finds it, until the room has voted.
-pub(super) fn asked(app: &App, f: &PlotFrame, buf: &mut Buffer) {
+pub(super) fn asked(app: &Run, f: &PlotFrame, buf: &mut Buffer) {
     // The event on its way where it will land; a pane on its way over its window's middle,
     // on the playhead's row.
     let at = match app.voting() {
@@ -64,7 +64,7 @@ pub(super) fn asked(app: &App, f: &PlotFrame, buf: &mut Buffer) {
 /// The inspected event and, when it was late or dropped, its inequality on its row: the
 /// window from the event to its end (┄ then ┃), past grace (─), the grace band (░) and the
 /// watermark at arrival (┃). Returns the inequality drawn, if any.
-pub(super) fn inspected(app: &App, f: &PlotFrame, grid: &mut [Mark]) -> Option<Inequality> {
+pub(super) fn inspected(app: &Run, f: &PlotFrame, grid: &mut [Mark]) -> Option<Inequality> {
     let w = f.inner.width as usize;
     let i = app.selection.inspected?;
     let why = app.trace().inspect(i)?;
@@ -118,7 +118,7 @@ pub(super) fn inspected(app: &App, f: &PlotFrame, grid: &mut [Mark]) -> Option<I
 /// (below at the top), left of the end's line; the watermark at arrival and the grace right of
 /// the watermark's mark on the event's row. When that has no room, the whole inequality goes
 /// on the other row, ending at the watermark's mark.
-pub(super) fn inequality_labels(app: &App, q: &Inequality, f: &PlotFrame, buf: &mut Buffer) {
+pub(super) fn inequality_labels(app: &Run, q: &Inequality, f: &PlotFrame, buf: &mut Buffer) {
     let t = &app.theme;
     let Some(r) = f.row(q.at.0) else {
         return;

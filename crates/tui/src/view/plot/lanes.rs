@@ -12,7 +12,7 @@ use ratatui::style::Style;
 use twoclocks_engine::stream::KeyId;
 use twoclocks_engine::timeline::Phase;
 
-use super::super::super::app::App;
+use super::super::super::app::Run;
 use super::super::super::geometry::plot::{PlotFrame, Y_LABELS};
 
 /// A session's first column.
@@ -40,7 +40,7 @@ pub fn lane_keys(keys: usize, selected: Option<KeyId>, lanes: u16) -> Vec<KeyId>
 }
 
 /// Draws the lanes of the frame's session rows (nothing when it has none).
-pub(super) fn render(app: &App, f: &PlotFrame, buf: &mut Buffer) {
+pub(super) fn render(app: &Run, f: &PlotFrame, buf: &mut Buffer) {
     if f.lanes.height == 0 {
         return;
     }
@@ -122,7 +122,7 @@ pub(super) fn render(app: &App, f: &PlotFrame, buf: &mut Buffer) {
 
 /// Marks each TTL expiry so far on the processing-time axis at its processing time (the
 /// selected key's in the selection's colour).
-pub(super) fn expirations(app: &App, f: &PlotFrame, buf: &mut Buffer) {
+pub(super) fn expirations(app: &Run, f: &PlotFrame, buf: &mut Buffer) {
     let t = &app.theme;
     let lx = f.inner.x.saturating_sub(Y_LABELS);
     for x in app.trace().expirations() {

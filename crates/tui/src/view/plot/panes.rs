@@ -24,7 +24,7 @@ use ratatui::style::Modifier;
 
 use twoclocks_engine::{Accumulation, Pane, Timing};
 
-use super::super::super::app::App;
+use super::super::super::app::Run;
 use super::super::super::geometry::plot::PlotFrame;
 use super::super::windows::selected_cell;
 use super::grid::{put, Mark};
@@ -66,7 +66,7 @@ pub(super) struct Bar {
 /// Puts the selected cell's pane bars in the grid; returns them, one per row, for [`labels`].
 /// Where panes share a row, the on-time pane (one per window: the moment the watermark passed
 /// its end) shows and labels it, else the newest pane.
-pub(super) fn bars(app: &App, f: &PlotFrame, grid: &mut [Mark]) -> Vec<Bar> {
+pub(super) fn bars(app: &Run, f: &PlotFrame, grid: &mut [Mark]) -> Vec<Bar> {
     let Some(cell) = selected_cell(app) else {
         return Vec::new();
     };
@@ -123,7 +123,7 @@ fn free(m: Mark) -> bool {
 const GAP: u16 = 3;
 
 /// Writes each bar's label where it has room (see the module's doc).
-pub(super) fn labels(app: &App, f: &PlotFrame, grid: &[Mark], bars: &[Bar], buf: &mut Buffer) {
+pub(super) fn labels(app: &Run, f: &PlotFrame, grid: &[Mark], bars: &[Bar], buf: &mut Buffer) {
     let w = usize::from(f.inner.width);
     for b in bars {
         let n = b.label.chars().count() as u16;

@@ -5,7 +5,7 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
-use super::super::super::app::App;
+use super::super::super::app::Run;
 use super::super::super::geometry::plot::PlotFrame;
 use super::super::super::theme::glyph;
 use super::grid::Mark;
@@ -14,7 +14,7 @@ use twoclocks_engine::lateness::secs;
 /// The rows of processing time in which the job's combined watermark stood still: both
 /// borders bracketed (┃, the warning colour) and, where the plot's cells are free, how long
 /// it stood, on the band's middle row.
-pub(super) fn stalls(app: &App, area: Rect, f: &PlotFrame, grid: &[Mark], buf: &mut Buffer) {
+pub(super) fn stalls(app: &Run, area: Rect, f: &PlotFrame, grid: &[Mark], buf: &mut Buffer) {
     let t = &app.theme;
     let w = f.inner.width as usize;
     for s in app.trace().watermark_stalls() {

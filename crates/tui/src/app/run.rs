@@ -1,0 +1,107 @@
+//! One run as the plot draws it: a session (A's, or B's side by side) with the dials it runs
+//! on, seen through the UI's own state (the selection, the theme, the tour, the plot's scale).
+//! What belongs to the run — its trace, scenario, playhead, score, dials, the plot's frame at
+//! its playhead — is the run's; the rest is read through to the [`App`], so the same drawing
+//! code draws A and B.
+
+use std::ops::Deref;
+use std::sync::Arc;
+
+use ratatui::layout::Rect;
+use twoclocks_engine::frontier::FrontierPoint;
+use twoclocks_engine::session::Session;
+use twoclocks_engine::trace::figures::Figures;
+use twoclocks_engine::trace::Trace;
+
+use super::{App, Dials, Playhead};
+use crate::geometry::plot::PlotFrame;
+use crate::scenario::Scenario;
+
+/// A run as drawn: its session and dials, over the UI state of the [`App`] showing it.
+#[derive(Debug, Clone, Copy)]
+pub struct Run<'a> {
+    app: &'a App,
+    /// The run.
+    pub session: &'a Session,
+    /// The dials it runs on (B's are pinned).
+    pub dials: &'a Dials,
+}
+
+impl<'a> Run<'a> {
+    /// `session` on `dials`, drawn as `app` draws.
+    pub fn new(app: &'a App, session: &'a Session, dials: &'a Dials) -> Run<'a> {
+        Run {
+            app,
+            session,
+            dials,
+        }
+    }
+
+    /// The app showing it.
+    pub fn app(&self) -> &'a App {
+        self.app
+    }
+
+    /// The run to its playhead.
+    pub fn trace(&self) -> &'a Trace {
+        self.session.trace()
+    }
+
+    /// The stream and its oracle.
+    pub fn scenario(&self) -> &'a Arc<Scenario> {
+        self.session.scenario()
+    }
+
+    /// Its playhead (A's plays when the app's clock does; B only follows it).
+    pub fn playhead(&self) -> Playhead {
+        let c = self.session.clock();
+        Playhead {
+            now: c.now,
+            arrived: c.arrived,
+            playing: self.app.playing && std::ptr::eq(self.session, &self.app.session),
+            finished: c.finished,
+        }
+    }
+
+    /// Its whole run's score, once known.
+    pub fn score(&self) -> Option<FrontierPoint> {
+        self.session.score()
+    }
+
+    /// The read model's figures at its playhead.
+    pub fn figures(&self) -> Figures {
+        self.trace()
+            .figures(self.playhead().now, &self.scenario().oracle.truth)
+    }
+
+    /// The plot's frame in `area` at its playhead ([`App::plot_frame`]).
+    pub fn plot_frame(&self, area: Rect) -> Option<PlotFrame> {
+        self.app.plot_frame_at(area, self.session.clock().now)
+    }
+
+    /// The plot's scale in `area` at its playhead, when it follows the playhead.
+    pub fn plot_scale_in(&self, area: Rect) -> Option<f64> {
+        self.app.plot_scale_at(area, self.session.clock().now)
+    }
+}
+
+impl Deref for Run<'_> {
+    type Target = App;
+
+    fn deref(&self) -> &App {
+        self.app
+    }
+}
+
+impl App {
+    /// A's run: the app's own session and dials.
+    pub fn run(&self) -> Run<'_> {
+        Run::new(self, &self.session, &self.dials)
+    }
+
+    /// B's run, side by side (None: one run on screen).
+    pub fn run_b(&self) -> Option<Run<'_>> {
+        let side = self.side.as_ref()?;
+        Some(Run::new(self, &side.b, side.dials()))
+    }
+}
