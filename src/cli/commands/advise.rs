@@ -572,7 +572,7 @@ fn table(advice: &Advice, source: &str, window: &str, out: &mut dyn Write) -> Re
                     column_secs(c.point.emit_delay),
                     c.point.score.accuracy(),
                     s.peak_open_cells,
-                    crate::tui::view::counters::bytes(s.peak_state_bytes)
+                    crate::engine::frontier::slack::bytes(s.peak_state_bytes)
                 )?;
             }
             _ => writeln!(

@@ -38,6 +38,17 @@ use crate::window::{WindowFn, WindowId};
 /// The grid's steps: lags and graces run over `0..=GRID_STEPS` steps (the advisor's grid,
 /// `advice::GRID_STEPS`).
 pub const GRID_STEPS: i64 = 24;
+/// A size in bytes for people, as a state's cost is shown (`512 B`, `3.2 KiB`, `1.5 MiB`).
+pub fn bytes(n: usize) -> String {
+    if n < 1024 {
+        format!("{n} B")
+    } else if n < 1024 * 1024 {
+        format!("{:.1} KiB", n as f64 / 1024.0)
+    } else {
+        format!("{:.1} MiB", n as f64 / (1024.0 * 1024.0))
+    }
+}
+
 /// The state a setting costs over a whole run: the most at any moment.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct StateCost {

@@ -15,16 +15,7 @@ use twoclocks_engine::Counters;
 use super::super::app::App;
 use super::super::theme::glyph;
 
-/// A size in bytes for people.
-pub fn bytes(n: usize) -> String {
-    if n < 1024 {
-        format!("{n} B")
-    } else if n < 1024 * 1024 {
-        format!("{:.1} KiB", n as f64 / 1024.0)
-    } else {
-        format!("{:.1} MiB", n as f64 / (1024.0 * 1024.0))
-    }
-}
+pub use twoclocks_engine::frontier::slack::bytes;
 
 /// The three fates and the panes emitted.
 fn fate_rows(app: &App, c: &Counters) -> [(String, String, Style); 4] {

@@ -21,7 +21,7 @@ use twoclocks_engine::lateness::secs;
 use twoclocks_engine::timeline::Phase;
 use twoclocks_engine::trace::sessions::RunSessions;
 use twoclocks_engine::trace::{OverCount, WindowRow};
-use twoclocks_engine::{Accumulation, CellId, Pane, Timing, WindowId};
+use twoclocks_engine::{Accumulation, CellId, Timing, WindowId};
 
 use super::super::app::App;
 use super::super::geometry::windows::first_row;
@@ -379,22 +379,8 @@ pub fn render_panes(app: &App, area: Rect, buf: &mut Buffer) {
 pub fn pane_lines(app: &App, cell: CellId, height: u16) -> Vec<Line<'static>> {
     let t = &app.theme;
     let truth = app.scenario().oracle.truth.get(&cell).copied().unwrap_or(0) as i64;
-    // A session's panes: those of every span the run gave it as it grew and merged (each
-    // lies inside the oracle session).
-    let panes: Vec<&Pane> = if app.scenario().oracle.merging {
-        let span = cell.window;
-        app.trace()
-            .panes()
-            .iter()
-            .filter(|p| {
-                p.cell.key == cell.key
-                    && p.cell.window.start_ms() >= span.start_ms()
-                    && p.cell.window.end_ms() <= span.end_ms()
-            })
-            .collect()
-    } else {
-        app.trace().panes_of(cell).collect()
-    };
+    // A session's panes: those of every span the run gave it as it grew and merged.
+    let panes = app.trace().cell_panes(cell, app.scenario().oracle.merging);
     // The truth each pane is measured against.
     let truths: Vec<i64> = if app.scenario().oracle.global {
         let times: Vec<f64> = panes.iter().map(|p| p.proc_time).collect();
