@@ -5,12 +5,6 @@
 mod cli_common;
 use cli_common::{stderr, stdout, twoclocks, twoclocks_text};
 
-fn temp_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("twoclocks-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 fn advice_json(args: &[&str]) -> serde_json::Value {
     let mut all = vec!["advise", "--events", "3000", "--format", "json"];
     all.extend_from_slice(args);
@@ -109,10 +103,10 @@ fn png_size(path: &std::path::Path) -> (u32, u32) {
 
 #[test]
 fn plots_are_written_as_svg_and_png() {
-    let dir = temp_dir("plot");
+    let dir = tempfile::tempdir().unwrap();
     for cmd in ["advise", "frontier"] {
-        let svg = dir.join(format!("{cmd}.svg"));
-        let png = dir.join(format!("{cmd}.png"));
+        let svg = dir.path().join(format!("{cmd}.svg"));
+        let png = dir.path().join(format!("{cmd}.png"));
         for path in [&svg, &png] {
             let o = twoclocks(&[cmd, "--events", "3000", "--plot", path.to_str().unwrap()]);
             assert!(o.status.success(), "{cmd}: {}", stderr(&o));
@@ -135,7 +129,6 @@ fn plots_are_written_as_svg_and_png() {
         }));
         assert_eq!(png_size(&png), (960, 600), "{cmd}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -73,9 +73,8 @@ fn run_json_has_the_documented_shape() {
 
 #[test]
 fn a_generated_stream_replays_exactly_from_its_csv() {
-    let dir = std::env::temp_dir().join(format!("twoclocks-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("stream.csv");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("stream.csv");
     let o = twoclocks(&["stream", "--events", "1500", "--seed", "11"]);
     assert!(o.status.success());
     std::fs::write(&path, &o.stdout).unwrap();
@@ -89,7 +88,6 @@ fn a_generated_stream_replays_exactly_from_its_csv() {
     for field in ["dropped", "late", "wrong_windows", "events_lost", "panes"] {
         assert_eq!(a[field], b[field], "{field}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -114,9 +112,8 @@ fn frontier_csv_has_a_row_per_point() {
 
 #[test]
 fn bad_input_gets_one_clear_line_and_a_non_zero_exit() {
-    let dir = std::env::temp_dir().join(format!("twoclocks-bad-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let bad = dir.join("bad.csv");
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.csv");
     std::fs::write(&bad, "event_time_ms,proc_time_ms,key\n1,2,a\n3,soon,b\n").unwrap();
     let o = twoclocks(&["run", "--input", bad.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
@@ -127,7 +124,7 @@ fn bad_input_gets_one_clear_line_and_a_non_zero_exit() {
         "{err}"
     );
 
-    let missing = dir.join("missing.csv");
+    let missing = dir.path().join("missing.csv");
     let o = twoclocks(&["run", "--input", missing.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("cannot open"));
@@ -152,7 +149,6 @@ fn bad_input_gets_one_clear_line_and_a_non_zero_exit() {
         assert!(err.starts_with("twoclocks: "), "{args:?}: {err}");
         assert!(!stderr(&o).contains("panicked"), "{args:?}: {}", stderr(&o));
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -19,12 +19,12 @@ fn refused(args: &[&str]) -> String {
     err
 }
 
-fn temp_file(name: &str, contents: &[u8]) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("twoclocks-errors-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
+/// A file `name` holding `contents`, in a folder of its own (gone when the folder is dropped).
+fn temp_file(name: &str, contents: &[u8]) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
     std::fs::write(&path, contents).unwrap();
-    path
+    (dir, path)
 }
 
 #[test]
@@ -45,7 +45,7 @@ fn a_long_value_is_cut_with_its_length() {
         assert!(err.contains("(100000 characters)"), "{err}");
     }
     let field = "7".repeat(1 << 20);
-    let path = temp_file(
+    let (_dir, path) = temp_file(
         "long.csv",
         format!("event_time_ms,proc_time_ms,key\n1,{field}x,a\n").as_bytes(),
     );
@@ -125,14 +125,14 @@ fn the_ui_without_a_terminal_says_what_to_do() {
 
 #[test]
 fn a_log_with_a_control_character_or_a_blank_line_is_refused() {
-    let path = temp_file(
+    let (_dir, path) = temp_file(
         "nul.csv",
         b"event_time_ms,proc_time_ms,key\n1,2,a\n3,4,b\0\n",
     );
     let err = refused(&["run", "--input", path.to_str().unwrap()]);
     assert!(err.contains("nul.csv, line 3, column 6:"), "{err}");
     assert!(err.contains("U+0000"), "{err}");
-    let path = temp_file(
+    let (_dir, path) = temp_file(
         "blank.csv",
         b"event_time_ms,proc_time_ms,key\n1,2,a\n\n3,4,b\n",
     );

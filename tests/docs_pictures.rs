@@ -72,9 +72,8 @@ fn the_guides_pictures_are_the_screens_drawn_today() {
 #[test]
 fn the_advisors_picture_is_the_one_it_draws_today() {
     let path = format!("{}/docs/advise.svg", env!("CARGO_MANIFEST_DIR"));
-    let dir = std::env::temp_dir().join(format!("twoclocks-docs-advise-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let drawn = dir.join("advise.svg");
+    let dir = tempfile::tempdir().unwrap();
+    let drawn = dir.path().join("advise.svg");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_twoclocks"))
         .args(["advise", "--plot"])
         .arg(&drawn)
@@ -86,7 +85,6 @@ fn the_advisors_picture_is_the_one_it_draws_today() {
         String::from_utf8_lossy(&out.stderr)
     );
     let got = std::fs::read_to_string(&drawn).unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
     if std::env::var_os("TWOCLOCKS_WRITE_GOLDEN").is_some() {
         std::fs::write(&path, &got).unwrap();
     }

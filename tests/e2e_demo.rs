@@ -11,7 +11,7 @@ use std::process::Command;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use pty_common::{temp_dir, ui_in, DEADLINE};
+use pty_common::{ui_in, DEADLINE};
 
 const COLS: u16 = 100;
 const ROWS: u16 = 30;
@@ -52,9 +52,10 @@ fn play_cast(path: &Path) -> String {
 
 #[test]
 fn a_recorded_demo_replays_and_its_cast_shows_what_the_terminal_showed() {
-    let dir = temp_dir("demo");
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
     let mut s = ui_in(
-        &dir,
+        dir,
         (COLS, ROWS),
         &["--paused", "--record", "demo.rec", "--cast", "demo.cast"],
     );
@@ -99,7 +100,7 @@ fn a_recorded_demo_replays_and_its_cast_shows_what_the_terminal_showed() {
     let mut without_q: Vec<&str> = lines[..lines.len() - 2].to_vec();
     without_q.push(lines[lines.len() - 1]);
     std::fs::write(dir.join("noq.rec"), without_q.join("\n") + "\n").unwrap();
-    let mut r = ui_in(&dir, (COLS, ROWS), &["--paused", "--replay", "noq.rec"]);
+    let mut r = ui_in(dir, (COLS, ROWS), &["--paused", "--replay", "noq.rec"]);
     let replayed = r.wait_for("the replay's end", |t| {
         t.contains("the recording has been played")
     });
@@ -108,17 +109,16 @@ fn a_recorded_demo_replays_and_its_cast_shows_what_the_terminal_showed() {
     r.wait_exit();
 
     // With the q, the replay quits by itself.
-    let mut q = ui_in(&dir, (COLS, ROWS), &["--paused", "--replay", "demo.rec"]);
+    let mut q = ui_in(dir, (COLS, ROWS), &["--paused", "--replay", "demo.rec"]);
     q.wait_exit();
 
     // With other flags it would go through other states: refused, saying which.
-    let (code, err) = twoclocks(&dir, &["--replay", "demo.rec", "--theme", "light"]);
+    let (code, err) = twoclocks(dir, &["--replay", "demo.rec", "--theme", "light"]);
     assert_eq!(code, 2, "{err}");
     assert!(
         err.contains("recorded with --paused") && err.contains("this run has no flags"),
         "{err}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 fn twoclocks(dir: &Path, args: &[&str]) -> (i32, String) {
@@ -135,13 +135,14 @@ fn twoclocks(dir: &Path, args: &[&str]) -> (i32, String) {
 
 #[test]
 fn the_demos_files_are_checked_before_the_ui_opens() {
-    let dir = temp_dir("demo-errors");
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
     std::fs::write(
         dir.join("bad.rec"),
         "twoclocks-record 1\n0 resize 80 24\n9 key Bogus\n",
     )
     .unwrap();
-    let (code, err) = twoclocks(&dir, &["--replay", "bad.rec"]);
+    let (code, err) = twoclocks(dir, &["--replay", "bad.rec"]);
     assert_eq!(code, 2, "{err}");
     assert!(
         err.contains("bad.rec") && err.contains("line 3") && err.contains("not a key"),
@@ -154,14 +155,14 @@ fn the_demos_files_are_checked_before_the_ui_opens() {
         "twoclocks-record 1\n0 resize 80 24\n9 key",
     )
     .unwrap();
-    let (code, err) = twoclocks(&dir, &["--replay", "cut.rec"]);
+    let (code, err) = twoclocks(dir, &["--replay", "cut.rec"]);
     assert_eq!(code, 2);
     assert!(
         err.contains("cut.rec' line 3") && err.contains("truncated"),
         "{err}"
     );
 
-    let (code, err) = twoclocks(&dir, &["--replay", "missing.rec"]);
+    let (code, err) = twoclocks(dir, &["--replay", "missing.rec"]);
     assert_eq!(code, 2);
     assert!(
         err.contains("cannot read") && err.contains("missing.rec"),
@@ -169,7 +170,7 @@ fn the_demos_files_are_checked_before_the_ui_opens() {
     );
 
     for flag in ["--record", "--cast"] {
-        let (code, err) = twoclocks(&dir, &[flag, "no/such/folder/x"]);
+        let (code, err) = twoclocks(dir, &[flag, "no/such/folder/x"]);
         assert_eq!(code, 2, "{flag}: {err}");
         assert!(
             err.contains(&format!("{flag}: folder 'no/such/folder' does not exist")),
@@ -178,31 +179,31 @@ fn the_demos_files_are_checked_before_the_ui_opens() {
     }
 
     // Another flag's error: nothing is left at the paths, nor beside them.
-    let before: usize = std::fs::read_dir(&dir).unwrap().count();
+    let before: usize = std::fs::read_dir(dir).unwrap().count();
     let (code, err) = twoclocks(
-        &dir,
+        dir,
         &["--record", "r.rec", "--cast", "c.cast", "--session", "30s"],
     );
     assert_eq!(code, 2, "{err}");
     assert!(!dir.join("r.rec").exists() && !dir.join("c.cast").exists());
-    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), before);
+    assert_eq!(std::fs::read_dir(dir).unwrap().count(), before);
 
-    let (code, err) = twoclocks(&dir, &["--record", "same", "--cast", "same"]);
+    let (code, err) = twoclocks(dir, &["--record", "same", "--cast", "same"]);
     assert_eq!(code, 2);
     assert!(err.contains("different files"), "{err}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_replay_says_it_is_playing_and_that_it_has_the_keys() {
-    let dir = temp_dir("demo-playing");
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
     // Four seconds of a recording that does nothing but wait, then opens the help.
     std::fs::write(
         dir.join("slow.rec"),
         "twoclocks-record 1\n0 flags [\"--paused\"]\n4000000 key ?\n4000001 end\n",
     )
     .unwrap();
-    let mut r = ui_in(&dir, (COLS, ROWS), &["--paused", "--replay", "slow.rec"]);
+    let mut r = ui_in(dir, (COLS, ROWS), &["--paused", "--replay", "slow.rec"]);
     r.wait_for("the replay's mark", |t| {
         t.contains("▶ replay slow.rec 0:00 / 0:04")
     });
@@ -216,5 +217,4 @@ fn a_replay_says_it_is_playing_and_that_it_has_the_keys() {
     assert!(!end.contains("▶ replay"), "{end}");
     r.press(b"q");
     r.wait_exit();
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -17,6 +17,7 @@ use std::time::Duration;
 
 use portable_pty::CommandBuilder;
 use pty_common::Session;
+use tempfile::TempDir;
 
 /// The binary behind a pipe from a FIFO, in a pseudo-terminal of that size.
 fn live(cols: u16, rows: u16, fifo: &Path, args: &str) -> Session {
@@ -42,16 +43,16 @@ fn arrived(screen: &str) -> Option<(u64, u64)> {
     })
 }
 
-/// A fresh FIFO in the temporary folder.
-fn fifo(name: &str) -> PathBuf {
-    let path = std::env::temp_dir().join(format!("twoclocks-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_file(&path);
+/// A fresh FIFO in a folder of its own (gone, with the FIFO, when the folder is dropped).
+fn fifo() -> (TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("rows");
     let made = std::process::Command::new("mkfifo")
         .arg(&path)
         .status()
         .expect("mkfifo runs");
     assert!(made.success());
-    path
+    (dir, path)
 }
 
 /// Writes rows `from..to` into the producer's end: one event each 100 ms of event time.
@@ -71,7 +72,7 @@ fn write_rows(out: &mut File, from: u32, to: u32) {
 
 #[test]
 fn the_counters_grow_while_the_producer_writes_and_the_end_is_said() {
-    let path = fifo("grow");
+    let (_dir, path) = fifo();
     let mut s = live(120, 40, &path, "--window 2s");
     // Opening the FIFO waits for `cat` to open the other end.
     let mut out = File::create(&path).expect("the FIFO opens");
@@ -101,12 +102,11 @@ fn the_counters_grow_while_the_producer_writes_and_the_end_is_said() {
     s.press(b"\x1b");
     s.press(b"q");
     s.expect_clean_exit();
-    let _ = std::fs::remove_file(&path);
 }
 
 #[test]
 fn ctrl_c_quits_while_the_producer_is_still_writing() {
-    let path = fifo("quit");
+    let (_dir, path) = fifo();
     let mut s = live(80, 24, &path, "");
     let mut out = File::create(&path).expect("the FIFO opens");
     write_rows(&mut out, 0, 10);
@@ -124,5 +124,4 @@ fn ctrl_c_quits_while_the_producer_is_still_writing() {
     });
     s.expect_clean_exit();
     let _ = writer.join();
-    let _ = std::fs::remove_file(&path);
 }

@@ -7,7 +7,7 @@
 
 mod pty_common;
 
-use pty_common::{temp_dir, ui_in};
+use pty_common::ui_in;
 
 /// The caption band's text as one line: the top four rows, each up to the panel beside it.
 fn flat(screen: &str) -> String {
@@ -36,9 +36,10 @@ fn revealed_fate(screen: &str) -> Option<(&'static str, &'static [u8])> {
 
 #[test]
 fn the_room_votes_then_sees_the_inequality_and_a_replay_shows_the_same() {
-    let dir = temp_dir("predict");
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
     let mut s = ui_in(
-        &dir,
+        dir,
         (80, 24),
         &["tour", "--from", "predict-late", "--record", "vote.rec"],
     );
@@ -96,7 +97,7 @@ fn the_room_votes_then_sees_the_inequality_and_a_replay_shows_the_same() {
     without_q.push(lines[lines.len() - 1]);
     std::fs::write(dir.join("noq.rec"), without_q.join("\n") + "\n").unwrap();
     let mut r = ui_in(
-        &dir,
+        dir,
         (80, 24),
         &["tour", "--from", "predict-late", "--replay", "noq.rec"],
     );
@@ -105,13 +106,13 @@ fn the_room_votes_then_sees_the_inequality_and_a_replay_shows_the_same() {
     });
     r.press(b"q");
     r.expect_clean_exit();
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_pane_question_offers_three_values_and_reveals_the_pane() {
-    let dir = temp_dir("predict-pane");
-    let mut s = ui_in(&dir, (80, 24), &["tour", "--from", "predict-pane"]);
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
+    let mut s = ui_in(dir, (80, 24), &["tour", "--from", "predict-pane"]);
     let asked = s.wait_for("the question", |t| {
         flat(t).contains("With what value?") && t.contains("vote 1 2 3")
     });
@@ -124,5 +125,4 @@ fn a_pane_question_offers_three_values_and_reveals_the_pane() {
     assert!(flat(&shown).contains("fired ON_TIME with"), "{shown}");
     s.press(b"q");
     s.expect_clean_exit();
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -224,12 +224,11 @@ proptest! {
     }
 }
 
-/// Small input files the argument vectors may name.
+/// Small input files the argument vectors may name, in a folder of their own.
 fn files() -> &'static [String; 4] {
     static FILES: OnceLock<[String; 4]> = OnceLock::new();
     FILES.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("twoclocks-fuzz-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = tempfile::tempdir().unwrap().keep();
         let write = |name: &str, text: &str| {
             let path = dir.join(name);
             std::fs::write(&path, text).unwrap();

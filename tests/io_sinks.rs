@@ -11,7 +11,7 @@ mod cli_common;
 mod common;
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use cli_common::{path_arg, twoclocks_text};
 use common::{apply, arb_accumulation, Rows};
@@ -20,14 +20,6 @@ use rusqlite::Connection;
 use serde_json::{json, Value};
 use twoclocks::engine::pipeline::{CrashTarget, Pipeline, SinkWrite};
 use twoclocks::engine::{Accumulation, CellId, EngineConfig, SinkKind, WatermarkKind, WindowFn};
-
-/// A fresh folder for one test's files.
-fn folder(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("twoclocks-io-sinks-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 /// Runs `run --format json` with `args`; panics unless it succeeds.
 fn run_json(args: &[&str]) -> Value {
@@ -144,7 +136,8 @@ const CONFIGS: &[&[&str]] = &[
 
 #[test]
 fn jsonl_lines_are_the_json_panes() {
-    let d = folder("jsonl");
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
     for (i, cfg) in CONFIGS.iter().enumerate() {
         let file = d.join(format!("{i}.jsonl"));
         let mut args = cfg.to_vec();
@@ -184,7 +177,8 @@ fn jsonl_to_standard_output_leaves_the_answer_on_standard_error() {
 
 #[test]
 fn sqlite_after_a_clean_run_holds_the_panes_and_the_final_values() {
-    let d = folder("clean");
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
     for (i, cfg) in CONFIGS.iter().enumerate() {
         let db = d.join(format!("{i}.db"));
         let mut args = cfg.to_vec();
@@ -287,7 +281,8 @@ impl Draw {
 
 #[test]
 fn random_crash_schedules_leave_the_exactly_once_kinds_as_the_clean_run() {
-    let d = folder("crashes");
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
     let mut draw = Draw(0x5eed);
     let (mut reached, mut over) = (0, 0);
     for case in 0..30 {
@@ -387,7 +382,8 @@ fn random_crash_schedules_leave_the_exactly_once_kinds_as_the_clean_run() {
 
 #[test]
 fn a_path_that_cannot_be_written_is_one_error_before_any_work() {
-    let d = folder("paths");
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
     let existing = d.join("old.db");
     std::fs::write(&existing, "an old run").unwrap();
     let readonly = d.join("ro.jsonl");
@@ -397,10 +393,10 @@ fn a_path_that_cannot_be_written_is_one_error_before_any_work() {
     std::fs::set_permissions(&readonly, perm).unwrap();
     let cases: Vec<(Vec<String>, &str)> = vec![
         (
-            vec![format!("sqlite:{}/missing/x.db", path_arg(&d))],
+            vec![format!("sqlite:{}/missing/x.db", path_arg(d))],
             "does not exist",
         ),
-        (vec![format!("jsonl:{}", path_arg(&d))], "is a directory"),
+        (vec![format!("jsonl:{}", path_arg(d))], "is a directory"),
         (
             vec![format!("sqlite:{}", path_arg(&existing))],
             "--force replaces it",
@@ -410,7 +406,7 @@ fn a_path_that_cannot_be_written_is_one_error_before_any_work() {
             "read-only",
         ),
         (
-            vec![format!("jsonl:{}/old.db/x", path_arg(&d))],
+            vec![format!("jsonl:{}/old.db/x", path_arg(d))],
             "is not a folder",
         ),
         (vec!["csv:x".into()], "not an output kind"),
@@ -418,9 +414,9 @@ fn a_path_that_cannot_be_written_is_one_error_before_any_work() {
         (vec!["nothing".into()], "jsonl:FILE"),
         (
             vec![
-                format!("jsonl:{}/a.jsonl", path_arg(&d)),
+                format!("jsonl:{}/a.jsonl", path_arg(d)),
                 "--output".into(),
-                format!("jsonl:{}/./a.jsonl", path_arg(&d)),
+                format!("jsonl:{}/./a.jsonl", path_arg(d)),
             ],
             "name the same file",
         ),

@@ -7,8 +7,9 @@
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
+use tempfile::TempDir;
 use twoclocks::engine::Stream;
 use twoclocks::io::source::{
     read_source, read_source_from, Arrival, InputFormat, OnBadRow, SourceOptions, SourceReport,
@@ -17,10 +18,12 @@ use twoclocks::io::source::{
 
 const CSV: &str = "event_time_ms,proc_time_ms,key\n1000,1500,a\n2000,2600,b\n500,3000,a\n";
 
+/// A folder of this file's own for its inputs, made once (each test names its files apart).
 fn dir() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("twoclocks-io-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    static DIR: OnceLock<TempDir> = OnceLock::new();
+    DIR.get_or_init(|| tempfile::tempdir().unwrap())
+        .path()
+        .to_path_buf()
 }
 
 fn file(name: &str, contents: &[u8]) -> PathBuf {

@@ -168,13 +168,11 @@ fn a_bad_or_truncated_recording_is_an_error_with_its_line() {
         assert!(w.contains(why), "{text:?}: {w}");
     }
     // Through the file: the error names it and the line.
-    let dir = std::env::temp_dir().join(format!("twoclocks-rec-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("cut.rec");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cut.rec");
     std::fs::write(&path, format!("{h}\n0 resize 80 24\n40 key")).unwrap();
     let e = format!("{:#}", record::load(&path).unwrap_err());
     assert!(e.contains("cut.rec") && e.contains("line 3"), "{e}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A small screen with what the SVG writer must get right: colours (named, indexed, RGB,
@@ -260,19 +258,18 @@ fn the_svg_of_a_whole_screen_is_well_formed_in_every_theme() {
 
 #[test]
 fn saving_writes_both_files_and_never_overwrites() {
-    let dir = std::env::temp_dir().join(format!("twoclocks-save-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
     let buf = known_screen();
-    let (svg1, txt1) = export::save(&buf, &dir, "2026-12-04-081500").unwrap();
+    let (svg1, txt1) = export::save(&buf, dir, "2026-12-04-081500").unwrap();
     assert!(svg1.ends_with("twoclocks-2026-12-04-081500.svg"));
     assert!(txt1.ends_with("twoclocks-2026-12-04-081500.txt"));
-    let (svg2, _) = export::save(&buf, &dir, "2026-12-04-081500").unwrap();
+    let (svg2, _) = export::save(&buf, dir, "2026-12-04-081500").unwrap();
     assert!(svg2.ends_with("twoclocks-2026-12-04-081500-2.svg"));
     assert_eq!(std::fs::read_to_string(&txt1).unwrap(), text::text(&buf));
     // A folder that is not there: an error that says which file, no panic.
     let e = export::save(&buf, &dir.join("missing"), "x").unwrap_err();
     assert!(e.contains("missing"), "{e}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

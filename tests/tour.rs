@@ -314,9 +314,8 @@ fn bad_tour_files_name_the_file_the_line_and_the_field() {
 
 #[test]
 fn the_binary_refuses_a_bad_tour_before_the_ui_opens() {
-    let dir = std::env::temp_dir().join(format!("twoclocks-tour-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("bad.toml");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.toml");
     std::fs::write(&path, format!("{GOOD_STEP}scenario = \"rainy\"\n")).unwrap();
     let (code, _, err) = cli_common::twoclocks_text(&["tour", "--tour", path.to_str().unwrap()]);
     assert_eq!(code, 2, "{err}");
@@ -332,7 +331,6 @@ fn the_binary_refuses_a_bad_tour_before_the_ui_opens() {
         "{err}"
     );
     assert!(!err.contains("line"), "{err}");
-    std::fs::remove_dir_all(&dir).ok();
     // A good tour with no terminal to draw in: one line, exit code 2.
     let (code, _, err) = cli_common::twoclocks_text(&["tour"]);
     assert_eq!(code, 2, "{err}");
@@ -375,9 +373,8 @@ fn a_frontier_swept_for_the_step_before_is_not_taken_for_another_stream() {
 
 #[test]
 fn a_tour_can_be_recorded_and_a_recording_of_something_else_is_refused() {
-    let dir = std::env::temp_dir().join(format!("twoclocks-tour-rec-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let rec = dir.join("plain.rec");
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("plain.rec");
     std::fs::write(&rec, "twoclocks-record 1\n0 flags []\n5 end\n").unwrap();
     let (code, _, err) = cli_common::twoclocks_text(&["tour", "--replay", rec.to_str().unwrap()]);
     assert_eq!(code, 2, "{err}");
@@ -387,7 +384,6 @@ fn a_tour_can_be_recorded_and_a_recording_of_something_else_is_refused() {
         cli_common::twoclocks_text(&["tour", "--record", "same.rec", "--cast", "same.rec"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("three different files"), "{err}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -695,9 +691,8 @@ fn the_binary_opens_from_a_step_and_refuses_an_unknown_one() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("needs a terminal"), "{err}");
     // Another tour's names.
-    let dir = std::env::temp_dir().join(format!("twoclocks-tour-from-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("mine.toml");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mine.toml");
     std::fs::write(&path, format!("{GOOD_STEP}name = \"mine\"\n")).unwrap();
     let p = path.to_str().unwrap();
     let (code, _, err) = cli_common::twoclocks_text(&["tour", "--tour", p, "--from", "ttl"]);
@@ -706,7 +701,6 @@ fn the_binary_opens_from_a_step_and_refuses_an_unknown_one() {
         err.contains("one of mine, or a number from 1 to 1"),
         "{err}"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

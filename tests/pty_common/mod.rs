@@ -1,11 +1,11 @@
 //! What the end-to-end tests share: a program in a pseudo-terminal, its output parsed by a
 //! terminal emulator as it draws, keys written to it, and its exit waited for; the binary
-//! started so in a fresh scratch directory.
+//! started so in a given directory.
 
 #![allow(dead_code)]
 
 use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -22,15 +22,6 @@ pub fn ui_in(dir: &Path, (cols, rows): (u16, u16), args: &[&str]) -> Session {
     cmd.args(args);
     cmd.cwd(dir);
     Session::start(cmd, cols, rows)
-}
-
-/// An empty scratch directory for the test `name`, made anew (left over from an earlier run,
-/// it is emptied first).
-pub fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("twoclocks-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
 }
 
 /// A program running in a pseudo-terminal, its screen parsed as it draws.
