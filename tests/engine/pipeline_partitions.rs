@@ -7,11 +7,9 @@
 //! the exactly-once sinks equal a clean run's. On the command line: `--outage`,
 //! `--idle-timeout` and `--partition-by`, their JSON and their errors.
 
-mod cli_common;
-use cli_common::{json, twoclocks_text as twoclocks};
+use crate::cli_common::{json, twoclocks_text as twoclocks};
 
-mod common;
-use common::{arb_accumulation, arb_stream};
+use crate::common::{arb_accumulation, arb_stream};
 
 use std::collections::BTreeMap;
 

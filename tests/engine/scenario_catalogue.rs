@@ -4,10 +4,7 @@
 //! scenario shows what it is for: the outage stalls the combined watermark for about 90 s,
 //! sessions merge late, the lesson has every fate and pane timing.
 
-mod cli_common;
-use cli_common::output;
-
-mod ui_common;
+use crate::cli_common::output;
 
 use std::collections::BTreeMap;
 
@@ -20,7 +17,7 @@ use twoclocks::engine::timeline::{truth, Timeline};
 use twoclocks::tui::app::{Action, App, JobPreset};
 use twoclocks::tui::app_for;
 
-use ui_common::{act, drawn_text, tick};
+use crate::ui_common::{act, drawn_text, tick};
 
 fn json(args: &[&str]) -> Value {
     let out = output(args).unwrap_or_else(|e| panic!("{args:?}: {e}"));

@@ -7,8 +7,7 @@
 //! or in the replay after it, never both and never neither, and at-least-once barriers do not; the
 //! reference's five-crash schedule gives 40 groups and 20 000 events, identical.
 
-mod common;
-use common::{
+use crate::common::{
     arb_accumulation, arb_grace, arb_pipeline_of, arb_pipeline_watermark, arb_stream, plus,
     run_with_crashes,
 };

@@ -4,8 +4,7 @@
 //! under any crash schedule the idempotent and transactional sinks equal the clean run and the
 //! additive sink over-counts by exactly the replayed panes.
 
-mod common;
-use common::arb_stream;
+use crate::common::arb_stream;
 
 use std::collections::BTreeMap;
 

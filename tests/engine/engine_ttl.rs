@@ -7,11 +7,9 @@
 //! resumes exactly, the command line's errors, and as properties kept + dropped = seen and
 //! each key's segments between expirations add up to its truth.
 
-mod cli_common;
-use cli_common::twoclocks;
+use crate::cli_common::twoclocks;
 
-mod common;
-use common::{arb_pipeline_of, arb_stream, crash_and_compare};
+use crate::common::{arb_pipeline_of, arb_stream, crash_and_compare};
 
 use std::collections::BTreeMap;
 

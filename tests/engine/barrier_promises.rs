@@ -2,8 +2,7 @@
 //! (`docs/jobs-and-crashes.md`) next to the aligned and unaligned modes' exactly-once: after
 //! crashes a window's final value may be over the clean run's, never under it.
 
-mod common;
-use common::{arb_grace, arb_stream, run_with_crashes};
+use crate::common::{arb_grace, arb_stream, run_with_crashes};
 
 use proptest::prelude::*;
 use twoclocks::engine::pipeline::{CheckpointMode, PipelineConfig};

@@ -6,10 +6,9 @@
 //! unlike work, and the engine's fast path for calm arrivals is checked against rules written
 //! plainly.
 
-mod common;
-use common::arb_accumulation;
+use crate::common::arb_accumulation;
 
-#[path = "../benches/plain/mod.rs"]
+#[path = "../../benches/plain/mod.rs"]
 mod plain;
 
 use plain::Plain;

@@ -15,11 +15,10 @@
 //!
 //! The property tests run a few dozen cases; `ten_thousand_schedules` (ignored) runs many
 //! more, once, and prints how many diverged in each mode:
-//! `cargo test --release --test exactly_once_short_intervals -- --ignored --nocapture`
+//! `cargo test --release --test engine ten_thousand_schedules -- --ignored --nocapture`
 //! (`SCHEDULES=N` sets how many).
 
-mod common;
-use common::{apply, arb_accumulation, arb_grace, arb_pipeline_watermark, plus, Rows};
+use crate::common::{apply, arb_accumulation, arb_grace, arb_pipeline_watermark, plus, Rows};
 
 use std::collections::BTreeMap;
 

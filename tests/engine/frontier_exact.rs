@@ -3,9 +3,7 @@
 //! processing order or not), every window function, every watermark family, any lag and grace
 //! (infinite and negative ones included), whichever path the sweep takes (search or runs).
 
-mod common;
-
-use common::arb_stream;
+use crate::common::arb_stream;
 use proptest::prelude::*;
 use twoclocks::engine::frontier::{point, sweep};
 use twoclocks::engine::stream::Event;

@@ -2,8 +2,7 @@
 //! the oracle) apart from those still open, the counters' records read, and the same figures at
 //! the end of the stream as the command line reports.
 
-mod ui_common;
-use ui_common::{act, job, job_at, screen};
+use crate::ui_common::{act, job, job_at, screen};
 
 use twoclocks::tui::app::Action;
 

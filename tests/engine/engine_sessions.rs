@@ -6,8 +6,7 @@
 //! accumulation mode; the sweep equals one run per point; and the parallel pipeline keeps
 //! exactly-once sinks under any crash schedule.
 
-mod common;
-use common::{arb_pipeline_of, arb_stream, crash_and_compare};
+use crate::common::{arb_pipeline_of, arb_stream, crash_and_compare};
 
 use std::collections::BTreeMap;
 
