@@ -7,14 +7,11 @@
 //! as a property: the writes the pipeline records, carried out as the database carries them
 //! out, hold what the engine's sink of each kind holds, and recording them changes nothing.
 
-mod cli_common;
-mod common;
-
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use cli_common::{path_arg, twoclocks_text};
-use common::{apply, arb_accumulation, Rows};
+use crate::cli_common::{path_arg, twoclocks_text};
+use crate::common::{apply, arb_accumulation, arb_pipeline_of, arb_stream, Rows};
 use proptest::prelude::*;
 use rusqlite::Connection;
 use serde_json::{json, Value};
@@ -487,8 +484,8 @@ proptest! {
     /// changes no figure of the run.
     #[test]
     fn the_recorded_writes_hold_what_the_engines_sinks_hold(
-        stream in common::arb_stream(400, 4),
-        cfg in common::arb_pipeline_of(arb_engine(), 4),
+        stream in arb_stream(400, 4),
+        cfg in arb_pipeline_of(arb_engine(), 4),
         crashes in prop::collection::vec(0.0f64..1.1, 0..4),
     ) {
         let t0 = stream.events.first().map_or(0.0, |e| e.proc_time);

@@ -5,8 +5,7 @@
 //! order and a perfect watermark make the run again, to the same answer; side by side, B
 //! grows with A.
 
-mod ui_common;
-use ui_common::screen;
+use crate::ui_common::screen;
 
 use std::time::Duration;
 

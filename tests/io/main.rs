@@ -1,0 +1,15 @@
+//! The inputs' and outputs' tests, one test binary for all of them: reading a user's log in
+//! every format and compression with its errors, a live input growing batch by batch, and the
+//! sinks `run --output` writes (JSON Lines and SQLite, after clean runs and crashes).
+//! `cargo test --test io` runs them; `cargo test --test io io_sinks::` one file's.
+
+#[path = "../cli_common/mod.rs"]
+mod cli_common;
+#[path = "../common/mod.rs"]
+mod common;
+#[path = "../ui_common/mod.rs"]
+mod ui_common;
+
+mod io_sinks;
+mod io_sources;
+mod live_input;
