@@ -3,6 +3,7 @@
 //! changes, `TWOCLOCKS_WRITE_GOLDEN=1 cargo test --test docs_pictures` writes them anew.
 
 mod tour_common;
+mod ui_common;
 
 use ratatui::buffer::Buffer;
 use tour_common::{act, frame, tour_in};

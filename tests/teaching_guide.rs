@@ -21,6 +21,7 @@
 //! figure anew from the program.
 
 mod tour_common;
+mod ui_common;
 
 use std::process::Command;
 

@@ -9,14 +9,10 @@ use twoclocks::tui::app::App;
 use twoclocks::tui::theme::Theme;
 use twoclocks::tui::tour::Tour;
 
-/// The UI tests' helpers, whose key press and terminal drawing the tour tests use too (a tour
-/// test file reaches them here, as one file may load the module only once).
-#[path = "../ui_common/mod.rs"]
-pub mod ui_common;
 /// Presses `action` and lets the work it queued finish.
-pub use ui_common::act_settled as act;
+pub use crate::ui_common::act_settled as act;
 /// The screen drawn at `w` × `h`, through a test terminal.
-pub use ui_common::buffer as frame;
+pub use crate::ui_common::buffer as frame;
 
 /// The built-in tour on its first step, dark theme.
 pub fn tour() -> App {

@@ -4,7 +4,9 @@
 //! with B's dials; a click on B's plot inspecting the event in both; the refusal on big inputs; and the screens at 80×24 and 120×40, a single
 //! run and the outage job (A with an idle timeout, B without).
 
-mod ui_common;
+use crate::kept_snapshots::assert_snapshot;
+
+use crate::ui_common;
 
 use std::time::Duration;
 
@@ -16,7 +18,7 @@ use twoclocks::tui::app::{update, Action, App, Dial, Msg};
 use twoclocks::tui::app_for;
 use twoclocks::tui::theme::Theme;
 
-use ui_common::{act, app, drawn_text, said, tick};
+use crate::ui_common::{act, app, drawn_text, said, tick};
 
 /// B, pinned.
 fn b(a: &App) -> &App {
@@ -272,7 +274,7 @@ fn snapshots_single_side_by_side() {
             "{s}"
         );
         assert!(s.contains(" B · lag 20s"), "{s}");
-        insta::assert_snapshot!(format!("side_single_{w}x{h}"), s);
+        assert_snapshot!(format!("side_single_{w}x{h}"), s);
     }
     let s = drawn_text(&mut a, (200, 60));
     assert!(s.contains(" B · lag 20s grace 0s"), "{s}");
@@ -286,7 +288,7 @@ fn snapshots_outage_job_idle_against_none() {
         assert!(s.contains(" A · lag 20s idle 10s"), "{s}");
         assert!(s.contains(" B · lag 20s idle off"), "{s}");
         assert!(s.contains("stall"), "B's stall is said: {s}");
-        insta::assert_snapshot!(format!("side_outage_{w}x{h}"), s);
+        assert_snapshot!(format!("side_outage_{w}x{h}"), s);
     }
 }
 

@@ -3,10 +3,11 @@
 //! golden files; `z` leaves the plot alone on the screen, clicks on it still inspect and the
 //! other keys still act; `s` asks the shell for a save and the state does no I/O.
 
-mod ui_common;
+use crate::ui_common;
 
 use std::time::Duration;
 
+use crate::ui_common::{act, app};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -14,7 +15,6 @@ use ratatui::style::{Color, Modifier, Style};
 use twoclocks::tui::app::{update, Action, App, Msg};
 use twoclocks::tui::export::{self, svg, text};
 use twoclocks::tui::record::{self, Entry, Input, HEADER};
-use ui_common::{act, app};
 
 fn draw(a: &App) -> Buffer {
     let area = Rect::new(0, 0, a.size.0, a.size.1);

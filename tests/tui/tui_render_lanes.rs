@@ -4,7 +4,7 @@
 //! and staying level with idleness, the expirations of keyed state marked, the samples'
 //! bounded number, and the panels at 80×24, 120×40 and 200×60.
 
-mod ui_common;
+use crate::kept_snapshots::assert_snapshot;
 
 use std::sync::Arc;
 
@@ -23,7 +23,7 @@ use twoclocks::tui::theme::Theme;
 use twoclocks::tui::view;
 use twoclocks::tui::{app_for, Options};
 
-use ui_common::*;
+use crate::ui_common::*;
 
 /// Turns the idle-timeout dial `steps` steps up (job mode).
 fn idle_up(a: &mut App, steps: usize) {
@@ -71,19 +71,19 @@ fn panel_text(a: &App, r: ratatui::layout::Rect) -> String {
 #[test]
 fn snapshot_job_outage_without_idleness() {
     let mut a = outage(0);
-    insta::assert_snapshot!("job_outage_120x40", screen_of(&mut a, 120, 40).backend());
-    insta::assert_snapshot!("job_outage_80x24", screen_of(&mut a, 80, 24).backend());
+    assert_snapshot!("job_outage_120x40", screen_of(&mut a, 120, 40).backend());
+    assert_snapshot!("job_outage_80x24", screen_of(&mut a, 80, 24).backend());
 }
 
 #[test]
 fn snapshot_job_outage_with_an_idle_timeout() {
     let mut a = outage(2);
     assert_eq!(a.dials.idle_timeout, Some(10_000.0));
-    insta::assert_snapshot!(
+    assert_snapshot!(
         "job_outage_idle_10s_120x40",
         screen_of(&mut a, 120, 40).backend()
     );
-    insta::assert_snapshot!(
+    assert_snapshot!(
         "job_outage_idle_10s_80x24",
         screen_of(&mut a, 80, 24).backend()
     );

@@ -2,13 +2,11 @@
 //! kept with their processing time, the read model's partitions equal an engine run with the
 //! same outage, and a dial change re-runs to the same outage.
 
-mod ui_common;
-
 use twoclocks::engine::job_timeline::{Intervention, Press};
 use twoclocks::engine::pipeline::{Outage, Pipeline};
 use twoclocks::tui::app::{Action, App};
 
-use ui_common::*;
+use crate::ui_common::*;
 
 /// The engine alone: the job's pipeline with these outages, stepped to processing time `t`
 /// as the job is (every step due by then).

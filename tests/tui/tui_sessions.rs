@@ -3,8 +3,7 @@
 //! merges against the engine's rules and the oracle, and each key's resets under a TTL
 //! against the processor's counters and its truth.
 
-mod ui_common;
-use ui_common::act;
+use crate::ui_common::act;
 
 use std::time::Duration;
 

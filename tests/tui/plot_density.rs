@@ -3,8 +3,7 @@
 //! dropped events, classroom and stormy streams look different, and an inspected late or
 //! dropped event has its inequality drawn on its row.
 
-mod ui_common;
-use ui_common::{buffer, timeline};
+use crate::ui_common::{buffer, timeline};
 
 use std::time::Duration;
 

@@ -3,9 +3,9 @@
 //! step that selects a window has the window and its panes on the plot, and the crash step
 //! shows the crash and the replay on the plot, after Esc too.
 
-mod tour_common;
+use crate::kept_snapshots::assert_snapshot;
 
-use tour_common::{act, screen, tour};
+use crate::tour_common::{act, screen, tour};
 use twoclocks::engine::window::CellId;
 use twoclocks::tui::app::{Action, App};
 use twoclocks::tui::tour::Tour;
@@ -224,7 +224,7 @@ fn snapshot_every_step_at_both_sizes() {
         let name = name.unwrap_or_else(|| format!("step{:02}", k + 1));
         for (w, h) in SIZES {
             let s = screen(a, w, h);
-            insta::assert_snapshot!(format!("{name}_{w}x{h}"), s);
+            assert_snapshot!(format!("{name}_{w}x{h}"), s);
         }
     });
 }

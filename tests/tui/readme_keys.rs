@@ -1,6 +1,6 @@
 //! The keys table of the guide's screen page (`docs/screen.md`) is the one the keymap writes
 //! (`keymap::keys_table`), so the two cannot drift apart. To write it again after changing the keymap:
-//! `TWOCLOCKS_WRITE_README=1 cargo test --test readme_keys`.
+//! `TWOCLOCKS_WRITE_README=1 cargo test --test tui readme_keys`.
 
 use twoclocks::tui::keymap::keys_table;
 
@@ -27,7 +27,7 @@ fn the_guides_keys_table_is_the_keymaps() {
     }
     panic!(
         "docs/screen.md's keys table is not the keymap's: run \
-         TWOCLOCKS_WRITE_README=1 cargo test --test readme_keys\n--- docs/screen.md\n{}--- keymap\n{want}",
+         TWOCLOCKS_WRITE_README=1 cargo test --test tui readme_keys\n--- docs/screen.md\n{}--- keymap\n{want}",
         &readme[body..end]
     );
 }

@@ -5,8 +5,7 @@
 //! `view::text`), no title may be cut by a corner, and two texts must not run into each other.
 //! Then the space: the plot takes what the other panels do not need.
 
-mod ui_common;
-use ui_common::{act_settled, drawn, row_text};
+use crate::ui_common::{act_settled, drawn, row_text};
 
 use std::sync::OnceLock;
 use std::time::Duration;

@@ -5,15 +5,13 @@
 //! choices hold the pane that fires. Tour files with a bad `predict` are refused with the
 //! file, line and field.
 
-mod tour_common;
-
 use twoclocks::engine::predict::{self, Ask, Question, FATES};
 use twoclocks::engine::Fate;
 use twoclocks::tui::app::{Action, App};
 use twoclocks::tui::theme::Theme;
 use twoclocks::tui::tour::Tour;
 
-use tour_common::{act, tour_from};
+use crate::tour_common::{act, tour_from};
 
 fn caption(a: &App) -> String {
     twoclocks::tui::view::caption::text(a).unwrap()

@@ -15,7 +15,7 @@ use twoclocks::tui::theme::Theme;
 use twoclocks::tui::tour::Tour;
 use twoclocks::tui::view;
 
-const FONT: &[u8] = include_bytes!("fonts/DejaVuSansMono.ttf");
+const FONT: &[u8] = include_bytes!("../fonts/DejaVuSansMono.ttf");
 
 fn drawn(a: &mut App, w: u16, h: u16) -> String {
     update(a, Msg::Resize(w, h), Duration::ZERO);

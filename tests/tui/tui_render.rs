@@ -2,8 +2,9 @@
 //! 80×24 and 50×15; buffer assertions for the styles that carry meaning; and a size matrix
 //! that must never panic.
 
-mod ui_common;
-use ui_common::{act, base, buffer, terminal};
+use crate::kept_snapshots::assert_snapshot;
+
+use crate::ui_common::{act, base, buffer, terminal};
 
 use std::time::Duration;
 
@@ -31,7 +32,7 @@ fn midway(theme: Theme) -> App {
 #[test]
 fn snapshot_full_120x40_midway() {
     let mut a = midway(Theme::dark());
-    insta::assert_snapshot!("full_120x40_midway", terminal(&mut a, 120, 40).backend());
+    assert_snapshot!("full_120x40_midway", terminal(&mut a, 120, 40).backend());
 }
 
 #[test]
@@ -47,7 +48,7 @@ fn snapshot_full_120x40_dashboard_end_inspected() {
         .iter()
         .rposition(|f| *f == twoclocks::engine::Fate::Dropped);
     a.selection.inspected = dropped;
-    insta::assert_snapshot!(
+    assert_snapshot!(
         "full_120x40_dashboard_end_inspected",
         terminal(&mut a, 120, 40).backend()
     );
@@ -56,20 +57,20 @@ fn snapshot_full_120x40_dashboard_end_inspected() {
 #[test]
 fn snapshot_compact_80x24_midway() {
     let mut a = midway(Theme::mono());
-    insta::assert_snapshot!("compact_80x24_midway", terminal(&mut a, 80, 24).backend());
+    assert_snapshot!("compact_80x24_midway", terminal(&mut a, 80, 24).backend());
 }
 
 #[test]
 fn snapshot_compact_80x24_help() {
     let mut a = midway(Theme::mono());
     act(&mut a, Action::Help);
-    insta::assert_snapshot!("compact_80x24_help", terminal(&mut a, 80, 24).backend());
+    assert_snapshot!("compact_80x24_help", terminal(&mut a, 80, 24).backend());
 }
 
 #[test]
 fn snapshot_too_small_50x15() {
     let mut a = midway(Theme::dark());
-    insta::assert_snapshot!("too_small_50x15", terminal(&mut a, 50, 15).backend());
+    assert_snapshot!("too_small_50x15", terminal(&mut a, 50, 15).backend());
 }
 
 /// The job crashed at 265 s (the 180–240 s window had just fired), then replaying for 3 s.
@@ -93,7 +94,7 @@ fn snapshot_full_120x40_job_after_a_crash() {
         said.contains("; restored checkpoint #26 (taken at 260.0 s"),
         "{said}"
     );
-    insta::assert_snapshot!(
+    assert_snapshot!(
         "full_120x40_job_after_a_crash",
         terminal(&mut a, 120, 40).backend()
     );
@@ -103,7 +104,7 @@ fn snapshot_full_120x40_job_after_a_crash() {
 fn snapshot_compact_80x24_job_after_a_crash() {
     let mut a = crashed(Theme::dark());
     a.crash_pick = Some(2);
-    insta::assert_snapshot!(
+    assert_snapshot!(
         "compact_80x24_job_after_a_crash",
         terminal(&mut a, 80, 24).backend()
     );
@@ -357,7 +358,7 @@ fn snapshot_compact_80x24_help_scrolled() {
     for _ in 0..10 {
         act(&mut a, Action::FocusNext);
     }
-    insta::assert_snapshot!(
+    assert_snapshot!(
         "compact_80x24_help_scrolled",
         terminal(&mut a, 80, 24).backend()
     );
@@ -516,7 +517,7 @@ fn snapshot_topology_during_an_outage() {
     for (w, h) in [(120, 40), (80, 24)] {
         let panel = topology_panel(&mut a, w, h);
         assert!(panel.contains("out since"), "{panel}");
-        insta::assert_snapshot!(format!("topology_{w}x{h}_partition_cut_off"), panel);
+        assert_snapshot!(format!("topology_{w}x{h}_partition_cut_off"), panel);
     }
 }
 
@@ -597,14 +598,14 @@ fn snapshot_sessions_120x40() {
         count(&buf, view::plot::SESSION_START) > 20,
         "sessions in lanes"
     );
-    insta::assert_snapshot!("sessions_120x40", terminal(&mut a, 120, 40).backend());
+    assert_snapshot!("sessions_120x40", terminal(&mut a, 120, 40).backend());
 }
 
 #[test]
 fn snapshot_sessions_80x24() {
     let mut a = sessions(Theme::mono());
     act(&mut a, Action::CycleKey);
-    insta::assert_snapshot!("sessions_80x24", terminal(&mut a, 80, 24).backend());
+    assert_snapshot!("sessions_80x24", terminal(&mut a, 80, 24).backend());
 }
 
 #[test]
@@ -615,13 +616,13 @@ fn snapshot_global_ttl_120x40() {
         count(&buf, view::plot::EXPIRY) > 0,
         "expirations on the axis"
     );
-    insta::assert_snapshot!("global_ttl_120x40", terminal(&mut a, 120, 40).backend());
+    assert_snapshot!("global_ttl_120x40", terminal(&mut a, 120, 40).backend());
 }
 
 #[test]
 fn snapshot_global_ttl_80x24() {
     let mut a = global_ttl(Theme::mono());
-    insta::assert_snapshot!("global_ttl_80x24", terminal(&mut a, 80, 24).backend());
+    assert_snapshot!("global_ttl_80x24", terminal(&mut a, 80, 24).backend());
 }
 
 #[test]

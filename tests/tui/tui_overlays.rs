@@ -3,8 +3,7 @@
 //! inspected event's row in sight; the crash report says how to close it at 80×24 too; the
 //! watermark panel's gap history is scaled to the gaps it shows and says its scale.
 
-mod ui_common;
-use ui_common::{act_settled, base, drawn};
+use crate::ui_common::{act_settled, base, drawn};
 
 use std::time::Duration;
 

@@ -4,8 +4,9 @@
 //! again bringing the panels back; both meet WCAG AA in every theme. Snapshots on ratatui's
 //! TestBackend.
 
-mod ui_common;
-use ui_common::{act, buffer, terminal, use_of};
+use crate::kept_snapshots::assert_snapshot;
+
+use crate::ui_common::{act, buffer, terminal, use_of};
 
 use ratatui::buffer::Buffer;
 use ratatui::style::Style;
@@ -119,7 +120,7 @@ fn the_lesson_draws_an_early_an_on_time_and_a_late_pane_with_their_values() {
 #[test]
 fn snapshot_pane_bars_lesson_120x40() {
     let mut a = lesson("dark");
-    insta::assert_snapshot!(
+    assert_snapshot!(
         "pane_bars_lesson_120x40",
         terminal(&mut a, 120, 40).backend()
     );
@@ -128,7 +129,7 @@ fn snapshot_pane_bars_lesson_120x40() {
 #[test]
 fn snapshot_pane_bars_lesson_80x24() {
     let mut a = lesson("mono");
-    insta::assert_snapshot!("pane_bars_lesson_80x24", terminal(&mut a, 80, 24).backend());
+    assert_snapshot!("pane_bars_lesson_80x24", terminal(&mut a, 80, 24).backend());
 }
 
 #[test]
@@ -141,7 +142,7 @@ fn snapshot_pane_bars_retracting_zoomed_120x40() {
         rows.iter().any(|r| r.contains('−') && r.contains('+')),
         "a retraction's label: {rows:#?}"
     );
-    insta::assert_snapshot!(
+    assert_snapshot!(
         "pane_bars_retracting_zoomed_120x40",
         terminal(&mut a, 120, 40).backend()
     );
@@ -257,14 +258,14 @@ fn the_default_figures_carry_their_labels_and_scope_at_both_sizes() {
 fn snapshot_big_numbers_120x40() {
     let mut a = lesson("dark");
     act(&mut a, Action::BigNumbers);
-    insta::assert_snapshot!("big_numbers_120x40", terminal(&mut a, 120, 40).backend());
+    assert_snapshot!("big_numbers_120x40", terminal(&mut a, 120, 40).backend());
 }
 
 #[test]
 fn snapshot_big_numbers_80x24() {
     let mut a = lesson("mono");
     act(&mut a, Action::BigNumbers);
-    insta::assert_snapshot!("big_numbers_80x24", terminal(&mut a, 80, 24).backend());
+    assert_snapshot!("big_numbers_80x24", terminal(&mut a, 80, 24).backend());
 }
 
 #[test]
@@ -277,7 +278,7 @@ fn snapshot_big_numbers_named_job_80x24() {
             .map(String::from)
             .to_vec(),
     );
-    insta::assert_snapshot!(
+    assert_snapshot!(
         "big_numbers_named_job_80x24",
         terminal(&mut a, 80, 24).backend()
     );

@@ -6,8 +6,7 @@
 //! reversed on both plots. At 80×24 and 120×40, in the tour's `partition` and `idleness`
 //! steps.
 
-mod tour_common;
-use tour_common::ui_common::row_text;
+use crate::ui_common::row_text;
 
 use ratatui::style::Modifier;
 use twoclocks::engine::lateness::secs;
@@ -17,7 +16,7 @@ use twoclocks::tui::app::{Action, App};
 use twoclocks::tui::theme::{glyph, Theme};
 use twoclocks::tui::view::plot::stall_rows;
 
-use tour_common::*;
+use crate::tour_common::*;
 
 const SIZES: [(u16, u16); 2] = [(80, 24), (120, 40)];
 

@@ -2,8 +2,9 @@
 //! it with the sweep, and the view only draws it (a snapshot at 120×40 and 80×24, and the
 //! glyph placed where the chart puts that point).
 
-mod ui_common;
-use ui_common::terminal;
+use crate::kept_snapshots::assert_snapshot;
+
+use crate::ui_common::terminal;
 
 use twoclocks::engine::advice::{choose_on_frontier, DEFAULT_TARGET};
 use twoclocks::engine::EngineConfig;
@@ -55,8 +56,8 @@ fn the_frontier_panel_draws_the_advised_point() {
             || a.score.as_ref().and_then(|p| frame.place(p)) == Some(at),
         "{cell:?}"
     );
-    insta::assert_snapshot!("frontier_advised_120x40", t.backend());
-    insta::assert_snapshot!("frontier_advised_80x24", terminal(&mut a, 80, 24).backend());
+    assert_snapshot!("frontier_advised_120x40", t.backend());
+    assert_snapshot!("frontier_advised_80x24", terminal(&mut a, 80, 24).backend());
 }
 
 #[test]

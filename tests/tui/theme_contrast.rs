@@ -3,8 +3,7 @@
 //! WCAG 2.1 AA (4.5:1 for text, 3:1 for lines and marks) on each terminal the theme is meant
 //! for (the light theme on light and dark terminals alike, since it paints its own background).
 
-mod ui_common;
-use ui_common::{act, buffer, use_of};
+use crate::ui_common::{act, buffer, use_of};
 
 use std::time::Duration;
 

@@ -7,9 +7,9 @@
 //! watermark, idleness side by side, sessions merging, state expiring under a TTL) with their
 //! captions' figures on screen; `--from` (in process and through the binary); snapshots.
 
-mod tour_common;
+use crate::kept_snapshots::assert_snapshot;
 
-mod cli_common;
+use crate::cli_common;
 
 use std::time::Duration;
 
@@ -19,7 +19,7 @@ use twoclocks::tui::theme::Theme;
 use twoclocks::tui::tour::{At, Tour, BIG_FIGURES};
 use twoclocks::tui::view;
 
-use tour_common::{act, screen, tour, tour_from};
+use crate::tour_common::{act, screen, tour, tour_from};
 
 #[test]
 fn the_built_in_tour_parses_and_walks_the_blocks_in_order() {
@@ -340,7 +340,7 @@ fn the_binary_refuses_a_bad_tour_before_the_ui_opens() {
 #[test]
 fn snapshot_step_one_at_80x24() {
     let mut a = tour();
-    insta::assert_snapshot!("tour_step1_80x24", screen(&mut a, 80, 24));
+    assert_snapshot!("tour_step1_80x24", screen(&mut a, 80, 24));
 }
 
 #[test]
@@ -349,7 +349,7 @@ fn snapshot_the_late_data_step_at_120x40() {
     for _ in 0..3 {
         act(&mut a, Action::TourNext);
     }
-    insta::assert_snapshot!("tour_step4_120x40", screen(&mut a, 120, 40));
+    assert_snapshot!("tour_step4_120x40", screen(&mut a, 120, 40));
 }
 
 #[test]
@@ -808,7 +808,7 @@ fn snapshots_of_the_later_steps() {
     for name in LATER {
         let mut a = tour_from(name);
         for (w, h) in [(80, 24), (120, 40)] {
-            insta::assert_snapshot!(format!("tour_{name}_{w}x{h}"), screen(&mut a, w, h));
+            assert_snapshot!(format!("tour_{name}_{w}x{h}"), screen(&mut a, w, h));
         }
     }
 }

@@ -1,8 +1,6 @@
 //! Update tests for job mode: the parallel pipeline in the UI, its re-runs, crashes,
 //! checkpoints and operator picks, checked against the engine run without the UI.
 
-mod ui_common;
-
 use std::time::Duration;
 
 use twoclocks::engine::timeline::Timeline;
@@ -10,7 +8,7 @@ use twoclocks::engine::Fate;
 use twoclocks::tui::app::{update, Action, App, Dial, Msg, Work};
 use twoclocks::tui::geometry::Areas;
 
-use ui_common::*;
+use crate::ui_common::*;
 
 #[test]
 fn a_dial_change_in_job_mode_reruns_the_job_off_the_ui_task() {

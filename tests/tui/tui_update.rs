@@ -1,8 +1,6 @@
 //! Update tests for the terminal UI: sequences of actions applied to the state, with no
 //! terminal, checked against what the engine says for the same dials.
 
-mod ui_common;
-
 use std::time::Duration;
 
 use twoclocks::engine::timeline::Timeline;
@@ -10,7 +8,7 @@ use twoclocks::engine::{EngineConfig, Fate, WatermarkKind};
 use twoclocks::tui::app::{update, Action, Dial, Done, Msg, Overlay, Work};
 use twoclocks::tui::geometry::Areas;
 
-use ui_common::*;
+use crate::ui_common::*;
 
 #[test]
 fn end_then_policies_give_the_reference_drops() {
