@@ -2,8 +2,7 @@
 //! duration is called one, the UI without a terminal says so, and bad input files are refused
 //! with the line (and for a key, the column) of the offence.
 
-mod cli_common;
-use cli_common::{stderr, twoclocks};
+use crate::cli_common::{stderr, twoclocks};
 
 use std::process::{Command, Stdio};
 

@@ -5,10 +5,8 @@
 //! Every wait polls the screen with a generous deadline, so a loaded machine only makes it
 //! slower, not flaky.
 
-mod pty_common;
-
+use crate::pty_common::Session;
 use portable_pty::CommandBuilder;
-use pty_common::Session;
 
 /// The number after "✕ dropped" in the counters panel.
 fn dropped(screen: &str) -> Option<u64> {

@@ -4,14 +4,12 @@
 //! demo's files are checked before the UI opens: a bad recording names its line, a path that
 //! cannot be written is an error, exit code 2.
 
-mod pty_common;
-
 use std::path::Path;
 use std::process::Command;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use pty_common::{ui_in, DEADLINE};
+use crate::pty_common::{ui_in, DEADLINE};
 
 const COLS: u16 = 100;
 const ROWS: u16 = 30;

@@ -17,11 +17,8 @@
 //! - and no other figure stands in the prose: a number outside code, outside a checked block
 //!   and without a marker is refused (the plan's minutes, `5 min`, are the teacher's).
 //!
-//! `TWOCLOCKS_WRITE_GOLDEN=1 cargo test --test teaching_guide` writes every checked block and
+//! `TWOCLOCKS_WRITE_GOLDEN=1 cargo test --test cli teaching_guide` writes every checked block and
 //! figure anew from the program.
-
-mod tour_common;
-mod ui_common;
 
 use std::process::Command;
 
@@ -33,7 +30,7 @@ use twoclocks::tui::theme::Theme;
 use twoclocks::tui::tour::{placeholders, Tour};
 use twoclocks::tui::view::caption;
 
-use tour_common::act;
+use crate::tour_common::act;
 
 /// The guide, from the crate's root.
 const GUIDE: &str = "docs/teaching.md";
@@ -524,7 +521,7 @@ fn every_figure_in_the_teachers_guide_is_the_programs_today() {
     assert!(
         faults.is_empty(),
         "{GUIDE} is not what the program says today \
-         (TWOCLOCKS_WRITE_GOLDEN=1 cargo test --test teaching_guide writes it anew):\n\n{}",
+         (TWOCLOCKS_WRITE_GOLDEN=1 cargo test --test cli teaching_guide writes it anew):\n\n{}",
         faults.join("\n\n")
     );
 }

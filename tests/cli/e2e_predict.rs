@@ -5,9 +5,7 @@
 //! The session is recorded, and the recording played back reveals the same answer. Every wait
 //! polls the screen with a generous deadline.
 
-mod pty_common;
-
-use pty_common::ui_in;
+use crate::pty_common::ui_in;
 
 /// The caption band's text as one line: the top four rows, each up to the panel beside it.
 fn flat(screen: &str) -> String {

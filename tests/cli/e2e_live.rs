@@ -7,16 +7,14 @@
 //! Every wait polls the screen with a generous deadline, so a loaded machine only makes it
 //! slower, not flaky.
 
-mod pty_common;
-
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::thread;
 use std::time::Duration;
 
+use crate::pty_common::Session;
 use portable_pty::CommandBuilder;
-use pty_common::Session;
 use tempfile::TempDir;
 
 /// The binary behind a pipe from a FIFO, in a pseudo-terminal of that size.

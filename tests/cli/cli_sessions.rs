@@ -3,8 +3,7 @@
 //! with what to do instead, and a gap given with `--window` or `--slide`, or one that is not a
 //! whole number of milliseconds ≥ 1, is one error line with exit code 2.
 
-mod cli_common;
-use cli_common::{stderr, stdout, twoclocks};
+use crate::cli_common::{stderr, stdout, twoclocks};
 
 /// One error line, exit code 2; the line.
 fn refused(args: &[&str]) -> String {

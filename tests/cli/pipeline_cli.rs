@@ -2,8 +2,7 @@
 //! --crash-at LIST --sink KIND` adds the sink's output, the checkpoints and the crashes to the
 //! JSON answer; without them `run` answers as before; bad values give one error line.
 
-mod cli_common;
-use cli_common::{json, twoclocks_text as twoclocks};
+use crate::cli_common::{json, twoclocks_text as twoclocks};
 
 #[test]
 fn pipeline_flags_add_sink_output_checkpoints_and_crashes() {

@@ -2,8 +2,7 @@
 //! setting meeting the target, the plots written as SVG (with their labels) and PNG (decoding
 //! at the right size), and a bad plot path refused before any work.
 
-mod cli_common;
-use cli_common::{stderr, stdout, twoclocks, twoclocks_text};
+use crate::cli_common::{stderr, stdout, twoclocks, twoclocks_text};
 
 fn advice_json(args: &[&str]) -> serde_json::Value {
     let mut all = vec!["advise", "--events", "3000", "--format", "json"];

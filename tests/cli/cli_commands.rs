@@ -1,8 +1,7 @@
 //! The command line as a user meets it: the real binary's output, its JSON and CSV, and one
 //! clear error line with a non-zero exit for bad flags and bad input files.
 
-mod cli_common;
-use cli_common::{stderr, stdout, twoclocks};
+use crate::cli_common::{stderr, stdout, twoclocks};
 
 #[test]
 fn report_prints_the_reference_figures() {
@@ -184,7 +183,7 @@ fn the_sample_log_shows_a_whole_window_rescued_by_grace() {
     );
     // The embedded copy parses as the file does.
     let embedded = twoclocks::io::csv::read_events_from(
-        include_str!("../assets/samples/mobile-outage.csv").as_bytes(),
+        include_str!("../../assets/samples/mobile-outage.csv").as_bytes(),
         "mobile-outage.csv",
     )
     .unwrap();

@@ -1,12 +1,9 @@
 //! The screens the README and the guide show as pictures (docs/*.svg, as `s` saves them) are
 //! what the program draws today: each is drawn here and compared with its file. When a screen
-//! changes, `TWOCLOCKS_WRITE_GOLDEN=1 cargo test --test docs_pictures` writes them anew.
+//! changes, `TWOCLOCKS_WRITE_GOLDEN=1 cargo test --test cli docs_pictures` writes them anew.
 
-mod tour_common;
-mod ui_common;
-
+use crate::tour_common::{act, frame, tour_in};
 use ratatui::buffer::Buffer;
-use tour_common::{act, frame, tour_in};
 use twoclocks::engine::EngineConfig;
 use twoclocks::tui::app::{Action, App};
 use twoclocks::tui::export::svg;
@@ -34,7 +31,7 @@ fn check(name: &str, buf: &Buffer) {
     assert!(
         got == want,
         "{path} is not what the program draws today: \
-         TWOCLOCKS_WRITE_GOLDEN=1 cargo test --test docs_pictures writes it anew"
+         TWOCLOCKS_WRITE_GOLDEN=1 cargo test --test cli docs_pictures writes it anew"
     );
 }
 
@@ -93,6 +90,6 @@ fn the_advisors_picture_is_the_one_it_draws_today() {
     assert!(
         got == want,
         "{path} is not what `twoclocks advise --plot` draws today: \
-         TWOCLOCKS_WRITE_GOLDEN=1 cargo test --test docs_pictures writes it anew"
+         TWOCLOCKS_WRITE_GOLDEN=1 cargo test --test cli docs_pictures writes it anew"
     );
 }

@@ -4,13 +4,11 @@
 //! stopped by a signal, or by a full disk, leaves nothing at its outputs' paths; a second run
 //! writing the same file is refused while the first one writes it.
 
-mod cli_common;
-
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use cli_common::{path_arg, twoclocks_text};
+use crate::cli_common::{path_arg, twoclocks_text};
 
 fn bin() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_twoclocks"));

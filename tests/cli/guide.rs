@@ -4,7 +4,7 @@
 //! relative link in the README, the guide and ARCHITECTURE.md reaches a file (and, after `#`,
 //! a heading of it); every path ARCHITECTURE.md names exists, and it names every command.
 //!
-//! `TWOCLOCKS_WRITE_README=1 cargo test --test guide` writes the tour's table again.
+//! `TWOCLOCKS_WRITE_README=1 cargo test --test cli guide` writes the tour's table again.
 
 use std::path::{Path, PathBuf};
 
@@ -180,7 +180,7 @@ fn the_readmes_tour_table_is_the_built_in_tours() {
     }
     panic!(
         "the README's tour table is not the built-in tour's: run \
-         TWOCLOCKS_WRITE_README=1 cargo test --test guide\n--- README\n{}--- tour\n{want}",
+         TWOCLOCKS_WRITE_README=1 cargo test --test cli guide\n--- README\n{}--- tour\n{want}",
         &readme[body..end]
     );
 }

@@ -8,12 +8,10 @@
 //! Skipped when python3 or its duckdb package is missing, unless TWOCLOCKS_REQUIRE_DUCKDB is
 //! set (`.ci/run` installs the package and sets it, so there the test always runs).
 
-mod cli_common;
-
 use std::path::Path;
 use std::process::Command;
 
-use cli_common::{stderr, stdout, twoclocks};
+use crate::cli_common::{stderr, stdout, twoclocks};
 
 const SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/duckdb_stats.py");
 

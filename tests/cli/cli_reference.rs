@@ -1,6 +1,6 @@
 //! The command-line reference (`docs/cli.md`, after its conventions) is every command's
 //! `--help` as clap writes it, so it cannot drift from the flags. After changing a flag:
-//! `TWOCLOCKS_WRITE_GOLDEN=1 cargo test --test cli_reference` writes it again.
+//! `TWOCLOCKS_WRITE_GOLDEN=1 cargo test --test cli cli_reference` writes it again.
 
 use std::process::Command;
 
@@ -68,6 +68,6 @@ fn the_reference_is_every_commands_help() {
     }
     panic!(
         "docs/cli.md's reference is not what `--help` says: run \
-         TWOCLOCKS_WRITE_GOLDEN=1 cargo test --test cli_reference"
+         TWOCLOCKS_WRITE_GOLDEN=1 cargo test --test cli cli_reference"
     );
 }

@@ -3,8 +3,8 @@
 //! discarding; sessions; the global window with a TTL; the heuristic and perfect watermarks),
 //! a check that every dial given reaches the code, and the errors.
 
-mod cli_common;
-use cli_common::output;
+use crate::cli_common::output;
+use crate::kept_snapshots::assert_snapshot;
 
 const TARGETS: [&str; 4] = ["flink", "flink-sql", "beam", "kafka-streams"];
 
@@ -73,7 +73,7 @@ fn golden_exports() {
             let mut args = vec!["export", "--to", target];
             args.extend_from_slice(flags);
             let out = output(&args).unwrap_or_else(|e| panic!("{args:?}: {e}"));
-            insta::assert_snapshot!(format!("{target}__{name}"), out, &args.join(" "));
+            assert_snapshot!(format!("{target}__{name}"), out, &args.join(" "));
         }
     }
 }
