@@ -11,5 +11,7 @@ mod common;
 mod ui_common;
 
 mod io_sinks;
+mod io_source_errors;
 mod io_sources;
 mod live_input;
+mod logs;

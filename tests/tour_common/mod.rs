@@ -1,6 +1,6 @@
 //! What the tour tests share: the built-in tour opened and settled (from its start or a named
-//! step), a key pressed (and the work it queues done), and the screen drawn at a size, as a
-//! buffer or as text.
+//! step), a key pressed (and the work it queues done), the screen drawn at a size, as a
+//! buffer or as text, and the smallest good tour file.
 
 // Each test file uses a part of this.
 #![allow(dead_code)]
@@ -13,6 +13,9 @@ use twoclocks::tui::tour::Tour;
 pub use crate::ui_common::act_settled as act;
 /// The screen drawn at `w` × `h`, through a test terminal.
 pub use crate::ui_common::buffer as frame;
+
+/// One step as a tour file writes it, the smallest good tour: a title and a caption.
+pub const GOOD_STEP: &str = "[[step]]\ntitle = \"One\"\ncaption = \"{late} late\"\n";
 
 /// The built-in tour on its first step, dark theme.
 pub fn tour() -> App {

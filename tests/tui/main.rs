@@ -20,6 +20,7 @@ mod presenter;
 mod readme_keys;
 mod theme_contrast;
 mod tour;
+mod tour_files;
 mod tour_predict;
 mod tour_screens;
 mod tui_advised;
