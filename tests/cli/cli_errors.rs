@@ -2,21 +2,9 @@
 //! duration is called one, the UI without a terminal says so, and bad input files are refused
 //! with the line (and for a key, the column) of the offence.
 
-use crate::cli_common::{stderr, twoclocks};
-
 use std::process::{Command, Stdio};
 
-/// One error line, exit code 2; the line.
-fn refused(args: &[&str]) -> String {
-    let o = twoclocks(args);
-    let err = stderr(&o);
-    let shown: Vec<String> = args.iter().map(|a| a.chars().take(40).collect()).collect();
-    assert_eq!(o.status.code(), Some(2), "{shown:?}: {err}");
-    assert_eq!(err.lines().count(), 1, "{shown:?}: {err}");
-    assert!(err.starts_with("twoclocks: "), "{shown:?}: {err}");
-    assert!(!err.contains("panicked"), "{shown:?}: {err}");
-    err
-}
+use crate::cli_common::{refused, stderr};
 
 /// A file `name` holding `contents`, in a folder of its own (gone when the folder is dropped).
 fn temp_file(name: &str, contents: &[u8]) -> (tempfile::TempDir, std::path::PathBuf) {

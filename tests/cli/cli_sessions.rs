@@ -3,25 +3,7 @@
 //! with what to do instead, and a gap given with `--window` or `--slide`, or one that is not a
 //! whole number of milliseconds ≥ 1, is one error line with exit code 2.
 
-use crate::cli_common::{stderr, stdout, twoclocks};
-
-/// One error line, exit code 2; the line.
-fn refused(args: &[&str]) -> String {
-    let o = twoclocks(args);
-    let err = stderr(&o);
-    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
-    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
-    assert!(err.starts_with("twoclocks: "), "{args:?}: {err}");
-    assert!(!err.contains("panicked"), "{args:?}: {err}");
-    assert!(o.stdout.is_empty(), "{args:?}");
-    err
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let o = twoclocks(args);
-    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
-    serde_json::from_slice(&o.stdout).expect("one JSON object")
-}
+use crate::cli_common::{json, refused, stderr, stdout, twoclocks};
 
 /// A sparse stream: two keys, an event every few seconds each, some of them very late.
 const SPARSE: [&str; 6] = ["--events", "300", "--span", "600s", "--keys", "ab"];

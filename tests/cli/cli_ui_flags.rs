@@ -3,29 +3,13 @@
 
 use std::process::{Command, Stdio};
 
-use clap::{CommandFactory, FromArgMatches};
-use twoclocks::cli::{ui_options, Cli};
 use twoclocks::engine::pipeline::CheckpointMode;
-use twoclocks::tui::app::App;
-use twoclocks::tui::app_for;
 
-/// The UI state a command line without a subcommand opens, before any terminal.
-fn app(args: &[&str]) -> anyhow::Result<App> {
-    let argv = std::iter::once("twoclocks").chain(args.iter().copied());
-    let matches = Cli::command().try_get_matches_from(argv)?;
-    let cli = Cli::from_arg_matches(&matches)?;
-    let (options, job) = ui_options(&cli.ui, &matches)?;
-    let mut app = app_for(options);
-    if let Some(job) = job {
-        app.open_job(job);
-    }
-    app.settle();
-    Ok(app)
-}
+use crate::ui_common::{ui, ui_of};
 
 #[test]
 fn pipeline_flags_open_the_ui_in_job_mode_on_that_job() {
-    let a = app(&[
+    let a = ui(&[
         "--events",
         "2000",
         "--parallelism",
@@ -40,8 +24,7 @@ fn pipeline_flags_open_the_ui_in_job_mode_on_that_job() {
         "9",
         "--transit",
         "50ms",
-    ])
-    .unwrap();
+    ]);
     let job = a.trace.job().expect("job mode");
     let cfg = job.config();
     assert_eq!(cfg.parallelism, 8);
@@ -55,7 +38,7 @@ fn pipeline_flags_open_the_ui_in_job_mode_on_that_job() {
 
 #[test]
 fn one_pipeline_flag_keeps_the_uis_own_job_for_the_rest() {
-    let a = app(&["--events", "2000", "--parallelism", "8"]).unwrap();
+    let a = ui(&["--events", "2000", "--parallelism", "8"]);
     let cfg = a.trace.job().expect("job mode").config();
     assert_eq!(cfg.parallelism, 8);
     assert_eq!(cfg.partitions, twoclocks::tui::app::JOB_PARTITIONS);
@@ -64,7 +47,7 @@ fn one_pipeline_flag_keeps_the_uis_own_job_for_the_rest() {
         cfg.checkpoint_every,
         Some(twoclocks::tui::dials::CHECKPOINT_DEFAULT)
     );
-    let plain = app(&["--events", "2000"]).unwrap();
+    let plain = ui(&["--events", "2000"]);
     assert!(plain.trace.job().is_none());
     assert_eq!(
         plain.job_config().parallelism,
@@ -80,7 +63,7 @@ fn batch_only_flags_say_what_to_do_in_the_ui() {
         (&["--sink", "additive"], "all three sinks"),
         (&["--parallelism", "65"], "between 1 and 64"),
     ] {
-        let err = app(args).map(|_| ()).unwrap_err().to_string();
+        let err = ui_of(args).map(|_| ()).unwrap_err();
         assert!(err.contains(needle), "{args:?}: {err}");
     }
 }

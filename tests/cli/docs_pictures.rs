@@ -2,7 +2,6 @@
 //! what the program draws today: each is drawn here and compared with its file. When a screen
 //! changes, `TWOCLOCKS_WRITE_GOLDEN=1 cargo test --test cli docs_pictures` writes them anew.
 
-use crate::tour_common::{act, frame, tour_in};
 use ratatui::buffer::Buffer;
 use twoclocks::engine::EngineConfig;
 use twoclocks::tui::app::{Action, App};
@@ -10,6 +9,8 @@ use twoclocks::tui::export::svg;
 use twoclocks::tui::scenario::Scenario;
 use twoclocks::tui::theme::Theme;
 use twoclocks::tui::{app_for, Options};
+
+use crate::tour_common::{act, frame, tour_in};
 
 /// The tour on the step named `name`, reached as a class reaches it (n from the first).
 fn tour_step(name: &str, theme: Theme) -> App {

@@ -13,9 +13,10 @@ use std::path::{Path, PathBuf};
 use std::thread;
 use std::time::Duration;
 
-use crate::pty_common::Session;
 use portable_pty::CommandBuilder;
 use tempfile::TempDir;
+
+use crate::pty_common::Session;
 
 /// The binary behind a pipe from a FIFO, in a pseudo-terminal of that size.
 fn live(cols: u16, rows: u16, fifo: &Path, args: &str) -> Session {

@@ -5,8 +5,7 @@
 //! Every wait polls the screen with a generous deadline, so a loaded machine only makes it
 //! slower, not flaky.
 
-use crate::pty_common::Session;
-use portable_pty::CommandBuilder;
+use crate::pty_common::ui;
 
 /// The number after "✕ dropped" in the counters panel.
 fn dropped(screen: &str) -> Option<u64> {
@@ -18,16 +17,9 @@ fn dropped(screen: &str) -> Option<u64> {
     })
 }
 
-/// The binary running in a pseudo-terminal of `cols`×`rows`, its screen parsed as it draws.
-fn ui(cols: u16, rows: u16, args: &[&str]) -> Session {
-    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_twoclocks"));
-    cmd.args(args);
-    Session::start(cmd, cols, rows)
-}
-
 #[test]
 fn end_then_dashboard_and_billing_policies_read_the_reference_drops() {
-    let mut s = ui(120, 40, &["--paused"]);
+    let mut s = ui((120, 40), &["--paused"]);
     s.wait_for("the UI", |t| {
         t.contains("Two clocks") && t.contains("paused")
     });
@@ -44,7 +36,7 @@ fn end_then_dashboard_and_billing_policies_read_the_reference_drops() {
 
 #[test]
 fn ctrl_c_quits_the_compact_layout_while_playing() {
-    let mut s = ui(80, 24, &["--speed", "50"]);
+    let mut s = ui((80, 24), &["--speed", "50"]);
     s.wait_for("the UI playing", |t| t.contains("playing"));
     s.press(b"1");
     s.wait_for("some events", |t| dropped(t).is_some_and(|d| d > 0));
@@ -54,7 +46,7 @@ fn ctrl_c_quits_the_compact_layout_while_playing() {
 
 #[test]
 fn job_mode_crash_says_what_happened_at_80x24() {
-    let mut s = ui(80, 24, &["--speed", "100"]);
+    let mut s = ui((80, 24), &["--speed", "100"]);
     s.wait_for("the UI playing", |t| t.contains("playing"));
     s.press(b"j");
     s.wait_for("the topology panel", |t| t.contains("Topology"));

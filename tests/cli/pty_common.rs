@@ -16,12 +16,23 @@ use portable_pty::{native_pty_system, CommandBuilder, ExitStatus, PtySize};
 /// build, other tests running) can be slow; each wait ends as soon as its screen shows.
 pub const DEADLINE: Duration = Duration::from_secs(120);
 
+/// The binary in a pseudo-terminal of `cols` × `rows`, started with `args`.
+pub fn ui((cols, rows): (u16, u16), args: &[&str]) -> Session {
+    Session::start(binary(args), cols, rows)
+}
+
 /// The binary in a pseudo-terminal of `cols` × `rows`, started in `dir` with `args`.
 pub fn ui_in(dir: &Path, (cols, rows): (u16, u16), args: &[&str]) -> Session {
-    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_twoclocks"));
-    cmd.args(args);
+    let mut cmd = binary(args);
     cmd.cwd(dir);
     Session::start(cmd, cols, rows)
+}
+
+/// The binary's command line with `args`.
+fn binary(args: &[&str]) -> CommandBuilder {
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_twoclocks"));
+    cmd.args(args);
+    cmd
 }
 
 /// A program running in a pseudo-terminal, its screen parsed as it draws.

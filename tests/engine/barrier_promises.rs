@@ -2,11 +2,11 @@
 //! (`docs/jobs-and-crashes.md`) next to the aligned and unaligned modes' exactly-once: after
 //! crashes a window's final value may be over the clean run's, never under it.
 
-use crate::common::{arb_grace, arb_stream, run_with_crashes};
-
 use proptest::prelude::*;
 use twoclocks::engine::pipeline::{CheckpointMode, PipelineConfig};
 use twoclocks::engine::{Accumulation, EngineConfig, SinkKind, WatermarkKind, WindowFn};
+
+use crate::common::{arb_grace, arb_stream, run_with_crashes};
 
 fn arb_config() -> impl Strategy<Value = PipelineConfig> {
     (

@@ -4,8 +4,6 @@
 //! under any crash schedule the idempotent and transactional sinks equal the clean run and the
 //! additive sink over-counts by exactly the replayed panes.
 
-use crate::common::arb_stream;
-
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;
@@ -16,6 +14,8 @@ use twoclocks::engine::{
     run, Accumulation, CellId, EngineConfig, Event, Job, Output, Processor, SinkKind, Stream,
     Timing, WatermarkKind, WindowFn,
 };
+
+use crate::common::arb_stream;
 
 /// Hand-made events: negative times, ties and zero delays included.
 fn arb_raw_stream() -> impl Strategy<Value = Stream> {

@@ -6,8 +6,6 @@
 //! accumulation mode; the sweep equals one run per point; and the parallel pipeline keeps
 //! exactly-once sinks under any crash schedule.
 
-use crate::common::{arb_pipeline_of, arb_stream, crash_and_compare};
-
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;
@@ -18,6 +16,8 @@ use twoclocks::engine::{
     run, Accumulation, CellId, EngineConfig, Event, Fate, Output, Pane, Processor, Score, Stream,
     Timing, WatermarkKind, WindowFn, WindowId,
 };
+
+use crate::common::{arb_pipeline_of, arb_stream, crash_and_compare};
 
 const S: f64 = 1_000.0;
 

@@ -7,10 +7,6 @@
 //! resumes exactly, the command line's errors, and as properties kept + dropped = seen and
 //! each key's segments between expirations add up to its truth.
 
-use crate::cli_common::twoclocks;
-
-use crate::common::{arb_pipeline_of, arb_stream, crash_and_compare};
-
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;
@@ -19,6 +15,9 @@ use twoclocks::engine::window::{oracle, Ttl, TtlTime, GLOBAL};
 use twoclocks::engine::{
     Accumulation, EngineConfig, Event, Fate, Output, Processor, Timing, WatermarkKind, WindowFn,
 };
+
+use crate::cli_common::twoclocks;
+use crate::common::{arb_pipeline_of, arb_stream, crash_and_compare};
 
 /// An event of `key` at event time `et` ms, arriving at `pt` ms.
 fn ev(et: f64, pt: f64, key: u32) -> Event {

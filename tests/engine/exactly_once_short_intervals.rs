@@ -18,8 +18,6 @@
 //! `cargo test --release --test engine ten_thousand_schedules -- --ignored --nocapture`
 //! (`SCHEDULES=N` sets how many).
 
-use crate::common::{apply, arb_accumulation, arb_grace, arb_pipeline_watermark, plus, Rows};
-
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;
@@ -33,6 +31,8 @@ use twoclocks::engine::window::{Ttl, TtlTime};
 use twoclocks::engine::{
     Accumulation, CellId, EngineConfig, SinkKind, Stream, StreamParams, WatermarkKind, WindowFn,
 };
+
+use crate::common::{apply, arb_accumulation, arb_grace, arb_pipeline_watermark, plus, Rows};
 
 /// One random schedule: a stream, the job's dials, its outages and its crashes.
 #[derive(Debug, Clone)]

@@ -3,12 +3,13 @@
 //! processing order or not), every window function, every watermark family, any lag and grace
 //! (infinite and negative ones included), whichever path the sweep takes (search or runs).
 
-use crate::common::arb_stream;
 use proptest::prelude::*;
 use twoclocks::engine::frontier::{point, sweep};
 use twoclocks::engine::stream::Event;
 use twoclocks::engine::window::{oracle, Ttl, TtlTime};
 use twoclocks::engine::{Accumulation, EngineConfig, Stream, WatermarkKind, WindowFn};
+
+use crate::common::arb_stream;
 
 /// Streams with whole or fractional times, ties, negative event times, events arriving
 /// before they happen, and, unless `sorted`, not in processing order.

@@ -2,9 +2,9 @@
 //! the oracle) apart from those still open, the counters' records read, and the same figures at
 //! the end of the stream as the command line reports.
 
-use crate::ui_common::{act, job, job_at, screen};
-
 use twoclocks::tui::app::Action;
+
+use crate::ui_common::{act, job, job_at, screen};
 
 #[test]
 fn early_in_the_stream_the_sinks_cells_are_open_not_wrong() {

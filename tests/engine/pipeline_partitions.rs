@@ -7,10 +7,6 @@
 //! the exactly-once sinks equal a clean run's. On the command line: `--outage`,
 //! `--idle-timeout` and `--partition-by`, their JSON and their errors.
 
-use crate::cli_common::{json, twoclocks_text as twoclocks};
-
-use crate::common::{arb_accumulation, arb_stream};
-
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;
@@ -20,6 +16,9 @@ use twoclocks::engine::pipeline::{
 };
 use twoclocks::engine::stream::classroom;
 use twoclocks::engine::{EngineConfig, Fate, SinkKind, Stream, WatermarkKind, WindowFn};
+
+use crate::cli_common::{json, twoclocks_text as twoclocks};
+use crate::common::{arb_accumulation, arb_stream};
 
 const LAG: f64 = 20_000.0;
 const GRACE: f64 = 60_000.0;

@@ -7,11 +7,6 @@
 //! or in the replay after it, never both and never neither, and at-least-once barriers do not; the
 //! reference's five-crash schedule gives 40 groups and 20 000 events, identical.
 
-use crate::common::{
-    arb_accumulation, arb_grace, arb_pipeline_of, arb_pipeline_watermark, arb_stream, plus,
-    run_with_crashes,
-};
-
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;
@@ -20,6 +15,11 @@ use twoclocks::engine::pipeline::{CheckpointMode, CrashTarget, Pipeline, Pipelin
 use twoclocks::engine::stream::{classroom, generate, StreamParams};
 use twoclocks::engine::window::oracle;
 use twoclocks::engine::{run, CellId, EngineConfig, SinkKind, Stream, WatermarkKind, WindowFn};
+
+use crate::common::{
+    arb_accumulation, arb_grace, arb_pipeline_of, arb_pipeline_watermark, arb_stream, plus,
+    run_with_crashes,
+};
 
 fn arb_engine() -> impl Strategy<Value = EngineConfig> {
     (

@@ -4,39 +4,22 @@
 //! scenario shows what it is for: the outage stalls the combined watermark for about 90 s,
 //! sessions merge late, the lesson has every fate and pane timing.
 
-use crate::cli_common::output;
-
 use std::collections::BTreeMap;
 
 use clap::ValueEnum;
 use serde_json::Value;
-use twoclocks::cli::{parse, ui_options, Invocation};
+use twoclocks::cli::{parse, Invocation};
 use twoclocks::engine::pipeline::Outage;
 use twoclocks::engine::scenario::{lesson, sessions, ScenarioName, Source};
 use twoclocks::engine::timeline::{truth, Timeline};
-use twoclocks::tui::app::{Action, App, JobPreset};
-use twoclocks::tui::app_for;
+use twoclocks::tui::app::Action;
 
-use crate::ui_common::{act, drawn_text, tick};
+use crate::cli_common::output;
+use crate::ui_common::{act, drawn_text, tick, ui_of};
 
 fn json(args: &[&str]) -> Value {
     let out = output(args).unwrap_or_else(|e| panic!("{args:?}: {e}"));
     serde_json::from_str(&out).expect("one JSON document")
-}
-
-/// The UI a command line without a subcommand opens (before any terminal), with its job.
-fn ui(args: &[&str]) -> Result<(App, Option<JobPreset>), String> {
-    let argv = std::iter::once("twoclocks").chain(args.iter().copied());
-    let Invocation::Ui(a, matches) = parse(argv)? else {
-        panic!("{args:?} is not the UI");
-    };
-    let (options, job) = ui_options(&a, &matches).map_err(|e| format!("{e:#}"))?;
-    let mut app = app_for(options);
-    if let Some(job) = job.clone() {
-        app.open_job(job);
-    }
-    app.settle();
-    Ok((app, job))
 }
 
 /// Whitespace runs as one space: help text wraps where the terminal width says.
@@ -79,7 +62,7 @@ fn every_scenario_runs_through_run_stream_and_frontier() {
 fn every_scenario_opens_the_ui_or_says_why_not() {
     for name in ScenarioName::ALL {
         let label = name.label();
-        match ui(&["--scenario", label]) {
+        match ui_of(&["--scenario", label]) {
             Ok((mut a, _)) => {
                 assert_eq!(a.scenario.name, label);
                 for size in [(80, 24), (120, 40)] {
@@ -97,7 +80,7 @@ fn every_scenario_opens_the_ui_or_says_why_not() {
         }
     }
     // With a window the UI draws, the sessions stream opens, its keys named u001, u002, ….
-    let (mut a, _) = ui(&["--scenario", "sessions", "--window", "60s"]).unwrap();
+    let (mut a, _) = ui_of(&["--scenario", "sessions", "--window", "60s"]).unwrap();
     assert_eq!(a.scenario.name, "sessions");
     assert_eq!(a.scenario.stream.keys[0], "u001");
     assert!(a.scenario.keys() >= 200);
@@ -160,7 +143,7 @@ fn the_outage_stalls_the_combined_watermark_for_about_ninety_seconds() {
 
 #[test]
 fn the_ui_opens_the_outage_in_job_mode_cut_at_from_and_healed_at_from_plus_for() {
-    let (mut a, job) = ui(&["--scenario", "outage"]).unwrap();
+    let (mut a, job) = ui_of(&["--scenario", "outage"]).unwrap();
     let job = job.expect("a job");
     assert_eq!(job.config.partitions, 4);
     assert_eq!(job.config.parallelism, 2);
@@ -214,7 +197,7 @@ fn the_ui_opens_the_outage_in_job_mode_cut_at_from_and_healed_at_from_plus_for()
 
 #[test]
 fn the_ui_takes_outage_flags_as_the_scenario_does() {
-    let (_, job) = ui(&["--events", "2000", "--outage", "1@20s+10s"]).unwrap();
+    let (_, job) = ui_of(&["--events", "2000", "--outage", "1@20s+10s"]).unwrap();
     let job = job.expect("a job");
     assert_eq!(job.config.partitions, 2, "the UI's own job");
     assert_eq!(
@@ -225,7 +208,7 @@ fn the_ui_takes_outage_flags_as_the_scenario_does() {
             until: 30_000.0
         }]
     );
-    let e = ui(&["--events", "2000", "--outage", "2@20s+10s"]).unwrap_err();
+    let e = ui_of(&["--events", "2000", "--outage", "2@20s+10s"]).unwrap_err();
     assert!(e.contains("partition 2 does not exist"), "{e}");
 }
 
@@ -344,12 +327,12 @@ fn the_lesson_has_every_fate_and_every_pane_timing() {
 
 #[test]
 fn the_lesson_opens_paused_at_one_x() {
-    let (a, _) = ui(&["--scenario", "lesson"]).unwrap();
+    let (a, _) = ui_of(&["--scenario", "lesson"]).unwrap();
     assert!(!a.playhead.playing);
     assert_eq!(a.dials.speed, 1.0);
-    let (a, _) = ui(&["--scenario", "lesson", "--speed", "5"]).unwrap();
+    let (a, _) = ui_of(&["--scenario", "lesson", "--speed", "5"]).unwrap();
     assert_eq!(a.dials.speed, 5.0);
-    let (a, _) = ui(&["--scenario", "classroom"]).unwrap();
+    let (a, _) = ui_of(&["--scenario", "classroom"]).unwrap();
     assert!(a.playhead.playing);
     assert_eq!(a.dials.speed, 10.0);
 }
@@ -390,7 +373,7 @@ fn generated_scenarios_are_deterministic_and_seeded() {
         sessions(preset.source.seed())
     );
     // A changed seed is a custom stream.
-    let (a, _) = ui(&["--scenario", "lesson", "--seed", "8"]).unwrap();
+    let (a, _) = ui_of(&["--scenario", "lesson", "--seed", "8"]).unwrap();
     assert_eq!(a.scenario.name, "lesson (custom)");
 }
 

@@ -10,13 +10,14 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::cli_common::{path_arg, twoclocks_text};
-use crate::common::{apply, arb_accumulation, arb_pipeline_of, arb_stream, Rows};
 use proptest::prelude::*;
 use rusqlite::Connection;
 use serde_json::{json, Value};
 use twoclocks::engine::pipeline::{CrashTarget, Pipeline, SinkWrite};
 use twoclocks::engine::{Accumulation, CellId, EngineConfig, SinkKind, WatermarkKind, WindowFn};
+
+use crate::cli_common::{path_arg, twoclocks_text};
+use crate::common::{apply, arb_accumulation, arb_pipeline_of, arb_stream, Rows};
 
 /// Runs `run --format json` with `args`; panics unless it succeeds.
 fn run_json(args: &[&str]) -> Value {

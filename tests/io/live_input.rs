@@ -5,8 +5,6 @@
 //! order and a perfect watermark make the run again, to the same answer; side by side, B
 //! grows with A.
 
-use crate::ui_common::screen;
-
 use std::time::Duration;
 
 use twoclocks::engine::stream::classroom;
@@ -18,6 +16,8 @@ use twoclocks::tui::app::{update, Action, App, Msg};
 use twoclocks::tui::scenario::Scenario;
 use twoclocks::tui::theme::Theme;
 use twoclocks::tui::{app_for, Options};
+
+use crate::ui_common::screen;
 
 const WINDOW: WindowFn = WindowFn::Tumbling { size: 60_000 };
 

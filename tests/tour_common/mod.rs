@@ -40,9 +40,5 @@ pub fn tour_from(name: &str) -> App {
 
 /// The screen drawn at `w` × `h`, as text, a line a row.
 pub fn screen(a: &mut App, w: u16, h: u16) -> String {
-    let buf = frame(a, w, h);
-    (0..h)
-        .map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>())
-        .collect::<Vec<_>>()
-        .join("\n")
+    crate::ui_common::text(&frame(a, w, h))
 }

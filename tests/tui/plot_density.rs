@@ -3,8 +3,6 @@
 //! dropped events, classroom and stormy streams look different, and an inspected late or
 //! dropped event has its inequality drawn on its row.
 
-use crate::ui_common::{buffer, timeline};
-
 use std::time::Duration;
 
 use ratatui::buffer::Buffer;
@@ -14,6 +12,8 @@ use twoclocks::tui::geometry::{plot::PlotFrame, Areas};
 use twoclocks::tui::scenario::{Scenario, ScenarioName};
 use twoclocks::tui::theme::{glyph, Theme};
 use twoclocks::tui::{app_for, Options};
+
+use crate::ui_common::{buffer, lines, text, timeline};
 
 fn at_end(scenario: Scenario, cfg: EngineConfig) -> App {
     let mut a = app_for(Options {
@@ -68,16 +68,6 @@ fn dropped_share(a: &App) -> f64 {
     d as f64 / timeline(a).arrived() as f64
 }
 
-fn text(buf: &Buffer) -> Vec<String> {
-    (buf.area.top()..buf.area.bottom())
-        .map(|y| {
-            (buf.area.left()..buf.area.right())
-                .map(|x| buf[(x, y)].symbol().to_string())
-                .collect()
-        })
-        .collect()
-}
-
 #[test]
 fn dropped_ink_follows_the_dropped_share() {
     for (w, h) in [(120, 40), (80, 24), (200, 60)] {
@@ -121,7 +111,7 @@ fn the_legend_states_the_shares_of_the_events_so_far() {
         let buf = buffer(&mut a, w, h);
         let f = frame(&a, w, h);
         // The legend is on the plot's bottom border.
-        let legend = &text(&buf)[usize::from(f.inner.bottom() + 1)];
+        let legend = &lines(&buf)[usize::from(f.inner.bottom() + 1)];
         for want in ["96.4%", "0.0%", "3.6%", "so far"] {
             assert!(legend.contains(want), "{w}×{h}: {legend}");
         }
@@ -143,12 +133,12 @@ fn f_shows_only_late_and_dropped_events() {
     let after = ink(&a, &buf);
     assert_eq!(after[0], 0.0, "no on-time event is drawn: {after:?}");
     assert!(after[1] > 0.0 && after[2] > 0.0, "{after:?}");
-    assert!(text(&buf)[0].contains("only late & dropped (f)"));
+    assert!(lines(&buf)[0].contains("only late & dropped (f)"));
     // The ideal watermark, no longer covered by on-time events, is drawn and named.
     let f = frame(&a, 120, 40);
-    let legend = &text(&buf)[usize::from(f.inner.bottom() + 1)];
+    let legend = &lines(&buf)[usize::from(f.inner.bottom() + 1)];
     assert!(legend.contains("ideal"), "{legend}");
-    assert!(text(&buf).iter().any(|l| l.contains(glyph::IDEAL)));
+    assert!(lines(&buf).iter().any(|l| l.contains(glyph::IDEAL)));
     update(&mut a, Msg::Action(Action::PlotFilter), Duration::ZERO);
     let buf = buffer(&mut a, 120, 40);
     assert_eq!(ink(&a, &buf), before);
@@ -163,7 +153,7 @@ fn inspected_rows(a: &mut App, i: usize) -> [String; 3] {
     let r = f.inner.y + f.row(e.proc_time).unwrap();
     let c = f.inner.x + f.col(e.event_time).unwrap();
     assert_eq!(buf[(c, r)].symbol(), glyph::INSPECTED.to_string());
-    let rows = text(&buf);
+    let rows = lines(&buf);
     let plot_row = |y: u16| -> String {
         rows[usize::from(y)]
             .chars()
@@ -230,7 +220,7 @@ fn an_inspected_on_time_event_draws_no_inequality() {
         .unwrap();
     a.selection.inspected = Some(i);
     let buf = buffer(&mut a, 120, 40);
-    let all = text(&buf).join("\n");
+    let all = text(&buf);
     assert!(!all.contains(glyph::GRACE_BAND) && !all.contains(" wm "));
 }
 
@@ -251,13 +241,13 @@ fn no_size_panics_with_the_filter_and_an_inequality() {
 fn the_filter_is_named_whole_at_80x24() {
     let mut a = classroom();
     update(&mut a, Msg::Action(Action::PlotFilter), Duration::ZERO);
-    let top = &text(&buffer(&mut a, 80, 24))[0];
+    let top = &lines(&buffer(&mut a, 80, 24))[0];
     assert!(
         top.contains("Two clocks only late & dropped (f) ─"),
         "{top}"
     );
     assert!(!top.contains("event time"), "{top}");
     update(&mut a, Msg::Action(Action::PlotFilter), Duration::ZERO);
-    let top = &text(&buffer(&mut a, 80, 24))[0];
+    let top = &lines(&buffer(&mut a, 80, 24))[0];
     assert!(top.contains("event time → · processing time ↑"), "{top}");
 }

@@ -6,8 +6,6 @@
 //! reversed on both plots. At 80×24 and 120×40, in the tour's `partition` and `idleness`
 //! steps.
 
-use crate::ui_common::row_text;
-
 use ratatui::style::Modifier;
 use twoclocks::engine::lateness::secs;
 use twoclocks::engine::pipeline::partition_for;
@@ -17,6 +15,7 @@ use twoclocks::tui::theme::{glyph, Theme};
 use twoclocks::tui::view::plot::stall_rows;
 
 use crate::tour_common::*;
+use crate::ui_common::row_text;
 
 const SIZES: [(u16, u16); 2] = [(80, 24), (120, 40)];
 

@@ -3,11 +3,8 @@
 //! golden files; `z` leaves the plot alone on the screen, clicks on it still inspect and the
 //! other keys still act; `s` asks the shell for a save and the state does no I/O.
 
-use crate::ui_common;
-
 use std::time::Duration;
 
-use crate::ui_common::{act, app};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -15,6 +12,8 @@ use ratatui::style::{Color, Modifier, Style};
 use twoclocks::tui::app::{update, Action, App, Msg};
 use twoclocks::tui::export::{self, svg, text};
 use twoclocks::tui::record::{self, Entry, Input, HEADER};
+
+use crate::ui_common::{act, app, said, screen};
 
 fn draw(a: &App) -> Buffer {
     let area = Rect::new(0, 0, a.size.0, a.size.1);
@@ -279,9 +278,9 @@ fn s_asks_the_shell_to_save_and_the_footer_says_where() {
     assert!(a.take_save(), "the request waits for the event loop");
     assert!(!a.take_save(), "taken once");
     a.saved(Ok("twoclocks-x.svg and twoclocks-x.txt".into()));
-    assert!(ui_common::said(&a).contains("twoclocks-x.svg"));
+    assert!(said(&a).contains("twoclocks-x.svg"));
     a.saved(Err("Permission denied (./twoclocks-x.svg)".into()));
-    assert!(ui_common::said(&a).starts_with("screen not saved: Permission denied"));
+    assert!(said(&a).starts_with("screen not saved: Permission denied"));
     // Also with the help open: the help itself can be saved.
     act(&mut a, Action::Help);
     act(&mut a, Action::SaveScreen);
@@ -305,9 +304,9 @@ fn z_leaves_the_plot_alone_and_back() {
             assert_eq!(names, ["plot", "footer"], "{size:?} job {job}");
             assert_eq!(z.plot, Rect::new(0, 0, size.0, size.1 - 1));
             assert_eq!(z.footer, before.footer);
-            let screen = ui_common::screen(&a);
-            assert!(screen.starts_with("┌ Two clocks"), "{size:?}\n{screen}");
-            assert!(!screen.contains("┌ Dials"), "{size:?}\n{screen}");
+            let shown = screen(&a);
+            assert!(shown.starts_with("┌ Two clocks"), "{size:?}\n{shown}");
+            assert!(!shown.contains("┌ Dials"), "{size:?}\n{shown}");
             act(&mut a, Action::Zoom);
             assert_eq!(a.areas(size).unwrap(), before, "z again: every panel back");
         }

@@ -3,8 +3,6 @@
 //! WCAG 2.1 AA (4.5:1 for text, 3:1 for lines and marks) on each terminal the theme is meant
 //! for (the light theme on light and dark terminals alike, since it paints its own background).
 
-use crate::ui_common::{act, buffer, use_of};
-
 use std::time::Duration;
 
 use ratatui::buffer::Buffer;
@@ -14,6 +12,8 @@ use twoclocks::tui::app::{update, Action, App, Msg};
 use twoclocks::tui::scenario::Scenario;
 use twoclocks::tui::theme::{contrast, Theme, Use};
 use twoclocks::tui::{app_for, Options};
+
+use crate::ui_common::{act, buffer, use_of};
 
 fn themes() -> [Theme; 3] {
     [Theme::dark(), Theme::light(), Theme::mono()]

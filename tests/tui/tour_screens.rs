@@ -3,13 +3,13 @@
 //! step that selects a window has the window and its panes on the plot, and the crash step
 //! shows the crash and the replay on the plot, after Esc too.
 
-use crate::kept_snapshots::assert_snapshot;
-
-use crate::tour_common::{act, screen, tour};
 use twoclocks::engine::window::CellId;
 use twoclocks::tui::app::{Action, App};
 use twoclocks::tui::tour::Tour;
 use twoclocks::tui::view;
+
+use crate::kept_snapshots::assert_snapshot;
+use crate::tour_common::{act, screen, tour};
 
 const SIZES: [(u16, u16); 2] = [(80, 24), (120, 40)];
 

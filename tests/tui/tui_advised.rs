@@ -2,10 +2,6 @@
 //! it with the sweep, and the view only draws it (a snapshot at 120×40 and 80×24, and the
 //! glyph placed where the chart puts that point).
 
-use crate::kept_snapshots::assert_snapshot;
-
-use crate::ui_common::terminal;
-
 use twoclocks::engine::advice::{choose_on_frontier, DEFAULT_TARGET};
 use twoclocks::engine::EngineConfig;
 use twoclocks::tui::app::App;
@@ -13,6 +9,9 @@ use twoclocks::tui::geometry::frontier::ChartFrame;
 use twoclocks::tui::scenario::Scenario;
 use twoclocks::tui::theme::{glyph, Theme};
 use twoclocks::tui::{app_for, Options};
+
+use crate::kept_snapshots::assert_snapshot;
+use crate::ui_common::terminal;
 
 fn app() -> App {
     let mut a = app_for(Options {

@@ -5,8 +5,6 @@
 //! `view::text`), no title may be cut by a corner, and two texts must not run into each other.
 //! Then the space: the plot takes what the other panels do not need.
 
-use crate::ui_common::{act_settled, drawn, row_text};
-
 use std::sync::OnceLock;
 use std::time::Duration;
 
@@ -21,6 +19,8 @@ use twoclocks::tui::scenario::{Scenario, ScenarioName};
 use twoclocks::tui::theme::Theme;
 use twoclocks::tui::view::{self, text};
 use twoclocks::tui::{app_for, Options};
+
+use crate::ui_common::{act_settled, drawn, row_text};
 
 const SIZES: [(u16, u16); 4] = [(80, 24), (100, 30), (120, 40), (200, 60)];
 

@@ -3,8 +3,6 @@
 //! inspected event's row in sight; the crash report says how to close it at 80×24 too; the
 //! watermark panel's gap history is scaled to the gaps it shows and says its scale.
 
-use crate::ui_common::{act_settled, base, drawn};
-
 use std::time::Duration;
 
 use ratatui::buffer::Buffer;
@@ -16,17 +14,9 @@ use twoclocks::tui::keymap::{help_rows, KEYMAP};
 use twoclocks::tui::theme::{glyph, Theme};
 use twoclocks::tui::view::{self, text};
 
+use crate::ui_common::{act_settled, base, drawn, row_text, rows_in};
+
 const SIZES: [(u16, u16); 4] = [(80, 24), (100, 30), (120, 40), (200, 60)];
-
-fn row(buf: &Buffer, y: u16, from: u16, to: u16) -> String {
-    (from..to).map(|x| buf[(x, y)].symbol()).collect()
-}
-
-fn rows(buf: &Buffer, r: Rect) -> Vec<String> {
-    (r.top()..r.bottom())
-        .map(|y| row(buf, y, r.left(), r.right()))
-        .collect()
-}
 
 /// The help overlay at one scroll position: the keys (or glyphs) its lines start with, and
 /// the whole screen's text.
@@ -41,7 +31,7 @@ fn help_page(a: &mut App, size: (u16, u16), scroll: usize) -> (Vec<String>, Stri
         .filter(|s| s.content.starts_with(' '))
         .map(|s| s.content.trim().to_string())
         .collect();
-    (keys, rows(&buf, area).join("\n"))
+    (keys, rows_in(&buf, area).join("\n"))
 }
 
 #[test]
@@ -137,8 +127,13 @@ fn inspecting_the_first(fate: Fate) -> App {
 /// The rows the inspector box takes on screen (its title row to its bottom border).
 fn inspector_rows(buf: &Buffer, plot: Rect) -> std::ops::Range<u16> {
     let x = plot.x + 1;
+    let inside = Rect {
+        x,
+        width: plot.width - 1,
+        ..plot
+    };
     let top = (plot.top()..plot.bottom())
-        .find(|&y| row(buf, y, x, plot.right()).starts_with("┌ Inspect"))
+        .find(|&y| row_text(buf, inside, y).starts_with("┌ Inspect"))
         .expect("the inspector is drawn");
     let bottom = (top..plot.bottom())
         .find(|&y| buf[(x, y)].symbol() == "└")
@@ -161,7 +156,7 @@ fn the_inspector_leaves_the_inspected_events_row_in_sight() {
             assert!(
                 !boxed.contains(&y),
                 "{fate:?} {size:?}: the event's row {y} is under the inspector {boxed:?}\n{}",
-                rows(&buf, plot).join("\n")
+                rows_in(&buf, plot).join("\n")
             );
             assert_eq!(buf[(x, y)].symbol(), glyph::INSPECTED.to_string());
         }
@@ -198,7 +193,7 @@ fn the_crash_report_says_esc_closes_it_at_every_size() {
         let mut a = crashed();
         let buf = drawn(&mut a, size);
         let plot = Areas::compute_for(size, true).unwrap().plot;
-        let shown = rows(&buf, plot).join("\n");
+        let shown = rows_in(&buf, plot).join("\n");
         assert!(shown.contains("crashed at 265.6 s"), "{size:?}\n{shown}");
         assert!(shown.contains("Esc closes"), "{size:?}\n{shown}");
     }
@@ -213,7 +208,7 @@ fn gap_chart(buf: &Buffer, panel: Rect) -> Option<(String, Vec<String>)> {
         width: panel.width - 2,
         height: panel.height - 2,
     };
-    let lines = rows(buf, inner);
+    let lines = rows_in(buf, inner);
     let at = lines
         .iter()
         .position(|l| l.starts_with("gap history") || l.starts_with("gap 0"))?;

@@ -2,10 +2,6 @@
 //! 80×24 and 50×15; buffer assertions for the styles that carry meaning; and a size matrix
 //! that must never panic.
 
-use crate::kept_snapshots::assert_snapshot;
-
-use crate::ui_common::{act, base, buffer, terminal};
-
 use std::time::Duration;
 
 use ratatui::buffer::Buffer;
@@ -18,6 +14,9 @@ use twoclocks::tui::scenario::Scenario;
 use twoclocks::tui::theme::{glyph, Theme};
 use twoclocks::tui::view;
 use twoclocks::tui::{app_for, Options};
+
+use crate::kept_snapshots::assert_snapshot;
+use crate::ui_common::{act, base, buffer, lines, rows_in, terminal};
 
 /// The app paused at processing time 300 s.
 fn midway(theme: Theme) -> App {
@@ -299,9 +298,7 @@ fn the_dropped_counter_reads_the_reference_figure() {
     act(&mut a, Action::JumpToEnd);
     act(&mut a, Action::Policy(0));
     let buf = buffer(&mut a, 80, 24);
-    let lines: Vec<String> = (0..24)
-        .map(|y| (0..80).map(|x| buf[(x, y)].symbol().to_string()).collect())
-        .collect();
+    let lines = lines(&buf);
     assert!(
         lines
             .iter()
@@ -327,13 +324,7 @@ fn the_pane_history_reads_like_block_5() {
     let buf = buffer(&mut a, 120, 40);
     let areas = Areas::compute((120, 40)).unwrap();
     let panes = areas.panes.unwrap();
-    let lines: Vec<String> = (panes.top()..panes.bottom())
-        .map(|y| {
-            (panes.left()..panes.right())
-                .map(|x| buf[(x, y)].symbol().to_string())
-                .collect()
-        })
-        .collect();
+    let lines = rows_in(&buf, panes);
     let squash = |l: &String| l.split_whitespace().collect::<Vec<_>>().join(" ");
     let lines: Vec<String> = lines.iter().map(squash).collect();
     assert!(
@@ -388,14 +379,9 @@ fn every_theme_gives_each_fate_its_own_look() {
 
 /// A rendered screen as text, one line per row, trailing blanks cut.
 fn text(a: &mut App, w: u16, h: u16) -> String {
-    let buf = buffer(a, w, h);
-    (0..h)
-        .map(|y| {
-            let row: String = (0..w).map(|x| buf[(x, y)].symbol()).collect();
-            row.trim_end().to_string()
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    let rows = lines(&buffer(a, w, h));
+    let rows: Vec<&str> = rows.iter().map(|r| r.trim_end()).collect();
+    rows.join("\n")
 }
 
 const SCREEN_PAGE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/screen.md");
@@ -500,14 +486,7 @@ fn topology_panel(a: &mut App, w: u16, h: u16) -> String {
     let area = Rect::new(0, 0, r.width, r.height);
     let mut buf = Buffer::empty(area);
     view::topology::render(a, area, &mut buf);
-    (0..area.height)
-        .map(|y| {
-            (0..area.width)
-                .map(|x| buf[(x, y)].symbol().to_string())
-                .collect::<String>()
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    lines(&buf).join("\n")
 }
 
 #[test]

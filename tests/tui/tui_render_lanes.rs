@@ -4,8 +4,6 @@
 //! and staying level with idleness, the expirations of keyed state marked, the samples'
 //! bounded number, and the panels at 80×24, 120×40 and 200×60.
 
-use crate::kept_snapshots::assert_snapshot;
-
 use std::sync::Arc;
 
 use ratatui::backend::TestBackend;
@@ -23,6 +21,7 @@ use twoclocks::tui::theme::Theme;
 use twoclocks::tui::view;
 use twoclocks::tui::{app_for, Options};
 
+use crate::kept_snapshots::assert_snapshot;
 use crate::ui_common::*;
 
 /// Turns the idle-timeout dial `steps` steps up (job mode).

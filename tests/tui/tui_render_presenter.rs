@@ -4,35 +4,17 @@
 //! again bringing the panels back; both meet WCAG AA in every theme. Snapshots on ratatui's
 //! TestBackend.
 
-use crate::kept_snapshots::assert_snapshot;
-
-use crate::ui_common::{act, buffer, terminal, use_of};
-
 use ratatui::buffer::Buffer;
 use ratatui::style::Style;
-use twoclocks::cli::{parse, ui_options, Invocation};
 use twoclocks::engine::{Fate, Timing};
 use twoclocks::tui::app::{Action, App};
-use twoclocks::tui::app_for;
 use twoclocks::tui::geometry::plot::PlotFrame;
 use twoclocks::tui::theme::{contrast, glyph};
 use twoclocks::tui::view;
 use twoclocks::tui::view::big::{font, grid, Figure};
 
-/// The UI as these flags open it, settled.
-fn ui(args: &[&str]) -> App {
-    let argv = std::iter::once("twoclocks").chain(args.iter().copied());
-    let Ok(Invocation::Ui(a, matches)) = parse(argv) else {
-        panic!("{args:?} is not the UI");
-    };
-    let (options, job) = ui_options(&a, &matches).unwrap();
-    let mut app = app_for(options);
-    if let Some(job) = job {
-        app.open_job(job);
-    }
-    app.settle();
-    app
-}
+use crate::kept_snapshots::assert_snapshot;
+use crate::ui_common::{act, buffer, rows_in, terminal, text, ui, use_of};
 
 /// The lesson at its end: early, on-time and late panes, late and dropped events; the whole
 /// stream on the plot (the lesson opens magnified: `m` once more goes from 100 ms a column
@@ -67,13 +49,7 @@ fn retracting(theme: &str) -> App {
 fn plot_rows(a: &App, buf: &Buffer) -> Vec<String> {
     let size = (buf.area.width, buf.area.height);
     let f = PlotFrame::of(a, a.areas(size).unwrap().plot).unwrap();
-    (f.inner.top()..f.inner.bottom())
-        .map(|y| {
-            (f.inner.left()..f.inner.right())
-                .map(|x| buf[(x, y)].symbol().to_string())
-                .collect()
-        })
-        .collect()
+    rows_in(buf, f.inner)
 }
 
 fn count(rows: &[String], c: char) -> usize {
@@ -210,17 +186,6 @@ fn b_shows_the_big_numbers_and_b_again_returns() {
     act(&mut a, Action::Close);
     assert_eq!(a.big_numbers, None);
     assert_eq!(buffer(&mut a, 120, 40), before);
-}
-
-fn text(buf: &Buffer) -> String {
-    (0..buf.area.height)
-        .map(|y| {
-            (0..buf.area.width)
-                .map(|x| buf[(x, y)].symbol())
-                .collect::<String>()
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 #[test]

@@ -3,32 +3,24 @@
 //! merges against the engine's rules and the oracle, and each key's resets under a TTL
 //! against the processor's counters and its truth.
 
-use crate::ui_common::act;
-
 use std::time::Duration;
 
-use clap::{CommandFactory, FromArgMatches};
-use twoclocks::cli::{ui_options, Cli};
 use twoclocks::engine::job_timeline::Standing;
 use twoclocks::engine::stream::KeyId;
 use twoclocks::engine::timeline::Phase;
 use twoclocks::engine::window::GLOBAL;
 use twoclocks::engine::CellId;
 use twoclocks::tui::app::{update, Action, App, Msg};
-use twoclocks::tui::app_for;
 use twoclocks::tui::geometry::Areas;
 use twoclocks::tui::view::windows::selected_window;
 
+use crate::ui_common::{act, ui};
+
 /// The UI state a command line opens, before any terminal, at 120×40.
-fn app(args: &[&str]) -> anyhow::Result<App> {
-    let argv = std::iter::once("twoclocks").chain(args.iter().copied());
-    let matches = Cli::command().try_get_matches_from(argv)?;
-    let cli = Cli::from_arg_matches(&matches)?;
-    let (options, _) = ui_options(&cli.ui, &matches)?;
-    let mut a = app_for(options);
-    a.settle();
+fn app(args: &[&str]) -> App {
+    let mut a = ui(args);
     update(&mut a, Msg::Resize(120, 40), Duration::ZERO);
-    Ok(a)
+    a
 }
 
 /// 300 events over 600 s in 10 s-gap sessions with 30 s of grace: a few dozen sessions per key.
@@ -40,17 +32,17 @@ fn to_end(a: &mut App) {
 
 #[test]
 fn the_ui_opens_on_sessions_and_on_the_global_window() {
-    let a = app(&["--session", "30s", "--grace", "30s"]).expect("sessions are drawn");
+    let a = app(&["--session", "30s", "--grace", "30s"]);
     assert!(a.scenario.oracle.merging);
     assert!(a.trace.config().window.is_merging());
-    let a = app(&["--window", "global", "--ttl", "20s"]).expect("the global window is drawn");
+    let a = app(&["--window", "global", "--ttl", "20s"]);
     assert!(a.scenario.oracle.global);
     assert_eq!(a.scenario.oracle.windows, vec![GLOBAL]);
 }
 
 #[test]
 fn the_window_keys_walk_the_selected_keys_sessions() {
-    let mut a = app(&SPARSE).unwrap();
+    let mut a = app(&SPARSE);
     act(&mut a, Action::CycleKey);
     let key = a.selection.key.expect("a key selected");
     let mine = a.scenario.windows_of(Some(key)).to_vec();
@@ -81,7 +73,7 @@ fn the_window_keys_walk_the_selected_keys_sessions() {
 
 #[test]
 fn a_click_on_a_session_row_selects_that_session() {
-    let mut a = app(&SPARSE).unwrap();
+    let mut a = app(&SPARSE);
     let key = a.selection.key.unwrap_or(0 as KeyId);
     a.selection.key = Some(key);
     a.selection.window = 0;
@@ -104,7 +96,7 @@ fn a_click_on_a_session_row_selects_that_session() {
 fn with_infinite_grace_the_run_ends_with_the_oracles_sessions() {
     let mut args = SPARSE.to_vec();
     args[5] = "inf";
-    let mut a = app(&args).unwrap();
+    let mut a = app(&args);
     to_end(&mut a);
     assert!(a.trace.is_finished());
     let run = a.trace.run_sessions();
@@ -124,7 +116,7 @@ fn with_infinite_grace_the_run_ends_with_the_oracles_sessions() {
 
 #[test]
 fn a_session_the_run_does_not_reproduce_reads_as_wrong() {
-    let mut a = app(&SPARSE).unwrap();
+    let mut a = app(&SPARSE);
     to_end(&mut a);
     let run = a.trace.run_sessions();
     let mut wrong = 0;
@@ -147,7 +139,7 @@ fn a_session_the_run_does_not_reproduce_reads_as_wrong() {
 
 #[test]
 fn the_sessions_replayed_from_the_records_are_the_processors_at_every_playhead() {
-    let mut a = app(&SPARSE).unwrap();
+    let mut a = app(&SPARSE);
     assert!(a.playhead.playing, "the UI opens playing");
     for _ in 0..8 {
         update(&mut a, Msg::Tick, Duration::from_secs(8));
@@ -176,8 +168,7 @@ fn the_sessions_replayed_from_the_records_are_the_processors_at_every_playhead()
 fn every_expiry_is_recorded_and_the_segments_add_up_to_each_keys_truth() {
     let mut a = app(&[
         "--window", "global", "--ttl", "3s", "--events", "1000", "--early", "10s",
-    ])
-    .unwrap();
+    ]);
     assert!(a.playhead.playing, "the UI opens playing");
     update(&mut a, Msg::Tick, Duration::from_secs(12));
     let x = a.trace.expirations();
@@ -227,17 +218,17 @@ fn help_text(a: &App) -> String {
 #[test]
 fn the_help_says_what_the_new_glyphs_mean_where_they_are_drawn() {
     use twoclocks::tui::view::plot::{EXPIRY, MERGE};
-    let s = help_text(&app(&SPARSE).unwrap());
+    let s = help_text(&app(&SPARSE));
     assert!(s.contains(&format!(" {MERGE} ")), "{s}");
     assert!(!s.contains(EXPIRY));
-    let g = help_text(&app(&["--window", "global", "--ttl", "3s"]).unwrap());
+    let g = help_text(&app(&["--window", "global", "--ttl", "3s"]));
     assert!(g.contains(EXPIRY), "{g}");
     assert!(!g.contains(MERGE));
 }
 
 #[test]
 fn the_inspector_says_what_a_kept_event_did_to_its_sessions() {
-    let mut a = app(&SPARSE).unwrap();
+    let mut a = app(&SPARSE);
     to_end(&mut a);
     let said = |a: &mut App, offset: usize| -> String {
         a.selection.inspected = Some(offset);
@@ -311,7 +302,7 @@ fn only_a_recording_processor_records_and_it_changes_no_figure() {
 fn sessions_open_on_the_first_session_and_a_gap_that_merges_everything_is_said() {
     // The sessions scenario opens on the session nearest the playhead, of whichever key: not
     // the first key's first session, minutes past it.
-    let a = app(&["--scenario", "sessions"]).unwrap();
+    let a = app(&["--scenario", "sessions"]);
     let now = a.playhead.now;
     let key = a.selection.key.expect("a key");
     let chosen = a.scenario.windows_of(Some(key))[a.selection.window];
@@ -340,7 +331,7 @@ fn sessions_open_on_the_first_session_and_a_gap_that_merges_everything_is_said()
     );
     assert!(!ui_common_said(&a).contains("whole stream"));
     // A gap longer than any quiet spell: one session per key, and the footer says why.
-    let a = app(&["--session", "5s"]).unwrap();
+    let a = app(&["--session", "5s"]);
     assert!((0..a.scenario.keys()).all(|k| a.scenario.windows_of(Some(k as u32)).len() == 1));
     assert!(
         ui_common_said(&a).contains("merges each key's whole stream"),

@@ -4,21 +4,16 @@
 //! with B's dials; a click on B's plot inspecting the event in both; the refusal on big inputs; and the screens at 80×24 and 120×40, a single
 //! run and the outage job (A with an idle timeout, B without).
 
-use crate::kept_snapshots::assert_snapshot;
-
-use crate::ui_common;
-
 use std::time::Duration;
 
-use twoclocks::cli::{parse, ui_options, Invocation};
 use twoclocks::engine::job_timeline::JobTimeline;
 use twoclocks::engine::timeline::Timeline;
 use twoclocks::engine::trace::Trace;
 use twoclocks::tui::app::{update, Action, App, Dial, Msg};
-use twoclocks::tui::app_for;
 use twoclocks::tui::theme::Theme;
 
-use crate::ui_common::{act, app, drawn_text, said, tick};
+use crate::kept_snapshots::assert_snapshot;
+use crate::ui_common::{act, app, drawn_text, said, screen, tick, ui};
 
 /// B, pinned.
 fn b(a: &App) -> &App {
@@ -26,19 +21,10 @@ fn b(a: &App) -> &App {
 }
 
 /// The UI a command line opens (before any terminal), in the mono theme.
-fn ui(args: &[&str]) -> App {
-    let argv = std::iter::once("twoclocks").chain(args.iter().copied());
-    let Ok(Invocation::Ui(a, matches)) = parse(argv) else {
-        panic!("{args:?} is not the UI");
-    };
-    let (options, job) = ui_options(&a, &matches).unwrap();
-    let mut app = app_for(options);
-    if let Some(job) = job {
-        app.open_job(job);
-    }
-    app.settle();
-    app.theme = Theme::mono();
-    app
+fn mono_ui(args: &[&str]) -> App {
+    let mut a = ui(args);
+    a.theme = Theme::mono();
+    a
 }
 
 /// Both runs stand on the same playhead, B's run brought up to it.
@@ -54,7 +40,7 @@ fn same_playhead(a: &App) {
 /// The outage job with A's idle timeout at 10 s and B's off, played to processing time 250 s
 /// (partition 1 out since 200 s).
 fn outage_idle_vs_not() -> App {
-    let mut a = ui(&["--scenario", "outage"]);
+    let mut a = mono_ui(&["--scenario", "outage"]);
     act(&mut a, Action::TogglePlay);
     assert!(!a.playhead.playing);
     assert_eq!(a.dials.idle_timeout, None);
@@ -354,7 +340,7 @@ fn a_click_on_bs_plot_inspects_the_event_in_both_each_under_its_own_dials() {
     update(&mut a, Msg::Click(clicked.0, clicked.1), Duration::ZERO);
     let i = a.selection.inspected.expect("inspected in A");
     assert_eq!(b(&a).selection.inspected, Some(i), "and in B");
-    let s = ui_common::screen(&a);
+    let s = screen(&a);
     assert_eq!(
         s.matches("Inspect ·").count(),
         2,
