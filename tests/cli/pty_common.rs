@@ -2,8 +2,6 @@
 //! terminal emulator as it draws, keys written to it, and its exit waited for; the binary
 //! started so in a given directory.
 
-#![allow(dead_code)]
-
 use std::io::{Read, Write};
 use std::path::Path;
 use std::sync::{Arc, Mutex};

@@ -3,9 +3,6 @@
 //! JSON, or its refusal as one error line; a subcommand run in this process; and a path spelled
 //! as an argument.
 
-// Each test file uses a part of this.
-#![allow(dead_code)]
-
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 

@@ -5,10 +5,14 @@
 //! engine_ttl::` one file's. Proptest keeps the failure cases it has found for a file here in
 //! `tests/proptest-regressions/<file>.txt`, and runs them first.
 
+// Used in part: the engine's tests run the binary only for a few flags' answers and errors.
+#[allow(dead_code)]
 #[path = "../cli_common/mod.rs"]
 mod cli_common;
 #[path = "../common/mod.rs"]
 mod common;
+// Used in part: the job's read model and the scenarios are read on the screen.
+#[allow(dead_code)]
 #[path = "../ui_common/mod.rs"]
 mod ui_common;
 

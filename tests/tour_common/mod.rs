@@ -2,9 +2,6 @@
 //! step), a key pressed (and the work it queues done), the screen drawn at a size, as a
 //! buffer or as text, and the smallest good tour file.
 
-// Each test file uses a part of this.
-#![allow(dead_code)]
-
 use twoclocks::tui::app::App;
 use twoclocks::tui::theme::Theme;
 use twoclocks::tui::tour::Tour;

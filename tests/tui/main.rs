@@ -4,6 +4,8 @@
 //! screen, the plot's marks, and the tour with its predict steps. `cargo test --test tui`
 //! runs them; `cargo test --test tui tui_render::` one file's.
 
+// Used in part: the tour's tests run the binary for its errors.
+#[allow(dead_code)]
 #[path = "../cli_common/mod.rs"]
 mod cli_common;
 #[path = "../kept_snapshots/mod.rs"]

@@ -3,8 +3,6 @@
 //! clock, and reading the footer and the screen, drawn through a terminal or straight into a
 //! buffer, as cells or as text.
 
-#![allow(dead_code)]
-
 use std::sync::OnceLock;
 use std::time::Duration;
 
