@@ -2,8 +2,8 @@
 //! and CSV, its errors and limits, `advise` and `export`, `--output` left whole or absent,
 //! the UI's flags, fuzzed inputs and argument vectors, the binary in a pseudo-terminal (keys,
 //! signals, demos, a live producer), and the README and the guide checked against what the
-//! program prints and draws. `cargo test --test cli` runs them; `cargo test --test cli
-//! cli_errors::` one file's.
+//! program prints and draws. `cargo test --test cli` runs them, and
+//! `cargo test --test cli cli_errors::` one file's.
 
 #[path = "../cli_common/mod.rs"]
 mod cli_common;

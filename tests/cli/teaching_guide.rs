@@ -17,8 +17,8 @@
 //! - and no other figure stands in the prose: a number outside code, outside a checked block
 //!   and without a marker is refused (the plan's minutes, `5 min`, are the teacher's).
 //!
-//! `TWOCLOCKS_WRITE_GOLDEN=1 cargo test --test cli teaching_guide` writes every checked block and
-//! figure anew from the program.
+//! `TWOCLOCKS_WRITE_GOLDEN=1 cargo test --test cli teaching_guide` writes every checked block
+//! and figure anew from the program.
 
 use std::process::Command;
 

@@ -1,9 +1,10 @@
 //! The engine's tests, one test binary for all of them: windows, watermarks, triggers and
 //! state TTLs against the reference program and the oracle, the frontier and the advisor, the
 //! parallel pipeline's barriers, checkpoints and crashes, the built-in scenarios, and the
-//! job's read model. `cargo test --test engine` runs them; `cargo test --test engine
-//! engine_ttl::` one file's. Proptest keeps the failure cases it has found for a file here in
-//! `tests/proptest-regressions/<file>.txt`, and runs them first.
+//! job's read model. `cargo test --test engine` runs them, and
+//! `cargo test --test engine engine_ttl::` one file's. Proptest keeps the failure cases it has
+//! found for each of these files in `tests/proptest-regressions/<file>.txt`, and runs them
+//! first.
 
 // Used in part: the engine's tests run the binary only for a few flags' answers and errors.
 #[allow(dead_code)]

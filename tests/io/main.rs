@@ -1,7 +1,7 @@
 //! The inputs' and outputs' tests, one test binary for all of them: reading a user's log in
 //! every format and compression with its errors, a live input growing batch by batch, and the
 //! sinks `run --output` writes (JSON Lines and SQLite, after clean runs and crashes).
-//! `cargo test --test io` runs them; `cargo test --test io io_sinks::` one file's.
+//! `cargo test --test io` runs them, and `cargo test --test io io_sinks::` one file's.
 
 // Used in part: the sinks' tests run the binary on their output paths.
 #[allow(dead_code)]

@@ -2,7 +2,7 @@
 //! engine, the screens drawn at every size (insta snapshots in `tests/snapshots`), layout,
 //! overlays, themes and glyphs, the presenter's tools, side by side, sessions and TTLs on
 //! screen, the plot's marks, and the tour with its predict steps. `cargo test --test tui`
-//! runs them; `cargo test --test tui tui_render::` one file's.
+//! runs them, and `cargo test --test tui tui_render::` one file's.
 
 // Used in part: the tour's tests run the binary for its errors.
 #[allow(dead_code)]
