@@ -1,10 +1,10 @@
 //! The engine against a plain implementation of the same rules (benches/plain: a `HashMap` of
 //! cells and `BinaryHeap`s of window ends), side by side on the same million events: 60 s
 //! tumbling windows, `fixed:20s`, no grace, accumulating, without an early trigger and with
-//! one every 15 s. Both keep nothing but counters; tests/engine_baseline.rs checks that they
-//! emit the same panes. The baseline runs twice: with std's `HashMap` as it comes (SipHash,
-//! `baseline`) and with the engine's own hasher (`baseline fxhash`), so the engine's gain is
-//! seen apart from the hasher's. Read the ratio of the times in each group.
+//! one every 15 s. Both keep nothing but counters; tests/engine/engine_baseline.rs checks that
+//! they emit the same panes. The baseline runs twice: with std's `HashMap` as it comes
+//! (SipHash, `baseline`) and with the engine's own hasher (`baseline fxhash`), so the engine's
+//! gain is seen apart from the hasher's. Read the ratio of the times in each group.
 
 #[path = "plain/mod.rs"]
 mod plain;

@@ -1,4 +1,4 @@
-"""Runs the DuckDB query `twoclocks advise --sql duckdb` prints, for tests/advise_sql.rs.
+"""Runs the DuckDB query `twoclocks advise --sql duckdb` prints, for tests/cli/advise_sql.rs.
 
   python3 duckdb_stats.py log OUT.parquet N SEED UNIT NULLS ET PT KEY
       writes a log of N events (whole-millisecond times, sorted by processing time, then by

@@ -3,6 +3,11 @@
 //! loop, no file; a tenth of that in a debug build), and its peak resident memory must not grow with the rows.
 //! With `--format json` a tenth of the rows are dropped, and the panes and drops it lists are
 //! written to temporary files as they come, not held: its memory must not grow either.
+//!
+//! A test binary of its own, not among the command line's (tests/cli): the peak `wait4`
+//! reports for a child is never below the test process's own peak so far (Linux counts the
+//! memory the child starts in, the parent's until its `exec`), so it measures the program only
+//! while the test process stays small. Among the other tests it would measure theirs.
 #![cfg(target_os = "linux")]
 
 use std::io::{BufWriter, Write};

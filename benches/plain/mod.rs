@@ -5,9 +5,9 @@
 //! to fire and to finalise in two `BinaryHeap`s of window ends, the early timers in a third.
 //!
 //! It emits the same panes, drops and final values in the same order, and the same counters,
-//! as `Processor::step` and `Processor::finish` (tests/engine_baseline.rs checks it), so timing
-//! the two on one stream compares like with like. Shared by the `baseline` benchmark and that
-//! test through a `#[path]` module.
+//! as `Processor::step` and `Processor::finish` (tests/engine/engine_baseline.rs checks it),
+//! so timing the two on one stream compares like with like. Shared by the `baseline` benchmark
+//! and that test through a `#[path]` module.
 
 use std::cmp::{Ordering, Reverse};
 use std::collections::{BinaryHeap, HashMap};

@@ -1,9 +1,7 @@
 //! Running the twoclocks binary from the command-line tests: with NO_COLOR set and nothing on
 //! standard input, so that a test never waits on a terminal, and its output read as text or as
-//! JSON; a subcommand run in this process; and a path spelled as an argument.
-
-// Each test file uses a part of this.
-#![allow(dead_code)]
+//! JSON, or its refusal as one error line; a subcommand run in this process; and a path spelled
+//! as an argument.
 
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
@@ -35,6 +33,21 @@ pub fn stdout(o: &Output) -> String {
 /// Standard error as text.
 pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Runs the binary with `args`, which it must refuse: exit code 2, nothing on standard output,
+/// one line on standard error that names the program and is no panic. The line. (A failure
+/// shows each argument cut to 40 characters.)
+pub fn refused(args: &[&str]) -> String {
+    let o = twoclocks(args);
+    let err = stderr(&o);
+    let shown: Vec<String> = args.iter().map(|a| a.chars().take(40).collect()).collect();
+    assert_eq!(o.status.code(), Some(2), "{shown:?}: {err}");
+    assert!(o.stdout.is_empty(), "{shown:?}: {}", stdout(&o));
+    assert_eq!(err.lines().count(), 1, "{shown:?}: {err}");
+    assert!(err.starts_with("twoclocks: "), "{shown:?}: {err}");
+    assert!(!err.contains("panicked"), "{shown:?}: {err}");
+    err
 }
 
 /// Runs the binary with `args`, which must succeed, and reads the one JSON document it prints.

@@ -2,9 +2,6 @@
 //! draw alike (accumulation, watermark, grace), random pipelines over an engine strategy, a
 //! pipeline run through scheduled crashes, and the database rows a sink's writes leave.
 
-// Each test file uses a part of this.
-#![allow(dead_code)]
-
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;

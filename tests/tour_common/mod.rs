@@ -1,22 +1,18 @@
 //! What the tour tests share: the built-in tour opened and settled (from its start or a named
-//! step), a key pressed (and the work it queues done), and the screen drawn at a size, as a
-//! buffer or as text.
-
-// Each test file uses a part of this.
-#![allow(dead_code)]
+//! step), a key pressed (and the work it queues done), the screen drawn at a size, as a
+//! buffer or as text, and the smallest good tour file.
 
 use twoclocks::tui::app::App;
 use twoclocks::tui::theme::Theme;
 use twoclocks::tui::tour::Tour;
 
-/// The UI tests' helpers, whose key press and terminal drawing the tour tests use too (a tour
-/// test file reaches them here, as one file may load the module only once).
-#[path = "../ui_common/mod.rs"]
-pub mod ui_common;
 /// Presses `action` and lets the work it queued finish.
-pub use ui_common::act_settled as act;
+pub use crate::ui_common::act_settled as act;
 /// The screen drawn at `w` × `h`, through a test terminal.
-pub use ui_common::buffer as frame;
+pub use crate::ui_common::buffer as frame;
+
+/// One step as a tour file writes it, the smallest good tour: a title and a caption.
+pub const GOOD_STEP: &str = "[[step]]\ntitle = \"One\"\ncaption = \"{late} late\"\n";
 
 /// The built-in tour on its first step, dark theme.
 pub fn tour() -> App {
@@ -41,9 +37,5 @@ pub fn tour_from(name: &str) -> App {
 
 /// The screen drawn at `w` × `h`, as text, a line a row.
 pub fn screen(a: &mut App, w: u16, h: u16) -> String {
-    let buf = frame(a, w, h);
-    (0..h)
-        .map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>())
-        .collect::<Vec<_>>()
-        .join("\n")
+    crate::ui_common::text(&frame(a, w, h))
 }

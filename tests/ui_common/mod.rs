@@ -1,8 +1,7 @@
-//! What the UI tests share: the classroom app (in the mono theme, or the dark one), job mode
-//! paused at a moment, pressing keys, ticking and playing the clock, and reading the footer and
-//! the screen, drawn through a terminal or straight into a buffer, as cells or as text.
-
-#![allow(dead_code)]
+//! What the UI tests share: the classroom app (in the mono theme, or the dark one), the UI a
+//! command line opens, job mode paused at a moment, pressing keys, ticking and playing the
+//! clock, and reading the footer and the screen, drawn through a terminal or straight into a
+//! buffer, as cells or as text.
 
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -11,10 +10,11 @@ use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::Terminal;
+use twoclocks::cli::{parse, ui_options, Invocation};
 use twoclocks::engine::job_timeline::JobTimeline;
 use twoclocks::engine::timeline::Timeline;
 use twoclocks::engine::EngineConfig;
-use twoclocks::tui::app::{update, Action, App, Msg};
+use twoclocks::tui::app::{update, Action, App, JobPreset, Msg};
 use twoclocks::tui::scenario::Scenario;
 use twoclocks::tui::theme::{Theme, Use};
 use twoclocks::tui::{app_for, Options};
@@ -54,6 +54,27 @@ pub fn job_at(secs: f64) -> App {
     tick(&mut a, secs / speed);
     act(&mut a, Action::TogglePlay);
     a
+}
+
+/// The UI a command line without a subcommand opens (before any terminal), settled, with the
+/// job its flags preset; or the error line.
+pub fn ui_of(args: &[&str]) -> Result<(App, Option<JobPreset>), String> {
+    let argv = std::iter::once("twoclocks").chain(args.iter().copied());
+    let Invocation::Ui(a, matches) = parse(argv)? else {
+        panic!("{args:?} is not the UI");
+    };
+    let (options, job) = ui_options(&a, &matches).map_err(|e| format!("{e:#}"))?;
+    let mut app = app_for(options);
+    if let Some(job) = job.clone() {
+        app.open_job(job);
+    }
+    app.settle();
+    Ok((app, job))
+}
+
+/// The UI the command line `args` opens, as [`ui_of`] gives it; it must open.
+pub fn ui(args: &[&str]) -> App {
+    ui_of(args).unwrap_or_else(|e| panic!("{args:?}: {e}")).0
 }
 
 /// The job the app runs in job mode.
@@ -98,14 +119,7 @@ pub fn screen(a: &App) -> String {
     let area = Rect::new(0, 0, a.size.0, a.size.1);
     let mut buf = Buffer::empty(area);
     twoclocks::tui::view::draw(a, area, &mut buf);
-    (0..area.height)
-        .map(|y| {
-            (0..area.width)
-                .map(|x| buf[(x, y)].symbol().to_string())
-                .collect::<String>()
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    text(&buf)
 }
 
 /// The app resized to `w` × `h` and drawn through a test terminal.
@@ -131,15 +145,7 @@ pub fn drawn(a: &mut App, (w, h): (u16, u16)) -> Buffer {
 
 /// The text of the app resized to `size` and drawn straight into a buffer, a line a row.
 pub fn drawn_text(a: &mut App, size: (u16, u16)) -> String {
-    let buf = drawn(a, size);
-    (0..size.1)
-        .map(|y| {
-            (0..size.0)
-                .map(|x| buf[(x, y)].symbol().to_string())
-                .collect::<String>()
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    text(&drawn(a, size))
 }
 
 /// What a cell drawn with `symbol` is for, as the contrast rules count it: text or a mark.
@@ -157,4 +163,19 @@ pub fn row_text(buf: &Buffer, r: Rect, y: u16) -> String {
     (r.left()..r.right())
         .map(|x| buf[(x, y)].symbol().to_string())
         .collect()
+}
+
+/// The rows of `buf` inside `r`, as text.
+pub fn rows_in(buf: &Buffer, r: Rect) -> Vec<String> {
+    (r.top()..r.bottom()).map(|y| row_text(buf, r, y)).collect()
+}
+
+/// The rows of `buf`, as text.
+pub fn lines(buf: &Buffer) -> Vec<String> {
+    rows_in(buf, buf.area)
+}
+
+/// All of `buf` as text, a line a row.
+pub fn text(buf: &Buffer) -> String {
+    lines(buf).join("\n")
 }

@@ -1,0 +1,230 @@
+//! What each step of the built-in tour shows, at 80×24 and 120×40: the panels a step is about
+//! (the ones it names, the one it highlights) have a place on screen, the title is whole, a
+//! step that selects a window has the window and its panes on the plot, and the crash step
+//! shows the crash and the replay on the plot, after Esc too.
+
+use twoclocks::engine::window::CellId;
+use twoclocks::tui::app::{Action, App};
+use twoclocks::tui::tour::Tour;
+use twoclocks::tui::view;
+
+use crate::kept_snapshots::assert_snapshot;
+use crate::tour_common::{act, screen, tour};
+
+const SIZES: [(u16, u16); 2] = [(80, 24), (120, 40)];
+
+/// Every step, the app on it.
+fn each_step(mut f: impl FnMut(&mut App, usize)) {
+    let mut a = tour();
+    let n = a.tour.as_ref().unwrap().steps.len();
+    for k in 0..n {
+        f(&mut a, k);
+        act(&mut a, Action::TourNext);
+    }
+}
+
+#[test]
+fn every_step_has_room_for_the_panels_it_is_about_and_a_whole_title() {
+    each_step(|a, k| {
+        for (w, h) in SIZES {
+            let s = screen(a, w, h);
+            let areas = a.areas((w, h)).unwrap();
+            let shown: Vec<&str> = areas.panels().iter().map(|(n, _)| *n).collect();
+            for needed in a.tour_needs() {
+                assert!(
+                    shown.contains(&needed),
+                    "step {} at {w}×{h}: no room for {needed}\n{s}",
+                    k + 1
+                );
+            }
+            let title = a.tour.as_ref().unwrap().step().title.clone();
+            let top = s.lines().next().unwrap();
+            assert!(
+                top.contains(&title),
+                "step {} at {w}×{h}: the title is cut: {top}",
+                k + 1
+            );
+        }
+    });
+}
+
+#[test]
+fn a_step_that_selects_a_window_shows_it_and_its_panes_on_the_plot() {
+    let mut checked = 0;
+    each_step(|a, k| {
+        if a.tour.as_ref().unwrap().step().window.is_none() {
+            return;
+        }
+        let Some(window) = view::windows::selected_window(a) else {
+            return;
+        };
+        let key = a.selection.key.expect("a key selected");
+        let cell = CellId { window, key };
+        let wf = a.dials.window;
+        for (w, h) in SIZES {
+            let s = screen(a, w, h);
+            let areas = a.areas((w, h)).unwrap();
+            let f = a.plot_frame(areas.plot).unwrap();
+            assert!(
+                f.x.0 <= wf.start(window) && wf.end(window) <= f.x.1,
+                "step {} at {w}×{h}: window {}–{} ms not in the plot's {:?}\n{s}",
+                k + 1,
+                wf.start(window),
+                wf.end(window),
+                f.x
+            );
+            let panes: Vec<f64> = a.trace().panes_of(cell).map(|p| p.proc_time).collect();
+            assert!(!panes.is_empty(), "step {}: no pane to show", k + 1);
+            for t in panes {
+                assert!(
+                    f.y.0 <= t && t <= f.y.1,
+                    "step {} at {w}×{h}: a pane at {t} ms is off the plot's {:?}\n{s}",
+                    k + 1,
+                    f.y
+                );
+            }
+        }
+        checked += 1;
+    });
+    assert!(checked >= 2, "only {checked} steps select a window");
+}
+
+#[test]
+fn the_crash_step_shows_the_crash_and_the_replay_after_esc_too() {
+    let mut seen = false;
+    each_step(|a, k| {
+        if a.tour.as_ref().unwrap().step().crash_at.is_empty() {
+            return;
+        }
+        seen = true;
+        for (w, h) in SIZES {
+            let s = screen(a, w, h);
+            let areas = a.areas((w, h)).unwrap();
+            let plot = areas.plot;
+            let rows: Vec<&str> = s.lines().collect();
+            let plot_text: String = rows[usize::from(plot.y)..usize::from(plot.bottom())]
+                .iter()
+                .map(|r| {
+                    r.chars()
+                        .skip(usize::from(plot.x))
+                        .take(usize::from(plot.width))
+                })
+                .map(|c| c.collect::<String>() + "\n")
+                .collect();
+            assert!(
+                plot_text.contains('↯'),
+                "step {} at {w}×{h}: no crash mark\n{s}",
+                k + 1
+            );
+            assert!(
+                plot_text.contains('↺'),
+                "step {} at {w}×{h}: no replayed event\n{s}",
+                k + 1
+            );
+        }
+        // The report closed, the plot still says a crash happened.
+        act(a, Action::Close);
+        for (w, h) in SIZES {
+            let s = screen(a, w, h);
+            assert!(!s.contains("Esc closes"), "{s}");
+            assert!(s.contains('↯'), "step {} at {w}×{h} after Esc:\n{s}", k + 1);
+        }
+        act(a, Action::TourReset);
+    });
+    assert!(seen, "the tour has a crash step");
+}
+
+#[test]
+fn the_gap_history_ends_at_the_gap_the_panel_states() {
+    // The watermark step with the lag turned down to nothing: the gap now is the clock run on
+    // since the last arrival, and the history's scale and last bar include it.
+    let mut a = tour();
+    act(&mut a, Action::TourNext);
+    act(&mut a, Action::TourNext);
+    for _ in 0..20 {
+        act(&mut a, Action::LagDown);
+    }
+    let gap = (a.playhead().now - a.trace().watermark()) / 1000.0;
+    assert!(
+        gap >= 0.5,
+        "the step's playhead is past its last arrival: {gap}"
+    );
+    let history = view::watermark::gap_history(&a, 30);
+    assert_eq!(*history.last().unwrap(), gap.round() as u64);
+    let s = screen(&mut a, 120, 40);
+    let top = view::watermark::gap_scale(history.iter().copied().max().unwrap());
+    assert!(top as f64 >= gap, "{s}");
+    assert!(s.contains(&format!("0–{top}s")), "{s}");
+}
+
+#[test]
+fn the_first_steps_keep_back_what_is_not_taught_yet() {
+    let mut a = tour();
+    // The screen above the footer (whose key hints name every key).
+    let above = |a: &mut App, w: u16, h: u16| {
+        let s = screen(a, w, h);
+        s.lines()
+            .take(usize::from(h) - 1)
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    // Step 1: events on two clocks, nothing else: no watermark, no fates, no windows.
+    for (w, h) in SIZES {
+        let s = above(&mut a, w, h);
+        assert!(s.contains("event: "), "{s}");
+        // (A panel kept back says what it is and that it comes later.)
+        for hidden in ["━ w", "late", "dropped", "%", "oracle"] {
+            assert!(
+                !s.contains(hidden),
+                "step 1 at {w}×{h} shows {hidden:?}\n{s}"
+            );
+        }
+    }
+    // Step 2: windows and their counts, still no watermark nor oracle.
+    act(&mut a, Action::TourNext);
+    for (w, h) in SIZES {
+        let s = above(&mut a, w, h);
+        assert!(s.contains("count"), "{s}");
+        for hidden in ["━ w", "%", "oracle", "Δ", "final", "fired"] {
+            assert!(
+                !s.contains(hidden),
+                "step 2 at {w}×{h} shows {hidden:?}\n{s}"
+            );
+        }
+    }
+    // Step 3 teaches the watermark; step 4 the fates, and the oracle with them.
+    act(&mut a, Action::TourNext);
+    let s = above(&mut a, 120, 40);
+    assert!(s.contains("━ w") && !s.contains('%'), "{s}");
+    act(&mut a, Action::TourNext);
+    let s = above(&mut a, 120, 40);
+    assert!(
+        s.contains("late") && s.contains('%') && s.contains("oracle"),
+        "{s}"
+    );
+}
+
+#[test]
+fn a_step_can_only_hide_what_the_tour_knows() {
+    let text = "[[step]]\ntitle = \"t\"\ncaption = \"c\"\nhide = [\"watermark\", \"clock\"]\n";
+    let e = Tour::parse("t.toml", text).unwrap_err().to_string();
+    assert!(
+        e.contains("t.toml") && e.contains("line 4") && e.contains("hide") && e.contains("clock"),
+        "{e}"
+    );
+}
+
+/// Every step of the built-in tour pinned at both sizes, by its name (a step added between
+/// two leaves the others' snapshots as they are): a change to what a step shows is a reviewed
+/// change (`cargo insta review`, or `INSTA_UPDATE=always` and the diff).
+#[test]
+fn snapshot_every_step_at_both_sizes() {
+    each_step(|a, k| {
+        let name = a.tour.as_ref().unwrap().step().name.clone();
+        let name = name.unwrap_or_else(|| format!("step{:02}", k + 1));
+        for (w, h) in SIZES {
+            let s = screen(a, w, h);
+            assert_snapshot!(format!("{name}_{w}x{h}"), s);
+        }
+    });
+}
