@@ -15,7 +15,8 @@
 //!   `tour NAME` (maybe `then KEYS`) and FIELD a caption placeholder (`dropped`), or a
 //!   command (`run …`, `advise …`, `frontier …`) and FIELD a path into its `--format json`
 //!   answer (`dropped`, `advised.grace_ms in s`, `first(accuracy>=99.9).lag_ms in s`: the
-//!   first point of the array that is so; `crashes.0.additive_overcount`: an array's item),
+//!   first point of the array that is so; `crashes.0.additive_overcount`: an array's item;
+//!   `sum(crashes.additive_overcount)`: a field added up over an array's items),
 //!   or `exit status`, the status of a command that is refused;
 //! - a figure in prose that is no answer of the program and reads badly as code (a count of a
 //!   list, a hash's name) is followed by `<!--: why -->` saying what it is (`given`: the
@@ -39,6 +40,7 @@ const PAGES: &[&str] = &[
     "docs/teaching.md",
     "docs/README.md",
     "docs/jobs-and-crashes.md",
+    "docs/outputs.md",
 ];
 
 /// The teacher's guide, whose quotes are checked to cover the tour.

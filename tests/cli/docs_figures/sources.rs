@@ -133,7 +133,7 @@ fn exit_status(page: &str, args: &[&str]) -> String {
 }
 
 /// The value a figure's marker names: `tour NAME [then KEYS]: placeholder`,
-/// `COMMAND ARGS: path.in.json [in s|%]`, or `COMMAND ARGS: exit status` of a command refused.
+/// `COMMAND ARGS: path.in.json [in s|%]` (or `sum(ARRAY.FIELD)`), or `COMMAND ARGS: exit status` of a command refused.
 pub(super) fn figure(page: &str, key: &str) -> String {
     let (source, field) = key
         .rsplit_once(": ")
@@ -153,7 +153,26 @@ pub(super) fn figure(page: &str, key: &str) -> String {
         None => (field, None),
     };
     let args: Vec<&str> = source.split_whitespace().collect();
-    let mut v = json_of(&args);
+    let answer = json_of(&args);
+    // `sum(ARRAY.FIELD)`: the field added up over the array's items.
+    if let Some(inner) = path.strip_prefix("sum(").and_then(|p| p.strip_suffix(')')) {
+        let (array, field) = inner
+            .split_once('.')
+            .unwrap_or_else(|| panic!("{page}: sum(ARRAY.FIELD), not {path:?}"));
+        let items = answer[array]
+            .as_array()
+            .unwrap_or_else(|| panic!("{page}: {key}: no array {array:?} in the answer"));
+        let total: f64 = items
+            .iter()
+            .map(|it| {
+                it[field]
+                    .as_f64()
+                    .unwrap_or_else(|| panic!("{page}: {key}: no {field:?}"))
+            })
+            .sum();
+        return shown(page, &serde_json::json!(total), unit);
+    }
+    let mut v = answer;
     for part in path_parts(path) {
         v = match (part.parse::<usize>(), select(page, part)) {
             (Ok(i), _) => v[i].clone(),
