@@ -16,7 +16,9 @@
 //!   command (`run …`, `advise …`, `frontier …`) and FIELD a path into its `--format json`
 //!   answer (`dropped`, `advised.grace_ms in s`, `first(accuracy>=99.9).lag_ms in s`: the
 //!   first point of the array that is so; `crashes.0.additive_overcount`: an array's item;
-//!   `sum(crashes.additive_overcount)`: a field added up over an array's items),
+//!   `sum(crashes.additive_overcount)`: a field added up over an array's items;
+//!   `count(panes.timing==LATE)`: how many items have that text; `in s.1`: seconds to one
+//!   place, as the tables print them),
 //!   or `exit status`, the status of a command that is refused;
 //! - a figure in prose that is no answer of the program and reads badly as code (a count of a
 //!   list, a hash's name) is followed by `<!--: why -->` saying what it is (`given`: the
@@ -41,6 +43,7 @@ const PAGES: &[&str] = &[
     "docs/README.md",
     "docs/jobs-and-crashes.md",
     "docs/outputs.md",
+    "docs/rules.md",
 ];
 
 /// The teacher's guide, whose quotes are checked to cover the tour.

@@ -39,15 +39,12 @@ pub(super) fn notes(page: &str, line: &str) -> Vec<(usize, usize, Note)> {
         };
         // The figure: back to the start of the word, and over one more word if it is a unit.
         let before = &line[..open];
-        let mut start = before
-            .rfind(|c: char| c.is_whitespace() || c == '(')
-            .map_or(0, |i| i + 1);
+        let opens = |c: char| c.is_whitespace() || c == '(' || c == '[';
+        let mut start = before.rfind(opens).map_or(0, |i| i + 1);
         let word = &before[start..];
         if matches!(word, "s" | "ms" | "%") {
             let head = before[..start].trim_end();
-            start = head
-                .rfind(|c: char| c.is_whitespace() || c == '(')
-                .map_or(0, |i| i + 1);
+            start = head.rfind(opens).map_or(0, |i| i + 1);
         }
         found.push((start, open, note));
     }

@@ -102,12 +102,17 @@ fn secs(ms: f64) -> String {
     }
 }
 
-/// A JSON value as prose writes it: whole numbers without a point; `… in s`: ms as seconds;
-/// `… in %`: a percentage to two places, as `run` prints accuracy.
+/// A JSON value as prose writes it: whole numbers without a point; `… in s`: ms as seconds
+/// (`… in s.1`: to one place, as the tables print them); `… in %`: a percentage to two places,
+/// as `run` prints accuracy.
 fn shown(page: &str, v: &Value, unit: Option<&str>) -> String {
     let number = v.as_f64();
     match (unit, number) {
         (Some("s"), Some(ms)) => secs(ms),
+        (Some(u), Some(ms)) if u.starts_with("s.") => {
+            let places: usize = u[2..].parse().expect("s.N");
+            format!("{:.*} s", places, ms / 1_000.0)
+        }
         (Some("%"), Some(p)) => format!("{p:.2}%"),
         (None, Some(x)) if x.fract() == 0.0 => format!("{x:.0}"),
         (None, _) => match v {
@@ -171,6 +176,21 @@ pub(super) fn figure(page: &str, key: &str) -> String {
             })
             .sum();
         return shown(page, &serde_json::json!(total), unit);
+    }
+    // `count(ARRAY.FIELD==TEXT)`: how many of the array's items have that text.
+    if let Some(inner) = path
+        .strip_prefix("count(")
+        .and_then(|p| p.strip_suffix(')'))
+    {
+        let (array, test) = inner
+            .split_once('.')
+            .and_then(|(a, t)| Some((a, t.split_once("==")?)))
+            .unwrap_or_else(|| panic!("{page}: count(ARRAY.FIELD==TEXT), not {path:?}"));
+        let items = answer[array]
+            .as_array()
+            .unwrap_or_else(|| panic!("{page}: {key}: no array {array:?} in the answer"));
+        let n = items.iter().filter(|it| it[test.0] == test.1).count();
+        return n.to_string();
     }
     let mut v = answer;
     for part in path_parts(path) {
@@ -256,8 +276,8 @@ fn select<'a>(page: &str, part: &'a str) -> Option<(&'a str, &'static str, f64)>
 }
 
 /// A command block's body: the command's output, maybe its first or last lines, some of them
-/// (`sed -n A,Bp`), or those holding one of some words (`grep -E 'on time|p1:'`: plain words
-/// only, no other pattern).
+/// (`sed -n A,Bp`), or those holding one of some words (`grep -E 'on time|p1:|223.4s'`: plain
+/// words, where `.` is any character, as grep has it; no other pattern).
 pub(super) fn output_block(page: &str, command: &str) -> Vec<String> {
     let (cmd, cut) = match command.split_once(" | ") {
         Some((c, cut)) => (c, Some(cut)),
@@ -271,12 +291,12 @@ pub(super) fn output_block(page: &str, command: &str) -> Vec<String> {
         assert!(
             words
                 .iter()
-                .all(|w| !w.is_empty() && !w.contains(|c: char| "\\.^$*+?()[]{}'".contains(c))),
+                .all(|w| !w.is_empty() && !w.contains(|c: char| "\\^$*+?()[]{}'".contains(c))),
             "{page}: `grep -E 'A|B'` with plain words only, not {words:?}"
         );
         return lines
             .into_iter()
-            .filter(|l| words.iter().any(|w| l.contains(w)))
+            .filter(|l| words.iter().any(|w| holds(l, w)))
             .collect();
     }
     match cut.map(|c| c.split_whitespace().collect::<Vec<_>>()) {
@@ -303,6 +323,13 @@ pub(super) fn output_block(page: &str, command: &str) -> Vec<String> {
             c.join(" ")
         ),
     }
+}
+
+/// Whether `line` holds `word`, a `.` in it standing for any character.
+fn holds(line: &str, word: &str) -> bool {
+    let (line, word): (Vec<char>, Vec<char>) = (line.chars().collect(), word.chars().collect());
+    line.windows(word.len())
+        .any(|at| at.iter().zip(&word).all(|(c, w)| *w == '.' || c == w))
 }
 
 /// The Markdown table of the events `twoclocks run ARGS` drops: the event, its window's end,
