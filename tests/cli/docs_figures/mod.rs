@@ -24,6 +24,8 @@
 //!   list, a hash's name) is followed by `<!--: why -->` saying what it is (`given`: the
 //!   reader's or the world's, `measured`: a time no command gives); a literal input is code
 //!   (`--grace 30s`, `80×24`) instead;
+//! - the README's tour table, from `<!-- tour: written …` to `<!-- tour: end -->`, is
+//!   `tests/cli/guide.rs`'s to write and check, and left as it is here;
 //! - and no other figure stands in the prose: a number outside code, outside a checked block
 //!   and without a marker or a note is refused (a plan's minutes, `5 min`, are the teacher's).
 //!
@@ -44,6 +46,7 @@ const PAGES: &[&str] = &[
     "docs/jobs-and-crashes.md",
     "docs/outputs.md",
     "docs/rules.md",
+    "README.md",
 ];
 
 /// The teacher's guide, whose quotes are checked to cover the tour.

@@ -153,6 +153,16 @@ pub(super) fn regenerate(page: &str, text: &str) -> (String, Vec<String>) {
             i = end + 1;
             continue;
         }
+        // The README's tour table, which tests/cli/guide.rs writes and checks.
+        if line.starts_with("<!-- tour: written") {
+            let end = i + lines[i..]
+                .iter()
+                .position(|l| l.trim() == "<!-- tour: end -->")
+                .unwrap_or_else(|| panic!("{page}, line {}: an unclosed tour table", i + 1));
+            out.extend(lines[i..=end].iter().map(|l| l.to_string()));
+            i = end + 1;
+            continue;
+        }
         // A table of drops.
         if let Some(args) = line
             .trim()
