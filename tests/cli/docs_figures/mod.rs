@@ -4,8 +4,8 @@
 //!
 //! - a ```` ```text ```` block whose first line is `$ twoclocks …` is that command's output
 //!   (`| head -N` or `| tail -N` after it keeps the first or last lines, `| sed -n A,Bp` some
-//!   of them, `| grep -E 'A|B'` those holding one of the plain words), run here through the
-//!   binary;
+//!   of them, `| grep -E 'A|B'` those holding one of the plain words, `.` any character), run
+//!   here through the binary;
 //! - a block whose first line is `$ twoclocks tour --from NAME` (maybe `# then press KEYS`)
 //!   is that step's title and its caption as the tour fills it at the step's settings (after
 //!   those keys), the step found by its name, never by its number;
@@ -18,12 +18,12 @@
 //!   first point of the array that is so; `crashes.0.additive_overcount`: an array's item;
 //!   `sum(crashes.additive_overcount)`: a field added up over an array's items;
 //!   `count(panes.timing==LATE)`: how many items have that text; `in s.1`: seconds to one
-//!   place, as the tables print them),
-//!   or `exit status`, the status of a command that is refused;
+//!   place, as the tables print them), or `exit status`, the status of a command refused;
 //! - a figure in prose that is no answer of the program and reads badly as code (a count of a
-//!   list, a hash's name) is followed by `<!--: why -->` saying what it is (`given`: the
-//!   reader's or the world's, `measured`: a time no command gives); a literal input is code
-//!   (`--grace 30s`, `80×24`) instead;
+//!   list, a hash's name) is followed by `<!--: why -->` saying in a few words what it is
+//!   (`given`: the reader's or the world's, `measured`: a time no command gives, `the test's
+//!   count`), never after a figure the program computes; a literal input is code (`--grace
+//!   30s`, `80×24`) instead;
 //! - the README's tour table, from `<!-- tour: written …` to `<!-- tour: end -->`, is
 //!   `tests/cli/guide.rs`'s to write and check, and left as it is here;
 //! - and no other figure stands in the prose: a number outside code, outside a checked block
