@@ -448,12 +448,7 @@ impl JobTimeline {
         keys: usize,
         truth: &BTreeMap<CellId, u64>,
     ) -> WindowRow {
-        let cells: Vec<CellId> = match key {
-            Some(key) => vec![CellId { window, key }],
-            None => (0..keys as KeyId)
-                .map(|key| CellId { window, key })
-                .collect(),
-        };
+        let cells = CellId::selected(window, key, keys);
         let e = &self.config().engine;
         let phase = if self.is_final(window) {
             Phase::Finalised

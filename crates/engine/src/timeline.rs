@@ -341,12 +341,7 @@ impl Timeline {
         keys: usize,
         truth: &BTreeMap<CellId, u64>,
     ) -> WindowRow {
-        let cells: Vec<CellId> = match key {
-            Some(key) => vec![CellId { window, key }],
-            None => (0..keys as KeyId)
-                .map(|key| CellId { window, key })
-                .collect(),
-        };
+        let cells = CellId::selected(window, key, keys);
         let value: u64 = cells.iter().map(|&c| self.cell_value(c)).sum();
         let truth_total: u64 = cells.iter().filter_map(|c| truth.get(c)).sum();
         let latest = cells

@@ -459,6 +459,18 @@ pub struct CellId {
     pub key: KeyId,
 }
 
+impl CellId {
+    /// The cells of `window` a selection covers: `key`'s, or (None) each of `keys` keys'.
+    pub fn selected(window: WindowId, key: Option<KeyId>, keys: usize) -> Vec<CellId> {
+        match key {
+            Some(key) => vec![CellId { window, key }],
+            None => (0..keys as KeyId)
+                .map(|key| CellId { window, key })
+                .collect(),
+        }
+    }
+}
+
 /// The oracle: the true count of every (window, key), from the whole stream at once. For
 /// merging windows, the sessions of all events: per key, the proto-windows of every event
 /// merged where they overlap, each with the number of events in it.
