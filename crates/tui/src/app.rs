@@ -443,9 +443,7 @@ impl App {
     /// one path every dial change takes): the parallel job when that is the run asked for, else
     /// the single processor, whose frontier sweep is asked for too.
     fn rerun(&mut self) {
-        if !self.session.parallel() {
-            self.request_frontier();
-        }
+        self.request_frontier_if_single();
         self.session.set_dials(self.dials.settings());
     }
 

@@ -21,6 +21,8 @@ use crate::scenario::Scenario;
 #[derive(Debug, Clone, Copy)]
 pub struct Run<'a> {
     app: &'a App,
+    /// Its clock plays (A's when the app plays; B only follows A).
+    playing: bool,
     /// The run.
     pub session: &'a Session,
     /// The dials it runs on (B's are pinned).
@@ -28,10 +30,11 @@ pub struct Run<'a> {
 }
 
 impl<'a> Run<'a> {
-    /// `session` on `dials`, drawn as `app` draws.
-    pub fn new(app: &'a App, session: &'a Session, dials: &'a Dials) -> Run<'a> {
+    /// `session` on `dials`, drawn as `app` draws, its clock playing or not.
+    pub fn new(app: &'a App, session: &'a Session, dials: &'a Dials, playing: bool) -> Run<'a> {
         Run {
             app,
+            playing,
             session,
             dials,
         }
@@ -52,13 +55,13 @@ impl<'a> Run<'a> {
         self.session.scenario()
     }
 
-    /// Its playhead (A's plays when the app's clock does; B only follows it).
+    /// Its playhead.
     pub fn playhead(&self) -> Playhead {
         let c = self.session.clock();
         Playhead {
             now: c.now,
             arrived: c.arrived,
-            playing: self.app.playing && std::ptr::eq(self.session, &self.app.session),
+            playing: self.playing,
             finished: c.finished,
         }
     }
@@ -96,12 +99,12 @@ impl Deref for Run<'_> {
 impl App {
     /// A's run: the app's own session and dials.
     pub fn run(&self) -> Run<'_> {
-        Run::new(self, &self.session, &self.dials)
+        Run::new(self, &self.session, &self.dials, self.playing)
     }
 
     /// B's run, side by side (None: one run on screen).
     pub fn run_b(&self) -> Option<Run<'_>> {
         let side = self.side.as_ref()?;
-        Some(Run::new(self, &side.b, side.dials()))
+        Some(Run::new(self, &side.b, side.dials(), false))
     }
 }

@@ -208,18 +208,36 @@ fn fates_legend(app: &Run, width: u16) -> Line<'static> {
     let filtered = app.plot_exceptions_only;
     // With the filter on, the ideal watermark is drawn too.
     let ideal = || Span::styled(format!("{} ideal ", glyph::IDEAL), t.ideal);
-    let mut full = vec![
-        Span::styled(
-            format!(" {} on time {} ", glyph::ON_TIME, p(Fate::OnTime)),
-            t.on_time,
-        ),
-        Span::styled(format!("{} late {} ", glyph::LATE, p(Fate::Late)), t.late),
-        Span::styled(
-            format!("{} dropped {} ", glyph::DROPPED, p(Fate::Dropped)),
-            t.dropped,
-        ),
-        Span::styled(format!("(of {n} so far) "), t.dim),
-    ];
+    // The three fates with their shares, named or (narrower) by their glyphs alone.
+    let fates = |named: bool| {
+        let word = |w: &'static str| if named { w } else { "" };
+        vec![
+            Span::styled(
+                format!(
+                    " {} {}{} ",
+                    glyph::ON_TIME,
+                    word("on time "),
+                    p(Fate::OnTime)
+                ),
+                t.on_time,
+            ),
+            Span::styled(
+                format!("{} {}{} ", glyph::LATE, word("late "), p(Fate::Late)),
+                t.late,
+            ),
+            Span::styled(
+                format!(
+                    "{} {}{} ",
+                    glyph::DROPPED,
+                    word("dropped "),
+                    p(Fate::Dropped)
+                ),
+                t.dropped,
+            ),
+        ]
+    };
+    let mut full = fates(true);
+    full.push(Span::styled(format!("(of {n} so far) "), t.dim));
     if filtered {
         full.push(Span::styled(
             format!("{} wm ", glyph::WATERMARK),
@@ -232,34 +250,17 @@ fn fates_legend(app: &Run, width: u16) -> Line<'static> {
             t.watermark,
         ));
     }
-    let mut short = vec![
-        Span::styled(
-            format!(" {} {} ", glyph::ON_TIME, p(Fate::OnTime)),
-            t.on_time,
-        ),
-        Span::styled(format!("{} {} ", glyph::LATE, p(Fate::Late)), t.late),
-        Span::styled(
-            format!("{} {} ", glyph::DROPPED, p(Fate::Dropped)),
-            t.dropped,
-        ),
-        Span::styled(format!("of {n} so far "), t.dim),
-        Span::styled(format!("{} wm ", glyph::WATERMARK), t.watermark),
-    ];
+    let mut short = fates(false);
+    short.push(Span::styled(format!("of {n} so far "), t.dim));
+    short.push(Span::styled(
+        format!("{} wm ", glyph::WATERMARK),
+        t.watermark,
+    ));
     if filtered {
         short.push(ideal());
     }
-    let shortest = vec![
-        Span::styled(
-            format!(" {} {} ", glyph::ON_TIME, p(Fate::OnTime)),
-            t.on_time,
-        ),
-        Span::styled(format!("{} {} ", glyph::LATE, p(Fate::Late)), t.late),
-        Span::styled(
-            format!("{} {} ", glyph::DROPPED, p(Fate::Dropped)),
-            t.dropped,
-        ),
-        Span::styled("so far ", t.dim),
-    ];
+    let mut shortest = fates(false);
+    shortest.push(Span::styled("so far ", t.dim));
     let room = usize::from(width.saturating_sub(2));
     [full, short, shortest]
         .into_iter()
