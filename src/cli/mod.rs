@@ -100,6 +100,9 @@ pub enum Command {
     /// A lesson that runs itself: the UI on a tour of the blocks, one step at a time (n next,
     /// N back, r puts the step back).
     Tour(TourArgs),
+    /// Scripted streams (Beam's trigger-transcript YAML): every step and pane under one
+    /// engine's rules, each script's expectations checked (exit status 1 if one fails).
+    Script(commands::ScriptArgs),
     /// The policy (the engine's dials) as Flink, Flink SQL, Beam or Kafka Streams code, with
     /// comments where that engine's rules differ.
     Export(commands::ExportArgs),
@@ -173,6 +176,10 @@ pub fn main() -> ExitCode {
                 return ExitCode::SUCCESS;
             }
             eprintln!("twoclocks: {}", error_line(&e));
+            // A check that ran and failed is not a usage error.
+            if e.downcast_ref::<commands::ScriptsFailed>().is_some() {
+                return ExitCode::from(1);
+            }
             ExitCode::from(2)
         }
     }
@@ -232,7 +239,7 @@ where
                     Command::Frontier(a) => a.given = given,
                     Command::Export(a) => a.given = given,
                     Command::Advise(a) => a.given = given,
-                    Command::Report(_) | Command::Tour(_) => {}
+                    Command::Report(_) | Command::Tour(_) | Command::Script(_) => {}
                 }
             }
             Invocation::Command(Box::new(cmd))
@@ -261,6 +268,7 @@ pub fn execute(cmd: &Command, out: &mut dyn std::io::Write) -> anyhow::Result<()
         Command::Frontier(a) => commands::frontier(a, out),
         Command::Export(a) => commands::export(a, out),
         Command::Advise(a) => commands::advise(a, out),
+        Command::Script(a) => commands::script(a, out),
         // The tour opens the UI; asked to print, it checks the tour and lists its steps.
         Command::Tour(a) => {
             let tour = a.tour()?;

@@ -42,3 +42,4 @@ mod nothing_lost;
 mod pipeline_cli;
 mod run_outputs;
 mod run_streaming;
+mod script;

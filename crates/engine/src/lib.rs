@@ -7,6 +7,7 @@
 pub mod advice;
 pub mod channel;
 pub mod checkpoint;
+pub mod conventions;
 pub mod frontier;
 pub mod job_timeline;
 pub mod lateness;
@@ -16,6 +17,7 @@ pub mod predict;
 pub mod processor;
 pub mod rerun;
 pub mod scenario;
+pub mod script;
 pub mod session;
 pub mod stream;
 pub mod timeline;
@@ -26,12 +28,13 @@ pub mod window;
 pub mod window_row;
 
 pub use checkpoint::{Checkpoint, CheckpointLog, Job, ScheduleStep, Sink, SinkKind, Staging};
+pub use conventions::Conventions;
 pub use frontier::{FrontierPoint, Policy, Score, POLICIES};
 pub use lateness::{Dropped, Fate};
 pub use processor::{
     run, Arrival, Counters, EngineConfig, FinalValue, Output, Processor, RunResult,
 };
 pub use stream::{Event, KeyId, Stream, StreamParams};
-pub use trigger::{Accumulation, CellState, Pane, Timing};
+pub use trigger::{Accumulation, CellState, Pane, PaneInfo, TimestampCombiner, Timing, Trigger};
 pub use watermark::{Watermark, WatermarkKind};
 pub use window::{CellId, WindowFn, WindowId};

@@ -16,3 +16,4 @@ pub mod source;
 pub mod spool;
 pub mod staged;
 pub mod stats;
+pub mod transcript;

@@ -13,6 +13,7 @@ mod outputs;
 mod pipeline;
 mod report;
 mod run;
+mod script;
 mod stats_query;
 mod stream;
 
@@ -22,5 +23,6 @@ pub use frontier::{frontier, policy_marks, FrontierArgs, TableCsvJson, MAX_FRONT
 pub use pipeline::{BarrierArg, PipelineArgs, SinkArg};
 pub use report::{report, ReportArgs};
 pub use run::{run, RunArgs, TableOrJson};
+pub use script::{parse_conventions, script, ScriptArgs, ScriptsFailed};
 pub use stats_query::{Dialect, QuerySpec};
 pub use stream::{stream, StreamArgs, StreamFormat};

@@ -46,6 +46,7 @@ const PAGES: &[&str] = &[
     "docs/jobs-and-crashes.md",
     "docs/outputs.md",
     "docs/rules.md",
+    "docs/scripts.md",
     "README.md",
 ];
 

@@ -2,8 +2,20 @@
 //! EARLY panes on a processing-time timer until the watermark passes the window's end, one
 //! ON_TIME pane when it does, and a LATE pane after every late arrival that changed its value,
 //! until the window is finalised. The accumulation mode says what a pane carries.
+//!
+//! That built-in trigger is one expression of Beam's trigger algebra ([`Trigger`]: the
+//! expression, [`Machine`]: the state machine that runs one, [`TimestampCombiner`]: a pane's
+//! output time), which scripted streams (`crate::script`) run in full.
+
+mod combiner;
+mod expr;
+mod machine;
 
 use std::fmt;
+
+pub use combiner::{max_timestamp, TimestampCombiner};
+pub use expr::{Trigger, TriggerError, TRIGGER_NAMES};
+pub use machine::{Domain, Machine, Tag, TimerName, TriggerContext};
 
 use super::window::CellId;
 
@@ -33,6 +45,21 @@ impl fmt::Display for Timing {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.label())
     }
+}
+
+/// Beam's `PaneInfo`: where a pane stands among its window's panes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PaneInfo {
+    /// Whether it is the window's first pane.
+    pub is_first: bool,
+    /// Whether it is the window's last pane (its trigger finished, or the window closed).
+    pub is_last: bool,
+    /// Early, on time or late.
+    pub timing: Timing,
+    /// 0 for the window's first pane, counting every pane.
+    pub index: u32,
+    /// Counting only the on-time and late panes from 0; −1 for an early pane.
+    pub nonspeculative_index: i64,
 }
 
 /// What each pane carries as its value.

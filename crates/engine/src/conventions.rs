@@ -1,0 +1,233 @@
+//! Whose rules: the same events under Beam Java's, Beam Python's, Flink's or Kafka Streams'
+//! conventions. The engines agree on the Dataflow model and disagree at its edges, by one
+//! millisecond or one comparison: when a window's on-time pane fires, when late data is
+//! dropped, how far a bounded-out-of-orderness watermark trails, and whether touching
+//! sessions merge. Each rule here is the engine's own, cited to the source file and method
+//! that decides it; everything that applies a convention asks it here, so each rule has one
+//! implementation.
+//!
+//! Times are milliseconds, the engines' granularity (Beam Python's is the microsecond, but
+//! its trigger transcripts count in whole units, which twoclocks reads as milliseconds).
+
+use std::fmt;
+
+/// One engine's rules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Conventions {
+    /// Beam's Java SDK and runners: twoclocks' own rules, the default.
+    #[default]
+    Beam,
+    /// Beam's Python SDK (its trigger driver): as Beam Java, but late data at exactly
+    /// `end + allowed lateness` is kept, merged sessions are not rewound, and nothing is
+    /// emitted at garbage collection.
+    BeamPython,
+    /// Apache Flink's DataStream API.
+    Flink,
+    /// Kafka Streams: no watermark, stream time instead; no on-time pane.
+    KafkaStreams,
+}
+
+impl Conventions {
+    /// Every convention, in the order the UI cycles through them.
+    pub const ALL: [Conventions; 4] = [
+        Conventions::Beam,
+        Conventions::BeamPython,
+        Conventions::Flink,
+        Conventions::KafkaStreams,
+    ];
+
+    /// The name on the command line and on screen.
+    pub fn name(self) -> &'static str {
+        match self {
+            Conventions::Beam => "beam",
+            Conventions::BeamPython => "beam-python",
+            Conventions::Flink => "flink",
+            Conventions::KafkaStreams => "kafka-streams",
+        }
+    }
+
+    /// The convention named `name`, if any.
+    pub fn from_name(name: &str) -> Option<Conventions> {
+        Conventions::ALL.into_iter().find(|c| c.name() == name)
+    }
+
+    /// The engine, as a line under the dials says it.
+    pub fn engine(self) -> &'static str {
+        match self {
+            Conventions::Beam => "Beam (Java)",
+            Conventions::BeamPython => "Beam (Python)",
+            Conventions::Flink => "Flink",
+            Conventions::KafkaStreams => "Kafka Streams",
+        }
+    }
+
+    /// Whether the watermark `wm` has passed a window ending at `end` (exclusive), so that
+    /// its on-time pane fires.
+    ///
+    /// - Beam Java: `AfterWatermarkStateMachine.FromEndOfWindow.shouldFire` fires when the
+    ///   input watermark `isAfter(window.maxTimestamp())`, `wm > end − 1`, i.e. `wm ≥ end`.
+    /// - Beam Python: `trigger.py`, `AfterWatermark.should_fire`: `watermark >= window.end`.
+    /// - Flink: `EventTimeTrigger.onElement` registers a timer at `window.maxTimestamp()`
+    ///   (`end − 1`), which fires once the watermark reaches it: `wm ≥ end − 1`.
+    /// - Kafka Streams has no on-time pane; its windows close at `end ≤ stream time − grace`
+    ///   ([`Conventions::drops`]).
+    #[inline]
+    pub fn passed_end(self, end: f64, wm: f64) -> bool {
+        match self {
+            Conventions::Beam | Conventions::BeamPython | Conventions::KafkaStreams => wm >= end,
+            Conventions::Flink => wm >= end - 1.0,
+        }
+    }
+
+    /// The first watermark at which a window ending at `end` has passed its end: where its
+    /// end-of-window timer is set (Flink's at `maxTimestamp`, Beam's at the end).
+    #[inline]
+    pub fn end_timer(self, end: i64) -> i64 {
+        match self {
+            Conventions::Flink => end.saturating_sub(1),
+            _ => end,
+        }
+    }
+
+    /// Whether data for a window ending at `end` (exclusive) is dropped under watermark (or,
+    /// in Kafka Streams, stream time) `wm` with allowed lateness `lateness`.
+    ///
+    /// - Beam Java: `LateDataDroppingDoFnRunner.LateDataFilter.canDropDueToExpiredWindow`:
+    ///   `window.maxTimestamp().plus(allowedLateness).isBefore(inputWatermark)`:
+    ///   `end − 1 + L < wm`, i.e. `end + L ≤ wm`, on each window before merging.
+    /// - Beam Python: `trigger.py`, `GeneralTriggerDriver.process_elements` ignores a window
+    ///   when `input_watermark > window.end + self.allowed_lateness`: kept at equality.
+    /// - Flink: `WindowOperator.isWindowLate`:
+    ///   `cleanupTime(window) <= currentWatermark` with `cleanupTime = maxTimestamp +
+    ///   allowedLateness`: `end − 1 + L ≤ wm`, tested on the merged window for sessions.
+    /// - Kafka Streams: `KStreamWindowAggregate` drops a record whose
+    ///   `windowEnd <= closeTime` with `closeTime = observedStreamTime − gracePeriod`:
+    ///   `end + L ≤ stream time`.
+    #[inline]
+    pub fn drops(self, end: f64, wm: f64, lateness: f64) -> bool {
+        match self {
+            Conventions::Beam | Conventions::KafkaStreams => end + lateness <= wm,
+            Conventions::BeamPython => wm > end + lateness,
+            Conventions::Flink => end - 1.0 + lateness <= wm,
+        }
+    }
+
+    /// The inequality by which data for a window ending at `end` was dropped under watermark
+    /// (stream time) `wm` and allowed lateness `lateness`, in this engine's own terms, all in
+    /// ms: `end 18 + allowed lateness 10 ≤ watermark 30`.
+    pub fn explain_drop(self, end: i64, wm: i64, lateness: i64) -> String {
+        match self {
+            Conventions::Beam => {
+                format!("end {end} + allowed lateness {lateness} ≤ watermark {wm}")
+            }
+            Conventions::BeamPython => {
+                format!("watermark {wm} > end {end} + allowed lateness {lateness}")
+            }
+            Conventions::Flink => format!(
+                "maxTimestamp {} + allowed lateness {lateness} ≤ watermark {wm}",
+                end.saturating_sub(1)
+            ),
+            Conventions::KafkaStreams => {
+                format!("window end {end} ≤ stream time {wm} − grace {lateness}")
+            }
+        }
+    }
+
+    /// How far a bounded-out-of-orderness watermark trails the largest event time seen,
+    /// for a bound of `bound` ms.
+    ///
+    /// - Flink: `BoundedOutOfOrdernessWatermarks.onPeriodicEmit` emits
+    ///   `maxTimestamp − outOfOrdernessMillis − 1`.
+    /// - Beam: `KafkaIO`'s `CustomTimestampPolicyWithLimitedDelay.getWatermark` gives
+    ///   `maxEventTimestamp − maxDelay`.
+    /// - Kafka Streams' stream time is the largest timestamp seen, with no bound.
+    #[inline]
+    pub fn watermark_lag(self, bound: f64) -> f64 {
+        match self {
+            Conventions::Beam | Conventions::BeamPython => bound,
+            Conventions::Flink => bound + 1.0,
+            Conventions::KafkaStreams => 0.0,
+        }
+    }
+
+    /// Whether two session windows `[a_start, a_end)` and `[b_start, b_end)` merge.
+    ///
+    /// - Beam: `MergeOverlappingIntervalWindows.mergeWindows` merges windows that
+    ///   `intersects` (`start < other.end && end > other.start`): touching windows stay
+    ///   apart. Beam Python's `Sessions.merge` tests `end > w.start` alike.
+    /// - Flink: `TimeWindow.mergeWindows` merges when `intersects`, which is
+    ///   `start <= other.end && end >= other.start`: touching windows merge.
+    /// - Kafka Streams: `KStreamSessionWindowAggregate` fetches the sessions whose
+    ///   `[start − gap, end + gap]` contains the record, both ends inclusive; on the
+    ///   proto-windows `[t, t + gap)` twoclocks draws, that is touching windows merging too.
+    #[inline]
+    pub fn sessions_merge(self, a: (i64, i64), b: (i64, i64)) -> bool {
+        match self {
+            Conventions::Beam | Conventions::BeamPython => a.0 < b.1 && a.1 > b.0,
+            Conventions::Flink | Conventions::KafkaStreams => a.0 <= b.1 && a.1 >= b.0,
+        }
+    }
+
+    /// Whether a merged window whose end the watermark has not passed goes back to its early
+    /// phase (Beam Java's `AfterWatermarkStateMachine.AfterWatermarkEarlyAndLate.onMerge`
+    /// rewinds; Beam Python's `AfterWatermark.on_merge` keeps the late phase if any merged
+    /// window had reached it).
+    pub fn rewinds_merged_windows(self) -> bool {
+        !matches!(self, Conventions::BeamPython)
+    }
+
+    /// Whether a window with elements not yet emitted fires a last pane when it is garbage
+    /// collected (Beam Java's `ReduceFnRunner.onTimers` calls `onTrigger` with
+    /// `isFinished`; Beam Python's trigger driver does not collect windows).
+    pub fn fires_at_collection(self) -> bool {
+        matches!(self, Conventions::Beam)
+    }
+
+    /// Whether a window with nothing new fires its on-time pane anyway (Beam's default
+    /// `OnTimeBehavior.FIRE_ALWAYS`; Flink's `EventTimeTrigger` fires the window's contents,
+    /// and an empty window has no state to fire).
+    pub fn fires_empty_on_time_pane(self) -> bool {
+        matches!(self, Conventions::Beam | Conventions::BeamPython)
+    }
+}
+
+impl fmt::Display for Conventions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_drop_rules_differ_only_at_their_boundaries() {
+        // Window [0, 10), allowed lateness 5: Beam Java drops at W = 15, Python keeps it
+        // until W > 15, Flink drops from W = 14.
+        let (end, l) = (10.0, 5.0);
+        let drops = |c: Conventions, w: f64| c.drops(end, w, l);
+        assert!(!drops(Conventions::Beam, 14.0) && drops(Conventions::Beam, 15.0));
+        assert!(!drops(Conventions::BeamPython, 15.0) && drops(Conventions::BeamPython, 16.0));
+        assert!(!drops(Conventions::Flink, 13.0) && drops(Conventions::Flink, 14.0));
+        assert!(drops(Conventions::KafkaStreams, 15.0));
+    }
+
+    #[test]
+    fn touching_sessions_merge_in_flink_only() {
+        let (a, b) = ((0, 10), (10, 20));
+        assert!(!Conventions::Beam.sessions_merge(a, b));
+        assert!(!Conventions::BeamPython.sessions_merge(a, b));
+        assert!(Conventions::Flink.sessions_merge(a, b));
+        assert!(Conventions::Flink.sessions_merge(b, a));
+        assert!(!Conventions::Flink.sessions_merge((0, 10), (11, 20)));
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for c in Conventions::ALL {
+            assert_eq!(Conventions::from_name(c.name()), Some(c));
+        }
+        assert_eq!(Conventions::default(), Conventions::Beam);
+    }
+}

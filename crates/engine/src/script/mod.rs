@@ -1,0 +1,304 @@
+//! Scripted streams, as Beam's `TestStream` and its trigger transcripts run them: a bundle of
+//! elements arrives (`input`), the watermark is set (`watermark`), the clock is set
+//! (`clock`), and the panes emitted since the last check are compared with what the script
+//! expects (`expect`). A script names its windowing strategy as Beam does (`window_fn`,
+//! `trigger_fn`, `accumulation_mode`, `timestamp_combiner`, `allowed_lateness`); this
+//! module holds the script as read ([`Script`]), the driver that runs a windowing strategy
+//! over explicit watermark and clock moves ([`Driver`]), and the check ([`Script::run`]).
+//!
+//! Times are whole units, read as milliseconds; an element is its own timestamp, as in
+//! Beam's transcripts. Reading the YAML is the I/O layer's; everything here is pure.
+
+mod check;
+mod driver;
+
+use std::fmt;
+
+pub use check::{Outcome, Run, StepRun, Verdict};
+pub use driver::{Driver, ScriptPane};
+
+use super::conventions::Conventions;
+use super::trigger::{Accumulation, TimestampCombiner, Trigger};
+use super::window::WindowFn;
+
+/// One scripted stream and what it expects.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Script {
+    /// Its name (`name:`), or `unnamed`.
+    pub name: String,
+    /// The window function.
+    pub windows: ScriptWindows,
+    /// The trigger.
+    pub trigger: Trigger,
+    /// What each pane carries.
+    pub accumulation: Accumulation,
+    /// A pane's output time.
+    pub combiner: TimestampCombiner,
+    /// Allowed lateness, ms.
+    pub allowed_lateness: i64,
+    /// The steps, in order.
+    pub steps: Vec<Step>,
+    /// The failure the script is written to produce (`error:`), if any: the run must fail
+    /// with a message containing it.
+    pub error: Option<String>,
+    /// The line the script starts on in its file.
+    pub line: usize,
+}
+
+/// A step of a script, with the line it is written on.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Step {
+    /// Line in the file, 1-based.
+    pub line: usize,
+    /// What the step does.
+    pub action: Action,
+}
+
+/// What a step does.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    /// One bundle of elements, each its own timestamp; the watermark does not move.
+    Input(Vec<i64>),
+    /// The input watermark moves to this time.
+    Watermark(i64),
+    /// The processing-time clock moves to this time.
+    Clock(i64),
+    /// The panes emitted since the last `expect` (or the start), in any order.
+    Expect(Vec<Expected>),
+    /// A check of the windows' state, which no Beam driver performs: kept and shown, not
+    /// checked.
+    State(String),
+}
+
+impl Action {
+    /// The step's keyword, as written.
+    pub fn keyword(&self) -> &'static str {
+        match self {
+            Action::Input(_) => "input",
+            Action::Watermark(_) => "watermark",
+            Action::Clock(_) => "clock",
+            Action::Expect(_) => "expect",
+            Action::State(_) => "state",
+        }
+    }
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Action::Input(ts) => write!(f, "input: {}", list(ts)),
+            Action::Watermark(t) => write!(f, "watermark: {t}"),
+            Action::Clock(t) => write!(f, "clock: {t}"),
+            Action::Expect(es) => write!(f, "expect: {} pane{}", es.len(), plural(es.len())),
+            Action::State(s) => write!(f, "state: {s}"),
+        }
+    }
+}
+
+/// An expected pane: only the fields given are compared.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Expected {
+    /// `[start, last instant]`, as Beam's transcripts write a window.
+    pub window: Option<(i64, i64)>,
+    /// The pane's elements, in the order a pane lists them (sorted).
+    pub values: Option<Vec<i64>>,
+    /// The output timestamp.
+    pub timestamp: Option<i64>,
+    /// The pane's index.
+    pub index: Option<i64>,
+    /// Its index among on-time and late panes (−1 for early).
+    pub nonspeculative_index: Option<i64>,
+    /// Whether it is early.
+    pub early: Option<bool>,
+    /// Whether it is late.
+    pub late: Option<bool>,
+    /// Whether it is the window's last (`final`).
+    pub last: Option<bool>,
+    /// The line it is written on.
+    pub line: usize,
+}
+
+impl fmt::Display for Expected {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts = Vec::new();
+        if let Some((a, b)) = self.window {
+            parts.push(format!("window: [{a}, {b}]"));
+        }
+        if let Some(v) = &self.values {
+            parts.push(format!("values: {}", list(v)));
+        }
+        if let Some(t) = self.timestamp {
+            parts.push(format!("timestamp: {t}"));
+        }
+        if let Some(i) = self.index {
+            parts.push(format!("index: {i}"));
+        }
+        if let Some(i) = self.nonspeculative_index {
+            parts.push(format!("nonspeculative_index: {i}"));
+        }
+        for (name, v) in [
+            ("early", self.early),
+            ("late", self.late),
+            ("final", self.last),
+        ] {
+            if let Some(v) = v {
+                parts.push(format!("{name}: {v}"));
+            }
+        }
+        write!(f, "{{{}}}", parts.join(", "))
+    }
+}
+
+/// A script's window function: one of Beam's, and the output-time transform of Beam's test
+/// window function `CustomTimestampingFixedWindowsWindowFn` (fixed windows whose elements'
+/// transformed output times are 100 units later).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ScriptWindows {
+    /// How elements are assigned to windows.
+    pub window: WindowFn,
+    /// Added to an element's time by `OUTPUT_AT_EARLIEST_TRANSFORMED`.
+    pub output_shift: i64,
+    /// Whether it is Beam's custom-timestamping test window function (for printing).
+    pub custom_timestamping: bool,
+}
+
+/// The window functions a script may name, as its errors list them.
+pub const WINDOW_FN_NAMES: &str = "FixedWindows(size), SlidingWindows(size, period), \
+     Sessions(gap), GlobalWindows, CustomTimestampingFixedWindowsWindowFn(size)";
+
+impl ScriptWindows {
+    /// Reads a window function as Beam's transcripts write it: `FixedWindows(10)`.
+    pub fn parse(text: &str) -> Result<ScriptWindows, String> {
+        let text = text.trim();
+        let (name, args) = match text.split_once('(') {
+            Some((name, rest)) => {
+                let inner = rest.strip_suffix(')').ok_or("a `(` is not closed")?;
+                let args = if inner.trim().is_empty() {
+                    Vec::new()
+                } else {
+                    inner
+                        .split(',')
+                        .map(|a| {
+                            let a = a.trim();
+                            let a = a.split_once('=').map_or(a, |(_, v)| v.trim());
+                            a.parse::<i64>()
+                                .map_err(|_| format!("`{a}` is not a whole number"))
+                        })
+                        .collect::<Result<Vec<_>, _>>()?
+                };
+                (name.trim(), args)
+            }
+            None => (text, Vec::new()),
+        };
+        let need = |n: usize| -> Result<(), String> {
+            if args.len() == n {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{name} takes {n} number{}, not {}",
+                    plural(n),
+                    args.len()
+                ))
+            }
+        };
+        let plain = |window: Result<WindowFn, _>| -> Result<ScriptWindows, String> {
+            Ok(ScriptWindows {
+                window: window.map_err(|e: super::window::WindowError| e.to_string())?,
+                output_shift: 0,
+                custom_timestamping: false,
+            })
+        };
+        match name {
+            "FixedWindows" => {
+                need(1)?;
+                plain(WindowFn::tumbling(args[0]))
+            }
+            "SlidingWindows" => {
+                need(2)?;
+                plain(WindowFn::sliding(args[0], args[1]))
+            }
+            "Sessions" => {
+                need(1)?;
+                plain(WindowFn::session(args[0]))
+            }
+            "GlobalWindows" => {
+                need(0)?;
+                plain(WindowFn::global(None))
+            }
+            "CustomTimestampingFixedWindowsWindowFn" => {
+                need(1)?;
+                Ok(ScriptWindows {
+                    output_shift: 100,
+                    custom_timestamping: true,
+                    ..plain(WindowFn::tumbling(args[0]))?
+                })
+            }
+            other => Err(format!(
+                "unknown window function `{other}` (known: {WINDOW_FN_NAMES})"
+            )),
+        }
+    }
+}
+
+impl fmt::Display for ScriptWindows {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.window {
+            WindowFn::Tumbling { size } if self.custom_timestamping => {
+                write!(f, "CustomTimestampingFixedWindowsWindowFn({size})")
+            }
+            WindowFn::Tumbling { size } => write!(f, "FixedWindows({size})"),
+            WindowFn::Sliding { size, slide } => write!(f, "SlidingWindows({size}, {slide})"),
+            WindowFn::Session { gap } => write!(f, "Sessions({gap})"),
+            WindowFn::Global { .. } => f.write_str("GlobalWindows"),
+        }
+    }
+}
+
+impl Script {
+    /// A script with Beam's defaults (global windows, the default trigger, accumulating,
+    /// output at the end of the window, no allowed lateness) and no steps.
+    pub fn new(name: &str) -> Script {
+        Script {
+            name: name.to_string(),
+            windows: ScriptWindows::parse("GlobalWindows").expect("a known window function"),
+            trigger: Trigger::Default,
+            accumulation: Accumulation::Accumulating,
+            combiner: TimestampCombiner::EndOfWindow,
+            allowed_lateness: 0,
+            steps: Vec::new(),
+            error: None,
+            line: 1,
+        }
+    }
+
+    /// The windowing strategy in one line, as Beam names its parts.
+    pub fn strategy(&self) -> String {
+        format!(
+            "{} · {} · {} · {} · allowed lateness {}",
+            self.windows,
+            self.trigger,
+            self.accumulation,
+            self.combiner.beam_name(),
+            self.allowed_lateness
+        )
+    }
+
+    /// Runs the script under `conventions` and checks what it expects.
+    pub fn run(&self, conventions: Conventions) -> Run {
+        check::run(self, conventions)
+    }
+}
+
+/// `[1, 2, 3]`.
+pub fn list(ts: &[i64]) -> String {
+    let items: Vec<String> = ts.iter().map(|t| t.to_string()).collect();
+    format!("[{}]", items.join(", "))
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}

@@ -1,0 +1,324 @@
+//! Reading scripted streams from YAML in the format of Beam's trigger transcripts
+//! (`apache_beam/testing/data/trigger_transcripts.yaml`), as it is: one script per YAML
+//! document, with `name`, `window_fn`, `trigger_fn`, `timestamp_combiner`,
+//! `allowed_lateness`, `accumulation_mode`, `error` and the `transcript` of steps (`input`,
+//! `watermark`, `clock`, `expect`, `state`). Beam's driver ignores keys it does not know;
+//! here each one is a warning naming its line, so a typo (`windowfn:`) is seen, and
+//! `broken_on` (Beam's list of runners a document fails on) is read silently. Any value that
+//! cannot be read is an error naming the file, the line and the value.
+
+use anyhow::{anyhow, bail, Result};
+use saphyr::{LoadableYamlNode, MarkedYamlOwned, ScalarOwned, YamlDataOwned};
+use twoclocks_engine::script::{Action, Expected, Script, ScriptWindows, Step};
+use twoclocks_engine::trigger::{Accumulation, TimestampCombiner, Trigger};
+
+/// The scripts of one file and the warnings reading them raised.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScriptFile {
+    /// The scripts, in file order.
+    pub scripts: Vec<Script>,
+    /// One line per key ignored: `FILE:LINE: …`.
+    pub warnings: Vec<String>,
+}
+
+/// Reads every script in `text`; `file` names it in messages.
+pub fn read(text: &str, file: &str) -> Result<ScriptFile> {
+    let text = as_pyyaml_reads(text);
+    let docs = MarkedYamlOwned::load_from_str(&text)
+        .map_err(|e| anyhow!("{file}:{}: not YAML: {}", e.marker().line(), e.info()))?;
+    let mut out = ScriptFile {
+        scripts: Vec::new(),
+        warnings: Vec::new(),
+    };
+    for doc in &docs {
+        if matches!(doc.data, YamlDataOwned::Value(ScalarOwned::Null)) {
+            continue;
+        }
+        let script = Reader {
+            file,
+            out: &mut out.warnings,
+        }
+        .script(doc)?;
+        out.scripts.push(script);
+    }
+    if out.scripts.is_empty() {
+        bail!("{file}: no script in it (a YAML document with a `transcript:` list)");
+    }
+    Ok(out)
+}
+
+/// The text with a space after every `:` that directly precedes a `[` or `{` inside a flow
+/// collection (`{values:[1, 2]}`): YAML 1.2 refuses that, PyYAML (with which Beam reads its
+/// transcripts) takes the `:` as the value indicator, and Beam's own file has one. Lines are
+/// kept, so messages still name the right line.
+fn as_pyyaml_reads(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains(":[") && !text.contains(":{") {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    let (mut depth, mut quote, mut comment) = (0usize, None::<char>, false);
+    let mut prev = '\n';
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        out.push(c);
+        if comment {
+            comment = c != '\n';
+        } else if let Some(q) = quote {
+            if c == q {
+                quote = None;
+            }
+        } else {
+            match c {
+                '#' if prev.is_whitespace() => comment = true,
+                '\'' | '"' => quote = Some(c),
+                '[' | '{' => depth += 1,
+                ']' | '}' => depth = depth.saturating_sub(1),
+                ':' if depth > 0 && matches!(chars.peek(), Some('[' | '{')) => out.push(' '),
+                _ => {}
+            }
+        }
+        prev = c;
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+struct Reader<'a> {
+    file: &'a str,
+    out: &'a mut Vec<String>,
+}
+
+fn line(node: &MarkedYamlOwned) -> usize {
+    node.span.start.line()
+}
+
+/// A node as the user wrote it, for messages.
+fn shown(node: &MarkedYamlOwned) -> String {
+    match &node.data {
+        YamlDataOwned::Value(ScalarOwned::String(s)) => s.clone(),
+        YamlDataOwned::Value(ScalarOwned::Integer(i)) => i.to_string(),
+        YamlDataOwned::Value(ScalarOwned::FloatingPoint(f)) => f.to_string(),
+        YamlDataOwned::Value(ScalarOwned::Boolean(b)) => b.to_string(),
+        YamlDataOwned::Value(ScalarOwned::Null) => "null".to_string(),
+        YamlDataOwned::Sequence(items) => {
+            let inner: Vec<String> = items.iter().map(shown).collect();
+            format!("[{}]", inner.join(", "))
+        }
+        YamlDataOwned::Mapping(m) => {
+            let inner: Vec<String> = m
+                .iter()
+                .map(|(k, v)| format!("{}: {}", shown(k), shown(v)))
+                .collect();
+            format!("{{{}}}", inner.join(", "))
+        }
+        _ => "(a value)".to_string(),
+    }
+}
+
+impl Reader<'_> {
+    fn err(
+        &self,
+        node: &MarkedYamlOwned,
+        what: &str,
+        why: impl std::fmt::Display,
+    ) -> anyhow::Error {
+        anyhow!(
+            "{}:{}: {what} `{}`: {why}",
+            self.file,
+            line(node),
+            shown(node)
+        )
+    }
+
+    fn text(&self, node: &MarkedYamlOwned, what: &str) -> Result<String> {
+        match &node.data {
+            YamlDataOwned::Value(ScalarOwned::String(s)) => Ok(s.clone()),
+            YamlDataOwned::Value(ScalarOwned::Integer(i)) => Ok(i.to_string()),
+            _ => Err(self.err(node, what, "expected a text")),
+        }
+    }
+
+    fn int(&self, node: &MarkedYamlOwned, what: &str) -> Result<i64> {
+        match &node.data {
+            YamlDataOwned::Value(ScalarOwned::Integer(i)) => Ok(*i),
+            YamlDataOwned::Value(ScalarOwned::FloatingPoint(f))
+                if f.0.fract() == 0.0 && f.0.abs() < 9.0e15 =>
+            {
+                Ok(f.0 as i64)
+            }
+            _ => Err(self.err(node, what, "expected a whole number")),
+        }
+    }
+
+    fn ints(&self, node: &MarkedYamlOwned, what: &str) -> Result<Vec<i64>> {
+        match &node.data {
+            YamlDataOwned::Sequence(items) => items.iter().map(|i| self.int(i, what)).collect(),
+            _ => Err(self.err(node, what, "expected a list of whole numbers, `[1, 2, 3]`")),
+        }
+    }
+
+    fn boolean(&self, node: &MarkedYamlOwned, what: &str) -> Result<bool> {
+        match &node.data {
+            YamlDataOwned::Value(ScalarOwned::Boolean(b)) => Ok(*b),
+            _ => Err(self.err(node, what, "expected true or false")),
+        }
+    }
+
+    fn entries<'n>(
+        &self,
+        node: &'n MarkedYamlOwned,
+        what: &str,
+    ) -> Result<Vec<(String, &'n MarkedYamlOwned, &'n MarkedYamlOwned)>> {
+        match &node.data {
+            YamlDataOwned::Mapping(m) => m
+                .iter()
+                .map(|(k, v)| Ok((self.text(k, "a key")?, k, v)))
+                .collect(),
+            _ => Err(self.err(node, what, "expected a mapping (`key: value` lines)")),
+        }
+    }
+
+    fn script(&mut self, doc: &MarkedYamlOwned) -> Result<Script> {
+        let mut script = Script::new("unnamed");
+        script.line = line(doc);
+        let mut transcript = None;
+        for (key, k, v) in self.entries(doc, "a script")? {
+            match key.as_str() {
+                "name" => script.name = self.text(v, "name")?,
+                "window_fn" => {
+                    let text = self.text(v, "window_fn")?;
+                    script.windows =
+                        ScriptWindows::parse(&text).map_err(|e| self.err(v, "window_fn", e))?;
+                }
+                "trigger_fn" => {
+                    let text = self.text(v, "trigger_fn")?;
+                    script.trigger =
+                        Trigger::parse(&text).map_err(|e| self.err(v, "trigger_fn", e))?;
+                }
+                "timestamp_combiner" => {
+                    let text = self.text(v, "timestamp_combiner")?;
+                    script.combiner = TimestampCombiner::from_name(&text).ok_or_else(|| {
+                        self.err(
+                            v,
+                            "timestamp_combiner",
+                            "expected OUTPUT_AT_EOW, OUTPUT_AT_EARLIEST, OUTPUT_AT_LATEST or OUTPUT_AT_EARLIEST_TRANSFORMED",
+                        )
+                    })?;
+                }
+                "allowed_lateness" => {
+                    script.allowed_lateness = self.int(v, "allowed_lateness")?;
+                    if script.allowed_lateness < 0 {
+                        return Err(self.err(v, "allowed_lateness", "cannot be negative"));
+                    }
+                }
+                "accumulation_mode" => {
+                    let text = self.text(v, "accumulation_mode")?;
+                    script.accumulation = match text.to_ascii_lowercase().as_str() {
+                        "accumulating" => Accumulation::Accumulating,
+                        "discarding" => Accumulation::Discarding,
+                        _ => {
+                            return Err(self.err(
+                                v,
+                                "accumulation_mode",
+                                "expected accumulating or discarding",
+                            ))
+                        }
+                    };
+                }
+                "error" => script.error = Some(self.text(v, "error")?),
+                "transcript" => transcript = Some(v),
+                "broken_on" => {}
+                other => self.out.push(format!(
+                    "{}:{}: unknown key `{other}` ignored, as Beam's driver ignores it (known: name, window_fn, trigger_fn, timestamp_combiner, allowed_lateness, accumulation_mode, transcript, error, broken_on)",
+                    self.file,
+                    line(k)
+                )),
+            }
+        }
+        let Some(transcript) = transcript else {
+            bail!(
+                "{}:{}: script `{}` has no `transcript:` list of steps",
+                self.file,
+                script.line,
+                script.name
+            );
+        };
+        let YamlDataOwned::Sequence(items) = &transcript.data else {
+            return Err(self.err(transcript, "transcript", "expected a list of steps"));
+        };
+        for item in items {
+            script.steps.push(self.step(item)?);
+        }
+        Ok(script)
+    }
+
+    fn step(&mut self, item: &MarkedYamlOwned) -> Result<Step> {
+        let entries = self.entries(item, "a step")?;
+        let [(key, _, v)] = entries.as_slice() else {
+            return Err(self.err(
+                item,
+                "a step",
+                "expected one of `input: [...]`, `watermark: T`, `clock: T`, `expect: [...]`, `state: ...`",
+            ));
+        };
+        let action = match key.as_str() {
+            "input" => Action::Input(self.ints(v, "input")?),
+            "watermark" => Action::Watermark(self.int(v, "watermark")?),
+            "clock" => Action::Clock(self.int(v, "clock")?),
+            "state" => Action::State(shown(v)),
+            "expect" => {
+                let YamlDataOwned::Sequence(panes) = &v.data else {
+                    return Err(self.err(v, "expect", "expected a list of panes"));
+                };
+                let mut expected = Vec::new();
+                for p in panes {
+                    expected.push(self.expected(p)?);
+                }
+                Action::Expect(expected)
+            }
+            other => {
+                return Err(self.err(
+                    item,
+                    "a step",
+                    format!("unknown step `{other}` (input, watermark, clock, expect, state)"),
+                ))
+            }
+        };
+        Ok(Step {
+            line: line(item),
+            action,
+        })
+    }
+
+    fn expected(&mut self, node: &MarkedYamlOwned) -> Result<Expected> {
+        let mut e = Expected {
+            line: line(node),
+            ..Expected::default()
+        };
+        for (key, k, v) in self.entries(node, "an expected pane")? {
+            match key.as_str() {
+                "window" => {
+                    let w = self.ints(v, "window")?;
+                    let [a, b] = w.as_slice() else {
+                        return Err(self.err(v, "window", "expected [start, last instant]"));
+                    };
+                    e.window = Some((*a, *b));
+                }
+                "values" => e.values = Some(self.ints(v, "values")?),
+                "timestamp" => e.timestamp = Some(self.int(v, "timestamp")?),
+                "index" => e.index = Some(self.int(v, "index")?),
+                "nonspeculative_index" => {
+                    e.nonspeculative_index = Some(self.int(v, "nonspeculative_index")?)
+                }
+                "early" => e.early = Some(self.boolean(v, "early")?),
+                "late" => e.late = Some(self.boolean(v, "late")?),
+                "final" => e.last = Some(self.boolean(v, "final")?),
+                other => self.out.push(format!(
+                    "{}:{}: unknown pane field `{other}` ignored (known: window, values, timestamp, index, nonspeculative_index, early, late, final)",
+                    self.file,
+                    line(k)
+                )),
+            }
+        }
+        Ok(e)
+    }
+}

@@ -1,0 +1,255 @@
+//! `twoclocks script`: Beam's own trigger transcripts (all 18 documents of
+//! `trigger_transcripts.yaml` from Beam 2.77, Apache-2.0, kept whole with its licence header)
+//! pass under Beam's rules, the 5 negative ones failing with the error each names; the
+//! project's transcripts of the streams on which the engines differ pass under their own
+//! engine's rules and fail under the others'; a failed check exits 1 naming the script, the
+//! line and Beam's sentence; bad scripts are errors that name the file, line and value.
+
+use std::io::Write;
+
+use crate::cli_common::{json, twoclocks_text};
+
+const BEAM: &str = "tests/transcripts/beam_trigger_transcripts.yaml";
+const CONVENTIONS: [&str; 3] = ["beam", "beam-python", "flink"];
+
+#[test]
+fn beams_eighteen_transcripts_pass_under_beams_rules() {
+    let (code, out, err) = twoclocks_text(&["script", BEAM]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.ends_with(
+            "18 scripts under Beam (Java) rules (beam): 18 passed (13 clean, 5 failed as declared), 0 failed\n"
+        ),
+        "{out}"
+    );
+    // Beam's driver ignores a key it does not know; the one typo in Beam's file is named.
+    assert!(
+        err.contains(":240: unknown key `windowfn` ignored"),
+        "{err}"
+    );
+    let doc = json(&["script", BEAM, "--format", "json"]);
+    let scripts = doc["scripts"].as_array().unwrap();
+    assert_eq!(scripts.len(), 18);
+    let negative: Vec<(&str, &str)> = scripts
+        .iter()
+        .filter(|s| !s["error"].is_null())
+        .map(|s| {
+            assert_eq!(s["verdict"], "failed as declared", "{s}");
+            let message = s["outcome"]["message"].as_str().unwrap();
+            assert!(
+                message.starts_with(s["error"].as_str().unwrap()),
+                "{message}"
+            );
+            (s["name"].as_str().unwrap(), s["error"].as_str().unwrap())
+        })
+        .collect();
+    assert_eq!(
+        negative,
+        [
+            ("bad_output", "Unmatched output"),
+            ("bad_expected_values", "Unmatched output"),
+            ("bad_expected_window", "Unmatched output"),
+            ("missing_output", "Unexpected output"),
+            ("missing_output_at_end", "Unexpected output"),
+        ]
+    );
+    // Every other script ran clean and checked at least one pane.
+    for s in scripts.iter().filter(|s| s["error"].is_null()) {
+        assert_eq!(s["verdict"], "passed", "{}", s["name"]);
+        let panes: usize = s["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|st| st["panes"].as_array().unwrap().len())
+            .sum();
+        assert!(panes > 0, "{}", s["name"]);
+    }
+}
+
+#[test]
+fn the_transcripts_are_beams_file_as_it_is() {
+    let text = std::fs::read_to_string(BEAM).unwrap();
+    assert!(text.starts_with("#\n# Licensed to the Apache Software Foundation (ASF)"));
+    assert_eq!(text.matches("\nname: ").count(), 18);
+    // Beam's own spelling, which YAML 1.2 refuses and PyYAML reads.
+    assert!(text.contains("values:[1, 2, 3, 4, 5]"));
+}
+
+#[test]
+fn each_engines_transcripts_pass_under_its_rules_only() {
+    for file in CONVENTIONS {
+        let path = format!("tests/transcripts/conventions/{file}.yaml");
+        for rules in CONVENTIONS {
+            let (code, out, err) = twoclocks_text(&["script", &path, "--conventions", rules]);
+            if file == rules {
+                assert_eq!(code, 0, "{path} under {rules}: {err}");
+                assert!(out.contains(": 8 passed (8 clean"), "{out}");
+            } else {
+                assert_eq!(code, 1, "{path} under {rules} should fail: {out}");
+                assert!(err.contains("scripts did not pass; the first,"), "{err}");
+            }
+        }
+    }
+}
+
+/// The pane of `script` in the JSON of `file` run under `rules`, as `(timing, values)`.
+fn panes(file: &str, rules: &str, script: &str) -> Vec<(String, Vec<i64>, bool)> {
+    let doc = json(&[
+        "script",
+        &format!("tests/transcripts/conventions/{file}.yaml"),
+        "--conventions",
+        rules,
+        "--name",
+        script,
+        "--format",
+        "json",
+    ]);
+    doc["scripts"][0]["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|st| st["panes"].as_array().unwrap().clone())
+        .map(|p| {
+            (
+                p["timing"].as_str().unwrap().to_string(),
+                p["values"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.as_i64().unwrap())
+                    .collect(),
+                p["is_last"].as_bool().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_engines_differ_where_their_sources_say() {
+    let p = |rules: &str, script: &str| panes(rules, rules, script);
+    let t = |timing: &str, values: &[i64], last: bool| (timing.to_string(), values.to_vec(), last);
+    // Touching sessions: two in Beam, one in Flink.
+    assert_eq!(
+        p("beam", "touching_sessions"),
+        [t("ON_TIME", &[0], true), t("ON_TIME", &[10], true)]
+    );
+    assert_eq!(
+        p("flink", "touching_sessions"),
+        [t("ON_TIME", &[0, 10], false)]
+    );
+    // The drop boundary: at W = end + L Beam Java drops, Beam Python keeps; at W = end + L − 1
+    // Flink already drops.
+    assert_eq!(p("beam", "drop_boundary_at_15").len(), 1);
+    assert_eq!(
+        p("beam-python", "drop_boundary_at_15")[1],
+        t("LATE", &[1, 3], false)
+    );
+    assert_eq!(p("beam", "drop_boundary_at_14").len(), 2);
+    assert_eq!(p("flink", "drop_boundary_at_14").len(), 1);
+    // A late element bridging two sessions: dropped by Beam, merging them in Flink.
+    assert_eq!(p("beam", "late_event_bridges_sessions").len(), 2);
+    assert_eq!(
+        p("flink", "late_event_bridges_sessions")[2],
+        t("LATE", &[0, 8, 15], false)
+    );
+    // No empty on-time pane in Flink.
+    assert_eq!(p("beam", "empty_on_time_pane")[1], t("ON_TIME", &[], true));
+    assert_eq!(p("flink", "empty_on_time_pane").len(), 1);
+    // Beam Java's closing pane at collection.
+    assert_eq!(
+        p("beam", "closing_pane_at_collection")[1],
+        t("LATE", &[1, 2], true)
+    );
+    assert_eq!(p("beam-python", "closing_pane_at_collection").len(), 1);
+    // The merged window's rewind: Beam Java waits for the watermark, Beam Python fires.
+    assert_eq!(
+        p("beam", "merged_window_rewinds")[1],
+        t("ON_TIME", &[0, 9], false)
+    );
+    assert_eq!(
+        p("beam-python", "merged_window_rewinds")[1],
+        t("EARLY", &[0, 9], false)
+    );
+}
+
+fn script_file(text: &str) -> tempfile::NamedTempFile {
+    let mut f = tempfile::Builder::new().suffix(".yaml").tempfile().unwrap();
+    f.write_all(text.as_bytes()).unwrap();
+    f
+}
+
+#[test]
+fn a_failed_check_exits_1_naming_the_script_line_and_pane() {
+    let f = script_file(
+        "name: off_by_one\nwindow_fn: FixedWindows(10)\ntranscript:\n  - input: [1, 2]\n  - watermark: 10\n  - expect:\n      - {window: [0, 9], values: [1, 2, 3]}\n",
+    );
+    let path = f.path().to_str().unwrap();
+    let (code, out, err) = twoclocks_text(&["script", path]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("FAILED: line 7: Unmatched output {window: [0, 9], values: [1, 2, 3]} in [{window: [0, 9], values: [1, 2]"), "{out}");
+    assert!(
+        err.contains(&format!(
+            "{path}: 1 of 1 script did not pass; the first, off_by_one (line 1): line 7: Unmatched output"
+        )),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_script_without_expectations_is_shown_whole() {
+    let f = script_file(
+        "name: look\nwindow_fn: Sessions(10)\ntrigger_fn: AfterWatermark(early=AfterCount(1))\ntranscript:\n  - input: [1]\n  - input: [5]\n  - watermark: 100\n",
+    );
+    let (code, out, _) = twoclocks_text(&["script", f.path().to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert!(out.contains("EARLY    window [1, 10]  values [1]"), "{out}");
+    assert!(
+        out.contains("EARLY    window [1, 14]  values [1, 5]"),
+        "{out}"
+    );
+    assert!(
+        out.contains("ON_TIME  window [1, 14]  values [1, 5]"),
+        "{out}"
+    );
+    assert!(out.contains("shown, not checked"), "{out}");
+}
+
+#[test]
+fn bad_scripts_name_the_file_line_and_value() {
+    for (text, part) in [
+        (
+            "name: x\ntrigger_fn: AfterCount(0)\ntranscript: []\n",
+            ":2: trigger_fn `AfterCount(0)`: at column 1: AfterCount(0): the count must be at least 1",
+        ),
+        (
+            "name: x\ntrigger_fn: AfterWatermark(early=AfterCont(2))\ntranscript: []\n",
+            ":2: trigger_fn `AfterWatermark(early=AfterCont(2))`: at column 22: unknown trigger `AfterCont`",
+        ),
+        (
+            "name: x\nwindow_fn: TumblingWindows(10)\ntranscript: []\n",
+            ":2: window_fn `TumblingWindows(10)`: unknown window function `TumblingWindows`",
+        ),
+        (
+            "name: x\ntranscript:\n  - input: [1, two]\n",
+            ":3: input `two`: expected a whole number",
+        ),
+        (
+            "name: x\ntranscript:\n  - flush: 3\n",
+            ":3: a step `{flush: 3}`: unknown step `flush`",
+        ),
+        ("name: x\n", ":1: script `x` has no `transcript:` list of steps"),
+        ("name: [x\n", "not YAML"),
+        (
+            "name: x\ntimestamp_combiner: OUTPUT_AT_NOON\ntranscript: []\n",
+            ":2: timestamp_combiner `OUTPUT_AT_NOON`: expected OUTPUT_AT_EOW",
+        ),
+    ] {
+        let f = script_file(text);
+        let (code, _, err) = twoclocks_text(&["script", f.path().to_str().unwrap()]);
+        assert_eq!(code, 2, "{text}: {err}");
+        assert!(err.contains(part), "{text}\n{err}");
+    }
+    let (code, _, err) = twoclocks_text(&["script", BEAM, "--name", "nope"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--name: no script named 'nope'"), "{err}");
+}
