@@ -75,6 +75,8 @@ def dropped(events, panes):
 def result(engine, case, panes, events, **extra):
     out = {"engine": engine, "case": case["name"], "panes": panes}
     out["dropped_event_times_ms"] = dropped(events, panes)
+    seen = {p for pane in panes for p in pane["proc_times_ms"]}
+    out["dropped_proc_times_ms"] = [e.proc_time_ms for e in events if e.proc_time_ms not in seen]
     out.update(extra)
     return out
 
