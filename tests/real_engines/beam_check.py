@@ -128,7 +128,7 @@ def run_direct_runner(case, events):
     window_fn, trigger, mode, lateness = windowing(case)
     fd, path = tempfile.mkstemp(prefix=f"beam-{case['name']}-", suffix=".jsonl")
     os.close(fd)
-    options = PipelineOptions(runner="BundleBasedDirectRunner")
+    options = PipelineOptions([], runner="BundleBasedDirectRunner")  # not sys.argv
     options.view_as(StandardOptions).streaming = True
     with beam.Pipeline(options=options) as p:
         (p
