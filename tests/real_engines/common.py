@@ -1,0 +1,146 @@
+"""What beam_check.py and flink_check.py share: reading cases.json and the logs, the result
+files' layout (results/<engine>/<case>.json), and writing or checking them.
+
+Only the standard library is used here, so both engines' Python environments can import it.
+"""
+
+import argparse
+import json
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+class Event:
+    """One row of a log: its event time, its processing time (unique within a log, so it names
+    the row) and its key."""
+
+    def __init__(self, event_time_ms, proc_time_ms, key):
+        self.event_time_ms = event_time_ms
+        self.proc_time_ms = proc_time_ms
+        self.key = key
+
+
+def load_cases(only=None):
+    """The cases of cases.json (those named in `only`, if given), in file order."""
+    with open(os.path.join(HERE, "cases.json")) as f:
+        cases = json.load(f)["cases"]
+    if only:
+        unknown = set(only) - {c["name"] for c in cases}
+        if unknown:
+            sys.exit(f"no such case: {', '.join(sorted(unknown))}")
+        cases = [c for c in cases if c["name"] in only]
+    return cases
+
+
+def read_log(case):
+    """The case's log as Events, in file (processing-time) order."""
+    events = []
+    with open(os.path.join(HERE, case["log"])) as f:
+        header = f.readline().strip()
+        assert header == "event_time_ms,proc_time_ms,key", header
+        for line in f:
+            if line.strip():
+                et, pt, key = line.strip().split(",")
+                events.append(Event(int(et), int(pt), key))
+    procs = [e.proc_time_ms for e in events]
+    assert procs == sorted(procs) and len(set(procs)) == len(procs), "proc times must rise"
+    return events
+
+
+def window_spec(case):
+    """('fixed' | 'session', size or gap in ms)."""
+    kind, ms = case["window"].split(":")
+    assert kind in ("fixed", "session"), kind
+    return kind, int(ms)
+
+
+def trigger_spec(case):
+    """('default', None) or ('early_count', N)."""
+    if case["trigger"] == "default":
+        return "default", None
+    kind, n = case["trigger"].split(":")
+    assert kind == "early_count", kind
+    return kind, int(n)
+
+
+def dropped(events, panes):
+    """Event times of the rows that are in no pane (rows are named by their processing time),
+    in log order."""
+    seen = {p for pane in panes for p in pane["proc_times_ms"]}
+    return [e.event_time_ms for e in events if e.proc_time_ms not in seen]
+
+
+def result(engine, case, panes, events, **extra):
+    out = {"engine": engine, "case": case["name"], "panes": panes}
+    out["dropped_event_times_ms"] = dropped(events, panes)
+    seen = {p for pane in panes for p in pane["proc_times_ms"]}
+    out["dropped_proc_times_ms"] = [e.proc_time_ms for e in events if e.proc_time_ms not in seen]
+    out.update(extra)
+    return out
+
+
+def result_path(engine_dir, case):
+    return os.path.join(HERE, "results", engine_dir, case["name"] + ".json")
+
+
+def dump(obj):
+    """JSON with one pane per line: diffs of the recorded files stay readable."""
+    lines = ["{"]
+    items = list(obj.items())
+    for i, (k, v) in enumerate(items):
+        comma = "," if i + 1 < len(items) else ""
+        if k == "panes":
+            lines.append('  "panes": [')
+            for j, pane in enumerate(v):
+                lines.append("    " + json.dumps(pane) + ("," if j + 1 < len(v) else ""))
+            lines.append("  ]" + comma)
+        else:
+            lines.append(f"  {json.dumps(k)}: {json.dumps(v)}{comma}")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def arguments(description):
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--check", action="store_true",
+                        help="compare with the recorded results/ instead of rewriting them")
+    parser.add_argument("cases", nargs="*", help="case names (default: all)")
+    return parser.parse_args()
+
+
+def record_or_check(engine_dir, case, obj, check):
+    """Writes the result file, or with --check compares it (all but the version string in
+    "engine"); returns True if equal (or written)."""
+    path = result_path(engine_dir, case)
+    if not check:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(dump(obj))
+        print(f"wrote {os.path.relpath(path, HERE)}")
+        return True
+    try:
+        with open(path) as f:
+            recorded = json.load(f)
+    except FileNotFoundError:
+        print(f"FAIL {case['name']}: nothing recorded at {os.path.relpath(path, HERE)}")
+        return False
+    got = json.loads(json.dumps(obj))
+    if recorded["engine"] != got["engine"]:
+        print(f"note {case['name']}: recorded with {recorded['engine']}, now {got['engine']}")
+    recorded.pop("engine")
+    got.pop("engine")
+    if recorded == got:
+        print(f"ok   {case['name']}")
+        return True
+    print(f"FAIL {case['name']}: differs from {os.path.relpath(path, HERE)}; now:")
+    print(dump(obj))
+    return False
+
+
+def summary(results):
+    passed = sum(results)
+    failed = len(results) - passed
+    print(f"{passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
