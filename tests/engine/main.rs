@@ -32,4 +32,5 @@ mod lesson_marks;
 mod pipeline_partitions;
 mod pipeline_properties;
 mod pipeline_view;
+mod real_engines;
 mod scenario_catalogue;

@@ -176,6 +176,14 @@ impl Conventions {
         !matches!(self, Conventions::BeamPython)
     }
 
+    /// Whether a window past its allowed lateness is garbage collected, its state cleared so
+    /// that a later element starts it anew (Beam Java's garbage-collection timer; Flink's
+    /// `WindowOperator.clearAllState` at `cleanupTime`; Kafka Streams' retention). Beam
+    /// Python's trigger driver never collects a window: an expired session can be merged back.
+    pub fn collects_windows(self) -> bool {
+        !matches!(self, Conventions::BeamPython)
+    }
+
     /// Whether a window with elements not yet emitted fires a last pane when it is garbage
     /// collected (Beam Java's `ReduceFnRunner.onTimers` calls `onTrigger` with
     /// `isFinished`; Beam Python's trigger driver does not collect windows).

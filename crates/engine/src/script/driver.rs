@@ -349,8 +349,8 @@ impl Driver {
         out
     }
 
-    /// The watermark moves to `t` (`watermark`): fires the timers it passes, and under
-    /// Beam Java's rules collects the windows past their allowed lateness.
+    /// The watermark moves to `t` (`watermark`): fires the timers it passes, and collects the
+    /// windows past their allowed lateness.
     pub fn advance_watermark(&mut self, t: i64) -> Vec<ScriptPane> {
         self.watermark = t;
         let mut panes = self.fire_timers();
@@ -434,10 +434,10 @@ impl Driver {
         }
     }
 
-    /// Under Beam Java's rules, windows past their allowed lateness are garbage collected:
-    /// one with elements not yet emitted fires a last pane first.
+    /// Windows past their allowed lateness are garbage collected (except under Beam Python's
+    /// rules); under Beam Java's, one with elements not yet emitted fires a last pane first.
     fn collect(&mut self) -> Vec<ScriptPane> {
-        if !self.conventions.fires_at_collection() {
+        if !self.conventions.collects_windows() {
             return Vec::new();
         }
         let mut panes = Vec::new();
@@ -453,7 +453,7 @@ impl Driver {
                 .filter_map(|id| self.cells.get(id))
                 .map(|c| c.pending)
                 .sum();
-            if pending > 0 && !self.tombstoned(&ids) {
+            if pending > 0 && !self.tombstoned(&ids) && self.conventions.fires_at_collection() {
                 panes.extend(self.output(window, &ids, true, self.watermark, true));
             }
             self.known.retain(|(w, _)| *w != window);
