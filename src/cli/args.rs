@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 
+use crate::engine::conventions::Conventions;
 use crate::engine::scenario::{Preset, ScenarioName};
 use crate::engine::window::{Ttl, TtlTime};
 use crate::engine::{Accumulation, EngineConfig, StreamParams, WatermarkKind, WindowFn};
@@ -185,6 +186,10 @@ pub struct EngineArgs {
     /// What each pane carries.
     #[arg(long, value_enum, default_value_t = AccumulationArg::Accumulating)]
     pub accumulation: AccumulationArg,
+    /// Whose rules decide fates, firings and merges: beam (Beam Java's, the default),
+    /// beam-python or flink (see docs/scripts.md).
+    #[arg(long, default_value = "beam", value_parser = parse_engine_conventions)]
+    pub conventions: Conventions,
     /// With `--window global` only: a key's state expires TTL after its last update and a key
     /// seen again starts from zero (whole milliseconds, 1ms to 1e11s).
     #[arg(long, value_name = "DUR", value_parser = parse_ttl, allow_hyphen_values = true)]
@@ -230,7 +235,20 @@ impl EngineArgs {
             grace: self.grace,
             early: self.early,
             accumulation: self.accumulation.into(),
+            conventions: self.conventions,
         })
+    }
+}
+
+/// Reads `--conventions` for the processor: Kafka Streams' rules (no watermark, no on-time
+/// pane, a result per record) are not the processor's yet.
+fn parse_engine_conventions(s: &str) -> Result<Conventions, String> {
+    match crate::cli::commands::parse_conventions(s)? {
+        Conventions::KafkaStreams => Err(
+            "kafka-streams: its rules (stream time, a result per record, no on-time pane) are not the processor's yet; `twoclocks script` applies its drop and session rules, and `export --to kafka-streams` writes its code"
+                .to_string(),
+        ),
+        c => Ok(c),
     }
 }
 
@@ -374,6 +392,9 @@ pub fn scenario_config(
     }
     if given.has("accumulation") {
         cfg.accumulation = flags.accumulation;
+    }
+    if given.has("conventions") {
+        cfg.conventions = flags.conventions;
     }
     Ok(cfg)
 }

@@ -18,7 +18,7 @@ fn beams_eighteen_transcripts_pass_under_beams_rules() {
     assert_eq!(code, 0, "{err}");
     assert!(
         out.ends_with(
-            "18 scripts under Beam (Java) rules (beam): 18 passed (13 clean, 5 failed as declared), 0 failed\n"
+            "18 scripts under Beam Java rules (beam): 18 passed (13 clean, 5 failed as declared), 0 failed\n"
         ),
         "{out}"
     );

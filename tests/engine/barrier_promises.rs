@@ -30,6 +30,7 @@ fn arb_config() -> impl Strategy<Value = PipelineConfig> {
                     grace,
                     early: None,
                     accumulation: Accumulation::Accumulating,
+                    conventions: Default::default(),
                 });
                 cfg.partitions = partitions;
                 cfg.parallelism = parallelism;

@@ -67,6 +67,7 @@ fn configs() -> Vec<EngineConfig> {
                     grace,
                     early,
                     accumulation: Accumulation::Accumulating,
+                    conventions: Default::default(),
                 });
             }
         }
@@ -144,6 +145,7 @@ fn arb_config() -> impl Strategy<Value = EngineConfig> {
             grace,
             early,
             accumulation,
+            conventions: Default::default(),
         },
     )
 }

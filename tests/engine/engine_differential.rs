@@ -170,6 +170,7 @@ fn engine_agrees_with_the_reference_program() {
                 grace: *grace,
                 early: None,
                 accumulation: Accumulation::Accumulating,
+                conventions: Default::default(),
             };
             let got = run(&stream, cfg, false);
             let what = format!("seed {} window {w} {wm} grace {grace}", sp.seed);
@@ -219,6 +220,7 @@ fn engine_agrees_with_the_reference_program() {
                 grace: f64::INFINITY,
                 early: Some(*every),
                 accumulation: Accumulation::Accumulating,
+                conventions: Default::default(),
             };
             let cell = CellId {
                 window: cfg.window.at_index(*win),

@@ -64,6 +64,7 @@ fn arb_config() -> impl Strategy<Value = EngineConfig> {
                 grace,
                 early,
                 accumulation,
+                conventions: Default::default(),
             },
         )
 }

@@ -50,6 +50,7 @@ fn sessions(lag: f64, grace: f64, accumulation: Accumulation) -> EngineConfig {
         grace: grace * S,
         early: None,
         accumulation,
+        conventions: Default::default(),
     }
 }
 
@@ -301,6 +302,7 @@ fn arb_sessions() -> impl Strategy<Value = EngineConfig> {
                 grace,
                 early,
                 accumulation,
+                conventions: Default::default(),
             },
         )
 }

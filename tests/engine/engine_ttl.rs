@@ -37,6 +37,7 @@ fn global(ttl: Option<(i64, TtlTime)>, lag: f64) -> EngineConfig {
         grace: 0.0,
         early: None,
         accumulation: Accumulation::Accumulating,
+        conventions: Default::default(),
     }
 }
 

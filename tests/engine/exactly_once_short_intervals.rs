@@ -98,6 +98,7 @@ fn arb_engine() -> impl Strategy<Value = EngineConfig> {
                 grace,
                 early,
                 accumulation,
+                conventions: Default::default(),
             },
         )
 }
@@ -340,6 +341,7 @@ fn at_least_once_replays_do_not_move_the_watermark_past_the_first_run() {
         grace: 0.0,
         early: Some(3_052.720_472_648_550_6),
         accumulation: Accumulation::Discarding,
+        conventions: Default::default(),
     });
     cfg.partitions = 4;
     cfg.partition_by = PartitionBy::Key;

@@ -367,6 +367,7 @@ fn arb_engine() -> impl Strategy<Value = EngineConfig> {
                 grace,
                 early,
                 accumulation,
+                conventions: Default::default(),
             },
         )
 }

@@ -42,6 +42,7 @@ fn arb_engine() -> impl Strategy<Value = EngineConfig> {
                 grace,
                 early,
                 accumulation,
+                conventions: Default::default(),
             },
         )
 }

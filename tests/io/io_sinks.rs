@@ -474,6 +474,7 @@ fn arb_engine() -> impl Strategy<Value = EngineConfig> {
             grace: 10_000.0,
             early,
             accumulation,
+            conventions: Default::default(),
         })
 }
 

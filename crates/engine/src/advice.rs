@@ -8,7 +8,7 @@ use super::frontier::{point, sweep, FrontierPoint, Policy, POLICIES};
 use super::processor::{EngineConfig, Output, Processor};
 use super::stream::Stream;
 use super::watermark::{Watermark, WatermarkKind};
-use super::window::oracle;
+use super::window::oracle_under;
 
 /// The accuracy target when none is given, percent.
 pub const DEFAULT_TARGET: f64 = 99.9;
@@ -82,7 +82,7 @@ pub use super::frontier::{dominates, envelope, pareto};
 
 /// The three policies run with `base`'s window function and the fixed-lag watermark, scored.
 pub fn policies(stream: &Stream, base: EngineConfig) -> Vec<(Policy, FrontierPoint)> {
-    let truth = oracle(stream, &base.window);
+    let truth = oracle_under(stream, &base.window, base.conventions);
     let fixed = EngineConfig {
         watermark: WatermarkKind::Fixed { lag: 0.0 },
         early: None,

@@ -54,8 +54,8 @@ impl Conventions {
     /// The engine, as a line under the dials says it.
     pub fn engine(self) -> &'static str {
         match self {
-            Conventions::Beam => "Beam (Java)",
-            Conventions::BeamPython => "Beam (Python)",
+            Conventions::Beam => "Beam Java",
+            Conventions::BeamPython => "Beam Python",
             Conventions::Flink => "Flink",
             Conventions::KafkaStreams => "Kafka Streams",
         }
@@ -70,12 +70,19 @@ impl Conventions {
     /// - Flink: `EventTimeTrigger.onElement` registers a timer at `window.maxTimestamp()`
     ///   (`end − 1`), which fires once the watermark reaches it: `wm ≥ end − 1`.
     /// - Kafka Streams has no on-time pane; its windows close at `end ≤ stream time − grace`
-    ///   ([`Conventions::drops`]).
+    ///   ([`Conventions::drops`]). Here it passes where Beam's does.
     #[inline]
     pub fn passed_end(self, end: f64, wm: f64) -> bool {
+        end <= self.ends_passed_by(wm)
+    }
+
+    /// The latest window end the watermark `wm` has passed: `wm`, or under Flink's rules
+    /// `wm + 1` (its timer at `end − 1`).
+    #[inline]
+    pub fn ends_passed_by(self, wm: f64) -> f64 {
         match self {
-            Conventions::Beam | Conventions::BeamPython | Conventions::KafkaStreams => wm >= end,
-            Conventions::Flink => wm >= end - 1.0,
+            Conventions::Flink => wm + 1.0,
+            _ => wm,
         }
     }
 
@@ -103,13 +110,25 @@ impl Conventions {
     /// - Kafka Streams: `KStreamWindowAggregate` drops a record whose
     ///   `windowEnd <= closeTime` with `closeTime = observedStreamTime − gracePeriod`:
     ///   `end + L ≤ stream time`.
+    ///
+    /// Each is written against the drop threshold `wm − L`, the form the processor has always
+    /// compared (so that Beam's answers are the same to the last bit).
     #[inline]
     pub fn drops(self, end: f64, wm: f64, lateness: f64) -> bool {
+        let threshold = wm - lateness;
         match self {
-            Conventions::Beam | Conventions::KafkaStreams => end + lateness <= wm,
-            Conventions::BeamPython => wm > end + lateness,
-            Conventions::Flink => end - 1.0 + lateness <= wm,
+            Conventions::Beam | Conventions::KafkaStreams => end <= threshold,
+            Conventions::BeamPython => end < threshold,
+            Conventions::Flink => end - 1.0 <= threshold,
         }
+    }
+
+    /// Whether Flink's rule applies: a session's lateness is tested on the window it merges
+    /// into, not on the element's own (`WindowOperator.processElement` merges first, then
+    /// calls `isWindowLate(actualWindow)`).
+    #[inline]
+    pub fn tests_merged_window(self) -> bool {
+        matches!(self, Conventions::Flink)
     }
 
     /// The inequality by which data for a window ending at `end` was dropped under watermark
@@ -150,7 +169,7 @@ impl Conventions {
         }
     }
 
-    /// Whether two session windows `[a_start, a_end)` and `[b_start, b_end)` merge.
+    /// Whether two session windows `[a.start, a.end)` and `[b.start, b.end)` merge (ms).
     ///
     /// - Beam: `MergeOverlappingIntervalWindows.mergeWindows` merges windows that
     ///   `intersects` (`start < other.end && end > other.start`): touching windows stay

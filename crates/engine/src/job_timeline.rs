@@ -341,7 +341,12 @@ impl JobTimeline {
     pub fn is_final(&self, window: WindowId) -> bool {
         let e = &self.config().engine;
         self.is_finished()
-            || Fate::decide(e.window.end(window), self.watermark(), e.grace) == Fate::Dropped
+            || Fate::decide_under(
+                e.conventions,
+                e.window.end(window),
+                self.watermark(),
+                e.grace,
+            ) == Fate::Dropped
     }
 
     /// The job's watermark over processing time, sampled (cut back with a crash).
@@ -452,7 +457,13 @@ impl JobTimeline {
         let e = &self.config().engine;
         let phase = if self.is_final(window) {
             Phase::Finalised
-        } else if Fate::decide(e.window.end(window), self.watermark(), e.grace) == Fate::OnTime {
+        } else if Fate::decide_under(
+            e.conventions,
+            e.window.end(window),
+            self.watermark(),
+            e.grace,
+        ) == Fate::OnTime
+        {
             Phase::Open
         } else {
             Phase::FiredOnTime

@@ -4,6 +4,7 @@
 //! `E ≤ W` keeps it as late, otherwise it is on time. A window is finalised, and its state
 //! freed, once `E ≤ W − G`.
 
+use super::conventions::Conventions;
 use super::stream::{Event, KeyId};
 use super::window::{fmt_ms, WindowId};
 
@@ -37,6 +38,33 @@ impl Fate {
         } else {
             Fate::OnTime
         }
+    }
+
+    /// [`Fate::decide`] under `conventions`: dropped by its drop rule, late once its
+    /// watermark has passed the window's end, else on time. Under Beam's it is
+    /// [`Fate::decide`] itself.
+    #[inline]
+    pub fn decide_under(conventions: Conventions, end: f64, wm: f64, grace: f64) -> Fate {
+        if conventions == Conventions::Beam {
+            return Fate::decide(end, wm, grace);
+        }
+        if conventions.drops(end, wm, grace) {
+            Fate::Dropped
+        } else if conventions.passed_end(end, wm) {
+            Fate::Late
+        } else {
+            Fate::OnTime
+        }
+    }
+
+    /// [`Fate::finalised`] under `conventions`: a window is finalised once its data is
+    /// dropped.
+    #[inline]
+    pub fn finalised_under(conventions: Conventions, end: f64, wm: f64, grace: f64) -> bool {
+        if conventions == Conventions::Beam {
+            return Fate::finalised(end, wm, grace);
+        }
+        conventions.drops(end, wm, grace)
     }
 
     /// Whether a window ending at `end` is finalised under `wm` and `grace`.
@@ -116,6 +144,60 @@ pub fn explain(fate: Fate, window_start: f64, window_end: f64, wm: f64, grace: f
             secs(wm),
             secs(window_end)
         ),
+    }
+}
+
+/// [`explain`] under `conventions`: the engine's own inequality, to the millisecond (its
+/// rules differ from Beam Java's by one millisecond or one comparison).
+pub fn explain_under(
+    conventions: Conventions,
+    fate: Fate,
+    window_start: f64,
+    window_end: f64,
+    wm: f64,
+    grace: f64,
+) -> String {
+    let ms = |t: f64| {
+        if t.is_finite() {
+            format!("{:.3}s", t / 1000.0)
+        } else {
+            secs(t)
+        }
+    };
+    let win = format!(
+        "window [{}, {}) ends at {}",
+        ms(window_start),
+        ms(window_end),
+        ms(window_end)
+    );
+    let (e, w, g) = (ms(window_end), ms(wm), fmt_ms(grace));
+    match conventions {
+        Conventions::Beam | Conventions::KafkaStreams => {
+            explain(fate, window_start, window_end, wm, grace)
+        }
+        Conventions::Flink => {
+            let m = ms(window_end - 1.0);
+            match fate {
+                Fate::Dropped => format!(
+                    "{win}; Flink: maxTimestamp {m} + allowed lateness {g} ≤ watermark at arrival {w}: dropped"
+                ),
+                Fate::Late => format!(
+                    "{win}; Flink: watermark at arrival {w} ≥ maxTimestamp {m} but {m} + allowed lateness {g} > {w}: late, kept"
+                ),
+                Fate::OnTime => format!(
+                    "{win}; Flink: watermark at arrival {w} < maxTimestamp {m}: on time"
+                ),
+            }
+        }
+        Conventions::BeamPython => match fate {
+            Fate::Dropped => format!(
+                "{win}; Beam Python: watermark at arrival {w} > {e} + allowed lateness {g}: dropped"
+            ),
+            Fate::Late => format!(
+                "{win}; Beam Python: watermark at arrival {w} ≥ {e} but not > {e} + allowed lateness {g}: late, kept"
+            ),
+            Fate::OnTime => format!("{win}; Beam Python: watermark at arrival {w} < {e}: on time"),
+        },
     }
 }
 

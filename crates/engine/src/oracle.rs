@@ -7,8 +7,9 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use super::conventions::Conventions;
 use super::stream::{Event, KeyId, Stream};
-use super::window::{oracle, CellId, WindowFn, WindowId};
+use super::window::{oracle_under, CellId, WindowFn, WindowId};
 
 /// What is true of a stream as a whole under a window function.
 #[derive(Debug, Clone, PartialEq)]
@@ -54,7 +55,12 @@ impl Oracle {
     /// The oracle of `stream` under `window`, the extents from min(0, earliest) to
     /// max(1, latest), ms.
     pub fn new(stream: &Stream, window: &WindowFn) -> Oracle {
-        let truth = oracle(stream, window);
+        Oracle::new_under(stream, window, Conventions::Beam)
+    }
+
+    /// [`Oracle::new`] under `conventions` (which decide how sessions merge).
+    pub fn new_under(stream: &Stream, window: &WindowFn, conventions: Conventions) -> Oracle {
+        let truth = oracle_under(stream, window, conventions);
         let mut windows = touched(&truth);
         let mut sessions = Vec::new();
         if window.is_merging() {

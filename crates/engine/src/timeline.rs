@@ -17,7 +17,7 @@
 use std::collections::BTreeMap;
 
 use super::frontier::{self, FrontierPoint};
-use super::lateness::{explain, Fate};
+use super::lateness::{explain_under, Fate};
 use super::processor::{Counters, EngineConfig, Expiry, Output, Processor, SessionChange};
 use super::stream::{Event, KeyId, Stream};
 use super::trigger::{Pane, Timing};
@@ -319,7 +319,7 @@ impl Timeline {
     /// Where a window stands under the watermark now and the grace, by the engine's rule.
     fn window_phase(&self, window: WindowId, cells: &[CellId]) -> Phase {
         let end = self.cfg.window.end(window);
-        match Fate::decide(end, self.watermark(), self.cfg.grace) {
+        match Fate::decide_under(self.cfg.conventions, end, self.watermark(), self.cfg.grace) {
             Fate::OnTime => Phase::Open,
             Fate::Late => {
                 if cells.iter().any(|c| self.late_panes.contains_key(c)) {
@@ -390,8 +390,9 @@ impl Timeline {
             .assign(event.event_time)
             .map(|w| {
                 let (start, end) = (self.cfg.window.start(w), self.cfg.window.end(w));
-                let f = Fate::decide(end, watermark, grace);
-                (w, f, explain(f, start, end, watermark, grace))
+                let c = self.cfg.conventions;
+                let f = Fate::decide_under(c, end, watermark, grace);
+                (w, f, explain_under(c, f, start, end, watermark, grace))
             })
             .collect();
         Some(Inspection {

@@ -264,6 +264,7 @@ impl Dials {
             grace: self.grace,
             early: self.early,
             accumulation: self.accumulation,
+            conventions: Default::default(),
         }
     }
 

@@ -182,6 +182,12 @@ pub fn advise(a: &AdviseArgs, mut out: &mut dyn Write) -> Result<()> {
     if a.engine.early.is_some() {
         bail!("advise measures final values, which an early trigger does not change: drop --early");
     }
+    if a.engine.conventions != crate::engine::conventions::Conventions::Beam {
+        bail!(
+            "advise's statistics count drops by Beam Java's rule: --conventions {} is for run, frontier and the UI",
+            a.engine.conventions
+        );
+    }
     let heuristic_n = match a.engine.watermark {
         WatermarkKind::Heuristic { n, .. } if a.given.has("watermark") => n,
         _ if a.given.has("watermark") => bail!(

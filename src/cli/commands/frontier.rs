@@ -168,10 +168,11 @@ pub fn frontier(a: &FrontierArgs, mut out: &mut dyn Write) -> Result<()> {
         TableCsvJson::Table => {
             writeln!(
                 out,
-                "{} watermark, {} windows, {} events",
+                "{} watermark, {} windows, {} events{}",
                 cfg.watermark.family(),
                 cfg.window.describe(),
-                stream.len()
+                stream.len(),
+                super::run::rules_named(cfg.conventions)
             )?;
             writeln!(
                 out,

@@ -17,9 +17,10 @@ use super::pipeline::{
 };
 use crate::cli::args::{chosen_reported, EngineArgs, Given, OutputArgs, SourceArgs};
 use crate::cli::input::RunProgress;
+use crate::engine::conventions::Conventions;
 use crate::engine::pipeline::SinkWrite;
 use crate::engine::scenario::ScenarioName;
-use crate::engine::window::{fmt_ms, oracle, oracle_add, WindowFn};
+use crate::engine::window::{fmt_ms, oracle_add, oracle_under, WindowFn};
 use crate::engine::{
     run as run_engine, CellId, Dropped, EngineConfig, Output, Processor, Score, Stream,
 };
@@ -123,6 +124,19 @@ struct ConfigJson {
     grace: String,
     early: Option<String>,
     accumulation: &'static str,
+    /// Whose rules, when not Beam Java's (absent under the default, whose output is as it was).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    conventions: Option<&'static str>,
+}
+
+/// `, under Flink's rules` after a run's dials when they are not Beam Java's; nothing under
+/// the default, whose output is as it was.
+pub fn rules_named(c: Conventions) -> String {
+    if c == Conventions::Beam {
+        String::new()
+    } else {
+        format!(", under {}'s rules", c.engine())
+    }
 }
 
 /// Runs the engine (or the pipeline, when a pipeline flag is given) and writes the answer.
@@ -151,7 +165,7 @@ pub fn run(a: &RunArgs, out: &mut dyn Write) -> Result<()> {
     // A spooled log's oracle is counted as it is replayed.
     let mut truth = match spool {
         Some(_) => BTreeMap::new(),
-        None => oracle(&stream, &cfg.window),
+        None => oracle_under(&stream, &cfg.window, cfg.conventions),
     };
     let mut sinks = SinkDriver {
         args: &a.output,
@@ -234,6 +248,8 @@ pub fn run(a: &RunArgs, out: &mut dyn Write) -> Result<()> {
                     grace: fmt_ms(cfg.grace),
                     early: cfg.early.map(fmt_ms),
                     accumulation: cfg.accumulation.name(),
+                    conventions: (cfg.conventions != Conventions::Beam)
+                        .then(|| cfg.conventions.name()),
                 },
                 windows,
                 panes,
@@ -246,13 +262,14 @@ pub fn run(a: &RunArgs, out: &mut dyn Write) -> Result<()> {
         TableOrJson::Table => {
             writeln!(
                 out,
-                "{} over {} events: {}, grace {}, early {}, {}",
+                "{} over {} events: {}, grace {}, early {}, {}{}",
                 cfg.window.describe(),
                 c.events,
                 cfg.watermark,
                 fmt_ms(cfg.grace),
                 cfg.early.map_or("off".to_string(), fmt_ms),
-                cfg.accumulation
+                cfg.accumulation,
+                rules_named(cfg.conventions)
             )?;
             writeln!(
                 out,

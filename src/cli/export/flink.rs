@@ -271,7 +271,12 @@ fn windowed(out: &mut Code, p: &Policy) {
                 &format!(
                     "each event opens [t, t + {g}) and overlapping windows merge, as in \
                      twoclocks, but Flink also merges windows that only touch: two events \
-                     exactly {g} apart are one session here, two in twoclocks (and Beam).",
+                     exactly {g} apart are one session here, two in twoclocks (and Beam). \
+                     And Flink tests lateness on the session an event merges into \
+                     (WindowOperator.isWindowLate after merging), twoclocks and Beam on the \
+                     event's own [t, t + {g}): a late event that joins a session still open \
+                     is kept here where twoclocks drops it. `twoclocks run --conventions \
+                     flink` runs Flink's rules.",
                     g = fmt_ms(gap as f64)
                 ),
             );
@@ -301,7 +306,7 @@ fn windowed(out: &mut Code, p: &Policy) {
                 "Flink drops an event for a window when window.maxTimestamp() + allowedLateness \
                  <= watermark, i.e. end − 1 + {g} ≤ W; twoclocks when end + {g} ≤ W. The watermark \
                  above is 1 ms behind twoclocks' (a Flink watermark t promises no more \
-                 timestamps ≤ t), so the two agree.",
+                 timestamps ≤ t), so the two agree on each window as assigned.",
                 g = fmt_ms(c.grace)
             ),
         );

@@ -12,7 +12,7 @@ use crate::lateness::Fate;
 use crate::processor::{run_with, EngineConfig};
 use crate::stream::Stream;
 use crate::watermark::Watermark;
-use crate::window::{oracle, Assignment, CellId, TtlTime, WindowId};
+use crate::window::{oracle_under, Assignment, CellId, TtlTime, WindowId};
 
 /// [`super::sweep`] by running the engine. What a window's final value counts is decided only
 /// by comparing window ends with the drop threshold (watermark − grace after each event;
@@ -28,7 +28,7 @@ pub(super) fn sweep(
     lags: &[f64],
     graces: &[f64],
 ) -> Vec<FrontierPoint> {
-    let truth = oracle(stream, &base.window);
+    let truth = oracle_under(stream, &base.window, base.conventions);
     let assigned: Vec<_> = stream
         .events
         .iter()
@@ -99,10 +99,11 @@ fn past_grace(
 fn group_by_thresholds(stream: &Stream, grid: &[EngineConfig]) -> (Vec<usize>, Vec<EngineConfig>) {
     let mut group_of = Vec::with_capacity(grid.len());
     let mut reps: Vec<EngineConfig> = Vec::new();
-    if grid
-        .iter()
-        .any(|c| c.window.ttl().is_some_and(|t| t.time == TtlTime::Event))
-    {
+    // Grouping compares Beam Java's drop thresholds; other rules run every setting.
+    if grid.iter().any(|c| {
+        c.window.ttl().is_some_and(|t| t.time == TtlTime::Event)
+            || c.conventions != crate::conventions::Conventions::Beam
+    }) {
         return ((0..grid.len()).collect(), grid.to_vec());
     }
     let mut seqs: FxHashMap<Vec<(usize, WindowId)>, usize> = FxHashMap::default();

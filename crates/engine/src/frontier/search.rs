@@ -36,7 +36,9 @@ pub(super) fn sweep(
     graces: &[f64],
 ) -> Option<Vec<FrontierPoint>> {
     let lagged = base.watermark.lag().is_some();
+    // The search counts drops by Beam Java's rule; other rules take the engine's path.
     if base.window.is_merging()
+        || base.conventions != crate::conventions::Conventions::Beam
         || base.window.ttl().is_some()
         || (lagged && lags.iter().any(|l| !l.is_finite()))
         || graces.iter().any(|g| g.is_nan())

@@ -22,6 +22,7 @@ mod ttl_state;
 
 use std::collections::{BTreeMap, BinaryHeap};
 
+use super::conventions::Conventions;
 use super::lateness::{Dropped, Fate};
 use super::stream::{Event, Stream};
 use super::trigger::{Accumulation, CellState, Timer, Timing};
@@ -47,6 +48,8 @@ pub struct EngineConfig {
     /// What each pane carries: the whole value so far, only what is new, or the whole value
     /// with a retraction of the previous pane.
     pub accumulation: Accumulation,
+    /// Whose rules decide fates, firings and merges: Beam Java's by default.
+    pub conventions: Conventions,
 }
 
 impl EngineConfig {
@@ -59,6 +62,7 @@ impl EngineConfig {
             grace,
             early: None,
             accumulation: Accumulation::Accumulating,
+            conventions: Conventions::Beam,
         }
     }
 }
@@ -85,6 +89,12 @@ pub struct Processor {
     passed_wm: f64,
     /// Whether windows tumble (one window per event), so an arrival may take the calm path.
     tumbling: bool,
+    /// Added to the watermark before asking which window ends it has passed: 0, or 1 ms under
+    /// Flink's rules (its end-of-window timer is at `end − 1`). Adding 0 changes no
+    /// comparison, so Beam's answers are the same to the last bit.
+    pass_offset: f64,
+    /// Whether sessions that only touch merge (Flink's and Kafka Streams' rule).
+    touching: bool,
     /// End of the first open window (+∞ when none): finalisation is checked against it.
     first_end: f64,
     /// 1 / slide, for window assignment without a division per event.
@@ -118,7 +128,7 @@ impl Processor {
     pub fn new(cfg: EngineConfig, max_delay: f64) -> Self {
         Processor {
             cfg,
-            watermark: Watermark::new(cfg.watermark, max_delay),
+            watermark: Watermark::new(cfg.watermark.under(cfg.conventions), max_delay),
             merging: cfg.window.is_merging(),
             windows: WindowStore::new(matches!(cfg.window, WindowFn::Tumbling { .. })),
             sessions: SessionStore::default(),
@@ -126,6 +136,8 @@ impl Processor {
             records: false,
             passed_wm: f64::NEG_INFINITY,
             tumbling: matches!(cfg.window, WindowFn::Tumbling { .. }),
+            pass_offset: cfg.conventions.ends_passed_by(0.0),
+            touching: cfg.conventions.sessions_merge((0, 1), (1, 2)),
             first_end: f64::INFINITY,
             inv_slide: 1.0 / cfg.window.slide() as f64,
             passed_through: None,
@@ -284,9 +296,10 @@ impl Processor {
     /// arrival to the general path untouched.
     #[inline(always)]
     fn step_calm(&mut self, e: &Event, wm: f64) -> Option<Arrival> {
-        if wm >= self.next_pass_end
-            || wm >= self.windows.hot_end(e.event_time)
-            || Fate::finalised(self.first_end, wm, self.cfg.grace)
+        let passed = wm + self.pass_offset;
+        if passed >= self.next_pass_end
+            || passed >= self.windows.hot_end(e.event_time)
+            || Fate::finalised_under(self.cfg.conventions, self.first_end, wm, self.cfg.grace)
             || (self.cfg.early.is_some()
                 && self.timers.peek().is_some_and(|t| t.due <= e.proc_time))
         {
@@ -383,7 +396,7 @@ impl Processor {
     ) -> Fate {
         let grace = self.cfg.grace;
         let end = window.end();
-        let f = Fate::decide(end, wm, grace);
+        let f = Fate::decide_under(self.cfg.conventions, end, wm, grace);
         match f {
             Fate::Dropped => {
                 self.counters.dropped += 1;
@@ -454,7 +467,7 @@ impl Processor {
         }
 
         // ON_TIME: windows the watermark has just passed.
-        if wm >= self.next_pass_end {
+        if wm + self.pass_offset >= self.next_pass_end {
             self.pass_windows(wm, e.proc_time, out);
         }
 
@@ -464,7 +477,7 @@ impl Processor {
         }
 
         // Finalise windows past their grace.
-        if Fate::finalised(self.first_end, wm, grace) {
+        if Fate::finalised_under(self.cfg.conventions, self.first_end, wm, grace) {
             self.finalise(wm, e.proc_time, out);
         }
 
@@ -533,7 +546,7 @@ impl Processor {
         if self.cfg.window.is_global() {
             return;
         }
-        let Some(through) = self.cfg.window.last_ended_by(wm) else {
+        let Some(through) = self.cfg.window.last_ended_by(wm + self.pass_offset) else {
             return;
         };
         if self.passed_through.is_some_and(|p| p >= through) {
@@ -543,6 +556,7 @@ impl Processor {
             .passed_through
             .map_or(WindowId::MIN, |p| self.cfg.window.next(p));
         let mode = self.cfg.accumulation;
+        let fires_empty = self.cfg.conventions.fires_empty_on_time_pane();
         let window_fn = self.cfg.window;
         let mut ids = std::mem::take(&mut self.scratch_ids);
         self.windows.ids_in(from, through, &mut ids);
@@ -554,6 +568,9 @@ impl Processor {
             let bounds = (window_fn.start(window), window_fn.end(window));
             for (key, c) in w.cells.iter_mut() {
                 c.timer = None;
+                if !fires_empty && !c.changed() && mode == Accumulation::Discarding {
+                    continue;
+                }
                 let cell = CellId { window, key };
                 out.panes
                     .push(c.emit(cell, bounds, Timing::OnTime, proc_time, wm, mode));
@@ -571,7 +588,12 @@ impl Processor {
 
     fn finalise(&mut self, wm: f64, proc_time: f64, out: &mut Output) {
         while let Some(window) = self.windows.first() {
-            if !Fate::finalised(self.cfg.window.end(window), wm, self.cfg.grace) {
+            if !Fate::finalised_under(
+                self.cfg.conventions,
+                self.cfg.window.end(window),
+                wm,
+                self.cfg.grace,
+            ) {
                 break;
             }
             if let Some(w) = self.windows.remove(window) {
@@ -716,6 +738,7 @@ mod tests {
             grace: 5.0,
             early: None,
             accumulation: Accumulation::Accumulating,
+            conventions: Default::default(),
         };
         let mut p = Processor::new(cfg, 0.0);
         let mut out = Output::default();

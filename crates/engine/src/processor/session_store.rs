@@ -80,12 +80,27 @@ impl SessionStore {
     /// The open sessions of `key` that overlap `window`, into `into` (latest first). A key's
     /// sessions are disjoint, so those starting before `window` ends and ending after it starts
     /// are the last few of them by start.
-    pub(super) fn overlapping(&self, key: KeyId, window: WindowId, into: &mut Vec<CellId>) {
+    ///
+    /// With `touching`, sessions that only touch `window` merge with it too (Flink's rule).
+    pub(super) fn overlapping(
+        &self,
+        key: KeyId,
+        window: WindowId,
+        touching: bool,
+        into: &mut Vec<CellId>,
+    ) {
         into.clear();
-        let before_end = (key, i64::MIN)..(key, window.end_ms());
-        for (&(key, start), s) in self.by_key.range(before_end).rev() {
+        let last = if touching {
+            window.end_ms().saturating_add(1)
+        } else {
+            window.end_ms()
+        };
+        for (&(key, start), s) in self.by_key.range((key, i64::MIN)..(key, last)).rev() {
             let session = WindowId::new(start, s.end);
-            if !session.overlaps(window) {
+            let merges = session.overlaps(window)
+                || (touching
+                    && (session.end_ms() == window.start_ms() || start == window.end_ms()));
+            if !merges {
                 break;
             }
             into.push(CellId {

@@ -40,7 +40,7 @@ use super::Processor;
 impl Processor {
     /// Whether the watermark has passed session `id` (so it has fired on time).
     pub(super) fn session_passed(&self, id: WindowId) -> bool {
-        id.end() <= self.passed_wm
+        id.end() <= self.passed_wm + self.pass_offset
     }
 
     /// [`Processor::place`] for sessions: the event's fate is decided on its proto-window;
@@ -58,7 +58,13 @@ impl Processor {
         let mut fate = Fate::OnTime;
         self.late_cells.clear();
         for proto in windows.clone() {
-            let f = self.decide(offset, e, proto, wm, out);
+            // Flink tests lateness on the session the element would merge into.
+            let judged = if self.cfg.conventions.tests_merged_window() {
+                self.merged_span(e.key, proto)
+            } else {
+                proto
+            };
+            let f = self.decide(offset, e, judged, wm, out);
             fate = fate.worst(f);
             if f != Fate::Dropped {
                 self.merge(e, proto, wm, out);
@@ -78,13 +84,25 @@ impl Processor {
         }
     }
 
+    /// The session a proto-window would merge into: it and every open session of `key` it
+    /// merges with, covered.
+    fn merged_span(&mut self, key: crate::stream::KeyId, proto: WindowId) -> WindowId {
+        let mut found = std::mem::take(&mut self.scratch_cells);
+        self.sessions
+            .overlapping(key, proto, self.touching, &mut found);
+        let span = found.iter().fold(proto, |span, c| span.cover(c.window));
+        self.scratch_cells = found;
+        span
+    }
+
     /// Counts the event with proto-window `proto` in its key's sessions: in the one session
     /// holding the proto-window, or in a new session covering it and every session it
     /// overlaps, which it replaces.
     fn merge(&mut self, e: &Event, proto: WindowId, wm: f64, out: &mut Output) {
         let key = e.key;
         let mut found = std::mem::take(&mut self.scratch_cells);
-        self.sessions.overlapping(key, proto, &mut found);
+        self.sessions
+            .overlapping(key, proto, self.touching, &mut found);
         if let [only] = found[..] {
             if only.window.cover(proto) == only.window {
                 // Inside an open session: it takes the event as a fixed window would.
@@ -202,12 +220,20 @@ impl Processor {
             return;
         }
         let mode = self.cfg.accumulation;
+        let fires_empty = self.cfg.conventions.fires_empty_on_time_pane();
         let mut ids = std::mem::take(&mut self.scratch_cells);
-        self.sessions.ending_in(self.passed_wm, wm, &mut ids);
+        self.sessions.ending_in(
+            self.passed_wm + self.pass_offset,
+            wm + self.pass_offset,
+            &mut ids,
+        );
         for &cell in &ids {
             let bounds = (cell.window.start(), cell.window.end());
             if let Some(c) = self.sessions.get_mut(cell) {
                 c.timer = None;
+                if !fires_empty && !c.changed() && mode == Accumulation::Discarding {
+                    continue;
+                }
                 out.panes
                     .push(c.emit(cell, bounds, Timing::OnTime, proc_time, wm, mode));
                 self.counters.on_time_panes += 1;
@@ -220,7 +246,7 @@ impl Processor {
     /// Finalises the sessions past their grace under `wm`, earliest end first.
     pub(super) fn finalise_sessions(&mut self, wm: f64, proc_time: f64, out: &mut Output) {
         while let Some(cell) = self.sessions.first_by_end() {
-            if !Fate::finalised(cell.window.end(), wm, self.cfg.grace) {
+            if !Fate::finalised_under(self.cfg.conventions, cell.window.end(), wm, self.cfg.grace) {
                 break;
             }
             self.close_session(cell, proc_time, out);

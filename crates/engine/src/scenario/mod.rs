@@ -220,6 +220,7 @@ impl ScenarioName {
                     grace: 60_000.0,
                     early: None,
                     accumulation: Accumulation::Accumulating,
+                    conventions: Default::default(),
                 },
                 ..plain(Source::Sessions {
                     seed: SESSIONS_SEED,
@@ -232,6 +233,7 @@ impl ScenarioName {
                     grace: 20_000.0,
                     early: Some(10_000.0),
                     accumulation: Accumulation::Accumulating,
+                    conventions: Default::default(),
                 },
                 paused: true,
                 speed: Some(1.0),

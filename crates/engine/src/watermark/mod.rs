@@ -11,6 +11,8 @@
 
 use std::fmt;
 
+use super::conventions::Conventions;
+
 use super::stream::Event;
 
 mod bounded;
@@ -166,6 +168,18 @@ impl WatermarkKind {
     /// The same generator with another lag (fixed and bounded; the others are unchanged).
     pub fn with_lag(&self, lag: f64) -> WatermarkKind {
         with_kind!(*self, k => k.with_lag(lag))
+    }
+
+    /// The generator as an engine runs it under `conventions`: the bounded watermark trails
+    /// by the convention's lag ([`Conventions::watermark_lag`]: Flink's one more millisecond);
+    /// the others are twoclocks' own and run alike under every convention.
+    pub fn under(&self, conventions: Conventions) -> WatermarkKind {
+        match *self {
+            WatermarkKind::Bounded { bound } => WatermarkKind::Bounded {
+                bound: conventions.watermark_lag(bound),
+            },
+            other => other,
+        }
     }
 
     /// The short name used on the command line and on screen.

@@ -18,6 +18,8 @@
 
 use std::collections::BTreeMap;
 
+use super::conventions::Conventions;
+
 use super::stream::{Event, KeyId, Stream};
 
 mod floor;
@@ -475,12 +477,22 @@ impl CellId {
 /// merging windows, the sessions of all events: per key, the proto-windows of every event
 /// merged where they overlap, each with the number of events in it.
 pub fn oracle(stream: &Stream, windows: &WindowFn) -> BTreeMap<CellId, u64> {
+    oracle_under(stream, windows, Conventions::Beam)
+}
+
+/// [`oracle`] under `conventions`: sessions merge by its rule (Flink's merges touching
+/// proto-windows too); other windows are the same under every convention.
+pub fn oracle_under(
+    stream: &Stream,
+    windows: &WindowFn,
+    conventions: Conventions,
+) -> BTreeMap<CellId, u64> {
     let mut truth = BTreeMap::new();
     for e in &stream.events {
         oracle_add(&mut truth, windows, e);
     }
     if windows.is_merging() {
-        truth = merge_overlapping(truth);
+        truth = merge_overlapping(truth, conventions);
     }
     truth
 }
@@ -497,7 +509,10 @@ pub fn oracle_add(truth: &mut BTreeMap<CellId, u64>, windows: &WindowFn, e: &Eve
 /// Per key, the windows that overlap merged into the span covering them, with their counts
 /// summed: a key's windows in order of start, each merged into the one before while it
 /// overlaps what has been merged so far.
-fn merge_overlapping(cells: BTreeMap<CellId, u64>) -> BTreeMap<CellId, u64> {
+fn merge_overlapping(
+    cells: BTreeMap<CellId, u64>,
+    conventions: Conventions,
+) -> BTreeMap<CellId, u64> {
     let mut by_key: Vec<(KeyId, WindowId, u64)> = cells
         .into_iter()
         .map(|(c, n)| (c.key, c.window, n))
@@ -507,7 +522,13 @@ fn merge_overlapping(cells: BTreeMap<CellId, u64>) -> BTreeMap<CellId, u64> {
     let mut current: Option<(KeyId, WindowId, u64)> = None;
     for (key, window, n) in by_key {
         match &mut current {
-            Some((k, span, total)) if *k == key && span.overlaps(window) => {
+            Some((k, span, total))
+                if *k == key
+                    && conventions.sessions_merge(
+                        (span.start_ms(), span.end_ms()),
+                        (window.start_ms(), window.end_ms()),
+                    ) =>
+            {
                 *span = span.cover(window);
                 *total += n;
             }
