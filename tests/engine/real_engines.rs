@@ -166,7 +166,10 @@ fn the_recordings_show_the_engines_differ() {
 /// The case run through the processor (`twoclocks run`'s engine) under `rules` with the
 /// bounded watermark of its B: the panes as (window, timing, count) and the dropped event
 /// times, sorted.
-fn processed(case: &Value, rules: Conventions) -> (Vec<(i64, i64, String, u64)>, Vec<i64>) {
+/// A processor's pane: window, timing, its count.
+type CountedPane = (i64, i64, String, u64);
+
+fn processed(case: &Value, rules: Conventions) -> (Vec<CountedPane>, Vec<i64>) {
     use twoclocks::engine::{run, EngineConfig, Event, Stream, WatermarkKind, WindowFn};
     let log = std::fs::read_to_string(format!("{DIR}/{}", case["log"].as_str().unwrap())).unwrap();
     let events: Vec<Event> = log
@@ -241,7 +244,7 @@ fn the_processor_under_each_convention_emits_what_its_engine_emitted() {
                 continue;
             }
             let (panes, dropped) = recorded(engine, name);
-            let want: Vec<(i64, i64, String, u64)> = panes
+            let want: Vec<CountedPane> = panes
                 .into_iter()
                 .map(|(s, e, t, v)| (s, e, t, v.len() as u64))
                 .collect();
