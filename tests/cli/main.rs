@@ -42,4 +42,5 @@ mod nothing_lost;
 mod pipeline_cli;
 mod run_outputs;
 mod run_streaming;
+mod run_trigger;
 mod script;

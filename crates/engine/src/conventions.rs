@@ -73,7 +73,30 @@ impl Conventions {
     ///   ([`Conventions::drops`]). Here it passes where Beam's does.
     #[inline]
     pub fn passed_end(self, end: f64, wm: f64) -> bool {
-        end <= self.ends_passed_by(wm)
+        self.pass_end(end) <= wm
+    }
+
+    /// The watermark at which a window ending at `end` has passed its end: `end`, or under
+    /// Flink's rules `end − 1`. Comparing the watermark with it is [`Conventions::passed_end`]
+    /// (the processor keeps it per window, so Beam's comparisons are the ones it always made).
+    #[inline]
+    pub fn pass_end(self, end: f64) -> f64 {
+        match self {
+            Conventions::Flink => end - 1.0,
+            _ => end,
+        }
+    }
+
+    /// The end a drop threshold `wm − L` is compared with, `≤`: `end`, `end − 1` under
+    /// Flink's rules, and under Beam Python's the next float above `end` (its comparison is
+    /// strict: `end < t` is `next_up(end) ≤ t`). [`Conventions::drops`] is that comparison.
+    #[inline]
+    pub fn drop_end(self, end: f64) -> f64 {
+        match self {
+            Conventions::Beam | Conventions::KafkaStreams => end,
+            Conventions::BeamPython => end.next_up(),
+            Conventions::Flink => end - 1.0,
+        }
     }
 
     /// The latest window end the watermark `wm` has passed: `wm`, or under Flink's rules
@@ -115,12 +138,7 @@ impl Conventions {
     /// compared (so that Beam's answers are the same to the last bit).
     #[inline]
     pub fn drops(self, end: f64, wm: f64, lateness: f64) -> bool {
-        let threshold = wm - lateness;
-        match self {
-            Conventions::Beam | Conventions::KafkaStreams => end <= threshold,
-            Conventions::BeamPython => end < threshold,
-            Conventions::Flink => end - 1.0 <= threshold,
-        }
+        self.drop_end(end) <= wm - lateness
     }
 
     /// Whether Flink's rule applies: a session's lateness is tested on the window it merges

@@ -23,6 +23,7 @@ pub mod stream;
 pub mod timeline;
 pub mod trace;
 pub mod trigger;
+pub mod triggered;
 pub mod watermark;
 pub mod window;
 pub mod window_row;

@@ -50,6 +50,9 @@ pub struct Timeline {
     sessions: Vec<SessionChange>,
     /// Every TTL expiry so far (the global window), in order.
     expirations: Vec<Expiry>,
+    /// Under Flink's rules, sessions' dropped events with the merged window their lateness was
+    /// tested on, in order (other runs test the event's own window and keep none).
+    judged_drops: Vec<(usize, WindowId)>,
     /// The stream's largest delay: the perfect watermark's lag.
     max_delay: f64,
     /// The state over processing time, one sample per slice of the stream's processing time.
@@ -117,6 +120,7 @@ impl Timeline {
             finals: BTreeMap::new(),
             sessions: Vec::new(),
             expirations: Vec::new(),
+            judged_drops: Vec::new(),
             max_delay: stream.max_delay(),
             states: Vec::new(),
             state_from: stream.events.first().map_or(0.0, |e| e.proc_time),
@@ -221,6 +225,10 @@ impl Timeline {
         }
         for f in self.scratch.finals.drain(..) {
             self.finals.insert(f.cell, f.value);
+        }
+        if self.judges_merged() {
+            self.judged_drops
+                .extend(self.scratch.dropped.iter().map(|d| (d.offset, d.window)));
         }
         self.scratch.dropped.clear();
         self.sessions.append(&mut self.scratch.sessions);
@@ -378,6 +386,30 @@ impl Timeline {
         })
     }
 
+    /// Whether sessions' lateness is tested on the merged window (Flink's rules).
+    fn judges_merged(&self) -> bool {
+        self.cfg.conventions.tests_merged_window() && self.cfg.window.is_merging()
+    }
+
+    /// The window the event at `offset` with proto-window `proto` had its lateness tested on:
+    /// its own, or under Flink's rules the session it merged into (or, dropped, would have).
+    fn judged_window(&self, offset: usize, key: crate::stream::KeyId, proto: WindowId) -> WindowId {
+        if !self.judges_merged() {
+            return proto;
+        }
+        if let Ok(i) = self.judged_drops.binary_search_by_key(&offset, |d| d.0) {
+            return self.judged_drops[i].1;
+        }
+        let changes = &self.sessions[..self.sessions.partition_point(|c| c.offset <= offset)];
+        // The latest session of its key holding its proto-window when it arrived.
+        changes
+            .iter()
+            .rev()
+            .filter(|c| c.key == key)
+            .find(|c| c.into.cover(proto) == c.into)
+            .map_or(proto, |c| c.into)
+    }
+
     /// Why the event at `offset` (in processing order, already arrived) met its fate.
     pub fn inspect(&self, stream: &Stream, offset: usize) -> Option<Inspection> {
         let event = *stream.events.get(offset)?;
@@ -389,6 +421,7 @@ impl Timeline {
             .window
             .assign(event.event_time)
             .map(|w| {
+                let w = self.judged_window(offset, event.key, w);
                 let (start, end) = (self.cfg.window.start(w), self.cfg.window.end(w));
                 let c = self.cfg.conventions;
                 let f = Fate::decide_under(c, end, watermark, grace);

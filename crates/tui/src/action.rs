@@ -44,6 +44,8 @@ pub enum Action {
     CycleWatermark,
     /// The next accumulation mode (`a`): what each pane carries.
     CycleAccumulation,
+    /// The next engine's rules (`R`): Beam Java, Beam Python, Flink, and round again.
+    CycleRules,
     /// Index into the engine's `POLICIES`.
     Policy(u8),
     /// Select the previous window (`[`).

@@ -4,7 +4,7 @@
 //! re-run; the engine configuration is built here.
 
 use twoclocks_engine::session::Settings;
-use twoclocks_engine::{Accumulation, EngineConfig, WatermarkKind, WindowFn};
+use twoclocks_engine::{Accumulation, Conventions, EngineConfig, WatermarkKind, WindowFn};
 
 /// One of the dials, in focus order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,7 +29,18 @@ pub enum Dial {
     /// The parallel job's idle timeout: a source partition silent this long no longer holds
     /// the combined watermark back (off, or up to [`IDLE_MAX`]).
     Idle,
+    /// Whose rules the engine runs by ([`RULES`]): turned with `R`, named in the dials'
+    /// title when they are not Beam Java's, outside the focus order.
+    Rules,
 }
+
+/// The conventions the rules dial cycles through: the ones the processor runs (Kafka Streams'
+/// are `twoclocks script`'s).
+pub const RULES: [Conventions; 3] = [
+    Conventions::Beam,
+    Conventions::BeamPython,
+    Conventions::Flink,
+];
 
 impl Dial {
     /// Focus order for a run without checkpoints (the single processor).
@@ -75,6 +86,7 @@ impl Dial {
             Dial::Accumulation => "panes",
             Dial::Checkpoint => "ckpt",
             Dial::Idle => "idle",
+            Dial::Rules => "rules",
         }
     }
 
@@ -205,6 +217,8 @@ pub struct Dials {
     /// The parallel job's idle timeout, ms (None: off, a silent partition holds the
     /// watermark back until it heals).
     pub idle_timeout: Option<f64>,
+    /// Whose rules the engine runs by.
+    pub conventions: Conventions,
 }
 
 impl Dials {
@@ -236,6 +250,7 @@ impl Dials {
             },
             checkpoint_every: Some(CHECKPOINT_DEFAULT),
             idle_timeout: None,
+            conventions: cfg.conventions,
         }
     }
 
@@ -264,7 +279,7 @@ impl Dials {
             grace: self.grace,
             early: self.early,
             accumulation: self.accumulation,
-            conventions: Default::default(),
+            conventions: self.conventions,
         }
     }
 
@@ -295,6 +310,7 @@ impl Dials {
             }
             Dial::Checkpoint => self.checkpoint_every.map_or(0.0, |c| c / CHECKPOINT_MAX),
             Dial::Idle => self.idle_timeout.map_or(0.0, |c| c / IDLE_MAX),
+            Dial::Rules => rules_index(self.conventions) as f64 / last_stop(RULES.len()),
         };
         r.clamp(0.0, 1.0)
     }
@@ -327,6 +343,7 @@ impl Dials {
                 let c = (r * IDLE_MAX / IDLE_STEP).round() * IDLE_STEP;
                 self.idle_timeout = (c >= IDLE_STEP).then_some(c);
             }
+            Dial::Rules => self.conventions = RULES[stop_at(r, RULES.len())],
         }
         self.engine_changed(&before)
     }
@@ -410,9 +427,19 @@ impl Dials {
                 };
                 self.idle_timeout = (c >= IDLE_STEP).then_some(c.min(IDLE_MAX.max(now)));
             }
+            Dial::Rules => {
+                let i = rules_index(self.conventions);
+                let n = RULES.len();
+                self.conventions = RULES[if up { (i + 1) % n } else { (i + n - 1) % n }];
+            }
         }
         self.engine_changed(&before)
     }
+}
+
+/// Where `c` stands in [`RULES`] (Beam Java's for one the dial does not offer).
+fn rules_index(c: Conventions) -> usize {
+    RULES.iter().position(|r| *r == c).unwrap_or(0)
 }
 
 /// The stop (of `n`) nearest to position `r` (0 to 1) on a track.

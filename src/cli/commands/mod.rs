@@ -16,6 +16,7 @@ mod run;
 mod script;
 mod stats_query;
 mod stream;
+mod triggered;
 
 pub use advise::{advice_plot, advise, AdviseArgs, KindList};
 pub use export::{export, ExportArgs};

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 
-use anyhow::Result;
+use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 
@@ -59,6 +59,14 @@ pub struct RunArgs {
     /// The parallel pipeline's dials: any of them runs the job instead of the single processor.
     #[command(flatten)]
     pub pipeline: PipelineArgs,
+    /// A trigger of Beam's algebra instead of the built-in one, e.g.
+    /// 'AfterWatermark(early=AfterCount(100), late=AfterCount(1))' (docs/scripts.md); runs in
+    /// whole milliseconds, not with --early, the pipeline's flags or --output.
+    #[arg(long, value_name = "EXPR", value_parser = parse_trigger)]
+    pub trigger: Option<crate::engine::trigger::Trigger>,
+    /// A pane's output time, with --trigger: end-of-window (the default), earliest or latest.
+    #[arg(long, value_name = "WHEN", value_parser = parse_combiner, requires = "trigger")]
+    pub timestamp_combiner: Option<crate::engine::trigger::TimestampCombiner>,
     /// Where the panes are written besides the answer: JSON Lines, SQLite.
     #[command(flatten)]
     pub output: OutputArgs,
@@ -139,8 +147,48 @@ pub fn rules_named(c: Conventions) -> String {
     }
 }
 
+fn parse_trigger(s: &str) -> std::result::Result<crate::engine::trigger::Trigger, String> {
+    crate::engine::trigger::Trigger::parse(s)
+        .map_err(|e| format!("{}: {e}", crate::io::quote::quoted(s)))
+}
+
+fn parse_combiner(
+    s: &str,
+) -> std::result::Result<crate::engine::trigger::TimestampCombiner, String> {
+    crate::engine::trigger::TimestampCombiner::from_name(s).ok_or_else(|| {
+        format!(
+            "{} is not an output time: give end-of-window, earliest or latest",
+            crate::io::quote::quoted(s)
+        )
+    })
+}
+
 /// Runs the engine (or the pipeline, when a pipeline flag is given) and writes the answer.
 pub fn run(a: &RunArgs, out: &mut dyn Write) -> Result<()> {
+    if let Some(trigger) = &a.trigger {
+        if a.pipeline.given() {
+            bail!("--trigger runs the single processor's windows: drop the pipeline's flags");
+        }
+        if a.engine.early.is_some() {
+            bail!(
+                "--early is the built-in trigger's shorthand; with --trigger write the early firings in it: AfterWatermark(early=AfterProcessingTime(DUR), late=AfterCount(1))"
+            );
+        }
+        if !a.output.output.is_empty() {
+            bail!(
+                "--output takes the built-in trigger's panes; with --trigger the panes are printed"
+            );
+        }
+        let (stream, _, cfg, _) = load(a, true)?;
+        return super::triggered::write(
+            &stream,
+            &cfg,
+            trigger,
+            a.timestamp_combiner,
+            a.format,
+            out,
+        );
+    }
     // Every output path is checked, and its file's unfinished copy taken, before any work;
     // a signal from then on removes the copies before the program exits.
     if !a.output.output.is_empty() {

@@ -95,7 +95,9 @@ pub struct Processor {
     pass_offset: f64,
     /// Whether sessions that only touch merge (Flink's and Kafka Streams' rule).
     touching: bool,
-    /// End of the first open window (+∞ when none): finalisation is checked against it.
+    /// End of the first open window (+∞ when none), as the drop rule compares it
+    /// ([`Conventions::drop_end`]; the end itself under Beam's rules): finalisation is
+    /// checked against it.
     first_end: f64,
     /// 1 / slide, for window assignment without a division per event.
     inv_slide: f64,
@@ -130,7 +132,10 @@ impl Processor {
             cfg,
             watermark: Watermark::new(cfg.watermark.under(cfg.conventions), max_delay),
             merging: cfg.window.is_merging(),
-            windows: WindowStore::new(matches!(cfg.window, WindowFn::Tumbling { .. })),
+            windows: WindowStore::new(
+                matches!(cfg.window, WindowFn::Tumbling { .. }),
+                cfg.conventions,
+            ),
             sessions: SessionStore::default(),
             ttl: cfg.window.ttl().map(TtlState::new),
             records: false,
@@ -296,10 +301,9 @@ impl Processor {
     /// arrival to the general path untouched.
     #[inline(always)]
     fn step_calm(&mut self, e: &Event, wm: f64) -> Option<Arrival> {
-        let passed = wm + self.pass_offset;
-        if passed >= self.next_pass_end
-            || passed >= self.windows.hot_end(e.event_time)
-            || Fate::finalised_under(self.cfg.conventions, self.first_end, wm, self.cfg.grace)
+        if wm >= self.next_pass_end
+            || wm >= self.windows.hot_end(e.event_time)
+            || Fate::finalised(self.first_end, wm, self.cfg.grace)
             || (self.cfg.early.is_some()
                 && self.timers.peek().is_some_and(|t| t.due <= e.proc_time))
         {
@@ -437,7 +441,7 @@ impl Processor {
             if f == Fate::Dropped {
                 continue;
             }
-            let end = window.end();
+            let end = self.cfg.conventions.drop_end(window.end());
             let passed = self.passed_through.is_some_and(|p| window <= p);
             if end < self.first_end {
                 self.first_end = end;
@@ -467,7 +471,7 @@ impl Processor {
         }
 
         // ON_TIME: windows the watermark has just passed.
-        if wm + self.pass_offset >= self.next_pass_end {
+        if wm >= self.next_pass_end {
             self.pass_windows(wm, e.proc_time, out);
         }
 
@@ -477,7 +481,7 @@ impl Processor {
         }
 
         // Finalise windows past their grace.
-        if Fate::finalised_under(self.cfg.conventions, self.first_end, wm, grace) {
+        if Fate::finalised(self.first_end, wm, grace) {
             self.finalise(wm, e.proc_time, out);
         }
 
@@ -582,7 +586,9 @@ impl Processor {
         self.next_pass_end = if through == WindowId::MAX {
             f64::INFINITY
         } else {
-            window_fn.end(window_fn.next(through))
+            self.cfg
+                .conventions
+                .pass_end(window_fn.end(window_fn.next(through)))
         };
     }
 
@@ -600,10 +606,9 @@ impl Processor {
                 self.close_window(window, w, proc_time, out);
             }
         }
-        self.first_end = self
-            .windows
-            .first()
-            .map_or(f64::INFINITY, |id| self.cfg.window.end(id));
+        self.first_end = self.windows.first().map_or(f64::INFINITY, |id| {
+            self.cfg.conventions.drop_end(self.cfg.window.end(id))
+        });
     }
 
     fn close_window(&mut self, window: WindowId, w: WindowState, proc_time: f64, out: &mut Output) {

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 
 use rustc_hash::FxHashMap;
 
+use super::super::conventions::Conventions;
 use super::super::stream::KeyId;
 use super::super::trigger::CellState;
 use super::super::window::WindowId;
@@ -134,6 +135,8 @@ pub(super) struct WindowStore {
     /// window is usually the last one's. Under sliding windows each event touches several
     /// and the cache would only churn.
     caching: bool,
+    /// Whose rules say when a window's end is passed (for [`WindowStore::hot_end`]).
+    conventions: Conventions,
 }
 
 /// A cached open window: its id, its bounds as event times (NaN when there is none, so that
@@ -143,6 +146,8 @@ struct Hot {
     id: Option<WindowId>,
     start: f64,
     end: f64,
+    /// The watermark at which its end is passed ([`Conventions::pass_end`]).
+    pass_end: f64,
     slot: u32,
 }
 
@@ -151,6 +156,7 @@ impl Hot {
         id: None,
         start: f64::NAN,
         end: f64::NAN,
+        pass_end: f64::NAN,
         slot: 0,
     };
 
@@ -163,12 +169,13 @@ impl Hot {
 
 impl WindowStore {
     /// An empty store, caching the windows last touched if `caching`.
-    pub(super) fn new(caching: bool) -> Self {
+    pub(super) fn new(caching: bool, conventions: Conventions) -> Self {
         WindowStore {
             slots: Vec::new(),
             free: Vec::new(),
             by_id: FxHashMap::default(),
             order: BTreeMap::new(),
+            conventions,
             hot: Hot::NONE,
             warm: Hot::NONE,
             caching,
@@ -240,6 +247,7 @@ impl WindowStore {
                 id: Some(id),
                 start: id.start(),
                 end: id.end(),
+                pass_end: self.conventions.pass_end(id.end()),
                 slot,
             }
         } else {
@@ -273,14 +281,14 @@ impl WindowStore {
         Some((id, cell))
     }
 
-    /// The end of the window `event_time` falls in, if it is the hot or the warm one (NaN
-    /// otherwise).
+    /// The watermark at which the window `event_time` falls in has passed its end (its end,
+    /// under Beam's rules), if it is the hot or the warm one (NaN otherwise).
     #[inline(always)]
     pub(super) fn hot_end(&self, event_time: f64) -> f64 {
         if self.hot.holds(event_time) {
-            self.hot.end
+            self.hot.pass_end
         } else {
-            self.warm.end
+            self.warm.pass_end
         }
     }
 

@@ -54,6 +54,7 @@ pub(super) fn act(app: &mut App, a: Action) -> bool {
         | Action::EarlyUp
         | Action::CycleWatermark
         | Action::CycleAccumulation
+        | Action::CycleRules
         | Action::Policy(_)
         | Action::SetDial(..)
         | Action::AdoptPoint { .. } => dials(app, a),
@@ -298,6 +299,7 @@ fn dials(app: &mut App, a: Action) -> bool {
         Action::EarlyUp => app.turn(Dial::Early, true),
         Action::CycleWatermark => app.turn(Dial::Watermark, true),
         Action::CycleAccumulation => app.turn(Dial::Accumulation, true),
+        Action::CycleRules => app.turn(Dial::Rules, true),
         Action::Policy(i) => {
             let Some(p) = POLICIES.get(usize::from(i)) else {
                 return false;

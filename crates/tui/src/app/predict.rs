@@ -113,6 +113,7 @@ impl App {
                     | Action::EarlyUp
                     | Action::CycleWatermark
                     | Action::CycleAccumulation
+                    | Action::CycleRules
                     | Action::SetDial(..)
                     | Action::AdoptPoint { .. }
                     | Action::SideBySide

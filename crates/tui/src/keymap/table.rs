@@ -271,6 +271,15 @@ fn bindings() -> Vec<Binding> {
             pair: None,
         },
         Binding {
+            keys: &[Char('R')],
+            action: Action::CycleRules,
+            label: "R",
+            help: "next engine's rules",
+            hint: None,
+            group: Group::Dials,
+            pair: None,
+        },
+        Binding {
             keys: &[Char('1')],
             action: Action::Policy(0),
             label: "1",

@@ -37,6 +37,7 @@ pub fn value(d: &Dials, dial: Dial) -> String {
         },
         Dial::Checkpoint => d.checkpoint_every.map_or("on x".into(), fmt_ms),
         Dial::Idle => d.idle_timeout.map_or("off".into(), fmt_ms),
+        Dial::Rules => d.conventions.name().into(),
     }
 }
 
@@ -45,6 +46,7 @@ fn stops(dial: Dial) -> Option<usize> {
         Dial::Watermark => Some(Family::ALL.len()),
         Dial::Accumulation => Some(Accumulation::ALL.len()),
         Dial::Speed => Some(SPEEDS.len()),
+        Dial::Rules => Some(super::super::dials::RULES.len()),
         _ => None,
     }
 }
@@ -54,10 +56,15 @@ fn stops(dial: Dial) -> Option<usize> {
 /// under them.
 pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
     let t = &app.theme;
+    // The rules in force, named when they are not Beam Java's (twoclocks' own).
+    let rules = match app.dials.conventions {
+        twoclocks_engine::Conventions::Beam => String::new(),
+        c => format!(" · {} rules", c.engine()),
+    };
     let title = if app.session.rerunning() {
-        " Dials · re-running… "
+        format!(" Dials{rules} · re-running… ")
     } else {
-        " Dials "
+        format!(" Dials{rules} ")
     };
     let block = Block::default()
         .borders(Borders::ALL)

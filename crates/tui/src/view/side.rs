@@ -64,6 +64,8 @@ pub fn differing(app: &App) -> Vec<(Dial, String, String)> {
                 .copied()
                 .filter(|&d| d != Dial::Speed && d != lead && value(a, d) != value(b, d)),
         )
+        // The rules are named only where A's and B's differ.
+        .chain((a.conventions != b.conventions).then_some(Dial::Rules))
         .map(|d| (d, value(a, d), value(b, d)))
         .collect()
 }

@@ -1,0 +1,174 @@
+//! A stream run under any of Beam's triggers (`run --trigger EXPR`): one [`Driver`] per key,
+//! each event fed at its processing time under the watermark its generator gives. It is the
+//! general path beside the processor, whose built-in trigger (`--early DUR`) is one case of
+//! the algebra; the rules (windows, merging, the drop rule, firing) are the script driver's,
+//! asked of [`Conventions`] as everywhere.
+//!
+//! Like Beam Java and Flink, it runs in whole milliseconds: event times, processing times and
+//! the watermark are taken down to the millisecond (window bounds are whole milliseconds, so a
+//! fate is the same either way under Beam Java's and Flink's rules).
+
+use super::conventions::Conventions;
+use super::processor::EngineConfig;
+use super::script::{Driver, ScriptPane, ScriptWindows};
+use super::stream::{Event, KeyId, Stream};
+use super::trigger::{TimestampCombiner, Timing, Trigger};
+use super::watermark::Watermark;
+use super::window::{WindowFn, WindowId};
+
+/// A pane of one key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TriggeredPane {
+    /// The key whose window fired.
+    pub key: KeyId,
+    /// The pane: window, elements, output time, `PaneInfo`.
+    pub pane: ScriptPane,
+    /// The processing time it was emitted at, ms (the end of input: the last arrival's).
+    pub proc_time: i64,
+    /// The watermark then, ms.
+    pub watermark: i64,
+}
+
+/// An event dropped as too late, with the window that refused it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TriggeredDrop {
+    /// Its position in processing order.
+    pub offset: usize,
+    /// The event.
+    pub event: Event,
+    /// The window it was refused from.
+    pub window: WindowId,
+    /// The watermark at its arrival, ms.
+    pub watermark: i64,
+}
+
+/// A whole run under a trigger.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TriggeredRun {
+    /// Every pane, in emission order.
+    pub panes: Vec<TriggeredPane>,
+    /// Every (event, window) refused, in arrival order.
+    pub dropped: Vec<TriggeredDrop>,
+    /// Events fed.
+    pub events: usize,
+}
+
+impl TriggeredRun {
+    /// Panes of one timing.
+    pub fn count(&self, timing: Timing) -> usize {
+        self.panes
+            .iter()
+            .filter(|p| p.pane.info.timing == timing)
+            .count()
+    }
+}
+
+/// Whole milliseconds, the watermark's infinities kept apart from any time.
+fn ms(t: f64) -> i64 {
+    if t.is_nan() || t == f64::NEG_INFINITY {
+        i64::MIN / 4
+    } else if t == f64::INFINITY {
+        i64::MAX / 4
+    } else {
+        (t.floor() as i64).clamp(i64::MIN / 4 + 1, i64::MAX / 4 - 1)
+    }
+}
+
+/// Runs `stream` under `cfg`'s windows, watermark, allowed lateness (its grace),
+/// accumulation and conventions, with `trigger` and `combiner` in place of its built-in
+/// trigger (its early interval is not read). A window with a state TTL is refused.
+pub fn run(
+    stream: &Stream,
+    cfg: &EngineConfig,
+    trigger: &Trigger,
+    combiner: TimestampCombiner,
+) -> Result<TriggeredRun, String> {
+    if cfg.window.ttl().is_some() {
+        return Err("a trigger expression does not run a state TTL: drop --ttl".to_string());
+    }
+    if cfg.conventions == Conventions::KafkaStreams {
+        return Err(
+            "a trigger expression runs Beam's and Flink's rules, not Kafka Streams'".into(),
+        );
+    }
+    if cfg.grace.is_nan() || cfg.grace < 0.0 {
+        return Err(format!("allowed lateness {} is not a time", cfg.grace));
+    }
+    let windows = ScriptWindows {
+        window: match cfg.window {
+            WindowFn::Global { .. } => WindowFn::Global { ttl: None },
+            w => w,
+        },
+        output_shift: 0,
+        custom_timestamping: false,
+    };
+    let lateness = if cfg.grace.is_finite() {
+        cfg.grace.floor() as i64
+    } else {
+        i64::MAX / 4
+    };
+    let max_delay = stream.max_delay();
+    let mut watermark = Watermark::new(cfg.watermark.under(cfg.conventions), max_delay);
+    let mut drivers: Vec<Driver> = (0..stream.keys.len().max(1))
+        .map(|_| {
+            Driver::new(
+                windows,
+                trigger,
+                cfg.accumulation,
+                combiner,
+                lateness,
+                cfg.conventions,
+            )
+        })
+        .collect();
+    let mut out = TriggeredRun {
+        panes: Vec::new(),
+        dropped: Vec::new(),
+        events: stream.len(),
+    };
+    let mut wm_ms = i64::MIN / 4;
+    let mut now = i64::MIN / 4;
+    let emit = |out: &mut TriggeredRun, key: usize, panes: Vec<ScriptPane>, now, wm| {
+        out.panes
+            .extend(panes.into_iter().map(|pane| TriggeredPane {
+                key: key as KeyId,
+                pane,
+                proc_time: now,
+                watermark: wm,
+            }));
+    };
+    for (offset, e) in stream.events.iter().enumerate() {
+        let w = ms(watermark.observe(e));
+        now = now.max(ms(e.proc_time));
+        for (k, d) in drivers.iter_mut().enumerate() {
+            let panes = d.advance_clock(now);
+            emit(&mut out, k, panes, now, wm_ms);
+        }
+        if w > wm_ms {
+            wm_ms = w;
+            for (k, d) in drivers.iter_mut().enumerate() {
+                let panes = d.advance_watermark(wm_ms);
+                emit(&mut out, k, panes, now, wm_ms);
+            }
+        }
+        let k = e.key as usize;
+        let Some(d) = drivers.get_mut(k) else {
+            continue;
+        };
+        let (panes, dropped) = d.input(&[ms(e.event_time)]);
+        emit(&mut out, k, panes, now, wm_ms);
+        out.dropped
+            .extend(dropped.into_iter().map(|(_, window)| TriggeredDrop {
+                offset,
+                event: *e,
+                window,
+                watermark: wm_ms,
+            }));
+    }
+    // The end of input: the watermark goes to the end of time (the global window's too).
+    for (k, d) in drivers.iter_mut().enumerate() {
+        let panes = d.advance_watermark(i64::MAX);
+        emit(&mut out, k, panes, now, i64::MAX);
+    }
+    Ok(out)
+}

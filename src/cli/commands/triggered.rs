@@ -1,0 +1,167 @@
+//! `run --trigger EXPR`: a stream under any of Beam's triggers, every pane with its
+//! `PaneInfo` and output time, as a table or JSON.
+
+use std::io::Write;
+
+use anyhow::{anyhow, Result};
+use serde_json::json;
+
+use crate::engine::processor::EngineConfig;
+use crate::engine::stream::Stream;
+use crate::engine::trigger::{max_timestamp, TimestampCombiner, Timing, Trigger};
+use crate::engine::triggered::{run, TriggeredRun};
+use crate::engine::window::fmt_ms;
+
+use super::run::rules_named;
+use super::TableOrJson;
+
+/// A time in whole ms as seconds with three decimals (`59.999s`), the ends of time by name.
+fn at(ms: i64) -> String {
+    if ms >= i64::MAX / 4 {
+        "end".to_string()
+    } else if ms <= i64::MIN / 4 {
+        "start".to_string()
+    } else {
+        format!("{:.3}s", ms as f64 / 1000.0)
+    }
+}
+
+/// Runs and writes the answer.
+pub fn write(
+    stream: &Stream,
+    cfg: &EngineConfig,
+    trigger: &Trigger,
+    combiner: Option<TimestampCombiner>,
+    format: TableOrJson,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let combiner = combiner.unwrap_or_default();
+    let r: TriggeredRun = run(stream, cfg, trigger, combiner).map_err(|e| anyhow!(e))?;
+    let key = |k: u32| stream.keys.get(k as usize).cloned().unwrap_or_default();
+    match format {
+        TableOrJson::Json => {
+            let panes: Vec<_> = r
+                .panes
+                .iter()
+                .map(|p| {
+                    let w = p.pane.window;
+                    json!({
+                        "key": key(p.key),
+                        "window_start_ms": w.start_ms(),
+                        "window_end_ms": w.end_ms(),
+                        "timing": p.pane.info.timing.label(),
+                        "index": p.pane.info.index,
+                        "nonspeculative_index": p.pane.info.nonspeculative_index,
+                        "is_first": p.pane.info.is_first,
+                        "is_last": p.pane.info.is_last,
+                        "timestamp_ms": p.pane.timestamp,
+                        "count": p.pane.values.len(),
+                        "proc_time_ms": p.proc_time,
+                        "watermark_ms": (p.watermark < i64::MAX / 4).then_some(p.watermark),
+                    })
+                })
+                .collect();
+            let dropped: Vec<_> = r
+                .dropped
+                .iter()
+                .map(|d| {
+                    json!({
+                        "offset": d.offset,
+                        "event_time_ms": d.event.event_time,
+                        "proc_time_ms": d.event.proc_time,
+                        "key": key(d.event.key),
+                        "window_start_ms": d.window.start_ms(),
+                        "window_end_ms": d.window.end_ms(),
+                        "watermark_ms": d.watermark,
+                    })
+                })
+                .collect();
+            let doc = json!({
+                "events": r.events,
+                "dropped": r.dropped.len(),
+                "config": {
+                    "window": cfg.window.describe(),
+                    "watermark": cfg.watermark.to_string(),
+                    "allowed_lateness": fmt_ms(cfg.grace),
+                    "trigger": trigger.to_string(),
+                    "accumulation": cfg.accumulation.name(),
+                    "timestamp_combiner": combiner.name(),
+                    "conventions": cfg.conventions.name(),
+                },
+                "panes": panes,
+                "dropped_events": dropped,
+            });
+            serde_json::to_writer(&mut *out, &doc)?;
+            writeln!(out)?;
+        }
+        TableOrJson::Table => {
+            writeln!(
+                out,
+                "{} over {} events: {}, allowed lateness {}, trigger {}, {}, output at {}{}",
+                cfg.window.describe(),
+                r.events,
+                cfg.watermark,
+                fmt_ms(cfg.grace),
+                trigger,
+                cfg.accumulation,
+                combiner,
+                rules_named(cfg.conventions)
+            )?;
+            writeln!(
+                out,
+                "  panes {} (early {}, on time {}, late {})   dropped {}   in whole milliseconds",
+                r.panes.len(),
+                r.count(Timing::Early),
+                r.count(Timing::OnTime),
+                r.count(Timing::Late),
+                r.dropped.len()
+            )?;
+            writeln!(out)?;
+            writeln!(
+                out,
+                "  {:>10} {:>10} {:>8}  {:<7} {:>5} {:>7}  {:<11} {:>11} {:>6} {:>11}",
+                "start",
+                "end",
+                "key",
+                "timing",
+                "index",
+                "nonspec",
+                "first/final",
+                "timestamp",
+                "count",
+                "at"
+            )?;
+            for p in &r.panes {
+                let w = p.pane.window;
+                let info = p.pane.info;
+                let flags = match (info.is_first, info.is_last) {
+                    (true, true) => "first final",
+                    (true, false) => "first",
+                    (false, true) => "final",
+                    (false, false) => "",
+                };
+                writeln!(
+                    out,
+                    "  {:>10} {:>10} {:>8}  {:<7} {:>5} {:>7}  {:<11} {:>11} {:>6} {:>11}",
+                    at(w.start_ms()),
+                    at(w.end_ms()),
+                    key(p.key),
+                    info.timing.label(),
+                    info.index,
+                    info.nonspeculative_index,
+                    flags,
+                    at(
+                        if p.pane.timestamp == max_timestamp(w) && w.end_ms() == i64::MAX {
+                            i64::MAX
+                        } else {
+                            p.pane.timestamp
+                        }
+                    ),
+                    p.pane.values.len(),
+                    at(p.proc_time)
+                )?;
+            }
+        }
+    }
+    Ok(())
+}
