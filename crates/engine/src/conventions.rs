@@ -213,6 +213,18 @@ impl Conventions {
         !matches!(self, Conventions::BeamPython)
     }
 
+    /// Whether a processing-time timer set for `at` is due at clock time `now`: Beam Java's
+    /// `AfterDelayFromFirstElementStateMachine.shouldFire` asks that the clock be strictly
+    /// after it (`isAfter`); Beam Python's driver and Flink's `InternalTimerService` fire it at
+    /// `at` itself.
+    #[inline]
+    pub fn processing_timer_due(self, at: i64, now: i64) -> bool {
+        match self {
+            Conventions::Beam => at < now,
+            _ => at <= now,
+        }
+    }
+
     /// Whether a window past its allowed lateness is garbage collected, its state cleared so
     /// that a later element starts it anew (Beam Java's garbage-collection timer; Flink's
     /// `WindowOperator.clearAllState` at `cleanupTime`; Kafka Streams' retention). Beam

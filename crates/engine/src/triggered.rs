@@ -10,7 +10,7 @@
 
 use super::conventions::Conventions;
 use super::processor::EngineConfig;
-use super::script::{Driver, ScriptPane, ScriptWindows};
+use super::script::{Driver, ScriptPane, ScriptWindows, END_OF_TIME};
 use super::stream::{Event, KeyId, Stream};
 use super::trigger::{TimestampCombiner, Timing, Trigger};
 use super::watermark::Watermark;
@@ -63,14 +63,12 @@ impl TriggeredRun {
     }
 }
 
-/// Whole milliseconds, the watermark's infinities kept apart from any time.
+/// Whole milliseconds, within Beam's range of time (the watermark's −∞ its start).
 fn ms(t: f64) -> i64 {
-    if t.is_nan() || t == f64::NEG_INFINITY {
-        i64::MIN / 4
-    } else if t == f64::INFINITY {
-        i64::MAX / 4
+    if t.is_nan() {
+        -END_OF_TIME
     } else {
-        (t.floor() as i64).clamp(i64::MIN / 4 + 1, i64::MAX / 4 - 1)
+        (t.floor() as i64).clamp(-END_OF_TIME, END_OF_TIME)
     }
 }
 
@@ -126,8 +124,8 @@ pub fn run(
         dropped: Vec::new(),
         events: stream.len(),
     };
-    let mut wm_ms = i64::MIN / 4;
-    let mut now = i64::MIN / 4;
+    let mut wm_ms = -END_OF_TIME;
+    let mut now = -END_OF_TIME;
     let emit = |out: &mut TriggeredRun, key: usize, panes: Vec<ScriptPane>, now, wm| {
         out.panes
             .extend(panes.into_iter().map(|pane| TriggeredPane {
@@ -165,10 +163,10 @@ pub fn run(
                 watermark: wm_ms,
             }));
     }
-    // The end of input: the watermark goes to the end of time (the global window's too).
+    // The end of input: the watermark goes to the end of time, past the global window too.
     for (k, d) in drivers.iter_mut().enumerate() {
-        let panes = d.advance_watermark(i64::MAX);
-        emit(&mut out, k, panes, now, i64::MAX);
+        let panes = d.advance_watermark(END_OF_TIME);
+        emit(&mut out, k, panes, now, END_OF_TIME);
     }
     Ok(out)
 }

@@ -7,19 +7,21 @@ use anyhow::{anyhow, Result};
 use serde_json::json;
 
 use crate::engine::processor::EngineConfig;
+use crate::engine::script::GLOBAL;
 use crate::engine::stream::Stream;
-use crate::engine::trigger::{max_timestamp, TimestampCombiner, Timing, Trigger};
+use crate::engine::trigger::{TimestampCombiner, Timing, Trigger};
 use crate::engine::triggered::{run, TriggeredRun};
 use crate::engine::window::fmt_ms;
 
 use super::run::rules_named;
 use super::TableOrJson;
 
-/// A time in whole ms as seconds with three decimals (`59.999s`), the ends of time by name.
+/// A time in whole ms as seconds with three decimals (`59.999s`), the global window's bounds
+/// and the end of time by name.
 fn at(ms: i64) -> String {
-    if ms >= i64::MAX / 4 {
+    if ms >= GLOBAL.end_ms() - 1 {
         "end".to_string()
-    } else if ms <= i64::MIN / 4 {
+    } else if ms <= GLOBAL.start_ms() {
         "start".to_string()
     } else {
         format!("{:.3}s", ms as f64 / 1000.0)
@@ -57,7 +59,7 @@ pub fn write(
                         "timestamp_ms": p.pane.timestamp,
                         "count": p.pane.values.len(),
                         "proc_time_ms": p.proc_time,
-                        "watermark_ms": (p.watermark < i64::MAX / 4).then_some(p.watermark),
+                        "watermark_ms": p.watermark,
                     })
                 })
                 .collect();
@@ -150,13 +152,7 @@ pub fn write(
                     info.index,
                     info.nonspeculative_index,
                     flags,
-                    at(
-                        if p.pane.timestamp == max_timestamp(w) && w.end_ms() == i64::MAX {
-                            i64::MAX
-                        } else {
-                            p.pane.timestamp
-                        }
-                    ),
+                    at(p.pane.timestamp),
                     p.pane.values.len(),
                     at(p.proc_time)
                 )?;

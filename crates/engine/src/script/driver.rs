@@ -23,8 +23,13 @@ use super::super::trigger::{
 use super::super::window::{WindowFn, WindowId};
 use super::ScriptWindows;
 
-/// The global window: all of time.
-const GLOBAL: WindowId = WindowId::new(i64::MIN, i64::MAX);
+/// The end of time, ms: Beam's `BoundedWindow.TIMESTAMP_MAX_VALUE`, the watermark at the end
+/// of input.
+pub const END_OF_TIME: i64 = 9_223_372_036_854_775;
+
+/// The global window: from the start of time to Beam's `GlobalWindow.END_OF_GLOBAL_WINDOW`,
+/// a day before the end of time, its last instant (so the end of input passes it).
+pub const GLOBAL: WindowId = WindowId::new(-END_OF_TIME, END_OF_TIME - 86_400_000 + 1);
 
 /// A pane the driver emitted.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -190,13 +195,14 @@ impl Driver {
             .any(|id| self.cells.get(id).is_some_and(|c| c.tombstone))
     }
 
+    /// Whether the window is past its allowed lateness (the global window too, once the
+    /// watermark reaches the end of time).
     fn drops(&self, window: WindowId) -> bool {
-        window != GLOBAL
-            && self.conventions.drops(
-                window.end_ms() as f64,
-                self.watermark as f64,
-                self.lateness as f64,
-            )
+        self.conventions.drops(
+            window.end_ms() as f64,
+            self.watermark as f64,
+            self.lateness as f64,
+        )
     }
 
     /// One bundle of elements arrives (`input`): returns the panes it fired and the
@@ -372,11 +378,13 @@ impl Driver {
             let mut due: Vec<(i64, u32, TimerName, Domain)> = Vec::new();
             for (id, cells) in &mut self.cells {
                 cells.timers.retain(|(name, domain), at| {
-                    let now = match domain {
-                        Domain::EventTime => self.watermark,
-                        Domain::ProcessingTime => self.clock,
+                    let due_now = match domain {
+                        Domain::EventTime => *at <= self.watermark,
+                        Domain::ProcessingTime => {
+                            self.conventions.processing_timer_due(*at, self.clock)
+                        }
                     };
-                    if *at <= now {
+                    if due_now {
                         due.push((*at, *id, *name, *domain));
                         false
                     } else {
@@ -515,7 +523,12 @@ impl Driver {
             .filter_map(|id| self.cells.get(id))
             .flat_map(|c| c.holds.iter().copied())
             .reduce(|a, b| self.combiner.combine(a, b));
-        let keep_hold = !passed && self.machine.has_ontime_pane(Machine::ROOT);
+        // Beam Python holds the output time through early panes for the on-time pane; Beam
+        // Java releases the hold at every pane (WatermarkHold.extractAndRelease), so a pane's
+        // time combines only what arrived since the last one.
+        let keep_hold = self.conventions == Conventions::BeamPython
+            && !passed
+            && self.machine.has_ontime_pane(Machine::ROOT);
         for id in ids {
             if let Some(c) = self.cells.get_mut(id) {
                 c.pending = 0;

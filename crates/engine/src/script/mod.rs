@@ -15,7 +15,7 @@ mod driver;
 use std::fmt;
 
 pub use check::{Outcome, Run, StepRun, Verdict};
-pub use driver::{Driver, ScriptPane};
+pub use driver::{Driver, ScriptPane, END_OF_TIME, GLOBAL};
 
 use super::conventions::Conventions;
 use super::trigger::{Accumulation, TimestampCombiner, Trigger};

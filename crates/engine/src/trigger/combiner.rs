@@ -108,13 +108,9 @@ impl fmt::Display for TimestampCombiner {
     }
 }
 
-/// A window's last instant, ms: `end − 1` (the global window's is its end).
+/// A window's last instant, ms: `end − 1` (Beam's `maxTimestamp`).
 pub fn max_timestamp(window: WindowId) -> i64 {
-    if window.end_ms() == i64::MAX {
-        i64::MAX
-    } else {
-        window.end_ms() - 1
-    }
+    window.end_ms().saturating_sub(1)
 }
 
 #[cfg(test)]
