@@ -243,7 +243,7 @@ impl EngineArgs {
 /// Reads `--conventions` for the processor: Kafka Streams' rules (no watermark, no on-time
 /// pane, a result per record) are not the processor's yet.
 fn parse_engine_conventions(s: &str) -> Result<Conventions, String> {
-    match crate::cli::commands::parse_conventions(s)? {
+    match parse_conventions(s)? {
         Conventions::KafkaStreams => Err(
             "kafka-streams: its rules (stream time, a result per record, no on-time pane) are not the processor's yet; `twoclocks script` applies its drop and session rules, and `export --to kafka-streams` writes its code"
                 .to_string(),

@@ -263,7 +263,10 @@ fn is_help(e: &clap::Error) -> bool {
 pub fn execute(cmd: &Command, out: &mut dyn std::io::Write) -> anyhow::Result<()> {
     match cmd {
         Command::Report(a) => commands::report(a, out),
-        Command::Run(a) => commands::run(a, out),
+        Command::Run(a) => match &a.trigger {
+            Some(trigger) => commands::run_triggered(a, trigger, out),
+            None => commands::run(a, out),
+        },
         Command::Stream(a) => commands::stream(a, out),
         Command::Frontier(a) => commands::frontier(a, out),
         Command::Export(a) => commands::export(a, out),

@@ -4,6 +4,7 @@
 
 use clap::ValueEnum;
 
+use crate::engine::conventions::Conventions;
 use crate::engine::window::TtlTime;
 use crate::engine::WatermarkKind;
 use crate::io::quote::quoted;
@@ -233,4 +234,16 @@ pub fn parse_duration_list(s: &str) -> Result<Vec<f64>, String> {
         return Err(format!("the list has more than {MAX_LIST_POINTS} values"));
     }
     s.split(',').map(parse_duration).collect()
+}
+
+/// Reads a convention's name.
+pub fn parse_conventions(s: &str) -> Result<Conventions, String> {
+    Conventions::from_name(s).ok_or_else(|| {
+        let names: Vec<&str> = Conventions::ALL.iter().map(|c| c.name()).collect();
+        format!(
+            "{} is not a convention: give one of {}",
+            quoted(s),
+            names.join(", ")
+        )
+    })
 }

@@ -24,6 +24,7 @@ pub use frontier::{frontier, policy_marks, FrontierArgs, TableCsvJson, MAX_FRONT
 pub use pipeline::{BarrierArg, PipelineArgs, SinkArg};
 pub use report::{report, ReportArgs};
 pub use run::{run, RunArgs, TableOrJson};
-pub use script::{parse_conventions, script, ScriptArgs, ScriptsFailed};
+pub use script::{script, ScriptArgs, ScriptsFailed};
 pub use stats_query::{Dialect, QuerySpec};
 pub use stream::{stream, StreamArgs, StreamFormat};
+pub use triggered::run_triggered;

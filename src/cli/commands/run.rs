@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 
@@ -163,32 +163,9 @@ fn parse_combiner(
     })
 }
 
-/// Runs the engine (or the pipeline, when a pipeline flag is given) and writes the answer.
+/// Runs the engine (or the pipeline, when a pipeline flag is given) and writes the answer;
+/// with `--trigger`, the general path (`triggered.rs`, which the command line dispatches to).
 pub fn run(a: &RunArgs, out: &mut dyn Write) -> Result<()> {
-    if let Some(trigger) = &a.trigger {
-        if a.pipeline.given() {
-            bail!("--trigger runs the single processor's windows: drop the pipeline's flags");
-        }
-        if a.engine.early.is_some() {
-            bail!(
-                "--early is the built-in trigger's shorthand; with --trigger write the early firings in it: AfterWatermark(early=AfterProcessingTime(DUR), late=AfterCount(1))"
-            );
-        }
-        if !a.output.output.is_empty() {
-            bail!(
-                "--output takes the built-in trigger's panes; with --trigger the panes are printed"
-            );
-        }
-        let (stream, _, cfg, _) = load(a, true)?;
-        return super::triggered::write(
-            &stream,
-            &cfg,
-            trigger,
-            a.timestamp_combiner,
-            a.format,
-            out,
-        );
-    }
     // Every output path is checked, and its file's unfinished copy taken, before any work;
     // a signal from then on removes the copies before the program exits.
     if !a.output.output.is_empty() {
@@ -415,7 +392,7 @@ pub fn run(a: &RunArgs, out: &mut dyn Write) -> Result<()> {
 /// Reads the stream and the dials: a log in processing-time order is left in a temporary file
 /// to be replayed one event at a time, when the single processor runs a window that does not
 /// merge (its oracle then counts as it goes); anything else is in memory.
-fn load(
+pub(super) fn load(
     a: &RunArgs,
     pipeline: bool,
 ) -> Result<(Stream, Option<Spool>, EngineConfig, Option<SourceReport>)> {

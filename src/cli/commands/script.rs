@@ -9,6 +9,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use serde_json::{json, Value};
 
+use crate::cli::args::parse_conventions;
 use crate::engine::conventions::Conventions;
 use crate::engine::script::{Action, Outcome, Run, Script, ScriptPane, Verdict};
 use crate::engine::trigger::{max_timestamp, Timing};
@@ -31,18 +32,6 @@ pub struct ScriptArgs {
     /// table (each step, each pane) or json.
     #[arg(long, value_enum, default_value = "table")]
     pub format: TableOrJson,
-}
-
-/// Reads a convention's name.
-pub fn parse_conventions(s: &str) -> Result<Conventions, String> {
-    Conventions::from_name(s).ok_or_else(|| {
-        let names: Vec<&str> = Conventions::ALL.iter().map(|c| c.name()).collect();
-        format!(
-            "{} is not a convention: give one of {}",
-            crate::io::quote::quoted(s),
-            names.join(", ")
-        )
-    })
 }
 
 /// Scripts that did not pass: exit status 1, not 2 (the input was read; the check failed).

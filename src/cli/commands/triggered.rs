@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use anyhow::{anyhow, Result};
+use anyhow::{anyhow, bail, Result};
 use serde_json::json;
 
 use crate::engine::processor::EngineConfig;
@@ -13,7 +13,7 @@ use crate::engine::trigger::{TimestampCombiner, Timing, Trigger};
 use crate::engine::triggered::{run, TriggeredRun};
 use crate::engine::window::fmt_ms;
 
-use super::run::rules_named;
+use super::run::{rules_named, RunArgs};
 use super::TableOrJson;
 
 /// A time in whole ms as seconds with three decimals (`59.999s`), the global window's bounds
@@ -28,8 +28,26 @@ fn at(ms: i64) -> String {
     }
 }
 
+/// `run` with `--trigger`: checks the flags it cannot take, loads the stream and writes the
+/// answer.
+pub fn run_triggered(a: &RunArgs, trigger: &Trigger, out: &mut dyn Write) -> Result<()> {
+    if a.pipeline.given() {
+        bail!("--trigger runs the single processor's windows: drop the pipeline's flags");
+    }
+    if a.engine.early.is_some() {
+        bail!(
+            "--early is the built-in trigger's shorthand; with --trigger write the early firings in it: AfterWatermark(early=AfterProcessingTime(DUR), late=AfterCount(1))"
+        );
+    }
+    if !a.output.output.is_empty() {
+        bail!("--output takes the built-in trigger's panes; with --trigger the panes are printed");
+    }
+    let (stream, _, cfg, _) = super::run::load(a, true)?;
+    write(&stream, &cfg, trigger, a.timestamp_combiner, a.format, out)
+}
+
 /// Runs and writes the answer.
-pub fn write(
+fn write(
     stream: &Stream,
     cfg: &EngineConfig,
     trigger: &Trigger,
