@@ -258,3 +258,54 @@ fn the_processor_under_each_convention_emits_what_its_engine_emitted() {
     }
     assert_eq!(compared, 9);
 }
+
+#[test]
+fn a_session_measures_sessions_by_the_rules_in_force() {
+    use std::sync::Arc;
+    use twoclocks::engine::scenario::Scenario;
+    use twoclocks::engine::session::{Session, Settings};
+    use twoclocks::engine::{EngineConfig, Event, Stream, WatermarkKind, WindowFn};
+    // Two events exactly a gap apart: two sessions under Beam's rules, one under Flink's.
+    let events = [0.0, 10_000.0]
+        .map(|t| Event {
+            event_time: t,
+            proc_time: t,
+            key: 0,
+        })
+        .to_vec();
+    let stream = Stream::from_unordered(events, vec!["k".to_string()]);
+    let window = WindowFn::session(10_000).unwrap();
+    let cfg = |conventions| EngineConfig {
+        window,
+        watermark: WatermarkKind::Bounded { bound: 0.0 },
+        grace: 0.0,
+        early: None,
+        accumulation: Accumulation::Accumulating,
+        conventions,
+    };
+    let settings = |c| Settings {
+        engine: cfg(c),
+        checkpoint_every: None,
+        idle_timeout: None,
+    };
+    let scenario = Arc::new(Scenario::new("touching", stream, &window));
+    let mut s = Session::new(scenario, settings(Conventions::Beam));
+    assert_eq!(s.oracle().truth.len(), 2);
+    s.set_dials(settings(Conventions::Flink));
+    assert_eq!(s.oracle().truth.values().collect::<Vec<_>>(), [&2]);
+    let opened = Session::new(
+        Arc::new(Scenario::new(
+            "touching",
+            s.scenario().stream.as_ref().clone(),
+            &window,
+        )),
+        settings(Conventions::Flink),
+    );
+    assert_eq!(
+        opened.oracle().truth.len(),
+        1,
+        "measured by the rules it opens with"
+    );
+    s.set_dials(settings(Conventions::Beam));
+    assert_eq!(s.oracle().truth.len(), 2);
+}

@@ -32,6 +32,8 @@ pub struct Oracle {
     pub event_time: (f64, f64),
     /// Processing-time extent (ms), likewise; a live input's end is its live edge.
     pub proc_time: (f64, f64),
+    /// Whose rules its sessions merge by.
+    pub conventions: Conventions,
 }
 
 /// The windows a stream's true counts touch, in order.
@@ -91,6 +93,7 @@ impl Oracle {
             global: window.is_global(),
             event_time: et,
             proc_time: pt,
+            conventions,
         }
     }
 
@@ -109,7 +112,7 @@ impl Oracle {
     /// merge), the extents from the earliest to the latest event.
     pub fn grown(&self, stream: &Stream, added: &[Event], window: &WindowFn) -> Oracle {
         let mut o = if window.is_merging() {
-            Oracle::new(stream, window)
+            Oracle::new_under(stream, window, self.conventions)
         } else {
             let mut truth: BTreeMap<CellId, u64> = (*self.truth).clone();
             for e in added {

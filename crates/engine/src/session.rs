@@ -107,6 +107,7 @@ impl Session {
             queued: None,
             rerunning: false,
         };
+        s.measure_sessions();
         s.rerun();
         s
     }
@@ -195,7 +196,23 @@ impl Session {
     /// New settings (a dial turned): the run is made again from the start to the playhead.
     pub fn set_dials(&mut self, settings: Settings) {
         self.settings = settings;
+        self.measure_sessions();
         self.rerun();
+    }
+
+    /// Sessions' truth depends on whose rules merge them: the oracle is measured again when
+    /// the rules in force are not the ones it was measured under.
+    fn measure_sessions(&mut self) {
+        let cfg = self.settings.engine;
+        if cfg.window.is_merging() && self.scenario.oracle.conventions != cfg.conventions {
+            let mut scenario = (*self.scenario).clone();
+            let live = (scenario.oracle.event_time, scenario.oracle.proc_time);
+            scenario.oracle = Oracle::new_under(&scenario.stream, &cfg.window, cfg.conventions);
+            if scenario.open {
+                (scenario.oracle.event_time, scenario.oracle.proc_time) = live;
+            }
+            self.scenario = Arc::new(scenario);
+        }
     }
 
     /// The number of events that have arrived by processing time `t`.
