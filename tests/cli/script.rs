@@ -291,3 +291,32 @@ fn the_known_differences_from_beam_java_still_differ() {
         assert_eq!(s["passed"], false, "{} passes now", s["name"]);
     }
 }
+
+#[test]
+fn times_at_the_ends_of_beams_range_run_and_beyond_it_are_refused() {
+    let end = "9223372036854775";
+    let f = script_file(&format!(
+        "name: ends\nwindow_fn: SlidingWindows({end}, 9223372036854774)\ntrigger_fn: AfterWatermark(early=AfterProcessingTime({end}), late=AfterCount(1))\nallowed_lateness: {end}\ntranscript:\n  - input: [{end}, -{end}, 0]\n  - clock: {end}\n  - watermark: {end}\n  - watermark: -{end}\n  - input: [5]\n"
+    ));
+    let (code, out, err) = twoclocks_text(&["script", f.path().to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+    for (text, part) in [
+        (
+            "name: x\ntranscript:\n  - input: [9223372036854776]\n",
+            ":3: input `9223372036854776`: beyond Beam's range of time",
+        ),
+        (
+            "name: x\nwindow_fn: FixedWindows(9223372036854776)\ntranscript: []\n",
+            "not a whole number within Beam's range of time",
+        ),
+        (
+            "name: x\ntrigger_fn: AfterProcessingTime(9223372036854776)\ntranscript: []\n",
+            "beyond Beam's range of time",
+        ),
+    ] {
+        let f = script_file(text);
+        let (code, _, err) = twoclocks_text(&["script", f.path().to_str().unwrap()]);
+        assert_eq!(code, 2, "{text}: {err}");
+        assert!(err.contains(part), "{text}\n{err}");
+    }
+}

@@ -34,3 +34,4 @@ mod pipeline_properties;
 mod pipeline_view;
 mod real_engines;
 mod scenario_catalogue;
+mod script_properties;

@@ -9,7 +9,7 @@
 
 use anyhow::{anyhow, bail, Result};
 use saphyr::{LoadableYamlNode, MarkedYamlOwned, ScalarOwned, YamlDataOwned};
-use twoclocks_engine::script::{Action, Expected, Script, ScriptWindows, Step};
+use twoclocks_engine::script::{Action, Expected, Script, ScriptWindows, Step, END_OF_TIME};
 use twoclocks_engine::trigger::{Accumulation, TimestampCombiner, Trigger};
 
 /// The scripts of one file and the warnings reading them raised.
@@ -137,7 +137,21 @@ impl Reader<'_> {
         }
     }
 
+    /// A whole number within Beam's range of time (±9223372036854775 ms), so that no
+    /// time, sum of times or window bound overflows.
     fn int(&self, node: &MarkedYamlOwned, what: &str) -> Result<i64> {
+        let n = self.any_int(node, what)?;
+        if n.abs() > END_OF_TIME {
+            return Err(self.err(
+                node,
+                what,
+                format!("beyond Beam's range of time, ±{END_OF_TIME}"),
+            ));
+        }
+        Ok(n)
+    }
+
+    fn any_int(&self, node: &MarkedYamlOwned, what: &str) -> Result<i64> {
         match &node.data {
             YamlDataOwned::Value(ScalarOwned::Integer(i)) => Ok(*i),
             YamlDataOwned::Value(ScalarOwned::FloatingPoint(f))

@@ -16,16 +16,13 @@
 use rustc_hash::FxHashMap;
 
 use super::super::conventions::Conventions;
+pub use super::super::trigger::END_OF_TIME;
 use super::super::trigger::{
     max_timestamp, Accumulation, Domain, Machine, PaneInfo, Tag, TimerName, TimestampCombiner,
     Timing, Trigger, TriggerContext,
 };
 use super::super::window::{WindowFn, WindowId};
 use super::ScriptWindows;
-
-/// The end of time, ms: Beam's `BoundedWindow.TIMESTAMP_MAX_VALUE`, the watermark at the end
-/// of input.
-pub const END_OF_TIME: i64 = 9_223_372_036_854_775;
 
 /// The global window: from the start of time to Beam's `GlobalWindow.END_OF_GLOBAL_WINDOW`,
 /// a day before the end of time, its last instant (so the end of input passes it).

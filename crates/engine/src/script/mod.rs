@@ -182,7 +182,14 @@ impl ScriptWindows {
                             let a = a.trim();
                             let a = a.split_once('=').map_or(a, |(_, v)| v.trim());
                             a.parse::<i64>()
-                                .map_err(|_| format!("`{a}` is not a whole number"))
+                                .ok()
+                                .filter(|n| n.abs() <= super::trigger::END_OF_TIME)
+                                .ok_or_else(|| {
+                                    format!(
+                                        "`{a}` is not a whole number within Beam's range of time, ±{} ms",
+                                        super::trigger::END_OF_TIME
+                                    )
+                                })
                         })
                         .collect::<Result<Vec<_>, _>>()?
                 };

@@ -446,10 +446,15 @@ impl Parser {
                 })
             }
         };
-        n.checked_mul(scale).ok_or_else(|| TriggerError {
-            column: start + 1,
-            message: format!("`{digits}{unit}` is too large"),
-        })
+        n.checked_mul(scale)
+            .filter(|n| n.abs() <= super::END_OF_TIME)
+            .ok_or_else(|| TriggerError {
+                column: start + 1,
+                message: format!(
+                    "`{digits}{unit}` is beyond Beam's range of time, ±{} ms",
+                    super::END_OF_TIME
+                ),
+            })
     }
 }
 

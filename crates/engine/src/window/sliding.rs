@@ -28,7 +28,8 @@ impl Sliding {
         if slide == size {
             return Ok(WindowFn::Tumbling { size });
         }
-        let per_event = (size + slide - 1) / slide;
+        // Rounded up without overflowing, whatever the size.
+        let per_event = size / slide + i64::from(size % slide != 0);
         if per_event > WindowFn::MAX_WINDOWS_PER_EVENT {
             return Err(WindowError::TooManyWindows {
                 size,
