@@ -21,3 +21,4 @@ mod io_source_errors;
 mod io_sources;
 mod live_input;
 mod logs;
+mod transcripts;
