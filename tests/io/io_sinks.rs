@@ -57,7 +57,11 @@ fn rows(db: &Path, sql: &str) -> Vec<Value> {
     st.query_map([], |row| {
         let mut o = serde_json::Map::new();
         for (i, n) in names.iter().enumerate() {
-            let v = cell(row, i);
+            let mut v = cell(row, i);
+            // SQLite keeps a flag as 0 or 1; the JSON says false or true.
+            if n.starts_with("is_") {
+                v = Value::Bool(v.as_i64() == Some(1));
+            }
             if !(n == "retraction" && v.is_null()) {
                 o.insert(n.clone(), v);
             }

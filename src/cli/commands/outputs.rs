@@ -9,19 +9,25 @@ use anyhow::Result;
 use super::json::{bound, finite};
 use crate::cli::args::OutputArgs;
 use crate::engine::pipeline::SinkWrite;
-use crate::engine::window::{fmt_ms, WindowFn};
+use crate::engine::window::fmt_ms;
 use crate::engine::{EngineConfig, Pane, Stream};
 use crate::io::sink::{Outputs, PaneRow, Reserved, RunMeta};
 
-/// A pane as the JSON's `panes`, the JSON Lines sink and the SQLite sink write it.
-pub(super) fn pane_row(p: &Pane, window: &WindowFn, stream: &Stream) -> PaneRow {
+/// A pane as the JSON's `panes`, the JSON Lines sink and the SQLite sink write it, with
+/// Beam's `PaneInfo` under the run's rules (`cfg`).
+pub(super) fn pane_row(p: &Pane, cfg: &EngineConfig, stream: &Stream) -> PaneRow {
     PaneRow {
-        window: window.number(p.cell.window),
+        window: cfg.window.number(p.cell.window),
         start_ms: bound(p.window_start),
         end_ms: bound(p.window_end),
         key: stream.key_name(p.cell.key).to_string(),
         timing: p.timing.label(),
         index: p.index,
+        nonspeculative_index: p.nonspeculative_index,
+        is_first: p.index == 0,
+        is_last: p.watermark == f64::INFINITY
+            || cfg.conventions.drops(p.window_end, p.watermark, cfg.grace),
+        timestamp_ms: bound(p.window_end - 1.0),
         proc_time_ms: p.proc_time,
         watermark_ms: finite(p.watermark),
         value: p.value,
@@ -47,7 +53,8 @@ pub(super) fn settings(cfg: &EngineConfig) -> Vec<(String, String)> {
 pub(super) struct SinkDriver<'a> {
     pub(super) args: &'a OutputArgs,
     pub(super) stream: &'a Stream,
-    pub(super) window: WindowFn,
+    /// The run's dials: its windows, and the rules a pane's `PaneInfo` is told by.
+    pub(super) config: EngineConfig,
     /// Where `jsonl:-` writes.
     pub(super) stdout: Option<Box<dyn Write + 'a>>,
     /// The outputs checked and their files taken, until they are opened.
@@ -77,9 +84,9 @@ impl SinkDriver<'_> {
 
     /// Carries out one of the engine's sink writes.
     pub(super) fn write(&mut self, w: &SinkWrite) -> Result<()> {
-        let (window, stream) = (&self.window, self.stream);
+        let (config, stream) = (&self.config, self.stream);
         match &mut self.outputs {
-            Some(o) => o.write(w, |p| pane_row(p, window, stream)),
+            Some(o) => o.write(w, |p| pane_row(p, config, stream)),
             None => Ok(()),
         }
     }

@@ -195,7 +195,7 @@ pub fn run(a: &RunArgs, out: &mut dyn Write) -> Result<()> {
     let mut sinks = SinkDriver {
         args: &a.output,
         stream: &stream,
-        window: cfg.window,
+        config: cfg,
         stdout: Some(pane_out),
         reserved: Some(reserved),
         outputs: None,
@@ -242,7 +242,7 @@ pub fn run(a: &RunArgs, out: &mut dyn Write) -> Result<()> {
                         result
                             .panes
                             .iter()
-                            .map(|p| pane_row(p, &cfg.window, &stream))
+                            .map(|p| pane_row(p, &cfg, &stream))
                             .collect(),
                     ),
                     JsonArray::Held(
@@ -471,7 +471,7 @@ fn run_spooled(
         }
         if let Some((panes, dropped)) = &mut json {
             for p in &out.panes {
-                panes.push(&pane_row(p, &window, stream))?;
+                panes.push(&pane_row(p, &cfg, stream))?;
             }
             for d in &out.dropped {
                 dropped.push(&dropped_json(d, &window, stream))?;

@@ -125,6 +125,9 @@ pub struct Pane {
     pub timing: Timing,
     /// 0 for the cell's first pane, counting every pane.
     pub index: u32,
+    /// Beam's nonspeculative index: 0 for the cell's first on-time or late pane, counting
+    /// those only; −1 for an early pane.
+    pub nonspeculative_index: i64,
     /// The processing time of the arrival that caused it.
     pub proc_time: f64,
     /// The watermark then (+∞ for panes emitted at the end of input).
@@ -152,6 +155,8 @@ pub struct CellState {
     pub emitted: Option<u64>,
     /// Panes emitted so far.
     pub panes: u32,
+    /// On-time and late panes emitted so far.
+    pub nonspeculative: u32,
     /// When the next EARLY pane is due (processing time), if an early trigger is armed.
     pub timer: Option<f64>,
 }
@@ -179,6 +184,11 @@ impl CellState {
             window_end: bounds.1,
             timing,
             index: self.panes,
+            nonspeculative_index: if timing == Timing::Early {
+                -1
+            } else {
+                i64::from(self.nonspeculative)
+            },
             proc_time,
             watermark,
             value,
@@ -187,6 +197,9 @@ impl CellState {
         };
         self.emitted = Some(self.value);
         self.panes += 1;
+        if timing != Timing::Early {
+            self.nonspeculative += 1;
+        }
         pane
     }
 

@@ -45,6 +45,16 @@ pub struct PaneRow {
     pub timing: &'static str,
     /// The pane's index in its cell: 0 for the first pane.
     pub index: u32,
+    /// Beam's `PaneInfo`: its index among the cell's on-time and late panes, −1 if early.
+    pub nonspeculative_index: i64,
+    /// Whether it is the cell's first pane.
+    pub is_first: bool,
+    /// Whether it is the cell's last: its window is past its allowed lateness as it fires
+    /// (collected with it), or the input has ended.
+    pub is_last: bool,
+    /// Its output time, ms: the window's last instant (`end − 1`); `null` for the global
+    /// window.
+    pub timestamp_ms: Option<f64>,
     /// Processing time the pane was emitted at, ms.
     pub proc_time_ms: f64,
     /// `null` for panes emitted at the end of input (watermark +∞).

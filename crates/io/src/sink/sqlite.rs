@@ -38,6 +38,10 @@ CREATE TABLE panes (
     key TEXT NOT NULL,
     timing TEXT NOT NULL,
     "index" INTEGER NOT NULL,
+    nonspeculative_index INTEGER NOT NULL,
+    is_first INTEGER NOT NULL,
+    is_last INTEGER NOT NULL,
+    timestamp_ms REAL,
     proc_time_ms REAL NOT NULL,
     watermark_ms REAL,
     value INTEGER NOT NULL,
@@ -57,7 +61,8 @@ CREATE UNIQUE INDEX results_pane
 "#;
 
 const INSERT_PANE: &str = r#"INSERT INTO panes ("window", start_ms, end_ms, key, timing, "index",
-    proc_time_ms, watermark_ms, value, retraction) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"#;
+    nonspeculative_index, is_first, is_last, timestamp_ms, proc_time_ms, watermark_ms, value,
+    retraction) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"#;
 
 const ADD: &str = r#"INSERT INTO results ("window", start_ms, end_ms, key, pane_index, value,
     retraction) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
@@ -170,6 +175,10 @@ impl SqliteSink {
             r.key,
             r.timing,
             r.index,
+            r.nonspeculative_index,
+            r.is_first,
+            r.is_last,
+            r.timestamp_ms,
             r.proc_time_ms,
             r.watermark_ms,
             r.value,
