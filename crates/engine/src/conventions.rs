@@ -199,10 +199,18 @@ impl Conventions {
     ///   proto-windows `[t, t + gap)` twoclocks draws, that is touching windows merging too.
     #[inline]
     pub fn sessions_merge(self, a: (i64, i64), b: (i64, i64)) -> bool {
-        match self {
-            Conventions::Beam | Conventions::BeamPython => a.0 < b.1 && a.1 > b.0,
-            Conventions::Flink | Conventions::KafkaStreams => a.0 <= b.1 && a.1 >= b.0,
+        if self.merges_touching() {
+            a.0 <= b.1 && a.1 >= b.0
+        } else {
+            a.0 < b.1 && a.1 > b.0
         }
+    }
+
+    /// Whether sessions that only touch merge (Flink's and Kafka Streams' rule; see
+    /// [`Conventions::sessions_merge`]).
+    #[inline]
+    pub fn merges_touching(self) -> bool {
+        matches!(self, Conventions::Flink | Conventions::KafkaStreams)
     }
 
     /// Whether a merged window whose end the watermark has not passed goes back to its early

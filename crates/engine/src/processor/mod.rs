@@ -89,12 +89,6 @@ pub struct Processor {
     passed_wm: f64,
     /// Whether windows tumble (one window per event), so an arrival may take the calm path.
     tumbling: bool,
-    /// Added to the watermark before asking which window ends it has passed: 0, or 1 ms under
-    /// Flink's rules (its end-of-window timer is at `end − 1`). Adding 0 changes no
-    /// comparison, so Beam's answers are the same to the last bit.
-    pass_offset: f64,
-    /// Whether sessions that only touch merge (Flink's and Kafka Streams' rule).
-    touching: bool,
     /// End of the first open window (+∞ when none), as the drop rule compares it
     /// ([`Conventions::drop_end`]; the end itself under Beam's rules): finalisation is
     /// checked against it.
@@ -141,8 +135,6 @@ impl Processor {
             records: false,
             passed_wm: f64::NEG_INFINITY,
             tumbling: matches!(cfg.window, WindowFn::Tumbling { .. }),
-            pass_offset: cfg.conventions.ends_passed_by(0.0),
-            touching: cfg.conventions.sessions_merge((0, 1), (1, 2)),
             first_end: f64::INFINITY,
             inv_slide: 1.0 / cfg.window.slide() as f64,
             passed_through: None,
@@ -550,7 +542,11 @@ impl Processor {
         if self.cfg.window.is_global() {
             return;
         }
-        let Some(through) = self.cfg.window.last_ended_by(wm + self.pass_offset) else {
+        let Some(through) = self
+            .cfg
+            .window
+            .last_ended_by(self.cfg.conventions.ends_passed_by(wm))
+        else {
             return;
         };
         if self.passed_through.is_some_and(|p| p >= through) {

@@ -40,7 +40,7 @@ use super::Processor;
 impl Processor {
     /// Whether the watermark has passed session `id` (so it has fired on time).
     pub(super) fn session_passed(&self, id: WindowId) -> bool {
-        id.end() <= self.passed_wm + self.pass_offset
+        self.cfg.conventions.passed_end(id.end(), self.passed_wm)
     }
 
     /// [`Processor::place`] for sessions: the event's fate is decided on its proto-window;
@@ -88,8 +88,12 @@ impl Processor {
     /// merges with, covered.
     fn merged_span(&mut self, key: crate::stream::KeyId, proto: WindowId) -> WindowId {
         let mut found = std::mem::take(&mut self.scratch_cells);
-        self.sessions
-            .overlapping(key, proto, self.touching, &mut found);
+        self.sessions.overlapping(
+            key,
+            proto,
+            self.cfg.conventions.merges_touching(),
+            &mut found,
+        );
         let span = found.iter().fold(proto, |span, c| span.cover(c.window));
         self.scratch_cells = found;
         span
@@ -101,8 +105,12 @@ impl Processor {
     fn merge(&mut self, e: &Event, proto: WindowId, wm: f64, out: &mut Output) {
         let key = e.key;
         let mut found = std::mem::take(&mut self.scratch_cells);
-        self.sessions
-            .overlapping(key, proto, self.touching, &mut found);
+        self.sessions.overlapping(
+            key,
+            proto,
+            self.cfg.conventions.merges_touching(),
+            &mut found,
+        );
         if let [only] = found[..] {
             if only.window.cover(proto) == only.window {
                 // Inside an open session: it takes the event as a fixed window would.
@@ -223,8 +231,8 @@ impl Processor {
         let fires_empty = self.cfg.conventions.fires_empty_on_time_pane();
         let mut ids = std::mem::take(&mut self.scratch_cells);
         self.sessions.ending_in(
-            self.passed_wm + self.pass_offset,
-            wm + self.pass_offset,
+            self.cfg.conventions.ends_passed_by(self.passed_wm),
+            self.cfg.conventions.ends_passed_by(wm),
             &mut ids,
         );
         for &cell in &ids {
