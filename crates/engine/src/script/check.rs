@@ -136,6 +136,24 @@ fn panes_list(panes: &[ScriptPane]) -> String {
     format!("[{}]", items.join(", "))
 }
 
+/// Carries out one step on `driver`: what it emitted and dropped, and the watermark after it.
+/// An `expect` emits nothing; [`run`] matches its panes.
+fn perform(driver: &mut Driver, step: &Step) -> StepRun {
+    let (panes, dropped) = match &step.action {
+        Action::Input(ts) => driver.input(ts),
+        Action::Watermark(t) => (driver.advance_watermark(*t), Vec::new()),
+        Action::Clock(t) => (driver.advance_clock(*t), Vec::new()),
+        Action::State(_) | Action::Expect(_) => (Vec::new(), Vec::new()),
+    };
+    StepRun {
+        step: step.clone(),
+        panes,
+        dropped,
+        matched: 0,
+        watermark: driver.watermark(),
+    }
+}
+
 /// Runs `script` under `conventions`.
 pub(super) fn run(script: &Script, conventions: Conventions) -> Run {
     let mut driver = Driver::new(
@@ -146,9 +164,6 @@ pub(super) fn run(script: &Script, conventions: Conventions) -> Run {
         script.allowed_lateness,
         conventions,
     );
-    let mut waiting: Vec<ScriptPane> = Vec::new();
-    let mut steps = Vec::new();
-    let mut outcome = Outcome::Clean;
     // A script that expects nothing is a demonstration: it runs to its end, unchecked.
     let checked = script
         .steps
@@ -156,33 +171,19 @@ pub(super) fn run(script: &Script, conventions: Conventions) -> Run {
         .any(|s| matches!(s.action, Action::Expect(_)))
         || script.error.is_some();
     if !checked {
-        let steps = script
-            .steps
-            .iter()
-            .map(|step| {
-                let mut run = StepRun {
-                    step: step.clone(),
-                    panes: Vec::new(),
-                    dropped: Vec::new(),
-                    matched: 0,
-                    watermark: 0,
-                };
-                match &step.action {
-                    Action::Input(ts) => (run.panes, run.dropped) = driver.input(ts),
-                    Action::Watermark(t) => run.panes = driver.advance_watermark(*t),
-                    Action::Clock(t) => run.panes = driver.advance_clock(*t),
-                    Action::State(_) | Action::Expect(_) => {}
-                }
-                run.watermark = driver.watermark();
-                run
-            })
-            .collect();
         return Run {
-            steps,
-            outcome,
+            steps: script
+                .steps
+                .iter()
+                .map(|s| perform(&mut driver, s))
+                .collect(),
+            outcome: Outcome::Clean,
             verdict: Verdict::Unchecked,
         };
     }
+    let mut waiting: Vec<ScriptPane> = Vec::new();
+    let mut steps = Vec::new();
+    let mut outcome = Outcome::Clean;
     for step in &script.steps {
         if !matches!(step.action, Action::Expect(_)) && !waiting.is_empty() {
             outcome = Outcome::Unexpected {
@@ -195,44 +196,24 @@ pub(super) fn run(script: &Script, conventions: Conventions) -> Run {
             };
             break;
         }
-        let mut run = StepRun {
-            step: step.clone(),
-            panes: Vec::new(),
-            dropped: Vec::new(),
-            matched: 0,
-            watermark: 0,
-        };
-        match &step.action {
-            Action::Input(ts) => {
-                let (panes, dropped) = driver.input(ts);
-                run.panes = panes;
-                run.dropped = dropped;
-            }
-            Action::Watermark(t) => run.panes = driver.advance_watermark(*t),
-            Action::Clock(t) => run.panes = driver.advance_clock(*t),
-            Action::State(_) => {}
-            Action::Expect(expected) => {
-                for e in expected {
-                    match waiting.iter().position(|p| matches(p, e)) {
-                        Some(i) => {
-                            waiting.remove(i);
-                            run.matched += 1;
-                        }
-                        None => {
-                            outcome = Outcome::Unmatched {
-                                line: e.line,
-                                message: format!(
-                                    "Unmatched output {e} in {}",
-                                    panes_list(&waiting)
-                                ),
-                            };
-                            break;
-                        }
+        let mut run = perform(&mut driver, step);
+        if let Action::Expect(expected) = &step.action {
+            for e in expected {
+                match waiting.iter().position(|p| matches(p, e)) {
+                    Some(i) => {
+                        waiting.remove(i);
+                        run.matched += 1;
+                    }
+                    None => {
+                        outcome = Outcome::Unmatched {
+                            line: e.line,
+                            message: format!("Unmatched output {e} in {}", panes_list(&waiting)),
+                        };
+                        break;
                     }
                 }
             }
         }
-        run.watermark = driver.watermark();
         waiting.extend(run.panes.iter().cloned());
         steps.push(run);
         if outcome != Outcome::Clean {

@@ -148,6 +148,12 @@ impl Driver {
         }
     }
 
+    /// Whether its trigger fires on processing time (else [`Driver::advance_clock`] fires
+    /// nothing).
+    pub fn uses_processing_time(&self) -> bool {
+        self.machine.uses_processing_time()
+    }
+
     /// The input watermark now.
     pub fn watermark(&self) -> i64 {
         self.watermark

@@ -267,7 +267,11 @@ impl Script {
     pub fn new(name: &str) -> Script {
         Script {
             name: name.to_string(),
-            windows: ScriptWindows::parse("GlobalWindows").expect("a known window function"),
+            windows: ScriptWindows {
+                window: WindowFn::Global { ttl: None },
+                output_shift: 0,
+                custom_timestamping: false,
+            },
             trigger: Trigger::Default,
             accumulation: Accumulation::Accumulating,
             combiner: TimestampCombiner::EndOfWindow,

@@ -348,15 +348,14 @@ impl Parser {
                 Trigger::AfterEach(triggers(args_of(args), "AfterEach", 1)?)
             }
             "OrFinally" => {
-                let mut ts = triggers(args_of(args), "OrFinally", 2)?;
-                if ts.len() > 2 {
-                    return Err(err(
-                        "OrFinally takes two triggers: the main one and `until`".to_string(),
-                    ));
+                match <[Trigger; 2]>::try_from(triggers(args_of(args), "OrFinally", 2)?) {
+                    Ok([main, until]) => Trigger::OrFinally(Box::new(main), Box::new(until)),
+                    Err(_) => {
+                        return Err(err(
+                            "OrFinally takes two triggers: the main one and `until`".to_string(),
+                        ))
+                    }
                 }
-                let until = ts.pop().expect("two triggers");
-                let main = ts.pop().expect("two triggers");
-                Trigger::OrFinally(Box::new(main), Box::new(until))
             }
             other => {
                 return Err(err(format!(
