@@ -135,12 +135,17 @@ pub fn run(
                 watermark: wm,
             }));
     };
+    // Moving every key's clock at every event is only worth it for a trigger that fires on
+    // processing time.
+    let clocked = drivers.first().is_some_and(Driver::uses_processing_time);
     for (offset, e) in stream.events.iter().enumerate() {
         let w = ms(watermark.observe(e));
         now = now.max(ms(e.proc_time));
-        for (k, d) in drivers.iter_mut().enumerate() {
-            let panes = d.advance_clock(now);
-            emit(&mut out, k, panes, now, wm_ms);
+        if clocked {
+            for (k, d) in drivers.iter_mut().enumerate() {
+                let panes = d.advance_clock(now);
+                emit(&mut out, k, panes, now, wm_ms);
+            }
         }
         if w > wm_ms {
             wm_ms = w;

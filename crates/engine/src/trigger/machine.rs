@@ -57,6 +57,22 @@ pub struct TimerName {
     pub window: Option<WindowId>,
 }
 
+impl TimerName {
+    /// The timer of trigger node `node`.
+    fn of(node: usize) -> TimerName {
+        TimerName { node, window: None }
+    }
+
+    /// The timer of trigger node `node` named by `window` (Beam's `Default` names its timer by
+    /// the window it was set for).
+    fn for_window(node: usize, window: WindowId) -> TimerName {
+        TimerName {
+            node,
+            window: Some(window),
+        }
+    }
+}
+
 /// What a trigger may ask of the window that owns it.
 pub trait TriggerContext {
     /// The processing time now, ms.
@@ -139,6 +155,14 @@ impl Machine {
     /// The root node.
     pub const ROOT: usize = 0;
 
+    /// Whether any part of the trigger fires on processing time (`AfterProcessingTime`):
+    /// without one, moving the clock fires nothing.
+    pub fn uses_processing_time(&self) -> bool {
+        self.nodes
+            .iter()
+            .any(|n| matches!(n, Node::AfterProcessingTime(_)))
+    }
+
     /// Whether the trigger has an on-time pane (its window's output time is held for it).
     pub fn has_ontime_pane(&self, n: usize) -> bool {
         match &self.nodes[n] {
@@ -161,10 +185,7 @@ impl Machine {
     pub fn on_element(&self, n: usize, window: WindowId, cx: &mut dyn TriggerContext) {
         match &self.nodes[n] {
             Node::Default => cx.set_timer(
-                TimerName {
-                    node: n,
-                    window: Some(window),
-                },
+                TimerName::for_window(n, window),
                 Domain::EventTime,
                 self.conventions.end_timer(window.end_ms()),
             ),
@@ -175,10 +196,7 @@ impl Machine {
                     }
                 } else {
                     cx.set_timer(
-                        TimerName {
-                            node: n,
-                            window: None,
-                        },
+                        TimerName::of(n),
                         Domain::EventTime,
                         self.conventions.end_timer(window.end_ms()),
                     );
@@ -191,14 +209,7 @@ impl Machine {
             Node::AfterProcessingTime(delay) => {
                 if cx.get(n, Tag::HasTimer) == 0 {
                     let at = cx.now().saturating_add(*delay);
-                    cx.set_timer(
-                        TimerName {
-                            node: n,
-                            window: None,
-                        },
-                        Domain::ProcessingTime,
-                        at,
-                    );
+                    cx.set_timer(TimerName::of(n), Domain::ProcessingTime, at);
                 }
                 cx.add(n, Tag::HasTimer, 1);
             }
@@ -230,13 +241,7 @@ impl Machine {
         match &self.nodes[n] {
             Node::Default => {
                 for w in merged {
-                    cx.clear_timer(
-                        TimerName {
-                            node: n,
-                            window: Some(*w),
-                        },
-                        Domain::EventTime,
-                    );
+                    cx.clear_timer(TimerName::for_window(n, *w), Domain::EventTime);
                 }
             }
             Node::AfterWatermark { early, late } => {
@@ -260,13 +265,7 @@ impl Machine {
                     }
                 } else {
                     if merged.iter().any(|w| w.end_ms() != result.end_ms()) {
-                        cx.clear_timer(
-                            TimerName {
-                                node: n,
-                                window: None,
-                            },
-                            Domain::EventTime,
-                        );
+                        cx.clear_timer(TimerName::of(n), Domain::EventTime);
                     }
                     if let Some(e) = early {
                         self.on_merge(*e, merged, result, wm, cx);
@@ -304,13 +303,7 @@ impl Machine {
                 let passed = self.passed(window, time);
                 if passed {
                     // Disarmed so that late elements do not fire it a second time.
-                    cx.clear_timer(
-                        TimerName {
-                            node: n,
-                            window: Some(window),
-                        },
-                        Domain::EventTime,
-                    );
+                    cx.clear_timer(TimerName::for_window(n, window), Domain::EventTime);
                 }
                 passed
             }
@@ -318,13 +311,7 @@ impl Machine {
                 if self.is_late(n, *late, cx) {
                     late.is_some_and(|l| self.should_fire(l, domain, time, window, cx))
                 } else if self.passed(window, time) {
-                    cx.clear_timer(
-                        TimerName {
-                            node: n,
-                            window: None,
-                        },
-                        Domain::EventTime,
-                    );
+                    cx.clear_timer(TimerName::of(n), Domain::EventTime);
                     true
                 } else {
                     early.is_some_and(|e| self.should_fire(e, domain, time, window, cx))
@@ -419,13 +406,7 @@ impl Machine {
     /// Clears the trigger's state for a new pane.
     pub fn reset(&self, n: usize, window: WindowId, cx: &mut dyn TriggerContext) {
         match &self.nodes[n] {
-            Node::Default => cx.clear_timer(
-                TimerName {
-                    node: n,
-                    window: Some(window),
-                },
-                Domain::EventTime,
-            ),
+            Node::Default => cx.clear_timer(TimerName::for_window(n, window), Domain::EventTime),
             Node::AfterWatermark { early, late } => {
                 if late.is_some() {
                     cx.clear(n, Tag::Late);
