@@ -187,7 +187,8 @@ pub struct EngineArgs {
     #[arg(long, value_enum, default_value_t = AccumulationArg::Accumulating)]
     pub accumulation: AccumulationArg,
     /// Whose rules decide fates, firings and merges: beam (Beam Java's, the default),
-    /// beam-python or flink (see docs/scripts.md).
+    /// beam-python, flink or kafka-streams (stream time in place of a watermark, one result
+    /// per window as it closes; see docs/scripts.md).
     #[arg(long, default_value = "beam", value_parser = parse_engine_conventions)]
     pub conventions: Conventions,
     /// With `--window global` only: a key's state expires TTL after its last update and a key
@@ -240,16 +241,40 @@ impl EngineArgs {
     }
 }
 
-/// Reads `--conventions` for the processor: Kafka Streams' rules (no watermark, no on-time
-/// pane, a result per record) are not the processor's yet.
+/// Reads `--conventions` for the processor.
 fn parse_engine_conventions(s: &str) -> Result<Conventions, String> {
-    match parse_conventions(s)? {
-        Conventions::KafkaStreams => Err(
-            "kafka-streams: its rules (stream time, a result per record, no on-time pane) are not the processor's yet; `twoclocks script` applies its drop and session rules, and `export --to kafka-streams` writes its code"
-                .to_string(),
-        ),
-        c => Ok(c),
+    parse_conventions(s)
+}
+
+/// The dials under Kafka Streams' rules, checked: it has no watermark (stream time takes its
+/// place, so `--watermark` given is an error and a preset's is replaced), no early trigger
+/// and no global window that closes. Under other rules the dials as they are.
+pub fn under_kafka_streams(mut cfg: EngineConfig, given: &Given) -> Result<EngineConfig> {
+    if cfg.conventions != Conventions::KafkaStreams {
+        return Ok(cfg);
     }
+    if given.has("watermark") {
+        bail!(
+            "--conventions kafka-streams has no watermark: time is stream time, the largest event \
+             time seen. Drop --watermark, and give what its lag allowed as grace (bounded:5s with \
+             grace 2s is grace 7s)"
+        );
+    }
+    if given.has("early") {
+        bail!(
+            "--conventions kafka-streams has no early trigger: a window emits once, when it closes \
+             (emitStrategy onWindowClose). Drop --early"
+        );
+    }
+    if cfg.window.is_global() {
+        bail!(
+            "--conventions kafka-streams needs windows that close: a global aggregation never \
+             emits a final result. Give --window, --slide or --session"
+        );
+    }
+    cfg.watermark = WatermarkKind::Bounded { bound: 0.0 };
+    cfg.early = None;
+    Ok(cfg)
 }
 
 /// The flags given on the command line, by argument id (`seed`, `mean_delay`, `window`, …):
@@ -424,10 +449,15 @@ pub fn chosen_reported(
     match scenario {
         None => {
             let (stream, report) = source.load_reported()?;
-            Ok((stream, engine.config()?, report))
+            Ok((
+                stream,
+                under_kafka_streams(engine.config()?, given)?,
+                report,
+            ))
         }
         Some(name) => {
-            let config = scenario_config(&name.preset(), engine, given)?;
+            let config =
+                under_kafka_streams(scenario_config(&name.preset(), engine, given)?, given)?;
             let (stream, _) = scenario_stream(name, source, given)?;
             Ok((stream, config, None))
         }

@@ -372,6 +372,13 @@ pub fn ui_options(
     let given = Given::of(matches);
     let preset = a.scenario.unwrap_or_default().preset();
     let config = args::scenario_config(&preset, &a.engine, &given)?;
+    if config.conventions == crate::engine::conventions::Conventions::KafkaStreams {
+        anyhow::bail!(
+            "--conventions kafka-streams is for `twoclocks run` and `twoclocks script`: the UI \
+             draws a watermark, which Kafka Streams does not have. In the UI R turns the rules \
+             of Beam Java, Beam Python and Flink"
+        );
+    }
     let job = ui_job(&a.pipeline, config, preset.job.as_ref())?;
     let scenario = load_scenario(a, &given, &config.window)?;
     if scenario.is_empty() && !scenario.open {

@@ -170,3 +170,95 @@ fn a_bad_trigger_is_one_line_naming_the_column() {
     let e = refused(&["run", "--timestamp-combiner", "latest"]);
     assert!(e.contains("--trigger"), "{e}");
 }
+
+#[test]
+fn kafka_streams_results_are_one_expression_of_the_algebra() {
+    // Under Kafka Streams' rules a window emits once, as it closes (onWindowClose): the
+    // processor's final panes, and the general path's AfterWatermark() read by Kafka's rules,
+    // must be the same panes with the same drops.
+    for flags in [
+        vec![],
+        vec!["--grace", "60s"],
+        vec!["--session", "10s", "--events", "300", "--grace", "30s"],
+        vec!["--window", "60s", "--slide", "20s", "--grace", "10s"],
+    ] {
+        let mut builtin = vec!["run", "--format", "json", "--conventions", "kafka-streams"];
+        builtin.extend(&flags);
+        let mut general = builtin.clone();
+        general.extend(["--trigger", "AfterWatermark()"]);
+        let (a, b) = (json(&builtin), json(&general));
+        assert_eq!(a["dropped"], b["dropped"], "{flags:?}");
+        let (pa, pb) = (panes(&a, false), panes(&b, true));
+        assert!(!pa.is_empty(), "{flags:?}");
+        assert_eq!(pa, pb, "{flags:?}");
+        // One ON_TIME pane per cell, the last: no early and no late panes.
+        assert!(pa.iter().all(|p| p.3 == "ON_TIME"), "{flags:?}");
+        assert_eq!(finals(&pa).len(), pa.len(), "{flags:?}");
+    }
+    // A trigger Kafka Streams has no counterpart for is refused.
+    let err = refused(&[
+        "run",
+        "--conventions",
+        "kafka-streams",
+        "--trigger",
+        "AfterWatermark(early=AfterCount(2))",
+    ]);
+    assert!(err.contains("Kafka Streams has no triggers"), "{err}");
+}
+
+#[test]
+fn kafka_streams_is_refused_where_it_has_no_meaning() {
+    for (args, says) in [
+        (
+            &[
+                "run",
+                "--conventions",
+                "kafka-streams",
+                "--watermark",
+                "bounded:5s",
+            ][..],
+            "has no watermark",
+        ),
+        (
+            &["run", "--conventions", "kafka-streams", "--early", "5s"],
+            "has no early trigger",
+        ),
+        (
+            &[
+                "run",
+                "--conventions",
+                "kafka-streams",
+                "--window",
+                "global",
+            ],
+            "needs windows that close",
+        ),
+        (
+            &["frontier", "--conventions", "kafka-streams"],
+            "Kafka Streams has no watermark",
+        ),
+        (
+            &["advise", "--conventions", "kafka-streams"],
+            "is for run and script",
+        ),
+        (
+            &["--conventions", "kafka-streams"],
+            "the UI draws a watermark",
+        ),
+    ] {
+        let err = refused(args);
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+    // A scenario's own watermark and early trigger give way to stream time.
+    let doc = json(&[
+        "run",
+        "--scenario",
+        "classroom",
+        "--conventions",
+        "kafka-streams",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(doc["config"]["watermark"], "stream time");
+    assert_eq!(doc["config"]["conventions"], "kafka-streams");
+}

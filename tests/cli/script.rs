@@ -92,6 +92,36 @@ fn each_engines_transcripts_pass_under_its_rules_only() {
     }
 }
 
+#[test]
+fn kafka_streams_transcripts_pass_under_its_rules_only() {
+    let path = "tests/transcripts/conventions/kafka-streams.yaml";
+    let (code, out, err) = twoclocks_text(&["script", path, "--conventions", "kafka-streams"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains(": 5 passed (5 clean"), "{out}");
+    for rules in CONVENTIONS {
+        let (code, out, _) = twoclocks_text(&["script", path, "--conventions", rules]);
+        assert_eq!(code, 1, "{path} under {rules} should fail: {out}");
+    }
+    for file in CONVENTIONS {
+        let other = format!("tests/transcripts/conventions/{file}.yaml");
+        // A file with a trigger Kafka Streams cannot run is refused, naming the script.
+        let (code, _, err) = twoclocks_text(&["script", &other, "--conventions", "kafka-streams"]);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("Kafka Streams has no triggers"), "{err}");
+        assert!(err.contains("--name runs one script"), "{err}");
+        // Its scripts with the default trigger run, and emit Kafka's results, not theirs.
+        let (code, out, _) = twoclocks_text(&[
+            "script",
+            &other,
+            "--conventions",
+            "kafka-streams",
+            "--name",
+            "touching_sessions",
+        ]);
+        assert_eq!(code, 1, "{other} under kafka-streams should fail: {out}");
+    }
+}
+
 /// The pane of `script` in the JSON of `file` run under `rules`, as `(timing, values)`.
 fn panes(file: &str, rules: &str, script: &str) -> Vec<(String, Vec<i64>, bool)> {
     let doc = json(&[

@@ -87,14 +87,16 @@ impl Conventions {
         }
     }
 
-    /// The end a drop threshold `wm − L` is compared with, `≤`: `end`, `end − 1` under
-    /// Flink's rules, and under Beam Python's the next float above `end` (its comparison is
-    /// strict: `end < t` is `next_up(end) ≤ t`). [`Conventions::drops`] is that comparison.
+    /// The end a drop threshold `wm − L` is compared with, `≤`, for a window ending at `end`
+    /// (`merging`: a session): `end`, `end − 1` under Flink's rules, and the next float above
+    /// `end` where the comparison is strict (`end < t` is `next_up(end) ≤ t`): Beam Python's
+    /// windows and Kafka Streams' sessions. [`Conventions::drops`] is that comparison.
     #[inline]
-    pub fn drop_end(self, end: f64) -> f64 {
+    pub fn drop_end(self, end: f64, merging: bool) -> f64 {
         match self {
-            Conventions::Beam | Conventions::KafkaStreams => end,
-            Conventions::BeamPython => end.next_up(),
+            Conventions::Beam => end,
+            Conventions::KafkaStreams if !merging => end,
+            Conventions::BeamPython | Conventions::KafkaStreams => end.next_up(),
             Conventions::Flink => end - 1.0,
         }
     }
@@ -119,8 +121,9 @@ impl Conventions {
         }
     }
 
-    /// Whether data for a window ending at `end` (exclusive) is dropped under watermark (or,
-    /// in Kafka Streams, stream time) `wm` with allowed lateness `lateness`.
+    /// Whether data for a window ending at `end` (exclusive; `merging`: a session) is dropped
+    /// under watermark (or, in Kafka Streams, stream time) `wm` with allowed lateness
+    /// `lateness`.
     ///
     /// - Beam Java: `LateDataDroppingDoFnRunner.LateDataFilter.canDropDueToExpiredWindow`:
     ///   `window.maxTimestamp().plus(allowedLateness).isBefore(inputWatermark)`:
@@ -130,29 +133,35 @@ impl Conventions {
     /// - Flink: `WindowOperator.isWindowLate`:
     ///   `cleanupTime(window) <= currentWatermark` with `cleanupTime = maxTimestamp +
     ///   allowedLateness`: `end − 1 + L ≤ wm`, tested on the merged window for sessions.
-    /// - Kafka Streams: `KStreamWindowAggregate` drops a record whose
-    ///   `windowEnd <= closeTime` with `closeTime = observedStreamTime − gracePeriod`:
-    ///   `end + L ≤ stream time`.
+    /// - Kafka Streams, time windows: `KStreamWindowAggregate` drops a record for a window
+    ///   whose `windowEnd <= windowCloseTime`, with `windowCloseTime = observedStreamTime −
+    ///   gracePeriod`: `end + L ≤ stream time`.
+    /// - Kafka Streams, sessions: `KStreamSessionWindowAggregate` drops a record when the
+    ///   session it merges into has `mergedWindow.end() < windowCloseTime`, with
+    ///   `windowCloseTime = observedStreamTime − gracePeriod − inactivityGap` and the session's
+    ///   end its last record. twoclocks' session ends a gap after its last event, so this is
+    ///   `end + L < stream time`, kept at equality, tested on the merged session.
     ///
     /// Each is written against the drop threshold `wm − L`, the form the processor has always
     /// compared (so that Beam's answers are the same to the last bit).
     #[inline]
-    pub fn drops(self, end: f64, wm: f64, lateness: f64) -> bool {
-        self.drop_end(end) <= wm - lateness
+    pub fn drops(self, end: f64, wm: f64, lateness: f64, merging: bool) -> bool {
+        self.drop_end(end, merging) <= wm - lateness
     }
 
-    /// Whether Flink's rule applies: a session's lateness is tested on the window it merges
-    /// into, not on the element's own (`WindowOperator.processElement` merges first, then
-    /// calls `isWindowLate(actualWindow)`).
+    /// Whether a session's lateness is tested on the window it merges into, not on the
+    /// element's own: Flink's `WindowOperator.processElement` merges first, then calls
+    /// `isWindowLate(actualWindow)`; Kafka Streams' `KStreamSessionWindowAggregate` tests
+    /// `mergedWindow`.
     #[inline]
     pub fn tests_merged_window(self) -> bool {
-        matches!(self, Conventions::Flink)
+        matches!(self, Conventions::Flink | Conventions::KafkaStreams)
     }
 
     /// The inequality by which data for a window ending at `end` was dropped under watermark
     /// (stream time) `wm` and allowed lateness `lateness`, in this engine's own terms, all in
     /// ms: `end 18 + allowed lateness 10 ≤ watermark 30`.
-    pub fn explain_drop(self, end: i64, wm: i64, lateness: i64) -> String {
+    pub fn explain_drop(self, end: i64, wm: i64, lateness: i64, merging: bool) -> String {
         match self {
             Conventions::Beam => {
                 format!("end {end} + allowed lateness {lateness} ≤ watermark {wm}")
@@ -164,6 +173,9 @@ impl Conventions {
                 "maxTimestamp {} + allowed lateness {lateness} ≤ watermark {wm}",
                 end.saturating_sub(1)
             ),
+            Conventions::KafkaStreams if merging => {
+                format!("session end {end} (its last record + gap) + grace {lateness} < stream time {wm}")
+            }
             Conventions::KafkaStreams => {
                 format!("window end {end} ≤ stream time {wm} − grace {lateness}")
             }
@@ -245,7 +257,35 @@ impl Conventions {
     /// collected (Beam Java's `ReduceFnRunner.onTimers` calls `onTrigger` with
     /// `isFinished`; Beam Python's trigger driver does not collect windows).
     pub fn fires_at_collection(self) -> bool {
-        matches!(self, Conventions::Beam)
+        matches!(self, Conventions::Beam | Conventions::KafkaStreams)
+    }
+
+    /// Whether windows fire as the watermark passes their end (an ON_TIME pane) and again for
+    /// late data. Kafka Streams has no watermark: with `emitStrategy(onWindowClose)` (or
+    /// `suppress(untilWindowCloses)`) a window emits one final result when it closes,
+    /// `KStreamWindowAggregate.maybeForwardFinalResult` once `windowEnd ≤ stream time −
+    /// grace` ([`Conventions::closes_with_final_pane`]).
+    pub fn fires_on_watermark(self) -> bool {
+        !matches!(self, Conventions::KafkaStreams)
+    }
+
+    /// Whether a window emits its one result as it closes, past its grace (Kafka Streams'
+    /// `onWindowClose`), in place of on-time and late panes.
+    pub fn closes_with_final_pane(self) -> bool {
+        matches!(self, Conventions::KafkaStreams)
+    }
+
+    /// Whether the engine has processing-time triggers (early panes). Kafka Streams has
+    /// none: its updates come per record, or once at the close.
+    pub fn has_early_panes(self) -> bool {
+        !matches!(self, Conventions::KafkaStreams)
+    }
+
+    /// Whether time is the engine's stream time, the largest event time seen, the record
+    /// itself counted before its fate is decided (Kafka Streams' `observedStreamTime`), in
+    /// place of a watermark.
+    pub fn uses_stream_time(self) -> bool {
+        matches!(self, Conventions::KafkaStreams)
     }
 
     /// Whether a window with nothing new fires its on-time pane anyway (Beam's default
@@ -271,11 +311,24 @@ mod tests {
         // Window [0, 10), allowed lateness 5: Beam Java drops at W = 15, Python keeps it
         // until W > 15, Flink drops from W = 14.
         let (end, l) = (10.0, 5.0);
-        let drops = |c: Conventions, w: f64| c.drops(end, w, l);
+        let drops = |c: Conventions, w: f64| c.drops(end, w, l, false);
         assert!(!drops(Conventions::Beam, 14.0) && drops(Conventions::Beam, 15.0));
         assert!(!drops(Conventions::BeamPython, 15.0) && drops(Conventions::BeamPython, 16.0));
         assert!(!drops(Conventions::Flink, 13.0) && drops(Conventions::Flink, 14.0));
-        assert!(drops(Conventions::KafkaStreams, 15.0));
+        assert!(!drops(Conventions::KafkaStreams, 14.0) && drops(Conventions::KafkaStreams, 15.0));
+        // Kafka Streams' sessions: dropped when the last record + gap + grace < stream time.
+        let session = |w: f64| Conventions::KafkaStreams.drops(end, w, l, true);
+        assert!(!session(15.0) && session(16.0));
+        // The other engines' rules do not depend on the window's kind.
+        for c in [
+            Conventions::Beam,
+            Conventions::BeamPython,
+            Conventions::Flink,
+        ] {
+            for w in [13.0, 14.0, 15.0, 16.0] {
+                assert_eq!(c.drops(end, w, l, true), drops(c, w));
+            }
+        }
     }
 
     #[test]

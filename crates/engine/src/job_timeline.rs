@@ -346,6 +346,7 @@ impl JobTimeline {
                 e.window.end(window),
                 self.watermark(),
                 e.grace,
+                e.window.is_merging(),
             ) == Fate::Dropped
     }
 
@@ -462,6 +463,7 @@ impl JobTimeline {
             e.window.end(window),
             self.watermark(),
             e.grace,
+            e.window.is_merging(),
         ) == Fate::OnTime
         {
             Phase::Open

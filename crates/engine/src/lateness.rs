@@ -40,15 +40,22 @@ impl Fate {
         }
     }
 
-    /// [`Fate::decide`] under `conventions`: dropped by its drop rule, late once its
-    /// watermark has passed the window's end, else on time. Under Beam's it is
-    /// [`Fate::decide`] itself.
+    /// [`Fate::decide`] under `conventions`, for a window ending at `end` (`merging`: a
+    /// session): dropped by its drop rule, late once its watermark (Kafka Streams: stream
+    /// time) has passed the window's end, else on time. Under Beam's it is [`Fate::decide`]
+    /// itself.
     #[inline]
-    pub fn decide_under(conventions: Conventions, end: f64, wm: f64, grace: f64) -> Fate {
+    pub fn decide_under(
+        conventions: Conventions,
+        end: f64,
+        wm: f64,
+        grace: f64,
+        merging: bool,
+    ) -> Fate {
         if conventions == Conventions::Beam {
             return Fate::decide(end, wm, grace);
         }
-        if conventions.drops(end, wm, grace) {
+        if conventions.drops(end, wm, grace, merging) {
             Fate::Dropped
         } else if conventions.passed_end(end, wm) {
             Fate::Late
@@ -60,11 +67,17 @@ impl Fate {
     /// [`Fate::finalised`] under `conventions`: a window is finalised once its data is
     /// dropped.
     #[inline]
-    pub fn finalised_under(conventions: Conventions, end: f64, wm: f64, grace: f64) -> bool {
+    pub fn finalised_under(
+        conventions: Conventions,
+        end: f64,
+        wm: f64,
+        grace: f64,
+        merging: bool,
+    ) -> bool {
         if conventions == Conventions::Beam {
             return Fate::finalised(end, wm, grace);
         }
-        conventions.drops(end, wm, grace)
+        conventions.drops(end, wm, grace, merging)
     }
 
     /// Whether a window ending at `end` is finalised under `wm` and `grace`.
@@ -156,6 +169,7 @@ pub fn explain_under(
     window_end: f64,
     wm: f64,
     grace: f64,
+    merging: bool,
 ) -> String {
     let ms = |t: f64| {
         if t.is_finite() {
@@ -172,9 +186,29 @@ pub fn explain_under(
     );
     let (e, w, g) = (ms(window_end), ms(wm), fmt_ms(grace));
     match conventions {
-        Conventions::Beam | Conventions::KafkaStreams => {
-            explain(fate, window_start, window_end, wm, grace)
-        }
+        Conventions::Beam => explain(fate, window_start, window_end, wm, grace),
+        Conventions::KafkaStreams if merging => match fate {
+            Fate::Dropped => format!(
+                "{win}; Kafka Streams: {e} + grace {g} < stream time at arrival {w}: dropped"
+            ),
+            Fate::Late => format!(
+                "{win}; Kafka Streams: stream time at arrival {w} ≥ {e} but not > {e} + grace {g}: late, kept"
+            ),
+            Fate::OnTime => {
+                format!("{win}; Kafka Streams: stream time at arrival {w} < {e}: on time")
+            }
+        },
+        Conventions::KafkaStreams => match fate {
+            Fate::Dropped => format!(
+                "{win}; Kafka Streams: {e} ≤ stream time at arrival {w} − grace {g}: dropped"
+            ),
+            Fate::Late => format!(
+                "{win}; Kafka Streams: stream time at arrival {w} ≥ {e} but {e} > {w} − grace {g}: late, kept"
+            ),
+            Fate::OnTime => {
+                format!("{win}; Kafka Streams: stream time at arrival {w} < {e}: on time")
+            }
+        },
         Conventions::Flink => {
             let m = ms(window_end - 1.0);
             match fate {

@@ -327,7 +327,13 @@ impl Timeline {
     /// Where a window stands under the watermark now and the grace, by the engine's rule.
     fn window_phase(&self, window: WindowId, cells: &[CellId]) -> Phase {
         let end = self.cfg.window.end(window);
-        match Fate::decide_under(self.cfg.conventions, end, self.watermark(), self.cfg.grace) {
+        match Fate::decide_under(
+            self.cfg.conventions,
+            end,
+            self.watermark(),
+            self.cfg.grace,
+            self.cfg.window.is_merging(),
+        ) {
             Fate::OnTime => Phase::Open,
             Fate::Late => {
                 if cells.iter().any(|c| self.late_panes.contains_key(c)) {
@@ -423,9 +429,13 @@ impl Timeline {
             .map(|w| {
                 let w = self.judged_window(offset, event.key, w);
                 let (start, end) = (self.cfg.window.start(w), self.cfg.window.end(w));
-                let c = self.cfg.conventions;
-                let f = Fate::decide_under(c, end, watermark, grace);
-                (w, f, explain_under(c, f, start, end, watermark, grace))
+                let (c, merging) = (self.cfg.conventions, self.cfg.window.is_merging());
+                let f = Fate::decide_under(c, end, watermark, grace, merging);
+                (
+                    w,
+                    f,
+                    explain_under(c, f, start, end, watermark, grace, merging),
+                )
             })
             .collect();
         Some(Inspection {

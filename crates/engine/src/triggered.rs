@@ -8,7 +8,6 @@
 //! the watermark are taken down to the millisecond (window bounds are whole milliseconds, so a
 //! fate is the same either way under Beam Java's and Flink's rules).
 
-use super::conventions::Conventions;
 use super::processor::EngineConfig;
 use super::script::{Driver, ScriptPane, ScriptWindows, END_OF_TIME};
 use super::stream::{Event, KeyId, Stream};
@@ -84,10 +83,12 @@ pub fn run(
     if cfg.window.ttl().is_some() {
         return Err("a trigger expression does not run a state TTL: drop --ttl".to_string());
     }
-    if cfg.conventions == Conventions::KafkaStreams {
-        return Err(
-            "a trigger expression runs Beam's and Flink's rules, not Kafka Streams'".into(),
-        );
+    if cfg.conventions.uses_stream_time() && trigger.kafka_streams_emit().is_none() {
+        return Err(format!(
+            "{trigger}: Kafka Streams has no triggers; under its rules give Always or \
+             Repeatedly(AfterCount(1)) (an update per record) or AfterWatermark() (one result \
+             when the window closes)"
+        ));
     }
     if cfg.grace.is_nan() || cfg.grace < 0.0 {
         return Err(format!("allowed lateness {} is not a time", cfg.grace));

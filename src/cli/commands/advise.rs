@@ -184,8 +184,13 @@ pub fn advise(a: &AdviseArgs, mut out: &mut dyn Write) -> Result<()> {
     }
     if a.engine.conventions != crate::engine::conventions::Conventions::Beam {
         bail!(
-            "advise's statistics count drops by Beam Java's rule: --conventions {} is for run, frontier and the UI",
-            a.engine.conventions
+            "advise's statistics count drops by Beam Java's rule: --conventions {} is for {}",
+            a.engine.conventions,
+            if a.engine.conventions.uses_stream_time() {
+                "run and script"
+            } else {
+                "run, frontier and the UI"
+            }
         );
     }
     let heuristic_n = match a.engine.watermark {

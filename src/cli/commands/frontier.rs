@@ -96,6 +96,13 @@ impl From<&FrontierPoint> for PointJson {
 /// Sweeps the lags × graces `a` gives (a lag-based watermark, no grace or early trigger of
 /// its own) and writes each point.
 pub fn frontier(a: &FrontierArgs, mut out: &mut dyn Write) -> Result<()> {
+    if a.engine.conventions == crate::engine::conventions::Conventions::KafkaStreams {
+        bail!(
+            "frontier sweeps the watermark's lag, and Kafka Streams has no watermark: its one \
+             dial is the grace. Compare graces with `twoclocks run --conventions kafka-streams \
+             --grace G`"
+        );
+    }
     let (stream, mut cfg) = chosen(a.scenario, &a.source, &a.engine, &a.given)?;
     // The sweep sets the grace, and final values do not depend on early panes.
     cfg.grace = 0.0;

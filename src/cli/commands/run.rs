@@ -139,11 +139,23 @@ struct ConfigJson {
 
 /// `, under Flink's rules` after a run's dials when they are not Beam Java's; nothing under
 /// the default, whose output is as it was.
+/// The watermark as a header names it: its spec, or `stream time` under Kafka Streams'
+/// rules, which have none.
+pub fn watermark_named(cfg: &EngineConfig) -> String {
+    if cfg.conventions.uses_stream_time() {
+        "stream time".to_string()
+    } else {
+        cfg.watermark.to_string()
+    }
+}
+
 pub fn rules_named(c: Conventions) -> String {
     if c == Conventions::Beam {
         String::new()
     } else {
-        format!(", under {}'s rules", c.engine())
+        let engine = c.engine();
+        let possessive = if engine.ends_with('s') { "'" } else { "'s" };
+        format!(", under {engine}{possessive} rules")
     }
 }
 
@@ -269,7 +281,7 @@ pub fn run(a: &RunArgs, out: &mut dyn Write) -> Result<()> {
                 clock_skew_rows: read.as_ref().map_or(0, |r| r.clock_skew_rows),
                 config: ConfigJson {
                     window: cfg.window.describe(),
-                    watermark: cfg.watermark.to_string(),
+                    watermark: watermark_named(&cfg),
                     grace: fmt_ms(cfg.grace),
                     early: cfg.early.map(fmt_ms),
                     accumulation: cfg.accumulation.name(),
@@ -290,7 +302,7 @@ pub fn run(a: &RunArgs, out: &mut dyn Write) -> Result<()> {
                 "{} over {} events: {}, grace {}, early {}, {}{}",
                 cfg.window.describe(),
                 c.events,
-                cfg.watermark,
+                watermark_named(&cfg),
                 fmt_ms(cfg.grace),
                 cfg.early.map_or("off".to_string(), fmt_ms),
                 cfg.accumulation,
@@ -398,7 +410,11 @@ pub(super) fn load(
 ) -> Result<(Stream, Option<Spool>, EngineConfig, Option<SourceReport>)> {
     if let (None, Some(path), false) = (a.scenario, &a.source.input, pipeline) {
         // A bad dial is reported after the log has been read, as for every other run.
-        if let Ok(cfg) = a.engine.config() {
+        if let Ok(cfg) = a
+            .engine
+            .config()
+            .and_then(|c| crate::cli::args::under_kafka_streams(c, &a.given))
+        {
             if !cfg.window.is_merging() {
                 let (events, report) = a.source.read.read_events(path, true)?;
                 return Ok(match events {

@@ -71,6 +71,27 @@ pub fn script(a: &ScriptArgs, out: &mut dyn std::io::Write) -> Result<()> {
             names.join(", ")
         );
     }
+    if a.conventions.uses_stream_time() {
+        if let Some(s) = scripts
+            .iter()
+            .find(|s| s.trigger.kafka_streams_emit().is_none())
+        {
+            anyhow::bail!(
+                "{shown}: script {} (line {}) has trigger {}, and Kafka Streams has no triggers: \
+                 under --conventions kafka-streams a script's trigger is Always or \
+                 Repeatedly(AfterCount(1)) (an update per record) or the default (one result \
+                 when the window closes){}",
+                s.name,
+                s.line,
+                s.trigger,
+                if scripts.len() > 1 {
+                    "; --name runs one script"
+                } else {
+                    ""
+                }
+            );
+        }
+    }
     let runs: Vec<(&Script, Run)> = scripts.iter().map(|s| (*s, s.run(a.conventions))).collect();
     match a.format {
         TableOrJson::Table => {
@@ -175,7 +196,12 @@ fn table(s: &Script, r: &Run, c: Conventions) -> String {
                 "             dropped  {e} from window [{}, {}]: {}",
                 w.start_ms(),
                 max_timestamp(*w),
-                c.explain_drop(w.end_ms(), step.watermark, s.allowed_lateness)
+                c.explain_drop(
+                    w.end_ms(),
+                    step.watermark,
+                    s.allowed_lateness,
+                    s.windows.window.is_merging()
+                )
             );
         }
     }

@@ -239,7 +239,16 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             );
         }
         let sources = (0..np)
-            .map(|_| Source::new(Watermark::new(cfg.engine.watermark, max_delay), nn, start))
+            .map(|_| {
+                Source::new(
+                    Watermark::new(
+                        cfg.engine.watermark.under(cfg.engine.conventions),
+                        max_delay,
+                    ),
+                    nn,
+                    start,
+                )
+            })
             .collect();
         let operators = (0..nn)
             .map(|_| Operator {

@@ -121,7 +121,11 @@ pub const WINDOW_BYTES: usize = std::mem::size_of::<WindowState>() + 24;
 impl Processor {
     /// A processor before its first event. `max_delay` is the stream's largest delay, used only
     /// by the perfect watermark.
-    pub fn new(cfg: EngineConfig, max_delay: f64) -> Self {
+    pub fn new(mut cfg: EngineConfig, max_delay: f64) -> Self {
+        // Kafka Streams has no processing-time trigger: no early panes under its rules.
+        if !cfg.conventions.has_early_panes() {
+            cfg.early = None;
+        }
         Processor {
             cfg,
             watermark: Watermark::new(cfg.watermark.under(cfg.conventions), max_delay),
@@ -392,7 +396,7 @@ impl Processor {
     ) -> Fate {
         let grace = self.cfg.grace;
         let end = window.end();
-        let f = Fate::decide_under(self.cfg.conventions, end, wm, grace);
+        let f = Fate::decide_under(self.cfg.conventions, end, wm, grace, self.merging);
         match f {
             Fate::Dropped => {
                 self.counters.dropped += 1;
@@ -433,7 +437,7 @@ impl Processor {
             if f == Fate::Dropped {
                 continue;
             }
-            let end = self.cfg.conventions.drop_end(window.end());
+            let end = self.cfg.conventions.drop_end(window.end(), false);
             let passed = self.passed_through.is_some_and(|p| window <= p);
             if end < self.first_end {
                 self.first_end = end;
@@ -488,6 +492,9 @@ impl Processor {
     /// Emits a LATE pane for each cell that took late data in this arrival, if its value
     /// changed.
     fn emit_late_panes(&mut self, proc_time: f64, wm: f64, out: &mut Output) {
+        if !self.cfg.conventions.fires_on_watermark() {
+            return;
+        }
         let mode = self.cfg.accumulation;
         for i in 0..self.late_cells.len() {
             let cell = self.late_cells[i];
@@ -557,6 +564,7 @@ impl Processor {
             .map_or(WindowId::MIN, |p| self.cfg.window.next(p));
         let mode = self.cfg.accumulation;
         let fires_empty = self.cfg.conventions.fires_empty_on_time_pane();
+        let fires = self.cfg.conventions.fires_on_watermark();
         let window_fn = self.cfg.window;
         let mut ids = std::mem::take(&mut self.scratch_ids);
         self.windows.ids_in(from, through, &mut ids);
@@ -568,7 +576,7 @@ impl Processor {
             let bounds = (window_fn.start(window), window_fn.end(window));
             for (key, c) in w.cells.iter_mut() {
                 c.timer = None;
-                if !fires_empty && !c.changed() && mode == Accumulation::Discarding {
+                if !fires || (!fires_empty && !c.changed() && mode == Accumulation::Discarding) {
                     continue;
                 }
                 let cell = CellId { window, key };
@@ -595,21 +603,35 @@ impl Processor {
                 self.cfg.window.end(window),
                 wm,
                 self.cfg.grace,
+                false,
             ) {
                 break;
             }
             if let Some(w) = self.windows.remove(window) {
-                self.close_window(window, w, proc_time, out);
+                self.close_window(window, w, proc_time, wm, out);
             }
         }
         self.first_end = self.windows.first().map_or(f64::INFINITY, |id| {
-            self.cfg.conventions.drop_end(self.cfg.window.end(id))
+            self.cfg
+                .conventions
+                .drop_end(self.cfg.window.end(id), false)
         });
     }
 
-    fn close_window(&mut self, window: WindowId, w: WindowState, proc_time: f64, out: &mut Output) {
-        for (key, c) in w.cells.into_cells() {
+    /// Closes `window`: its cells' values are final and their state freed. Under Kafka
+    /// Streams' rules each cell emits its one result now ([`Processor::final_pane`]).
+    fn close_window(
+        &mut self,
+        window: WindowId,
+        w: WindowState,
+        proc_time: f64,
+        wm: f64,
+        out: &mut Output,
+    ) {
+        let bounds = self.bounds(window);
+        for (key, mut c) in w.cells.into_cells() {
             self.open_cells -= 1;
+            self.final_pane(CellId { window, key }, bounds, &mut c, proc_time, wm, out);
             out.finals.push(FinalValue {
                 cell: CellId { window, key },
                 value: c.value,
@@ -617,6 +639,26 @@ impl Processor {
             });
         }
         self.counters.windows_finalised += 1;
+    }
+
+    /// The pane a cell emits as its window closes, under rules whose windows emit once, at
+    /// their close (Kafka Streams' `onWindowClose`): ON_TIME, its one non-speculative pane,
+    /// with everything the cell kept. Under other rules, nothing.
+    fn final_pane(
+        &mut self,
+        cell: CellId,
+        bounds: (f64, f64),
+        c: &mut CellState,
+        proc_time: f64,
+        wm: f64,
+        out: &mut Output,
+    ) {
+        if self.cfg.conventions.closes_with_final_pane() && c.changed() {
+            let mode = self.cfg.accumulation;
+            out.panes
+                .push(c.emit(cell, bounds, Timing::OnTime, proc_time, wm, mode));
+            self.counters.on_time_panes += 1;
+        }
     }
 
     /// The end of input: the watermark goes to +∞, every window fires and is finalised.
@@ -637,7 +679,7 @@ impl Processor {
         self.pass_windows(wm, pt, out);
         while let Some(window) = self.windows.first() {
             if let Some(w) = self.windows.remove(window) {
-                self.close_window(window, w, pt, out);
+                self.close_window(window, w, pt, wm, out);
             }
         }
         self.first_end = f64::INFINITY;

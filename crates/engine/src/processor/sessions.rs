@@ -229,6 +229,7 @@ impl Processor {
         }
         let mode = self.cfg.accumulation;
         let fires_empty = self.cfg.conventions.fires_empty_on_time_pane();
+        let fires = self.cfg.conventions.fires_on_watermark();
         let mut ids = std::mem::take(&mut self.scratch_cells);
         self.sessions.ending_in(
             self.cfg.conventions.ends_passed_by(self.passed_wm),
@@ -239,7 +240,7 @@ impl Processor {
             let bounds = (cell.window.start(), cell.window.end());
             if let Some(c) = self.sessions.get_mut(cell) {
                 c.timer = None;
-                if !fires_empty && !c.changed() && mode == Accumulation::Discarding {
+                if !fires || (!fires_empty && !c.changed() && mode == Accumulation::Discarding) {
                     continue;
                 }
                 out.panes
@@ -254,24 +255,32 @@ impl Processor {
     /// Finalises the sessions past their grace under `wm`, earliest end first.
     pub(super) fn finalise_sessions(&mut self, wm: f64, proc_time: f64, out: &mut Output) {
         while let Some(cell) = self.sessions.first_by_end() {
-            if !Fate::finalised_under(self.cfg.conventions, cell.window.end(), wm, self.cfg.grace) {
+            if !Fate::finalised_under(
+                self.cfg.conventions,
+                cell.window.end(),
+                wm,
+                self.cfg.grace,
+                true,
+            ) {
                 break;
             }
-            self.close_session(cell, proc_time, out);
+            self.close_session(cell, proc_time, wm, out);
         }
     }
 
     /// The end of input: every session is finalised.
     pub(super) fn close_all_sessions(&mut self, proc_time: f64, out: &mut Output) {
         while let Some(cell) = self.sessions.first_by_end() {
-            self.close_session(cell, proc_time, out);
+            self.close_session(cell, proc_time, f64::INFINITY, out);
         }
     }
 
     /// Closes session `cell`: its value is final, its state freed.
-    fn close_session(&mut self, cell: CellId, proc_time: f64, out: &mut Output) {
-        if let Some(c) = self.sessions.remove(cell) {
+    fn close_session(&mut self, cell: CellId, proc_time: f64, wm: f64, out: &mut Output) {
+        if let Some(mut c) = self.sessions.remove(cell) {
             self.open_cells -= 1;
+            let bounds = (cell.window.start(), cell.window.end());
+            self.final_pane(cell, bounds, &mut c, proc_time, wm, out);
             out.finals.push(FinalValue {
                 cell,
                 value: c.value,

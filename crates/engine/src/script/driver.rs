@@ -133,6 +133,15 @@ impl Driver {
         lateness: i64,
         conventions: Conventions,
     ) -> Driver {
+        // Kafka Streams has no triggers: an update per record, or one result at the close
+        // (any trigger it cannot run is taken as the latter; `script` refuses it first).
+        let kafka;
+        let trigger = if conventions.uses_stream_time() {
+            kafka = trigger.kafka_streams_emit().unwrap_or(Trigger::Never);
+            &kafka
+        } else {
+            trigger
+        };
         Driver {
             windows,
             machine: Machine::new(trigger, conventions),
@@ -205,16 +214,38 @@ impl Driver {
             window.end_ms() as f64,
             self.watermark as f64,
             self.lateness as f64,
+            self.windows.window.is_merging(),
         )
     }
 
     /// One bundle of elements arrives (`input`): returns the panes it fired and the
     /// elements dropped as too late, with the window that refused each.
+    ///
+    /// Under Kafka Streams' rules the records are taken one at a time: each moves stream time
+    /// to its timestamp first (`observedStreamTime`), is dropped or aggregated, and then the
+    /// windows it closed emit their results.
     pub fn input(&mut self, elements: &[i64]) -> (Vec<ScriptPane>, Vec<(i64, WindowId)>) {
+        if !self.conventions.uses_stream_time() {
+            return self.input_bundle(elements);
+        }
+        let (mut panes, mut dropped) = (Vec::new(), Vec::new());
+        for &t in elements {
+            self.watermark = self.watermark.max(t);
+            let (p, d) = self.input_bundle(&[t]);
+            panes.extend(p);
+            dropped.extend(d);
+            panes.extend(self.collect());
+        }
+        (panes, dropped)
+    }
+
+    /// [`Driver::input`] as one bundle under the watermark now.
+    fn input_bundle(&mut self, elements: &[i64]) -> (Vec<ScriptPane>, Vec<(i64, WindowId)>) {
         let wm = self.watermark;
         let mut dropped = Vec::new();
-        // Flink tests lateness on the merged window; the Beams on each window as assigned.
-        let late_after_merge = self.conventions == Conventions::Flink;
+        // Flink and Kafka Streams test lateness on the merged window; the Beams on each
+        // window as assigned.
+        let late_after_merge = self.conventions.tests_merged_window();
         let mut by_window: Vec<(WindowId, Vec<i64>)> = Vec::new();
         for &t in elements {
             for w in self.assign(t) {
@@ -360,8 +391,15 @@ impl Driver {
 
     /// The watermark moves to `t` (`watermark`): fires the timers it passes, and collects the
     /// windows past their allowed lateness.
+    ///
+    /// Under Kafka Streams' rules it is stream time that moves, and never back (a record of
+    /// another key, or one the script does not show).
     pub fn advance_watermark(&mut self, t: i64) -> Vec<ScriptPane> {
-        self.watermark = t;
+        self.watermark = if self.conventions.uses_stream_time() {
+            self.watermark.max(t)
+        } else {
+            t
+        };
         let mut panes = self.fire_timers();
         panes.extend(self.collect());
         panes

@@ -179,7 +179,8 @@ impl Trace {
             s.phase = if finished {
                 Phase::Finalised
             } else {
-                match Fate::decide_under(self.config().conventions, s.window.end(), wm, grace) {
+                match Fate::decide_under(self.config().conventions, s.window.end(), wm, grace, true)
+                {
                     Fate::OnTime => Phase::Open,
                     Fate::Late => Phase::FiredOnTime,
                     Fate::Dropped => Phase::Finalised,

@@ -61,6 +61,25 @@ pub const TRIGGER_NAMES: &str = "Default, AfterWatermark(early=…, late=…), A
      AfterEach(t, …), OrFinally(t, until), Always, Never";
 
 impl Trigger {
+    /// What the trigger means under Kafka Streams' rules, which have no triggers but two
+    /// ways to emit: an update for every record (`Always`, or `Repeatedly(AfterCount(1))`:
+    /// `EmitStrategy.onWindowUpdate`, with record caching off) and one result when the window
+    /// closes (the default, `AfterWatermark()` or `Never`: `EmitStrategy.onWindowClose`, the
+    /// result emitted as the window is collected). `None` for any other trigger.
+    pub fn kafka_streams_emit(&self) -> Option<Trigger> {
+        match self {
+            Trigger::Always => Some(Trigger::Always),
+            Trigger::Repeatedly(t) if **t == Trigger::AfterCount(1) => Some(Trigger::Always),
+            Trigger::Default
+            | Trigger::Never
+            | Trigger::AfterWatermark {
+                early: None,
+                late: None,
+            } => Some(Trigger::Never),
+            _ => None,
+        }
+    }
+
     /// Reads a trigger expression.
     pub fn parse(text: &str) -> Result<Trigger, TriggerError> {
         let mut p = Parser {

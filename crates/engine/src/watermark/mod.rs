@@ -172,8 +172,13 @@ impl WatermarkKind {
 
     /// The generator as an engine runs it under `conventions`: the bounded watermark trails
     /// by the convention's lag ([`Conventions::watermark_lag`]: Flink's one more millisecond);
-    /// the others are twoclocks' own and run alike under every convention.
+    /// the others are twoclocks' own and run alike under every convention. Kafka Streams has
+    /// no watermark: whatever is asked for, time is its stream time, the largest event time
+    /// seen with the arriving record counted first ([`Conventions::uses_stream_time`]).
     pub fn under(&self, conventions: Conventions) -> WatermarkKind {
+        if conventions.uses_stream_time() {
+            return WatermarkKind::Bounded { bound: 0.0 };
+        }
         match *self {
             WatermarkKind::Bounded { bound } => WatermarkKind::Bounded {
                 bound: conventions.watermark_lag(bound),
