@@ -189,7 +189,7 @@ pub struct EngineArgs {
     /// Whose rules decide fates, firings and merges: beam (Beam Java's, the default),
     /// beam-python, flink or kafka-streams (stream time in place of a watermark, one result
     /// per window as it closes; see docs/scripts.md).
-    #[arg(long, default_value = "beam", value_parser = parse_engine_conventions)]
+    #[arg(long, default_value = "beam", value_parser = parse_conventions)]
     pub conventions: Conventions,
     /// With `--window global` only: a key's state expires TTL after its last update and a key
     /// seen again starts from zero (whole milliseconds, 1ms to 1e11s).
@@ -239,11 +239,6 @@ impl EngineArgs {
             conventions: self.conventions,
         })
     }
-}
-
-/// Reads `--conventions` for the processor.
-fn parse_engine_conventions(s: &str) -> Result<Conventions, String> {
-    parse_conventions(s)
 }
 
 /// The dials under Kafka Streams' rules, checked: it has no watermark (stream time takes its

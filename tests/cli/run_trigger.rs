@@ -239,7 +239,7 @@ fn kafka_streams_is_refused_where_it_has_no_meaning() {
         ),
         (
             &["advise", "--conventions", "kafka-streams"],
-            "is for run and script",
+            "Kafka Streams has no watermark",
         ),
         (
             &["--conventions", "kafka-streams"],

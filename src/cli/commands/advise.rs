@@ -138,6 +138,9 @@ struct AdviceJson {
     window: String,
     target_accuracy: f64,
     max_delay_ms: f64,
+    /// Whose rules, when they are not Beam Java's (absent under the default).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    conventions: Option<&'static str>,
     settings: Vec<SettingJson>,
     kinds: Vec<KindJson>,
     advised: Option<SettingJson>,
@@ -182,15 +185,18 @@ pub fn advise(a: &AdviseArgs, mut out: &mut dyn Write) -> Result<()> {
     if a.engine.early.is_some() {
         bail!("advise measures final values, which an early trigger does not change: drop --early");
     }
-    if a.engine.conventions != crate::engine::conventions::Conventions::Beam {
+    let conventions = a.engine.conventions;
+    if conventions.uses_stream_time() {
         bail!(
-            "advise's statistics count drops by Beam Java's rule: --conventions {} is for {}",
-            a.engine.conventions,
-            if a.engine.conventions.uses_stream_time() {
-                "run and script"
-            } else {
-                "run, frontier and the UI"
-            }
+            "advise sweeps a watermark's lag, and Kafka Streams has no watermark: its one dial \
+             is the grace. Compare graces with `twoclocks run --conventions kafka-streams \
+             --grace G`"
+        );
+    }
+    if a.stats.is_some() && conventions != crate::engine::conventions::Conventions::Beam {
+        bail!(
+            "--stats: slack statistics count drops by Beam Java's rule; advise under \
+             --conventions {conventions} reads the log itself (--input)"
         );
     }
     let heuristic_n = match a.engine.watermark {
@@ -306,6 +312,8 @@ pub fn advise(a: &AdviseArgs, mut out: &mut dyn Write) -> Result<()> {
                 window: window.describe(),
                 target_accuracy: req.target,
                 max_delay_ms: req.max_delay,
+                conventions: (conventions != crate::engine::conventions::Conventions::Beam)
+                    .then(|| conventions.name()),
                 settings: advice
                     .kinds
                     .iter()
@@ -329,7 +337,8 @@ pub fn advise(a: &AdviseArgs, mut out: &mut dyn Write) -> Result<()> {
             writeln!(out)?;
         }
         TableOrJson::Table => {
-            table(&advice, &basis.source, &window.describe(), out)?;
+            let rules = super::run::rules_named(conventions);
+            table(&advice, &basis.source, &window.describe(), &rules, out)?;
             if let Some((_, c)) = advice.best() {
                 writeln!(
                     out,
@@ -517,11 +526,17 @@ fn setting_words(k: Kind, c: &Candidate) -> String {
     format!("{dial}, grace {}", column_secs(c.point.grace))
 }
 
-fn table(advice: &Advice, source: &str, window: &str, out: &mut dyn Write) -> Result<()> {
+fn table(
+    advice: &Advice,
+    source: &str,
+    window: &str,
+    rules: &str,
+    out: &mut dyn Write,
+) -> Result<()> {
     let req = &advice.request;
     writeln!(
         out,
-        "advice for {window} windows over {source}: target {}% accuracy, emit delay at most {}",
+        "advice for {window} windows over {source}: target {}% accuracy, emit delay at most {}{rules}",
         req.target,
         column_secs(req.max_delay)
     )?;
