@@ -5,7 +5,7 @@
 //! Every wait polls the screen with a generous deadline, so a loaded machine only makes it
 //! slower, not flaky.
 
-use crate::pty_common::ui;
+use crate::pty_common::{ui, ui_in};
 
 /// The number after "✕ dropped" in the counters panel.
 fn dropped(screen: &str) -> Option<u64> {
@@ -55,6 +55,41 @@ fn job_mode_crash_says_what_happened_at_80x24() {
     s.press(b"c");
     let t = s.wait_for("the crash report", |t| t.contains("crashed at"));
     assert!(t.contains("Sinks"), "{t}");
+    s.press(b"q");
+    s.expect_clean_exit();
+}
+
+#[test]
+fn a_script_steps_on_and_back_in_the_terminal_and_quits_clean() {
+    let mut s = ui_in(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")),
+        (80, 24),
+        &[
+            "script",
+            "tests/transcripts/conventions/flink.yaml",
+            "--conventions",
+            "flink",
+            "--name",
+            "late_event_bridges_sessions",
+            "--ui",
+        ],
+    );
+    s.wait_for("the player", |t| {
+        t.contains("Transcript") && t.contains("step 0 of 6")
+    });
+    for _ in 0..5 {
+        s.press(b"\x1b[C"); // →
+    }
+    let t = s.wait_for("the late pane", |t| t.contains("step 5 of 6"));
+    assert!(t.contains("LATE     window [8, 24]"), "{t}");
+    s.press(b"R"); // Kafka Streams' rules next: the same step, their drop rule.
+    s.wait_for("Kafka Streams' rules", |t| {
+        t.contains("Kafka Streams rules")
+    });
+    s.press(b"\x1b[D"); // ←
+    s.wait_for("a step back", |t| t.contains("step 4 of 6"));
+    s.press(b"?");
+    s.wait_for("the keys", |t| t.contains("any key closes"));
     s.press(b"q");
     s.expect_clean_exit();
 }

@@ -25,6 +25,7 @@ mod tour;
 mod tour_files;
 mod tour_predict;
 mod tour_screens;
+mod transcript_player;
 mod tui_advised;
 mod tui_layout;
 mod tui_overlays;

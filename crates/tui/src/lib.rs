@@ -3,7 +3,8 @@
 //! state and the pure update, `dials` the dials' ranges and steps, `keymap` the one table of
 //! keys, `geometry` where everything is on screen (for drawing and for clicks alike), `view`
 //! one module per panel (it reads `app`; `app` never reads it), `terminal` the raw-mode
-//! lifecycle, and [`run`] the tokio loop:
+//! lifecycle, `transcript` the player of scripted streams (`script FILE --ui`), and [`run`]
+//! the tokio loop:
 //! `select!` over terminal input, a simulation tick that runs only while the simulation does
 //! (its real time kept by [`PlayClock`], which never counts time held or spent on other
 //! messages), engine work finished off the UI task, and the expiry of a status message; a
@@ -24,6 +25,7 @@ pub mod scenario;
 pub mod terminal;
 pub mod theme;
 pub mod tour;
+pub mod transcript;
 pub mod view;
 
 use std::time::{Duration, Instant};

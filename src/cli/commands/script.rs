@@ -30,8 +30,15 @@ pub struct ScriptArgs {
     #[arg(long, value_name = "NAME")]
     pub name: Option<String>,
     /// table (each step, each pane) or json.
-    #[arg(long, value_enum, default_value = "table")]
+    #[arg(long, value_enum, default_value = "table", conflicts_with = "ui")]
     pub format: TableOrJson,
+    /// Open the script in the terminal, one step per key (→ on, ← back, n/p another script,
+    /// R another engine's rules, ? every key): the first script, or the one --name gives.
+    #[arg(long)]
+    pub ui: bool,
+    /// With --ui: colours, dark, light (for projectors) or mono. NO_COLOR selects mono.
+    #[arg(long, value_enum, requires = "ui")]
+    pub theme: Option<crate::tui::theme::ThemeName>,
 }
 
 /// Scripts that did not pass: exit status 1, not 2 (the input was read; the check failed).
@@ -70,6 +77,39 @@ pub fn script(a: &ScriptArgs, out: &mut dyn std::io::Write) -> Result<()> {
             crate::io::quote::quoted(a.name.as_deref().unwrap_or_default()),
             names.join(", ")
         );
+    }
+    if a.ui {
+        let index = a
+            .name
+            .as_deref()
+            .and_then(|n| file.scripts.iter().position(|s| s.name == n))
+            .unwrap_or(0);
+        if a.conventions.uses_stream_time() {
+            if let Some(s) = file.scripts.get(index) {
+                if s.trigger.kafka_streams_emit().is_none() {
+                    anyhow::bail!(
+                        "{shown}: script {} (line {}) has trigger {}, and Kafka Streams has no \
+                         triggers: open it under another engine's rules",
+                        s.name,
+                        s.line,
+                        s.trigger
+                    );
+                }
+            }
+        }
+        if !std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+            anyhow::bail!("--ui needs a terminal: standard output is not one");
+        }
+        let theme =
+            crate::tui::theme::Theme::resolve(a.theme, std::env::var("NO_COLOR").ok().as_deref());
+        let player = crate::tui::transcript::Player::new(
+            shown,
+            file.scripts.clone(),
+            index,
+            a.conventions,
+            theme,
+        )?;
+        return crate::tui::transcript::run(player);
     }
     if a.conventions.uses_stream_time() {
         if let Some(s) = scripts
@@ -152,26 +192,6 @@ fn why(s: &Script, r: &Run) -> String {
     }
 }
 
-fn pane_line(p: &ScriptPane) -> String {
-    let mut s = format!(
-        "{:<7}  window [{}, {}]  values {}  timestamp {}  index {}  nonspeculative {}",
-        p.info.timing.label(),
-        p.window.start_ms(),
-        max_timestamp(p.window),
-        crate::engine::script::list(&p.values),
-        p.timestamp,
-        p.info.index,
-        p.info.nonspeculative_index
-    );
-    if p.info.is_first {
-        s.push_str("  first");
-    }
-    if p.info.is_last {
-        s.push_str("  final");
-    }
-    s
-}
-
 fn table(s: &Script, r: &Run, c: Conventions) -> String {
     let mut t = String::new();
     let _ = writeln!(t, "{} (line {}): {}", s.name, s.line, s.strategy());
@@ -188,7 +208,7 @@ fn table(s: &Script, r: &Run, c: Conventions) -> String {
         }
         let _ = writeln!(t);
         for p in &step.panes {
-            let _ = writeln!(t, "             {}", pane_line(p));
+            let _ = writeln!(t, "             {}", p.summary());
         }
         for (e, w) in &step.dropped {
             let _ = writeln!(

@@ -115,6 +115,30 @@ impl fmt::Display for ScriptPane {
     }
 }
 
+impl ScriptPane {
+    /// The pane on one line, as `twoclocks script` prints it and the player shows it:
+    /// `ON_TIME  window [0, 9]  values [1, 3]  timestamp 9  index 0  nonspeculative 0  first`.
+    pub fn summary(&self) -> String {
+        let mut s = format!(
+            "{:<7}  window [{}, {}]  values {}  timestamp {}  index {}  nonspeculative {}",
+            self.info.timing.label(),
+            self.window.start_ms(),
+            max_timestamp(self.window),
+            list(&self.values),
+            self.timestamp,
+            self.info.index,
+            self.info.nonspeculative_index
+        );
+        if self.info.is_first {
+            s.push_str("  first");
+        }
+        if self.info.is_last {
+            s.push_str("  final");
+        }
+        s
+    }
+}
+
 /// Whether `pane` matches `expected` on every field `expected` gives.
 pub fn matches(pane: &ScriptPane, e: &Expected) -> bool {
     e.window
@@ -138,7 +162,7 @@ fn panes_list(panes: &[ScriptPane]) -> String {
 
 /// Carries out one step on `driver`: what it emitted and dropped, and the watermark after it.
 /// An `expect` emits nothing; [`run`] matches its panes.
-fn perform(driver: &mut Driver, step: &Step) -> StepRun {
+pub(super) fn perform(driver: &mut Driver, step: &Step) -> StepRun {
     let (panes, dropped) = match &step.action {
         Action::Input(ts) => driver.input(ts),
         Action::Watermark(t) => (driver.advance_watermark(*t), Vec::new()),

@@ -168,6 +168,31 @@ impl Driver {
         self.watermark
     }
 
+    /// The processing-time clock now.
+    pub fn clock(&self) -> i64 {
+        self.clock
+    }
+
+    /// Each window with state now, in the order it was opened: the elements its state holds
+    /// (a discarding pane empties it), the panes it has emitted since it was last merged, and
+    /// whether its trigger has finished (it takes no more data).
+    pub fn contents(&self) -> Vec<(WindowId, Vec<i64>, i64, bool)> {
+        self.known
+            .iter()
+            .map(|(w, ids)| {
+                let cells = || ids.iter().filter_map(|id| self.cells.get(id));
+                let mut held: Vec<i64> = cells().flat_map(|c| c.elements.iter().copied()).collect();
+                held.sort_unstable();
+                (
+                    *w,
+                    held,
+                    cells().map(|c| c.index).sum(),
+                    self.tombstoned(ids),
+                )
+            })
+            .collect()
+    }
+
     /// The windows with state now, in the order they were opened, and whether each is
     /// closed (its trigger finished).
     pub fn windows(&self) -> Vec<(WindowId, bool)> {

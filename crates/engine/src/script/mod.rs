@@ -11,11 +11,13 @@
 
 mod check;
 mod driver;
+mod playback;
 
 use std::fmt;
 
 pub use check::{Outcome, Run, StepRun, Verdict};
 pub use driver::{Driver, ScriptPane, END_OF_TIME, GLOBAL};
+pub use playback::{Frame, Playback, StepCheck, WindowStanding, WindowView};
 
 use super::conventions::Conventions;
 use super::trigger::{Accumulation, TimestampCombiner, Trigger};
