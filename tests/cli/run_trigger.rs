@@ -245,6 +245,16 @@ fn kafka_streams_is_refused_where_it_has_no_meaning() {
             &["--conventions", "kafka-streams"],
             "the UI draws a watermark",
         ),
+        (
+            &[
+                "run",
+                "--conventions",
+                "kafka-streams",
+                "--parallelism",
+                "2",
+            ],
+            "runs the single processor",
+        ),
     ] {
         let err = refused(args);
         assert!(err.contains(says), "{args:?}: {err}");

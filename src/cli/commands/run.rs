@@ -198,6 +198,13 @@ pub fn run(a: &RunArgs, out: &mut dyn Write) -> Result<()> {
         Some(job) => a.pipeline.over(&job),
         None => a.pipeline.clone(),
     };
+    if pipeline.given() && a.engine.conventions.uses_stream_time() {
+        anyhow::bail!(
+            "--conventions kafka-streams runs the single processor: a job's operator takes the \
+             least of its inputs' watermarks, and Kafka Streams' stream time is not a watermark. \
+             Drop the job's flags"
+        );
+    }
     let (stream, mut spool, cfg, read) = load(a, pipeline.given())?;
     // A spooled log's oracle is counted as it is replayed.
     let mut truth = match spool {

@@ -629,9 +629,12 @@ impl Processor {
         out: &mut Output,
     ) {
         let bounds = self.bounds(window);
+        let final_panes = self.cfg.conventions.closes_with_final_pane();
         for (key, mut c) in w.cells.into_cells() {
             self.open_cells -= 1;
-            self.final_pane(CellId { window, key }, bounds, &mut c, proc_time, wm, out);
+            if final_panes {
+                self.final_pane(CellId { window, key }, bounds, &mut c, proc_time, wm, out);
+            }
             out.finals.push(FinalValue {
                 cell: CellId { window, key },
                 value: c.value,
@@ -644,6 +647,8 @@ impl Processor {
     /// The pane a cell emits as its window closes, under rules whose windows emit once, at
     /// their close (Kafka Streams' `onWindowClose`): ON_TIME, its one non-speculative pane,
     /// with everything the cell kept. Under other rules, nothing.
+    #[cold]
+    #[inline(never)]
     fn final_pane(
         &mut self,
         cell: CellId,

@@ -279,8 +279,10 @@ impl Processor {
     fn close_session(&mut self, cell: CellId, proc_time: f64, wm: f64, out: &mut Output) {
         if let Some(mut c) = self.sessions.remove(cell) {
             self.open_cells -= 1;
-            let bounds = (cell.window.start(), cell.window.end());
-            self.final_pane(cell, bounds, &mut c, proc_time, wm, out);
+            if self.cfg.conventions.closes_with_final_pane() {
+                let bounds = (cell.window.start(), cell.window.end());
+                self.final_pane(cell, bounds, &mut c, proc_time, wm, out);
+            }
             out.finals.push(FinalValue {
                 cell,
                 value: c.value,
