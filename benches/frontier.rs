@@ -1,7 +1,7 @@
 //! Frontier speed: a 25 × 25 lag × grace sweep over one million events against one engine run
 //! over the same events, side by side, for the fixed and the bounded watermark, on a stream
 //! of few cells (600 s, 4 keys: 40 cells of 25 000 events) and one of many (30 000 s, 16 keys:
-//! 8 000 cells of 125 events).
+//! 8 000 cells of 125 events); and on the second, 5 s and 30 s session windows.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
@@ -51,6 +51,25 @@ fn frontier(c: &mut Criterion) {
         }
         g.finish();
     }
+    let stream = million(30_000_000.0, "abcdefghijklmnop");
+    let mut g = c.benchmark_group("1m sessions");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(stream.len() as u64));
+    for gap in [5_000, 30_000] {
+        let cfg = EngineConfig {
+            window: twoclocks::engine::WindowFn::session(gap).expect("a gap"),
+            watermark: WatermarkKind::Fixed { lag: 20_000.0 },
+            ..EngineConfig::fixed(0.0, 0.0)
+        };
+        let name = format!("gap {}s", gap / 1_000);
+        g.bench_with_input(BenchmarkId::new("one run", &name), &cfg, |b, cfg| {
+            b.iter(|| run(black_box(&stream), *cfg, false).counters.dropped)
+        });
+        g.bench_with_input(BenchmarkId::new("sweep 25x25", &name), &cfg, |b, cfg| {
+            b.iter(|| sweep(black_box(&stream), *cfg, &dials, &dials).len())
+        });
+    }
+    g.finish();
 }
 
 criterion_group!(benches, frontier);

@@ -6,6 +6,7 @@
 
 mod runs;
 mod search;
+mod sessions;
 pub mod slack;
 
 use std::collections::BTreeMap;
@@ -129,10 +130,13 @@ pub struct FrontierPoint {
 /// the engine (`search`): a cell's final value is its true count less the events dropped
 /// from it, and whether an arrival is dropped is monotone in the watermark at its arrival, the
 /// lag and the grace, so each cell's arrivals are gathered once and every (lag, grace) is
-/// counted by search. Sessions (their spans depend on which events were kept) and TTL state
-/// (a key expires by its kept events) take the engine's path (`runs`): one run per distinct
-/// sequence of past-grace decisions, or per setting under an event-time TTL. The work is
-/// shared out over the machine's cores; the answer depends on neither that nor the path taken.
+/// counted by search. Sessions under Beam Java's rules are answered by search too
+/// (`sessions`): a true session is right unless one of its events is dropped or a part of it
+/// is finalised before an event that would merge with it comes, and each of these is the drop
+/// rule on one (end, clock) pair. TTL state (a key expires by its kept events), and sessions
+/// under other rules, take the engine's path (`runs`): one run per distinct sequence of
+/// past-grace decisions, or per setting under an event-time TTL. The work is shared out over
+/// the machine's cores; the answer depends on neither that nor the path taken.
 pub fn sweep(
     stream: &Stream,
     base: EngineConfig,
@@ -140,6 +144,7 @@ pub fn sweep(
     graces: &[f64],
 ) -> Vec<FrontierPoint> {
     search::sweep(stream, base, lags, graces)
+        .or_else(|| sessions::sweep(stream, base, lags, graces))
         .unwrap_or_else(|| runs::sweep(stream, base, lags, graces))
 }
 

@@ -1,0 +1,328 @@
+//! The frontier by search for session windows, under Beam Java's rules, without running the
+//! engine once per setting.
+//!
+//! An event's fate is decided on its own proto-window (`[⌊t⌋, ⌊t⌋ + gap)`), by the same rule as
+//! any window's: dropped when its end ≤ W − G, W the watermark after it. What a setting makes
+//! of a true session (one of the oracle's) then depends on two things only:
+//! - which of its events are dropped: the final values miss exactly those, as every kept
+//!   event ends in a session inside its true one;
+//! - whether a part of it was finalised too early. The processor finalises an open session
+//!   once its end ≤ W − G (the drop rule again). An event of the true session that arrives
+//!   later and would merge with that part starts a session of its own instead, and the true
+//!   session is split, though no event was lost.
+//!
+//! Play a true session's events alone, in arrival order, with none dropped: before each
+//! event, the parts it merges with are known, and so is the smallest end among them. That
+//! part is finalised before the event comes iff its end ≤ W' − G, W' the watermark after the
+//! arrival before it (the watermark never falls, and a part finalised earlier would have
+//! been caught at an earlier event). So each true session is a list of checks, (end,
+//! watermark clock) pairs: one per event (its drop) and one per event that merges with
+//! earlier parts (a premature finalisation). At a setting the session is right iff no check
+//! holds, and it lost as many events as its events' own checks that hold. Every check is
+//! the drop rule, monotone in the lag and in the grace, so the graces at which one holds are
+//! a prefix, found by search, for each lag.
+//!
+//! The watermark at a lag is its clock (the watermark with a lag of 0) less the lag, exactly
+//! so in floating point (`search`'s argument). `tests/engine/engine_properties.rs` checks
+//! every point against one engine run.
+
+use super::{FrontierPoint, Score};
+use crate::lateness::Fate;
+use crate::processor::EngineConfig;
+use crate::stream::Stream;
+use crate::watermark::Watermark;
+use crate::window::WindowId;
+
+/// [`super::sweep`] for sessions by search; `None` where it does not apply: windows that do
+/// not merge, rules other than Beam Java's, a lag that is not finite (for a kind with a lag)
+/// or a grace that is NaN.
+pub(super) fn sweep(
+    stream: &Stream,
+    base: EngineConfig,
+    lags: &[f64],
+    graces: &[f64],
+) -> Option<Vec<FrontierPoint>> {
+    let lagged = base.watermark.lag().is_some();
+    if !base.window.is_merging()
+        || base.conventions != crate::conventions::Conventions::Beam
+        || (lagged && lags.iter().any(|l| !l.is_finite()))
+        || graces.iter().any(|g| g.is_nan())
+    {
+        return None;
+    }
+    let checks = Checks::gather(stream, base);
+    let (graces_up, grace_rank) = ascending(graces);
+    let (lags_up, lag_rank) = if lagged {
+        ascending(lags)
+    } else {
+        (vec![0.0], vec![0; lags.len()])
+    };
+    let tallies = tally_all(&checks, &lags_up, &graces_up);
+    let total = stream.len() as u64;
+    Some(
+        lags.iter()
+            .zip(&lag_rank)
+            .flat_map(|(&lag, &l)| {
+                let row = &tallies[l * graces.len()..];
+                graces.iter().zip(&grace_rank).map(move |(&grace, &g)| {
+                    let t = row[g];
+                    FrontierPoint {
+                        lag,
+                        grace,
+                        emit_delay: lag + grace,
+                        dropped: t.dropped,
+                        score: Score {
+                            wrong_windows: t.wrong_windows,
+                            events_lost: t.dropped as i64,
+                            max_error: t.max_error as i64,
+                            truth_total: total,
+                        },
+                    }
+                })
+            })
+            .collect(),
+    )
+}
+
+/// The values ascending (none is NaN), and the place of each given value among them.
+fn ascending(values: &[f64]) -> (Vec<f64>, Vec<usize>) {
+    let mut order: Vec<usize> = (0..values.len()).collect();
+    order.sort_by(|&a, &b| values[a].total_cmp(&values[b]));
+    let mut rank = vec![0; values.len()];
+    for (r, &i) in order.iter().enumerate() {
+        rank[i] = r;
+    }
+    (order.iter().map(|&i| values[i]).collect(), rank)
+}
+
+/// A check: a window end and the watermark's clock it is compared with.
+#[derive(Debug, Clone, Copy)]
+struct Check {
+    end: f64,
+    clock: f64,
+}
+
+/// Every true session's checks.
+struct Checks {
+    /// Per true session, where its checks start in `own` and in `early`.
+    sessions: Vec<(u32, u32)>,
+    /// Each event's own drop check, grouped by true session.
+    own: Vec<Check>,
+    /// Each premature finalisation check, grouped by true session.
+    early: Vec<Check>,
+}
+
+impl Checks {
+    /// The checks of every true session of `stream` under `base`'s session windows, the
+    /// clock being `base`'s watermark with a lag of 0.
+    fn gather(stream: &Stream, base: EngineConfig) -> Checks {
+        let n = stream.len();
+        let mut wm = Watermark::new(base.watermark.with_lag(0.0), stream.max_delay());
+        let mut clock = Vec::with_capacity(n);
+        let mut protos = Vec::with_capacity(n);
+        for e in &stream.events {
+            clock.push(wm.observe(e));
+            let proto = base
+                .window
+                .assign(e.event_time)
+                .next()
+                .unwrap_or(WindowId::MIN);
+            protos.push(proto);
+        }
+        // The true sessions, as the oracle merges them: per key, proto-windows by start,
+        // each merged into the span before it while they overlap.
+        // Sorted as plain tuples, kept together in memory (a proto-window's end follows from
+        // its start).
+        let mut order: Vec<(u32, i64, u32)> = stream
+            .events
+            .iter()
+            .zip(&protos)
+            .enumerate()
+            .map(|(i, (e, p))| (e.key, p.start_ms(), i as u32))
+            .collect();
+        order.sort_unstable();
+        let mut session_of = vec![0u32; n];
+        let mut sessions = 0u32;
+        let mut span: Option<(u32, WindowId)> = None;
+        for &(_, _, i) in &order {
+            let (key, proto) = (stream.events[i as usize].key, protos[i as usize]);
+            span = match span {
+                Some((k, s)) if k == key && s.overlaps(proto) => Some((k, s.cover(proto))),
+                _ => {
+                    sessions += 1;
+                    Some((key, proto))
+                }
+            };
+            session_of[i as usize] = sessions - 1;
+        }
+        // Each true session's events in arrival order (a counting sort).
+        let mut start = vec![0u32; sessions as usize + 1];
+        for &s in &session_of {
+            start[s as usize + 1] += 1;
+        }
+        for s in 0..sessions as usize {
+            start[s + 1] += start[s];
+        }
+        let mut fill = start.clone();
+        let mut by_session = vec![0u32; n];
+        for (i, &s) in session_of.iter().enumerate() {
+            by_session[fill[s as usize] as usize] = i as u32;
+            fill[s as usize] += 1;
+        }
+        // Each session played alone with nothing dropped: its parts, disjoint, by start.
+        let mut own = Vec::with_capacity(n);
+        let mut early = Vec::new();
+        let mut ranges = Vec::with_capacity(sessions as usize + 1);
+        let mut parts: Vec<WindowId> = Vec::new();
+        for s in 0..sessions as usize {
+            ranges.push((own.len() as u32, early.len() as u32));
+            parts.clear();
+            for &i in &by_session[start[s] as usize..start[s + 1] as usize] {
+                let i = i as usize;
+                let proto = protos[i];
+                own.push(Check {
+                    end: proto.end(),
+                    clock: clock[i],
+                });
+                // The parts it overlaps are the run just before the first part starting at
+                // or after its end.
+                let to = parts.partition_point(|p| p.start_ms() < proto.end_ms());
+                let from = parts[..to]
+                    .iter()
+                    .rposition(|p| !p.overlaps(proto))
+                    .map_or(0, |k| k + 1);
+                if from < to {
+                    let first = parts[from..to]
+                        .iter()
+                        .map(|p| p.end())
+                        .fold(f64::INFINITY, f64::min);
+                    early.push(Check {
+                        end: first,
+                        clock: if i == 0 {
+                            f64::NEG_INFINITY
+                        } else {
+                            clock[i - 1]
+                        },
+                    });
+                }
+                let merged = parts[from..to].iter().fold(proto, |m, p| m.cover(*p));
+                parts.splice(from..to, [merged]);
+            }
+        }
+        ranges.push((own.len() as u32, early.len() as u32));
+        Checks {
+            sessions: ranges,
+            own,
+            early,
+        }
+    }
+
+    /// How many true sessions there are.
+    fn len(&self) -> usize {
+        self.sessions.len() - 1
+    }
+
+    /// What each (lag, grace) does to true sessions `range`, lag-major, lags and graces
+    /// ascending.
+    fn tally(&self, range: std::ops::Range<usize>, lags: &[f64], graces: &[f64]) -> Vec<Tally> {
+        let width = graces.len();
+        let mut tallies = vec![Tally::default(); lags.len() * width];
+        if width == 0 {
+            return tallies;
+        }
+        // Per grace index, how many own checks hold only up to it (exclusive): a histogram
+        // of each check's prefix length.
+        let mut ends_at = vec![0u64; width + 1];
+        for s in range {
+            let (o0, e0) = self.sessions[s];
+            let (o1, e1) = self.sessions[s + 1];
+            let own = &self.own[o0 as usize..o1 as usize];
+            let early = &self.early[e0 as usize..e1 as usize];
+            for (&lag, row) in lags.iter().zip(tallies.chunks_mut(width.max(1))) {
+                // The graces at which a check holds: a prefix of the ascending graces.
+                // Most checks hold at no grace: one comparison says so.
+                let holds = |c: &Check| {
+                    let wm = c.clock - lag;
+                    let dropped = |g: f64| Fate::decide(c.end, wm, g) == Fate::Dropped;
+                    if !dropped(graces[0]) {
+                        0
+                    } else {
+                        1 + graces[1..].partition_point(|&g| dropped(g))
+                    }
+                };
+                ends_at.fill(0);
+                let mut wrong_until = 0;
+                for c in own {
+                    let k = holds(c);
+                    ends_at[k] += 1;
+                    wrong_until = wrong_until.max(k);
+                }
+                if wrong_until < width {
+                    for c in early {
+                        wrong_until = wrong_until.max(holds(c));
+                        if wrong_until == width {
+                            break;
+                        }
+                    }
+                }
+                if wrong_until == 0 {
+                    // A larger lag holds no more checks: nothing more for this session.
+                    break;
+                }
+                // Own checks holding at grace g: those whose prefix reaches past g.
+                let mut holding: u64 = ends_at[1..].iter().sum();
+                for (g, t) in row.iter_mut().enumerate().take(wrong_until) {
+                    t.dropped += holding;
+                    t.wrong_windows += 1;
+                    t.max_error = t.max_error.max(holding);
+                    holding -= ends_at[g + 1];
+                }
+            }
+        }
+        tallies
+    }
+}
+
+/// What one setting does, over every true session.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Tally {
+    /// Events dropped: what the final values miss.
+    dropped: u64,
+    /// True sessions not reproduced exactly.
+    wrong_windows: usize,
+    /// The most events one true session lost.
+    max_error: u64,
+}
+
+/// [`Checks::tally`] over every true session, shared out over the machine's cores and added
+/// up (sums and maxima: the answer does not depend on the sharing).
+fn tally_all(checks: &Checks, lags: &[f64], graces: &[f64]) -> Vec<Tally> {
+    let n = checks.len();
+    let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
+    if threads <= 1 || n * lags.len() < 4_096 {
+        return checks.tally(0..n, lags, graces);
+    }
+    let chunk = n.div_ceil(threads);
+    let parts: Vec<Vec<Tally>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..n)
+            .step_by(chunk)
+            .map(|from| {
+                let to = (from + chunk).min(n);
+                scope.spawn(move || checks.tally(from..to, lags, graces))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a tally does not panic"))
+            .collect()
+    });
+    let mut total = vec![Tally::default(); lags.len() * graces.len()];
+    for part in parts {
+        for (t, p) in total.iter_mut().zip(part) {
+            t.dropped += p.dropped;
+            t.wrong_windows += p.wrong_windows;
+            t.max_error = t.max_error.max(p.max_error);
+        }
+    }
+    total
+}
