@@ -4,7 +4,9 @@
 //! frontier's [`sweep`].
 
 use super::frontier::slack::{self, Clocked, SlackStats};
-use super::frontier::{point, sweep, FrontierPoint, Policy, POLICIES};
+use super::frontier::{
+    point, sweep, sweep_clocked, watermark_clock, FrontierPoint, Policy, POLICIES,
+};
 use super::processor::{EngineConfig, Output, Processor};
 use super::stream::Stream;
 use super::watermark::{Watermark, WatermarkKind};
@@ -121,6 +123,23 @@ pub fn choose(
     target: f64,
     mut state: impl FnMut(usize) -> usize,
 ) -> Option<Choice> {
+    let (meets, tied) = tied(points, target)?;
+    // A lone setting is taken without asking its state (a run).
+    let pick = match tied[..] {
+        [only] => only,
+        _ => tied.into_iter().min_by_key(|&i| (state(i), i))?,
+    };
+    Some(if meets {
+        Choice::Meets(pick)
+    } else {
+        Choice::Closest(pick)
+    })
+}
+
+/// The settings [`choose`] picks among by their state: the least emit delay among those
+/// meeting `target` (`true`), or else the most accurate with the least emit delay
+/// (`false`). `None` when there are no points.
+pub fn tied(points: &[FrontierPoint], target: f64) -> Option<(bool, Vec<usize>)> {
     let meets: Vec<usize> = (0..points.len())
         .filter(|&i| points[i].score.accuracy() >= target)
         .collect();
@@ -137,20 +156,14 @@ pub fn choose(
             .filter(|&i| order(key(i), best).is_eq())
             .collect()
     };
-    // A lone setting is taken without asking its state (a run).
-    let least_state = |among: Vec<usize>, state: &mut dyn FnMut(usize) -> usize| match among[..] {
-        [only] => Some(only),
-        _ => among.into_iter().min_by_key(|&i| (state(i), i)),
-    };
     if !meets.is_empty() {
-        let t = tied(&meets, &|i| (points[i].emit_delay, 0.0));
-        return least_state(t, &mut state).map(Choice::Meets);
+        return Some((true, tied(&meets, &|i| (points[i].emit_delay, 0.0))));
     }
     let all: Vec<usize> = (0..points.len()).collect();
     let t = tied(&all, &|i| {
         (-points[i].score.accuracy(), points[i].emit_delay)
     });
-    least_state(t, &mut state).map(Choice::Closest)
+    (!t.is_empty()).then_some((false, t))
 }
 
 /// Chooses among a frontier's points (swept with `base`'s window and watermark family): the
@@ -249,9 +262,15 @@ impl Advice {
 /// empty stream).
 pub fn mean_lag(stream: &Stream, kind: WatermarkKind) -> f64 {
     let mut wm = Watermark::new(kind, stream.max_delay());
+    let clock: Vec<f64> = stream.events.iter().map(|e| wm.observe(e)).collect();
+    mean_lag_of(stream, &clock)
+}
+
+/// [`mean_lag`] from the watermark after each event.
+fn mean_lag_of(stream: &Stream, clock: &[f64]) -> f64 {
     let mut sum = 0.0;
-    for e in &stream.events {
-        sum += e.proc_time - wm.observe(e);
+    for (e, wm) in stream.events.iter().zip(clock) {
+        sum += e.proc_time - wm;
     }
     if stream.events.is_empty() {
         0.0
@@ -297,9 +316,11 @@ pub fn candidates(
                     q,
                     n: req.heuristic_n,
                 };
-                let lag = mean_lag(stream, watermark);
+                // Its clock once, for both its mean lag and its sweep.
                 let base = EngineConfig { watermark, ..base };
-                sweep(stream, base, &[0.0], &steps)
+                let clock = watermark_clock(stream, base);
+                let lag = mean_lag_of(stream, &clock);
+                sweep_clocked(stream, base, Some(&clock), &[0.0], &steps)
                     .into_iter()
                     .map(move |p| Candidate {
                         watermark,
@@ -316,16 +337,41 @@ pub fn candidates(
 }
 
 /// Advises from already scored candidates: the Pareto set and the choice, with `state` giving
-/// a candidate's cost (asked of ties and of the one chosen).
+/// a candidate's cost (asked of ties and of the one chosen; the ties' costs, each a run, are
+/// measured side by side on the machine's cores).
 pub fn advise_kind(
     kind: Kind,
     candidates: Vec<Candidate>,
     target: f64,
-    mut state: impl FnMut(&Candidate) -> StateCost,
+    state: impl Fn(&Candidate) -> StateCost + Sync,
 ) -> KindAdvice {
     let points: Vec<FrontierPoint> = candidates.iter().map(|c| c.point).collect();
     let pareto = pareto(&points);
     let mut costs: Vec<Option<StateCost>> = vec![None; candidates.len()];
+    if let Some((_, ties)) = tied(&points, target).filter(|(_, t)| t.len() > 1) {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let chunk = ties.len().div_ceil(threads.max(1));
+        let measured: Vec<(usize, StateCost)> = std::thread::scope(|scope| {
+            let handles: Vec<_> = ties
+                .chunks(chunk)
+                .map(|part| {
+                    let (state, candidates) = (&state, &candidates);
+                    scope.spawn(move || {
+                        part.iter()
+                            .map(|&i| (i, state(&candidates[i])))
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().expect("a state run does not panic"))
+                .collect()
+        });
+        for (i, c) in measured {
+            costs[i] = Some(c);
+        }
+    }
     let mut cost = |i: usize| *costs[i].get_or_insert_with(|| state(&candidates[i]));
     let choice = choose(&points, target, |i| cost(i).peak_state_bytes);
     let state = choice.map(|c| cost(c.index()));

@@ -143,9 +143,28 @@ pub fn sweep(
     lags: &[f64],
     graces: &[f64],
 ) -> Vec<FrontierPoint> {
-    search::sweep(stream, base, lags, graces)
-        .or_else(|| sessions::sweep(stream, base, lags, graces))
+    sweep_clocked(stream, base, None, lags, graces)
+}
+
+/// [`sweep`], given the watermark's clock ([`watermark_clock`] of `base`) when it is at hand:
+/// a heuristic watermark's is worth computing once for both its mean lag and its sweep.
+pub fn sweep_clocked(
+    stream: &Stream,
+    base: EngineConfig,
+    clock: Option<&[f64]>,
+    lags: &[f64],
+    graces: &[f64],
+) -> Vec<FrontierPoint> {
+    search::sweep(stream, base, clock, lags, graces)
+        .or_else(|| sessions::sweep(stream, base, clock, lags, graces))
         .unwrap_or_else(|| runs::sweep(stream, base, lags, graces))
+}
+
+/// The watermark's clock after each event: `base`'s watermark kind with a lag of 0, which
+/// the watermark at any lag is, less the lag.
+pub fn watermark_clock(stream: &Stream, base: EngineConfig) -> Vec<f64> {
+    let mut wm = crate::watermark::Watermark::new(base.watermark.with_lag(0.0), stream.max_delay());
+    stream.events.iter().map(|e| wm.observe(e)).collect()
 }
 
 /// One (lag, grace) run, scored.

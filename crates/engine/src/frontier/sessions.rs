@@ -30,7 +30,6 @@ use super::{FrontierPoint, Score};
 use crate::lateness::Fate;
 use crate::processor::EngineConfig;
 use crate::stream::Stream;
-use crate::watermark::Watermark;
 use crate::window::WindowId;
 
 /// [`super::sweep`] for sessions by search; `None` where it does not apply: windows that do
@@ -39,6 +38,7 @@ use crate::window::WindowId;
 pub(super) fn sweep(
     stream: &Stream,
     base: EngineConfig,
+    clock: Option<&[f64]>,
     lags: &[f64],
     graces: &[f64],
 ) -> Option<Vec<FrontierPoint>> {
@@ -50,7 +50,15 @@ pub(super) fn sweep(
     {
         return None;
     }
-    let checks = Checks::gather(stream, base);
+    let owned;
+    let clock = match clock {
+        Some(c) => c,
+        None => {
+            owned = super::watermark_clock(stream, base);
+            &owned
+        }
+    };
+    let checks = Checks::gather(stream, base, clock);
     let (graces_up, grace_rank) = ascending(graces);
     let (lags_up, lag_rank) = if lagged {
         ascending(lags)
@@ -115,13 +123,10 @@ struct Checks {
 impl Checks {
     /// The checks of every true session of `stream` under `base`'s session windows, the
     /// clock being `base`'s watermark with a lag of 0.
-    fn gather(stream: &Stream, base: EngineConfig) -> Checks {
+    fn gather(stream: &Stream, base: EngineConfig, clock: &[f64]) -> Checks {
         let n = stream.len();
-        let mut wm = Watermark::new(base.watermark.with_lag(0.0), stream.max_delay());
-        let mut clock = Vec::with_capacity(n);
         let mut protos = Vec::with_capacity(n);
         for e in &stream.events {
-            clock.push(wm.observe(e));
             let proto = base
                 .window
                 .assign(e.event_time)
