@@ -23,6 +23,7 @@ use super::{FrontierPoint, Score};
 use crate::lateness::Fate;
 use crate::processor::EngineConfig;
 use crate::stream::Stream;
+use crate::watermark::Watermark;
 use crate::window::{CellId, WindowId};
 
 /// [`super::sweep`] by search; `None` where the search does not apply, and the engine must
@@ -45,14 +46,6 @@ pub(super) fn sweep(
     {
         return None;
     }
-    let owned;
-    let clock = match clock {
-        Some(c) => c,
-        None => {
-            owned = super::watermark_clock(stream, base);
-            &owned
-        }
-    };
     let arrivals = Arrivals::gather(stream, base, clock);
     Some(sweep_arrivals(&arrivals, lagged, lags, graces))
 }
@@ -140,14 +133,31 @@ impl Arrivals {
     /// at its arrival in each: the watermark of `base`'s kind with a lag of 0. Cells are
     /// numbered in order of first arrival; an event usually lands in the window its key's
     /// previous event did, which is checked before the map.
-    fn gather(stream: &Stream, base: EngineConfig, at: &[f64]) -> Arrivals {
+    fn gather(stream: &Stream, base: EngineConfig, given: Option<&[f64]>) -> Arrivals {
+        // The clock as given, or run here, in the same pass (each its own loop).
+        match given {
+            Some(c) => Arrivals::gather_at(stream, base, |i, _| c[i]),
+            None => {
+                let mut wm = Watermark::new(base.watermark.with_lag(0.0), stream.max_delay());
+                Arrivals::gather_at(stream, base, |_, e| wm.observe(e))
+            }
+        }
+    }
+
+    /// [`Arrivals::gather`] with the clock at the `i`th arrival `at(i, event)`.
+    fn gather_at(
+        stream: &Stream,
+        base: EngineConfig,
+        mut at: impl FnMut(usize, &crate::stream::Event) -> f64,
+    ) -> Arrivals {
         let inv_slide = 1.0 / base.window.slide() as f64;
         let mut cells: FxHashMap<CellId, u32> = FxHashMap::default();
         let mut ends: Vec<f64> = Vec::new();
         let mut clock: Vec<Vec<f64>> = Vec::new();
         let mut recent: Vec<Option<(WindowId, u32)>> = vec![None; stream.keys.len()];
         let mut placements = 0u64;
-        for (e, &at) in stream.events.iter().zip(at) {
+        for (i, e) in stream.events.iter().enumerate() {
+            let at = at(i, e);
             for window in base.window.assign_with(e.event_time, inv_slide) {
                 let id = match recent.get(e.key as usize).copied().flatten() {
                     Some((w, id)) if w == window => id,
