@@ -20,7 +20,7 @@ use crate::cli::input::RunProgress;
 use crate::engine::conventions::Conventions;
 use crate::engine::pipeline::SinkWrite;
 use crate::engine::scenario::ScenarioName;
-use crate::engine::window::{fmt_ms, oracle_add, oracle_under, WindowFn};
+use crate::engine::window::{fmt_ms, oracle_under, WindowFn};
 use crate::engine::{
     run as run_engine, CellId, Dropped, EngineConfig, Output, Processor, Score, Stream,
 };
@@ -474,7 +474,7 @@ fn run_spooled(
     let mut p = Processor::new(cfg, spool.max_delay());
     let mut progress = RunProgress::new(spool.len());
     let mut out = Output::default();
-    let mut truth = BTreeMap::new();
+    let mut counts = crate::engine::window::OracleCounts::default();
     let mut finals = BTreeMap::new();
     let mut json = if keep {
         Some((SpooledArray::new()?, SpooledArray::new()?))
@@ -505,7 +505,7 @@ fn run_spooled(
     };
     for (i, e) in spool.events()?.enumerate() {
         let e = e?;
-        oracle_add(&mut truth, &cfg.window, &e);
+        counts.add(&cfg.window, &e);
         p.step(&e, &mut out);
         peak = peak.max(p.open_cells());
         if !(out.panes.is_empty() && out.finals.is_empty() && out.dropped.is_empty()) {
@@ -529,7 +529,7 @@ fn run_spooled(
         peak_open_cells: Some(peak),
         pipeline: None,
     };
-    Ok((answer, truth))
+    Ok((answer, counts.into_truth()))
 }
 
 /// The windows `run` lists, in order, with their true counts: the oracle's and the run's (a

@@ -487,10 +487,11 @@ pub fn oracle_under(
     windows: &WindowFn,
     conventions: Conventions,
 ) -> BTreeMap<CellId, u64> {
-    let mut truth = BTreeMap::new();
+    let mut counts = OracleCounts::default();
     for e in &stream.events {
-        oracle_add(&mut truth, windows, e);
+        counts.add(windows, e);
     }
+    let mut truth = counts.into_truth();
     if windows.is_merging() {
         truth = merge_overlapping(truth, conventions);
     }
@@ -503,6 +504,31 @@ pub fn oracle_under(
 pub fn oracle_add(truth: &mut BTreeMap<CellId, u64>, windows: &WindowFn, e: &Event) {
     for window in windows.assign(e.event_time) {
         *truth.entry(CellId { window, key: e.key }).or_insert(0) += 1;
+    }
+}
+
+/// The true counts gathered one event at a time, as [`oracle_add`] does, in a hash map (a
+/// log's cells come in no order a tree needs); ordered by cell once, at the end.
+#[derive(Debug, Clone, Default)]
+pub struct OracleCounts {
+    counts: rustc_hash::FxHashMap<CellId, u64>,
+}
+
+impl OracleCounts {
+    /// Counts one event: one in each window it is assigned to.
+    #[inline]
+    pub fn add(&mut self, windows: &WindowFn, e: &Event) {
+        for window in windows.assign(e.event_time) {
+            *self
+                .counts
+                .entry(CellId { window, key: e.key })
+                .or_insert(0) += 1;
+        }
+    }
+
+    /// The counts by cell, in the oracle's order.
+    pub fn into_truth(self) -> BTreeMap<CellId, u64> {
+        self.counts.into_iter().collect()
     }
 }
 
