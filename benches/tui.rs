@@ -197,9 +197,10 @@ fn benches(c: &mut Criterion) {
     million_benches(c);
 }
 
-/// One dial change at the end of a 1M-event input, as the user sees it: the next frame (the
-/// UI's share: the update, handing the re-run out, a redraw) and the settled frame (the
-/// re-run done as well, its result taken in and drawn), single processor and job mode.
+/// One dial change (and one `w`, the next watermark kind) at the end of a 1M-event input, as
+/// the user sees it: the next frame (the UI's share: the update, handing the re-run out, a
+/// redraw) and the settled frame (the re-run done as well, its result taken in and drawn),
+/// single processor and job mode.
 fn million_benches(c: &mut Criterion) {
     let mut g = c.benchmark_group("tui_1m");
     g.sample_size(10)
@@ -222,6 +223,18 @@ fn million_benches(c: &mut Criterion) {
                 term.draw(|f| view::render(&a, f)).expect("draw");
             })
         });
+        let mut a = base.clone();
+        g.bench_function(
+            format!("{name}_watermark_kind_to_settled_frame_120x40"),
+            |b| {
+                b.iter(|| {
+                    update(&mut a, Msg::Action(Action::CycleWatermark), Duration::ZERO);
+                    term.draw(|f| view::render(&a, f)).expect("draw");
+                    a.settle();
+                    term.draw(|f| view::render(&a, f)).expect("draw");
+                })
+            },
+        );
         let mut a = base;
         g.bench_function(format!("{name}_dial_change_to_settled_frame_120x40"), |b| {
             b.iter(|| {
