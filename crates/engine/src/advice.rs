@@ -262,12 +262,11 @@ impl Advice {
 /// empty stream).
 pub fn mean_lag(stream: &Stream, kind: WatermarkKind) -> f64 {
     let mut wm = Watermark::new(kind, stream.max_delay());
-    let clock: Vec<f64> = stream.events.iter().map(|e| wm.observe(e)).collect();
-    mean_lag_of(stream, &clock)
+    mean_lag_of(stream, stream.events.iter().map(|e| wm.observe(e)))
 }
 
 /// [`mean_lag`] from the watermark after each event.
-fn mean_lag_of(stream: &Stream, clock: &[f64]) -> f64 {
+fn mean_lag_of(stream: &Stream, clock: impl Iterator<Item = f64>) -> f64 {
     let mut sum = 0.0;
     for (e, wm) in stream.events.iter().zip(clock) {
         sum += e.proc_time - wm;
@@ -319,7 +318,7 @@ pub fn candidates(
                 // Its clock once, for both its mean lag and its sweep.
                 let base = EngineConfig { watermark, ..base };
                 let clock = watermark_clock(stream, base);
-                let lag = mean_lag_of(stream, &clock);
+                let lag = mean_lag_of(stream, clock.iter().copied());
                 sweep_clocked(stream, base, Some(&clock), &[0.0], &steps)
                     .into_iter()
                     .map(move |p| Candidate {

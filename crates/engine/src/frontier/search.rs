@@ -59,6 +59,30 @@ pub(super) fn sweep_arrivals(
     lags: &[f64],
     graces: &[f64],
 ) -> Vec<FrontierPoint> {
+    scored(
+        lagged,
+        lags,
+        graces,
+        arrivals.placements(),
+        |lags, graces| {
+            shared_out(arrivals.ends.len(), (lags.len(), graces.len()), |cells| {
+                arrivals.tally(cells, lags, graces)
+            })
+        },
+    )
+}
+
+/// Every (lag, grace) scored from `tally`, which gives what each setting does with the lags
+/// and graces ascending, lag-major, over placements `total` in all. For a kind without a lag
+/// (`lagged` false) every lag is the same watermark, tallied once. Points come lag-major, as
+/// given.
+pub(super) fn scored(
+    lagged: bool,
+    lags: &[f64],
+    graces: &[f64],
+    total: u64,
+    tally: impl FnOnce(&[f64], &[f64]) -> Vec<Tally>,
+) -> Vec<FrontierPoint> {
     let (graces_up, grace_rank) = ascending(graces);
     // A kind without a lag is the same watermark under every lag: counted once.
     let (lags_up, lag_rank) = if lagged {
@@ -66,8 +90,7 @@ pub(super) fn sweep_arrivals(
     } else {
         (vec![0.0], vec![0; lags.len()])
     };
-    let tallies = tally_all(arrivals, &lags_up, &graces_up);
-    let total = arrivals.placements();
+    let tallies = tally(&lags_up, &graces_up);
     lags.iter()
         .zip(&lag_rank)
         .flat_map(|(&lag, &l)| {
@@ -102,15 +125,15 @@ fn ascending(values: &[f64]) -> (Vec<f64>, Vec<usize>) {
     (order.iter().map(|&i| values[i]).collect(), rank)
 }
 
-/// What one setting drops, over every cell.
+/// What one setting drops, over every cell (or true session).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-struct Tally {
+pub(super) struct Tally {
     /// Arrivals dropped: what the final values miss.
-    dropped: u64,
-    /// Cells that lost at least one arrival.
-    wrong_windows: usize,
+    pub(super) dropped: u64,
+    /// Cells that lost at least one arrival (true sessions not reproduced exactly).
+    pub(super) wrong_windows: usize,
     /// The most arrivals one cell lost.
-    max_error: u64,
+    pub(super) max_error: u64,
 }
 
 /// Every (window, key) cell's arrivals: the window's end, and the watermark's clock at each
@@ -280,30 +303,32 @@ fn gallop(xs: &[f64], pred: impl Fn(f64) -> bool) -> usize {
     lo + xs[lo..hi].partition_point(|&x| pred(x))
 }
 
-/// [`Arrivals::tally`] over every cell, the cells shared out over the machine's cores and
-/// their tallies added up (sums and maxima: the answer does not depend on the sharing).
-fn tally_all(arrivals: &Arrivals, lags: &[f64], graces: &[f64]) -> Vec<Tally> {
-    let cells = arrivals.ends.len();
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+/// `tally` over items `0..n` (cells, or true sessions) for `lags` × `graces` settings, shared
+/// out over the machine's cores and the parts' tallies added up (sums and maxima: the answer
+/// does not depend on the sharing).
+pub(super) fn shared_out(
+    n: usize,
+    (lags, graces): (usize, usize),
+    tally: impl Fn(std::ops::Range<usize>) -> Vec<Tally> + Sync,
+) -> Vec<Tally> {
+    let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
     // Small sweeps are not worth a thread.
-    if threads <= 1 || cells * lags.len() < 4_096 {
-        return arrivals.tally(0..cells, lags, graces);
+    if threads <= 1 || n * lags < 4_096 {
+        return tally(0..n);
     }
-    let chunk = cells.div_ceil(threads);
+    let chunk = n.div_ceil(threads);
+    let tally = &tally;
     let parts: Vec<Vec<Tally>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..cells)
+        let handles: Vec<_> = (0..n)
             .step_by(chunk)
-            .map(|from| {
-                let to = (from + chunk).min(cells);
-                scope.spawn(move || arrivals.tally(from..to, lags, graces))
-            })
+            .map(|from| scope.spawn(move || tally(from..(from + chunk).min(n))))
             .collect();
         handles
             .into_iter()
             .map(|h| h.join().expect("a tally does not panic"))
             .collect()
     });
-    let mut total = vec![Tally::default(); lags.len() * graces.len()];
+    let mut total = vec![Tally::default(); lags * graces];
     for part in parts {
         for (t, p) in total.iter_mut().zip(part) {
             t.dropped += p.dropped;

@@ -26,7 +26,8 @@
 //! so in floating point (`search`'s argument). `tests/engine/engine_properties.rs` checks
 //! every point against one engine run.
 
-use super::{FrontierPoint, Score};
+use super::search::{scored, shared_out, Tally};
+use super::FrontierPoint;
 use crate::lateness::Fate;
 use crate::processor::EngineConfig;
 use crate::stream::Stream;
@@ -59,48 +60,17 @@ pub(super) fn sweep(
         }
     };
     let checks = Checks::gather(stream, base, clock);
-    let (graces_up, grace_rank) = ascending(graces);
-    let (lags_up, lag_rank) = if lagged {
-        ascending(lags)
-    } else {
-        (vec![0.0], vec![0; lags.len()])
-    };
-    let tallies = tally_all(&checks, &lags_up, &graces_up);
-    let total = stream.len() as u64;
-    Some(
-        lags.iter()
-            .zip(&lag_rank)
-            .flat_map(|(&lag, &l)| {
-                let row = &tallies[l * graces.len()..];
-                graces.iter().zip(&grace_rank).map(move |(&grace, &g)| {
-                    let t = row[g];
-                    FrontierPoint {
-                        lag,
-                        grace,
-                        emit_delay: lag + grace,
-                        dropped: t.dropped,
-                        score: Score {
-                            wrong_windows: t.wrong_windows,
-                            events_lost: t.dropped as i64,
-                            max_error: t.max_error as i64,
-                            truth_total: total,
-                        },
-                    }
-                })
+    Some(scored(
+        lagged,
+        lags,
+        graces,
+        stream.len() as u64,
+        |lags, graces| {
+            shared_out(checks.len(), (lags.len(), graces.len()), |sessions| {
+                checks.tally(sessions, lags, graces)
             })
-            .collect(),
-    )
-}
-
-/// The values ascending (none is NaN), and the place of each given value among them.
-fn ascending(values: &[f64]) -> (Vec<f64>, Vec<usize>) {
-    let mut order: Vec<usize> = (0..values.len()).collect();
-    order.sort_by(|&a, &b| values[a].total_cmp(&values[b]));
-    let mut rank = vec![0; values.len()];
-    for (r, &i) in order.iter().enumerate() {
-        rank[i] = r;
-    }
-    (order.iter().map(|&i| values[i]).collect(), rank)
+        },
+    ))
 }
 
 /// A check: a window end and the watermark's clock it is compared with.
@@ -286,48 +256,4 @@ impl Checks {
         }
         tallies
     }
-}
-
-/// What one setting does, over every true session.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-struct Tally {
-    /// Events dropped: what the final values miss.
-    dropped: u64,
-    /// True sessions not reproduced exactly.
-    wrong_windows: usize,
-    /// The most events one true session lost.
-    max_error: u64,
-}
-
-/// [`Checks::tally`] over every true session, shared out over the machine's cores and added
-/// up (sums and maxima: the answer does not depend on the sharing).
-fn tally_all(checks: &Checks, lags: &[f64], graces: &[f64]) -> Vec<Tally> {
-    let n = checks.len();
-    let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
-    if threads <= 1 || n * lags.len() < 4_096 {
-        return checks.tally(0..n, lags, graces);
-    }
-    let chunk = n.div_ceil(threads);
-    let parts: Vec<Vec<Tally>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..n)
-            .step_by(chunk)
-            .map(|from| {
-                let to = (from + chunk).min(n);
-                scope.spawn(move || checks.tally(from..to, lags, graces))
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("a tally does not panic"))
-            .collect()
-    });
-    let mut total = vec![Tally::default(); lags.len() * graces.len()];
-    for part in parts {
-        for (t, p) in total.iter_mut().zip(part) {
-            t.dropped += p.dropped;
-            t.wrong_windows += p.wrong_windows;
-            t.max_error = t.max_error.max(p.max_error);
-        }
-    }
-    total
 }
