@@ -261,18 +261,13 @@ impl Conventions {
     }
 
     /// Whether windows fire as the watermark passes their end (an ON_TIME pane) and again for
-    /// late data. Kafka Streams has no watermark: with `emitStrategy(onWindowClose)` (or
+    /// late data; if not, a window emits its one result as it closes, past its grace. Kafka
+    /// Streams has no watermark: with `emitStrategy(onWindowClose)` (or
     /// `suppress(untilWindowCloses)`) a window emits one final result when it closes,
     /// `KStreamWindowAggregate.maybeForwardFinalResult` once `windowEnd ≤ stream time −
-    /// grace` ([`Conventions::closes_with_final_pane`]).
+    /// grace`.
     pub fn fires_on_watermark(self) -> bool {
         !matches!(self, Conventions::KafkaStreams)
-    }
-
-    /// Whether a window emits its one result as it closes, past its grace (Kafka Streams'
-    /// `onWindowClose`), in place of on-time and late panes.
-    pub fn closes_with_final_pane(self) -> bool {
-        matches!(self, Conventions::KafkaStreams)
     }
 
     /// Whether the engine has processing-time triggers (early panes). Kafka Streams has

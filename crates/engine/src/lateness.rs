@@ -187,28 +187,29 @@ pub fn explain_under(
     let (e, w, g) = (ms(window_end), ms(wm), fmt_ms(grace));
     match conventions {
         Conventions::Beam => explain(fate, window_start, window_end, wm, grace),
-        Conventions::KafkaStreams if merging => match fate {
-            Fate::Dropped => format!(
-                "{win}; Kafka Streams: {e} + grace {g} < stream time at arrival {w}: dropped"
-            ),
-            Fate::Late => format!(
-                "{win}; Kafka Streams: stream time at arrival {w} ≥ {e} but not > {e} + grace {g}: late, kept"
-            ),
-            Fate::OnTime => {
-                format!("{win}; Kafka Streams: stream time at arrival {w} < {e}: on time")
+        Conventions::KafkaStreams => {
+            // A session is closed strictly past its grace, a time window at it.
+            let (closed, open) = if merging {
+                (
+                    format!("{e} + grace {g} < stream time at arrival {w}"),
+                    format!("not > {e} + grace {g}"),
+                )
+            } else {
+                (
+                    format!("{e} ≤ stream time at arrival {w} − grace {g}"),
+                    format!("{e} > {w} − grace {g}"),
+                )
+            };
+            match fate {
+                Fate::Dropped => format!("{win}; Kafka Streams: {closed}: dropped"),
+                Fate::Late => format!(
+                    "{win}; Kafka Streams: stream time at arrival {w} ≥ {e} but {open}: late, kept"
+                ),
+                Fate::OnTime => {
+                    format!("{win}; Kafka Streams: stream time at arrival {w} < {e}: on time")
+                }
             }
-        },
-        Conventions::KafkaStreams => match fate {
-            Fate::Dropped => format!(
-                "{win}; Kafka Streams: {e} ≤ stream time at arrival {w} − grace {g}: dropped"
-            ),
-            Fate::Late => format!(
-                "{win}; Kafka Streams: stream time at arrival {w} ≥ {e} but {e} > {w} − grace {g}: late, kept"
-            ),
-            Fate::OnTime => {
-                format!("{win}; Kafka Streams: stream time at arrival {w} < {e}: on time")
-            }
-        },
+        }
         Conventions::Flink => {
             let m = ms(window_end - 1.0);
             match fate {

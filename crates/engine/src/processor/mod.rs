@@ -629,7 +629,7 @@ impl Processor {
         out: &mut Output,
     ) {
         let bounds = self.bounds(window);
-        let final_panes = self.cfg.conventions.closes_with_final_pane();
+        let final_panes = !self.cfg.conventions.fires_on_watermark();
         for (key, mut c) in w.cells.into_cells() {
             self.open_cells -= 1;
             if final_panes {
@@ -644,9 +644,10 @@ impl Processor {
         self.counters.windows_finalised += 1;
     }
 
-    /// The pane a cell emits as its window closes, under rules whose windows emit once, at
-    /// their close (Kafka Streams' `onWindowClose`): ON_TIME, its one non-speculative pane,
-    /// with everything the cell kept. Under other rules, nothing.
+    /// The pane a cell emits as its window closes, under rules whose windows do not fire on
+    /// the watermark but once, at their close (Kafka Streams' `onWindowClose`; the callers
+    /// ask [`Conventions::fires_on_watermark`]): ON_TIME, its one non-speculative pane, with
+    /// everything the cell kept.
     #[cold]
     #[inline(never)]
     fn final_pane(
@@ -658,7 +659,7 @@ impl Processor {
         wm: f64,
         out: &mut Output,
     ) {
-        if self.cfg.conventions.closes_with_final_pane() && c.changed() {
+        if c.changed() {
             let mode = self.cfg.accumulation;
             out.panes
                 .push(c.emit(cell, bounds, Timing::OnTime, proc_time, wm, mode));

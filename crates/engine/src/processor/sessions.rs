@@ -58,16 +58,23 @@ impl Processor {
         let mut fate = Fate::OnTime;
         self.late_cells.clear();
         for proto in windows.clone() {
-            // Flink tests lateness on the session the element would merge into.
-            let judged = if self.cfg.conventions.tests_merged_window() {
-                self.merged_span(e.key, proto)
-            } else {
-                proto
-            };
+            // Flink and Kafka Streams test lateness on the session the element would merge
+            // into: the sessions it merges with are found first, once for both uses.
+            let found = self
+                .cfg
+                .conventions
+                .tests_merged_window()
+                .then(|| self.merging_with(e.key, proto));
+            let judged = found.as_ref().map_or(proto, |found| {
+                found.iter().fold(proto, |span, c| span.cover(c.window))
+            });
             let f = self.decide(offset, e, judged, wm, out);
             fate = fate.worst(f);
             if f != Fate::Dropped {
-                self.merge(e, proto, wm, out);
+                let found = found.unwrap_or_else(|| self.merging_with(e.key, proto));
+                self.merge(e, proto, found, wm, out);
+            } else if let Some(found) = found {
+                self.scratch_cells = found;
             }
         }
         if self.cfg.early.is_some() {
@@ -84,9 +91,9 @@ impl Processor {
         }
     }
 
-    /// The session a proto-window would merge into: it and every open session of `key` it
-    /// merges with, covered.
-    fn merged_span(&mut self, key: crate::stream::KeyId, proto: WindowId) -> WindowId {
+    /// The open sessions of `key` a proto-window merges with, in the scratch list (to be
+    /// handed back to `scratch_cells` when done).
+    fn merging_with(&mut self, key: crate::stream::KeyId, proto: WindowId) -> Vec<CellId> {
         let mut found = std::mem::take(&mut self.scratch_cells);
         self.sessions.overlapping(
             key,
@@ -94,23 +101,14 @@ impl Processor {
             self.cfg.conventions.merges_touching(),
             &mut found,
         );
-        let span = found.iter().fold(proto, |span, c| span.cover(c.window));
-        self.scratch_cells = found;
-        span
+        found
     }
 
-    /// Counts the event with proto-window `proto` in its key's sessions: in the one session
-    /// holding the proto-window, or in a new session covering it and every session it
-    /// overlaps, which it replaces.
-    fn merge(&mut self, e: &Event, proto: WindowId, wm: f64, out: &mut Output) {
+    /// Counts the event with proto-window `proto` in its key's sessions (`found`, those it
+    /// merges with): in the one session holding the proto-window, or in a new session
+    /// covering it and every session it overlaps, which it replaces.
+    fn merge(&mut self, e: &Event, proto: WindowId, found: Vec<CellId>, wm: f64, out: &mut Output) {
         let key = e.key;
-        let mut found = std::mem::take(&mut self.scratch_cells);
-        self.sessions.overlapping(
-            key,
-            proto,
-            self.cfg.conventions.merges_touching(),
-            &mut found,
-        );
         if let [only] = found[..] {
             if only.window.cover(proto) == only.window {
                 // Inside an open session: it takes the event as a fixed window would.
@@ -279,7 +277,7 @@ impl Processor {
     fn close_session(&mut self, cell: CellId, proc_time: f64, wm: f64, out: &mut Output) {
         if let Some(mut c) = self.sessions.remove(cell) {
             self.open_cells -= 1;
-            if self.cfg.conventions.closes_with_final_pane() {
+            if !self.cfg.conventions.fires_on_watermark() {
                 let bounds = (cell.window.start(), cell.window.end());
                 self.final_pane(cell, bounds, &mut c, proc_time, wm, out);
             }
