@@ -83,7 +83,7 @@ pub fn run(
     if cfg.window.ttl().is_some() {
         return Err("a trigger expression does not run a state TTL: drop --ttl".to_string());
     }
-    if cfg.conventions.uses_stream_time() && trigger.kafka_streams_emit().is_none() {
+    if !trigger.runs_under(cfg.conventions) {
         return Err(format!(
             "{trigger}: Kafka Streams has no triggers; under its rules give Always or \
              Repeatedly(AfterCount(1)) (an update per record) or AfterWatermark() (one result \

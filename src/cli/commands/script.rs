@@ -78,28 +78,37 @@ pub fn script(a: &ScriptArgs, out: &mut dyn std::io::Write) -> Result<()> {
             names.join(", ")
         );
     }
-    if a.ui {
-        let index = a
-            .name
-            .as_deref()
-            .and_then(|n| file.scripts.iter().position(|s| s.name == n))
-            .unwrap_or(0);
-        if a.conventions.uses_stream_time() {
-            if let Some(s) = file.scripts.get(index) {
-                if s.trigger.kafka_streams_emit().is_none() {
-                    anyhow::bail!(
-                        "{shown}: script {} (line {}) has trigger {}, and Kafka Streams has no \
-                         triggers: open it under another engine's rules",
-                        s.name,
-                        s.line,
-                        s.trigger
-                    );
-                }
+    // Kafka Streams has no triggers: a script whose trigger it has no counterpart for is
+    // refused (the player opens the first script chosen; the others it shows by Beam's rules).
+    let checked = if a.ui { &scripts[..1] } else { &scripts[..] };
+    if let Some(s) = checked
+        .iter()
+        .find(|s| !s.trigger.runs_under(a.conventions))
+    {
+        anyhow::bail!(
+            "{shown}: script {} (line {}) has trigger {}, and Kafka Streams has no triggers: \
+             under --conventions kafka-streams a script's trigger is Always or \
+             Repeatedly(AfterCount(1)) (an update per record) or the default (one result \
+             when the window closes){}",
+            s.name,
+            s.line,
+            s.trigger,
+            if checked.len() > 1 {
+                "; --name runs one script"
+            } else {
+                ""
             }
-        }
+        );
+    }
+    if a.ui {
         if !std::io::IsTerminal::is_terminal(&std::io::stdout()) {
             anyhow::bail!("--ui needs a terminal: standard output is not one");
         }
+        let index = file
+            .scripts
+            .iter()
+            .position(|s| std::ptr::eq(s, scripts[0]))
+            .unwrap_or(0);
         let theme =
             crate::tui::theme::Theme::resolve(a.theme, std::env::var("NO_COLOR").ok().as_deref());
         let player = crate::tui::transcript::Player::new(
@@ -110,27 +119,6 @@ pub fn script(a: &ScriptArgs, out: &mut dyn std::io::Write) -> Result<()> {
             theme,
         )?;
         return crate::tui::transcript::run(player);
-    }
-    if a.conventions.uses_stream_time() {
-        if let Some(s) = scripts
-            .iter()
-            .find(|s| s.trigger.kafka_streams_emit().is_none())
-        {
-            anyhow::bail!(
-                "{shown}: script {} (line {}) has trigger {}, and Kafka Streams has no triggers: \
-                 under --conventions kafka-streams a script's trigger is Always or \
-                 Repeatedly(AfterCount(1)) (an update per record) or the default (one result \
-                 when the window closes){}",
-                s.name,
-                s.line,
-                s.trigger,
-                if scripts.len() > 1 {
-                    "; --name runs one script"
-                } else {
-                    ""
-                }
-            );
-        }
     }
     let runs: Vec<(&Script, Run)> = scripts.iter().map(|s| (*s, s.run(a.conventions))).collect();
     match a.format {

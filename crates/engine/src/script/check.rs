@@ -180,14 +180,7 @@ pub(super) fn perform(driver: &mut Driver, step: &Step) -> StepRun {
 
 /// Runs `script` under `conventions`.
 pub(super) fn run(script: &Script, conventions: Conventions) -> Run {
-    let mut driver = Driver::new(
-        script.windows,
-        &script.trigger,
-        script.accumulation,
-        script.combiner,
-        script.allowed_lateness,
-        conventions,
-    );
+    let mut driver = script.driver(conventions);
     // A script that expects nothing is a demonstration: it runs to its end, unchecked.
     let checked = script
         .steps

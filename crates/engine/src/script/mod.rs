@@ -284,6 +284,18 @@ impl Script {
         }
     }
 
+    /// A driver for its windowing strategy under `conventions`, before any step.
+    pub fn driver(&self, conventions: Conventions) -> Driver {
+        Driver::new(
+            self.windows,
+            &self.trigger,
+            self.accumulation,
+            self.combiner,
+            self.allowed_lateness,
+            conventions,
+        )
+    }
+
     /// The windowing strategy in one line, as Beam names its parts.
     pub fn strategy(&self) -> String {
         format!(

@@ -81,14 +81,7 @@ pub struct Playback {
 impl Playback {
     /// Performs `script` under `conventions`, keeping the state after each step.
     pub fn new(script: &Script, conventions: Conventions) -> Playback {
-        let mut driver = Driver::new(
-            script.windows,
-            &script.trigger,
-            script.accumulation,
-            script.combiner,
-            script.allowed_lateness,
-            conventions,
-        );
+        let mut driver = script.driver(conventions);
         let mut frames = vec![Frame {
             done: 0,
             watermark: driver.watermark(),
@@ -243,34 +236,22 @@ impl Playback {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::trigger::{Accumulation, TimestampCombiner, Trigger};
     use super::super::super::window::WindowFn;
-    use super::super::{ScriptWindows, Step};
+    use super::super::Step;
     use super::*;
 
     fn script(window: WindowFn, steps: Vec<Action>) -> Script {
-        Script {
-            name: "lesson".into(),
-            windows: ScriptWindows {
-                window,
-                output_shift: 0,
-                custom_timestamping: false,
-            },
-            trigger: Trigger::Default,
-            accumulation: Accumulation::Accumulating,
-            combiner: TimestampCombiner::EndOfWindow,
-            allowed_lateness: 0,
-            steps: steps
-                .into_iter()
-                .enumerate()
-                .map(|(i, action)| Step {
-                    line: i + 2,
-                    action,
-                })
-                .collect(),
-            error: None,
-            line: 1,
-        }
+        let mut s = Script::new("lesson");
+        s.windows.window = window;
+        s.steps = steps
+            .into_iter()
+            .enumerate()
+            .map(|(i, action)| Step {
+                line: i + 2,
+                action,
+            })
+            .collect();
+        s
     }
 
     #[test]

@@ -10,6 +10,8 @@
 
 use std::fmt;
 
+use crate::conventions::Conventions;
+
 /// A trigger: when a window emits a pane.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Trigger {
@@ -61,6 +63,12 @@ pub const TRIGGER_NAMES: &str = "Default, AfterWatermark(early=…, late=…), A
      AfterEach(t, …), OrFinally(t, until), Always, Never";
 
 impl Trigger {
+    /// Whether the trigger can run under `conventions`: every trigger can, except under Kafka
+    /// Streams' rules, which know only [`Trigger::kafka_streams_emit`]'s two.
+    pub fn runs_under(&self, conventions: Conventions) -> bool {
+        !conventions.uses_stream_time() || self.kafka_streams_emit().is_some()
+    }
+
     /// What the trigger means under Kafka Streams' rules, which have no triggers but two
     /// ways to emit: an update for every record (`Always`, or `Repeatedly(AfterCount(1))`:
     /// `EmitStrategy.onWindowUpdate`, with record caching off) and one result when the window

@@ -160,7 +160,7 @@ impl Player {
             return;
         };
         let mut rules = self.conventions();
-        if rules.uses_stream_time() && script.trigger.kafka_streams_emit().is_none() {
+        if !script.trigger.runs_under(rules) {
             self.note = Some(format!(
                 "{}'s trigger has no Kafka Streams counterpart: shown under Beam Java's rules",
                 script.name
@@ -182,7 +182,7 @@ impl Player {
             .unwrap_or(0);
         let next = (1..=all.len())
             .map(|k| all[(at + k) % all.len()])
-            .find(|c| !c.uses_stream_time() || script.trigger.kafka_streams_emit().is_some())
+            .find(|c| script.trigger.runs_under(*c))
             .unwrap_or(Conventions::Beam);
         self.playback = Playback::new(script, next);
     }

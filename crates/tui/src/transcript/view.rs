@@ -31,20 +31,7 @@ pub fn draw(p: &Player, area: Rect, buf: &mut Buffer) {
     let t = &p.theme;
     t.paint(area, buf);
     if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
-        let msg = format!(
-            "terminal too small: need {}×{}, have {}×{}",
-            MIN_SIZE.0, MIN_SIZE.1, area.width, area.height
-        );
-        let y = area.y + area.height.saturating_sub(1) / 2;
-        let r = Rect {
-            y,
-            height: area.bottom().saturating_sub(y),
-            ..area
-        };
-        Paragraph::new(Line::from(msg).centered())
-            .style(t.warn)
-            .wrap(Wrap { trim: true })
-            .render(r, buf);
+        crate::view::too_small(t, area, buf);
         return;
     }
     let pb = p.playback();
@@ -242,13 +229,13 @@ fn window_name(w: WindowId) -> String {
     }
 }
 
-fn time_name(p: &Player, v: i64) -> String {
+/// A script time, the ends of Beam's range of time as −∞ and ∞.
+fn time_name(v: i64) -> String {
     if v <= -END_OF_TIME {
         "−∞".to_string()
     } else if v >= END_OF_TIME {
         "∞".to_string()
     } else {
-        let _ = p;
         v.to_string()
     }
 }
@@ -259,7 +246,7 @@ fn ruler(p: &Player, frame: &Step, area: Rect, buf: &mut Buffer) {
     let clock = if frame.clock == 0 && !uses_clock(pb) {
         String::new()
     } else {
-        format!(" · clock {}", time_name(p, frame.clock))
+        format!(" · clock {}", time_name(frame.clock))
     };
     let time = if pb.conventions().uses_stream_time() {
         "stream time"
@@ -268,10 +255,7 @@ fn ruler(p: &Player, frame: &Step, area: Rect, buf: &mut Buffer) {
     };
     let b = block(
         t,
-        format!(
-            "Event time · {time} {}{clock}",
-            time_name(p, frame.watermark)
-        ),
+        format!("Event time · {time} {}{clock}", time_name(frame.watermark)),
     );
     let inner = b.inner(area);
     b.render(area, buf);

@@ -39,7 +39,7 @@ pub fn render(app: &App, frame: &mut Frame) {
 pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     app.theme.paint(area, buf);
     let Some(a) = app.areas((area.width, area.height)) else {
-        too_small(app, area, buf);
+        too_small(&app.theme, area, buf);
         return;
     };
     let off = |r: Rect| Rect {
@@ -180,7 +180,8 @@ pub fn fit(width: u16, variants: Vec<Line<'static>>) -> Line<'static> {
         .unwrap_or_default()
 }
 
-fn too_small(app: &App, area: Rect, buf: &mut Buffer) {
+/// What a screen below [`MIN_SIZE`] shows instead of its panels: a line saying so.
+pub fn too_small(theme: &crate::theme::Theme, area: Rect, buf: &mut Buffer) {
     let msg = format!(
         "terminal too small: need {}×{}, have {}×{}",
         MIN_SIZE.0, MIN_SIZE.1, area.width, area.height
@@ -192,7 +193,7 @@ fn too_small(app: &App, area: Rect, buf: &mut Buffer) {
         ..area
     };
     Paragraph::new(Line::from(msg).centered())
-        .style(app.theme.warn)
+        .style(theme.warn)
         .wrap(Wrap { trim: true })
         .render(r, buf);
 }
