@@ -1,15 +1,37 @@
-//! Event logs as Apache Parquet files: the columns named by the column flags, read row by row
-//! (other columns are ignored). A time is an integer or a float (in the `--time-format` unit,
-//! ms by default), a Parquet timestamp (its own unit) or a text; a key is a text or an integer.
+//! Event logs as Apache Parquet files: the columns named by the column flags (other columns
+//! are not decoded). A time is an integer or a float (in the `--time-format` unit, ms by
+//! default), a Parquet timestamp (its own unit) or a text; a key is a text or an integer.
+//! Columns of those plain types are read as Arrow arrays, a batch of rows at a time; a column
+//! of any other type (a date, a decimal, a nested column…) is read row by row, so that it is
+//! named in its error as the row reader shows it.
 
-use ::parquet::basic::Compression;
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use ::parquet::arrow::arrow_reader::{
+    ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReaderBuilder,
+};
+use ::parquet::arrow::ProjectionMask;
+use ::parquet::basic::{Compression, ConvertedType, Type as PhysicalType};
+use ::parquet::file::metadata::ParquetMetaData;
 use ::parquet::file::reader::{ChunkReader, FileReader, SerializedFileReader};
 use ::parquet::record::Field;
+use ::parquet::schema::types::SchemaDescriptor;
 use anyhow::{anyhow, bail, Result};
+use arrow_array::cast::AsArray;
+use arrow_array::types::{
+    Float32Type, Float64Type, Int16Type, Int32Type, Int64Type, Int8Type, TimestampMicrosecondType,
+    TimestampMillisecondType, TimestampNanosecondType, TimestampSecondType, UInt16Type, UInt32Type,
+    UInt64Type, UInt8Type,
+};
+use arrow_array::{Array, ArrayRef, BinaryArray, StringArray};
+use arrow_buffer::NullBuffer;
+use arrow_schema::{DataType, FieldRef, Schema, SchemaRef, TimeUnit};
 
 use crate::quote::quoted;
 use crate::rows::{
-    check_key, number_shown, time_ms, RawTime, Rows, SourceOptions, SourceReport, TimeFormat,
+    check_key, number_shown, time_ms, Arrival, RawTime, Rows, SourceOptions, SourceReport,
+    TimeFormat, TIME_LIMIT,
 };
 use crate::spool::Events;
 
@@ -21,67 +43,314 @@ pub fn read_rows<R: ChunkReader + 'static>(
     name: &str,
     opts: &SourceOptions,
 ) -> Result<(Events, SourceReport)> {
-    let reader = SerializedFileReader::new(source)
-        .map_err(|e| anyhow!("{name}: not a readable Parquet file, or a truncated one ({e})"))?;
-    let root = reader
-        .metadata()
-        .file_metadata()
-        .schema_descr()
-        .root_schema();
-    let found: Vec<String> = root
-        .get_fields()
-        .iter()
-        .map(|f| f.name().to_string())
-        .collect();
-    let find = |column: &str, flag: &str| -> Result<usize> {
-        let mut at = found.iter().enumerate().filter(|(_, f)| *f == column);
-        match (at.next(), at.next()) {
-            (Some((i, _)), None) => Ok(i),
-            (Some((i, _)), Some((j, _))) => bail!(
-                "{name}: the column {} ({flag}) appears twice, as columns {} and {}; each \
-                 column is named once",
-                quoted(column),
-                i + 1,
-                j + 1
-            ),
-            (None, _) => {
-                let listed: Vec<String> = found.iter().map(|f| quoted(f)).collect();
-                bail!(
-                    "{name}: no column {} ({flag}); the columns found are {}",
-                    quoted(column),
-                    listed.join(", ")
-                )
+    read_batches(source, name, opts, BATCH_ROWS)
+}
+
+/// [`read_rows`] with batches of `batch_rows` rows.
+fn read_batches<R: ChunkReader + 'static>(
+    source: R,
+    name: &str,
+    opts: &SourceOptions,
+    batch_rows: usize,
+) -> Result<(Events, SourceReport)> {
+    // The Arrow schema is derived from the Parquet one alone: a schema some writer embedded
+    // (pyarrow's) could cast the values (a timestamp in seconds stored as ms) or ask for
+    // dictionaries and views.
+    let arrow = ArrowReaderOptions::new().with_skip_arrow_metadata(true);
+    let metadata = match ArrowReaderMetadata::load(&source, arrow) {
+        Ok(metadata) => metadata,
+        // The row reader says what is wrong with the file, as it always has.
+        Err(_) => return read_records(source, name, opts),
+    };
+    let columns = Columns::find(metadata.parquet_schema(), name, opts)?;
+    check_codecs(
+        metadata.metadata(),
+        &columns.wanted,
+        metadata.parquet_schema(),
+        name,
+    )?;
+    let kinds = columns
+        .roots()
+        .map(|(root, role)| batch_kind(metadata.parquet_schema(), metadata.schema(), root, role));
+    let [Some(event_kind), proc_kind, Some(key_kind)] = kinds else {
+        return read_records(source, name, opts);
+    };
+    if columns.proc_time.is_some() && proc_kind.is_none() {
+        return read_records(source, name, opts);
+    }
+    // Keys read as a dictionary: each distinct key of a batch is checked and found once.
+    let metadata = dictionary_keys(metadata, columns.key);
+    let mask = ProjectionMask::roots(metadata.parquet_schema(), columns.wanted.iter().copied());
+    let total_rows = metadata.metadata().file_metadata().num_rows();
+    let batches = ParquetRecordBatchReaderBuilder::new_with_metadata(source, metadata)
+        .with_projection(mask)
+        .with_batch_size(batch_rows)
+        .build()
+        .map_err(|e| anyhow!("{name}: cannot read the Parquet rows ({e})"))?;
+    let mut rows = Rows::new(opts, name, "row");
+    rows.reserve(usize::try_from(total_rows).unwrap_or(0));
+    let (event_at, proc_at, key_at) = columns.ranks();
+    let mut key_text = String::new();
+    let mut known = KnownKeys::default();
+    let mut next: u64 = 1;
+    for batch in batches {
+        let batch = batch.map_err(|e| {
+            anyhow!(
+                "{name}, row {next}: cannot read the row, the file is corrupt or truncated ({e})"
+            )
+        })?;
+        let event = Cells::of(batch.column(event_at).as_ref(), event_kind);
+        let proc = match (proc_at, proc_kind) {
+            (Some(p), Some(kind)) => Some(Cells::of(batch.column(p).as_ref(), kind)),
+            _ => None,
+        };
+        let key = Cells::of(batch.column(key_at).as_ref(), key_kind);
+        known.meet(&key);
+        for i in 0..batch.num_rows() {
+            let at = next + i as u64;
+            let cell = key.get(i);
+            let entry = match cell {
+                Cell::Entry(k, _) => Some(k),
+                _ => None,
+            };
+            let parsed = (|| -> Result<(f64, Option<f64>, Option<u32>)> {
+                let et = cell_time(event.get(i), &opts.event_time_col, opts)?;
+                let pt = match &proc {
+                    Some(p) => Some(cell_time(p.get(i), &opts.proc_time_col, opts)?),
+                    None => None,
+                };
+                if let Some(id) = entry.and_then(|k| known.id(k)) {
+                    return Ok((et, pt, Some(id)));
+                }
+                cell_key(cell, &opts.key_col, &mut key_text)?;
+                check_key(&key_text, &opts.key_col)?;
+                Ok((et, pt, None))
+            })()
+            .map_err(|e| anyhow!("{name}, row {at}: {e}"));
+            match parsed {
+                Ok((et, pt, id)) => {
+                    rows.check_room(at)?;
+                    let id = match id {
+                        Some(id) => id,
+                        None => {
+                            let id = rows.key_id(at, &key_text)?;
+                            if let Some(k) = entry {
+                                known.learn(k, id);
+                            }
+                            id
+                        }
+                    };
+                    rows.push_id(et, pt, id)?;
+                }
+                Err(e) => rows.bad(at, e)?,
             }
         }
+        next += batch.num_rows() as u64;
+    }
+    rows.finish("the Parquet file holds no rows")
+}
+
+/// The metadata with the key column asked for as a dictionary of texts (the pages' own
+/// dictionary when they have one, else one the reader builds), when the key is a text; as it
+/// was otherwise, or if the reader refuses.
+fn dictionary_keys(metadata: ArrowReaderMetadata, key: usize) -> ArrowReaderMetadata {
+    // The Arrow schema holds every top-level column, in the file's order.
+    let fields = metadata.schema().fields();
+    let Some(field) = fields.get(key) else {
+        return metadata;
     };
-    let mut rows = Rows::new(opts, name, "row");
-    let event_time = find(&opts.event_time_col, "--event-time-col")?;
-    let proc_time = if rows.reads_proc_time() {
-        Some(find(&opts.proc_time_col, "--proc-time-col")?)
-    } else {
-        None
-    };
-    let key = find(&opts.key_col, "--key-col")?;
-    // Only the columns read are decoded: the projection keeps the file's order, and each
-    // column read is found at its rank among them.
-    let mut wanted: Vec<usize> = [Some(event_time), proc_time, Some(key)]
-        .into_iter()
-        .flatten()
+    if field.data_type() != &DataType::Utf8 {
+        return metadata;
+    }
+    let dictionary = DataType::Dictionary(Box::new(DataType::Int32), Box::new(DataType::Utf8));
+    let hinted: Vec<FieldRef> = fields
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            if i == key {
+                Arc::new(f.as_ref().clone().with_data_type(dictionary.clone()))
+            } else {
+                f.clone()
+            }
+        })
         .collect();
-    wanted.sort_unstable();
-    wanted.dedup();
-    check_codecs(&reader, &wanted, name)?;
-    let rank = |i: usize| wanted.iter().position(|&w| w == i).unwrap_or(usize::MAX);
-    let (event_time, proc_time, key) = (rank(event_time), proc_time.map(rank), rank(key));
+    let schema = Arc::new(Schema::new_with_metadata(
+        hinted,
+        metadata.schema().metadata().clone(),
+    ));
+    let options = ArrowReaderOptions::new().with_schema(schema);
+    ArrowReaderMetadata::try_new(metadata.metadata().clone(), options).unwrap_or(metadata)
+}
+
+/// The key ids of a dictionary's texts, learnt as rows first use them (a key is an id only
+/// once a good row has it, as a key read row by row is), and kept while the batches share
+/// one dictionary.
+#[derive(Default)]
+struct KnownKeys {
+    /// The dictionary's texts, held so that their buffers stay where they are: the
+    /// addresses of their bytes and offsets and their count tell a batch's dictionary from
+    /// another one (a freed buffer's address could be given to the next).
+    dictionary: Option<(ArrayRef, [usize; 3])>,
+    /// Each entry's id, [`KnownKeys::UNKNOWN`] until learnt.
+    ids: Vec<u32>,
+}
+
+impl KnownKeys {
+    const UNKNOWN: u32 = u32::MAX;
+
+    /// Starts a batch: forgets the ids if its dictionary is another one.
+    fn meet(&mut self, cells: &Cells<'_>) {
+        let Values::Dict(_, texts, held) = cells.values else {
+            self.dictionary = None;
+            return;
+        };
+        let this = [
+            texts.values().as_ptr() as usize,
+            texts.value_offsets().as_ptr() as usize,
+            texts.len(),
+        ];
+        if self.dictionary.as_ref().map(|(_, at)| *at) != Some(this) {
+            self.dictionary = Some((held.clone(), this));
+            self.ids.clear();
+            self.ids.resize(texts.len(), Self::UNKNOWN);
+        }
+    }
+
+    fn id(&self, entry: usize) -> Option<u32> {
+        self.ids
+            .get(entry)
+            .copied()
+            .filter(|&id| id != Self::UNKNOWN)
+    }
+
+    fn learn(&mut self, entry: usize, id: u32) {
+        if let Some(slot) = self.ids.get_mut(entry) {
+            *slot = id;
+        }
+    }
+}
+
+/// Rows per Arrow batch: large enough that a batch's set-up is nothing beside its rows, small
+/// enough that its columns stay in the cache.
+const BATCH_ROWS: usize = 16 * 1024;
+
+/// The columns a log is read from: each one's index among the file's top-level fields, and
+/// the sorted list of those read (a projection keeps the file's order).
+struct Columns {
+    event_time: usize,
+    proc_time: Option<usize>,
+    key: usize,
+    wanted: Vec<usize>,
+}
+
+/// What a column is read for: a time or the key.
+#[derive(Clone, Copy, PartialEq)]
+enum Role {
+    Time,
+    Key,
+}
+
+impl Columns {
+    /// Finds the columns `opts` names, or says which is missing or named twice.
+    fn find(schema: &SchemaDescriptor, name: &str, opts: &SourceOptions) -> Result<Columns> {
+        let root = schema.root_schema();
+        let found: Vec<String> = root
+            .get_fields()
+            .iter()
+            .map(|f| f.name().to_string())
+            .collect();
+        let find = |column: &str, flag: &str| -> Result<usize> {
+            let mut at = found.iter().enumerate().filter(|(_, f)| *f == column);
+            match (at.next(), at.next()) {
+                (Some((i, _)), None) => Ok(i),
+                (Some((i, _)), Some((j, _))) => bail!(
+                    "{name}: the column {} ({flag}) appears twice, as columns {} and {}; each \
+                     column is named once",
+                    quoted(column),
+                    i + 1,
+                    j + 1
+                ),
+                (None, _) => {
+                    let listed: Vec<String> = found.iter().map(|f| quoted(f)).collect();
+                    bail!(
+                        "{name}: no column {} ({flag}); the columns found are {}",
+                        quoted(column),
+                        listed.join(", ")
+                    )
+                }
+            }
+        };
+        let event_time = find(&opts.event_time_col, "--event-time-col")?;
+        let proc_time = if opts.arrival == Arrival::Column {
+            Some(find(&opts.proc_time_col, "--proc-time-col")?)
+        } else {
+            None
+        };
+        let key = find(&opts.key_col, "--key-col")?;
+        let mut wanted: Vec<usize> = [Some(event_time), proc_time, Some(key)]
+            .into_iter()
+            .flatten()
+            .collect();
+        wanted.sort_unstable();
+        wanted.dedup();
+        Ok(Columns {
+            event_time,
+            proc_time,
+            key,
+            wanted,
+        })
+    }
+
+    /// Each column read, with what it is read for: event time, processing time, key.
+    fn roots(&self) -> [(Option<usize>, Role); 3] {
+        [
+            (Some(self.event_time), Role::Time),
+            (self.proc_time, Role::Time),
+            (Some(self.key), Role::Key),
+        ]
+    }
+
+    /// Where each column read is among those read.
+    fn ranks(&self) -> (usize, Option<usize>, usize) {
+        let rank = |i: usize| {
+            self.wanted
+                .iter()
+                .position(|&w| w == i)
+                .unwrap_or(usize::MAX)
+        };
+        (
+            rank(self.event_time),
+            self.proc_time.map(rank),
+            rank(self.key),
+        )
+    }
+}
+
+/// The rows of a Parquet file read one by one as records: for a file whose Arrow schema
+/// cannot be derived, or whose columns read are of a type the batches do not take.
+fn read_records<R: ChunkReader + 'static>(
+    source: R,
+    name: &str,
+    opts: &SourceOptions,
+) -> Result<(Events, SourceReport)> {
+    let reader = SerializedFileReader::new(source)
+        .map_err(|e| anyhow!("{name}: not a readable Parquet file, or a truncated one ({e})"))?;
+    let schema = reader.metadata().file_metadata().schema_descr_ptr();
+    let columns = Columns::find(&schema, name, opts)?;
+    check_codecs(reader.metadata(), &columns.wanted, &schema, name)?;
+    let (event_time, proc_time, key) = columns.ranks();
+    let root = schema.root_schema();
     let projection = ::parquet::schema::types::Type::group_type_builder(root.name())
         .with_fields(
-            wanted
+            columns
+                .wanted
                 .iter()
                 .map(|&i| root.get_fields()[i].clone())
                 .collect(),
         )
         .build()
         .map_err(|e| anyhow!("{name}: cannot select the columns ({e})"))?;
+    let mut rows = Rows::new(opts, name, "row");
     let iter = reader
         .get_row_iter(Some(projection))
         .map_err(|e| anyhow!("{name}: cannot read the Parquet rows ({e})"))?;
@@ -112,13 +381,13 @@ pub fn read_rows<R: ChunkReader + 'static>(
 
 /// Refuses a file whose columns read are compressed with a codec this build cannot decode
 /// (LZO), naming it, before any row is read: the rows' own error would call the file corrupt.
-fn check_codecs<R: ChunkReader + 'static>(
-    reader: &SerializedFileReader<R>,
+fn check_codecs(
+    metadata: &ParquetMetaData,
     columns: &[usize],
+    schema: &SchemaDescriptor,
     name: &str,
 ) -> Result<()> {
-    let leaves = reader.metadata().file_metadata().schema_descr();
-    for group in reader.metadata().row_groups() {
+    for group in metadata.row_groups() {
         for chunk in group.columns() {
             let codec = chunk.compression();
             let decoded = matches!(
@@ -134,7 +403,7 @@ fn check_codecs<R: ChunkReader + 'static>(
             let root = chunk.column_path().parts().first().map(String::as_str);
             let read = columns
                 .iter()
-                .any(|&i| Some(leaves.root_schema().get_fields()[i].name()) == root);
+                .any(|&i| Some(schema.root_schema().get_fields()[i].name()) == root);
             if read && !decoded {
                 let codec = match codec {
                     Compression::LZO => "LZO".to_string(),
@@ -148,6 +417,242 @@ fn check_codecs<R: ChunkReader + 'static>(
                 );
             }
         }
+    }
+    Ok(())
+}
+
+/// How the values of a column read in batches are to be taken: as they are, or as a Parquet
+/// timestamp in ms or in µs (which the row reader turns into ms).
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Unit {
+    Plain,
+    Millis,
+    Micros,
+}
+
+/// How the top-level column `root` is read in batches, for `role`, decided from its Parquet
+/// type as the row reader decides a value's [`Field`] (by the converted type), and checked
+/// against the Arrow type the batches will hold; `None` when only the row reader takes it.
+fn batch_kind(
+    schema: &SchemaDescriptor,
+    arrow: &SchemaRef,
+    root: Option<usize>,
+    role: Role,
+) -> Option<Unit> {
+    let root = root?;
+    if !schema.root_schema().get_fields().get(root)?.is_primitive() {
+        return None;
+    }
+    let leaf = (0..schema.num_columns()).find(|&l| schema.get_column_root_idx(l) == root)?;
+    let column = schema.column(leaf);
+    if column.max_rep_level() != 0 {
+        return None;
+    }
+    // The Arrow schema holds every top-level column, in the file's order.
+    let data_type = arrow.fields().get(root)?.data_type();
+    // Without the embedded schema, the reader's own types are these.
+    let unit = match (column.physical_type(), column.converted_type(), data_type) {
+        (PhysicalType::INT32, ConvertedType::NONE | ConvertedType::INT_32, DataType::Int32)
+        | (PhysicalType::INT32, ConvertedType::INT_8, DataType::Int8)
+        | (PhysicalType::INT32, ConvertedType::INT_16, DataType::Int16)
+        | (PhysicalType::INT32, ConvertedType::UINT_8, DataType::UInt8)
+        | (PhysicalType::INT32, ConvertedType::UINT_16, DataType::UInt16)
+        | (PhysicalType::INT32, ConvertedType::UINT_32, DataType::UInt32)
+        | (PhysicalType::INT64, ConvertedType::UINT_64, DataType::UInt64)
+        | (PhysicalType::FLOAT, ConvertedType::NONE, DataType::Float32)
+        | (PhysicalType::DOUBLE, ConvertedType::NONE, DataType::Float64)
+        | (PhysicalType::BYTE_ARRAY, ConvertedType::UTF8, DataType::Utf8) => Unit::Plain,
+        // A timestamp in ns has no converted type: the row reader gives its plain number.
+        (
+            PhysicalType::INT64,
+            ConvertedType::NONE | ConvertedType::INT_64,
+            DataType::Int64 | DataType::Timestamp(..),
+        ) => Unit::Plain,
+        (PhysicalType::BYTE_ARRAY, ConvertedType::NONE, DataType::Binary) if role == Role::Key => {
+            Unit::Plain
+        }
+        (PhysicalType::INT64, ConvertedType::TIMESTAMP_MILLIS, DataType::Timestamp(..))
+            if role == Role::Time =>
+        {
+            Unit::Millis
+        }
+        (PhysicalType::INT64, ConvertedType::TIMESTAMP_MICROS, DataType::Timestamp(..))
+            if role == Role::Time =>
+        {
+            Unit::Micros
+        }
+        _ => return None,
+    };
+    Some(unit)
+}
+
+/// One column of a batch, its values as the Arrow array holds them.
+enum Values<'a> {
+    I8(&'a [i8]),
+    I16(&'a [i16]),
+    I32(&'a [i32]),
+    I64(&'a [i64]),
+    U8(&'a [u8]),
+    U16(&'a [u16]),
+    U32(&'a [u32]),
+    U64(&'a [u64]),
+    F32(&'a [f32]),
+    F64(&'a [f64]),
+    Text(&'a StringArray),
+    Bytes(&'a BinaryArray),
+    /// Texts as a dictionary: each row's entry, the entries, and the array that holds them.
+    Dict(&'a [i32], &'a StringArray, &'a ArrayRef),
+    /// A type [`batch_kind`] does not pass.
+    Other,
+}
+
+/// A column of a batch, ready to give each row's value.
+struct Cells<'a> {
+    values: Values<'a>,
+    nulls: Option<&'a NullBuffer>,
+    unit: Unit,
+}
+
+/// One row's value of a column, as the row reader's [`Field`] would have held it.
+enum Cell<'a> {
+    Null,
+    Int(i64),
+    UInt(u64),
+    F32(f32),
+    F64(f64),
+    /// A Parquet timestamp, in ms.
+    Millis(f64),
+    Text(&'a str),
+    /// A text and its entry in the batch's dictionary.
+    Entry(usize, &'a str),
+    Bytes(&'a [u8]),
+    Other,
+}
+
+impl<'a> Cells<'a> {
+    fn of(array: &'a dyn Array, unit: Unit) -> Cells<'a> {
+        let values = match array.data_type() {
+            DataType::Int8 => Values::I8(array.as_primitive::<Int8Type>().values()),
+            DataType::Int16 => Values::I16(array.as_primitive::<Int16Type>().values()),
+            DataType::Int32 => Values::I32(array.as_primitive::<Int32Type>().values()),
+            DataType::Int64 => Values::I64(array.as_primitive::<Int64Type>().values()),
+            DataType::UInt8 => Values::U8(array.as_primitive::<UInt8Type>().values()),
+            DataType::UInt16 => Values::U16(array.as_primitive::<UInt16Type>().values()),
+            DataType::UInt32 => Values::U32(array.as_primitive::<UInt32Type>().values()),
+            DataType::UInt64 => Values::U64(array.as_primitive::<UInt64Type>().values()),
+            DataType::Float32 => Values::F32(array.as_primitive::<Float32Type>().values()),
+            DataType::Float64 => Values::F64(array.as_primitive::<Float64Type>().values()),
+            DataType::Timestamp(TimeUnit::Second, _) => {
+                Values::I64(array.as_primitive::<TimestampSecondType>().values())
+            }
+            DataType::Timestamp(TimeUnit::Millisecond, _) => {
+                Values::I64(array.as_primitive::<TimestampMillisecondType>().values())
+            }
+            DataType::Timestamp(TimeUnit::Microsecond, _) => {
+                Values::I64(array.as_primitive::<TimestampMicrosecondType>().values())
+            }
+            DataType::Timestamp(TimeUnit::Nanosecond, _) => {
+                Values::I64(array.as_primitive::<TimestampNanosecondType>().values())
+            }
+            DataType::Utf8 => Values::Text(array.as_string::<i32>()),
+            DataType::Binary => Values::Bytes(array.as_binary::<i32>()),
+            DataType::Dictionary(k, v) if **k == DataType::Int32 && **v == DataType::Utf8 => {
+                let dictionary = array.as_dictionary::<Int32Type>();
+                match dictionary.values().as_string_opt::<i32>() {
+                    Some(texts) => {
+                        Values::Dict(dictionary.keys().values(), texts, dictionary.values())
+                    }
+                    None => Values::Other,
+                }
+            }
+            _ => Values::Other,
+        };
+        Cells {
+            values,
+            nulls: array.nulls(),
+            unit,
+        }
+    }
+
+    /// Row `i`'s value.
+    #[inline]
+    fn get(&self, i: usize) -> Cell<'a> {
+        if self.nulls.is_some_and(|n| n.is_null(i)) {
+            return Cell::Null;
+        }
+        match self.values {
+            Values::I8(v) => Cell::Int(v[i].into()),
+            Values::I16(v) => Cell::Int(v[i].into()),
+            Values::I32(v) => Cell::Int(v[i].into()),
+            Values::I64(v) => match self.unit {
+                Unit::Plain => Cell::Int(v[i]),
+                Unit::Millis => Cell::Millis(v[i] as f64),
+                Unit::Micros => Cell::Millis(v[i] as f64 / 1e3),
+            },
+            Values::U8(v) => Cell::Int(v[i].into()),
+            Values::U16(v) => Cell::Int(v[i].into()),
+            Values::U32(v) => Cell::Int(v[i].into()),
+            Values::U64(v) => Cell::UInt(v[i]),
+            Values::F32(v) => Cell::F32(v[i]),
+            Values::F64(v) => Cell::F64(v[i]),
+            Values::Text(a) => Cell::Text(a.value(i)),
+            Values::Bytes(a) => Cell::Bytes(a.value(i)),
+            Values::Dict(entries, texts, _) => match usize::try_from(entries[i]) {
+                Ok(k) if k < texts.len() => Cell::Entry(k, texts.value(k)),
+                _ => Cell::Other,
+            },
+            Values::Other => Cell::Other,
+        }
+    }
+}
+
+/// A time from a batch's cell: what [`time`] makes of the same value read as a record.
+fn cell_time(cell: Cell<'_>, column: &str, opts: &SourceOptions) -> Result<f64> {
+    let number = |v: f64| time_ms(RawTime::Number(v), opts.time_format, column);
+    match cell {
+        Cell::Null => bail!("{column} is missing (null)"),
+        Cell::Int(v) => number(v as f64),
+        Cell::UInt(v) => number(v as f64),
+        Cell::F32(v) => number(v as f64),
+        // A float in ms as most logs hold it: what `time_ms` gives, without its call.
+        Cell::F64(v) if opts.time_format.is_none() && v.is_finite() && v.abs() <= TIME_LIMIT => {
+            Ok(v)
+        }
+        Cell::F64(v) => number(v),
+        Cell::Millis(v) => time_ms(RawTime::Number(v), Some(TimeFormat::Ms), column),
+        Cell::Text(s) | Cell::Entry(_, s) => time_ms(RawTime::Text(s), opts.time_format, column),
+        Cell::Bytes(_) | Cell::Other => {
+            bail!("{column} is not a time (a number, a timestamp or an RFC 3339 text)")
+        }
+    }
+}
+
+/// A key from a batch's cell, written into `out`: what [`key_text`] makes of the same value
+/// read as a record.
+fn cell_key(cell: Cell<'_>, column: &str, out: &mut String) -> Result<()> {
+    out.clear();
+    match cell {
+        Cell::Null => bail!("{column} is missing (null)"),
+        Cell::Text(s) | Cell::Entry(_, s) => out.push_str(s),
+        Cell::Int(v) => {
+            let _ = write!(out, "{v}");
+        }
+        Cell::UInt(v) => {
+            let _ = write!(out, "{v}");
+        }
+        Cell::Bytes(b) => match std::str::from_utf8(b) {
+            Ok(s) => out.push_str(s),
+            Err(_) => bail!("{column} holds bytes that are not UTF-8 text"),
+        },
+        Cell::F32(v) => bail!(
+            "{column} {} is a number, not a key (a text or an integer)",
+            quoted(&format!("{v:?}"))
+        ),
+        Cell::F64(v) => bail!(
+            "{column} {} is a number, not a key (a text or an integer)",
+            number_shown(v)
+        ),
+        Cell::Millis(_) | Cell::Other => bail!("{column} is not a key (a text or an integer)"),
     }
     Ok(())
 }
@@ -207,4 +712,326 @@ fn key_text(field: Option<&Field>, column: &str) -> Result<String> {
             quoted(&other.to_string())
         ),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    //! The batch reader against the row reader: the same events, report and errors for every
+    //! column type the batches take, nulls, bad rows, dictionaries and options.
+    use super::*;
+    use crate::rows::OnBadRow;
+    use ::parquet::data_type::Int64Type as I64;
+    use ::parquet::data_type::{ByteArray, ByteArrayType, DoubleType, FloatType, Int32Type as I32};
+    use ::parquet::file::properties::WriterProperties;
+    use ::parquet::file::writer::SerializedFileWriter;
+
+    /// A column's values as written (`None`: null, in an optional column).
+    enum Col {
+        I32(Vec<Option<i32>>),
+        I64(Vec<Option<i64>>),
+        F32(Vec<Option<f32>>),
+        F64(Vec<Option<f64>>),
+        Bytes(Vec<Option<Vec<u8>>>),
+    }
+
+    fn write(message: &str, columns: &[Col], dictionary: bool, group_rows: usize) -> Vec<u8> {
+        let schema = Arc::new(::parquet::schema::parser::parse_message_type(message).unwrap());
+        let props = Arc::new(
+            WriterProperties::builder()
+                .set_dictionary_enabled(dictionary)
+                .build(),
+        );
+        let rows = match &columns[0] {
+            Col::I32(v) => v.len(),
+            Col::I64(v) => v.len(),
+            Col::F32(v) => v.len(),
+            Col::F64(v) => v.len(),
+            Col::Bytes(v) => v.len(),
+        };
+        let mut out = Vec::new();
+        let mut w = SerializedFileWriter::new(&mut out, schema, props).unwrap();
+        let mut from = 0;
+        while from < rows {
+            let to = (from + group_rows).min(rows);
+            let mut group = w.next_row_group().unwrap();
+            let mut i = 0;
+            while let Some(mut col) = group.next_column().unwrap() {
+                fn split<T: Clone>(v: &[Option<T>]) -> (Vec<T>, Vec<i16>) {
+                    let values = v.iter().flatten().cloned().collect();
+                    let levels = v.iter().map(|x| i16::from(x.is_some())).collect();
+                    (values, levels)
+                }
+                let optional = col_optional(message, i);
+                macro_rules! put {
+                    ($t:ty, $v:expr) => {{
+                        let (values, levels) = split(&$v[from..to]);
+                        let levels = optional.then_some(&levels[..]);
+                        col.typed::<$t>()
+                            .write_batch(&values, levels, None)
+                            .unwrap();
+                    }};
+                }
+                match &columns[i] {
+                    Col::I32(v) => put!(I32, v),
+                    Col::I64(v) => put!(I64, v),
+                    Col::F32(v) => put!(FloatType, v),
+                    Col::F64(v) => put!(DoubleType, v),
+                    Col::Bytes(v) => {
+                        let v: Vec<Option<ByteArray>> = v
+                            .iter()
+                            .map(|b| b.as_ref().map(|b| ByteArray::from(b.clone())))
+                            .collect();
+                        put!(ByteArrayType, v)
+                    }
+                }
+                col.close().unwrap();
+                i += 1;
+            }
+            group.close().unwrap();
+            from = to;
+        }
+        w.close().unwrap();
+        out
+    }
+
+    /// Whether the `i`-th field of `message` is optional.
+    fn col_optional(message: &str, i: usize) -> bool {
+        message
+            .split(';')
+            .nth(i)
+            .is_some_and(|f| f.contains("optional"))
+    }
+
+    fn outcome(result: Result<(Events, SourceReport)>) -> String {
+        match result {
+            Ok((events, report)) => {
+                let stream = events.into_stream().unwrap();
+                format!("{:?} {:?} {report:?}", stream.keys, stream.events)
+            }
+            Err(e) => format!("error: {e:#}"),
+        }
+    }
+
+    fn same(message: &str, columns: &[Col]) {
+        let options = [
+            SourceOptions::default(),
+            SourceOptions {
+                on_bad_row: OnBadRow::Skip,
+                ..SourceOptions::default()
+            },
+            SourceOptions {
+                time_format: Some(TimeFormat::S),
+                on_bad_row: OnBadRow::Skip,
+                ..SourceOptions::default()
+            },
+            SourceOptions {
+                arrival: Arrival::FileOrder,
+                on_bad_row: OnBadRow::Skip,
+                ..SourceOptions::default()
+            },
+            SourceOptions {
+                key_col: "event_time_ms".into(),
+                on_bad_row: OnBadRow::Skip,
+                ..SourceOptions::default()
+            },
+            SourceOptions {
+                max_rows: 3,
+                ..SourceOptions::default()
+            },
+        ];
+        for dictionary in [true, false] {
+            for group_rows in [2, 7, 50_000] {
+                let bytes = bytes::Bytes::from(write(message, columns, dictionary, group_rows));
+                for opts in &options {
+                    let batches = outcome(read_batches(bytes.clone(), "t.parquet", opts, 3));
+                    let records = outcome(read_records(bytes.clone(), "t.parquet", opts));
+                    if batches != records {
+                        let at = batches
+                            .bytes()
+                            .zip(records.bytes())
+                            .position(|(a, b)| a != b)
+                            .unwrap_or(batches.len().min(records.len()));
+                        let around = |s: &str| {
+                            let from = s.floor_char_boundary(at.saturating_sub(150));
+                            s[from..s.ceil_char_boundary((at + 150).min(s.len()))].to_string()
+                        };
+                        panic!(
+                            "{message} {opts:?} dictionary {dictionary} groups of \
+                             {group_rows}:\nbatches …{}…\nrecords …{}…",
+                            around(&batches),
+                            around(&records)
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    fn texts(v: &[&str]) -> Col {
+        Col::Bytes(v.iter().map(|s| Some(s.as_bytes().to_vec())).collect())
+    }
+
+    const PLAIN: &str = "required double event_time_ms; required double proc_time_ms; \
+                         required binary key (UTF8);";
+
+    #[test]
+    fn numbers_and_texts_read_alike() {
+        let e = || {
+            Col::F64(vec![
+                Some(5.0),
+                Some(1.5),
+                Some(f64::NAN),
+                Some(2.0),
+                Some(3.0),
+            ])
+        };
+        let p = || {
+            Col::F64(vec![
+                Some(6.0),
+                Some(1e300),
+                Some(3.0),
+                Some(1.0),
+                Some(4.0),
+            ])
+        };
+        same(
+            &format!("message m {{ {PLAIN} }}"),
+            &[e(), p(), texts(&["a", "b", "", "a", "c\u{7}"])],
+        );
+        same(
+            "message m { required int32 event_time_ms; required int32 proc_time_ms (UINT_16); \
+             required int32 key; }",
+            &[
+                Col::I32(vec![Some(1), Some(-2), Some(3)]),
+                Col::I32(vec![Some(2), Some(65535), Some(4)]),
+                Col::I32(vec![Some(7), Some(-7), Some(7)]),
+            ],
+        );
+        same(
+            "message m { required int32 event_time_ms (INT_8); required int64 proc_time_ms \
+             (UINT_64); required int64 key (UINT_64); }",
+            &[
+                Col::I32(vec![Some(1), Some(-2), Some(3)]),
+                Col::I64(vec![Some(2), Some(-1), Some(4)]),
+                Col::I64(vec![Some(2), Some(-1), Some(4)]),
+            ],
+        );
+        same(
+            "message m { required float event_time_ms; required float proc_time_ms; \
+             required float key; }",
+            &[
+                Col::F32(vec![Some(1.5), Some(2.0)]),
+                Col::F32(vec![Some(2.5), Some(3.0)]),
+                Col::F32(vec![Some(0.0), Some(1.0)]),
+            ],
+        );
+        same(
+            "message m { required double event_time_ms; required double proc_time_ms; \
+             required double key; }",
+            &[
+                Col::F64(vec![Some(1.5)]),
+                Col::F64(vec![Some(2.5)]),
+                Col::F64(vec![Some(0.0)]),
+            ],
+        );
+    }
+
+    #[test]
+    fn timestamps_read_in_their_unit_or_as_numbers() {
+        for unit in [
+            "TIMESTAMP_MILLIS",
+            "TIMESTAMP_MICROS",
+            "TIMESTAMP(NANOS,true)",
+            "TIMESTAMP(MILLIS,false)",
+            "INT_64",
+        ] {
+            same(
+                &format!(
+                    "message m {{ required int64 event_time_ms ({unit}); required int64 \
+                     proc_time_ms ({unit}); required binary key (UTF8); }}"
+                ),
+                &[
+                    Col::I64(vec![Some(1_000), Some(2_000_000), Some(i64::MAX)]),
+                    Col::I64(vec![Some(1_500), Some(2_500_000), Some(3)]),
+                    texts(&["a", "b", "a"]),
+                ],
+            );
+        }
+    }
+
+    #[test]
+    fn times_as_text_and_keys_as_bytes() {
+        same(
+            "message m { required binary event_time_ms (UTF8); required binary proc_time_ms \
+             (UTF8); required binary key; }",
+            &[
+                texts(&["1000", "2026-12-04T08:00:00.250Z", "soon", "", "3"]),
+                texts(&["1001", "2026-12-04T08:00:01Z", "4", "5", "1e400"]),
+                Col::Bytes(vec![
+                    Some(b"k".to_vec()),
+                    Some(vec![0xff, 0xfe]),
+                    Some(b"k".to_vec()),
+                    Some(b"j".to_vec()),
+                    Some(b"j".to_vec()),
+                ]),
+            ],
+        );
+    }
+
+    #[test]
+    fn nulls_are_missing_values() {
+        same(
+            "message m { optional double event_time_ms; optional double proc_time_ms; \
+             optional binary key (UTF8); }",
+            &[
+                Col::F64(vec![Some(1.0), None, Some(3.0), Some(4.0)]),
+                Col::F64(vec![Some(2.0), Some(3.0), None, Some(5.0)]),
+                Col::Bytes(vec![
+                    Some(b"a".to_vec()),
+                    Some(b"b".to_vec()),
+                    Some(b"c".to_vec()),
+                    None,
+                ]),
+            ],
+        );
+    }
+
+    #[test]
+    fn types_only_the_row_reader_takes_read_as_before() {
+        same(
+            "message m { required int32 event_time_ms (DATE); required double proc_time_ms; \
+             required binary key (UTF8); }",
+            &[
+                Col::I32(vec![Some(1), Some(2)]),
+                Col::F64(vec![Some(1.0), Some(2.0)]),
+                texts(&["a", "b"]),
+            ],
+        );
+        same(
+            "message m { required double event_time_ms; required double proc_time_ms; \
+             required int64 key (TIMESTAMP_MILLIS); }",
+            &[
+                Col::F64(vec![Some(1.0)]),
+                Col::F64(vec![Some(2.0)]),
+                Col::I64(vec![Some(3)]),
+            ],
+        );
+    }
+
+    #[test]
+    fn many_batches_many_keys_and_a_bad_row_among_them() {
+        let n = 40;
+        let e: Vec<Option<f64>> = (0..n).map(|i| Some(i as f64 * 0.5)).collect();
+        let mut p: Vec<Option<f64>> = (0..n).map(|i| Some(i as f64 * 0.5 + 7.0)).collect();
+        p[13] = Some(f64::INFINITY);
+        let keys: Vec<Option<Vec<u8>>> = (0..n)
+            .map(|i| Some(format!("user-{}", (i * 7919) % 11).into_bytes()))
+            .collect();
+        let mut keys = keys;
+        keys[29] = Some(Vec::new());
+        same(
+            &format!("message m {{ {PLAIN} }}"),
+            &[Col::F64(e), Col::F64(p), Col::Bytes(keys)],
+        );
+    }
 }

@@ -362,6 +362,7 @@ impl<'o> Rows<'o> {
 
     /// Adds one good row, numbered `at`: times in ms (`proc_time` `None` under file-order
     /// arrival), its key checked.
+    #[inline]
     pub fn push(
         &mut self,
         at: u64,
@@ -369,22 +370,78 @@ impl<'o> Rows<'o> {
         proc_time: Option<f64>,
         key: &str,
     ) -> Result<()> {
+        self.check_room(at)?;
+        let id = self.key_id(at, key)?;
+        self.push_id(event_time, proc_time, id)
+    }
+
+    /// Reserves room for `rows` more events held in memory (as many as `--max-rows` allows),
+    /// for a reader that knows how many it will read.
+    pub fn reserve(&mut self, rows: usize) {
+        if !self.opts.spool {
+            let room = self.opts.max_rows.saturating_sub(self.events.len());
+            self.events.reserve(rows.min(room));
+        }
+    }
+
+    /// Refuses row `at` when the events held in memory are as many as `--max-rows` allows (a
+    /// spooled log notes where it passed them, and goes on).
+    #[inline]
+    pub fn check_room(&mut self, at: u64) -> Result<()> {
         if self.opts.spool {
             if self.report.rows == self.opts.max_rows as u64 && self.over_at.is_none() {
                 let unit = format!("{}, {}", self.report.name, self.report.unit);
                 self.over_at = Some((unit, at));
             }
         } else if self.events.len() >= self.opts.max_rows {
-            bail!(
-                "{}, {} {at}: more than {} events, more than twoclocks sorts in memory: sort \
+            return Err(self.no_room(at));
+        }
+        Ok(())
+    }
+
+    /// The error of a row past `--max-rows` held in memory.
+    #[cold]
+    fn no_room(&self, at: u64) -> anyhow::Error {
+        anyhow!(
+            "{}, {} {at}: more than {} events, more than twoclocks sorts in memory: sort \
                  the log by processing time (e.g. `sort -t, -k2,2n`) and cut it into parts \
                  (`split -l {}`)",
+            self.report.name,
+            self.report.unit,
+            self.opts.max_rows,
+            self.opts.max_rows
+        )
+    }
+
+    /// The id of a checked key, first met on row `at`: a new one for a key not seen before.
+    #[inline]
+    pub fn key_id(&mut self, at: u64, key: &str) -> Result<u32> {
+        match self.ids.get(key) {
+            Some(&id) => Ok(id),
+            None => self.new_key(at, key),
+        }
+    }
+
+    /// A key not seen before: its id, the next one.
+    #[cold]
+    fn new_key(&mut self, at: u64, key: &str) -> Result<u32> {
+        if self.keys.len() >= u32::MAX as usize {
+            bail!(
+                "{}, {} {at}: too many distinct keys",
                 self.report.name,
-                self.report.unit,
-                self.opts.max_rows,
-                self.opts.max_rows
+                self.report.unit
             );
         }
+        let id = self.keys.len() as u32;
+        self.keys.push(key.to_string());
+        self.ids.insert(key.to_string(), id);
+        Ok(id)
+    }
+
+    /// Adds one good row whose key's id [`Rows::key_id`] gave, after [`Rows::check_room`]
+    /// let it in.
+    #[inline]
+    pub fn push_id(&mut self, event_time: f64, proc_time: Option<f64>, id: u32) -> Result<()> {
         if event_time > self.max_event_time {
             self.max_event_time = event_time;
         }
@@ -392,22 +449,6 @@ impl<'o> Rows<'o> {
         if proc_time < event_time {
             self.report.clock_skew_rows += 1;
         }
-        let id = match self.ids.get(key) {
-            Some(&id) => id,
-            None => {
-                if self.keys.len() >= u32::MAX as usize {
-                    bail!(
-                        "{}, {} {at}: too many distinct keys",
-                        self.report.name,
-                        self.report.unit
-                    );
-                }
-                let id = self.keys.len() as u32;
-                self.keys.push(key.to_string());
-                self.ids.insert(key.to_string(), id);
-                id
-            }
-        };
         let e = Event {
             event_time,
             proc_time,
