@@ -39,6 +39,7 @@ mod export_golden;
 mod fuzz_inputs;
 mod guide;
 mod nothing_lost;
+mod performance_page;
 mod pipeline_cli;
 mod run_outputs;
 mod run_streaming;
