@@ -122,11 +122,11 @@ impl<'de> Visitor<'de> for Object<'_> {
 /// One row's event time, processing time (when read) and key. Numbers are read from their
 /// text as written, by the parser CSV fields go through, so a time reads the same to the last
 /// bit from either format; a member read (a column) given twice is refused.
-pub(crate) fn parse_row(
-    text: &str,
+pub(crate) fn parse_row<'t>(
+    text: &'t str,
     opts: &SourceOptions,
     reads_proc_time: bool,
-) -> Result<(f64, Option<f64>, String)> {
+) -> Result<(f64, Option<f64>, Cow<'t, str>)> {
     let columns = [
         opts.event_time_col.as_str(),
         opts.proc_time_col.as_str(),
@@ -184,11 +184,18 @@ pub(crate) fn parse_row(
     let Some(raw) = member(2) else {
         bail!("{key_col} is missing");
     };
-    let key: String = match raw.as_bytes().first() {
-        Some(b'"') => serde_json::from_str(raw)
-            .map_err(|e| anyhow!("{key_col} {} is not a text ({e})", quoted(raw)))?,
+    let key: Cow<'t, str> = match raw.as_bytes().first() {
+        // A text without escapes is its own bytes between the quotes: the parser has already
+        // checked it is a JSON string, so nothing in it needs decoding.
+        Some(b'"') if raw.len() >= 2 && raw.ends_with('"') && !raw.contains('\\') => {
+            Cow::Borrowed(&raw[1..raw.len() - 1])
+        }
+        Some(b'"') => Cow::Owned(
+            serde_json::from_str::<String>(raw)
+                .map_err(|e| anyhow!("{key_col} {} is not a text ({e})", quoted(raw)))?,
+        ),
         // An integer as written: its digits are the key, as in a CSV field.
-        Some(b'-' | b'0'..=b'9') if !raw.contains(['.', 'e', 'E']) => raw.to_string(),
+        Some(b'-' | b'0'..=b'9') if !raw.contains(['.', 'e', 'E']) => Cow::Borrowed(raw),
         _ => bail!(
             "{key_col} {} is {}, not a key (a text or an integer)",
             quoted(raw),

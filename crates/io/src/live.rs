@@ -215,6 +215,7 @@ fn read_rows<R: Read, S: FnMut(Feed) -> bool>(
             Layout::Csv(columns) => csv_row(text, NAME, line, columns, &mut ranges, opts)
                 .map(|(et, pt, key)| (et, pt, key.into_owned())),
             Layout::Jsonl { reads_proc_time } => json_row(text, opts, *reads_proc_time)
+                .map(|(et, pt, key)| (et, pt, key.into_owned()))
                 .map_err(|e| anyhow!("{NAME}, line {line}: {e}")),
         });
         let (event_time, proc_time, key) = match parsed {
