@@ -308,9 +308,12 @@ pub fn candidates(
                 .filter(within)
                 .collect()
         }
-        Kind::Heuristic => HEURISTIC_QS
-            .iter()
-            .flat_map(|&q| {
+        Kind::Heuristic => {
+            // Each quantile's clock is a pass of its own over the stream (a sliding quantile
+            // per event): the quantiles are shared out over two cores where there are two, in
+            // order. Not more: each holds its clock and its sweep's gathered arrivals, so two
+            // at once take twice the memory of one.
+            let of_quantile = |q: f64| -> Vec<Candidate> {
                 let watermark = WatermarkKind::Heuristic {
                     q,
                     n: req.heuristic_n,
@@ -329,9 +332,25 @@ pub fn candidates(
                             ..p
                         },
                     })
-            })
-            .filter(within)
-            .collect(),
+                    .collect()
+            };
+            let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(2));
+            let chunk = HEURISTIC_QS.len().div_ceil(threads);
+            let per_quantile: Vec<Vec<Candidate>> = std::thread::scope(|scope| {
+                let handles: Vec<_> = HEURISTIC_QS
+                    .chunks(chunk)
+                    .map(|qs| {
+                        let of_quantile = &of_quantile;
+                        scope.spawn(move || qs.iter().map(|&q| of_quantile(q)).collect::<Vec<_>>())
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .flat_map(|h| h.join().expect("a quantile's sweep does not panic"))
+                    .collect()
+            });
+            per_quantile.into_iter().flatten().filter(within).collect()
+        }
     }
 }
 
