@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::super::stream::KeyId;
 use super::super::trigger::CellState;
-use super::super::window::{CellId, WindowId};
+use super::super::window::{floor_to_i64, CellId, WindowId};
 
 /// Estimated bytes of one open session's place in the session index, besides its cell (counted
 /// in [`super::CELL_BYTES`]): its entry by key and start (key, start and end) and its entry by
@@ -124,8 +124,8 @@ impl SessionStore {
         into.clear();
         // An end `e` is above `after` iff `e ≥ ⌊after⌋ + 1`, and at most `through` iff
         // `e ≤ ⌊through⌋` (the casts saturate at the ends of the range).
-        let from = (after.floor() as i64).saturating_add(1);
-        let to = through.floor() as i64;
+        let from = floor_to_i64(after).saturating_add(1);
+        let to = floor_to_i64(through);
         if after.is_nan() || through.is_nan() || from > to {
             return;
         }

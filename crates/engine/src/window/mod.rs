@@ -29,7 +29,7 @@ mod session;
 mod sliding;
 mod tumbling;
 
-pub use floor::{floor_index, floor_index_with, py_floor_div};
+pub use floor::{floor_index, floor_index_with, floor_to_i64, py_floor_div};
 pub use global::{Ttl, TtlTime, GLOBAL};
 
 /// A window's identity: its span `[start, end)` in whole milliseconds. Windows order by start

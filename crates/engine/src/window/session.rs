@@ -33,7 +33,7 @@ impl Session {
     #[inline]
     fn proto(self, event_time: f64) -> WindowId {
         // The cast saturates (and takes NaN to 0): no time, however far out, overflows.
-        let start = event_time.floor() as i64;
+        let start = super::floor::floor_to_i64(event_time);
         WindowId::new(start, start.saturating_add(self.gap))
     }
 }
