@@ -65,17 +65,169 @@ pub fn read_rows<R: Read>(
     let header = header?;
     let mut rows = Rows::new(opts, name, "line");
     let (columns, header_line) = header_columns(header, name, opts, Some(rows.reads_proc_time()))?;
-    let mut ranges: Vec<(usize, usize)> = Vec::with_capacity(columns.count);
-    while let Some((line, text)) = lines.next_line()? {
-        match text.and_then(|text| parse_row(text, name, line, &columns, &mut ranges, opts)) {
-            Ok((et, pt, key)) => rows.push(line, et, pt, &key)?,
-            Err(e) => rows.bad(line, e)?,
-        }
-    }
+    read_in_two(&mut lines, &mut rows, name, &columns, opts)?;
     rows.finish(&format!(
         "the file holds a header and no events (line 1: {})",
         quoted(&header_line)
     ))
+}
+
+/// Lines a chunk holds: enough that a chunk's hand-over costs nothing beside its rows.
+const CHUNK_LINES: usize = 4096;
+
+/// Lines read, for the second thread to parse: their text one after another, and each line's
+/// number and span of it (or why the line is no row: not UTF-8, blank).
+#[derive(Default)]
+struct Chunk {
+    text: String,
+    lines: Vec<(u64, Result<(usize, usize)>)>,
+}
+
+/// A row as parsed: its event time, its processing time (if read) and its key's span.
+type ParsedRow = (f64, Option<f64>, (usize, usize));
+
+/// A chunk's rows as parsed: each line's number and row, its key's span in `keys`, or the
+/// line's error.
+#[derive(Default)]
+struct Parsed {
+    keys: String,
+    rows: Vec<(u64, Result<ParsedRow>)>,
+}
+
+/// Parses a chunk's lines into rows.
+fn parse_chunk(
+    chunk: Chunk,
+    name: &str,
+    columns: &Columns,
+    opts: &SourceOptions,
+    ranges: &mut Vec<(usize, usize)>,
+) -> Parsed {
+    let mut out = Parsed {
+        keys: String::with_capacity(chunk.lines.len() * 8),
+        rows: Vec::with_capacity(chunk.lines.len()),
+    };
+    for (line, span) in chunk.lines {
+        let row = span.and_then(|(from, to)| {
+            let text = &chunk.text[from..to];
+            let (et, pt, key) = parse_row(text, name, line, columns, ranges, opts)?;
+            let at = out.keys.len();
+            out.keys.push_str(&key);
+            Ok((et, pt, (at, out.keys.len())))
+        });
+        out.rows.push((line, row));
+    }
+    out
+}
+
+/// One chunk of every [`LOCAL_EVERY`] is parsed by the reading thread itself, which also adds
+/// every row: so that both threads are busy about as long.
+const LOCAL_EVERY: usize = 3;
+
+/// A chunk handed out, in the order its rows are to be added: parsed by the other thread, or
+/// already here.
+enum Pending {
+    Away,
+    Here(Parsed),
+}
+
+/// Reads the rows after the header on two threads: this one reads the lines, parses one chunk
+/// in [`LOCAL_EVERY`] and adds the rows in order, the other parses the other chunks meanwhile.
+/// Rows, their errors and their order are those of one thread: chunks' rows are added in line
+/// order, and an error that stops the reading is given only after every row before it has been
+/// added (so an earlier bad row's error comes first).
+fn read_in_two<R: Read>(
+    lines: &mut LogLines<'_, R>,
+    rows: &mut Rows<'_>,
+    name: &str,
+    columns: &Columns,
+    opts: &SourceOptions,
+) -> Result<()> {
+    use std::collections::VecDeque;
+    use std::sync::mpsc::sync_channel;
+    std::thread::scope(|scope| {
+        let (to_parser, chunks) = sync_channel::<Chunk>(3);
+        let (to_reader, parsed) = sync_channel::<Parsed>(3);
+        scope.spawn(move || {
+            let mut ranges: Vec<(usize, usize)> = Vec::with_capacity(columns.count);
+            for chunk in chunks {
+                if to_reader
+                    .send(parse_chunk(chunk, name, columns, opts, &mut ranges))
+                    .is_err()
+                {
+                    return;
+                }
+            }
+        });
+        let stopped = || anyhow!("{name}: the thread parsing the rows stopped");
+        let mut ranges: Vec<(usize, usize)> = Vec::with_capacity(columns.count);
+        let mut pending: VecDeque<Pending> = VecDeque::new();
+        let mut away = 0usize;
+        let mut stop = None;
+        for n in 0.. {
+            let mut chunk = Chunk {
+                text: String::with_capacity(CHUNK_LINES * 48),
+                lines: Vec::with_capacity(CHUNK_LINES),
+            };
+            let mut done = false;
+            while chunk.lines.len() < CHUNK_LINES {
+                match lines.next_line() {
+                    Ok(Some((line, text))) => {
+                        let span = text.map(|text| {
+                            let from = chunk.text.len();
+                            chunk.text.push_str(text);
+                            (from, chunk.text.len())
+                        });
+                        chunk.lines.push((line, span));
+                    }
+                    Ok(None) => {
+                        done = true;
+                        break;
+                    }
+                    Err(e) => {
+                        stop = Some(e);
+                        done = true;
+                        break;
+                    }
+                }
+            }
+            if !chunk.lines.is_empty() {
+                if n % LOCAL_EVERY == LOCAL_EVERY - 1 {
+                    let here = parse_chunk(chunk, name, columns, opts, &mut ranges);
+                    pending.push_back(Pending::Here(here));
+                } else {
+                    to_parser.send(chunk).map_err(|_| stopped())?;
+                    pending.push_back(Pending::Away);
+                    away += 1;
+                }
+            }
+            // Rows are added once the other thread has more to do, or at the end.
+            while away > 2 || (done && !pending.is_empty()) {
+                let Some(next) = pending.pop_front() else {
+                    break;
+                };
+                let p = match next {
+                    Pending::Here(p) => p,
+                    Pending::Away => {
+                        away -= 1;
+                        parsed.recv().map_err(|_| stopped())?
+                    }
+                };
+                for (line, row) in p.rows {
+                    match row {
+                        Ok((et, pt, (from, to))) => rows.push(line, et, pt, &p.keys[from..to])?,
+                        Err(e) => rows.bad(line, e)?,
+                    }
+                }
+            }
+            if done {
+                break;
+            }
+        }
+        match stop {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    })
 }
 
 fn header_text(found: &[&str]) -> String {
@@ -416,6 +568,147 @@ pub fn write_jsonl<W: Write>(stream: &Stream, mut out: W) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rows::OnBadRow;
+
+    /// The rows after the header read on one thread, line by line: what [`read_in_two`] must
+    /// give, error for error.
+    fn read_in_one<R: Read>(
+        lines: &mut LogLines<'_, R>,
+        rows: &mut Rows<'_>,
+        name: &str,
+        columns: &Columns,
+        opts: &SourceOptions,
+    ) -> Result<()> {
+        let mut ranges = Vec::with_capacity(columns.count);
+        while let Some((line, text)) = lines.next_line()? {
+            match text.and_then(|text| parse_row(text, name, line, columns, &mut ranges, opts)) {
+                Ok((et, pt, key)) => rows.push(line, et, pt, &key)?,
+                Err(e) => rows.bad(line, e)?,
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads `input` on two threads or one, as `read_rows` does: the events and report, or
+    /// the error.
+    fn outcome(input: &[u8], opts: &SourceOptions, two: bool, fail_at: usize) -> String {
+        let name = "t.csv";
+        let mut lines = LogLines::new(
+            Failing {
+                bytes: input,
+                at: 0,
+                fail_at,
+            },
+            name,
+        );
+        let result = (|| -> Result<(Events, SourceReport)> {
+            let (_, header) = lines.next_line()?.expect("a header");
+            let mut rows = Rows::new(opts, name, "line");
+            let (columns, _) = header_columns(header?, name, opts, Some(rows.reads_proc_time()))?;
+            if two {
+                read_in_two(&mut lines, &mut rows, name, &columns, opts)?;
+            } else {
+                read_in_one(&mut lines, &mut rows, name, &columns, opts)?;
+            }
+            rows.finish("no events")
+        })();
+        match result {
+            Ok((events, report)) => {
+                let s = events.into_stream().unwrap();
+                format!("{:?} {:?} {report:?}", s.keys, s.events)
+            }
+            Err(e) => format!("error: {e:#}"),
+        }
+    }
+
+    /// A reader that fails once `fail_at` bytes have been read.
+    struct Failing<'b> {
+        bytes: &'b [u8],
+        at: usize,
+        fail_at: usize,
+    }
+
+    impl Read for Failing<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.at >= self.fail_at {
+                return Err(std::io::Error::other("the disk went away"));
+            }
+            let n = buf
+                .len()
+                .min(self.bytes.len() - self.at)
+                .min(self.fail_at - self.at);
+            buf[..n].copy_from_slice(&self.bytes[self.at..self.at + n]);
+            self.at += n;
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn two_threads_read_what_one_does_error_for_error() {
+        let n = 3 * CHUNK_LINES * LOCAL_EVERY + 17;
+        let mut good = String::from("event_time_ms,proc_time_ms,key\n");
+        for i in 0..n {
+            good.push_str(&format!("{}.5,{},k{}\n", i, i + 3, (i * 7) % 23));
+        }
+        // Bad rows in several chunks, parsed on either thread: a bad number, a blank line, a
+        // short row, an empty key, and a line that is not UTF-8.
+        let mut bad = good.clone().into_bytes();
+        let mut at_line = |line: usize, with: &[u8]| {
+            let mut starts = vec![0];
+            starts.extend(
+                bad.iter()
+                    .enumerate()
+                    .filter(|(_, &b)| b == b'\n')
+                    .map(|(i, _)| i + 1),
+            );
+            let (from, to) = (starts[line - 1], starts[line] - 1);
+            bad.splice(from..to, with.iter().copied());
+        };
+        at_line(3, b"x,1,a");
+        at_line(CHUNK_LINES + 5, b"  ");
+        at_line(2 * CHUNK_LINES + 9, b"1,2");
+        at_line(3 * CHUNK_LINES + 2, b"1,2,");
+        at_line(7 * CHUNK_LINES + 1, b"1,2,\xff");
+        let skip = SourceOptions {
+            on_bad_row: OnBadRow::Skip,
+            ..SourceOptions::default()
+        };
+        let few = SourceOptions {
+            max_rows: CHUNK_LINES + 3,
+            ..SourceOptions::default()
+        };
+        let first = outcome(&bad, &SourceOptions::default(), true, usize::MAX);
+        assert!(first.starts_with("error: t.csv, line 3: "), "{first}");
+        let skipped = outcome(&bad, &skip, true, usize::MAX);
+        assert!(
+            skipped.contains("skipped_rows: 5,"),
+            "{}",
+            &skipped[skipped.len() - 300..]
+        );
+        let cut = outcome(&bad, &skip, true, bad.len() / 3);
+        assert!(
+            cut.ends_with("the disk went away"),
+            "{}",
+            &cut[cut.len().saturating_sub(200)..]
+        );
+        for input in [good.as_bytes(), &bad[..]] {
+            for opts in [&SourceOptions::default(), &skip, &few] {
+                // Whole, and cut by a read error at several places (a chunk's middle, the end).
+                for fail_at in [usize::MAX, input.len() / 3, input.len() - 5, 40] {
+                    let fail = fail_at.min(input.len() + 1);
+                    let one = outcome(input, opts, false, fail);
+                    let two = outcome(input, opts, true, fail);
+                    assert!(
+                        one == two,
+                        "{:?} fail at {fail}: one thread {} / two {}",
+                        opts.on_bad_row,
+                        &one[..one.len().min(300)],
+                        &two[..two.len().min(300)]
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn reads_sorts_and_interns() {
