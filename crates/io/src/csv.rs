@@ -65,7 +65,12 @@ pub fn read_rows<R: Read>(
     let header = header?;
     let mut rows = Rows::new(opts, name, "line");
     let (columns, header_line) = header_columns(header, name, opts, Some(rows.reads_proc_time()))?;
-    read_in_two(&mut lines, &mut rows, name, &columns, opts)?;
+    let parser = CsvRows {
+        name,
+        columns: &columns,
+        opts,
+    };
+    read_in_two(&mut lines, &mut rows, &parser)?;
     rows.finish(&format!(
         "the file holds a header and no events (line 1: {})",
         quoted(&header_line)
@@ -94,14 +99,45 @@ struct Parsed {
     rows: Vec<(u64, Result<ParsedRow>)>,
 }
 
+/// How a log's lines become rows, for [`read_in_two`]: a line's event time, processing time
+/// (when read) and key, or the reason it is no row (naming the input and the line).
+pub(crate) trait RowParser: Sync {
+    /// Parses line number `line`; `scratch` is the thread's own, to be reused.
+    fn parse<'t>(
+        &self,
+        text: &'t str,
+        line: u64,
+        scratch: &mut Vec<(usize, usize)>,
+    ) -> Result<(f64, Option<f64>, Cow<'t, str>)>;
+
+    /// The input's name, for the errors the reading itself gives.
+    fn name(&self) -> &str;
+}
+
+/// A CSV log's rows, under its header's columns.
+struct CsvRows<'a> {
+    name: &'a str,
+    columns: &'a Columns,
+    opts: &'a SourceOptions,
+}
+
+impl RowParser for CsvRows<'_> {
+    fn parse<'t>(
+        &self,
+        text: &'t str,
+        line: u64,
+        scratch: &mut Vec<(usize, usize)>,
+    ) -> Result<(f64, Option<f64>, Cow<'t, str>)> {
+        parse_row(text, self.name, line, self.columns, scratch, self.opts)
+    }
+
+    fn name(&self) -> &str {
+        self.name
+    }
+}
+
 /// Parses a chunk's lines into rows.
-fn parse_chunk(
-    chunk: Chunk,
-    name: &str,
-    columns: &Columns,
-    opts: &SourceOptions,
-    ranges: &mut Vec<(usize, usize)>,
-) -> Parsed {
+fn parse_chunk(chunk: Chunk, parser: &impl RowParser, scratch: &mut Vec<(usize, usize)>) -> Parsed {
     let mut out = Parsed {
         keys: String::with_capacity(chunk.lines.len() * 8),
         rows: Vec::with_capacity(chunk.lines.len()),
@@ -109,7 +145,7 @@ fn parse_chunk(
     for (line, span) in chunk.lines {
         let row = span.and_then(|(from, to)| {
             let text = &chunk.text[from..to];
-            let (et, pt, key) = parse_row(text, name, line, columns, ranges, opts)?;
+            let (et, pt, key) = parser.parse(text, line, scratch)?;
             let at = out.keys.len();
             out.keys.push_str(&key);
             Ok((et, pt, (at, out.keys.len())))
@@ -135,23 +171,22 @@ enum Pending {
 /// Rows, their errors and their order are those of one thread: chunks' rows are added in line
 /// order, and an error that stops the reading is given only after every row before it has been
 /// added (so an earlier bad row's error comes first).
-fn read_in_two<R: Read>(
+pub(crate) fn read_in_two<R: Read>(
     lines: &mut LogLines<'_, R>,
     rows: &mut Rows<'_>,
-    name: &str,
-    columns: &Columns,
-    opts: &SourceOptions,
+    parser: &impl RowParser,
 ) -> Result<()> {
+    let name = parser.name();
     use std::collections::VecDeque;
     use std::sync::mpsc::sync_channel;
     std::thread::scope(|scope| {
         let (to_parser, chunks) = sync_channel::<Chunk>(3);
         let (to_reader, parsed) = sync_channel::<Parsed>(3);
         scope.spawn(move || {
-            let mut ranges: Vec<(usize, usize)> = Vec::with_capacity(columns.count);
+            let mut scratch: Vec<(usize, usize)> = Vec::new();
             for chunk in chunks {
                 if to_reader
-                    .send(parse_chunk(chunk, name, columns, opts, &mut ranges))
+                    .send(parse_chunk(chunk, parser, &mut scratch))
                     .is_err()
                 {
                     return;
@@ -159,7 +194,7 @@ fn read_in_two<R: Read>(
             }
         });
         let stopped = || anyhow!("{name}: the thread parsing the rows stopped");
-        let mut ranges: Vec<(usize, usize)> = Vec::with_capacity(columns.count);
+        let mut scratch: Vec<(usize, usize)> = Vec::new();
         let mut pending: VecDeque<Pending> = VecDeque::new();
         let mut away = 0usize;
         let mut stop = None;
@@ -192,7 +227,7 @@ fn read_in_two<R: Read>(
             }
             if !chunk.lines.is_empty() {
                 if n % LOCAL_EVERY == LOCAL_EVERY - 1 {
-                    let here = parse_chunk(chunk, name, columns, opts, &mut ranges);
+                    let here = parse_chunk(chunk, parser, &mut scratch);
                     pending.push_back(Pending::Here(here));
                 } else {
                     to_parser.send(chunk).map_err(|_| stopped())?;
@@ -606,7 +641,12 @@ mod tests {
             let mut rows = Rows::new(opts, name, "line");
             let (columns, _) = header_columns(header?, name, opts, Some(rows.reads_proc_time()))?;
             if two {
-                read_in_two(&mut lines, &mut rows, name, &columns, opts)?;
+                let parser = CsvRows {
+                    name,
+                    columns: &columns,
+                    opts,
+                };
+                read_in_two(&mut lines, &mut rows, &parser)?;
             } else {
                 read_in_one(&mut lines, &mut rows, name, &columns, opts)?;
             }

@@ -10,7 +10,7 @@ use anyhow::{anyhow, bail, Result};
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
-use crate::csv::LogLines;
+use crate::csv::{read_in_two, LogLines, RowParser};
 use crate::quote::quoted;
 use crate::rows::{check_key, time_ms, RawTime, Rows, SourceOptions, SourceReport};
 use crate::spool::Events;
@@ -23,17 +23,36 @@ pub fn read_rows<R: Read>(
 ) -> Result<(Events, SourceReport)> {
     let mut lines = LogLines::new(reader, name);
     let mut rows = Rows::new(opts, name, "line");
-    let reads_proc_time = rows.reads_proc_time();
-    while let Some((line, text)) = lines.next_line()? {
-        let parsed = text.and_then(|text| {
-            parse_row(text, opts, reads_proc_time).map_err(|e| anyhow!("{name}, line {line}: {e}"))
-        });
-        match parsed {
-            Ok((et, pt, key)) => rows.push(line, et, pt, &key)?,
-            Err(e) => rows.bad(line, e)?,
-        }
-    }
+    let parser = JsonRows {
+        name,
+        opts,
+        reads_proc_time: rows.reads_proc_time(),
+    };
+    read_in_two(&mut lines, &mut rows, &parser)?;
     rows.finish("the input holds no events")
+}
+
+/// A JSON Lines log's rows, for the two-thread reader.
+struct JsonRows<'a> {
+    name: &'a str,
+    opts: &'a SourceOptions,
+    reads_proc_time: bool,
+}
+
+impl RowParser for JsonRows<'_> {
+    fn parse<'t>(
+        &self,
+        text: &'t str,
+        line: u64,
+        _scratch: &mut Vec<(usize, usize)>,
+    ) -> Result<(f64, Option<f64>, Cow<'t, str>)> {
+        parse_row(text, self.opts, self.reads_proc_time)
+            .map_err(|e| anyhow!("{}, line {line}: {e}", self.name))
+    }
+
+    fn name(&self) -> &str {
+        self.name
+    }
 }
 
 /// What a JSON value is, for an error, from its text as written.
@@ -204,4 +223,91 @@ pub(crate) fn parse_row<'t>(
     };
     check_key(&key, key_col)?;
     Ok((et, pt, key))
+}
+
+#[cfg(test)]
+mod tests {
+    //! The two-thread reading against one thread's, line by line, on JSON Lines.
+    use super::*;
+    use crate::rows::OnBadRow;
+
+    fn one_thread(input: &[u8], opts: &SourceOptions) -> String {
+        let name = "t.jsonl";
+        let result = (|| -> Result<(Events, SourceReport)> {
+            let mut lines = LogLines::new(input, name);
+            let mut rows = Rows::new(opts, name, "line");
+            let reads_proc_time = rows.reads_proc_time();
+            while let Some((line, text)) = lines.next_line()? {
+                let parsed = text.and_then(|text| {
+                    parse_row(text, opts, reads_proc_time)
+                        .map_err(|e| anyhow!("{name}, line {line}: {e}"))
+                });
+                match parsed {
+                    Ok((et, pt, key)) => rows.push(line, et, pt, &key)?,
+                    Err(e) => rows.bad(line, e)?,
+                }
+            }
+            rows.finish("the input holds no events")
+        })();
+        shown(result)
+    }
+
+    fn shown(result: Result<(Events, SourceReport)>) -> String {
+        match result {
+            Ok((events, report)) => {
+                let s = events.into_stream().unwrap();
+                format!("{:?} {:?} {report:?}", s.keys, s.events)
+            }
+            Err(e) => format!("error: {e:#}"),
+        }
+    }
+
+    #[test]
+    fn two_threads_read_what_one_does() {
+        let mut log = String::new();
+        for i in 0..30_000u32 {
+            match i {
+                7 => {
+                    log.push_str("{\"event_time_ms\":\"soon\",\"proc_time_ms\":1,\"key\":\"a\"}\n")
+                }
+                5_000 => log.push_str("[1,2,3]\n"),
+                9_001 => log.push_str("   \n"),
+                17_000 => {
+                    log.push_str("{\"event_time_ms\":1,\"proc_time_ms\":2,\"key\":\"a\\tb\"}\n")
+                }
+                29_999 => log.push_str("{\"event_time_ms\":1,\"proc_time_ms\":2}\n"),
+                _ => log.push_str(&format!(
+                    "{{\"event_time_ms\":{i}.25,\"proc_time_ms\":{},\"key\":\"k{}\"}}\n",
+                    i + 9,
+                    i % 13
+                )),
+            }
+        }
+        let skip = SourceOptions {
+            on_bad_row: OnBadRow::Skip,
+            ..SourceOptions::default()
+        };
+        let few = SourceOptions {
+            max_rows: 10_000,
+            on_bad_row: OnBadRow::Skip,
+            ..SourceOptions::default()
+        };
+        for opts in [&SourceOptions::default(), &skip, &few] {
+            let one = one_thread(log.as_bytes(), opts);
+            let two = shown(read_rows(log.as_bytes(), "t.jsonl", opts));
+            assert!(
+                one == two,
+                "{:?}: {} / {}",
+                opts.on_bad_row,
+                &one[..one.len().min(200)],
+                &two[..two.len().min(200)]
+            );
+        }
+        let skipped = shown(read_rows(log.as_bytes(), "t.jsonl", &skip));
+        assert!(
+            skipped.contains("skipped_rows: 5,"),
+            "{}",
+            &skipped[skipped.len() - 300..]
+        );
+    }
 }
