@@ -9,7 +9,7 @@ use std::path::Path;
 use anyhow::{anyhow, bail, Context, Result};
 
 use crate::quote::quoted;
-use crate::rows::{check_key, time_ms, RawTime, Rows, SourceOptions, SourceReport};
+use crate::rows::{check_key, find_column, time_ms, RawTime, Rows, SourceOptions, SourceReport};
 use crate::spool::Events;
 use twoclocks_engine::Stream;
 
@@ -70,7 +70,7 @@ pub fn read_rows<R: Read>(
         columns: &columns,
         opts,
     };
-    read_in_two(&mut lines, &mut rows, &parser)?;
+    read_in_two(&mut lines, &mut rows, name, &parser)?;
     rows.finish(&format!(
         "the file holds a header and no events (line 1: {})",
         quoted(&header_line)
@@ -82,7 +82,6 @@ const CHUNK_LINES: usize = 4096;
 
 /// Lines read, for the second thread to parse: their text one after another, and each line's
 /// number and span of it (or why the line is no row: not UTF-8, blank).
-#[derive(Default)]
 struct Chunk {
     text: String,
     lines: Vec<(u64, Result<(usize, usize)>)>,
@@ -93,7 +92,6 @@ type ParsedRow = (f64, Option<f64>, (usize, usize));
 
 /// A chunk's rows as parsed: each line's number and row, its key's span in `keys`, or the
 /// line's error.
-#[derive(Default)]
 struct Parsed {
     keys: String,
     rows: Vec<(u64, Result<ParsedRow>)>,
@@ -109,9 +107,6 @@ pub(crate) trait RowParser: Sync {
         line: u64,
         scratch: &mut Vec<(usize, usize)>,
     ) -> Result<(f64, Option<f64>, Cow<'t, str>)>;
-
-    /// The input's name, for the errors the reading itself gives.
-    fn name(&self) -> &str;
 }
 
 /// A CSV log's rows, under its header's columns.
@@ -129,10 +124,6 @@ impl RowParser for CsvRows<'_> {
         scratch: &mut Vec<(usize, usize)>,
     ) -> Result<(f64, Option<f64>, Cow<'t, str>)> {
         parse_row(text, self.name, line, self.columns, scratch, self.opts)
-    }
-
-    fn name(&self) -> &str {
-        self.name
     }
 }
 
@@ -174,9 +165,9 @@ enum Pending {
 pub(crate) fn read_in_two<R: Read>(
     lines: &mut LogLines<'_, R>,
     rows: &mut Rows<'_>,
+    name: &str,
     parser: &impl RowParser,
 ) -> Result<()> {
-    let name = parser.name();
     use std::collections::VecDeque;
     use std::sync::mpsc::sync_channel;
     std::thread::scope(|scope| {
@@ -280,27 +271,8 @@ pub(crate) fn header_columns(
 ) -> Result<(Columns, String)> {
     let got = split_fields(header, name, 1)?;
     let found: Vec<&str> = got.iter().map(|f| f.text.as_ref()).collect();
-    let find = |column: &str, flag: &str| -> Result<usize> {
-        let mut at = found.iter().enumerate().filter(|(_, f)| **f == column);
-        match (at.next(), at.next()) {
-            (Some((i, _)), None) => Ok(i),
-            (Some((i, _)), Some((j, _))) => bail!(
-                "{name}, line 1: the column {} ({flag}) appears twice, as columns {} and {}; \
-                 each column is named once",
-                quoted(column),
-                i + 1,
-                j + 1
-            ),
-            (None, _) => {
-                let listed: Vec<String> = found.iter().map(|f| quoted(f)).collect();
-                bail!(
-                    "{name}, line 1: no column {} ({flag}); the columns found are {}",
-                    quoted(column),
-                    listed.join(", ")
-                )
-            }
-        }
-    };
+    let at = format!("{name}, line 1");
+    let find = |column: &str, flag: &str| find_column(&found, column, flag, &at);
     let columns = Columns {
         event_time: find(&opts.event_time_col, "--event-time-col")?,
         proc_time: match proc_time {
@@ -626,7 +598,7 @@ mod tests {
 
     /// Reads `input` on two threads or one, as `read_rows` does: the events and report, or
     /// the error.
-    fn outcome(input: &[u8], opts: &SourceOptions, two: bool, fail_at: usize) -> String {
+    fn reading(input: &[u8], opts: &SourceOptions, two: bool, fail_at: usize) -> String {
         let name = "t.csv";
         let mut lines = LogLines::new(
             Failing {
@@ -646,19 +618,13 @@ mod tests {
                     columns: &columns,
                     opts,
                 };
-                read_in_two(&mut lines, &mut rows, &parser)?;
+                read_in_two(&mut lines, &mut rows, name, &parser)?;
             } else {
                 read_in_one(&mut lines, &mut rows, name, &columns, opts)?;
             }
             rows.finish("no events")
         })();
-        match result {
-            Ok((events, report)) => {
-                let s = events.into_stream().unwrap();
-                format!("{:?} {:?} {report:?}", s.keys, s.events)
-            }
-            Err(e) => format!("error: {e:#}"),
-        }
+        crate::rows::outcome(result)
     }
 
     /// A reader that fails once `fail_at` bytes have been read.
@@ -717,15 +683,15 @@ mod tests {
             max_rows: CHUNK_LINES + 3,
             ..SourceOptions::default()
         };
-        let first = outcome(&bad, &SourceOptions::default(), true, usize::MAX);
+        let first = reading(&bad, &SourceOptions::default(), true, usize::MAX);
         assert!(first.starts_with("error: t.csv, line 3: "), "{first}");
-        let skipped = outcome(&bad, &skip, true, usize::MAX);
+        let skipped = reading(&bad, &skip, true, usize::MAX);
         assert!(
             skipped.contains("skipped_rows: 5,"),
             "{}",
             &skipped[skipped.len() - 300..]
         );
-        let cut = outcome(&bad, &skip, true, bad.len() / 3);
+        let cut = reading(&bad, &skip, true, bad.len() / 3);
         assert!(
             cut.ends_with("the disk went away"),
             "{}",
@@ -736,8 +702,8 @@ mod tests {
                 // Whole, and cut by a read error at several places (a chunk's middle, the end).
                 for fail_at in [usize::MAX, input.len() / 3, input.len() - 5, 40] {
                     let fail = fail_at.min(input.len() + 1);
-                    let one = outcome(input, opts, false, fail);
-                    let two = outcome(input, opts, true, fail);
+                    let one = reading(input, opts, false, fail);
+                    let two = reading(input, opts, true, fail);
                     assert!(
                         one == two,
                         "{:?} fail at {fail}: one thread {} / two {}",

@@ -28,7 +28,7 @@ pub fn read_rows<R: Read>(
         opts,
         reads_proc_time: rows.reads_proc_time(),
     };
-    read_in_two(&mut lines, &mut rows, &parser)?;
+    read_in_two(&mut lines, &mut rows, name, &parser)?;
     rows.finish("the input holds no events")
 }
 
@@ -48,10 +48,6 @@ impl RowParser for JsonRows<'_> {
     ) -> Result<(f64, Option<f64>, Cow<'t, str>)> {
         parse_row(text, self.opts, self.reads_proc_time)
             .map_err(|e| anyhow!("{}, line {line}: {e}", self.name))
-    }
-
-    fn name(&self) -> &str {
-        self.name
     }
 }
 
@@ -229,7 +225,7 @@ pub(crate) fn parse_row<'t>(
 mod tests {
     //! The two-thread reading against one thread's, line by line, on JSON Lines.
     use super::*;
-    use crate::rows::OnBadRow;
+    use crate::rows::{outcome, OnBadRow};
 
     fn one_thread(input: &[u8], opts: &SourceOptions) -> String {
         let name = "t.jsonl";
@@ -249,17 +245,7 @@ mod tests {
             }
             rows.finish("the input holds no events")
         })();
-        shown(result)
-    }
-
-    fn shown(result: Result<(Events, SourceReport)>) -> String {
-        match result {
-            Ok((events, report)) => {
-                let s = events.into_stream().unwrap();
-                format!("{:?} {:?} {report:?}", s.keys, s.events)
-            }
-            Err(e) => format!("error: {e:#}"),
-        }
+        outcome(result)
     }
 
     #[test]
@@ -294,7 +280,7 @@ mod tests {
         };
         for opts in [&SourceOptions::default(), &skip, &few] {
             let one = one_thread(log.as_bytes(), opts);
-            let two = shown(read_rows(log.as_bytes(), "t.jsonl", opts));
+            let two = outcome(read_rows(log.as_bytes(), "t.jsonl", opts));
             assert!(
                 one == two,
                 "{:?}: {} / {}",
@@ -303,7 +289,7 @@ mod tests {
                 &two[..two.len().min(200)]
             );
         }
-        let skipped = shown(read_rows(log.as_bytes(), "t.jsonl", &skip));
+        let skipped = outcome(read_rows(log.as_bytes(), "t.jsonl", &skip));
         assert!(
             skipped.contains("skipped_rows: 5,"),
             "{}",

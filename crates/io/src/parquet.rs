@@ -30,8 +30,8 @@ use arrow_schema::{DataType, FieldRef, Schema, SchemaRef, TimeUnit};
 
 use crate::quote::quoted;
 use crate::rows::{
-    check_key, number_shown, time_ms, Arrival, RawTime, Rows, SourceOptions, SourceReport,
-    TimeFormat, TIME_LIMIT,
+    check_key, find_column, number_shown, time_ms, Arrival, RawTime, Rows, SourceOptions,
+    SourceReport, TimeFormat, TIME_LIMIT,
 };
 use crate::spool::Events;
 
@@ -259,27 +259,7 @@ impl Columns {
             .iter()
             .map(|f| f.name().to_string())
             .collect();
-        let find = |column: &str, flag: &str| -> Result<usize> {
-            let mut at = found.iter().enumerate().filter(|(_, f)| *f == column);
-            match (at.next(), at.next()) {
-                (Some((i, _)), None) => Ok(i),
-                (Some((i, _)), Some((j, _))) => bail!(
-                    "{name}: the column {} ({flag}) appears twice, as columns {} and {}; each \
-                     column is named once",
-                    quoted(column),
-                    i + 1,
-                    j + 1
-                ),
-                (None, _) => {
-                    let listed: Vec<String> = found.iter().map(|f| quoted(f)).collect();
-                    bail!(
-                        "{name}: no column {} ({flag}); the columns found are {}",
-                        quoted(column),
-                        listed.join(", ")
-                    )
-                }
-            }
-        };
+        let find = |column: &str, flag: &str| find_column(&found, column, flag, name);
         let event_time = find(&opts.event_time_col, "--event-time-col")?;
         let proc_time = if opts.arrival == Arrival::Column {
             Some(find(&opts.proc_time_col, "--proc-time-col")?)
@@ -719,7 +699,7 @@ mod tests {
     //! The batch reader against the row reader: the same events, report and errors for every
     //! column type the batches take, nulls, bad rows, dictionaries and options.
     use super::*;
-    use crate::rows::OnBadRow;
+    use crate::rows::{outcome, OnBadRow};
     use ::parquet::data_type::Int64Type as I64;
     use ::parquet::data_type::{ByteArray, ByteArrayType, DoubleType, FloatType, Int32Type as I32};
     use ::parquet::file::properties::WriterProperties;
@@ -800,16 +780,6 @@ mod tests {
             .split(';')
             .nth(i)
             .is_some_and(|f| f.contains("optional"))
-    }
-
-    fn outcome(result: Result<(Events, SourceReport)>) -> String {
-        match result {
-            Ok((events, report)) => {
-                let stream = events.into_stream().unwrap();
-                format!("{:?} {:?} {report:?}", stream.keys, stream.events)
-            }
-            Err(e) => format!("error: {e:#}"),
-        }
     }
 
     fn same(message: &str, columns: &[Col]) {

@@ -536,6 +536,39 @@ impl<'o> Rows<'o> {
     }
 }
 
+/// Where the column `column` (named by the flag `flag`) is among the columns `found`, or
+/// the error, prefixed by `at` (the input and where its columns are named), when it is not
+/// there or is there twice.
+pub fn find_column<S: AsRef<str>>(
+    found: &[S],
+    column: &str,
+    flag: &str,
+    at: &str,
+) -> Result<usize> {
+    let mut hits = found
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.as_ref() == column);
+    match (hits.next(), hits.next()) {
+        (Some((i, _)), None) => Ok(i),
+        (Some((i, _)), Some((j, _))) => bail!(
+            "{at}: the column {} ({flag}) appears twice, as columns {} and {}; each column is \
+             named once",
+            quoted(column),
+            i + 1,
+            j + 1
+        ),
+        (None, _) => {
+            let listed: Vec<String> = found.iter().map(|f| quoted(f.as_ref())).collect();
+            bail!(
+                "{at}: no column {} ({flag}); the columns found are {}",
+                quoted(column),
+                listed.join(", ")
+            )
+        }
+    }
+}
+
 /// Checks a key: not empty, no control character (which would reach the terminal).
 pub fn check_key(key: &str, column: &str) -> Result<()> {
     if key.is_empty() {
@@ -552,6 +585,19 @@ pub fn check_key(key: &str, column: &str) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// What a reading gave, as one text to compare: the keys, the events and the report, or the
+/// error with its causes. The readers' tests compare two ways of reading by it.
+#[cfg(test)]
+pub(crate) fn outcome(result: Result<(Events, SourceReport)>) -> String {
+    match result {
+        Ok((events, report)) => match events.into_stream() {
+            Ok(s) => format!("{:?} {:?} {report:?}", s.keys, s.events),
+            Err(e) => format!("error reading the spool back: {e:#}"),
+        },
+        Err(e) => format!("error: {e:#}"),
+    }
 }
 
 #[cfg(test)]
