@@ -18,9 +18,10 @@ use super::pipeline::{
 use crate::cli::args::{chosen_reported, EngineArgs, Given, OutputArgs, SourceArgs};
 use crate::cli::input::RunProgress;
 use crate::engine::conventions::Conventions;
+use crate::engine::frontier::joined;
 use crate::engine::pipeline::SinkWrite;
 use crate::engine::scenario::ScenarioName;
-use crate::engine::window::{fmt_ms, oracle_under, WindowFn};
+use crate::engine::window::{fmt_ms, oracle_under, WindowFn, WindowId};
 use crate::engine::{
     run as run_engine, CellId, Dropped, EngineConfig, Output, Processor, Score, Stream,
 };
@@ -245,12 +246,12 @@ pub fn run(a: &RunArgs, out: &mut dyn Write) -> Result<()> {
         TableOrJson::Json => {
             let windows = listed
                 .iter()
-                .map(|&(cell, t)| WindowJson {
+                .map(|&(cell, t, value)| WindowJson {
                     window: cfg.window.number(cell.window),
                     start_ms: bound(cfg.window.start(cell.window)),
                     end_ms: bound(cfg.window.end(cell.window)),
                     key: stream.key_name(cell.key).to_string(),
-                    value: result.finals.get(&cell).copied().unwrap_or(0),
+                    value,
                     truth: t,
                 })
                 .collect();
@@ -372,36 +373,13 @@ pub fn run(a: &RunArgs, out: &mut dyn Write) -> Result<()> {
                 write!(out, " {:>14}", kind.name())?;
             }
             writeln!(out)?;
-            for &(cell, t) in &listed {
-                let v = result.finals.get(&cell).copied().unwrap_or(0);
-                if let Some(n) = cfg.window.number(cell.window) {
-                    write!(out, "  {n:>8}")?;
-                } else if cfg.window.is_global() {
-                    write!(out, "  {:>8}", "global")?;
-                }
-                let (start, end) = if cfg.window.is_global() {
-                    ("−∞".to_string(), "∞".to_string())
-                } else {
-                    (
-                        format!("{:.1}s", cfg.window.start(cell.window) / 1000.0),
-                        format!("{:.1}s", cfg.window.end(cell.window) / 1000.0),
-                    )
-                };
-                write!(
-                    out,
-                    " {:>10} {:>10} {:>8} {:>8} {:>8} {:>8}",
-                    start,
-                    end,
-                    stream.key_name(cell.key),
-                    v,
-                    t,
-                    v as i64 - t as i64
-                )?;
-                if let Some((_, sink_output)) = sink_col {
-                    write!(out, " {:>14}", sink_output.get(&cell).copied().unwrap_or(0))?;
-                }
-                writeln!(out)?;
-            }
+            write_window_rows(
+                &mut out,
+                &listed,
+                &cfg.window,
+                &stream,
+                sink_col.map(|(_, o)| o),
+            )?;
         }
     }
     out.flush()?;
@@ -474,8 +452,9 @@ fn run_spooled(
     let mut p = Processor::new(cfg, spool.max_delay());
     let mut progress = RunProgress::new(spool.len());
     let mut out = Output::default();
-    let mut counts = crate::engine::window::OracleCounts::default();
-    let mut finals = BTreeMap::new();
+    let mut counts = crate::engine::window::OracleCounts::new(&cfg.window, spool.keys().len());
+    // Each final as emitted; a cell's last is its value.
+    let mut finals = Vec::new();
     let mut json = if keep {
         Some((SpooledArray::new()?, SpooledArray::new()?))
     } else {
@@ -484,9 +463,7 @@ fn run_spooled(
     let (window, stream) = (cfg.window, sinks.stream);
     let mut peak = 0;
     let mut drain = |out: &mut Output| -> Result<()> {
-        for f in &out.finals {
-            finals.insert(f.cell, f.value);
-        }
+        finals.extend(out.finals.iter().map(|f| (f.cell, f.value)));
         // The single processor emits each pane once: every one is received and upserted.
         for p in &out.panes {
             sinks.write(&SinkWrite::Received(*p))?;
@@ -505,7 +482,7 @@ fn run_spooled(
     };
     for (i, e) in spool.events()?.enumerate() {
         let e = e?;
-        counts.add(&cfg.window, &e);
+        counts.add(&e);
         p.step(&e, &mut out);
         peak = peak.max(p.open_cells());
         if !(out.panes.is_empty() && out.finals.is_empty() && out.dropped.is_empty()) {
@@ -519,7 +496,7 @@ fn run_spooled(
     drain(&mut out)?;
     let answer = RunAnswer {
         counters: *p.counters(),
-        finals,
+        finals: last_of_each(finals),
         panes: Vec::new(),
         dropped: Vec::new(),
         spooled_json: match json {
@@ -532,25 +509,104 @@ fn run_spooled(
     Ok((answer, counts.into_truth()))
 }
 
-/// The windows `run` lists, in order, with their true counts: the oracle's and the run's (a
-/// run's final cells are the oracle's for non-merging windows; sessions the run merged
-/// differently are listed too, with truth 0, so that the listed values add up to the events
-/// kept).
+/// Each cell's last value of `values` (in the order given), by cell.
+fn last_of_each(mut values: Vec<(CellId, u64)>) -> BTreeMap<CellId, u64> {
+    // A stable sort keeps each cell's values in the order given.
+    values.sort_by_key(|&(c, _)| c);
+    let mut last: Vec<(CellId, u64)> = Vec::with_capacity(values.len());
+    for (cell, v) in values {
+        match last.last_mut() {
+            Some((c, held)) if *c == cell => *held = v,
+            _ => last.push((cell, v)),
+        }
+    }
+    last.into_iter().collect()
+}
+
+/// The windows `run` lists, in order, with their true counts and the run's values: the
+/// oracle's cells and the run's (a run's final cells are the oracle's for non-merging windows;
+/// sessions the run merged differently are listed too, with truth 0, so that the listed values
+/// add up to the events kept).
 fn listed_windows(
     truth: &BTreeMap<CellId, u64>,
     finals: &BTreeMap<CellId, u64>,
-) -> Vec<(CellId, u64)> {
-    let mut listed: Vec<(CellId, u64)> = truth.iter().map(|(c, &t)| (*c, t)).collect();
-    let extra: Vec<(CellId, u64)> = finals
-        .keys()
-        .filter(|c| !truth.contains_key(c))
-        .map(|c| (*c, 0))
+) -> Vec<(CellId, u64, u64)> {
+    let mut matched = 0;
+    let mut listed: Vec<(CellId, u64, u64)> = joined(truth, finals)
+        .map(|(c, t, v)| {
+            matched += usize::from(v.is_some());
+            (c, t, v.unwrap_or(0))
+        })
         .collect();
-    if !extra.is_empty() {
-        listed.extend(extra);
-        listed.sort_unstable_by_key(|&(c, _)| c);
+    if matched < finals.len() {
+        listed.extend(
+            finals
+                .iter()
+                .filter(|(c, _)| !truth.contains_key(c))
+                .map(|(c, &v)| (*c, 0, v)),
+        );
+        listed.sort_unstable_by_key(|&(c, _, _)| c);
     }
     listed
+}
+
+/// The table's rows, one per listed cell: a window's columns are formatted once for all its
+/// keys' rows (they are listed together), the numbers without the formatting machinery.
+fn write_window_rows(
+    out: &mut dyn Write,
+    listed: &[(CellId, u64, u64)],
+    window: &WindowFn,
+    stream: &Stream,
+    sink_output: Option<&BTreeMap<CellId, i64>>,
+) -> Result<()> {
+    let mut columns: Option<(WindowId, String)> = None;
+    let mut line = String::with_capacity(128);
+    let mut digits = itoa::Buffer::new();
+    for &(cell, t, v) in listed {
+        let fresh = columns.as_ref().is_none_or(|(w, _)| *w != cell.window);
+        if fresh {
+            let mut c = String::with_capacity(40);
+            use std::fmt::Write as _;
+            if let Some(n) = window.number(cell.window) {
+                write!(c, "  {n:>8}")?;
+            } else if window.is_global() {
+                write!(c, "  {:>8}", "global")?;
+            }
+            if window.is_global() {
+                write!(c, " {:>10} {:>10}", "−∞", "∞")?;
+            } else {
+                let start = format!("{:.1}s", window.start(cell.window) / 1000.0);
+                let end = format!("{:.1}s", window.end(cell.window) / 1000.0);
+                write!(c, " {start:>10} {end:>10}")?;
+            }
+            columns = Some((cell.window, c));
+        }
+        line.clear();
+        line.push_str(columns.as_ref().map_or("", |(_, c)| c));
+        right_aligned(&mut line, stream.key_name(cell.key), 8);
+        right_aligned(&mut line, digits.format(v), 8);
+        right_aligned(&mut line, digits.format(t), 8);
+        right_aligned(&mut line, digits.format(v as i64 - t as i64), 8);
+        if let Some(sink_output) = sink_output {
+            let shown = sink_output.get(&cell).copied().unwrap_or(0);
+            right_aligned(&mut line, digits.format(shown), 14);
+        }
+        line.push('\n');
+        out.write_all(line.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// ` {text:>width}`: a space, then `text` right-aligned in `width` characters.
+fn right_aligned(line: &mut String, text: &str, width: usize) {
+    line.push(' ');
+    let chars = if text.is_ascii() {
+        text.len()
+    } else {
+        text.chars().count()
+    };
+    line.extend(std::iter::repeat_n(' ', width.saturating_sub(chars)));
+    line.push_str(text);
 }
 
 /// A dropped placement as the JSON's `dropped_events` lists it.

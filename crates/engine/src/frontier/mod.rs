@@ -38,37 +38,30 @@ impl Score {
     /// proto-windows of every event and a run merges those of the events it kept.
     pub fn of(finals: &BTreeMap<CellId, u64>, truth: &BTreeMap<CellId, u64>) -> Score {
         let mut wrong = 0;
-        let mut lost = 0i64;
-        let mut max_error = None::<i64>;
-        let mut total = 0;
         let mut matched = 0;
-        for (cell, &t) in truth {
-            let got = finals.get(cell).copied();
-            if got != Some(t) {
-                wrong += 1;
-            }
+        let mut errors = Errors::default();
+        for (_, t, got) in joined(truth, finals) {
+            wrong += usize::from(got != Some(t));
             matched += usize::from(got.is_some());
+            errors.count(t, got.unwrap_or(0));
         }
         // Every final cell is a true cell (always so for non-merging windows), or some lie
-        // inside the true sessions.
-        let inside = (matched < finals.len()).then(|| counted_inside(finals, truth));
-        for (cell, &t) in truth {
-            let got = match &inside {
-                Some(inside) => inside.get(cell).copied().unwrap_or(0),
-                None => finals.get(cell).copied().unwrap_or(0),
-            };
-            let err = t as i64 - got as i64;
-            lost += err;
-            max_error = Some(max_error.map_or(err, |m| m.max(err)));
-            total += t;
+        // inside the true sessions: what the run counted of a true session is then theirs.
+        if matched < finals.len() {
+            let inside = counted_inside(finals, truth);
+            errors = Errors::default();
+            for (_, t, got) in joined(truth, &inside) {
+                errors.count(t, got.unwrap_or(0));
+            }
         }
         Score {
             wrong_windows: wrong,
-            events_lost: lost,
-            max_error: max_error.unwrap_or(0),
-            truth_total: total,
+            events_lost: errors.lost,
+            max_error: errors.max.unwrap_or(0),
+            truth_total: errors.total,
         }
     }
+
     /// Percentage of the true total that the final values count: `100·(1 − lost/total)`.
     pub fn accuracy(&self) -> f64 {
         if self.truth_total == 0 {
@@ -76,6 +69,39 @@ impl Score {
         }
         100.0 * (1.0 - self.events_lost as f64 / self.truth_total as f64)
     }
+}
+
+/// What a run missed of the true cells, summed over them.
+#[derive(Default)]
+struct Errors {
+    lost: i64,
+    max: Option<i64>,
+    total: u64,
+}
+
+impl Errors {
+    /// Adds a true cell of `t` events of which the run counted `got`.
+    #[inline]
+    fn count(&mut self, t: u64, got: u64) {
+        let err = t as i64 - got as i64;
+        self.lost += err;
+        self.max = Some(self.max.map_or(err, |m| m.max(err)));
+        self.total += t;
+    }
+}
+
+/// Each true cell with its count and the run's value there (None if the run has no such cell),
+/// in the oracle's order: one walk through both maps, as both are in cell order.
+pub fn joined<'a>(
+    truth: &'a BTreeMap<CellId, u64>,
+    finals: &'a BTreeMap<CellId, u64>,
+) -> impl Iterator<Item = (CellId, u64, Option<u64>)> + 'a {
+    let mut finals = finals.iter().peekable();
+    truth.iter().map(move |(cell, &t)| {
+        while finals.next_if(|(c, _)| *c < cell).is_some() {}
+        let got = finals.next_if(|(c, _)| *c == cell).map(|(_, &v)| v);
+        (*cell, t, got)
+    })
 }
 
 /// Per true cell, the final values of the run's cells of its key inside its span (a final cell

@@ -27,10 +27,12 @@ mod global;
 mod periodic;
 mod session;
 mod sliding;
+mod true_counts;
 mod tumbling;
 
 pub use floor::{floor_index, floor_index_with, floor_to_i64, py_floor_div};
 pub use global::{Ttl, TtlTime, GLOBAL};
+pub use true_counts::OracleCounts;
 
 /// A window's identity: its span `[start, end)` in whole milliseconds. Windows order by start
 /// (then end), which for tumbling and sliding windows is the order of their numbers and of
@@ -487,9 +489,9 @@ pub fn oracle_under(
     windows: &WindowFn,
     conventions: Conventions,
 ) -> BTreeMap<CellId, u64> {
-    let mut counts = OracleCounts::default();
+    let mut counts = OracleCounts::new(windows, stream.keys.len());
     for e in &stream.events {
-        counts.add(windows, e);
+        counts.add(e);
     }
     let mut truth = counts.into_truth();
     if windows.is_merging() {
@@ -504,31 +506,6 @@ pub fn oracle_under(
 pub fn oracle_add(truth: &mut BTreeMap<CellId, u64>, windows: &WindowFn, e: &Event) {
     for window in windows.assign(e.event_time) {
         *truth.entry(CellId { window, key: e.key }).or_insert(0) += 1;
-    }
-}
-
-/// The true counts gathered one event at a time, as [`oracle_add`] does, in a hash map (a
-/// log's cells come in no order a tree needs); ordered by cell once, at the end.
-#[derive(Debug, Clone, Default)]
-pub struct OracleCounts {
-    counts: rustc_hash::FxHashMap<CellId, u64>,
-}
-
-impl OracleCounts {
-    /// Counts one event: one in each window it is assigned to.
-    #[inline]
-    pub fn add(&mut self, windows: &WindowFn, e: &Event) {
-        for window in windows.assign(e.event_time) {
-            *self
-                .counts
-                .entry(CellId { window, key: e.key })
-                .or_insert(0) += 1;
-        }
-    }
-
-    /// The counts by cell, in the oracle's order.
-    pub fn into_truth(self) -> BTreeMap<CellId, u64> {
-        self.counts.into_iter().collect()
     }
 }
 
