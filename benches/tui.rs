@@ -200,7 +200,7 @@ fn benches(c: &mut Criterion) {
 /// One dial change (and one `w`, the next watermark kind) at the end of a 1M-event input, as
 /// the user sees it: the next frame (the UI's share: the update, handing the re-run out, a
 /// redraw) and the settled frame (the re-run done as well, its result taken in and drawn),
-/// single processor and job mode.
+/// single processor and job mode; and a redraw of two policies side by side.
 fn million_benches(c: &mut Criterion) {
     let mut g = c.benchmark_group("tui_1m");
     g.sample_size(10)
@@ -208,6 +208,18 @@ fn million_benches(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(2));
     let mut term = Terminal::new(TestBackend::new(120, 40)).expect("test backend");
     let single = app(million());
+    // Two policies side by side at the end: B pinned, A's lag a second more; one redraw
+    // (both plots, the events whose fate differs marked).
+    let mut side = single.clone();
+    update(&mut side, Msg::Action(Action::SideBySide), Duration::ZERO);
+    update(&mut side, Msg::Action(Action::LagUp), Duration::ZERO);
+    side.settle();
+    g.bench_function("side_by_side_redraw_120x40", |b| {
+        b.iter(|| {
+            term.draw(|f| view::render(black_box(&side), f))
+                .expect("draw");
+        })
+    });
     let mut job = single.clone();
     update(&mut job, Msg::Action(Action::ToggleJob), Duration::ZERO);
     job.settle();

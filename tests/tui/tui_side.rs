@@ -1,7 +1,7 @@
 //! Two policies side by side (`v`): the dials pinned as B, a second run of the same stream
 //! that follows A's playhead (play, step, End, Home) and, in the job, A's presses (crashes,
 //! partition cuts), while a dial change moves A only; B's tally against a plain engine run
-//! with B's dials; a click on B's plot inspecting the event in both; the refusal on big inputs; and the screens at 80×24 and 120×40, a single
+//! with B's dials; a click on B's plot inspecting the event in both; B's re-runs off the UI task on big inputs; and the screens at 80×24 and 120×40, a single
 //! run and the outage job (A with an idle timeout, B without).
 
 use std::time::Duration;
@@ -9,7 +9,7 @@ use std::time::Duration;
 use twoclocks::engine::job_timeline::JobTimeline;
 use twoclocks::engine::timeline::Timeline;
 use twoclocks::engine::trace::Trace;
-use twoclocks::tui::app::{update, Action, App, Dial, Msg, Run};
+use twoclocks::tui::app::{update, Action, App, Dial, Done, Msg, Run, Work};
 use twoclocks::tui::theme::Theme;
 
 use crate::kept_snapshots::assert_snapshot;
@@ -176,16 +176,79 @@ fn bs_tally_is_a_plain_engine_run_with_bs_dials_to_the_same_playhead() {
 }
 
 #[test]
-fn side_by_side_is_refused_on_inputs_too_big_to_re_run_inline() {
+fn on_a_big_input_b_re_runs_off_the_ui_task_and_takes_only_its_own_pins_answer() {
     let mut a = app();
     a.session.set_inline_events(100);
+    assert!(a.scenario().len() > 100);
+    act(&mut a, Action::LagUp);
+    a.settle();
     assert!(act(&mut a, Action::SideBySide));
-    assert!(a.side.is_none());
+    assert!(a.side.is_some(), "pinned on a big input too");
+    act(&mut a, Action::LagUp);
+    a.settle();
+    act(&mut a, Action::JumpToEnd);
+    a.settle();
+    // Back to the start: both runs are made again from there, off the UI task.
+    act(&mut a, Action::Restart);
+    let work = a.take_work();
     assert!(
-        said(&a).contains("side by side needs at most 100 events"),
-        "{}",
-        said(&a)
+        work.iter().any(|w| matches!(w, Work::RerunB { .. })),
+        "B's re-run is handed out: {work:?}"
     );
+    assert!(b(&a).session.rerunning());
+    for w in work {
+        let done = w.perform();
+        update(&mut a, Msg::Done(Box::new(done)), Duration::ZERO);
+    }
+    assert!(!b(&a).session.rerunning());
+    same_playhead(&a);
+    assert_eq!(b(&a).trace().config().watermark.lag(), Some(21_000.0));
+    assert_eq!(a.trace().config().watermark.lag(), Some(22_000.0));
+    // B's run is the engine's run with B's dials to that playhead.
+    let s = a.scenario();
+    let plain = Trace::single(
+        s.stream.clone(),
+        s.oracle.proc_time,
+        Timeline::run_to(
+            b(&a).dials.config(),
+            &s.stream,
+            a.playhead().arrived,
+            a.playhead().finished,
+        ),
+    );
+    assert_eq!(
+        b(&a).trace().tally(&s.oracle.truth),
+        plain.tally(&s.oracle.truth)
+    );
+    assert_eq!(b(&a).trace().counters(), plain.counters());
+
+    // An answer to an earlier pin's re-run is not taken by the next pin's B, though the two
+    // B's number their re-runs alike (each starts from A's count).
+    act(&mut a, Action::SideBySide);
+    act(&mut a, Action::SideBySide);
+    act(&mut a, Action::Step);
+    a.settle();
+    act(&mut a, Action::Restart);
+    let mut answers = Vec::new();
+    for w in a.take_work() {
+        let done = w.perform();
+        match done {
+            Done::RerunB { .. } => answers.push(done),
+            done => {
+                update(&mut a, Msg::Done(Box::new(done)), Duration::ZERO);
+            }
+        }
+    }
+    assert_eq!(answers.len(), 1);
+    act(&mut a, Action::SideBySide);
+    assert!(a.side.is_none());
+    act(&mut a, Action::SideBySide);
+    for done in answers {
+        assert!(
+            !update(&mut a, Msg::Done(Box::new(done)), Duration::ZERO),
+            "an earlier pin's answer"
+        );
+    }
 }
 
 #[test]

@@ -183,6 +183,15 @@ impl Session {
         self.inline_events = n;
     }
 
+    /// Stops the re-run in flight, if any, and forgets the pending one (a session set aside).
+    pub fn cancel(&mut self) {
+        if let Some(c) = self.cancel.take() {
+            c.store(true, Ordering::Relaxed);
+        }
+        self.queued = None;
+        self.rerunning = false;
+    }
+
     /// Numbers this session's re-runs after `older`'s, so that an answer to one of `older`'s
     /// is never taken by this one (a fresh session replacing it); cancels `older`'s re-run in
     /// flight.

@@ -507,6 +507,14 @@ impl Trace {
         }
     }
 
+    /// A single run's fate of each arrived event, by offset (None for the job).
+    pub(crate) fn single_fates(&self) -> Option<&[Fate]> {
+        match &self.run {
+            Run::Single { timeline, .. } => Some(timeline.fates()),
+            Run::Parallel(_) => None,
+        }
+    }
+
     /// The arrived events by fate.
     pub fn shares(&self) -> Shares {
         match &self.run {

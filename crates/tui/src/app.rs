@@ -35,9 +35,7 @@ pub use replay::{ReplayProgress, REPLAY_HAS_THE_KEYS};
 pub use run::Run;
 pub use side::Side;
 pub use twoclocks_engine::rerun::{run_job, run_timeline};
-pub use twoclocks_engine::session::{
-    JobPreset, INLINE_EVENTS, JOB_OPERATORS, JOB_PARTITIONS, JOB_SEED,
-};
+pub use twoclocks_engine::session::{JobPreset, JOB_OPERATORS, JOB_PARTITIONS, JOB_SEED};
 pub use work::{Done, Work};
 
 use ratatui::layout::Rect;
@@ -196,6 +194,8 @@ pub struct App {
     /// Two policies side by side (`v`): B, the dials pinned when `v` was pressed, run on the
     /// same stream to the same playhead with the same presses; None: one run on screen.
     pub side: Option<Side>,
+    /// How many times B has been pinned: each pin's re-runs are told apart by it.
+    pub pins: u64,
     /// The tour being given (`twoclocks tour`), its current step applied; None outside one.
     pub tour: Option<Tour>,
     /// A live input's state (`--input -` from a producer); None for a stream read whole.
@@ -260,6 +260,7 @@ impl App {
             big_numbers: None,
             save_requested: false,
             side: None,
+            pins: 0,
             tour: None,
             live: scenario_live,
             replay: None,

@@ -8,15 +8,16 @@
 //! each goes back to its own last checkpoint). The view draws B as it draws A, through
 //! [`App::run_b`]: B's session and dials over A's selection, theme and tour.
 //!
-//! B is re-run inline: side by side is refused on streams over [`INLINE_EVENTS`], which
-//! would re-run off the UI task.
+//! B is re-run as A is: at once on a small input, else off the UI task (B's pending re-run is
+//! handed to the event loop with A's, tagged with the pin it belongs to), B's last run drawn
+//! until the answer comes.
 
 use twoclocks_engine::job_timeline::Press;
 use twoclocks_engine::pipeline::{Outage, PipelineConfig};
 
 use twoclocks_engine::session::Session;
 
-use super::{App, Dials, INLINE_EVENTS};
+use super::{App, Dials};
 
 /// The second run of a side-by-side view.
 #[derive(Debug, Clone)]
@@ -26,6 +27,8 @@ pub struct Side {
     pub b: Session,
     /// B's dials, pinned.
     dials: Dials,
+    /// Which pin this is: an answer to an earlier B's re-run is not this one's.
+    pub pin: u64,
     /// What of A's B was last brought to.
     at: Followed,
 }
@@ -79,27 +82,20 @@ impl Side {
 
 impl App {
     /// `v`: pins the dials as they are now as B and splits the screen, or leaves the
-    /// side-by-side view. Refused, with a footer message, on a stream too big to re-run
-    /// inline and while a re-run is pending.
+    /// side-by-side view. Refused, with a footer message, while a re-run is pending.
     pub(super) fn toggle_side(&mut self) -> bool {
-        if self.side.take().is_some() {
+        if let Some(mut side) = self.side.take() {
+            side.b.cancel();
             return true;
-        }
-        let limit = self.session.inline_events().min(INLINE_EVENTS);
-        if self.scenario().len() > limit {
-            return self.say(format!(
-                "side by side needs at most {limit} events: this stream has {}",
-                self.scenario().len()
-            ));
         }
         if self.session.rerunning() {
             return self.say("re-running for the new dials: v again in a moment");
         }
-        let mut b = self.session.clone();
-        b.set_inline_events(usize::MAX);
+        self.pins += 1;
         self.side = Some(Side {
-            b,
+            b: self.session.clone(),
             dials: self.dials,
+            pin: self.pins,
             at: Followed::of(self),
         });
         true

@@ -23,6 +23,13 @@ pub enum Work {
     /// The session's re-run: the engine from the start to the playhead, the single processor
     /// (scoring the whole run) or the job with its presses.
     Rerun(RerunJob),
+    /// B's re-run, side by side, for the B of pin `pin`.
+    RerunB {
+        /// Which pin of B it is for.
+        pin: u64,
+        /// The re-run.
+        job: RerunJob,
+    },
     /// Sweep the frontier for this configuration's window and family.
     Frontier {
         /// The stream, and the oracle each point is scored against.
@@ -37,6 +44,13 @@ pub enum Work {
 pub enum Done {
     /// A re-run, of either kind, answered or cancelled.
     Rerun(RerunDone),
+    /// B's re-run, side by side, for the B of pin `pin`.
+    RerunB {
+        /// Which pin of B it was for.
+        pin: u64,
+        /// Its answer.
+        done: RerunDone,
+    },
     /// A frontier sweep, for the (window, watermark family) it was asked for.
     Frontier {
         /// The stream swept: taken only by a state still on it (a tour's step may have
@@ -58,6 +72,10 @@ impl Work {
     pub fn perform(self) -> Done {
         match self {
             Work::Rerun(job) => Done::Rerun(job.perform()),
+            Work::RerunB { pin, job } => Done::RerunB {
+                pin,
+                done: job.perform(),
+            },
             Work::Frontier { scenario, cfg } => {
                 let frontier = Frontier::compute(&scenario.stream, cfg);
                 let advised = frontier.as_ref().and_then(|f| {
@@ -78,11 +96,14 @@ impl Work {
 
 impl App {
     /// Engine work queued by updates, for the event loop to run: the frontier sweeps asked
-    /// for, and the session's pending re-run (B's too, side by side, which never has one: it
-    /// is re-run at once).
+    /// for, and the session's pending re-run (and B's, side by side).
     pub fn take_work(&mut self) -> Vec<Work> {
         let mut work = std::mem::take(&mut self.work);
         work.extend(self.session.take_job().map(Work::Rerun));
+        if let Some(side) = &mut self.side {
+            let pin = side.pin;
+            work.extend(side.b.take_job().map(|job| Work::RerunB { pin, job }));
+        }
         work
     }
 
@@ -112,6 +133,10 @@ impl App {
                 }
                 taken
             }
+            Done::RerunB { pin, done } => match &mut self.side {
+                Some(side) if side.pin == pin => side.b.finish(done),
+                _ => false,
+            },
             Done::Frontier {
                 stream,
                 window,
