@@ -18,7 +18,8 @@ use std::sync::Arc;
 use super::checkpoint::SinkKind;
 use super::lateness::Fate;
 use super::pipeline::{
-    CrashRecord, CrashTarget, Outage, Outcome, Pipeline, PipelineConfig, PipelineError, StepEvent,
+    CrashRecord, CrashTarget, Outage, Outcome, Pipeline, PipelineConfig, PipelineError, Step,
+    StepEvent,
 };
 use super::stream::{KeyId, Stream};
 use super::window::{CellId, WindowId};
@@ -184,8 +185,8 @@ impl JobTimeline {
 
     /// Steps while the next step is due by processing time `t` (never goes back by itself).
     pub fn advance_to(&mut self, t: f64) {
-        while self.pipeline.next_time().is_some_and(|n| n <= t) {
-            self.step();
+        while let Some(step) = self.pipeline.step_due_by(t) {
+            self.record(step);
         }
         self.at = self.at.max(t);
     }
@@ -248,6 +249,12 @@ impl JobTimeline {
         let Some(step) = self.pipeline.step() else {
             return false;
         };
+        self.record(step);
+        true
+    }
+
+    /// Takes in a step the job took: the fates, the redeliveries and the samples drawn.
+    fn record(&mut self, step: Step) {
         match step.event {
             StepEvent::Delivered {
                 outcome:
@@ -280,7 +287,7 @@ impl JobTimeline {
                 }
                 self.states.truncate(keep);
                 self.next_sample = f64::NEG_INFINITY;
-                return true;
+                return;
             }
             _ => {}
         }
@@ -299,7 +306,6 @@ impl JobTimeline {
             });
             self.next_sample = ((step.time / WATERMARK_SAMPLE).floor() + 1.0) * WATERMARK_SAMPLE;
         }
-        true
     }
 
     /// The engine underneath, read-only.

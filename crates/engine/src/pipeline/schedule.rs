@@ -211,6 +211,32 @@ impl<S: Borrow<Stream>> Pipeline<S> {
     pub(super) fn step_in(&mut self, scope: Scope) -> Option<Step> {
         self.refresh_heads();
         let (t, next) = self.next_action_in(scope)?;
+        self.take(t, next, scope)
+    }
+
+    /// Takes the next step if it is due by processing time `until` (a scheduled crash
+    /// included): what [`Pipeline::next_time`] then [`Pipeline::step`] do, with what is next
+    /// worked out once. `None` when nothing is due by then, or the job has finished.
+    pub fn step_due_by(&mut self, until: f64) -> Option<Step> {
+        self.refresh_heads();
+        let (t, next) = self.next_action()?;
+        if self.due_time(t) > until {
+            return None;
+        }
+        self.take(t, next, Scope::All)
+    }
+
+    /// When a step whose action is due at `t` happens: a scheduled crash due first comes then.
+    fn due_time(&self, t: f64) -> f64 {
+        match self.scheduled.last() {
+            Some(&(c, _)) if c <= t => self.now.max(c),
+            _ => t,
+        }
+    }
+
+    /// Takes the step whose next action is `next`, due at `t`: a scheduled crash due by
+    /// then first.
+    fn take(&mut self, t: f64, next: Next, scope: Scope) -> Option<Step> {
         if let Some(&(c, target)) = self.scheduled.last() {
             if c <= t {
                 self.scheduled.pop();
@@ -263,19 +289,14 @@ impl<S: Borrow<Stream>> Pipeline<S> {
     pub fn next_time(&mut self) -> Option<f64> {
         self.refresh_heads();
         let (t, _) = self.next_action()?;
-        Some(match self.scheduled.last() {
-            Some(&(c, _)) if c <= t => self.now.max(c),
-            _ => t,
-        })
+        Some(self.due_time(t))
     }
 
     /// Steps while the next step is due by processing time `t` (an animation frame); returns
     /// the steps taken. The clock may go back on the way, if a crash restores a checkpoint.
     pub fn run_until(&mut self, t: f64) -> u64 {
         let before = self.steps;
-        while self.next_time().is_some_and(|n| n <= t) {
-            self.step();
-        }
+        while self.step_due_by(t).is_some() {}
         self.steps - before
     }
 
