@@ -39,6 +39,8 @@ ROOT = os.path.dirname(HERE)
 BIN = os.path.join(ROOT, "target", "release", "twoclocks")
 KEYS = "abcdefghijklmnop"
 SWEEP = ["--lags", "0s..120s/5s", "--graces", "0s..120s/5s"]
+# The most events `twoclocks stream` generates at once.
+GENERATED_MAX = 50_000_000
 
 
 def log(*a):
@@ -121,6 +123,27 @@ def write_parquet(python, csv, parquet):
     code = f"""
 import duckdb
 duckdb.sql(\"copy (select * from read_csv('{csv}', columns={{'event_time_ms': 'DOUBLE', 'proc_time_ms': 'DOUBLE', 'key': 'VARCHAR'}}, header=true)) to '{parquet}' (format parquet)\")
+"""
+    sh([python, "-c", code])
+
+
+def join_parquet(python, parts, parquet):
+    """One Parquet file of the CSV `parts` one after another: each part's clocks moved on by
+    the previous parts' last processing time (and a second), sorted by processing time."""
+    code = f"""
+import duckdb
+parts = {parts!r}
+cols = "columns={{'event_time_ms': 'DOUBLE', 'proc_time_ms': 'DOUBLE', 'key': 'VARCHAR'}}, header=true"
+offsets, at = [], 0.0
+for p in parts:
+    offsets.append(at)
+    last = duckdb.sql("select max(proc_time_ms) from read_csv('" + p + "', " + cols + ")").fetchall()[0][0]
+    at += last + 1000.0
+union = " union all ".join(
+    "select event_time_ms + " + repr(o) + " as event_time_ms, proc_time_ms + " + repr(o)
+    + " as proc_time_ms, key from read_csv('" + p + "', " + cols + ")"
+    for p, o in zip(parts, offsets))
+duckdb.sql("copy (" + union + " order by proc_time_ms) to '{parquet}' (format parquet)")
 """
     sh([python, "-c", code])
 
@@ -209,6 +232,26 @@ def main():
     def log_file(n, ext):
         path = os.path.join(work, f"{n}.{ext}")
         if os.path.exists(path):
+            return path
+        if n > GENERATED_MAX:
+            # Past what the generator makes at once: parts of GENERATED_MAX events, each
+            # generated with its own seed and placed after the one before (both clocks moved
+            # on by the earlier part's last processing time), written by DuckDB as one Parquet
+            # file in processing-time order.
+            if ext != "parquet":
+                sys.exit(f"{n} events: only as Parquet (DuckDB joins the generated parts)")
+            parts = []
+            for i in range(-(-n // GENERATED_MAX)):
+                m = min(GENERATED_MAX, n - i * GENERATED_MAX)
+                part = os.path.join(work, f"{n}.part{i}.csv")
+                if not os.path.exists(part):
+                    with open(part, "wb") as o:
+                        subprocess.run(
+                            [BIN, "stream", "--seed", str(7 + i), "--events", str(m),
+                             "--span", f"{m * 6 // 10}s", "--keys", KEYS],
+                            check=True, stdout=o)
+                parts.append(part)
+            join_parquet(a.duckdb_python, parts, path)
             return path
         csv = os.path.join(work, f"{n}.csv")
         if not os.path.exists(csv):

@@ -15,7 +15,7 @@ use crate::spool::{check_in_memory, Events, SpoolWriter};
 use twoclocks_engine::{Event, Stream};
 
 /// The most events an input may hold: it is held in memory to be sorted by processing time.
-pub const MAX_ROWS: usize = 50_000_000;
+pub const MAX_ROWS: usize = 100_000_000;
 
 /// How many skipped rows' line numbers a report keeps.
 pub const FIRST_SKIPPED: usize = 5;
