@@ -22,7 +22,9 @@
 //! stood; the events the outage held back are drawn on the row where they arrived, the heal,
 //! in their fate's glyph reversed, so the burst stands out with the fates it met. Side by side
 //! (`v`), the events whose fate differs between A and B (the read model's `fate_differences`)
-//! are drawn reversed in the policy colour on both plots, and the legend counts them.
+//! are drawn reversed in the policy colour on both plots, their ink in proportion as any
+//! events' is (a cell of thousands with a few that differ is marked only when the differing
+//! events' pooled ink reaches a mark), and the legend counts them.
 //!
 //! Session windows differ from key to key, so the plot draws the selected key's session ends
 //! (none for all keys) and the selected session's edges; under the event-time labels, a lane per key shown draws the
@@ -527,8 +529,9 @@ impl Cells {
             .map(|k| FATES[k])
     }
 
-    /// The mark of a cell holding differing or held-back events, which it shows whatever its
-    /// count: differing first.
+    /// The mark of a cell holding differing or held-back events: held-back events are shown
+    /// whatever their count, differing ones when they want a mark's ink (`place`); differing
+    /// first.
     fn special(&self, i: usize) -> Option<Mark> {
         Cells::most(self.differs.get(i))
             .map(Mark::Differs)
@@ -584,17 +587,40 @@ impl Cells {
         // fate's own glyph, the legend's, one mark an event.
         let single = self.counts.iter().all(|c| c.iter().sum::<u32>() <= 1);
         let mut pool = [0.0f64; 3];
+        // Differing events' ink, pooled as sparse events' is: a cell of thousands holding a
+        // few that differ is drawn as its own events are, unless the pool has a mark's worth.
+        let mut differing_pool = 0.0f64;
         for (i, c) in self.counts.iter().enumerate() {
             let Some((fate, n)) = shown(c) else {
                 continue;
             };
             if let Some(m) = self.special(i).filter(|_| !self.replayed[i]) {
-                if let Some(g) = grid.get_mut(i) {
-                    if m.rank() > g.rank() {
-                        *g = m;
+                let marked = match m {
+                    Mark::Differs(f) if !single && !every => {
+                        let differing: u32 = self.differs[i].iter().sum();
+                        let want = f64::from(differing) * per_event;
+                        let lightest = glyph::ramp(f).first().map_or(0.0, |g| g.1);
+                        if want >= lightest {
+                            true
+                        } else {
+                            differing_pool += want;
+                            let enough = differing_pool >= lightest / 2.0;
+                            if enough {
+                                differing_pool -= lightest;
+                            }
+                            enough
+                        }
                     }
+                    _ => true,
+                };
+                if marked {
+                    if let Some(g) = grid.get_mut(i) {
+                        if m.rank() > g.rank() {
+                            *g = m;
+                        }
+                    }
+                    continue;
                 }
-                continue;
             }
             if single {
                 let m = if self.replayed[i] {
