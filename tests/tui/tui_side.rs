@@ -13,7 +13,7 @@ use twoclocks::tui::app::{update, Action, App, Dial, Done, Msg, Run, Work};
 use twoclocks::tui::theme::Theme;
 
 use crate::kept_snapshots::assert_snapshot;
-use crate::ui_common::{act, app, drawn_text, said, screen, tick, ui};
+use crate::ui_common::{act, app, drawn_text, play, said, screen, tick, ui};
 
 /// B, pinned.
 fn b(a: &App) -> Run<'_> {
@@ -249,6 +249,42 @@ fn on_a_big_input_b_re_runs_off_the_ui_task_and_takes_only_its_own_pins_answer()
             "an earlier pin's answer"
         );
     }
+}
+
+#[test]
+fn in_the_job_on_a_big_input_b_catches_up_with_a_when_its_answer_comes() {
+    let mut a = app();
+    a.session.set_inline_events(100);
+    act(&mut a, Action::ToggleJob);
+    a.settle();
+    act(&mut a, Action::SideBySide);
+    act(&mut a, Action::LagUp);
+    a.settle();
+    play(&mut a, 30.0);
+    a.settle();
+    same_playhead(&a);
+    // A crash: both jobs are re-run off the UI task; A moves on before B's answer comes.
+    act(&mut a, Action::Crash);
+    let mut b_answers = Vec::new();
+    for w in a.take_work() {
+        let done = w.perform();
+        match done {
+            Done::RerunB { .. } => b_answers.push(done),
+            done => {
+                update(&mut a, Msg::Done(Box::new(done)), Duration::ZERO);
+            }
+        }
+    }
+    assert_eq!(b_answers.len(), 1, "B's re-run went off the UI task");
+    for _ in 0..5 {
+        act(&mut a, Action::Step);
+    }
+    a.settle();
+    for done in b_answers {
+        assert!(update(&mut a, Msg::Done(Box::new(done)), Duration::ZERO));
+    }
+    a.settle();
+    same_playhead(&a);
 }
 
 #[test]

@@ -129,6 +129,11 @@ impl SlidingQuantile {
                 self.tops.remove(b);
                 if b < self.at {
                     self.at -= 1;
+                } else if b == self.at && self.at == self.blocks.len() && self.at > 0 {
+                    // The rank's block was the last, and is gone: the one before it holds
+                    // the values up to it.
+                    self.at -= 1;
+                    self.before -= self.blocks[self.at].len();
                 }
             }
         }
@@ -202,14 +207,23 @@ mod tests {
         fn matches_sorting_for_any_values(
             n in prop_oneof![1usize..40, 200usize..800],
             q in prop_oneof![0.0..=1.0f64, prop::sample::select(vec![0.0, 0.5, 0.999, 1.0])],
-            xs in prop::collection::vec(
-                prop_oneof![
-                    (-50i32..50).prop_map(f64::from),
-                    -1e6..1e6f64,
-                    prop::sample::select(vec![-0.0, 0.0, f64::MAX, f64::MIN]),
-                ],
-                1..2_000,
-            ),
+            xs in prop_oneof![
+                prop::collection::vec(
+                    prop_oneof![
+                        (-50i32..50).prop_map(f64::from),
+                        -1e6..1e6f64,
+                        prop::sample::select(vec![-0.0, 0.0, f64::MAX, f64::MIN]),
+                    ],
+                    1..2_000,
+                ),
+                // Runs rising then falling: blocks at either end fill and empty in turn.
+                (1usize..600, 1usize..1_500, -3.0..3.0f64).prop_map(|(up, down, step)| {
+                    (0..up)
+                        .map(|i| i as f64 * step.abs())
+                        .chain((0..down).map(|i| -(i as f64) * step))
+                        .collect::<Vec<f64>>()
+                }),
+            ],
         ) {
             let mut sq = SlidingQuantile::new(q, n);
             for (i, &x) in xs.iter().enumerate() {
@@ -222,6 +236,24 @@ mod tests {
                     "push {}", i
                 );
             }
+        }
+    }
+
+    #[test]
+    fn the_top_quantile_follows_when_its_block_empties() {
+        // q = 1: the rank's block is the last, and a falling run of values empties it.
+        let mut sq = SlidingQuantile::new(1.0, 40);
+        let mut hist = Vec::new();
+        let xs = (1..=40)
+            .map(f64::from)
+            .chain((1..=200).map(|i| -f64::from(i)));
+        for x in xs {
+            sq.push(x);
+            hist.push(x);
+            if hist.len() > 40 {
+                hist.remove(0);
+            }
+            assert_eq!(sq.value(), Some(naive(&hist, 1.0)), "after {x}");
         }
     }
 

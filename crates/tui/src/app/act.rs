@@ -411,7 +411,7 @@ fn general(app: &mut App, a: Action) -> bool {
             app.crash_pick = None;
             app.crash_closed = crashes;
             // Esc leaves two policies side by side once nothing else is open.
-            if !had && app.side.take().is_some() {
+            if !had && app.unpin_side() {
                 return true;
             }
             had || app.say("nothing to close")

@@ -14,6 +14,7 @@
 
 use twoclocks_engine::job_timeline::Press;
 use twoclocks_engine::pipeline::{Outage, PipelineConfig};
+use twoclocks_engine::rerun::RerunDone;
 
 use twoclocks_engine::session::Session;
 
@@ -84,8 +85,7 @@ impl App {
     /// `v`: pins the dials as they are now as B and splits the screen, or leaves the
     /// side-by-side view. Refused, with a footer message, while a re-run is pending.
     pub(super) fn toggle_side(&mut self) -> bool {
-        if let Some(mut side) = self.side.take() {
-            side.b.cancel();
+        if self.unpin_side() {
             return true;
         }
         if self.session.rerunning() {
@@ -101,17 +101,53 @@ impl App {
         true
     }
 
+    /// Leaves side by side, B's re-run in flight stopped. Returns whether B was pinned.
+    pub(super) fn unpin_side(&mut self) -> bool {
+        match self.side.take() {
+            Some(mut side) => {
+                side.b.cancel();
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Side by side with B on `dials` rather than A's (what a tour step's `side` opens): as
     /// `v`, then B re-run on its own dials at A's playhead. Returns whether B is pinned (`v`
     /// may refuse, saying why).
     pub(super) fn pin_side(&mut self, dials: Dials) -> bool {
-        self.side = None;
+        self.unpin_side();
         self.toggle_side();
         let Some(side) = self.side.as_mut() else {
             return false;
         };
         side.dials = dials;
         side.b.set_dials(dials.settings());
+        true
+    }
+
+    /// Takes B's re-run's answer, if it is for the B pinned now, and brings B on to A's
+    /// playhead: A may have moved on while B re-ran (B's answer stands where the re-run was
+    /// asked for). Returns whether the answer was taken.
+    pub(super) fn finish_b(&mut self, pin: u64, done: RerunDone) -> bool {
+        let Some(side) = self.side.as_mut().filter(|s| s.pin == pin) else {
+            return false;
+        };
+        if !side.b.finish(done) {
+            return false;
+        }
+        let a = &side.at;
+        let b = &mut side.b;
+        if b.trace().keeps_own_clock() {
+            if a.finished {
+                b.run_to_end();
+            } else {
+                b.play_to(a.now);
+            }
+        } else {
+            b.place(a.now, a.arrived, a.finished);
+            b.follow();
+        }
         true
     }
 

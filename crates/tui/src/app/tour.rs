@@ -164,6 +164,9 @@ impl App {
         let mut fresh = App::new_shared(scenario, dials, self.theme);
         // Answers to the old state's re-runs are never taken by the new one.
         fresh.session.succeed(&mut self.session);
+        // Nor an old B's by the new B: the pins go on counting, and the old B's re-run stops.
+        fresh.pins = self.pins;
+        self.unpin_side();
         fresh.size = self.size;
         fresh
             .session

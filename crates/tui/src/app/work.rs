@@ -133,10 +133,7 @@ impl App {
                 }
                 taken
             }
-            Done::RerunB { pin, done } => match &mut self.side {
-                Some(side) if side.pin == pin => side.b.finish(done),
-                _ => false,
-            },
+            Done::RerunB { pin, done } => self.finish_b(pin, done),
             Done::Frontier {
                 stream,
                 window,

@@ -594,33 +594,35 @@ impl Cells {
             let Some((fate, n)) = shown(c) else {
                 continue;
             };
-            if let Some(m) = self.special(i).filter(|_| !self.replayed[i]) {
-                let marked = match m {
-                    Mark::Differs(f) if !single && !every => {
-                        let differing: u32 = self.differs[i].iter().sum();
-                        let want = f64::from(differing) * per_event;
-                        let lightest = glyph::ramp(f).first().map_or(0.0, |g| g.1);
-                        if want >= lightest {
-                            true
-                        } else {
-                            differing_pool += want;
-                            let enough = differing_pool >= lightest / 2.0;
-                            if enough {
-                                differing_pool -= lightest;
-                            }
-                            enough
+            let special = match self.special(i).filter(|_| !self.replayed[i]) {
+                Some(Mark::Differs(f)) if !single && !every => {
+                    let differing: u32 = self.differs[i].iter().sum();
+                    let want = f64::from(differing) * per_event;
+                    let lightest = glyph::ramp(f).first().map_or(0.0, |g| g.1);
+                    let enough = want >= lightest || {
+                        differing_pool += want;
+                        let enough = differing_pool >= lightest / 2.0;
+                        if enough {
+                            differing_pool -= lightest;
                         }
+                        enough
+                    };
+                    // Not a mark's worth: held-back events it holds are still shown.
+                    if enough {
+                        Some(Mark::Differs(f))
+                    } else {
+                        Cells::most(self.held.get(i)).map(Mark::Held)
                     }
-                    _ => true,
-                };
-                if marked {
-                    if let Some(g) = grid.get_mut(i) {
-                        if m.rank() > g.rank() {
-                            *g = m;
-                        }
-                    }
-                    continue;
                 }
+                other => other,
+            };
+            if let Some(m) = special {
+                if let Some(g) = grid.get_mut(i) {
+                    if m.rank() > g.rank() {
+                        *g = m;
+                    }
+                }
+                continue;
             }
             if single {
                 let m = if self.replayed[i] {
