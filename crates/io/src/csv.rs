@@ -194,28 +194,13 @@ pub(crate) fn read_in_two<R: Read>(
                 text: String::with_capacity(CHUNK_LINES * 48),
                 lines: Vec::with_capacity(CHUNK_LINES),
             };
-            let mut done = false;
-            while chunk.lines.len() < CHUNK_LINES {
-                match lines.next_line() {
-                    Ok(Some((line, text))) => {
-                        let span = text.map(|text| {
-                            let from = chunk.text.len();
-                            chunk.text.push_str(text);
-                            (from, chunk.text.len())
-                        });
-                        chunk.lines.push((line, span));
-                    }
-                    Ok(None) => {
-                        done = true;
-                        break;
-                    }
-                    Err(e) => {
-                        stop = Some(e);
-                        done = true;
-                        break;
-                    }
+            let done = match lines.read_lines(&mut chunk.text, &mut chunk.lines, CHUNK_LINES) {
+                Ok(ended) => ended,
+                Err(e) => {
+                    stop = Some(e);
+                    true
                 }
-            }
+            };
             if !chunk.lines.is_empty() {
                 if n % LOCAL_EVERY == LOCAL_EVERY - 1 {
                     let here = parse_chunk(chunk, parser, &mut scratch);
@@ -388,8 +373,13 @@ pub(crate) struct LogLines<'n, R: Read> {
 
 impl<'n, R: Read> LogLines<'n, R> {
     pub(crate) fn new(reader: R, name: &'n str) -> Self {
+        LogLines::with_capacity(reader, name, 1 << 16)
+    }
+
+    /// Lines read through a buffer of `capacity` bytes.
+    fn with_capacity(reader: R, name: &'n str, capacity: usize) -> Self {
         LogLines {
-            reader: BufReader::with_capacity(1 << 16, reader),
+            reader: BufReader::with_capacity(capacity, reader),
             name,
             buf: Vec::new(),
             number: 0,
@@ -436,14 +426,78 @@ impl<'n, R: Read> LogLines<'n, R> {
         });
         let text = text.and_then(|text| {
             if text.trim_matches(FIELD_SPACE).is_empty() {
-                bail!(
-                    "{name}, line {line}: the line is blank; remove it (or give --on-bad-row skip)"
-                );
+                return Err(blank_line(name, line));
             }
             Ok(text)
         });
         Ok(Some((line, text)))
     }
+}
+
+impl<R: Read> LogLines<'_, R> {
+    /// Reads lines, as [`LogLines::next_line`] gives them one by one, until `lines` holds
+    /// `max`: each line's text appended to `text` and its span there (or its error) pushed
+    /// with its number. Returns whether the input has ended. Lines are taken a buffer at a
+    /// time while the buffer holds whole lines of UTF-8 text (one check for all of them);
+    /// anything else (the first line, a line not UTF-8, a line longer than the buffer, the
+    /// last line without its line ending) goes through `next_line`.
+    pub(crate) fn read_lines(
+        &mut self,
+        text: &mut String,
+        lines: &mut Vec<(u64, Result<(usize, usize)>)>,
+        max: usize,
+    ) -> Result<bool> {
+        while lines.len() < max {
+            if self.number > 0 {
+                let name = self.name;
+                let buf = self
+                    .reader
+                    .fill_buf()
+                    .with_context(|| format!("{name}, line {}: cannot read", self.number + 1))?;
+                let whole = buf.iter().rposition(|&b| b == b'\n').map(|at| &buf[..=at]);
+                if let Some(Ok(block)) = whole.map(std::str::from_utf8) {
+                    let mut taken = 0;
+                    for raw in block.split_inclusive('\n') {
+                        if lines.len() >= max {
+                            break;
+                        }
+                        taken += raw.len();
+                        self.number += 1;
+                        let line = self.number;
+                        let bare = raw.strip_suffix('\n').unwrap_or(raw);
+                        let bare = bare.strip_suffix('\r').unwrap_or(bare);
+                        let span = if bare.trim_matches(FIELD_SPACE).is_empty() {
+                            Err(blank_line(name, line))
+                        } else {
+                            let from = text.len();
+                            text.push_str(bare);
+                            Ok((from, text.len()))
+                        };
+                        lines.push((line, span));
+                    }
+                    self.reader.consume(taken);
+                    continue;
+                }
+            }
+            match self.next_line()? {
+                Some((line, row)) => {
+                    let span = row.map(|row| {
+                        let from = text.len();
+                        text.push_str(row);
+                        (from, text.len())
+                    });
+                    lines.push((line, span));
+                }
+                None => return Ok(true),
+            }
+        }
+        Ok(false)
+    }
+}
+
+/// The error of a blank line.
+fn blank_line(name: &str, line: u64) -> anyhow::Error {
+    anyhow!("{name}, line {line}: the line is blank; remove it (or give --on-bad-row skip)")
 }
 
 /// What is trimmed around a field.
@@ -576,6 +630,89 @@ pub fn write_jsonl<W: Write>(stream: &Stream, mut out: W) -> Result<()> {
 mod tests {
     use super::*;
     use crate::rows::OnBadRow;
+
+    /// Each line's number and text, or its error, as `next_line` gives them one by one, and
+    /// how reading ended.
+    fn line_by_line(input: &[u8], capacity: usize) -> (Vec<(u64, String)>, Option<String>) {
+        let mut lines = LogLines::with_capacity(input, "t.csv", capacity);
+        let mut got = Vec::new();
+        loop {
+            match lines.next_line() {
+                Ok(Some((n, text))) => got.push((
+                    n,
+                    text.map_or_else(|e| format!("error: {e}"), str::to_string),
+                )),
+                Ok(None) => return (got, None),
+                Err(e) => return (got, Some(e.to_string())),
+            }
+        }
+    }
+
+    /// The same by `read_lines`, `max` lines at a time.
+    fn by_blocks(
+        input: &[u8],
+        capacity: usize,
+        max: usize,
+    ) -> (Vec<(u64, String)>, Option<String>) {
+        let mut lines = LogLines::with_capacity(input, "t.csv", capacity);
+        let mut got = Vec::new();
+        loop {
+            let mut text = String::new();
+            let mut spans = Vec::new();
+            let ended = lines.read_lines(&mut text, &mut spans, max);
+            for (n, span) in spans {
+                got.push((
+                    n,
+                    span.map_or_else(|e| format!("error: {e}"), |(a, b)| text[a..b].to_string()),
+                ));
+            }
+            match ended {
+                Ok(true) => return (got, None),
+                Ok(false) => {}
+                Err(e) => return (got, Some(e.to_string())),
+            }
+        }
+    }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Lines taken a buffer at a time are the lines taken one by one, error for error:
+        /// CRLF and LF, blank and space-only lines, bytes that are not UTF-8, a byte-order
+        /// mark, no line ending at the end, lines longer than the buffer.
+        #[test]
+        fn lines_by_blocks_are_lines_one_by_one(
+            lines in proptest::collection::vec(
+                proptest::prop_oneof![
+                    4 => "[a-z0-9,.]{1,30}".prop_map(String::into_bytes),
+                    1 => proptest::sample::select(vec!["", " ", "\t ", "é,ü", "\r", "a\rb"])
+                        .prop_map(|s| s.as_bytes().to_vec()),
+                    1 => proptest::collection::vec(proptest::num::u8::ANY, 0..6)
+                        .prop_map(|v| v.into_iter().filter(|&b| b != b'\n').collect()),
+                    1 => "[a-z]{100,300}".prop_map(String::into_bytes),
+                ],
+                0..80,
+            ),
+            crlf in proptest::bool::ANY,
+            bom in proptest::bool::ANY,
+            last_ending in proptest::bool::ANY,
+            capacity in proptest::sample::select(vec![1usize, 7, 64, 4096]),
+            max in 1usize..20,
+        ) {
+            let ending: &[u8] = if crlf { b"\r\n" } else { b"\n" };
+            let mut input = Vec::new();
+            if bom {
+                input.extend_from_slice("\u{feff}".as_bytes());
+            }
+            for (i, l) in lines.iter().enumerate() {
+                input.extend_from_slice(l);
+                if i + 1 < lines.len() || last_ending {
+                    input.extend_from_slice(ending);
+                }
+            }
+            prop_assert_eq!(by_blocks(&input, capacity, max), line_by_line(&input, capacity));
+        }
+    }
 
     /// The rows after the header read on one thread, line by line: what [`read_in_two`] must
     /// give, error for error.
