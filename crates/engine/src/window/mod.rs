@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 
 use super::conventions::Conventions;
 
-use super::stream::{Event, KeyId, Stream};
+use super::stream::{KeyId, Stream};
 
 mod floor;
 mod global;
@@ -498,15 +498,6 @@ pub fn oracle_under(
         truth = merge_overlapping(truth, conventions);
     }
     truth
-}
-
-/// Counts one event into the true counts: one in each window it is assigned to. For windows
-/// that do not merge, this over every event is the oracle, so it can be kept one event at a
-/// time as a log streams by (sessions merge only once every event is in).
-pub fn oracle_add(truth: &mut BTreeMap<CellId, u64>, windows: &WindowFn, e: &Event) {
-    for window in windows.assign(e.event_time) {
-        *truth.entry(CellId { window, key: e.key }).or_insert(0) += 1;
-    }
 }
 
 /// Per key, the windows that overlap merged into the span covering them, with their counts

@@ -136,18 +136,8 @@ impl App {
         if !side.b.finish(done) {
             return false;
         }
-        let a = &side.at;
-        let b = &mut side.b;
-        if b.trace().keeps_own_clock() {
-            if a.finished {
-                b.run_to_end();
-            } else {
-                b.play_to(a.now);
-            }
-        } else {
-            b.place(a.now, a.arrived, a.finished);
-            b.follow();
-        }
+        let to_end = side.at.finished;
+        side.move_b_on(to_end);
         true
     }
 
@@ -180,8 +170,18 @@ impl App {
             b.set_dials(side.dials.settings());
             return;
         }
+        side.move_b_on(entered_end);
+    }
+}
+
+impl Side {
+    /// Moves B forward to A's playhead as last followed (`at`): a run that keeps its own
+    /// clock plays on to A's processing time (or, `to_end`, to its end), one that follows the
+    /// playhead is placed there and catches up.
+    fn move_b_on(&mut self, to_end: bool) {
+        let (a, b) = (&self.at, &mut self.b);
         if b.trace().keeps_own_clock() {
-            if entered_end {
+            if to_end {
                 b.run_to_end();
             } else {
                 b.play_to(a.now);
