@@ -68,16 +68,38 @@ pub use super::frontier::slack::StateCost;
 
 /// Runs `cfg` over the stream and measures the peak of its open cells and state bytes.
 pub fn state_cost(stream: &Stream, cfg: EngineConfig) -> StateCost {
+    match state_cost_unless(stream, cfg, |_| false) {
+        Ok(cost) | Err(cost) => cost,
+    }
+}
+
+/// Events between two looks at `lost` while a run's peak stands still (the bound it checks
+/// against can fall while the run goes on).
+const LOOK_EVERY: usize = 1024;
+
+/// [`state_cost`], given up as soon as `lost` says the peak of state bytes so far has lost:
+/// `Err` with the peaks reached by then. `lost` is asked whenever the peak rises and every
+/// [`LOOK_EVERY`] events.
+pub fn state_cost_unless(
+    stream: &Stream,
+    cfg: EngineConfig,
+    lost: impl Fn(usize) -> bool,
+) -> Result<StateCost, StateCost> {
     let mut p = Processor::for_stream(cfg, stream);
     let mut out = Output::default();
     let mut cost = StateCost::default();
-    for e in &stream.events {
+    for (n, e) in stream.events.iter().enumerate() {
         p.step(e, &mut out);
         out.clear();
         cost.peak_open_cells = cost.peak_open_cells.max(p.open_cells());
-        cost.peak_state_bytes = cost.peak_state_bytes.max(p.state_bytes());
+        let bytes = p.state_bytes();
+        let rose = bytes > cost.peak_state_bytes;
+        cost.peak_state_bytes = cost.peak_state_bytes.max(bytes);
+        if (rose || n % LOOK_EVERY == 0) && lost(cost.peak_state_bytes) {
+            return Err(cost);
+        }
     }
-    cost
+    Ok(cost)
 }
 
 pub use super::frontier::{dominates, envelope, pareto};
@@ -355,44 +377,44 @@ pub fn candidates(
 }
 
 /// Advises from already scored candidates: the Pareto set and the choice, with `state` giving
-/// a candidate's cost (asked of ties and of the one chosen; the ties' costs, each a run, are
-/// measured side by side on the machine's cores).
+/// a candidate's cost (asked of ties and of the one chosen).
+///
+/// The ties are chosen among by their peak state bytes, then their order, and each is a run:
+/// they are run side by side on the machine's cores, in order, and a run is given up once its
+/// peak so far loses to a run already finished (`state`'s second argument says, of a peak so
+/// far, whether it has lost; `Err` is a run given up). The choice is the one every run to the
+/// end gives: a run given up could only have ended higher, and the one chosen is never given
+/// up, since no run finished before it beats it.
 pub fn advise_kind(
     kind: Kind,
     candidates: Vec<Candidate>,
     target: f64,
-    state: impl Fn(&Candidate) -> StateCost + Sync,
+    state: impl Fn(&Candidate, &dyn Fn(usize) -> bool) -> Result<StateCost, StateCost> + Sync,
 ) -> KindAdvice {
     let points: Vec<FrontierPoint> = candidates.iter().map(|c| c.point).collect();
     let pareto = pareto(&points);
-    let mut costs: Vec<Option<StateCost>> = vec![None; candidates.len()];
+    // Per candidate: its cost, and whether its run went to the end.
+    let mut costs: Vec<Option<(StateCost, bool)>> = vec![None; candidates.len()];
     if let Some((_, ties)) = tied(&points, target).filter(|(_, t)| t.len() > 1) {
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let chunk = ties.len().div_ceil(threads.max(1));
-        let measured: Vec<(usize, StateCost)> = std::thread::scope(|scope| {
-            let handles: Vec<_> = ties
-                .chunks(chunk)
-                .map(|part| {
-                    let (state, candidates) = (&state, &candidates);
-                    scope.spawn(move || {
-                        part.iter()
-                            .map(|&i| (i, state(&candidates[i])))
-                            .collect::<Vec<_>>()
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .flat_map(|h| h.join().expect("a state run does not panic"))
-                .collect()
-        });
-        for (i, c) in measured {
-            costs[i] = Some(c);
+        for (i, measured) in race(&ties, |i, lost| state(&candidates[i], lost)) {
+            costs[i] = Some(measured);
         }
     }
-    let mut cost = |i: usize| *costs[i].get_or_insert_with(|| state(&candidates[i]));
-    let choice = choose(&points, target, |i| cost(i).peak_state_bytes);
-    let state = choice.map(|c| cost(c.index()));
+    let never_lost = |_: usize| false;
+    let mut cost = |i: usize| -> (StateCost, bool) {
+        *costs[i].get_or_insert_with(|| match state(&candidates[i], &never_lost) {
+            Ok(c) => (c, true),
+            Err(c) => (c, false),
+        })
+    };
+    // A run given up stands at the peak it had reached: more than the one chosen, or as much
+    // and later in order.
+    let choice = choose(&points, target, |i| cost(i).0.peak_state_bytes);
+    let state = choice.map(|c| {
+        let (measured, whole) = cost(c.index());
+        debug_assert!(whole, "the setting chosen ran to the end");
+        measured
+    });
     KindAdvice {
         kind,
         candidates,
@@ -402,6 +424,55 @@ pub fn advise_kind(
     }
 }
 
+/// Runs `ties` (candidate indexes, in order) side by side on the machine's cores, each given
+/// up once its peak state bytes so far, with its place in order, come after the least
+/// `(peak, index)` of the runs already finished: every tie's cost, and whether its run
+/// went to the end.
+fn race(
+    ties: &[usize],
+    run: impl Fn(usize, &dyn Fn(usize) -> bool) -> Result<StateCost, StateCost> + Sync,
+) -> Vec<(usize, (StateCost, bool))> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Mutex;
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, ties.len().max(1));
+    let next = AtomicUsize::new(0);
+    // The least (peak state bytes, index) of the runs finished.
+    let best: Mutex<Option<(usize, usize)>> = Mutex::new(None);
+    let worker = || {
+        let mut done = Vec::new();
+        loop {
+            let Some(&i) = ties.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                return done;
+            };
+            let lost = |peak: usize| {
+                let best = *best.lock().unwrap_or_else(|e| e.into_inner());
+                best.is_some_and(|b| (peak, i) > b)
+            };
+            let measured = match run(i, &lost) {
+                Ok(c) => {
+                    let mut b = best.lock().unwrap_or_else(|e| e.into_inner());
+                    let mine = (c.peak_state_bytes, i);
+                    if b.is_none_or(|b| mine < b) {
+                        *b = Some(mine);
+                    }
+                    (c, true)
+                }
+                Err(c) => (c, false),
+            };
+            done.push((i, measured));
+        }
+    };
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads).map(|_| scope.spawn(worker)).collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a state run does not panic"))
+            .collect()
+    })
+}
+
 /// The advice for a stream: each kind swept with `base`'s window function.
 pub fn advise(stream: &Stream, base: EngineConfig, req: &Request) -> Advice {
     let kinds = req
@@ -409,8 +480,8 @@ pub fn advise(stream: &Stream, base: EngineConfig, req: &Request) -> Advice {
         .iter()
         .map(|&kind| {
             let cands = candidates(stream, base, kind, req);
-            advise_kind(kind, cands, req.target, |c| {
-                state_cost(stream, config_of(base, c))
+            advise_kind(kind, cands, req.target, |c, lost| {
+                state_cost_unless(stream, config_of(base, c), lost)
             })
         })
         .collect();
@@ -444,8 +515,8 @@ pub fn advise_stats(stats: &SlackStats, req: &Request) -> Advice {
                 })
                 .filter(|c| c.point.emit_delay <= req.max_delay)
                 .collect();
-            Some(advise_kind(kind, cands, req.target, |c| {
-                stats.state_cost(clocked, c.point.lag, c.point.grace)
+            Some(advise_kind(kind, cands, req.target, |c, _| {
+                Ok(stats.state_cost(clocked, c.point.lag, c.point.grace))
             }))
         })
         .collect();
@@ -566,6 +637,83 @@ mod tests {
         assert!(a.best().is_some());
     }
 
+    /// A run of a made-up setting: its state bytes after each event, told to `lost` as
+    /// [`state_cost_unless`] tells them (when the peak rises, and every [`LOOK_EVERY`]
+    /// events).
+    fn made_up_run(bytes: &[usize], lost: &dyn Fn(usize) -> bool) -> Result<StateCost, StateCost> {
+        let mut cost = StateCost::default();
+        for (n, &b) in bytes.iter().enumerate() {
+            let rose = b > cost.peak_state_bytes;
+            cost.peak_state_bytes = cost.peak_state_bytes.max(b);
+            cost.peak_open_cells = cost.peak_state_bytes / 10;
+            if (rose || n % LOOK_EVERY == 0) && lost(cost.peak_state_bytes) {
+                return Err(cost);
+            }
+        }
+        Ok(cost)
+    }
+
+    #[test]
+    fn ties_given_up_early_choose_as_ties_run_to_the_end() {
+        // Four settings tied on emit delay and score; the third has the least peak, reached
+        // last, and the others would be given up at their peak.
+        let pts = [pt(5.0, 0, 0); 4];
+        let runs: [Vec<usize>; 4] = [
+            vec![10, 50, 20],
+            vec![10, 60, 90],
+            vec![10, 20, 40],
+            vec![40, 40, 40],
+        ];
+        // Each candidate's lag is its place, which finds its run.
+        let cands: Vec<Candidate> = pts
+            .iter()
+            .enumerate()
+            .map(|(i, &point)| Candidate {
+                watermark: WatermarkKind::Fixed { lag: 0.0 },
+                point: FrontierPoint {
+                    lag: i as f64,
+                    ..point
+                },
+            })
+            .collect();
+        let at = |c: &Candidate| c.point.lag as usize;
+        let a = advise_kind(Kind::Fixed, cands.clone(), 99.0, |c, lost| {
+            made_up_run(&runs[at(c)], lost)
+        });
+        assert_eq!(a.choice, Some(Choice::Meets(2)));
+        assert_eq!(a.state.unwrap().peak_state_bytes, 40);
+    }
+
+    #[test]
+    fn a_streams_advice_is_the_same_with_ties_given_up() {
+        // Sessions tie on the classroom stream: the advice with runs given up is the advice
+        // every tie's run gives run to the end.
+        let s = crate::stream::classroom();
+        let base = EngineConfig {
+            window: crate::window::WindowFn::Session { gap: 5_000 },
+            ..EngineConfig::fixed(0.0, 0.0)
+        };
+        let req = Request {
+            target: DEFAULT_TARGET,
+            max_delay: DEFAULT_MAX_DELAY,
+            kinds: vec![Kind::Fixed, Kind::Bounded],
+            heuristic_n: WatermarkKind::DEFAULT_N,
+        };
+        let raced = advise(&s, base, &req);
+        for k in &raced.kinds {
+            let (_, ties) = tied(
+                &k.candidates.iter().map(|c| c.point).collect::<Vec<_>>(),
+                req.target,
+            )
+            .unwrap();
+            assert!(ties.len() > 1, "{:?} has ties to choose among", k.kind);
+            let whole = advise_kind(k.kind, k.candidates.clone(), req.target, |c, _| {
+                Ok(state_cost(&s, config_of(base, c)))
+            });
+            assert_eq!(k, &whole);
+        }
+    }
+
     prop_compose! {
         fn arb_point()(d in 0u8..8, lost in 0i64..6, wrong in 0usize..4) -> FrontierPoint {
             pt(f64::from(d) * 1000.0, lost, wrong)
@@ -583,6 +731,33 @@ mod tests {
                 .filter(|&i| !pts.iter().any(|q| dominates(q, &pts[i])))
                 .collect();
             prop_assert_eq!(got, want);
+        }
+
+        #[test]
+        fn ties_raced_choose_what_whole_runs_choose(
+            runs in proptest::collection::vec(
+                proptest::collection::vec(0usize..40, 1..3000), 1..7),
+            delays in proptest::collection::vec(0u8..3, 7),
+        ) {
+            let cands: Vec<Candidate> = runs
+                .iter()
+                .enumerate()
+                .map(|(i, _)| Candidate {
+                    watermark: WatermarkKind::Fixed { lag: 0.0 },
+                    point: FrontierPoint {
+                        lag: i as f64,
+                        ..pt(f64::from(delays[i]), 0, 0)
+                    },
+                })
+                .collect();
+            let at = |c: &Candidate| c.point.lag as usize;
+            let raced = advise_kind(Kind::Fixed, cands.clone(), 99.0, |c, lost| {
+                made_up_run(&runs[at(c)], lost)
+            });
+            let whole = advise_kind(Kind::Fixed, cands.clone(), 99.0, |c, _| {
+                made_up_run(&runs[at(c)], &|_| false)
+            });
+            prop_assert_eq!(raced, whole);
         }
 
         #[test]
