@@ -34,6 +34,10 @@ pub(super) struct SessionStore {
     by_end: BTreeSet<(i64, i64, KeyId)>,
     /// Open sessions, over every key.
     len: usize,
+    /// Ends no open session has: `[quiet.0, quiet.1)`, where the watermark can pass without
+    /// a look at `by_end` (the last look found where the next end is; an insert ending
+    /// there shortens it, a removal leaves it true). Empty until the first look.
+    quiet: (i64, i64),
 }
 
 impl SessionStore {
@@ -94,7 +98,46 @@ impl SessionStore {
         debug_assert!(sessions.get(i).is_none_or(|s| s.start != start));
         sessions.insert(i, Session { start, end, state });
         self.by_end.insert((end, start, cell.key));
+        if (self.quiet.0..self.quiet.1).contains(&end) {
+            self.quiet.1 = end;
+        }
         self.len += 1;
+    }
+
+    /// Replaces `olds`, open sessions of `cell`'s key next to each other by start, latest
+    /// first (as [`SessionStore::overlapping`] finds them), by `cell` with `state`: `cell`
+    /// covers them all and overlaps no other session of its key, so it takes their place in
+    /// the key's order. (Sessions not so are removed one by one, and `cell` inserted.)
+    pub(super) fn replace(&mut self, olds: &[CellId], cell: CellId, state: CellState) {
+        // `olds` latest first: where the earliest is, they are the run from there.
+        let k = olds.len();
+        let at = olds.last().and_then(|&c| self.find(c)).filter(|&i| {
+            self.of_key(cell.key).get(i..i + k).is_some_and(|run| {
+                run.iter().zip(olds.iter().rev()).all(|(s, c)| {
+                    c.key == cell.key
+                        && (s.start, s.end) == (c.window.start_ms(), c.window.end_ms())
+                })
+            })
+        });
+        let Some(i) = at else {
+            for &old in olds {
+                self.remove(old);
+            }
+            self.insert(cell, state);
+            return;
+        };
+        let sessions = &mut self.by_key[cell.key as usize];
+        for s in &sessions[i..i + k] {
+            self.by_end.remove(&(s.end, s.start, cell.key));
+        }
+        let (start, end) = (cell.window.start_ms(), cell.window.end_ms());
+        sessions[i] = Session { start, end, state };
+        sessions.drain(i + 1..i + k);
+        self.len -= k - 1;
+        self.by_end.insert((end, start, cell.key));
+        if (self.quiet.0..self.quiet.1).contains(&end) {
+            self.quiet.1 = end;
+        }
     }
 
     /// Closes session `cell`: its state, if it was open.
@@ -151,7 +194,7 @@ impl SessionStore {
 
     /// The sessions ending in `(after, through]` (ends are whole milliseconds), by end, into
     /// `into`.
-    pub(super) fn ending_in(&self, after: f64, through: f64, into: &mut Vec<CellId>) {
+    pub(super) fn ending_in(&mut self, after: f64, through: f64, into: &mut Vec<CellId>) {
         into.clear();
         // An end `e` is above `after` iff `e ≥ ⌊after⌋ + 1`, and at most `through` iff
         // `e ≤ ⌊through⌋` (the casts saturate at the ends of the range).
@@ -160,10 +203,151 @@ impl SessionStore {
         if after.is_nan() || through.is_nan() || from > to {
             return;
         }
+        if self.quiet.0 <= from && to < self.quiet.1 {
+            return;
+        }
         let range = (from, i64::MIN, KeyId::MIN)..=(to, i64::MAX, KeyId::MAX);
         into.extend(self.by_end.range(range).map(|&(end, start, key)| CellId {
             window: WindowId::new(start, end),
             key,
         }));
+        // Where the next end after `to` is: till there, the watermark passes nothing.
+        self.quiet = match to.checked_add(1) {
+            Some(next) => {
+                let first = self.by_end.range((next, i64::MIN, KeyId::MIN)..).next();
+                (next, first.map_or(i64::MAX, |&(end, _, _)| end))
+            }
+            None => (0, 0),
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// What is done to the store: open a session, close one, replace a run of a key's
+    /// sessions by one covering them, or move the watermark on and ask what it passed.
+    #[derive(Debug, Clone)]
+    enum Op {
+        Open {
+            key: KeyId,
+            start: i64,
+            len: i64,
+        },
+        Close(usize),
+        Replace {
+            key: KeyId,
+            from: usize,
+            run: usize,
+            longer: i64,
+        },
+        Pass(i64),
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            (0u32..3, 0i64..60, 0i64..12).prop_map(|(key, start, len)| Op::Open {
+                key,
+                start,
+                len
+            }),
+            (0usize..40).prop_map(Op::Close),
+            (0u32..3, 0usize..8, 1usize..4, 0i64..8).prop_map(|(key, from, run, longer)| {
+                Op::Replace {
+                    key,
+                    from,
+                    run,
+                    longer,
+                }
+            }),
+            (0i64..6).prop_map(Op::Pass),
+        ]
+    }
+
+    fn cell(key: KeyId, start: i64, end: i64) -> CellId {
+        CellId {
+            window: WindowId::new(start, end),
+            key,
+        }
+    }
+
+    proptest! {
+        /// The store answers as a plain list of its open sessions does: what the watermark
+        /// passes (whatever it skips over as quiet), which is first by end, and each key's
+        /// sessions by start.
+        #[test]
+        fn the_store_answers_as_a_list_of_its_sessions(ops in proptest::collection::vec(op(), 0..120)) {
+            let mut store = SessionStore::default();
+            // (key, start, end), open.
+            let mut model: Vec<(KeyId, i64, i64)> = Vec::new();
+            let mut mark = -1i64;
+            for op in ops {
+                match op {
+                    Op::Open { key, start, len } => {
+                        if model.iter().any(|&(k, s, _)| k == key && s == start) {
+                            continue;
+                        }
+                        model.push((key, start, start + len));
+                        store.insert(cell(key, start, start + len), CellState::default());
+                    }
+                    Op::Close(i) => {
+                        if model.is_empty() {
+                            continue;
+                        }
+                        let (k, s, e) = model.remove(i % model.len());
+                        prop_assert!(store.remove(cell(k, s, e)).is_some());
+                    }
+                    Op::Replace { key, from, run, longer } => {
+                        let mut mine: Vec<(KeyId, i64, i64)> =
+                            model.iter().copied().filter(|&(k, _, _)| k == key).collect();
+                        mine.sort_by_key(|&(_, s, _)| s);
+                        if from + run > mine.len() {
+                            continue;
+                        }
+                        let olds = &mine[from..from + run];
+                        let start = olds[0].1;
+                        let end = olds.iter().map(|o| o.2).max().unwrap() + longer;
+                        let found: Vec<CellId> =
+                            olds.iter().rev().map(|&(k, s, e)| cell(k, s, e)).collect();
+                        model.retain(|o| !olds.contains(o));
+                        model.push((key, start, end));
+                        store.replace(&found, cell(key, start, end), CellState::default());
+                    }
+                    Op::Pass(by) => {
+                        let to = mark + by;
+                        let mut got = Vec::new();
+                        store.ending_in(mark as f64, to as f64, &mut got);
+                        let mut want: Vec<(i64, i64, KeyId)> = model
+                            .iter()
+                            .filter(|&&(_, _, e)| e > mark && e <= to)
+                            .map(|&(k, s, e)| (e, s, k))
+                            .collect();
+                        want.sort_unstable();
+                        let got: Vec<(i64, i64, KeyId)> = got
+                            .iter()
+                            .map(|c| (c.window.end_ms(), c.window.start_ms(), c.key))
+                            .collect();
+                        prop_assert_eq!(got, want);
+                        mark = to;
+                    }
+                }
+                prop_assert_eq!(store.len(), model.len());
+                let first = model.iter().map(|&(k, s, e)| (e, s, k)).min();
+                prop_assert_eq!(
+                    store.first_by_end().map(|c| (c.window.end_ms(), c.window.start_ms(), c.key)),
+                    first
+                );
+                let mut listed: Vec<(KeyId, i64, i64)> = store
+                    .iter()
+                    .map(|(c, _)| (c.key, c.window.start_ms(), c.window.end_ms()))
+                    .collect();
+                let mut sorted = model.clone();
+                sorted.sort_unstable();
+                prop_assert_eq!(&listed, &sorted);
+                listed.clear();
+            }
+        }
     }
 }

@@ -134,7 +134,7 @@ impl Processor {
         let mut replaced = Vec::new();
         let mut fired = 0;
         for &old in &found {
-            let Some(s) = self.sessions.remove(old) else {
+            let Some(&s) = self.sessions.get(old) else {
                 continue;
             };
             if self.records {
@@ -155,7 +155,6 @@ impl Processor {
                 (a, b) => a.or(b),
             };
         }
-        self.scratch_cells = found;
         let cell = CellId { window: span, key };
         let passed = self.session_passed(span);
         if self.records {
@@ -178,7 +177,8 @@ impl Processor {
             state.timer = Some(due);
             self.timers.push(Timer { due, cell });
         }
-        self.sessions.insert(cell, state);
+        self.sessions.replace(&found, cell, state);
+        self.scratch_cells = found;
         self.open_cells += 1;
         self.counters.state_entries_max =
             self.counters.state_entries_max.max(self.open_cells as u64);
