@@ -44,4 +44,5 @@ mod pipeline_cli;
 mod run_outputs;
 mod run_streaming;
 mod run_trigger;
+mod scenario_table;
 mod script;

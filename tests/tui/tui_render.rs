@@ -427,34 +427,34 @@ fn the_guides_screenshots_are_current() {
     let mut end = base();
     act(&mut end, Action::JumpToEnd);
     let drawn = text(&mut end, 120, 40);
-    write_block("The classroom stream at its end, 120×40", &drawn);
+    write_block("The classroom stream at its end, `120×40`", &drawn);
     assert_eq!(
-        readme_block("The classroom stream at its end, 120×40"),
+        readme_block("The classroom stream at its end, `120×40`"),
         drawn,
         "docs/screen.md's 120×40 screenshot is stale; it should read:\n{drawn}"
     );
     let mut crash = crashed(Theme::dark());
     let drawn = text(&mut crash, 80, 24);
-    write_block("Job mode at 80×24 after a crash", &drawn);
+    write_block("Job mode at `80×24` after a crash", &drawn);
     assert_eq!(
-        readme_block("Job mode at 80×24 after a crash"),
+        readme_block("Job mode at `80×24` after a crash"),
         drawn,
         "docs/screen.md's 80×24 job screenshot is stale; it should read:\n{drawn}"
     );
     let mut s = sessions(Theme::mono());
     act(&mut s, Action::CycleKey);
     let drawn = text(&mut s, 80, 24);
-    write_block("Sessions at 80×24", &drawn);
+    write_block("Sessions at `80×24`", &drawn);
     assert_eq!(
-        readme_block("Sessions at 80×24"),
+        readme_block("Sessions at `80×24`"),
         drawn,
         "docs/screen.md's 80×24 sessions screenshot is stale; it should read:\n{drawn}"
     );
     let mut g = global_ttl(Theme::mono());
     let drawn = text(&mut g, 80, 24);
-    write_block("The global window under a 3 s TTL at 80×24", &drawn);
+    write_block("The global window under a `3s` TTL at `80×24`", &drawn);
     assert_eq!(
-        readme_block("The global window under a 3 s TTL at 80×24"),
+        readme_block("The global window under a `3s` TTL at `80×24`"),
         drawn,
         "docs/screen.md's 80×24 global-window screenshot is stale; it should read:\n{drawn}"
     );

@@ -25,7 +25,8 @@
 //!   count`), never after a figure the program computes; a literal input is code (`--grace
 //!   30s`, `80×24`) instead;
 //! - the README's tour table, from `<!-- tour: written …` to `<!-- tour: end -->`, is
-//!   `tests/cli/guide.rs`'s to write and check, and left as it is here;
+//!   `tests/cli/guide.rs`'s to write and check, and the keys table, from `<!-- keys: written
+//!   …` to `<!-- keys: end -->`, `tests/tui/readme_keys.rs`'s: both are left as they are here;
 //! - and no other figure stands in the prose: a number outside code, outside a checked block
 //!   and without a marker or a note is refused (a plan's minutes, `5 min`, are the teacher's).
 //!
@@ -47,6 +48,11 @@ const PAGES: &[&str] = &[
     "docs/outputs.md",
     "docs/rules.md",
     "docs/scripts.md",
+    "docs/cli.md",
+    "docs/export-and-advice.md",
+    "docs/your-data.md",
+    "docs/presenting.md",
+    "docs/screen.md",
     "README.md",
 ];
 
@@ -79,6 +85,20 @@ fn every_figure_in_the_docs_is_the_programs_today() {
          (TWOCLOCKS_WRITE_GOLDEN=1 cargo test --test cli docs_figures writes them anew):\n\n{}",
         faults.join("\n\n")
     );
+}
+
+#[test]
+fn every_page_of_the_guide_is_held_to_the_rule() {
+    // All but the performance page, which benches/measure.py writes and
+    // tests/cli/performance_page.rs checks.
+    let dir = format!("{}/docs", env!("CARGO_MANIFEST_DIR"));
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if name.ends_with(".md") && name != "performance.md" {
+            let page = format!("docs/{name}");
+            assert!(PAGES.contains(&page.as_str()), "{page} is not in PAGES");
+        }
+    }
 }
 
 #[test]

@@ -114,13 +114,13 @@ pub(super) fn regenerate(page: &str, text: &str) -> (String, Vec<String>) {
     let mut i = 0;
     while i < lines.len() {
         let line = lines[i];
-        // A fenced block: checked when it starts with `$ twoclocks`.
-        if line.starts_with("```") {
+        // A fenced block (in a list item too): checked when it starts with `$ twoclocks`.
+        if line.trim_start().starts_with("```") {
             let end = i
                 + 1
                 + lines[i + 1..]
                     .iter()
-                    .position(|l| l.starts_with("```"))
+                    .position(|l| l.trim_start().starts_with("```"))
                     .unwrap_or_else(|| panic!("{page}, line {}: an unclosed block", i + 1));
             out.push(line.to_string());
             let first = lines.get(i + 1).copied().unwrap_or("");
@@ -153,12 +153,19 @@ pub(super) fn regenerate(page: &str, text: &str) -> (String, Vec<String>) {
             i = end + 1;
             continue;
         }
-        // The README's tour table, which tests/cli/guide.rs writes and checks.
-        if line.starts_with("<!-- tour: written") {
+        // The README's tour table, which tests/cli/guide.rs writes and checks, and the keys
+        // table, which tests/tui/readme_keys.rs does.
+        let written = [
+            ("<!-- tour: written", "<!-- tour: end -->"),
+            ("<!-- keys: written", "<!-- keys: end -->"),
+        ]
+        .into_iter()
+        .find(|(open, _)| line.starts_with(open));
+        if let Some((_, close)) = written {
             let end = i + lines[i..]
                 .iter()
-                .position(|l| l.trim() == "<!-- tour: end -->")
-                .unwrap_or_else(|| panic!("{page}, line {}: an unclosed tour table", i + 1));
+                .position(|l| l.trim() == close)
+                .unwrap_or_else(|| panic!("{page}, line {}: an unclosed table", i + 1));
             out.extend(lines[i..=end].iter().map(|l| l.to_string()));
             i = end + 1;
             continue;

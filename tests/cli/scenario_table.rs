@@ -1,0 +1,83 @@
+//! The built-in scenarios' table in `docs/your-data.md` gives each scenario's stream, dials and
+//! job as flags: those flags are the scenario. For every row, `run` with the row's flags
+//! answers as `run --scenario NAME` does, byte for byte (a row whose stream is one of the
+//! scenario generators of their own, `sessions` and `lesson`, names the scenario for its
+//! stream and overrides its dials with the flags).
+
+use std::process::Command;
+
+/// `twoclocks run --format json ARGS`, which must succeed.
+fn run_json(args: &[String]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_twoclocks"))
+        .arg("run")
+        .args(["--format", "json"])
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    assert!(
+        out.status.success(),
+        "run {}: {}",
+        args.join(" "),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+/// The code spans of a table cell.
+fn spans(cell: &str) -> Vec<&str> {
+    cell.split('`').skip(1).step_by(2).collect()
+}
+
+#[test]
+fn the_scenario_tables_flags_are_the_scenarios() {
+    let page =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/your-data.md")).unwrap();
+    let start = page
+        .find("| scenario | stream | dials | job, UI |")
+        .expect("docs/your-data.md has the scenarios' table");
+    let rows: Vec<&str> = page[start..]
+        .lines()
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .collect();
+    let mut checked = Vec::new();
+    for row in rows {
+        let cells: Vec<&str> = row.trim_matches('|').split(" | ").collect();
+        let name = spans(cells[0])[0];
+        let flags: Vec<String> = cells[1..]
+            .iter()
+            .flat_map(|c| spans(c))
+            // Flags with their values (a flag named alone, as `--window`, is prose).
+            .filter(|s| s.starts_with("--") && s.contains(' '))
+            .flat_map(|s| s.split_whitespace().map(str::to_string))
+            .collect();
+        // A stream of the classroom generator is given by its flags (or is the default);
+        // the others come from the scenario's own generator.
+        let generated = cells[1].contains("--events") || cells[1].contains("classroom");
+        let mut args = Vec::new();
+        if !generated {
+            args.extend(["--scenario".to_string(), name.to_string()]);
+        }
+        args.extend(flags);
+        let scenario = ["--scenario".to_string(), name.to_string()];
+        assert_eq!(
+            run_json(&args),
+            run_json(&scenario),
+            "docs/your-data.md: the row of {name} gives `run {}`, which is not the scenario",
+            args.join(" ")
+        );
+        checked.push(name);
+    }
+    assert_eq!(
+        checked,
+        [
+            "classroom",
+            "punctual",
+            "stormy",
+            "outage",
+            "sessions",
+            "lesson"
+        ],
+        "a row for every scenario"
+    );
+}
