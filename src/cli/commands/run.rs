@@ -23,7 +23,7 @@ use crate::engine::pipeline::SinkWrite;
 use crate::engine::scenario::ScenarioName;
 use crate::engine::window::{fmt_ms, oracle_under, WindowFn, WindowId};
 use crate::engine::{
-    run as run_engine, CellId, Dropped, EngineConfig, Output, Processor, Score, Stream,
+    run as run_engine, CellId, Dropped, EngineConfig, Event, Output, Processor, Score, Stream,
 };
 use crate::io::sink::{reserve_outputs, PaneRow, RunMeta};
 use crate::io::source::SourceReport;
@@ -439,10 +439,14 @@ fn run_in_memory(stream: &Stream, cfg: EngineConfig, sinks: &mut SinkDriver) -> 
     })
 }
 
+/// Events read back from a spool at a time, and handed to the oracle's thread as one.
+const ORACLE_BATCH: usize = 4096;
+
 /// The single processor over a spooled log, one event at a time, with the oracle counted as
-/// it goes: panes go to the sinks as they are emitted, and are written as JSON (with the
-/// drops) to temporary files only when `keep` asks for them, so that memory does not grow
-/// with the log. Returns the answer and the true counts.
+/// it goes on a thread of its own (the events handed to it in batches, in order): panes go to
+/// the sinks as they are emitted, and are written as JSON (with the drops) to temporary files
+/// only when `keep` asks for them, so that memory does not grow with the log. Returns the
+/// answer and the true counts.
 fn run_spooled(
     spool: &mut Spool,
     cfg: EngineConfig,
@@ -452,7 +456,7 @@ fn run_spooled(
     let mut p = Processor::new(cfg, spool.max_delay());
     let mut progress = RunProgress::new(spool.len());
     let mut out = Output::default();
-    let mut counts = crate::engine::window::OracleCounts::new(&cfg.window, spool.keys().len());
+    let counts = crate::engine::window::OracleCounts::new(&cfg.window, spool.keys().len());
     // Each final as emitted; a cell's last is its value.
     let mut finals = Vec::new();
     let mut json = if keep {
@@ -480,20 +484,51 @@ fn run_spooled(
         out.clear();
         Ok(())
     };
-    for (i, e) in spool.events()?.enumerate() {
-        let e = e?;
-        counts.add(&e);
-        p.step(&e, &mut out);
-        peak = peak.max(p.open_cells());
-        if !(out.panes.is_empty() && out.finals.is_empty() && out.dropped.is_empty()) {
-            drain(&mut out)?;
-        }
-        if i % 65_536 == 0 {
-            progress.set(i as u64);
-        }
-    }
-    p.finish(&mut out);
-    drain(&mut out)?;
+    let events = spool.events()?;
+    let counts = std::thread::scope(|scope| -> Result<_> {
+        let (to_oracle, batches) = std::sync::mpsc::sync_channel::<std::sync::Arc<[Event]>>(4);
+        let oracle = scope.spawn(move || {
+            let mut counts = counts;
+            for batch in batches {
+                for e in batch.iter() {
+                    counts.add(e);
+                }
+            }
+            counts
+        });
+        // The replay, its errors kept until the oracle's thread is told there is no more.
+        let replay = || -> Result<()> {
+            let mut batch = Vec::with_capacity(ORACLE_BATCH);
+            let mut events = events.peekable();
+            let mut i = 0usize;
+            while events.peek().is_some() {
+                batch.clear();
+                for e in events.by_ref().take(ORACLE_BATCH) {
+                    batch.push(e?);
+                }
+                let shared: std::sync::Arc<[Event]> = batch.as_slice().into();
+                // The oracle's thread only ends early by panicking, which the join reports.
+                let _ = to_oracle.send(shared);
+                for e in &batch {
+                    p.step(e, &mut out);
+                    peak = peak.max(p.open_cells());
+                    if !(out.panes.is_empty() && out.finals.is_empty() && out.dropped.is_empty()) {
+                        drain(&mut out)?;
+                    }
+                    if i.is_multiple_of(65_536) {
+                        progress.set(i as u64);
+                    }
+                    i += 1;
+                }
+            }
+            p.finish(&mut out);
+            drain(&mut out)
+        };
+        let replayed = replay();
+        drop(to_oracle);
+        let counts = oracle.join().expect("the oracle's counting does not panic");
+        replayed.map(|()| counts)
+    })?;
     let answer = RunAnswer {
         counters: *p.counters(),
         finals: last_of_each(finals),
