@@ -51,11 +51,12 @@ fn the_scenario_tables_flags_are_the_scenarios() {
             .filter(|s| s.starts_with("--") && s.contains(' '))
             .flat_map(|s| s.split_whitespace().map(str::to_string))
             .collect();
-        // A stream of the classroom generator is given by its flags (or is the default);
-        // the others come from the scenario's own generator.
-        let generated = cells[1].contains("--events") || cells[1].contains("classroom");
+        // A stream of the classroom generator is given by its flags (those not given are
+        // the classroom's, as are dials "as classroom"); sessions and lesson have generators
+        // of their own, which only `--scenario` names.
+        let own_generator = ["sessions", "lesson"].contains(&name);
         let mut args = Vec::new();
-        if !generated {
+        if own_generator {
             args.extend(["--scenario".to_string(), name.to_string()]);
         }
         args.extend(flags);

@@ -396,7 +396,8 @@ pub fn advise_kind(
     // Per candidate: its cost, and whether its run went to the end.
     let mut costs: Vec<Option<(StateCost, bool)>> = vec![None; candidates.len()];
     if let Some((_, ties)) = tied(&points, target).filter(|(_, t)| t.len() > 1) {
-        for (i, measured) in race(&ties, |i, lost| state(&candidates[i], lost)) {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        for (i, measured) in race(&ties, threads, |i, lost| state(&candidates[i], lost)) {
             costs[i] = Some(measured);
         }
     }
@@ -424,19 +425,18 @@ pub fn advise_kind(
     }
 }
 
-/// Runs `ties` (candidate indexes, in order) side by side on the machine's cores, each given
-/// up once its peak state bytes so far, with its place in order, come after the least
-/// `(peak, index)` of the runs already finished: every tie's cost, and whether its run
+/// Runs `ties` (candidate indexes, started in the order given) side by side on `threads`
+/// threads, each given up once its peak state bytes so far, with its index, come after the
+/// least `(peak, index)` of the runs already finished: every tie's cost, and whether its run
 /// went to the end.
 fn race(
     ties: &[usize],
+    threads: usize,
     run: impl Fn(usize, &dyn Fn(usize) -> bool) -> Result<StateCost, StateCost> + Sync,
 ) -> Vec<(usize, (StateCost, bool))> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Mutex;
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .clamp(1, ties.len().max(1));
+    let threads = threads.clamp(1, ties.len().max(1));
     let next = AtomicUsize::new(0);
     // The least (peak state bytes, index) of the runs finished.
     let best: Mutex<Option<(usize, usize)>> = Mutex::new(None);
@@ -639,13 +639,14 @@ mod tests {
 
     /// A run of a made-up setting: its state bytes after each event, told to `lost` as
     /// [`state_cost_unless`] tells them (when the peak rises, and every [`LOOK_EVERY`]
-    /// events).
+    /// events). Its "open cells" are the events it has seen, so that a run given up never
+    /// reports what the same run to the end does.
     fn made_up_run(bytes: &[usize], lost: &dyn Fn(usize) -> bool) -> Result<StateCost, StateCost> {
         let mut cost = StateCost::default();
         for (n, &b) in bytes.iter().enumerate() {
             let rose = b > cost.peak_state_bytes;
             cost.peak_state_bytes = cost.peak_state_bytes.max(b);
-            cost.peak_open_cells = cost.peak_state_bytes / 10;
+            cost.peak_open_cells = n + 1;
             if (rose || n % LOOK_EVERY == 0) && lost(cost.peak_state_bytes) {
                 return Err(cost);
             }
@@ -700,6 +701,7 @@ mod tests {
             heuristic_n: WatermarkKind::DEFAULT_N,
         };
         let raced = advise(&s, base, &req);
+        let mut given_up = 0;
         for k in &raced.kinds {
             let (_, ties) = tied(
                 &k.candidates.iter().map(|c| c.point).collect::<Vec<_>>(),
@@ -711,7 +713,21 @@ mod tests {
                 Ok(state_cost(&s, config_of(base, c)))
             });
             assert_eq!(k, &whole);
+            // The race gives runs up here (or it would save nothing), the one chosen never:
+            // in order, and last of all, after every other tie has finished or lost.
+            let chosen = k.choice.unwrap().index();
+            let last_first: Vec<usize> = ties.iter().rev().copied().collect();
+            for (order, threads) in [(&ties, 2), (&last_first, 1)] {
+                let raced = race(order, threads, |i, lost| {
+                    state_cost_unless(&s, config_of(base, &k.candidates[i]), lost)
+                });
+                given_up += raced.iter().filter(|(_, (_, whole))| !whole).count();
+                assert!(raced
+                    .iter()
+                    .any(|&(i, (c, whole))| i == chosen && whole && Some(c) == k.state));
+            }
         }
+        assert!(given_up > 0, "no tied run was given up");
     }
 
     prop_compose! {
@@ -758,6 +774,34 @@ mod tests {
                 made_up_run(&runs[at(c)], &|_| false)
             });
             prop_assert_eq!(raced, whole);
+        }
+
+        #[test]
+        fn a_race_in_any_order_runs_the_least_to_the_end(
+            runs in proptest::collection::vec(
+                proptest::collection::vec(0usize..40, 1..3000), 1..7),
+            order in Just((0..7).collect::<Vec<usize>>()).prop_shuffle(),
+            threads in 1usize..4,
+        ) {
+            // The ties started in any order, on any number of threads: the least
+            // (final peak, index) runs to the end, and every run given up had passed it.
+            let ties: Vec<usize> = order.into_iter().filter(|&i| i < runs.len()).collect();
+            let whole = |i: usize| made_up_run(&runs[i], &|_| false).unwrap();
+            let least = (0..runs.len())
+                .min_by_key(|&i| (whole(i).peak_state_bytes, i))
+                .unwrap();
+            let raced = race(&ties, threads, |i, lost| made_up_run(&runs[i], lost));
+            prop_assert_eq!(raced.len(), ties.len());
+            for (i, (cost, went_on)) in raced {
+                if i == least {
+                    prop_assert!(went_on);
+                    prop_assert_eq!(cost, whole(least));
+                } else if !went_on {
+                    prop_assert!(
+                        (cost.peak_state_bytes, i) > (whole(least).peak_state_bytes, least)
+                    );
+                }
+            }
         }
 
         #[test]

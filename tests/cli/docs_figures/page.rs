@@ -153,15 +153,15 @@ pub(super) fn regenerate(page: &str, text: &str) -> (String, Vec<String>) {
             i = end + 1;
             continue;
         }
-        // The README's tour table, which tests/cli/guide.rs writes and checks, and the keys
-        // table, which tests/tui/readme_keys.rs does.
+        // The README's tour table, which tests/cli/guide.rs writes and checks, and the screen
+        // page's keys table, which tests/tui/readme_keys.rs does.
         let written = [
-            ("<!-- tour: written", "<!-- tour: end -->"),
-            ("<!-- keys: written", "<!-- keys: end -->"),
+            ("README.md", "<!-- tour: written", "<!-- tour: end -->"),
+            ("docs/screen.md", "<!-- keys: written", "<!-- keys: end -->"),
         ]
         .into_iter()
-        .find(|(open, _)| line.starts_with(open));
-        if let Some((_, close)) = written {
+        .find(|&(on, open, _)| on == page && line.starts_with(open));
+        if let Some((_, _, close)) = written {
             let end = i + lines[i..]
                 .iter()
                 .position(|l| l.trim() == close)

@@ -242,8 +242,24 @@ mod tests {
             from: usize,
             run: usize,
             longer: i64,
+            earlier: i64,
         },
         Pass(i64),
+        /// Any range at all, the watermark left where it was.
+        Ask(f64, f64),
+    }
+
+    /// A bound for [`Op::Ask`]: a mark near the sessions' ends, or an extreme.
+    fn bound() -> impl Strategy<Value = f64> {
+        prop_oneof![
+            (-2i64..80).prop_map(|m| m as f64),
+            (-2.0f64..80.0),
+            Just(f64::NAN),
+            Just(f64::INFINITY),
+            Just(f64::NEG_INFINITY),
+            Just(9.3e18),
+            Just(-9.3e18),
+        ]
     }
 
     fn op() -> impl Strategy<Value = Op> {
@@ -254,15 +270,17 @@ mod tests {
                 len
             }),
             (0usize..40).prop_map(Op::Close),
-            (0u32..3, 0usize..8, 1usize..4, 0i64..8).prop_map(|(key, from, run, longer)| {
-                Op::Replace {
+            (0u32..3, 0usize..8, 1usize..4, 0i64..8, 0i64..3).prop_map(
+                |(key, from, run, longer, earlier)| Op::Replace {
                     key,
                     from,
                     run,
                     longer,
+                    earlier,
                 }
-            }),
+            ),
             (0i64..6).prop_map(Op::Pass),
+            (bound(), bound()).prop_map(|(a, b)| Op::Ask(a, b)),
         ]
     }
 
@@ -299,7 +317,7 @@ mod tests {
                         let (k, s, e) = model.remove(i % model.len());
                         prop_assert!(store.remove(cell(k, s, e)).is_some());
                     }
-                    Op::Replace { key, from, run, longer } => {
+                    Op::Replace { key, from, run, longer, earlier } => {
                         let mut mine: Vec<(KeyId, i64, i64)> =
                             model.iter().copied().filter(|&(k, _, _)| k == key).collect();
                         mine.sort_by_key(|&(_, s, _)| s);
@@ -307,7 +325,10 @@ mod tests {
                             continue;
                         }
                         let olds = &mine[from..from + run];
-                        let start = olds[0].1;
+                        // It may start before the first it replaces, not at or before the
+                        // session before them.
+                        let before = from.checked_sub(1).map_or(i64::MIN, |j| mine[j].1);
+                        let start = (olds[0].1 - earlier).max(before + 1);
                         let end = olds.iter().map(|o| o.2).max().unwrap() + longer;
                         let found: Vec<CellId> =
                             olds.iter().rev().map(|&(k, s, e)| cell(k, s, e)).collect();
@@ -331,6 +352,22 @@ mod tests {
                             .collect();
                         prop_assert_eq!(got, want);
                         mark = to;
+                    }
+                    Op::Ask(after, through) => {
+                        let mut got = Vec::new();
+                        store.ending_in(after, through, &mut got);
+                        // An end `e` is in `(after, through]`; NaN bounds hold none.
+                        let mut want: Vec<(i64, i64, KeyId)> = model
+                            .iter()
+                            .filter(|&&(_, _, e)| (e as f64) > after && (e as f64) <= through)
+                            .map(|&(k, s, e)| (e, s, k))
+                            .collect();
+                        want.sort_unstable();
+                        let got: Vec<(i64, i64, KeyId)> = got
+                            .iter()
+                            .map(|c| (c.window.end_ms(), c.window.start_ms(), c.key))
+                            .collect();
+                        prop_assert_eq!(got, want);
                     }
                 }
                 prop_assert_eq!(store.len(), model.len());
