@@ -4,23 +4,17 @@
 //! scenario generators of their own, `sessions` and `lesson`, names the scenario for its
 //! stream and overrides its dials with the flags).
 
-use std::process::Command;
+use crate::cli_common::twoclocks_text;
 
-/// `twoclocks run --format json ARGS`, which must succeed.
+/// What `twoclocks run --format json ARGS` prints (it must succeed).
 fn run_json(args: &[String]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_twoclocks"))
-        .arg("run")
-        .args(["--format", "json"])
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    assert!(
-        out.status.success(),
-        "run {}: {}",
-        args.join(" "),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("UTF-8")
+    let args: Vec<&str> = ["run", "--format", "json"]
+        .into_iter()
+        .chain(args.iter().map(String::as_str))
+        .collect();
+    let (code, out, err) = twoclocks_text(&args);
+    assert_eq!(code, 0, "{}: {err}", args.join(" "));
+    out
 }
 
 /// The code spans of a table cell.

@@ -229,16 +229,7 @@ fn on_a_big_input_b_re_runs_off_the_ui_task_and_takes_only_its_own_pins_answer()
     act(&mut a, Action::Step);
     a.settle();
     act(&mut a, Action::Restart);
-    let mut answers = Vec::new();
-    for w in a.take_work() {
-        let done = w.perform();
-        match done {
-            Done::RerunB { .. } => answers.push(done),
-            done => {
-                update(&mut a, Msg::Done(Box::new(done)), Duration::ZERO);
-            }
-        }
-    }
+    let answers = perform_holding_b(&mut a);
     assert_eq!(answers.len(), 1);
     act(&mut a, Action::SideBySide);
     assert!(a.side.is_none());
@@ -249,6 +240,21 @@ fn on_a_big_input_b_re_runs_off_the_ui_task_and_takes_only_its_own_pins_answer()
             "an earlier pin's answer"
         );
     }
+}
+
+/// Performs the work the app handed out and gives it every answer but B's re-runs', which
+/// are returned, held back.
+fn perform_holding_b(a: &mut App) -> Vec<Done> {
+    let mut held = Vec::new();
+    for w in a.take_work() {
+        match w.perform() {
+            done @ Done::RerunB { .. } => held.push(done),
+            done => {
+                update(a, Msg::Done(Box::new(done)), Duration::ZERO);
+            }
+        }
+    }
+    held
 }
 
 #[test]
@@ -265,16 +271,7 @@ fn in_the_job_on_a_big_input_b_catches_up_with_a_when_its_answer_comes() {
     same_playhead(&a);
     // A crash: both jobs are re-run off the UI task; A moves on before B's answer comes.
     act(&mut a, Action::Crash);
-    let mut b_answers = Vec::new();
-    for w in a.take_work() {
-        let done = w.perform();
-        match done {
-            Done::RerunB { .. } => b_answers.push(done),
-            done => {
-                update(&mut a, Msg::Done(Box::new(done)), Duration::ZERO);
-            }
-        }
-    }
+    let b_answers = perform_holding_b(&mut a);
     assert_eq!(b_answers.len(), 1, "B's re-run went off the UI task");
     for _ in 0..5 {
         act(&mut a, Action::Step);

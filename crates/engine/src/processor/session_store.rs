@@ -291,6 +291,30 @@ mod tests {
         }
     }
 
+    /// What the store says ends in `(after, through]` is what the list of its sessions holds
+    /// there (NaN bounds hold none), by end.
+    fn ask(
+        store: &mut SessionStore,
+        model: &[(KeyId, i64, i64)],
+        after: f64,
+        through: f64,
+    ) -> Result<(), TestCaseError> {
+        let mut got = Vec::new();
+        store.ending_in(after, through, &mut got);
+        let mut want: Vec<(i64, i64, KeyId)> = model
+            .iter()
+            .filter(|&&(_, _, e)| (e as f64) > after && (e as f64) <= through)
+            .map(|&(k, s, e)| (e, s, k))
+            .collect();
+        want.sort_unstable();
+        let got: Vec<(i64, i64, KeyId)> = got
+            .iter()
+            .map(|c| (c.window.end_ms(), c.window.start_ms(), c.key))
+            .collect();
+        prop_assert_eq!(got, want);
+        Ok(())
+    }
+
     proptest! {
         /// The store answers as a plain list of its open sessions does: what the watermark
         /// passes (whatever it skips over as quiet), which is first by end, and each key's
@@ -338,37 +362,10 @@ mod tests {
                     }
                     Op::Pass(by) => {
                         let to = mark + by;
-                        let mut got = Vec::new();
-                        store.ending_in(mark as f64, to as f64, &mut got);
-                        let mut want: Vec<(i64, i64, KeyId)> = model
-                            .iter()
-                            .filter(|&&(_, _, e)| e > mark && e <= to)
-                            .map(|&(k, s, e)| (e, s, k))
-                            .collect();
-                        want.sort_unstable();
-                        let got: Vec<(i64, i64, KeyId)> = got
-                            .iter()
-                            .map(|c| (c.window.end_ms(), c.window.start_ms(), c.key))
-                            .collect();
-                        prop_assert_eq!(got, want);
+                        ask(&mut store, &model, mark as f64, to as f64)?;
                         mark = to;
                     }
-                    Op::Ask(after, through) => {
-                        let mut got = Vec::new();
-                        store.ending_in(after, through, &mut got);
-                        // An end `e` is in `(after, through]`; NaN bounds hold none.
-                        let mut want: Vec<(i64, i64, KeyId)> = model
-                            .iter()
-                            .filter(|&&(_, _, e)| (e as f64) > after && (e as f64) <= through)
-                            .map(|&(k, s, e)| (e, s, k))
-                            .collect();
-                        want.sort_unstable();
-                        let got: Vec<(i64, i64, KeyId)> = got
-                            .iter()
-                            .map(|c| (c.window.end_ms(), c.window.start_ms(), c.key))
-                            .collect();
-                        prop_assert_eq!(got, want);
-                    }
+                    Op::Ask(after, through) => ask(&mut store, &model, after, through)?,
                 }
                 prop_assert_eq!(store.len(), model.len());
                 let first = model.iter().map(|&(k, s, e)| (e, s, k)).min();
