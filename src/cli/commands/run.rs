@@ -457,8 +457,11 @@ fn run_spooled(
     let mut progress = RunProgress::new(spool.len());
     let mut out = Output::default();
     let counts = crate::engine::window::OracleCounts::new(&cfg.window, spool.keys().len());
-    // Each final as emitted; a cell's last is its value.
+    // Each final as emitted; a cell's last is its value. A cell finalised again and again (a
+    // global window's key under a TTL) is kept once whenever the list has doubled, so that it
+    // grows with the cells, not with the log.
     let mut finals = Vec::new();
+    let mut compact_at = FINALS_COMPACTED_AT;
     let mut json = if keep {
         Some((SpooledArray::new()?, SpooledArray::new()?))
     } else {
@@ -468,6 +471,10 @@ fn run_spooled(
     let mut peak = 0;
     let mut drain = |out: &mut Output| -> Result<()> {
         finals.extend(out.finals.iter().map(|f| (f.cell, f.value)));
+        if finals.len() >= compact_at {
+            keep_last_of_each(&mut finals);
+            compact_at = (2 * finals.len()).max(FINALS_COMPACTED_AT);
+        }
         // The single processor emits each pane once: every one is received and upserted.
         for p in &out.panes {
             sinks.write(&SinkWrite::Received(*p))?;
@@ -544,18 +551,27 @@ fn run_spooled(
     Ok((answer, counts.into_truth()))
 }
 
+/// The finals a spooled run gathers before it first keeps only each cell's last.
+const FINALS_COMPACTED_AT: usize = 1 << 20;
+
+/// Keeps each cell's last value of `values` (in the order given), sorted by cell.
+fn keep_last_of_each(values: &mut Vec<(CellId, u64)>) {
+    // A stable sort keeps each cell's values in the order given; of a run of one cell's, the
+    // last is kept.
+    values.sort_by_key(|&(c, _)| c);
+    values.dedup_by(|later, kept| {
+        let same = later.0 == kept.0;
+        if same {
+            kept.1 = later.1;
+        }
+        same
+    });
+}
+
 /// Each cell's last value of `values` (in the order given), by cell.
 fn last_of_each(mut values: Vec<(CellId, u64)>) -> BTreeMap<CellId, u64> {
-    // A stable sort keeps each cell's values in the order given.
-    values.sort_by_key(|&(c, _)| c);
-    let mut last: Vec<(CellId, u64)> = Vec::with_capacity(values.len());
-    for (cell, v) in values {
-        match last.last_mut() {
-            Some((c, held)) if *c == cell => *held = v,
-            _ => last.push((cell, v)),
-        }
-    }
-    last.into_iter().collect()
+    keep_last_of_each(&mut values);
+    values.into_iter().collect()
 }
 
 /// The windows `run` lists, in order, with their true counts and the run's values: the
@@ -656,5 +672,36 @@ fn dropped_json(d: &Dropped, window: &WindowFn, stream: &Stream) -> DroppedJson 
         window_end_ms: bound(d.window_end),
         grace_ms: finite(d.grace),
         watermark_ms: d.watermark,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Keeping each cell's last value now and then, as a spooled run does, ends where
+        /// keeping every value and taking each cell's last at the end does.
+        #[test]
+        fn keeping_the_last_along_the_way_is_keeping_it_at_the_end(
+            values in proptest::collection::vec((0u32..6, 0i64..4, 0u64..100), 0..200),
+            every in 1usize..50,
+        ) {
+            let values: Vec<(CellId, u64)> = values
+                .into_iter()
+                .map(|(key, w, v)| (CellId { window: WindowId::new(w, w + 1), key }, v))
+                .collect();
+            let mut kept = Vec::new();
+            for chunk in values.chunks(every) {
+                kept.extend_from_slice(chunk);
+                keep_last_of_each(&mut kept);
+            }
+            let mut want = BTreeMap::new();
+            for &(c, v) in &values {
+                want.insert(c, v);
+            }
+            prop_assert_eq!(last_of_each(kept), want);
+        }
     }
 }
