@@ -409,9 +409,6 @@ impl<'n, R: Read> LogLines<'n, R> {
             );
         }
         let mut bytes = self.buf.as_slice();
-        if let Some(b) = bytes.strip_suffix(b"\n") {
-            bytes = b.strip_suffix(b"\r").unwrap_or(b);
-        }
         if line == 1 {
             bytes = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
         }
@@ -424,13 +421,10 @@ impl<'n, R: Read> LogLines<'n, R> {
                     + 1
             )
         });
-        let text = text.and_then(|text| {
-            if text.trim_matches(FIELD_SPACE).is_empty() {
-                return Err(blank_line(name, line));
-            }
-            Ok(text)
-        });
-        Ok(Some((line, text)))
+        Ok(Some((
+            line,
+            text.and_then(|raw| line_text(raw, name, line)),
+        )))
     }
 }
 
@@ -454,8 +448,15 @@ impl<R: Read> LogLines<'_, R> {
                     .reader
                     .fill_buf()
                     .with_context(|| format!("{name}, line {}: cannot read", self.number + 1))?;
-                let whole = buf.iter().rposition(|&b| b == b'\n').map(|at| &buf[..=at]);
-                if let Some(Ok(block)) = whole.map(std::str::from_utf8) {
+                // The whole lines of UTF-8 text the buffer starts with: up to its last line
+                // ending, or, before a byte that is not UTF-8, up to the last one before it.
+                let valid = match std::str::from_utf8(buf) {
+                    Ok(all) => all,
+                    // Checked already.
+                    Err(e) => std::str::from_utf8(&buf[..e.valid_up_to()]).unwrap_or_default(),
+                };
+                let block = valid.rfind('\n').map_or("", |at| &valid[..=at]);
+                if !block.is_empty() {
                     let mut taken = 0;
                     for raw in block.split_inclusive('\n') {
                         if lines.len() >= max {
@@ -464,35 +465,44 @@ impl<R: Read> LogLines<'_, R> {
                         taken += raw.len();
                         self.number += 1;
                         let line = self.number;
-                        let bare = raw.strip_suffix('\n').unwrap_or(raw);
-                        let bare = bare.strip_suffix('\r').unwrap_or(bare);
-                        let span = if bare.trim_matches(FIELD_SPACE).is_empty() {
-                            Err(blank_line(name, line))
-                        } else {
-                            let from = text.len();
-                            text.push_str(bare);
-                            Ok((from, text.len()))
-                        };
-                        lines.push((line, span));
+                        push_line(text, lines, line, line_text(raw, name, line));
                     }
                     self.reader.consume(taken);
                     continue;
                 }
             }
             match self.next_line()? {
-                Some((line, row)) => {
-                    let span = row.map(|row| {
-                        let from = text.len();
-                        text.push_str(row);
-                        (from, text.len())
-                    });
-                    lines.push((line, span));
-                }
+                Some((line, row)) => push_line(text, lines, line, row),
                 None => return Ok(true),
             }
         }
         Ok(false)
     }
+}
+
+/// A line's text without its line ending, refused when blank.
+fn line_text<'a>(raw: &'a str, name: &str, line: u64) -> Result<&'a str> {
+    let bare = raw.strip_suffix('\n').unwrap_or(raw);
+    let bare = bare.strip_suffix('\r').unwrap_or(bare);
+    if bare.trim_matches(FIELD_SPACE).is_empty() {
+        return Err(blank_line(name, line));
+    }
+    Ok(bare)
+}
+
+/// Appends line `line`'s text to `text` and its span there (or its error) to `lines`.
+fn push_line(
+    text: &mut String,
+    lines: &mut Vec<(u64, Result<(usize, usize)>)>,
+    line: u64,
+    row: Result<&str>,
+) {
+    let span = row.map(|row| {
+        let from = text.len();
+        text.push_str(row);
+        (from, text.len())
+    });
+    lines.push((line, span));
 }
 
 /// The error of a blank line.
