@@ -32,8 +32,6 @@ pub(super) struct SessionStore {
     by_key: Vec<Vec<Session>>,
     /// Every open session by end: `(end, start, key)`.
     by_end: BTreeSet<(i64, i64, KeyId)>,
-    /// Open sessions, over every key.
-    len: usize,
     /// Ends no open session has: `[quiet.0, quiet.1)`, where the watermark can pass without
     /// a look at `by_end` (the last look found where the next end is; an insert ending
     /// there shortens it, a removal leaves it true). Empty until the first look.
@@ -43,7 +41,7 @@ pub(super) struct SessionStore {
 impl SessionStore {
     /// Open sessions, over every key.
     pub(super) fn len(&self) -> usize {
-        self.len
+        self.by_end.len()
     }
 
     /// `key`'s open sessions, by start.
@@ -98,10 +96,7 @@ impl SessionStore {
         debug_assert!(sessions.get(i).is_none_or(|s| s.start != start));
         sessions.insert(i, Session { start, end, state });
         self.by_end.insert((end, start, cell.key));
-        if (self.quiet.0..self.quiet.1).contains(&end) {
-            self.quiet.1 = end;
-        }
-        self.len += 1;
+        self.opened_ending(end);
     }
 
     /// Replaces `olds`, open sessions of `cell`'s key next to each other by start, latest
@@ -133,8 +128,12 @@ impl SessionStore {
         let (start, end) = (cell.window.start_ms(), cell.window.end_ms());
         sessions[i] = Session { start, end, state };
         sessions.drain(i + 1..i + k);
-        self.len -= k - 1;
         self.by_end.insert((end, start, cell.key));
+        self.opened_ending(end);
+    }
+
+    /// A session ending at `end` has opened: the quiet ends stop short of it.
+    fn opened_ending(&mut self, end: i64) {
         if (self.quiet.0..self.quiet.1).contains(&end) {
             self.quiet.1 = end;
         }
@@ -145,7 +144,6 @@ impl SessionStore {
         let i = self.find(cell)?;
         let s = self.by_key[cell.key as usize].remove(i);
         self.by_end.remove(&(s.end, s.start, cell.key));
-        self.len -= 1;
         Some(s.state)
     }
 
@@ -373,14 +371,13 @@ mod tests {
                     store.first_by_end().map(|c| (c.window.end_ms(), c.window.start_ms(), c.key)),
                     first
                 );
-                let mut listed: Vec<(KeyId, i64, i64)> = store
+                let listed: Vec<(KeyId, i64, i64)> = store
                     .iter()
                     .map(|(c, _)| (c.key, c.window.start_ms(), c.window.end_ms()))
                     .collect();
                 let mut sorted = model.clone();
                 sorted.sort_unstable();
                 prop_assert_eq!(&listed, &sorted);
-                listed.clear();
             }
         }
     }
