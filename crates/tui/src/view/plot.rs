@@ -599,16 +599,8 @@ impl Cells {
                     let differing: u32 = self.differs[i].iter().sum();
                     let want = f64::from(differing) * per_event;
                     let lightest = glyph::ramp(f).first().map_or(0.0, |g| g.1);
-                    let enough = want >= lightest || {
-                        differing_pool += want;
-                        let enough = differing_pool >= lightest / 2.0;
-                        if enough {
-                            differing_pool -= lightest;
-                        }
-                        enough
-                    };
                     // Not a mark's worth: held-back events it holds are still shown.
-                    if enough {
+                    if inked(&mut differing_pool, want, lightest) {
                         Some(Mark::Differs(f))
                     } else {
                         Cells::most(self.held.get(i)).map(Mark::Held)
@@ -643,13 +635,8 @@ impl Cells {
             }
             let want = f64::from(n) * per_event;
             let lightest = glyph::ramp(fate).first().map_or(0.0, |g| g.1);
-            if !every && want < lightest {
-                let p = &mut pool[fate_index(fate)];
-                *p += want;
-                if *p < lightest / 2.0 {
-                    continue;
-                }
-                *p -= lightest;
+            if !every && !inked(&mut pool[fate_index(fate)], want, lightest) {
+                continue;
             }
             let level = glyph::ramp(fate)
                 .iter()
@@ -739,6 +726,22 @@ fn watermark_line(app: &Run, f: &PlotFrame, grid: &mut [Mark]) {
             }
         }
     }
+}
+
+
+/// Whether a cell whose events want `want` ink gets a mark whose lightest glyph is `lightest`:
+/// at once when it wants that much, else once the ink pooled from such cells, in reading
+/// order, holds half of it (error diffusion), the mark's ink then taken from the pool.
+fn inked(pool: &mut f64, want: f64, lightest: f64) -> bool {
+    if want >= lightest {
+        return true;
+    }
+    *pool += want;
+    if *pool < lightest / 2.0 {
+        return false;
+    }
+    *pool -= lightest;
+    true
 }
 
 #[cfg(test)]
