@@ -77,6 +77,12 @@ pub fn state_cost(stream: &Stream, cfg: EngineConfig) -> StateCost {
 /// against can fall while the run goes on).
 const LOOK_EVERY: usize = 1024;
 
+/// Whether a run asks if its peak has lost after event `n`: when the peak rose, and every
+/// [`LOOK_EVERY`] events.
+fn looks(rose: bool, n: usize) -> bool {
+    rose || n.is_multiple_of(LOOK_EVERY)
+}
+
 /// [`state_cost`], given up as soon as `lost` says the peak of state bytes so far has lost:
 /// `Err` with the peaks reached by then. `lost` is asked whenever the peak rises and every
 /// [`LOOK_EVERY`] events.
@@ -95,7 +101,7 @@ pub fn state_cost_unless(
         let bytes = p.state_bytes();
         let rose = bytes > cost.peak_state_bytes;
         cost.peak_state_bytes = cost.peak_state_bytes.max(bytes);
-        if (rose || n % LOOK_EVERY == 0) && lost(cost.peak_state_bytes) {
+        if looks(rose, n) && lost(cost.peak_state_bytes) {
             return Err(cost);
         }
     }
@@ -638,8 +644,7 @@ mod tests {
     }
 
     /// A run of a made-up setting: its state bytes after each event, told to `lost` as
-    /// [`state_cost_unless`] tells them (when the peak rises, and every [`LOOK_EVERY`]
-    /// events). Its "open cells" are the events it has seen, so that a run given up never
+    /// [`state_cost_unless`] tells them ([`looks`]). Its "open cells" are the events it has seen, so that a run given up never
     /// reports what the same run to the end does.
     fn made_up_run(bytes: &[usize], lost: &dyn Fn(usize) -> bool) -> Result<StateCost, StateCost> {
         let mut cost = StateCost::default();
@@ -647,7 +652,7 @@ mod tests {
             let rose = b > cost.peak_state_bytes;
             cost.peak_state_bytes = cost.peak_state_bytes.max(b);
             cost.peak_open_cells = n + 1;
-            if (rose || n % LOOK_EVERY == 0) && lost(cost.peak_state_bytes) {
+            if looks(rose, n) && lost(cost.peak_state_bytes) {
                 return Err(cost);
             }
         }
