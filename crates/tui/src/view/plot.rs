@@ -728,7 +728,6 @@ fn watermark_line(app: &Run, f: &PlotFrame, grid: &mut [Mark]) {
     }
 }
 
-
 /// Whether a cell whose events want `want` ink gets a mark whose lightest glyph is `lightest`:
 /// at once when it wants that much, else once the ink pooled from such cells, in reading
 /// order, holds half of it (error diffusion), the mark's ink then taken from the pool.
