@@ -16,15 +16,31 @@ const PAST: &str = "100000000000001ms";
 const DEADLINE: Duration = Duration::from_secs(60);
 
 /// Exit code and stderr of the binary with `args`, or a failure if it did not end in time.
-fn run_with_deadline(args: &[String]) -> (i32, String) {
+pub(crate) fn run_with_deadline(args: &[String]) -> (i32, String) {
+    run_fed_with_deadline(args, None)
+}
+
+/// The same, with standard input written by `feed` on a thread of its own (until it returns
+/// or the program stops reading) when one is given, else empty.
+pub(crate) fn run_fed_with_deadline(
+    args: &[String],
+    feed: Option<fn(std::process::ChildStdin)>,
+) -> (i32, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_twoclocks"))
         .args(args)
         .env("NO_COLOR", "1")
-        .stdin(Stdio::null())
+        .stdin(if feed.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .expect("the binary starts");
+    if let (Some(feed), Some(stdin)) = (feed, child.stdin.take()) {
+        std::thread::spawn(move || feed(stdin));
+    }
     let mut stderr = child.stderr.take().expect("piped stderr");
     let reader = std::thread::spawn(move || {
         let mut s = String::new();

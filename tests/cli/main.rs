@@ -38,6 +38,7 @@ mod e2e_tui;
 mod export_golden;
 mod fuzz_inputs;
 mod guide;
+mod input_limits;
 mod nothing_lost;
 mod performance_page;
 mod pipeline_cli;

@@ -202,13 +202,24 @@ pub fn read_source_events_from<R: Read>(
         InputFormat::Csv => crate::csv::read_rows(input, name, opts),
         InputFormat::Jsonl => crate::jsonl::read_rows(input, name, opts),
         InputFormat::Parquet => {
-            let mut bytes = Vec::new();
-            input
-                .read_to_end(&mut bytes)
-                .map_err(|e| anyhow!("{name}: {e}"))?;
-            crate::parquet::read_rows(bytes::Bytes::from(bytes), name, opts)
+            read_piped_parquet(input, name, opts, crate::bounded::PIPED_PARQUET)
         }
     }
+}
+
+/// A Parquet log that is not a regular file (standard input, a pipe): held whole, up to
+/// `limit`, as its footer at the end says where its pages are.
+fn read_piped_parquet(
+    input: impl Read,
+    name: &str,
+    opts: &SourceOptions,
+    limit: crate::bounded::Limit,
+) -> Result<(Events, SourceReport)> {
+    let bytes = crate::bounded::read(input, limit).map_err(|e| match e {
+        crate::bounded::Unread::Failed(e) => anyhow!("{name}: {e}"),
+        too_large => anyhow!("{name}: {too_large}"),
+    })?;
+    crate::parquet::read_rows(bytes::Bytes::from(bytes), name, opts)
 }
 
 /// Whether the first bytes of a text input are binary: many control bytes other than tab,
@@ -225,6 +236,24 @@ fn looks_binary(head: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_parquet_log_from_a_pipe_is_read_to_its_limit_and_no_further() {
+        let limit = crate::bounded::Limit {
+            what: "a Parquet log from a pipe",
+            bytes: 16,
+        };
+        let endless = std::io::Read::chain(PARQUET_MAGIC, std::io::repeat(0));
+        let Err(err) =
+            read_piped_parquet(endless, "standard input", &SourceOptions::default(), limit)
+        else {
+            panic!("an endless input was read");
+        };
+        assert_eq!(
+            err.to_string(),
+            "standard input: more than 16 bytes; a Parquet log from a pipe is at most 16 bytes"
+        );
+    }
 
     #[test]
     fn binary_heads_are_told_from_text() {

@@ -13,6 +13,7 @@ use ::parquet::file::reader::{FileReader, SerializedFileReader};
 use ::parquet::record::Field;
 use anyhow::{anyhow, bail, Context, Result};
 
+use crate::bounded::{self, Unread};
 use crate::quote::quoted;
 use twoclocks_engine::frontier::slack::{bin, CellSlack, Clocked, SlackStats, BOTTOM_BIN, TOP_BIN};
 use twoclocks_engine::{KeyId, WindowFn, WindowId};
@@ -122,9 +123,31 @@ pub fn read_stats(path: &Path, window: WindowFn) -> Result<(SlackStats, StatsRep
     } else {
         vec![path.to_path_buf()]
     };
+    // The parts' sizes together first, so that none is read when they are too many bytes.
+    let sizes: u64 = files
+        .iter()
+        .filter_map(|f| std::fs::metadata(f).ok())
+        .filter(|m| m.is_file())
+        .map(|m| m.len())
+        .sum();
+    if sizes > bounded::STATISTICS.bytes {
+        bail!("{name}: {}", Unread::TooLarge(bounded::STATISTICS));
+    }
+    let mut read = 0u64;
     for file in &files {
         let part = crate::quote::path(file);
-        let bytes = std::fs::read(file).with_context(|| format!("{part}: cannot read the file"))?;
+        let bytes = bounded::read_file(file, bounded::STATISTICS.leaving(read)).map_err(|e| {
+            match e {
+                Unread::Failed(e) => anyhow!("{part}: cannot read the file ({e})"),
+                // Named as the whole (a directory's parts count together), by its whole limit.
+                Unread::TooLarge(_) => anyhow!(
+                    "{}: {}",
+                    if files.len() > 1 { &name } else { &part },
+                    Unread::TooLarge(bounded::STATISTICS)
+                ),
+            }
+        })?;
+        read += bytes.len() as u64;
         if bytes.starts_with(b"PAR1") {
             read_parquet(bytes, &part, &mut stats)?;
         } else {

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
 use serde_json::{json, Value};
 
@@ -56,11 +56,19 @@ impl std::error::Error for ScriptsFailed {}
 /// Runs `script`.
 pub fn script(a: &ScriptArgs, out: &mut dyn std::io::Write) -> Result<()> {
     let shown = a.file.display().to_string();
-    let text = if shown == "-" {
-        std::io::read_to_string(std::io::stdin()).context("cannot read standard input")?
+    let bytes = if shown == "-" {
+        crate::io::bounded::read(std::io::stdin().lock(), crate::io::bounded::SCRIPT)
+            .map_err(|e| anyhow::anyhow!("standard input: {e}"))?
     } else {
-        std::fs::read_to_string(&a.file).with_context(|| format!("cannot read {shown}"))?
+        crate::io::bounded::read_file(&a.file, crate::io::bounded::SCRIPT)
+            .map_err(|e| anyhow::anyhow!("{shown}: {e}"))?
     };
+    let text = String::from_utf8(bytes).map_err(|e| {
+        anyhow::anyhow!(
+            "{shown}: not text (UTF-8) at byte {}",
+            e.utf8_error().valid_up_to()
+        )
+    })?;
     let file = crate::io::transcript::read(&text, &shown)?;
     for w in &file.warnings {
         eprintln!("twoclocks: warning: {w}");

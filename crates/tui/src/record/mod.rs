@@ -40,6 +40,7 @@ use crossterm::event::{
 
 use super::action::Action;
 use super::app::{update, App, Msg};
+use twoclocks_io::bounded::Unread;
 use twoclocks_io::staged::StagedFile;
 
 /// The first line of a recording: the format and its version.
@@ -436,7 +437,13 @@ fn pair(n: usize, kind: &str, args: &[&str]) -> Result<[u16; 2], BadLine> {
 /// Reads and checks a recording; an error names the file and the line.
 pub fn load(path: &Path) -> anyhow::Result<Recording> {
     let name = twoclocks_io::quote::quoted(&path.display().to_string());
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {name}"))?;
+    let bytes =
+        twoclocks_io::bounded::read_file(path, twoclocks_io::bounded::RECORDING).map_err(|e| {
+            match e {
+                Unread::Failed(e) => anyhow::anyhow!("cannot read {name} ({e})"),
+                too_large => anyhow::anyhow!("{name}: {too_large}"),
+            }
+        })?;
     let text = String::from_utf8(bytes)
         .map_err(|_| anyhow::anyhow!("{name} is not text (UTF-8): not a recording"))?;
     parse_recording(&text).map_err(|b| anyhow::anyhow!("{name} line {}: {}", b.line, b.why))

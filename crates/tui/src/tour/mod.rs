@@ -16,6 +16,7 @@ use crate::scenario::Scenario;
 use twoclocks_engine::predict::{self, Ask};
 use twoclocks_engine::scenario::ScenarioName;
 use twoclocks_engine::{Accumulation, KeyId, WindowFn};
+use twoclocks_io::bounded::Unread;
 
 /// The tour built into the binary.
 pub const BUILT_IN: &str = include_str!("../../../../assets/tour.toml");
@@ -284,11 +285,23 @@ impl Tour {
     /// The tour in the file at `path`.
     pub fn load(path: &std::path::Path) -> Result<Tour, TourError> {
         let file = twoclocks_io::quote::path(path);
-        let text = std::fs::read_to_string(path).map_err(|e| TourError {
+        let err = |message: String| TourError {
             file: file.clone(),
             line: 0,
             field: "file".into(),
-            message: format!("the tour file cannot be read ({e})"),
+            message,
+        };
+        let bytes = twoclocks_io::bounded::read_file(path, twoclocks_io::bounded::TOUR).map_err(
+            |e| match e {
+                Unread::Failed(e) => err(format!("the tour file cannot be read ({e})")),
+                too_large => err(too_large.to_string()),
+            },
+        )?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            err(format!(
+                "not text (UTF-8) at byte {}",
+                e.utf8_error().valid_up_to()
+            ))
         })?;
         Tour::parse(&file, &text)
     }
