@@ -350,3 +350,118 @@ fn times_at_the_ends_of_beams_range_run_and_beyond_it_are_refused() {
         assert!(err.contains(part), "{text}\n{err}");
     }
 }
+
+/// `twoclocks script` on `text`, which it must refuse (exit 2): its error line.
+fn refused_script(text: &str) -> String {
+    let f = script_file(text);
+    let (code, out, err) = twoclocks_text(&["script", f.path().to_str().unwrap()]);
+    assert_eq!(code, 2, "{text}\n{out}{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{text}\n{err}");
+    err
+}
+
+#[test]
+fn a_key_given_twice_is_refused_naming_it() {
+    // AfterWatermark's `early=` twice was taken, the last one kept.
+    let err = refused_script(
+        "name: x\ntrigger_fn: AfterWatermark(early=AfterCount(1), early=AfterCount(2))\ntranscript: []\n",
+    );
+    assert!(
+        err.contains(":2: trigger_fn `AfterWatermark(early=AfterCount(1), early=AfterCount(2))`: at column 37: AfterWatermark takes `early=` once"),
+        "{err}"
+    );
+    let err = refused_script(
+        "name: x\ntrigger_fn: AfterWatermark(late=AfterCount(1), late=Never)\ntranscript: []\n",
+    );
+    assert!(err.contains("AfterWatermark takes `late=` once"), "{err}");
+    // A YAML key twice, in a pane or in the script.
+    let err = refused_script(
+        "name: x\nwindow_fn: FixedWindows(10)\ntranscript:\n  - input: [1]\n  - watermark: 10\n  - expect:\n      - {window: [0, 9], values: [1], early: false,\n         early: true}\n",
+    );
+    assert!(
+        err.contains(":8: the key 'early' is given twice in one mapping (first on line 7)"),
+        "{err}"
+    );
+    let err = refused_script("name: x\nwindow_fn: FixedWindows(10)\nname: y\ntranscript: []\n");
+    assert!(
+        err.contains(":3: the key 'name' is given twice in one mapping (first on line 1)"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_window_written_backwards_is_refused_when_read() {
+    // It was read, and the check said "Unmatched output" of a window no run could emit.
+    let err = refused_script(
+        "name: x\nwindow_fn: FixedWindows(10)\ntranscript:\n  - input: [1]\n  - watermark: 10\n  - expect:\n      - {window: [9, 0], values: [1]}\n",
+    );
+    assert!(
+        err.contains(":7: window `[9, 0]`: a window's end must be after its start"),
+        "{err}"
+    );
+    // A window of one instant is a window.
+    let f = script_file(
+        "name: x\nwindow_fn: FixedWindows(1)\ntranscript:\n  - input: [3]\n  - watermark: 10\n  - expect:\n      - {window: [3, 3], values: [3]}\n",
+    );
+    let (code, out, err) = twoclocks_text(&["script", f.path().to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+}
+
+#[test]
+fn a_yaml_tag_or_alias_is_refused_naming_its_line() {
+    // The tag was dropped and the value under it read as if untagged.
+    let err = refused_script(
+        "name: x\nwindow_fn: FixedWindows(10)\ntranscript:\n  - input: [1]\n  - state: !!python/object:apache_beam.Foo {a: 1}\n",
+    );
+    assert!(
+        err.contains(":5: the YAML tag '!!python/object:apache_beam.Foo' is not read"),
+        "{err}"
+    );
+    let err = refused_script("name: !custom x\ntranscript: []\n");
+    assert!(
+        err.contains(":1: the YAML tag '!custom' is not read"),
+        "{err}"
+    );
+    // The schema's own tags say what a plain value is.
+    let f = script_file(
+        "name: !!str x\nwindow_fn: FixedWindows(10)\ntranscript:\n  - input: [!!int 1]\n",
+    );
+    let (code, out, err) = twoclocks_text(&["script", f.path().to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+    // An alias copies what its anchor names: a few lines could stand for billions of values.
+    let err = refused_script(
+        "name: x\nwindow_fn: FixedWindows(10)\ntranscript:\n  - input: &a [1]\n  - input: *a\n",
+    );
+    assert!(err.contains(":5: an alias (`*name`) is not read"), "{err}");
+}
+
+#[test]
+fn beams_range_is_the_same_at_both_ends() {
+    // Beam's BoundedWindow.TIMESTAMP_MIN_VALUE and MAX_VALUE are ±9223372036854775 ms; the
+    // lowest whole number, -9223372036854775808, was taken where its opposite was refused.
+    for (text, part) in [
+        (
+            "name: x\ntranscript:\n  - watermark: -9223372036854775808\n",
+            ":3: watermark `-9223372036854775808`: beyond Beam's range of time, ±9223372036854775",
+        ),
+        (
+            "name: x\ntranscript:\n  - input: [-9223372036854776]\n",
+            ":3: input `-9223372036854776`: beyond Beam's range of time",
+        ),
+        (
+            "name: x\nallowed_lateness: -9223372036854775808\ntranscript: []\n",
+            ":2: allowed_lateness `-9223372036854775808`: beyond Beam's range of time",
+        ),
+        (
+            "name: x\nwindow_fn: FixedWindows(-9223372036854775808)\ntranscript: []\n",
+            "`-9223372036854775808` is not a whole number within Beam's range of time",
+        ),
+        (
+            "name: x\ntrigger_fn: AfterProcessingTime(-9223372036854775808)\ntranscript: []\n",
+            "`-9223372036854775808` is beyond Beam's range of time",
+        ),
+    ] {
+        let err = refused_script(text);
+        assert!(err.contains(part), "{text}\n{err}");
+    }
+}

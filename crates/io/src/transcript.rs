@@ -5,7 +5,8 @@
 //! `watermark`, `clock`, `expect`, `state`). Beam's driver ignores keys it does not know;
 //! here each one is a warning naming its line, so a typo (`windowfn:`) is seen, and
 //! `broken_on` (Beam's list of runners a document fails on) is read silently. Any value that
-//! cannot be read is an error naming the file, the line and the value.
+//! cannot be read is an error naming the file, the line and the value, and so is what a YAML
+//! loader would keep once, drop or copy without a word: a key given twice, a tag, an alias.
 
 use anyhow::{anyhow, bail, Result};
 use saphyr::{LoadableYamlNode, MarkedYamlOwned, ScalarOwned, YamlDataOwned};
@@ -24,6 +25,7 @@ pub struct ScriptFile {
 /// Reads every script in `text`; `file` names it in messages.
 pub fn read(text: &str, file: &str) -> Result<ScriptFile> {
     let text = as_pyyaml_reads(text);
+    plain_yaml(&text, file)?;
     let docs = MarkedYamlOwned::load_from_str(&text)
         .map_err(|e| anyhow!("{file}:{}: not YAML: {}", e.marker().line(), e.info()))?;
     let mut out = ScriptFile {
@@ -45,6 +47,98 @@ pub fn read(text: &str, file: &str) -> Result<ScriptFile> {
         bail!("{file}: no script in it (a YAML document with a `transcript:` list)");
     }
     Ok(out)
+}
+
+/// The YAML schema's own tags, which say what a plain value would be (`!!str 5`); any other
+/// tag asks for an object the reader does not make (`!!python/object`, `!custom`).
+const PLAIN_TAGS: [&str; 7] = ["str", "int", "float", "bool", "null", "seq", "map"];
+
+/// A mapping or a list open around the YAML event being read.
+enum Open {
+    /// A mapping: its keys so far (their text and line) and whether a key comes next.
+    Mapping {
+        keys: Vec<(String, usize)>,
+        key_next: bool,
+    },
+    List,
+}
+
+/// Refuses what the loader would otherwise drop, keep once or multiply without a word: a key
+/// given twice in one mapping (PyYAML keeps the last), a tag other than the schema's own (it
+/// would read the value under it as if untagged) and an alias (`*a`, a copy of what its
+/// anchor names, so that a few lines could stand for billions of values). The error names the
+/// file, the line and the key, tag or alias.
+fn plain_yaml(text: &str, file: &str) -> Result<()> {
+    let mut open: Vec<Open> = Vec::new();
+    for event in saphyr_parser::Parser::new_from_str(text) {
+        // A text that is not YAML is left to the loader, which says where and why.
+        let Ok((event, span)) = event else {
+            return Ok(());
+        };
+        let line = span.start.line();
+        // A node begun here: a key or a value of the mapping around it.
+        let begun = match &event {
+            saphyr_parser::Event::Scalar(text, ..) => Some(Some(text.to_string())),
+            saphyr_parser::Event::SequenceStart(..)
+            | saphyr_parser::Event::MappingStart(..)
+            | saphyr_parser::Event::Alias(_) => Some(None),
+            _ => None,
+        };
+        if let (Some(key), Some(Open::Mapping { keys, key_next })) = (begun, open.last_mut()) {
+            if *key_next {
+                if let Some(key) = key {
+                    if let Some((_, first)) = keys.iter().find(|(k, _)| *k == key) {
+                        bail!(
+                            "{file}:{line}: the key {} is given twice in one mapping (first on \
+                             line {first})",
+                            crate::quote::quoted(&key)
+                        );
+                    }
+                    keys.push((key, line));
+                }
+            }
+            *key_next = !*key_next;
+        }
+        match &event {
+            saphyr_parser::Event::MappingStart(..) => open.push(Open::Mapping {
+                keys: Vec::new(),
+                key_next: true,
+            }),
+            saphyr_parser::Event::SequenceStart(..) => open.push(Open::List),
+            saphyr_parser::Event::MappingEnd | saphyr_parser::Event::SequenceEnd => {
+                open.pop();
+            }
+            _ => {}
+        }
+        let tag = match &event {
+            saphyr_parser::Event::Scalar(_, _, _, tag)
+            | saphyr_parser::Event::SequenceStart(_, tag)
+            | saphyr_parser::Event::MappingStart(_, tag) => tag.as_deref(),
+            saphyr_parser::Event::Alias(_) => bail!(
+                "{file}:{line}: an alias (`*name`) is not read: write the value out where it \
+                 is used"
+            ),
+            _ => None,
+        };
+        if let Some(tag) = tag {
+            if tag.is_yaml_core_schema() && PLAIN_TAGS.contains(&tag.suffix.as_str()) {
+                continue;
+            }
+            let shown = if tag.is_yaml_core_schema() {
+                format!("!!{}", tag.suffix)
+            } else if tag.handle == "!" {
+                format!("!{}", tag.suffix)
+            } else {
+                format!("!<{}{}>", tag.handle, tag.suffix)
+            };
+            bail!(
+                "{file}:{line}: the YAML tag {} is not read: a script holds plain values \
+                 (numbers, texts, lists and mappings)",
+                crate::quote::quoted(&shown)
+            );
+        }
+    }
+    Ok(())
 }
 
 /// The text with a space after every `:` that directly precedes a `[` or `{` inside a flow
@@ -141,7 +235,7 @@ impl Reader<'_> {
     /// time, sum of times or window bound overflows.
     fn int(&self, node: &MarkedYamlOwned, what: &str) -> Result<i64> {
         let n = self.any_int(node, what)?;
-        if n.abs() > END_OF_TIME {
+        if n.unsigned_abs() > END_OF_TIME.unsigned_abs() {
             return Err(self.err(
                 node,
                 what,
@@ -315,6 +409,14 @@ impl Reader<'_> {
                     let [a, b] = w.as_slice() else {
                         return Err(self.err(v, "window", "expected [start, last instant]"));
                     };
+                    if b < a {
+                        return Err(self.err(
+                            v,
+                            "window",
+                            "a window's end must be after its start (its last instant at or \
+                             after its first: [start, last instant])",
+                        ));
+                    }
                     e.window = Some((*a, *b));
                 }
                 "values" => e.values = Some(self.ints(v, "values")?),

@@ -185,7 +185,7 @@ impl ScriptWindows {
                             let a = a.split_once('=').map_or(a, |(_, v)| v.trim());
                             a.parse::<i64>()
                                 .ok()
-                                .filter(|n| n.abs() <= super::trigger::END_OF_TIME)
+                                .filter(|n| n.unsigned_abs() <= super::trigger::END_OF_TIME.unsigned_abs())
                                 .ok_or_else(|| {
                                     format!(
                                         "`{a}` is not a whole number within Beam's range of time, ±{} ms",

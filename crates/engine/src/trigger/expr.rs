@@ -328,6 +328,15 @@ impl Parser {
                             })
                         }
                     };
+                    if slot.is_some() {
+                        return Err(TriggerError {
+                            column: a.column,
+                            message: format!(
+                                "AfterWatermark takes `{}=` once",
+                                a.name.unwrap_or_default()
+                            ),
+                        });
+                    }
                     match a.value {
                         Value::Trigger(t) => *slot = Some(t),
                         Value::Number(_) => {
@@ -473,7 +482,7 @@ impl Parser {
             }
         };
         n.checked_mul(scale)
-            .filter(|n| n.abs() <= super::END_OF_TIME)
+            .filter(|n| n.unsigned_abs() <= super::END_OF_TIME.unsigned_abs())
             .ok_or_else(|| TriggerError {
                 column: start + 1,
                 message: format!(
