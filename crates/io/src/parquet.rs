@@ -1,6 +1,8 @@
 //! Event logs as Apache Parquet files: the columns named by the column flags (other columns
-//! are not decoded). A time is an integer or a float (in the `--time-format` unit, ms by
-//! default), a Parquet timestamp (its own unit) or a text; a key is a text or an integer.
+//! are not decoded). A time is an integer, a float or a decimal (in the `--time-format` unit,
+//! ms by default; a decimal read as its digits are in a CSV field, and refused past ±2^53 ms
+//! by its exact value), a Parquet timestamp (its own unit) or a text; a key is a text or an
+//! integer.
 //! Columns of those plain types are read as Arrow arrays, a batch of rows at a time; a column
 //! of any other type (a date, a decimal, a nested column…) is read row by row, so that it is
 //! named in its error as the row reader shows it.
@@ -656,10 +658,85 @@ fn time(field: Option<&Field>, column: &str, opts: &SourceOptions) -> Result<f64
         Some(Field::TimestampMillis(v)) => in_ms(*v as f64),
         Some(Field::TimestampMicros(v)) => in_ms(*v as f64 / 1e3),
         Some(Field::Str(s)) => time_ms(RawTime::Text(s), opts.time_format, column),
+        // Read as its digits are in a CSV field: the same parser, so the same bits.
+        Some(Field::Decimal(d)) => {
+            let Some((unscaled, scale)) = decimal_value(d) else {
+                bail!(
+                    "{column} is a decimal of more than 38 digits, beyond any time (within \
+                     ±2^53 ms)"
+                );
+            };
+            let text = decimal_text(unscaled, scale);
+            let ms = time_ms(RawTime::Written(&text), opts.time_format, column)?;
+            // The float may round into the range from just past it (2^53 + 1 ms to 2^53).
+            if !decimal_within(unscaled, scale, opts.time_format) {
+                bail!(
+                    "{column} {} is out of range (finite, within ±2^53 ms)",
+                    quoted(&text)
+                );
+            }
+            Ok(ms)
+        }
         Some(other) => bail!(
             "{column} {} is not a time (a number, a timestamp or an RFC 3339 text)",
             quoted(&other.to_string())
         ),
+    }
+}
+
+/// A Parquet decimal (stored as INT32, INT64 or bytes, big-endian two's complement): its
+/// unscaled value and its scale, `None` when the unscaled value does not fit in 128 bits.
+fn decimal_value(d: &::parquet::data_type::Decimal) -> Option<(i128, u32)> {
+    let bytes = d.data();
+    let negative = bytes.first().is_some_and(|b| b & 0x80 != 0);
+    // Bytes before the last 16 may only extend the sign, which the 16 must then carry.
+    let cut = bytes.len().saturating_sub(16);
+    let fill = if negative { 0xff } else { 0 };
+    if bytes[..cut].iter().any(|&b| b != fill)
+        || bytes.get(cut).is_some_and(|b| (b & 0x80 != 0) != negative)
+    {
+        return None;
+    }
+    let unscaled = bytes[cut..]
+        .iter()
+        .fold(if negative { -1i128 } else { 0 }, |v, &b| {
+            (v << 8) | i128::from(b)
+        });
+    Some((unscaled, u32::try_from(d.scale()).ok()?))
+}
+
+/// The exact value of `unscaled` at `scale` as text: `-27780400` at scale 2 is `-277804.00`.
+fn decimal_text(unscaled: i128, scale: u32) -> String {
+    let digits = unscaled.unsigned_abs().to_string();
+    let sign = if unscaled < 0 { "-" } else { "" };
+    let scale = scale as usize;
+    if scale == 0 {
+        return format!("{sign}{digits}");
+    }
+    let digits = format!("{digits:0>width$}", width = scale + 1);
+    let (whole, fraction) = digits.split_at(digits.len() - scale);
+    format!("{sign}{whole}.{fraction}")
+}
+
+/// Whether `unscaled / 10^scale`, a time in `format`'s unit, lies within ±2^53 ms exactly, in
+/// whole numbers (past 128 bits, the float's own check stands).
+fn decimal_within(unscaled: i128, scale: u32, format: Option<TimeFormat>) -> bool {
+    // Milliseconds per unit, as a fraction.
+    let (num, den): (u128, u128) = match format {
+        Some(TimeFormat::S) => (1_000, 1),
+        Some(TimeFormat::Us) => (1, 1_000),
+        Some(TimeFormat::Ns) => (1, 1_000_000),
+        _ => (1, 1),
+    };
+    let value = unscaled.unsigned_abs().checked_mul(num);
+    let limit = 10u128
+        .checked_pow(scale)
+        .and_then(|p| p.checked_mul(den))
+        .and_then(|p| p.checked_mul(1 << 53));
+    match (value, limit) {
+        (Some(v), Some(l)) => v <= l,
+        (None, Some(_)) => false,
+        (_, None) => true,
     }
 }
 
@@ -706,12 +783,15 @@ mod tests {
     use ::parquet::file::writer::SerializedFileWriter;
 
     /// A column's values as written (`None`: null, in an optional column).
+    #[derive(Clone)]
     enum Col {
         I32(Vec<Option<i32>>),
         I64(Vec<Option<i64>>),
         F32(Vec<Option<f32>>),
         F64(Vec<Option<f64>>),
         Bytes(Vec<Option<Vec<u8>>>),
+        /// Fixed-length byte arrays.
+        Fixed(Vec<Option<Vec<u8>>>),
     }
 
     fn write(message: &str, columns: &[Col], dictionary: bool, group_rows: usize) -> Vec<u8> {
@@ -726,7 +806,7 @@ mod tests {
             Col::I64(v) => v.len(),
             Col::F32(v) => v.len(),
             Col::F64(v) => v.len(),
-            Col::Bytes(v) => v.len(),
+            Col::Bytes(v) | Col::Fixed(v) => v.len(),
         };
         let mut out = Vec::new();
         let mut w = SerializedFileWriter::new(&mut out, schema, props).unwrap();
@@ -762,6 +842,13 @@ mod tests {
                             .map(|b| b.as_ref().map(|b| ByteArray::from(b.clone())))
                             .collect();
                         put!(ByteArrayType, v)
+                    }
+                    Col::Fixed(v) => {
+                        let v: Vec<Option<::parquet::data_type::FixedLenByteArray>> = v
+                            .iter()
+                            .map(|b| b.as_ref().map(|b| ByteArray::from(b.clone()).into()))
+                            .collect();
+                        put!(::parquet::data_type::FixedLenByteArrayType, v)
                     }
                 }
                 col.close().unwrap();
@@ -1002,6 +1089,115 @@ mod tests {
         same(
             &format!("message m {{ {PLAIN} }}"),
             &[Col::F64(e), Col::F64(p), Col::Bytes(keys)],
+        );
+    }
+
+    /// `value`'s last `n` big-endian two's-complement bytes, sign-extended to `n`.
+    fn be(value: i128, n: usize) -> Vec<u8> {
+        let fill = if value < 0 { 0xff } else { 0 };
+        let mut bytes = vec![fill; n.saturating_sub(16)];
+        bytes.extend_from_slice(&value.to_be_bytes()[16usize.saturating_sub(n)..]);
+        bytes
+    }
+
+    /// The log in `message`, read: what reading its values as CSV `text` gives, or the error.
+    fn as_csv(message: &str, columns: &[Col], text: &str, opts: &SourceOptions) {
+        let bytes = bytes::Bytes::from(write(message, columns, false, 50_000));
+        let got = outcome(read_rows(bytes, "t.parquet", opts));
+        let want = outcome(crate::csv::read_rows(text.as_bytes(), "t.parquet", opts))
+            .replace("unit: \"line\"", "unit: \"row\"");
+        assert_eq!(got, want, "{message}");
+    }
+
+    #[test]
+    fn decimal_times_are_read_as_their_digits_would_be() {
+        // A decimal(20,0) time was refused: "event_time_ms '277804.' is not a time".
+        let times: [i128; 4] = [277_804, -1, 0, (1 << 53) - 1];
+        let fixed = Col::Fixed(times.iter().map(|&v| Some(be(v, 9))).collect());
+        // decimal(18,3) in INT64, decimal(9,2) in INT32, decimal(30,4) in a binary.
+        let proc = Col::I64(vec![Some(277_805_500), Some(-1), Some(1), Some(9)]);
+        let keys = Col::I32(vec![Some(7), Some(-2), Some(0), Some(3)]);
+        as_csv(
+            "message m { required fixed_len_byte_array(9) event_time_ms (DECIMAL(20,0)); \
+             required int64 proc_time_ms (DECIMAL(18,3)); required int32 key; }",
+            &[fixed, proc, keys],
+            "event_time_ms,proc_time_ms,key\n277804,277805.500,7\n-1,-0.001,-2\n0,0.001,0\n\
+             9007199254740991,0.009,3\n",
+            &SourceOptions::default(),
+        );
+        let small = Col::I32(vec![Some(150), Some(-5)]);
+        let wide = Col::Bytes(vec![Some(be(12_345, 2)), Some(be(-10_000_000, 13))]);
+        let keys = Col::Bytes(vec![Some(b"a".to_vec()), Some(b"b".to_vec())]);
+        for opts in [
+            SourceOptions::default(),
+            SourceOptions {
+                time_format: Some(TimeFormat::S),
+                ..SourceOptions::default()
+            },
+        ] {
+            as_csv(
+                "message m { required int32 event_time_ms (DECIMAL(9,2)); \
+                 required binary proc_time_ms (DECIMAL(30,4)); required binary key (UTF8); }",
+                &[small.clone(), wide.clone(), keys.clone()],
+                "event_time_ms,proc_time_ms,key\n1.50,1.2345,a\n-0.05,-1000.0000,b\n",
+                &opts,
+            );
+        }
+    }
+
+    #[test]
+    fn a_decimal_is_within_the_range_by_its_exact_value() {
+        let limit = 1i128 << 53;
+        assert!(decimal_within(limit, 0, None));
+        assert!(!decimal_within(limit + 1, 0, None));
+        assert!(!decimal_within(-limit - 1, 0, None));
+        // 2^53 ms and a thousandth more, in seconds at scale 3 and in µs.
+        assert!(decimal_within(limit, 3, Some(TimeFormat::S)));
+        assert!(!decimal_within(limit + 1, 3, Some(TimeFormat::S)));
+        assert!(decimal_within(limit * 1000, 0, Some(TimeFormat::Us)));
+        assert!(!decimal_within(limit * 1000 + 1, 0, Some(TimeFormat::Us)));
+        assert!(decimal_within(i128::MAX, 38, Some(TimeFormat::Ns)));
+        assert_eq!(decimal_text(-27_780_400, 2), "-277804.00");
+        assert_eq!(decimal_text(5, 3), "0.005");
+        assert_eq!(decimal_text(i128::MIN, 0), i128::MIN.to_string());
+    }
+
+    #[test]
+    fn a_decimal_time_beyond_the_range_is_refused_with_its_row_and_value() {
+        let keys = || Col::Bytes(vec![Some(b"a".to_vec())]);
+        let bad = |time: Col, message: &str| {
+            let bytes = bytes::Bytes::from(write(
+                &format!(
+                    "message m {{ {message}; required double proc_time_ms; \
+                     required binary key (UTF8); }}"
+                ),
+                &[time, Col::F64(vec![Some(1.0)]), keys()],
+                false,
+                10,
+            ));
+            outcome(read_rows(bytes, "t.parquet", &SourceOptions::default()))
+        };
+        // 2^53 + 1 ms is not a time a float holds exactly: refused as out of range.
+        let err = bad(
+            Col::Fixed(vec![Some(be((1 << 53) + 1, 9))]),
+            "required fixed_len_byte_array(9) event_time_ms (DECIMAL(20,0))",
+        );
+        assert!(
+            err.contains("row 1")
+                && err.contains("event_time_ms '9007199254740993' is out of range"),
+            "{err}"
+        );
+        // An unscaled value past 128 bits.
+        let mut huge = vec![0u8; 17];
+        huge[0] = 1;
+        let err = bad(
+            Col::Fixed(vec![Some(huge)]),
+            "required fixed_len_byte_array(17) event_time_ms (DECIMAL(40,0))",
+        );
+        assert!(
+            err.contains("row 1")
+                && err.contains("event_time_ms is a decimal of more than 38 digits"),
+            "{err}"
         );
     }
 }
