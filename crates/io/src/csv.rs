@@ -1011,4 +1011,86 @@ mod tests {
             assert_eq!(back.key_name(a.key), s.key_name(b.key));
         }
     }
+
+    #[test]
+    fn a_time_past_the_range_is_refused_not_rounded_into_it() {
+        use crate::rows::{outcome, TimeFormat};
+        let read = |format: Option<TimeFormat>, rows: &str| {
+            let opts = SourceOptions {
+                time_format: format,
+                ..SourceOptions::default()
+            };
+            let text = format!("event_time_ms,proc_time_ms,key\n{rows}");
+            outcome(read_rows(text.as_bytes(), "t.csv", &opts))
+        };
+        // 2^53 + 1 ms was read as 2^53: each a float rounds onto the edge of the range.
+        for (format, row, error) in [
+            (
+                None,
+                "9007199254740993,1,a",
+                "event_time_ms '9007199254740993'",
+            ),
+            (
+                None,
+                "1,-9007199254740993,a",
+                "proc_time_ms '-9007199254740993'",
+            ),
+            (
+                None,
+                "9007199254740992.0001,1,a",
+                "event_time_ms '9007199254740992.0001'",
+            ),
+            (
+                None,
+                "9.007199254740993e15,1,a",
+                "event_time_ms '9.007199254740993e15'",
+            ),
+            (
+                Some(TimeFormat::S),
+                "9007199254740.9921,1,a",
+                "event_time_ms '9007199254740.9921'",
+            ),
+            (
+                Some(TimeFormat::Us),
+                "9007199254740992001,1,a",
+                "event_time_ms '9007199254740992001'",
+            ),
+            (
+                Some(TimeFormat::Ns),
+                "1,9007199254740992000001,a",
+                "proc_time_ms '9007199254740992000001'",
+            ),
+        ] {
+            let got = read(format, &format!("{row}\n"));
+            let want = format!("error: t.csv, line 2: {error} is out of range");
+            assert!(got.starts_with(&want), "{row}: {got}");
+        }
+        // On the edge exactly, however written, and a nanosecond epoch, are read.
+        for (format, rows) in [
+            (
+                None,
+                "9007199254740992,-9007199254740992.000,a\n90071992547409920e-1,0,a\n",
+            ),
+            (
+                Some(TimeFormat::S),
+                "9007199254740.992,-9007199254740.9920,a\n",
+            ),
+            (
+                Some(TimeFormat::Us),
+                "9007199254740992000,-9007199254740992000,a\n",
+            ),
+        ] {
+            let got = read(format, rows);
+            assert!(
+                got.contains("event_time: 9007199254740992.0"),
+                "{rows}: {got}"
+            );
+        }
+        let got = read(
+            Some(TimeFormat::Ns),
+            "1700000000123456789,1700000000223456789,a\n",
+        );
+        let ms = 1_700_000_000_123_456_789u64 as f64 / 1e6;
+        assert!(got.contains(&format!("event_time: {ms:?}")), "{got}");
+    }
 }

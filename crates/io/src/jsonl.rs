@@ -296,4 +296,64 @@ mod tests {
             &skipped[skipped.len() - 300..]
         );
     }
+
+    #[test]
+    fn a_time_past_the_range_is_refused_not_rounded_into_it() {
+        use crate::rows::TimeFormat;
+        let read = |format: Option<TimeFormat>, line: &str| {
+            let opts = SourceOptions {
+                time_format: format,
+                ..SourceOptions::default()
+            };
+            outcome(read_rows(line.as_bytes(), "t.jsonl", &opts))
+        };
+        let line = |et: &str, pt: &str| {
+            format!("{{\"event_time_ms\":{et},\"proc_time_ms\":{pt},\"key\":\"a\"}}\n")
+        };
+        // 2^53 + 1 ms was read as 2^53, as a number and as a text.
+        for (format, et, pt, error) in [
+            (
+                None,
+                "9007199254740993",
+                "1",
+                "event_time_ms '9007199254740993'",
+            ),
+            (
+                None,
+                "\"9007199254740993\"",
+                "1",
+                "event_time_ms '9007199254740993'",
+            ),
+            (
+                None,
+                "1",
+                "-9007199254740992.5",
+                "proc_time_ms '-9007199254740992.5'",
+            ),
+            (
+                Some(TimeFormat::Us),
+                "9007199254740992001",
+                "1",
+                "event_time_ms '9007199254740992001'",
+            ),
+            (
+                Some(TimeFormat::Us),
+                "\"9007199254740992001\"",
+                "1",
+                "event_time_ms '9007199254740992001'",
+            ),
+        ] {
+            let got = read(format, &line(et, pt));
+            let want = format!("error: t.jsonl, line 1: {error} is out of range");
+            assert!(got.starts_with(&want), "{et} {pt}: {got}");
+        }
+        let got = read(None, &line("9007199254740992", "\"-9.007199254740992e15\""));
+        assert!(got.contains("event_time: 9007199254740992.0"), "{got}");
+        let got = read(
+            Some(TimeFormat::Ns),
+            &line("1700000000123456789", "\"1700000000223456789\""),
+        );
+        let ms = 1_700_000_000_123_456_789u64 as f64 / 1e6;
+        assert!(got.contains(&format!("event_time: {ms:?}")), "{got}");
+    }
 }

@@ -502,8 +502,8 @@ enum Cell<'a> {
     UInt(u64),
     F32(f32),
     F64(f64),
-    /// A Parquet timestamp, in ms.
-    Millis(f64),
+    /// A Parquet timestamp, in its unit (ms or µs).
+    Stamp(i64, TimeFormat),
     Text(&'a str),
     /// A text and its entry in the batch's dictionary.
     Entry(usize, &'a str),
@@ -568,8 +568,8 @@ impl<'a> Cells<'a> {
             Values::I32(v) => Cell::Int(v[i].into()),
             Values::I64(v) => match self.unit {
                 Unit::Plain => Cell::Int(v[i]),
-                Unit::Millis => Cell::Millis(v[i] as f64),
-                Unit::Micros => Cell::Millis(v[i] as f64 / 1e3),
+                Unit::Millis => Cell::Stamp(v[i], TimeFormat::Ms),
+                Unit::Micros => Cell::Stamp(v[i], TimeFormat::Us),
             },
             Values::U8(v) => Cell::Int(v[i].into()),
             Values::U16(v) => Cell::Int(v[i].into()),
@@ -591,17 +591,18 @@ impl<'a> Cells<'a> {
 /// A time from a batch's cell: what [`time`] makes of the same value read as a record.
 fn cell_time(cell: Cell<'_>, column: &str, opts: &SourceOptions) -> Result<f64> {
     let number = |v: f64| time_ms(RawTime::Number(v), opts.time_format, column);
+    let integer = |v: i128| time_ms(RawTime::Integer(v), opts.time_format, column);
     match cell {
         Cell::Null => bail!("{column} is missing (null)"),
-        Cell::Int(v) => number(v as f64),
-        Cell::UInt(v) => number(v as f64),
+        Cell::Int(v) => integer(v.into()),
+        Cell::UInt(v) => integer(v.into()),
         Cell::F32(v) => number(v as f64),
         // A float in ms as most logs hold it: what `time_ms` gives, without its call.
         Cell::F64(v) if opts.time_format.is_none() && v.is_finite() && v.abs() <= TIME_LIMIT => {
             Ok(v)
         }
         Cell::F64(v) => number(v),
-        Cell::Millis(v) => time_ms(RawTime::Number(v), Some(TimeFormat::Ms), column),
+        Cell::Stamp(v, unit) => time_ms(RawTime::Integer(v.into()), Some(unit), column),
         Cell::Text(s) | Cell::Entry(_, s) => time_ms(RawTime::Text(s), opts.time_format, column),
         Cell::Bytes(_) | Cell::Other => {
             bail!("{column} is not a time (a number, a timestamp or an RFC 3339 text)")
@@ -634,29 +635,30 @@ fn cell_key(cell: Cell<'_>, column: &str, out: &mut String) -> Result<()> {
             "{column} {} is a number, not a key (a text or an integer)",
             number_shown(v)
         ),
-        Cell::Millis(_) | Cell::Other => bail!("{column} is not a key (a text or an integer)"),
+        Cell::Stamp(..) | Cell::Other => bail!("{column} is not a key (a text or an integer)"),
     }
     Ok(())
 }
 
 fn time(field: Option<&Field>, column: &str, opts: &SourceOptions) -> Result<f64> {
     let number = |v: f64| time_ms(RawTime::Number(v), opts.time_format, column);
+    let integer = |v: i128| time_ms(RawTime::Integer(v), opts.time_format, column);
     // A Parquet timestamp carries its unit.
-    let in_ms = |v: f64| time_ms(RawTime::Number(v), Some(TimeFormat::Ms), column);
+    let stamp = |v: i64, unit| time_ms(RawTime::Integer(v.into()), Some(unit), column);
     match field {
         None | Some(Field::Null) => bail!("{column} is missing (null)"),
-        Some(Field::Byte(v)) => number(*v as f64),
-        Some(Field::Short(v)) => number(*v as f64),
-        Some(Field::Int(v)) => number(*v as f64),
-        Some(Field::Long(v)) => number(*v as f64),
-        Some(Field::UByte(v)) => number(*v as f64),
-        Some(Field::UShort(v)) => number(*v as f64),
-        Some(Field::UInt(v)) => number(*v as f64),
-        Some(Field::ULong(v)) => number(*v as f64),
+        Some(Field::Byte(v)) => integer((*v).into()),
+        Some(Field::Short(v)) => integer((*v).into()),
+        Some(Field::Int(v)) => integer((*v).into()),
+        Some(Field::Long(v)) => integer((*v).into()),
+        Some(Field::UByte(v)) => integer((*v).into()),
+        Some(Field::UShort(v)) => integer((*v).into()),
+        Some(Field::UInt(v)) => integer((*v).into()),
+        Some(Field::ULong(v)) => integer((*v).into()),
         Some(Field::Float(v)) => number(*v as f64),
         Some(Field::Double(v)) => number(*v),
-        Some(Field::TimestampMillis(v)) => in_ms(*v as f64),
-        Some(Field::TimestampMicros(v)) => in_ms(*v as f64 / 1e3),
+        Some(Field::TimestampMillis(v)) => stamp(*v, TimeFormat::Ms),
+        Some(Field::TimestampMicros(v)) => stamp(*v, TimeFormat::Us),
         Some(Field::Str(s)) => time_ms(RawTime::Text(s), opts.time_format, column),
         // Read as its digits are in a CSV field: the same parser, so the same bits.
         Some(Field::Decimal(d)) => {
@@ -666,21 +668,31 @@ fn time(field: Option<&Field>, column: &str, opts: &SourceOptions) -> Result<f64
                      ±2^53 ms)"
                 );
             };
-            let text = decimal_text(unscaled, scale);
-            let ms = time_ms(RawTime::Written(&text), opts.time_format, column)?;
-            // The float may round into the range from just past it (2^53 + 1 ms to 2^53).
-            if !decimal_within(unscaled, scale, opts.time_format) {
-                bail!(
-                    "{column} {} is out of range (finite, within ±2^53 ms)",
-                    quoted(&text)
-                );
-            }
-            Ok(ms)
+            time_ms(
+                RawTime::Written(&decimal_text(unscaled, scale)),
+                opts.time_format,
+                column,
+            )
         }
         Some(other) => bail!(
             "{column} {} is not a time (a number, a timestamp or an RFC 3339 text)",
-            quoted(&other.to_string())
+            quoted(&field_shown(other))
         ),
+    }
+}
+
+/// A value as the row reader writes it, but a date or a timestamp past the years its printer
+/// takes (about ±262000, where it panics) as its number and unit: `9007199254740993 ms`.
+pub(crate) fn field_shown(field: &Field) -> String {
+    // 8e15 ms, some 253 000 years, well inside the printer's range.
+    const PRINTED_MS: i64 = 8_000_000_000_000_000;
+    match *field {
+        Field::Date(d) if i64::from(d).abs() > PRINTED_MS / 86_400_000 => format!("day {d}"),
+        Field::TimestampMillis(v) if v.unsigned_abs() > PRINTED_MS as u64 => format!("{v} ms"),
+        Field::TimestampMicros(v) if v.unsigned_abs() / 1000 > PRINTED_MS as u64 => {
+            format!("{v} µs")
+        }
+        ref other => other.to_string(),
     }
 }
 
@@ -718,28 +730,6 @@ fn decimal_text(unscaled: i128, scale: u32) -> String {
     format!("{sign}{whole}.{fraction}")
 }
 
-/// Whether `unscaled / 10^scale`, a time in `format`'s unit, lies within ±2^53 ms exactly, in
-/// whole numbers (past 128 bits, the float's own check stands).
-fn decimal_within(unscaled: i128, scale: u32, format: Option<TimeFormat>) -> bool {
-    // Milliseconds per unit, as a fraction.
-    let (num, den): (u128, u128) = match format {
-        Some(TimeFormat::S) => (1_000, 1),
-        Some(TimeFormat::Us) => (1, 1_000),
-        Some(TimeFormat::Ns) => (1, 1_000_000),
-        _ => (1, 1),
-    };
-    let value = unscaled.unsigned_abs().checked_mul(num);
-    let limit = 10u128
-        .checked_pow(scale)
-        .and_then(|p| p.checked_mul(den))
-        .and_then(|p| p.checked_mul(1 << 53));
-    match (value, limit) {
-        (Some(v), Some(l)) => v <= l,
-        (None, Some(_)) => false,
-        (_, None) => true,
-    }
-}
-
 fn key_text(field: Option<&Field>, column: &str) -> Result<String> {
     Ok(match field {
         None | Some(Field::Null) => bail!("{column} is missing (null)"),
@@ -766,7 +756,7 @@ fn key_text(field: Option<&Field>, column: &str) -> Result<String> {
         ),
         Some(other) => bail!(
             "{column} {} is not a key (a text or an integer)",
-            quoted(&other.to_string())
+            quoted(&field_shown(other))
         ),
     })
 }
@@ -1147,19 +1137,91 @@ mod tests {
 
     #[test]
     fn a_decimal_is_within_the_range_by_its_exact_value() {
+        let within = |unscaled: i128, scale: u32, format: Option<TimeFormat>| {
+            let text = decimal_text(unscaled, scale);
+            time_ms(RawTime::Written(&text), format, "t").is_ok()
+        };
         let limit = 1i128 << 53;
-        assert!(decimal_within(limit, 0, None));
-        assert!(!decimal_within(limit + 1, 0, None));
-        assert!(!decimal_within(-limit - 1, 0, None));
+        assert!(within(limit, 0, None));
+        assert!(!within(limit + 1, 0, None));
+        assert!(!within(-limit - 1, 0, None));
         // 2^53 ms and a thousandth more, in seconds at scale 3 and in µs.
-        assert!(decimal_within(limit, 3, Some(TimeFormat::S)));
-        assert!(!decimal_within(limit + 1, 3, Some(TimeFormat::S)));
-        assert!(decimal_within(limit * 1000, 0, Some(TimeFormat::Us)));
-        assert!(!decimal_within(limit * 1000 + 1, 0, Some(TimeFormat::Us)));
-        assert!(decimal_within(i128::MAX, 38, Some(TimeFormat::Ns)));
+        assert!(within(limit, 3, Some(TimeFormat::S)));
+        assert!(!within(limit + 1, 3, Some(TimeFormat::S)));
+        assert!(within(limit * 1000, 0, Some(TimeFormat::Us)));
+        assert!(!within(limit * 1000 + 1, 0, Some(TimeFormat::Us)));
+        assert!(within(i128::MAX, 38, Some(TimeFormat::Ns)));
         assert_eq!(decimal_text(-27_780_400, 2), "-277804.00");
         assert_eq!(decimal_text(5, 3), "0.005");
         assert_eq!(decimal_text(i128::MIN, 0), i128::MIN.to_string());
+    }
+
+    #[test]
+    fn an_integer_time_beyond_the_range_is_refused_not_rounded_into_it() {
+        // 2^53 + 1 as an INT64 became the float 2^53 and was read as 9007199254740992 ms;
+        // 2^53 µs and one more as a timestamp, the same.
+        let limit = 1i64 << 53;
+        for (unit, over, shown) in [
+            ("INT_64", limit + 1, "9007199254740993"),
+            ("INT_64", -limit - 1, "-9007199254740993"),
+            ("TIMESTAMP_MILLIS", limit + 1, "9007199254740993"),
+            ("TIMESTAMP_MICROS", limit * 1000 + 1, "9007199254740992001"),
+        ] {
+            let message = format!(
+                "message m {{ required int64 event_time_ms ({unit}); required int64 \
+                 proc_time_ms ({unit}); required binary key (UTF8); }}"
+            );
+            let edge = if unit == "TIMESTAMP_MICROS" {
+                limit * 1000
+            } else {
+                limit
+            };
+            let columns = [
+                Col::I64(vec![Some(edge), Some(-edge), Some(over)]),
+                Col::I64(vec![Some(1), Some(2), Some(3)]),
+                texts(&["a", "b", "a"]),
+            ];
+            same(&message, &columns);
+            let bytes = bytes::Bytes::from(write(&message, &columns, false, 10));
+            let got = outcome(read_rows(bytes, "t.parquet", &SourceOptions::default()));
+            let want = format!("t.parquet, row 3: event_time_ms '{shown}' is out of range");
+            assert!(got.contains(&want), "{unit}: {got}");
+        }
+        // Under --time-format us, 2^53 ms and a microsecond more; a nanosecond epoch under
+        // ns, well within the range (no INT64 of nanoseconds lies past it).
+        let message = "message m { required int64 event_time_ms; required int64 proc_time_ms; \
+                       required binary key (UTF8); }";
+        let read = |format, times: Vec<Option<i64>>| {
+            let opts = SourceOptions {
+                time_format: Some(format),
+                ..SourceOptions::default()
+            };
+            let n = times.len();
+            let columns = [
+                Col::I64(times),
+                Col::I64(vec![Some(1); n]),
+                texts(&vec!["a"; n]),
+            ];
+            let bytes = bytes::Bytes::from(write(message, &columns, false, 10));
+            outcome(read_rows(bytes, "t.parquet", &opts))
+        };
+        let got = read(
+            TimeFormat::Us,
+            vec![Some(limit * 1000), Some(limit * 1000 + 1)],
+        );
+        assert!(
+            got.contains("row 2: event_time_ms '9007199254740992001' is out of range"),
+            "{got}"
+        );
+        let got = read(TimeFormat::Us, vec![Some(-limit * 1000)]);
+        assert!(got.contains("-9007199254740992.0"), "{got}");
+        let epoch = 1_700_000_000_123_456_789i64;
+        let got = read(TimeFormat::Ns, vec![Some(epoch), Some(i64::MAX)]);
+        assert!(
+            got.contains(&format!("{:?}", epoch as f64 / 1e6))
+                && got.contains(&format!("{:?}", i64::MAX as f64 / 1e6)),
+            "{got}"
+        );
     }
 
     #[test]

@@ -20,7 +20,7 @@ pub const MAX_ROWS: usize = 100_000_000;
 /// How many skipped rows' line numbers a report keeps.
 pub const FIRST_SKIPPED: usize = 5;
 
-/// Times beyond ±2^53 ms lose integer precision and are refused.
+/// Times beyond ±2^53 ms lose integer precision and are refused (see [`within_range`]).
 pub const TIME_LIMIT: f64 = 9_007_199_254_740_992.0;
 
 /// The layout of an input.
@@ -212,6 +212,9 @@ impl SourceReport {
 pub enum RawTime<'a> {
     /// A number in the format's unit, from a typed column (Parquet).
     Number(f64),
+    /// A whole number in the format's unit, from a typed integer column or a timestamp
+    /// (Parquet): exact, where a float past 2^53 is not.
+    Integer(i128),
     /// A number in the format's unit as the user wrote it (a JSON number): read by the same
     /// parser as a CSV field, so that both formats give a time the same bits.
     Written(&'a str),
@@ -237,6 +240,16 @@ pub fn time_ms(raw: RawTime<'_>, format: Option<TimeFormat>, column: &str) -> Re
                     number_shown(v)
                 );
             }
+            format.map_or(v, |f| f.to_ms(v))
+        }
+        RawTime::Integer(v) => {
+            if format == Some(TimeFormat::Rfc3339) {
+                bail!(
+                    "{column} {} is a number, not an RFC 3339 time (--time-format rfc3339)",
+                    quoted(&v.to_string())
+                );
+            }
+            let v = v as f64;
             format.map_or(v, |f| f.to_ms(v))
         }
         RawTime::Written(text) => {
@@ -279,14 +292,89 @@ pub fn time_ms(raw: RawTime<'_>, format: Option<TimeFormat>, column: &str) -> Re
             }
         }
     };
-    if !ms.is_finite() || ms.abs() > TIME_LIMIT {
+    if !within_range(ms, raw, format) {
         let shown = match raw {
             RawTime::Number(v) => number_shown(v),
+            RawTime::Integer(v) => quoted(&v.to_string()),
             RawTime::Written(text) | RawTime::Text(text) => quoted(text),
         };
         bail!("{column} {shown} is out of range (finite, within ±2^53 ms)");
     }
     Ok(ms)
+}
+
+/// Whether a time read as `ms` (from `raw` in `format`) lies within ±2^53 ms by the exact
+/// value of what was read, the one range every reader keeps. Reading rounds (a text's digits
+/// to a float, an integer past 2^53 to a float, a division by 1e3 or 1e6), and a value just
+/// past the range rounds onto its edge: `9007199254740993` reads as 9007199254740992 ms, and
+/// so does `9007199254740992001` µs. Each of those steps rounds to the nearest float, so
+/// never past one, and the edge is a float in ms, µs and ns (in seconds, the float nearest
+/// 9007199254740.992 lies just past it, and a thousand of it read as the edge), so a value
+/// past the range never reads as less than the edge, nor one within it as more: a time read
+/// inside the edge is within the range by one comparison, and only one read exactly on it is
+/// checked again by what was read. NaN is never within.
+#[inline]
+pub fn within_range(ms: f64, raw: RawTime<'_>, format: Option<TimeFormat>) -> bool {
+    let size = ms.abs();
+    size < TIME_LIMIT || (size == TIME_LIMIT && on_the_edge_within(raw, format))
+}
+
+/// Whether `raw`, read as a time exactly on the edge of the range, lies within it by its
+/// exact value: a number by its decimal digits, an RFC 3339 text by its nanoseconds.
+#[cold]
+fn on_the_edge_within(raw: RawTime<'_>, format: Option<TimeFormat>) -> bool {
+    match raw {
+        // A float's digits to its last one (no f64 has more than 1074 after the point).
+        RawTime::Number(v) => digits_within(&format!("{v:.1074}"), format),
+        RawTime::Integer(v) => digits_within(&v.to_string(), format),
+        RawTime::Written(text) => digits_within(text, format),
+        RawTime::Text(text) => {
+            let number = format != Some(TimeFormat::Rfc3339) && text.parse::<f64>().is_ok();
+            if number {
+                return digits_within(text, format);
+            }
+            use time::format_description::well_known::Rfc3339;
+            time::OffsetDateTime::parse(text, &Rfc3339)
+                .is_ok_and(|t| t.unix_timestamp_nanos().unsigned_abs() <= (1u128 << 53) * 1_000_000)
+        }
+    }
+}
+
+/// Whether the number `text` (as a float is written: a sign, digits around a point, an
+/// exponent), a time in `format`'s unit, lies within ±2^53 ms, compared digit by digit with
+/// the edge in that unit (9007199254740992 ms, 9007199254740.992 s, 9007199254740992000 µs,
+/// 9007199254740992000000 ns), so that no digit is lost, however many there are.
+fn digits_within(text: &str, format: Option<TimeFormat>) -> bool {
+    // The edge's significant digits, and how many of them come before the point.
+    const EDGE: &[u8] = b"9007199254740992";
+    let edge_point: i64 = match format {
+        Some(TimeFormat::S) => 13,
+        Some(TimeFormat::Us) => 19,
+        Some(TimeFormat::Ns) => 22,
+        Some(TimeFormat::Ms | TimeFormat::Rfc3339) | None => 16,
+    };
+    let text = text.trim_start_matches(['+', '-']);
+    let (mantissa, exponent) = text.split_once(['e', 'E']).unwrap_or((text, "0"));
+    let exponent_digits = exponent.trim_start_matches(['+', '-']);
+    let mut shift = exponent_digits.bytes().fold(0i64, |e, d| {
+        e.saturating_mul(10)
+            .saturating_add(i64::from(d.wrapping_sub(b'0')))
+    });
+    if exponent.starts_with('-') {
+        shift = -shift;
+    }
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits: Vec<u8> = whole.bytes().chain(fraction.bytes()).collect();
+    let Some(first) = digits.iter().position(|&d| d != b'0') else {
+        return true; // zero
+    };
+    let last = digits.iter().rposition(|&d| d != b'0').unwrap_or(first);
+    let point = (whole.len() as i64 - first as i64).saturating_add(shift);
+    match point.cmp(&edge_point) {
+        std::cmp::Ordering::Less => true,
+        std::cmp::Ordering::Greater => false,
+        std::cmp::Ordering::Equal => digits[first..=last] <= *EDGE,
+    }
 }
 
 fn unit_word(f: TimeFormat) -> &'static str {
@@ -629,5 +717,62 @@ mod tests {
         assert!(t(RawTime::Text("2026-13-01T00:00:00Z"), None)
             .unwrap_err()
             .contains("RFC 3339"));
+    }
+
+    #[test]
+    fn the_range_is_kept_by_the_exact_value_read() {
+        let t = |raw, f| time_ms(raw, f, "t").map_err(|e| e.to_string());
+        let ok = |raw, f| t(raw, f).is_ok();
+        let (ms, s, us, ns) = (
+            None,
+            Some(TimeFormat::S),
+            Some(TimeFormat::Us),
+            Some(TimeFormat::Ns),
+        );
+        // Every one of these reads as a float exactly on the edge, 2^53 ms.
+        for (text, format, within) in [
+            ("9007199254740992", ms, true),
+            ("-9007199254740992", ms, true),
+            ("+9007199254740992.000", ms, true),
+            ("0009007199254740992", ms, true),
+            ("900719925474099200e-2", ms, true),
+            ("0.9007199254740992E16", ms, true),
+            ("9007199254740993", ms, false),
+            ("-9007199254740993", ms, false),
+            ("9007199254740992.00000000000000000001", ms, false),
+            ("9007199254740992.5", ms, false),
+            ("9007199254740.992", s, true),
+            ("9007199254740.9921", s, false),
+            ("9007199254740992000", us, true),
+            ("9007199254740992001", us, false),
+            ("9007199254740992000000", ns, true),
+            ("9007199254740992000001", ns, false),
+        ] {
+            assert_eq!(ok(RawTime::Text(text), format), within, "{text} {format:?}");
+            assert_eq!(
+                ok(RawTime::Written(text), format),
+                within,
+                "{text} {format:?}"
+            );
+        }
+        let edge = 1i128 << 53;
+        assert!(ok(RawTime::Integer(edge), ms) && ok(RawTime::Integer(-edge), ms));
+        assert!(!ok(RawTime::Integer(edge + 1), ms) && !ok(RawTime::Integer(-edge - 1), ms));
+        assert!(ok(RawTime::Integer(edge * 1000), us));
+        assert!(!ok(RawTime::Integer(edge * 1000 + 1), us));
+        // A float is its own exact value: 9007199254740.992 s is 9007199254740.9921875.
+        assert!(ok(RawTime::Number(9_007_199_254_740_992.0), ms));
+        assert!(!ok(RawTime::Number(9_007_199_254_740.992), s));
+        // A nanosecond epoch, within the range by far, and times nowhere near the edge.
+        assert_eq!(
+            t(RawTime::Integer(1_700_000_000_123_456_789), ns),
+            Ok(1_700_000_000_123_456_789i64 as f64 / 1e6)
+        );
+        assert_eq!(
+            t(RawTime::Text("1700000000123456789"), ns),
+            Ok(1_700_000_000_123_456_789i64 as f64 / 1e6)
+        );
+        assert!(ok(RawTime::Text("0"), ms) && ok(RawTime::Text("-0.0e-999999999999999999999"), ms));
+        assert!(!ok(RawTime::Text("NaN"), ms) && !ok(RawTime::Text("-inf"), ms));
     }
 }

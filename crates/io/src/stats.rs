@@ -236,7 +236,7 @@ fn value(field: Option<&Field>) -> Value {
         Some(Field::Float(v)) => Value::Number(*v as f64),
         Some(Field::Double(v)) => Value::Number(*v),
         Some(Field::Str(s)) => Value::Text(s.clone()),
-        Some(other) => Value::Text(other.to_string()),
+        Some(other) => Value::Text(crate::parquet::field_shown(other)),
     }
 }
 
