@@ -187,6 +187,64 @@ fn paused_the_playhead_stays_and_space_catches_up() {
 }
 
 #[test]
+fn the_stream_grows_in_place_while_the_run_goes_on() {
+    // One stream in memory however many batches come: a batch after the events taken grows
+    // the stream the scenario holds rather than a copy of it (two copies at once was 24 bytes
+    // an event more at the peak, 2.4 GB at the live input's limit of 10^8 events).
+    let (events, names) = rows(6_000);
+    let mut a = live_app(EngineConfig::fixed(20_000.0, 0.0), true);
+    let feeds = batches(
+        &events,
+        &names,
+        &(0..6_000).step_by(500).collect::<Vec<_>>(),
+    );
+    let mut feeds = feeds.into_iter();
+    send(&mut a, vec![feeds.next().unwrap()]);
+    let stream = std::sync::Arc::as_ptr(&a.scenario().stream);
+    for f in feeds {
+        send(&mut a, vec![f]);
+        assert!(
+            std::ptr::eq(std::sync::Arc::as_ptr(&a.scenario().stream), stream),
+            "the stream was copied at {} events",
+            a.scenario().len()
+        );
+        assert_eq!(
+            a.trace().stream().len(),
+            a.scenario().len(),
+            "the run reads it"
+        );
+    }
+    assert_eq!(a.scenario().stream.events, events);
+}
+
+#[test]
+fn a_big_inputs_sweep_waits_for_its_rerun_at_the_end() {
+    // Off the UI task the re-run and the sweep ran at once, each beside the run drawn: the
+    // sweep is asked for once the re-run's answer is taken.
+    use twoclocks::tui::app::Work;
+    let (events, names) = rows(3_000);
+    let mut a = live_app(EngineConfig::fixed(20_000.0, 0.0), true);
+    send(&mut a, batches(&events, &names, &[]));
+    a.session.set_inline_events(100);
+    update(&mut a, Msg::Live(vec![Feed::Ended]), Duration::ZERO);
+    let kinds = |work: &[Work]| -> Vec<&str> {
+        work.iter()
+            .map(|w| match w {
+                Work::Rerun(_) => "re-run",
+                Work::Frontier { .. } => "sweep",
+                Work::RerunB { .. } => "B's re-run",
+            })
+            .collect()
+    };
+    let work = a.take_work();
+    assert_eq!(kinds(&work), ["re-run"], "the re-run alone");
+    for w in work {
+        update(&mut a, Msg::Done(Box::new(w.perform())), Duration::ZERO);
+    }
+    assert_eq!(kinds(&a.take_work()), ["sweep"], "then the sweep");
+}
+
+#[test]
 fn rows_out_of_order_and_a_growing_delay_give_the_run_of_the_sorted_stream() {
     let (mut events, names) = rows(3_000);
     // Shuffle a few rows' positions (their processing times stay): the stream sorts them.

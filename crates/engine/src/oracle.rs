@@ -34,6 +34,9 @@ pub struct Oracle {
     pub proc_time: (f64, f64),
     /// Whose rules its sessions merge by.
     pub conventions: Conventions,
+    /// The earliest and latest event time of the events counted (infinite before any): a
+    /// live input's event-time extent follows from them, grown by each batch's events alone.
+    pub event_times_seen: (f64, f64),
 }
 
 /// The windows a stream's true counts touch, in order.
@@ -81,9 +84,11 @@ impl Oracle {
         }
         let mut et = (0.0f64, 1.0f64);
         let mut pt = (0.0f64, 1.0f64);
+        let mut seen = (f64::INFINITY, f64::NEG_INFINITY);
         for e in &stream.events {
             et = (et.0.min(e.event_time), et.1.max(e.event_time));
             pt = (pt.0.min(e.proc_time), pt.1.max(e.proc_time));
+            seen = (seen.0.min(e.event_time), seen.1.max(e.event_time));
         }
         Oracle {
             truth: Arc::new(truth),
@@ -94,6 +99,7 @@ impl Oracle {
             event_time: et,
             proc_time: pt,
             conventions,
+            event_times_seen: seen,
         }
     }
 
@@ -131,14 +137,21 @@ impl Oracle {
                 ..self.clone()
             }
         };
-        let (mut et, mut pt) = (
-            (f64::INFINITY, f64::NEG_INFINITY),
-            (f64::INFINITY, f64::NEG_INFINITY),
-        );
-        for e in &stream.events {
-            et = (et.0.min(e.event_time), et.1.max(e.event_time));
-            pt = (pt.0.min(e.proc_time), pt.1.max(e.proc_time));
-        }
+        // From the batch alone, not the whole stream again (once a batch, that made a live
+        // input's reading quadratic): the earliest and latest event times so far and the
+        // batch's; the stream is in processing-time order, so its first and last events
+        // bound processing time.
+        let et = added.iter().fold(self.event_times_seen, |(lo, hi), e| {
+            (lo.min(e.event_time), hi.max(e.event_time))
+        });
+        let pt = stream
+            .events
+            .first()
+            .zip(stream.events.last())
+            .map_or((f64::INFINITY, f64::NEG_INFINITY), |(a, b)| {
+                (a.proc_time, b.proc_time)
+            });
+        o.event_times_seen = et;
         o.event_time = live_extent(et.0, et.1, 1_000.0);
         o.proc_time = live_extent(pt.0, pt.1, 1.0);
         o
@@ -175,6 +188,9 @@ mod tests {
         }
         assert_eq!(grown.truth, whole.truth);
         assert_eq!(grown.windows, whole.windows);
+        assert_eq!(grown.event_times_seen, whole.event_times_seen);
+        let (lo, hi) = whole.event_times_seen;
+        assert_eq!(grown.event_time, live_extent(lo, hi, 1_000.0));
         assert_eq!(grown.windows_of(Some(3)), whole.windows_of(None));
     }
 

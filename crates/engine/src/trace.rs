@@ -279,6 +279,19 @@ impl Trace {
         }
     }
 
+    /// A single run lets go of its stream until [`Trace::grow`] hands it back (it holds an
+    /// empty one meanwhile), so that a stream no one else holds can grow in place rather than
+    /// be copied. Returns whether it let go (a parallel run keeps its own copy).
+    pub fn release_stream(&mut self) -> bool {
+        match &mut self.run {
+            Run::Single { stream, .. } => {
+                *stream = Arc::default();
+                true
+            }
+            Run::Parallel(_) => false,
+        }
+    }
+
     /// Whether the input is still open: more events may come (a live producer).
     pub fn input_open(&self) -> bool {
         matches!(self.run, Run::Single { open: true, .. })

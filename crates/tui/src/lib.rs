@@ -138,6 +138,11 @@ pub fn run(opts: Options, job: Option<app::JobPreset>, demo: Demo) -> anyhow::Re
     run_app(app, demo)
 }
 
+/// The batches of a live input that may wait for the UI to take them: at most
+/// [`twoclocks_io::live::BATCH_ROWS`] rows each, so at most 16 × 65 536 events (25 MB) beside
+/// the stream.
+pub const LIVE_BATCHES_WAITING: usize = 16;
+
 /// Opens the UI on a live input (`--input -` from a producer) and runs it until the user
 /// quits: standard input is read on a thread of its own ([`live_input`]), and the stream
 /// grows as its rows arrive.
@@ -159,10 +164,14 @@ pub fn run_live(
 /// writing (the thread ends with the program, or when the UI has gone and its batch finds
 /// no receiver). The keys come from the terminal itself: with standard input a pipe, the
 /// terminal library reads `/dev/tty`.
+///
+/// At most [`LIVE_BATCHES_WAITING`] batches wait for the UI: a producer faster than the UI
+/// waits for it (its pipe fills) rather than its rows piling up here, a second copy of the
+/// stream beside the one the UI holds.
 pub fn live_input(
     source: twoclocks_io::source::SourceOptions,
-) -> mpsc::UnboundedReceiver<twoclocks_io::live::Feed> {
-    let (tx, rx) = mpsc::unbounded_channel();
+) -> mpsc::Receiver<twoclocks_io::live::Feed> {
+    let (tx, rx) = mpsc::channel(LIVE_BATCHES_WAITING);
     let spawned = std::thread::Builder::new()
         .name("standard input".into())
         .spawn({
@@ -173,12 +182,12 @@ pub fn live_input(
                     std::io::stdin().lock(),
                     &source,
                     || start.elapsed().as_secs_f64() * 1_000.0,
-                    |feed| tx.send(feed).is_ok(),
+                    |feed| tx.blocking_send(feed).is_ok(),
                 );
             }
         });
     if let Err(e) = spawned {
-        let _ = tx.send(twoclocks_io::live::Feed::Failed(format!(
+        let _ = tx.try_send(twoclocks_io::live::Feed::Failed(format!(
             "standard input: cannot start reading it ({e})"
         )));
     }
@@ -194,7 +203,7 @@ pub fn run_app(app: App, demo: Demo) -> anyhow::Result<()> {
 fn run_app_with(
     mut app: App,
     demo: Demo,
-    live: Option<mpsc::UnboundedReceiver<twoclocks_io::live::Feed>>,
+    live: Option<mpsc::Receiver<twoclocks_io::live::Feed>>,
 ) -> anyhow::Result<()> {
     // Time for the tick, I/O for the signal handlers.
     let rt = tokio::runtime::Builder::new_current_thread()
@@ -256,12 +265,12 @@ struct Shell {
     replay: std::collections::VecDeque<Entry>,
     start: tokio::time::Instant,
     cast: Option<std::rc::Rc<std::cell::RefCell<record::cast::Cast>>>,
-    live: Option<mpsc::UnboundedReceiver<twoclocks_io::live::Feed>>,
+    live: Option<mpsc::Receiver<twoclocks_io::live::Feed>>,
 }
 
 /// The live input's next batch; never, without one.
 async fn next_feed(
-    live: &mut Option<mpsc::UnboundedReceiver<twoclocks_io::live::Feed>>,
+    live: &mut Option<mpsc::Receiver<twoclocks_io::live::Feed>>,
 ) -> Option<twoclocks_io::live::Feed> {
     match live.as_mut() {
         Some(rx) => rx.recv().await,

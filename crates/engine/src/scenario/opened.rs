@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::ScenarioName;
 use crate::oracle::Oracle;
-use crate::stream::{classroom, Event, KeyId, ParamsError, Stream};
+use crate::stream::{classroom, KeyId, ParamsError, Stream};
 use crate::{WindowFn, WindowId};
 
 /// The stream a session runs and what is known about it in advance (the [`Oracle`]).
@@ -66,15 +66,6 @@ impl Scenario {
         s.open = true;
         s.oracle = Oracle::live(window);
         s
-    }
-
-    /// The scenario with its stream grown to `stream` by the events `added`.
-    pub fn grown(&self, stream: Stream, added: &[Event], window: &WindowFn) -> Scenario {
-        Scenario {
-            oracle: self.oracle.grown(&stream, added, window),
-            stream: Arc::new(stream),
-            ..self.clone()
-        }
     }
 
     /// The windows table's rows for a key selection, in order ([`Oracle::windows_of`]).

@@ -55,10 +55,26 @@ impl Session {
         if !self.scenario.open || batch.is_empty() {
             return false;
         }
-        let mut stream = (*self.scenario.stream).clone();
+        // A batch that lands after every event the run has taken lets the run go on over the
+        // grown stream: the trace lets go of it meanwhile, so that a stream held nowhere else
+        // (no re-run or sweep in flight) grows in place. Copying it for every batch kept two
+        // streams at once (24 bytes an event more at the peak) and cost a copy of the whole
+        // stream per batch. A batch landing among taken events is grown into a copy, the trace
+        // keeping the stream it ran until the re-run replaces it.
+        let taken = self.trace.arrived();
+        let last_taken = taken
+            .checked_sub(1)
+            .and_then(|i| self.scenario.stream.events.get(i))
+            .map_or(f64::NEG_INFINITY, |e| e.proc_time);
+        let after_taken = batch.events.iter().all(|e| e.proc_time >= last_taken);
+        let lent = after_taken && self.trace.release_stream();
+        let window = self.settings.engine.window;
+        let scenario = Arc::make_mut(&mut self.scenario);
+        let stream = Arc::make_mut(&mut scenario.stream);
         stream.keys.extend(batch.new_keys);
         // Where the earliest new event went: a run that has taken events after it is made again.
         let mut lowest = stream.len();
+        stream.events.reserve(batch.events.len());
         for &e in &batch.events {
             let i = if stream
                 .events
@@ -87,25 +103,24 @@ impl Session {
         if grew_delay {
             self.max_delay = delay;
         }
-        let mut scenario = self
-            .scenario
-            .grown(stream, &batch.events, &self.settings.engine.window);
+        scenario.oracle = scenario
+            .oracle
+            .grown(&scenario.stream, &batch.events, &window);
         scenario.skipped_rows += batch.skipped_rows;
-        self.scenario = Arc::new(scenario);
         let perfect = matches!(self.settings.engine.watermark, WatermarkKind::Perfect);
         // The run goes on over the new events unless it must be made again: the job, a re-run
         // already pending, a row placed before events the run has taken, a perfect watermark
         // whose lag grew.
-        let again = self.parallel
-            || self.rerunning
-            || lowest < self.trace.arrived()
-            || (perfect && grew_delay);
-        let goes_on = !again
+        let again = self.parallel || self.rerunning || lowest < taken || (perfect && grew_delay);
+        // A trace that lent its stream always takes the grown one back (its events up to
+        // those taken are the same).
+        let grown = (lent || !again)
             && self.trace.grow(
                 self.scenario.stream.clone(),
                 self.scenario.oracle.proc_time,
                 true,
             );
+        let goes_on = !again && grown;
         if following {
             let edge = self.scenario.oracle.proc_time.1.max(self.clock.now);
             self.place(edge, self.scenario.len(), false);
