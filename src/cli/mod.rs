@@ -147,6 +147,7 @@ impl TourArgs {
 
 /// Runs the program; errors are printed as one line and give exit code 2.
 pub fn main() -> ExitCode {
+    stop::fail_writes_past_the_file_size_limit();
     let result = match parse(std::env::args_os()) {
         Err(line) => {
             eprintln!("twoclocks: {line} (see --help)");
@@ -286,7 +287,9 @@ pub fn execute(cmd: &Command, out: &mut dyn std::io::Write) -> anyhow::Result<()
 /// The one line an error is printed as (after `twoclocks: `): its causes joined by `: `,
 /// control characters escaped, at most [`MAX_ERROR_LINE`] characters.
 pub fn error_line(e: &anyhow::Error) -> String {
-    cut_line(&escaped(&format!("{e:#}")))
+    cut_line(&escaped(&crate::io::quote::file_size_limit_named(
+        &format!("{e:#}"),
+    )))
 }
 
 /// The longest error line printed.

@@ -2,7 +2,21 @@
 //! the unfinished copies of its output files are removed ([`crate::io::staged`]), so no
 //! output path holds half a run, and one line says what was not written before the program
 //! exits with the signal's status (128 + its number). The terminal UI handles these signals
-//! itself (each ends it like `q`); this is for commands such as `run --output`.
+//! itself (each ends it like `q`); this is for commands such as `run --output`. SIGXFSZ, sent
+//! for a write past the file-size limit, is ignored so that the write fails as the error it is.
+
+/// A write past the file-size limit (`ulimit -f`) fails with its error, EFBIG, instead of
+/// killing the program with SIGXFSZ: the writer's error then names the file and says the limit
+/// was reached, and the unfinished copy is removed as after any failed write (the signal left
+/// it behind, and the run ended without a word). For every command and the UI, from the start.
+pub fn fail_writes_past_the_file_size_limit() {
+    #[cfg(unix)]
+    // SAFETY: setting a signal's disposition to SIG_IGN installs no handler; it only tells the
+    // kernel to fail the write instead of sending the signal.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
+}
 
 /// Watches for the stopping signals from now on (once per process; later calls do nothing).
 pub fn clean_up_on_stop() {

@@ -4,7 +4,10 @@
 //! in the bytes the program wrote), the line discipline back in canonical mode with echo, and
 //! the program ended like `q` with exit status 0. Ctrl-Z and SIGTSTP suspend it as a shell's
 //! job: the terminal handed back while it is stopped, taken again and the screen drawn whole
-//! on SIGCONT.
+//! on SIGCONT. An abort (SIGABRT, and a real failed allocation under `ulimit -v`) hands the
+//! terminal back before the program ends by it. Past the file-size limit (`ulimit -f`) a write
+//! fails as the error it is, with a message naming the file and the limit and no unfinished
+//! copy left: the UI's recording, and `run --output … --force`.
 //! Every wait polls with a generous deadline, so a loaded machine only makes it slower.
 #![cfg(unix)]
 
@@ -45,6 +48,16 @@ struct Session {
 
 impl Session {
     fn start(args: &[&str]) -> Session {
+        Session::start_program(env!("CARGO_BIN_EXE_twoclocks"), args)
+    }
+
+    /// A shell running `script`, in which `$TWOCLOCKS` is the binary.
+    fn start_shell(script: &str) -> Session {
+        let script = format!("TWOCLOCKS='{}'; {script}", env!("CARGO_BIN_EXE_twoclocks"));
+        Session::start_program("sh", &["-c", &script])
+    }
+
+    fn start_program(program: &str, args: &[&str]) -> Session {
         let pair = native_pty_system()
             .openpty(PtySize {
                 rows: 30,
@@ -53,7 +66,7 @@ impl Session {
                 pixel_height: 0,
             })
             .expect("a pseudo-terminal");
-        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_twoclocks"));
+        let mut cmd = CommandBuilder::new(program);
         cmd.args(args);
         cmd.env("TERM", "xterm-256color");
         cmd.env("NO_COLOR", "1");
@@ -110,12 +123,16 @@ impl Session {
     }
 
     fn wait_exit(&mut self) -> portable_pty::ExitStatus {
+        self.wait_exit_within(DEADLINE)
+    }
+
+    fn wait_exit_within(&mut self, deadline: Duration) -> portable_pty::ExitStatus {
         let start = Instant::now();
         loop {
             if let Some(status) = self.child.try_wait().expect("the child can be waited on") {
                 return status;
             }
-            if start.elapsed() > DEADLINE {
+            if start.elapsed() > deadline {
                 let _ = self.child.kill();
                 panic!("the UI did not end");
             }
@@ -136,12 +153,20 @@ fn signal_restores_the_terminal(signal: &str) {
         "the UI runs in raw mode"
     );
     let pid = s.child.process_id().expect("a process id");
-    let killed = std::process::Command::new("kill")
-        .args([&format!("-{signal}"), &pid.to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(killed.success());
+    kill(signal, pid);
     let status = s.wait_exit();
+    assert_restored(&s, &format!("SIG{signal}"));
+    if signal == "ABRT" {
+        // The abort goes on as it would have: the program ends by SIGABRT.
+        assert_eq!(status.signal(), Some("Aborted"), "SIGABRT: {status:?}");
+    } else {
+        assert!(status.success(), "SIG{signal}: exit status {status:?}");
+    }
+}
+
+/// The terminal as the program left it, once it has ended: every mode the UI set turned off
+/// after it was set, and the line discipline in canonical mode with echo.
+fn assert_restored(s: &Session, what: &str) {
     // The last bytes may still be on their way from the pseudo-terminal.
     let restored = |out: &[u8]| {
         MODES
@@ -156,20 +181,16 @@ fn signal_restores_the_terminal(signal: &str) {
     assert_eq!(
         modes & (libc::ICANON | libc::ECHO),
         libc::ICANON | libc::ECHO,
-        "SIG{signal}: raw mode was left on"
+        "{what}: raw mode was left on"
     );
     let out = s.output();
     for (mode, on, off) in MODES {
-        assert!(
-            last_at(&out, on).is_some(),
-            "SIG{signal}: {mode} was never set"
-        );
+        assert!(last_at(&out, on).is_some(), "{what}: {mode} was never set");
         assert!(
             last_at(&out, off) > last_at(&out, on),
-            "SIG{signal}: {mode} was left on"
+            "{what}: {mode} was left on"
         );
     }
-    assert!(status.success(), "SIG{signal}: exit status {status:?}");
 }
 
 #[test]
@@ -190,6 +211,93 @@ fn sighup_restores_the_terminal() {
 #[test]
 fn sigquit_restores_the_terminal() {
     signal_restores_the_terminal("QUIT");
+}
+
+/// An abort (a failed allocation aborts with SIGABRT, without unwinding and without the panic
+/// hook) hands the terminal back before the program ends by it.
+#[test]
+fn sigabrt_restores_the_terminal() {
+    signal_restores_the_terminal("ABRT");
+}
+
+/// A real failed allocation: a live input fed without end under a limit on the address space
+/// grows until an allocation fails, and the program aborts with the terminal handed back.
+#[test]
+fn a_failed_allocation_restores_the_terminal() {
+    let mut s = Session::start_shell(
+        "ulimit -v 200000; (echo event_time_ms,proc_time_ms,key; yes 1,2,a) | \
+         \"$TWOCLOCKS\" --input -",
+    );
+    s.wait_for("the UI", |out| {
+        String::from_utf8_lossy(out).contains("Two clocks")
+    });
+    let status = s.wait_exit_within(Duration::from_secs(180));
+    s.wait_for("the allocation failed", |out| {
+        String::from_utf8_lossy(out).contains("memory allocation of")
+    });
+    assert_restored(&s, "a failed allocation");
+    assert_eq!(status.exit_code(), 128 + 6, "exit status {status:?}");
+}
+
+/// With a file-size limit, the UI's recording fails as a write error (SIGXFSZ no longer ends
+/// the program): `q` ends it with the terminal handed back, a message naming the recording and
+/// the limit, and no unfinished copy left.
+#[test]
+fn a_recording_past_the_file_size_limit_says_so_and_restores_the_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("demo.rec");
+    let mut s = Session::start_shell(&format!(
+        "ulimit -f 1; exec \"$TWOCLOCKS\" --paused --record '{}'",
+        rec.display()
+    ));
+    s.wait_for("the UI", |out| {
+        String::from_utf8_lossy(out).contains("Two clocks")
+    });
+    // Dial changes, each a line of the recording, past the limit's 512 or 1024 bytes.
+    for _ in 0..60 {
+        s.keys.write_all(b"\x1b[C\x1b[D").unwrap();
+    }
+    s.keys.write_all(b"q").unwrap();
+    s.keys.flush().unwrap();
+    let status = s.wait_exit();
+    assert_restored(&s, "a recording past the file-size limit");
+    s.wait_for("the message", |out| {
+        String::from_utf8_lossy(out).contains("file-size limit")
+    });
+    let out = String::from_utf8_lossy(&s.output()).to_string();
+    assert!(
+        out.contains("demo.rec"),
+        "the message names the file: {out}"
+    );
+    assert_eq!(status.exit_code(), 2, "exit status {status:?}");
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
+
+/// `run --output … --force` past the file-size limit: exit status 2 and a message naming the
+/// output and the limit (SIGXFSZ killed it silently, status 153), its unfinished copy removed.
+#[test]
+fn run_output_past_the_file_size_limit_says_so_and_leaves_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new("sh")
+        .args([
+            "-c",
+            &format!(
+                "ulimit -f 8; exec '{}' run --events 200000 --output jsonl:x.jsonl --force",
+                env!("CARGO_BIN_EXE_twoclocks")
+            ),
+        ])
+        .current_dir(dir.path())
+        .output()
+        .expect("sh runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{:?}: {stderr}", out.status);
+    assert!(
+        stderr.contains("x.jsonl") && stderr.contains("file-size limit"),
+        "{stderr}"
+    );
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
 }
 
 /// The process's state as `ps` gives it: `T` stopped, `S` sleeping, `R` running.

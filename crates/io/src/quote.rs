@@ -2,7 +2,7 @@
 //! characters escaped (a message never moves the cursor or changes colours), and cut after
 //! [`SHOWN_CHARS`] characters with an ellipsis and the value's full length, so a 1 MB field
 //! gives a one-line message. A file's path is shown escaped and cut too, keeping its end (the
-//! file's name): [`path`].
+//! file's name): [`path`]. A write past the file-size limit says so: [`file_size_limit_named`].
 
 use std::fmt::Write;
 use std::path::Path;
@@ -93,5 +93,34 @@ mod tests {
     fn control_characters_are_escaped() {
         assert_eq!(quoted("a\0b\u{1b}[31m\n"), "'a\\u{0}b\\u{1b}[31m\\u{a}'");
         assert_eq!(escaped("\t"), "\\u{9}");
+    }
+}
+
+/// `message` with the system's words for a write past the file-size limit (EFBIG: `File too
+/// large (os error 27)`, which names no limit) saying which limit it met. The program ignores
+/// SIGXFSZ, so such a write fails with this error rather than ending the program.
+pub fn file_size_limit_named(message: &str) -> String {
+    #[cfg(unix)]
+    {
+        let efbig = std::io::Error::from_raw_os_error(libc::EFBIG).to_string();
+        if message.contains(&efbig) {
+            return message.replace(&efbig, "the file-size limit (ulimit -f) was reached");
+        }
+    }
+    message.to_string()
+}
+
+#[cfg(all(test, unix))]
+mod file_size_limit {
+    use super::file_size_limit_named;
+
+    #[test]
+    fn a_write_past_the_limit_names_it() {
+        let e = std::io::Error::from_raw_os_error(libc::EFBIG);
+        assert_eq!(
+            file_size_limit_named(&format!("cannot write 'x.jsonl': {e}")),
+            "cannot write 'x.jsonl': the file-size limit (ulimit -f) was reached"
+        );
+        assert_eq!(file_size_limit_named("disk full"), "disk full");
     }
 }

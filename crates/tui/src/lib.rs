@@ -285,7 +285,7 @@ impl Shell {
         let mut changed = false;
         if let Some(r) = self.record.as_mut() {
             if let Err(why) = r.write(self.start.elapsed(), input) {
-                changed |= app.say(why);
+                changed |= app.say(twoclocks_io::quote::file_size_limit_named(&why));
             }
         }
         record::apply(app, &input) | changed

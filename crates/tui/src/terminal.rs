@@ -1,6 +1,7 @@
 //! The terminal's lifecycle: raw mode, the alternate screen and mouse capture on entry, and
-//! all three undone on quit, on error (a guard) and on panic (a hook that restores the terminal
-//! before the panic message is printed); undone too while the UI is suspended as a shell's job
+//! all three undone on quit, on error (a guard), on panic (a hook that restores the terminal
+//! before the panic message is printed) and on abort (a SIGABRT handler: a failed allocation
+//! aborts without unwinding); undone too while the UI is suspended as a shell's job
 //! ([`suspend`]) and taken again when it is continued ([`resume`]). What the UI writes goes
 //! through [`Out`], which hands a copy to the asciicast being recorded, if any.
 
@@ -60,6 +61,92 @@ pub fn restore() {
 
 static HOOK: Once = Once::new();
 
+/// What an abort hands back to the terminal, fixed before the handler that writes it is
+/// installed: the bytes [`restore`] writes (mouse reporting off, the main screen, the cursor
+/// shown), the terminal's own file descriptor and its modes before raw mode.
+#[cfg(unix)]
+struct AbortRestore {
+    bytes: Vec<u8>,
+    tty: libc::c_int,
+    modes: Option<libc::termios>,
+}
+
+#[cfg(unix)]
+static ABORT_RESTORE: std::sync::OnceLock<AbortRestore> = std::sync::OnceLock::new();
+
+/// An abort ends the program without unwinding and without the panic hook: a failed
+/// allocation (`handle_alloc_error`), a panic while panicking, a `kill -ABRT`. Each raises
+/// SIGABRT, and this handler hands the terminal back first, as [`restore`] does, then lets the
+/// abort go on as it would have.
+///
+/// It is async-signal-safe: it reads what was fixed before it was installed (a `OnceLock`
+/// already set, read without a lock or an allocation) and calls only `write(2)`,
+/// `tcsetattr(3)` and `raise(3)`, which POSIX lists as safe in a signal handler. It is
+/// installed with `SA_RESETHAND`, so SIGABRT is back to its default action by the time it
+/// runs: the SIGABRT it raises ends the program (at once, or as the handler returns if the
+/// signal is blocked while it runs) with the status an abort gives, whatever raised the first.
+#[cfg(unix)]
+extern "C" fn restore_on_abort(_signal: libc::c_int) {
+    if let Some(r) = ABORT_RESTORE.get() {
+        // SAFETY: the buffer and the termios are owned by a static that is never dropped;
+        // both calls only read them.
+        unsafe {
+            libc::write(libc::STDOUT_FILENO, r.bytes.as_ptr().cast(), r.bytes.len());
+            if let Some(modes) = &r.modes {
+                libc::tcsetattr(r.tty, libc::TCSANOW, modes);
+            }
+            libc::raise(libc::SIGABRT);
+        }
+    }
+}
+
+/// Fixes what an abort restores (the terminal's modes as they are now, before raw mode) and
+/// installs [`restore_on_abort`] for SIGABRT, once per process.
+#[cfg(unix)]
+fn restore_on_abort_from_now() {
+    use crossterm::Command;
+    use std::os::fd::IntoRawFd;
+    if ABORT_RESTORE.get().is_some() {
+        return;
+    }
+    let mut ansi = String::new();
+    let _ = DisableMouseCapture.write_ansi(&mut ansi);
+    let _ = LeaveAlternateScreen.write_ansi(&mut ansi);
+    let _ = crossterm::cursor::Show.write_ansi(&mut ansi);
+    // The terminal raw mode is set on (crossterm's: standard input if it is one, else
+    // /dev/tty, as with a live input on standard input), kept open for the handler.
+    let tty = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/tty")
+        .map(IntoRawFd::into_raw_fd)
+        .unwrap_or(libc::STDIN_FILENO);
+    // SAFETY: `termios` is plain data that tcgetattr fills in; `tty` is open.
+    let modes = unsafe {
+        let mut t: libc::termios = std::mem::zeroed();
+        (libc::tcgetattr(tty, &mut t) == 0).then_some(t)
+    };
+    if ABORT_RESTORE
+        .set(AbortRestore {
+            bytes: ansi.into_bytes(),
+            tty,
+            modes,
+        })
+        .is_err()
+    {
+        return;
+    }
+    // SAFETY: the handler is async-signal-safe (see `restore_on_abort`); sigaction is given a
+    // zeroed, then filled, struct.
+    unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = restore_on_abort as extern "C" fn(libc::c_int) as libc::sighandler_t;
+        action.sa_flags = libc::SA_RESETHAND;
+        libc::sigemptyset(&mut action.sa_mask);
+        libc::sigaction(libc::SIGABRT, &action, std::ptr::null_mut());
+    }
+}
+
 fn install_panic_hook() {
     HOOK.call_once(|| {
         let previous = std::panic::take_hook();
@@ -94,6 +181,8 @@ impl Drop for Guard {
 /// Takes over the terminal; with `cast`, what it shows is recorded there too.
 pub fn enter(cast: Option<Cast>) -> anyhow::Result<Guard> {
     install_panic_hook();
+    #[cfg(unix)]
+    restore_on_abort_from_now();
     let cast = cast.map(|mut c| {
         let (w, h) = crossterm::terminal::size().unwrap_or((80, 24));
         c.begin(w, h);
