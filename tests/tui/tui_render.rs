@@ -621,3 +621,43 @@ fn sessions_and_the_global_window_never_panic_at_any_size() {
         }
     }
 }
+
+/// The windows table's value, oracle and Δ columns each size to the widest number they show,
+/// right-aligned with a space before each: a key's window of 75 000 events half-way through
+/// ran the oracle into Δ (`  75002-38281`) (at 5·10^7 events value, oracle and Δ all ran
+/// together). At 120×40 and 80×24, every row's three numbers stand apart and add up.
+#[test]
+fn the_windows_tables_numbers_stand_apart_however_large() {
+    let mut a = crate::ui_common::ui(&["--events", "300000", "--window", "600s", "--paused"]);
+    crate::ui_common::play(&mut a, 300.0);
+    a.settle();
+    for (w, h) in [(120, 40), (80, 24)] {
+        let text = crate::ui_common::drawn_text(&mut a, (w, h));
+        let rows: Vec<&str> = text
+            .lines()
+            .filter_map(|l| {
+                let at = l.find("│0–600s ")?;
+                Some(&l[at + "│".len()..])
+            })
+            .collect();
+        assert!(!rows.is_empty(), "{w}×{h}: no windows table row:\n{text}");
+        for row in rows {
+            let cells: Vec<&str> = row
+                .split(['│', '║'])
+                .next()
+                .unwrap()
+                .split_whitespace()
+                .collect();
+            let number = |i: usize| -> i64 {
+                cells
+                    .get(i)
+                    .and_then(|c| c.parse().ok())
+                    .unwrap_or_else(|| panic!("{w}×{h}: cell {i} of {row:?} is no number"))
+            };
+            let (value, oracle, diff) = (number(1), number(2), number(3));
+            // Δ as wide as its column was, so that the old layout ran the oracle into it.
+            assert!(diff <= -10_000, "{w}×{h}: {row:?}");
+            assert_eq!(value - oracle, diff, "{w}×{h}: {row:?}");
+        }
+    }
+}

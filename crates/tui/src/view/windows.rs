@@ -173,34 +173,6 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
     let run = run_sessions(app);
     // The latest pane's column when there is room for it.
     let full = mode == Mode::Full && inner.width >= 45;
-    let head = if sinks.is_empty() {
-        let what = if app.scenario().oracle.merging {
-            "session"
-        } else {
-            "window"
-        };
-        if app.tour_hides("oracle") {
-            // Before the tour teaches the oracle: each window's count so far, alone.
-            format!("{what:<9}{:>5}", "count")
-        } else {
-            let mut head = format!(
-                "{:<9}{:>5}{:>7}{:>6}  {:<8}",
-                what, "value", "oracle", "Δ", "state"
-            );
-            if full {
-                head.push_str("latest");
-            }
-            head
-        }
-    } else {
-        let mut head = format!("{:<8}{:>6}", "window", "job");
-        for &k in sinks {
-            head.push_str(&format!("{:>6}", super::sinks::short_name(k)));
-        }
-        head.push_str(&format!("{:>6}", "truth"));
-        head
-    };
-    let mut lines = vec![Line::from(Span::styled(head, t.dim))];
     let n = windows.len();
     let sel = app.selection.window.min(n.saturating_sub(1));
     // With sinks, the last line splits the selected window's additive excess by cause, so a
@@ -214,35 +186,109 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
         });
     let room = inner.height.saturating_sub(1 + u16::from(over.is_some())) as usize;
     let first = first_row(sel, n, room);
+    let shown: Vec<(usize, WindowRow, Standing)> = windows
+        .iter()
+        .enumerate()
+        .skip(first)
+        .take(room)
+        .map(|(i, &w)| {
+            let (r, standing) = row(app, w, run.as_ref());
+            (i, r, standing)
+        })
+        .collect();
+    let cols = Columns::of(&shown, !sinks.is_empty());
+    let head = if sinks.is_empty() {
+        let what = if app.scenario().oracle.merging {
+            "session"
+        } else {
+            "window"
+        };
+        if app.tour_hides("oracle") {
+            // Before the tour teaches the oracle: each window's count so far, alone.
+            format!(
+                "{what:<w0$}{:>w1$}",
+                "count",
+                w0 = cols.label,
+                w1 = cols.value
+            )
+        } else {
+            let mut head = format!(
+                "{:<w0$}{:>w1$}{:>w2$}{:>w3$}  {:<8}",
+                what,
+                "value",
+                "oracle",
+                "Δ",
+                "state",
+                w0 = cols.label,
+                w1 = cols.value,
+                w2 = cols.truth,
+                w3 = cols.diff
+            );
+            if full {
+                head.push_str("latest");
+            }
+            head
+        }
+    } else {
+        let mut head = format!(
+            "{:<w0$}{:>w1$}",
+            "window",
+            "job",
+            w0 = cols.label,
+            w1 = cols.value
+        );
+        for &k in sinks {
+            head.push_str(&format!(
+                "{:>w$}",
+                super::sinks::short_name(k),
+                w = cols.value
+            ));
+        }
+        head.push_str(&format!("{:>w$}", "truth", w = cols.value));
+        head
+    };
+    let mut lines = vec![Line::from(Span::styled(head, t.dim))];
     if n == 0 {
         lines.push(Line::from(Span::styled("no session for this key", t.dim)));
     }
-    for (i, &w) in windows.iter().enumerate().skip(first).take(room) {
-        let (r, standing) = row(app, w, run.as_ref());
+    for (i, r, standing) in shown {
         let base = if i == sel { t.focus } else { t.text };
+        let label = Span::styled(
+            format!("{:<w$}", span(r.start, r.end), w = cols.label),
+            base,
+        );
         let spans = match r.sinks {
             // The run's own state first: it rolls back on a crash; the sinks after it do not.
             Some(held) => {
                 let style_of = |v: i64| standing_style(t, r.standing(v));
-                let mut spans = vec![Span::styled(format!("{:<8}", span(r.start, r.end)), base)];
+                let mut spans = vec![label];
                 for v in std::iter::once(r.value).chain(held) {
-                    spans.push(Span::styled(format!("{v:>6}"), style_of(v)));
+                    spans.push(Span::styled(
+                        format!("{v:>w$}", w = cols.value),
+                        style_of(v),
+                    ));
                 }
-                spans.push(Span::styled(format!("{:>6}", r.truth), t.dim));
+                spans.push(Span::styled(
+                    format!("{:>w$}", r.truth, w = cols.value),
+                    t.dim,
+                ));
                 spans
             }
             None if app.tour_hides("oracle") => vec![
-                Span::styled(format!("{:<9}", span(r.start, r.end)), base),
-                Span::styled(format!("{:>5}", r.value), base),
+                label,
+                Span::styled(format!("{:>w$}", r.value, w = cols.value), base),
             ],
             None => {
                 let diff = r.value - r.truth;
                 let (ph, ph_style) = phase_cell(t, r.phase);
                 let mut spans = vec![
-                    Span::styled(format!("{:<9}", span(r.start, r.end)), base),
-                    Span::styled(format!("{:>5}", r.value), base),
-                    Span::styled(format!("{:>7}", r.truth), t.dim),
-                    Span::styled(format!("{:>+6}", diff), standing_style(t, standing)),
+                    label,
+                    Span::styled(format!("{:>w$}", r.value, w = cols.value), base),
+                    Span::styled(format!("{:>w$}", r.truth, w = cols.truth), t.dim),
+                    Span::styled(
+                        format!("{:>+w$}", diff, w = cols.diff),
+                        standing_style(t, standing),
+                    ),
                     Span::raw("  "),
                     Span::styled(format!("{ph:<8}"), ph_style),
                 ];
@@ -263,6 +309,63 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
         lines.push(over_line(t, &span(r.start, r.end), o, inner.width));
     }
     super::text::lines(buf, inner, lines);
+}
+
+/// The widths of the windows table's columns, each sized to what it shows: at least the width
+/// its header and small numbers take, and a number's one more than its widest cell, so that a
+/// space always parts a number from the column before it (at 5·10^7 events the value, oracle and Δ ran
+/// together: `6545521250316-595764`). Right-aligned numbers keep their digits whole; a panel
+/// too narrow for them all cuts the columns on its right, never a number's digits into another's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Columns {
+    /// The window's span, left-aligned.
+    label: usize,
+    /// The run's value; with sinks, the job's and every sink's value and the truth.
+    value: usize,
+    /// The oracle's value.
+    truth: usize,
+    /// The value's difference to the oracle, signed.
+    diff: usize,
+}
+
+impl Columns {
+    /// The columns for the rows shown; `sinks`: a job's table, its narrower span column.
+    fn of(rows: &[(usize, WindowRow, Standing)], sinks: bool) -> Columns {
+        let rows = || rows.iter().map(|(_, r, _)| r);
+        // A number's column is one wider than its widest cell: the space that parts it from
+        // the column before (the span's column needs none, the numbers right of it have it).
+        let widest = |least: usize, cells: &mut dyn Iterator<Item = String>| {
+            cells.map(|c| c.chars().count() + 1).fold(least, usize::max)
+        };
+        let span_width = |least: usize| {
+            rows()
+                .map(|r| span(r.start, r.end).chars().count())
+                .fold(least, usize::max)
+        };
+        if sinks {
+            let value = widest(
+                6,
+                &mut rows().flat_map(|r| {
+                    std::iter::once(r.value)
+                        .chain(r.sinks.into_iter().flatten())
+                        .chain(std::iter::once(r.truth))
+                        .map(|v| v.to_string())
+                }),
+            );
+            return Columns {
+                label: span_width(8),
+                value,
+                truth: value,
+                diff: value,
+            };
+        }
+        Columns {
+            label: span_width(9),
+            value: widest(5, &mut rows().map(|r| r.value.to_string())),
+            truth: widest(7, &mut rows().map(|r| r.truth.to_string())),
+            diff: widest(6, &mut rows().map(|r| format!("{:+}", r.value - r.truth))),
+        }
+    }
 }
 
 /// The selected window's additive excess over the idempotent sink by cause, as the sinks panel
