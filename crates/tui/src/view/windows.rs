@@ -171,8 +171,6 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
     }
     let windows = app.scenario().windows_of(app.selection.key);
     let run = run_sessions(app);
-    // The latest pane's column when there is room for it.
-    let full = mode == Mode::Full && inner.width >= 45;
     let n = windows.len();
     let sel = app.selection.window.min(n.saturating_sub(1));
     // With sinks, the last line splits the selected window's additive excess by cause, so a
@@ -197,6 +195,10 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
         })
         .collect();
     let cols = Columns::of(&shown, !sinks.is_empty());
+    // The latest pane's column when there is room for it (8 characters, `O 123.5s`) after the
+    // numbers and the state, however wide the numbers have made their columns.
+    let full = mode == Mode::Full
+        && usize::from(inner.width) >= cols.label + cols.value + cols.truth + cols.diff + 2 + 8 + 8;
     let head = if sinks.is_empty() {
         let what = if app.scenario().oracle.merging {
             "session"
