@@ -661,3 +661,37 @@ fn the_windows_tables_numbers_stand_apart_however_large() {
         }
     }
 }
+
+/// The panes panel's columns size to their numbers too: an early pane of a key's window of
+/// 75 000 events ran its value into Δ (`  36721-38281`).
+#[test]
+fn the_panes_numbers_stand_apart_however_large() {
+    let mut a = crate::ui_common::ui(&[
+        "--events", "300000", "--window", "600s", "--early", "10s", "--paused",
+    ]);
+    crate::ui_common::play(&mut a, 300.0);
+    a.settle();
+    // 80×24 has no room for the panes panel.
+    for (w, h) in [(120, 40)] {
+        let text = crate::ui_common::drawn_text(&mut a, (w, h));
+        let rows: Vec<&str> = text
+            .lines()
+            .filter_map(|l| {
+                let at = l.find("│EARLY ")?;
+                Some(&l[at + "│".len()..])
+            })
+            .collect();
+        assert!(!rows.is_empty(), "{w}×{h}: no early pane:\n{text}");
+        for row in rows {
+            let cells: Vec<&str> = row.split('│').next().unwrap().split_whitespace().collect();
+            let number = |i: usize| -> i64 {
+                cells
+                    .get(i)
+                    .and_then(|c| c.parse().ok())
+                    .unwrap_or_else(|| panic!("{w}×{h}: cell {i} of {row:?} is no number"))
+            };
+            assert!(number(2) > 0, "{w}×{h}: {row:?}");
+            assert!(number(3) <= -10_000, "{w}×{h}: {row:?}");
+        }
+    }
+}

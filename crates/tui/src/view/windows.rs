@@ -476,6 +476,9 @@ pub fn render_panes(app: &App, area: Rect, buf: &mut Buffer) {
     super::text::lines(buf, inner, pane_lines(app, cell, inner.height));
 }
 
+/// A pane's cells after its timing, each with its style.
+type PaneCells = Vec<(String, Style)>;
+
 /// The pane history's lines for `cell` in `height` rows. Its columns follow the accumulation
 /// mode, so each row adds up: accumulating, the value so far; discarding, what the pane adds
 /// and the sum so far; retracting, the new value and the one it withdraws. Δ is always the sum
@@ -494,22 +497,14 @@ pub fn pane_lines(app: &App, cell: CellId, height: u16) -> Vec<Line<'static>> {
         vec![truth; panes.len()]
     };
     let mode = app.dials.accumulation;
-    let head = match mode {
-        Accumulation::Accumulating => format!("{:<8}{:>7}{:>7}{:>6}", "pane", "at", "value", "Δ"),
-        Accumulation::Discarding => {
-            format!(
-                "{:<8}{:>7}{:>5}{:>5}{:>5}",
-                "pane", "at", "+new", "sum", "Δ"
-            )
-        }
-        Accumulation::Retracting => {
-            format!("{:<8}{:>7}{:>5}{:>5}{:>5}", "pane", "at", "new", "was", "Δ")
-        }
+    // The columns after the pane's timing, with their least widths (the header's and small
+    // numbers'): each widens to one more than its widest cell shown, right-aligned, so that a
+    // number never runs into the one before it.
+    let (names, least): (&[&str], &[usize]) = match mode {
+        Accumulation::Accumulating => (&["at", "value", "Δ"], &[7, 7, 6]),
+        Accumulation::Discarding => (&["at", "+new", "sum", "Δ"], &[7, 5, 5, 5]),
+        Accumulation::Retracting => (&["at", "new", "was", "Δ"], &[7, 5, 5, 5]),
     };
-    let mut lines = vec![Line::from(Span::styled(head, t.dim))];
-    if panes.is_empty() {
-        lines.push(Line::from(Span::styled("no pane yet", t.dim)));
-    }
     let room = height.saturating_sub(1) as usize;
     let n = panes.len();
     let shown: Vec<Option<usize>> = if n <= room {
@@ -524,45 +519,61 @@ pub fn pane_lines(app: &App, cell: CellId, height: u16) -> Vec<Line<'static>> {
     } else {
         (n - room..n).map(Some).collect()
     };
-    for i in shown {
-        match i {
-            Some(i) => {
-                let (p, truth) = (panes[i], truths[i]);
-                let total = p.total as i64;
-                let values: Vec<Span<'static>> = match mode {
-                    Accumulation::Accumulating => {
-                        vec![Span::styled(format!("{:>7}", p.value), t.text)]
-                    }
-                    Accumulation::Discarding => vec![
-                        Span::styled(format!("{:>+5}", p.value), t.text),
-                        Span::styled(format!("{:>5}", p.total), t.dim),
-                    ],
-                    // The value withdrawn in a column of its own: `9−6` read as a subtraction.
-                    Accumulation::Retracting => vec![
-                        Span::styled(format!("{:>5}", p.value), t.text),
-                        Span::styled(
-                            format!(
-                                "{:>5}",
-                                p.retraction.map_or(String::new(), |r| r.to_string())
-                            ),
-                            t.dim,
-                        ),
-                    ],
-                };
-                let dw = if mode != Accumulation::Accumulating {
-                    5
-                } else {
-                    6
-                };
-                let mut spans = vec![
-                    Span::styled(format!("{:<8}", p.timing.label()), t.timing(p.timing)),
-                    Span::styled(format!("{:>7}", secs(p.proc_time)), t.text),
-                ];
-                spans.extend(values);
-                spans.push(Span::styled(
-                    format!("{:>+dw$}", total - truth),
-                    if total == truth { t.on_time } else { t.dim },
-                ));
+    // Each shown pane's cells after its timing, with their styles.
+    let cells = |i: usize| -> PaneCells {
+        let (p, truth) = (panes[i], truths[i]);
+        let total = p.total as i64;
+        let mut cells = vec![(secs(p.proc_time), t.text)];
+        match mode {
+            Accumulation::Accumulating => cells.push((p.value.to_string(), t.text)),
+            Accumulation::Discarding => {
+                cells.push((format!("{:+}", p.value), t.text));
+                cells.push((p.total.to_string(), t.dim));
+            }
+            // The value withdrawn in a column of its own: `9−6` read as a subtraction.
+            Accumulation::Retracting => {
+                cells.push((p.value.to_string(), t.text));
+                cells.push((p.retraction.map_or(String::new(), |r| r.to_string()), t.dim));
+            }
+        }
+        cells.push((
+            format!("{:+}", total - truth),
+            if total == truth { t.on_time } else { t.dim },
+        ));
+        cells
+    };
+    let rows: Vec<Option<(usize, PaneCells)>> =
+        shown.iter().map(|i| i.map(|i| (i, cells(i)))).collect();
+    let widths: Vec<usize> = least
+        .iter()
+        .enumerate()
+        .map(|(j, &w)| {
+            rows.iter()
+                .flatten()
+                .filter_map(|(_, c)| c.get(j))
+                .map(|(text, _)| text.chars().count() + 1)
+                .fold(w, usize::max)
+        })
+        .collect();
+    let mut head = format!("{:<8}", "pane");
+    for (name, w) in names.iter().zip(&widths) {
+        head.push_str(&format!("{name:>w$}"));
+    }
+    let mut lines = vec![Line::from(Span::styled(head, t.dim))];
+    if panes.is_empty() {
+        lines.push(Line::from(Span::styled("no pane yet", t.dim)));
+    }
+    for row in rows {
+        match row {
+            Some((i, cells)) => {
+                let p = panes[i];
+                let mut spans = vec![Span::styled(
+                    format!("{:<8}", p.timing.label()),
+                    t.timing(p.timing),
+                )];
+                for ((text, style), w) in cells.into_iter().zip(&widths) {
+                    spans.push(Span::styled(format!("{text:>w$}"), style));
+                }
                 lines.push(Line::from(spans));
             }
             None => lines.push(Line::from(Span::styled(
