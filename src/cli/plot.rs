@@ -3,11 +3,14 @@
 //! marked. The PNG's text is drawn with DejaVu Sans embedded from assets/fonts, so no system
 //! font library is needed.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use plotters::coord::Shift;
 use plotters::prelude::*;
+
+use crate::io::staged::{Accepts, StagedFile};
 
 /// The picture's size, pixels.
 pub const PLOT_SIZE: (u32, u32) = (960, 600);
@@ -57,19 +60,24 @@ pub enum PlotFormat {
     Png,
 }
 
-/// A plot file checked before any work: its format known and the file created.
-#[derive(Debug, Clone, PartialEq)]
+/// A plot file checked before any work: its format known and its unfinished copy taken
+/// ([`StagedFile`]), so a bad path fails before a long sweep and nothing is at the path until
+/// the picture is whole.
+#[derive(Debug)]
 pub struct PlotFile {
-    /// Where it is written.
-    pub path: PathBuf,
+    /// Where it is written: staged beside the path.
+    file: StagedFile,
+    /// The path as given, for messages.
+    path: PathBuf,
     /// Its format.
     pub format: PlotFormat,
 }
 
 impl PlotFile {
-    /// Checks the extension (`.svg` or `.png`) and that the file can be written (creating it),
-    /// so a bad path fails before a long sweep.
-    pub fn create(path: &Path) -> Result<PlotFile> {
+    /// Checks the extension (`.svg` or `.png`) and the path as every output's
+    /// ([`StagedFile::create`]: an existing file only with `force`, never one of `inputs`),
+    /// and takes its unfinished copy.
+    pub fn create(path: &Path, force: bool, inputs: &[&Path]) -> Result<PlotFile> {
         let ext = path
             .extension()
             .and_then(|e| e.to_str())
@@ -82,20 +90,20 @@ impl PlotFile {
                 path.display()
             ),
         };
-        std::fs::File::create(path)
-            .with_context(|| format!("--plot {}: cannot write it", path.display()))?;
+        let file = StagedFile::create(path, force, Accepts::Streams, inputs, "--plot")?;
         Ok(PlotFile {
+            file,
             path: path.to_path_buf(),
             format,
         })
     }
 
-    /// Draws `plot` into the file.
-    pub fn write(&self, plot: &Plot) -> Result<()> {
+    /// Draws `plot` whole in memory, writes it to the unfinished copy and puts it in place.
+    pub fn write(self, plot: &Plot) -> Result<()> {
         let fail = |e: String| anyhow::anyhow!("--plot {}: {e}", self.path.display());
         // Both formats measure text with the font to lay labels out.
         register_font()?;
-        match self.format {
+        let bytes = match self.format {
             PlotFormat::Svg => {
                 let mut svg = String::new();
                 {
@@ -103,17 +111,57 @@ impl PlotFile {
                     draw(&root, plot).map_err(fail)?;
                     root.present().map_err(|e| fail(e.to_string()))?;
                 }
-                std::fs::write(&self.path, svg)
-                    .with_context(|| format!("--plot {}", self.path.display()))?;
+                svg.into_bytes()
             }
             PlotFormat::Png => {
-                let root = BitMapBackend::new(&self.path, PLOT_SIZE).into_drawing_area();
-                draw(&root, plot).map_err(fail)?;
-                root.present().map_err(|e| fail(e.to_string()))?;
+                let (w, h) = PLOT_SIZE;
+                let mut rgb = vec![0u8; w as usize * h as usize * 3];
+                {
+                    let root = BitMapBackend::with_buffer(&mut rgb, PLOT_SIZE).into_drawing_area();
+                    draw(&root, plot).map_err(fail)?;
+                    root.present().map_err(|e| fail(e.to_string()))?;
+                }
+                png_bytes(&rgb, PLOT_SIZE).map_err(|e| fail(e.to_string()))?
             }
-        }
-        Ok(())
+        };
+        (&self.file)
+            .write_all(&bytes)
+            .with_context(|| format!("--plot {}: cannot write it", self.path.display()))?;
+        self.file
+            .commit()
+            .with_context(|| format!("--plot {}", self.path.display()))
     }
+}
+
+/// `--plot`'s file, if one is given, checked and taken before any work against the command's
+/// `inputs`; a signal from then on removes its unfinished copy before the program exits.
+pub fn open_plot<'a>(
+    path: Option<&Path>,
+    force: bool,
+    inputs: impl Iterator<Item = &'a Path>,
+) -> Result<Option<PlotFile>> {
+    let Some(path) = path else {
+        return Ok(None);
+    };
+    crate::cli::stop::clean_up_on_stop();
+    let inputs: Vec<&Path> = inputs.collect();
+    PlotFile::create(path, force, &inputs).map(Some)
+}
+
+/// Encodes an RGB picture of `size` as PNG.
+fn png_bytes(rgb: &[u8], size: (u32, u32)) -> Result<Vec<u8>, png::EncodingError> {
+    let mut out = Vec::new();
+    {
+        let mut enc = png::Encoder::new(&mut out, size.0, size.1);
+        enc.set_color(png::ColorType::Rgb);
+        enc.set_depth(png::BitDepth::Eight);
+        // As the bitmap backend's own encoder does: a third of the size with no filter.
+        enc.set_adaptive_filter(png::AdaptiveFilterType::Adaptive);
+        let mut w = enc.write_header()?;
+        w.write_image_data(rgb)?;
+        w.finish()?;
+    }
+    Ok(out)
 }
 
 /// Registers the embedded font for bitmap text (once; later calls do nothing).
@@ -241,13 +289,13 @@ mod tests {
 
     #[test]
     fn a_path_without_svg_or_png_is_refused() {
-        let e = PlotFile::create(Path::new("/tmp/x.jpg")).unwrap_err();
+        let e = PlotFile::create(Path::new("/tmp/x.jpg"), false, &[]).unwrap_err();
         assert!(e.to_string().contains(".svg or .png"), "{e}");
     }
 
     #[test]
     fn an_unwritable_path_is_refused_before_work() {
-        let e = PlotFile::create(Path::new("/nonexistent-dir/x.svg")).unwrap_err();
-        assert!(format!("{e:#}").contains("cannot write"), "{e:#}");
+        let e = PlotFile::create(Path::new("/nonexistent-dir/x.svg"), false, &[]).unwrap_err();
+        assert!(format!("{e:#}").contains("does not exist"), "{e:#}");
     }
 }

@@ -343,3 +343,302 @@ fn a_second_run_writing_the_same_file_is_refused() {
     assert_eq!(text.lines().count(), panes);
     assert_eq!(names(dir.path()), ["big.csv", "k.db", "k.jsonl"]);
 }
+
+/// Runs the binary in `dir` with `args`, stopped after 60 s (a run that waits on a pipe
+/// nobody reads fails the test rather than hanging it): exit code and standard error.
+fn in_dir(dir: &Path, args: &[&str]) -> (i32, String) {
+    let mut child = bin()
+        .current_dir(dir)
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(60) {
+            child.kill().unwrap();
+            panic!("{args:?} did not end within 60 s");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A small log in `dir` at `name`.
+fn small_log(dir: &Path, name: &str) -> Vec<u8> {
+    let mut text = String::from("event_time_ms,proc_time_ms,key\n");
+    for i in 0..300u64 {
+        text.push_str(&format!(
+            "{},{},k{}\n",
+            i * 700,
+            i * 700 + (i * 7919) % 40_000,
+            i % 5
+        ));
+    }
+    std::fs::write(dir.join(name), &text).unwrap();
+    text.into_bytes()
+}
+
+#[cfg(unix)]
+#[test]
+fn plot_never_empties_nor_replaces_a_file_it_did_not_make() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let log = small_log(d, "log.csv");
+    std::fs::write(d.join("ev.svg"), &log).unwrap();
+    std::os::unix::fs::symlink("log.csv", d.join("plot.svg")).unwrap();
+    std::fs::hard_link(d.join("log.csv"), d.join("p.png")).unwrap();
+    std::fs::write(d.join("s.svg"), "statistics\n").unwrap();
+    std::fs::write(d.join("old.svg"), "keep\n").unwrap();
+    std::fs::write(d.join("bad.csv"), "event_time_ms,proc_time_ms,key\nx,1,a\n").unwrap();
+    let c = std::ffi::CString::new(path_arg(&d.join("f.svg"))).unwrap();
+    // SAFETY: mkfifo with a valid C string.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    let before = names(d);
+    for force in [false, true] {
+        let cases: [(&[&str], &str); 9] = [
+            (
+                &[
+                    "advise",
+                    "--input",
+                    "ev.svg",
+                    "--input-format",
+                    "csv",
+                    "--plot",
+                    "ev.svg",
+                ],
+                "is the input",
+            ),
+            (
+                &[
+                    "advise",
+                    "--input",
+                    "ev.svg",
+                    "--input-format",
+                    "csv",
+                    "--plot",
+                    "./ev.svg",
+                ],
+                "is the input",
+            ),
+            (
+                &["frontier", "--input", "log.csv", "--plot", "plot.svg"],
+                "is the input",
+            ),
+            (
+                &["frontier", "--input", "log.csv", "--plot", "p.png"],
+                "is the input",
+            ),
+            (
+                &["advise", "--input", "log.csv", "--plot", "plot.svg"],
+                "is the input",
+            ),
+            (
+                &["advise", "--stats", "s.svg", "--plot", "s.svg"],
+                "is the input",
+            ),
+            (
+                &["advise", "--input", "bad.csv", "--plot", "old.svg"],
+                if force { "bad.csv" } else { "exists; --force" },
+            ),
+            (&["frontier", "--plot", "f.svg"], "no program is reading"),
+            (&["advise", "--plot", "f.svg"], "no program is reading"),
+        ];
+        for (args, says) in cases {
+            let mut args = args.to_vec();
+            if force {
+                args.push("--force");
+            }
+            let (code, err) = in_dir(d, &args);
+            assert_eq!(code, 2, "{args:?}: {err}");
+            assert!(err.contains(says), "{args:?}: {err}");
+            assert_eq!(std::fs::read(d.join("log.csv")).unwrap(), log, "{args:?}");
+            assert_eq!(std::fs::read(d.join("ev.svg")).unwrap(), log, "{args:?}");
+            assert_eq!(
+                std::fs::read_to_string(d.join("s.svg")).unwrap(),
+                "statistics\n"
+            );
+            assert_eq!(
+                std::fs::read_to_string(d.join("old.svg")).unwrap(),
+                "keep\n"
+            );
+            assert_eq!(names(d), before, "{args:?}");
+        }
+    }
+    // With --force an old plot is replaced whole, SVG and PNG alike.
+    let (code, err) = in_dir(d, &["advise", "--plot", "old.svg", "--force"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(std::fs::read_to_string(d.join("old.svg"))
+        .unwrap()
+        .starts_with("<svg"));
+    std::fs::write(d.join("old.png"), "keep\n").unwrap();
+    let (code, err) = in_dir(d, &["frontier", "--plot", "old.png", "--force"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(std::fs::read(d.join("old.png"))
+        .unwrap()
+        .starts_with(b"\x89PNG"));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_plot_stopped_by_a_signal_leaves_the_old_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = big_log(dir.path(), 500_000);
+    let old = dir.path().join("old.svg");
+    std::fs::write(&old, "keep\n").unwrap();
+    let mut child = bin()
+        .args(["advise", "--force", "--input", &path_arg(&log), "--plot"])
+        .arg(&old)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The copy is taken before the log is read: the run is under way once it is there.
+    let copy = partial(dir.path(), "old.svg");
+    let start = Instant::now();
+    while !copy.exists() {
+        assert!(child.try_wait().unwrap().is_none(), "the run ended first");
+        assert!(start.elapsed() < Duration::from_secs(60), "never began");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    // SAFETY: kill on a child this test started.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(128 + libc::SIGINT), "{err}");
+    assert!(err.contains("nothing was written to"), "{err}");
+    assert_eq!(std::fs::read_to_string(&old).unwrap(), "keep\n");
+    assert_eq!(names(dir.path()), ["big.csv", "old.svg"]);
+}
+
+/// Puts something at a path.
+type Plant<'a> = dyn Fn(&Path) + 'a;
+
+#[cfg(unix)]
+#[test]
+fn what_is_planted_at_an_unfinished_copys_name_is_never_written_through() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let log = small_log(d, "events.csv");
+    std::fs::write(d.join("notes.txt"), "precious\n").unwrap();
+    let mkfifo = |p: &Path| {
+        let c = std::ffi::CString::new(path_arg(p)).unwrap();
+        // SAFETY: mkfifo with a valid C string.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    };
+    let runs: [(&[&str], &str); 5] = [
+        (
+            &[
+                "run",
+                "--input",
+                "events.csv",
+                "--output",
+                "jsonl:panes.jsonl",
+            ],
+            "panes.jsonl",
+        ),
+        (
+            &[
+                "run",
+                "--input",
+                "events.csv",
+                "--output",
+                "sqlite:panes.db",
+            ],
+            "panes.db",
+        ),
+        (
+            &["run", "--events", "500", "--output", "jsonl:out.jsonl"],
+            "out.jsonl",
+        ),
+        (
+            &["advise", "--input", "events.csv", "--plot", "a.svg"],
+            "a.svg",
+        ),
+        (
+            &["--input", "events.csv", "--record", "demo.rec"],
+            "demo.rec",
+        ),
+    ];
+    let plants: [(&str, &Plant<'_>); 5] = [
+        ("a file with 2 names", &|p| {
+            std::fs::hard_link(d.join("events.csv"), p).unwrap()
+        }),
+        ("a file with 2 names", &|p| {
+            std::fs::hard_link(d.join("notes.txt"), p).unwrap()
+        }),
+        ("a symbolic link", &|p| {
+            std::os::unix::fs::symlink("notes.txt", p).unwrap()
+        }),
+        ("a named pipe", &mkfifo),
+        ("a directory", &|p| std::fs::create_dir(p).unwrap()),
+    ];
+    for (args, target) in runs {
+        for (says, plant) in &plants {
+            let copy = partial(d, target);
+            plant(&copy);
+            let before = names(d);
+            for force in [false, true] {
+                let mut args = args.to_vec();
+                if force {
+                    args.push("--force");
+                }
+                let (code, err) = in_dir(d, &args);
+                assert_eq!(code, 2, "{args:?} with {says}: {err}");
+                assert!(err.contains(says), "{args:?}: {err}");
+                assert!(err.contains("remove it by hand"), "{args:?}: {err}");
+                assert_eq!(std::fs::read(d.join("events.csv")).unwrap(), log);
+                assert_eq!(
+                    std::fs::read_to_string(d.join("notes.txt")).unwrap(),
+                    "precious\n"
+                );
+                assert_eq!(names(d), before, "{args:?} with {says}");
+            }
+            if copy.is_dir() && !copy.is_symlink() {
+                std::fs::remove_dir(&copy).unwrap();
+            } else {
+                std::fs::remove_file(&copy).unwrap();
+            }
+        }
+    }
+    assert_eq!(names(d), ["events.csv", "notes.txt"]);
+}
+
+#[test]
+fn two_outputs_of_one_run_at_the_same_file_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (code, err) = in_dir(d, &["--record", "a.rec", "--cast", "./a.rec"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("are the same file"), "{err}");
+    assert!(err.contains("--record 'a.rec'"), "{err}");
+    assert!(err.contains("--cast './a.rec'"), "{err}");
+    std::fs::write(d.join("old.jsonl"), "old\n").unwrap();
+    #[cfg(unix)]
+    std::fs::hard_link(d.join("old.jsonl"), d.join("other.jsonl")).unwrap();
+    #[cfg(unix)]
+    {
+        let (code, err) = in_dir(
+            d,
+            &[
+                "run",
+                "--force",
+                "--output",
+                "jsonl:old.jsonl",
+                "--output",
+                "jsonl:other.jsonl",
+            ],
+        );
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("same file"), "{err}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(d.join("old.jsonl")).unwrap(),
+        "old\n"
+    );
+}

@@ -15,7 +15,7 @@ use super::json::finite;
 use super::run::TableOrJson;
 use super::stats_query::{Dialect, QuerySpec};
 use crate::cli::args::{chosen, parse_duration, EngineArgs, Given, SourceArgs};
-use crate::cli::plot::{Mark, Plot, PlotFile, Series};
+use crate::cli::plot::{open_plot, Mark, Plot, Series};
 use crate::engine::advice::{self, Advice, Candidate, Choice, Kind, KindAdvice, Request};
 use crate::engine::frontier::slack::Clocked;
 use crate::engine::scenario::ScenarioName;
@@ -52,6 +52,10 @@ pub struct AdviseArgs {
     /// Also draw the frontiers, the policies and the advised point into FILE.svg or FILE.png.
     #[arg(long, value_name = "FILE")]
     pub plot: Option<std::path::PathBuf>,
+    /// Replace a --plot file that exists (without it an existing file is refused); the file
+    /// is replaced only when the picture is whole.
+    #[arg(long)]
+    pub force: bool,
     /// Print the query that computes the log's slack statistics in this SQL engine, from a
     /// table or view named `events` with the columns the column flags name (fixed and bounded
     /// watermarks, tumbling or sliding windows), instead of advising.
@@ -210,7 +214,15 @@ pub fn advise(a: &AdviseArgs, mut out: &mut dyn Write) -> Result<()> {
     if let Some(dialect) = a.sql {
         return print_query(a, dialect, out);
     }
-    let plot = a.plot.as_deref().map(PlotFile::create).transpose()?;
+    let plot = open_plot(
+        a.plot.as_deref(),
+        a.force,
+        a.source
+            .input
+            .as_deref()
+            .into_iter()
+            .chain(a.stats.as_deref()),
+    )?;
     let (advice, basis, window, policies) = match &a.stats {
         Some(path) => {
             let window = a.engine.config()?.window;

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::json::finite;
 use crate::cli::args::{chosen, parse_duration_list, EngineArgs, Given, SourceArgs};
-use crate::cli::plot::{Mark, Plot, PlotFile, Series};
+use crate::cli::plot::{open_plot, Mark, Plot, Series};
 use crate::engine::advice;
 use crate::engine::frontier::{self, FrontierPoint, Policy};
 use crate::engine::scenario::ScenarioName;
@@ -61,6 +61,10 @@ pub struct FrontierArgs {
     /// FILE.svg or FILE.png.
     #[arg(long, value_name = "FILE")]
     pub plot: Option<std::path::PathBuf>,
+    /// Replace a --plot file that exists (without it an existing file is refused); the file
+    /// is replaced only when the picture is whole.
+    #[arg(long)]
+    pub force: bool,
     /// The flags given on the command line, which override the scenario's presets.
     #[arg(skip)]
     pub given: Given,
@@ -135,7 +139,11 @@ pub fn frontier(a: &FrontierArgs, mut out: &mut dyn Write) -> Result<()> {
             graces.len()
         );
     }
-    let plot = a.plot.as_deref().map(PlotFile::create).transpose()?;
+    let plot = open_plot(
+        a.plot.as_deref(),
+        a.force,
+        a.source.input.as_deref().into_iter(),
+    )?;
     let points = frontier::sweep(&stream, cfg, &lags, &graces);
     if let Some(plot) = plot {
         plot.write(&frontier_plot(&stream, cfg, &points))?;
