@@ -271,6 +271,51 @@ fn saving_writes_both_files_and_never_overwrites() {
     assert!(e.contains("missing"), "{e}");
 }
 
+#[cfg(unix)]
+#[test]
+fn a_save_is_whole_or_not_there_and_passes_over_any_name_taken() {
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
+    let buf = known_screen();
+    // A dangling link at the text file's name: that name is passed over, the link left as it
+    // is, and no picture is left without its text.
+    let link = dir.join("twoclocks-2026-12-04-081500.txt");
+    std::os::unix::fs::symlink(dir.join("nowhere"), &link).unwrap();
+    let (svg, txt) = export::save(&buf, dir, "2026-12-04-081500").unwrap();
+    assert!(
+        svg.ends_with("twoclocks-2026-12-04-081500-2.svg"),
+        "{svg:?}"
+    );
+    assert_eq!(std::fs::read_to_string(&txt).unwrap(), text::text(&buf));
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "twoclocks-2026-12-04-081500-2.svg",
+            "twoclocks-2026-12-04-081500-2.txt",
+            "twoclocks-2026-12-04-081500.txt"
+        ]
+    );
+    // A hard link to another file planted at an unfinished copy's name: refused, and the
+    // file it names stays as it was.
+    let notes = dir.join("notes.txt");
+    std::fs::write(&notes, "precious").unwrap();
+    std::fs::hard_link(&notes, dir.join(".twoclocks-x.svg.twoclocks-partial")).unwrap();
+    let e = export::save(&buf, dir, "x").unwrap_err();
+    assert!(e.contains("remove it by hand"), "{e}");
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), "precious");
+    assert!(!dir.join("twoclocks-x.svg").exists());
+    assert!(!dir.join("twoclocks-x.txt").exists());
+}
+
 #[test]
 fn s_asks_the_shell_to_save_and_the_footer_says_where() {
     let mut a = app();

@@ -1,23 +1,28 @@
 //! Saving what the screen shows (`s`): the last frame drawn, as SVG with its colours
 //! ([`svg`]) and as plain text ([`text`]), in a folder, named by the local date and time
 //! (`twoclocks-2026-12-04-081530.svg` and `.txt`). The two writers are pure functions of the
-//! frame; [`save`] is the shell that writes them, and [`local_stamp`] reads the clock.
+//! frame; [`save`] is the shell that writes them, through the door every file the program
+//! writes goes through (`twoclocks_io::staged`), and [`local_stamp`] reads the clock.
 
 pub mod svg;
 pub mod text;
 
-use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use ratatui::buffer::Buffer;
+use twoclocks_io::staged::{Accepts, StagedFile};
 
 /// Writes the screen in `buf` to `dir` as `twoclocks-<stamp>.svg` and `.txt` (with `-2`, `-3`,
-/// … added when a save in the same second took the name) and returns the two paths. Never
-/// overwrites a file; an error says which file could not be written and why.
+/// … added when a save in the same second took the name) and returns the two paths. Each
+/// goes through the door every output goes through ([`StagedFile`]): written whole to an
+/// unfinished copy, then put in place by a link that never replaces a file; a name where
+/// anything is (a file, a link, even a dangling one) is passed over. An error says which file
+/// could not be written and why, and leaves neither file.
 pub fn save(buf: &Buffer, dir: &Path, stamp: &str) -> Result<(PathBuf, PathBuf), String> {
     let svg = svg::svg(buf);
     let txt = text::text(buf);
+    let taken = |p: &Path| std::fs::symlink_metadata(p).is_ok();
     for n in 1..=99u32 {
         let base = match n {
             1 => format!("twoclocks-{stamp}"),
@@ -25,11 +30,17 @@ pub fn save(buf: &Buffer, dir: &Path, stamp: &str) -> Result<(PathBuf, PathBuf),
         };
         let svg_path = dir.join(format!("{base}.svg"));
         let txt_path = dir.join(format!("{base}.txt"));
-        if svg_path.exists() || txt_path.exists() {
+        if taken(&svg_path) || taken(&txt_path) {
             continue;
         }
-        write_new(&svg_path, svg.as_bytes())?;
-        write_new(&txt_path, txt.as_bytes())?;
+        let svg_file = staged(&svg_path, svg.as_bytes())?;
+        let txt_file = staged(&txt_path, txt.as_bytes())?;
+        put_in_place(svg_file, &svg_path)?;
+        if let Err(e) = put_in_place(txt_file, &txt_path) {
+            // Both or neither: the picture just put in place goes too.
+            let _ = std::fs::remove_file(&svg_path);
+            return Err(e);
+        }
         return Ok((svg_path, txt_path));
     }
     Err(format!(
@@ -38,18 +49,26 @@ pub fn save(buf: &Buffer, dir: &Path, stamp: &str) -> Result<(PathBuf, PathBuf),
     ))
 }
 
-fn write_new(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(path)
-        .and_then(|mut f| f.write_all(bytes))
-        .map_err(|e| {
-            // The reason first: at 80 columns the footer may have room for little else.
-            let why = e.to_string();
-            let why = why.split(" (os error").next().unwrap_or_default();
-            format!("{why} ({})", path.display())
-        })
+/// `bytes` written whole to the unfinished copy of a new file at `path`.
+fn staged(path: &Path, bytes: &[u8]) -> Result<StagedFile, String> {
+    let file = StagedFile::create(path, false, Accepts::RegularFiles, &[], "s")
+        .map_err(|e| format!("{e:#}"))?;
+    (&file)
+        .write_all(bytes)
+        .map_err(|e| cannot(&e.to_string(), path))?;
+    Ok(file)
+}
+
+/// Puts a whole copy at `path`, never over a file that appeared there meanwhile.
+fn put_in_place(file: StagedFile, path: &Path) -> Result<(), String> {
+    file.commit().map_err(|e| cannot(&format!("{e:#}"), path))
+}
+
+/// Why a file could not be written, the reason first: at 80 columns the footer may have room
+/// for little else.
+fn cannot(why: &str, path: &Path) -> String {
+    let why = why.split(" (os error").next().unwrap_or_default();
+    format!("{why} ({})", path.display())
 }
 
 /// The screen saved in the current folder, said as the footer shows it: the SVG's file name
