@@ -566,12 +566,12 @@ impl DemoArgs {
         use crate::tui::record::{self, cast::Cast, Recorder};
         let same =
             |a: &Option<std::path::PathBuf>, b: &Option<std::path::PathBuf>| a.is_some() && a == b;
-        if same(&self.record, &self.replay)
-            || same(&self.record, &self.cast)
-            || same(&self.cast, &self.replay)
-        {
+        if same(&self.record, &self.replay) || same(&self.cast, &self.replay) {
             anyhow::bail!("--record, --replay and --cast need three different files");
         }
+        // The recording replayed is an input of the outputs (any spelling or link of it is
+        // refused below); --record and --cast at one file, however spelled, are refused by
+        // the staging door, which names both.
         let replay = self.replay.as_deref().map(record::load).transpose()?;
         if let (Some(r), Some(path)) = (&replay, &self.replay) {
             if let Some(recorded) = r.flags.as_ref().filter(|f| f.as_slice() != flags) {

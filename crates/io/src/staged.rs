@@ -529,8 +529,14 @@ fn take_partial(partial: &Path, inputs: &[&Path], flag: &str, shown: &str) -> Re
                 quoted(&input.display().to_string())
             )));
         }
-        let Ok(held) = open_to_look(partial) else {
-            continue;
+        let held = match open_to_look(partial) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => {
+                let e = e.to_string();
+                let e = e.split(" (os error").next().unwrap_or_default();
+                return Err(by_hand(&format!("a file it cannot open ({e})")));
+            }
         };
         match held.try_lock() {
             Ok(()) => {}
