@@ -188,7 +188,7 @@ fn the_demos_files_are_checked_before_the_ui_opens() {
 
     let (code, err) = twoclocks(dir, &["--record", "same", "--cast", "same"]);
     assert_eq!(code, 2);
-    assert!(err.contains("different files"), "{err}");
+    assert!(err.contains("are the same file"), "{err}");
 }
 
 #[test]
