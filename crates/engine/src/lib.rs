@@ -19,6 +19,7 @@ pub mod rerun;
 pub mod scenario;
 pub mod script;
 pub mod session;
+pub mod state_bound;
 pub mod stream;
 pub mod timeline;
 pub mod trace;

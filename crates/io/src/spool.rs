@@ -41,6 +41,7 @@ pub(crate) struct SpoolWriter {
     sorted: bool,
     last_proc_time: f64,
     max_delay: Option<f64>,
+    event_times: Option<(f64, f64)>,
 }
 
 impl SpoolWriter {
@@ -54,6 +55,7 @@ impl SpoolWriter {
             sorted: true,
             last_proc_time: f64::NEG_INFINITY,
             max_delay: None,
+            event_times: None,
         })
     }
 
@@ -67,6 +69,11 @@ impl SpoolWriter {
         self.last_proc_time = e.proc_time;
         let d = e.delay();
         self.max_delay = Some(self.max_delay.map_or(d, |m| m.max(d)));
+        let t = e.event_time;
+        self.event_times = Some(
+            self.event_times
+                .map_or((t, t), |(a, b)| (a.min(t), b.max(t))),
+        );
         let mut buf = [0u8; SPOOL_EVENT_BYTES];
         buf[..8].copy_from_slice(&e.event_time.to_le_bytes());
         buf[8..16].copy_from_slice(&e.proc_time.to_le_bytes());
@@ -90,6 +97,7 @@ impl SpoolWriter {
             len: self.len,
             sorted: self.sorted,
             max_delay: self.max_delay.unwrap_or(0.0),
+            event_times: self.event_times,
             new_id,
             keys,
         })
@@ -102,6 +110,7 @@ pub struct Spool {
     len: u64,
     sorted: bool,
     max_delay: f64,
+    event_times: Option<(f64, f64)>,
     /// Provisional key id (order of first appearance) → id in name order.
     new_id: Vec<u32>,
     keys: Vec<String>,
@@ -131,6 +140,11 @@ impl Spool {
     /// The largest delay of the events, as [`Stream::max_delay`] gives it.
     pub fn max_delay(&self) -> f64 {
         self.max_delay
+    }
+
+    /// The earliest and latest event times, if it holds any events.
+    pub fn event_times(&self) -> Option<(f64, f64)> {
+        self.event_times
     }
 
     /// The events in the order they were read, keys numbered in name order.

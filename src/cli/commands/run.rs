@@ -21,10 +21,9 @@ use crate::engine::conventions::Conventions;
 use crate::engine::frontier::joined;
 use crate::engine::pipeline::SinkWrite;
 use crate::engine::scenario::ScenarioName;
+use crate::engine::state_bound::{StateBound, StateCosts};
 use crate::engine::window::{fmt_ms, oracle_under, WindowFn, WindowId};
-use crate::engine::{
-    run as run_engine, CellId, Dropped, EngineConfig, Event, Output, Processor, Score, Stream,
-};
+use crate::engine::{CellId, Dropped, EngineConfig, Event, Output, Processor, Score, Stream};
 use crate::io::sink::{reserve_outputs, PaneRow, RunMeta};
 use crate::io::source::SourceReport;
 use crate::io::spool::{Events, Spool};
@@ -207,6 +206,10 @@ pub fn run(a: &RunArgs, out: &mut dyn Write) -> Result<()> {
         );
     }
     let (stream, mut spool, cfg, read) = load(a, pipeline.given())?;
+    let held = state_bound(&stream, spool.as_ref(), &cfg, pipeline.given(), a.format);
+    if !held.fits() {
+        anyhow::bail!("{}", held.refusal(&cfg.window));
+    }
     // A spooled log's oracle is counted as it is replayed.
     let mut truth = match spool {
         Some(_) => BTreeMap::new(),
@@ -234,7 +237,7 @@ pub fn run(a: &RunArgs, out: &mut dyn Write) -> Result<()> {
             truth = t;
             answer
         } else {
-            run_in_memory(&stream, cfg, &mut sinks)?
+            run_in_memory(&stream, cfg, a.format == TableOrJson::Json, &mut sinks)?
         }
     };
     sinks.finish()?;
@@ -386,6 +389,34 @@ pub fn run(a: &RunArgs, out: &mut dyn Write) -> Result<()> {
     Ok(())
 }
 
+/// The most state the run can hold ([`StateBound`]): over the stream in memory, or the
+/// spooled log's count, keys and event times.
+fn state_bound(
+    stream: &Stream,
+    spool: Option<&Spool>,
+    cfg: &EngineConfig,
+    pipeline: bool,
+    format: TableOrJson,
+) -> StateBound {
+    let costs = match (pipeline, format) {
+        (true, _) => StateCosts::PIPELINE,
+        (false, TableOrJson::Json) => StateCosts::SINGLE_LISTED,
+        (false, TableOrJson::Table) => StateCosts::SINGLE,
+    };
+    let (events, keys, event_times) = match spool {
+        Some(s) => (s.len(), s.keys().len(), s.event_times()),
+        None => (
+            stream.events.len() as u64,
+            stream.keys.len(),
+            stream.events.iter().fold(None, |range, e| {
+                let t = e.event_time;
+                Some(range.map_or((t, t), |(a, b): (f64, f64)| (a.min(t), b.max(t))))
+            }),
+        ),
+    };
+    StateBound::of(&cfg.window, events, keys as u64, event_times, costs)
+}
+
 /// Reads the stream and the dials: a log in processing-time order is left in a temporary file
 /// to be replayed one event at a time, when the single processor runs a window that does not
 /// merge (its oracle then counts as it goes); anything else is in memory.
@@ -420,23 +451,98 @@ pub(super) fn load(
     Ok((stream, None, cfg, read))
 }
 
-/// The single processor over a stream in memory; its panes then go to the sinks.
-fn run_in_memory(stream: &Stream, cfg: EngineConfig, sinks: &mut SinkDriver) -> Result<RunAnswer> {
-    let r = run_engine(stream, cfg, true);
-    // The single processor emits each pane once: every one is received and upserted.
-    for p in &r.output.panes {
-        sinks.write(&SinkWrite::Received(*p))?;
-        sinks.write(&SinkWrite::Upsert(*p))?;
+/// The single processor over a stream in memory, its panes going to the sinks as they are
+/// emitted and, for JSON (`keep`), to temporary files with its drops: a sliding window's
+/// drops are one per event and window it was refused from, up to a thousand per event, and
+/// holding them made memory grow with the stream times the windows per event.
+fn run_in_memory(
+    stream: &Stream,
+    cfg: EngineConfig,
+    keep: bool,
+    sinks: &mut SinkDriver,
+) -> Result<RunAnswer> {
+    let mut p = Processor::for_stream(cfg, stream);
+    let mut out = Output::default();
+    let mut emitted = Emitted::new(cfg, keep)?;
+    let mut peak = 0;
+    for e in &stream.events {
+        p.step(e, &mut out);
+        peak = peak.max(p.open_cells());
+        if !(out.panes.is_empty() && out.finals.is_empty() && out.dropped.is_empty()) {
+            emitted.drain(&mut out, sinks)?;
+        }
     }
-    Ok(RunAnswer {
-        counters: r.counters,
-        finals: r.finals,
-        panes: r.output.panes,
-        dropped: r.output.dropped,
-        spooled_json: None,
-        peak_open_cells: Some(r.peak_open_cells),
-        pipeline: None,
-    })
+    p.finish(&mut out);
+    emitted.drain(&mut out, sinks)?;
+    emitted.answer(*p.counters(), peak)
+}
+
+/// What the single processor emits, taken as it comes: each cell's last final (a cell
+/// finalised again and again, a global window's key under a TTL, is kept once whenever the
+/// list has doubled, so that it grows with the cells, not with the log), every pane to the
+/// sinks, and for JSON the panes and drops written to temporary files.
+struct Emitted {
+    cfg: EngineConfig,
+    finals: Vec<(CellId, u64)>,
+    compact_at: usize,
+    json: Option<(SpooledArray, SpooledArray)>,
+}
+
+impl Emitted {
+    fn new(cfg: EngineConfig, keep: bool) -> Result<Self> {
+        Ok(Emitted {
+            cfg,
+            finals: Vec::new(),
+            compact_at: FINALS_COMPACTED_AT,
+            json: if keep {
+                Some((SpooledArray::new()?, SpooledArray::new()?))
+            } else {
+                None
+            },
+        })
+    }
+
+    /// Takes what `out` holds and clears it.
+    fn drain(&mut self, out: &mut Output, sinks: &mut SinkDriver) -> Result<()> {
+        self.finals
+            .extend(out.finals.iter().map(|f| (f.cell, f.value)));
+        if self.finals.len() >= self.compact_at {
+            keep_last_of_each(&mut self.finals);
+            self.compact_at = (2 * self.finals.len()).max(FINALS_COMPACTED_AT);
+        }
+        // The single processor emits each pane once: every one is received and upserted.
+        for p in &out.panes {
+            sinks.write(&SinkWrite::Received(*p))?;
+            sinks.write(&SinkWrite::Upsert(*p))?;
+        }
+        if let Some((panes, dropped)) = &mut self.json {
+            let stream = sinks.stream;
+            for p in &out.panes {
+                panes.push(&pane_row(p, &self.cfg, stream))?;
+            }
+            for d in &out.dropped {
+                dropped.push(&dropped_json(d, &self.cfg.window, stream))?;
+            }
+        }
+        out.clear();
+        Ok(())
+    }
+
+    /// The answer, once the processor has finished and everything it emitted is drained.
+    fn answer(self, counters: crate::engine::Counters, peak: usize) -> Result<RunAnswer> {
+        Ok(RunAnswer {
+            counters,
+            finals: last_of_each(self.finals),
+            panes: Vec::new(),
+            dropped: Vec::new(),
+            spooled_json: match self.json {
+                Some((panes, dropped)) => Some((panes.items()?, dropped.items()?)),
+                None => None,
+            },
+            peak_open_cells: Some(peak),
+            pipeline: None,
+        })
+    }
 }
 
 /// Events read back from a spool at a time, and handed to the oracle's thread as one.
@@ -457,40 +563,8 @@ fn run_spooled(
     let mut progress = RunProgress::new(spool.len());
     let mut out = Output::default();
     let counts = crate::engine::window::OracleCounts::new(&cfg.window, spool.keys().len());
-    // Each final as emitted; a cell's last is its value. A cell finalised again and again (a
-    // global window's key under a TTL) is kept once whenever the list has doubled, so that it
-    // grows with the cells, not with the log.
-    let mut finals = Vec::new();
-    let mut compact_at = FINALS_COMPACTED_AT;
-    let mut json = if keep {
-        Some((SpooledArray::new()?, SpooledArray::new()?))
-    } else {
-        None
-    };
-    let (window, stream) = (cfg.window, sinks.stream);
+    let mut emitted = Emitted::new(cfg, keep)?;
     let mut peak = 0;
-    let mut drain = |out: &mut Output| -> Result<()> {
-        finals.extend(out.finals.iter().map(|f| (f.cell, f.value)));
-        if finals.len() >= compact_at {
-            keep_last_of_each(&mut finals);
-            compact_at = (2 * finals.len()).max(FINALS_COMPACTED_AT);
-        }
-        // The single processor emits each pane once: every one is received and upserted.
-        for p in &out.panes {
-            sinks.write(&SinkWrite::Received(*p))?;
-            sinks.write(&SinkWrite::Upsert(*p))?;
-        }
-        if let Some((panes, dropped)) = &mut json {
-            for p in &out.panes {
-                panes.push(&pane_row(p, &cfg, stream))?;
-            }
-            for d in &out.dropped {
-                dropped.push(&dropped_json(d, &window, stream))?;
-            }
-        }
-        out.clear();
-        Ok(())
-    };
     let events = spool.events()?;
     let counts = std::thread::scope(|scope| -> Result<_> {
         let (to_oracle, batches) = std::sync::mpsc::sync_channel::<std::sync::Arc<[Event]>>(4);
@@ -520,7 +594,7 @@ fn run_spooled(
                     p.step(e, &mut out);
                     peak = peak.max(p.open_cells());
                     if !(out.panes.is_empty() && out.finals.is_empty() && out.dropped.is_empty()) {
-                        drain(&mut out)?;
+                        emitted.drain(&mut out, sinks)?;
                     }
                     if i.is_multiple_of(65_536) {
                         progress.set(i as u64);
@@ -529,25 +603,14 @@ fn run_spooled(
                 }
             }
             p.finish(&mut out);
-            drain(&mut out)
+            emitted.drain(&mut out, sinks)
         };
         let replayed = replay();
         drop(to_oracle);
         let counts = oracle.join().expect("the oracle's counting does not panic");
         replayed.map(|()| counts)
     })?;
-    let answer = RunAnswer {
-        counters: *p.counters(),
-        finals: last_of_each(finals),
-        panes: Vec::new(),
-        dropped: Vec::new(),
-        spooled_json: match json {
-            Some((panes, dropped)) => Some((panes.items()?, dropped.items()?)),
-            None => None,
-        },
-        peak_open_cells: Some(peak),
-        pipeline: None,
-    };
+    let answer = emitted.answer(*p.counters(), peak)?;
     Ok((answer, counts.into_truth()))
 }
 
