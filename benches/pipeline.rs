@@ -1,12 +1,14 @@
 //! Pipeline speed: a full re-run of the classroom stream through the parallel pipeline
 //! (N = 4 operators, a checkpoint every 10 s), with and without crashes, with a partition
 //! silent for 90 s and idleness after 10 s, and the size of what a checkpoint copies (printed
-//! once before the measurements).
+//! once before the measurements); unaligned barriers with a 40 s transit and a checkpoint
+//! every millisecond (thousands in progress at once, each storing what is in flight), P = N =
+//! 8 over 5 000 events, with crashes.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
-use twoclocks::engine::pipeline::{CrashTarget, Outage, Pipeline, PipelineConfig};
-use twoclocks::engine::stream::classroom;
+use twoclocks::engine::pipeline::{CheckpointMode, CrashTarget, Outage, Pipeline, PipelineConfig};
+use twoclocks::engine::stream::{classroom, generate, StreamParams};
 use twoclocks::engine::{EngineConfig, Stream};
 
 fn config(partitions: usize) -> PipelineConfig {
@@ -87,6 +89,26 @@ fn pipeline(c: &mut Criterion) {
         "re-run P=4 with partition 1 out 200s+90s, idle after 10s",
         |b| b.iter(|| rerun_with(black_box(&stream), idle, &[], silent())),
     );
+    g.finish();
+    let few = generate(&StreamParams {
+        events: 5_000,
+        ..StreamParams::default()
+    })
+    .expect("valid dials");
+    let unaligned = PipelineConfig {
+        partitions: 8,
+        parallelism: 8,
+        checkpoint_every: Some(1.0),
+        transit: 40_000.0,
+        mode: CheckpointMode::Unaligned,
+        ..PipelineConfig::new(EngineConfig::fixed(20_000.0, 0.0))
+    };
+    let mut g = c.benchmark_group("pipeline 5000 events P=N=8 unaligned transit 40s every 1ms");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(few.len() as u64));
+    g.bench_function("re-run with crashes at 120s, 300s", |b| {
+        b.iter(|| rerun(black_box(&few), unaligned, &[120_000.0, 300_000.0]))
+    });
     g.finish();
 }
 

@@ -28,18 +28,102 @@ impl<S: Borrow<Stream>> Pipeline<S> {
     }
 
     /// Stores a message receiver `r` took from input `input` (channel `c`) with every
-    /// unaligned checkpoint whose barrier has not yet come on that input.
+    /// unaligned checkpoint whose barrier has not yet come on that input: it is kept once in
+    /// the log, each such checkpoint's range on the channel reaching past it. A channel's
+    /// barriers come in order, so the checkpoints aligning whose barrier came on an input are
+    /// the oldest ones: the newest tells whether any still waits for it.
     pub(super) fn store_in_flight(&mut self, r: Receiver, input: usize, c: usize, m: InFlight) {
         let alignment = match r {
             Receiver::Operator(i) => &self.operators[i].alignment,
             Receiver::Sink => &self.sink.state.alignment,
         };
-        for &(k, mask) in &alignment.aligning {
-            if mask & bit(input) == 0 {
-                if let Some(pc) = self.pending.iter_mut().find(|pc| pc.id == k) {
-                    pc.channel_state.push((c, m));
+        if alignment
+            .aligning
+            .last()
+            .is_some_and(|&(_, mask)| mask & bit(input) == 0)
+        {
+            self.in_flight.push(c, m);
+        }
+    }
+
+    /// The checkpoint in progress numbered `k` (they are kept in order of their numbers).
+    pub(super) fn pending_mut(&mut self, k: u32) -> Option<&mut PendingCheckpoint> {
+        let at = self.pending.binary_search_by_key(&k, |pc| pc.id).ok()?;
+        Some(&mut self.pending[at])
+    }
+
+    /// The channels into receiver `r`.
+    fn input_channels(&self, r: Receiver) -> Vec<usize> {
+        let a = self.addressing();
+        match r {
+            Receiver::Operator(i) => (0..self.cfg.partitions)
+                .map(|p| a.source_to_operator(p, i))
+                .collect(),
+            Receiver::Sink => (0..self.cfg.parallelism)
+                .map(|i| a.operator_to_sink(i))
+                .collect(),
+        }
+    }
+
+    /// Unaligned: barrier `k` came to receiver `r` on channel `c` (`first`: its first
+    /// barrier of `k` there). From the first, what `r` takes from each input is stored with
+    /// `k` until the barrier comes on it.
+    pub(super) fn barrier_in_flight(&mut self, r: Receiver, c: usize, k: u32, first: bool) {
+        let inputs = if first {
+            self.input_channels(r)
+        } else {
+            Vec::new()
+        };
+        let next: Vec<(usize, usize)> = inputs
+            .iter()
+            .map(|&d| (d, self.in_flight.next(d)))
+            .collect();
+        let end = self.in_flight.next(c);
+        if let Some(pc) = self.pending_mut(k) {
+            for (d, n) in next {
+                pc.channel_state.insert(d, (n, None));
+            }
+            if let Some((_, e)) = pc.channel_state.get_mut(&c) {
+                *e = Some(end);
+            }
+        }
+    }
+
+    /// Unaligned: checkpoint `k` is aligned at receiver `r`; inputs that ended without its
+    /// barrier store nothing more.
+    fn close_in_flight(&mut self, r: Receiver, k: u32) {
+        let ends: Vec<(usize, usize)> = self
+            .input_channels(r)
+            .into_iter()
+            .map(|d| (d, self.in_flight.next(d)))
+            .collect();
+        if let Some(pc) = self.pending_mut(k) {
+            for (d, n) in ends {
+                if let Some((_, e @ None)) = pc.channel_state.get_mut(&d) {
+                    *e = Some(n);
                 }
             }
+        }
+    }
+
+    /// Lets go of the in-flight messages no checkpoint in progress and not the restore point
+    /// stores: per channel, those before the restore point's range, or before the oldest
+    /// checkpoint in progress's (a channel's ranges start in the checkpoints' order).
+    pub(super) fn release_in_flight(&mut self) {
+        for c in 0..self.in_flight.channels() {
+            let kept = self
+                .checkpoints
+                .restore_point()
+                .channel_state
+                .get(&c)
+                .map(|r| r.start)
+                .or_else(|| {
+                    self.pending
+                        .iter()
+                        .find_map(|pc| pc.channel_state.get(&c).map(|&(n, _)| n))
+                })
+                .unwrap_or_else(|| self.in_flight.next(c));
+            self.in_flight.release_before(c, kept);
         }
     }
 
@@ -54,12 +138,15 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         let unaligned = self.cfg.mode == CheckpointMode::Unaligned;
         let mut done = None;
         while let Some(k) = self.alignment_mut(r).next_aligned(inputs) {
+            if unaligned {
+                self.close_in_flight(r, k);
+            }
             match r {
                 Receiver::Operator(i) => {
                     if !unaligned {
                         done = Some(self.snapshot_operator(i, k));
                     }
-                    if let Some(pc) = self.pending.iter_mut().find(|pc| pc.id == k) {
+                    if let Some(pc) = self.pending_mut(k) {
                         pc.acked |= bit(i);
                     }
                     if let Some(c) = self.complete_ready() {
@@ -67,13 +154,13 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                     }
                 }
                 Receiver::Sink => {
-                    if !self.pending.iter().any(|pc| pc.id == k) {
+                    if self.pending_mut(k).is_none() {
                         continue;
                     }
                     if !unaligned {
                         self.precommit(k);
                     }
-                    if let Some(pc) = self.pending.iter_mut().find(|pc| pc.id == k) {
+                    if let Some(pc) = self.pending_mut(k) {
                         pc.sink_done = true;
                     }
                 }
@@ -104,15 +191,17 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             .iter()
             .map(|s| s.operator.ledger.as_ref())
             .collect();
+        let ledgers = ledgers?;
         let stored: Vec<usize> = ck
             .channel_state
             .iter()
-            .filter_map(|(_, m)| match m.message {
+            .flat_map(|(&c, r)| self.in_flight.range(c, r.clone()))
+            .filter_map(|m| match m.message {
                 Message::Record { stream_offset, .. } => Some(stream_offset),
                 _ => None,
             })
             .collect();
-        Some(self.audit_ledgers(&ledgers?, &stored, offsets))
+        Some(self.audit_ledgers(&ledgers, &stored, offsets))
     }
 
     /// Every record's effect in the operators' states now: after the end, each must be there
@@ -184,7 +273,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             sources,
             operators: vec![None; nn],
             alignment: vec![0.0; nn],
-            channel_state: Vec::new(),
+            channel_state: BTreeMap::new(),
             sink: None,
             sink_done: false,
             acked: 0,
@@ -226,22 +315,27 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                 .iter()
                 .map(|s| 16 + s.source.sent_watermark.len() * 8)
                 .sum();
-            let bytes = operator_bytes
-                + source_bytes
-                + staged * Pane::CHECKPOINT_BYTES
-                + pc.channel_state.len() * InFlight::CHECKPOINT_BYTES;
+            let channel_state: BTreeMap<usize, std::ops::Range<usize>> = pc
+                .channel_state
+                .into_iter()
+                .map(|(c, (start, end))| (c, start..end.unwrap_or(start).max(start)))
+                .collect();
             let restore = RestorePoint {
                 id: k,
                 time: pc.time,
                 next_tick: pc.next_tick,
-                channel_state: pc.channel_state,
+                channel_state,
                 sources: pc.sources,
                 operators,
                 sink: state,
             };
+            let in_flight = restore.in_flight();
+            let bytes = operator_bytes
+                + source_bytes
+                + staged * Pane::CHECKPOINT_BYTES
+                + in_flight * InFlight::CHECKPOINT_BYTES;
             let offsets = restore.offsets();
             let audit = self.audit_restore_point(&restore, &offsets);
-            let in_flight = restore.channel_state.len();
             // The one a crash restores from now on: the previous one's state is freed.
             self.checkpoints.complete(
                 CompletedCheckpoint {
@@ -257,6 +351,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                 },
                 restore,
             );
+            self.release_in_flight();
             done = Some(Outcome::CheckpointCompleted { checkpoint: k });
         }
         done

@@ -127,7 +127,7 @@ pub use trace::{
 };
 
 use alignment::Alignment;
-use checkpoint::{PendingCheckpoint, RestorePoint};
+use checkpoint::{InFlightLog, PendingCheckpoint, RestorePoint};
 pub use nodes::SinkWrite;
 use nodes::{Operator, ReplayMarks, SinkNode, SinkState, Source, SourceDue};
 use partition::{Outages, WatermarkTracker};
@@ -155,6 +155,8 @@ pub struct Pipeline<S: Borrow<Stream>> {
     next_tick: f64,
     next_id: u32,
     pending: Vec<PendingCheckpoint>,
+    /// Unaligned checkpoints' in-flight data, held once for every checkpoint storing it.
+    in_flight: InFlightLog,
     /// Completed checkpoints; a crash restores the latest one's state, or the start's before
     /// the first.
     checkpoints: CheckpointLog<CompletedCheckpoint, RestorePoint>,
@@ -289,6 +291,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             Some(every) => ((start / every).floor() + 1.0) * every,
             None => f64::INFINITY,
         };
+        let addressing_channels = channels.len();
         let mut pipeline = Pipeline {
             stream,
             cfg,
@@ -304,10 +307,11 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             next_tick,
             next_id: 1,
             pending: Vec::new(),
+            in_flight: InFlightLog::new(addressing_channels),
             checkpoints: CheckpointLog::new(RestorePoint {
                 id: 0,
                 time: start,
-                channel_state: Vec::new(),
+                channel_state: BTreeMap::new(),
                 next_tick,
                 sources: Vec::new(),
                 operators: Vec::new(),
@@ -328,7 +332,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         pipeline.checkpoints = CheckpointLog::new(RestorePoint {
             id: 0,
             time: start,
-            channel_state: Vec::new(),
+            channel_state: BTreeMap::new(),
             next_tick,
             sources: pipeline.source_snapshots(),
             operators: (0..nn).map(|i| pipeline.operator_snapshot(i)).collect(),

@@ -137,6 +137,10 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             Message::Barrier { checkpoint } => {
                 let block = self.cfg.mode == CheckpointMode::ExactlyOnce;
                 let first = op.alignment.barrier(checkpoint, p, block);
+                if self.cfg.mode == CheckpointMode::Unaligned {
+                    self.barrier_in_flight(Receiver::Operator(i), c, checkpoint, first.is_some());
+                }
+                let op = &mut self.operators[i];
                 if at_least_once {
                     op.replay.barrier(checkpoint, p);
                 }
@@ -211,7 +215,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             snap.operator.replay = self.operators[i].replay.at_cut(k);
         }
         let bytes = snap.operator.state_bytes();
-        if let Some(pc) = self.pending.iter_mut().find(|pc| pc.id == k) {
+        if let Some(pc) = self.pending_mut(k) {
             pc.operators[i] = Some(snap);
             pc.alignment[i] = waited;
         }

@@ -140,10 +140,13 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                 .restore_link(addressing.operator_to_sink(i), snap.link);
         }
         self.sink.state = ck.sink;
-        for &(c, m) in &ck.channel_state {
-            self.channels.restore(c, m);
+        for (&c, r) in &ck.channel_state {
+            for &m in self.in_flight.range(c, r.clone()) {
+                self.channels.restore(c, m);
+            }
         }
         let abandoned = self.pending.drain(..).map(|pc| pc.id).collect();
+        self.release_in_flight();
         let time = self.now;
         self.now = ck.time;
         self.next_tick = ck.next_tick;

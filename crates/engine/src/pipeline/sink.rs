@@ -31,7 +31,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             ..sink.state.clone()
         };
         let mark = sink.since_base + sink.since_commit.len();
-        if let Some(pc) = self.pending.iter_mut().find(|pc| pc.id == k) {
+        if let Some(pc) = self.pending_mut(k) {
             pc.sink = Some((state, mark));
         }
     }
@@ -81,6 +81,9 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             Message::Barrier { checkpoint } => {
                 let block = self.cfg.mode == CheckpointMode::ExactlyOnce;
                 let first = sink.state.alignment.barrier(checkpoint, i, block);
+                if self.cfg.mode == CheckpointMode::Unaligned {
+                    self.barrier_in_flight(Receiver::Sink, c, checkpoint, first.is_some());
+                }
                 if first.is_some() && self.cfg.mode == CheckpointMode::Unaligned {
                     // Pre-commit: the open transaction belongs to this checkpoint.
                     self.precommit(checkpoint);
