@@ -5,13 +5,17 @@
 //! additive sink over-counts by exactly the panes it received again; aligned and unaligned
 //! barriers put every record either in a checkpoint (an operator's state or the in-flight data)
 //! or in the replay after it, never both and never neither, and at-least-once barriers do not; the
-//! reference's five-crash schedule gives 40 groups and 20 000 events, identical.
+//! reference's five-crash schedule gives 40 groups and 20 000 events, identical; what each
+//! crash adds to the additive sink ([`CrashExcess`]) adds up to its excess under every barrier
+//! mode, at-least-once too, and is the panes received again where barriers are exact.
 
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;
 use twoclocks::engine::checkpoint::{reference_schedule, ScheduleStep};
-use twoclocks::engine::pipeline::{CheckpointMode, CrashTarget, Pipeline, PipelineConfig};
+use twoclocks::engine::pipeline::{
+    CheckpointMode, CrashExcess, CrashTarget, Pipeline, PipelineConfig,
+};
 use twoclocks::engine::stream::{classroom, generate, StreamParams};
 use twoclocks::engine::window::oracle;
 use twoclocks::engine::{run, CellId, EngineConfig, SinkKind, Stream, WatermarkKind, WindowFn};
@@ -104,6 +108,50 @@ proptest! {
         prop_assert_eq!(a.crashes(), b.crashes());
         for kind in SinkKind::ALL {
             prop_assert_eq!(a.sink_output(kind), b.sink_output(kind));
+        }
+    }
+
+    #[test]
+    fn what_each_crash_adds_to_the_additive_sink_adds_up_to_its_excess(
+        stream in arb_stream(600, 5),
+        cfg in arb_pipeline(),
+        mode in prop_oneof![
+            Just(CheckpointMode::ExactlyOnce),
+            Just(CheckpointMode::Unaligned),
+            Just(CheckpointMode::AtLeastOnce),
+        ],
+        crashes in arb_crashes(),
+    ) {
+        // Discarding panes under infinite grace without early firings: without a crash the
+        // additive sink's total is the true total, so all its excess is the crashes'.
+        let mut cfg = PipelineConfig { mode, audit: false, ..cfg };
+        cfg.engine.grace = f64::INFINITY;
+        cfg.engine.early = None;
+        cfg.engine.accumulation = twoclocks::engine::Accumulation::Discarding;
+        let x = run_with_crashes(&stream, cfg, &crashes);
+        let t0 = stream.events.first().map_or(0.0, |e| e.proc_time);
+        let t1 = stream.events.last().map_or(0.0, |e| e.proc_time);
+        let schedule: Vec<(f64, CrashTarget)> = crashes
+            .iter()
+            .map(|&(f, target)| {
+                let target = match target {
+                    Some(i) if i < cfg.parallelism => CrashTarget::Operator(i),
+                    _ => CrashTarget::Job,
+                };
+                (t0 + f * (t1 - t0), target)
+            })
+            .collect();
+        let job = Pipeline::new(&stream, cfg).expect("valid dials");
+        let excess = CrashExcess::of(&job, &schedule);
+        let truth: i64 = oracle(&stream, &cfg.engine.window).values().map(|&v| v as i64).sum();
+        let additive: i64 = x.sink_output(SinkKind::Additive).values().sum();
+        prop_assert_eq!(excess.per_crash.len(), x.crashes().len());
+        prop_assert_eq!(excess.without_crashes, truth);
+        prop_assert_eq!(excess.total(), additive - truth);
+        if mode != CheckpointMode::AtLeastOnce {
+            for (added, crash) in excess.per_crash.iter().zip(x.crashes()) {
+                prop_assert_eq!(*added, crash.overcount_total());
+            }
         }
     }
 

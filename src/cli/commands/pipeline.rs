@@ -17,7 +17,7 @@ use super::outputs::{settings, SinkDriver};
 use crate::cli::args::{check_interval, parse_duration, parse_duration_list};
 use crate::engine::job_timeline::sink_scores;
 use crate::engine::pipeline::{
-    CheckpointMode, CrashTarget, Outage, PartitionBy, Pipeline, PipelineConfig,
+    CheckpointMode, CrashExcess, CrashTarget, Outage, PartitionBy, Pipeline, PipelineConfig,
 };
 use crate::engine::scenario::JobShape;
 use crate::engine::window::fmt_ms;
@@ -397,10 +397,16 @@ pub(super) fn run_pipeline(
     let target = a
         .crash_operator
         .map_or(CrashTarget::Job, CrashTarget::Operator);
+    let unscheduled = (!times.is_empty()).then(|| p.clone());
     for &t in &times {
         p.schedule_crash(t, target)
             .map_err(|e| anyhow::anyhow!("--crash-operator: {e}"))?;
     }
+    // What each crash added to the additive sink, from copies of the job run to the end.
+    let excess = unscheduled.map(|job| {
+        let crashes: Vec<(f64, CrashTarget)> = times.iter().map(|&t| (t, target)).collect();
+        CrashExcess::of(&job, &crashes)
+    });
     if sinks.wanted() {
         let mut meta_settings = settings(&cfg.engine);
         meta_settings.extend(pipeline_settings(&cfg, a));
@@ -440,7 +446,8 @@ pub(super) fn run_pipeline(
     let crashes = p
         .crashes()
         .iter()
-        .map(|c| CrashJson {
+        .enumerate()
+        .map(|(n, c)| CrashJson {
             time_ms: c.time,
             target: match c.target {
                 CrashTarget::Job => "job".to_string(),
@@ -451,7 +458,10 @@ pub(super) fn run_pipeline(
             offsets: c.offsets.clone(),
             events_replayed: c.replayed,
             duplicate_panes: c.duplicate_panes,
-            additive_overcount: c.overcount_total(),
+            additive_overcount: excess
+                .as_ref()
+                .and_then(|e| e.per_crash.get(n).copied())
+                .unwrap_or_else(|| c.overcount_total()),
             message: c.to_string(),
         })
         .collect();

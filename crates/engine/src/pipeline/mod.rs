@@ -78,7 +78,8 @@
 //! `schedule` (what is due next), `source` and `operator` (the nodes and their deliveries),
 //! `alignment` (barriers, one routine for operators and the sink), `sink` (the three sinks and
 //! the transactional staging), `checkpoint` (barriers injected, checkpoints completed),
-//! `restore` (crashes), `offsets` (running to a source offset, schedules by offsets), `audit`
+//! `restore` (crashes), `excess` (what each crash added to the additive sink, from the job run
+//! to the end with and without it), `offsets` (running to a source offset, schedules by offsets), `audit`
 //! (the exactness of a cut), `partition` (outages, what each partition did, the combined
 //! watermark's stalls and peak state) and `trace` (what a step reports and the views for
 //! drawing).
@@ -89,6 +90,7 @@ mod audit;
 mod barriers;
 mod checkpoint;
 mod config;
+mod excess;
 mod nodes;
 mod offsets;
 mod operator;
@@ -119,6 +121,7 @@ pub use addressing::{key_hash, operator_for, partition_for, Addressing};
 pub use audit::{Audit, Ledger};
 pub use checkpoint::CompletedCheckpoint;
 pub use config::{CheckpointMode, PartitionBy, PipelineConfig, PipelineError, MAX_WIDTH};
+pub use excess::CrashExcess;
 pub use partition::{Outage, PartitionView, WatermarkStats};
 pub use restore::{CrashRecord, CrashTarget};
 pub use trace::{
