@@ -351,7 +351,9 @@ impl<S: Borrow<Stream>> Pipeline<S> {
                 },
                 restore,
             );
-            self.release_in_flight();
+            if self.cfg.mode == CheckpointMode::Unaligned {
+                self.release_in_flight();
+            }
             done = Some(Outcome::CheckpointCompleted { checkpoint: k });
         }
         done

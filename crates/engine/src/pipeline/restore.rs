@@ -7,6 +7,7 @@ use std::fmt;
 
 use super::super::stream::Stream;
 use super::super::window::CellId;
+use super::config::CheckpointMode;
 use super::Pipeline;
 
 /// What fails.
@@ -146,7 +147,9 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             }
         }
         let abandoned = self.pending.drain(..).map(|pc| pc.id).collect();
-        self.release_in_flight();
+        if self.cfg.mode == CheckpointMode::Unaligned {
+            self.release_in_flight();
+        }
         let time = self.now;
         self.now = ck.time;
         self.next_tick = ck.next_tick;
