@@ -55,7 +55,7 @@ fn a_step_that_selects_a_window_shows_it_and_its_panes_on_the_plot() {
         if a.tour.as_ref().unwrap().step().window.is_none() {
             return;
         }
-        let Some(window) = view::windows::selected_window(a) else {
+        let Some(window) = a.selected_window() else {
             return;
         };
         let key = a.selection.key.expect("a key selected");

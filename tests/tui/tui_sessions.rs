@@ -12,7 +12,6 @@ use twoclocks::engine::window::GLOBAL;
 use twoclocks::engine::CellId;
 use twoclocks::tui::app::{update, Action, App, Msg};
 use twoclocks::tui::geometry::Areas;
-use twoclocks::tui::view::windows::selected_window;
 
 use crate::ui_common::{act, ui};
 
@@ -59,11 +58,11 @@ fn the_window_keys_walk_the_selected_keys_sessions() {
         assert!(steps < 1_000);
     }
     assert_eq!(steps, mine.len() - 1, "one step per session of the key");
-    assert_eq!(selected_window(&a), mine.last().copied());
+    assert_eq!(a.selected_window(), mine.last().copied());
     act(&mut a, Action::WindowPrev);
-    assert_eq!(selected_window(&a), Some(mine[mine.len() - 2]));
+    assert_eq!(a.selected_window(), Some(mine[mine.len() - 2]));
     // Every selected session is the key's, and its oracle cell exists.
-    let w = selected_window(&a).unwrap();
+    let w = a.selected_window().unwrap();
     assert!(a
         .scenario()
         .oracle
@@ -87,7 +86,7 @@ fn a_click_on_a_session_row_selects_that_session() {
     ));
     assert_eq!(a.selection.window, 4);
     assert_eq!(
-        selected_window(&a),
+        a.selected_window(),
         Some(a.scenario().windows_of(Some(key))[4])
     );
 }

@@ -284,6 +284,14 @@ impl App {
         self.session.scenario()
     }
 
+    /// The selected window: for sessions, one of the selected key's oracle sessions (the
+    /// index held to the last of them).
+    pub fn selected_window(&self) -> Option<WindowId> {
+        let ws = self.scenario().windows_of(self.selection.key);
+        ws.get(self.selection.window.min(ws.len().checked_sub(1)?))
+            .copied()
+    }
+
     /// The engine's answer for the dials up to the playhead: the run, whichever kind it is.
     /// The panels and the keys read it, never which kind of run was asked for.
     pub fn trace(&self) -> &Trace {

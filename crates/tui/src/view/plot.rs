@@ -333,7 +333,7 @@ pub fn render_against(app: &Run, other: Option<&Trace>, area: Rect, buf: &mut Bu
     // selected key's (the oracle's sessions, the table's rows; all keys: none, each lane shows
     // its key's); the global window has none.
     let wf = app.dials.window;
-    let selected = super::windows::selected_window(app);
+    let selected = app.selected_window();
     let edges: &[_] = match (app.scenario().oracle.merging, app.selection.key) {
         _ if app.scenario().oracle.global || app.tour_hides("windows") => &[],
         (true, None) => &[],

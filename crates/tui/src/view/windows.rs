@@ -100,14 +100,6 @@ pub fn rows(app: &App) -> Vec<WindowRow> {
         .collect()
 }
 
-/// The selected window: for sessions, one of the selected key's oracle sessions (the index
-/// held to the last of them).
-pub fn selected_window(app: &App) -> Option<WindowId> {
-    let ws = app.scenario().windows_of(app.selection.key);
-    ws.get(app.selection.window.min(ws.len().checked_sub(1)?))
-        .copied()
-}
-
 /// A window's description without the clock its TTL runs on: `global, 3s TTL`.
 fn brief(described: &str) -> String {
     described
@@ -419,7 +411,7 @@ pub fn standing_style(t: &Theme, s: Standing) -> Style {
 
 /// The selected cell, if a single key is selected.
 pub fn selected_cell(app: &App) -> Option<CellId> {
-    let window = selected_window(app)?;
+    let window = app.selected_window()?;
     Some(CellId {
         window,
         key: app.selection.key?,
@@ -430,7 +422,7 @@ pub fn selected_cell(app: &App) -> Option<CellId> {
 pub fn render_panes(app: &App, area: Rect, buf: &mut Buffer) {
     let t = &app.theme;
     let cell = selected_cell(app);
-    let title = match (cell, selected_window(app).as_ref()) {
+    let title = match (cell, app.selected_window().as_ref()) {
         _ if app.scenario().oracle.global => format!("· global key {} ", key_name(app)),
         (Some(c), _) => format!(
             "· {} key {} ",

@@ -47,7 +47,7 @@ pub(super) fn render(app: &Run, f: &PlotFrame, buf: &mut Buffer) {
     let t = &app.theme;
     let keys = lane_keys(app.scenario().keys(), app.selection.key, f.lanes.height);
     let run = app.trace().run_sessions();
-    let selected = super::super::windows::selected_window(app);
+    let selected = app.selected_window();
     let lx = f.lanes.x.saturating_sub(Y_LABELS);
     let last = f.inner.width.saturating_sub(1);
     for (i, &key) in keys.iter().enumerate() {
