@@ -99,3 +99,48 @@ fn the_additive_over_count_splits_exactly_by_cause() {
         }
     }
 }
+
+/// Under at-least-once barriers a crash adds to the additive sink more than the panes it
+/// received again (the restored state has taken in records it is handed again): the read
+/// model's figure for each crash, and the crash report's, are `run`'s
+/// ([`CrashExcess::of`] over the same job and crashes), not the record's.
+#[test]
+fn under_at_least_once_each_crash_adds_what_run_says_it_adds() {
+    use std::sync::Arc;
+    use twoclocks::engine::job_timeline::{Intervention, JobTimeline};
+    use twoclocks::engine::pipeline::{
+        CheckpointMode, CrashExcess, CrashTarget, Pipeline, PipelineConfig,
+    };
+    use twoclocks::engine::stream::classroom;
+    use twoclocks::engine::trace::Trace;
+    use twoclocks::engine::EngineConfig;
+
+    let stream = Arc::new(classroom());
+    let cfg = PipelineConfig {
+        partitions: 2,
+        parallelism: 4,
+        checkpoint_every: Some(10_000.0),
+        mode: CheckpointMode::AtLeastOnce,
+        ..PipelineConfig::new(EngineConfig::fixed(20_000.0, 0.0))
+    };
+    let crashes = [
+        (212_400.0, CrashTarget::Job),
+        (265_000.0, CrashTarget::Operator(1)),
+        (330_000.0, CrashTarget::Job),
+    ];
+    let mut j = JobTimeline::new(stream.clone(), cfg).unwrap();
+    for &(t, target) in &crashes {
+        j.advance_to(t);
+        assert!(j.press(Intervention::Crash(target)));
+    }
+    j.run_to_end();
+    let records: Vec<i64> = j.crashes().iter().map(|c| c.overcount_total()).collect();
+    let trace = Trace::parallel(j);
+    let run = CrashExcess::of(&Pipeline::new(stream, cfg).unwrap(), &crashes);
+    assert_eq!(trace.crash_excess(), run.per_crash.as_slice());
+    assert_eq!(trace.last_crash_excess(), run.per_crash.last().copied());
+    assert_ne!(
+        records, run.per_crash,
+        "the records' figures are not the sink's excess"
+    );
+}

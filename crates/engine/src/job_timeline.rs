@@ -18,8 +18,8 @@ use std::sync::Arc;
 use super::checkpoint::SinkKind;
 use super::lateness::Fate;
 use super::pipeline::{
-    CrashRecord, CrashTarget, Outage, Outcome, Pipeline, PipelineConfig, PipelineError, Step,
-    StepEvent,
+    CrashExcess, CrashRecord, CrashTarget, Outage, Outcome, Pipeline, PipelineConfig,
+    PipelineError, Step, StepEvent,
 };
 use super::stream::{KeyId, Stream};
 use super::window::{CellId, WindowId};
@@ -135,6 +135,9 @@ pub struct JobTimeline {
     deliveries: Vec<u8>,
     /// Records delivered again since the latest crash.
     redelivered: usize,
+    /// Per crash, in order, what it adds to the additive sink's final total
+    /// ([`CrashExcess::of_latest`]), found when it is pressed.
+    excess: Vec<i64>,
     /// (processing time, the smallest operator watermark), every [`WATERMARK_SAMPLE`].
     watermarks: Vec<(f64, f64)>,
     /// Per source partition, (processing time, its watermark), sampled with `watermarks`.
@@ -159,6 +162,7 @@ impl JobTimeline {
             fates: vec![None; n],
             deliveries: vec![0; n],
             redelivered: 0,
+            excess: Vec::new(),
             watermarks: Vec::new(),
             lanes,
             states: Vec::new(),
@@ -219,13 +223,25 @@ impl JobTimeline {
             Intervention::Checkpoint => self.pipeline.checkpoint_now().is_some(),
             Intervention::Crash(target) => {
                 let before = self.pipeline.crashes().len();
+                // The job as it was before the crash, run on to the end where the crash's
+                // figure needs it (at-least-once barriers): here, where the job is run.
+                let uncrashed =
+                    CrashExcess::needs_rerun(self.pipeline.config()).then(|| self.pipeline.clone());
                 if self.pipeline.is_finished()
                     || self.pipeline.schedule_crash(time, target).is_err()
                 {
                     false
                 } else {
                     self.step();
-                    self.pipeline.crashes().len() > before
+                    let taken = self.pipeline.crashes().len() > before;
+                    if taken {
+                        if let Some(added) =
+                            CrashExcess::of_latest(uncrashed.as_ref(), &self.pipeline)
+                        {
+                            self.excess.push(added);
+                        }
+                    }
+                    taken
                 }
             }
             Intervention::Cut(p) => {
@@ -399,13 +415,17 @@ impl JobTimeline {
         self.pipeline.crashes().last()
     }
 
-    /// By how much the additive sink over-counts, over every crash so far.
+    /// By how much the additive sink will end over, over every crash so far: what each added
+    /// ([`JobTimeline::crash_excess`]).
     pub fn overcount(&self) -> i64 {
-        self.pipeline
-            .crashes()
-            .iter()
-            .map(CrashRecord::overcount_total)
-            .sum()
+        self.excess.iter().sum()
+    }
+
+    /// Per crash so far, in order, what it adds to the additive sink's final total: the job run
+    /// to the end with the crashes and presses before it, and with it too
+    /// ([`CrashExcess::of_latest`], the figure `run` gives).
+    pub fn crash_excess(&self) -> &[i64] {
+        &self.excess
     }
 
     /// The three sinks against the oracle: a cell short of it is open until its window is

@@ -62,6 +62,20 @@ impl Trace {
         self.crashes().last()
     }
 
+    /// Per crash so far, in order, what it adds to the additive sink's final total: the figure
+    /// `run` gives for the same crashes ([`JobTimeline::crash_excess`]).
+    pub fn crash_excess(&self) -> &[i64] {
+        self.job().map_or(&[], JobTimeline::crash_excess)
+    }
+
+    /// What the latest crash adds to the additive sink's final total, if any crash has
+    /// happened.
+    pub fn last_crash_excess(&self) -> Option<i64> {
+        self.crash_excess()
+            .get(self.crashes().len().checked_sub(1)?)
+            .copied()
+    }
+
     /// The completed checkpoints, in order.
     pub fn checkpoints(&self) -> &[CompletedCheckpoint] {
         self.job().map_or(&[], |j| j.pipeline().checkpoints())

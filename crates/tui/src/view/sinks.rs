@@ -217,25 +217,29 @@ pub fn crash_lines(app: &App, compact: bool) -> Option<Vec<Line<'static>>> {
             t.warn,
         ),
     ])];
-    let over = c.overcount_total();
+    // What this crash adds to the additive sink's final total, as the engine finds it (the
+    // figure `run` gives); said only where there is one.
+    let over = tr.last_crash_excess();
     let replay = if tr.is_replaying() {
         let sink = match over {
-            0 => "the additive sink will not go over".to_string(),
-            n => format!("the additive sink will end {n:+} over"),
+            Some(0) => "; the additive sink will not go over".to_string(),
+            Some(n) => format!("; the additive sink will end {n:+} over"),
+            None => String::new(),
         };
         format!(
-            "{} the replay will take {} events again ({} so far); {sink}",
+            "{} the replay will take {} events again ({} so far){sink}",
             glyph::REPLAYED,
             c.replayed,
             tr.redelivered(),
         )
     } else {
         let sink = match over {
-            0 => "the additive sink did not go over".to_string(),
-            n => format!("the additive sink ended {n:+} over"),
+            Some(0) => "; the additive sink did not go over".to_string(),
+            Some(n) => format!("; the additive sink ended {n:+} over"),
+            None => String::new(),
         };
         format!(
-            "{} the replay took {} events again; {sink}",
+            "{} the replay took {} events again{sink}",
             glyph::REPLAYED,
             tr.redelivered(),
         )
