@@ -124,7 +124,8 @@ pub struct Sampled {
 pub struct SinkReport {
     /// Per sink, in [`SinkKind::ALL`](super::checkpoint::SinkKind::ALL) order.
     pub scores: Vec<SinkScore>,
-    /// By how much the additive sink over-counts, over every crash so far.
+    /// What the crashes so far add to the additive sink's final total, summed over them
+    /// ([`CrashExcess`](super::pipeline::CrashExcess), the figure `run` gives per crash).
     pub overcount: i64,
     /// Panes the sink received twice, over every crash so far.
     pub duplicate_panes: usize,
