@@ -128,17 +128,32 @@ pub fn run_with_crashes<'a>(
     crashes: &[(f64, Option<usize>)],
 ) -> Pipeline<&'a Stream> {
     let mut p = Pipeline::new(stream, cfg).expect("valid dials");
-    let t0 = stream.events.first().map_or(0.0, |e| e.proc_time);
-    let t1 = stream.events.last().map_or(0.0, |e| e.proc_time);
-    for &(f, target) in crashes {
-        let target = match target {
-            Some(i) if i < cfg.parallelism => CrashTarget::Operator(i),
-            _ => CrashTarget::Job,
-        };
-        p.schedule_crash(t0 + f * (t1 - t0), target).unwrap();
+    for (at, target) in crash_schedule(stream, &cfg, crashes) {
+        p.schedule_crash(at, target).unwrap();
     }
     p.run_to_end();
     p
+}
+
+/// Crashes drawn as (fraction of the stream's processing time, operator or the job) made
+/// into times and targets: an operator the job does not have crashes the job.
+pub fn crash_schedule(
+    stream: &Stream,
+    cfg: &PipelineConfig,
+    crashes: &[(f64, Option<usize>)],
+) -> Vec<(f64, CrashTarget)> {
+    let t0 = stream.events.first().map_or(0.0, |e| e.proc_time);
+    let t1 = stream.events.last().map_or(0.0, |e| e.proc_time);
+    crashes
+        .iter()
+        .map(|&(f, target)| {
+            let target = match target {
+                Some(i) if i < cfg.parallelism => CrashTarget::Operator(i),
+                _ => CrashTarget::Job,
+            };
+            (t0 + f * (t1 - t0), target)
+        })
+        .collect()
 }
 
 /// `a` and `b` added cell by cell.

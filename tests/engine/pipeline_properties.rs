@@ -22,8 +22,8 @@ use twoclocks::engine::window::oracle;
 use twoclocks::engine::{run, CellId, EngineConfig, SinkKind, Stream, WatermarkKind, WindowFn};
 
 use crate::common::{
-    arb_accumulation, arb_grace, arb_pipeline_of, arb_pipeline_watermark, arb_stream, plus,
-    run_with_crashes,
+    arb_accumulation, arb_grace, arb_pipeline_of, arb_pipeline_watermark, arb_stream,
+    crash_schedule, plus, run_with_crashes,
 };
 
 fn arb_engine() -> impl Strategy<Value = EngineConfig> {
@@ -130,18 +130,7 @@ proptest! {
         cfg.engine.early = None;
         cfg.engine.accumulation = twoclocks::engine::Accumulation::Discarding;
         let x = run_with_crashes(&stream, cfg, &crashes);
-        let t0 = stream.events.first().map_or(0.0, |e| e.proc_time);
-        let t1 = stream.events.last().map_or(0.0, |e| e.proc_time);
-        let schedule: Vec<(f64, CrashTarget)> = crashes
-            .iter()
-            .map(|&(f, target)| {
-                let target = match target {
-                    Some(i) if i < cfg.parallelism => CrashTarget::Operator(i),
-                    _ => CrashTarget::Job,
-                };
-                (t0 + f * (t1 - t0), target)
-            })
-            .collect();
+        let schedule = crash_schedule(&stream, &cfg, &crashes);
         let job = Pipeline::new(&stream, cfg).expect("valid dials");
         let excess = CrashExcess::by_rerun(&job, &schedule);
         prop_assert_eq!(&CrashExcess::of(&job, &schedule), &excess);
@@ -171,18 +160,7 @@ proptest! {
         crashes in arb_crashes(),
     ) {
         let cfg = PipelineConfig { mode, audit: false, ..cfg };
-        let t0 = stream.events.first().map_or(0.0, |e| e.proc_time);
-        let t1 = stream.events.last().map_or(0.0, |e| e.proc_time);
-        let schedule: Vec<(f64, CrashTarget)> = crashes
-            .iter()
-            .map(|&(f, target)| {
-                let target = match target {
-                    Some(i) if i < cfg.parallelism => CrashTarget::Operator(i),
-                    _ => CrashTarget::Job,
-                };
-                (t0 + f * (t1 - t0), target)
-            })
-            .collect();
+        let schedule = crash_schedule(&stream, &cfg, &crashes);
         let job = Pipeline::new(&stream, cfg).expect("valid dials");
         prop_assert_eq!(CrashExcess::of(&job, &schedule), CrashExcess::by_rerun(&job, &schedule));
     }
