@@ -516,6 +516,33 @@ fn greater_with_none_left_stops_at_the_end_and_says_so() {
 }
 
 #[test]
+fn at_the_end_greater_and_less_open_on_the_last_event_when_it_was_late_or_dropped() {
+    // The lesson's last arrival is dropped: with nothing inspected, > and < start at the
+    // playhead and find it there, the playhead staying at the end.
+    for action in [Action::NextException, Action::PrevException] {
+        let mut a = ui(&["--scenario", "lesson"]);
+        act(&mut a, Action::JumpToEnd);
+        let last = a.trace().arrived() - 1;
+        assert_eq!(timeline(&a).fates()[last], Fate::Dropped);
+        let now = a.playhead().now;
+        assert!(act(&mut a, action), "{action:?}: {}", said(&a));
+        assert_eq!(a.selection.inspected, Some(last), "{action:?}");
+        assert!(a.playhead().finished);
+        assert_eq!(a.playhead().now, now);
+        assert_eq!(said(&a), "");
+        // Then on from it, as from any inspected event.
+        act(&mut a, action);
+        if action == Action::NextException {
+            assert!(said(&a).contains("no late or dropped event left"));
+        } else {
+            let before = a.selection.inspected.unwrap();
+            assert!(before < last);
+            assert_ne!(timeline(&a).fates()[before], Fate::OnTime);
+        }
+    }
+}
+
+#[test]
 fn a_status_message_at_80_columns_is_whole_or_cut_after_a_word() {
     let mut a = app();
     update(&mut a, Msg::Resize(80, 24), Duration::ZERO);

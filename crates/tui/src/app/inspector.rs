@@ -41,14 +41,25 @@ impl App {
     }
 
     /// `>` and `<`: the next or previous late or dropped event after or before the inspected
-    /// one (the newest arrived when none is). Forward, the engine runs on until one arrives;
-    /// with none left the playhead stops at the end.
+    /// one. With none inspected they start at the playhead: the newest arrived event is the
+    /// answer either way when it is late or dropped itself (at the end of a stream whose last
+    /// event was dropped, `>` opens the inspector on it rather than finding nothing after it),
+    /// and the playhead stays. Forward, the engine runs on until one arrives; with none left
+    /// the playhead stops at the end.
     pub(super) fn jump_exception(&mut self, forward: bool) -> bool {
         let Some(ex) = self.trace().exceptions() else {
             return self.say("< and > need the single processor: j leaves job mode");
         };
         if self.session.rerunning() {
             return self.say("re-running for the new dials: a moment");
+        }
+        if self.selection.inspected.is_none() {
+            let newest = self.newest();
+            if newest.is_some_and(|n| ex.binary_search_by_key(&n, |e| e.offset).is_ok()) {
+                self.playing = false;
+                self.selection.inspected = newest;
+                return true;
+            }
         }
         let cur = self.selection.inspected.or_else(|| self.newest());
         if !forward {
