@@ -351,12 +351,12 @@ fn the_sessions_scenario_has_late_events_bridging_two_fired_sessions() {
         .filter(|c| c.is_bridge() && c.late && c.fired == 2)
         .collect();
     assert!(bridges.len() >= 10, "{}", bridges.len());
-    // One near the tour's sessions step: key u049, before 665 s.
+    // One near the tour's sessions step: key u222, before 665 s.
     assert!(
         bridges
             .iter()
-            .any(|c| stream.key_name(c.key) == "u049"
-                && (600_000.0..665_000.0).contains(&c.proc_time))
+            .any(|c| stream.key_name(c.key) == "u222"
+                && (590_000.0..665_000.0).contains(&c.proc_time))
     );
     let finals = t.final_score(&truth(&stream, &p.config.window)).unwrap();
     assert_eq!(finals.score.events_lost, 0, "{finals:?}");
