@@ -27,6 +27,9 @@
 //! - the README's tour table, from `<!-- tour: written …` to `<!-- tour: end -->`, is
 //!   `tests/cli/guide.rs`'s to write and check, and the keys table, from `<!-- keys: written
 //!   …` to `<!-- keys: end -->`, `tests/tui/readme_keys.rs`'s: both are left as they are here;
+//! - in the teacher's guide, every key a sentence says to press is pressed at the tour step
+//!   its section opens, and must do something there; `<!--shows: "TEXT" -->` right after a
+//!   key names what the screen then holds (`keys.rs` says how the guide is read);
 //! - and no other figure stands in the prose: a number outside code, outside a checked block
 //!   and without a marker or a note is refused (a plan's minutes, `5 min`, are the teacher's).
 //!
@@ -34,6 +37,7 @@
 //! --test cli docs_figures` writes every checked block and figure of every page anew from the
 //! program.
 
+mod keys;
 mod page;
 mod sources;
 
