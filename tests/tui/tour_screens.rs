@@ -228,3 +228,30 @@ fn snapshot_every_step_at_both_sizes() {
         }
     });
 }
+
+#[test]
+fn one_m_shows_the_whole_stream_from_every_steps_plot_and_one_more_brings_the_step_back() {
+    let mut magnified = 0;
+    each_step(|a, k| {
+        let frame = |a: &App| a.plot_frame(a.areas((120, 40)).unwrap().plot).unwrap();
+        let step = frame(a);
+        let whole = a.scenario().oracle.proc_time;
+        act(a, Action::Magnify);
+        if a.magnify.is_some() {
+            // The step showed the whole stream: `m` magnifies it.
+            act(a, Action::Magnify);
+            assert_eq!(frame(a), step, "step {}: m m is the step again", k + 1);
+            return;
+        }
+        magnified += 1;
+        assert_eq!(
+            frame(a).y,
+            whole,
+            "step {}: m shows the whole stream",
+            k + 1
+        );
+        act(a, Action::Magnify);
+        assert_eq!(frame(a), step, "step {}: m m is the step again", k + 1);
+    });
+    assert!(magnified >= 5, "only {magnified} steps magnify");
+}

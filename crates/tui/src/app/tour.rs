@@ -73,6 +73,14 @@ impl App {
         start.is_finite().then_some(start)
     }
 
+    /// The scale the tour's current step magnifies the plot at, ms a column (`m` comes back
+    /// to it from the whole stream): the step's, else the scenario's; None outside a tour or
+    /// when neither magnifies.
+    pub fn tour_magnify(&self) -> Option<f64> {
+        let step = self.tour.as_ref()?.step();
+        step.magnify.unwrap_or(self.scenario().magnify)
+    }
+
     /// Whether the tour's current step keeps `what` back (one of
     /// [`HIDEABLE`](crate::tour::HIDEABLE)): it has not been taught yet. Outside a tour
     /// nothing is kept back.
