@@ -8,8 +8,10 @@ use twoclocks::tui::app::{Action, App};
 use twoclocks::tui::tour::Tour;
 use twoclocks::tui::view;
 
+use twoclocks::tui::theme::glyph;
+
 use crate::kept_snapshots::assert_snapshot;
-use crate::tour_common::{act, screen, tour};
+use crate::tour_common::{act, frame, screen, tour, tour_from};
 
 const SIZES: [(u16, u16); 2] = [(80, 24), (120, 40)];
 
@@ -254,4 +256,160 @@ fn one_m_shows_the_whole_stream_from_every_steps_plot_and_one_more_brings_the_st
         assert_eq!(frame(a), step, "step {}: m m is the step again", k + 1);
     });
     assert!(magnified >= 5, "only {magnified} steps magnify");
+}
+
+/// The plot's frame at `w` × `h`.
+fn plot_at(a: &App, w: u16, h: u16) -> twoclocks::tui::geometry::plot::PlotFrame {
+    a.plot_frame(a.areas((w, h)).unwrap().plot).unwrap()
+}
+
+#[test]
+fn the_first_step_draws_every_event_its_caption_counts() {
+    let mut a = tour();
+    let caption = a.tour.as_ref().unwrap().step().caption.clone();
+    assert!(caption.contains("{arrived}"), "{caption}");
+    let arrived = a.figures().arrived;
+    assert!(arrived > 30, "{arrived}");
+    for (w, h) in SIZES {
+        let f = plot_at(&a, w, h);
+        let buf = frame(&mut a, w, h);
+        let s = screen(&mut a, w, h);
+        let events = &a.scenario().stream.events[..a.playhead().arrived];
+        assert_eq!(events.len(), arrived);
+        let mut drawn = 0;
+        for e in events {
+            let (Some(c), Some(r)) = (f.col(e.event_time), f.row(e.proc_time)) else {
+                continue;
+            };
+            let g = buf[(f.inner.x + c, f.inner.y + r)]
+                .symbol()
+                .chars()
+                .next()
+                .unwrap();
+            drawn += usize::from(glyph::ink(g).is_some());
+        }
+        assert_eq!(
+            drawn, arrived,
+            "at {w}×{h}: {drawn} of the {arrived} events the caption counts are drawn\n{s}"
+        );
+    }
+}
+
+#[test]
+fn the_selected_window_moves_on_the_plot_at_the_steps_scale_and_the_view_follows_it() {
+    let mut a = tour_from("windowing");
+    for (w, h) in SIZES {
+        let area = a.areas((w, h)).unwrap().plot;
+        let scale = a.run().plot_scale_in(area);
+        assert!(scale.is_some(), "the step magnifies");
+        for press in [
+            Action::WindowNext,
+            Action::WindowNext,
+            Action::WindowNext,
+            Action::WindowPrev,
+        ] {
+            act(&mut a, press);
+            let s = screen(&mut a, w, h);
+            let window = a.selected_window().unwrap();
+            let f = plot_at(&a, w, h);
+            let wf = a.dials.window;
+            assert_eq!(
+                a.run().plot_scale_in(area),
+                scale,
+                "at {w}×{h} after {press:?}\n{s}"
+            );
+            assert!(
+                f.x.0 <= wf.start(window) && wf.end(window) <= f.x.1,
+                "at {w}×{h}: the selected window {}–{} ms is off the plot's {:?}\n{s}",
+                wf.start(window),
+                wf.end(window),
+                f.x
+            );
+        }
+        act(&mut a, Action::TourReset);
+    }
+}
+
+#[test]
+fn each_magnified_steps_plot_puts_its_subject_across_it() {
+    let mut checked = 0;
+    each_step(|a, k| {
+        // The steps whose subject is a window, a crash, or the events the caption counts.
+        let step = a.tour.as_ref().unwrap().step();
+        let crashes = !step.crash_at.is_empty();
+        let subject = step.window.is_some() || crashes || step.caption.contains("{arrived}");
+        if !subject || a.magnify.is_none() {
+            return;
+        }
+        let window = step.window.and_then(|_| a.selected_window());
+        let check = |a: &mut App, when: &str| {
+            for (w, h) in SIZES {
+                let s = screen(a, w, h);
+                let f = plot_at(a, w, h);
+                let now = a.playhead().now;
+                // Now near the top: the rows are not spent on the time to come.
+                let above = (f.y.1 - now) / (f.y.1 - f.y.0);
+                assert!(
+                    above <= 0.2,
+                    "step {}{when} at {w}×{h}: {:.0} % of the rows are after now\n{s}",
+                    k + 1,
+                    100.0 * above
+                );
+                let wide = |from: f64, to: f64| (to - from) / (f.x.1 - f.x.0);
+                match window {
+                    Some(win) => {
+                        let wf = a.dials.window;
+                        let (from, to) = (wf.start(win), wf.end(win));
+                        assert!(
+                            f.x.0 <= from && to <= f.x.1 && wide(from, to) >= 0.25,
+                            "step {}{when} at {w}×{h}: window {from}–{to} ms across {:?}\n{s}",
+                            k + 1,
+                            f.x
+                        );
+                        assert!(
+                            f.y.0 <= from + 0.05 * (now - from),
+                            "step {} at {w}×{h}: {:?}\n{s}",
+                            k + 1,
+                            f.y
+                        );
+                    }
+                    None => {
+                        // The whole run so far: every event arrived, the crash and its
+                        // replay.
+                        let events = &a.scenario().stream.events[..a.playhead().arrived];
+                        for e in events {
+                            assert!(
+                                f.col(e.event_time).is_some() && f.row(e.proc_time).is_some(),
+                                "step {}{when} at {w}×{h}: an event at {} ms arriving at {} ms is off {f:?}\n{s}",
+                                k + 1,
+                                e.event_time,
+                                e.proc_time
+                            );
+                        }
+                        let last = events.iter().map(|e| e.event_time).fold(0.0, f64::max);
+                        assert!(
+                            wide(f.x.0, last) >= 0.5,
+                            "step {}{when} at {w}×{h}: {f:?}\n{s}",
+                            k + 1
+                        );
+                        if crashes {
+                            assert!(
+                                s.contains('↯') && s.contains('↺'),
+                                "step {}{when}\n{s}",
+                                k + 1
+                            );
+                        }
+                    }
+                }
+            }
+        };
+        check(a, "");
+        if crashes {
+            act(a, Action::Close);
+            check(a, " after Esc");
+            act(a, Action::TourReset);
+        }
+        checked += 1;
+    });
+    assert!(checked >= 5, "only {checked} steps checked");
 }
