@@ -413,3 +413,96 @@ fn each_magnified_steps_plot_puts_its_subject_across_it() {
     });
     assert!(checked >= 5, "only {checked} steps checked");
 }
+
+/// A lone on-time event never gets more ink than it has alone, the legend's `•`, at any step
+/// and size; on the lesson's sparse stream it is that dot at every step (a dense stream may
+/// draw it lighter, `·`, its ink in proportion to the crowded cells').
+#[test]
+fn a_lone_on_time_event_is_at_most_a_dot_and_on_the_lesson_always_one() {
+    let dot = glyph::ON_TIME_RAMP[1];
+    assert_eq!(dot.0, glyph::ON_TIME);
+    let mut seen = 0;
+    each_step(|a, k| {
+        if a.trace().pipeline_config().is_some() {
+            return;
+        }
+        let lesson = a.scenario().name == "lesson";
+        for (w, h) in SIZES {
+            let f = plot_at(a, w, h);
+            let buf = frame(a, w, h);
+            let s = screen(a, w, h);
+            let events = &a.scenario().stream.events[..a.playhead().arrived];
+            let mut cells = std::collections::HashMap::<(u16, u16), usize>::new();
+            for e in events {
+                if let (Some(c), Some(r)) = (f.col(e.event_time), f.row(e.proc_time)) {
+                    *cells.entry((c, r)).or_default() += 1;
+                }
+            }
+            for ((c, r), n) in cells {
+                let g = buf[(f.inner.x + c, f.inner.y + r)]
+                    .symbol()
+                    .chars()
+                    .next()
+                    .unwrap();
+                let Some(&(_, ink)) = glyph::ON_TIME_RAMP.iter().find(|&&(x, _)| x == g) else {
+                    continue;
+                };
+                if n != 1 {
+                    continue;
+                }
+                seen += 1;
+                assert!(
+                    if lesson { g == dot.0 } else { ink <= dot.1 },
+                    "step {} at {w}×{h}: a lone event at column {c}, row {r} drawn {g}\n{s}",
+                    k + 1
+                );
+            }
+        }
+    });
+    assert!(seen > 100, "only {seen} lone events seen");
+}
+
+#[test]
+fn the_late_data_step_draws_every_late_event_its_caption_counts() {
+    let mut a = tour_from("late-data");
+    let caption = a.tour.as_ref().unwrap().step().caption.clone();
+    assert!(caption.contains("{late}"), "{caption}");
+    let late = a.figures().late;
+    assert!(late > 0);
+    for (w, h) in SIZES {
+        let f = plot_at(&a, w, h);
+        let buf = frame(&mut a, w, h);
+        let s = screen(&mut a, w, h);
+        let mut cells = std::collections::HashSet::new();
+        for x in crate::ui_common::timeline(&a).exceptions() {
+            if x.fate != twoclocks::engine::Fate::Late {
+                continue;
+            }
+            let (c, r) = (
+                f.col(x.event.event_time).unwrap(),
+                f.row(x.event.proc_time).unwrap(),
+            );
+            let g = buf[(f.inner.x + c, f.inner.y + r)]
+                .symbol()
+                .chars()
+                .next()
+                .unwrap();
+            assert!(
+                glyph::LATE_RAMP.iter().any(|&(l, _)| l == g),
+                "at {w}×{h}: a late event at {} ms arriving at {} ms is drawn {g:?}\n{s}",
+                x.event.event_time,
+                x.event.proc_time
+            );
+            cells.insert((c, r));
+        }
+        let marks = (f.inner.top()..f.inner.bottom())
+            .flat_map(|y| (f.inner.left()..f.inner.right()).map(move |x| (x, y)))
+            .filter(|&p| {
+                let g = buf[p].symbol().chars().next().unwrap();
+                glyph::LATE_RAMP.iter().any(|&(l, _)| l == g)
+            })
+            .count();
+        assert_eq!(marks, cells.len(), "at {w}×{h}\n{s}");
+        println!("late-data at {w}×{h}: {late} late, in {marks} marks");
+    }
+}

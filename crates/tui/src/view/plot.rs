@@ -8,7 +8,8 @@
 //! Ink follows events: each cell counts its events by fate, shows the fate most of them met,
 //! and picks that fate's glyph (light to heavy, `glyph::ON_TIME_RAMP` and the others) by how
 //! many there are, so a lone dropped event is a speck and the dense diagonal of on-time events
-//! is solid. The legend gives the fates' shares of the events so far; `f` draws only the late
+//! is solid; an event never gets more ink than its legend glyph alone, and on a sparse plot,
+//! where each event gets that much, a cell's late or dropped events show over its on-time ones. The legend gives the fates' shares of the events so far; `f` draws only the late
 //! and dropped events (and then the ideal watermark, event time = processing time, which the
 //! on-time events otherwise cover). With the inspector open on a late or dropped event, the
 //! plot draws its inequality on the event's row: its window up to the window's end (┃), how far
@@ -548,11 +549,15 @@ impl Cells {
     /// Puts each cell's mark in the grid: the fate most of its events met (the rarer one on a
     /// tie), in the glyph whose ink is nearest to its count's share of a full cell. A full
     /// cell (the heaviest glyph of all) is the count at which half the drawn events lie in
-    /// cells at least as full, so a few crowded cells do not thin out the rest. Cells that
-    /// want less ink than their fate's lightest glyph pool it, in reading order, and one of
-    /// them is drawn whenever the pool holds half that glyph (error diffusion): sparse events
-    /// get ink in proportion too, rather than a whole glyph each. With `every` set, every
-    /// cell holding an event is drawn.
+    /// cells at least as full, so a few crowded cells do not thin out the rest; but an event
+    /// never wants more ink than it gets drawn alone, its fate's glyph in the legend (`•`
+    /// `◆` `✕`), so a lone event looks the same at every scale. Where each event gets a whole
+    /// glyph (a sparse plot), a cell's late or dropped events are shown over its on-time
+    /// ones: the few late events of the lesson are not hidden among on-time ones. Cells that want less
+    /// ink than their fate's lightest glyph pool it, in reading order, and one of them is
+    /// drawn whenever the pool holds half that glyph (error diffusion): sparse events in a
+    /// dense plot get ink in proportion too, rather than a whole glyph each. With `every`
+    /// set, every cell holding an event is drawn.
     fn place(&self, grid: &mut [Mark], with_on_time: bool, every: bool) {
         let shown = |c: &[u32; 3]| -> Option<(Fate, u32)> {
             let from = if with_on_time { 0 } else { 1 };
@@ -583,6 +588,26 @@ impl Cells {
             .filter_map(|&f| glyph::ramp(f).last().map(|g| g.1))
             .fold(0.0, f64::max);
         let per_event = top / f64::from(full);
+        // An event's ink: its share of a full cell, at most its fate's glyph alone.
+        let ink_of = |f: Fate| per_event.min(glyph::ramp(f).get(1).map_or(top, |g| g.1));
+        // Whether an event of the fate gets the whole of its glyph alone (a sparse plot).
+        let whole = |f: Fate| glyph::ramp(f).get(1).is_some_and(|g| g.1 <= per_event);
+        // The fate a cell shows: its late or dropped events where each event gets a whole
+        // glyph, else the fate most of its events met.
+        let shown = |c: &[u32; 3]| -> Option<(Fate, u32)> {
+            let most = shown(c)?;
+            if !with_on_time || most.0 != Fate::OnTime {
+                return Some(most);
+            }
+            let exception = (1..3)
+                .filter(|&k| c[k] > 0)
+                .max_by_key(|&k| (c[k], k))
+                .map(|k| (FATES[k], c[k]));
+            match exception {
+                Some((f, n)) if whole(f) => Some((f, n)),
+                _ => Some(most),
+            }
+        };
         // Every event its own cell (a magnified plot, a small stream): each is drawn in its
         // fate's own glyph, the legend's, one mark an event.
         let single = self.counts.iter().all(|c| c.iter().sum::<u32>() <= 1);
@@ -633,7 +658,7 @@ impl Cells {
                 }
                 continue;
             }
-            let want = f64::from(n) * per_event;
+            let want = f64::from(n) * ink_of(fate);
             let lightest = glyph::ramp(fate).first().map_or(0.0, |g| g.1);
             if !every && !inked(&mut pool[fate_index(fate)], want, lightest) {
                 continue;
@@ -643,10 +668,14 @@ impl Cells {
                 .enumerate()
                 .min_by(|a, b| (a.1 .1 - want).abs().total_cmp(&(b.1 .1 - want).abs()))
                 .map_or(0, |(l, _)| l as u8);
+            // A lone event with a whole glyph's ink is drawn as it is alone (over the pane
+            // bars and the watermark line, as there).
+            let alone = n == 1 && whole(fate);
             let m = if self.replayed[i] {
                 Mark::Replayed
             } else {
                 match fate {
+                    Fate::OnTime if alone && level == 1 => Mark::OnTimeOne,
                     Fate::OnTime => Mark::OnTime(level),
                     Fate::Late => Mark::Late(level),
                     Fate::Dropped => Mark::Dropped(level),
