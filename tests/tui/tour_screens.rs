@@ -506,3 +506,50 @@ fn the_late_data_step_draws_every_late_event_its_caption_counts() {
         println!("late-data at {w}×{h}: {late} late, in {marks} marks");
     }
 }
+
+/// The processing-time axis's marks (checkpoints ╾, crashes ↯, TTL expirations ⊘) stay
+/// visible: its labels yield to them.
+#[test]
+fn axis_labels_never_cover_the_axis_marks() {
+    use twoclocks::tui::geometry::plot::Y_LABELS;
+    let mut marks = 0;
+    each_step(|a, k| {
+        // The crash report, drawn over the plot, closed.
+        let crashes = !a.tour.as_ref().unwrap().step().crash_at.is_empty();
+        if crashes {
+            act(a, Action::Close);
+        }
+        for (w, h) in SIZES {
+            let f = plot_at(a, w, h);
+            let buf = frame(a, w, h);
+            let s = screen(a, w, h);
+            let lx = f.inner.x - Y_LABELS;
+            let at = |x: u16, r: u16| buf[(x, f.inner.y + r)].symbol().chars().next().unwrap();
+            let now_row = f.row(a.playhead().now);
+            let mut check = |x: u16, t: f64, want: &[char]| {
+                if let Some(r) = f.row(t) {
+                    marks += 1;
+                    let g = at(x, r);
+                    assert!(
+                        want.contains(&g) || (now_row == Some(r) && g == '▶'),
+                        "step {} at {w}×{h}: the axis mark at {t} ms (row {r}) is covered: {g:?}\n{s}",
+                        k + 1
+                    );
+                }
+            };
+            for ck in a.trace().checkpoints() {
+                check(lx + 5, ck.time, &[glyph::CHECKPOINT]);
+            }
+            for c in a.trace().crashes() {
+                check(lx + 4, c.time, &[glyph::CRASH]);
+            }
+            for x in a.trace().expirations() {
+                check(lx + 4, x.proc_time, &['⊘', glyph::CRASH]);
+            }
+        }
+        if crashes {
+            act(a, Action::TourReset);
+        }
+    });
+    assert!(marks > 50, "only {marks} axis marks seen");
+}

@@ -417,13 +417,12 @@ pub fn render_against(app: &Run, other: Option<&Trace>, area: Rect, buf: &mut Bu
     }
     asked(app, &f, buf);
 
-    // TTL expirations on the processing-time axis, under its labels.
+    // The processing-time axis: TTL expirations, completed checkpoints (a parallel run's) as
+    // ticks and crashes over them; then its labels (top, playhead, bottom), which yield to
+    // those marks: a label whose row has one moves to the next clear row inwards, stating
+    // that row's time.
     lanes::expirations(app, &f, buf);
-    // Axis labels: processing time on the left (top, playhead, bottom), event time below.
     let lx = f.inner.x.saturating_sub(Y_LABELS);
-    let label = |v: f64| format!("{:>5.0}s", v / 1000.0);
-    // Completed checkpoints (a parallel run's), as ticks on the processing-time axis, under
-    // the axis labels (a label keeps its unit); crashes over them.
     for ck in app.trace().checkpoints() {
         if let Some(r) = f.row(ck.time) {
             buf.set_stringn(
@@ -435,22 +434,65 @@ pub fn render_against(app: &Run, other: Option<&Trace>, area: Rect, buf: &mut Bu
             );
         }
     }
-    // The top row's label gives way to the playhead's when the playhead is on it.
-    if now_row != Some(0) {
-        buf.set_stringn(lx, f.inner.y, label(f.y.1), 6, t.dim);
-    }
-    buf.set_stringn(lx, f.inner.bottom() - 1, label(f.y.0), 6, t.dim);
     for crash in app.trace().crashes() {
         if let Some(r) = f.row(crash.time) {
             buf.set_stringn(lx + 4, f.inner.y + r, glyph::CRASH.to_string(), 1, t.warn);
         }
     }
-    if let Some(r) = now_row {
-        let y = f.inner.y + r;
-        if y + 1 < f.inner.bottom() {
-            buf.set_stringn(lx, y, label(app.playhead().now), 5, t.playhead);
+    // How many of a row's label columns, up to `most`, are free before its first mark.
+    let free = |buf: &Buffer, r: u16, most: u16| {
+        (lx..lx + most)
+            .take_while(|&x| {
+                buf.cell((x, f.inner.y + r))
+                    .is_none_or(|c| c.symbol() == " ")
+            })
+            .count()
+    };
+    // Puts `text` on row `r` right-aligned before the row's first mark (within `most`
+    // columns), if it fits there.
+    let put_label = |buf: &mut Buffer, r: u16, most: u16, text: &str, style| {
+        let room = free(buf, r, most);
+        let n = text.chars().count();
+        if n > room {
+            return false;
         }
-        buf.set_stringn(lx + 5, y, "▶", 1, t.playhead);
+        buf.set_stringn(lx + (room - n) as u16, f.inner.y + r, text, n, style);
+        true
+    };
+    let height = f.inner.height;
+    let secs_label = |v: f64| format!("{:.0}s", v / 1000.0);
+    if let Some(r) = now_row {
+        // The playhead's time, in the five columns before its ▶ (not on the bottom row,
+        // which the bottom label takes).
+        if r + 1 < height {
+            let now = format!("{:.0}", app.playhead().now / 1000.0);
+            put_label(buf, r, 5, &now, t.playhead);
+        }
+        buf.set_stringn(lx + 5, f.inner.y + r, "▶", 1, t.playhead);
+    }
+    let (_, ch) = f.cell_size();
+    // The top label in the upper half, above the playhead's; the bottom one in the lower
+    // half, below it (beside the playhead's ▶ on the bottom row, without its unit).
+    let top = (0..height.div_ceil(2)).take_while(|&r| now_row != Some(r));
+    for r in top {
+        let v = f.y.1 - f64::from(r) * ch;
+        if put_label(buf, r, Y_LABELS, &secs_label(v), t.dim) {
+            break;
+        }
+    }
+    let bottom = (height.div_ceil(2)..height)
+        .rev()
+        .take_while(|&r| r + 1 == height || now_row != Some(r));
+    for r in bottom {
+        let v = f.y.0 + f64::from(height - 1 - r) * ch;
+        let done = if now_row == Some(r) {
+            put_label(buf, r, 5, &format!("{:.0}", v / 1000.0), t.dim)
+        } else {
+            put_label(buf, r, Y_LABELS, &secs_label(v), t.dim)
+        };
+        if done {
+            break;
+        }
     }
     lanes::render(app, &f, buf);
     let by = f.inner.bottom();
