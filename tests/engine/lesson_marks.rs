@@ -130,7 +130,7 @@ fn every_tour_step_that_magnifies_shows_each_event_once() {
 }
 
 #[test]
-fn m_steps_through_the_magnifications_and_back_to_the_whole_stream() {
+fn m_shows_the_whole_stream_from_any_magnification_and_comes_back() {
     let mut a = lesson();
     let whole = a.scenario().oracle.proc_time;
     let frame = |a: &App| a.plot_frame(a.areas(a.size).unwrap().plot).unwrap();
@@ -140,8 +140,14 @@ fn m_steps_through_the_magnifications_and_back_to_the_whole_stream() {
         update(&mut a, Msg::Action(Action::Magnify), Duration::ZERO);
         seen.push(a.magnify);
     }
-    assert_eq!(seen, [Some(1_000.0), Some(100.0), None, Some(1_000.0)]);
-    update(&mut a, Msg::Action(Action::Magnify), Duration::ZERO);
-    update(&mut a, Msg::Action(Action::Magnify), Duration::ZERO);
+    // The lesson's own scale, the whole stream, and back.
+    assert_eq!(seen, [Some(1_000.0), None, Some(1_000.0), None]);
     assert_eq!(frame(&a).y, whole, "the whole stream");
+    // From any other magnification too, one `m` shows the whole stream.
+    for per_column in [100.0, 4_000.0, 60_000.0] {
+        a.magnify = Some(per_column);
+        update(&mut a, Msg::Action(Action::Magnify), Duration::ZERO);
+        assert_eq!(a.magnify, None, "from {per_column} ms a column");
+        assert_eq!(frame(&a).y, whole, "from {per_column} ms a column");
+    }
 }

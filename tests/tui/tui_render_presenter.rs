@@ -17,12 +17,10 @@ use crate::kept_snapshots::assert_snapshot;
 use crate::ui_common::{act, buffer, rows_in, terminal, text, ui, use_of};
 
 /// The lesson at its end: early, on-time and late panes, late and dropped events; the whole
-/// stream on the plot (the lesson opens magnified: `m` once more goes from 100 ms a column
-/// to the whole stream).
+/// stream on the plot (the lesson opens magnified: `m` shows the whole stream).
 fn lesson(theme: &str) -> App {
     let mut a = ui(&["--scenario", "lesson", "--theme", theme]);
     act(&mut a, Action::JumpToEnd);
-    act(&mut a, Action::Magnify);
     act(&mut a, Action::Magnify);
     assert_eq!(a.magnify, None);
     a

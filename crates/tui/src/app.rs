@@ -34,6 +34,7 @@ pub use live::Live;
 pub use replay::{ReplayProgress, REPLAY_HAS_THE_KEYS};
 pub use run::Run;
 pub use side::Side;
+pub use tour::StepView;
 pub use twoclocks_engine::rerun::{run_job, run_timeline};
 pub use twoclocks_engine::session::{JobPreset, JOB_OPERATORS, JOB_PARTITIONS, JOB_SEED};
 pub use work::{Done, Work};
@@ -402,19 +403,25 @@ impl App {
     /// side, when it keeps its own clock).
     pub(crate) fn plot_frame_at(&self, area: Rect, now: f64) -> Option<PlotFrame> {
         let f = PlotFrame::of(self, area)?;
-        Some(match self.plot_scale(&f, now) {
-            Some(per_column) => f.following(per_column, now),
+        let Some(per_column) = self.plot_scale(&f, now) else {
+            return Some(f);
+        };
+        let view = self.tour_view();
+        let f = f.following(per_column, now, view.map(|v| v.from));
+        // The selected window on the plot at the step's scale: the view follows it.
+        Some(match self.tour_selected_span() {
+            Some((start, end)) => f.showing(start, end),
             None => f,
         })
     }
 
     /// The plot's scale when it follows the playhead, ms of event time a column: the one
     /// asked for (`m`, a tour step's `magnify`), widened to a round one when a tour step's
-    /// selected window would not be in view; None for the whole stream.
+    /// subject would not be across the plot; None for the whole stream.
     fn plot_scale(&self, f: &PlotFrame, now: f64) -> Option<f64> {
         let per_column = self.magnify?;
-        Some(match self.tour_window_start() {
-            Some(start) => f.scale_keeping(per_column, now, start),
+        Some(match self.tour_view() {
+            Some(v) => f.scale_keeping(per_column, now, v.from, v.to),
             None => per_column,
         })
     }

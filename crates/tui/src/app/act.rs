@@ -94,7 +94,14 @@ fn presenter(app: &mut App, a: Action) -> bool {
             true
         }
         Action::Magnify => {
-            app.magnify = next_magnify(app.magnify);
+            app.magnify = match app.magnify {
+                Some(_) => None,
+                None => Some(
+                    app.tour_magnify()
+                        .or(app.scenario().magnify)
+                        .unwrap_or(MAGNIFY),
+                ),
+            };
             true
         }
         Action::SideBySide => app.toggle_side(),
@@ -424,14 +431,7 @@ fn general(app: &mut App, a: Action) -> bool {
     }
 }
 
-/// The plot's magnifications in the order `m` steps through them, ms of event time per column:
-/// each lesson event its own column, then the classroom stream's events a few to a column.
-const MAGNIFY: [f64; 2] = [1_000.0, 100.0];
-
-/// The magnification after `m`: the next of [`MAGNIFY`], then the whole stream.
-fn next_magnify(now: Option<f64>) -> Option<f64> {
-    match now {
-        None => Some(MAGNIFY[0]),
-        Some(m) => MAGNIFY.iter().copied().find(|&n| n < m),
-    }
-}
+/// The plot's magnification `m` gives from the whole stream when neither the tour's step nor
+/// the stream has its own, ms of event time per column. From any magnification, `m` shows the
+/// whole stream.
+const MAGNIFY: f64 = 1_000.0;

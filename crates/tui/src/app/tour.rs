@@ -13,6 +13,16 @@ use twoclocks_engine::trace::figures::Figures;
 
 use super::{App, Dials, JobPreset};
 
+/// What a tour step's magnified plot puts across it: from processing and event time `from`
+/// (the rows reach down to it, the columns back to it) to event time `to`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StepView {
+    /// Where the subject starts, ms: a window's start, the stream's.
+    pub from: f64,
+    /// The event time it reaches, ms: the window's end (`from` when it has none).
+    pub to: f64,
+}
+
 impl App {
     /// The UI giving `tour`, on its first step.
     pub fn open_tour(tour: Tour, theme: Theme) -> Option<App> {
@@ -63,14 +73,49 @@ impl App {
         v
     }
 
-    /// The start of the window the tour's current step selects (its `window`), which the plot
-    /// keeps in view; None outside a tour or when the step selects none.
-    pub fn tour_window_start(&self) -> Option<f64> {
+    /// What the tour's current step's plot puts across it when magnified (None outside a tour
+    /// or when the step's subject is the playhead's neighbourhood alone): the window the step
+    /// selects (its own, whichever is selected now, so `[` `]` keep the step's scale); the
+    /// whole run so far for a step that crashes the job (its checkpoints, the crash, the
+    /// replay) or whose caption counts the events arrived.
+    pub fn tour_view(&self) -> Option<StepView> {
+        let tour = self.tour.as_ref()?;
+        let step = tour.step();
+        if let Some((w, _)) = step.window {
+            let key = tour.key_of(step).or(self.selection.key);
+            let ws = self.scenario().windows_of(key);
+            let window = *ws.get(w.min(ws.len().checked_sub(1)?))?;
+            let (from, to) = (
+                self.dials.window.start(window),
+                self.dials.window.end(window),
+            );
+            return (from.is_finite() && to.is_finite()).then_some(StepView { from, to });
+        }
+        if !step.crash_at.is_empty() || step.caption.contains("{arrived}") {
+            let from = self.scenario().oracle.proc_time.0;
+            return Some(StepView { from, to: from });
+        }
+        None
+    }
+
+    /// The event times of the window selected now, when the tour's current step selects one:
+    /// the magnified plot moves across event time to keep it on.
+    pub fn tour_selected_span(&self) -> Option<(f64, f64)> {
         self.tour.as_ref()?.step().window?;
-        let ws = self.scenario().windows_of(self.selection.key);
-        let window = *ws.get(self.selection.window.min(ws.len().checked_sub(1)?))?;
-        let start = self.dials.window.start(window);
-        start.is_finite().then_some(start)
+        let window = self.selected_window()?;
+        let (from, to) = (
+            self.dials.window.start(window),
+            self.dials.window.end(window),
+        );
+        (from.is_finite() && to.is_finite()).then_some((from, to))
+    }
+
+    /// The scale the tour's current step magnifies the plot at, ms a column (`m` comes back
+    /// to it from the whole stream): the step's, else the scenario's; None outside a tour or
+    /// when neither magnifies.
+    pub fn tour_magnify(&self) -> Option<f64> {
+        let step = self.tour.as_ref()?.step();
+        step.magnify.unwrap_or(self.scenario().magnify)
     }
 
     /// Whether the tour's current step keeps `what` back (one of

@@ -14,10 +14,14 @@ pub const Y_LABELS: u16 = 6;
 const FOLLOW_AHEAD: f64 = 0.1;
 
 /// Round scales, ms of event time a column, for a plot that widens to keep a window in view.
-const ROUND_SCALES_MS: [f64; 14] = [
-    10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1_000.0, 2_000.0, 5_000.0, 10_000.0, 15_000.0, 20_000.0,
-    30_000.0, 60_000.0,
+const ROUND_SCALES_MS: [f64; 18] = [
+    10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1_000.0, 1_500.0, 2_000.0, 2_500.0, 3_000.0, 4_000.0,
+    5_000.0, 10_000.0, 15_000.0, 20_000.0, 30_000.0, 60_000.0,
 ];
+
+/// How much room a tour step's subject keeps around it, as a share of its span: under its
+/// start on the rows, past its ends on the columns.
+const SUBJECT_UNDER: f64 = 0.05;
 
 /// The data window of the plot and the cells it is drawn in.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -87,31 +91,64 @@ impl PlotFrame {
     /// corner and an event that arrived in the window is on the plot if it was at most half
     /// the span late. The window ends a little above the
     /// playhead (the arrivals to come are near) and stays inside the stream's processing
-    /// time; a stream that fits whole is left as it is.
-    pub fn following(mut self, per_column: f64, now: f64) -> PlotFrame {
+    /// time; a stream that fits whole is left as it is. With `from` (a tour step's subject
+    /// starting at that processing time), the rows reach down to it, with a twentieth of
+    /// their span under it, so whatever arrived since is on them.
+    pub fn following(mut self, per_column: f64, now: f64, from: Option<f64>) -> PlotFrame {
         let span = per_column * f64::from(self.inner.width);
         let (lo, hi) = self.y;
         if !(span > 0.0 && span / 2.0 < hi - lo) {
             return self;
         }
         let top = (now + FOLLOW_AHEAD * span).clamp(lo + span / 2.0, hi);
-        self.y = (top - span / 2.0, top);
+        let bottom = match from {
+            Some(from) if from < top => {
+                let under = SUBJECT_UNDER * (top - from);
+                (from - under).max(lo).min(top - span / 2.0)
+            }
+            _ => top - span / 2.0,
+        };
+        self.y = (bottom, top);
         // Not before the stream's first event time: the columns there would stay empty.
         let left = (top - span).max(self.x.0);
         self.x = (left, left + span);
         self
     }
 
-    /// The scale [`PlotFrame::following`] needs, never finer than `per_column`, for
-    /// processing time `from` to be on the plot too with a little room under it (a tour step
-    /// that selects a window keeps the window's start, and so its panes, in view while the
-    /// plot follows the playhead at `now`): a round number of ms a column.
-    pub fn scale_keeping(&self, per_column: f64, now: f64, from: f64) -> f64 {
+    /// The same frame moved across event time, keeping its scale, as little as puts the event
+    /// times `from` to `to` on it (a selected window), if they fit; else as it is.
+    pub fn showing(mut self, from: f64, to: f64) -> PlotFrame {
+        let (l, r) = self.x;
+        let fits = to - from <= r - l;
+        if !fits {
+            return self;
+        }
+        let by = if to > r {
+            to - r
+        } else if from < l {
+            from - l
+        } else {
+            0.0
+        };
+        self.x = (l + by, r + by);
+        self
+    }
+
+    /// The scale [`PlotFrame::following`] needs, never finer than `per_column`, for a tour
+    /// step's subject to be across the plot: its columns reaching back from the top to event
+    /// time `from` (a selected window's start; the stream's) and on to `to` (the window's
+    /// end), the rows reaching down to processing time `from` while the plot follows the
+    /// playhead at `now`: a round number of ms a column.
+    pub fn scale_keeping(&self, per_column: f64, now: f64, from: f64, to: f64) -> f64 {
         let width = f64::from(self.inner.width.max(1));
-        // The rows span half the columns' span and end FOLLOW_AHEAD of it above `now`: `from`
-        // is in view, with a twentieth of the span under it, once the span is this wide.
-        let room = 0.5 - FOLLOW_AHEAD - 0.05;
-        let need = (now - from) / room / width;
+        // The columns end FOLLOW_AHEAD of their span above `now`, and start no earlier than
+        // the stream's first event time.
+        let start = from.max(self.x.0);
+        let need = ((now - start) / (1.0 - FOLLOW_AHEAD))
+            .max(to - start)
+            .max(0.0)
+            * (1.0 + SUBJECT_UNDER)
+            / width;
         if need <= per_column {
             return per_column;
         }

@@ -451,7 +451,7 @@ fn bindings() -> Vec<Binding> {
             keys: &[Char('m')],
             action: Action::Magnify,
             label: "m",
-            help: "magnify plot: 1s, 0.1s, off",
+            help: "magnify plot ↔ whole stream",
             hint: None,
             group: Group::General,
             pair: None,

@@ -8,7 +8,8 @@
 //! Ink follows events: each cell counts its events by fate, shows the fate most of them met,
 //! and picks that fate's glyph (light to heavy, `glyph::ON_TIME_RAMP` and the others) by how
 //! many there are, so a lone dropped event is a speck and the dense diagonal of on-time events
-//! is solid. The legend gives the fates' shares of the events so far; `f` draws only the late
+//! is solid; an event never gets more ink than its legend glyph alone, and on a sparse plot,
+//! where each event gets that much, a cell's late or dropped events show over its on-time ones. The legend gives the fates' shares of the events so far; `f` draws only the late
 //! and dropped events (and then the ideal watermark, event time = processing time, which the
 //! on-time events otherwise cover). With the inspector open on a late or dropped event, the
 //! plot draws its inequality on the event's row: its window up to the window's end (┃), how far
@@ -416,13 +417,12 @@ pub fn render_against(app: &Run, other: Option<&Trace>, area: Rect, buf: &mut Bu
     }
     asked(app, &f, buf);
 
-    // TTL expirations on the processing-time axis, under its labels.
+    // The processing-time axis: TTL expirations, completed checkpoints (a parallel run's) as
+    // ticks and crashes over them; then its labels (top, playhead, bottom), which yield to
+    // those marks: a label whose row has one moves to the next clear row inwards, stating
+    // that row's time.
     lanes::expirations(app, &f, buf);
-    // Axis labels: processing time on the left (top, playhead, bottom), event time below.
     let lx = f.inner.x.saturating_sub(Y_LABELS);
-    let label = |v: f64| format!("{:>5.0}s", v / 1000.0);
-    // Completed checkpoints (a parallel run's), as ticks on the processing-time axis, under
-    // the axis labels (a label keeps its unit); crashes over them.
     for ck in app.trace().checkpoints() {
         if let Some(r) = f.row(ck.time) {
             buf.set_stringn(
@@ -434,22 +434,65 @@ pub fn render_against(app: &Run, other: Option<&Trace>, area: Rect, buf: &mut Bu
             );
         }
     }
-    // The top row's label gives way to the playhead's when the playhead is on it.
-    if now_row != Some(0) {
-        buf.set_stringn(lx, f.inner.y, label(f.y.1), 6, t.dim);
-    }
-    buf.set_stringn(lx, f.inner.bottom() - 1, label(f.y.0), 6, t.dim);
     for crash in app.trace().crashes() {
         if let Some(r) = f.row(crash.time) {
             buf.set_stringn(lx + 4, f.inner.y + r, glyph::CRASH.to_string(), 1, t.warn);
         }
     }
-    if let Some(r) = now_row {
-        let y = f.inner.y + r;
-        if y + 1 < f.inner.bottom() {
-            buf.set_stringn(lx, y, label(app.playhead().now), 5, t.playhead);
+    // How many of a row's label columns, up to `most`, are free before its first mark.
+    let free = |buf: &Buffer, r: u16, most: u16| {
+        (lx..lx + most)
+            .take_while(|&x| {
+                buf.cell((x, f.inner.y + r))
+                    .is_none_or(|c| c.symbol() == " ")
+            })
+            .count()
+    };
+    // Puts `text` on row `r` right-aligned before the row's first mark (within `most`
+    // columns), if it fits there.
+    let put_label = |buf: &mut Buffer, r: u16, most: u16, text: &str, style| {
+        let room = free(buf, r, most);
+        let n = text.chars().count();
+        if n > room {
+            return false;
         }
-        buf.set_stringn(lx + 5, y, "▶", 1, t.playhead);
+        buf.set_stringn(lx + (room - n) as u16, f.inner.y + r, text, n, style);
+        true
+    };
+    let height = f.inner.height;
+    let secs_label = |v: f64| format!("{:.0}s", v / 1000.0);
+    if let Some(r) = now_row {
+        // The playhead's time, in the five columns before its ▶ (not on the bottom row,
+        // which the bottom label takes).
+        if r + 1 < height {
+            let now = format!("{:.0}", app.playhead().now / 1000.0);
+            put_label(buf, r, 5, &now, t.playhead);
+        }
+        buf.set_stringn(lx + 5, f.inner.y + r, "▶", 1, t.playhead);
+    }
+    let (_, ch) = f.cell_size();
+    // The top label in the upper half, above the playhead's; the bottom one in the lower
+    // half, below it (beside the playhead's ▶ on the bottom row, without its unit).
+    let top = (0..height.div_ceil(2)).take_while(|&r| now_row != Some(r));
+    for r in top {
+        let v = f.y.1 - f64::from(r) * ch;
+        if put_label(buf, r, Y_LABELS, &secs_label(v), t.dim) {
+            break;
+        }
+    }
+    let bottom = (height.div_ceil(2)..height)
+        .rev()
+        .take_while(|&r| r + 1 == height || now_row != Some(r));
+    for r in bottom {
+        let v = f.y.0 + f64::from(height - 1 - r) * ch;
+        let done = if now_row == Some(r) {
+            put_label(buf, r, 5, &format!("{:.0}", v / 1000.0), t.dim)
+        } else {
+            put_label(buf, r, Y_LABELS, &secs_label(v), t.dim)
+        };
+        if done {
+            break;
+        }
     }
     lanes::render(app, &f, buf);
     let by = f.inner.bottom();
@@ -548,11 +591,15 @@ impl Cells {
     /// Puts each cell's mark in the grid: the fate most of its events met (the rarer one on a
     /// tie), in the glyph whose ink is nearest to its count's share of a full cell. A full
     /// cell (the heaviest glyph of all) is the count at which half the drawn events lie in
-    /// cells at least as full, so a few crowded cells do not thin out the rest. Cells that
-    /// want less ink than their fate's lightest glyph pool it, in reading order, and one of
-    /// them is drawn whenever the pool holds half that glyph (error diffusion): sparse events
-    /// get ink in proportion too, rather than a whole glyph each. With `every` set, every
-    /// cell holding an event is drawn.
+    /// cells at least as full, so a few crowded cells do not thin out the rest; but an event
+    /// never wants more ink than it gets drawn alone, its fate's glyph in the legend (`•`
+    /// `◆` `✕`), so a lone event looks the same at every scale. Where each event gets a whole
+    /// glyph (a sparse plot), a cell's late or dropped events are shown over its on-time
+    /// ones: the few late events of the lesson are not hidden among on-time ones. Cells that want less
+    /// ink than their fate's lightest glyph pool it, in reading order, and one of them is
+    /// drawn whenever the pool holds half that glyph (error diffusion): sparse events in a
+    /// dense plot get ink in proportion too, rather than a whole glyph each. With `every`
+    /// set, every cell holding an event is drawn.
     fn place(&self, grid: &mut [Mark], with_on_time: bool, every: bool) {
         let shown = |c: &[u32; 3]| -> Option<(Fate, u32)> {
             let from = if with_on_time { 0 } else { 1 };
@@ -583,6 +630,26 @@ impl Cells {
             .filter_map(|&f| glyph::ramp(f).last().map(|g| g.1))
             .fold(0.0, f64::max);
         let per_event = top / f64::from(full);
+        // An event's ink: its share of a full cell, at most its fate's glyph alone.
+        let ink_of = |f: Fate| per_event.min(glyph::ramp(f).get(1).map_or(top, |g| g.1));
+        // Whether an event of the fate gets the whole of its glyph alone (a sparse plot).
+        let whole = |f: Fate| glyph::ramp(f).get(1).is_some_and(|g| g.1 <= per_event);
+        // The fate a cell shows: its late or dropped events where each event gets a whole
+        // glyph, else the fate most of its events met.
+        let shown = |c: &[u32; 3]| -> Option<(Fate, u32)> {
+            let most = shown(c)?;
+            if !with_on_time || most.0 != Fate::OnTime {
+                return Some(most);
+            }
+            let exception = (1..3)
+                .filter(|&k| c[k] > 0)
+                .max_by_key(|&k| (c[k], k))
+                .map(|k| (FATES[k], c[k]));
+            match exception {
+                Some((f, n)) if whole(f) => Some((f, n)),
+                _ => Some(most),
+            }
+        };
         // Every event its own cell (a magnified plot, a small stream): each is drawn in its
         // fate's own glyph, the legend's, one mark an event.
         let single = self.counts.iter().all(|c| c.iter().sum::<u32>() <= 1);
@@ -633,7 +700,7 @@ impl Cells {
                 }
                 continue;
             }
-            let want = f64::from(n) * per_event;
+            let want = f64::from(n) * ink_of(fate);
             let lightest = glyph::ramp(fate).first().map_or(0.0, |g| g.1);
             if !every && !inked(&mut pool[fate_index(fate)], want, lightest) {
                 continue;
@@ -643,10 +710,14 @@ impl Cells {
                 .enumerate()
                 .min_by(|a, b| (a.1 .1 - want).abs().total_cmp(&(b.1 .1 - want).abs()))
                 .map_or(0, |(l, _)| l as u8);
+            // A lone event with a whole glyph's ink is drawn as it is alone (over the pane
+            // bars and the watermark line, as there).
+            let alone = n == 1 && whole(fate);
             let m = if self.replayed[i] {
                 Mark::Replayed
             } else {
                 match fate {
+                    Fate::OnTime if alone && level == 1 => Mark::OnTimeOne,
                     Fate::OnTime => Mark::OnTime(level),
                     Fate::Late => Mark::Late(level),
                     Fate::Dropped => Mark::Dropped(level),
