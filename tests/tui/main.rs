@@ -24,6 +24,7 @@ mod theme_contrast;
 mod tour;
 mod tour_files;
 mod tour_predict;
+mod tour_replay;
 mod tour_screens;
 mod transcript_player;
 mod tui_advised;

@@ -86,8 +86,8 @@ impl App {
     }
 
     /// Whether `a` would move the run on or change what the question is asked of: refused
-    /// while the room votes.
-    pub(super) fn waits_for_vote(&self, a: Action) -> bool {
+    /// while the room votes (and not offered in the footer).
+    pub fn waits_for_vote(&self, a: Action) -> bool {
         self.voting().is_some()
             && matches!(
                 a,
