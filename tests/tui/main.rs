@@ -26,6 +26,7 @@ mod tour_files;
 mod tour_predict;
 mod tour_replay;
 mod tour_screens;
+mod tour_vote;
 mod transcript_player;
 mod tui_advised;
 mod tui_layout;

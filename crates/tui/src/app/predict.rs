@@ -9,6 +9,10 @@ use twoclocks_engine::predict::{self, Ask, Prediction, Question};
 
 use super::{Action, App};
 
+/// What the footer says when a dial is turned while the room votes (the dials panel's title
+/// says it too): the dials are held, not dead.
+pub const DIALS_HELD: &str = "the dials wait for the vote";
+
 impl App {
     /// Poses `ask` at the playhead. Says so when the rest of the stream holds no such event
     /// or pane.
@@ -86,38 +90,48 @@ impl App {
     }
 
     /// Whether `a` would move the run on or change what the question is asked of: refused
-    /// while the room votes (and not offered in the footer).
+    /// while the room votes (and not offered in the footer). The dials are held too: a dial
+    /// turned mid-vote could change the answer under the room's hands; they are live again
+    /// once it has voted. With the inspector open, ← → step through the events arrived,
+    /// which moves nothing.
     pub fn waits_for_vote(&self, a: Action) -> bool {
-        self.voting().is_some()
-            && matches!(
-                a,
-                Action::TogglePlay
-                    | Action::Step
-                    | Action::Restart
-                    | Action::JumpToEnd
-                    | Action::NextException
-                    | Action::PrevException
-                    | Action::ToggleJob
-                    | Action::Crash
-                    | Action::CheckpointNow
-                    | Action::CutPartition
-                    | Action::FocusNext
-                    | Action::FocusPrev
-                    | Action::DialDown
-                    | Action::DialUp
-                    | Action::LagDown
-                    | Action::LagUp
-                    | Action::GraceDown
-                    | Action::GraceUp
-                    | Action::EarlyDown
-                    | Action::EarlyUp
-                    | Action::CycleWatermark
-                    | Action::CycleAccumulation
-                    | Action::CycleRules
-                    | Action::SetDial(..)
-                    | Action::AdoptPoint { .. }
-                    | Action::SideBySide
-            )
+        self.vote_refusal(a).is_some()
+    }
+
+    /// What the footer says when `a` waits for the vote, short enough to stand whole beside
+    /// the vote's keys at 80 columns; None when `a` acts now.
+    pub(super) fn vote_refusal(&self, a: Action) -> Option<&'static str> {
+        self.voting()?;
+        match a {
+            Action::DialDown | Action::DialUp if self.selection.inspected.is_some() => None,
+            Action::TogglePlay
+            | Action::Step
+            | Action::Restart
+            | Action::JumpToEnd
+            | Action::NextException
+            | Action::PrevException => Some("the run waits for the vote"),
+            Action::ToggleJob
+            | Action::Crash
+            | Action::CheckpointNow
+            | Action::CutPartition
+            | Action::SideBySide => Some("the job waits for the vote"),
+            Action::FocusNext
+            | Action::FocusPrev
+            | Action::DialDown
+            | Action::DialUp
+            | Action::LagDown
+            | Action::LagUp
+            | Action::GraceDown
+            | Action::GraceUp
+            | Action::EarlyDown
+            | Action::EarlyUp
+            | Action::CycleWatermark
+            | Action::CycleAccumulation
+            | Action::CycleRules
+            | Action::SetDial(..)
+            | Action::AdoptPoint { .. } => Some(DIALS_HELD),
+            _ => None,
+        }
     }
 
     /// The keys that answer the open question, as the footer offers them.
