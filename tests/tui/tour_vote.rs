@@ -73,3 +73,52 @@ fn the_dials_say_they_are_held_for_the_vote_and_are_live_after_it() {
     act(&mut a, Action::GraceUp);
     assert!(a.dials.grace > grace);
 }
+
+/// The watermark the Watermark panel shows, as its `watermark` (120×40) or `wm` (80×24) row
+/// writes it: `100.8s`.
+fn watermark_panel(s: &str) -> String {
+    s.lines()
+        .find_map(|l| {
+            let (_, rest) = l
+                .split_once("│watermark ")
+                .or_else(|| l.split_once("│wm "))?;
+            rest.split_whitespace().next().map(str::to_string)
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn the_late_question_names_the_moment_of_each_watermark_it_gives() {
+    let mut a = tour_from("predict-late");
+    let Some(twoclocks::engine::predict::Question::Fate { inspection, .. }) = a.voting().cloned()
+    else {
+        panic!("a fate question");
+    };
+    for (w, h) in [(80, 24), (120, 40)] {
+        let s = screen(&mut a, w, h);
+        let shown = watermark_panel(&s);
+        let at_arrival = format!("{:.1}s", inspection.watermark / 1000.0);
+        assert_ne!(
+            shown, at_arrival,
+            "the panel shows the watermark before the arrival"
+        );
+        // The caption's band, its first rows (left of the panels), joined.
+        let band: String = s
+            .lines()
+            .skip(1)
+            .take(3)
+            .map(|l| l.split(['│', '└', '┌']).next().unwrap_or_default().trim())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let now = format!(
+            ": watermark 102 s then, {} s now.",
+            shown.trim_end_matches('s')
+        );
+        let band = band.trim_end();
+        assert!(band.contains(&now), "{w}×{h}: {band}\n{s}");
+        assert!(
+            band.ends_with("1, 2 or 3."),
+            "{w}×{h}: the caption whole: {band}"
+        );
+    }
+}
