@@ -122,3 +122,52 @@ fn the_late_question_names_the_moment_of_each_watermark_it_gives() {
         );
     }
 }
+
+/// The windows table's row for the window spanning `span` (`90–120s`), its words after the
+/// span.
+fn table_row(s: &str, span: &str) -> Vec<String> {
+    s.lines()
+        .find_map(|l| {
+            let (_, rest) = l.split_once(&format!("│{span} "))?;
+            Some(
+                rest.split('│')
+                    .next()
+                    .unwrap_or_default()
+                    .split_whitespace()
+                    .map(str::to_string)
+                    .collect(),
+            )
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn the_pane_question_does_not_show_its_windows_value_or_oracle_until_the_vote() {
+    let mut a = tour_from("predict-pane");
+    let Some(twoclocks::engine::predict::Question::Pane {
+        choices, answer, ..
+    }) = a.voting().cloned()
+    else {
+        panic!("a pane question");
+    };
+    let cell = choices[answer].cell;
+    let span = format!(
+        "{:.0}–{:.0}s",
+        cell.window.start() / 1000.0,
+        cell.window.end() / 1000.0
+    );
+    for (w, h) in [(80, 24), (120, 40)] {
+        let s = screen(&mut a, w, h);
+        let row = table_row(&s, &span);
+        // Value, oracle and Δ, then the state: none of the choices' values shows.
+        assert_eq!(row[..3], ["?", "?", "?"], "{w}×{h}: {row:?}\n{s}");
+        for c in &choices {
+            assert!(!row.contains(&c.value.to_string()), "{w}×{h}: {row:?}");
+        }
+    }
+    act(&mut a, Action::Policy(answer as u8));
+    let s = screen(&mut a, 120, 40);
+    let row = table_row(&s, &span);
+    assert_eq!(row[0], choices[answer].value.to_string(), "{row:?}\n{s}");
+    assert!(!row.contains(&"?".to_string()), "{row:?}");
+}

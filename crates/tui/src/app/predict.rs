@@ -3,9 +3,11 @@
 //! the keys that
 //! would move the run refused while the room votes, and the vote (1, 2 or 3) revealing the
 //! answer: the playhead on to it, the event inspected (its inequality on the plot) or the
-//! window that fired selected.
+//! window that fired selected. Until the vote, a pane question's window shows `?` for its
+//! value and oracle.
 
 use twoclocks_engine::predict::{self, Ask, Prediction, Question};
+use twoclocks_engine::CellId;
 
 use super::{Action, App};
 
@@ -132,6 +134,15 @@ impl App {
             | Action::AdoptPoint { .. } => Some(DIALS_HELD),
             _ => None,
         }
+    }
+
+    /// Whether the room is voting on what `cell`'s next pane carries: until it has voted, the
+    /// windows table and the pane history show `?` for the cell's value, its oracle and their
+    /// difference, which would otherwise give away the answer or the distractors (what the
+    /// window holds now, what it holds once every event of it is in).
+    pub fn voting_on(&self, cell: CellId) -> bool {
+        matches!(self.voting(), Some(Question::Pane { choices, .. })
+            if choices.iter().any(|c| c.cell == cell))
     }
 
     /// The keys that answer the open question, as the footer offers them.
