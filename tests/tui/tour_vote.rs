@@ -171,3 +171,24 @@ fn the_pane_question_does_not_show_its_windows_value_or_oracle_until_the_vote() 
     assert_eq!(row[0], choices[answer].value.to_string(), "{row:?}\n{s}");
     assert!(!row.contains(&"?".to_string()), "{row:?}");
 }
+
+#[test]
+fn the_pane_questions_mark_says_what_it_marks() {
+    let mut a = tour_from("predict-pane");
+    for (w, h) in [(80, 24), (120, 40)] {
+        let s = screen(&mut a, w, h);
+        // On the playhead's row, over the window's span: a bar and the words.
+        let row = s.lines().find(|l| l.contains('▶')).unwrap_or_default();
+        assert!(row.contains("╌? next pane"), "{w}×{h}: {row}\n{s}");
+    }
+    let answer = a.voting().map(|q| q.answer()).unwrap();
+    act(&mut a, Action::Policy(answer as u8));
+    let s = screen(&mut a, 120, 40);
+    assert!(!s.contains("? next pane"), "{s}");
+    // The fate question's `?` is the event's, where it will land: no words.
+    let mut a = tour_from("predict-late");
+    let s = screen(&mut a, 120, 40);
+    assert!(!s.contains("? next pane"), "{s}");
+    let row = s.lines().find(|l| l.contains('▶')).unwrap_or_default();
+    assert!(row.contains('?'), "{row}");
+}
