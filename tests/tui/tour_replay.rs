@@ -72,3 +72,20 @@ fn a_replayed_tour_says_so_at_every_step_and_offers_only_quitting() {
     assert!(f.contains("n N step") && f.contains("Space play"), "{f}");
     assert!(rule(&mut a, (120, 40)).contains("n next"));
 }
+
+#[test]
+fn a_held_key_is_said_whole_at_80x24_beside_a_long_recordings_name() {
+    let mut a = tour_from("predict-late");
+    a.replay = Some(ReplayProgress {
+        file: "rehearsals/monday-lesson-with-the-second-class.rec".into(),
+        at: Duration::from_secs(41),
+        total: Duration::from_secs(130),
+    });
+    a.say(twoclocks::tui::app::REPLAY_HAS_THE_KEYS);
+    let f = footer(&mut a, (80, 24));
+    assert!(
+        f.contains(&format!("▸ {}", twoclocks::tui::app::REPLAY_HAS_THE_KEYS)),
+        "{f}"
+    );
+    assert!(f.contains("class.rec 0:41 / 2:10"), "{f}");
+}

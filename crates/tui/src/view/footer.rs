@@ -33,7 +33,18 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         spans.push(Span::styled(text, style));
     }
     if let Some(r) = &app.replay {
-        let file = tail(&r.file, 24);
+        // The file's name gives way to a message (`the replay has the keys; q quits`), which
+        // stands whole at 80 columns: down to its last 8 characters.
+        let used: usize = spans.iter().map(|s| s.width()).sum();
+        let said = app
+            .status
+            .as_ref()
+            .map_or(0, |s| s.text.chars().count() + 4);
+        let fixed = used + "▶ replay ".len() + r.clock().chars().count() + 1 + said;
+        let file = tail(
+            &r.file,
+            usize::from(area.width).saturating_sub(fixed).clamp(8, 24),
+        );
         spans.push(Span::styled(
             format!("▶ replay {file} {} ", r.clock()),
             t.title,
