@@ -210,6 +210,12 @@ fn a_replay_says_it_is_playing_and_that_it_has_the_keys() {
     r.wait_for("the held key said", |t| {
         t.contains("the replay has the keys")
     });
+    // Its clock moves on between the recording's inputs.
+    r.wait_for("the replay's clock moving on", |t| {
+        ["0:01", "0:02", "0:03"]
+            .iter()
+            .any(|s| t.contains(&format!("▶ replay slow.rec {s} / 0:04")))
+    });
     let end = r.wait_for("the replay's end", |t| {
         t.contains("the recording has been played")
     });
