@@ -1,6 +1,7 @@
 //! End to end, a rehearsed demo: the real binary in a pseudo-terminal records a demo
 //! (`--record`) and casts it (`--cast`); the cast, played into a terminal emulator, shows what
-//! the terminal showed; the recording played back (`--replay`) shows the same screen. And the
+//! the terminal showed; the recording played back (`--replay`) shows the same screen, and a
+//! replayed tour keeps saying it is a replay at every step it moves to. And the
 //! demo's files are checked before the UI opens: a bad recording names its line, a path that
 //! cannot be written is an error, exit code 2.
 
@@ -209,10 +210,50 @@ fn a_replay_says_it_is_playing_and_that_it_has_the_keys() {
     r.wait_for("the held key said", |t| {
         t.contains("the replay has the keys")
     });
+    // Its clock moves on between the recording's inputs.
+    r.wait_for("the replay's clock moving on", |t| {
+        ["0:01", "0:02", "0:03"]
+            .iter()
+            .any(|s| t.contains(&format!("▶ replay slow.rec {s} / 0:04")))
+    });
     let end = r.wait_for("the replay's end", |t| {
         t.contains("the recording has been played")
     });
     assert!(!end.contains("▶ replay"), "{end}");
+    r.press(b"q");
+    r.wait_exit();
+}
+
+#[test]
+fn a_replayed_tour_says_so_at_every_step_it_moves_to() {
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
+    // A vote, the next step, and four seconds on it before going back and ending.
+    std::fs::write(
+        dir.join("tour.rec"),
+        "twoclocks-record 1\n0 flags [\"tour\",\"--from\",\"predict-late\"]\n0 resize 80 24\n\
+         300000 key 2\n600000 key n\n4600000 key N\n4600001 end\n",
+    )
+    .unwrap();
+    let mut r = ui_in(
+        dir,
+        (80, 24),
+        &["tour", "--from", "predict-late", "--replay", "tour.rec"],
+    );
+    let footer = |t: &str| t.lines().last().unwrap_or_default().to_string();
+    let next = r.wait_for("the next step, replayed", |t| t.contains("step 6/15"));
+    let f = footer(&next);
+    assert!(f.contains("▶ replay tour.rec"), "{next}");
+    for offered in ["n N", "Space", "dial"] {
+        assert!(!f.contains(offered), "{offered} offered in {f}");
+    }
+    let end = r.wait_for("the replay's end", |t| {
+        t.contains("the recording has been played")
+    });
+    assert!(
+        end.contains("step 5/15") && !end.contains("▶ replay"),
+        "{end}"
+    );
     r.press(b"q");
     r.wait_exit();
 }

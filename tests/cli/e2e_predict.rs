@@ -61,7 +61,7 @@ fn the_room_votes_then_sees_the_inequality_and_a_replay_shows_the_same() {
 
     // The run waits for the vote.
     s.press(b" ");
-    s.wait_for("the refusal", |t| t.contains("the room votes first"));
+    s.wait_for("the refusal", |t| t.contains("the run waits for the vote"));
 
     // Vote on time: the lesson's next event behind the watermark is never on time.
     s.press(b"1");

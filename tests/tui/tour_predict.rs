@@ -55,11 +55,7 @@ fn the_late_question_stops_just_before_its_event_and_reveals_its_fate() {
     ] {
         act(&mut a, k);
         assert!(
-            a.status
-                .as_ref()
-                .unwrap()
-                .text
-                .contains("the room votes first"),
+            a.status.as_ref().unwrap().text.contains("for the vote"),
             "{k:?}"
         );
         assert_eq!(a.trace().arrived(), offset, "{k:?}");

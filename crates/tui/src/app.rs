@@ -31,6 +31,7 @@ pub use super::dials::{
     GRACE_STEP, LAG_MAX, LAG_STEP, SPEEDS,
 };
 pub use live::Live;
+pub use predict::DIALS_HELD;
 pub use replay::{ReplayProgress, REPLAY_HAS_THE_KEYS};
 pub use run::Run;
 pub use side::Side;

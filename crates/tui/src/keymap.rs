@@ -188,19 +188,20 @@ pub fn lookup(ev: &KeyEvent) -> Option<Action> {
         .map(|b| b.action)
 }
 
-/// The footer's hints: (keys, hint). For a run without a pipeline in table order, with only
-/// the job toggle of the job's keys; for a run with one (the parallel job) the job's keys
-/// first, without what such a run does not offer (inspect, late and dropped events, policies,
-/// window selection). With the inspector open, ← → step through the events. In a tour, the
-/// keys that move through it come first (the caption band's rule has no room for them beside
-/// a long title at 80 columns); while the room votes on a tour's question, 1 2 3 answer it
-/// and are not offered as policies.
+/// The footer's hints: (action, keys, hint). For a run without a pipeline in table order,
+/// with only the job toggle of the job's keys; for a run with one (the parallel job) the job's
+/// keys first, without what such a run does not offer (inspect, late and dropped events,
+/// policies, window selection). With the inspector open, ← → step through the events. In a
+/// tour, the keys that move through it come first (the caption band's rule has no room for
+/// them beside a long title at 80 columns); while the room votes on a tour's question, 1 2 3
+/// answer it and are not offered as policies. The action comes with each, for the footer to
+/// leave out what does not act now.
 pub fn footer_hints(
     pipeline: bool,
     inspecting: bool,
     tour: bool,
     voting: bool,
-) -> impl Iterator<Item = (&'static str, &'static str)> {
+) -> impl Iterator<Item = (Action, &'static str, &'static str)> {
     let first = KEYMAP.iter().filter(move |b| {
         (tour && b.action == Action::TourNext) || (pipeline && b.group == Group::Job)
     });
@@ -234,7 +235,7 @@ pub fn footer_hints(
                 Action::DialUp if inspecting => "event",
                 _ => h,
             };
-            (keys, h)
+            (b.action, keys, h)
         })
     })
 }

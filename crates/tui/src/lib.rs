@@ -432,6 +432,8 @@ enum Woke {
     Replayed(Entry),
     /// A key or click held while a recording plays.
     Held,
+    /// Another second of a recording playing: its clock in the footer moves on.
+    ReplayClock,
     /// Nothing to do (live input held while a recording plays).
     Nothing,
     /// A live input's batch (None: its reader has gone).
@@ -481,6 +483,10 @@ async fn event_loop(
         };
         let (status_seq, status_end) = expiry.unwrap_or((0, tokio::time::Instant::now()));
         let next_replay = shell.replay.front().map(|e| shell.start + e.at);
+        // While a recording plays, its clock moves on every second, inputs or not: a replay
+        // waiting on a step never looks frozen at the time of its last input.
+        let next_second = next_replay
+            .map(|_| shell.start + Duration::from_secs(shell.start.elapsed().as_secs() + 1));
         let woke = tokio::select! {
             ev = events.next() => match ev {
                 Some(Ok(ev)) if suspends(&ev) => Woke::Suspend(terminal::Stopping::Job),
@@ -506,6 +512,9 @@ async fn event_loop(
                     None => Woke::Nothing,
                 }
             },
+            _ = tokio::time::sleep_until(next_second.unwrap_or(shell.start)), if next_second.is_some() => {
+                Woke::ReplayClock
+            },
             Some(done) = rx.recv() => Woke::Msg(Msg::Done(Box::new(done))),
             feed = next_feed(&mut shell.live) => Woke::Feed(feed),
             _ = tokio::time::sleep_until(status_end), if expiry.is_some() => {
@@ -523,11 +532,17 @@ async fn event_loop(
             Woke::Input(i) => shell.take(app, i),
             Woke::Replayed(e) => {
                 if let Some(r) = app.replay.as_mut() {
-                    r.at = e.at;
+                    r.at = r.at.max(e.at);
                 }
                 shell.take(app, e.input)
             }
             Woke::Held => app.say(app::REPLAY_HAS_THE_KEYS),
+            Woke::ReplayClock => app.replay.as_mut().is_some_and(|r| {
+                let at = shell.start.elapsed().min(r.total);
+                let moved = at.as_secs() != r.at.as_secs();
+                r.at = r.at.max(at);
+                moved
+            }),
             Woke::Tick => {
                 let dt = clock.tick(woke_at);
                 shell.take(app, Input::Tick(dt))

@@ -22,11 +22,8 @@ pub(super) fn act(app: &mut App, a: Action) -> bool {
             return changed;
         }
     }
-    if app.waits_for_vote(a) {
-        let keys = app.vote_keys().unwrap_or_default();
-        return app.say(format!(
-            "the room votes first: {keys} (n skips the question)"
-        ));
+    if let Some(why) = app.vote_refusal(a) {
+        return app.say(why);
     }
     match a {
         Action::TogglePlay

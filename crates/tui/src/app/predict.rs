@@ -3,11 +3,17 @@
 //! the keys that
 //! would move the run refused while the room votes, and the vote (1, 2 or 3) revealing the
 //! answer: the playhead on to it, the event inspected (its inequality on the plot) or the
-//! window that fired selected.
+//! window that fired selected. Until the vote, a pane question's window shows `?` for its
+//! value and oracle.
 
 use twoclocks_engine::predict::{self, Ask, Prediction, Question};
+use twoclocks_engine::CellId;
 
 use super::{Action, App};
+
+/// What the footer says when a dial is turned while the room votes (the dials panel's title
+/// says it too): the dials are held, not dead.
+pub const DIALS_HELD: &str = "the dials wait for the vote";
 
 impl App {
     /// Poses `ask` at the playhead. Says so when the rest of the stream holds no such event
@@ -86,38 +92,57 @@ impl App {
     }
 
     /// Whether `a` would move the run on or change what the question is asked of: refused
-    /// while the room votes.
-    pub(super) fn waits_for_vote(&self, a: Action) -> bool {
-        self.voting().is_some()
-            && matches!(
-                a,
-                Action::TogglePlay
-                    | Action::Step
-                    | Action::Restart
-                    | Action::JumpToEnd
-                    | Action::NextException
-                    | Action::PrevException
-                    | Action::ToggleJob
-                    | Action::Crash
-                    | Action::CheckpointNow
-                    | Action::CutPartition
-                    | Action::FocusNext
-                    | Action::FocusPrev
-                    | Action::DialDown
-                    | Action::DialUp
-                    | Action::LagDown
-                    | Action::LagUp
-                    | Action::GraceDown
-                    | Action::GraceUp
-                    | Action::EarlyDown
-                    | Action::EarlyUp
-                    | Action::CycleWatermark
-                    | Action::CycleAccumulation
-                    | Action::CycleRules
-                    | Action::SetDial(..)
-                    | Action::AdoptPoint { .. }
-                    | Action::SideBySide
-            )
+    /// while the room votes (and not offered in the footer). The dials are held too: a dial
+    /// turned mid-vote could change the answer under the room's hands; they are live again
+    /// once it has voted. With the inspector open, ← → step through the events arrived,
+    /// which moves nothing.
+    pub fn waits_for_vote(&self, a: Action) -> bool {
+        self.vote_refusal(a).is_some()
+    }
+
+    /// What the footer says when `a` waits for the vote, short enough to stand whole beside
+    /// the vote's keys at 80 columns; None when `a` acts now.
+    pub(super) fn vote_refusal(&self, a: Action) -> Option<&'static str> {
+        self.voting()?;
+        match a {
+            Action::DialDown | Action::DialUp if self.selection.inspected.is_some() => None,
+            Action::TogglePlay
+            | Action::Step
+            | Action::Restart
+            | Action::JumpToEnd
+            | Action::NextException
+            | Action::PrevException => Some("the run waits for the vote"),
+            Action::ToggleJob
+            | Action::Crash
+            | Action::CheckpointNow
+            | Action::CutPartition
+            | Action::SideBySide => Some("the job waits for the vote"),
+            Action::FocusNext
+            | Action::FocusPrev
+            | Action::DialDown
+            | Action::DialUp
+            | Action::LagDown
+            | Action::LagUp
+            | Action::GraceDown
+            | Action::GraceUp
+            | Action::EarlyDown
+            | Action::EarlyUp
+            | Action::CycleWatermark
+            | Action::CycleAccumulation
+            | Action::CycleRules
+            | Action::SetDial(..)
+            | Action::AdoptPoint { .. } => Some(DIALS_HELD),
+            _ => None,
+        }
+    }
+
+    /// Whether the room is voting on what `cell`'s next pane carries: until it has voted, the
+    /// windows table and the pane history show `?` for the cell's value, its oracle and their
+    /// difference, which would otherwise give away the answer or the distractors (what the
+    /// window holds now, what it holds once every event of it is in).
+    pub fn voting_on(&self, cell: CellId) -> bool {
+        matches!(self.voting(), Some(Question::Pane { choices, .. })
+            if choices.iter().any(|c| c.cell == cell))
     }
 
     /// The keys that answer the open question, as the footer offers them.

@@ -1,7 +1,7 @@
 //! A recording being played back (`--replay FILE`): which file, how far it has played and how
 //! long it is, so that the footer can say `▶ replay demo.rec 0:41 / 2:10` and a presenter
 //! never takes a replay for a frozen program. The shell moves it on as the recording's
-//! inputs are taken; the state itself keeps no clock.
+//! inputs are taken and every second between them; the state itself keeps no clock.
 
 use std::time::Duration;
 
@@ -10,7 +10,7 @@ use std::time::Duration;
 pub struct ReplayProgress {
     /// The recording's file, as given.
     pub file: String,
-    /// The time of the last input played, since the recording began.
+    /// How far it has played, since the recording began (the shell's clock, to the second).
     pub at: Duration,
     /// The time of the recording's last input: its length.
     pub total: Duration,

@@ -1,7 +1,8 @@
 //! A tour's step applied to the UI's state: the step's stream, its dials over the scenario's
 //! presets, job mode with its crashes pressed at their times, the playhead, what shows and the
-//! selected window. Applying a step starts the state afresh (keeping the terminal's size and
-//! the theme), so `r` puts the step back however the class has turned the dials since.
+//! selected window. Applying a step starts the state afresh (keeping the terminal's size, the
+//! theme and a recording playing back), so `r` puts the step back however the class has
+//! turned the dials since.
 
 use crate::dials::CHECKPOINT_DEFAULT;
 use crate::theme::Theme;
@@ -213,6 +214,8 @@ impl App {
         fresh.pins = self.pins;
         self.unpin_side();
         fresh.size = self.size;
+        // A recording playing on plays on: the footer keeps saying so, whatever step it moves to.
+        fresh.replay = self.replay.take();
         fresh
             .session
             .set_inline_events(self.session.inline_events());

@@ -69,7 +69,7 @@ pub const NAMES: [(&str, &str); 29] = [
     ("b_dropped", "events B dropped so far (side by side)"),
     (
         "event",
-        "the event a predict step asks about: key, event time, arrival, the watermark then",
+        "the event a predict step asks about: key, event time, arrival, the watermark then (and now, where it differs)",
     ),
     (
         "choices",
@@ -161,13 +161,23 @@ pub fn value(name: &str, q: &Quoted) -> Option<String> {
                     event, inspection, ..
                 },
                 stream,
-            )) => format!(
-                "key {} at {}, arriving at {} to a watermark of {}",
-                stream.key_name(event.key),
-                secs(event.event_time),
-                secs(event.proc_time),
-                secs(inspection.watermark)
-            ),
+            )) => {
+                // The watermark the event meets is the one at its arrival; where the watermark
+                // panel shows another now (a watermark moved by arrivals), both, each with its
+                // moment.
+                let (then, now) = (secs(inspection.watermark), secs(f.watermark));
+                let meets = if now == then || !f.watermark.is_finite() {
+                    format!(" to a watermark of {then}")
+                } else {
+                    format!(": watermark {then} then, {now} now")
+                };
+                format!(
+                    "key {} at {}, arriving at {}{meets}",
+                    stream.key_name(event.key),
+                    secs(event.event_time),
+                    secs(event.proc_time),
+                )
+            }
             _ => "—".into(),
         }),
         "choices" => Some(match q.asked {

@@ -82,7 +82,10 @@ pub fn render(app: &App, r: Rect, buf: &mut Buffer) {
         .borders(Borders::TOP)
         .border_style(t.title)
         .title(Span::styled(head.clone(), t.title));
-    if head.chars().count() + keys.chars().count() + 2 <= usize::from(r.width) {
+    // Not while a recording plays: it has the keys.
+    if app.replay.is_none()
+        && head.chars().count() + keys.chars().count() + 2 <= usize::from(r.width)
+    {
         block = block.title(Line::from(Span::styled(keys, t.key)).right_aligned());
     }
     let inner = block.inner(r);

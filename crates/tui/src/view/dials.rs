@@ -2,7 +2,8 @@
 //! mode (and, for the parallel job, the checkpoint interval and the idle timeout), each a track with a thumb and its value; the
 //! focused one is reversed. In the compact layout it also carries a one-line summary of the
 //! frontier (under a state TTL, what is lost is said lost to the resets). Where each track goes is the screen's geometry ([`crate::geometry::dials`]),
-//! which the mouse uses too.
+//! which the mouse uses too. While the room votes on a tour's question the title says the dials are
+//! held for the vote.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -63,6 +64,9 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
     };
     let title = if app.session.rerunning() {
         format!(" Dials{rules} · re-running… ")
+    } else if app.voting().is_some() {
+        // Held, not dead: live again once the room has voted.
+        format!(" Dials{rules} · held for the vote ")
     } else {
         format!(" Dials{rules} ")
     };

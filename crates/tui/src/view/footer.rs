@@ -1,15 +1,17 @@
-//! The footer: the scenario, a recording playing back (`▶ replay demo.rec 0:41 / 2:10`),
-//! where a live input stands (`live`, `live · paused`, `input
-//! ended`, or why it stopped), a predict step's vote (`vote 1 on time · 2 late · 3 dropped`),
-//! a mark while the engine re-runs for new dials (the panels show
-//! the last result until then), for a moment why the last key did nothing, and the key hints
-//! from the one keymap table.
+//! The footer: the scenario, a recording playing back (`▶ replay demo.rec 0:41 / 2:10`, for
+//! the whole replay, and then only `q` offered: the recording has the other keys), where a
+//! live input stands (`live`, `live · paused`, `input ended`, or why it stopped), a predict
+//! step's vote (`vote 1 on time · 2 late · 3 dropped`), a mark while the engine re-runs for
+//! new dials (the panels show the last result until then), for a moment why the last key did
+//! nothing, and the key hints from the one keymap table: only keys that act now (none that
+//! waits for the room's vote).
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
+use super::super::action::Action;
 use super::super::app::App;
 use super::super::keymap::footer_hints;
 
@@ -31,7 +33,18 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         spans.push(Span::styled(text, style));
     }
     if let Some(r) = &app.replay {
-        let file = tail(&r.file, 24);
+        // The file's name gives way to a message (`the replay has the keys; q quits`), which
+        // stands whole at 80 columns: down to its last 8 characters.
+        let used: usize = spans.iter().map(|s| s.width()).sum();
+        let said = app
+            .status
+            .as_ref()
+            .map_or(0, |s| s.text.chars().count() + 4);
+        let fixed = used + "▶ replay ".len() + r.clock().chars().count() + 1 + said;
+        let file = tail(
+            &r.file,
+            usize::from(area.width).saturating_sub(fixed).clamp(8, 24),
+        );
         spans.push(Span::styled(
             format!("▶ replay {file} {} ", r.clock()),
             t.title,
@@ -40,7 +53,8 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     if app.session.rerunning() {
         spans.push(Span::styled("re-running… ", t.warn));
     }
-    if let Some(keys) = app.vote_keys() {
+    // A replay casts the votes itself: its keys are not offered.
+    if let Some(keys) = app.vote_keys().filter(|_| app.replay.is_none()) {
         spans.push(Span::styled("vote ", t.title));
         spans.push(Span::styled(format!("{keys} "), t.key));
         spans.push(Span::styled("│ ", t.dim));
@@ -61,6 +75,8 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             app.tour.is_some(),
             app.voting().is_some(),
         )
+        .filter(|(a, _, _)| offered(app, *a))
+        .map(|(_, k, h)| (k, h))
         .collect();
         let width = |h: &[(&str, &str)]| -> usize {
             h.iter()
@@ -91,6 +107,15 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         }
     }
     Paragraph::new(Line::from(spans)).render(area, buf);
+}
+
+/// Whether the footer offers `a`'s key: while a recording plays, quitting alone (the
+/// recording has the other keys); while the room votes, none that waits for the vote.
+fn offered(app: &App, a: Action) -> bool {
+    if app.replay.is_some() {
+        return a == Action::Quit;
+    }
+    !app.waits_for_vote(a)
 }
 
 /// `text` in at most `room` columns, its end kept (a file's name is at its end).

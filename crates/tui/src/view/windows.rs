@@ -3,7 +3,8 @@
 //! run with sinks, what each sink holds beside the run's own value, and at the foot the
 //! selected window's additive excess over the idempotent sink split by cause); and the
 //! selected cell's pane history (EARLY / ON_TIME / LATE, processing time, value, difference to
-//! the oracle), long histories shown as their first and last panes.
+//! the oracle), long histories shown as their first and last panes. While the room votes on
+//! what a window's next pane carries, that window's value, oracle and Δ read `?`.
 //!
 //! Sessions: the rows are the selected key's oracle sessions (all keys: every key's), each
 //! against the run's sessions inside it; one the run does not reproduce exactly (bounds or
@@ -247,6 +248,13 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
     }
     for (i, r, standing) in shown {
         let base = if i == sel { t.focus } else { t.text };
+        // A window whose next pane the room is voting on: `?` until it has voted.
+        let asked = app.selection.key.is_some_and(|key| {
+            windows
+                .get(i)
+                .is_some_and(|&window| app.voting_on(CellId { window, key }))
+        });
+        let hidden = |text: String| if asked { "?".to_string() } else { text };
         let label = Span::styled(
             format!("{:<w$}", span(r.start, r.end), w = cols.label),
             base,
@@ -270,18 +278,31 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
             }
             None if app.tour_hides("oracle") => vec![
                 label,
-                Span::styled(format!("{:>w$}", r.value, w = cols.value), base),
+                Span::styled(
+                    format!("{:>w$}", hidden(r.value.to_string()), w = cols.value),
+                    base,
+                ),
             ],
             None => {
                 let diff = r.value - r.truth;
                 let (ph, ph_style) = phase_cell(t, r.phase);
                 let mut spans = vec![
                     label,
-                    Span::styled(format!("{:>w$}", r.value, w = cols.value), base),
-                    Span::styled(format!("{:>w$}", r.truth, w = cols.truth), t.dim),
                     Span::styled(
-                        format!("{:>+w$}", diff, w = cols.diff),
-                        standing_style(t, standing),
+                        format!("{:>w$}", hidden(r.value.to_string()), w = cols.value),
+                        base,
+                    ),
+                    Span::styled(
+                        format!("{:>w$}", hidden(r.truth.to_string()), w = cols.truth),
+                        t.dim,
+                    ),
+                    Span::styled(
+                        format!("{:>w$}", hidden(format!("{diff:+}")), w = cols.diff),
+                        if asked {
+                            t.dim
+                        } else {
+                            standing_style(t, standing)
+                        },
                     ),
                     Span::raw("  "),
                     Span::styled(format!("{ph:<8}"), ph_style),
@@ -528,10 +549,15 @@ pub fn pane_lines(app: &App, cell: CellId, height: u16) -> Vec<Line<'static>> {
                 cells.push((p.retraction.map_or(String::new(), |r| r.to_string()), t.dim));
             }
         }
-        cells.push((
-            format!("{:+}", total - truth),
-            if total == truth { t.on_time } else { t.dim },
-        ));
+        // Against the oracle: `?` while the room votes on the cell's next pane.
+        cells.push(if app.voting_on(cell) {
+            ("?".to_string(), t.dim)
+        } else {
+            (
+                format!("{:+}", total - truth),
+                if total == truth { t.on_time } else { t.dim },
+            )
+        });
         cells
     };
     let rows: Vec<Option<(usize, PaneCells)>> =

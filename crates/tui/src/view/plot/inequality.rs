@@ -1,7 +1,8 @@
 //! The inspected event's inequality on the plot, and a predict step's event on its way: the
 //! event's window up to its end, how far past grace the watermark was, the grace band and the
 //! watermark at arrival, on the event's row, with their numbers beside them; the `?` where the
-//! event a tour's question asks about will land.
+//! event a tour's question asks about will land, or over the window whose next pane it asks
+//! about, with the words `next pane`.
 
 use ratatui::buffer::Buffer;
 use ratatui::style::{Modifier, Style};
@@ -27,37 +28,74 @@ pub(super) struct Inequality {
     grace: f64,
 }
 
-/// A predict step's event on its way, where it will land (a pane's, over its window on the
-/// playhead's row): `?`, reversed so the back of the room finds it, until the room has voted.
+/// A predict step's question on the plot until the room has voted, reversed so the back of
+/// the room finds it: the event on its way, `?` where it will land; a pane question's window,
+/// a dashed bar over the part of it the plot shows on the playhead's row (no event is drawn
+/// there: it is the window's span, as a pane's bar is) with `? next pane` on it, so the mark is
+/// not taken for an event.
 pub(super) fn asked(app: &Run, f: &PlotFrame, buf: &mut Buffer) {
-    // The event on its way where it will land; a pane on its way over its window's middle,
-    // on the playhead's row.
-    let at = match app.voting() {
-        Some(Question::Fate { event, .. }) => (event.event_time, event.proc_time),
-        // Its middle, or as far into it as the plot shows.
-        Some(q @ Question::Pane { .. }) => match q.one_cell() {
-            Some(c) => (
-                ((c.window.start() + c.window.end()) / 2.0)
-                    .min(f.x.1 - f.cell_size().0 / 2.0)
-                    .max(c.window.start()),
-                app.playhead().now,
-            ),
-            None => return,
-        },
-        None => return,
+    let style = app
+        .theme
+        .title
+        .add_modifier(Modifier::BOLD | Modifier::REVERSED);
+    match app.voting() {
+        Some(Question::Fate { event, .. }) => {
+            if let (Some(c), Some(r)) = (f.col(event.event_time), f.row(event.proc_time)) {
+                buf.set_stringn(
+                    f.inner.x + c,
+                    f.inner.y + r,
+                    glyph::ASKED.to_string(),
+                    1,
+                    style,
+                );
+            }
+        }
+        Some(q @ Question::Pane { .. }) => {
+            if let Some(c) = q.one_cell() {
+                next_pane(app, f, buf, (c.window.start(), c.window.end()), style);
+            }
+        }
+        None => {}
+    }
+}
+
+/// The word beside a pane question's `?`.
+pub const NEXT_PANE: &str = " next pane";
+
+/// A pane question's window `(start, end)` on the playhead's row: `╌` over the columns of it
+/// the plot shows, and `? next pane` from its middle (moved left to fit the plot), each cell
+/// drawn only where the plot has nothing but the playhead's line.
+fn next_pane(app: &Run, f: &PlotFrame, buf: &mut Buffer, (start, end): (f64, f64), asked: Style) {
+    let Some(r) = f.row(app.playhead().now) else {
+        return;
     };
-    if let (Some(c), Some(r)) = (f.col(at.0), f.row(at.1)) {
-        let style = app
-            .theme
-            .title
-            .add_modifier(Modifier::BOLD | Modifier::REVERSED);
-        buf.set_stringn(
-            f.inner.x + c,
-            f.inner.y + r,
-            glyph::ASKED.to_string(),
-            1,
-            style,
-        );
+    if end <= f.x.0 || start >= f.x.1 {
+        return;
+    }
+    let last = f.inner.width.saturating_sub(1);
+    let c0 = f.col(start.max(f.x.0)).unwrap_or(0);
+    // The last column the window covers (its end is the next window's start).
+    let c1 = f.col(end - f.cell_size().0 / 2.0).unwrap_or(last).max(c0);
+    let y = f.inner.y + r;
+    // Nothing drawn there but the playhead's line (or this bar).
+    let free = |buf: &Buffer, c: u16| {
+        buf.cell((f.inner.x + c, y))
+            .is_none_or(|cell| matches!(cell.symbol(), " " | "┈" | "╌"))
+    };
+    let bar = app.theme.title;
+    for c in c0..=c1 {
+        if free(buf, c) {
+            buf.set_stringn(f.inner.x + c, y, "╌", 1, bar);
+        }
+    }
+    let word = NEXT_PANE.chars().count() as u16;
+    let at = ((c0 + c1) / 2).min(f.inner.width.saturating_sub(1 + word));
+    let label = std::iter::once((glyph::ASKED, asked)).chain(NEXT_PANE.chars().map(|ch| (ch, bar)));
+    for (i, (ch, style)) in label.enumerate() {
+        let c = at + i as u16;
+        if c <= last && free(buf, c) {
+            buf.set_stringn(f.inner.x + c, y, ch.to_string(), 1, style);
+        }
     }
 }
 
