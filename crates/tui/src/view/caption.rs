@@ -27,17 +27,49 @@ pub fn text(app: &App) -> Option<String> {
     Some(placeholders::fill(&tour.step().caption, &app.quoted()))
 }
 
+/// Whether a line may not end between `word` and `next`: a number stands with what follows it
+/// (its unit, `110 s`, or what it counts, `0 dropped`), and a key of a list with the next key
+/// or number (`1 2 3`, `l L`, `= 110`), so neither is parted across lines.
+fn holds_on(word: &str, next: &str) -> bool {
+    let number = |w: &str| !w.is_empty() && w.chars().all(|c| c.is_ascii_digit() || c == '.');
+    let single = |w: &str| w.chars().count() == 1;
+    number(word) || (single(word) && (single(next) || number(next)))
+}
+
+/// `text`'s words, each run of words that must stay on one line ([`holds_on`]) joined into
+/// one; a run longer than `width` is left as its words.
+fn units(text: &str, width: usize) -> Vec<String> {
+    // Words part at ASCII white space only: a no-break space keeps `[1] 4` on one line.
+    let words: Vec<&str> = text
+        .split(|c: char| c.is_ascii_whitespace())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let mut out: Vec<String> = Vec::new();
+    let mut run: Vec<&str> = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        run.push(w);
+        if words.get(i + 1).is_some_and(|next| holds_on(w, next)) {
+            continue;
+        }
+        let joined = run.join(" ");
+        if joined.chars().count() <= width {
+            out.push(joined);
+        } else {
+            out.extend(run.iter().map(|w| w.to_string()));
+        }
+        run.clear();
+    }
+    out
+}
+
 /// `text` wrapped into lines of at most `width` columns, words kept whole (a word longer than
-/// the line is cut); past `max` lines the last ends in `…`.
+/// the line is cut) and a number never parted from the word after it, nor a key of a list
+/// from the next ([`holds_on`]); past `max` lines the last ends in `…`.
 pub fn wrap(text: &str, width: usize, max: usize) -> Vec<String> {
     let width = width.max(1);
     let mut lines: Vec<String> = Vec::new();
     let mut cur = String::new();
-    // Words part at ASCII white space only: a no-break space keeps `[1] 4` on one line.
-    for word in text
-        .split(|c: char| c.is_ascii_whitespace())
-        .filter(|w| !w.is_empty())
-    {
+    for word in units(text, width) {
         let word: String = word.chars().take(width).collect();
         let n = cur.chars().count();
         if n > 0 && n + 1 + word.chars().count() > width {
@@ -175,7 +207,28 @@ mod tests {
     #[test]
     fn captions_wrap_whole_words_and_end_in_an_ellipsis_when_cut() {
         assert_eq!(wrap("one two three", 7, 3), vec!["one two", "three"]);
-        let cut = wrap("a b c d e f", 3, 2);
-        assert_eq!(cut, vec!["a b", "c …"]);
+        let cut = wrap("ab cd ef gh ij", 5, 2);
+        assert_eq!(cut, vec!["ab cd", "ef g…"]);
+    }
+
+    #[test]
+    fn a_number_stays_with_its_unit_and_a_key_list_stays_whole() {
+        // Each of these parted at the line's end once.
+        let at = |text: &str, width: usize| wrap(text, width, 9);
+        assert_eq!(
+            at("It trails now by 7 s; past", 18),
+            vec!["It trails now by", "7 s; past"]
+        );
+        assert_eq!(at("grace 20 = 110 s.", 14), vec!["grace", "20 = 110 s."]);
+        assert_eq!(
+            at("setting. 1 2 3 pick a policy.", 12),
+            vec!["setting.", "1 2 3 pick a", "policy."]
+        );
+        assert_eq!(
+            at("the count resets: 0 dropped so far", 19),
+            vec!["the count resets:", "0 dropped so far"]
+        );
+        // A run too long for the line is parted at its words.
+        assert_eq!(at("1 2 3 4 5 6", 5), vec!["1 2 3", "4 5 6"]);
     }
 }
