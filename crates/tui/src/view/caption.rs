@@ -1,7 +1,8 @@
 //! The tour's caption band, over the plot: `step k/M` and the step's title on its top rule
 //! (the keys that move through the tour on the right), then the caption, its placeholders
-//! filled from the read model at the playhead and dials, wrapped to the band's width in at
-//! most three lines. And the step's highlight: a panel's border redrawn heavy, in the accent
+//! filled from the read model at the playhead and dials whenever it is drawn (or, where the
+//! dials have left the step's case, what holds and which dials moved), wrapped to the band's
+//! width in at most three lines. And the step's highlight: a panel's border redrawn heavy, in the accent
 //! colour; and the panels a step keeps back, each an empty frame in its place.
 
 use ratatui::buffer::Buffer;
@@ -11,20 +12,58 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
 
 use super::super::app::App;
+use super::super::dials::Dial;
 use super::super::geometry::Areas;
 use super::super::tour::placeholders;
+use super::dials;
 
 /// The caption's lines at most.
 const LINES: usize = 3;
 
-/// The caption of the tour's current step with its figures filled in (None outside a tour);
-/// once the room has voted on a predict step's question, the answer revealed instead.
+/// The caption of the tour's current step with its figures filled in (None outside a tour),
+/// from the run on screen whenever it is drawn; once the room has voted on a predict step's
+/// question, the answer revealed instead, as the run now shown answers it. Where the dials
+/// (or the playhead) have left the step's case, what holds instead and what moved.
 pub fn text(app: &App) -> Option<String> {
     let tour = app.tour.as_ref()?;
     if let Some(answer) = app.revealed() {
         return Some(answer);
     }
-    Some(placeholders::fill(&tour.step().caption, &app.quoted()))
+    let step = tour.step();
+    let quoted = app.quoted();
+    if step.case.iter().all(|c| c.holds(&quoted)) {
+        return Some(placeholders::fill(&step.caption, &quoted));
+    }
+    let off = placeholders::fill(&step.off_case, &quoted);
+    Some(format!("{off} {}", moved(app)))
+}
+
+/// The sentence that says the dials have left the step's case: each dial turned from the
+/// step's setting, as the dials panel writes it (`lag 6s, not 5s`), and that `r` puts it back.
+fn moved(app: &App) -> String {
+    let Some(tour) = app.tour.as_ref() else {
+        return String::new();
+    };
+    let step_dials = tour.step().run_dials();
+    let turned: Vec<String> = Dial::order(app.session.parallel())
+        .iter()
+        .filter(|d| !matches!(d, Dial::Speed))
+        .filter_map(|&d| {
+            let (now, was) = (dials::value(&app.dials, d), dials::value(&step_dials, d));
+            // A dial another one has made idle (the lag of a watermark without one) is not
+            // one the room turned. No-break spaces keep a dial's name and values on one line.
+            (now != was && now != "n/a")
+                .then(|| format!("{}\u{a0}{now}, not\u{a0}{was}", d.label()))
+        })
+        .collect();
+    if turned.is_empty() {
+        "The run has left the step's case: r brings it back.".into()
+    } else {
+        format!(
+            "Off the step's dials: {}; r brings it back.",
+            turned.join("; ")
+        )
+    }
 }
 
 /// Whether a line may not end between `word` and `next`: a number stands with what follows it
