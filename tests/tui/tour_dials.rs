@@ -190,6 +190,10 @@ fn turns(a: &App, step: &str) -> Vec<Turn> {
             ));
             v.push(turn(&format!("{} up", d.label()), Some(d), vec![DialUp]));
         }
+        // Not dials, but the run a job step's claim is about: the job turned off, and the
+        // job played to its end.
+        v.push(turn("job off", None, vec![ToggleJob]));
+        v.push(turn("to the end", None, vec![JumpToEnd]));
     }
     match step {
         "predict-late" => v.push(turn("grace down twice", None, vec![GraceDown; 2])),
@@ -216,8 +220,9 @@ fn left_case(a: &App, step: &str) -> bool {
     let f = a.figures();
     match step {
         "crash" => f.overcount.unwrap_or(0) <= 0,
-        "idleness" => a.dials.idle_timeout.is_none(),
+        "idleness" => a.dials.idle_timeout.is_none() || !a.session.parallel(),
         "partition" => f.stall.is_none(),
+        "barriers" => f.checkpoints == 0,
         _ => false,
     }
 }

@@ -57,7 +57,7 @@ fn moved(app: &App) -> String {
         })
         .collect();
     if turned.is_empty() {
-        "The run has left the step's case: r brings it back.".into()
+        "The run shown is not the step's: r brings it back.".into()
     } else {
         format!(
             "Off the step's dials: {}; r brings it back.",
