@@ -22,6 +22,7 @@ mod presenter;
 mod readme_keys;
 mod theme_contrast;
 mod tour;
+mod tour_dials;
 mod tour_files;
 mod tour_predict;
 mod tour_replay;

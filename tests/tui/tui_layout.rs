@@ -480,7 +480,7 @@ fn in_job_mode_too_a_shortfall_is_red_only_once_the_window_is_final() {
     // Under the header, a row a window; the last row splits the selected window's excess.
     let split = rows.last().unwrap();
     assert!(
-        split.contains("180–240s") && split.contains("readd"),
+        split.contains("180–240s") && split.contains("re-add"),
         "{rows:#?}"
     );
     let shown = rows.len() - 2;

@@ -130,10 +130,32 @@ impl Question {
         }
     }
 
-    /// The sentence that reveals the answer, with the inequality or the pane that decided it
-    /// (`keys` names the stream's keys), and whether `guess` (an index among the choices) was
-    /// right.
-    pub fn reveal(&self, guess: usize, keys: &Stream) -> String {
+    /// What the run now shown answers to the question: the same event, inspected once it has
+    /// arrived at the playhead (`inspected`: the run's own inspection of it), or the same
+    /// window's pane of the same timing, once it has fired (`panes`: the run's panes so far).
+    /// The dials may have turned since the vote: the answer is the run's, not the vote's.
+    pub fn now(&self, inspected: Option<Inspection>, panes: &[Pane]) -> Now {
+        match self {
+            Question::Fate { .. } => inspected.map_or(Now::NotYet, Now::Inspected),
+            Question::Pane { pane, .. } => {
+                let same = |p: &&Pane| p.cell == pane.cell && p.timing == pane.timing;
+                panes
+                    .iter()
+                    .filter(same)
+                    .find(|p| p.proc_time >= pane.proc_time)
+                    .or_else(|| panes.iter().find(same))
+                    .map_or(Now::NotYet, |p| Now::Fired(*p))
+            }
+        }
+    }
+
+    /// The sentence that reveals the answer as the run now shown gives it (`now`, from
+    /// [`Question::now`]), with the inequality or the pane that decided it (`keys` names the
+    /// stream's keys), and whether `guess` (an index among the choices) was right. Where the
+    /// run now answers otherwise than at the vote (the dials have turned), the sentence says
+    /// the answer now, and that the room's was judged at the step's dials, which `r` brings
+    /// back.
+    pub fn reveal(&self, guess: usize, keys: &Stream, now: &Now) -> String {
         let right = guess == self.answer();
         let said = match self {
             Question::Fate { .. } => FATES.get(guess).map(|f| fate_word(*f).to_string()),
@@ -147,73 +169,157 @@ impl Question {
         } else {
             format!("The room chose {said}: not this time.")
         };
-        match self {
-            Question::Fate { inspection, .. } => {
-                let Some((w, _, _)) = inspection
-                    .windows
-                    .iter()
-                    .find(|(_, f, _)| *f == inspection.fate)
-                else {
-                    return verdict;
-                };
-                let (end, wm, g) = (w.end(), inspection.watermark, inspection.grace);
-                let window = format!("window {}–{} s", seconds(w.start()), seconds(end));
-                let why = match inspection.fate {
-                    Fate::OnTime => format!(
-                        "On time: watermark {} s < {window}'s end {} s.",
-                        seconds(wm),
-                        seconds(end)
-                    ),
-                    Fate::Late => format!(
-                        "Late, kept: {window} ends at {} s ≤ watermark {} s < {} + grace {} = {} s.",
-                        seconds(end),
-                        seconds(wm),
-                        seconds(end),
-                        seconds(g),
-                        seconds(end + g)
-                    ),
-                    Fate::Dropped => format!(
-                        "Dropped: {window} ends at {} s; {} + grace {} = {} s ≤ watermark {} s.",
-                        seconds(end),
-                        seconds(end),
-                        seconds(g),
-                        seconds(end + g),
-                        seconds(wm)
-                    ),
-                };
-                format!("{why} {verdict}")
+        let moved = format!(
+            "The room chose {said}: {} at the step's dials, which r brings back.",
+            if right { "right" } else { "not right" }
+        );
+        match (self, now) {
+            (Question::Fate { inspection, .. }, Now::Inspected(seen)) => {
+                if seen.fate == inspection.fate {
+                    format!("{} {verdict}", inequality(seen))
+                } else {
+                    format!("Now {} {moved}", turned(seen))
+                }
             }
-            Question::Pane {
-                pane,
-                choices,
-                answer,
-                truth,
-                ..
-            } => {
+            (Question::Fate { event, .. }, Now::NotYet) => format!(
+                "The event arrives at {} s, after the playhead. {verdict}",
+                seconds(event.proc_time)
+            ),
+            (
+                Question::Pane {
+                    pane,
+                    choices,
+                    answer,
+                    truth,
+                    ..
+                },
+                Now::Fired(fired),
+            ) => {
                 let c = choices.get(*answer).copied().unwrap_or(Choice {
                     cell: pane.cell,
                     value: pane.value,
                 });
-                let when = if pane.watermark.is_finite() {
-                    format!("the watermark reached {} s", seconds(pane.watermark))
+                let when = if fired.watermark.is_finite() {
+                    format!("at watermark {} s", seconds(fired.watermark))
                 } else {
-                    "the input ended".to_string()
+                    "at the input's end".to_string()
                 };
-                let rest = match truth - c.value {
-                    d if d > 0 && pane.timing != crate::Timing::Late => {
-                        let were = if d == 1 { "was" } else { "were" };
-                        format!(" {d} of its {truth} events {were} still to come.")
+                let rest = match truth - fired.value {
+                    d if d > 0 && fired.timing != crate::Timing::Late => {
+                        format!(", {d} of its {truth} events still to come")
                     }
                     _ => String::new(),
                 };
-                format!(
-                    "{} fired {} with {} when {when}.{rest} {verdict}",
+                let what = format!(
+                    "{} fired {} with {} {when}{rest}.",
                     capitalised(&window_text(c.cell, keys)),
-                    pane.timing.label(),
-                    c.value
-                )
+                    fired.timing.label(),
+                    fired.value
+                );
+                if fired.value == c.value {
+                    format!("{what} {verdict}")
+                } else {
+                    format!("Now {} {moved}", lowered(&what))
+                }
             }
+            (Question::Pane { pane, .. }, _) => format!(
+                "{} has not fired {} by the playhead. {moved}",
+                capitalised(&window_text(pane.cell, keys)),
+                pane.timing.label()
+            ),
+            (Question::Fate { .. }, Now::Fired(_)) => verdict,
         }
+    }
+}
+
+/// `s` with its first letter in lower case (`Window …` after `Now`).
+fn lowered(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_lowercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
+/// What the run now shown answers to a question ([`Question::now`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Now {
+    /// The event has arrived: the run's inspection of it.
+    Inspected(Inspection),
+    /// The window's pane has fired: the pane.
+    Fired(Pane),
+    /// Not yet, at the playhead.
+    NotYet,
+}
+
+/// The engine's inequality that decided an event's fate in its window of that fate:
+/// `Late, kept: window 60–90 s ends at 90 s ≤ watermark 102 s < 90 + grace 20 = 110 s.`
+fn inequality(inspection: &Inspection) -> String {
+    let Some((w, _, _)) = inspection
+        .windows
+        .iter()
+        .find(|(_, f, _)| *f == inspection.fate)
+    else {
+        return format!("{}.", capitalised(fate_word(inspection.fate)));
+    };
+    let (end, wm, g) = (w.end(), inspection.watermark, inspection.grace);
+    let window = format!("window {}–{} s", seconds(w.start()), seconds(end));
+    match inspection.fate {
+        Fate::OnTime => format!(
+            "On time: watermark {} s < {window}'s end {} s.",
+            seconds(wm),
+            seconds(end)
+        ),
+        Fate::Late => format!(
+            "Late, kept: {window} ends at {} s ≤ watermark {} s < {} + grace {} = {} s.",
+            seconds(end),
+            seconds(wm),
+            seconds(end),
+            seconds(g),
+            seconds(end + g)
+        ),
+        Fate::Dropped => format!(
+            "Dropped: {window} ends at {} s; {} + grace {} = {} s ≤ watermark {} s.",
+            seconds(end),
+            seconds(end),
+            seconds(g),
+            seconds(end + g),
+            seconds(wm)
+        ),
+    }
+}
+
+/// The same inequality, short, for a fate the dials have turned since the vote (after `Now`,
+/// with the room's verdict to follow): `dropped: 90 + grace 10 = 100 s ≤ watermark 102 s.`
+fn turned(inspection: &Inspection) -> String {
+    let Some((w, _, _)) = inspection
+        .windows
+        .iter()
+        .find(|(_, f, _)| *f == inspection.fate)
+    else {
+        return format!("{}.", fate_word(inspection.fate));
+    };
+    let (end, wm, g) = (w.end(), inspection.watermark, inspection.grace);
+    match inspection.fate {
+        Fate::OnTime => format!(
+            "on time: watermark {} s < its window's end {} s.",
+            seconds(wm),
+            seconds(end)
+        ),
+        Fate::Late => format!(
+            "late, kept: {} s ≤ watermark {} s < {} + grace {} = {} s.",
+            seconds(end),
+            seconds(wm),
+            seconds(end),
+            seconds(g),
+            seconds(end + g)
+        ),
+        Fate::Dropped => format!(
+            "dropped: {} + grace {} = {} s ≤ watermark {} s.",
+            seconds(end),
+            seconds(g),
+            seconds(end + g),
+            seconds(wm)
+        ),
     }
 }
 
@@ -460,11 +566,45 @@ mod tests {
         let (cfg, stream, truth) = lesson();
         let q = ask(cfg, &stream, &truth, 69, Ask::NextLate, None).unwrap();
         let right = q.answer();
-        let said = q.reveal(right, &stream);
+        let whole = Timeline::run_to(cfg, &stream, stream.len(), true);
+        let Question::Fate { offset, .. } = q else {
+            panic!("a fate question")
+        };
+        let now = q.now(whole.inspect(&stream, offset), whole.panes());
+        let said = q.reveal(right, &stream, &now);
         assert!(said.ends_with(": right."), "{said}");
         assert!(said.contains("≤ watermark"), "{said}");
-        let wrong = q.reveal((right + 1) % 3, &stream);
+        let wrong = q.reveal((right + 1) % 3, &stream, &now);
         assert!(wrong.ends_with(": not this time."), "{wrong}");
+    }
+
+    #[test]
+    fn the_reveal_follows_the_run_now_shown_when_the_dials_have_turned() {
+        let (cfg, stream, truth) = lesson();
+        let q = ask(cfg, &stream, &truth, 69, Ask::NextLate, None).unwrap();
+        let Question::Fate {
+            offset, inspection, ..
+        } = &q
+        else {
+            panic!("a fate question")
+        };
+        assert_eq!(
+            inspection.fate,
+            Fate::Late,
+            "the lesson's next late event is kept"
+        );
+        let right = q.answer();
+        // No grace: the same event, behind the watermark, is now dropped.
+        let tight = EngineConfig { grace: 0.0, ..cfg };
+        let run = Timeline::run_to(tight, &stream, stream.len(), true);
+        let now = q.now(run.inspect(&stream, *offset), run.panes());
+        let said = q.reveal(right, &stream, &now);
+        assert!(said.starts_with("Now dropped: "), "{said}");
+        assert!(said.contains("+ grace 0 = "), "{said}");
+        assert!(said.contains("right at the step's dials"), "{said}");
+        // Before it arrives, the reveal says so rather than quote a run that has not met it.
+        let said = q.reveal(right, &stream, &Now::NotYet);
+        assert!(said.contains("after the playhead"), "{said}");
     }
 
     #[test]

@@ -188,9 +188,18 @@ impl App {
         Some(true)
     }
 
-    /// The sentence that reveals the answer, once the room has voted.
+    /// The sentence that reveals the answer, once the room has voted: as the run now shown
+    /// answers it (the same event inspected, the same window's pane), at every key press, so
+    /// dials turned after the vote turn the reveal with them.
     pub fn revealed(&self) -> Option<String> {
         let p = self.prediction.as_ref()?;
-        Some(p.question.reveal(p.vote?, &self.scenario().stream))
+        let vote = p.vote?;
+        let trace = self.trace();
+        let inspected = match p.question {
+            Question::Fate { offset, .. } => trace.inspect(offset),
+            Question::Pane { .. } => None,
+        };
+        let now = p.question.now(inspected, trace.panes());
+        Some(p.question.reveal(vote, &self.scenario().stream, &now))
     }
 }

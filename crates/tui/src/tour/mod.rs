@@ -4,8 +4,10 @@
 //! what shows and what is highlighted, and says a caption whose figures are placeholders
 //! filled from the read model. Steps live in `assets/tour.toml` (embedded; `--tour FILE` reads
 //! another), parsed and checked whole before the UI opens (`parse`), a caption's figures in
-//! `placeholders`. Applying a step to the UI's state is the app's ([`crate::app::App`]).
+//! `placeholders`, the conditions its claim needs in `case`. Applying a step to the UI's
+//! state is the app's ([`crate::app::App`]).
 
+pub mod case;
 pub mod parse;
 pub mod placeholders;
 
@@ -194,6 +196,12 @@ pub struct Step {
     pub title: String,
     /// Its caption, with placeholders (`{late}`): two or three lines once filled.
     pub caption: String,
+    /// The conditions its caption's claim needs ([`case::Condition`]), over the figures and
+    /// dials on screen; empty: the caption holds under any dials.
+    pub case: Vec<case::Condition>,
+    /// What the step says once the room has turned the dials out of its case (with
+    /// placeholders, as the caption), before the sentence naming the dials moved.
+    pub off_case: String,
     /// The stream it plays.
     pub scenario: ScenarioName,
     /// The window function it cuts the stream with (its state TTL with it); None: the

@@ -41,6 +41,8 @@ struct RawStep {
     name: Option<Spanned<String>>,
     title: Spanned<String>,
     caption: Spanned<String>,
+    case: Option<Spanned<Vec<String>>>,
+    off_case: Option<Spanned<String>>,
     scenario: Option<Spanned<String>>,
     playhead: Option<Spanned<String>>,
     lag: Option<Spanned<String>>,
@@ -351,6 +353,40 @@ fn check(file: &str, text: &str, s: RawStep) -> Result<Step, TourError> {
     };
     let caption = s.caption.get_ref().trim().to_string();
     placeholders::check(&caption).map_err(|m| err(s.caption.span(), "caption", m))?;
+    let case = match &s.case {
+        None => Vec::new(),
+        Some(c) => c
+            .get_ref()
+            .iter()
+            .map(|w| super::case::Condition::parse(w))
+            .collect::<Result<_, _>>()
+            .map_err(|m| err(c.span(), "case", m))?,
+    };
+    let off_case = s
+        .off_case
+        .as_ref()
+        .map(|o| o.get_ref().trim().to_string())
+        .unwrap_or_default();
+    match (&s.case, &s.off_case) {
+        (Some(c), None) => {
+            return Err(err(
+                c.span(),
+                "case",
+                "a step with a case says what holds outside it: add off_case".into(),
+            ))
+        }
+        (None, Some(o)) => {
+            return Err(err(
+                o.span(),
+                "off_case",
+                "off_case is said outside the step's case: add case".into(),
+            ))
+        }
+        (Some(_), Some(o)) => {
+            placeholders::check(&off_case).map_err(|m| err(o.span(), "off_case", m))?;
+        }
+        (None, None) => {}
+    }
     let scenario = match &s.scenario {
         None => ScenarioName::Lesson,
         Some(v) => ScenarioName::ALL
@@ -663,6 +699,8 @@ fn check(file: &str, text: &str, s: RawStep) -> Result<Step, TourError> {
         name_line,
         title,
         caption,
+        case,
+        off_case,
         scenario,
         windows,
         dials: step_dials,

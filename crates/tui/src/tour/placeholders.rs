@@ -217,6 +217,24 @@ fn choices_text(choices: &[Choice], one: Option<CellId>, stream: &Stream) -> Str
     }
 }
 
+/// The placeholders that stand for one number (a count, or a time in seconds), which a
+/// step's case may weigh ([`number`]): all but the question's words.
+pub fn numbers() -> impl Iterator<Item = &'static str> {
+    NAMES
+        .iter()
+        .map(|(n, _)| *n)
+        .filter(|n| !matches!(*n, "event" | "choices"))
+}
+
+/// The number a placeholder stands for, as its caption writes it: a count, or a time in
+/// seconds (to the tenth a caption shows); None where the caption writes `off` or `—` (a dial
+/// turned off, a figure not known), and for a name that is not a number's.
+pub fn number(name: &str, q: &Quoted) -> Option<f64> {
+    let text = value(name, q)?;
+    let digits = text.strip_suffix(" s").unwrap_or(&text);
+    digits.parse::<f64>().ok()
+}
+
 /// `caption` with every placeholder replaced by its value (an unknown one, which a checked
 /// caption does not hold, is left as written).
 pub fn fill(caption: &str, q: &Quoted) -> String {

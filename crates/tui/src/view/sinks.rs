@@ -105,9 +105,9 @@ pub fn lines(app: &App, report: &SinkReport, width: u16) -> Vec<Line<'static>> {
             over_line("additive ", "panes re-added", "replayed", true),
             over_line("additive ", "re-added", "replayed", false),
             over_line("add ", "re-added", "replayed", false),
-            over_line("add ", "readd", "replay", false),
+            over_line("add ", "re-add", "replay", false),
             // Under the rows add, idem, txn: the difference of the first two, by cause.
-            over_line("", "readd", "replay", false),
+            over_line("", "re-add", "replay", false),
             over_line("additive over idem ", "", "", false),
         ],
     ));

@@ -411,10 +411,10 @@ fn over_line(t: &Theme, span: &str, o: OverCount, width: u16) -> Line<'static> {
         width,
         vec![
             line(format!("{span} add "), "re-added", "replayed"),
-            line(format!("{span} add "), "readd", "replay"),
-            line(format!("{span} "), "readd", "replay"),
-            line(span.to_string(), "readd", "replay"),
-            line(String::new(), "readd", "replay"),
+            line(format!("{span} add "), "re-add", "replay"),
+            line(format!("{span} "), "re-add", "replay"),
+            line(span.to_string(), "re-add", "replay"),
+            line(String::new(), "re-add", "replay"),
         ],
     )
 }
