@@ -254,15 +254,10 @@ pub enum Now {
 /// The engine's inequality that decided an event's fate in its window of that fate:
 /// `Late, kept: window 60–90 s ends at 90 s ≤ watermark 102 s < 90 + grace 20 = 110 s.`
 fn inequality(inspection: &Inspection) -> String {
-    let Some((w, _, _)) = inspection
-        .windows
-        .iter()
-        .find(|(_, f, _)| *f == inspection.fate)
-    else {
+    let Some((start, end, wm, g)) = deciding(inspection) else {
         return format!("{}.", capitalised(fate_word(inspection.fate)));
     };
-    let (end, wm, g) = (w.end(), inspection.watermark, inspection.grace);
-    let window = format!("window {}–{} s", seconds(w.start()), seconds(end));
+    let window = format!("window {}–{} s", seconds(start), seconds(end));
     match inspection.fate {
         Fate::OnTime => format!(
             "On time: watermark {} s < {window}'s end {} s.",
@@ -291,14 +286,9 @@ fn inequality(inspection: &Inspection) -> String {
 /// The same inequality, short, for a fate the dials have turned since the vote (after `Now`,
 /// with the room's verdict to follow): `dropped: 90 + grace 10 = 100 s ≤ watermark 102 s.`
 fn turned(inspection: &Inspection) -> String {
-    let Some((w, _, _)) = inspection
-        .windows
-        .iter()
-        .find(|(_, f, _)| *f == inspection.fate)
-    else {
+    let Some((_, end, wm, g)) = deciding(inspection) else {
         return format!("{}.", fate_word(inspection.fate));
     };
-    let (end, wm, g) = (w.end(), inspection.watermark, inspection.grace);
     match inspection.fate {
         Fate::OnTime => format!(
             "on time: watermark {} s < its window's end {} s.",
@@ -321,6 +311,17 @@ fn turned(inspection: &Inspection) -> String {
             seconds(wm)
         ),
     }
+}
+
+/// The figures of the inequality that decided an inspected event's fate: its deciding
+/// window's start and end, the watermark it met and the grace; None when no window of the
+/// event has its fate.
+fn deciding(inspection: &Inspection) -> Option<(f64, f64, f64, f64)> {
+    let (w, _, _) = inspection
+        .windows
+        .iter()
+        .find(|(_, f, _)| *f == inspection.fate)?;
+    Some((w.start(), w.end(), inspection.watermark, inspection.grace))
 }
 
 /// `on time`, `late`, `dropped`.
