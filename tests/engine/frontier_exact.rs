@@ -35,7 +35,11 @@ fn arb_raw_stream() -> impl Strategy<Value = Stream> {
             if sorted {
                 Stream::from_unordered(events, keys)
             } else {
-                Stream { events, keys }
+                Stream {
+                    events,
+                    keys,
+                    ..Default::default()
+                }
             }
         })
 }
@@ -139,6 +143,7 @@ fn an_event_time_ttl_is_swept_by_its_watermark() {
     let s = Stream {
         events,
         keys: vec!["a".into()],
+        ..Default::default()
     };
     let ttl = Ttl {
         ms: 1,

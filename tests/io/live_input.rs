@@ -140,6 +140,7 @@ fn the_ended_input_answers_as_the_same_stream_read_whole() {
     let stream = twoclocks::engine::Stream {
         events: events.clone(),
         keys: names.clone(),
+        ..Default::default()
     };
     let whole = twoclocks::engine::timeline::Timeline::run_to(cfg, &stream, n, true);
     assert_eq!(live.trace().counters(), *whole.counters());

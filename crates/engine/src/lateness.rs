@@ -236,16 +236,8 @@ pub fn explain_under(
     }
 }
 
-/// Milliseconds as seconds with one decimal (`243.1s`), `−∞`/`∞` at the ends.
-pub fn secs(ms: f64) -> String {
-    if ms == f64::NEG_INFINITY {
-        "−∞".to_string()
-    } else if ms == f64::INFINITY {
-        "∞".to_string()
-    } else {
-        format!("{:.1}s", ms / 1000.0)
-    }
-}
+/// Milliseconds as seconds with one decimal (`243.1s`): a time on the relative clock.
+pub use crate::clock::seconds as secs;
 
 #[cfg(test)]
 mod tests {

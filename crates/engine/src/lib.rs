@@ -7,6 +7,7 @@
 pub mod advice;
 pub mod channel;
 pub mod checkpoint;
+pub mod clock;
 pub mod conventions;
 pub mod frontier;
 pub mod job_timeline;
@@ -30,6 +31,7 @@ pub mod window;
 pub mod window_row;
 
 pub use checkpoint::{Checkpoint, CheckpointLog, Job, ScheduleStep, Sink, SinkKind, Staging};
+pub use clock::Clock;
 pub use conventions::Conventions;
 pub use frontier::{FrontierPoint, Policy, Score, POLICIES};
 pub use lateness::{Dropped, Fate};

@@ -5,6 +5,8 @@
 
 use rand_mt::Mt;
 
+use crate::clock::Clock;
+
 /// Index of a key in a [`Stream`]'s key table.
 pub type KeyId = u32;
 
@@ -36,6 +38,9 @@ pub struct Stream {
     pub events: Vec<Event>,
     /// The key names, indexed by [`KeyId`].
     pub keys: Vec<String>,
+    /// What the times count, and so how a person reads them: seconds from the start, or
+    /// wall-clock dates in a zone.
+    pub clock: Clock,
 }
 
 impl Stream {
@@ -43,7 +48,11 @@ impl Stream {
     /// their input order, as Python's `list.sort` does).
     pub fn from_unordered(mut events: Vec<Event>, keys: Vec<String>) -> Self {
         sort_by_processing_time(&mut events);
-        Stream { events, keys }
+        Stream {
+            events,
+            keys,
+            clock: Clock::Relative,
+        }
     }
 
     /// How many events the stream holds.

@@ -546,6 +546,7 @@ mod tests {
         let prefix = |n: usize| Stream {
             events: s.events[..n].to_vec(),
             keys: s.keys.clone(),
+            ..Default::default()
         };
         let mut a = Timeline::growing(cfg, &prefix(0));
         for n in [1, 7, 900, 901, 12_000, s.len()] {

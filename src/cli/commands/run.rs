@@ -440,6 +440,7 @@ pub(super) fn load(
                         let stream = Stream {
                             events: Vec::new(),
                             keys: spool.keys().to_vec(),
+                            ..Default::default()
                         };
                         (stream, Some(spool), cfg, Some(report))
                     }
