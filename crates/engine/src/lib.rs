@@ -17,6 +17,7 @@ pub mod pipeline;
 pub mod predict;
 pub mod processor;
 pub mod rerun;
+pub mod scale;
 pub mod scenario;
 pub mod script;
 pub mod session;
