@@ -66,7 +66,10 @@ fn million() -> Scenario {
     Scenario::new(
         "million",
         stream,
-        &twoclocks::engine::WindowFn::Tumbling { size: 60_000 },
+        &twoclocks::engine::WindowFn::Tumbling {
+            size: 60_000,
+            offset: 0,
+        },
     )
 }
 

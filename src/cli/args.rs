@@ -159,6 +159,12 @@ pub struct EngineArgs {
     /// Slide of sliding windows (whole milliseconds, 1ms to the window size).
     #[arg(long, value_parser = parse_window_ms, allow_hyphen_values = true)]
     pub slide: Option<i64>,
+    /// Tumbling or sliding windows start this far past the epoch's grid, as Flink's and Beam's
+    /// window offset (whole milliseconds, may be negative, taken modulo the slide). Without it,
+    /// windows of hours or days on a log read in a time zone other than UTC start on the zone's
+    /// hours and midnights.
+    #[arg(long, value_name = "DUR", value_parser = parse_window_offset, allow_hyphen_values = true)]
+    pub window_offset: Option<i64>,
     /// Session windows instead of --window/--slide: per key, events whose windows
     /// [t, t + GAP) overlap share a session, which ends GAP after its last event (whole
     /// milliseconds, 1ms to 1e11s).
@@ -227,6 +233,7 @@ impl EngineArgs {
             (None, WindowArg::Length(size), Some(slide)) => WindowFn::sliding(size, slide)?,
             (None, WindowArg::Length(size), None) => WindowFn::tumbling(size)?,
         };
+        let window = self.offset_given(window)?;
         if let Some(e) = self.early {
             check_interval("--early", e)?;
         }
@@ -239,6 +246,51 @@ impl EngineArgs {
             conventions: self.conventions,
         })
     }
+}
+
+impl EngineArgs {
+    /// `window` moved by `--window-offset`, if given: an error for windows on no grid.
+    fn offset_given(&self, window: WindowFn) -> Result<WindowFn> {
+        match self.window_offset {
+            None => Ok(window),
+            Some(offset) => window.with_offset(offset).map_err(|_| {
+                anyhow::anyhow!(
+                    "--window-offset moves tumbling and sliding windows; {} windows lie on no grid \
+                     to move",
+                    window.describe()
+                )
+            }),
+        }
+    }
+
+    /// The dials with their windows as they fall in the zone of the stream read: unless
+    /// `--window-offset` is given, windows of hours or days on a wall clock in a zone other
+    /// than UTC start on the zone's hours and midnights, offset by its distance from UTC at
+    /// the stream's earliest event time ([`WindowFn::aligned_to`]); on a relative clock or in
+    /// UTC they stay as they are. What every command and the UI run on a stream.
+    pub fn in_zone(
+        &self,
+        mut cfg: EngineConfig,
+        clock: &crate::engine::clock::Clock,
+        first_event_ms: Option<f64>,
+    ) -> EngineConfig {
+        if self.window_offset.is_none() && clock.is_wall() {
+            cfg.window = cfg
+                .window
+                .aligned_to(clock, first_event_ms.unwrap_or(f64::NAN));
+        }
+        cfg
+    }
+}
+
+/// The earliest event time of `stream`, if it has events: the instant whose distance from
+/// UTC places windows on a zone's hours and days.
+pub fn first_event_time(stream: &crate::engine::Stream) -> Option<f64> {
+    stream
+        .events
+        .iter()
+        .map(|e| e.event_time)
+        .min_by(f64::total_cmp)
 }
 
 /// The dials under Kafka Streams' rules, checked: it has no watermark (stream time takes its
@@ -400,6 +452,8 @@ pub fn scenario_config(
     let mut cfg = preset.config;
     if WINDOW_FLAGS.iter().any(|f| given.has(f)) {
         cfg.window = flags.window;
+    } else if given.has("window_offset") {
+        cfg.window = engine.offset_given(cfg.window)?;
     }
     if given.has("watermark") {
         cfg.watermark = flags.watermark;
@@ -444,11 +498,9 @@ pub fn chosen_reported(
     match scenario {
         None => {
             let (stream, report) = source.load_reported()?;
-            Ok((
-                stream,
-                under_kafka_streams(engine.config()?, given)?,
-                report,
-            ))
+            let config = under_kafka_streams(engine.config()?, given)?;
+            let config = engine.in_zone(config, &stream.clock, first_event_time(&stream));
+            Ok((stream, config, report))
         }
         Some(name) => {
             let config =

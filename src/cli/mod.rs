@@ -382,8 +382,13 @@ pub fn ui_options(
              of Beam Java, Beam Python and Flink"
         );
     }
-    let job = ui_job(&a.pipeline, config, preset.job.as_ref())?;
-    let scenario = load_scenario(a, &given, &config.window)?;
+    let mut job = ui_job(&a.pipeline, config, preset.job.as_ref())?;
+    let mut config = config;
+    let scenario = load_scenario(a, &given, &mut config)?;
+    if let Some(job) = &mut job {
+        // The windows as they fall in the log's zone, the job's as the stream's.
+        job.config.engine.window = config.window;
+    }
     if scenario.is_empty() && !scenario.open {
         anyhow::bail!("the stream is empty: nothing to show");
     }
@@ -455,17 +460,19 @@ fn ui_job(
 
 /// The stream the UI opens on: a CSV file, a built-in scenario (generator flags given on the
 /// command line override its presets), or the generator flags alone (the classroom stream).
-fn load_scenario(
-    a: &UiArgs,
-    given: &Given,
-    window: &crate::engine::WindowFn,
-) -> anyhow::Result<Scenario> {
+/// A log's windows are set as they fall in its zone ([`args::EngineArgs::in_zone`]).
+fn load_scenario(a: &UiArgs, given: &Given, config: &mut EngineConfig) -> anyhow::Result<Scenario> {
+    let window = &config.window;
     if let Some(path) = &a.source.input {
         if path.as_os_str() == "-" && !std::io::IsTerminal::is_terminal(&std::io::stdin()) {
             // A producer's pipe: read live, as its rows arrive, once the UI is open.
             return Ok(Scenario::live(crate::io::live::NAME, window));
         }
         let (stream, report) = a.source.load_reported()?;
+        *config = a
+            .engine
+            .in_zone(*config, &stream.clock, args::first_event_time(&stream));
+        let window = &config.window;
         let name = match report.as_ref() {
             Some(r) if path.as_os_str() == "-" => r.name.clone(),
             _ => path.display().to_string(),

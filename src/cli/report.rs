@@ -154,7 +154,7 @@ fn partition_row(
         transit: 0.0,
         idle_timeout,
         ..PipelineConfig::new(EngineConfig {
-            window: WindowFn::Tumbling { size: W },
+            window: WindowFn::Tumbling { size: W, offset: 0 },
             ..EngineConfig::fixed(20_000.0, 60_000.0)
         })
     };
@@ -191,7 +191,7 @@ const W: i64 = 60_000;
 /// Computes the report's figures on a stream (the classroom stream for the reference's).
 pub fn figures(stream: &Stream) -> Option<Figures> {
     let stats = DelayStats::of(stream)?;
-    let windows_fn = WindowFn::Tumbling { size: W };
+    let windows_fn = WindowFn::Tumbling { size: W, offset: 0 };
     let truth = oracle(stream, &windows_fn);
     let key_a = stream.key_id("a").unwrap_or(0);
     let windows: std::collections::BTreeSet<_> = truth.keys().map(|c| c.window).collect();

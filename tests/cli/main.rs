@@ -20,6 +20,7 @@ mod tour_common;
 mod ui_common;
 
 mod advise_sql;
+mod calendar_windows;
 mod cli_advise;
 mod cli_broken_pipe;
 mod cli_commands;

@@ -25,7 +25,7 @@ fn arb_config() -> impl Strategy<Value = PipelineConfig> {
         .prop_map(
             |(size, watermark, grace, partitions, parallelism, every, seed, transit)| {
                 let mut cfg = PipelineConfig::new(EngineConfig {
-                    window: WindowFn::Tumbling { size },
+                    window: WindowFn::Tumbling { size, offset: 0 },
                     watermark,
                     grace,
                     early: None,

@@ -165,7 +165,10 @@ fn engine_agrees_with_the_reference_program() {
         // Late data: final values, drops, late counts.
         for ((w, wm, grace), r) in run_specs().iter().zip(ans["runs"].as_array().unwrap()) {
             let cfg = EngineConfig {
-                window: WindowFn::Tumbling { size: *w },
+                window: WindowFn::Tumbling {
+                    size: *w,
+                    offset: 0,
+                },
                 watermark: watermark_of(wm),
                 grace: *grace,
                 early: None,
@@ -215,7 +218,10 @@ fn engine_agrees_with_the_reference_program() {
             pane_specs().iter().zip(ans["panes"].as_array().unwrap())
         {
             let cfg = EngineConfig {
-                window: WindowFn::Tumbling { size: *w },
+                window: WindowFn::Tumbling {
+                    size: *w,
+                    offset: 0,
+                },
                 watermark: WatermarkKind::Fixed { lag: *lag },
                 grace: f64::INFINITY,
                 early: Some(*every),

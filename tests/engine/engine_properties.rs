@@ -43,10 +43,19 @@ fn arb_watermark() -> impl Strategy<Value = WatermarkKind> {
 }
 
 fn arb_window() -> impl Strategy<Value = WindowFn> {
+    // On the epoch's grid, or moved off it by any offset (taken modulo the slide).
+    let offset = prop_oneof![2 => Just(0i64), 1 => -120_000i64..120_000];
     prop_oneof![
-        (1i64..60).prop_map(|s| WindowFn::tumbling(s * 1_000).unwrap()),
-        (2i64..60, 1i64..4)
-            .prop_map(|(s, k)| WindowFn::sliding(s * 1_000, (s * 1_000 / k).max(1)).unwrap()),
+        (1i64..60, offset.clone()).prop_map(|(s, o)| WindowFn::tumbling(s * 1_000)
+            .unwrap()
+            .with_offset(o)
+            .unwrap()),
+        (2i64..60, 1i64..4, offset).prop_map(|(s, k, o)| {
+            WindowFn::sliding(s * 1_000, (s * 1_000 / k).max(1))
+                .unwrap()
+                .with_offset(o)
+                .unwrap()
+        }),
     ]
 }
 

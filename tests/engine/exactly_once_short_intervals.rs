@@ -73,10 +73,11 @@ fn arb_stream(max_events: usize) -> impl Strategy<Value = StreamParams> {
 fn arb_engine() -> impl Strategy<Value = EngineConfig> {
     (
         prop_oneof![
-            (1_000i64..60_000).prop_map(|size| WindowFn::Tumbling { size }),
+            (1_000i64..60_000).prop_map(|size| WindowFn::Tumbling { size, offset: 0 }),
             (2_000i64..60_000, 1i64..4).prop_map(|(size, k)| WindowFn::Sliding {
                 size,
-                slide: (size / (k + 1)).max(1)
+                slide: (size / (k + 1)).max(1),
+                offset: 0,
             }),
             (500i64..30_000).prop_map(|gap| WindowFn::Session { gap }),
             prop::option::of(1_000i64..60_000).prop_map(|ttl| WindowFn::Global {
@@ -336,6 +337,7 @@ fn at_least_once_replays_do_not_move_the_watermark_past_the_first_run() {
         window: WindowFn::Sliding {
             size: 22_247,
             slide: 5_561,
+            offset: 0,
         },
         watermark: WatermarkKind::Heuristic { q: 0.9, n: 50 },
         grace: 0.0,

@@ -53,9 +53,15 @@ fn arb_window() -> impl Strategy<Value = WindowFn> {
             TtlTime::Processing
         },
     });
+    // Tumbling and sliding windows on the epoch's grid or moved off it (as a zone's hours
+    // and days are), by any offset: it is taken modulo the slide.
+    let offset = prop_oneof![2 => Just(0i64), 1 => -120_000i64..120_000];
     prop_oneof![
-        4 => (1i64..60).prop_map(|s| WindowFn::tumbling(s * 1_000).unwrap()),
-        3 => (2i64..60_000, 1i64..5).prop_map(|(s, k)| WindowFn::sliding(s, (s / k).max(1)).unwrap()),
+        4 => (1i64..60, offset.clone())
+            .prop_map(|(s, o)| WindowFn::tumbling(s * 1_000).unwrap().with_offset(o).unwrap()),
+        3 => (2i64..60_000, 1i64..5, offset).prop_map(|(s, k, o)| {
+            WindowFn::sliding(s, (s / k).max(1)).unwrap().with_offset(o).unwrap()
+        }),
         1 => (1i64..30_000).prop_map(|g| WindowFn::session(g).unwrap()),
         1 => prop::option::of(ttl).prop_map(|t| WindowFn::global(t).unwrap()),
     ]

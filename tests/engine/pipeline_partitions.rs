@@ -362,7 +362,7 @@ fn arb_engine() -> impl Strategy<Value = EngineConfig> {
     )
         .prop_map(
             |(size, watermark, grace, early, accumulation)| EngineConfig {
-                window: WindowFn::Tumbling { size },
+                window: WindowFn::Tumbling { size, offset: 0 },
                 watermark,
                 grace,
                 early,

@@ -29,10 +29,11 @@ use crate::common::{
 fn arb_engine() -> impl Strategy<Value = EngineConfig> {
     (
         prop_oneof![
-            (1_000i64..60_000).prop_map(|size| WindowFn::Tumbling { size }),
+            (1_000i64..60_000).prop_map(|size| WindowFn::Tumbling { size, offset: 0 }),
             (2_000i64..60_000, 1i64..4).prop_map(|(size, k)| WindowFn::Sliding {
                 size,
-                slide: (size / (k + 1)).max(1)
+                slide: (size / (k + 1)).max(1),
+                offset: 0,
             }),
         ],
         arb_pipeline_watermark(),

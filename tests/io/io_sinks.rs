@@ -473,7 +473,7 @@ fn arb_engine() -> impl Strategy<Value = EngineConfig> {
         arb_accumulation(),
     )
         .prop_map(|(size, lag, early, accumulation)| EngineConfig {
-            window: WindowFn::Tumbling { size },
+            window: WindowFn::Tumbling { size, offset: 0 },
             watermark: WatermarkKind::Fixed { lag },
             grace: 10_000.0,
             early,

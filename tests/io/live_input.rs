@@ -19,7 +19,10 @@ use twoclocks::tui::{app_for, Options};
 
 use crate::ui_common::screen;
 
-const WINDOW: WindowFn = WindowFn::Tumbling { size: 60_000 };
+const WINDOW: WindowFn = WindowFn::Tumbling {
+    size: 60_000,
+    offset: 0,
+};
 
 fn live_app(cfg: EngineConfig, play: bool) -> App {
     let mut a = app_for(Options {

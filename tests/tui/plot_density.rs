@@ -34,7 +34,14 @@ fn classroom() -> App {
 }
 
 fn stormy() -> App {
-    let s = Scenario::built_in(ScenarioName::Stormy, &WindowFn::Tumbling { size: 60_000 }).unwrap();
+    let s = Scenario::built_in(
+        ScenarioName::Stormy,
+        &WindowFn::Tumbling {
+            size: 60_000,
+            offset: 0,
+        },
+    )
+    .unwrap();
     at_end(s, EngineConfig::fixed(20_000.0, 0.0))
 }
 

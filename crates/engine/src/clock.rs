@@ -43,6 +43,13 @@ impl Zone {
         Zone { tz }
     }
 
+    /// A zone a fixed distance from UTC, `seconds` east of it: UTC−05:00 is `-5 * 3600`.
+    /// `None` beyond ±25:59:59, the offsets a zone can have.
+    pub fn fixed(seconds: i32) -> Option<Self> {
+        let offset = jiff::tz::Offset::from_seconds(seconds).ok()?;
+        Some(Zone::new(TimeZone::fixed(offset)))
+    }
+
     /// The zone itself, for reading civil times in it.
     pub fn time_zone(&self) -> &TimeZone {
         &self.tz
@@ -285,5 +292,9 @@ mod tests {
         assert_eq!(five_behind.at(ms), "2013-01-01 00:15");
         assert_eq!(five_behind.zone().unwrap().name(), "UTC−05:00");
         assert_eq!(five_behind.zone().unwrap().offset_ms(ms), -5 * 3_600_000);
+        assert_eq!(Zone::fixed(-5 * 3600).as_ref(), five_behind.zone());
+        assert_eq!(Zone::fixed(5 * 3600 + 1800).unwrap().name(), "UTC+05:30");
+        assert_eq!(Zone::fixed(0).unwrap().name(), "UTC");
+        assert!(Zone::fixed(26 * 3600).is_none());
     }
 }

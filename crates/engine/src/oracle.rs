@@ -175,7 +175,10 @@ mod tests {
     #[test]
     fn a_live_oracle_grown_batch_by_batch_counts_as_the_whole_streams() {
         let s = classroom();
-        let window = WindowFn::Tumbling { size: 60_000 };
+        let window = WindowFn::Tumbling {
+            size: 60_000,
+            offset: 0,
+        };
         let whole = Oracle::new(&s, &window);
         let mut grown = Oracle::live(&window);
         let mut so_far = Stream {

@@ -580,7 +580,13 @@ mod tests {
     #[test]
     fn window_phases_follow_the_watermark() {
         let s = classroom();
-        let truth = truth(&s, &WindowFn::Tumbling { size: 60_000 });
+        let truth = truth(
+            &s,
+            &WindowFn::Tumbling {
+                size: 60_000,
+                offset: 0,
+            },
+        );
         let t = Timeline::run_to(
             EngineConfig::fixed(20_000.0, 30_000.0),
             &s,

@@ -319,8 +319,8 @@ impl<'a> Builder<'a> {
         };
         let (size, slide) = (v[8].whole(COLUMNS[8])?, v[9].whole(COLUMNS[9])?);
         let expected = match self.window {
-            WindowFn::Tumbling { size } => (size, size),
-            WindowFn::Sliding { size, slide } => (size, slide),
+            WindowFn::Tumbling { size, .. } => (size, size),
+            WindowFn::Sliding { size, slide, .. } => (size, slide),
             _ => (0, 0),
         };
         if (size, slide) != expected {

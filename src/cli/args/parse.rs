@@ -82,6 +82,26 @@ pub fn parse_window_ms(s: &str) -> Result<i64, String> {
     Ok(ms as i64)
 }
 
+/// A window offset: a duration in whole milliseconds, maybe negative (`-5h`, as Flink's
+/// `Duration.ofHours(-5)`), from −1e11s to 1e11s.
+pub fn parse_window_offset(s: &str) -> Result<i64, String> {
+    let t = s.trim();
+    let (sign, magnitude) = match t.strip_prefix('-').or_else(|| t.strip_prefix('−')) {
+        Some(rest) => (-1, rest),
+        None => (1, t.strip_prefix('+').unwrap_or(t)),
+    };
+    let ms =
+        parse_duration(magnitude).map_err(|e| format!("{} is not an offset: {e}", quoted(s)))?;
+    if !ms.is_finite() || ms.fract() != 0.0 {
+        return Err(format!(
+            "{} is not a window offset: it must be a finite whole number of milliseconds, e.g. \
+             5h, -30m or 1500ms",
+            quoted(s)
+        ));
+    }
+    Ok(sign * ms as i64)
+}
+
 /// What `--window` takes: a window length, or the word `global`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WindowArg {

@@ -368,14 +368,14 @@ pub fn advise(a: &AdviseArgs, mut out: &mut dyn Write) -> Result<()> {
 fn export_flags(window: &WindowFn, c: &Candidate) -> String {
     use crate::engine::window::fmt_ms;
     let window = match *window {
-        WindowFn::Sliding { size, slide } => {
+        WindowFn::Sliding { size, slide, .. } => {
             format!(
                 "--window {} --slide {}",
                 fmt_ms(size as f64),
                 fmt_ms(slide as f64)
             )
         }
-        WindowFn::Tumbling { size } => format!("--window {}", fmt_ms(size as f64)),
+        WindowFn::Tumbling { size, .. } => format!("--window {}", fmt_ms(size as f64)),
         WindowFn::Session { gap } => format!("--session {}", fmt_ms(gap as f64)),
         WindowFn::Global { ttl: None } => "--window global".to_string(),
         WindowFn::Global { ttl: Some(t) } => format!(

@@ -1,6 +1,8 @@
 //! `twoclocks export`: the engine's dials, over a scenario's presets if one is given, printed
 //! as Flink, Flink SQL, Beam or Kafka Streams code ([`crate::cli::export`] writes it). Only
-//! `perfect` and `heuristic` watermarks read the stream: their values come from its delays.
+//! `perfect` and `heuristic` watermarks read the stream: their values come from its delays;
+//! and tumbling or sliding windows read a log (`--input`) for the zone its times are in, where
+//! its windows fall.
 
 use std::io::Write;
 
@@ -12,7 +14,7 @@ use crate::cli::args::{
 };
 use crate::cli::export::{render, Delays, Policy, Target};
 use crate::engine::scenario::ScenarioName;
-use crate::engine::{Stream, WatermarkKind};
+use crate::engine::{Stream, WatermarkKind, WindowFn};
 
 /// `export`'s flags: the target engine, the dials (and a scenario's presets under them), the
 /// idle timeout, and the stream the `perfect` and `heuristic` watermarks are measured on.
@@ -45,13 +47,30 @@ pub fn export(a: &ExportArgs, out: &mut dyn Write) -> Result<()> {
     if let Some(t) = a.idle_timeout {
         check_interval("--idle-timeout", t)?;
     }
-    let config = match a.scenario {
+    let mut config = match a.scenario {
         Some(name) => scenario_config(&name.preset(), &a.engine, &a.given)?,
         None => a.engine.config()?,
     };
-    let delays = match config.watermark {
-        WatermarkKind::Perfect | WatermarkKind::Heuristic { .. } => {
-            let (stream, _, report) = chosen_reported(a.scenario, &a.source, &a.engine, &a.given)?;
+    let zoned = a.source.input.is_some()
+        && a.engine.window_offset.is_none()
+        && matches!(
+            config.window,
+            WindowFn::Tumbling { .. } | WindowFn::Sliding { .. }
+        );
+    let measured = matches!(
+        config.watermark,
+        WatermarkKind::Perfect | WatermarkKind::Heuristic { .. }
+    );
+    let read = if zoned || measured {
+        let (stream, read, report) = chosen_reported(a.scenario, &a.source, &a.engine, &a.given)?;
+        // The windows as they fall in the log's zone, as a run on it has them.
+        config.window = read.window;
+        Some((stream, report))
+    } else {
+        None
+    };
+    let delays = match (config.watermark, read) {
+        (WatermarkKind::Perfect | WatermarkKind::Heuristic { .. }, Some((stream, report))) => {
             let name = match (&a.source.input, report) {
                 (Some(_), Some(r)) => r.name,
                 _ => match a.scenario {

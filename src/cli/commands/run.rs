@@ -434,10 +434,16 @@ pub(super) fn load(
             if !cfg.window.is_merging() {
                 let (events, report) = a.source.read.read_events(path, true)?;
                 return Ok(match events {
-                    Events::Memory(stream) => (stream, None, cfg, Some(report)),
+                    Events::Memory(stream) => {
+                        let first = crate::cli::args::first_event_time(&stream);
+                        let cfg = a.engine.in_zone(cfg, &stream.clock, first);
+                        (stream, None, cfg, Some(report))
+                    }
                     Events::Spooled(spool) => {
                         // The keys and the clock alone: output names and times by them.
                         let stream = spool.outline();
+                        let first = spool.event_times().map(|(first, _)| first);
+                        let cfg = a.engine.in_zone(cfg, &stream.clock, first);
                         (stream, Some(spool), cfg, Some(report))
                     }
                 });

@@ -151,14 +151,21 @@ impl QuerySpec {
     /// The query's text.
     pub fn text(&self) -> Result<String> {
         let (size, slide) = match self.window {
-            WindowFn::Tumbling { size } => (size, size),
-            WindowFn::Sliding { size, slide } => (size, slide),
+            WindowFn::Tumbling { size, .. } => (size, size),
+            WindowFn::Sliding { size, slide, .. } => (size, slide),
             _ => bail!(
                 "advise --sql computes statistics for tumbling and sliding windows; {} windows \
                  merge or never end, and need the log itself: give --input",
                 self.window.describe()
             ),
         };
+        if self.window.offset() != 0 {
+            bail!(
+                "advise --sql bins windows on the epoch's grid; {} windows start off it: drop \
+                 --window-offset, or give --input",
+                self.window.describe()
+            );
+        }
         let d = self.dialect;
         let step = self.step;
         let top = TOP_BIN;

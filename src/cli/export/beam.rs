@@ -3,7 +3,8 @@
 //! late firings, `withAllowedLateness` and the accumulation mode.
 
 use super::{
-    joda_duration, measured_note, nearest_lag, rounding_note, summary, whole, Code, Policy,
+    joda_duration, measured_note, nearest_lag, offset_note, rounding_note, summary, whole, Code,
+    Policy,
 };
 use crate::engine::window::{fmt_ms, Ttl, TtlTime};
 use crate::engine::{Accumulation, WatermarkKind, WindowFn};
@@ -243,10 +244,22 @@ fn watermark(out: &mut Code, p: &Policy) {
 
 fn window(out: &mut Code, p: &Policy) {
     let c = &p.config;
+    let offset = c.window.offset();
+    if offset != 0 {
+        out.comment("                ", C, &offset_note(offset));
+    }
+    // Beam takes an offset from 0 to the period, as twoclocks keeps it; none when it is 0.
+    let with_offset = match offset {
+        0 => String::new(),
+        o => format!(".withOffset({})", joda_duration(o as f64)),
+    };
     let into = match c.window {
-        WindowFn::Tumbling { size } => format!("FixedWindows.of({})", joda_duration(size as f64)),
-        WindowFn::Sliding { size, slide } => format!(
-            "SlidingWindows.of({}).every({})",
+        WindowFn::Tumbling { size, .. } => format!(
+            "FixedWindows.of({}){with_offset}",
+            joda_duration(size as f64)
+        ),
+        WindowFn::Sliding { size, slide, .. } => format!(
+            "SlidingWindows.of({}).every({}){with_offset}",
             joda_duration(size as f64),
             joda_duration(slide as f64)
         ),

@@ -4,7 +4,8 @@
 //! as a `KeyedProcessFunction` whose state has a TTL.
 
 use super::{
-    java_duration, measured_note, nearest_lag, rounding_note, summary, whole, Code, Policy,
+    java_duration, measured_note, nearest_lag, offset_note, rounding_note, summary, whole, Code,
+    Policy,
 };
 use crate::engine::window::{fmt_ms, Ttl, TtlTime};
 use crate::engine::{Accumulation, WatermarkKind, WindowFn};
@@ -254,13 +255,30 @@ fn windowed(out: &mut Code, p: &Policy) {
         C,
         "Windows are [start, end) as in twoclocks; Flink's window.maxTimestamp() is end − 1.",
     );
+    let offset = c.window.offset();
+    if offset != 0 {
+        out.comment(
+            K,
+            C,
+            &format!(
+                "{} Flink's offset moves each window's start (TimeWindow.\
+                 getWindowStartWithOffset), as twoclocks' does.",
+                offset_note(offset)
+            ),
+        );
+    }
+    // Flink's assigners take the offset as a last argument, none when it is 0.
+    let and_offset = match offset {
+        0 => String::new(),
+        o => format!(", {}", java_duration(o as f64)),
+    };
     match c.window {
-        WindowFn::Tumbling { size } => out.line(format!(
-            "{I}        .window(TumblingEventTimeWindows.of({}))",
+        WindowFn::Tumbling { size, .. } => out.line(format!(
+            "{I}        .window(TumblingEventTimeWindows.of({}{and_offset}))",
             java_duration(size as f64)
         )),
-        WindowFn::Sliding { size, slide } => out.line(format!(
-            "{I}        .window(SlidingEventTimeWindows.of({}, {}))",
+        WindowFn::Sliding { size, slide, .. } => out.line(format!(
+            "{I}        .window(SlidingEventTimeWindows.of({}, {}{and_offset}))",
             java_duration(size as f64),
             java_duration(slide as f64)
         )),

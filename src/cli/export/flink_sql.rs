@@ -5,7 +5,8 @@
 //! allowed lateness and a state TTL.
 
 use super::{
-    config_duration, measured_note, nearest_lag, sql_interval, summary, whole, Code, Policy,
+    config_duration, measured_note, nearest_lag, offset_note, sql_interval, summary, whole, Code,
+    Policy,
 };
 use crate::engine::window::{fmt_ms, Ttl, TtlTime};
 use crate::engine::{Accumulation, WatermarkKind, WindowFn};
@@ -123,15 +124,24 @@ fn table(out: &mut Code, p: &Policy) {
 /// table.exec.emit.* options).
 fn tvf(out: &mut Code, p: &Policy) {
     let c = &p.config;
+    let offset = c.window.offset();
+    if offset != 0 {
+        out.comment("", C, &offset_note(offset));
+    }
+    // The window TVFs take the offset as a last argument, none when it is 0.
+    let and_offset = match offset {
+        0 => String::new(),
+        o => format!(", {}", sql_interval(o as f64)),
+    };
     let call = match c.window {
-        WindowFn::Tumbling { size } => {
+        WindowFn::Tumbling { size, .. } => {
             format!(
-                "TUMBLE(TABLE events, DESCRIPTOR(ts), {})",
+                "TUMBLE(TABLE events, DESCRIPTOR(ts), {}{and_offset})",
                 sql_interval(size as f64)
             )
         }
-        WindowFn::Sliding { size, slide } => format!(
-            "HOP(TABLE events, DESCRIPTOR(ts), {}, {})",
+        WindowFn::Sliding { size, slide, .. } => format!(
+            "HOP(TABLE events, DESCRIPTOR(ts), {}, {}{and_offset})",
             sql_interval(slide as f64),
             sql_interval(size as f64)
         ),
@@ -268,9 +278,23 @@ fn group_window(out: &mut Code, p: &Policy) {
         }
     }
     out.blank();
+    let offset = c.window.offset();
+    if offset != 0 {
+        out.differs(
+            "",
+            C,
+            &format!(
+                "the GROUP BY window functions take no offset: these windows lie on the \
+                 epoch's grid (UTC's hours and midnights), where twoclocks' start {} past it, on \
+                 the log's zone's. Only the window TVFs take an offset, and they refuse the \
+                 early and late firings this policy needs.",
+                crate::engine::clock::human(offset as f64)
+            ),
+        );
+    }
     let (func, args) = match c.window {
-        WindowFn::Tumbling { size } => ("TUMBLE", sql_interval(size as f64)),
-        WindowFn::Sliding { size, slide } => (
+        WindowFn::Tumbling { size, .. } => ("TUMBLE", sql_interval(size as f64)),
+        WindowFn::Sliding { size, slide, .. } => (
             "HOP",
             format!(
                 "{}, {}",

@@ -169,15 +169,29 @@ fn windowed(out: &mut Code, p: &Policy) {
     let g = grace(out, p);
     out.line(format!("{I}KTable<Windowed<String>, Long> counts = events"));
     out.line(format!("{I}        .groupByKey()"));
+    let offset = c.window.offset();
+    if offset != 0 {
+        out.differs(
+            K,
+            C,
+            &format!(
+                "Kafka Streams' windows take no offset: they lie on the epoch's grid (UTC's \
+                 hours and midnights), where twoclocks' start {h} past it, on the log's zone's. \
+                 To count in twoclocks' windows, subtract {h} from each record's time in the \
+                 TimestampExtractor and add it back to the window bounds of the results.",
+                h = crate::engine::clock::human(offset as f64)
+            ),
+        );
+    }
     match c.window {
-        WindowFn::Tumbling { size } => {
+        WindowFn::Tumbling { size, .. } => {
             out.comment(K, C, "Windows are [start, end), as in twoclocks.");
             out.line(format!(
                 "{I}        .windowedBy(TimeWindows.ofSizeAndGrace({}, {g}))",
                 java_duration(size as f64)
             ));
         }
-        WindowFn::Sliding { size, slide } => {
+        WindowFn::Sliding { size, slide, .. } => {
             out.comment(
                 K,
                 C,

@@ -154,6 +154,18 @@ impl Code {
     }
 }
 
+/// What the comment beside a window with an offset says: where its windows start, and that
+/// the offset is fixed, in twoclocks as in the target.
+fn offset_note(offset: i64) -> String {
+    format!(
+        "The windows start {} past the epoch's grid (UTC's hours and midnights), as twoclocks' \
+         do: a window of hours or days falls on the hours and midnights of the log's zone, at \
+         its distance from UTC when the log begins. The offset is fixed: across a change to or \
+         from daylight-saving time the windows keep it, here and in twoclocks.",
+        crate::engine::clock::human(offset as f64)
+    )
+}
+
 /// How every comment on a difference from twoclocks' rules begins.
 pub const DIFFERS: &str = "Differs from twoclocks:";
 
@@ -163,11 +175,16 @@ fn whole(ms: f64) -> i64 {
     ms.round() as i64
 }
 
+/// One hour, ms: durations of whole hours are written in hours.
+const HOUR: i64 = 3_600_000;
+
 /// A `java.time.Duration` expression.
 fn java_duration(ms: f64) -> String {
     let n = whole(ms);
     if n == 0 {
         "Duration.ZERO".to_string()
+    } else if n % HOUR == 0 {
+        format!("Duration.ofHours({})", n / HOUR)
     } else if n % 60_000 == 0 {
         format!("Duration.ofMinutes({})", n / 60_000)
     } else if n % 1000 == 0 {
@@ -182,6 +199,8 @@ fn joda_duration(ms: f64) -> String {
     let n = whole(ms);
     if n == 0 {
         "Duration.ZERO".to_string()
+    } else if n % HOUR == 0 {
+        format!("Duration.standardHours({})", n / HOUR)
     } else if n % 60_000 == 0 {
         format!("Duration.standardMinutes({})", n / 60_000)
     } else if n % 1000 == 0 {
@@ -195,7 +214,9 @@ fn joda_duration(ms: f64) -> String {
 /// `INTERVAL '0.25' SECOND`.
 fn sql_interval(ms: f64) -> String {
     let n = whole(ms);
-    if n != 0 && n % 60_000 == 0 {
+    if n != 0 && n % HOUR == 0 {
+        format!("INTERVAL '{}' HOUR", n / HOUR)
+    } else if n != 0 && n % 60_000 == 0 {
         format!("INTERVAL '{}' MINUTE", n / 60_000)
     } else if n % 1000 == 0 {
         format!("INTERVAL '{}' SECOND", n / 1000)

@@ -57,7 +57,10 @@ impl EngineConfig {
     /// the reference's block-4 pipeline.
     pub fn fixed(lag: f64, grace: f64) -> Self {
         EngineConfig {
-            window: WindowFn::Tumbling { size: 60_000 },
+            window: WindowFn::Tumbling {
+                size: 60_000,
+                offset: 0,
+            },
             watermark: WatermarkKind::Fixed { lag },
             grace,
             early: None,
@@ -782,7 +785,10 @@ mod tests {
     #[test]
     fn a_late_event_inside_grace_refines_with_a_late_pane() {
         let cfg = EngineConfig {
-            window: WindowFn::Tumbling { size: 10 },
+            window: WindowFn::Tumbling {
+                size: 10,
+                offset: 0,
+            },
             watermark: WatermarkKind::Fixed { lag: 0.0 },
             grace: 5.0,
             early: None,

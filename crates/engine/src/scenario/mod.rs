@@ -228,7 +228,10 @@ impl ScenarioName {
             },
             ScenarioName::Lesson => Preset {
                 config: EngineConfig {
-                    window: WindowFn::Tumbling { size: 30_000 },
+                    window: WindowFn::Tumbling {
+                        size: 30_000,
+                        offset: 0,
+                    },
                     watermark: WatermarkKind::Fixed { lag: 5_000.0 },
                     grace: 20_000.0,
                     early: Some(10_000.0),

@@ -47,7 +47,10 @@ impl Scenario {
         Scenario::new(
             "classroom",
             classroom(),
-            &WindowFn::Tumbling { size: 60_000 },
+            &WindowFn::Tumbling {
+                size: 60_000,
+                offset: 0,
+            },
         )
     }
 

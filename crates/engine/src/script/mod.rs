@@ -252,11 +252,11 @@ impl ScriptWindows {
 impl fmt::Display for ScriptWindows {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.window {
-            WindowFn::Tumbling { size } if self.custom_timestamping => {
+            WindowFn::Tumbling { size, .. } if self.custom_timestamping => {
                 write!(f, "CustomTimestampingFixedWindowsWindowFn({size})")
             }
-            WindowFn::Tumbling { size } => write!(f, "FixedWindows({size})"),
-            WindowFn::Sliding { size, slide } => write!(f, "SlidingWindows({size}, {slide})"),
+            WindowFn::Tumbling { size, .. } => write!(f, "FixedWindows({size})"),
+            WindowFn::Sliding { size, slide, .. } => write!(f, "SlidingWindows({size}, {slide})"),
             WindowFn::Session { gap } => write!(f, "Sessions({gap})"),
             WindowFn::Global { .. } => f.write_str("GlobalWindows"),
         }

@@ -248,7 +248,11 @@ mod tests {
 
     fn cell() -> CellId {
         CellId {
-            window: crate::WindowFn::Tumbling { size: 60_000 }.at_index(3),
+            window: crate::WindowFn::Tumbling {
+                size: 60_000,
+                offset: 0,
+            }
+            .at_index(3),
             key: 0,
         }
     }

@@ -4,6 +4,10 @@
 //! start over the slide, and reports print the number; sessions are not numbered, and reports
 //! print their span.
 //!
+//! Tumbling and sliding windows lie on the epoch's grid, moved by an offset (0 unless asked, as
+//! Flink's and Beam's): on a wall clock in a zone other than UTC, windows of hours or days fall
+//! on the zone's hours and midnights ([`WindowFn::aligned_to`]).
+//!
 //! A window kind is one file: its dials as a type implementing `Kind` (assignment, which
 //! windows a time has completed, its name, and its validation as a constructor). It is
 //! registered by one entry in the `window_kinds!` list below, which makes it a variant of
@@ -18,6 +22,7 @@
 
 use std::collections::BTreeMap;
 
+use super::clock::{human, Clock};
 use super::conventions::Conventions;
 
 use super::stream::{KeyId, Stream};
@@ -212,6 +217,9 @@ pub enum WindowError {
     /// The state TTL is shorter than 1 ms.
     #[error("--ttl must be at least 1 ms, got {0} ms")]
     Ttl(i64),
+    /// An offset given to windows that lie on no grid (sessions, the global window).
+    #[error("{0} windows have no offset: only tumbling and sliding windows lie on a grid to move")]
+    Offset(String),
 }
 
 /// What a window kind defines, given its dials (the fields of its [`WindowFn`] variant).
@@ -226,6 +234,11 @@ trait Kind: Copy {
 
     /// Distance between the starts of consecutive windows, ms.
     fn slide(self) -> i64;
+
+    /// How far the windows' starts lie past the epoch's grid, ms (`0 ≤ offset < slide`).
+    fn offset(self) -> i64 {
+        0
+    }
 
     /// The windows that contain `event_time`, earliest first; `inv_slide` is `1 / slide`.
     fn assign(self, event_time: f64, inv_slide: f64) -> Assignment;
@@ -279,17 +292,23 @@ macro_rules! window_kinds {
 }
 
 window_kinds! { $
-    /// Back-to-back windows of `size` ms: window `i` is `[i·size, (i+1)·size)`.
+    /// Back-to-back windows of `size` ms: window `i` is `[i·size + offset, (i+1)·size + offset)`.
     Tumbling => tumbling::Tumbling {
         /// Length of a window, ms.
         size: i64,
+        /// How far the windows start past the epoch's grid, ms (`0 ≤ offset < size`; 0 but for
+        /// windows on a zone's hours or days, or `--window-offset`).
+        offset: i64,
     },
-    /// Windows of `size` ms starting every `slide` ms: window `i` is `[i·slide, i·slide + size)`.
+    /// Windows of `size` ms starting every `slide` ms: window `i` is
+    /// `[i·slide + offset, i·slide + offset + size)`.
     Sliding => sliding::Sliding {
         /// Length of a window, ms.
         size: i64,
         /// Distance between the starts of consecutive windows, ms.
         slide: i64,
+        /// How far the windows start past the epoch's grid, ms (`0 ≤ offset < slide`).
+        offset: i64,
     },
     /// Sessions: per key, events whose proto-windows `[t, t + gap)` overlap share a session,
     /// which ends `gap` ms after its last event.
@@ -318,6 +337,59 @@ impl WindowFn {
     /// when they are equal).
     pub fn sliding(size: i64, slide: i64) -> Result<Self, WindowError> {
         sliding::Sliding::checked(size, slide)
+    }
+
+    /// The same windows with their starts moved `offset` ms past the epoch's grid (Flink's
+    /// `TumblingEventTimeWindows.of(size, offset)`, Beam's `withOffset`): window `i` becomes
+    /// `[i·slide + offset, …)`. The offset is taken modulo the slide, as the windows repeat
+    /// every slide, so −5 h and 19 h give one-day windows alike. Sessions and the global window
+    /// lie on no grid: an error.
+    pub fn with_offset(&self, offset: i64) -> Result<Self, WindowError> {
+        match *self {
+            WindowFn::Tumbling { size, .. } => Ok(WindowFn::Tumbling {
+                size,
+                offset: offset.rem_euclid(size),
+            }),
+            WindowFn::Sliding { size, slide, .. } => Ok(WindowFn::Sliding {
+                size,
+                slide,
+                offset: offset.rem_euclid(slide),
+            }),
+            _ => Err(WindowError::Offset(self.describe())),
+        }
+    }
+
+    /// How far the windows' starts lie past the epoch's grid, ms: `0 ≤ offset < slide`, and 0
+    /// for sessions and the global window.
+    pub fn offset(&self) -> i64 {
+        with_kind!(*self, k => k.offset())
+    }
+
+    /// The windows as they fall in the zone in force: on a wall clock whose zone is not UTC,
+    /// tumbling or sliding windows whose size and slide each divide a day or are whole days
+    /// start on the zone's hours and midnights. Their offset is the zone's distance from UTC
+    /// at `at_ms` (the log's first event time), modulo the slide: New York's day windows
+    /// start at 05:00 UTC, India's hour windows at half past. A fixed offset, as Flink's and
+    /// Beam's: across a change to daylight-saving time the windows keep to the first offset
+    /// (New York's summer days then run 01:00–01:00). Any other windows, a relative clock, UTC
+    /// or an `at_ms` that is not finite leave the windows on the epoch's grid, offset 0.
+    pub fn aligned_to(&self, clock: &Clock, at_ms: f64) -> WindowFn {
+        const DAY: i64 = 86_400_000;
+        let calendar = |ms: i64| ms > 0 && (DAY % ms == 0 || ms % DAY == 0);
+        let grid = match *self {
+            WindowFn::Tumbling { size, .. } | WindowFn::Sliding { size, .. } => size,
+            _ => return *self,
+        };
+        let on_grid = self.with_offset(0).unwrap_or(*self);
+        let zone = match clock.zone() {
+            Some(zone) if at_ms.is_finite() => zone,
+            _ => return on_grid,
+        };
+        if !calendar(grid) || !calendar(self.slide()) {
+            return on_grid;
+        }
+        // Local midnight is UTC midnight less the zone's offset.
+        self.with_offset(-zone.offset_ms(at_ms)).unwrap_or(on_grid)
     }
 
     /// Session windows with a gap of `gap` ms, if the gap is valid (at least 1 ms).
@@ -424,7 +496,7 @@ impl WindowFn {
         (!self.is_merging() && !self.is_global()).then(|| self.index(id))
     }
 
-    /// The window reports number `index`: `[index·slide, index·slide + size)`.
+    /// The window reports number `index`: `[index·slide + offset, index·slide + offset + size)`.
     pub fn at_index(&self, index: i64) -> WindowId {
         with_kind!(*self, k => k.at_index(index))
     }
@@ -432,6 +504,15 @@ impl WindowFn {
     /// A short human name: `60s tumbling`, `60s/10s sliding`, `30s-gap session`.
     pub fn describe(&self) -> String {
         with_kind!(*self, k => k.describe())
+    }
+}
+
+/// How a description names the windows' offset: nothing for none, else ` (offset 5h)`.
+fn describe_offset(offset: i64) -> String {
+    if offset == 0 {
+        String::new()
+    } else {
+        format!(" (offset {})", human(offset as f64))
     }
 }
 
@@ -630,6 +711,151 @@ mod tests {
                 .filter(|&i| w.start(w.at_index(i)) <= 45.5 && 45.5 < w.end(w.at_index(i)))
                 .collect();
             assert_eq!(all, expect, "{w:?}");
+        }
+    }
+
+    /// Windows with an offset, brute force: every window that holds `t`, from the numbers
+    /// around its own.
+    fn holding(w: &WindowFn, t: f64) -> Vec<WindowId> {
+        let guess = ((t - w.offset() as f64) / w.slide() as f64).floor() as i64;
+        let per = w.size() / w.slide() + 2;
+        (guess - per..=guess + 2)
+            .map(|i| w.at_index(i))
+            .filter(|id| id.start() <= t && t < id.end())
+            .collect()
+    }
+
+    #[test]
+    fn an_offset_moves_every_window_and_keeps_each_rule_exact() {
+        let windows = [
+            WindowFn::tumbling(60_000)
+                .unwrap()
+                .with_offset(7_000)
+                .unwrap(),
+            WindowFn::tumbling(86_400_000)
+                .unwrap()
+                .with_offset(5 * 3_600_000)
+                .unwrap(),
+            WindowFn::sliding(60_000, 20_000)
+                .unwrap()
+                .with_offset(-1)
+                .unwrap(),
+            WindowFn::sliding(50, 20).unwrap().with_offset(13).unwrap(),
+        ];
+        let times = [
+            0.0,
+            -0.5,
+            6_999.0,
+            7_000.0,
+            7_000.5,
+            66_999.999,
+            67_000.0,
+            -53_000.0,
+            -53_000.25,
+            1_357_016_400_000.0,
+            1_357_034_399_999.0,
+            1_357_034_400_000.0,
+            123_456.7,
+        ];
+        for w in windows {
+            assert!(0 <= w.offset() && w.offset() < w.slide(), "{w:?}");
+            for i in -5..5 {
+                let id = w.at_index(i);
+                assert_eq!(w.index(id), i, "{w:?}");
+                assert_eq!(id.start_ms(), i * w.slide() + w.offset());
+                assert_eq!(id.end_ms(), id.start_ms() + w.size());
+                assert_eq!(w.next(id), w.at_index(i + 1));
+                assert_eq!(w.prev(id), w.at_index(i - 1));
+            }
+            for t in times {
+                let assigned: Vec<WindowId> = w.assign(t).collect();
+                assert_eq!(assigned, holding(&w, t), "{w:?} t={t}");
+                if !w.places_once() {
+                    continue;
+                }
+                assert_eq!(assigned.len(), 1, "{w:?} t={t}");
+            }
+            for t in times {
+                let k = w.last_ended_by(t).unwrap();
+                assert!(w.end(k) <= t && w.end(w.next(k)) > t, "{w:?} t={t} {k:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn an_offset_is_taken_modulo_the_slide_and_sessions_have_none() {
+        let day = 86_400_000;
+        let w = WindowFn::tumbling(day).unwrap();
+        assert_eq!(w.with_offset(-19 * 3_600_000), w.with_offset(5 * 3_600_000));
+        assert_eq!(w.with_offset(day + 5), w.with_offset(5));
+        assert_eq!(w.with_offset(0).unwrap(), w);
+        let s = WindowFn::sliding(day, 3_600_000).unwrap();
+        assert_eq!(s.with_offset(5 * 3_600_000).unwrap().offset(), 0);
+        assert_eq!(s.with_offset(-30 * 60_000).unwrap().offset(), 30 * 60_000);
+        assert!(WindowFn::session(1_000).unwrap().with_offset(5).is_err());
+        assert!(WindowFn::global(None).unwrap().with_offset(5).is_err());
+        assert_eq!(
+            w.with_offset(5 * 3_600_000).unwrap().describe(),
+            "1440m tumbling (offset 5h)"
+        );
+        assert_eq!(w.describe(), "1440m tumbling");
+        assert_eq!(
+            s.with_offset(-30 * 60_000).unwrap().describe(),
+            "1440m/60m sliding (offset 30m)"
+        );
+    }
+
+    #[test]
+    fn windows_of_hours_and_days_fall_on_the_zone_s_hours_and_midnights() {
+        use crate::clock::Zone;
+        use jiff::tz::{Offset, TimeZone};
+        let zone = |seconds: i32| {
+            Clock::Wall(Zone::new(TimeZone::fixed(
+                Offset::from_seconds(seconds).unwrap(),
+            )))
+        };
+        let new_york = zone(-5 * 3600);
+        let kolkata = zone(5 * 3600 + 1800);
+        let first = 1_357_017_300_000.0; // 2013-01-01 05:15 UTC, 00:15 in New York
+        let (hour, day) = (3_600_000, 86_400_000);
+        let days = WindowFn::tumbling(day).unwrap();
+        let ny_days = days.aligned_to(&new_york, first);
+        assert_eq!(ny_days.offset(), 5 * hour);
+        // The day the first departure falls in starts at New York's midnight, 05:00 UTC.
+        let first_day = ny_days.assign(first).next().unwrap();
+        assert_eq!(first_day.start_ms(), 1_357_016_400_000);
+        assert_eq!(new_york.at(first_day.start()), "2013-01-01 00:00");
+        let hours = WindowFn::sliding(day, hour).unwrap();
+        assert_eq!(hours.aligned_to(&new_york, first).offset(), 0);
+        assert_eq!(hours.aligned_to(&kolkata, first).offset(), 30 * 60_000);
+        assert_eq!(
+            days.aligned_to(&kolkata, first).offset(),
+            18 * hour + 30 * 60_000
+        );
+        let week = WindowFn::tumbling(7 * day).unwrap();
+        assert_eq!(week.aligned_to(&new_york, first).offset(), 5 * hour);
+        // Windows that do not divide a day stay on the epoch's grid, as does every window on
+        // a relative clock, in UTC, or with no first event.
+        for (w, clock, at) in [
+            (WindowFn::tumbling(7 * 60_000).unwrap(), &new_york, first),
+            (
+                WindowFn::sliding(day, 7 * 60_000).unwrap(),
+                &new_york,
+                first,
+            ),
+            (days, &Clock::Relative, first),
+            (days, &Clock::wall_utc(), first),
+            (days, &new_york, f64::NAN),
+        ] {
+            assert_eq!(w.aligned_to(clock, at), w, "{w:?} {clock:?}");
+        }
+        // A moved window is put back on the grid where the zone does not move it.
+        assert_eq!(ny_days.aligned_to(&Clock::wall_utc(), first), days);
+        for w in [
+            WindowFn::session(60_000).unwrap(),
+            WindowFn::global(None).unwrap(),
+        ] {
+            assert_eq!(w.aligned_to(&new_york, first), w);
         }
     }
 }

@@ -62,7 +62,7 @@ impl Kind for Session {
     }
 
     fn last_ended_by(self, t: f64) -> Option<WindowId> {
-        periodic::last_ended_by(self.gap, 1, t)
+        periodic::last_ended_by(self.gap, 1, 0, t)
     }
 
     #[inline]
@@ -77,11 +77,11 @@ impl Kind for Session {
 
     /// A session's start, ms: sessions are not numbered, reports print their span.
     fn index(self, id: WindowId) -> i64 {
-        periodic::index(1, id)
+        periodic::index(1, 0, id)
     }
 
     fn at_index(self, index: i64) -> WindowId {
-        periodic::window(self.gap, 1, index)
+        periodic::window(self.gap, 1, 0, index)
     }
 
     fn describe(self) -> String {

@@ -2,22 +2,24 @@
 //! each event falls in several (`size / slide`, rounded up, at most).
 
 use super::floor::floor_index_with;
-use super::{fmt_ms, periodic, Assignment, Kind, WindowError, WindowFn, WindowId};
+use super::{describe_offset, fmt_ms, periodic, Assignment, Kind, WindowError, WindowFn, WindowId};
 
 /// Sliding windows of `size` ms starting every `slide` ms: window `i` is
-/// `[i·slide, i·slide + size)`.
+/// `[i·slide + offset, i·slide + offset + size)`.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Sliding {
     /// Length of a window, ms.
     pub(super) size: i64,
     /// Distance between the starts of consecutive windows, ms.
     pub(super) slide: i64,
+    /// Where the windows start past the epoch's grid, ms (`0 ≤ offset < slide`).
+    pub(super) offset: i64,
 }
 
 impl Sliding {
     /// Sliding windows, checked: a length of at least 1 ms, a slide from 1 ms to the length, and at
     /// most [`WindowFn::MAX_WINDOWS_PER_EVENT`] windows per event. A slide equal to the length
-    /// is tumbling windows.
+    /// is tumbling windows. Both on the epoch's grid.
     pub(super) fn checked(size: i64, slide: i64) -> Result<WindowFn, WindowError> {
         if size < 1 {
             return Err(WindowError::Size(size));
@@ -26,7 +28,7 @@ impl Sliding {
             return Err(WindowError::Slide { size, slide });
         }
         if slide == size {
-            return Ok(WindowFn::Tumbling { size });
+            return Ok(WindowFn::Tumbling { size, offset: 0 });
         }
         // Rounded up without overflowing, whatever the size.
         let per_event = size / slide + i64::from(size % slide != 0);
@@ -37,7 +39,11 @@ impl Sliding {
                 per_event,
             });
         }
-        Ok(WindowFn::Sliding { size, slide })
+        Ok(WindowFn::Sliding {
+            size,
+            slide,
+            offset: 0,
+        })
     }
 }
 
@@ -53,23 +59,34 @@ impl Kind for Sliding {
     }
 
     #[inline]
+    fn offset(self) -> i64 {
+        self.offset
+    }
+
+    #[inline]
     fn assign(self, event_time: f64, inv_slide: f64) -> Assignment {
-        let Sliding { size, slide } = self;
-        let end = |i| periodic::end(size, slide, i);
-        let last = floor_index_with(event_time, slide, inv_slide);
-        // The earliest window still covering the event: start + size > event_time.
-        let mut first = floor_index_with(event_time - size as f64, slide, inv_slide) + 1;
+        let Sliding {
+            size,
+            slide,
+            offset,
+        } = self;
+        let end = |i| periodic::end(size, slide, offset, i);
+        let last = periodic::floor_index(event_time, slide, offset, inv_slide);
+        // The earliest window still covering the event: start + size > event_time (settled
+        // below wherever the estimate rounded).
+        let mut first =
+            floor_index_with(event_time - size as f64 - offset as f64, slide, inv_slide) + 1;
         while first <= last && end(first) <= event_time {
             first += 1;
         }
         while end(first - 1) > event_time {
             first -= 1;
         }
-        periodic::windows(size, slide, first, last)
+        periodic::windows(size, slide, offset, first, last)
     }
 
     fn last_ended_by(self, t: f64) -> Option<WindowId> {
-        periodic::last_ended_by(self.size, self.slide, t)
+        periodic::last_ended_by(self.size, self.slide, self.offset, t)
     }
 
     #[inline]
@@ -83,18 +100,19 @@ impl Kind for Sliding {
     }
 
     fn index(self, id: WindowId) -> i64 {
-        periodic::index(self.slide, id)
+        periodic::index(self.slide, self.offset, id)
     }
 
     fn at_index(self, index: i64) -> WindowId {
-        periodic::window(self.size, self.slide, index)
+        periodic::window(self.size, self.slide, self.offset, index)
     }
 
     fn describe(self) -> String {
         format!(
-            "{}/{} sliding",
+            "{}/{} sliding{}",
             fmt_ms(self.size as f64),
-            fmt_ms(self.slide as f64)
+            fmt_ms(self.slide as f64),
+            describe_offset(self.offset)
         )
     }
 }

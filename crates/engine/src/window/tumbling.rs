@@ -1,22 +1,23 @@
 //! Tumbling windows: back-to-back windows of one length, each event in exactly one.
 
-use super::floor::floor_index_with;
-use super::{fmt_ms, periodic, Assignment, Kind, WindowError, WindowFn, WindowId};
+use super::{describe_offset, fmt_ms, periodic, Assignment, Kind, WindowError, WindowFn, WindowId};
 
-/// Tumbling windows of `size` ms: window `i` is `[i·size, (i+1)·size)`.
+/// Tumbling windows of `size` ms: window `i` is `[i·size + offset, (i+1)·size + offset)`.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Tumbling {
     /// Length of a window, ms.
     pub(super) size: i64,
+    /// Where the windows start past the epoch's grid, ms (`0 ≤ offset < size`).
+    pub(super) offset: i64,
 }
 
 impl Tumbling {
-    /// Tumbling windows of `size` ms, checked: at least 1 ms.
+    /// Tumbling windows of `size` ms on the epoch's grid, checked: at least 1 ms.
     pub(super) fn checked(size: i64) -> Result<WindowFn, WindowError> {
         if size < 1 {
             return Err(WindowError::Size(size));
         }
-        Ok(WindowFn::Tumbling { size })
+        Ok(WindowFn::Tumbling { size, offset: 0 })
     }
 }
 
@@ -32,13 +33,18 @@ impl Kind for Tumbling {
     }
 
     #[inline]
+    fn offset(self) -> i64 {
+        self.offset
+    }
+
+    #[inline]
     fn assign(self, event_time: f64, inv_slide: f64) -> Assignment {
-        let i = floor_index_with(event_time, self.size, inv_slide);
-        Assignment::one(periodic::window(self.size, self.size, i))
+        let i = periodic::floor_index(event_time, self.size, self.offset, inv_slide);
+        Assignment::one(periodic::window(self.size, self.size, self.offset, i))
     }
 
     fn last_ended_by(self, t: f64) -> Option<WindowId> {
-        periodic::last_ended_by(self.size, self.size, t)
+        periodic::last_ended_by(self.size, self.size, self.offset, t)
     }
 
     #[inline]
@@ -52,14 +58,18 @@ impl Kind for Tumbling {
     }
 
     fn index(self, id: WindowId) -> i64 {
-        periodic::index(self.size, id)
+        periodic::index(self.size, self.offset, id)
     }
 
     fn at_index(self, index: i64) -> WindowId {
-        periodic::window(self.size, self.size, index)
+        periodic::window(self.size, self.size, self.offset, index)
     }
 
     fn describe(self) -> String {
-        format!("{} tumbling", fmt_ms(self.size as f64))
+        format!(
+            "{} tumbling{}",
+            fmt_ms(self.size as f64),
+            describe_offset(self.offset)
+        )
     }
 }
