@@ -56,3 +56,180 @@ fn a_target_met_adds_no_line() {
     assert!(!out.contains("arrive before their event time"), "{out}");
     assert!(err.is_empty(), "{err}");
 }
+
+/// The New York departures of 1–3 January 2013 (`assets/samples/nyc-departures.csv`), their
+/// times written with a `Z` so that they read as UTC: scheduled departure as event time,
+/// actual departure as processing time, origin airport as key. The directory holds it.
+fn departures() -> (tempfile::TempDir, String) {
+    let sample = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/assets/samples/nyc-departures.csv"
+    );
+    let text = std::fs::read_to_string(sample).unwrap();
+    let mut zoned = String::with_capacity(text.len() + 64 * 1024);
+    for (i, line) in text.lines().enumerate() {
+        if i == 0 {
+            zoned.push_str(line);
+        } else {
+            let fields: Vec<String> = line
+                .split(',')
+                .map(|f| {
+                    if f.contains('T') {
+                        format!("{f}Z")
+                    } else {
+                        f.to_string()
+                    }
+                })
+                .collect();
+            zoned.push_str(&fields.join(","));
+        }
+        zoned.push('\n');
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("departures.csv");
+    std::fs::write(&path, zoned).unwrap();
+    let path = crate::cli_common::path_arg(&path);
+    (dir, path)
+}
+
+/// `command` over the departures, with `args` after the input's flags.
+fn over_departures(command: &str, args: &[&str]) -> (String, String) {
+    let (_dir, path) = departures();
+    let mut all = vec![
+        command,
+        "--input",
+        &path,
+        "--event-time-col",
+        "scheduled",
+        "--proc-time-col",
+        "departed",
+        "--key-col",
+        "origin",
+        "--window",
+        "1h",
+    ];
+    all.extend_from_slice(args);
+    let (code, out, err) = twoclocks_text(&all);
+    assert_eq!(code, 0, "{err}");
+    (out, err)
+}
+
+#[test]
+fn run_writes_the_departures_windows_as_dates() {
+    let (out, _) = over_departures("run", &["--watermark", "fixed:2h", "--grace", "30m"]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[1], "  times in UTC", "{out}");
+    assert_eq!(
+        lines[5], "    window start            end        key    value    truth    error",
+        "{out}"
+    );
+    assert_eq!(
+        lines[6], "    376949 2013-01-01 05:00 06:00      EWR        2        2        0",
+        "{out}"
+    );
+    // JSON keeps milliseconds.
+    let (out, _) = over_departures(
+        "run",
+        &[
+            "--watermark",
+            "fixed:2h",
+            "--grace",
+            "30m",
+            "--format",
+            "json",
+        ],
+    );
+    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(j["windows"][0]["start_ms"], 1_357_016_400_000.0);
+    assert_eq!(j["windows"][0]["end_ms"], 1_357_020_000_000.0);
+}
+
+#[test]
+fn advise_sweeps_the_departures_delays_in_hours() {
+    let (out, err) = over_departures("advise", &[]);
+    assert!(
+        err.contains(
+            "twoclocks: swept lags and graces 0–12h in steps of 30m (the log's \
+             99.9th-percentile delay is 6h 19m); --max-delay changes it\n"
+        ),
+        "{err}"
+    );
+    assert!(
+        out.starts_with(
+            "advice for 60m tumbling windows over 2677 events: target 99.9% accuracy, emit \
+             delay at most 12h\n"
+        ),
+        "{out}"
+    );
+    for line in [
+        "  lag 0, grace 6h                        0          6h            1              1   \
+         99.963% ◀ advised (+12 alike)",
+        "  advised: lag 0, grace 6h: emit delay 6h, 99.963% accuracy, state at most 24 cells \
+         (1.9 KiB)",
+        "  q 0.99, grace 3h                  2h 10m      5h 10m            2              2   \
+         99.925% ◀ advised",
+        "advised: heuristic watermark, q 0.99, grace 3h",
+    ] {
+        assert!(out.lines().any(|l| l == line), "{line}\n{out}");
+    }
+    // Half the flights leave early: the heuristic's median delay is negative, and the note
+    // says what that is.
+    assert!(
+        out.contains("q 0.5, grace 0                    −44.7s      −44.7s"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  (a negative lag: where most recent events arrive before their event time"),
+        "{out}"
+    );
+    assert!(
+        out.contains("\n1277 of 2677 events (47.7%) arrive before their event time"),
+        "{out}"
+    );
+    // JSON keeps milliseconds, and the sweep's reach is in it.
+    let (out, _) = over_departures("advise", &["--format", "json"]);
+    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(j["max_delay_ms"], 43_200_000.0);
+    assert_eq!(j["advised"]["grace_ms"], 10_800_000.0);
+    // A --max-delay given wins, and is not announced.
+    let (out, err) = over_departures("advise", &["--max-delay", "1h", "--target-accuracy", "99%"]);
+    assert!(!err.contains("swept"), "{err}");
+    assert!(out.contains("emit delay at most 60m"), "{out}");
+    assert!(
+        out.contains(
+            "\nno setting within an emit delay of 60m reaches 99%; --max-delay 4h would: \
+             heuristic watermark, q 0.95, grace 70m, emit delay 2h 8m (99.029%)\n"
+        ),
+        "{out}"
+    );
+}
+
+#[test]
+fn frontier_sweeps_the_departures_delays_in_hours() {
+    let (out, err) = over_departures("frontier", &[]);
+    assert!(
+        err.contains(
+            "twoclocks: swept lags and graces 0–6h 30m in steps of 30m (the log's \
+             99.9th-percentile delay is 6h 19m); --lags and --graces change it\n"
+        ),
+        "{err}"
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    // 14 lags × 14 graces under two lines of heading.
+    assert_eq!(lines.len(), 2 + 14 * 14, "{out}");
+    assert_eq!(
+        lines[3],
+        "        0     30m         30m      201             96          201          9    92.49%"
+    );
+    assert_eq!(
+        lines[2 + 14 + 3],
+        "      30m     90m          2h       33             29           33          2    98.77%"
+    );
+    // CSV keeps milliseconds; a list given stands, the other sweep still the log's.
+    let (out, err) = over_departures("frontier", &["--lags", "0s,1h", "--format", "csv"]);
+    assert!(err.contains("swept graces 0–6h 30m"), "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 1 + 2 * 14, "{out}");
+    assert_eq!(lines[2], "0,1800000,1800000,201,96,201,9,92.4916");
+    assert!(lines[15].starts_with("3600000,0,3600000,"), "{out}");
+}

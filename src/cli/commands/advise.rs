@@ -663,9 +663,9 @@ fn table(
         {
             writeln!(
                 out,
-                "  (a negative lag: most events arrive before their event time, so the delays' \
-                 quantile is negative\n   and the watermark, processing time minus it, runs \
-                 ahead of processing time by that much:\n   it closes a window before processing \
+                "  (a negative lag: where most recent events arrive before their event time, the \
+                 delays' quantile is negative\n   and the watermark, processing time minus it, runs \
+                 ahead of processing time by that much;\n   it closes a window before processing \
                  time reaches the window's end)"
             )?;
         }
@@ -918,7 +918,7 @@ mod tests {
         assert!(!text.contains("900s"), "{text}");
         // Three in five leave early: the heuristic's median delay is negative, and says so.
         assert!(
-            text.contains("(a negative lag: most events arrive before"),
+            text.contains("(a negative lag: where most recent events arrive before"),
             "{text}"
         );
         assert!(
