@@ -233,3 +233,27 @@ fn frontier_sweeps_the_departures_delays_in_hours() {
     assert_eq!(lines[2], "0,1800000,1800000,201,96,201,9,92.4916");
     assert!(lines[15].starts_with("3600000,0,3600000,"), "{out}");
 }
+
+#[test]
+fn report_writes_the_departures_times_and_delays_on_their_clock() {
+    let (_dir, path) = departures();
+    let (code, out, err) = twoclocks_text(&[
+        "report",
+        "--input",
+        &path,
+        "--event-time-col",
+        "scheduled",
+        "--proc-time-col",
+        "departed",
+        "--key-col",
+        "origin",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    for line in [
+        "  2677 events with event times from 2013-01-01 05:15 to 2013-01-03 23:59 (UTC)",
+        "  delay  p50 0   p99 2h 44m   max 14h 13m",
+        "  perfect watermark lags by 14h 13m (the largest delay in the stream)",
+    ] {
+        assert!(out.lines().any(|l| l == line), "{line}\n{out}");
+    }
+}
