@@ -9,12 +9,14 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 use clap::Args;
 
+use crate::engine::clock::Zone;
 use crate::engine::Stream;
 use crate::io::source::{
     read_source_events_with, Arrival, InputFormat, OnBadRow, SourceOptions, SourceReport,
     TimeFormat,
 };
 use crate::io::spool::Events;
+use crate::io::times::zone_named;
 
 /// How to read `--input` (the column flags and `--time-format` also name the columns of the
 /// table `advise --sql` queries: they require `--input` or `--sql`, the argument group `log`).
@@ -34,10 +36,15 @@ pub struct InputArgs {
     /// The column that holds the key.
     #[arg(long, default_value = "key", requires = "log")]
     pub key_col: String,
-    /// What a time is (default: a number is ms, a text is an RFC 3339 time; advise --sql
-    /// needs it said: rfc3339 for a timestamp or text column).
+    /// What a time is (default: a number is ms, a text is a date such as 2013-01-01T05:15:00Z
+    /// or 2013-01-01 05:15:00; advise --sql needs it said: rfc3339 for a timestamp or text
+    /// column).
     #[arg(long, value_enum, requires = "log")]
     pub time_format: Option<TimeFormat>,
+    /// The time zone a date without an offset is read in, and every date and time of day is
+    /// written in: an IANA name (America/New_York), UTC, or an offset (+05:30) [default: UTC].
+    #[arg(long, value_name = "ZONE", value_parser = zone_named, requires = "input")]
+    pub time_zone: Option<Zone>,
     /// Where processing times come from: a column, the file's order (a row's processing
     /// time is then the largest event time read up to it), or the clock (when the row arrived:
     /// the UI reading a live --input - only).
@@ -57,6 +64,7 @@ impl InputArgs {
             proc_time_col: self.proc_time_col.clone(),
             key_col: self.key_col.clone(),
             time_format: self.time_format,
+            time_zone: self.time_zone.clone(),
             arrival: self.arrival,
             on_bad_row: self.on_bad_row,
             ..SourceOptions::default()

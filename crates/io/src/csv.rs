@@ -93,7 +93,7 @@ struct Chunk {
 type ParsedRow = (f64, Option<f64>, (usize, usize), Spelling);
 
 /// A line's row: its event time, its processing time (if read), its key and how its times
-/// were spelled (a date in either makes it [`Spelling::Date`]).
+/// were spelled (a date in either makes it [`Spelling::DATE`]).
 pub(crate) type LineRow<'t> = (f64, Option<f64>, Cow<'t, str>, Spelling);
 
 /// A chunk's rows as parsed: each line's number and row, its key's span in `keys`, or the
@@ -331,13 +331,23 @@ pub(crate) fn parse_row<'t>(
         }
     };
     let (et, _) = field(columns.event_time);
-    let (et, mut spelling) =
-        read_time(RawTime::Text(&et), opts.time_format, &opts.event_time_col).map_err(at)?;
+    let (et, mut spelling) = read_time(
+        RawTime::Text(&et),
+        opts.time_format,
+        opts.time_zone.as_ref(),
+        &opts.event_time_col,
+    )
+    .map_err(at)?;
     let pt = match columns.proc_time {
         Some(i) => {
             let (pt, _) = field(i);
-            let (pt, spelled) =
-                read_time(RawTime::Text(&pt), opts.time_format, &opts.proc_time_col).map_err(at)?;
+            let (pt, spelled) = read_time(
+                RawTime::Text(&pt),
+                opts.time_format,
+                opts.time_zone.as_ref(),
+                &opts.proc_time_col,
+            )
+            .map_err(at)?;
             spelling = spelling.or(spelled);
             Some(pt)
         }
@@ -909,7 +919,8 @@ mod tests {
         .to_string();
         assert_eq!(
             err,
-            "t.csv, line 3: proc_time_ms 'oops' is not a number of milliseconds nor an RFC 3339 time"
+            "t.csv, line 3: proc_time_ms 'oops' is not a number of milliseconds nor a date such \
+             as 2013-01-01T05:15:00.250+01:00"
         );
         let err = read_events_from("a,b,c\n".as_bytes(), "t.csv")
             .unwrap_err()

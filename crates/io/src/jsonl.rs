@@ -181,9 +181,19 @@ pub(crate) fn parse_row<'t>(
             Some(b'"') => {
                 let text: Cow<'_, str> = serde_json::from_str(raw)
                     .map_err(|e| anyhow!("{column} {} is not a text ({e})", quoted(raw)))?;
-                read_time(RawTime::Text(&text), opts.time_format, column)
+                read_time(
+                    RawTime::Text(&text),
+                    opts.time_format,
+                    opts.time_zone.as_ref(),
+                    column,
+                )
             }
-            Some(b'-' | b'0'..=b'9') => read_time(RawTime::Written(raw), opts.time_format, column),
+            Some(b'-' | b'0'..=b'9') => read_time(
+                RawTime::Written(raw),
+                opts.time_format,
+                opts.time_zone.as_ref(),
+                column,
+            ),
             _ => bail!(
                 "{column} {} is {}, not a time (a number or an RFC 3339 text)",
                 quoted(raw),

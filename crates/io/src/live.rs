@@ -88,6 +88,8 @@ struct Outbox<S: FnMut(Feed) -> bool> {
     closed: bool,
     /// What the rows read so far say of their clock.
     evidence: ClockEvidence,
+    /// The zone wall-clock times are written in.
+    zone: Zone,
 }
 
 impl<S: FnMut(Feed) -> bool> Outbox<S> {
@@ -96,7 +98,7 @@ impl<S: FnMut(Feed) -> bool> Outbox<S> {
             return;
         }
         let mut batch = std::mem::take(&mut self.batch);
-        batch.clock = self.evidence.clock(&Zone::utc());
+        batch.clock = self.evidence.clock(&self.zone);
         self.closed = !(self.send)(Feed::Rows(batch));
     }
 
@@ -142,6 +144,7 @@ pub fn read_live<R: Read>(
         send,
         closed: false,
         evidence: ClockEvidence::default(),
+        zone: opts.time_zone.clone().unwrap_or_else(Zone::utc),
     }));
     let result = read_rows(reader, opts, now, &outbox);
     let mut o = outbox.borrow_mut();

@@ -36,7 +36,7 @@ use crate::rows::{
     SourceReport, TimeFormat, TIME_LIMIT,
 };
 use crate::spool::Events;
-use crate::times::Spelling;
+use crate::times::{civil_ms_in, Spelling};
 
 /// Reads the rows of a Parquet file, with the columns named by `opts`: from the file itself
 /// (its pages read as they are needed, not the whole file at once) or from bytes held in
@@ -66,6 +66,8 @@ fn read_batches<R: ChunkReader + 'static>(
         Err(_) => return read_records(source, name, opts),
     };
     let columns = Columns::find(metadata.parquet_schema(), name, opts)?;
+    let event_stamped = Stamped::of(metadata.parquet_schema(), Some(columns.event_time));
+    let proc_stamped = Stamped::of(metadata.parquet_schema(), columns.proc_time);
     check_codecs(
         metadata.metadata(),
         &columns.wanted,
@@ -117,10 +119,12 @@ fn read_batches<R: ChunkReader + 'static>(
                 _ => None,
             };
             let parsed = (|| -> Result<(f64, Option<f64>, Option<u32>, Spelling)> {
-                let (et, mut spelling) = cell_time(event.get(i), &opts.event_time_col, opts)?;
+                let (et, mut spelling) =
+                    cell_time(event.get(i), &opts.event_time_col, opts, event_stamped)?;
                 let pt = match &proc {
                     Some(p) => {
-                        let (pt, spelled) = cell_time(p.get(i), &opts.proc_time_col, opts)?;
+                        let (pt, spelled) =
+                            cell_time(p.get(i), &opts.proc_time_col, opts, proc_stamped)?;
                         spelling = spelling.or(spelled);
                         Some(pt)
                     }
@@ -325,6 +329,8 @@ fn read_records<R: ChunkReader + 'static>(
         .map_err(|e| anyhow!("{name}: not a readable Parquet file, or a truncated one ({e})"))?;
     let schema = reader.metadata().file_metadata().schema_descr_ptr();
     let columns = Columns::find(&schema, name, opts)?;
+    let event_stamped = Stamped::of(&schema, Some(columns.event_time));
+    let proc_stamped = Stamped::of(&schema, columns.proc_time);
     check_codecs(reader.metadata(), &columns.wanted, &schema, name)?;
     let (event_time, proc_time, key) = columns.ranks();
     let root = schema.root_schema();
@@ -349,11 +355,20 @@ fn read_records<R: ChunkReader + 'static>(
         })?;
         let fields: Vec<&Field> = row.get_column_iter().map(|(_, f)| f).collect();
         let parsed = (|| -> Result<(f64, Option<f64>, String, Spelling)> {
-            let (et, mut spelling) =
-                time(fields.get(event_time).copied(), &opts.event_time_col, opts)?;
+            let (et, mut spelling) = time(
+                fields.get(event_time).copied(),
+                &opts.event_time_col,
+                opts,
+                event_stamped,
+            )?;
             let pt = match proc_time {
                 Some(p) => {
-                    let (pt, spelled) = time(fields.get(p).copied(), &opts.proc_time_col, opts)?;
+                    let (pt, spelled) = time(
+                        fields.get(p).copied(),
+                        &opts.proc_time_col,
+                        opts,
+                        proc_stamped,
+                    )?;
                     spelling = spelling.or(spelled);
                     Some(pt)
                 }
@@ -604,25 +619,84 @@ impl<'a> Cells<'a> {
 
 /// A time from a batch's cell and how it was spelled (a timestamp is a date): what [`time`]
 /// makes of the same value read as a record.
-fn cell_time(cell: Cell<'_>, column: &str, opts: &SourceOptions) -> Result<(f64, Spelling)> {
-    let number = |v: f64| read_time(RawTime::Number(v), opts.time_format, column);
-    let integer = |v: i128| read_time(RawTime::Integer(v), opts.time_format, column);
+fn cell_time(
+    cell: Cell<'_>,
+    column: &str,
+    opts: &SourceOptions,
+    stamped: Stamped,
+) -> Result<(f64, Spelling)> {
+    let zone = opts.time_zone.as_ref();
+    let number = |v: f64| read_time(RawTime::Number(v), opts.time_format, zone, column);
+    let integer = |v: i128| read_time(RawTime::Integer(v), opts.time_format, zone, column);
     match cell {
         Cell::Null => bail!("{column} is missing (null)"),
+        Cell::Int(v) if stamped.nanos => stamp_time(v, TimeFormat::Ns, stamped, column, opts),
         Cell::Int(v) => integer(v.into()),
         Cell::UInt(v) => integer(v.into()),
         Cell::F32(v) => number(v as f64),
         // A float in ms as most logs hold it: what `time_ms` gives, without its call.
         Cell::F64(v) if opts.time_format.is_none() && v.is_finite() && v.abs() <= TIME_LIMIT => {
-            Ok((v, Spelling::Number))
+            Ok((v, Spelling::NUMBER))
         }
         Cell::F64(v) => number(v),
-        Cell::Stamp(v, unit) => read_time(RawTime::Integer(v.into()), Some(unit), column)
-            .map(|(ms, _)| (ms, Spelling::Date)),
-        Cell::Text(s) | Cell::Entry(_, s) => read_time(RawTime::Text(s), opts.time_format, column),
-        Cell::Bytes(_) | Cell::Other => {
-            bail!("{column} is not a time (a number, a timestamp or an RFC 3339 text)")
+        Cell::Stamp(v, unit) => stamp_time(v, unit, stamped, column, opts),
+        Cell::Text(s) | Cell::Entry(_, s) => {
+            read_time(RawTime::Text(s), opts.time_format, zone, column)
         }
+        Cell::Bytes(_) | Cell::Other => {
+            bail!("{column} is not a time (a number, a timestamp or a date as text)")
+        }
+    }
+}
+
+/// What a time column's Parquet type says beyond its values: a timestamp in nanoseconds
+/// (which both readers see as plain integers), and a timestamp not adjusted to UTC (a civil
+/// time, as DuckDB's TIMESTAMP and pandas' datetimes without a zone are written).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+struct Stamped {
+    nanos: bool,
+    local: bool,
+}
+
+impl Stamped {
+    /// What the top-level column `root`'s logical type says.
+    fn of(schema: &SchemaDescriptor, root: Option<usize>) -> Stamped {
+        use ::parquet::basic::{LogicalType, TimeUnit as StampUnit};
+        let field = root.and_then(|r| schema.root_schema().get_fields().get(r));
+        match field.and_then(|f| f.get_basic_info().logical_type_ref()) {
+            Some(LogicalType::Timestamp(t)) => Stamped {
+                nanos: t.unit == StampUnit::NANOS,
+                local: !t.is_adjusted_to_u_t_c,
+            },
+            _ => Stamped::default(),
+        }
+    }
+}
+
+/// A Parquet timestamp `v` in `unit`: an instant, or (not adjusted to UTC) a civil time read
+/// in the zone in force (UTC unless --time-zone names another), as a date without an offset is.
+fn stamp_time(
+    v: i64,
+    unit: TimeFormat,
+    stamped: Stamped,
+    column: &str,
+    opts: &SourceOptions,
+) -> Result<(f64, Spelling)> {
+    let (ms, _) = read_time(RawTime::Integer(v.into()), Some(unit), None, column)?;
+    if !stamped.local {
+        return Ok((ms, Spelling::DATE));
+    }
+    let Some(zone) = &opts.time_zone else {
+        return Ok((ms, Spelling::LOCAL_DATE));
+    };
+    match civil_ms_in(ms, zone) {
+        Some(ms) => Ok((ms, Spelling::LOCAL_DATE)),
+        None => bail!(
+            "{column} {} {} is not a time in {}",
+            v,
+            unit.name(),
+            zone.name()
+        ),
     }
 }
 
@@ -657,16 +731,20 @@ fn cell_key(cell: Cell<'_>, column: &str, out: &mut String) -> Result<()> {
 }
 
 /// A time from a record's field and how it was spelled (a timestamp is a date).
-fn time(field: Option<&Field>, column: &str, opts: &SourceOptions) -> Result<(f64, Spelling)> {
-    let number = |v: f64| read_time(RawTime::Number(v), opts.time_format, column);
-    let integer = |v: i128| read_time(RawTime::Integer(v), opts.time_format, column);
+fn time(
+    field: Option<&Field>,
+    column: &str,
+    opts: &SourceOptions,
+    stamped: Stamped,
+) -> Result<(f64, Spelling)> {
+    let zone = opts.time_zone.as_ref();
+    let number = |v: f64| read_time(RawTime::Number(v), opts.time_format, zone, column);
+    let integer = |v: i128| read_time(RawTime::Integer(v), opts.time_format, zone, column);
     // A Parquet timestamp carries its unit.
-    let stamp = |v: i64, unit| {
-        read_time(RawTime::Integer(v.into()), Some(unit), column)
-            .map(|(ms, _)| (ms, Spelling::Date))
-    };
+    let stamp = |v: i64, unit| stamp_time(v, unit, stamped, column, opts);
     match field {
         None | Some(Field::Null) => bail!("{column} is missing (null)"),
+        Some(Field::Long(v)) if stamped.nanos => stamp(*v, TimeFormat::Ns),
         Some(Field::Byte(v)) => integer((*v).into()),
         Some(Field::Short(v)) => integer((*v).into()),
         Some(Field::Int(v)) => integer((*v).into()),
@@ -679,7 +757,7 @@ fn time(field: Option<&Field>, column: &str, opts: &SourceOptions) -> Result<(f6
         Some(Field::Double(v)) => number(*v),
         Some(Field::TimestampMillis(v)) => stamp(*v, TimeFormat::Ms),
         Some(Field::TimestampMicros(v)) => stamp(*v, TimeFormat::Us),
-        Some(Field::Str(s)) => read_time(RawTime::Text(s), opts.time_format, column),
+        Some(Field::Str(s)) => read_time(RawTime::Text(s), opts.time_format, zone, column),
         // Read as its digits are in a CSV field: the same parser, so the same bits.
         Some(Field::Decimal(d)) => {
             let Some((unscaled, scale)) = decimal_value(d) else {
@@ -691,11 +769,12 @@ fn time(field: Option<&Field>, column: &str, opts: &SourceOptions) -> Result<(f6
             read_time(
                 RawTime::Written(&decimal_text(unscaled, scale)),
                 opts.time_format,
+                zone,
                 column,
             )
         }
         Some(other) => bail!(
-            "{column} {} is not a time (a number, a timestamp or an RFC 3339 text)",
+            "{column} {} is not a time (a number, a timestamp or a date as text)",
             quoted(&field_shown(other))
         ),
     }
@@ -903,6 +982,11 @@ mod tests {
             },
             SourceOptions {
                 max_rows: 3,
+                ..SourceOptions::default()
+            },
+            SourceOptions {
+                time_zone: Some(crate::times::zone_named("America/New_York").unwrap()),
+                on_bad_row: OnBadRow::Skip,
                 ..SourceOptions::default()
             },
         ];

@@ -12,7 +12,9 @@ use rustc_hash::FxBuildHasher;
 
 use crate::quote::quoted;
 use crate::spool::{check_in_memory, Events, SpoolWriter};
-use crate::times::{ClockEvidence, Spelling};
+use crate::times::{
+    date_ms, date_nanos, ClockEvidence, Spelling, DATE_EXAMPLE, WALL_FROM_MS, WALL_UNTIL_MS,
+};
 use twoclocks_engine::clock::Zone;
 use twoclocks_engine::{Event, Stream};
 
@@ -80,7 +82,7 @@ impl TimeFormat {
     /// `v` units in milliseconds: multiplied for seconds, divided by a power of ten for the
     /// smaller units (a division is rounded once, exactly as SQL's `v / 1000` is, where a
     /// product with 0.001 is not); RFC 3339 text has no unit, and a number is ms.
-    fn to_ms(self, v: f64) -> f64 {
+    pub(crate) fn to_ms(self, v: f64) -> f64 {
         match self {
             TimeFormat::Ms | TimeFormat::Rfc3339 => v,
             TimeFormat::S => v * 1000.0,
@@ -126,8 +128,11 @@ pub struct SourceOptions {
     pub proc_time_col: String,
     /// The key column.
     pub key_col: String,
-    /// What a timestamp is; `None`: numbers are ms, texts are RFC 3339.
+    /// What a timestamp is; `None`: numbers are ms, texts are dates.
     pub time_format: Option<TimeFormat>,
+    /// The zone a date without an offset is read in and every wall-clock time is written in;
+    /// `None`: UTC, not named (so a log of such dates gets a note saying so).
+    pub time_zone: Option<Zone>,
     /// Where processing times come from.
     pub arrival: Arrival,
     /// What a bad row does.
@@ -147,6 +152,7 @@ impl Default for SourceOptions {
             proc_time_col: "proc_time_ms".into(),
             key_col: "key".into(),
             time_format: None,
+            time_zone: None,
             arrival: Arrival::Column,
             on_bad_row: OnBadRow::Error,
             max_rows: MAX_ROWS,
@@ -172,6 +178,9 @@ pub struct SourceReport {
     pub first_skip_reason: Option<String>,
     /// Rows whose processing time is before their event time (kept).
     pub clock_skew_rows: u64,
+    /// What the times call for (dates without an offset read in UTC, numbers that look like
+    /// another unit than ms), each a line naming the input ([`crate::times`]).
+    pub time_notes: Vec<String>,
 }
 
 impl SourceReport {
@@ -205,6 +214,7 @@ impl SourceReport {
                 self.name, self.clock_skew_rows, self.rows
             ));
         }
+        notes.extend(self.time_notes.iter().cloned());
         notes
     }
 }
@@ -230,28 +240,29 @@ pub fn number_shown(v: f64) -> String {
     quoted(&format!("{v:?}"))
 }
 
-/// A timestamp in ms from what a reader found, or the reason it is not one (naming the
-/// column and the value).
+/// A timestamp in ms from what a reader found (a date without an offset read in UTC), or
+/// the reason it is not one (naming the column and the value).
 pub fn time_ms(raw: RawTime<'_>, format: Option<TimeFormat>, column: &str) -> Result<f64> {
-    read_time(raw, format, column).map(|(ms, _)| ms)
+    read_time(raw, format, None, column).map(|(ms, _)| ms)
 }
 
-/// [`time_ms`], and whether the time was written as a number or a date (which decides the
-/// log's clock, [`crate::times`]). The value is quoted only for an error: this runs for every
-/// time field read, and building the text for each valid one took about a quarter of a CSV
-/// read.
+/// [`time_ms`], a date without an offset read in `zone` (UTC when `None`), and how the time
+/// was spelled (which decides the log's clock and its notes, [`crate::times`]). The value is
+/// quoted only for an error: this runs for every time field read, and building the text for
+/// each valid one took about a quarter of a CSV read.
 #[inline]
 pub fn read_time(
     raw: RawTime<'_>,
     format: Option<TimeFormat>,
+    zone: Option<&Zone>,
     column: &str,
 ) -> Result<(f64, Spelling)> {
-    let mut spelling = Spelling::Number;
+    let mut spelling = Spelling::NUMBER;
     let ms = match raw {
         RawTime::Number(v) => {
             if format == Some(TimeFormat::Rfc3339) {
                 bail!(
-                    "{column} {} is a number, not an RFC 3339 time (--time-format rfc3339)",
+                    "{column} {} is a number, not a date (--time-format rfc3339)",
                     number_shown(v)
                 );
             }
@@ -260,7 +271,7 @@ pub fn read_time(
         RawTime::Integer(v) => {
             if format == Some(TimeFormat::Rfc3339) {
                 bail!(
-                    "{column} {} is a number, not an RFC 3339 time (--time-format rfc3339)",
+                    "{column} {} is a number, not a date (--time-format rfc3339)",
                     quoted(&v.to_string())
                 );
             }
@@ -270,7 +281,7 @@ pub fn read_time(
         RawTime::Written(text) => {
             if format == Some(TimeFormat::Rfc3339) {
                 bail!(
-                    "{column} {} is a number, not an RFC 3339 time (--time-format rfc3339)",
+                    "{column} {} is a number, not a date (--time-format rfc3339)",
                     quoted(text)
                 );
             }
@@ -285,8 +296,9 @@ pub fn read_time(
             }
             match format {
                 Some(TimeFormat::Rfc3339) => {
-                    spelling = Spelling::Date;
-                    rfc3339_ms(text, column)?
+                    let (ms, spelled) = date(text, zone, column)?;
+                    spelling = spelled;
+                    ms
                 }
                 Some(f) => {
                     let v: f64 = text.parse().map_err(|_| {
@@ -302,11 +314,13 @@ pub fn read_time(
                 None => match text.parse::<f64>() {
                     Ok(v) => v,
                     Err(_) if looks_like_date(text) => {
-                        spelling = Spelling::Date;
-                        rfc3339_ms(text, column)?
+                        let (ms, spelled) = date(text, zone, column)?;
+                        spelling = spelled;
+                        ms
                     }
                     Err(_) => bail!(
-                        "{column} {} is not a number of milliseconds nor an RFC 3339 time",
+                        "{column} {} is not a number of milliseconds nor a date such as \
+                         {DATE_EXAMPLE}",
                         quoted(text)
                     ),
                 },
@@ -319,7 +333,12 @@ pub fn read_time(
             RawTime::Integer(v) => quoted(&v.to_string()),
             RawTime::Written(text) | RawTime::Text(text) => quoted(text),
         };
-        bail!("{column} {shown} is out of range (finite, within ±2^53 ms)");
+        let hint = if format.is_none() && epoch_nanoseconds(ms) {
+            "; it looks like epoch nanoseconds, which --time-format ns reads"
+        } else {
+            ""
+        };
+        bail!("{column} {shown} is out of range (finite, within ±2^53 ms){hint}");
     }
     Ok((ms, spelling))
 }
@@ -354,9 +373,8 @@ fn on_the_edge_within(raw: RawTime<'_>, format: Option<TimeFormat>) -> bool {
             if number {
                 return digits_within(text, format);
             }
-            use time::format_description::well_known::Rfc3339;
-            time::OffsetDateTime::parse(text, &Rfc3339)
-                .is_ok_and(|t| t.unix_timestamp_nanos().unsigned_abs() <= (1u128 << 53) * 1_000_000)
+            date_nanos(text, None)
+                .is_some_and(|(t, _)| t.unsigned_abs() <= (1u128 << 53) * 1_000_000)
         }
     }
 }
@@ -398,31 +416,49 @@ fn digits_within(text: &str, format: Option<TimeFormat>) -> bool {
     }
 }
 
+impl TimeFormat {
+    /// What the unit counts, as a note says it.
+    pub(crate) fn words(self) -> &'static str {
+        unit_word(self)
+    }
+}
+
 fn unit_word(f: TimeFormat) -> &'static str {
     match f {
         TimeFormat::Ms => "milliseconds",
         TimeFormat::S => "seconds",
         TimeFormat::Us => "microseconds",
         TimeFormat::Ns => "nanoseconds",
-        TimeFormat::Rfc3339 => "RFC 3339 times",
+        TimeFormat::Rfc3339 => "dates",
     }
 }
 
-/// Whether a text starts like a date (`2026-…`), so that its error speaks of RFC 3339.
+/// Whether a text starts like a date (`2026-…`, or a year past 9999 with its sign), so that
+/// its error speaks of dates.
 fn looks_like_date(text: &str) -> bool {
     let b = text.as_bytes();
+    let b = match b.first() {
+        Some(b'+' | b'-') if b.len() > 7 && b[7] == b'-' => &b[3..],
+        _ => b,
+    };
     b.len() >= 5 && b[..4].iter().all(u8::is_ascii_digit) && b[4] == b'-'
 }
 
-fn rfc3339_ms(text: &str, column: &str) -> Result<f64> {
-    use time::format_description::well_known::Rfc3339;
-    let t = time::OffsetDateTime::parse(text, &Rfc3339).map_err(|e| {
+/// The date `text` in ms and how it was spelled, or the error naming the spellings taken.
+fn date(text: &str, zone: Option<&Zone>, column: &str) -> Result<(f64, Spelling)> {
+    date_ms(text, zone).ok_or_else(|| {
         anyhow!(
-            "{column} {} is not an RFC 3339 time such as 2026-12-04T08:00:00Z ({e})",
+            "{column} {} is not a date such as {DATE_EXAMPLE}",
             quoted(text)
         )
-    })?;
-    Ok(t.unix_timestamp_nanos() as f64 / 1e6)
+    })
+}
+
+/// Whether a number read as `ms` lies between 1990 and 2100 read as epoch nanoseconds.
+#[cold]
+fn epoch_nanoseconds(ms: f64) -> bool {
+    let as_ms = ms / 1e6;
+    (WALL_FROM_MS..WALL_UNTIL_MS).contains(&as_ms)
 }
 
 /// The rows read so far: events with interned keys, and what was skipped or skewed.
@@ -613,12 +649,13 @@ impl<'o> Rows<'o> {
             mut events,
             spool,
             over_at,
-            report,
+            mut report,
             opts,
             evidence,
             ..
         } = self;
-        let clock = evidence.clock(&Zone::utc());
+        let clock = evidence.clock(opts.time_zone.as_ref().unwrap_or(&Zone::utc()));
+        report.time_notes = evidence.notes(&report.name, opts.time_format, opts.time_zone.as_ref());
         if report.rows == 0 {
             if report.skipped_rows > 0 {
                 bail!(
@@ -753,9 +790,25 @@ mod tests {
             .unwrap_err()
             .contains("out of range"));
         assert!(t(RawTime::Text(""), None).unwrap_err().contains("missing"));
-        assert!(t(RawTime::Text("2026-13-01T00:00:00Z"), None)
-            .unwrap_err()
-            .contains("RFC 3339"));
+        assert_eq!(
+            t(RawTime::Text("2026-13-01T00:00:00Z"), None).unwrap_err(),
+            "t '2026-13-01T00:00:00Z' is not a date such as 2013-01-01T05:15:00.250+01:00"
+        );
+        assert_eq!(
+            t(RawTime::Text("soon"), None).unwrap_err(),
+            "t 'soon' is not a number of milliseconds nor a date such as \
+             2013-01-01T05:15:00.250+01:00"
+        );
+        assert_eq!(
+            t(RawTime::Text("1357017300"), Some(TimeFormat::Rfc3339)).unwrap_err(),
+            "t '1357017300' is not a date such as 2013-01-01T05:15:00.250+01:00"
+        );
+        // A number of nanoseconds read as milliseconds is out of range, and says what it is.
+        assert_eq!(
+            t(RawTime::Text("1357017300000000000"), None).unwrap_err(),
+            "t '1357017300000000000' is out of range (finite, within ±2^53 ms); it looks like \
+             epoch nanoseconds, which --time-format ns reads"
+        );
     }
 
     #[test]
