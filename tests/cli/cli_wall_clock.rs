@@ -1,7 +1,9 @@
-//! The command line at a log's own scale: where no setting within the largest emit delay
-//! reaches the target, `advise` names the `--max-delay` that would (or says none up to the
-//! stream's largest delay does), on every stream; and a stream whose target is met reads as
-//! it did.
+//! The command line at a log's own scale: the New York departures through `run`, `advise`,
+//! `frontier` and `report`, their times as dates and their durations in hours and minutes in
+//! the tables, the sweeps reaching the log's delays (and saying so), JSON and CSV in
+//! milliseconds; where no setting within the largest emit delay reaches the target, `advise`
+//! names the `--max-delay` that would, on every stream; a stream whose target is met reads
+//! as it did.
 
 use crate::cli_common::twoclocks_text;
 
@@ -57,57 +59,29 @@ fn a_target_met_adds_no_line() {
     assert!(err.is_empty(), "{err}");
 }
 
-/// The New York departures of 1–3 January 2013 (`assets/samples/nyc-departures.csv`), their
-/// times written with a `Z` so that they read as UTC: scheduled departure as event time,
-/// actual departure as processing time, origin airport as key. The directory holds it.
-fn departures() -> (tempfile::TempDir, String) {
-    let sample = concat!(
+/// The New York departures of 1–3 January 2013 (nycflights13): scheduled departure as event
+/// time, actual departure as processing time, origin airport as key; their times, written
+/// without an offset, read in New York.
+const DEPARTURES: [&str; 9] = [
+    "--input",
+    concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/assets/samples/nyc-departures.csv"
-    );
-    let text = std::fs::read_to_string(sample).unwrap();
-    let mut zoned = String::with_capacity(text.len() + 64 * 1024);
-    for (i, line) in text.lines().enumerate() {
-        if i == 0 {
-            zoned.push_str(line);
-        } else {
-            let fields: Vec<String> = line
-                .split(',')
-                .map(|f| {
-                    if f.contains('T') {
-                        format!("{f}Z")
-                    } else {
-                        f.to_string()
-                    }
-                })
-                .collect();
-            zoned.push_str(&fields.join(","));
-        }
-        zoned.push('\n');
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("departures.csv");
-    std::fs::write(&path, zoned).unwrap();
-    let path = crate::cli_common::path_arg(&path);
-    (dir, path)
-}
+    ),
+    "--event-time-col",
+    "scheduled",
+    "--proc-time-col",
+    "departed",
+    "--key-col",
+    "origin",
+    "--time-zone",
+];
 
 /// `command` over the departures, with `args` after the input's flags.
 fn over_departures(command: &str, args: &[&str]) -> (String, String) {
-    let (_dir, path) = departures();
-    let mut all = vec![
-        command,
-        "--input",
-        &path,
-        "--event-time-col",
-        "scheduled",
-        "--proc-time-col",
-        "departed",
-        "--key-col",
-        "origin",
-        "--window",
-        "1h",
-    ];
+    let mut all = vec![command];
+    all.extend_from_slice(&DEPARTURES);
+    all.extend(["America/New_York", "--window", "1h"]);
     all.extend_from_slice(args);
     let (code, out, err) = twoclocks_text(&all);
     assert_eq!(code, 0, "{err}");
@@ -118,13 +92,13 @@ fn over_departures(command: &str, args: &[&str]) -> (String, String) {
 fn run_writes_the_departures_windows_as_dates() {
     let (out, _) = over_departures("run", &["--watermark", "fixed:2h", "--grace", "30m"]);
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines[1], "  times in UTC", "{out}");
+    assert_eq!(lines[1], "  times in America/New_York", "{out}");
     assert_eq!(
         lines[5], "    window start            end        key    value    truth    error",
         "{out}"
     );
     assert_eq!(
-        lines[6], "    376949 2013-01-01 05:00 06:00      EWR        2        2        0",
+        lines[6], "    376954 2013-01-01 05:00 06:00      EWR        2        2        0",
         "{out}"
     );
     // JSON keeps milliseconds.
@@ -140,8 +114,9 @@ fn run_writes_the_departures_windows_as_dates() {
         ],
     );
     let j: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(j["windows"][0]["start_ms"], 1_357_016_400_000.0);
-    assert_eq!(j["windows"][0]["end_ms"], 1_357_020_000_000.0);
+    // 05:00 in New York is 10:00 UTC.
+    assert_eq!(j["windows"][0]["start_ms"], 1_357_034_400_000.0);
+    assert_eq!(j["windows"][0]["end_ms"], 1_357_038_000_000.0);
 }
 
 #[test]
@@ -236,21 +211,14 @@ fn frontier_sweeps_the_departures_delays_in_hours() {
 
 #[test]
 fn report_writes_the_departures_times_and_delays_on_their_clock() {
-    let (_dir, path) = departures();
-    let (code, out, err) = twoclocks_text(&[
-        "report",
-        "--input",
-        &path,
-        "--event-time-col",
-        "scheduled",
-        "--proc-time-col",
-        "departed",
-        "--key-col",
-        "origin",
-    ]);
+    let mut args = vec!["report"];
+    args.extend_from_slice(&DEPARTURES);
+    args.push("America/New_York");
+    let (code, out, err) = twoclocks_text(&args);
     assert_eq!(code, 0, "{err}");
     for line in [
-        "  2677 events with event times from 2013-01-01 05:15 to 2013-01-03 23:59 (UTC)",
+        "  2677 events with event times from 2013-01-01 05:15 to 2013-01-03 23:59 \
+         (America/New_York)",
         "  delay  p50 0   p99 2h 44m   max 14h 13m",
         "  perfect watermark lags by 14h 13m (the largest delay in the stream)",
     ] {
