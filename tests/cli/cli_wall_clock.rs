@@ -225,3 +225,21 @@ fn report_writes_the_departures_times_and_delays_on_their_clock() {
         assert!(out.lines().any(|l| l == line), "{line}\n{out}");
     }
 }
+
+#[test]
+fn the_departures_plot_counts_emit_delay_in_hours() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("advice.svg");
+    let svg_arg = crate::cli_common::path_arg(&svg);
+    let (out, _) = over_departures("advise", &["--plot", &svg_arg]);
+    assert!(
+        out.contains("advised: heuristic watermark, q 0.99, grace 3h"),
+        "{out}"
+    );
+    let picture = std::fs::read_to_string(&svg).unwrap();
+    assert!(picture.contains("emit delay (h)"), "{picture}");
+    assert!(
+        picture.contains("advised: heuristic q 0.99, grace 3h"),
+        "{picture}"
+    );
+}

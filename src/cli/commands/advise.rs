@@ -15,7 +15,7 @@ use super::json::finite;
 use super::run::TableOrJson;
 use super::stats_query::{Dialect, QuerySpec};
 use crate::cli::args::{chosen, parse_duration, EngineArgs, Given, SourceArgs};
-use crate::cli::plot::{open_plot, Mark, Plot, Series};
+use crate::cli::plot::{open_plot, DelayUnit, Mark, Plot, Series};
 use crate::engine::advice::{self, Advice, Candidate, Choice, Kind, KindAdvice, Reach, Request};
 use crate::engine::frontier::slack::Clocked;
 use crate::engine::scale::Scale;
@@ -829,6 +829,7 @@ pub fn advice_plot(
             x: c.point.emit_delay,
             y: c.point.score.accuracy(),
         }),
+        unit: DelayUnit::of(clock, advice.request.max_delay),
     }
 }
 

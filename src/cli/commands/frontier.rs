@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::json::finite;
 use crate::cli::args::{chosen, parse_duration_list, EngineArgs, Given, SourceArgs};
-use crate::cli::plot::{open_plot, Mark, Plot, Series};
+use crate::cli::plot::{open_plot, DelayUnit, Mark, Plot, Series};
 use crate::engine::advice;
 use crate::engine::frontier::{self, FrontierPoint, Policy};
 use crate::engine::scale::Scale;
@@ -310,6 +310,14 @@ fn frontier_plot(
                 y: p.score.accuracy(),
             }
         }),
+        unit: DelayUnit::of(
+            &stream.clock,
+            points
+                .iter()
+                .map(|p| p.emit_delay)
+                .filter(|d| d.is_finite())
+                .fold(0.0, f64::max),
+        ),
     }
 }
 
