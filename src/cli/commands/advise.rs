@@ -41,7 +41,9 @@ pub struct AdviseArgs {
     #[arg(long, value_name = "PCT", default_value = "99.9%", value_parser = parse_target)]
     pub target_accuracy: f64,
     /// The largest emit delay considered (lag + grace; for the heuristic, its mean lag +
-    /// grace): lags and graces are swept from 0 to it in 24 steps.
+    /// grace): lags and graces are swept from 0 to it in 24 steps. Over a log on a wall clock,
+    /// or one whose delays pass 120s, 24 steps of a round duration that reach past 99.9% of
+    /// its delays, said on standard error.
     #[arg(long, value_name = "DUR", default_value = "120s", value_parser = parse_max_delay)]
     pub max_delay: f64,
     /// The watermark kinds advised on, a list of fixed, heuristic, bounded.

@@ -53,7 +53,9 @@ pub struct FrontierArgs {
     #[arg(long, default_value = "0s..120s/10s", allow_hyphen_values = true)]
     pub lags: String,
     /// Graces to sweep, likewise (each 0 to 1e11s, or `inf`). At most 100000 lag × grace
-    /// points in all.
+    /// points in all. Over a log on a wall clock, or one whose delays pass 120s, lags and
+    /// graces not given are swept from 0 past 99.9% of its delays in round steps, said on
+    /// standard error.
     #[arg(long, default_value = "0s..120s/10s", allow_hyphen_values = true)]
     pub graces: String,
     /// Output format.
