@@ -142,6 +142,59 @@ proptest! {
     }
 
     #[test]
+    fn the_log_reader_takes_any_dates(
+        rows in prop::collection::vec(
+            (
+                near(&[
+                    "2013", "-", "01", "1", "12", "13", "29", "31", "32", "T", "t", " ", ":",
+                    "05", "15", "23", "24", "60", "99", ".", ",", "250", "123456789",
+                    "1234567890", "Z", "z", "+01:00", "-0500", "+01", "+99:99", "[America/New_York]",
+                    "[Mars/Base]", "+002013", "-000001", "2013-03-10T02:30", "2013-11-03 01:30",
+                ]),
+                near(&["2013-01-01T05:15:00Z", "2013-01-01 05:15", "2013-01-01", "1357017300000"]),
+            ),
+            0..10,
+        ),
+        zone in select(&["", "America/New_York", "+05:30", "UTC"]),
+        rfc3339 in any::<bool>(),
+    ) {
+        let mut text = String::from("event_time_ms,proc_time_ms,key\n");
+        for (et, pt) in &rows {
+            text += &format!("{},{},a\n", et.replace(['\n', '\r', ','], ""), pt.replace(['\n', '\r', ','], ""));
+        }
+        let opts = SourceOptions {
+            time_zone: (!zone.is_empty()).then(|| twoclocks::io::times::zone_named(zone).unwrap()),
+            time_format: rfc3339.then_some(twoclocks::io::source::TimeFormat::Rfc3339),
+            ..SourceOptions::default()
+        };
+        match read_source_from(text.as_bytes(), "fuzz.csv", Some("fuzz.csv"), &opts) {
+            Ok((s, report)) => {
+                for e in &s.events {
+                    prop_assert!(e.event_time.is_finite() && e.proc_time.is_finite());
+                }
+                for note in report.notes() {
+                    assert_one_line(&note);
+                }
+            }
+            Err(e) => {
+                let line = error_line(&e);
+                assert_one_line(&line);
+                prop_assert!(line.starts_with("fuzz.csv, line ") || line.starts_with("fuzz.csv: "), "{}", line);
+            }
+        }
+    }
+
+    #[test]
+    fn a_zone_is_found_or_refused_in_one_line(s in prop_oneof![
+        near(&["America", "/", "New_York", "new york", "UTC", "GMT", "Z", "+", "-", "05", ":", "30", "0500", "Etc/GMT+5"]),
+        any::<String>(),
+    ]) {
+        if let Err(e) = twoclocks::io::times::zone_named(&s) {
+            assert_one_line(&e);
+        }
+    }
+
+    #[test]
     fn a_duration_is_in_its_range_or_refused(s in any_text()) {
         match parse_duration(&s) {
             Ok(ms) => prop_assert!(ms == f64::INFINITY || (0.0..=MAX_DURATION_MS).contains(&ms)),
@@ -315,6 +368,12 @@ fn flag_table() -> Vec<(
             &["", "ab\u{7}"],
         ),
         ("--input", Source, &["ok"], &["blank", "header", "missing"]),
+        (
+            "--time-zone",
+            Source,
+            &["UTC", "America/New_York", "+05:30"],
+            &["Mars/Base", "", "+99", "new york"],
+        ),
         (
             "--window",
             Engine,

@@ -24,6 +24,7 @@ mod cli_advise;
 mod cli_broken_pipe;
 mod cli_commands;
 mod cli_errors;
+mod cli_input_times;
 mod cli_limits;
 mod cli_reference;
 mod cli_sessions;

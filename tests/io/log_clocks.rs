@@ -2,7 +2,9 @@
 //! (a text, a Parquet timestamp) or every time lies where the epoch milliseconds of real dates
 //! lie (1990 to 2100), else relative, as the built-in scenarios; the classroom stream written
 //! out and read back stays relative. Every way a log is read carries it: CSV, JSON Lines and
-//! Parquet, in memory and spooled, standard input, and live.
+//! Parquet, in memory and spooled, standard input, and live. A date without an offset, and a
+//! Parquet timestamp not adjusted to UTC, is read in the zone named; the notes on times (read
+//! in UTC, a unit that looks like seconds) are said once by every reader.
 
 use twoclocks::engine::clock::Clock;
 use twoclocks::engine::stream::classroom;
@@ -257,4 +259,115 @@ fn a_live_input_hands_on_its_clock_with_every_batch() {
     twoclocks::io::csv::write_csv(&classroom(), &mut csv).unwrap();
     let clocks = live_clocks(std::str::from_utf8(&csv).unwrap());
     assert!(!clocks.is_empty() && clocks.iter().all(|c| *c == Clock::Relative));
+}
+
+fn in_zone(name: &str) -> SourceOptions {
+    SourceOptions {
+        time_zone: Some(twoclocks::io::times::zone_named(name).unwrap()),
+        ..SourceOptions::default()
+    }
+}
+
+#[test]
+fn every_format_reads_a_date_without_an_offset_in_the_zone_named() {
+    // 00:15 in New York on New Year's Day 2013 is 05:15 UTC.
+    let ny = in_zone("America/New_York");
+    let csv = "event_time_ms,proc_time_ms,key\n2013-01-01 00:15:00,2013-01-01T00:17,EWR\n";
+    let s = ok("ny.csv", csv, &ny);
+    assert_eq!(s.events[0].event_time, DEPARTURE as f64);
+    assert_eq!(s.events[0].proc_time, (DEPARTURE + 120_000) as f64);
+    assert_eq!(s.clock, Clock::Wall(ny.time_zone.clone().unwrap()));
+    let jsonl =
+        "{\"event_time_ms\":\"2013-01-01T00:15:00\",\"proc_time_ms\":\"2013-01-01T05:17:00Z\",\
+                 \"key\":\"EWR\"}\n";
+    let s = ok("ny.jsonl", jsonl, &ny);
+    assert_eq!(s.events[0].event_time, DEPARTURE as f64);
+    assert_eq!(
+        s.events[0].proc_time,
+        (DEPARTURE + 120_000) as f64,
+        "an offset wins"
+    );
+    for (annotation, shifted) in [
+        ("TIMESTAMP(MICROS,false)", true),
+        ("TIMESTAMP(MILLIS,true)", false),
+    ] {
+        let scale = if annotation.contains("MICROS") {
+            1000
+        } else {
+            1
+        };
+        let message = format!(
+            "message m {{ required int64 event_time_ms ({annotation}); required int64 \
+             proc_time_ms ({annotation}); required binary key (UTF8); }}"
+        );
+        // The civil time 05:15 as stored: read in New York unless adjusted to UTC.
+        let bytes = parquet_file(
+            &message,
+            &[
+                Column::Int64(vec![DEPARTURE * scale]),
+                Column::Int64(vec![(DEPARTURE + 60_000) * scale]),
+                Column::Text(vec!["EWR".into()]),
+            ],
+            parquet::basic::Compression::UNCOMPRESSED,
+        );
+        let (s, _) = read(&file("ny.parquet", &bytes), &ny).unwrap();
+        let five_hours = if shifted { 5 * HOUR } else { 0 };
+        assert_eq!(
+            s.events[0].event_time,
+            (DEPARTURE + five_hours) as f64,
+            "{annotation}"
+        );
+    }
+    // A Parquet timestamp in nanoseconds is read as one.
+    let bytes = parquet_file(
+        "message m { required int64 event_time_ms (TIMESTAMP(NANOS,true)); required int64 \
+         proc_time_ms (TIMESTAMP(NANOS,true)); required binary key (UTF8); }",
+        &[
+            Column::Int64(vec![DEPARTURE * 1_000_000 + 250_000]),
+            Column::Int64(vec![DEPARTURE * 1_000_000]),
+            Column::Text(vec!["EWR".into()]),
+        ],
+        parquet::basic::Compression::UNCOMPRESSED,
+    );
+    let (s, _) = read(&file("nanos.parquet", &bytes), &SourceOptions::default()).unwrap();
+    assert_eq!(s.events[0].event_time, DEPARTURE as f64 + 0.25);
+    assert_eq!(s.clock, Clock::wall_utc());
+}
+
+#[test]
+fn the_notes_on_times_are_said_by_every_reader_once() {
+    let utc_note = |name: &str| {
+        format!("{name}: times without an offset are read in UTC (--time-zone names another zone)")
+    };
+    let local = "event_time_ms,proc_time_ms,key\n2013-01-01 05:15:00,2013-01-01 05:17:00,EWR\n\
+                 2013-01-01 05:29:00,2013-01-01 05:33:00,LGA\n";
+    let (_, report) = crate::logs::text("local.csv", local, &SourceOptions::default()).unwrap();
+    assert_eq!(report.notes(), [utc_note("local.csv")]);
+    // Spooled, the same.
+    let spool = SourceOptions {
+        spool: true,
+        ..SourceOptions::default()
+    };
+    let path = file("local.csv", local.as_bytes());
+    let (events, report) = read_source_events_with(&path, &spool, |r| r).unwrap();
+    assert!(matches!(events, Events::Spooled(_)));
+    assert_eq!(report.notes().len(), 1);
+    assert!(report.notes()[0].ends_with(&utc_note("local.csv")));
+    // A zone named, or every date with its offset: nothing to say.
+    let (_, report) = crate::logs::text("local.csv", local, &in_zone("UTC")).unwrap();
+    assert!(report.notes().is_empty());
+    let offsets = "event_time_ms,proc_time_ms,key\n2013-01-01T05:15:00Z,2013-01-01T05:17:00Z,a\n";
+    let (_, report) = crate::logs::text("z.csv", offsets, &SourceOptions::default()).unwrap();
+    assert!(report.notes().is_empty());
+    // Epoch seconds as JSON Lines.
+    let seconds = "{\"event_time_ms\":1357017300,\"proc_time_ms\":1357017420,\"key\":\"EWR\"}\n";
+    let (s, report) = crate::logs::text("s.jsonl", seconds, &SourceOptions::default()).unwrap();
+    assert_eq!(s.clock, Clock::Relative);
+    assert_eq!(
+        report.notes(),
+        [
+            "s.jsonl: the times look like epoch seconds, not milliseconds (1357017300 read as \
+          seconds is 2013-01-01 05:15 UTC); --time-format s reads them so"
+        ]
+    );
 }

@@ -297,7 +297,7 @@ fn two(b: &[u8], at: usize) -> Option<i8> {
         b.get(at)?.wrapping_sub(b'0'),
         b.get(at + 1)?.wrapping_sub(b'0'),
     );
-    (h < 10 && l < 10).then_some((h * 10 + l) as i8)
+    (h < 10 && l < 10).then(|| (h * 10 + l) as i8)
 }
 
 /// The common spellings, read by hand for speed (a log holds millions of them):
@@ -591,6 +591,10 @@ mod tests {
             "2013-1-1",
             "soon",
             "",
+            // Letters where digits go (a byte far from '0' once made ten times too much).
+            "abcd-ef-gh",
+            "2013-01-01Tzz:zz",
+            "2013-01-01T05:15+zz:zz",
         ] {
             assert_eq!(read(bad, None), None, "{bad}");
         }
