@@ -49,6 +49,52 @@ pub struct Plot {
     pub policies: Vec<Mark>,
     /// The advised setting, if any.
     pub advised: Option<Mark>,
+    /// The unit the emit delay axis counts in.
+    pub unit: DelayUnit,
+}
+
+/// The unit of the emit delay axis: seconds for a stream on a relative clock, as the built-in
+/// ones have always been drawn; on a wall clock the largest of seconds, minutes and hours of
+/// which the axis spans at least two.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DelayUnit {
+    /// Seconds.
+    Seconds,
+    /// Minutes.
+    Minutes,
+    /// Hours.
+    Hours,
+}
+
+impl DelayUnit {
+    /// The unit for an axis up to `largest` ms on `clock`.
+    pub fn of(clock: &crate::engine::Clock, largest: f64) -> DelayUnit {
+        if !clock.is_wall() || largest.is_nan() || largest < 2.0 * 60_000.0 {
+            DelayUnit::Seconds
+        } else if largest >= 2.0 * 3_600_000.0 {
+            DelayUnit::Hours
+        } else {
+            DelayUnit::Minutes
+        }
+    }
+
+    /// Milliseconds in one of it.
+    fn ms(self) -> f64 {
+        match self {
+            DelayUnit::Seconds => 1_000.0,
+            DelayUnit::Minutes => 60_000.0,
+            DelayUnit::Hours => 3_600_000.0,
+        }
+    }
+
+    /// The axis's caption.
+    fn caption(self) -> &'static str {
+        match self {
+            DelayUnit::Seconds => "emit delay (s)",
+            DelayUnit::Minutes => "emit delay (min)",
+            DelayUnit::Hours => "emit delay (h)",
+        }
+    }
 }
 
 /// The picture formats, by the file's extension.
@@ -206,7 +252,7 @@ fn ranges(plot: &Plot) -> (f64, f64) {
         .chain(plot.policies.iter().map(|m| m.y))
         .chain(plot.advised.iter().map(|m| m.y))
         .filter(|y| y.is_finite());
-    let x_max = xs.fold(1.0f64, f64::max) / 1000.0;
+    let x_max = xs.fold(1.0f64, f64::max) / plot.unit.ms();
     let y_min = ys.fold(100.0f64, f64::min);
     let pad = ((100.0 - y_min) * 0.05).max(0.05);
     (x_max * 1.05, (y_min - pad).max(0.0))
@@ -225,7 +271,7 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, plot: &Plot) -> Resul
         .map_err(err)?;
     chart
         .configure_mesh()
-        .x_desc("emit delay (s)")
+        .x_desc(plot.unit.caption())
         .y_desc("accuracy (%)")
         .label_style((FONT, 14))
         .axis_desc_style((FONT, 16))
@@ -238,7 +284,7 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, plot: &Plot) -> Resul
             .points
             .iter()
             .filter(|p| p.0.is_finite() && p.1.is_finite())
-            .map(|&(x, y)| (x / 1000.0, y))
+            .map(|&(x, y)| (x / plot.unit.ms(), y))
             .collect();
         chart
             .draw_series(LineSeries::new(pts.clone(), colour.stroke_width(2)))
@@ -250,7 +296,7 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, plot: &Plot) -> Resul
             .map_err(err)?;
     }
     for m in &plot.policies {
-        let p = (m.x / 1000.0, m.y);
+        let p = (m.x / plot.unit.ms(), m.y);
         chart
             .draw_series([EmptyElement::at(p)
                 + TriangleMarker::new((0, 0), 7, BLACK.filled())
@@ -258,7 +304,7 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, plot: &Plot) -> Resul
             .map_err(err)?;
     }
     if let Some(m) = &plot.advised {
-        let p = (m.x / 1000.0, m.y);
+        let p = (m.x / plot.unit.ms(), m.y);
         // Right of the mark, or left of it in the chart's right half (about 7.5 px a letter).
         let dx = if p.0 > x_max * 0.5 {
             -12 - (m.name.chars().count() as f64 * 7.5) as i32

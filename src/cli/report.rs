@@ -13,8 +13,8 @@ use crate::engine::pipeline::{Outage, Pipeline, PipelineConfig};
 use crate::engine::stream::{behind_fixed_lag, DelayStats};
 use crate::engine::window::oracle;
 use crate::engine::{
-    run, Accumulation, CellId, EngineConfig, Job, Pane, Score, SinkKind, Stream, WatermarkKind,
-    WindowFn,
+    run, Accumulation, CellId, Clock, EngineConfig, Job, Pane, Score, SinkKind, Stream,
+    WatermarkKind, WindowFn,
 };
 
 /// Block 4's rows: (label, watermark, grace).
@@ -101,6 +101,11 @@ pub struct Figures {
     pub keys: usize,
     /// Whether the stream is the classroom stream (the reference's).
     pub classroom: bool,
+    /// The clock the stream's times are read on: a log on a wall clock has its times and
+    /// delays written as dates and hours (`2013-01-01 05:15`, `14h 13m`).
+    pub clock: Clock,
+    /// Block 1: the earliest and latest event time, ms.
+    pub event_times: (f64, f64),
     /// The key blocks 2 and 5 follow (`a`, or the stream's first key).
     pub key: String,
     /// Block 2: the oracle's counts for `key` in windows 0 to 3.
@@ -312,6 +317,13 @@ pub fn figures(stream: &Stream) -> Option<Figures> {
         keys: stream.keys.len(),
         key: stream.key_name(key_a).to_string(),
         classroom: *stream == crate::engine::stream::classroom(),
+        clock: stream.clock.clone(),
+        event_times: stream
+            .events
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), e| {
+                (lo.min(e.event_time), hi.max(e.event_time))
+            }),
         oracle_a,
         perfect_lag: stream.max_delay(),
         behind,
@@ -351,17 +363,40 @@ pub fn render(f: &Figures) -> String {
     }
     w!();
     w!("[1] Two clocks: event time is when it happened, processing time is when we saw it");
-    w!(
-        "  {} events with event times over {:.0}s",
-        st.events,
-        s(f.span)
-    );
-    w!(
-        "  delay  p50 {:>6.2}s   p99 {:>6.2}s   max {:>6.2}s",
-        s(st.median),
-        s(st.p99),
-        s(st.max)
-    );
+    if f.clock.is_wall() {
+        let duration = |ms: f64| {
+            if ms == 0.0 {
+                "0".to_string()
+            } else {
+                f.clock.duration(ms)
+            }
+        };
+        w!(
+            "  {} events with event times from {} to {} ({})",
+            st.events,
+            f.clock.at(f.event_times.0),
+            f.clock.at(f.event_times.1),
+            f.clock.zone().map_or("UTC".to_string(), |z| z.name())
+        );
+        w!(
+            "  delay  p50 {}   p99 {}   max {}",
+            duration(st.median),
+            duration(st.p99),
+            duration(st.max)
+        );
+    } else {
+        w!(
+            "  {} events with event times over {:.0}s",
+            st.events,
+            s(f.span)
+        );
+        w!(
+            "  delay  p50 {:>6.2}s   p99 {:>6.2}s   max {:>6.2}s",
+            s(st.median),
+            s(st.p99),
+            s(st.max)
+        );
+    }
     let pairs = st.events.saturating_sub(1);
     w!(
         "  {}/{} neighbouring arrivals are out of event-time order ({:.0}%)",
@@ -391,10 +426,17 @@ pub fn render(f: &Figures) -> String {
     w!("  goes where is settled before the question of when to answer.");
     w!();
     w!("[3] Watermarks: a claim that the past is complete, which can be wrong");
-    w!(
-        "  perfect watermark lags by {:>7.2}s (the largest delay in the stream)",
-        s(f.perfect_lag)
-    );
+    if f.clock.is_wall() {
+        w!(
+            "  perfect watermark lags by {} (the largest delay in the stream)",
+            f.clock.duration(f.perfect_lag)
+        );
+    } else {
+        w!(
+            "  perfect watermark lags by {:>7.2}s (the largest delay in the stream)",
+            s(f.perfect_lag)
+        );
+    }
     for (lag, pct) in &f.behind {
         w!(
             "  fixed lag {:>3.0}s: {:>5.1}% of events arrive behind it",

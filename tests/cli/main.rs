@@ -30,6 +30,7 @@ mod cli_limits;
 mod cli_reference;
 mod cli_sessions;
 mod cli_ui_flags;
+mod cli_wall_clock;
 mod docs_figures;
 mod docs_pictures;
 mod e2e_demo;

@@ -532,6 +532,80 @@ pub fn advise_stats(stats: &SlackStats, req: &Request) -> Advice {
     }
 }
 
+/// Where a larger sweep reaches the target that a request's does not: the least of the
+/// nicely stepped largest emit delays past the request's at which some kind asked for has a
+/// setting at or above the target, with that setting; or none up to the stream's largest
+/// delay.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Reach {
+    /// `--max-delay max_delay` would reach the target with this kind's setting (the least
+    /// emit delay among those that reach it in that sweep).
+    At {
+        /// The largest emit delay of the sweep that reaches it, ms: a nice step × [`GRID_STEPS`].
+        max_delay: f64,
+        /// The kind whose setting reaches it.
+        kind: Kind,
+        /// The setting.
+        candidate: Candidate,
+    },
+    /// No sweep up to the first that passes the stream's largest delay reaches it.
+    Beyond {
+        /// The stream's largest delay, ms.
+        largest_delay: f64,
+    },
+}
+
+/// The sweep past `req` that first reaches its target ([`Reach`]): the largest emit delays
+/// tried are [`GRID_STEPS`] × each nice step ([`crate::scale::NICE`]) whose sweep goes beyond
+/// `req.max_delay`, up to the first that reaches past the stream's largest delay (where a
+/// fixed lag keeps every event, unless the kinds asked for leave it out).
+pub fn reach_needed(stream: &Stream, base: EngineConfig, req: &Request) -> Reach {
+    let largest_delay = stream.max_delay();
+    for step in crate::scale::NICE {
+        let max_delay = step * GRID_STEPS as f64;
+        if max_delay <= req.max_delay {
+            continue;
+        }
+        let wider = Request {
+            max_delay,
+            ..req.clone()
+        };
+        let found = req
+            .kinds
+            .iter()
+            .filter_map(|&kind| {
+                let cands = candidates(stream, base, kind, &wider);
+                let points: Vec<FrontierPoint> = cands.iter().map(|c| c.point).collect();
+                match tied(&points, req.target) {
+                    Some((true, ties)) => ties.first().map(|&i| (kind, cands[i])),
+                    _ => None,
+                }
+            })
+            .min_by(|(_, a), (_, b)| a.point.emit_delay.total_cmp(&b.point.emit_delay));
+        if let Some((kind, candidate)) = found {
+            return Reach::At {
+                max_delay,
+                kind,
+                candidate,
+            };
+        }
+        if max_delay >= largest_delay {
+            break;
+        }
+    }
+    Reach::Beyond { largest_delay }
+}
+
+/// How many of a stream's events arrive before their event time (processing time earlier
+/// than event time: early, or on a clock that runs behind the source's).
+pub fn arrive_early(stream: &Stream) -> usize {
+    stream
+        .events
+        .iter()
+        .filter(|e| e.proc_time < e.event_time)
+        .count()
+}
+
 /// The engine's dials for a candidate: `base`'s window with its watermark and grace.
 pub fn config_of(base: EngineConfig, c: &Candidate) -> EngineConfig {
     EngineConfig {
@@ -641,6 +715,101 @@ mod tests {
             }));
         }
         assert!(a.best().is_some());
+    }
+
+    #[test]
+    fn a_wider_sweep_is_found_where_the_request_reaches_no_target() {
+        let s = crate::stream::classroom();
+        let req = Request {
+            target: 100.0,
+            max_delay: 5_000.0,
+            kinds: vec![Kind::Fixed],
+            heuristic_n: WatermarkKind::DEFAULT_N,
+        };
+        let base = EngineConfig::fixed(0.0, 0.0);
+        let a = advise(&s, base, &req);
+        assert!(matches!(a.kinds[0].choice, Some(Choice::Closest(_))));
+        let Reach::At {
+            max_delay,
+            kind,
+            candidate,
+        } = reach_needed(&s, base, &req)
+        else {
+            panic!("a fixed lag past the largest delay keeps every event");
+        };
+        assert_eq!(kind, Kind::Fixed);
+        assert!(max_delay > req.max_delay);
+        assert!(candidate.point.score.accuracy() >= 100.0);
+        // The sweep it names advises a setting that meets the target, and the one before it
+        // in the nice steps does not.
+        let at = advise(
+            &s,
+            base,
+            &Request {
+                max_delay,
+                ..req.clone()
+            },
+        );
+        assert!(matches!(at.kinds[0].choice, Some(Choice::Meets(_))));
+        let before = crate::scale::NICE
+            .iter()
+            .map(|n| n * GRID_STEPS as f64)
+            .rfind(|&m| m < max_delay)
+            .unwrap();
+        if before > req.max_delay {
+            let short = advise(
+                &s,
+                base,
+                &Request {
+                    max_delay: before,
+                    ..req.clone()
+                },
+            );
+            assert!(matches!(short.kinds[0].choice, Some(Choice::Closest(_))));
+        }
+    }
+
+    #[test]
+    fn no_sweep_reaches_a_target_the_kinds_cannot() {
+        // With no kind to sweep, no setting reaches it: the search stops at the first sweep
+        // past the stream's largest delay and says so.
+        let s = crate::stream::classroom();
+        let req = Request {
+            target: 100.0,
+            max_delay: 5_000.0,
+            kinds: Vec::new(),
+            heuristic_n: WatermarkKind::DEFAULT_N,
+        };
+        assert_eq!(
+            reach_needed(&s, EngineConfig::fixed(0.0, 0.0), &req),
+            Reach::Beyond {
+                largest_delay: s.max_delay()
+            }
+        );
+    }
+
+    #[test]
+    fn early_arrivals_are_counted() {
+        let events = vec![
+            crate::stream::Event {
+                event_time: 10.0,
+                proc_time: 5.0,
+                key: 0,
+            },
+            crate::stream::Event {
+                event_time: 10.0,
+                proc_time: 10.0,
+                key: 0,
+            },
+            crate::stream::Event {
+                event_time: 10.0,
+                proc_time: 12.0,
+                key: 0,
+            },
+        ];
+        let s = Stream::from_unordered(events, vec!["k".into()]);
+        assert_eq!(arrive_early(&s), 1);
+        assert_eq!(arrive_early(&crate::stream::classroom()), 0);
     }
 
     /// A run of a made-up setting: its state bytes after each event, told to `lost` as

@@ -10,16 +10,17 @@ use anyhow::{bail, Result};
 use clap::Args;
 use serde::Serialize;
 
-use super::frontier::{column_secs, policy_marks};
+use super::frontier::{column_duration, column_secs, flag_duration, policy_marks};
 use super::json::finite;
 use super::run::TableOrJson;
 use super::stats_query::{Dialect, QuerySpec};
 use crate::cli::args::{chosen, parse_duration, EngineArgs, Given, SourceArgs};
-use crate::cli::plot::{open_plot, Mark, Plot, Series};
-use crate::engine::advice::{self, Advice, Candidate, Choice, Kind, KindAdvice, Request};
+use crate::cli::plot::{open_plot, DelayUnit, Mark, Plot, Series};
+use crate::engine::advice::{self, Advice, Candidate, Choice, Kind, KindAdvice, Reach, Request};
 use crate::engine::frontier::slack::Clocked;
+use crate::engine::scale::Scale;
 use crate::engine::scenario::ScenarioName;
-use crate::engine::{FrontierPoint, Policy, WatermarkKind, WindowFn};
+use crate::engine::{Clock, EngineConfig, FrontierPoint, Policy, Stream, WatermarkKind, WindowFn};
 
 /// `advise`'s flags: the stream, the window, the target, the largest emit delay, the kinds.
 #[derive(Debug, Args)]
@@ -40,7 +41,9 @@ pub struct AdviseArgs {
     #[arg(long, value_name = "PCT", default_value = "99.9%", value_parser = parse_target)]
     pub target_accuracy: f64,
     /// The largest emit delay considered (lag + grace; for the heuristic, its mean lag +
-    /// grace): lags and graces are swept from 0 to it in 24 steps.
+    /// grace): lags and graces are swept from 0 to it in 24 steps. Over a log on a wall clock,
+    /// or one whose delays pass 120s, 24 steps of a round duration that reach past 99.9% of
+    /// its delays, said on standard error.
     #[arg(long, value_name = "DUR", default_value = "120s", value_parser = parse_max_delay)]
     pub max_delay: f64,
     /// The watermark kinds advised on, a list of fixed, heuristic, bounded.
@@ -285,15 +288,24 @@ pub fn advise(a: &AdviseArgs, mut out: &mut dyn Write) -> Result<()> {
                     placements,
                     path.display()
                 ),
+                clock: Clock::Relative,
+                stream: None,
             };
             // The policies' lags are not on the statistics' grid: they are not drawn.
             (advice, basis, window, Vec::new())
         }
         None => {
             let (stream, cfg) = chosen(a.scenario, &a.source, &a.engine, &a.given)?;
+            let max_delay = match swept_from_log(a, &stream) {
+                Some((max_delay, said)) => {
+                    eprintln!("twoclocks: {said}");
+                    max_delay
+                }
+                None => a.max_delay,
+            };
             let req = Request {
                 target: a.target_accuracy,
-                max_delay: a.max_delay,
+                max_delay,
                 kinds: a.watermarks.0.clone(),
                 heuristic_n,
             };
@@ -304,17 +316,34 @@ pub fn advise(a: &AdviseArgs, mut out: &mut dyn Write) -> Result<()> {
                 Vec::new()
             };
             let placements = placements(&advice);
+            let notes = (a.format == TableOrJson::Table).then(|| StreamNotes {
+                early: advice::arrive_early(&stream),
+                events: stream.len(),
+                reach: reach_unless_met(&advice, &stream, cfg),
+                whose: if a.source.input.is_some() {
+                    "log"
+                } else {
+                    "stream"
+                },
+            });
             let basis = Basis {
                 events: Some(stream.len()),
                 placements,
                 source: format!("{} events", stream.len()),
+                clock: stream.clock.clone(),
+                stream: notes,
             };
             (advice, basis, cfg.window, policies)
         }
     };
     let req = &advice.request;
     if let Some(plot) = plot {
-        plot.write(&advice_plot(&advice, &policies, &window.describe()))?;
+        plot.write(&advice_plot(
+            &advice,
+            &policies,
+            &window.describe(),
+            &basis.clock,
+        ))?;
     }
     match a.format {
         TableOrJson::Json => {
@@ -350,7 +379,7 @@ pub fn advise(a: &AdviseArgs, mut out: &mut dyn Write) -> Result<()> {
         }
         TableOrJson::Table => {
             let rules = super::run::rules_named(conventions);
-            table(&advice, &basis.source, &window.describe(), &rules, out)?;
+            table(&advice, &basis, &window.describe(), &rules, out)?;
             if let Some((_, c)) = advice.best() {
                 writeln!(
                     out,
@@ -407,6 +436,24 @@ struct Basis {
     placements: u64,
     /// In words, for the table's first line.
     source: String,
+    /// The clock the stream's times are read on (relative for statistics).
+    clock: Clock,
+    /// What the table adds of the stream itself: its early arrivals and the sweep that would
+    /// reach the target where this one does not (`None` from statistics).
+    stream: Option<StreamNotes>,
+}
+
+/// What the table says of the stream advised on, beyond the sweep.
+struct StreamNotes {
+    /// Events whose processing time is before their event time.
+    early: usize,
+    /// Events in all.
+    events: usize,
+    /// Where a wider sweep reaches the target, when the advice does not meet it.
+    reach: Option<Reach>,
+    /// `log` for an input, `stream` for a generated one: whose largest delay a search that
+    /// finds none names.
+    whose: &'static str,
 }
 
 /// The (event, window) placements the advice scored against (0 when nothing was swept).
@@ -528,29 +575,70 @@ fn setting_json(k: &KindAdvice, i: usize) -> SettingJson {
     }
 }
 
-/// The setting in words: `lag 10s`, `bound 10s` or `q 0.95`, with the grace.
-fn setting_words(k: Kind, c: &Candidate) -> String {
+/// The setting in words: `lag 10s`, `bound 10s` or `q 0.95`, with the grace, its durations
+/// on the stream's clock.
+fn setting_words(k: Kind, c: &Candidate, clock: &Clock) -> String {
     let dial = match k {
-        Kind::Fixed => format!("lag {}", column_secs(c.point.lag)),
-        Kind::Bounded => format!("bound {}", column_secs(c.point.lag)),
+        Kind::Fixed => format!("lag {}", column_duration(clock, c.point.lag)),
+        Kind::Bounded => format!("bound {}", column_duration(clock, c.point.lag)),
         Kind::Heuristic => format!("q {}", quantile(c).unwrap_or(f64::NAN)),
     };
-    format!("{dial}, grace {}", column_secs(c.point.grace))
+    format!("{dial}, grace {}", column_duration(clock, c.point.grace))
+}
+
+/// The largest emit delay swept when `--max-delay` is not given and the stream is a log read
+/// on a wall clock, or a log whose delays reach past the default's 120 s: [`GRID_STEPS`]
+/// steps of its scale's step ([`Scale`]), which reach past 99.9% of its delays; with the
+/// line that says so. `None` where the default stands (the built-in streams, a generated
+/// one, a log of short delays).
+///
+/// [`GRID_STEPS`]: advice::GRID_STEPS
+fn swept_from_log(a: &AdviseArgs, stream: &Stream) -> Option<(f64, String)> {
+    if a.given.has("max_delay") || a.source.input.is_none() || stream.is_empty() {
+        return None;
+    }
+    let scale = Scale::of(stream);
+    if !(stream.clock.is_wall() || scale.reach > advice::DEFAULT_MAX_DELAY) {
+        return None;
+    }
+    let max_delay = scale.step * advice::GRID_STEPS as f64;
+    let clock = &stream.clock;
+    Some((
+        max_delay,
+        format!(
+            "swept lags and graces 0–{} in steps of {} (the log's 99.9th-percentile delay is \
+             {}); --max-delay changes it",
+            clock.duration(max_delay),
+            clock.duration(scale.step),
+            clock.duration(scale.delay_reach)
+        ),
+    ))
+}
+
+/// Where a wider sweep reaches the target, when no kind's advised setting meets it.
+fn reach_unless_met(advice: &Advice, stream: &Stream, cfg: EngineConfig) -> Option<Reach> {
+    let met = advice
+        .best()
+        .is_some_and(|(k, _)| matches!(k.choice, Some(Choice::Meets(_))));
+    (!met).then(|| advice::reach_needed(stream, cfg, &advice.request))
 }
 
 fn table(
     advice: &Advice,
-    source: &str,
+    basis: &Basis,
     window: &str,
     rules: &str,
     out: &mut dyn Write,
 ) -> Result<()> {
     let req = &advice.request;
+    let clock = &basis.clock;
+    let duration = |ms: f64| column_duration(clock, ms);
     writeln!(
         out,
-        "advice for {window} windows over {source}: target {}% accuracy, emit delay at most {}{rules}",
+        "advice for {window} windows over {}: target {}% accuracy, emit delay at most {}{rules}",
+        basis.source,
         req.target,
-        column_secs(req.max_delay)
+        duration(req.max_delay)
     )?;
     writeln!(
         out,
@@ -570,9 +658,24 @@ fn table(
                 ""
             }
         )?;
+        if k.kind == Kind::Heuristic
+            && grouped(k)
+                .iter()
+                .any(|&(i, _)| k.candidates[i].point.lag < 0.0)
+        {
+            writeln!(
+                out,
+                "  (a negative lag: where most recent events arrive before their event time, the \
+                 delays' quantile is negative\n   and the watermark, processing time minus it, runs \
+                 ahead of processing time by that much;\n   it closes a window before processing \
+                 time reaches the window's end)"
+            )?;
+        }
+        // A wall clock's durations are wider than seconds: its setting column is too.
+        let words = if clock.is_wall() { 30 } else { 24 };
         writeln!(
             out,
-            "  {:<24} {:>9} {:>11} {:>12} {:>14} {:>9}",
+            "  {:<words$} {:>9} {:>11} {:>12} {:>14} {:>9}",
             "setting", "lag", "emit delay", "events lost", "windows wrong", "accuracy"
         )?;
         for (i, alike) in grouped(k) {
@@ -586,10 +689,10 @@ fn table(
             }
             writeln!(
                 out,
-                "  {:<24} {:>9} {:>11} {:>12} {:>14} {:>8.3}%{note}",
-                setting_words(k.kind, c),
-                column_secs(c.point.lag),
-                column_secs(c.point.emit_delay),
+                "  {:<words$} {:>9} {:>11} {:>12} {:>14} {:>8.3}%{note}",
+                setting_words(k.kind, c, clock),
+                duration(c.point.lag),
+                duration(c.point.emit_delay),
                 c.point.score.events_lost,
                 c.point.score.wrong_windows,
                 c.point.score.accuracy()
@@ -606,8 +709,8 @@ fn table(
                 writeln!(
                     out,
                     "  {verdict}: {}: emit delay {}, {:.3}% accuracy, state at most {} cells ({})",
-                    setting_words(k.kind, c),
-                    column_secs(c.point.emit_delay),
+                    setting_words(k.kind, c, clock),
+                    duration(c.point.emit_delay),
                     c.point.score.accuracy(),
                     s.peak_open_cells,
                     crate::engine::frontier::slack::bytes(s.peak_state_bytes)
@@ -616,7 +719,7 @@ fn table(
             _ => writeln!(
                 out,
                 "  no setting has an emit delay within {}",
-                column_secs(req.max_delay)
+                duration(req.max_delay)
             )?,
         }
     }
@@ -631,7 +734,60 @@ fn table(
                 "closest"
             },
             k.kind.name(),
-            setting_words(k.kind, c)
+            setting_words(k.kind, c, clock)
+        )?;
+    }
+    if let Some(notes) = &basis.stream {
+        stream_notes(advice, notes, clock, out)?;
+    }
+    Ok(())
+}
+
+/// The table's last lines on the stream itself: the `--max-delay` that would reach a target
+/// the advice does not, and the events that arrive before their event time.
+fn stream_notes(
+    advice: &Advice,
+    notes: &StreamNotes,
+    clock: &Clock,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let req = &advice.request;
+    match notes.reach {
+        Some(Reach::At {
+            max_delay,
+            kind,
+            candidate,
+        }) => writeln!(
+            out,
+            "no setting within an emit delay of {} reaches {}%; --max-delay {} would: {} \
+             watermark, {}, emit delay {} ({:.3}%)",
+            clock.duration(req.max_delay),
+            req.target,
+            flag_duration(max_delay),
+            kind.name(),
+            setting_words(kind, &candidate, clock),
+            column_duration(clock, candidate.point.emit_delay),
+            candidate.point.score.accuracy()
+        )?,
+        Some(Reach::Beyond { largest_delay }) => writeln!(
+            out,
+            "no --max-delay up to the {}'s largest delay, {}, reaches {}%",
+            notes.whose,
+            clock.duration(largest_delay),
+            req.target
+        )?,
+        None => {}
+    }
+    if notes.early > 0 {
+        writeln!(
+            out,
+            "{} of {} events ({:.1}%) arrive before their event time (processing time earlier \
+             than event time:\nearly, or a clock behind the source's). None of them is late to \
+             a watermark that trails processing time;\na watermark ahead of processing time (a \
+             negative lag) closes windows that such events still arrive for",
+            notes.early,
+            notes.events,
+            100.0 * notes.early as f64 / notes.events.max(1) as f64
         )?;
     }
     Ok(())
@@ -639,7 +795,12 @@ fn table(
 
 /// What `advise --plot` draws: each kind's best accuracy per emit delay, the policies, and
 /// the setting advised over all kinds.
-pub fn advice_plot(advice: &Advice, policies: &[(Policy, FrontierPoint)], window: &str) -> Plot {
+pub fn advice_plot(
+    advice: &Advice,
+    policies: &[(Policy, FrontierPoint)],
+    window: &str,
+    clock: &Clock,
+) -> Plot {
     let series = advice
         .kinds
         .iter()
@@ -662,10 +823,15 @@ pub fn advice_plot(advice: &Advice, policies: &[(Policy, FrontierPoint)], window
         series,
         policies: policy_marks(policies),
         advised: advice.best().map(|(k, c)| Mark {
-            name: format!("advised: {} {}", k.kind.name(), setting_words(k.kind, c)),
+            name: format!(
+                "advised: {} {}",
+                k.kind.name(),
+                setting_words(k.kind, c, clock)
+            ),
             x: c.point.emit_delay,
             y: c.point.score.accuracy(),
         }),
+        unit: DelayUnit::of(clock, advice.request.max_delay),
     }
 }
 
@@ -681,6 +847,104 @@ mod tests {
         assert!(parse_target("101%").is_err());
         assert!(parse_target("nan").is_err());
         assert!(parse_target("x").is_err());
+    }
+
+    /// A log on a wall clock: 2013-01-01 05:00 UTC on, an event a minute; three of every five
+    /// leave ten minutes early, the others up to three hours late.
+    fn departures(clock: Clock) -> Stream {
+        use crate::engine::Event;
+        let start = 1_357_016_400_000.0;
+        let events = (0..300)
+            .map(|i| {
+                let event_time = start + f64::from(i) * 60_000.0;
+                let delay = if i % 5 < 3 {
+                    -600_000.0
+                } else {
+                    f64::from(i % 37) * 300_000.0
+                };
+                Event {
+                    event_time,
+                    proc_time: event_time + delay,
+                    key: (i % 3) as u32,
+                }
+            })
+            .collect();
+        Stream {
+            clock,
+            ..Stream::from_unordered(events, vec!["EWR".into(), "JFK".into(), "LGA".into()])
+        }
+    }
+
+    fn table_of(stream: &Stream, max_delay: f64, target: f64) -> String {
+        let cfg = EngineConfig {
+            window: WindowFn::Tumbling { size: 3_600_000 },
+            ..EngineConfig::fixed(0.0, 0.0)
+        };
+        let req = Request {
+            target,
+            max_delay,
+            kinds: Kind::ALL.to_vec(),
+            heuristic_n: WatermarkKind::DEFAULT_N,
+        };
+        let advice = advice::advise(stream, cfg, &req);
+        let basis = Basis {
+            events: Some(stream.len()),
+            placements: placements(&advice),
+            source: format!("{} events", stream.len()),
+            clock: stream.clock.clone(),
+            stream: Some(StreamNotes {
+                early: advice::arrive_early(stream),
+                events: stream.len(),
+                reach: reach_unless_met(&advice, stream, cfg),
+                whose: "log",
+            }),
+        };
+        let mut out = Vec::new();
+        table(&advice, &basis, "60m tumbling", "", &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn a_wall_clock_log_reads_in_hours_and_minutes() {
+        let text = table_of(&departures(Clock::wall_utc()), 6.0 * 3_600_000.0, 99.0);
+        assert!(
+            text.starts_with(
+                "advice for 60m tumbling windows over 300 events: target 99% accuracy, emit \
+                 delay at most 6h\n"
+            ),
+            "{text}"
+        );
+        // Durations in the largest sensible units, zero as 0, in a setting column wide
+        // enough for them.
+        assert!(text.contains("  lag 0, grace 15m "), "{text}");
+        assert!(text.contains("  bound 0, grace 2h 15m "), "{text}");
+        assert!(!text.contains("900s"), "{text}");
+        // Three in five leave early: the heuristic's median delay is negative, and says so.
+        assert!(
+            text.contains("(a negative lag: where most recent events arrive before"),
+            "{text}"
+        );
+        assert!(
+            text.contains("180 of 300 events (60.0%) arrive before their event time"),
+            "{text}"
+        );
+        // The same log on a relative clock reads in seconds.
+        let text = table_of(&departures(Clock::Relative), 6.0 * 3_600_000.0, 99.0);
+        assert!(text.contains("emit delay at most 21600s"), "{text}");
+        assert!(text.contains("  lag 0s, grace 900s "), "{text}");
+    }
+
+    #[test]
+    fn a_target_out_of_reach_names_the_max_delay_in_the_logs_units() {
+        let text = table_of(&departures(Clock::wall_utc()), 3_600_000.0, 100.0);
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("no setting within an emit delay of 60m reaches 100%"))
+            .unwrap_or_else(|| panic!("{text}"));
+        assert!(
+            line.contains("; --max-delay 2h would: heuristic watermark, q 0.999, grace 0, "),
+            "{line}"
+        );
     }
 
     #[test]

@@ -9,10 +9,12 @@ use serde::Serialize;
 
 use super::json::finite;
 use crate::cli::args::{chosen, parse_duration_list, EngineArgs, Given, SourceArgs};
-use crate::cli::plot::{open_plot, Mark, Plot, Series};
+use crate::cli::plot::{open_plot, DelayUnit, Mark, Plot, Series};
 use crate::engine::advice;
 use crate::engine::frontier::{self, FrontierPoint, Policy};
+use crate::engine::scale::Scale;
 use crate::engine::scenario::ScenarioName;
+use crate::engine::{Clock, Stream};
 
 /// `frontier`'s output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -51,7 +53,9 @@ pub struct FrontierArgs {
     #[arg(long, default_value = "0s..120s/10s", allow_hyphen_values = true)]
     pub lags: String,
     /// Graces to sweep, likewise (each 0 to 1e11s, or `inf`). At most 100000 lag × grace
-    /// points in all.
+    /// points in all. Over a log on a wall clock, or one whose delays pass 120s, lags and
+    /// graces not given are swept from 0 past 99.9% of its delays in round steps, said on
+    /// standard error.
     #[arg(long, default_value = "0s..120s/10s", allow_hyphen_values = true)]
     pub graces: String,
     /// Output format.
@@ -125,8 +129,19 @@ pub fn frontier(a: &FrontierArgs, mut out: &mut dyn Write) -> Result<()> {
             "frontier measures final values, which an early trigger does not change: drop --early"
         );
     }
-    let lags = parse_duration_list(&a.lags).map_err(|e| anyhow::anyhow!("--lags: {e}"))?;
-    let graces = parse_duration_list(&a.graces).map_err(|e| anyhow::anyhow!("--graces: {e}"))?;
+    let (lags, graces) = match swept_from_log(a, &stream) {
+        Some((range, said)) => {
+            eprintln!("twoclocks: {said}");
+            let given = |id: &str, spec: &str| a.given.has(id).then(|| spec.to_string());
+            (
+                given("lags", &a.lags).unwrap_or_else(|| range.clone()),
+                given("graces", &a.graces).unwrap_or(range),
+            )
+        }
+        None => (a.lags.clone(), a.graces.clone()),
+    };
+    let lags = parse_duration_list(&lags).map_err(|e| anyhow::anyhow!("--lags: {e}"))?;
+    let graces = parse_duration_list(&graces).map_err(|e| anyhow::anyhow!("--graces: {e}"))?;
     if lags.iter().any(|l| l.is_infinite()) {
         bail!("--lags: a lag must be finite");
     }
@@ -201,13 +216,14 @@ pub fn frontier(a: &FrontierArgs, mut out: &mut dyn Write) -> Result<()> {
                 "max error",
                 "accuracy"
             )?;
+            let clock = &stream.clock;
             for p in &points {
                 writeln!(
                     out,
                     "  {:>7} {:>7} {:>11} {:>8} {:>14} {:>12} {:>10} {:>8.2}%",
-                    column_secs(p.lag),
-                    column_secs(p.grace),
-                    column_secs(p.emit_delay),
+                    column_duration(clock, p.lag),
+                    column_duration(clock, p.grace),
+                    column_duration(clock, p.emit_delay),
                     p.dropped,
                     p.score.wrong_windows,
                     p.score.events_lost,
@@ -219,6 +235,42 @@ pub fn frontier(a: &FrontierArgs, mut out: &mut dyn Write) -> Result<()> {
     }
     out.flush()?;
     Ok(())
+}
+
+/// The lags and graces swept when neither `--lags` nor `--graces` is given (each stands
+/// alone when it is) and the stream is a log read on a wall clock, or a log whose delays
+/// reach past the default's 120 s: 0 to its scale's reach in its steps ([`Scale`]), as a
+/// range the flags take, with the line that says so. `None` where the defaults stand (the
+/// built-in streams, a generated one, a log of short delays).
+fn swept_from_log(a: &FrontierArgs, stream: &Stream) -> Option<(String, String)> {
+    let (lags, graces) = (a.given.has("lags"), a.given.has("graces"));
+    if (lags && graces) || a.source.input.is_none() || stream.is_empty() {
+        return None;
+    }
+    let scale = Scale::of(stream);
+    if !(stream.clock.is_wall() || scale.reach > advice::DEFAULT_MAX_DELAY) {
+        return None;
+    }
+    let clock = &stream.clock;
+    let (swept, flags) = match (lags, graces) {
+        (false, false) => ("lags and graces", "--lags and --graces change it"),
+        (true, _) => ("graces", "--graces changes it"),
+        (_, true) => ("lags", "--lags changes it"),
+    };
+    Some((
+        format!(
+            "0..{}/{}",
+            flag_duration(scale.reach),
+            flag_duration(scale.step)
+        ),
+        format!(
+            "swept {swept} 0–{} in steps of {} (the log's 99.9th-percentile delay is {}); \
+             {flags}",
+            clock.duration(scale.reach),
+            clock.duration(scale.step),
+            clock.duration(scale.delay_reach)
+        ),
+    ))
 }
 
 /// What `frontier --plot` draws: the best accuracy each emit delay buys, the policies, and
@@ -253,13 +305,21 @@ fn frontier_plot(
                         advice::Choice::Closest(_) => "closest to",
                     },
                     advice::DEFAULT_TARGET,
-                    column_secs(p.lag),
-                    column_secs(p.grace)
+                    column_duration(&stream.clock, p.lag),
+                    column_duration(&stream.clock, p.grace)
                 ),
                 x: p.emit_delay,
                 y: p.score.accuracy(),
             }
         }),
+        unit: DelayUnit::of(
+            &stream.clock,
+            points
+                .iter()
+                .map(|p| p.emit_delay)
+                .filter(|d| d.is_finite())
+                .fold(0.0, f64::max),
+        ),
     }
 }
 
@@ -273,6 +333,30 @@ pub fn policy_marks(policies: &[(Policy, FrontierPoint)]) -> Vec<Mark> {
             y: pt.score.accuracy(),
         })
         .collect()
+}
+
+/// A duration in a table column on a stream's clock: on a relative clock always in seconds,
+/// so a column reads in one unit ([`column_secs`]); on a wall clock in the largest sensible
+/// units (`2h 15m`, `45m`, `0`).
+pub(super) fn column_duration(clock: &Clock, ms: f64) -> String {
+    if !clock.is_wall() {
+        column_secs(ms)
+    } else if ms == 0.0 {
+        "0".to_string()
+    } else {
+        clock.duration(ms)
+    }
+}
+
+/// A duration as a flag takes it, in the largest unit that writes it whole (`6h`, `90m`,
+/// `45s`, `1500ms`).
+pub(super) fn flag_duration(ms: f64) -> String {
+    const HOUR: f64 = 3_600_000.0;
+    if ms != 0.0 && ms % HOUR == 0.0 {
+        format!("{}h", ms / HOUR)
+    } else {
+        crate::engine::window::fmt_ms(ms)
+    }
 }
 
 /// A duration in a table column: always in seconds, so a column reads in one unit.

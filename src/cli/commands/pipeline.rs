@@ -21,6 +21,7 @@ use crate::engine::pipeline::{
 };
 use crate::engine::scenario::JobShape;
 use crate::engine::window::fmt_ms;
+use crate::engine::Clock;
 use crate::engine::{CellId, EngineConfig, SinkKind, Stream};
 use crate::io::quote::quoted;
 use crate::io::sink::RunMeta;
@@ -572,7 +573,11 @@ pub(super) fn pipeline_json(stream: &Stream, r: PipelineRun) -> PipelineJson {
     }
 }
 
-pub(super) fn write_pipeline_table(out: &mut impl Write, r: &PipelineRun) -> Result<()> {
+pub(super) fn write_pipeline_table(
+    out: &mut impl Write,
+    r: &PipelineRun,
+    clock: &Clock,
+) -> Result<()> {
     writeln!(
         out,
         "  pipeline: {} source partitions -> {} operators -> sink, checkpoint every {} ({} barriers), schedule seed {}, transit {}",
@@ -587,14 +592,21 @@ pub(super) fn write_pipeline_table(out: &mut impl Write, r: &PipelineRun) -> Res
     if bytes.is_empty() {
         writeln!(out, "  checkpoints: none completed")?;
     } else {
+        let at_whole = |ms: f64| {
+            if clock.is_wall() {
+                clock.at(ms)
+            } else {
+                format!("{} s", ms / 1000.0)
+            }
+        };
         writeln!(
             out,
-            "  checkpoints: {} completed, #{} at {} s to #{} at {} s, {} to {} bytes each",
+            "  checkpoints: {} completed, #{} at {} to #{} at {}, {} to {} bytes each",
             bytes.len(),
             r.checkpoints[0].id,
-            r.checkpoints[0].time_ms / 1000.0,
+            at_whole(r.checkpoints[0].time_ms),
             r.checkpoints[bytes.len() - 1].id,
-            r.checkpoints[bytes.len() - 1].time_ms / 1000.0,
+            at_whole(r.checkpoints[bytes.len() - 1].time_ms),
             bytes.iter().min().unwrap_or(&0),
             bytes.iter().max().unwrap_or(&0)
         )?;
@@ -607,14 +619,22 @@ pub(super) fn write_pipeline_table(out: &mut impl Write, r: &PipelineRun) -> Res
         )?;
     }
     for t in &r.not_reached {
-        writeln!(
-            out,
-            "  crash at {} s not reached: the job had finished",
-            t / 1000.0
-        )?;
+        if clock.is_wall() {
+            writeln!(
+                out,
+                "  crash at {} not reached: the job had finished",
+                clock.at(*t)
+            )?;
+        } else {
+            writeln!(
+                out,
+                "  crash at {} s not reached: the job had finished",
+                t / 1000.0
+            )?;
+        }
     }
     if r.partition_experiment {
-        write_partitions(out, r)?;
+        write_partitions(out, r, clock)?;
     }
     write!(out, "  sinks ({} panes received):", r.panes_received)?;
     for &(k, total, wrong) in &r.sinks {
@@ -624,18 +644,34 @@ pub(super) fn write_pipeline_table(out: &mut impl Write, r: &PipelineRun) -> Res
     Ok(())
 }
 
-/// `12.3s`: a processing or event time in seconds, as the table prints them.
-fn at(ms: f64) -> String {
-    if ms.is_finite() {
-        format!("{:.1}s", ms / 1000.0)
-    } else {
+/// `12.3s`: a processing or event time in seconds, as the table prints them; a date and time
+/// on a wall clock.
+fn at(clock: &Clock, ms: f64) -> String {
+    if !ms.is_finite() {
         "∞".to_string()
+    } else if clock.is_wall() {
+        clock.at(ms)
+    } else {
+        format!("{:.1}s", ms / 1000.0)
+    }
+}
+
+/// A duration as the table prints it: seconds (`12.3s`), or in the largest sensible units on
+/// a wall clock.
+fn lasting(clock: &Clock, ms: f64) -> String {
+    if !ms.is_finite() {
+        "∞".to_string()
+    } else if clock.is_wall() {
+        clock.duration(ms)
+    } else {
+        format!("{:.1}s", ms / 1000.0)
     }
 }
 
 /// The partitions section: per partition its events, outages, idle spans and watermark, then
 /// the combined watermark's longest stall and the peak state.
-fn write_partitions(out: &mut impl Write, r: &PipelineRun) -> Result<()> {
+fn write_partitions(out: &mut impl Write, r: &PipelineRun, clock: &Clock) -> Result<()> {
+    let at = |ms: f64| at(clock, ms);
     writeln!(
         out,
         "  partitions by {}, idle timeout {}:",
@@ -662,7 +698,7 @@ fn write_partitions(out: &mut impl Write, r: &PipelineRun) -> Result<()> {
     writeln!(
         out,
         "  combined watermark: longest stall {} ({} to {}), peak state {} open cells ({} bytes)",
-        at(st.longest_stall),
+        lasting(clock, st.longest_stall),
         at(st.stall_from),
         at(st.stall_until),
         st.peak_open_cells,

@@ -17,13 +17,16 @@ use super::pipeline::{
 };
 use crate::cli::args::{chosen_reported, EngineArgs, Given, OutputArgs, SourceArgs};
 use crate::cli::input::RunProgress;
+use crate::engine::clock::Fit;
 use crate::engine::conventions::Conventions;
 use crate::engine::frontier::joined;
 use crate::engine::pipeline::SinkWrite;
 use crate::engine::scenario::ScenarioName;
 use crate::engine::state_bound::{StateBound, StateCosts};
 use crate::engine::window::{fmt_ms, oracle_under, WindowFn, WindowId};
-use crate::engine::{CellId, Dropped, EngineConfig, Event, Output, Processor, Score, Stream};
+use crate::engine::{
+    CellId, Clock, Dropped, EngineConfig, Event, Output, Processor, Score, Stream,
+};
 use crate::io::sink::{reserve_outputs, PaneRow, RunMeta};
 use crate::io::source::SourceReport;
 use crate::io::spool::{Events, Spool};
@@ -319,6 +322,9 @@ pub fn run(a: &RunArgs, out: &mut dyn Write) -> Result<()> {
                 cfg.accumulation,
                 rules_named(cfg.conventions)
             )?;
+            if let Some(zone) = stream.clock.zone() {
+                writeln!(out, "  times in {}", zone.name())?;
+            }
             writeln!(
                 out,
                 "  on time {}   late (kept) {}   dropped {}   panes {} (early {}, on time {}, late {})",
@@ -359,7 +365,7 @@ pub fn run(a: &RunArgs, out: &mut dyn Write) -> Result<()> {
                 )?;
             }
             if let Some(r) = &result.pipeline {
-                write_pipeline_table(&mut out, r)?;
+                write_pipeline_table(&mut out, r, &stream.clock)?;
             }
             writeln!(out)?;
             let sink_col = result.pipeline.as_ref().map(|r| (r.sink, &r.sink_output));
@@ -367,10 +373,15 @@ pub fn run(a: &RunArgs, out: &mut dyn Write) -> Result<()> {
             if numbered {
                 write!(out, "  {:>8}", "window")?;
             }
+            let span = SpanColumns::of(&cfg.window, &stream.clock);
             write!(
                 out,
-                " {:>10} {:>10} {:>8} {:>8} {:>8} {:>8}",
-                "start", "end", "key", "value", "truth", "error"
+                " {} {:>8} {:>8} {:>8} {:>8}",
+                span.heading(),
+                "key",
+                "value",
+                "truth",
+                "error"
             )?;
             if let Some((kind, _)) = sink_col {
                 write!(out, " {:>14}", kind.name())?;
@@ -677,6 +688,7 @@ fn write_window_rows(
     sink_output: Option<&BTreeMap<CellId, i64>>,
 ) -> Result<()> {
     let mut columns: Option<(WindowId, String)> = None;
+    let span = SpanColumns::of(window, &stream.clock);
     let mut line = String::with_capacity(128);
     let mut digits = itoa::Buffer::new();
     for &(cell, t, v) in listed {
@@ -689,13 +701,8 @@ fn write_window_rows(
             } else if window.is_global() {
                 write!(c, "  {:>8}", "global")?;
             }
-            if window.is_global() {
-                write!(c, " {:>10} {:>10}", "−∞", "∞")?;
-            } else {
-                let start = format!("{:.1}s", window.start(cell.window) / 1000.0);
-                let end = format!("{:.1}s", window.end(cell.window) / 1000.0);
-                write!(c, " {start:>10} {end:>10}")?;
-            }
+            c.push(' ');
+            c.push_str(&span.of_window(window, cell.window));
             columns = Some((cell.window, c));
         }
         line.clear();
@@ -713,6 +720,78 @@ fn write_window_rows(
     }
     Ok(())
 }
+
+/// How a table writes a window's start and end: on a relative clock in seconds, right-aligned
+/// in 10 characters each (`60.0s`); on a wall clock the start as a date and time
+/// (`2013-01-01 05:00`) and the end as a time of day (`06:00`) where every window is shorter
+/// than a day, else as a date and time too, left-aligned.
+pub(super) struct SpanColumns {
+    clock: Clock,
+    /// On a wall clock: whether the end is written as a time of day.
+    end_as_time: bool,
+}
+
+impl SpanColumns {
+    /// The columns for `window`'s windows on `clock`.
+    pub(super) fn of(window: &WindowFn, clock: &Clock) -> SpanColumns {
+        let under_a_day = match *window {
+            WindowFn::Tumbling { size } | WindowFn::Sliding { size, .. } => size < DAY_MS,
+            WindowFn::Session { .. } | WindowFn::Global { .. } => false,
+        };
+        SpanColumns {
+            clock: clock.clone(),
+            end_as_time: under_a_day,
+        }
+    }
+
+    /// The width of the end column on a wall clock.
+    fn end_width(&self) -> usize {
+        if self.end_as_time {
+            5
+        } else {
+            16
+        }
+    }
+
+    /// The columns' heading.
+    pub(super) fn heading(&self) -> String {
+        if self.clock.is_wall() {
+            format!("{:<16} {:<w$}", "start", "end", w = self.end_width())
+        } else {
+            format!("{:>10} {:>10}", "start", "end")
+        }
+    }
+
+    /// A window's start and end.
+    pub(super) fn of_window(&self, window: &WindowFn, id: WindowId) -> String {
+        if !self.clock.is_wall() {
+            return if window.is_global() {
+                format!("{:>10} {:>10}", "−∞", "∞")
+            } else {
+                let start = format!("{:.1}s", window.start(id) / 1000.0);
+                let end = format!("{:.1}s", window.end(id) / 1000.0);
+                format!("{start:>10} {end:>10}")
+            };
+        }
+        let (start, end) = if window.is_global() {
+            ("−∞".to_string(), "∞".to_string())
+        } else {
+            let end_fit = if self.end_as_time {
+                Fit::Time
+            } else {
+                Fit::Date
+            };
+            (
+                self.clock.at(window.start(id)),
+                self.clock.at_fit(window.end(id), end_fit),
+            )
+        };
+        format!("{start:<16} {end:<w$}", w = self.end_width())
+    }
+}
+
+/// A day, ms.
+const DAY_MS: i64 = 86_400_000;
 
 /// ` {text:>width}`: a space, then `text` right-aligned in `width` characters.
 fn right_aligned(line: &mut String, text: &str, width: usize) {
@@ -745,6 +824,28 @@ fn dropped_json(d: &Dropped, window: &WindowFn, stream: &Stream) -> DroppedJson 
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn a_wall_clock_writes_a_windows_span_as_a_date_and_times_of_day() {
+        let hour = WindowFn::Tumbling { size: 3_600_000 };
+        let id = WindowId::new(1_357_020_000_000, 1_357_023_600_000); // 06:00–07:00 UTC
+        let wall = SpanColumns::of(&hour, &Clock::wall_utc());
+        assert_eq!(wall.heading(), "start            end  ");
+        assert_eq!(wall.of_window(&hour, id), "2013-01-01 06:00 07:00");
+        // A day's window ends on another date: its end is a date too.
+        let day = WindowFn::Tumbling { size: 86_400_000 };
+        let id = WindowId::new(1_356_998_400_000, 1_357_084_800_000);
+        let wall = SpanColumns::of(&day, &Clock::wall_utc());
+        assert_eq!(
+            wall.of_window(&day, id),
+            "2013-01-01 00:00 2013-01-02 00:00"
+        );
+        // A relative clock's columns are as they were.
+        let relative = SpanColumns::of(&hour, &Clock::Relative);
+        assert_eq!(relative.heading(), "     start        end");
+        let id = WindowId::new(60_000, 120_000);
+        assert_eq!(relative.of_window(&hour, id), "     60.0s     120.0s");
+    }
 
     proptest! {
         /// Keeping each cell's last value now and then, as a spooled run does, ends where

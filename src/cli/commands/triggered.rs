@@ -12,17 +12,21 @@ use crate::engine::stream::Stream;
 use crate::engine::trigger::{TimestampCombiner, Timing, Trigger};
 use crate::engine::triggered::{run, TriggeredRun};
 use crate::engine::window::fmt_ms;
+use crate::engine::Clock;
 
 use super::run::{rules_named, RunArgs};
 use super::TableOrJson;
 
-/// A time in whole ms as seconds with three decimals (`59.999s`), the global window's bounds
-/// and the end of time by name.
-fn at(ms: i64) -> String {
+/// A time in whole ms as seconds with three decimals (`59.999s`), or as a date and time on a
+/// wall clock (`2013-01-01 05:59:59.999`); the global window's bounds and the end of time by
+/// name.
+fn at(clock: &Clock, ms: i64) -> String {
     if ms >= GLOBAL.end_ms() - 1 {
         "end".to_string()
     } else if ms <= GLOBAL.start_ms() {
         "start".to_string()
+    } else if clock.is_wall() {
+        clock.at(ms as f64)
     } else {
         format!("{:.3}s", ms as f64 / 1000.0)
     }
@@ -136,10 +140,20 @@ fn write(
                 r.count(Timing::Late),
                 r.dropped.len()
             )?;
+            if let Some(zone) = stream.clock.zone() {
+                writeln!(out, "  times in {}", zone.name())?;
+            }
             writeln!(out)?;
+            // A wall clock's dates and times are wider than seconds: so are their columns.
+            let (ws, ts) = if stream.clock.is_wall() {
+                (23, 23)
+            } else {
+                (10, 11)
+            };
+            let at = |ms: i64| at(&stream.clock, ms);
             writeln!(
                 out,
-                "  {:>10} {:>10} {:>8}  {:<7} {:>5} {:>7}  {:<11} {:>11} {:>6} {:>11}",
+                "  {:>ws$} {:>ws$} {:>8}  {:<7} {:>5} {:>7}  {:<11} {:>ts$} {:>6} {:>ts$}",
                 "start",
                 "end",
                 "key",
@@ -162,7 +176,7 @@ fn write(
                 };
                 writeln!(
                     out,
-                    "  {:>10} {:>10} {:>8}  {:<7} {:>5} {:>7}  {:<11} {:>11} {:>6} {:>11}",
+                    "  {:>ws$} {:>ws$} {:>8}  {:<7} {:>5} {:>7}  {:<11} {:>ts$} {:>6} {:>ts$}",
                     at(w.start_ms()),
                     at(w.end_ms()),
                     key(p.key),
