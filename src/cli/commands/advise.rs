@@ -877,7 +877,10 @@ mod tests {
 
     fn table_of(stream: &Stream, max_delay: f64, target: f64) -> String {
         let cfg = EngineConfig {
-            window: WindowFn::Tumbling { size: 3_600_000 },
+            window: WindowFn::Tumbling {
+                size: 3_600_000,
+                offset: 0,
+            },
             ..EngineConfig::fixed(0.0, 0.0)
         };
         let req = Request {

@@ -735,7 +735,7 @@ impl SpanColumns {
     /// The columns for `window`'s windows on `clock`.
     pub(super) fn of(window: &WindowFn, clock: &Clock) -> SpanColumns {
         let under_a_day = match *window {
-            WindowFn::Tumbling { size } | WindowFn::Sliding { size, .. } => size < DAY_MS,
+            WindowFn::Tumbling { size, .. } | WindowFn::Sliding { size, .. } => size < DAY_MS,
             WindowFn::Session { .. } | WindowFn::Global { .. } => false,
         };
         SpanColumns {
@@ -827,13 +827,19 @@ mod tests {
 
     #[test]
     fn a_wall_clock_writes_a_windows_span_as_a_date_and_times_of_day() {
-        let hour = WindowFn::Tumbling { size: 3_600_000 };
+        let hour = WindowFn::Tumbling {
+            size: 3_600_000,
+            offset: 0,
+        };
         let id = WindowId::new(1_357_020_000_000, 1_357_023_600_000); // 06:00–07:00 UTC
         let wall = SpanColumns::of(&hour, &Clock::wall_utc());
         assert_eq!(wall.heading(), "start            end  ");
         assert_eq!(wall.of_window(&hour, id), "2013-01-01 06:00 07:00");
         // A day's window ends on another date: its end is a date too.
-        let day = WindowFn::Tumbling { size: 86_400_000 };
+        let day = WindowFn::Tumbling {
+            size: 86_400_000,
+            offset: 0,
+        };
         let id = WindowId::new(1_356_998_400_000, 1_357_084_800_000);
         let wall = SpanColumns::of(&day, &Clock::wall_utc());
         assert_eq!(
