@@ -247,7 +247,9 @@ pub fn run(a: &RunArgs, out: &mut dyn Write) -> Result<()> {
     let score = Score::of(&result.finals, &truth);
     let c = &result.counters;
     let listed = listed_windows(&truth, &result.finals);
-    let numbered = !cfg.window.is_merging();
+    // A window's number counts from the epoch on a wall clock (376949 for 2013-01-01 05:00):
+    // its span says which it is.
+    let numbered = !cfg.window.is_merging() && !stream.clock.is_wall();
     match a.format {
         TableOrJson::Json => {
             let windows = listed
@@ -369,9 +371,11 @@ pub fn run(a: &RunArgs, out: &mut dyn Write) -> Result<()> {
             }
             writeln!(out)?;
             let sink_col = result.pipeline.as_ref().map(|r| (r.sink, &r.sink_output));
-            // Sessions have no number: their rows start with the span.
+            // Sessions have no number, nor a wall clock's windows: their rows start with the span.
             if numbered {
                 write!(out, "  {:>8}", "window")?;
+            } else if stream.clock.is_wall() && !cfg.window.is_merging() {
+                write!(out, " ")?;
             }
             let span = SpanColumns::of(&cfg.window, &stream.clock);
             write!(
@@ -696,10 +700,15 @@ fn write_window_rows(
         if fresh {
             let mut c = String::with_capacity(40);
             use std::fmt::Write as _;
-            if let Some(n) = window.number(cell.window) {
+            if let Some(n) = window
+                .number(cell.window)
+                .filter(|_| !stream.clock.is_wall())
+            {
                 write!(c, "  {n:>8}")?;
             } else if window.is_global() {
                 write!(c, "  {:>8}", "global")?;
+            } else if stream.clock.is_wall() && !window.is_merging() {
+                c.push(' ');
             }
             c.push(' ');
             c.push_str(&span.of_window(window, cell.window));
