@@ -3,12 +3,10 @@
 //! the offset the same whichever way the dials are given, `--window-offset` over the zone's,
 //! and every export carrying it. On a relative clock or in UTC nothing moves.
 
-use std::path::Path;
-
 use twoclocks::cli::args::first_event_time;
 use twoclocks::cli::commands::RunArgs;
 use twoclocks::cli::{parse, Command, Invocation};
-use twoclocks::engine::clock::{Clock, Zone};
+use twoclocks::engine::clock::Clock;
 use twoclocks::engine::window::oracle;
 use twoclocks::engine::{EngineConfig, Stream, WindowFn};
 
@@ -19,20 +17,25 @@ const HOUR: i64 = 3_600_000;
 /// 2013-01-01 05:00 UTC, midnight in New York.
 const NEW_YORK_NEW_YEAR: i64 = 1_357_016_400_000;
 
-/// `run`'s flags on `log` (the sample's columns), with `flags` after them.
-fn run_args(log: &Path, flags: &[&str]) -> RunArgs {
-    let log = log.display().to_string();
-    let columns = [
-        "--event-time-col",
-        "scheduled",
-        "--proc-time-col",
-        "departed",
-        "--key-col",
-        "origin",
-    ];
-    let argv = ["twoclocks", "run", "--input", log.as_str()]
+/// The sample's columns, read in New York time: its times are New York's.
+const IN_NEW_YORK: [&str; 10] = [
+    "--input",
+    SAMPLE,
+    "--event-time-col",
+    "scheduled",
+    "--proc-time-col",
+    "departed",
+    "--key-col",
+    "origin",
+    "--time-zone",
+    "America/New_York",
+];
+
+/// `run`'s flags on the sample read in New York time, with `flags` after them.
+fn run_args(flags: &[&str]) -> RunArgs {
+    let argv = ["twoclocks", "run"]
         .into_iter()
-        .chain(columns)
+        .chain(IN_NEW_YORK)
         .chain(flags.iter().copied());
     match parse(argv) {
         Ok(Invocation::Command(cmd)) => match *cmd {
@@ -43,29 +46,13 @@ fn run_args(log: &Path, flags: &[&str]) -> RunArgs {
     }
 }
 
-/// The sample with its times read in New York time: they are New York's, EST (UTC−05:00) all
-/// through 1–3 January, so each is written with that offset.
-fn sample_in_new_york() -> tempfile::NamedTempFile {
-    let text = std::fs::read_to_string(SAMPLE).unwrap();
-    let mut lines = text.lines();
-    let mut out = format!("{}\n", lines.next().unwrap());
-    for line in lines {
-        let f: Vec<&str> = line.split(',').collect();
-        out += &format!("{}-05:00,{}-05:00,{}\n", f[0], f[1], f[2]);
-    }
-    let file = tempfile::Builder::new().suffix(".csv").tempfile().unwrap();
-    std::fs::write(file.path(), out).unwrap();
-    file
-}
-
-/// The sample and the dials `flags` give on it, the windows as they fall in the stream's zone:
-/// New York's, or UTC's (`None`: the clock the reader gives).
-fn zoned(flags: &[&str], zone: Option<Zone>) -> (Stream, EngineConfig) {
-    let log = sample_in_new_york();
-    let args = run_args(log.path(), flags);
+/// The sample read in New York time and the dials `flags` give on it, the windows as they
+/// fall in the stream's zone; `clock` in place of the stream's, if given.
+fn zoned(flags: &[&str], clock: Option<Clock>) -> (Stream, EngineConfig) {
+    let args = run_args(flags);
     let mut stream = args.source.load().unwrap();
-    if let Some(zone) = zone {
-        stream.clock = Clock::Wall(zone);
+    if let Some(clock) = clock {
+        stream.clock = clock;
     }
     let cfg = args.engine.config().unwrap();
     let cfg = args
@@ -74,13 +61,9 @@ fn zoned(flags: &[&str], zone: Option<Zone>) -> (Stream, EngineConfig) {
     (stream, cfg)
 }
 
-fn new_york() -> Option<Zone> {
-    Zone::fixed(-5 * 3600)
-}
-
 #[test]
 fn a_new_york_day_starts_at_its_midnight_five_hours_into_the_utc_day() {
-    let (stream, cfg) = zoned(&["--window", "24h"], new_york());
+    let (stream, cfg) = zoned(&["--window", "24h"], None);
     assert_eq!(cfg.window.offset(), 5 * HOUR);
     assert_eq!(cfg.window.describe(), "1440m tumbling (offset 5h)");
     let truth = oracle(&stream, &cfg.window);
@@ -108,7 +91,7 @@ fn a_new_york_day_starts_at_its_midnight_five_hours_into_the_utc_day() {
 
 #[test]
 fn hours_and_days_keep_the_zone_s_offset_under_every_flag_that_gives_them() {
-    let offset = |flags: &[&str]| zoned(flags, new_york()).1.window.offset();
+    let offset = |flags: &[&str]| zoned(flags, None).1.window.offset();
     // Sliding days a day apart or an hour apart: the hours of New York are UTC's.
     assert_eq!(offset(&["--window", "24h", "--slide", "6h"]), 5 * HOUR);
     assert_eq!(offset(&["--window", "24h", "--slide", "1h"]), 0);
@@ -127,20 +110,78 @@ fn hours_and_days_keep_the_zone_s_offset_under_every_flag_that_gives_them() {
         HOUR / 2
     );
     // Sessions and the global window are on no grid.
-    let sessions = zoned(&["--session", "1h"], new_york()).1.window;
+    let sessions = zoned(&["--session", "1h"], None).1.window;
     assert_eq!(sessions, WindowFn::session(HOUR).unwrap());
 }
 
 #[test]
 fn on_a_relative_clock_or_in_utc_windows_stay_on_the_epoch_s_grid() {
-    for zone in [None, Some(Zone::utc())] {
-        let (_, cfg) = zoned(&["--window", "24h"], zone.clone());
+    for clock in [Clock::Relative, Clock::wall_utc()] {
+        let (_, cfg) = zoned(&["--window", "24h"], Some(clock.clone()));
         assert_eq!(
             cfg.window,
             WindowFn::tumbling(24 * HOUR).unwrap(),
-            "{zone:?}"
+            "{clock:?}"
         );
     }
+    // The sample read in UTC, as it is without --time-zone.
+    let utc: Vec<&str> = IN_NEW_YORK[..8].to_vec();
+    let json: serde_json::Value = serde_json::from_str(
+        &output(&[&["run", "--format", "json", "--window", "24h"][..], &utc].concat()).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(json["config"]["window"], "1440m tumbling");
+    assert_eq!(json["windows"][0]["start_ms"], 1_356_998_400_000.0);
+}
+
+#[test]
+fn a_run_the_frontier_and_an_export_of_the_log_read_in_new_york_take_its_days() {
+    let cmd = |head: &[&str], tail: &[&str]| output(&[head, &IN_NEW_YORK[..], tail].concat());
+    let run = cmd(&["run", "--format", "json"], &["--window", "24h"]).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&run).unwrap();
+    assert_eq!(json["config"]["window"], "1440m tumbling (offset 5h)");
+    let mut starts: Vec<i64> = json["windows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["start_ms"].as_f64().unwrap() as i64)
+        .collect();
+    starts.dedup();
+    let day = 24 * HOUR;
+    assert_eq!(
+        starts,
+        [0, day, 2 * day].map(|d| NEW_YORK_NEW_YEAR + d).to_vec()
+    );
+    // The sweep runs New York's days: as with the offset given, not as on UTC's.
+    let frontier = |more: &[&str]| {
+        cmd(
+            &["frontier", "--format", "json"],
+            &[&["--window", "24h"][..], more].concat(),
+        )
+        .unwrap()
+    };
+    assert_eq!(frontier(&[]), frontier(&["--window-offset", "5h"]));
+    assert_ne!(frontier(&[]), frontier(&["--window-offset", "0"]));
+    let advise = cmd(&["advise", "--format", "json"], &["--window", "24h"]).unwrap();
+    assert!(
+        advise.contains(r#""window":"1440m tumbling (offset 5h)""#),
+        "{advise}"
+    );
+    let flink = cmd(&["export", "--to", "flink"], &["--window", "24h"]).unwrap();
+    assert!(
+        flink.contains("TumblingEventTimeWindows.of(Duration.ofHours(24), Duration.ofHours(5))"),
+        "{flink}"
+    );
+    // --window-offset over the zone's.
+    let flink = cmd(
+        &["export", "--to", "flink"],
+        &["--window", "24h", "--window-offset", "0"],
+    )
+    .unwrap();
+    assert!(
+        flink.contains(".window(TumblingEventTimeWindows.of(Duration.ofHours(24)))"),
+        "{flink}"
+    );
 }
 
 #[test]
@@ -245,4 +286,42 @@ fn slack_statistics_bin_on_the_epoch_s_grid_and_refuse_an_offset() {
     let err =
         output(&[&query[..], &["--window", "24h", "--window-offset", "5h"]].concat()).unwrap_err();
     assert!(err.contains("--window-offset"), "{err}");
+}
+
+#[test]
+fn the_ui_opens_the_log_read_in_new_york_on_its_days_single_or_as_a_job() {
+    for job in [&[][..], &["--parallelism", "2"]] {
+        let argv = ["twoclocks"]
+            .into_iter()
+            .chain(IN_NEW_YORK)
+            .chain(["--window", "24h"])
+            .chain(job.iter().copied());
+        let Ok(Invocation::Ui(args, matches)) = parse(argv) else {
+            panic!("not the UI");
+        };
+        let (options, preset) = twoclocks::cli::ui_options(&args, &matches).unwrap();
+        assert_eq!(options.config.window.offset(), 5 * HOUR, "{job:?}");
+        let first = options.scenario.windows_of(None)[0];
+        assert_eq!(first.start_ms(), NEW_YORK_NEW_YEAR, "{job:?}");
+        if let Some(preset) = preset {
+            assert_eq!(preset.config.engine.window, options.config.window);
+        }
+    }
+}
+
+#[test]
+fn a_log_in_arrival_order_streamed_from_its_file_takes_the_same_days() {
+    // The sample sorted by departure: run replays it from a temporary file, one at a time.
+    let text = std::fs::read_to_string(SAMPLE).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines[1..].sort_by_key(|l| l.split(',').nth(1).unwrap_or_default().to_string());
+    let file = tempfile::Builder::new().suffix(".csv").tempfile().unwrap();
+    std::fs::write(file.path(), lines.join("\n") + "\n").unwrap();
+    let path = file.path().display().to_string();
+    let mut args = IN_NEW_YORK.to_vec();
+    args[1] = &path;
+    let run = output(&[&["run", "--format", "json", "--window", "24h"][..], &args].concat());
+    let json: serde_json::Value = serde_json::from_str(&run.unwrap()).unwrap();
+    assert_eq!(json["config"]["window"], "1440m tumbling (offset 5h)");
+    assert_eq!(json["windows"][0]["start_ms"], NEW_YORK_NEW_YEAR as f64);
 }
