@@ -1,6 +1,6 @@
 //! Event logs as JSON Lines: one object per line, its members named by the column flags
 //! (other members are ignored). A time is a number (in the `--time-format` unit, ms by default)
-//! or a text (a number, or an RFC 3339 time); a key is a text or an integer.
+//! or a text (a number, or a date); a key is a text or an integer.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -195,7 +195,7 @@ pub(crate) fn parse_row<'t>(
                 column,
             ),
             _ => bail!(
-                "{column} {} is {}, not a time (a number or an RFC 3339 text)",
+                "{column} {} is {}, not a time (a number or a date as text)",
                 quoted(raw),
                 kind(raw)
             ),

@@ -51,7 +51,7 @@ impl InputFormat {
     }
 }
 
-/// What a timestamp's number counts, or that it is an RFC 3339 text.
+/// What a timestamp's number counts, or that it is a date written as text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 #[allow(missing_docs)]
 pub enum TimeFormat {
@@ -63,7 +63,7 @@ pub enum TimeFormat {
     Us,
     // Nanoseconds.
     Ns,
-    // Text such as 2026-12-04T08:00:00.250Z.
+    // A date such as 2026-12-04T08:00:00.250Z or 2026-12-04 08:00:00.
     Rfc3339,
 }
 
@@ -81,7 +81,7 @@ impl TimeFormat {
 
     /// `v` units in milliseconds: multiplied for seconds, divided by a power of ten for the
     /// smaller units (a division is rounded once, exactly as SQL's `v / 1000` is, where a
-    /// product with 0.001 is not); RFC 3339 text has no unit, and a number is ms.
+    /// product with 0.001 is not); a date has no unit, and a number is ms.
     pub(crate) fn to_ms(self, v: f64) -> f64 {
         match self {
             TimeFormat::Ms | TimeFormat::Rfc3339 => v,
@@ -230,7 +230,7 @@ pub enum RawTime<'a> {
     /// A number in the format's unit as the user wrote it (a JSON number): read by the same
     /// parser as a CSV field, so that both formats give a time the same bits.
     Written(&'a str),
-    /// A text: a number or an RFC 3339 time.
+    /// A text: a number or a date.
     Text(&'a str),
 }
 
@@ -360,7 +360,7 @@ pub fn within_range(ms: f64, raw: RawTime<'_>, format: Option<TimeFormat>) -> bo
 }
 
 /// Whether `raw`, read as a time exactly on the edge of the range, lies within it by its
-/// exact value: a number by its decimal digits, an RFC 3339 text by its nanoseconds.
+/// exact value: a number by its decimal digits, a date by its nanoseconds.
 #[cold]
 fn on_the_edge_within(raw: RawTime<'_>, format: Option<TimeFormat>) -> bool {
     match raw {
