@@ -46,18 +46,35 @@ fn prose(text: &str) -> Vec<&str> {
 }
 
 /// The lines of a Markdown text inside its ```` ```sh ```` blocks.
-fn shell(text: &str) -> Vec<&str> {
+fn shell(text: &str) -> Vec<String> {
     let mut inside = false;
-    text.lines()
-        .filter(|l| {
-            let t = l.trim_start();
-            if t.starts_with("```") {
-                inside = !inside && t == "```sh";
-                return false;
+    let mut lines: Vec<String> = Vec::new();
+    let mut continued = false;
+    for l in text.lines() {
+        let t = l.trim_start();
+        if t.starts_with("```") {
+            inside = !inside && t == "```sh";
+            continued = false;
+            continue;
+        }
+        if !inside {
+            continue;
+        }
+        // A line ending in `\` goes on on the next one, as the shell reads it.
+        let (body, goes_on) = match l.trim_end().strip_suffix('\\') {
+            Some(body) => (body, true),
+            None => (l, false),
+        };
+        match lines.last_mut() {
+            Some(last) if continued => {
+                last.push(' ');
+                last.push_str(body.trim());
             }
-            inside
-        })
-        .collect()
+            _ => lines.push(body.to_string()),
+        }
+        continued = goes_on;
+    }
+    lines
 }
 
 /// A heading's anchor as GitHub makes it: lower case, punctuation left out, spaces to `-`.
