@@ -81,6 +81,9 @@ pub enum Fit {
     Day,
     /// The time of day alone: `05:15`, where the date is said nearby.
     Time,
+    /// The time of day to the minute, seconds dropped: `05:15`, where five columns are all
+    /// there is (an axis's labels).
+    Minute,
 }
 
 impl Clock {
@@ -114,6 +117,33 @@ impl Clock {
         match self {
             Clock::Relative => seconds(ms),
             Clock::Wall(zone) => wall(zone, ms, fit),
+        }
+    }
+
+    /// A span of time from `start` to `end` (a window): `300–360s` on a relative clock, as the
+    /// windows have always been written; `01-01 05:00–06:00` on a wall clock, the end's date
+    /// said only when it is another day's (`01-01 23:00–01-02 01:00`; an end at midnight is
+    /// the same day's `24:00`).
+    pub fn span(&self, start: f64, end: f64, fit: Fit) -> String {
+        match self {
+            Clock::Relative => format!("{:.0}–{:.0}s", start / 1000.0, end / 1000.0),
+            Clock::Wall(zone) => {
+                let from = wall(zone, start, fit);
+                let day = |ms: f64| {
+                    wall(zone, ms, Fit::Date)
+                        .chars()
+                        .take(10)
+                        .collect::<String>()
+                };
+                let to = if day(start) == day(end) || fit == Fit::Time || fit == Fit::Minute {
+                    wall(zone, end, Fit::Time)
+                } else if day(start) == day(end - 1.0) && wall(zone, end, Fit::Time) == "00:00" {
+                    "24:00".to_string()
+                } else {
+                    wall(zone, end, fit)
+                };
+                format!("{from}–{to}")
+            }
         }
     }
 
@@ -226,8 +256,11 @@ fn wall(zone: &Zone, ms: f64, fit: Fit) -> String {
             civil.day()
         ),
         Fit::Day => format!("{:02}-{:02} ", civil.month(), civil.day()),
-        Fit::Time => String::new(),
+        Fit::Time | Fit::Minute => String::new(),
     };
+    if fit == Fit::Minute {
+        return format!("{:02}:{:02}", civil.hour(), civil.minute());
+    }
     let mut time = format!("{:02}:{:02}", civil.hour(), civil.minute());
     let (second, milli) = (civil.second(), civil.subsec_nanosecond() / 1_000_000);
     if second != 0 || milli != 0 {
@@ -285,5 +318,26 @@ mod tests {
         assert_eq!(five_behind.at(ms), "2013-01-01 00:15");
         assert_eq!(five_behind.zone().unwrap().name(), "UTC−05:00");
         assert_eq!(five_behind.zone().unwrap().offset_ms(ms), -5 * 3_600_000);
+    }
+
+    #[test]
+    fn spans_and_minutes_read_as_a_person_says_them() {
+        let relative = Clock::Relative;
+        assert_eq!(relative.span(300_000.0, 360_000.0, Fit::Day), "300–360s");
+        assert_eq!(relative.at_fit(243_100.0, Fit::Minute), "243.1s");
+        let utc = Clock::wall_utc();
+        let h = 3_600_000.0;
+        let five = 1_357_016_400_000.0; // 2013-01-01T05:00:00Z
+        assert_eq!(utc.span(five, five + h, Fit::Day), "01-01 05:00–06:00");
+        assert_eq!(utc.span(five, five + h, Fit::Time), "05:00–06:00");
+        assert_eq!(
+            utc.span(five + 18.0 * h, five + 19.0 * h, Fit::Day),
+            "01-01 23:00–24:00"
+        );
+        assert_eq!(
+            utc.span(five + 18.0 * h, five + 20.0 * h, Fit::Date),
+            "2013-01-01 23:00–2013-01-02 01:00"
+        );
+        assert_eq!(utc.at_fit(five + 30_250.0, Fit::Minute), "05:00");
     }
 }
