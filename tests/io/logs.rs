@@ -127,6 +127,7 @@ pub fn standard() -> Stream {
 /// One column of a Parquet file written by a test: its values.
 pub enum Column {
     Double(Vec<f64>),
+    Int64(Vec<i64>),
     Text(Vec<String>),
 }
 
@@ -137,7 +138,7 @@ pub fn parquet_file(
     columns: &[Column],
     compression: parquet::basic::Compression,
 ) -> Vec<u8> {
-    use parquet::data_type::{ByteArray, ByteArrayType, DoubleType};
+    use parquet::data_type::{ByteArray, ByteArrayType, DoubleType, Int64Type};
     use parquet::file::properties::WriterProperties;
     use parquet::file::writer::SerializedFileWriter;
     let schema = Arc::new(parquet::schema::parser::parse_message_type(message).unwrap());
@@ -159,6 +160,9 @@ pub fn parquet_file(
                 col.typed::<DoubleType>()
                     .write_batch(v, None, None)
                     .unwrap();
+            }
+            Column::Int64(v) => {
+                col.typed::<Int64Type>().write_batch(v, None, None).unwrap();
             }
             Column::Text(v) => {
                 let v: Vec<ByteArray> = v.iter().map(|s| ByteArray::from(s.as_str())).collect();

@@ -1,6 +1,7 @@
 //! The inputs' and outputs' tests, one test binary for all of them: reading a user's log in
-//! every format and compression with its errors, a live input growing batch by batch, and the
-//! sinks `run --output` writes (JSON Lines and SQLite, after clean runs and crashes).
+//! every format and compression with its errors and the clock it is on, a live input growing
+//! batch by batch, and the sinks `run --output` writes (JSON Lines and SQLite, after clean
+//! runs and crashes).
 //! `cargo test --test io` runs them, and `cargo test --test io io_sinks::` one file's.
 
 // Used in part: the sinks' tests run the binary on their output paths.
@@ -20,5 +21,6 @@ mod io_sinks;
 mod io_source_errors;
 mod io_sources;
 mod live_input;
+mod log_clocks;
 mod logs;
 mod transcripts;

@@ -9,8 +9,9 @@ use std::path::Path;
 use anyhow::{anyhow, bail, Context, Result};
 
 use crate::quote::quoted;
-use crate::rows::{check_key, find_column, time_ms, RawTime, Rows, SourceOptions, SourceReport};
+use crate::rows::{check_key, find_column, read_time, RawTime, Rows, SourceOptions, SourceReport};
 use crate::spool::Events;
+use crate::times::Spelling;
 use twoclocks_engine::Stream;
 
 /// The header an event log must start with.
@@ -87,8 +88,13 @@ struct Chunk {
     lines: Vec<(u64, Result<(usize, usize)>)>,
 }
 
-/// A row as parsed: its event time, its processing time (if read) and its key's span.
-type ParsedRow = (f64, Option<f64>, (usize, usize));
+/// A row as parsed: its event time, its processing time (if read), its key's span and how its
+/// times were spelled.
+type ParsedRow = (f64, Option<f64>, (usize, usize), Spelling);
+
+/// A line's row: its event time, its processing time (if read), its key and how its times
+/// were spelled (a date in either makes it [`Spelling::Date`]).
+pub(crate) type LineRow<'t> = (f64, Option<f64>, Cow<'t, str>, Spelling);
 
 /// A chunk's rows as parsed: each line's number and row, its key's span in `keys`, or the
 /// line's error.
@@ -106,7 +112,7 @@ pub(crate) trait RowParser: Sync {
         text: &'t str,
         line: u64,
         scratch: &mut Vec<(usize, usize)>,
-    ) -> Result<(f64, Option<f64>, Cow<'t, str>)>;
+    ) -> Result<LineRow<'t>>;
 }
 
 /// A CSV log's rows, under its header's columns.
@@ -122,7 +128,7 @@ impl RowParser for CsvRows<'_> {
         text: &'t str,
         line: u64,
         scratch: &mut Vec<(usize, usize)>,
-    ) -> Result<(f64, Option<f64>, Cow<'t, str>)> {
+    ) -> Result<LineRow<'t>> {
         parse_row(text, self.name, line, self.columns, scratch, self.opts)
     }
 }
@@ -136,10 +142,10 @@ fn parse_chunk(chunk: Chunk, parser: &impl RowParser, scratch: &mut Vec<(usize, 
     for (line, span) in chunk.lines {
         let row = span.and_then(|(from, to)| {
             let text = &chunk.text[from..to];
-            let (et, pt, key) = parser.parse(text, line, scratch)?;
+            let (et, pt, key, spelling) = parser.parse(text, line, scratch)?;
             let at = out.keys.len();
             out.keys.push_str(&key);
-            Ok((et, pt, (at, out.keys.len())))
+            Ok((et, pt, (at, out.keys.len()), spelling))
         });
         out.rows.push((line, row));
     }
@@ -225,7 +231,10 @@ pub(crate) fn read_in_two<R: Read>(
                 };
                 for (line, row) in p.rows {
                     match row {
-                        Ok((et, pt, (from, to))) => rows.push(line, et, pt, &p.keys[from..to])?,
+                        Ok((et, pt, (from, to), spelling)) => {
+                            rows.spelled(spelling);
+                            rows.push(line, et, pt, &p.keys[from..to])?
+                        }
                         Err(e) => rows.bad(line, e)?,
                     }
                 }
@@ -271,7 +280,7 @@ pub(crate) fn header_columns(
     Ok((columns, header_text(&found)))
 }
 
-/// One row's event time, processing time (if read) and key.
+/// One row's event time, processing time (if read), key and how its times were spelled.
 pub(crate) fn parse_row<'t>(
     text: &'t str,
     name: &str,
@@ -279,7 +288,7 @@ pub(crate) fn parse_row<'t>(
     columns: &Columns,
     ranges: &mut Vec<(usize, usize)>,
     opts: &SourceOptions,
-) -> Result<(f64, Option<f64>, Cow<'t, str>)> {
+) -> Result<LineRow<'t>> {
     let at = |e: anyhow::Error| anyhow!("{name}, line {line}: {e}");
     // Most rows hold no quote: their fields are split on the bytes, without allocating.
     let split = if !text.contains('"') {
@@ -322,11 +331,15 @@ pub(crate) fn parse_row<'t>(
         }
     };
     let (et, _) = field(columns.event_time);
-    let et = time_ms(RawTime::Text(&et), opts.time_format, &opts.event_time_col).map_err(at)?;
+    let (et, mut spelling) =
+        read_time(RawTime::Text(&et), opts.time_format, &opts.event_time_col).map_err(at)?;
     let pt = match columns.proc_time {
         Some(i) => {
             let (pt, _) = field(i);
-            Some(time_ms(RawTime::Text(&pt), opts.time_format, &opts.proc_time_col).map_err(at)?)
+            let (pt, spelled) =
+                read_time(RawTime::Text(&pt), opts.time_format, &opts.proc_time_col).map_err(at)?;
+            spelling = spelling.or(spelled);
+            Some(pt)
         }
         None => None,
     };
@@ -342,7 +355,7 @@ pub(crate) fn parse_row<'t>(
             None => at(e),
         });
     }
-    Ok((et, pt, key))
+    Ok((et, pt, key, spelling))
 }
 
 /// Where a field's text starts: a byte offset into the line (its column is counted only when
@@ -736,7 +749,10 @@ mod tests {
         let mut ranges = Vec::with_capacity(columns.count);
         while let Some((line, text)) = lines.next_line()? {
             match text.and_then(|text| parse_row(text, name, line, columns, &mut ranges, opts)) {
-                Ok((et, pt, key)) => rows.push(line, et, pt, &key)?,
+                Ok((et, pt, key, spelling)) => {
+                    rows.spelled(spelling);
+                    rows.push(line, et, pt, &key)?
+                }
                 Err(e) => rows.bad(line, e)?,
             }
         }

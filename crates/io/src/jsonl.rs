@@ -10,10 +10,11 @@ use anyhow::{anyhow, bail, Result};
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
-use crate::csv::{read_in_two, LogLines, RowParser};
+use crate::csv::{read_in_two, LineRow, LogLines, RowParser};
 use crate::quote::quoted;
-use crate::rows::{check_key, time_ms, RawTime, Rows, SourceOptions, SourceReport};
+use crate::rows::{check_key, read_time, RawTime, Rows, SourceOptions, SourceReport};
 use crate::spool::Events;
+use crate::times::Spelling;
 
 /// Reads JSON Lines rows with the members named by `opts`.
 pub fn read_rows<R: Read>(
@@ -45,7 +46,7 @@ impl RowParser for JsonRows<'_> {
         text: &'t str,
         line: u64,
         _scratch: &mut Vec<(usize, usize)>,
-    ) -> Result<(f64, Option<f64>, Cow<'t, str>)> {
+    ) -> Result<LineRow<'t>> {
         parse_row(text, self.opts, self.reads_proc_time)
             .map_err(|e| anyhow!("{}, line {line}: {e}", self.name))
     }
@@ -134,14 +135,15 @@ impl<'de> Visitor<'de> for Object<'_> {
     }
 }
 
-/// One row's event time, processing time (when read) and key. Numbers are read from their
-/// text as written, by the parser CSV fields go through, so a time reads the same to the last
-/// bit from either format; a member read (a column) given twice is refused.
+/// One row's event time, processing time (when read), key and how its times were spelled.
+/// Numbers are read from their text as written, by the parser CSV fields go through, so a time
+/// reads the same to the last bit from either format; a member read (a column) given twice is
+/// refused.
 pub(crate) fn parse_row<'t>(
     text: &'t str,
     opts: &SourceOptions,
     reads_proc_time: bool,
-) -> Result<(f64, Option<f64>, Cow<'t, str>)> {
+) -> Result<LineRow<'t>> {
     let columns = [
         opts.event_time_col.as_str(),
         opts.proc_time_col.as_str(),
@@ -170,7 +172,7 @@ pub(crate) fn parse_row<'t>(
             .map(RawValue::get)
             .filter(|v| *v != "null")
     };
-    let time = |i: usize| -> Result<f64> {
+    let time = |i: usize| -> Result<(f64, Spelling)> {
         let column = columns[i];
         let Some(raw) = member(i) else {
             bail!("{column} is missing");
@@ -179,9 +181,9 @@ pub(crate) fn parse_row<'t>(
             Some(b'"') => {
                 let text: Cow<'_, str> = serde_json::from_str(raw)
                     .map_err(|e| anyhow!("{column} {} is not a text ({e})", quoted(raw)))?;
-                time_ms(RawTime::Text(&text), opts.time_format, column)
+                read_time(RawTime::Text(&text), opts.time_format, column)
             }
-            Some(b'-' | b'0'..=b'9') => time_ms(RawTime::Written(raw), opts.time_format, column),
+            Some(b'-' | b'0'..=b'9') => read_time(RawTime::Written(raw), opts.time_format, column),
             _ => bail!(
                 "{column} {} is {}, not a time (a number or an RFC 3339 text)",
                 quoted(raw),
@@ -189,9 +191,11 @@ pub(crate) fn parse_row<'t>(
             ),
         }
     };
-    let et = time(0)?;
+    let (et, mut spelling) = time(0)?;
     let pt = if reads_proc_time {
-        Some(time(1)?)
+        let (pt, spelled) = time(1)?;
+        spelling = spelling.or(spelled);
+        Some(pt)
     } else {
         None
     };
@@ -218,7 +222,7 @@ pub(crate) fn parse_row<'t>(
         ),
     };
     check_key(&key, key_col)?;
-    Ok((et, pt, key))
+    Ok((et, pt, key, spelling))
 }
 
 #[cfg(test)]
@@ -239,7 +243,10 @@ mod tests {
                         .map_err(|e| anyhow!("{name}, line {line}: {e}"))
                 });
                 match parsed {
-                    Ok((et, pt, key)) => rows.push(line, et, pt, &key)?,
+                    Ok((et, pt, key, spelling)) => {
+                        rows.spelled(spelling);
+                        rows.push(line, et, pt, &key)?
+                    }
                     Err(e) => rows.bad(line, e)?,
                 }
             }

@@ -17,4 +17,5 @@ pub mod source;
 pub mod spool;
 pub mod staged;
 pub mod stats;
+pub mod times;
 pub mod transcript;

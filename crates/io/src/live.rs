@@ -11,6 +11,9 @@
 //! whole milliseconds of wall-clock time since the first row arrived, so that the two clocks
 //! start together. `--arrival file-order` keeps its rule (the largest event time read so far).
 //!
+//! The clock: each batch carries the clock of every row read so far ([`crate::times`]'s rule,
+//! as a file's), so a live log of dates reads as dates from its first batch.
+//!
 //! Keys are numbered in order of first appearance (a file's are numbered in name order, which
 //! a live input cannot know in advance): a key seen late gets the next number.
 
@@ -27,6 +30,8 @@ use crate::source::{
     read_source_from, Arrival, InputFormat, OnBadRow, SourceOptions, SourceReport, GZIP_MAGIC,
     MAX_ROWS, PARQUET_MAGIC, ZSTD_MAGIC,
 };
+use crate::times::ClockEvidence;
+use twoclocks_engine::clock::{Clock, Zone};
 use twoclocks_engine::{Event, Stream};
 
 /// The name standard input goes by in messages.
@@ -48,6 +53,9 @@ pub struct Batch {
     pub skipped_rows: u64,
     /// Rows whose processing time is before their event time (kept).
     pub clock_skew_rows: u64,
+    /// The clock of every row read so far, this batch's and the ones before it
+    /// ([`crate::times`]): what the stream grown by them is on.
+    pub clock: Clock,
 }
 
 /// What the reader hands on.
@@ -78,6 +86,8 @@ struct Outbox<S: FnMut(Feed) -> bool> {
     send: S,
     /// The receiver has gone: stop reading.
     closed: bool,
+    /// What the rows read so far say of their clock.
+    evidence: ClockEvidence,
 }
 
 impl<S: FnMut(Feed) -> bool> Outbox<S> {
@@ -85,7 +95,8 @@ impl<S: FnMut(Feed) -> bool> Outbox<S> {
         if self.closed || (self.batch.events.is_empty() && self.batch.skipped_rows == 0) {
             return;
         }
-        let batch = std::mem::take(&mut self.batch);
+        let mut batch = std::mem::take(&mut self.batch);
+        batch.clock = self.evidence.clock(&Zone::utc());
         self.closed = !(self.send)(Feed::Rows(batch));
     }
 
@@ -130,6 +141,7 @@ pub fn read_live<R: Read>(
         batch: Batch::default(),
         send,
         closed: false,
+        evidence: ClockEvidence::default(),
     }));
     let result = read_rows(reader, opts, now, &outbox);
     let mut o = outbox.borrow_mut();
@@ -213,12 +225,12 @@ fn read_rows<R: Read, S: FnMut(Feed) -> bool>(
         });
         let parsed = text.and_then(|text| match layout {
             Layout::Csv(columns) => csv_row(text, NAME, line, columns, &mut ranges, opts)
-                .map(|(et, pt, key)| (et, pt, key.into_owned())),
+                .map(|(et, pt, key, spelling)| (et, pt, key.into_owned(), spelling)),
             Layout::Jsonl { reads_proc_time } => json_row(text, opts, *reads_proc_time)
-                .map(|(et, pt, key)| (et, pt, key.into_owned()))
+                .map(|(et, pt, key, spelling)| (et, pt, key.into_owned(), spelling))
                 .map_err(|e| anyhow!("{NAME}, line {line}: {e}")),
         });
-        let (event_time, proc_time, key) = match parsed {
+        let (event_time, proc_time, key, spelling) = match parsed {
             Ok(row) => row,
             Err(e) if opts.on_bad_row == OnBadRow::Error => return Err(e),
             Err(_) => {
@@ -244,6 +256,9 @@ fn read_rows<R: Read, S: FnMut(Feed) -> bool>(
             (None, _) => et0 + (arrived - at0).max(0.0).floor(),
         };
         let mut o = outbox.borrow_mut();
+        o.evidence.spelled(spelling);
+        o.evidence.time(event_time);
+        o.evidence.time(proc_time);
         let next = keys.len() as u32;
         let id = *keys.entry(key).or_insert_with_key(|k| {
             o.batch.new_keys.push(k.clone());

@@ -32,10 +32,11 @@ use arrow_schema::{DataType, FieldRef, Schema, SchemaRef, TimeUnit};
 
 use crate::quote::quoted;
 use crate::rows::{
-    check_key, find_column, number_shown, time_ms, Arrival, RawTime, Rows, SourceOptions,
+    check_key, find_column, number_shown, read_time, Arrival, RawTime, Rows, SourceOptions,
     SourceReport, TimeFormat, TIME_LIMIT,
 };
 use crate::spool::Events;
+use crate::times::Spelling;
 
 /// Reads the rows of a Parquet file, with the columns named by `opts`: from the file itself
 /// (its pages read as they are needed, not the whole file at once) or from bytes held in
@@ -115,23 +116,28 @@ fn read_batches<R: ChunkReader + 'static>(
                 Cell::Entry(k, _) => Some(k),
                 _ => None,
             };
-            let parsed = (|| -> Result<(f64, Option<f64>, Option<u32>)> {
-                let et = cell_time(event.get(i), &opts.event_time_col, opts)?;
+            let parsed = (|| -> Result<(f64, Option<f64>, Option<u32>, Spelling)> {
+                let (et, mut spelling) = cell_time(event.get(i), &opts.event_time_col, opts)?;
                 let pt = match &proc {
-                    Some(p) => Some(cell_time(p.get(i), &opts.proc_time_col, opts)?),
+                    Some(p) => {
+                        let (pt, spelled) = cell_time(p.get(i), &opts.proc_time_col, opts)?;
+                        spelling = spelling.or(spelled);
+                        Some(pt)
+                    }
                     None => None,
                 };
                 if let Some(id) = entry.and_then(|k| known.id(k)) {
-                    return Ok((et, pt, Some(id)));
+                    return Ok((et, pt, Some(id), spelling));
                 }
                 cell_key(cell, &opts.key_col, &mut key_text)?;
                 check_key(&key_text, &opts.key_col)?;
-                Ok((et, pt, None))
+                Ok((et, pt, None, spelling))
             })()
             .map_err(|e| anyhow!("{name}, row {at}: {e}"));
             match parsed {
-                Ok((et, pt, id)) => {
+                Ok((et, pt, id, spelling)) => {
                     rows.check_room(at)?;
+                    rows.spelled(spelling);
                     let id = match id {
                         Some(id) => id,
                         None => {
@@ -342,19 +348,27 @@ fn read_records<R: ChunkReader + 'static>(
             anyhow!("{name}, row {at}: cannot read the row, the file is corrupt or truncated ({e})")
         })?;
         let fields: Vec<&Field> = row.get_column_iter().map(|(_, f)| f).collect();
-        let parsed = (|| -> Result<(f64, Option<f64>, String)> {
-            let et = time(fields.get(event_time).copied(), &opts.event_time_col, opts)?;
+        let parsed = (|| -> Result<(f64, Option<f64>, String, Spelling)> {
+            let (et, mut spelling) =
+                time(fields.get(event_time).copied(), &opts.event_time_col, opts)?;
             let pt = match proc_time {
-                Some(p) => Some(time(fields.get(p).copied(), &opts.proc_time_col, opts)?),
+                Some(p) => {
+                    let (pt, spelled) = time(fields.get(p).copied(), &opts.proc_time_col, opts)?;
+                    spelling = spelling.or(spelled);
+                    Some(pt)
+                }
                 None => None,
             };
             let k = key_text(fields.get(key).copied(), &opts.key_col)?;
             check_key(&k, &opts.key_col)?;
-            Ok((et, pt, k))
+            Ok((et, pt, k, spelling))
         })()
         .map_err(|e| anyhow!("{name}, row {at}: {e}"));
         match parsed {
-            Ok((et, pt, k)) => rows.push(at, et, pt, &k)?,
+            Ok((et, pt, k, spelling)) => {
+                rows.spelled(spelling);
+                rows.push(at, et, pt, &k)?
+            }
             Err(e) => rows.bad(at, e)?,
         }
     }
@@ -588,10 +602,11 @@ impl<'a> Cells<'a> {
     }
 }
 
-/// A time from a batch's cell: what [`time`] makes of the same value read as a record.
-fn cell_time(cell: Cell<'_>, column: &str, opts: &SourceOptions) -> Result<f64> {
-    let number = |v: f64| time_ms(RawTime::Number(v), opts.time_format, column);
-    let integer = |v: i128| time_ms(RawTime::Integer(v), opts.time_format, column);
+/// A time from a batch's cell and how it was spelled (a timestamp is a date): what [`time`]
+/// makes of the same value read as a record.
+fn cell_time(cell: Cell<'_>, column: &str, opts: &SourceOptions) -> Result<(f64, Spelling)> {
+    let number = |v: f64| read_time(RawTime::Number(v), opts.time_format, column);
+    let integer = |v: i128| read_time(RawTime::Integer(v), opts.time_format, column);
     match cell {
         Cell::Null => bail!("{column} is missing (null)"),
         Cell::Int(v) => integer(v.into()),
@@ -599,11 +614,12 @@ fn cell_time(cell: Cell<'_>, column: &str, opts: &SourceOptions) -> Result<f64> 
         Cell::F32(v) => number(v as f64),
         // A float in ms as most logs hold it: what `time_ms` gives, without its call.
         Cell::F64(v) if opts.time_format.is_none() && v.is_finite() && v.abs() <= TIME_LIMIT => {
-            Ok(v)
+            Ok((v, Spelling::Number))
         }
         Cell::F64(v) => number(v),
-        Cell::Stamp(v, unit) => time_ms(RawTime::Integer(v.into()), Some(unit), column),
-        Cell::Text(s) | Cell::Entry(_, s) => time_ms(RawTime::Text(s), opts.time_format, column),
+        Cell::Stamp(v, unit) => read_time(RawTime::Integer(v.into()), Some(unit), column)
+            .map(|(ms, _)| (ms, Spelling::Date)),
+        Cell::Text(s) | Cell::Entry(_, s) => read_time(RawTime::Text(s), opts.time_format, column),
         Cell::Bytes(_) | Cell::Other => {
             bail!("{column} is not a time (a number, a timestamp or an RFC 3339 text)")
         }
@@ -640,11 +656,15 @@ fn cell_key(cell: Cell<'_>, column: &str, out: &mut String) -> Result<()> {
     Ok(())
 }
 
-fn time(field: Option<&Field>, column: &str, opts: &SourceOptions) -> Result<f64> {
-    let number = |v: f64| time_ms(RawTime::Number(v), opts.time_format, column);
-    let integer = |v: i128| time_ms(RawTime::Integer(v), opts.time_format, column);
+/// A time from a record's field and how it was spelled (a timestamp is a date).
+fn time(field: Option<&Field>, column: &str, opts: &SourceOptions) -> Result<(f64, Spelling)> {
+    let number = |v: f64| read_time(RawTime::Number(v), opts.time_format, column);
+    let integer = |v: i128| read_time(RawTime::Integer(v), opts.time_format, column);
     // A Parquet timestamp carries its unit.
-    let stamp = |v: i64, unit| time_ms(RawTime::Integer(v.into()), Some(unit), column);
+    let stamp = |v: i64, unit| {
+        read_time(RawTime::Integer(v.into()), Some(unit), column)
+            .map(|(ms, _)| (ms, Spelling::Date))
+    };
     match field {
         None | Some(Field::Null) => bail!("{column} is missing (null)"),
         Some(Field::Byte(v)) => integer((*v).into()),
@@ -659,7 +679,7 @@ fn time(field: Option<&Field>, column: &str, opts: &SourceOptions) -> Result<f64
         Some(Field::Double(v)) => number(*v),
         Some(Field::TimestampMillis(v)) => stamp(*v, TimeFormat::Ms),
         Some(Field::TimestampMicros(v)) => stamp(*v, TimeFormat::Us),
-        Some(Field::Str(s)) => time_ms(RawTime::Text(s), opts.time_format, column),
+        Some(Field::Str(s)) => read_time(RawTime::Text(s), opts.time_format, column),
         // Read as its digits are in a CSV field: the same parser, so the same bits.
         Some(Field::Decimal(d)) => {
             let Some((unscaled, scale)) = decimal_value(d) else {
@@ -668,7 +688,7 @@ fn time(field: Option<&Field>, column: &str, opts: &SourceOptions) -> Result<f64
                      ±2^53 ms)"
                 );
             };
-            time_ms(
+            read_time(
                 RawTime::Written(&decimal_text(unscaled, scale)),
                 opts.time_format,
                 column,
@@ -1139,7 +1159,7 @@ mod tests {
     fn a_decimal_is_within_the_range_by_its_exact_value() {
         let within = |unscaled: i128, scale: u32, format: Option<TimeFormat>| {
             let text = decimal_text(unscaled, scale);
-            time_ms(RawTime::Written(&text), format, "t").is_ok()
+            crate::rows::time_ms(RawTime::Written(&text), format, "t").is_ok()
         };
         let limit = 1i128 << 53;
         assert!(within(limit, 0, None));

@@ -12,6 +12,8 @@ use rustc_hash::FxBuildHasher;
 
 use crate::quote::quoted;
 use crate::spool::{check_in_memory, Events, SpoolWriter};
+use crate::times::{ClockEvidence, Spelling};
+use twoclocks_engine::clock::Zone;
 use twoclocks_engine::{Event, Stream};
 
 /// The most events an input may hold: it is held in memory to be sorted by processing time.
@@ -229,9 +231,22 @@ pub fn number_shown(v: f64) -> String {
 }
 
 /// A timestamp in ms from what a reader found, or the reason it is not one (naming the
-/// column and the value). The value is quoted only for an error: this runs for every time
-/// field read, and building the text for each valid one took about a quarter of a CSV read.
+/// column and the value).
 pub fn time_ms(raw: RawTime<'_>, format: Option<TimeFormat>, column: &str) -> Result<f64> {
+    read_time(raw, format, column).map(|(ms, _)| ms)
+}
+
+/// [`time_ms`], and whether the time was written as a number or a date (which decides the
+/// log's clock, [`crate::times`]). The value is quoted only for an error: this runs for every
+/// time field read, and building the text for each valid one took about a quarter of a CSV
+/// read.
+#[inline]
+pub fn read_time(
+    raw: RawTime<'_>,
+    format: Option<TimeFormat>,
+    column: &str,
+) -> Result<(f64, Spelling)> {
+    let mut spelling = Spelling::Number;
     let ms = match raw {
         RawTime::Number(v) => {
             if format == Some(TimeFormat::Rfc3339) {
@@ -269,7 +284,10 @@ pub fn time_ms(raw: RawTime<'_>, format: Option<TimeFormat>, column: &str) -> Re
                 bail!("{column} is missing (an empty field)");
             }
             match format {
-                Some(TimeFormat::Rfc3339) => rfc3339_ms(text, column)?,
+                Some(TimeFormat::Rfc3339) => {
+                    spelling = Spelling::Date;
+                    rfc3339_ms(text, column)?
+                }
                 Some(f) => {
                     let v: f64 = text.parse().map_err(|_| {
                         anyhow!(
@@ -283,7 +301,10 @@ pub fn time_ms(raw: RawTime<'_>, format: Option<TimeFormat>, column: &str) -> Re
                 }
                 None => match text.parse::<f64>() {
                     Ok(v) => v,
-                    Err(_) if looks_like_date(text) => rfc3339_ms(text, column)?,
+                    Err(_) if looks_like_date(text) => {
+                        spelling = Spelling::Date;
+                        rfc3339_ms(text, column)?
+                    }
                     Err(_) => bail!(
                         "{column} {} is not a number of milliseconds nor an RFC 3339 time",
                         quoted(text)
@@ -300,7 +321,7 @@ pub fn time_ms(raw: RawTime<'_>, format: Option<TimeFormat>, column: &str) -> Re
         };
         bail!("{column} {shown} is out of range (finite, within ±2^53 ms)");
     }
-    Ok(ms)
+    Ok((ms, spelling))
 }
 
 /// Whether a time read as `ms` (from `raw` in `format`) lies within ±2^53 ms by the exact
@@ -417,6 +438,8 @@ pub struct Rows<'o> {
     report: SourceReport,
     /// The largest event time read (for file-order arrival).
     max_event_time: f64,
+    /// What the rows kept say of the log's clock.
+    evidence: ClockEvidence,
 }
 
 impl<'o> Rows<'o> {
@@ -435,6 +458,7 @@ impl<'o> Rows<'o> {
                 ..SourceReport::default()
             },
             max_event_time: f64::NEG_INFINITY,
+            evidence: ClockEvidence::default(),
         }
     }
 
@@ -446,6 +470,13 @@ impl<'o> Rows<'o> {
     /// Whether the processing time is read from a column.
     pub fn reads_proc_time(&self) -> bool {
         self.opts.arrival == Arrival::Column
+    }
+
+    /// Notes that a row about to be added had a time spelled so (a reader that
+    /// read a date says so: its times alone would not tell a date in 1970 from a number).
+    #[inline]
+    pub fn spelled(&mut self, spelling: Spelling) {
+        self.evidence.spelled(spelling);
     }
 
     /// Adds one good row, numbered `at`: times in ms (`proc_time` `None` under file-order
@@ -534,6 +565,8 @@ impl<'o> Rows<'o> {
             self.max_event_time = event_time;
         }
         let proc_time = proc_time.unwrap_or(self.max_event_time);
+        self.evidence.time(event_time);
+        self.evidence.time(proc_time);
         if proc_time < event_time {
             self.report.clock_skew_rows += 1;
         }
@@ -572,8 +605,8 @@ impl<'o> Rows<'o> {
     }
 
     /// The events (keys numbered in name order; in memory sorted stably by processing time,
-    /// or spooled when they were read in that order) and the report; an input without events
-    /// is an error.
+    /// or spooled when they were read in that order), on the clock their times are on
+    /// ([`crate::times`]), and the report; an input without events is an error.
     pub fn finish(self, header_only: &str) -> Result<(Events, SourceReport)> {
         let Rows {
             keys,
@@ -582,8 +615,10 @@ impl<'o> Rows<'o> {
             over_at,
             report,
             opts,
+            evidence,
             ..
         } = self;
+        let clock = evidence.clock(&Zone::utc());
         if report.rows == 0 {
             if report.skipped_rows > 0 {
                 bail!(
@@ -609,7 +644,7 @@ impl<'o> Rows<'o> {
             .map(|&i| slots[i as usize].take().unwrap_or_default())
             .collect();
         if let Some(spool) = spool {
-            let spool = spool.finish(new_id, keys)?;
+            let spool = spool.finish(new_id, keys, clock)?;
             if spool.is_sorted() {
                 return Ok((Events::Spooled(spool), report));
             }
@@ -620,7 +655,11 @@ impl<'o> Rows<'o> {
         for e in &mut events {
             e.key = new_id[e.key as usize];
         }
-        Ok((Events::Memory(Stream::from_unordered(events, keys)), report))
+        let stream = Stream {
+            clock,
+            ..Stream::from_unordered(events, keys)
+        };
+        Ok((Events::Memory(stream), report))
     }
 }
 

@@ -10,6 +10,7 @@ use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 
 use anyhow::{anyhow, bail, Context, Result};
 
+use twoclocks_engine::clock::Clock;
 use twoclocks_engine::{Event, Stream};
 
 /// Bytes one event takes in a spool file.
@@ -85,8 +86,9 @@ impl SpoolWriter {
         Ok(())
     }
 
-    /// The spool, its keys renumbered by `new_id` and named by `keys` (in name order).
-    pub(crate) fn finish(self, new_id: Vec<u32>, keys: Vec<String>) -> Result<Spool> {
+    /// The spool, its keys renumbered by `new_id` and named by `keys` (in name order), its
+    /// times on `clock`.
+    pub(crate) fn finish(self, new_id: Vec<u32>, keys: Vec<String>, clock: Clock) -> Result<Spool> {
         let mut file = self
             .out
             .into_inner()
@@ -100,6 +102,7 @@ impl SpoolWriter {
             event_times: self.event_times,
             new_id,
             keys,
+            clock,
         })
     }
 }
@@ -114,6 +117,7 @@ pub struct Spool {
     /// Provisional key id (order of first appearance) → id in name order.
     new_id: Vec<u32>,
     keys: Vec<String>,
+    clock: Clock,
 }
 
 impl Spool {
@@ -135,6 +139,21 @@ impl Spool {
     /// The key names, in name order (indexed by the ids [`Spool::events`] gives).
     pub fn keys(&self) -> &[String] {
         &self.keys
+    }
+
+    /// The clock the events' times are on, as [`Stream::clock`] carries it.
+    pub fn clock(&self) -> &Clock {
+        &self.clock
+    }
+
+    /// The stream without its events (they stay on disk): its keys and its clock, which is
+    /// what output names keys and writes times by.
+    pub fn outline(&self) -> Stream {
+        Stream {
+            events: Vec::new(),
+            keys: self.keys.clone(),
+            clock: self.clock.clone(),
+        }
     }
 
     /// The largest delay of the events, as [`Stream::max_delay`] gives it.
@@ -166,7 +185,10 @@ impl Spool {
         for e in self.events()? {
             events.push(e?);
         }
-        Ok(Stream::from_unordered(events, self.keys))
+        Ok(Stream {
+            clock: self.clock,
+            ..Stream::from_unordered(events, self.keys)
+        })
     }
 }
 

@@ -436,12 +436,8 @@ pub(super) fn load(
                 return Ok(match events {
                     Events::Memory(stream) => (stream, None, cfg, Some(report)),
                     Events::Spooled(spool) => {
-                        // The keys alone: output names them.
-                        let stream = Stream {
-                            events: Vec::new(),
-                            keys: spool.keys().to_vec(),
-                            ..Default::default()
-                        };
+                        // The keys and the clock alone: output names and times by them.
+                        let stream = spool.outline();
                         (stream, Some(spool), cfg, Some(report))
                     }
                 });
