@@ -334,3 +334,39 @@ fn snapshot_departures_window_selected_and_an_early_one_inspected() {
         terminal(&mut a, 80, 24).backend()
     );
 }
+
+#[test]
+fn the_command_line_opens_the_departures_at_their_own_scale() {
+    // The sample as epoch milliseconds (JSON Lines), which the reader takes for a wall clock.
+    let path = std::env::temp_dir().join(format!("departures-{}.jsonl", std::process::id()));
+    let stream = departures();
+    let lines: String = stream
+        .events
+        .iter()
+        .map(|e| {
+            format!(
+                "{{\"event_time_ms\":{},\"proc_time_ms\":{},\"key\":\"{}\"}}\n",
+                e.event_time,
+                e.proc_time,
+                stream.key_name(e.key)
+            )
+        })
+        .collect();
+    std::fs::write(&path, lines).unwrap();
+    let opened = crate::ui_common::ui_of(&["--input", path.to_str().unwrap(), "--window", "1h"]);
+    std::fs::remove_file(&path).unwrap();
+    let mut a = opened.unwrap().0;
+    assert!(a.clock().is_wall());
+    let first = a.scenario().stream.events[0].proc_time;
+    assert_eq!(a.playhead().now, first);
+    assert_eq!(a.dials.speed, 1_000.0);
+    assert_eq!(a.dials.ranges.lag, (6.5 * HOUR, 30.0 * MINUTE));
+    let speed = a.dials.speed;
+    a.playing = false;
+    play(&mut a, 30.0 * HOUR / speed);
+    for size in [(80, 24), (120, 40)] {
+        let screen = drawn_text(&mut a, size);
+        assert!(epoch_numbers(&screen).is_empty(), "{screen}");
+        assert!(screen.contains("01-01 08:00–09:00"), "{screen}");
+    }
+}

@@ -78,6 +78,17 @@ fn gap(app: &App) -> String {
     }
 }
 
+/// The playhead's time as the panel writes it: to the second on a wall clock, whose playback
+/// moves it by fractions of a second a frame (`06:11:51`, not `06:11:51.708`).
+fn shown_now(app: &App) -> f64 {
+    let now = app.playhead().now;
+    if app.clock().is_wall() {
+        (now / 1000.0).floor() * 1000.0
+    } else {
+        now
+    }
+}
+
 /// How far a wall-clock log's watermark runs ahead of processing time, when it does: most
 /// events arrived before they happened (early departures, or clocks that disagree), so a
 /// watermark that follows their delays (the heuristic's quantile of them, negative) or their
@@ -107,7 +118,7 @@ pub fn lines(app: &App, width: u16, mode: Mode) -> Vec<Line<'static>> {
         Mode::Compact => Fit::Day,
     };
     let secs = |ms: f64| app.clock().at_fit(ms, day);
-    let now = secs(app.playhead().now);
+    let now = secs(shown_now(app));
     let fit = |v: Vec<Line<'static>>| super::fit(width, v);
     let rewound = rewound_from(app).map(secs);
     match mode {
@@ -199,6 +210,12 @@ pub fn lines(app: &App, width: u16, mode: Mode) -> Vec<Line<'static>> {
                         Span::styled(" ", t.dim),
                         Span::styled(now.clone(), t.text),
                     ]),
+                    // A wall clock's time of day alone (the plot's title has the date).
+                    Line::from(vec![
+                        Span::styled(status(app), t.key),
+                        Span::styled(" ", t.dim),
+                        Span::styled(app.clock().at_fit(shown_now(app), Fit::Time), t.text),
+                    ]),
                 ]),
             };
             let second = |kind: String| {
@@ -250,7 +267,7 @@ pub fn one_line(app: &App, width: u16) -> Line<'static> {
     let t = &app.theme;
     let secs = |ms: f64| app.clock().at_fit(ms, Fit::Day);
     if let Some(from) = rewound_from(app).map(secs) {
-        let now = secs(app.playhead().now);
+        let now = secs(shown_now(app));
         let back = |wm: bool| {
             let mut v = vec![
                 Span::styled(now.clone(), t.text),
@@ -267,7 +284,7 @@ pub fn one_line(app: &App, width: u16) -> Line<'static> {
     let status = status(app);
     let glyph: String = status.chars().take(1).collect();
     let speed = format!("{}×", app.dials.speed);
-    let (now, wm, gap) = (secs(app.playhead().now), secs(watermark_now(app)), gap(app));
+    let (now, wm, gap) = (secs(shown_now(app)), secs(watermark_now(app)), gap(app));
     let tail = |with_gap: bool| {
         let mut v = vec![
             Span::styled(now.clone(), t.text),
