@@ -370,3 +370,44 @@ fn the_command_line_opens_the_departures_at_their_own_scale() {
         assert!(screen.contains("01-01 08:00–09:00"), "{screen}");
     }
 }
+
+#[test]
+fn a_year_of_departures_is_framed_on_its_own_days_and_ticked_by_months() {
+    // A departure every six hours through 2013, each five minutes late.
+    let jan = 1_356_998_400_000.0; // 2013-01-01T00:00:00Z
+    let events = (0..365 * 4)
+        .map(|i| {
+            let event_time = jan + f64::from(i) * 6.0 * HOUR + 5.0 * HOUR;
+            Event {
+                event_time,
+                proc_time: event_time + 5.0 * MINUTE,
+                key: 0,
+            }
+        })
+        .collect();
+    let mut stream = Stream::from_unordered(events, vec!["JFK".into()]);
+    stream.clock = Clock::wall_utc();
+    let window = WindowFn::Tumbling { size: 86_400_000 };
+    let mut config = EngineConfig::fixed(20_000.0, 0.0);
+    config.window = window;
+    let mut a = app_for(Options {
+        scenario: Scenario::new("year.jsonl", stream, &window),
+        config,
+        speed: 10.0,
+        theme: Theme::mono(),
+        play: false,
+    });
+    a.settle();
+    terminal(&mut a, 120, 40);
+    let f = a.plot_frame(a.areas((120, 40)).unwrap().plot).unwrap();
+    // The first and last midnights of the year's events, not whole years since 1970.
+    assert_eq!(f.x.0, jan);
+    assert_eq!(f.x.1, jan + 365.0 * 24.0 * HOUR);
+    let speed = a.dials.speed;
+    play(&mut a, 200.0 * 24.0 * HOUR / speed);
+    let screen = drawn_text(&mut a, (120, 40));
+    for month in ["Mar", "May", "Jul", "Sep", "Nov"] {
+        assert!(screen.contains(month), "{month}\n{screen}");
+    }
+    assert!(epoch_numbers(&screen).is_empty(), "{screen}");
+}

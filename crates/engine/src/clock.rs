@@ -147,6 +147,59 @@ impl Clock {
         }
     }
 
+    /// The first instants of every `every`-th month (counted from January) from `from` to
+    /// `to` (epoch ms), midnight in the zone: an axis's ticks over a log of months. None on a
+    /// relative clock, whose times have no months.
+    pub fn month_starts(&self, from: f64, to: f64, every: i8) -> Option<Vec<f64>> {
+        let Clock::Wall(zone) = self else {
+            return None;
+        };
+        let every = every.clamp(1, 12);
+        let start = timestamp(from)?
+            .to_zoned_datetime(zone.tz.clone())
+            .datetime();
+        let (mut year, mut month) = (start.year(), start.month());
+        let mut out = Vec::new();
+        while out.len() < 1_000 {
+            if (month - 1) % every == 0 {
+                let midnight = jiff::civil::Date::new(year, month, 1).ok()?.at(0, 0, 0, 0);
+                let ms = zone.tz.to_timestamp(midnight).ok()?.as_millisecond() as f64;
+                if ms > to {
+                    break;
+                }
+                if ms >= from {
+                    out.push(ms);
+                }
+            }
+            (year, month) = if month == 12 {
+                (year.checked_add(1)?, 1)
+            } else {
+                (year, month + 1)
+            };
+        }
+        Some(out)
+    }
+
+    /// A month as an axis names it: `Jan`, and the year with it where it begins one
+    /// (`2014`); on a relative clock the seconds, as ever.
+    pub fn month_name(&self, ms: f64) -> String {
+        let Clock::Wall(zone) = self else {
+            return seconds(ms);
+        };
+        let Some(at) = timestamp(ms) else {
+            return seconds(ms);
+        };
+        let civil = at.to_zoned_datetime(zone.tz.clone()).datetime();
+        const NAMES: [&str; 12] = [
+            "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+        ];
+        if civil.month() == 1 {
+            civil.year().to_string()
+        } else {
+            NAMES[usize::try_from(civil.month() - 1).unwrap_or(0).min(11)].to_string()
+        }
+    }
+
     /// A duration (a delay, a lag, a grace, an emit delay) as a person reads it: `243.1s` on a
     /// relative clock, in the largest sensible units on a wall clock ([`human`]).
     pub fn duration(&self, ms: f64) -> String {
@@ -339,5 +392,25 @@ mod tests {
             "2013-01-01 23:00–2013-01-02 01:00"
         );
         assert_eq!(utc.at_fit(five + 30_250.0, Fit::Minute), "05:00");
+    }
+
+    #[test]
+    fn months_start_at_midnight_in_the_zone() {
+        let utc = Clock::wall_utc();
+        let jan = 1_356_998_400_000.0; // 2013-01-01T00:00:00Z
+        let year = 365.0 * 86_400_000.0;
+        let quarters = utc.month_starts(jan - 1.0, jan + year, 3).unwrap();
+        let names: Vec<String> = quarters.iter().map(|&m| utc.month_name(m)).collect();
+        assert_eq!(names, ["2013", "Apr", "Jul", "Oct", "2014"]);
+        assert_eq!(quarters[0], jan);
+        let five_behind = Clock::Wall(Zone::new(TimeZone::fixed(
+            jiff::tz::Offset::from_hours(-5).unwrap(),
+        )));
+        let feb = five_behind
+            .month_starts(jan, jan + 40.0 * 86_400_000.0, 1)
+            .unwrap();
+        let h = 3_600_000.0;
+        assert_eq!(feb, [jan + 5.0 * h, jan + 31.0 * 24.0 * h + 5.0 * h]);
+        assert_eq!(Clock::Relative.month_starts(0.0, year, 1), None);
     }
 }

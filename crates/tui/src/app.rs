@@ -145,7 +145,8 @@ pub struct FrontierEntry {
 
 /// A wall-clock log framed at its own extent, where a stream counted in seconds is framed
 /// from 0 (its start): event time from its first to its last event time, widened to whole
-/// twelfths of its span in nice units (6 hours for the three days of New York departures),
+/// twelfths of its span in nice units up to a day, in its zone (6 hours for the three days
+/// of New York departures, a day for their year),
 /// and processing time from its first arrival to its last. The playhead starts at the log's
 /// first arrival and the plot spans its events, not the decades since 1970. Other scenarios
 /// are returned as they are.
@@ -155,9 +156,12 @@ fn framed(scenario: Arc<Scenario>) -> Arc<Scenario> {
     }
     let scale = Scale::of(&scenario.stream);
     let (lo, hi) = scenario.oracle.event_times_seen;
-    let tick = nice_at_least((hi - lo).max(scale.span) / 12.0).max(1.0);
-    let down = |ms: f64| (ms / tick).floor() * tick;
-    let up = |ms: f64| ((ms / tick).ceil() * tick).max(down(ms) + tick);
+    // Whole twelfths of the span in nice units, at most a day: a year's log is framed on
+    // its first and last midnights, not on whole years since 1970.
+    let tick = nice_at_least((hi - lo).max(scale.span) / 12.0).clamp(1.0, 86_400_000.0);
+    let offset = scenario.stream.clock.zone().map_or(0, |z| z.offset_ms(lo)) as f64;
+    let down = |ms: f64| ((ms + offset) / tick).floor() * tick - offset;
+    let up = |ms: f64| (((ms + offset) / tick).ceil() * tick - offset).max(down(ms) + tick);
     let mut s = (*scenario).clone();
     s.oracle.event_time = (down(lo), up(hi));
     s.oracle.proc_time = (scale.start, scale.start + scale.span.max(1.0));

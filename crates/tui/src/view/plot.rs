@@ -479,12 +479,9 @@ pub fn render_against(app: &Run, other: Option<&Trace>, area: Rect, buf: &mut Bu
     // Seconds on a relative clock (`300s`, the playhead's without its unit); on a wall clock
     // the playhead's time of day to the minute (`05:15`, its date in the title), and the
     // axis's ends as their dates (`01-04`) when it spans days, else as times of day.
-    let days = f.y.1 - f.y.0 > 86_400_000.0;
     let secs_label = |v: f64| {
-        if wall && days {
-            calendar::date(clock, v)
-        } else if wall {
-            clock.at_fit(v, Fit::Minute)
+        if wall {
+            calendar::end_label(clock, v, f.y.1 - f.y.0)
         } else {
             format!("{:.0}s", v / 1000.0)
         }
@@ -534,8 +531,13 @@ pub fn render_against(app: &Run, other: Option<&Trace>, area: Rect, buf: &mut Bu
     let mut next_free = f.inner.x;
     // Sessions' ends are irregular: round times label the axis instead; on a wall clock, whole
     // hours and days.
-    let ends: Vec<f64> = if wall {
+    let wall_ticks = if wall {
         calendar::ticks(clock, f.x, f.inner.width)
+    } else {
+        Vec::new()
+    };
+    let ends: Vec<f64> = if wall {
+        wall_ticks.iter().map(|(at, _)| *at).collect()
     } else if app.scenario().oracle.merging || edges.is_empty() {
         lanes::ticks(&f)
     } else {
@@ -548,7 +550,10 @@ pub fn render_against(app: &Run, other: Option<&Trace>, area: Rect, buf: &mut Bu
         .filter_map(|x| {
             let c = f.col(x)?;
             let s = if wall {
-                calendar::label(clock, x)
+                wall_ticks
+                    .iter()
+                    .find(|(at, _)| *at == x)
+                    .map_or_else(String::new, |(_, l)| l.clone())
             } else {
                 secs(x).trim_end_matches(".0s").to_string() + "s"
             };
