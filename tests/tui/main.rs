@@ -40,3 +40,4 @@ mod tui_side;
 mod tui_update;
 mod tui_update_job;
 mod tui_update_partition;
+mod tui_wall_clock;

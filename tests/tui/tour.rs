@@ -507,7 +507,7 @@ fn the_windows_at_the_sinks_split_each_windows_excess_by_cause() {
         // The selected window's split is on screen under the rows.
         let sel = rows[a.selection.window.min(rows.len() - 1)].clone();
         let o = sel.over.unwrap();
-        let span = view::windows::span(sel.start, sel.end);
+        let span = view::windows::span(a.clock(), sel.start, sel.end);
         let want = format!(
             "{span} add {:+} = {:+} re",
             o.readded + o.replayed,

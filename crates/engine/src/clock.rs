@@ -88,6 +88,9 @@ pub enum Fit {
     Day,
     /// The time of day alone: `05:15`, where the date is said nearby.
     Time,
+    /// The time of day to the minute, seconds dropped: `05:15`, where five columns are all
+    /// there is (an axis's labels).
+    Minute,
 }
 
 impl Clock {
@@ -121,6 +124,86 @@ impl Clock {
         match self {
             Clock::Relative => seconds(ms),
             Clock::Wall(zone) => wall(zone, ms, fit),
+        }
+    }
+
+    /// A span of time from `start` to `end` (a window): `300–360s` on a relative clock, as the
+    /// windows have always been written; `01-01 05:00–06:00` on a wall clock, the end's date
+    /// said only when it is another day's (`01-01 23:00–01-02 01:00`; an end at midnight is
+    /// the same day's `24:00`).
+    pub fn span(&self, start: f64, end: f64, fit: Fit) -> String {
+        match self {
+            Clock::Relative => format!("{:.0}–{:.0}s", start / 1000.0, end / 1000.0),
+            Clock::Wall(zone) => {
+                let from = wall(zone, start, fit);
+                let day = |ms: f64| {
+                    wall(zone, ms, Fit::Date)
+                        .chars()
+                        .take(10)
+                        .collect::<String>()
+                };
+                let to = if day(start) == day(end) || fit == Fit::Time || fit == Fit::Minute {
+                    wall(zone, end, Fit::Time)
+                } else if day(start) == day(end - 1.0) && wall(zone, end, Fit::Time) == "00:00" {
+                    "24:00".to_string()
+                } else {
+                    wall(zone, end, fit)
+                };
+                format!("{from}–{to}")
+            }
+        }
+    }
+
+    /// The first instants of every `every`-th month (counted from January) from `from` to
+    /// `to` (epoch ms), midnight in the zone: an axis's ticks over a log of months. None on a
+    /// relative clock, whose times have no months.
+    pub fn month_starts(&self, from: f64, to: f64, every: i8) -> Option<Vec<f64>> {
+        let Clock::Wall(zone) = self else {
+            return None;
+        };
+        let every = every.clamp(1, 12);
+        let start = timestamp(from)?
+            .to_zoned_datetime(zone.tz.clone())
+            .datetime();
+        let (mut year, mut month) = (start.year(), start.month());
+        let mut out = Vec::new();
+        while out.len() < 1_000 {
+            if (month - 1) % every == 0 {
+                let midnight = jiff::civil::Date::new(year, month, 1).ok()?.at(0, 0, 0, 0);
+                let ms = zone.tz.to_timestamp(midnight).ok()?.as_millisecond() as f64;
+                if ms > to {
+                    break;
+                }
+                if ms >= from {
+                    out.push(ms);
+                }
+            }
+            (year, month) = if month == 12 {
+                (year.checked_add(1)?, 1)
+            } else {
+                (year, month + 1)
+            };
+        }
+        Some(out)
+    }
+
+    /// A month as an axis names it: `Jan`, and the year with it where it begins one
+    /// (`2014`); on a relative clock the seconds, as ever.
+    pub fn month_name(&self, ms: f64) -> String {
+        let Clock::Wall(zone) = self else {
+            return seconds(ms);
+        };
+        let Some(at) = timestamp(ms) else {
+            return seconds(ms);
+        };
+        let civil = at.to_zoned_datetime(zone.tz.clone()).datetime();
+        const NAMES: [&str; 12] = [
+            "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+        ];
+        if civil.month() == 1 {
+            civil.year().to_string()
+        } else {
+            NAMES[usize::try_from(civil.month() - 1).unwrap_or(0).min(11)].to_string()
         }
     }
 
@@ -233,8 +316,11 @@ fn wall(zone: &Zone, ms: f64, fit: Fit) -> String {
             civil.day()
         ),
         Fit::Day => format!("{:02}-{:02} ", civil.month(), civil.day()),
-        Fit::Time => String::new(),
+        Fit::Time | Fit::Minute => String::new(),
     };
+    if fit == Fit::Minute {
+        return format!("{:02}:{:02}", civil.hour(), civil.minute());
+    }
     let mut time = format!("{:02}:{:02}", civil.hour(), civil.minute());
     let (second, milli) = (civil.second(), civil.subsec_nanosecond() / 1_000_000);
     if second != 0 || milli != 0 {
@@ -296,5 +382,46 @@ mod tests {
         assert_eq!(Zone::fixed(5 * 3600 + 1800).unwrap().name(), "UTC+05:30");
         assert_eq!(Zone::fixed(0).unwrap().name(), "UTC");
         assert!(Zone::fixed(26 * 3600).is_none());
+    }
+
+    #[test]
+    fn spans_and_minutes_read_as_a_person_says_them() {
+        let relative = Clock::Relative;
+        assert_eq!(relative.span(300_000.0, 360_000.0, Fit::Day), "300–360s");
+        assert_eq!(relative.at_fit(243_100.0, Fit::Minute), "243.1s");
+        let utc = Clock::wall_utc();
+        let h = 3_600_000.0;
+        let five = 1_357_016_400_000.0; // 2013-01-01T05:00:00Z
+        assert_eq!(utc.span(five, five + h, Fit::Day), "01-01 05:00–06:00");
+        assert_eq!(utc.span(five, five + h, Fit::Time), "05:00–06:00");
+        assert_eq!(
+            utc.span(five + 18.0 * h, five + 19.0 * h, Fit::Day),
+            "01-01 23:00–24:00"
+        );
+        assert_eq!(
+            utc.span(five + 18.0 * h, five + 20.0 * h, Fit::Date),
+            "2013-01-01 23:00–2013-01-02 01:00"
+        );
+        assert_eq!(utc.at_fit(five + 30_250.0, Fit::Minute), "05:00");
+    }
+
+    #[test]
+    fn months_start_at_midnight_in_the_zone() {
+        let utc = Clock::wall_utc();
+        let jan = 1_356_998_400_000.0; // 2013-01-01T00:00:00Z
+        let year = 365.0 * 86_400_000.0;
+        let quarters = utc.month_starts(jan - 1.0, jan + year, 3).unwrap();
+        let names: Vec<String> = quarters.iter().map(|&m| utc.month_name(m)).collect();
+        assert_eq!(names, ["2013", "Apr", "Jul", "Oct", "2014"]);
+        assert_eq!(quarters[0], jan);
+        let five_behind = Clock::Wall(Zone::new(TimeZone::fixed(
+            jiff::tz::Offset::from_hours(-5).unwrap(),
+        )));
+        let feb = five_behind
+            .month_starts(jan, jan + 40.0 * 86_400_000.0, 1)
+            .unwrap();
+        let h = 3_600_000.0;
+        assert_eq!(feb, [jan + 5.0 * h, jan + 31.0 * 24.0 * h + 5.0 * h]);
+        assert_eq!(Clock::Relative.month_starts(0.0, year, 1), None);
     }
 }

@@ -18,9 +18,11 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use twoclocks_engine::clock::Clock;
 use twoclocks_engine::frontier::Frontier;
 use twoclocks_engine::frontier::FrontierPoint;
 use twoclocks_engine::predict::Prediction;
+use twoclocks_engine::scale::{nice_at_least, Scale};
 use twoclocks_engine::session::Session;
 use twoclocks_engine::trace::Trace;
 use twoclocks_engine::{KeyId, WindowFn, WindowId};
@@ -141,6 +143,31 @@ pub struct FrontierEntry {
     pub advised: Option<FrontierPoint>,
 }
 
+/// A wall-clock log framed at its own extent, where a stream counted in seconds is framed
+/// from 0 (its start): event time from its first to its last event time, widened to whole
+/// twelfths of its span in nice units up to a day, in its zone (6 hours for the three days
+/// of New York departures, a day for their year),
+/// and processing time from its first arrival to its last. The playhead starts at the log's
+/// first arrival and the plot spans its events, not the decades since 1970. Other scenarios
+/// are returned as they are.
+fn framed(scenario: Arc<Scenario>) -> Arc<Scenario> {
+    if !scenario.stream.clock.is_wall() || scenario.is_empty() || scenario.open {
+        return scenario;
+    }
+    let scale = Scale::of(&scenario.stream);
+    let (lo, hi) = scenario.oracle.event_times_seen;
+    // Whole twelfths of the span in nice units, at most a day: a year's log is framed on
+    // its first and last midnights, not on whole years since 1970.
+    let tick = nice_at_least((hi - lo).max(scale.span) / 12.0).clamp(1.0, 86_400_000.0);
+    let offset = scenario.stream.clock.zone().map_or(0, |z| z.offset_ms(lo)) as f64;
+    let down = |ms: f64| ((ms + offset) / tick).floor() * tick - offset;
+    let up = |ms: f64| (((ms + offset) / tick).ceil() * tick - offset).max(down(ms) + tick);
+    let mut s = (*scenario).clone();
+    s.oracle.event_time = (down(lo), up(hi));
+    s.oracle.proc_time = (scale.start, scale.start + scale.span.max(1.0));
+    Arc::new(s)
+}
+
 /// The whole UI state. Cloning it is cheap apart from the trace (the stream is shared).
 #[derive(Debug, Clone)]
 pub struct App {
@@ -220,6 +247,8 @@ impl App {
 
     /// [`App::new`] on a scenario already shared (a tour's steps share their streams).
     pub fn new_shared(scenario: Arc<Scenario>, dials: Dials, theme: Theme) -> App {
+        let scenario = framed(scenario);
+        let dials = dials.scaled_to(&scenario.stream);
         let start = scenario.oracle.proc_time.0;
         // Sessions open on the session nearest the playhead, of whichever key holds it (the
         // first key's first session may lie minutes past it); other windows on the fourth of
@@ -279,6 +308,12 @@ impl App {
             app.say("this gap merges each key's whole stream into one session: try a shorter one");
         }
         app
+    }
+
+    /// The clock the stream's times are read on: every time and duration the screen writes
+    /// goes through it.
+    pub fn clock(&self) -> &Clock {
+        &self.scenario().stream.clock
     }
 
     /// The stream being played, with its oracle, its windows and both clocks' extent.

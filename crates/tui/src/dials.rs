@@ -3,7 +3,9 @@
 //! turns (a key step, or a position on its track). A dial change says whether the engine must
 //! re-run; the engine configuration is built here.
 
+use twoclocks_engine::scale::Scale;
 use twoclocks_engine::session::Settings;
+use twoclocks_engine::stream::Stream;
 use twoclocks_engine::{Accumulation, Conventions, EngineConfig, WatermarkKind, WindowFn};
 
 /// One of the dials, in focus order.
@@ -125,6 +127,73 @@ pub const IDLE_STEP: f64 = 5_000.0;
 /// Playback speeds: processing-time seconds per real second.
 pub const SPEEDS: [f64; 9] = [1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0];
 
+/// How far the delay dials reach, how they step, and the speeds the speed dial offers: the
+/// classroom's constants for a stream counted in seconds, or a wall-clock log's own scale
+/// ([`Scale`]), so that a log whose delays are hours is dialled in its steps (15 minutes up to
+/// 6 hours on the New York departures) and played in about three minutes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Ranges {
+    /// The lag dial's reach and step, ms.
+    pub lag: (f64, f64),
+    /// The grace dial's reach and step, ms.
+    pub grace: (f64, f64),
+    /// The early trigger's reach and step, ms (below the step it is off).
+    pub early: (f64, f64),
+    /// The speeds the speed dial offers, slowest first.
+    pub speeds: [f64; SPEEDS.len()],
+    /// The ranges are a wall-clock log's: a value off the steps (a preset) moves to the next
+    /// step, where the classroom's dials move by a step from it, and values read in hours and
+    /// minutes (`2h 45m`).
+    pub wall: bool,
+}
+
+impl Ranges {
+    /// The classroom's dials: lag to 120 s by 1 s, grace to 300 s by 5 s, early to 60 s by
+    /// 5 s, speeds 1× to 500×.
+    pub const CLASSROOM: Ranges = Ranges {
+        lag: (LAG_MAX, LAG_STEP),
+        grace: (GRACE_MAX, GRACE_STEP),
+        early: (EARLY_MAX, EARLY_STEP),
+        speeds: SPEEDS,
+        wall: false,
+    };
+
+    /// The dials' ranges for `stream`: a wall-clock log's scale, else the classroom's.
+    pub fn of(stream: &Stream) -> Ranges {
+        if !stream.clock.is_wall() {
+            return Ranges::CLASSROOM;
+        }
+        let scale = Scale::of(stream);
+        let delay = (scale.reach, scale.step);
+        Ranges {
+            lag: delay,
+            grace: delay,
+            early: delay,
+            speeds: scale.speeds(),
+            wall: true,
+        }
+    }
+
+    /// The value one step up or down from `v` on a dial stepping by `step`: a step from it, or
+    /// (on a wall-clock log's dials) the next multiple of the step in that direction.
+    fn stepped(&self, v: f64, step: f64, up: bool) -> f64 {
+        if !self.wall {
+            return v + if up { step } else { -step };
+        }
+        let at = v / step;
+        // A value a hair off a step (a sum of steps) counts as on it.
+        let on = (at - at.round()).abs() < 1e-9;
+        let from = if on {
+            at.round()
+        } else if up {
+            at.floor()
+        } else {
+            at.ceil()
+        };
+        (from + if up { 1.0 } else { -1.0 }) * step
+    }
+}
+
 /// The watermark families the `w` dial cycles through, in its order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Family {
@@ -219,6 +288,8 @@ pub struct Dials {
     pub idle_timeout: Option<f64>,
     /// Whose rules the engine runs by.
     pub conventions: Conventions,
+    /// The delay dials' reach and steps, and the speeds offered.
+    pub ranges: Ranges,
 }
 
 impl Dials {
@@ -251,7 +322,18 @@ impl Dials {
             checkpoint_every: Some(CHECKPOINT_DEFAULT),
             idle_timeout: None,
             conventions: cfg.conventions,
+            ranges: Ranges::CLASSROOM,
         }
+    }
+
+    /// The dials on `stream`'s scale ([`Ranges::of`]): on a wall-clock log, a speed the log's
+    /// speed dial does not offer becomes the log's default.
+    pub fn scaled_to(mut self, stream: &Stream) -> Dials {
+        self.ranges = Ranges::of(stream);
+        if self.ranges.wall && !self.ranges.speeds.contains(&self.speed) {
+            self.speed = Scale::of(stream).speed;
+        }
+        self
     }
 
     /// The watermark generator in use: the family's, with the lag dial's lag where it has one.
@@ -296,10 +378,12 @@ impl Dials {
     /// Where a dial sits on its track, 0 to 1 (for drawing and for the mouse).
     pub fn ratio(&self, d: Dial) -> f64 {
         let r = match d {
-            Dial::Lag => self.lag / LAG_MAX,
-            Dial::Grace => self.grace / GRACE_MAX,
-            Dial::Early => self.early.map_or(0.0, |e| e / EARLY_MAX),
-            Dial::Speed => speed_index(self.speed) as f64 / last_stop(SPEEDS.len()),
+            Dial::Lag => self.lag / self.ranges.lag.0,
+            Dial::Grace => self.grace / self.ranges.grace.0,
+            Dial::Early => self.early.map_or(0.0, |e| e / self.ranges.early.0),
+            Dial::Speed => {
+                speed_index(&self.ranges.speeds, self.speed) as f64 / last_stop(SPEEDS.len())
+            }
             Dial::Watermark => self.family.index() as f64 / last_stop(Family::ALL.len()),
             Dial::Accumulation => {
                 Accumulation::ALL
@@ -324,13 +408,20 @@ impl Dials {
         };
         let before = *self;
         match d {
-            Dial::Lag => self.lag = (r * LAG_MAX / LAG_STEP).round() * LAG_STEP,
-            Dial::Grace => self.grace = (r * GRACE_MAX / GRACE_STEP).round() * GRACE_STEP,
-            Dial::Early => {
-                let e = (r * EARLY_MAX / EARLY_STEP).round() * EARLY_STEP;
-                self.early = (e >= EARLY_STEP).then_some(e);
+            Dial::Lag => {
+                let (max, step) = self.ranges.lag;
+                self.lag = (r * max / step).round() * step
             }
-            Dial::Speed => self.speed = SPEEDS[stop_at(r, SPEEDS.len())],
+            Dial::Grace => {
+                let (max, step) = self.ranges.grace;
+                self.grace = (r * max / step).round() * step
+            }
+            Dial::Early => {
+                let (max, step) = self.ranges.early;
+                let e = (r * max / step).round() * step;
+                self.early = (e >= step).then_some(e);
+            }
+            Dial::Speed => self.speed = self.ranges.speeds[stop_at(r, SPEEDS.len())],
             Dial::Watermark => self.family = Family::ALL[stop_at(r, Family::ALL.len())],
             Dial::Accumulation => {
                 self.accumulation = Accumulation::ALL[stop_at(r, Accumulation::ALL.len())]
@@ -362,43 +453,50 @@ impl Dials {
         let sign = if up { 1.0 } else { -1.0 };
         match d {
             Dial::Lag => {
-                self.lag = (self.lag + sign * LAG_STEP).clamp(0.0, LAG_MAX.max(before.lag))
+                let (max, step) = self.ranges.lag;
+                self.lag = self
+                    .ranges
+                    .stepped(self.lag, step, up)
+                    .clamp(0.0, max.max(before.lag))
             }
             Dial::Grace => {
+                let (max, step) = self.ranges.grace;
                 let g = if self.grace.is_finite() {
                     self.grace
                 } else {
-                    GRACE_MAX
+                    max
                 };
-                self.grace = (g + sign * GRACE_STEP).clamp(0.0, GRACE_MAX.max(g))
+                self.grace = self.ranges.stepped(g, step, up).clamp(0.0, max.max(g))
             }
             Dial::Early => {
-                let e = self.early.unwrap_or(0.0) + sign * EARLY_STEP;
-                self.early = (e >= EARLY_STEP).then_some(e.min(EARLY_MAX));
+                let (max, step) = self.ranges.early;
+                let e = self.ranges.stepped(self.early.unwrap_or(0.0), step, up);
+                self.early = (e >= step).then_some(e.min(max));
             }
             Dial::Speed => {
-                let i = speed_index(self.speed);
+                let speeds = self.ranges.speeds;
+                let i = speed_index(&speeds, self.speed);
                 let j = if up {
-                    (i + 1).min(SPEEDS.len() - 1)
+                    (i + 1).min(speeds.len() - 1)
                 } else {
                     i.saturating_sub(1)
                 };
                 // A preset speed off the list moves to the neighbour in the asked direction.
-                self.speed = if SPEEDS[i] == self.speed {
-                    SPEEDS[j]
+                self.speed = if speeds[i] == self.speed {
+                    speeds[j]
                 } else if up {
-                    SPEEDS
+                    speeds
                         .iter()
                         .copied()
                         .find(|s| *s > self.speed)
-                        .unwrap_or(SPEEDS[SPEEDS.len() - 1])
+                        .unwrap_or(speeds[speeds.len() - 1])
                 } else {
-                    SPEEDS
+                    speeds
                         .iter()
                         .rev()
                         .copied()
                         .find(|s| *s < self.speed)
-                        .unwrap_or(SPEEDS[0])
+                        .unwrap_or(speeds[0])
                 };
             }
             Dial::Watermark => {
@@ -447,9 +545,9 @@ fn stop_at(r: f64, n: usize) -> usize {
     ((r * last_stop(n)).round() as usize).min(n.saturating_sub(1))
 }
 
-/// The speed list's entry nearest to `speed`.
-fn speed_index(speed: f64) -> usize {
-    SPEEDS
+/// The entry of the speed list `speeds` nearest to `speed`.
+fn speed_index(speeds: &[f64], speed: f64) -> usize {
+    speeds
         .iter()
         .enumerate()
         .min_by(|a, b| (a.1 - speed).abs().total_cmp(&(b.1 - speed).abs()))

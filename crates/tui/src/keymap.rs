@@ -11,7 +11,7 @@ use crossterm::event::{
 
 use super::action::{self, Action};
 use super::app::Msg;
-pub use table::KEYMAP;
+pub use table::{step as dial_step, KEYMAP};
 
 /// A key as the table names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

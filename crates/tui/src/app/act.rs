@@ -7,6 +7,8 @@ use twoclocks_engine::job_timeline::Intervention;
 use twoclocks_engine::pipeline::CrashTarget;
 use twoclocks_engine::KeyId;
 
+use crate::scenario::Scenario;
+
 use super::{Action, App, Dial, Overlay};
 
 /// The help overlay can be at most this many lines scrolled.
@@ -96,7 +98,7 @@ fn presenter(app: &mut App, a: Action) -> bool {
                 None => Some(
                     app.tour_magnify()
                         .or(app.scenario().magnify)
-                        .unwrap_or(MAGNIFY),
+                        .unwrap_or_else(|| magnified(app.scenario())),
                 ),
             };
             true
@@ -432,3 +434,15 @@ fn general(app: &mut App, a: Action) -> bool {
 /// the stream has its own, ms of event time per column. From any magnification, `m` shows the
 /// whole stream.
 const MAGNIFY: f64 = 1_000.0;
+
+/// The scale `m` magnifies to, ms of event time a column: a second on a stream counted in
+/// seconds; on a wall-clock log a nice duration a sixtieth of its delays' reach (10 minutes a
+/// column on the New York departures, whose reach is 6 hours), so that the late events of the
+/// hours around the playhead are on the plot.
+fn magnified(scenario: &Scenario) -> f64 {
+    if !scenario.stream.clock.is_wall() {
+        return MAGNIFY;
+    }
+    let reach = twoclocks_engine::scale::Scale::of(&scenario.stream).reach;
+    twoclocks_engine::scale::nice_at_least(reach / 60.0)
+}

@@ -8,9 +8,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use twoclocks_engine::advice::{choose_on_frontier, DEFAULT_TARGET};
-use twoclocks_engine::frontier::Frontier;
 use twoclocks_engine::frontier::FrontierPoint;
+use twoclocks_engine::frontier::{sweep, Frontier};
 use twoclocks_engine::rerun::{RerunDone, RerunJob};
+use twoclocks_engine::scale::Scale;
 use twoclocks_engine::stream::Stream;
 use twoclocks_engine::{EngineConfig, WindowFn};
 
@@ -77,7 +78,7 @@ impl Work {
                 done: job.perform(),
             },
             Work::Frontier { scenario, cfg } => {
-                let frontier = Frontier::compute(&scenario.stream, cfg);
+                let frontier = frontier_of(&scenario.stream, cfg);
                 let advised = frontier.as_ref().and_then(|f| {
                     let c = choose_on_frontier(&scenario.stream, cfg, &f.points, DEFAULT_TARGET)?;
                     Some(f.points[c.index()])
@@ -156,4 +157,23 @@ impl App {
             }
         }
     }
+}
+
+/// The frontier the panel draws: the engine's sweep (0 to 120 s by 10 s, with the three
+/// policies) on a stream counted in seconds; on a wall-clock log, 13 lags × 13 graces from 0
+/// to its delays' reach ([`Scale`]: 0 to 6 h by 30 min on the New York departures), without
+/// the classroom's policies, whose seconds would all sit at the chart's left edge.
+fn frontier_of(stream: &Stream, cfg: EngineConfig) -> Option<Frontier> {
+    if !stream.clock.is_wall() {
+        return Frontier::compute(stream, cfg);
+    }
+    cfg.watermark.lag()?;
+    let reach = Scale::of(stream).reach;
+    let grid: Vec<f64> = (0..=12).map(|i| f64::from(i) * reach / 12.0).collect();
+    Some(Frontier {
+        window: cfg.window,
+        family: cfg.watermark.family(),
+        points: sweep(stream, cfg, &grid, &grid),
+        policies: Vec::new(),
+    })
 }

@@ -30,7 +30,7 @@ struct Texts {
 }
 
 /// A dial's step in seconds, as the help writes it.
-fn step(ms: f64) -> String {
+pub fn step(ms: f64) -> String {
     format!("{} s", ms / 1_000.0)
 }
 

@@ -13,7 +13,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Widget};
 
-use twoclocks_engine::lateness::secs;
+use twoclocks_engine::clock::Fit;
 
 use super::super::app::App;
 use super::super::theme::glyph;
@@ -72,7 +72,7 @@ pub fn shown(app: &App, f: Figure) -> Shown {
         ),
         Figure::Watermark => (
             "watermark · now".to_string(),
-            secs(tr.watermark()),
+            app.clock().at_fit(tr.watermark(), Fit::Time),
             t.watermark,
         ),
         Figure::Gap => {
@@ -80,7 +80,7 @@ pub fn shown(app: &App, f: Figure) -> Shown {
             let gap = if wm.is_infinite() {
                 "—".to_string()
             } else {
-                secs(app.playhead().now - wm)
+                crate::view::duration(app.clock(), app.playhead().now - wm)
             };
             (
                 "gap: processing time − watermark · now".to_string(),

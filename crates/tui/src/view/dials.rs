@@ -17,8 +17,16 @@ use super::super::geometry::dials::{track, LABEL, VALUE};
 use super::super::geometry::Mode;
 use twoclocks_engine::Accumulation;
 
-/// The value of a dial as text.
+/// The value of a dial as text: durations as the classroom writes them (`20s`), or in hours
+/// and minutes on a wall-clock log's dials (`2h 45m`).
 pub fn value(d: &Dials, dial: Dial) -> String {
+    let fmt_ms = |ms: f64| {
+        if d.ranges.wall {
+            super::duration(&twoclocks_engine::Clock::wall_utc(), ms)
+        } else {
+            fmt_ms(ms)
+        }
+    };
     match dial {
         Dial::Lag => {
             if d.has_lag() {
@@ -169,7 +177,11 @@ pub fn frontier_summary(app: &App, width: u16) -> Vec<Line<'static>> {
             let reset = w.ttl().is_some() && p.score.events_lost > 0 && p.dropped == 0;
             let lost = || Span::styled(format!("lost {}{unit}", p.score.events_lost), lost_style);
             let why = |words: &str| Span::styled(words.to_string(), t.dim);
-            let delay = fmt_ms(p.emit_delay);
+            let delay = if app.clock().is_wall() {
+                crate::view::duration(app.clock(), p.emit_delay)
+            } else {
+                fmt_ms(p.emit_delay)
+            };
             let mut variants = Vec::new();
             if reset {
                 variants.extend([

@@ -63,6 +63,9 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             Span::styled(" billing", t.dim),
         ]
     };
+    // A wall-clock log's sweep has no policies (theirs are the classroom's seconds).
+    let wall = app.clock().is_wall();
+    let policies = || if wall { Vec::new() } else { policies() };
     let with_advised = |words: &str| {
         let mut spans = policies();
         spans.push(Span::styled(format!(" {}", glyph::ADVISED), advised_style));
@@ -76,16 +79,23 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             vec![
                 with_advised(&format!(" advised for {target}%")),
                 with_advised(" advised"),
-                Line::from(vec![
-                    Span::styled("D", t.policy),
-                    Span::styled(" dash ", t.dim),
-                    Span::styled("A", t.policy),
-                    Span::styled(" alert ", t.dim),
-                    Span::styled("B", t.policy),
-                    Span::styled(" billing ", t.dim),
-                    Span::styled(glyph::ADVISED.to_string(), advised_style),
-                    Span::styled(" advised", t.dim),
-                ]),
+                Line::from(if wall {
+                    vec![
+                        Span::styled(glyph::ADVISED.to_string(), advised_style),
+                        Span::styled(" advised", t.dim),
+                    ]
+                } else {
+                    vec![
+                        Span::styled("D", t.policy),
+                        Span::styled(" dash ", t.dim),
+                        Span::styled("A", t.policy),
+                        Span::styled(" alert ", t.dim),
+                        Span::styled("B", t.policy),
+                        Span::styled(" billing ", t.dim),
+                        Span::styled(glyph::ADVISED.to_string(), advised_style),
+                        Span::styled(" advised", t.dim),
+                    ]
+                }),
                 Line::from(policies()),
             ],
         )
@@ -165,8 +175,13 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     buf.set_stringn(inner.x, c.bottom() - 1, "   0", 4, t.dim);
     let axis_y = c.bottom();
     if axis_y < legend.y {
-        buf.set_stringn(c.x, axis_y, "0s", 2, t.dim);
-        let right = fmt_ms(f.x_max);
+        let zero = if app.clock().is_wall() { "0" } else { "0s" };
+        buf.set_stringn(c.x, axis_y, zero, 2, t.dim);
+        let right = if app.clock().is_wall() {
+            crate::view::duration(app.clock(), f.x_max)
+        } else {
+            fmt_ms(f.x_max)
+        };
         let n = right.chars().count() as u16;
         buf.set_stringn(
             c.right().saturating_sub(n),

@@ -15,8 +15,8 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Widget};
 
-use super::super::app::App;
-use super::super::keymap::{help_rows, Group};
+use super::super::app::{Action, App, EARLY_STEP, GRACE_STEP, LAG_STEP};
+use super::super::keymap::{dial_step, help_rows, Group, HelpRow};
 use super::super::theme::glyph;
 use super::plot;
 use twoclocks_engine::{Fate, Timing};
@@ -45,7 +45,7 @@ fn entries(app: &App) -> Vec<Entry> {
     for g in Group::ALL {
         v.push(Entry::Heading(g.title()));
         for r in rows.iter().filter(|r| r.group == g) {
-            v.push(key(r.label, t.key, r.help));
+            v.push(key(r.label, t.key, &scaled(app, r)));
         }
     }
     v.push(Entry::Heading("Plot: heavier = more in the cell"));
@@ -200,6 +200,25 @@ fn entries(app: &App) -> Vec<Entry> {
         ));
     }
     v
+}
+
+/// A row's help as the dials step: the keymap's, whose delay dials' texts name the
+/// classroom's steps (`watermark lag − / + 1 s`), written with a wall-clock log's steps
+/// (`watermark lag − / + 15m`).
+fn scaled(app: &App, r: &HelpRow) -> String {
+    let ranges = &app.dials.ranges;
+    let dial = r.bindings.first().and_then(|b| match b.action {
+        Action::LagDown | Action::LagUp => Some((LAG_STEP, ranges.lag.1)),
+        Action::GraceDown | Action::GraceUp => Some((GRACE_STEP, ranges.grace.1)),
+        Action::EarlyDown | Action::EarlyUp => Some((EARLY_STEP, ranges.early.1)),
+        _ => None,
+    });
+    match dial {
+        Some((classroom, step)) if ranges.wall => r
+            .help
+            .replace(&dial_step(classroom), &super::duration(app.clock(), step)),
+        _ => r.help.to_string(),
+    }
 }
 
 /// The help text, one entry per line (unwrapped).

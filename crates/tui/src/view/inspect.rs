@@ -12,7 +12,9 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 
 use super::super::app::Run;
 use super::super::theme::Theme;
+use twoclocks_engine::clock::{Clock, Fit};
 use twoclocks_engine::processor::SessionChange;
+use twoclocks_engine::timeline::Inspection;
 use twoclocks_engine::{Fate, WindowId};
 
 /// The inspector's text for the inspected event, if any.
@@ -21,6 +23,10 @@ pub fn lines(app: &Run) -> Option<Vec<Line<'static>>> {
     let i = app.selection.inspected?;
     let why = app.trace().inspect(i)?;
     let e = why.event;
+    let clock = app.scenario().stream.clock.clone();
+    if clock.is_wall() {
+        return Some(wall_lines(app, &clock, &why));
+    }
     let mut v = vec![Line::from(vec![
         Span::styled(
             format!("{} {} ", Theme::fate_glyph(why.fate), why.fate.label()),
@@ -49,6 +55,83 @@ pub fn lines(app: &Run) -> Option<Vec<Line<'static>>> {
         )));
     }
     Some(v)
+}
+
+/// The inspector's text on a wall clock: the event's times as dates and times of day, its
+/// delay in hours and minutes, an early arrival said plainly, and each window's fate as the
+/// inequality between the watermark at its arrival and the window's end (and grace).
+fn wall_lines(app: &Run, clock: &Clock, why: &Inspection) -> Vec<Line<'static>> {
+    let t = &app.theme;
+    let e = why.event;
+    let delay = e.delay();
+    let delay_text = if delay < 0.0 {
+        format!("{} early", crate::view::duration(clock, -delay))
+    } else {
+        format!("delay {}", crate::view::duration(clock, delay))
+    };
+    let mut v = vec![Line::from(vec![
+        Span::styled(
+            format!("{} {} ", Theme::fate_glyph(why.fate), why.fate.label()),
+            t.fate(why.fate),
+        ),
+        Span::styled(
+            format!(
+                "event #{} key {}: event time {}, arrived {} ({delay_text})",
+                why.offset + 1,
+                app.scenario().stream.key_name(e.key),
+                clock.at(e.event_time),
+                clock.at(e.proc_time),
+            ),
+            t.text,
+        ),
+    ])];
+    if delay < 0.0 {
+        v.push(Line::from(Span::styled(
+            early_sentence(clock, -delay, why.fate),
+            t.text,
+        )));
+    }
+    let wf = app.dials.window;
+    for (w, fate, _) in &why.windows {
+        let (end, grace, wm) = (wf.end(*w), why.grace, why.watermark);
+        let span = clock.span(wf.start(*w), end, Fit::Day);
+        let at = |ms: f64| clock.at_fit(ms, Fit::Day);
+        let sentence = match fate {
+            Fate::OnTime => format!(
+                "On time in {span}: the watermark at its arrival, {}, had not passed the window's end.",
+                at(wm)
+            ),
+            Fate::Late => format!(
+                "Late, kept in {span}: the watermark at its arrival, {}, had passed the window's end but not its end + grace {} = {}.",
+                at(wm),
+                crate::view::duration(clock, grace),
+                at(end + grace)
+            ),
+            Fate::Dropped => format!(
+                "Dropped from {span}: the watermark at its arrival, {}, had passed the window's end + grace {} = {}.",
+                at(wm),
+                crate::view::duration(clock, grace),
+                at(end + grace)
+            ),
+        };
+        v.push(Line::from(Span::styled(sentence, t.fate(*fate))));
+    }
+    v
+}
+
+/// What an event that arrived before it happened means, in words: its processing time is
+/// `early` before its event time (a departure that left ahead of schedule, or clocks that
+/// disagree), and what that does to its fate.
+pub fn early_sentence(clock: &Clock, early: f64, fate: Fate) -> String {
+    let then = match fate {
+        Fate::OnTime => "it came ahead of the watermark, on time",
+        Fate::Late => "yet its window had closed: late",
+        Fate::Dropped => "yet its window was past grace: dropped",
+    };
+    format!(
+        "It arrived {} before it happened: an early event, or clock skew between the source and the processor; {then}.",
+        crate::view::duration(clock, early)
+    )
 }
 
 /// What a kept event did to its key's sessions, in words.

@@ -180,6 +180,16 @@ pub fn fit(width: u16, variants: Vec<Line<'static>>) -> Line<'static> {
         .unwrap_or_default()
 }
 
+/// A duration on `clock` (`20.0s`; `2h 45m`), a wall clock's zero written `0` (where
+/// `clock.duration` says `0ms`, a unit finer than any of a log's).
+pub fn duration(clock: &twoclocks_engine::Clock, ms: f64) -> String {
+    if clock.is_wall() && ms == 0.0 {
+        "0".to_string()
+    } else {
+        clock.duration(ms)
+    }
+}
+
 /// What a screen below [`MIN_SIZE`] shows instead of its panels: a line saying so.
 pub fn too_small(theme: &crate::theme::Theme, area: Rect, buf: &mut Buffer) {
     let msg = format!(

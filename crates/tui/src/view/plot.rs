@@ -38,6 +38,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
 
+use twoclocks_engine::clock::Fit;
 use twoclocks_engine::lateness::secs;
 use twoclocks_engine::trace::{fate_differences, FateDiff, Trace};
 use twoclocks_engine::Fate;
@@ -46,6 +47,7 @@ use super::super::app::{App, Run};
 use super::super::geometry::plot::{PlotFrame, Y_LABELS};
 use super::super::theme::{glyph, Theme};
 
+mod calendar;
 mod grid;
 mod inequality;
 mod lanes;
@@ -286,11 +288,23 @@ pub fn render_against(app: &Run, other: Option<&Trace>, area: Rect, buf: &mut Bu
         .filter(|_| !app.tour_hides("fates"))
         .map(|b| fate_differences(app.trace(), b));
     let mut title = vec![Span::styled(" Two clocks ", t.title)];
+    // On a wall clock the axes write times of day: the title says the playhead's date.
+    if app.clock().is_wall() {
+        let date: String = app
+            .clock()
+            .at(app.playhead().now)
+            .chars()
+            .take(10)
+            .collect();
+        title.push(Span::styled(format!("{date} "), t.key));
+    }
     if app.plot_exceptions_only {
         title.push(Span::styled("only late & dropped (f) ", t.key));
     }
     if let Some(per_column) = app.plot_scale_in(area) {
-        let scale = if per_column >= 1_000.0 {
+        let scale = if app.clock().is_wall() {
+            crate::view::duration(app.clock(), per_column)
+        } else if per_column >= 1_000.0 {
             format!("{} s", per_column / 1_000.0)
         } else {
             format!("{per_column} ms")
@@ -460,12 +474,30 @@ pub fn render_against(app: &Run, other: Option<&Trace>, area: Rect, buf: &mut Bu
         true
     };
     let height = f.inner.height;
-    let secs_label = |v: f64| format!("{:.0}s", v / 1000.0);
+    let clock = app.clock();
+    let wall = clock.is_wall();
+    // Seconds on a relative clock (`300s`, the playhead's without its unit); on a wall clock
+    // the playhead's time of day to the minute (`05:15`, its date in the title), and the
+    // axis's ends as their dates (`01-04`) when it spans days, else as times of day.
+    let secs_label = |v: f64| {
+        if wall {
+            calendar::end_label(clock, v, f.y.1 - f.y.0)
+        } else {
+            format!("{:.0}s", v / 1000.0)
+        }
+    };
+    let bare_label = |v: f64| {
+        if wall {
+            clock.at_fit(v, Fit::Minute)
+        } else {
+            format!("{:.0}", v / 1000.0)
+        }
+    };
     if let Some(r) = now_row {
         // The playhead's time, in the five columns before its ▶ (not on the bottom row,
         // which the bottom label takes).
         if r + 1 < height {
-            let now = format!("{:.0}", app.playhead().now / 1000.0);
+            let now = bare_label(app.playhead().now);
             put_label(buf, r, 5, &now, t.playhead);
         }
         buf.set_stringn(lx + 5, f.inner.y + r, "▶", 1, t.playhead);
@@ -486,7 +518,7 @@ pub fn render_against(app: &Run, other: Option<&Trace>, area: Rect, buf: &mut Bu
     for r in bottom {
         let v = f.y.0 + f64::from(height - 1 - r) * ch;
         let done = if now_row == Some(r) {
-            put_label(buf, r, 5, &format!("{:.0}", v / 1000.0), t.dim)
+            put_label(buf, r, 5, &bare_label(v), t.dim)
         } else {
             put_label(buf, r, Y_LABELS, &secs_label(v), t.dim)
         };
@@ -497,8 +529,16 @@ pub fn render_against(app: &Run, other: Option<&Trace>, area: Rect, buf: &mut Bu
     lanes::render(app, &f, buf);
     let by = f.inner.bottom();
     let mut next_free = f.inner.x;
-    // Sessions' ends are irregular: round times label the axis instead.
-    let ends: Vec<f64> = if app.scenario().oracle.merging || edges.is_empty() {
+    // Sessions' ends are irregular: round times label the axis instead; on a wall clock, whole
+    // hours and days.
+    let wall_ticks = if wall {
+        calendar::ticks(clock, f.x, f.inner.width)
+    } else {
+        Vec::new()
+    };
+    let ends: Vec<f64> = if wall {
+        wall_ticks.iter().map(|(at, _)| *at).collect()
+    } else if app.scenario().oracle.merging || edges.is_empty() {
         lanes::ticks(&f)
     } else {
         edges.iter().step_by(every).map(|&w| wf.end(w)).collect()
@@ -509,7 +549,14 @@ pub fn render_against(app: &Run, other: Option<&Trace>, area: Rect, buf: &mut Bu
         .into_iter()
         .filter_map(|x| {
             let c = f.col(x)?;
-            let s = secs(x).trim_end_matches(".0s").to_string() + "s";
+            let s = if wall {
+                wall_ticks
+                    .iter()
+                    .find(|(at, _)| *at == x)
+                    .map_or_else(String::new, |(_, l)| l.clone())
+            } else {
+                secs(x).trim_end_matches(".0s").to_string() + "s"
+            };
             let start = (f.inner.x + c).saturating_sub(s.chars().count() as u16 / 2);
             (start + s.chars().count() as u16 <= f.inner.right()).then_some((start, s))
         })

@@ -10,8 +10,6 @@ use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
-use twoclocks_engine::lateness::secs;
-
 use super::super::app::{App, Run};
 use super::super::dials::Dial;
 use super::super::theme::glyph;
@@ -189,7 +187,10 @@ pub fn lines(app: &App, which: Which, width: u16, height: u16) -> Vec<Line<'stat
     let stall = run.trace().pipeline_config().map(|_| match tally.stall {
         Some(d) => Line::from(vec![
             Span::styled("watermark stalled for ", t.text),
-            Span::styled(secs(d), t.warn.add_modifier(Modifier::BOLD)),
+            Span::styled(
+                crate::view::duration(run.clock(), d),
+                t.warn.add_modifier(Modifier::BOLD),
+            ),
             Span::styled(" now", t.dim),
         ]),
         None => Line::from(Span::styled("watermark moving now", t.text)),
@@ -197,7 +198,10 @@ pub fn lines(app: &App, which: Which, width: u16, height: u16) -> Vec<Line<'stat
     let stall_short = run.trace().pipeline_config().map(|_| match tally.stall {
         Some(d) => Line::from(vec![
             Span::styled(" · stall ", t.text),
-            Span::styled(secs(d), t.warn.add_modifier(Modifier::BOLD)),
+            Span::styled(
+                crate::view::duration(run.clock(), d),
+                t.warn.add_modifier(Modifier::BOLD),
+            ),
         ]),
         None => Line::from(Span::styled(" · wm moving", t.text)),
     });

@@ -178,11 +178,19 @@ pub fn crash_lines(app: &App, compact: bool) -> Option<Vec<Line<'static>>> {
         CrashTarget::Job => String::new(),
         CrashTarget::Operator(i) => format!("operator {i} "),
     };
+    // `260.0 s` on a relative clock; a time of day on a wall clock.
+    let at = |ms: f64| {
+        if app.clock().is_wall() {
+            app.clock().at_fit(ms, twoclocks_engine::clock::Fit::Time)
+        } else {
+            format!("{:.1} s", ms / 1000.0)
+        }
+    };
     let restored = match c.restored {
         Some(id) if compact => format!("restored checkpoint #{id}"),
         Some(id) => format!(
-            "restored checkpoint #{id} (taken at {:.1} s, source offsets {})",
-            c.restored_time / 1000.0,
+            "restored checkpoint #{id} (taken at {}, source offsets {})",
+            at(c.restored_time),
             c.offsets
                 .iter()
                 .map(|o| o.to_string())
@@ -207,8 +215,8 @@ pub fn crash_lines(app: &App, compact: bool) -> Option<Vec<Line<'static>>> {
         Span::styled(format!("{} ", glyph::CRASH), t.warn),
         Span::styled(
             format!(
-                "{who}crashed at {:.1} s; {restored}{abandoned}; {} staged panes were lost",
-                c.time / 1000.0,
+                "{who}crashed at {}; {restored}{abandoned}; {} staged panes were lost",
+                at(c.time),
                 match c.staged_lost {
                     0 => "no".to_string(),
                     n => n.to_string(),

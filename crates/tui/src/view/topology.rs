@@ -14,7 +14,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
 
-use twoclocks_engine::lateness::secs;
+use twoclocks_engine::clock::Fit;
 use twoclocks_engine::pipeline::{ChannelView, Topology};
 use twoclocks_engine::window::fmt_ms;
 
@@ -75,11 +75,17 @@ pub fn lines(app: &App, topo: &Topology, width: u16) -> Vec<Line<'static>> {
             format!("s{:<3}", s.partition),
             if picked { t.focus } else { t.key },
         );
-        let wm = Span::styled(format!(" wm {}", secs(s.watermark)), t.watermark);
+        let wm = Span::styled(
+            format!(" wm {}", app.clock().at_fit(s.watermark, Fit::Time)),
+            t.watermark,
+        );
         let long = Span::styled(format!("{:>5}/{:<5}", s.offset, s.len), t.text);
         let short = Span::styled(format!("{:>5}", s.offset), t.text);
         let status: Option<Span<'static>> = if let Some(from) = app.trace().out_since(s.partition) {
-            Some(Span::styled(format!(" out since {}", secs(from)), t.warn))
+            Some(Span::styled(
+                format!(" out since {}", app.clock().at_fit(from, Fit::Time)),
+                t.warn,
+            ))
         } else if parts.get(s.partition).is_some_and(|p| p.is_idle) {
             Some(Span::styled(" idle", t.late))
         } else if s.replaying {
@@ -188,7 +194,12 @@ pub fn lines(app: &App, topo: &Topology, width: u16) -> Vec<Line<'static>> {
         let mut spans = vec![Span::styled("ckpt ", t.key)];
         match app.trace().last_checkpoint() {
             Some(c) => {
-                let mut s = format!("{} #{} at {}", glyph::CHECKPOINT, c.id, secs(c.time));
+                let mut s = format!(
+                    "{} #{} at {}",
+                    glyph::CHECKPOINT,
+                    c.id,
+                    app.clock().at_fit(c.time, Fit::Time)
+                );
                 if copied {
                     s.push_str(&format!(" · {} copied", bytes(c.bytes)));
                 }
@@ -235,7 +246,11 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         ]));
     if let Some(d) = app.trace().watermark_stall() {
         block = block.title_bottom(
-            Line::from(Span::styled(format!(" wm stalled {} ", secs(d)), t.warn)).right_aligned(),
+            Line::from(Span::styled(
+                format!(" wm stalled {} ", crate::view::duration(app.clock(), d)),
+                t.warn,
+            ))
+            .right_aligned(),
         );
     }
     let inner = block.inner(area);

@@ -20,8 +20,9 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Sparkline, Widget};
 
-use twoclocks_engine::lateness::secs;
+use twoclocks_engine::clock::{Clock, Fit};
 use twoclocks_engine::trace::{Lane, LaneMark};
+use twoclocks_engine::WatermarkKind;
 
 use super::super::app::App;
 use super::super::geometry::Mode;
@@ -73,8 +74,30 @@ fn gap(app: &App) -> String {
     if wm.is_infinite() {
         "—".to_string()
     } else {
-        secs(app.playhead().now - wm)
+        crate::view::duration(app.clock(), app.playhead().now - wm)
     }
+}
+
+/// The playhead's time as the panel writes it: to the second on a wall clock, whose playback
+/// moves it by fractions of a second a frame (`06:11:51`, not `06:11:51.708`).
+fn shown_now(app: &App) -> f64 {
+    let now = app.playhead().now;
+    if app.clock().is_wall() {
+        (now / 1000.0).floor() * 1000.0
+    } else {
+        now
+    }
+}
+
+/// How far a wall-clock log's watermark runs ahead of processing time, when it does: most
+/// events arrived before they happened (early departures, or clocks that disagree), so a
+/// watermark that follows their delays (the heuristic's quantile of them, negative) or their
+/// event times (the bounded one) passes the time they arrive at. Events arriving then may find
+/// their window closed by a watermark that is ahead of the clock.
+fn ahead(app: &App) -> Option<String> {
+    let by = watermark_now(app) - app.playhead().now;
+    (app.clock().is_wall() && by.is_finite() && by > 0.0)
+        .then(|| crate::view::duration(app.clock(), by))
 }
 
 /// After a crash, while processing time is back before the crash: the crash's time (the job
@@ -88,8 +111,14 @@ pub fn rewound_from(app: &App) -> Option<f64> {
 pub fn lines(app: &App, width: u16, mode: Mode) -> Vec<Line<'static>> {
     let t = &app.theme;
     let wm = watermark_now(app);
-    let kind = app.dials.watermark();
-    let now = secs(app.playhead().now);
+    let kind = KindText(app.dials.watermark(), app.clock());
+    // Instants on the stream's clock: a wall clock's with the date where the rows are long.
+    let day = match mode {
+        Mode::Full => Fit::Date,
+        Mode::Compact => Fit::Day,
+    };
+    let secs = |ms: f64| app.clock().at_fit(ms, day);
+    let now = secs(shown_now(app));
     let fit = |v: Vec<Line<'static>>| super::fit(width, v);
     let rewound = rewound_from(app).map(secs);
     match mode {
@@ -136,6 +165,19 @@ pub fn lines(app: &App, width: u16, mode: Mode) -> Vec<Line<'static>> {
                 Span::styled("gap        ", t.dim),
                 Span::styled(gap(app), t.text),
             ]));
+            if let Some(ahead) = ahead(app) {
+                v.push(fit(vec![
+                    Line::from(Span::styled(
+                        format!("ahead of now by {ahead}: events arrive early"),
+                        t.late,
+                    )),
+                    Line::from(Span::styled(
+                        format!("{ahead} ahead: events arrive early"),
+                        t.late,
+                    )),
+                    Line::from(Span::styled("ahead: events arrive early", t.late)),
+                ]));
+            }
             v
         }
         Mode::Compact => {
@@ -168,6 +210,12 @@ pub fn lines(app: &App, width: u16, mode: Mode) -> Vec<Line<'static>> {
                         Span::styled(" ", t.dim),
                         Span::styled(now.clone(), t.text),
                     ]),
+                    // A wall clock's time of day alone (the plot's title has the date).
+                    Line::from(vec![
+                        Span::styled(status(app), t.key),
+                        Span::styled(" ", t.dim),
+                        Span::styled(app.clock().at_fit(shown_now(app), Fit::Time), t.text),
+                    ]),
                 ]),
             };
             let second = |kind: String| {
@@ -182,6 +230,24 @@ pub fn lines(app: &App, width: u16, mode: Mode) -> Vec<Line<'static>> {
                 }
                 Line::from(spans)
             };
+            // A watermark ahead of processing time says so in place of its kind.
+            let early = |words: &str| {
+                Line::from(vec![
+                    Span::styled("wm ", t.dim),
+                    Span::styled(secs(wm), t.watermark),
+                    Span::styled(words.to_string(), t.late),
+                ])
+            };
+            if let Some(ahead) = ahead(app) {
+                return vec![
+                    first,
+                    fit(vec![
+                        early(&format!(" {ahead} ahead: events early")),
+                        early(&format!(" {ahead} ahead")),
+                        early(" ahead"),
+                    ]),
+                ];
+            }
             vec![
                 first,
                 fit(vec![
@@ -199,8 +265,9 @@ pub fn lines(app: &App, width: u16, mode: Mode) -> Vec<Line<'static>> {
 /// back before it, now and where it went back from first.
 pub fn one_line(app: &App, width: u16) -> Line<'static> {
     let t = &app.theme;
+    let secs = |ms: f64| app.clock().at_fit(ms, Fit::Day);
     if let Some(from) = rewound_from(app).map(secs) {
-        let now = secs(app.playhead().now);
+        let now = secs(shown_now(app));
         let back = |wm: bool| {
             let mut v = vec![
                 Span::styled(now.clone(), t.text),
@@ -217,7 +284,7 @@ pub fn one_line(app: &App, width: u16) -> Line<'static> {
     let status = status(app);
     let glyph: String = status.chars().take(1).collect();
     let speed = format!("{}×", app.dials.speed);
-    let (now, wm, gap) = (secs(app.playhead().now), secs(watermark_now(app)), gap(app));
+    let (now, wm, gap) = (secs(shown_now(app)), secs(watermark_now(app)), gap(app));
     let tail = |with_gap: bool| {
         let mut v = vec![
             Span::styled(now.clone(), t.text),
@@ -281,11 +348,17 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
         };
         let probe = gap_history(app, spark.width as usize);
         let top = gap_scale(probe.iter().copied().max().unwrap_or(0));
+        // The scale in seconds (`0–60s`), or on a wall clock in its units (`0–1h 40m`).
+        let scale = if app.clock().is_wall() {
+            crate::view::duration(app.clock(), top as f64 * 1000.0)
+        } else {
+            format!("{top}s")
+        };
         let label = |long: bool| {
             if long {
-                format!("gap history, 0–{top}s")
+                format!("gap history, 0–{scale}")
             } else {
-                format!("gap 0–{top}s ")
+                format!("gap 0–{scale} ")
             }
         };
         if spark.height >= 2 {
@@ -499,7 +572,7 @@ fn draw_lane(app: &App, lane: &Lane, row: Rect, buf: &mut Buffer) {
         }
     }
     let value = match (lane.now, lane.watermark) {
-        (_, Some(wm)) => secs(wm),
+        (_, Some(wm)) => app.clock().at_fit(wm, Fit::Minute),
         (LaneMark::Out, None) => "out".to_string(),
         _ => "—".to_string(),
     };
@@ -517,4 +590,26 @@ fn draw_lane(app: &App, lane: &Lane, row: Rect, buf: &mut Buffer) {
         LANE_VALUE - 1,
         value_style,
     );
+}
+
+/// A watermark generator as the panel names it: as the engine writes it (`fixed:20s`), its lag
+/// on a wall clock in hours and minutes (`fixed:2h 30m`).
+struct KindText<'a>(WatermarkKind, &'a Clock);
+
+impl KindText<'_> {
+    /// The family's name alone (`fixed`).
+    fn family(&self) -> &'static str {
+        self.0.family()
+    }
+}
+
+impl std::fmt::Display for KindText<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0.lag() {
+            Some(lag) if self.1.is_wall() => {
+                write!(f, "{}:{}", self.0.family(), self.1.duration(lag))
+            }
+            _ => write!(f, "{}", self.0),
+        }
+    }
 }

@@ -17,8 +17,8 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
 
+use twoclocks_engine::clock::{Clock, Fit};
 use twoclocks_engine::job_timeline::Standing;
-use twoclocks_engine::lateness::secs;
 use twoclocks_engine::timeline::Phase;
 use twoclocks_engine::trace::sessions::RunSessions;
 use twoclocks_engine::trace::{OverCount, WindowRow};
@@ -31,9 +31,9 @@ use super::super::theme::Theme;
 
 mod keys;
 
-/// A window's span, short: `180–240s`.
-pub fn span(start: f64, end: f64) -> String {
-    format!("{:.0}–{:.0}s", start / 1000.0, end / 1000.0)
+/// A window's span, short, on the stream's clock: `180–240s`, `01-01 05:00–06:00`.
+pub fn span(clock: &Clock, start: f64, end: f64) -> String {
+    clock.span(start, end, Fit::Day)
 }
 
 fn phase_cell(t: &Theme, p: Phase) -> (&'static str, Style) {
@@ -187,7 +187,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
             (i, r, standing)
         })
         .collect();
-    let cols = Columns::of(&shown, !sinks.is_empty());
+    let cols = Columns::of(app.clock(), &shown, !sinks.is_empty());
     // The latest pane's column when there is room for it (8 characters, `O 123.5s`) after the
     // numbers and the state, however wide the numbers have made their columns.
     let full = mode == Mode::Full
@@ -256,7 +256,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
         });
         let hidden = |text: String| if asked { "?".to_string() } else { text };
         let label = Span::styled(
-            format!("{:<w$}", span(r.start, r.end), w = cols.label),
+            format!("{:<w$}", span(app.clock(), r.start, r.end), w = cols.label),
             base,
         );
         let spans = match r.sinks {
@@ -309,7 +309,11 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
                 ];
                 if let Some(p) = r.latest.filter(|_| full) {
                     spans.push(Span::styled(
-                        format!("{} {}", timing_short(p.timing), secs(p.proc_time)),
+                        format!(
+                            "{} {}",
+                            timing_short(p.timing),
+                            app.clock().at_fit(p.proc_time, Fit::Day)
+                        ),
                         t.timing(p.timing),
                     ));
                 }
@@ -321,7 +325,12 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
     if let Some((r, o)) = over {
         // At the panel's foot, under the rows.
         lines.resize(usize::from(inner.height) - 1, Line::default());
-        lines.push(over_line(t, &span(r.start, r.end), o, inner.width));
+        lines.push(over_line(
+            t,
+            &span(app.clock(), r.start, r.end),
+            o,
+            inner.width,
+        ));
     }
     super::text::lines(buf, inner, lines);
 }
@@ -345,7 +354,7 @@ struct Columns {
 
 impl Columns {
     /// The columns for the rows shown; `sinks`: a job's table, its narrower span column.
-    fn of(rows: &[(usize, WindowRow, Standing)], sinks: bool) -> Columns {
+    fn of(clock: &Clock, rows: &[(usize, WindowRow, Standing)], sinks: bool) -> Columns {
         let rows = || rows.iter().map(|(_, r, _)| r);
         // A number's column is one wider than its widest cell: the space that parts it from
         // the column before (the span's column needs none, the numbers right of it have it).
@@ -354,7 +363,7 @@ impl Columns {
         };
         let span_width = |least: usize| {
             rows()
-                .map(|r| span(r.start, r.end).chars().count())
+                .map(|r| span(clock, r.start, r.end).chars().count())
                 .fold(least, usize::max)
         };
         if sinks {
@@ -448,6 +457,7 @@ pub fn render_panes(app: &App, area: Rect, buf: &mut Buffer) {
         (Some(c), _) => format!(
             "· {} key {} ",
             span(
+                app.clock(),
                 app.dials.window.start(c.window),
                 app.dials.window.end(c.window)
             ),
@@ -455,7 +465,11 @@ pub fn render_panes(app: &App, area: Rect, buf: &mut Buffer) {
         ),
         (None, Some(&w)) => format!(
             "· {} ",
-            span(app.dials.window.start(w), app.dials.window.end(w))
+            span(
+                app.clock(),
+                app.dials.window.start(w),
+                app.dials.window.end(w)
+            )
         ),
         _ => String::new(),
     };
@@ -536,7 +550,7 @@ pub fn pane_lines(app: &App, cell: CellId, height: u16) -> Vec<Line<'static>> {
     let cells = |i: usize| -> PaneCells {
         let (p, truth) = (panes[i], truths[i]);
         let total = p.total as i64;
-        let mut cells = vec![(secs(p.proc_time), t.text)];
+        let mut cells = vec![(app.clock().at_fit(p.proc_time, Fit::Day), t.text)];
         match mode {
             Accumulation::Accumulating => cells.push((p.value.to_string(), t.text)),
             Accumulation::Discarding => {

@@ -11,7 +11,7 @@ use super::super::super::app::Run;
 use super::super::super::geometry::plot::PlotFrame;
 use super::super::super::theme::glyph;
 use super::grid::{put, Mark};
-use twoclocks_engine::lateness::secs;
+use twoclocks_engine::clock::Fit;
 use twoclocks_engine::predict::Question;
 use twoclocks_engine::Fate;
 
@@ -175,8 +175,10 @@ pub(super) fn inequality_labels(app: &Run, q: &Inequality, f: &PlotFrame, buf: &
     let grace = if q.grace.is_infinite() {
         "∞".to_string()
     } else {
-        secs(q.grace)
+        crate::view::duration(app.clock(), q.grace)
     };
+    // Times of day on a wall clock: the date is the plot's title's.
+    let secs = |ms: f64| app.clock().at_fit(ms, Fit::Time);
     let wm = format!(" wm {}, grace {grace} ", secs(q.watermark));
     let end = format!(" end {} ", secs(q.end));
     let width = |s: &str| s.chars().count() as u16;

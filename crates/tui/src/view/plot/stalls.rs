@@ -9,7 +9,6 @@ use super::super::super::app::Run;
 use super::super::super::geometry::plot::PlotFrame;
 use super::super::super::theme::glyph;
 use super::grid::Mark;
-use twoclocks_engine::lateness::secs;
 
 /// The rows of processing time in which the job's combined watermark stood still: both
 /// borders bracketed (┃, the warning colour) and, where the plot's cells are free, how long
@@ -29,7 +28,7 @@ pub(super) fn stalls(app: &Run, area: Rect, f: &PlotFrame, grid: &[Mark], buf: &
                 }
             }
         }
-        let length = secs(s.length());
+        let length = crate::view::duration(app.clock(), s.length());
         // A stall still standing is "still"; one the watermark has left behind "stood".
         let verb = if s.ongoing { "still" } else { "stood" };
         let labels = [
