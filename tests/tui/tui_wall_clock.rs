@@ -74,7 +74,10 @@ pub fn departures() -> Stream {
 pub fn departures_app() -> App {
     static BASE: OnceLock<App> = OnceLock::new();
     BASE.get_or_init(|| {
-        let window = WindowFn::Tumbling { size: 3_600_000 };
+        let window = WindowFn::Tumbling {
+            size: 3_600_000,
+            offset: 0,
+        };
         let mut config = EngineConfig::fixed(20_000.0, 0.0);
         config.window = window;
         let mut a = app_for(Options {
@@ -387,7 +390,10 @@ fn a_year_of_departures_is_framed_on_its_own_days_and_ticked_by_months() {
         .collect();
     let mut stream = Stream::from_unordered(events, vec!["JFK".into()]);
     stream.clock = Clock::wall_utc();
-    let window = WindowFn::Tumbling { size: 86_400_000 };
+    let window = WindowFn::Tumbling {
+        size: 86_400_000,
+        offset: 0,
+    };
     let mut config = EngineConfig::fixed(20_000.0, 0.0);
     config.window = window;
     let mut a = app_for(Options {
