@@ -5,10 +5,51 @@
 //! any other log counts from its start ([`Clock::Relative`]), as the built-in scenarios do,
 //! and so does the classroom stream written out by `stream` and read back.
 
+use clap::ValueEnum;
 use jiff::tz::TimeZone;
 
-use crate::rows::TimeFormat;
 use twoclocks_engine::clock::{Clock, Zone};
+
+/// What a timestamp's number counts, or that it is a date written as text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[allow(missing_docs)]
+pub enum TimeFormat {
+    // Milliseconds since the epoch.
+    Ms,
+    // Seconds.
+    S,
+    // Microseconds.
+    Us,
+    // Nanoseconds.
+    Ns,
+    // A date such as 2026-12-04T08:00:00.250Z or 2026-12-04 08:00:00.
+    Rfc3339,
+}
+
+impl TimeFormat {
+    /// The unit's name as the flag spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            TimeFormat::Ms => "ms",
+            TimeFormat::S => "s",
+            TimeFormat::Us => "us",
+            TimeFormat::Ns => "ns",
+            TimeFormat::Rfc3339 => "rfc3339",
+        }
+    }
+
+    /// `v` units in milliseconds: multiplied for seconds, divided by a power of ten for the
+    /// smaller units (a division is rounded once, exactly as SQL's `v / 1000` is, where a
+    /// product with 0.001 is not); a date has no unit, and a number is ms.
+    pub(crate) fn to_ms(self, v: f64) -> f64 {
+        match self {
+            TimeFormat::Ms | TimeFormat::Rfc3339 => v,
+            TimeFormat::S => v * 1000.0,
+            TimeFormat::Us => v / 1e3,
+            TimeFormat::Ns => v / 1e6,
+        }
+    }
+}
 
 /// 1990-01-01T00:00:00Z in epoch milliseconds: the earliest time a log of numbers may hold
 /// and be taken for wall-clock times.
