@@ -323,3 +323,35 @@ fn side_by_side_b_grows_with_a() {
     let b = a.run_b().expect("side by side");
     assert!(!b.input_open() && b.playhead().finished);
 }
+
+#[test]
+fn a_live_log_of_wall_clock_times_is_written_as_dates() {
+    // Rows whose times are epoch milliseconds of 2013: each batch carries the clock its rows
+    // say (the reader's rule), and the screen writes the log's dates, never epoch seconds.
+    let (events, names) = rows(600);
+    let epoch = 1_357_017_300_000.0; // 2013-01-01 05:15 UTC
+    let events: Vec<Event> = events
+        .iter()
+        .map(|e| Event {
+            event_time: e.event_time + epoch,
+            proc_time: e.proc_time + epoch,
+            ..*e
+        })
+        .collect();
+    let mut a = live_app(EngineConfig::fixed(20_000.0, 0.0), true);
+    let feeds = batches(&events, &names, &[200, 400])
+        .into_iter()
+        .map(|f| match f {
+            Feed::Rows(b) => Feed::Rows(Batch {
+                clock: twoclocks::engine::Clock::wall_utc(),
+                ..b
+            }),
+            other => other,
+        })
+        .collect();
+    send(&mut a, feeds);
+    assert!(a.scenario().stream.clock.is_wall());
+    let shown = screen(&a);
+    assert!(shown.contains("05:"), "{shown}");
+    assert!(!shown.contains("1357017"), "{shown}");
+}

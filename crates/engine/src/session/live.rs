@@ -25,6 +25,9 @@ pub struct Growth {
     pub new_keys: Vec<String>,
     /// Bad rows skipped.
     pub skipped_rows: u64,
+    /// The clock of every row read so far (a live log's times may say they are wall-clock
+    /// only once they come).
+    pub clock: crate::clock::Clock,
 }
 
 impl Growth {
@@ -72,6 +75,7 @@ impl Session {
         let scenario = Arc::make_mut(&mut self.scenario);
         let stream = Arc::make_mut(&mut scenario.stream);
         stream.keys.extend(batch.new_keys);
+        stream.clock = batch.clock;
         // Where the earliest new event went: a run that has taken events after it is made again.
         let mut lowest = stream.len();
         stream.events.reserve(batch.events.len());

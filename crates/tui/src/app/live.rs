@@ -144,6 +144,7 @@ fn changes(feeds: Vec<Feed>) -> Vec<Change> {
                 rows.new_keys.extend(b.new_keys);
                 rows.skipped_rows += b.skipped_rows;
                 rows.clock_skew_rows += b.clock_skew_rows;
+                rows.clock = b.clock;
                 continue;
             }
             Feed::Whole(stream, report) => Change::Whole(stream, report.skipped_rows),
@@ -163,5 +164,6 @@ fn growth(batch: Batch) -> Growth {
         events: batch.events,
         new_keys: batch.new_keys,
         skipped_rows: batch.skipped_rows,
+        clock: batch.clock,
     }
 }
