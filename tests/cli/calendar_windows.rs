@@ -65,7 +65,7 @@ fn zoned(flags: &[&str], clock: Option<Clock>) -> (Stream, EngineConfig) {
 fn a_new_york_day_starts_at_its_midnight_five_hours_into_the_utc_day() {
     let (stream, cfg) = zoned(&["--window", "24h"], None);
     assert_eq!(cfg.window.offset(), 5 * HOUR);
-    assert_eq!(cfg.window.describe(), "1440m tumbling (offset 5h)");
+    assert_eq!(cfg.window.describe(), "24h tumbling (offset 5h)");
     let truth = oracle(&stream, &cfg.window);
     let mut days: Vec<(i64, u64)> = Vec::new();
     for (cell, n) in &truth {
@@ -130,7 +130,7 @@ fn on_a_relative_clock_or_in_utc_windows_stay_on_the_epoch_s_grid() {
         &output(&[&["run", "--format", "json", "--window", "24h"][..], &utc].concat()).unwrap(),
     )
     .unwrap();
-    assert_eq!(json["config"]["window"], "1440m tumbling");
+    assert_eq!(json["config"]["window"], "24h tumbling");
     assert_eq!(json["windows"][0]["start_ms"], 1_356_998_400_000.0);
 }
 
@@ -139,7 +139,7 @@ fn a_run_the_frontier_and_an_export_of_the_log_read_in_new_york_take_its_days() 
     let cmd = |head: &[&str], tail: &[&str]| output(&[head, &IN_NEW_YORK[..], tail].concat());
     let run = cmd(&["run", "--format", "json"], &["--window", "24h"]).unwrap();
     let json: serde_json::Value = serde_json::from_str(&run).unwrap();
-    assert_eq!(json["config"]["window"], "1440m tumbling (offset 5h)");
+    assert_eq!(json["config"]["window"], "24h tumbling (offset 5h)");
     let mut starts: Vec<i64> = json["windows"]
         .as_array()
         .unwrap()
@@ -164,7 +164,7 @@ fn a_run_the_frontier_and_an_export_of_the_log_read_in_new_york_take_its_days() 
     assert_ne!(frontier(&[]), frontier(&["--window-offset", "0"]));
     let advise = cmd(&["advise", "--format", "json"], &["--window", "24h"]).unwrap();
     assert!(
-        advise.contains(r#""window":"1440m tumbling (offset 5h)""#),
+        advise.contains(r#""window":"24h tumbling (offset 5h)""#),
         "{advise}"
     );
     let flink = cmd(&["export", "--to", "flink"], &["--window", "24h"]).unwrap();
@@ -322,6 +322,6 @@ fn a_log_in_arrival_order_streamed_from_its_file_takes_the_same_days() {
     args[1] = &path;
     let run = output(&[&["run", "--format", "json", "--window", "24h"][..], &args].concat());
     let json: serde_json::Value = serde_json::from_str(&run.unwrap()).unwrap();
-    assert_eq!(json["config"]["window"], "1440m tumbling (offset 5h)");
+    assert_eq!(json["config"]["window"], "24h tumbling (offset 5h)");
     assert_eq!(json["windows"][0]["start_ms"], NEW_YORK_NEW_YEAR as f64);
 }

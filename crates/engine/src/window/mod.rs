@@ -516,7 +516,7 @@ fn describe_offset(offset: i64) -> String {
     }
 }
 
-/// A duration for people: `60s`, `1500ms`, `2m`, `1.5s`.
+/// A duration for people: `60s`, `1500ms`, `2m`, `1.5s`, `24h`.
 pub fn fmt_ms(ms: f64) -> String {
     if ms.is_nan() {
         return "—".to_string();
@@ -524,7 +524,10 @@ pub fn fmt_ms(ms: f64) -> String {
     if ms.is_infinite() {
         return "∞".to_string();
     }
-    if ms != 0.0 && ms % 60_000.0 == 0.0 {
+    if ms.abs() >= 2.0 * 3_600_000.0 && ms % 3_600_000.0 == 0.0 {
+        // A day's window reads `24h`, not `1440m`; an hour's stays `60m`.
+        format!("{}h", ms / 3_600_000.0)
+    } else if ms != 0.0 && ms % 60_000.0 == 0.0 {
         format!("{}m", ms / 60_000.0)
     } else if ms % 1000.0 == 0.0 {
         format!("{}s", ms / 1000.0)
@@ -796,12 +799,12 @@ mod tests {
         assert!(WindowFn::global(None).unwrap().with_offset(5).is_err());
         assert_eq!(
             w.with_offset(5 * 3_600_000).unwrap().describe(),
-            "1440m tumbling (offset 5h)"
+            "24h tumbling (offset 5h)"
         );
-        assert_eq!(w.describe(), "1440m tumbling");
+        assert_eq!(w.describe(), "24h tumbling");
         assert_eq!(
             s.with_offset(-30 * 60_000).unwrap().describe(),
-            "1440m/60m sliding (offset 30m)"
+            "24h/60m sliding (offset 30m)"
         );
     }
 
