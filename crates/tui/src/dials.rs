@@ -141,6 +141,8 @@ pub struct Ranges {
     pub early: (f64, f64),
     /// The speeds the speed dial offers, slowest first.
     pub speeds: [f64; SPEEDS.len()],
+    /// The speed a log plays at unless asked otherwise.
+    pub speed: f64,
     /// The ranges are a wall-clock log's: a value off the steps (a preset) moves to the next
     /// step, where the classroom's dials move by a step from it, and values read in hours and
     /// minutes (`2h 45m`).
@@ -155,6 +157,7 @@ impl Ranges {
         grace: (GRACE_MAX, GRACE_STEP),
         early: (EARLY_MAX, EARLY_STEP),
         speeds: SPEEDS,
+        speed: SPEED_DEFAULT,
         wall: false,
     };
 
@@ -170,6 +173,7 @@ impl Ranges {
             grace: delay,
             early: delay,
             speeds: scale.speeds(),
+            speed: scale.speed,
             wall: true,
         }
     }
@@ -331,7 +335,7 @@ impl Dials {
     pub fn scaled_to(mut self, stream: &Stream) -> Dials {
         self.ranges = Ranges::of(stream);
         if self.ranges.wall && !self.ranges.speeds.contains(&self.speed) {
-            self.speed = Scale::of(stream).speed;
+            self.speed = self.ranges.speed;
         }
         self
     }

@@ -7,9 +7,8 @@ use twoclocks_engine::job_timeline::Intervention;
 use twoclocks_engine::pipeline::CrashTarget;
 use twoclocks_engine::KeyId;
 
-use crate::scenario::Scenario;
-
 use super::{Action, App, Dial, Overlay};
+use crate::dials::Ranges;
 
 /// The help overlay can be at most this many lines scrolled.
 const HELP_SCROLL_MAX: usize = 64;
@@ -98,7 +97,7 @@ fn presenter(app: &mut App, a: Action) -> bool {
                 None => Some(
                     app.tour_magnify()
                         .or(app.scenario().magnify)
-                        .unwrap_or_else(|| magnified(app.scenario())),
+                        .unwrap_or_else(|| magnified(&app.dials.ranges)),
                 ),
             };
             true
@@ -439,10 +438,10 @@ const MAGNIFY: f64 = 1_000.0;
 /// seconds; on a wall-clock log a nice duration a sixtieth of its delays' reach (10 minutes a
 /// column on the New York departures, whose reach is 6 hours), so that the late events of the
 /// hours around the playhead are on the plot.
-fn magnified(scenario: &Scenario) -> f64 {
-    if !scenario.stream.clock.is_wall() {
+fn magnified(ranges: &Ranges) -> f64 {
+    if !ranges.wall {
         return MAGNIFY;
     }
-    let reach = twoclocks_engine::scale::Scale::of(&scenario.stream).reach;
-    twoclocks_engine::scale::nice_at_least(reach / 60.0)
+    // The lag dial reaches as far as the log's delays.
+    twoclocks_engine::scale::nice_at_least(ranges.lag.0 / 60.0)
 }
