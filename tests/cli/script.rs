@@ -465,3 +465,28 @@ fn beams_range_is_the_same_at_both_ends() {
         assert!(err.contains(part), "{text}\n{err}");
     }
 }
+
+#[test]
+fn arguments_given_in_order_read_as_beam_python_reads_them() {
+    // `AfterWatermark(AfterCount(2), AfterCount(1))` is early=AfterCount(2), late=AfterCount(1)
+    // in Beam's transcript reader; it was refused (`AfterWatermark takes only `early=` and
+    // `late=``). The transcript is tests/transcripts/positional_arguments.yaml, whose panes
+    // Beam 2.78's trigger driver gave.
+    let path = "tests/transcripts/positional_arguments.yaml";
+    for rules in ["beam", "beam-python"] {
+        let (code, out, err) = twoclocks_text(&["script", path, "--conventions", rules]);
+        assert_eq!(code, 0, "{rules}: {out}{err}");
+        assert!(out.contains(": 1 passed (1 clean"), "{out}");
+        assert!(
+            out.contains("AfterWatermark(early=AfterCount(2), late=AfterCount(1))"),
+            "{out}"
+        );
+    }
+    let err = refused_script(
+        "name: x\ntrigger_fn: AfterWatermark(AfterCount(1), AfterCount(2), AfterCount(3))\ntranscript: []\n",
+    );
+    assert!(
+        err.contains("(Beam: `AfterWatermark.__init__() takes from 1 to 3 positional arguments but 4 were given`)"),
+        "{err}"
+    );
+}

@@ -4,6 +4,13 @@
 //! Beam's trigger transcripts write them; a few of Beam Java's names are accepted too. A
 //! duration is a number of milliseconds, or a number with a unit (`500ms`, `5s`, `2m`, `1h`).
 //!
+//! Beam's transcript test calls each trigger class with the arguments as written, so they bind
+//! as Python binds them: in the order of the constructor's parameters or by name
+//! (`AfterWatermark(AfterCount(3))` is `AfterWatermark(early=AfterCount(3))`), with Python's
+//! spacing and a trailing comma; what Python refuses (too many arguments, an unknown name, a
+//! parameter given twice, a required one missing) is refused in Beam's words. A trigger nests
+//! at most [`MAX_DEPTH`] deep.
+//!
 //! [`Trigger::parse`] reads one; [`fmt::Display`] writes it back the same way, so a parsed
 //! trigger prints as it would be typed. The state machine that runs it is
 //! [`super::machine`].
@@ -93,6 +100,7 @@ impl Trigger {
         let mut p = Parser {
             chars: text.chars().collect(),
             at: 0,
+            depth: 0,
         };
         let t = p.trigger()?;
         p.skip_space();
@@ -182,10 +190,318 @@ fn duration(ms: i64) -> String {
     }
 }
 
+/// The deepest a trigger may nest, triggers inside triggers: far beyond any real one (Beam's
+/// own transcripts nest three deep; Python, with which Beam reads a trigger, refuses 200
+/// nested parentheses). Every walk over a trigger (reading it, printing it, building its state
+/// machine) recurses once per level, so the bound keeps them all within the stack.
+pub const MAX_DEPTH: usize = 100;
+
 /// A recursive-descent reader over the expression's characters.
 struct Parser {
     chars: Vec<char>,
     at: usize,
+    /// How many triggers the one being read is inside.
+    depth: usize,
+}
+
+/// The constructors an expression calls, each with its parameters as Beam Python's
+/// `apache_beam.transforms.trigger` declares them (`AfterWatermark(early=None, late=None)`,
+/// `AfterCount(count)`, `AfterProcessingTime(delay=0)`, `Repeatedly(underlying)`,
+/// `AfterAny(*triggers)`…), so that arguments bind as Python binds them: positional in the
+/// parameters' order, or by name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Constructor {
+    Default,
+    Always,
+    Never,
+    AfterWatermark,
+    AfterCount,
+    AfterProcessingTime,
+    Repeatedly,
+    AfterAny,
+    AfterAll,
+    AfterEach,
+    OrFinally,
+}
+
+/// A constructor's parameters: named ones, each required or not, or any number of triggers.
+enum Params {
+    Named(&'static [(&'static str, bool)]),
+    Triggers,
+}
+
+impl Constructor {
+    /// The constructor a name calls: Beam Python's names, Beam's transcripts' `Default`, and
+    /// a few of Beam Java's.
+    fn named(name: &str) -> Option<Constructor> {
+        Some(match name {
+            "Default" | "DefaultTrigger" => Constructor::Default,
+            "Always" => Constructor::Always,
+            "Never" | "_Never" => Constructor::Never,
+            "AfterWatermark" | "AfterWatermark.pastEndOfWindow" => Constructor::AfterWatermark,
+            "AfterCount" | "AfterPane.elementCountAtLeast" => Constructor::AfterCount,
+            "AfterProcessingTime" => Constructor::AfterProcessingTime,
+            "Repeatedly" | "Repeatedly.forever" => Constructor::Repeatedly,
+            "AfterAny" | "AfterFirst" => Constructor::AfterAny,
+            "AfterAll" => Constructor::AfterAll,
+            "AfterEach" | "AfterEach.inOrder" => Constructor::AfterEach,
+            "OrFinally" => Constructor::OrFinally,
+            _ => return None,
+        })
+    }
+
+    /// Its name in twoclocks' messages.
+    fn name(self) -> &'static str {
+        match self {
+            Constructor::Default => "Default",
+            Constructor::Always => "Always",
+            Constructor::Never => "Never",
+            Constructor::AfterWatermark => "AfterWatermark",
+            Constructor::AfterCount => "AfterCount",
+            Constructor::AfterProcessingTime => "AfterProcessingTime",
+            Constructor::Repeatedly => "Repeatedly",
+            Constructor::AfterAny => "AfterAny",
+            Constructor::AfterAll => "AfterAll",
+            Constructor::AfterEach => "AfterEach",
+            Constructor::OrFinally => "OrFinally",
+        }
+    }
+
+    /// The Python class whose `__init__` Beam's messages name.
+    fn python_class(self) -> &'static str {
+        match self {
+            Constructor::Default => "DefaultTrigger",
+            Constructor::Never => "_Never",
+            Constructor::AfterAny | Constructor::AfterAll | Constructor::OrFinally => {
+                "_ParallelTriggerFn"
+            }
+            other => other.name(),
+        }
+    }
+
+    fn params(self) -> Params {
+        match self {
+            Constructor::Default | Constructor::Always | Constructor::Never => Params::Named(&[]),
+            Constructor::AfterWatermark => Params::Named(&[("early", false), ("late", false)]),
+            Constructor::AfterCount => Params::Named(&[("count", true)]),
+            Constructor::AfterProcessingTime => Params::Named(&[("delay", false)]),
+            Constructor::Repeatedly => Params::Named(&[("underlying", true)]),
+            Constructor::AfterAny
+            | Constructor::AfterAll
+            | Constructor::AfterEach
+            | Constructor::OrFinally => Params::Triggers,
+        }
+    }
+
+    /// What Beam says of a call, as Python words it: `AfterCount.__init__() …`.
+    fn beam_says(self, what: &str) -> String {
+        format!("(Beam: `{}.__init__() {what}`)", self.python_class())
+    }
+
+    /// The arguments bound to the parameters, as Python binds them: the positional ones in
+    /// order (wherever they stand: Beam's transcript reader gathers them apart from the named
+    /// ones), then each named one to its parameter. What Python refuses is refused with
+    /// Beam's words: too many arguments, a name the constructor does not have, a parameter
+    /// given twice, a required one missing.
+    fn bind(self, args: Vec<Arg>, column: usize) -> Result<Bound, TriggerError> {
+        let name = self.name();
+        let (positional, named): (Vec<Arg>, Vec<Arg>) =
+            args.into_iter().partition(|a| a.name.is_none());
+        let Params::Named(params) = self.params() else {
+            if let Some(a) = named.first() {
+                return Err(TriggerError {
+                    column: a.column,
+                    message: format!(
+                        "{name} takes its triggers in order, without names {}",
+                        self.beam_says(&format!(
+                            "got an unexpected keyword argument '{}'",
+                            a.name.as_deref().unwrap_or_default()
+                        ))
+                    ),
+                });
+            }
+            return Ok(Bound {
+                slots: Vec::new(),
+                rest: positional,
+                column,
+            });
+        };
+        if let Some(extra) = positional.get(params.len()) {
+            let required = params.iter().filter(|(_, r)| *r).count();
+            let takes = if required == params.len() {
+                format!(
+                    "takes {} positional argument{}",
+                    params.len() + 1,
+                    if params.is_empty() { "" } else { "s" }
+                )
+            } else {
+                format!(
+                    "takes from {} to {} positional arguments",
+                    required + 1,
+                    params.len() + 1
+                )
+            };
+            let list: Vec<String> = params.iter().map(|(p, _)| format!("`{p}`")).collect();
+            return Err(TriggerError {
+                column: extra.column,
+                message: format!(
+                    "{name} takes {} {}",
+                    if params.is_empty() {
+                        "no arguments".to_string()
+                    } else {
+                        format!(
+                            "at most {} argument{} ({}), not {}",
+                            params.len(),
+                            if params.len() == 1 { "" } else { "s" },
+                            list.join(", "),
+                            positional.len()
+                        )
+                    },
+                    self.beam_says(&format!("{takes} but {} were given", positional.len() + 1))
+                ),
+            });
+        }
+        let mut slots: Vec<Option<Arg>> = params.iter().map(|_| None).collect();
+        let given = positional.len();
+        for (slot, a) in slots.iter_mut().zip(positional) {
+            *slot = Some(a);
+        }
+        let mut seen: Vec<&str> = Vec::new();
+        for a in named {
+            let key = a.name.clone().unwrap_or_default();
+            let Some(i) = params.iter().position(|(p, _)| *p == key) else {
+                let only = if params.is_empty() {
+                    "no arguments".to_string()
+                } else {
+                    let list: Vec<String> = params.iter().map(|(p, _)| format!("`{p}=`")).collect();
+                    format!("only {}", list.join(" and "))
+                };
+                return Err(TriggerError {
+                    column: a.column,
+                    message: format!(
+                        "{name} takes {only} {}",
+                        self.beam_says(&format!("got an unexpected keyword argument '{key}'"))
+                    ),
+                });
+            };
+            if seen.contains(&params[i].0) {
+                return Err(TriggerError {
+                    column: a.column,
+                    message: format!(
+                        "{name} takes `{key}=` once (Python: `keyword argument repeated: {key}`)"
+                    ),
+                });
+            }
+            seen.push(params[i].0);
+            if i < given {
+                return Err(TriggerError {
+                    column: a.column,
+                    message: format!(
+                        "{name} is given its `{key}` twice, in order and as `{key}=` {}",
+                        self.beam_says(&format!("got multiple values for argument '{key}'"))
+                    ),
+                });
+            }
+            slots[i] = Some(a);
+        }
+        let missing: Vec<&str> = params
+            .iter()
+            .zip(&slots)
+            .filter(|((_, required), slot)| *required && slot.is_none())
+            .map(|((p, _), _)| *p)
+            .collect();
+        if !missing.is_empty() {
+            let quoted: Vec<String> = missing.iter().map(|p| format!("'{p}'")).collect();
+            return Err(TriggerError {
+                column,
+                message: format!(
+                    "{name} needs its `{}`: `{name}({})` {}",
+                    missing.join("`, `"),
+                    missing.join(", "),
+                    self.beam_says(&format!(
+                        "missing {} required positional argument{}: {}",
+                        missing.len(),
+                        if missing.len() == 1 { "" } else { "s" },
+                        quoted.join(" and ")
+                    ))
+                ),
+            });
+        }
+        Ok(Bound {
+            slots,
+            rest: Vec::new(),
+            column,
+        })
+    }
+}
+
+/// A call's arguments bound to its constructor's parameters.
+struct Bound {
+    /// One per named parameter, in order.
+    slots: Vec<Option<Arg>>,
+    /// The triggers of a constructor that takes any number.
+    rest: Vec<Arg>,
+    /// Where the call is.
+    column: usize,
+}
+
+impl Bound {
+    /// The trigger given for parameter `i`, if any.
+    fn trigger(&mut self, class: Constructor, i: usize) -> Result<Option<Trigger>, TriggerError> {
+        match self.slots.get_mut(i).and_then(Option::take) {
+            None => Ok(None),
+            Some(Arg {
+                value: Value::Trigger(t),
+                ..
+            }) => Ok(Some(t)),
+            Some(a) => Err(TriggerError {
+                column: a.column,
+                message: format!("{} takes triggers, not numbers", class.name()),
+            }),
+        }
+    }
+
+    /// The number given for parameter `i`, if any.
+    fn number(&mut self, class: Constructor, i: usize) -> Result<Option<i64>, TriggerError> {
+        match self.slots.get_mut(i).and_then(Option::take) {
+            None => Ok(None),
+            Some(Arg {
+                value: Value::Number(n),
+                ..
+            }) => Ok(Some(n)),
+            Some(Arg {
+                value: Value::Trigger(t),
+                column,
+                ..
+            }) => Err(TriggerError {
+                column,
+                message: format!("{} takes a number, not `{t}`", class.name()),
+            }),
+        }
+    }
+
+    /// The triggers of a constructor that takes any number: at least one.
+    fn triggers(&mut self, class: Constructor) -> Result<Vec<Trigger>, TriggerError> {
+        let mut out = Vec::new();
+        for a in std::mem::take(&mut self.rest) {
+            match a.value {
+                Value::Trigger(t) => out.push(t),
+                Value::Number(_) => {
+                    return Err(TriggerError {
+                        column: a.column,
+                        message: format!("{} takes triggers, not numbers", class.name()),
+                    })
+                }
+            }
+        }
+        if out.is_empty() {
+            return Err(TriggerError {
+                column: self.column,
+                message: format!("{} takes at least 1 trigger", class.name()),
+            });
+        }
+        Ok(out)
+    }
 }
 
 /// One argument: positional or `name=value`.
@@ -244,6 +560,21 @@ impl Parser {
 
     fn trigger(&mut self) -> Result<Trigger, TriggerError> {
         self.skip_space();
+        if self.depth >= MAX_DEPTH {
+            return Err(self.error(format!(
+                "the trigger nests more than {MAX_DEPTH} deep (triggers inside triggers): \
+                 at most {MAX_DEPTH} levels are read"
+            )));
+        }
+        self.depth += 1;
+        let t = self.call();
+        self.depth -= 1;
+        t
+    }
+
+    /// One trigger: its name and, if given, its arguments bound to its constructor's
+    /// parameters as Python binds them.
+    fn call(&mut self) -> Result<Trigger, TriggerError> {
         let column = self.at + 1;
         let name = self.ident();
         if name.is_empty() {
@@ -253,117 +584,41 @@ impl Parser {
                 self.error(format!("expected a trigger, found `{}`", self.rest()))
             });
         }
+        let Some(class) = Constructor::named(&name) else {
+            return Err(TriggerError {
+                column,
+                message: format!("unknown trigger `{name}` (known: {TRIGGER_NAMES})"),
+            });
+        };
         let args = if self.eat('(') {
-            Some(self.args()?)
+            self.args()?
         } else {
-            None
+            Vec::new()
         };
         let err = |message: String| TriggerError { column, message };
-        let args_of = |args: Option<Vec<Arg>>| args.unwrap_or_default();
-        let triggers = |args: Vec<Arg>, name: &str, min: usize| -> Result<Vec<Trigger>, _> {
-            let mut out = Vec::new();
-            for a in args {
-                if let Some(n) = a.name {
-                    return Err(TriggerError {
-                        column: a.column,
-                        message: format!("{name} takes no argument `{n}`"),
-                    });
-                }
-                match a.value {
-                    Value::Trigger(t) => out.push(t),
-                    Value::Number(_) => {
-                        return Err(TriggerError {
-                            column: a.column,
-                            message: format!("{name} takes triggers, not numbers"),
-                        })
-                    }
-                }
-            }
-            if out.len() < min {
-                return Err(err(format!(
-                    "{name} takes at least {min} trigger{}",
-                    if min == 1 { "" } else { "s" }
-                )));
-            }
-            Ok(out)
-        };
-        let number = |args: Vec<Arg>, name: &str, key: &str| -> Result<i64, TriggerError> {
-            let mut args = args.into_iter();
-            match (args.next(), args.next()) {
-                (Some(a), None) if a.name.as_deref().is_none_or(|n| n == key) => match a.value {
-                    Value::Number(n) => Ok(n),
-                    Value::Trigger(t) => Err(TriggerError {
-                        column: a.column,
-                        message: format!("{name} takes a number, not `{t}`"),
-                    }),
-                },
-                (Some(a), None) => Err(TriggerError {
-                    column: a.column,
-                    message: format!(
-                        "{name} takes no argument `{}` (only `{key}`)",
-                        a.name.unwrap_or_default()
-                    ),
-                }),
-                _ => Err(err(format!("{name} takes one number, `{name}({key})`"))),
-            }
-        };
-        Ok(match name.as_str() {
-            "Default" | "DefaultTrigger" => {
-                triggers(args_of(args), "Default", 0)?;
-                Trigger::Default
-            }
-            "Always" => Trigger::Always,
-            "Never" | "_Never" => Trigger::Never,
-            "AfterWatermark" | "AfterWatermark.pastEndOfWindow" => {
-                let (mut early, mut late) = (None, None);
-                for a in args_of(args) {
-                    let slot = match a.name.as_deref() {
-                        Some("early") => &mut early,
-                        Some("late") => &mut late,
-                        _ => {
-                            return Err(TriggerError {
-                                column: a.column,
-                                message: "AfterWatermark takes only `early=` and `late=`"
-                                    .to_string(),
-                            })
-                        }
-                    };
-                    if slot.is_some() {
-                        return Err(TriggerError {
-                            column: a.column,
-                            message: format!(
-                                "AfterWatermark takes `{}=` once",
-                                a.name.unwrap_or_default()
-                            ),
-                        });
-                    }
-                    match a.value {
-                        Value::Trigger(t) => *slot = Some(t),
-                        Value::Number(_) => {
-                            return Err(TriggerError {
-                                column: a.column,
-                                message: "AfterWatermark's early and late are triggers".to_string(),
-                            })
-                        }
-                    }
-                }
+        let mut bound = class.bind(args, column)?;
+        Ok(match class {
+            Constructor::Default => Trigger::Default,
+            Constructor::Always => Trigger::Always,
+            Constructor::Never => Trigger::Never,
+            Constructor::AfterWatermark => {
+                let late = bound.trigger(class, 1)?;
+                let early = bound.trigger(class, 0)?;
                 Trigger::after_watermark(early, late)
             }
-            "AfterCount" | "AfterPane.elementCountAtLeast" => {
-                let n = number(args_of(args), "AfterCount", "count")?;
+            Constructor::AfterCount => {
+                // Bound: `count` is required.
+                let n = bound.number(class, 0)?.unwrap_or_default();
                 if n < 1 {
                     return Err(err(format!(
-                        "AfterCount({n}): the count must be at least 1"
+                        "AfterCount({n}): the count must be at least 1 (Beam: `count ({n}) \
+                         must be a positive integer.`)"
                     )));
                 }
                 Trigger::AfterCount(n as u64)
             }
-            "AfterProcessingTime" => {
-                let delay = match args {
-                    None => 0,
-                    Some(a) if a.is_empty() => 0,
-                    Some(a) => number(a, "AfterProcessingTime", "delay")?,
-                };
+            Constructor::AfterProcessingTime => {
+                let delay = bound.number(class, 0)?.unwrap_or(0);
                 if delay < 0 {
                     return Err(err(format!(
                         "AfterProcessingTime({delay}): the delay cannot be negative"
@@ -371,33 +626,25 @@ impl Parser {
                 }
                 Trigger::AfterProcessingTime(delay)
             }
-            "Repeatedly" | "Repeatedly.forever" => {
-                let mut ts = triggers(args_of(args), "Repeatedly", 1)?;
-                if ts.len() > 1 {
-                    return Err(err("Repeatedly takes one trigger".to_string()));
+            Constructor::Repeatedly => {
+                // Bound: `underlying` is required.
+                let underlying = bound.trigger(class, 0)?.unwrap_or(Trigger::Never);
+                Trigger::Repeatedly(Box::new(underlying))
+            }
+            Constructor::AfterAny => Trigger::AfterAny(bound.triggers(class)?),
+            Constructor::AfterAll => Trigger::AfterAll(bound.triggers(class)?),
+            Constructor::AfterEach => Trigger::AfterEach(bound.triggers(class)?),
+            Constructor::OrFinally => match <[Trigger; 2]>::try_from(bound.triggers(class)?) {
+                Ok([main, until]) => Trigger::OrFinally(Box::new(main), Box::new(until)),
+                Err(ts) => {
+                    return Err(err(format!(
+                        "OrFinally takes two triggers, the main one and `until`, not {} \
+                         (Beam Python's constructor takes any number, as AfterAny's does, but \
+                         its runner API and Beam Java keep two)",
+                        ts.len()
+                    )))
                 }
-                Trigger::Repeatedly(Box::new(ts.remove(0)))
-            }
-            "AfterAny" | "AfterFirst" => Trigger::AfterAny(triggers(args_of(args), "AfterAny", 1)?),
-            "AfterAll" => Trigger::AfterAll(triggers(args_of(args), "AfterAll", 1)?),
-            "AfterEach" | "AfterEach.inOrder" => {
-                Trigger::AfterEach(triggers(args_of(args), "AfterEach", 1)?)
-            }
-            "OrFinally" => {
-                match <[Trigger; 2]>::try_from(triggers(args_of(args), "OrFinally", 2)?) {
-                    Ok([main, until]) => Trigger::OrFinally(Box::new(main), Box::new(until)),
-                    Err(_) => {
-                        return Err(err(
-                            "OrFinally takes two triggers: the main one and `until`".to_string(),
-                        ))
-                    }
-                }
-            }
-            other => {
-                return Err(err(format!(
-                    "unknown trigger `{other}` (known: {TRIGGER_NAMES})"
-                )))
-            }
+            },
         })
     }
 
@@ -432,7 +679,11 @@ impl Parser {
                 value,
                 column,
             });
+            // A trailing comma, as Python allows: `AfterAny(AfterCount(1),)`.
             if self.eat(',') {
+                if self.eat(')') {
+                    return Ok(args);
+                }
                 continue;
             }
             if self.eat(')') {
@@ -565,6 +816,148 @@ mod tests {
             let e = Trigger::parse(text).unwrap_err();
             assert_eq!(e.column, column, "{text}: {e}");
             assert!(e.message.contains(part), "{text}: {e}");
+        }
+    }
+
+    /// Each spelling as Beam 2.78 reads it: its transcript reader (`TranscriptTest`'s
+    /// `parse_fn` in `apache_beam/transforms/trigger_test.py`) calls each class with the
+    /// arguments as written, so they bind as Python binds them; the trigger Beam built is
+    /// on the right, as its `repr` printed it.
+    #[test]
+    fn arguments_bind_as_python_binds_them() {
+        for (text, beam) in [
+            (
+                "AfterWatermark(AfterCount(3))",
+                "AfterWatermark(early=AfterCount(3))",
+            ),
+            (
+                "AfterWatermark(AfterCount(1), AfterCount(2))",
+                "AfterWatermark(early=AfterCount(1), late=AfterCount(2))",
+            ),
+            (
+                "AfterWatermark(AfterCount(1), late=AfterCount(2))",
+                "AfterWatermark(early=AfterCount(1), late=AfterCount(2))",
+            ),
+            // Beam's reader gathers the positional arguments apart from the named ones.
+            (
+                "AfterWatermark(late=AfterCount(1), AfterCount(2))",
+                "AfterWatermark(early=AfterCount(2), late=AfterCount(1))",
+            ),
+            ("AfterCount(count=3)", "AfterCount(3)"),
+            ("AfterCount (3)", "AfterCount(3)"),
+            ("AfterProcessingTime(5)", "AfterProcessingTime(5)"),
+            ("AfterProcessingTime()", "AfterProcessingTime(0)"),
+            (
+                "Repeatedly(underlying=AfterCount(1))",
+                "Repeatedly(AfterCount(1))",
+            ),
+            (
+                "OrFinally(AfterCount(1), AfterCount(2))",
+                "OrFinally(AfterCount(1), AfterCount(2))",
+            ),
+            ("Always()", "Always"),
+            ("_Never()", "Never"),
+            ("DefaultTrigger()", "Default"),
+            // Python's own call syntax, which Beam's reader does not take apart the same way:
+            // spaces around `=` and a trailing comma.
+            (
+                "AfterWatermark( early = AfterCount(1) ,\n late=AfterCount(2), )",
+                "AfterWatermark(early=AfterCount(1), late=AfterCount(2))",
+            ),
+            ("AfterAny(AfterCount(1),)", "AfterAny(AfterCount(1))"),
+        ] {
+            let t = Trigger::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(t.to_string(), beam, "{text}");
+        }
+    }
+
+    /// What Python refuses, with what Beam 2.78 said for each.
+    #[test]
+    fn what_python_refuses_is_refused_with_beams_words() {
+        for (text, column, part) in [
+            (
+                "AfterWatermark(AfterCount(1), AfterCount(2), AfterCount(3))",
+                46,
+                "AfterWatermark.__init__() takes from 1 to 3 positional arguments but 4 were given",
+            ),
+            (
+                "AfterWatermark(AfterCount(1), early=AfterCount(2))",
+                31,
+                "AfterWatermark.__init__() got multiple values for argument 'early'",
+            ),
+            (
+                "AfterWatermark(soon=AfterCount(1))",
+                16,
+                "AfterWatermark.__init__() got an unexpected keyword argument 'soon'",
+            ),
+            (
+                "AfterCount()",
+                1,
+                "AfterCount.__init__() missing 1 required positional argument: 'count'",
+            ),
+            (
+                "AfterCount(3, 4)",
+                15,
+                "AfterCount.__init__() takes 2 positional arguments but 3 were given",
+            ),
+            (
+                "AfterCount(n=3)",
+                12,
+                "AfterCount.__init__() got an unexpected keyword argument 'n'",
+            ),
+            ("AfterCount(0)", 1, "count (0) must be a positive integer."),
+            (
+                "Repeatedly(AfterCount(1), AfterCount(2))",
+                27,
+                "Repeatedly.__init__() takes 2 positional arguments but 3 were given",
+            ),
+            (
+                "Repeatedly()",
+                1,
+                "Repeatedly.__init__() missing 1 required positional argument: 'underlying'",
+            ),
+            (
+                "AfterAny(triggers=AfterCount(1))",
+                10,
+                "_ParallelTriggerFn.__init__() got an unexpected keyword argument 'triggers'",
+            ),
+            (
+                "Always(1)",
+                8,
+                "Always.__init__() takes 1 positional argument but 2 were given",
+            ),
+            (
+                "Default(AfterCount(1))",
+                9,
+                "DefaultTrigger.__init__() takes 1 positional argument but 2 were given",
+            ),
+            ("AfterAny(,)", 10, "expected a trigger, found `,)`"),
+            ("AfterAny()", 1, "AfterAny takes at least 1 trigger"),
+            (
+                "OrFinally(AfterCount(1))",
+                1,
+                "OrFinally takes two triggers",
+            ),
+        ] {
+            let e = Trigger::parse(text).unwrap_err();
+            assert_eq!(e.column, column, "{text}: {e}");
+            assert!(e.message.contains(part), "{text}: {e}");
+        }
+    }
+
+    #[test]
+    fn a_trigger_nested_beyond_the_limit_is_refused_at_any_depth() {
+        let nested =
+            |n: usize| format!("{}AfterCount(1){}", "Repeatedly(".repeat(n), ")".repeat(n));
+        // MAX_DEPTH triggers inside one another are read, printed and run.
+        let deepest = nested(MAX_DEPTH - 1);
+        let t = Trigger::parse(&deepest).unwrap();
+        assert_eq!(t.to_string(), deepest);
+        crate::trigger::machine::Machine::new(&t, Conventions::Beam);
+        for n in [MAX_DEPTH, 20_000, 1_000_000] {
+            let e = Trigger::parse(&nested(n)).unwrap_err();
+            assert_eq!(e.column, MAX_DEPTH * "Repeatedly(".len() + 1, "{n}");
+            assert!(e.message.contains("nests more than 100 deep"), "{n}: {e}");
         }
     }
 }
