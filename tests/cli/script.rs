@@ -490,3 +490,80 @@ fn arguments_given_in_order_read_as_beam_python_reads_them() {
         "{err}"
     );
 }
+
+#[test]
+fn a_trigger_nested_at_any_depth_is_refused_in_one_line() {
+    // 20 000 `Repeatedly(` overflowed the stack (exit 134).
+    for n in [100, 20_000] {
+        let text = format!(
+            "name: deep\nwindow_fn: FixedWindows(10)\ntrigger_fn: {}AfterCount(1){}\ntranscript:\n  - input: [1]\n",
+            "Repeatedly(".repeat(n),
+            ")".repeat(n)
+        );
+        let err = refused_script(&text);
+        assert!(
+            err.contains(":3: trigger_fn `Repeatedly(Repeatedly("),
+            "{err}"
+        );
+        assert!(
+            err.contains(&format!(
+                "({} characters): at column 1101: the trigger nests more than 100 deep",
+                n * 12 + 13
+            )),
+            "{err}"
+        );
+    }
+    // 99 inside one another run.
+    let f = script_file(&format!(
+        "name: deep\nwindow_fn: FixedWindows(10)\ntrigger_fn: {}AfterCount(1){}\ntranscript:\n  - input: [1]\n",
+        "Repeatedly(".repeat(99),
+        ")".repeat(99)
+    ));
+    let (code, out, err) = twoclocks_text(&["script", f.path().to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("ON_TIME") || out.contains("EARLY"), "{out}");
+}
+
+#[test]
+fn yaml_nested_at_any_depth_is_refused_in_one_line() {
+    // Lists nested 10 000 deep in block style overflowed the stack (exit 134); in flow style
+    // the YAML reader stops at 255.
+    for (text, part) in [
+        (
+            format!(
+                "name: x\ntranscript:\n  - input:\n    {}1\n",
+                "- ".repeat(10_000)
+            ),
+            ":4: lists and mappings nest more than 100 deep here",
+        ),
+        (
+            format!(
+                "name: x\ntranscript:\n  - state: {}{}\n",
+                "[".repeat(100_000),
+                "]".repeat(100_000)
+            ),
+            ":3: not YAML: recursion limit exceeded",
+        ),
+        (
+            format!(
+                "name: x\ntranscript:\n  - state: {}1{}\n",
+                "{a: ".repeat(200),
+                "}".repeat(200)
+            ),
+            ":3: lists and mappings nest more than 100 deep here",
+        ),
+        (
+            format!(
+                "name: x\ntranscript:\n  - state:\n{}\n",
+                (0..5_000)
+                    .map(|i| format!("{}a:", " ".repeat(i + 6)))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            ),
+            ":101: lists and mappings nest more than 100 deep here",
+        ),
+    ] {
+        let err = refused_script(&text);
+        assert!(err.contains(part), "{err}");
+    }
+}

@@ -53,6 +53,12 @@ pub fn read(text: &str, file: &str) -> Result<ScriptFile> {
 /// tag asks for an object the reader does not make (`!!python/object`, `!custom`).
 const PLAIN_TAGS: [&str; 7] = ["str", "int", "float", "bool", "null", "seq", "map"];
 
+/// The deepest lists and mappings may nest in a script: a script nests six levels (the
+/// document, its transcript, a step, its expected panes, a pane, its window), and the loader
+/// and every walk over what it loaded recurse once per level, so the bound keeps them within
+/// the stack.
+const MAX_NESTING: usize = 100;
+
 /// A mapping or a list open around the YAML event being read.
 enum Open {
     /// A mapping: its keys so far (their text and line) and whether a key comes next.
@@ -66,8 +72,9 @@ enum Open {
 /// Refuses what the loader would otherwise drop, keep once or multiply without a word: a key
 /// given twice in one mapping (PyYAML keeps the last), a tag other than the schema's own (it
 /// would read the value under it as if untagged) and an alias (`*a`, a copy of what its
-/// anchor names, so that a few lines could stand for billions of values). The error names the
-/// file, the line and the key, tag or alias.
+/// anchor names, so that a few lines could stand for billions of values); and lists or
+/// mappings nested deeper than [`MAX_NESTING`]. The error names the file, the line and the key,
+/// tag or alias.
 fn plain_yaml(text: &str, file: &str) -> Result<()> {
     let mut open: Vec<Open> = Vec::new();
     for event in saphyr_parser::Parser::new_from_str(text) {
@@ -98,6 +105,16 @@ fn plain_yaml(text: &str, file: &str) -> Result<()> {
                 }
             }
             *key_next = !*key_next;
+        }
+        if matches!(
+            event,
+            saphyr_parser::Event::MappingStart(..) | saphyr_parser::Event::SequenceStart(..)
+        ) && open.len() >= MAX_NESTING
+        {
+            bail!(
+                "{file}:{line}: lists and mappings nest more than {MAX_NESTING} deep here: at \
+                 most {MAX_NESTING} levels are read (a script nests six)"
+            );
         }
         match &event {
             saphyr_parser::Event::MappingStart(..) => open.push(Open::Mapping {
@@ -215,12 +232,12 @@ impl Reader<'_> {
         what: &str,
         why: impl std::fmt::Display,
     ) -> anyhow::Error {
-        anyhow!(
-            "{}:{}: {what} `{}`: {why}",
-            self.file,
-            line(node),
-            shown(node)
-        )
+        let shown = shown(node);
+        let cut = match shown.char_indices().nth(crate::quote::SHOWN_CHARS) {
+            Some((at, _)) => format!("`{}…` ({} characters)", &shown[..at], shown.chars().count()),
+            None => format!("`{shown}`"),
+        };
+        anyhow!("{}:{}: {what} {cut}: {why}", self.file, line(node))
     }
 
     fn text(&self, node: &MarkedYamlOwned, what: &str) -> Result<String> {
