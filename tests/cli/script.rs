@@ -326,7 +326,7 @@ fn the_known_differences_from_beam_java_still_differ() {
 fn times_at_the_ends_of_beams_range_run_and_beyond_it_are_refused() {
     let end = "9223372036854775";
     let f = script_file(&format!(
-        "name: ends\nwindow_fn: SlidingWindows({end}, 9223372036854774)\ntrigger_fn: AfterWatermark(early=AfterProcessingTime({end}), late=AfterCount(1))\nallowed_lateness: {end}\ntranscript:\n  - input: [{end}, -{end}, 0]\n  - clock: {end}\n  - watermark: {end}\n  - watermark: -{end}\n  - input: [5]\n"
+        "name: ends\nwindow_fn: SlidingWindows({end}, 9223372036854774)\ntrigger_fn: AfterWatermark(early=AfterProcessingTime({end}), late=AfterCount(1))\nallowed_lateness: {end}\ntranscript:\n  - input: [{end}, -{end}, 0]\n  - clock: {end}\n  - watermark: -{end}\n  - watermark: {end}\n  - input: [5]\n"
     ));
     let (code, out, err) = twoclocks_text(&["script", f.path().to_str().unwrap()]);
     assert_eq!(code, 0, "{out}{err}");
@@ -566,4 +566,31 @@ fn yaml_nested_at_any_depth_is_refused_in_one_line() {
         let err = refused_script(&text);
         assert!(err.contains(part), "{err}");
     }
+}
+
+#[test]
+fn a_watermark_or_clock_that_goes_back_is_refused_naming_both_lines() {
+    // The watermark was moved back to 10 and the element at 20 then dropped as late.
+    let err = refused_script(
+        "name: x\nwindow_fn: FixedWindows(10)\ntranscript:\n  - watermark: 50\n  - watermark: 10\n  - input: [20]\n",
+    );
+    assert!(
+        err.contains(":5: watermark `10`: goes back from 50 (line 4): a watermark only moves forward (Beam's TestStream: `The watermark must monotonically advance`)"),
+        "{err}"
+    );
+    let err = refused_script(
+        "name: x\ntrigger_fn: AfterProcessingTime(5)\ntranscript:\n  - clock: 50\n  - input: [1]\n  - watermark: 0\n  - clock: 40\n",
+    );
+    assert!(
+        err.contains(
+            ":7: clock `40`: goes back from 50 (line 4): processing time only moves forward"
+        ),
+        "{err}"
+    );
+    // Staying put moves nothing, and each script has its own clocks.
+    let f = script_file(
+        "name: x\ntranscript:\n  - watermark: 50\n  - watermark: 50\n  - clock: 7\n  - clock: 7\n---\nname: y\ntranscript:\n  - watermark: 10\n  - clock: 1\n",
+    );
+    let (code, out, err) = twoclocks_text(&["script", f.path().to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
 }

@@ -39,6 +39,8 @@ pub fn read(text: &str, file: &str) -> Result<ScriptFile> {
         let script = Reader {
             file,
             out: &mut out.warnings,
+            watermark: None,
+            clock: None,
         }
         .script(doc)?;
         out.scripts.push(script);
@@ -196,6 +198,16 @@ fn as_pyyaml_reads(text: &str) -> std::borrow::Cow<'_, str> {
 struct Reader<'a> {
     file: &'a str,
     out: &'a mut Vec<String>,
+    /// The script's last watermark and its line, and its last clock time and its line.
+    watermark: Option<(i64, usize)>,
+    clock: Option<(i64, usize)>,
+}
+
+/// The two clocks a script moves.
+#[derive(Clone, Copy)]
+enum Clock {
+    Watermark,
+    Processing,
 }
 
 fn line(node: &MarkedYamlOwned) -> usize {
@@ -387,8 +399,17 @@ impl Reader<'_> {
         };
         let action = match key.as_str() {
             "input" => Action::Input(self.ints(v, "input")?),
-            "watermark" => Action::Watermark(self.int(v, "watermark")?),
-            "clock" => Action::Clock(self.int(v, "clock")?),
+            "watermark" => {
+                let t = self.int(v, "watermark")?;
+                self.moves_forward(v, Clock::Watermark, t)?;
+                Action::Watermark(t)
+            }
+            "clock" => {
+                let t = self.int(v, "clock")?;
+                self.moves_forward(v, Clock::Processing, t)?;
+                Action::Clock(t)
+            }
+
             "state" => Action::State(shown(v)),
             "expect" => {
                 let YamlDataOwned::Sequence(panes) = &v.data else {
@@ -412,6 +433,46 @@ impl Reader<'_> {
             line: line(item),
             action,
         })
+    }
+
+    /// Refuses a `watermark` or `clock` step that moves its clock back: Beam's `TestStream`
+    /// refuses a watermark that goes back (Java's `TestStream.Builder.advanceWatermarkTo`:
+    /// "The watermark must monotonically advance"; Python's `advance_watermark_to` asserts
+    /// it) and moves processing time only forward (`advanceProcessingTime` takes a positive
+    /// duration, "Must advance the processing time by a positive amount"; `clock: T` sets the
+    /// time, so it may stay, but not go back). Applied, a watermark moved back would keep
+    /// elements its earlier value had already made late.
+    fn moves_forward(&mut self, node: &MarkedYamlOwned, clock: Clock, t: i64) -> Result<()> {
+        let at = line(node);
+        let last = match clock {
+            Clock::Watermark => &mut self.watermark,
+            Clock::Processing => &mut self.clock,
+        };
+        match *last {
+            Some((before, from)) if t < before => {
+                let (what, rule) = match clock {
+                    Clock::Watermark => (
+                        "watermark",
+                        "a watermark only moves forward (Beam's TestStream: `The watermark must \
+                         monotonically advance`)",
+                    ),
+                    Clock::Processing => (
+                        "clock",
+                        "processing time only moves forward (Beam's TestStream: `Must advance \
+                         the processing time by a positive amount`)",
+                    ),
+                };
+                Err(self.err(
+                    node,
+                    what,
+                    format!("goes back from {before} (line {from}): {rule}"),
+                ))
+            }
+            _ => {
+                *last = Some((t, at));
+                Ok(())
+            }
+        }
     }
 
     fn expected(&mut self, node: &MarkedYamlOwned) -> Result<Expected> {
