@@ -570,12 +570,13 @@ fn yaml_nested_at_any_depth_is_refused_in_one_line() {
 
 #[test]
 fn a_watermark_or_clock_that_goes_back_is_refused_naming_both_lines() {
-    // The watermark was moved back to 10 and the element at 20 then dropped as late.
+    // The watermark was moved back to 10, and the element at 5 then dropped from [0, 10)
+    // "at watermark 10".
     let err = refused_script(
-        "name: x\nwindow_fn: FixedWindows(10)\ntranscript:\n  - watermark: 50\n  - watermark: 10\n  - input: [20]\n",
+        "name: x\nwindow_fn: FixedWindows(10)\ntranscript:\n  - input: [1]\n  - watermark: 50\n  - watermark: 10\n  - input: [5]\n",
     );
     assert!(
-        err.contains(":5: watermark `10`: goes back from 50 (line 4): a watermark only moves forward (Beam's TestStream: `The watermark must monotonically advance`)"),
+        err.contains(":6: watermark `10`: goes back from 50 (line 5): a watermark only moves forward (Beam's TestStream: `The watermark must monotonically advance`)"),
         "{err}"
     );
     let err = refused_script(
@@ -593,4 +594,40 @@ fn a_watermark_or_clock_that_goes_back_is_refused_naming_both_lines() {
     );
     let (code, out, err) = twoclocks_text(&["script", f.path().to_str().unwrap()]);
     assert_eq!(code, 0, "{out}{err}");
+}
+
+#[test]
+fn a_number_that_does_not_fit_is_shown_as_written() {
+    // `1e30` was shown as 1000000000000000000000000000000 and said not to be a whole number.
+    for (step, key) in [
+        ("  - input: [{n}]\n", "input"),
+        ("  - watermark: {n}\n", "watermark"),
+        ("  - clock: {n}\n", "clock"),
+        ("  - expect:\n      - {window: [0, {n}]}\n", "window"),
+        ("  - expect:\n      - {values: [{n}]}\n", "values"),
+        ("  - expect:\n      - {timestamp: {n}}\n", "timestamp"),
+        ("  - expect:\n      - {index: {n}}\n", "index"),
+        (
+            "  - expect:\n      - {nonspeculative_index: {n}}\n",
+            "nonspeculative_index",
+        ),
+        ("allowed_lateness: {n}\n", "allowed_lateness"),
+    ] {
+        for n in [
+            "100000000000000000000000",
+            "1e30",
+            "-1e30",
+            "-123456789012345678901234567",
+            ".inf",
+        ] {
+            let text = format!("name: x\ntranscript:\n{}", step.replace("{n}", n));
+            let err = refused_script(&text);
+            assert!(
+                err.contains(&format!(
+                    "{key} `{n}`: beyond Beam's range of time, ±9223372036854775"
+                )),
+                "{text}\n{err}"
+            );
+        }
+    }
 }

@@ -32,12 +32,14 @@ pub fn read(text: &str, file: &str) -> Result<ScriptFile> {
         scripts: Vec::new(),
         warnings: Vec::new(),
     };
+    let lines: Vec<&str> = text.lines().collect();
     for doc in &docs {
         if matches!(doc.data, YamlDataOwned::Value(ScalarOwned::Null)) {
             continue;
         }
         let script = Reader {
             file,
+            lines: &lines,
             out: &mut out.warnings,
             watermark: None,
             clock: None,
@@ -197,6 +199,8 @@ fn as_pyyaml_reads(text: &str) -> std::borrow::Cow<'_, str> {
 
 struct Reader<'a> {
     file: &'a str,
+    /// The text's lines, as the loader read them.
+    lines: &'a [&'a str],
     out: &'a mut Vec<String>,
     /// The script's last watermark and its line, and its last clock time and its line.
     watermark: Option<(i64, usize)>,
@@ -214,37 +218,58 @@ fn line(node: &MarkedYamlOwned) -> usize {
     node.span.start.line()
 }
 
-/// A node as the user wrote it, for messages.
-fn shown(node: &MarkedYamlOwned) -> String {
-    match &node.data {
-        YamlDataOwned::Value(ScalarOwned::String(s)) => s.clone(),
-        YamlDataOwned::Value(ScalarOwned::Integer(i)) => i.to_string(),
-        YamlDataOwned::Value(ScalarOwned::FloatingPoint(f)) => f.to_string(),
-        YamlDataOwned::Value(ScalarOwned::Boolean(b)) => b.to_string(),
-        YamlDataOwned::Value(ScalarOwned::Null) => "null".to_string(),
-        YamlDataOwned::Sequence(items) => {
-            let inner: Vec<String> = items.iter().map(shown).collect();
-            format!("[{}]", inner.join(", "))
-        }
-        YamlDataOwned::Mapping(m) => {
-            let inner: Vec<String> = m
-                .iter()
-                .map(|(k, v)| format!("{}: {}", shown(k), shown(v)))
-                .collect();
-            format!("{{{}}}", inner.join(", "))
-        }
-        _ => "(a value)".to_string(),
-    }
-}
-
 impl Reader<'_> {
+    /// A node for messages: a number as the file writes it (`1e30`, `0x10`, not the value
+    /// it stands for), anything else as read.
+    fn shown(&self, node: &MarkedYamlOwned) -> String {
+        match &node.data {
+            YamlDataOwned::Value(ScalarOwned::Integer(_) | ScalarOwned::FloatingPoint(_))
+                if self.written(node).is_some() =>
+            {
+                self.written(node).unwrap_or_default()
+            }
+            YamlDataOwned::Value(ScalarOwned::String(s)) => s.clone(),
+            YamlDataOwned::Value(ScalarOwned::Integer(i)) => i.to_string(),
+            YamlDataOwned::Value(ScalarOwned::FloatingPoint(f)) => f.to_string(),
+            YamlDataOwned::Value(ScalarOwned::Boolean(b)) => b.to_string(),
+            YamlDataOwned::Value(ScalarOwned::Null) => "null".to_string(),
+            YamlDataOwned::Sequence(items) => {
+                let inner: Vec<String> = items.iter().map(|i| self.shown(i)).collect();
+                format!("[{}]", inner.join(", "))
+            }
+            YamlDataOwned::Mapping(m) => {
+                let inner: Vec<String> = m
+                    .iter()
+                    .map(|(k, v)| format!("{}: {}", self.shown(k), self.shown(v)))
+                    .collect();
+                format!("{{{}}}", inner.join(", "))
+            }
+            _ => "(a value)".to_string(),
+        }
+    }
+
+    /// The text of a scalar on one line, as the file has it.
+    fn written(&self, node: &MarkedYamlOwned) -> Option<String> {
+        let (start, end) = (node.span.start, node.span.end);
+        if start.line() != end.line() || end.col() <= start.col() {
+            return None;
+        }
+        let line = self.lines.get(start.line().checked_sub(1)?)?;
+        let text: String = line
+            .chars()
+            .skip(start.col())
+            .take(end.col() - start.col())
+            .collect();
+        (!text.trim().is_empty()).then(|| text.trim().to_string())
+    }
+
     fn err(
         &self,
         node: &MarkedYamlOwned,
         what: &str,
         why: impl std::fmt::Display,
     ) -> anyhow::Error {
-        let shown = shown(node);
+        let shown = self.shown(node);
         let cut = match shown.char_indices().nth(crate::quote::SHOWN_CHARS) {
             Some((at, _)) => format!("`{}…` ({} characters)", &shown[..at], shown.chars().count()),
             None => format!("`{shown}`"),
@@ -274,6 +299,9 @@ impl Reader<'_> {
         Ok(n)
     }
 
+    /// A whole number: an integer, or a number written with an exponent or a point that is
+    /// whole (`1e3`, `5.0`). One too large for a 64-bit integer (`100000000000000000000000`,
+    /// `1e30`), which the loader reads as a floating-point number, is beyond Beam's range.
     fn any_int(&self, node: &MarkedYamlOwned, what: &str) -> Result<i64> {
         match &node.data {
             YamlDataOwned::Value(ScalarOwned::Integer(i)) => Ok(*i),
@@ -281,6 +309,15 @@ impl Reader<'_> {
                 if f.0.fract() == 0.0 && f.0.abs() < 9.0e15 =>
             {
                 Ok(f.0 as i64)
+            }
+            YamlDataOwned::Value(ScalarOwned::FloatingPoint(f))
+                if f.0.is_infinite() || f.0.fract() == 0.0 =>
+            {
+                Err(self.err(
+                    node,
+                    what,
+                    format!("beyond Beam's range of time, ±{END_OF_TIME}"),
+                ))
             }
             _ => Err(self.err(node, what, "expected a whole number")),
         }
@@ -409,8 +446,7 @@ impl Reader<'_> {
                 self.moves_forward(v, Clock::Processing, t)?;
                 Action::Clock(t)
             }
-
-            "state" => Action::State(shown(v)),
+            "state" => Action::State(self.shown(v)),
             "expect" => {
                 let YamlDataOwned::Sequence(panes) = &v.data else {
                     return Err(self.err(v, "expect", "expected a list of panes"));
