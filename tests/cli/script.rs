@@ -631,3 +631,29 @@ fn a_number_that_does_not_fit_is_shown_as_written() {
         }
     }
 }
+
+#[test]
+fn run_refuses_a_trigger_nested_too_deep_in_one_line() {
+    // The expression reader is run's too: 10 000 `Repeatedly(` (a 120 KB argument, under the
+    // system's limit for one) overflowed the stack there as well.
+    let trigger = format!(
+        "{}AfterCount(1){}",
+        "Repeatedly(".repeat(10_000),
+        ")".repeat(10_000)
+    );
+    let (code, out, err) = twoclocks_text(&[
+        "run",
+        "--input",
+        "tests/real_engines/logs/touching-sessions.csv",
+        "--window",
+        "10s",
+        "--trigger",
+        &trigger,
+    ]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("(120013 characters): at column 1101: the trigger nests more than 100 deep"),
+        "{err}"
+    );
+}
