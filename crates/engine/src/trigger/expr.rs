@@ -668,7 +668,7 @@ impl Parser {
             let value = if self
                 .chars
                 .get(self.at)
-                .is_some_and(|c| c.is_ascii_digit() || *c == '-')
+                .is_some_and(|c| c.is_ascii_digit() || *c == '-' || *c == '+')
             {
                 Value::Number(self.number()?)
             } else {
@@ -700,13 +700,21 @@ impl Parser {
     /// An integer, optionally with a unit: milliseconds by default.
     fn number(&mut self) -> Result<i64, TriggerError> {
         let start = self.at;
-        if self.chars.get(self.at) == Some(&'-') {
+        if matches!(self.chars.get(self.at), Some('-' | '+')) {
             self.at += 1;
         }
-        while self.chars.get(self.at).is_some_and(|c| c.is_ascii_digit()) {
+        while self
+            .chars
+            .get(self.at)
+            .is_some_and(|c| c.is_ascii_digit() || *c == '_')
+        {
             self.at += 1;
         }
         let digits: String = self.chars[start..self.at].iter().collect();
+        // Python's `int`, with which Beam reads a number, takes `_` between digits (`1_000`).
+        let spaced_well = !digits.contains("__")
+            && !digits.ends_with('_')
+            && !digits.trim_start_matches(['-', '+']).starts_with('_');
         let unit_at = self.at;
         while self
             .chars
@@ -716,10 +724,22 @@ impl Parser {
             self.at += 1;
         }
         let unit: String = self.chars[unit_at..self.at].iter().collect();
-        let n: i64 = digits.parse().map_err(|_| TriggerError {
+        let plain = digits.replace('_', "");
+        if !spaced_well || plain.trim_start_matches(['-', '+']).is_empty() {
+            return Err(TriggerError {
+                column: start + 1,
+                message: format!("`{digits}` is not a whole number"),
+            });
+        }
+        let beyond = || TriggerError {
             column: start + 1,
-            message: format!("`{digits}` is not a whole number"),
-        })?;
+            message: format!(
+                "`{digits}{unit}` is beyond Beam's range of time, ±{} ms",
+                super::END_OF_TIME
+            ),
+        };
+        // All digits: one that does not parse does not fit.
+        let n: i64 = plain.parse().map_err(|_| beyond())?;
         let scale = match unit.as_str() {
             "" | "ms" => 1,
             "s" => 1_000,
@@ -734,13 +754,7 @@ impl Parser {
         };
         n.checked_mul(scale)
             .filter(|n| n.unsigned_abs() <= super::END_OF_TIME.unsigned_abs())
-            .ok_or_else(|| TriggerError {
-                column: start + 1,
-                message: format!(
-                    "`{digits}{unit}` is beyond Beam's range of time, ±{} ms",
-                    super::END_OF_TIME
-                ),
-            })
+            .ok_or_else(beyond)
     }
 }
 
@@ -865,6 +879,9 @@ mod tests {
                 "AfterWatermark(early=AfterCount(1), late=AfterCount(2))",
             ),
             ("AfterAny(AfterCount(1),)", "AfterAny(AfterCount(1))"),
+            // Numbers as Python's `int` reads them.
+            ("AfterCount(1_000)", "AfterCount(1000)"),
+            ("AfterCount(+3)", "AfterCount(3)"),
         ] {
             let t = Trigger::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
             assert_eq!(t.to_string(), beam, "{text}");
@@ -933,6 +950,14 @@ mod tests {
             ),
             ("AfterAny(,)", 10, "expected a trigger, found `,)`"),
             ("AfterAny()", 1, "AfterAny takes at least 1 trigger"),
+            ("AfterCount(1__0)", 12, "`1__0` is not a whole number"),
+            ("AfterCount(1_)", 12, "`1_` is not a whole number"),
+            ("AfterCount(-)", 12, "`-` is not a whole number"),
+            (
+                "AfterCount(100000000000000000000000)",
+                12,
+                "`100000000000000000000000` is beyond Beam's range of time",
+            ),
             (
                 "OrFinally(AfterCount(1))",
                 1,
