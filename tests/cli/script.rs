@@ -476,7 +476,7 @@ fn arguments_given_in_order_read_as_beam_python_reads_them() {
     for rules in ["beam", "beam-python"] {
         let (code, out, err) = twoclocks_text(&["script", path, "--conventions", rules]);
         assert_eq!(code, 0, "{rules}: {out}{err}");
-        assert!(out.contains(": 1 passed (1 clean"), "{out}");
+        assert!(out.contains(": 2 passed (2 clean"), "{out}");
         assert!(
             out.contains("AfterWatermark(early=AfterCount(2), late=AfterCount(1))"),
             "{out}"
@@ -656,4 +656,59 @@ fn run_refuses_a_trigger_nested_too_deep_in_one_line() {
         err.contains("(120013 characters): at column 1101: the trigger nests more than 100 deep"),
         "{err}"
     );
+}
+
+#[test]
+fn a_window_functions_arguments_bind_as_python_binds_them() {
+    // A name was dropped and its number taken in order: `FixedWindows(banana=10)` ran as
+    // FixedWindows(10), and `FixedWindows(10, offset=5)` was refused.
+    let err = refused_script("name: x\nwindow_fn: FixedWindows(banana=10)\ntranscript: []\n");
+    assert!(
+        err.contains(":2: window_fn `FixedWindows(banana=10)`: FixedWindows takes only `size=` and `offset=` (Beam: `FixedWindows.__init__() got an unexpected keyword argument 'banana'`)"),
+        "{err}"
+    );
+    for (window, beam) in [
+        (
+            "FixedWindows(10, size=10)",
+            "FixedWindows.__init__() got multiple values for argument 'size'",
+        ),
+        (
+            "FixedWindows(10, 5, 1)",
+            "FixedWindows.__init__() takes from 2 to 3 positional arguments but 4 were given",
+        ),
+        (
+            "SlidingWindows(10)",
+            "SlidingWindows.__init__() missing 1 required positional argument: 'period'",
+        ),
+        (
+            "Sessions(gap=10)",
+            "Sessions.__init__() got an unexpected keyword argument 'gap'",
+        ),
+        ("GlobalWindows(1)", "GlobalWindows() takes no arguments"),
+    ] {
+        let err = refused_script(&format!("name: x\nwindow_fn: {window}\ntranscript: []\n"));
+        assert!(err.contains(&format!("(Beam: `{beam}`)")), "{err}");
+    }
+    // Offsets, in order or by name, and Python's trailing comma.
+    for (window, shown, pane) in [
+        (
+            "FixedWindows(10, 5)",
+            "FixedWindows(10, offset=5)",
+            "window [5, 14]",
+        ),
+        (
+            "FixedWindows(offset=5, size=10,)",
+            "FixedWindows(10, offset=5)",
+            "window [5, 14]",
+        ),
+        ("Sessions(gap_size=10)", "Sessions(10)", "window [7, 16]"),
+    ] {
+        let f = script_file(&format!(
+            "name: x\nwindow_fn: {window}\ntranscript:\n  - input: [7]\n  - watermark: 100\n"
+        ));
+        let (code, out, err) = twoclocks_text(&["script", f.path().to_str().unwrap()]);
+        assert_eq!(code, 0, "{window}: {out}{err}");
+        assert!(out.contains(&format!("x (line 1): {shown} ·")), "{out}");
+        assert!(out.contains(&format!("ON_TIME  {pane}")), "{out}");
+    }
 }

@@ -165,27 +165,135 @@ pub struct ScriptWindows {
 }
 
 /// The window functions a script may name, as its errors list them.
-pub const WINDOW_FN_NAMES: &str = "FixedWindows(size), SlidingWindows(size, period), \
-     Sessions(gap), GlobalWindows, CustomTimestampingFixedWindowsWindowFn(size)";
+pub const WINDOW_FN_NAMES: &str = "FixedWindows(size, offset=0), SlidingWindows(size, period, \
+     offset=0), Sessions(gap_size), GlobalWindows, CustomTimestampingFixedWindowsWindowFn(size)";
+
+/// Each window function's parameters as Beam Python's `apache_beam.transforms.window` declares
+/// them (`FixedWindows(size, offset=0)`…), each required or not; `CustomTimestamping…` is
+/// Beam's test subclass of `FixedWindows`.
+fn window_params(name: &str) -> Option<&'static [(&'static str, bool)]> {
+    Some(match name {
+        "FixedWindows" | "CustomTimestampingFixedWindowsWindowFn" => {
+            &[("size", true), ("offset", false)]
+        }
+        "SlidingWindows" => &[("size", true), ("period", true), ("offset", false)],
+        "Sessions" => &[("gap_size", true)],
+        "GlobalWindows" => &[],
+        _ => return None,
+    })
+}
+
+/// A window function's arguments bound to its parameters as Python binds them (Beam's
+/// transcript test calls the class with the arguments as written): positional in order, or by
+/// name; what Python refuses is refused in Beam's words.
+fn bind_window_args(
+    name: &str,
+    params: &[(&'static str, bool)],
+    args: Vec<(Option<String>, i64)>,
+) -> Result<Vec<Option<i64>>, String> {
+    // GlobalWindows has no `__init__` of its own: Python says `GlobalWindows() takes no
+    // arguments`.
+    let beam = |what: String| {
+        if params.is_empty() {
+            format!("(Beam: `{name}() takes no arguments`)")
+        } else {
+            format!("(Beam: `{name}.__init__() {what}`)")
+        }
+    };
+    // The numbers in order wherever they stand, as Beam's transcript reader gathers them
+    // apart from the named ones.
+    let (positional, named): (Vec<_>, Vec<_>) = args.into_iter().partition(|(k, _)| k.is_none());
+    if positional.len() > params.len() {
+        let required = params.iter().filter(|(_, r)| *r).count();
+        let takes = if required == params.len() {
+            format!(
+                "takes {} positional argument{}",
+                params.len() + 1,
+                plural(params.len() + 1)
+            )
+        } else {
+            format!(
+                "takes from {} to {} positional arguments",
+                required + 1,
+                params.len() + 1
+            )
+        };
+        return Err(format!(
+            "{name} takes {} number{}, not {} {}",
+            params.len(),
+            plural(params.len()),
+            positional.len(),
+            beam(format!("{takes} but {} were given", positional.len() + 1))
+        ));
+    }
+    let mut slots: Vec<Option<i64>> = vec![None; params.len()];
+    for (slot, (_, n)) in slots.iter_mut().zip(positional) {
+        *slot = Some(n);
+    }
+    for (key, n) in named {
+        let key = key.unwrap_or_default();
+        let Some(at) = params.iter().position(|(p, _)| *p == key) else {
+            let names: Vec<String> = params.iter().map(|(p, _)| format!("`{p}=`")).collect();
+            let only = match names.split_last() {
+                None => "no arguments".to_string(),
+                Some((last, [])) => format!("only {last}"),
+                Some((last, rest)) => format!("only {} and {last}", rest.join(", ")),
+            };
+            return Err(format!(
+                "{name} takes {only} {}",
+                beam(format!("got an unexpected keyword argument '{key}'"))
+            ));
+        };
+        if slots[at].is_some() {
+            return Err(format!(
+                "{name} is given its `{key}` twice {}",
+                beam(format!("got multiple values for argument '{key}'"))
+            ));
+        }
+        slots[at] = Some(n);
+    }
+    if let Some(((missing, _), _)) = params
+        .iter()
+        .zip(&slots)
+        .find(|((_, required), slot)| *required && slot.is_none())
+    {
+        return Err(format!(
+            "{name} needs its `{missing}` {}",
+            beam(format!(
+                "missing 1 required positional argument: '{missing}'"
+            ))
+        ));
+    }
+    Ok(slots)
+}
 
 impl ScriptWindows {
-    /// Reads a window function as Beam's transcripts write it: `FixedWindows(10)`.
+    /// Reads a window function as Beam's transcripts write it: `FixedWindows(10)`,
+    /// `FixedWindows(size=10, offset=5)`, `SlidingWindows(10, 5)`.
     pub fn parse(text: &str) -> Result<ScriptWindows, String> {
         let text = text.trim();
         let (name, args) = match text.split_once('(') {
             Some((name, rest)) => {
                 let inner = rest.strip_suffix(')').ok_or("a `(` is not closed")?;
+                let mut pieces: Vec<&str> = inner.split(',').map(str::trim).collect();
+                // A trailing comma, as Python allows: `FixedWindows(10,)`.
+                if pieces.len() > 1 && pieces.last() == Some(&"") {
+                    pieces.pop();
+                }
                 let args = if inner.trim().is_empty() {
                     Vec::new()
                 } else {
-                    inner
-                        .split(',')
+                    pieces
+                        .into_iter()
                         .map(|a| {
-                            let a = a.trim();
-                            let a = a.split_once('=').map_or(a, |(_, v)| v.trim());
+                            let (key, a) = match a.split_once('=') {
+                                Some((k, v)) => (Some(k.trim().to_string()), v.trim()),
+                                None => (None, a),
+                            };
                             a.parse::<i64>()
                                 .ok()
                                 .filter(|n| n.unsigned_abs() <= super::trigger::END_OF_TIME.unsigned_abs())
+                                .map(|n| (key, n))
                                 .ok_or_else(|| {
                                     format!(
                                         "`{a}` is not a whole number within Beam's range of time, ±{} ms",
@@ -199,16 +307,18 @@ impl ScriptWindows {
             }
             None => (text, Vec::new()),
         };
-        let need = |n: usize| -> Result<(), String> {
-            if args.len() == n {
-                Ok(())
-            } else {
-                Err(format!(
-                    "{name} takes {n} number{}, not {}",
-                    plural(n),
-                    args.len()
-                ))
-            }
+        let Some(params) = window_params(name) else {
+            return Err(format!(
+                "unknown window function `{name}` (known: {WINDOW_FN_NAMES})"
+            ));
+        };
+        let slots = bind_window_args(name, params, args)?;
+        let arg = |i: usize| slots.get(i).copied().flatten().unwrap_or(0);
+        let offset = |window: Result<WindowFn, super::window::WindowError>, i: usize| {
+            window.and_then(|w| match slots.get(i).copied().flatten() {
+                Some(offset) => w.with_offset(offset),
+                None => Ok(w),
+            })
         };
         let plain = |window: Result<WindowFn, _>| -> Result<ScriptWindows, String> {
             Ok(ScriptWindows {
@@ -218,33 +328,15 @@ impl ScriptWindows {
             })
         };
         match name {
-            "FixedWindows" => {
-                need(1)?;
-                plain(WindowFn::tumbling(args[0]))
-            }
-            "SlidingWindows" => {
-                need(2)?;
-                plain(WindowFn::sliding(args[0], args[1]))
-            }
-            "Sessions" => {
-                need(1)?;
-                plain(WindowFn::session(args[0]))
-            }
-            "GlobalWindows" => {
-                need(0)?;
-                plain(WindowFn::global(None))
-            }
-            "CustomTimestampingFixedWindowsWindowFn" => {
-                need(1)?;
-                Ok(ScriptWindows {
-                    output_shift: 100,
-                    custom_timestamping: true,
-                    ..plain(WindowFn::tumbling(args[0]))?
-                })
-            }
-            other => Err(format!(
-                "unknown window function `{other}` (known: {WINDOW_FN_NAMES})"
-            )),
+            "FixedWindows" => plain(offset(WindowFn::tumbling(arg(0)), 1)),
+            "SlidingWindows" => plain(offset(WindowFn::sliding(arg(0), arg(1)), 2)),
+            "Sessions" => plain(WindowFn::session(arg(0))),
+            "CustomTimestampingFixedWindowsWindowFn" => Ok(ScriptWindows {
+                output_shift: 100,
+                custom_timestamping: true,
+                ..plain(offset(WindowFn::tumbling(arg(0)), 1))?
+            }),
+            _ => plain(WindowFn::global(None)),
         }
     }
 }
@@ -252,11 +344,23 @@ impl ScriptWindows {
 impl fmt::Display for ScriptWindows {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.window {
-            WindowFn::Tumbling { size, .. } if self.custom_timestamping => {
-                write!(f, "CustomTimestampingFixedWindowsWindowFn({size})")
+            WindowFn::Tumbling { size, offset } if self.custom_timestamping => {
+                write!(
+                    f,
+                    "CustomTimestampingFixedWindowsWindowFn({size}{})",
+                    shown_offset(offset)
+                )
             }
-            WindowFn::Tumbling { size, .. } => write!(f, "FixedWindows({size})"),
-            WindowFn::Sliding { size, slide, .. } => write!(f, "SlidingWindows({size}, {slide})"),
+            WindowFn::Tumbling { size, offset } => {
+                write!(f, "FixedWindows({size}{})", shown_offset(offset))
+            }
+            WindowFn::Sliding {
+                size,
+                slide,
+                offset,
+            } => {
+                write!(f, "SlidingWindows({size}, {slide}{})", shown_offset(offset))
+            }
             WindowFn::Session { gap } => write!(f, "Sessions({gap})"),
             WindowFn::Global { .. } => f.write_str("GlobalWindows"),
         }
@@ -318,6 +422,15 @@ impl Script {
 pub fn list(ts: &[i64]) -> String {
     let items: Vec<String> = ts.iter().map(|t| t.to_string()).collect();
     format!("[{}]", items.join(", "))
+}
+
+/// A window function's offset as an argument: none when it is 0, Beam's default.
+fn shown_offset(offset: i64) -> String {
+    if offset == 0 {
+        String::new()
+    } else {
+        format!(", offset={offset}")
+    }
 }
 
 fn plural(n: usize) -> &'static str {
