@@ -366,6 +366,7 @@ impl Dials {
             early: self.early,
             accumulation: self.accumulation,
             conventions: self.conventions,
+            empty_panes: Default::default(),
         }
     }
 
