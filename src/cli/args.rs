@@ -10,6 +10,7 @@ use clap::{Args, ValueEnum};
 
 use crate::engine::conventions::Conventions;
 use crate::engine::scenario::{Preset, ScenarioName};
+use crate::engine::trigger::{ClosingBehavior, EmptyPanes, OnTimeBehavior};
 use crate::engine::window::{Ttl, TtlTime};
 use crate::engine::{Accumulation, EngineConfig, StreamParams, WatermarkKind, WindowFn};
 
@@ -197,6 +198,15 @@ pub struct EngineArgs {
     /// per window as it closes; see docs/scripts.md).
     #[arg(long, default_value = "beam", value_parser = parse_conventions)]
     pub conventions: Conventions,
+    /// Beam Java's ClosingBehavior, under --conventions beam: fire-always emits a window's
+    /// last pane as it is collected at its end + grace even with nothing new (empty, LATE,
+    /// last); fire-if-non-empty (Beam's default) only with something new.
+    #[arg(long, value_name = "BEHAVIOR", value_parser = parse_closing)]
+    pub closing: Option<ClosingBehavior>,
+    /// Beam Java's OnTimeBehavior, under --conventions beam: fire-if-non-empty holds back an
+    /// ON_TIME pane with nothing new since the last pane; fire-always (Beam's default) emits it.
+    #[arg(long, value_name = "BEHAVIOR", value_parser = parse_on_time)]
+    pub on_time: Option<OnTimeBehavior>,
     /// With `--window global` only: a key's state expires TTL after its last update and a key
     /// seen again starts from zero (whole milliseconds, 1ms to 1e11s).
     #[arg(long, value_name = "DUR", value_parser = parse_ttl, allow_hyphen_values = true)]
@@ -244,6 +254,38 @@ impl EngineArgs {
             early: self.early,
             accumulation: self.accumulation.into(),
             conventions: self.conventions,
+            empty_panes: self.empty_panes()?,
+        })
+    }
+
+    /// `--closing` and `--on-time` over Beam's defaults: Beam Java's switches, refused under
+    /// any other engine's rules, which have none.
+    fn empty_panes(&self) -> Result<EmptyPanes> {
+        let given = [
+            (
+                "--closing",
+                "ClosingBehavior",
+                self.closing.map(|c| c.name()),
+            ),
+            (
+                "--on-time",
+                "OnTimeBehavior",
+                self.on_time.map(|o| o.name()),
+            ),
+        ];
+        if self.conventions != Conventions::Beam {
+            if let Some((flag, beam, Some(value))) = given.iter().find(|g| g.2.is_some()) {
+                bail!(
+                    "{flag} {value} is Beam Java's {beam}, followed under --conventions beam only: \
+                     {} ({}) has no such switch. Drop {flag}, or run under --conventions beam",
+                    self.conventions,
+                    self.conventions.engine()
+                );
+            }
+        }
+        Ok(EmptyPanes {
+            closing: self.closing.unwrap_or_default(),
+            on_time: self.on_time.unwrap_or_default(),
         })
     }
 }
@@ -469,6 +511,20 @@ pub fn scenario_config(
     }
     if given.has("conventions") {
         cfg.conventions = flags.conventions;
+    }
+    if given.has("closing") {
+        cfg.empty_panes.closing = flags.empty_panes.closing;
+    }
+    if given.has("on_time") {
+        cfg.empty_panes.on_time = flags.empty_panes.on_time;
+    }
+    if !cfg.empty_panes.is_default() && cfg.conventions != Conventions::Beam {
+        bail!(
+            "--closing and --on-time are Beam Java's switches, followed under --conventions beam \
+             only: this scenario runs under {} ({})",
+            cfg.conventions,
+            cfg.conventions.engine()
+        );
     }
     Ok(cfg)
 }

@@ -31,6 +31,7 @@ mod cli_reference;
 mod cli_sessions;
 mod cli_ui_flags;
 mod cli_wall_clock;
+mod closing;
 mod docs_figures;
 mod docs_pictures;
 mod e2e_demo;

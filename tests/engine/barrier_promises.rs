@@ -31,6 +31,7 @@ fn arb_config() -> impl Strategy<Value = PipelineConfig> {
                     early: None,
                     accumulation: Accumulation::Accumulating,
                     conventions: Default::default(),
+                    empty_panes: Default::default(),
                 });
                 cfg.partitions = partitions;
                 cfg.parallelism = parallelism;

@@ -68,6 +68,7 @@ fn configs() -> Vec<EngineConfig> {
                     early,
                     accumulation: Accumulation::Accumulating,
                     conventions: Default::default(),
+                    empty_panes: Default::default(),
                 });
             }
         }
@@ -146,6 +147,7 @@ fn arb_config() -> impl Strategy<Value = EngineConfig> {
             early,
             accumulation,
             conventions: Default::default(),
+            empty_panes: Default::default(),
         },
     )
 }

@@ -174,6 +174,7 @@ fn engine_agrees_with_the_reference_program() {
                 early: None,
                 accumulation: Accumulation::Accumulating,
                 conventions: Default::default(),
+                empty_panes: Default::default(),
             };
             let got = run(&stream, cfg, false);
             let what = format!("seed {} window {w} {wm} grace {grace}", sp.seed);
@@ -227,6 +228,7 @@ fn engine_agrees_with_the_reference_program() {
                 early: Some(*every),
                 accumulation: Accumulation::Accumulating,
                 conventions: Default::default(),
+                empty_panes: Default::default(),
             };
             let cell = CellId {
                 window: cfg.window.at_index(*win),

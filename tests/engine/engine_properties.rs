@@ -82,6 +82,7 @@ fn arb_config() -> impl Strategy<Value = EngineConfig> {
                 early,
                 accumulation,
                 conventions,
+                empty_panes: Default::default(),
             },
         )
 }

@@ -51,6 +51,7 @@ fn sessions(lag: f64, grace: f64, accumulation: Accumulation) -> EngineConfig {
         early: None,
         accumulation,
         conventions: Default::default(),
+        empty_panes: Default::default(),
     }
 }
 
@@ -303,6 +304,7 @@ fn arb_sessions() -> impl Strategy<Value = EngineConfig> {
                 early,
                 accumulation,
                 conventions: Default::default(),
+                empty_panes: Default::default(),
             },
         )
 }

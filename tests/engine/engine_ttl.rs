@@ -38,6 +38,7 @@ fn global(ttl: Option<(i64, TtlTime)>, lag: f64) -> EngineConfig {
         early: None,
         accumulation: Accumulation::Accumulating,
         conventions: Default::default(),
+        empty_panes: Default::default(),
     }
 }
 

@@ -100,6 +100,7 @@ fn arb_engine() -> impl Strategy<Value = EngineConfig> {
                 early,
                 accumulation,
                 conventions: Default::default(),
+                empty_panes: Default::default(),
             },
         )
 }
@@ -344,6 +345,7 @@ fn at_least_once_replays_do_not_move_the_watermark_past_the_first_run() {
         early: Some(3_052.720_472_648_550_6),
         accumulation: Accumulation::Discarding,
         conventions: Default::default(),
+        empty_panes: Default::default(),
     });
     cfg.partitions = 4;
     cfg.partition_by = PartitionBy::Key;

@@ -102,7 +102,7 @@ proptest! {
             1 => Just(f64::NEG_INFINITY),
         ], 1..6),
     ) {
-        let base = EngineConfig { window, watermark, grace: 0.0, early, accumulation, conventions: Default::default() };
+        let base = EngineConfig { window, watermark, grace: 0.0, early, accumulation, conventions: Default::default(), empty_panes: Default::default() };
         let truth = oracle(&stream, &window);
         let swept = sweep(&stream, base, &lags, &graces);
         prop_assert_eq!(swept.len(), lags.len() * graces.len());

@@ -49,6 +49,7 @@ fn arb_engine() -> impl Strategy<Value = EngineConfig> {
                 early,
                 accumulation,
                 conventions: Default::default(),
+                empty_panes: Default::default(),
             },
         )
 }

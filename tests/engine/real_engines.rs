@@ -198,6 +198,7 @@ fn processed(case: &Value, rules: Conventions) -> (Vec<CountedPane>, Vec<i64>) {
         early: None,
         accumulation: Accumulation::Accumulating,
         conventions: rules,
+        empty_panes: Default::default(),
     };
     let r = run(&stream, cfg, true);
     let mut panes: Vec<_> = r
@@ -282,6 +283,7 @@ fn a_session_measures_sessions_by_the_rules_in_force() {
         early: None,
         accumulation: Accumulation::Accumulating,
         conventions,
+        empty_panes: Default::default(),
     };
     let settings = |c| Settings {
         engine: cfg(c),

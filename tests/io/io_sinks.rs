@@ -479,6 +479,7 @@ fn arb_engine() -> impl Strategy<Value = EngineConfig> {
             early,
             accumulation,
             conventions: Default::default(),
+            empty_panes: Default::default(),
         })
 }
 

@@ -150,7 +150,7 @@ fn the_rules_cycle_skips_kafka_streams_for_a_trigger_it_has_not() {
 
 #[test]
 fn a_failing_script_marks_its_step_and_says_why() {
-    // Beam Java's two tests whose behaviour twoclocks does not follow yet: they fail.
+    // Beam Java's test whose behaviour twoclocks does not follow yet: it fails.
     let path = "tests/transcripts/beam_java_differences.yaml";
     let text_of = std::fs::read_to_string(path).unwrap();
     let scripts = twoclocks::io::transcript::read(&text_of, path)

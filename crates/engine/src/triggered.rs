@@ -118,6 +118,7 @@ pub fn run(
                 lateness,
                 cfg.conventions,
             )
+            .with_empty_panes(cfg.empty_panes)
         })
         .collect();
     let mut out = TriggeredRun {

@@ -7,6 +7,9 @@
 //! `broken_on` (Beam's list of runners a document fails on) is read silently. Any value that
 //! cannot be read is an error naming the file, the line and the value, and so is what a YAML
 //! loader would keep once, drop or copy without a word: a key given twice, a tag, an alias.
+//!
+//! Beam Java's `closing_behavior` and `on_time_behavior` (`FIRE_ALWAYS`, `FIRE_IF_NON_EMPTY`)
+//! are read too: the transcripts written from Beam Java's `ReduceFnRunnerTest` set them.
 
 use anyhow::{anyhow, bail, Result};
 use saphyr::{LoadableYamlNode, MarkedYamlOwned, ScalarOwned, YamlDataOwned};
@@ -398,11 +401,21 @@ impl Reader<'_> {
                         }
                     };
                 }
+                "closing_behavior" => {
+                    let text = self.text(v, "closing_behavior")?;
+                    script.empty_panes.closing =
+                        text.parse().map_err(|e| self.err(v, "closing_behavior", e))?;
+                }
+                "on_time_behavior" => {
+                    let text = self.text(v, "on_time_behavior")?;
+                    script.empty_panes.on_time =
+                        text.parse().map_err(|e| self.err(v, "on_time_behavior", e))?;
+                }
                 "error" => script.error = Some(self.text(v, "error")?),
                 "transcript" => transcript = Some(v),
                 "broken_on" => {}
                 other => self.out.push(format!(
-                    "{}:{}: unknown key `{other}` ignored, as Beam's driver ignores it (known: name, window_fn, trigger_fn, timestamp_combiner, allowed_lateness, accumulation_mode, transcript, error, broken_on)",
+                    "{}:{}: unknown key `{other}` ignored, as Beam's driver ignores it (known: name, window_fn, trigger_fn, timestamp_combiner, allowed_lateness, accumulation_mode, closing_behavior, on_time_behavior, transcript, error, broken_on)",
                     self.file,
                     line(k)
                 )),

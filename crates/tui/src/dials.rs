@@ -6,6 +6,7 @@
 use twoclocks_engine::scale::Scale;
 use twoclocks_engine::session::Settings;
 use twoclocks_engine::stream::Stream;
+use twoclocks_engine::trigger::EmptyPanes;
 use twoclocks_engine::{Accumulation, Conventions, EngineConfig, WatermarkKind, WindowFn};
 
 /// One of the dials, in focus order.
@@ -292,6 +293,8 @@ pub struct Dials {
     pub idle_timeout: Option<f64>,
     /// Whose rules the engine runs by.
     pub conventions: Conventions,
+    /// Beam Java's closing and on-time behaviours, as the command line set them (no dial).
+    pub empty_panes: EmptyPanes,
     /// The delay dials' reach and steps, and the speeds offered.
     pub ranges: Ranges,
 }
@@ -326,6 +329,7 @@ impl Dials {
             checkpoint_every: Some(CHECKPOINT_DEFAULT),
             idle_timeout: None,
             conventions: cfg.conventions,
+            empty_panes: cfg.empty_panes,
             ranges: Ranges::CLASSROOM,
         }
     }
@@ -366,6 +370,7 @@ impl Dials {
             early: self.early,
             accumulation: self.accumulation,
             conventions: self.conventions,
+            empty_panes: self.empty_panes,
         }
     }
 
@@ -556,4 +561,25 @@ fn speed_index(speeds: &[f64], speed: f64) -> usize {
         .enumerate()
         .min_by(|a, b| (a.1 - speed).abs().total_cmp(&(b.1 - speed).abs()))
         .map_or(0, |(i, _)| i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use twoclocks_engine::trigger::{ClosingBehavior, OnTimeBehavior};
+
+    #[test]
+    fn the_dials_keep_beam_javas_closing_and_on_time_behaviours() {
+        let empty_panes = EmptyPanes {
+            closing: ClosingBehavior::FireAlways,
+            on_time: OnTimeBehavior::FireIfNonEmpty,
+        };
+        let cfg = EngineConfig {
+            empty_panes,
+            ..EngineConfig::fixed(20_000.0, 5_000.0)
+        };
+        let mut dials = Dials::from_config(&cfg, 1.0);
+        dials.grace = 10_000.0;
+        assert_eq!(dials.config().empty_panes, empty_panes);
+    }
 }

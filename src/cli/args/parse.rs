@@ -5,6 +5,7 @@
 use clap::ValueEnum;
 
 use crate::engine::conventions::Conventions;
+use crate::engine::trigger::{ClosingBehavior, OnTimeBehavior};
 use crate::engine::window::TtlTime;
 use crate::engine::WatermarkKind;
 use crate::io::quote::quoted;
@@ -254,6 +255,29 @@ pub fn parse_duration_list(s: &str) -> Result<Vec<f64>, String> {
         return Err(format!("the list has more than {MAX_LIST_POINTS} values"));
     }
     s.split(',').map(parse_duration).collect()
+}
+
+/// `--closing`: `fire-always` or `fire-if-non-empty`.
+pub fn parse_closing(s: &str) -> Result<ClosingBehavior, String> {
+    behavior(s)
+}
+
+/// `--on-time`: `fire-always` or `fire-if-non-empty`.
+pub fn parse_on_time(s: &str) -> Result<OnTimeBehavior, String> {
+    behavior(s)
+}
+
+/// One of Beam's two behaviours, spelled as on the command line.
+fn behavior<B: std::str::FromStr>(s: &str) -> Result<B, String> {
+    match s {
+        "fire-always" | "fire-if-non-empty" => s
+            .parse()
+            .map_err(|_| format!("{} is not a behaviour", quoted(s))),
+        _ => Err(format!(
+            "{} is not a behaviour: give fire-always or fire-if-non-empty",
+            quoted(s)
+        )),
+    }
 }
 
 /// Reads a convention's name.

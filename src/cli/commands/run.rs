@@ -23,6 +23,7 @@ use crate::engine::frontier::joined;
 use crate::engine::pipeline::SinkWrite;
 use crate::engine::scenario::ScenarioName;
 use crate::engine::state_bound::{StateBound, StateCosts};
+use crate::engine::trigger::{ClosingBehavior, EmptyPanes, OnTimeBehavior};
 use crate::engine::window::{fmt_ms, oracle_under, WindowFn, WindowId};
 use crate::engine::{
     CellId, Clock, Dropped, EngineConfig, Event, Output, Processor, Score, Stream,
@@ -138,6 +139,12 @@ struct ConfigJson {
     /// Whose rules, when not Beam Java's (absent under the default, whose output is as it was).
     #[serde(skip_serializing_if = "Option::is_none")]
     conventions: Option<&'static str>,
+    /// `--closing`, when not Beam's default.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    closing: Option<&'static str>,
+    /// `--on-time`, when not Beam's default.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    on_time: Option<&'static str>,
 }
 
 /// `, under Flink's rules` after a run's dials when they are not Beam Java's; nothing under
@@ -150,6 +157,19 @@ pub fn watermark_named(cfg: &EngineConfig) -> String {
     } else {
         cfg.watermark.to_string()
     }
+}
+
+/// `, closing fire-always` and `, on time fire-if-non-empty` after a run's dials, for each of
+/// Beam Java's two switches not at Beam's default; nothing under the defaults.
+pub fn behaviors_named(e: EmptyPanes) -> String {
+    let mut named = String::new();
+    if e.closing != ClosingBehavior::default() {
+        named.push_str(&format!(", closing {}", e.closing));
+    }
+    if e.on_time != OnTimeBehavior::default() {
+        named.push_str(&format!(", on time {}", e.on_time));
+    }
+    named
 }
 
 pub fn rules_named(c: Conventions) -> String {
@@ -303,6 +323,10 @@ pub fn run(a: &RunArgs, out: &mut dyn Write) -> Result<()> {
                     accumulation: cfg.accumulation.name(),
                     conventions: (cfg.conventions != Conventions::Beam)
                         .then(|| cfg.conventions.name()),
+                    closing: (cfg.empty_panes.closing != ClosingBehavior::default())
+                        .then(|| cfg.empty_panes.closing.name()),
+                    on_time: (cfg.empty_panes.on_time != OnTimeBehavior::default())
+                        .then(|| cfg.empty_panes.on_time.name()),
                 },
                 windows,
                 panes,
@@ -315,14 +339,15 @@ pub fn run(a: &RunArgs, out: &mut dyn Write) -> Result<()> {
         TableOrJson::Table => {
             writeln!(
                 out,
-                "{} over {} events: {}, grace {}, early {}, {}{}",
+                "{} over {} events: {}, grace {}, early {}, {}{}{}",
                 cfg.window.describe(),
                 c.events,
                 watermark_named(&cfg),
                 fmt_ms(cfg.grace),
                 cfg.early.map_or("off".to_string(), fmt_ms),
                 cfg.accumulation,
-                rules_named(cfg.conventions)
+                rules_named(cfg.conventions),
+                behaviors_named(cfg.empty_panes)
             )?;
             if let Some(zone) = stream.clock.zone() {
                 writeln!(out, "  times in {}", zone.name())?;

@@ -108,6 +108,21 @@ pub fn script(a: &ScriptArgs, out: &mut dyn std::io::Write) -> Result<()> {
             }
         );
     }
+    // Beam Java's closing and on-time behaviours: the other engines' rules have none, and
+    // run the script as they always do (Beam Python's driver ignores keys it does not know).
+    if a.conventions != Conventions::Beam {
+        for s in scripts.iter().filter(|s| !s.empty_panes.is_default()) {
+            eprintln!(
+                "twoclocks: warning: {shown}: script {} (line {}) sets closing_behavior or \
+                 on_time_behavior, Beam Java's switches; under --conventions {} ({}) they do \
+                 not apply",
+                s.name,
+                s.line,
+                a.conventions,
+                a.conventions.engine()
+            );
+        }
+    }
     if a.ui {
         if !std::io::IsTerminal::is_terminal(&std::io::stdout()) {
             anyhow::bail!("--ui needs a terminal: standard output is not one");

@@ -9,12 +9,12 @@ use serde_json::json;
 use crate::engine::processor::EngineConfig;
 use crate::engine::script::GLOBAL;
 use crate::engine::stream::Stream;
-use crate::engine::trigger::{TimestampCombiner, Timing, Trigger};
+use crate::engine::trigger::{ClosingBehavior, OnTimeBehavior, TimestampCombiner, Timing, Trigger};
 use crate::engine::triggered::{run, TriggeredRun};
 use crate::engine::window::fmt_ms;
 use crate::engine::Clock;
 
-use super::run::{rules_named, RunArgs};
+use super::run::{behaviors_named, rules_named, RunArgs};
 use super::TableOrJson;
 
 /// A time in whole ms as seconds with three decimals (`59.999s`), or as a date and time on a
@@ -100,7 +100,7 @@ fn write(
                     })
                 })
                 .collect();
-            let doc = json!({
+            let mut doc = json!({
                 "events": r.events,
                 "dropped": r.dropped.len(),
                 "config": {
@@ -115,13 +115,30 @@ fn write(
                 "panes": panes,
                 "dropped_events": dropped,
             });
+            // Beam Java's two switches, named only when not at Beam's defaults.
+            for (name, value, default) in [
+                (
+                    "closing",
+                    cfg.empty_panes.closing.name(),
+                    ClosingBehavior::default().name(),
+                ),
+                (
+                    "on_time",
+                    cfg.empty_panes.on_time.name(),
+                    OnTimeBehavior::default().name(),
+                ),
+            ] {
+                if value != default {
+                    doc["config"][name] = json!(value);
+                }
+            }
             serde_json::to_writer(&mut *out, &doc)?;
             writeln!(out)?;
         }
         TableOrJson::Table => {
             writeln!(
                 out,
-                "{} over {} events: {}, allowed lateness {}, trigger {}, {}, output at {}{}",
+                "{} over {} events: {}, allowed lateness {}, trigger {}, {}, output at {}{}{}",
                 cfg.window.describe(),
                 r.events,
                 cfg.watermark,
@@ -129,7 +146,8 @@ fn write(
                 trigger,
                 cfg.accumulation,
                 combiner,
-                rules_named(cfg.conventions)
+                rules_named(cfg.conventions),
+                behaviors_named(cfg.empty_panes)
             )?;
             writeln!(
                 out,

@@ -25,7 +25,9 @@ use std::collections::{BTreeMap, BinaryHeap};
 use super::conventions::Conventions;
 use super::lateness::{Dropped, Fate};
 use super::stream::{Event, Stream};
-use super::trigger::{Accumulation, CellState, Timer, Timing};
+use super::trigger::{
+    Accumulation, CellState, ClosingBehavior, EmptyPanes, OnTimeBehavior, Timer, Timing,
+};
 use super::watermark::{Watermark, WatermarkKind};
 use super::window::{Assignment, CellId, WindowFn, WindowId};
 pub use output::{Arrival, Counters, Expiry, FinalValue, Output, SessionChange};
@@ -50,6 +52,10 @@ pub struct EngineConfig {
     pub accumulation: Accumulation,
     /// Whose rules decide fates, firings and merges: Beam Java's by default.
     pub conventions: Conventions,
+    /// Whether an ON_TIME pane or a window's last pane is emitted with nothing new in it
+    /// (Beam Java's `OnTimeBehavior` and `ClosingBehavior`; Beam's defaults, which the other
+    /// engines' rules keep).
+    pub empty_panes: EmptyPanes,
 }
 
 impl EngineConfig {
@@ -66,6 +72,7 @@ impl EngineConfig {
             early: None,
             accumulation: Accumulation::Accumulating,
             conventions: Conventions::Beam,
+            empty_panes: EmptyPanes::default(),
         }
     }
 }
@@ -90,6 +97,10 @@ pub struct Processor {
     /// Sessions: the watermark the open sessions were last passed under; a session ending by
     /// it has fired on time.
     passed_wm: f64,
+    /// The watermark of the last arrival placed by the general path or of the last advance:
+    /// a window it had passed fired on time in an earlier step, so its closing pane is a
+    /// pane of its own ([`Processor::closing_pane`]).
+    prior_wm: f64,
     /// Whether windows tumble (one window per event), so an arrival may take the calm path.
     tumbling: bool,
     /// End of the first open window (+∞ when none), as the drop rule compares it
@@ -141,6 +152,7 @@ impl Processor {
             ttl: cfg.window.ttl().map(TtlState::new),
             records: false,
             passed_wm: f64::NEG_INFINITY,
+            prior_wm: f64::NEG_INFINITY,
             tumbling: matches!(cfg.window, WindowFn::Tumbling { .. }),
             first_end: f64::INFINITY,
             inv_slide: 1.0 / cfg.window.slide() as f64,
@@ -353,24 +365,28 @@ impl Processor {
         if self.merging {
             self.pass_sessions(wm, proc_time, out);
             self.finalise_sessions(wm, proc_time, out);
+            self.prior_wm = wm;
             return;
         }
         if wm >= self.next_pass_end {
             self.pass_windows(wm, proc_time, out);
         }
         self.finalise(wm, proc_time, out);
+        self.prior_wm = wm;
     }
 
     /// Places an event, under watermark `wm`, in the windows assigned to it.
     #[inline]
     fn place(&mut self, e: &Event, windows: Assignment, wm: f64, out: &mut Output) -> Arrival {
-        if self.merging {
+        let arrival = if self.merging {
             self.place_in_session(e, windows, wm, out)
         } else if self.ttl.is_some() {
             self.place_with_ttl(e, windows, wm, out)
         } else {
             self.place_in_windows(e, windows, wm, out)
-        }
+        };
+        self.prior_wm = wm;
+        arrival
     }
 
     /// Counts one arrival: its offset in processing order, and processing time held at its
@@ -568,6 +584,7 @@ impl Processor {
         let mode = self.cfg.accumulation;
         let fires_empty = self.cfg.conventions.fires_empty_on_time_pane();
         let fires = self.cfg.conventions.fires_on_watermark();
+        let only_changed = self.only_changed_on_time();
         let window_fn = self.cfg.window;
         let mut ids = std::mem::take(&mut self.scratch_ids);
         self.windows.ids_in(from, through, &mut ids);
@@ -579,7 +596,10 @@ impl Processor {
             let bounds = (window_fn.start(window), window_fn.end(window));
             for (key, c) in w.cells.iter_mut() {
                 c.timer = None;
-                if !fires || (!fires_empty && !c.changed() && mode == Accumulation::Discarding) {
+                if !fires
+                    || (!fires_empty && !c.changed() && mode == Accumulation::Discarding)
+                    || (only_changed && !c.changed())
+                {
                     continue;
                 }
                 let cell = CellId { window, key };
@@ -633,10 +653,14 @@ impl Processor {
     ) {
         let bounds = self.bounds(window);
         let final_panes = !self.cfg.conventions.fires_on_watermark();
+        let closing = self.fires_closing_panes();
         for (key, mut c) in w.cells.into_cells() {
             self.open_cells -= 1;
             if final_panes {
                 self.final_pane(CellId { window, key }, bounds, &mut c, proc_time, wm, out);
+            }
+            if closing {
+                self.closing_pane(CellId { window, key }, bounds, &mut c, proc_time, wm, out);
             }
             out.finals.push(FinalValue {
                 cell: CellId { window, key },
@@ -667,6 +691,56 @@ impl Processor {
             out.panes
                 .push(c.emit(cell, bounds, Timing::OnTime, proc_time, wm, mode));
             self.counters.on_time_panes += 1;
+        }
+    }
+
+    /// Whether an ON_TIME pane with nothing new is held back (Beam Java's
+    /// `OnTimeBehavior.FIRE_IF_NON_EMPTY`; [`EngineConfig::empty_panes`] counts under Beam
+    /// Java's rules only).
+    pub(super) fn only_changed_on_time(&self) -> bool {
+        self.cfg.conventions == Conventions::Beam
+            && self.cfg.empty_panes.on_time == OnTimeBehavior::FireIfNonEmpty
+    }
+
+    /// Whether a window emits a last pane as it is collected, empty or not (Beam Java's
+    /// `ClosingBehavior.FIRE_ALWAYS`, under Beam Java's rules only).
+    pub(super) fn fires_closing_panes(&self) -> bool {
+        self.cfg.conventions == Conventions::Beam
+            && self.cfg.empty_panes.closing == ClosingBehavior::FireAlways
+    }
+
+    /// The last pane a cell emits as its window is collected under `ClosingBehavior.FIRE_ALWAYS`
+    /// (`ReduceFnRunner.onTimers` calls `onTrigger` with `isFinished`, and `needToEmit` emits
+    /// the last pane even empty): LATE, once the window fired on time in an earlier step.
+    /// When the watermark passed its end and its collection time at once (or the input ended),
+    /// the ON_TIME pane just emitted is already the last, and nothing more is emitted; if that
+    /// ON_TIME pane was held back for being empty (`OnTimeBehavior.FIRE_IF_NON_EMPTY`), the
+    /// last pane is that ON_TIME pane, empty.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn closing_pane(
+        &mut self,
+        cell: CellId,
+        bounds: (f64, f64),
+        c: &mut CellState,
+        proc_time: f64,
+        wm: f64,
+        out: &mut Output,
+    ) {
+        let mode = self.cfg.accumulation;
+        let conventions = self.cfg.conventions;
+        let timing = if conventions.passed_end(bounds.1, self.prior_wm) {
+            Timing::Late
+        } else if c.nonspeculative == 0 {
+            Timing::OnTime
+        } else {
+            return;
+        };
+        out.panes
+            .push(c.emit(cell, bounds, timing, proc_time, wm, mode));
+        match timing {
+            Timing::OnTime => self.counters.on_time_panes += 1,
+            _ => self.counters.late_panes += 1,
         }
     }
 
@@ -794,6 +868,7 @@ mod tests {
             early: None,
             accumulation: Accumulation::Accumulating,
             conventions: Default::default(),
+            empty_panes: Default::default(),
         };
         let mut p = Processor::new(cfg, 0.0);
         let mut out = Output::default();

@@ -228,6 +228,7 @@ impl Processor {
         let mode = self.cfg.accumulation;
         let fires_empty = self.cfg.conventions.fires_empty_on_time_pane();
         let fires = self.cfg.conventions.fires_on_watermark();
+        let only_changed = self.only_changed_on_time();
         let mut ids = std::mem::take(&mut self.scratch_cells);
         self.sessions.ending_in(
             self.cfg.conventions.ends_passed_by(self.passed_wm),
@@ -238,7 +239,10 @@ impl Processor {
             let bounds = (cell.window.start(), cell.window.end());
             if let Some(c) = self.sessions.get_mut(cell) {
                 c.timer = None;
-                if !fires || (!fires_empty && !c.changed() && mode == Accumulation::Discarding) {
+                if !fires
+                    || (!fires_empty && !c.changed() && mode == Accumulation::Discarding)
+                    || (only_changed && !c.changed())
+                {
                     continue;
                 }
                 out.panes
@@ -280,6 +284,10 @@ impl Processor {
             if !self.cfg.conventions.fires_on_watermark() {
                 let bounds = (cell.window.start(), cell.window.end());
                 self.final_pane(cell, bounds, &mut c, proc_time, wm, out);
+            }
+            if self.fires_closing_panes() {
+                let bounds = (cell.window.start(), cell.window.end());
+                self.closing_pane(cell, bounds, &mut c, proc_time, wm, out);
             }
             out.finals.push(FinalValue {
                 cell,

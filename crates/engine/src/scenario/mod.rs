@@ -221,6 +221,7 @@ impl ScenarioName {
                     early: None,
                     accumulation: Accumulation::Accumulating,
                     conventions: Default::default(),
+                    empty_panes: Default::default(),
                 },
                 ..plain(Source::Sessions {
                     seed: SESSIONS_SEED,
@@ -237,6 +238,7 @@ impl ScenarioName {
                     early: Some(10_000.0),
                     accumulation: Accumulation::Accumulating,
                     conventions: Default::default(),
+                    empty_panes: Default::default(),
                 },
                 paused: true,
                 speed: Some(1.0),

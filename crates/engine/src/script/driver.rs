@@ -12,14 +12,21 @@
 //! no more data. What depends on the engine ([`Conventions`]) is asked of it: the drop rule
 //! and where it is tested, when the end of a window has passed, which sessions merge, and
 //! whether a window fires a last pane when it is collected.
+//!
+//! Under Beam Java's rules a pane with nothing new in it is emitted as Beam's
+//! `ReduceFnRunner.needToEmit` says, by the windowing strategy's [`EmptyPanes`]
+//! (`OnTimeBehavior`, `ClosingBehavior`): an ON_TIME pane under `FIRE_ALWAYS` on time, the
+//! window's last under `FIRE_ALWAYS` closing; any other empty pane is not emitted and takes no
+//! index. A window collected while its trigger is still open emits its last pane then, as
+//! `ReduceFnRunner.onTimers` calls `onTrigger` with `isFinished` without asking the trigger.
 
 use rustc_hash::FxHashMap;
 
 use super::super::conventions::Conventions;
 pub use super::super::trigger::END_OF_TIME;
 use super::super::trigger::{
-    max_timestamp, Accumulation, Domain, Machine, PaneInfo, Tag, TimerName, TimestampCombiner,
-    Timing, Trigger, TriggerContext,
+    max_timestamp, Accumulation, Domain, EmptyPanes, Machine, PaneInfo, Tag, TimerName,
+    TimestampCombiner, Timing, Trigger, TriggerContext,
 };
 use super::super::window::{WindowFn, WindowId};
 use super::ScriptWindows;
@@ -64,12 +71,18 @@ pub struct Driver {
     combiner: TimestampCombiner,
     lateness: i64,
     conventions: Conventions,
+    /// Whether empty ON_TIME and last panes are emitted (Beam Java's rules only).
+    empty_panes: EmptyPanes,
     /// Every window with state, in the order it was first given state, with its state ids
     /// (the first is the one written to).
     known: Vec<(WindowId, Vec<u32>)>,
     cells: FxHashMap<u32, Cells>,
     next_id: u32,
     watermark: i64,
+    /// The watermark before its last move: where Beam's output watermark stands when the
+    /// move's timers fire, for a window whose panes released their holds (Beam's
+    /// `ReduceFnTester` advances the output watermark after the timers).
+    prior_watermark: i64,
     clock: i64,
 }
 
@@ -153,8 +166,18 @@ impl Driver {
             cells: FxHashMap::default(),
             next_id: 0,
             watermark: i64::MIN,
+            prior_watermark: i64::MIN,
             clock: 0,
+            empty_panes: EmptyPanes::default(),
         }
+    }
+
+    /// The driver with `empty_panes` in place of Beam's defaults: whether an empty ON_TIME
+    /// pane and an empty last pane are emitted, under Beam Java's rules (the other engines'
+    /// drivers keep their own).
+    pub fn with_empty_panes(mut self, empty_panes: EmptyPanes) -> Driver {
+        self.empty_panes = empty_panes;
+        self
     }
 
     /// Whether its trigger fires on processing time (else [`Driver::advance_clock`] fires
@@ -322,7 +345,15 @@ impl Driver {
                 .should_fire(Machine::ROOT, Domain::EventTime, wm, window, &mut cx)
             {
                 let finished = self.machine.on_fire(Machine::ROOT, wm, window, &mut cx);
-                panes.extend(self.output(window, &ids, finished, wm, false));
+                panes.extend(self.output(
+                    window,
+                    &ids,
+                    finished,
+                    wm,
+                    Firing::Trigger {
+                        maybe_on_time: false,
+                    },
+                ));
             }
         }
         panes.extend(self.fire_timers());
@@ -420,6 +451,7 @@ impl Driver {
     /// Under Kafka Streams' rules it is stream time that moves, and never back (a record of
     /// another key, or one the script does not show).
     pub fn advance_watermark(&mut self, t: i64) -> Vec<ScriptPane> {
+        self.prior_watermark = self.watermark;
         self.watermark = if self.conventions.uses_stream_time() {
             self.watermark.max(t)
         } else {
@@ -501,7 +533,9 @@ impl Driver {
                         &ids,
                         finished,
                         time,
-                        domain == Domain::EventTime,
+                        Firing::Trigger {
+                            maybe_on_time: domain == Domain::EventTime,
+                        },
                     ));
                 }
             }
@@ -509,7 +543,9 @@ impl Driver {
     }
 
     /// Windows past their allowed lateness are garbage collected (except under Beam Python's
-    /// rules); under Beam Java's, one with elements not yet emitted fires a last pane first.
+    /// rules); under Beam Java's, one whose trigger is still open fires its last pane first,
+    /// emitted if it has elements not yet emitted or [`EmptyPanes`] asks for it empty (under
+    /// Kafka Streams', if it has elements not yet emitted).
     fn collect(&mut self) -> Vec<ScriptPane> {
         if !self.conventions.collects_windows() {
             return Vec::new();
@@ -527,8 +563,9 @@ impl Driver {
                 .filter_map(|id| self.cells.get(id))
                 .map(|c| c.pending)
                 .sum();
-            if pending > 0 && !self.tombstoned(&ids) && self.conventions.fires_at_collection() {
-                panes.extend(self.output(window, &ids, true, self.watermark, true));
+            let fires = self.conventions == Conventions::Beam || pending > 0;
+            if fires && !self.tombstoned(&ids) && self.conventions.fires_at_collection() {
+                panes.extend(self.output(window, &ids, true, self.watermark, Firing::Collection));
             }
             self.known.retain(|(w, _)| *w != window);
             for id in ids {
@@ -541,36 +578,50 @@ impl Driver {
     /// Emits a pane of `window` and cleans up after it (Beam's `_output`). An empty pane is
     /// not emitted under an engine that fires only a window's contents (Flink's
     /// `WindowOperator` emits nothing for a window with no contents), though its firing still
-    /// counts.
+    /// counts; under Beam Java's rules it is emitted only as [`EmptyPanes`] says, and one not
+    /// emitted takes no index (`ReduceFnRunner.onTrigger` stores the pane's info only when it
+    /// outputs it).
     fn output(
         &mut self,
         window: WindowId,
         ids: &[u32],
         finished: bool,
         output_wm: i64,
-        maybe_on_time: bool,
+        firing: Firing,
     ) -> Option<ScriptPane> {
         let sum = |cells: &FxHashMap<u32, Cells>, f: fn(&Cells) -> i64| -> i64 {
             ids.iter().filter_map(|id| cells.get(id)).map(f).sum()
         };
         let index = sum(&self.cells, |c| c.index);
         let nonspeculative = sum(&self.cells, |c| c.nonspeculative);
+        let empty = ids
+            .iter()
+            .filter_map(|id| self.cells.get(id))
+            .all(|c| c.pending == 0);
         let first = ids[0];
-        self.cells.entry(first).or_default().index += 1;
         let passed = self
             .conventions
             .passed_end(window.end_ms() as f64, output_wm as f64);
+        // A window collected with nothing new in it has released its holds, so Beam's output
+        // watermark is where the input watermark stood before this move: the pane is LATE if
+        // that had passed the window's end (`PaneInfoTracker.describePane`, `isLateForOutput`).
+        let late_for_output = firing == Firing::Collection
+            && empty
+            && self.conventions == Conventions::Beam
+            && self.prior_watermark >= window.end_ms();
+        let maybe_on_time = match firing {
+            Firing::Trigger { maybe_on_time } => maybe_on_time,
+            Firing::Collection => !late_for_output,
+        };
         let (timing, nonspeculative_index) = if !passed {
             // Early, unless a nonspeculative pane went before (the watermark went back, or
             // late data moved a session's end forward): then it keeps counting.
             if nonspeculative > 0 {
-                self.cells.entry(first).or_default().nonspeculative += 1;
                 (Timing::Early, nonspeculative)
             } else {
                 (Timing::Early, -1)
             }
         } else {
-            self.cells.entry(first).or_default().nonspeculative += 1;
             let timing = if maybe_on_time && nonspeculative == 0 {
                 Timing::OnTime
             } else {
@@ -578,6 +629,17 @@ impl Driver {
             };
             (timing, nonspeculative)
         };
+        let emitted = self.conventions != Conventions::Beam
+            || self
+                .empty_panes
+                .emits(empty, timing == Timing::OnTime, finished);
+        if emitted {
+            let c = self.cells.entry(first).or_default();
+            c.index += 1;
+            if passed || nonspeculative > 0 {
+                c.nonspeculative += 1;
+            }
+        }
         let mut values: Vec<i64> = ids
             .iter()
             .filter_map(|id| self.cells.get(id))
@@ -609,7 +671,7 @@ impl Driver {
         if finished {
             self.cells.entry(first).or_default().tombstone = true;
         }
-        if values.is_empty() && !self.conventions.fires_empty_on_time_pane() {
+        if !emitted || (values.is_empty() && !self.conventions.fires_empty_on_time_pane()) {
             return None;
         }
         Some(ScriptPane {
@@ -625,4 +687,13 @@ impl Driver {
             },
         })
     }
+}
+
+/// What fired a pane.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Firing {
+    /// The trigger, by an element or a timer; an event-time timer's pane may be ON_TIME.
+    Trigger { maybe_on_time: bool },
+    /// Garbage collection: the window's last pane, whose trigger was not asked.
+    Collection,
 }

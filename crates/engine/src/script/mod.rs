@@ -2,7 +2,8 @@
 //! elements arrives (`input`), the watermark is set (`watermark`), the clock is set
 //! (`clock`), and the panes emitted since the last check are compared with what the script
 //! expects (`expect`). A script names its windowing strategy as Beam does (`window_fn`,
-//! `trigger_fn`, `accumulation_mode`, `timestamp_combiner`, `allowed_lateness`); this
+//! `trigger_fn`, `accumulation_mode`, `timestamp_combiner`, `allowed_lateness`, and Beam
+//! Java's `closing_behavior` and `on_time_behavior`); this
 //! module holds the script as read ([`Script`]), the driver that runs a windowing strategy
 //! over explicit watermark and clock moves ([`Driver`]), and the check ([`Script::run`]).
 //!
@@ -20,7 +21,7 @@ pub use driver::{Driver, ScriptPane, END_OF_TIME, GLOBAL};
 pub use playback::{Frame, Playback, StepCheck, WindowStanding, WindowView};
 
 use super::conventions::Conventions;
-use super::trigger::{Accumulation, TimestampCombiner, Trigger};
+use super::trigger::{Accumulation, EmptyPanes, TimestampCombiner, Trigger};
 use super::window::WindowFn;
 
 /// One scripted stream and what it expects.
@@ -38,6 +39,10 @@ pub struct Script {
     pub combiner: TimestampCombiner,
     /// Allowed lateness, ms.
     pub allowed_lateness: i64,
+    /// Beam Java's `ClosingBehavior` and `OnTimeBehavior` (`closing_behavior:`,
+    /// `on_time_behavior:`): whether an empty last pane and an empty ON_TIME pane are
+    /// emitted. Only Beam Java's rules have them.
+    pub empty_panes: EmptyPanes,
     /// The steps, in order.
     pub steps: Vec<Step>,
     /// The failure the script is written to produce (`error:`), if any: the run must fail
@@ -382,6 +387,7 @@ impl Script {
             accumulation: Accumulation::Accumulating,
             combiner: TimestampCombiner::EndOfWindow,
             allowed_lateness: 0,
+            empty_panes: EmptyPanes::default(),
             steps: Vec::new(),
             error: None,
             line: 1,
@@ -398,18 +404,28 @@ impl Script {
             self.allowed_lateness,
             conventions,
         )
+        .with_empty_panes(self.empty_panes)
     }
 
-    /// The windowing strategy in one line, as Beam names its parts.
+    /// The windowing strategy in one line, as Beam names its parts (the closing and on-time
+    /// behaviours only when they are not Beam's defaults).
     pub fn strategy(&self) -> String {
-        format!(
+        let mut line = format!(
             "{} · {} · {} · {} · allowed lateness {}",
             self.windows,
             self.trigger,
             self.accumulation,
             self.combiner.beam_name(),
             self.allowed_lateness
-        )
+        );
+        if !self.empty_panes.is_default() {
+            line.push_str(&format!(
+                " · closing {} · on time {}",
+                self.empty_panes.closing.beam_name(),
+                self.empty_panes.on_time.beam_name()
+            ));
+        }
+        line
     }
 
     /// Runs the script under `conventions` and checks what it expects.

@@ -8,12 +8,14 @@
 //! output time), which scripted streams (`crate::script`) run in full.
 
 mod combiner;
+mod empty_panes;
 mod expr;
 mod machine;
 
 use std::fmt;
 
 pub use combiner::{max_timestamp, TimestampCombiner};
+pub use empty_panes::{ClosingBehavior, EmptyPanes, OnTimeBehavior};
 pub use expr::{Trigger, TriggerError, TRIGGER_NAMES};
 pub use machine::{Domain, Machine, Tag, TimerName, TriggerContext};
 
