@@ -272,3 +272,60 @@ fn kafka_streams_is_refused_where_it_has_no_meaning() {
     assert_eq!(doc["config"]["watermark"], "stream time");
     assert_eq!(doc["config"]["conventions"], "kafka-streams");
 }
+
+#[test]
+fn beam_pythons_default_trigger_never_marks_a_pane_last() {
+    // Beam Python's DefaultTrigger never finishes and its driver never collects a window:
+    // `PaneInfo(first=True, last=False, ON_TIME, 0, 0)`, past end + allowed lateness and at the
+    // end of input alike. Beam Java's pane at its garbage collection is the last.
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("c.csv");
+    std::fs::write(
+        &log,
+        "event_time_ms,proc_time_ms,key\n1000,100000,k\n12000,101000,k\n25000,102000,k\n",
+    )
+    .unwrap();
+    let log = log.to_str().unwrap();
+    let args = |rules| {
+        vec![
+            "run",
+            "--input",
+            log,
+            "--window",
+            "10s",
+            "--watermark",
+            "bounded:0s",
+            "--grace",
+            "0s",
+            "--conventions",
+            rules,
+            "--format",
+            "json",
+        ]
+    };
+    let lasts = |doc: &serde_json::Value| -> Vec<bool> {
+        let panes = doc["panes"].as_array().unwrap();
+        panes
+            .iter()
+            .map(|p| p["is_last"].as_bool().unwrap())
+            .collect()
+    };
+    let python = json(&args("beam-python"));
+    assert_eq!(lasts(&python), [false; 3], "{python}");
+    let mut general = args("beam-python");
+    general.extend(["--trigger", "Default"]);
+    assert_eq!(lasts(&json(&general)), [false; 3]);
+    // The JSON Lines sink says the same.
+    let mut sink = args("beam-python");
+    sink.extend(["--output", "jsonl:-"]);
+    let out = crate::cli_common::output(&sink).unwrap();
+    let rows: Vec<serde_json::Value> = out
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .filter(|v: &serde_json::Value| v.get("is_last").is_some())
+        .collect();
+    assert_eq!(rows.len(), 3, "{out}");
+    assert!(rows.iter().all(|r| r["is_last"] == false), "{out}");
+    // Beam Java: each window fired as the watermark passes end + 0 is its last.
+    assert_eq!(lasts(&json(&args("beam"))), [true; 3]);
+}

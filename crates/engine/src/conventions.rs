@@ -253,6 +253,29 @@ impl Conventions {
         !matches!(self, Conventions::BeamPython)
     }
 
+    /// Whether a pane of the built-in trigger (`AfterWatermark(late=AfterCount(1))`, Beam's
+    /// default), fired under watermark `wm` (+∞ at the end of input) for a window ending at
+    /// `end` (`merging`: a session) with allowed lateness `lateness`, is its window's last
+    /// (`PaneInfo.isLast`).
+    ///
+    /// - Beam Java: the pane fired as the watermark passes end + allowed lateness is the one
+    ///   `ReduceFnRunner.onTimers` fires with the garbage-collection timer, `isFinished`; so
+    ///   are those at the end of input, where the watermark passes every window's.
+    /// - Kafka Streams: a window's one result, as it closes.
+    /// - Flink: the window's firing at its cleanup time, after which its state is cleared
+    ///   (Flink itself has no `PaneInfo`).
+    /// - Beam Python: never. `trigger.py`'s `DefaultTrigger.on_fire` returns `False` (the
+    ///   trigger never finishes) and `GeneralTriggerDriver` never collects a window, so its
+    ///   panes are `PaneInfo(first=True, last=False, ON_TIME, 0, 0)`, past end + allowed
+    ///   lateness and at the end of input alike.
+    #[inline]
+    pub fn last_pane(self, end: f64, wm: f64, lateness: f64, merging: bool) -> bool {
+        match self {
+            Conventions::BeamPython => false,
+            _ => wm == f64::INFINITY || self.drops(end, wm, lateness, merging),
+        }
+    }
+
     /// Whether a window with elements not yet emitted fires a last pane when it is garbage
     /// collected (Beam Java's `ReduceFnRunner.onTimers` calls `onTrigger` with
     /// `isFinished`; Beam Python's trigger driver does not collect windows).
