@@ -276,6 +276,22 @@ impl Conventions {
         }
     }
 
+    /// The end a session ending at `end` (ms, with session gap `gap`) is let go by, when the
+    /// drop rule passes it: its own end where windows are garbage collected. Beam Python's
+    /// driver never collects a window ([`Conventions::collects_windows`]): a late element
+    /// whose own window is within lateness merges with the expired sessions it overlaps. The
+    /// latest proto-window that still overlaps a session ending at `end` starts at `end − 1`
+    /// and ends at `end − 1 + gap`; once that one is dropped no element can reach the
+    /// session, which may then go.
+    #[inline]
+    pub fn session_kept_until(self, end: f64, gap: f64) -> f64 {
+        if self.collects_windows() {
+            end
+        } else {
+            end - 1.0 + gap
+        }
+    }
+
     /// Whether a window with elements not yet emitted fires a last pane when it is garbage
     /// collected (Beam Java's `ReduceFnRunner.onTimers` calls `onTrigger` with
     /// `isFinished`; Beam Python's trigger driver does not collect windows).
