@@ -313,6 +313,17 @@ impl Driver {
                     dropped.push((t, w));
                     continue;
                 }
+                // Tested on the merged window, a dropped element merges nothing: the sessions
+                // it would have bridged keep their state. (A window the watermark has
+                // collected is gone, so this differs only for a log's row, judged under the
+                // watermark it brings before that watermark's timers fire.)
+                if late_after_merge && self.windows.window.is_merging() {
+                    let merged = self.merged_span(w);
+                    if self.drops(merged) {
+                        dropped.push((t, merged));
+                        continue;
+                    }
+                }
                 match by_window.iter_mut().find(|(x, _)| *x == w) {
                     Some((_, v)) => v.push(t),
                     None => by_window.push((w, vec![t])),
@@ -362,6 +373,25 @@ impl Driver {
         }
         panes.extend(self.fire_timers());
         (panes, dropped)
+    }
+
+    /// The session window `w` would merge into with the known windows.
+    fn merged_span(&self, w: WindowId) -> WindowId {
+        let mut span = w;
+        loop {
+            let grown = self.known.iter().fold(span, |s, (k, _)| {
+                let (a, b) = ((s.start_ms(), s.end_ms()), (k.start_ms(), k.end_ms()));
+                if self.conventions.sessions_merge(a, b) {
+                    WindowId::new(a.0.min(b.0), a.1.max(b.1))
+                } else {
+                    s
+                }
+            });
+            if grown == span {
+                return span;
+            }
+            span = grown;
+        }
     }
 
     /// Merges the new windows with the known ones (sessions), returning the bundle's
