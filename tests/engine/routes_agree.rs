@@ -6,8 +6,8 @@
 //! after it) give the same panes — key, window, timing, index, nonspeculative index, is_first,
 //! is_last, the elements' count — and drop the same rows, under every convention.
 //!
-//! The logs are small and on a coarse grid (seconds), so that ties, touching sessions, window
-//! ends and end + allowed lateness are hit often.
+//! The logs are small and on a coarse grid (seconds, or a millisecond either side), so that
+//! ties, touching sessions, window ends and end + allowed lateness (± 1) are hit often.
 
 use std::collections::BTreeMap;
 
@@ -126,7 +126,7 @@ fn dials() -> impl Strategy<Value = Dials> {
         Just(WatermarkKind::Heuristic { q: 0.5, n: 4 }),
         Just(WatermarkKind::Perfect),
     ];
-    let grace = prop_oneof![Just(0.0), Just(5000.0), Just(f64::INFINITY)];
+    let grace = prop_oneof![Just(0.0), Just(1000.0), Just(5000.0), Just(f64::INFINITY)];
     let accumulation = prop_oneof![
         Just(Accumulation::Accumulating),
         Just(Accumulation::Discarding)
@@ -157,24 +157,32 @@ fn dials() -> impl Strategy<Value = Dials> {
         )
 }
 
-/// 0–30 rows of 1–3 keys, event times on a grid of seconds, each row a whole number of
-/// seconds (maybe none) after the one before.
+/// 0–30 rows of 1–3 keys, event times on a grid of seconds or a millisecond either side of
+/// it, each row a whole number of seconds (maybe none) after the one before.
 fn log() -> impl Strategy<Value = Stream> {
     (1usize..=3)
         .prop_flat_map(|keys| {
             (
                 Just(keys),
-                prop::collection::vec((0i64..30, 0i64..3, 0..keys as u32), 0..=30),
+                prop::collection::vec(
+                    (
+                        0i64..30,
+                        prop_oneof![3 => Just(0i64), 1 => Just(-1i64), 1 => Just(1i64)],
+                        0i64..3,
+                        0..keys as u32,
+                    ),
+                    0..=30,
+                ),
             )
         })
         .prop_map(|(keys, rows)| {
             let mut proc = 100_000i64;
             let events = rows
                 .into_iter()
-                .map(|(t, step, key)| {
+                .map(|(t, off, step, key)| {
                     proc += step * 1000;
                     Event {
-                        event_time: (t * 1000) as f64,
+                        event_time: (t * 1000 + off).max(0) as f64,
                         proc_time: proc as f64,
                         key,
                     }
