@@ -21,9 +21,9 @@ use twoclocks::engine::triggered;
 use twoclocks::engine::watermark::{Watermark, WatermarkKind};
 use twoclocks::engine::window::{self, WindowFn, WindowId};
 
-/// A pane as every route can say it: timing, index, nonspeculative index, is_first, is_last
-/// (`None` where the rules have no `PaneInfo`), the elements it carries.
-type Said = (Timing, u32, i64, bool, Option<bool>, u64);
+/// A pane as every route can say it: timing, index, nonspeculative index, is_first, is_last,
+/// the elements it carries.
+type Said = (Timing, u32, i64, bool, bool, u64);
 
 /// Each (key, window)'s panes in the order it emitted them, and the dropped (row, window).
 #[derive(Debug, PartialEq, Default)]
@@ -89,11 +89,6 @@ impl Dials {
         } else {
             Trigger::parse("AfterWatermark(late=AfterCount(1))").unwrap()
         }
-    }
-
-    /// Whether the rules give a pane's `PaneInfo` (Flink's window operator has none).
-    fn has_pane_info(&self) -> bool {
-        self.conventions != Conventions::Flink
     }
 
     fn lateness_ms(&self) -> i64 {
@@ -198,14 +193,12 @@ fn processor(stream: &Stream, d: &Dials) -> Answer {
     let r = processor::run(stream, cfg, true);
     let mut a = Answer::default();
     for p in &r.output.panes {
-        let last = d.has_pane_info().then(|| {
-            cfg.conventions.last_pane(
-                p.window_end,
-                p.watermark,
-                cfg.grace,
-                cfg.window.is_merging(),
-            )
-        });
+        let last = cfg.conventions.last_pane(
+            p.window_end,
+            p.watermark,
+            cfg.grace,
+            cfg.window.is_merging(),
+        );
         let said = (
             p.timing,
             p.index,
@@ -231,13 +224,13 @@ fn finals(stream: &Stream, d: &Dials) -> BTreeMap<u32, u64> {
     r.finals.iter().map(|(c, v)| (c.key, *v)).collect()
 }
 
-fn said(p: &ScriptPane, d: &Dials) -> Said {
+fn said(p: &ScriptPane) -> Said {
     (
         p.info.timing,
         p.info.index,
         p.info.nonspeculative_index,
         p.info.is_first,
-        d.has_pane_info().then_some(p.info.is_last),
+        p.info.is_last,
         p.values.len() as u64,
     )
 }
@@ -253,7 +246,7 @@ fn trigger_route(stream: &Stream, d: &Dials) -> Answer {
     .unwrap();
     let mut a = Answer::default();
     for p in &r.panes {
-        a.pane(p.key, p.pane.window, said(&p.pane, d));
+        a.pane(p.key, p.pane.window, said(&p.pane));
     }
     a.dropped = r
         .dropped
@@ -289,7 +282,7 @@ fn script(stream: &Stream, d: &Dials) -> Answer {
     for (offset, e) in stream.events.iter().enumerate() {
         let (panes, dropped) = drivers[e.key as usize].input(&[e.event_time as i64]);
         for p in &panes {
-            a.pane(e.key, p.window, said(p, d));
+            a.pane(e.key, p.window, said(p));
         }
         a.dropped.extend(
             dropped
@@ -301,14 +294,14 @@ fn script(stream: &Stream, d: &Dials) -> Answer {
             wm = w;
             for (k, driver) in drivers.iter_mut().enumerate() {
                 for p in driver.advance_watermark(wm) {
-                    a.pane(k as u32, p.window, said(&p, d));
+                    a.pane(k as u32, p.window, said(&p));
                 }
             }
         }
     }
     for (k, driver) in drivers.iter_mut().enumerate() {
         for p in driver.advance_watermark(END_OF_TIME) {
-            a.pane(k as u32, p.window, said(&p, d));
+            a.pane(k as u32, p.window, said(&p));
         }
     }
     a.finish()

@@ -262,8 +262,9 @@ impl Conventions {
     ///   `ReduceFnRunner.onTimers` fires with the garbage-collection timer, `isFinished`; so
     ///   are those at the end of input, where the watermark passes every window's.
     /// - Kafka Streams: a window's one result, as it closes.
-    /// - Flink: the window's firing at its cleanup time, after which its state is cleared
-    ///   (Flink itself has no `PaneInfo`).
+    /// - Flink: never. Its window operator has no `PaneInfo`: `EventTimeTrigger` never
+    ///   finishes, and nothing tells a window function which firing is the last (the one at
+    ///   `cleanupTime` is not marked), so the trigger route and scripts mark none either.
     /// - Beam Python: never. `trigger.py`'s `DefaultTrigger.on_fire` returns `False` (the
     ///   trigger never finishes) and `GeneralTriggerDriver` never collects a window, so its
     ///   panes are `PaneInfo(first=True, last=False, ON_TIME, 0, 0)`, past end + allowed
@@ -271,7 +272,7 @@ impl Conventions {
     #[inline]
     pub fn last_pane(self, end: f64, wm: f64, lateness: f64, merging: bool) -> bool {
         match self {
-            Conventions::BeamPython => false,
+            Conventions::BeamPython | Conventions::Flink => false,
             _ => wm == f64::INFINITY || self.drops(end, wm, lateness, merging),
         }
     }
