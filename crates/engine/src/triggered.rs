@@ -157,6 +157,9 @@ pub fn run(
                     watermark: w,
                 }));
         }
+        if !clocked && w <= wm_ms {
+            continue;
+        }
         for (j, d) in drivers.iter_mut().enumerate() {
             if j == k {
                 continue;
