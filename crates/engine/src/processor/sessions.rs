@@ -252,13 +252,10 @@ impl Processor {
 
     /// Finalises the sessions past their grace under `wm`, earliest end first.
     pub(super) fn finalise_sessions(&mut self, wm: f64, proc_time: f64, out: &mut Output) {
-        let gap = self.cfg.window.size() as f64;
         while let Some(cell) = self.sessions.first_by_end() {
             if !Fate::finalised_under(
                 self.cfg.conventions,
-                self.cfg
-                    .conventions
-                    .session_kept_until(cell.window.end(), gap),
+                cell.window.end() + self.session_kept_for,
                 wm,
                 self.cfg.grace,
                 true,
