@@ -198,3 +198,68 @@ fn frontier_sweeps_sessions() {
         }
     }
 }
+
+#[test]
+fn under_beam_python_a_late_event_merges_an_expired_session_back() {
+    // tests/real_engines/, bridging-expired-session: [0, 10000) fires and is past its
+    // lateness (L 0) when 7000 arrives, whose own window [7000, 17000) is not; Beam Python's
+    // driver never collects a window, so 7000 bridges it to [15000, 25000): [0, 25000)
+    // ON_TIME with all three, as Beam 2.78 emitted. Flink cleaned [0, 10000) up and keeps it
+    // out.
+    let log = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/real_engines/logs/bridging-late-session.csv"
+    );
+    let panes = |rules| {
+        let doc = crate::cli_common::json(&[
+            "run",
+            "--input",
+            log,
+            "--session",
+            "10s",
+            "--watermark",
+            "bounded:0s",
+            "--grace",
+            "0s",
+            "--conventions",
+            rules,
+            "--format",
+            "json",
+        ]);
+        let panes: Vec<_> = doc["panes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                (
+                    p["start_ms"].as_f64().unwrap() as i64,
+                    p["end_ms"].as_f64().unwrap() as i64,
+                    p["timing"].as_str().unwrap().to_string(),
+                    p["index"].as_u64().unwrap(),
+                    p["value"].as_u64().unwrap(),
+                )
+            })
+            .collect();
+        (panes, doc["windows"].as_array().unwrap().len())
+    };
+    let on_time = |s, e, n| (s, e, "ON_TIME".to_string(), 0, n);
+    let (python, windows) = panes("beam-python");
+    assert_eq!(
+        python,
+        [
+            on_time(0, 10_000, 1),
+            on_time(0, 25_000, 3),
+            on_time(40_000, 50_000, 1)
+        ]
+    );
+    assert_eq!(windows, 2, "the expired session is in the merged one");
+    let (flink, _) = panes("flink");
+    assert_eq!(
+        flink,
+        [
+            on_time(0, 10_000, 1),
+            on_time(7000, 25_000, 2),
+            on_time(40_000, 50_000, 1)
+        ]
+    );
+}

@@ -1,8 +1,7 @@
 //! `run --trigger EXPR`: the general path (one script driver per key) against the processor.
 //! The built-in trigger without early firings is `AfterWatermark(late=AfterCount(1))` of
-//! Beam's algebra, so both paths must give the same drops, final values and on-time panes, on
-//! fixed, sliding and session windows, under each engine's rules (they differ by one order:
-//! see the test); and a trigger the processor cannot run gives Beam's panes, `PaneInfo` and
+//! Beam's algebra, so both paths must give the same drops and panes, on fixed, sliding and
+//! session windows, under each engine's rules; and a trigger the processor cannot run gives Beam's panes, `PaneInfo` and
 //! output times.
 
 use crate::cli_common::{json, refused};
@@ -63,15 +62,17 @@ fn the_built_in_trigger_is_one_expression_of_the_algebra() {
         vec!["--window", "60s", "--slide", "20s", "--grace", "10s"],
     ] {
         for rules in ["beam", "beam-python", "flink"] {
-            // Beam Python keeps a merged session's late phase (no rewind); the processor's
-            // sessions rewind as Beam Java's do (docs/scripts.md, "Not yet").
-            if rules == "beam-python" && flags.contains(&"--session") {
-                continue;
-            }
             let mut builtin = vec!["run", "--format", "json", "--conventions", rules];
             builtin.extend(&flags);
             let mut general = builtin.clone();
-            general.extend(["--trigger", "AfterWatermark(late=AfterCount(1))"]);
+            // Beam Python's AfterWatermark keeps a merged session's late phase; its
+            // DefaultTrigger, like the built-in trigger, fires the merged session on time.
+            let trigger = if rules == "beam-python" && flags.contains(&"--session") {
+                "Default"
+            } else {
+                "AfterWatermark(late=AfterCount(1))"
+            };
+            general.extend(["--trigger", trigger]);
             let (a, b) = (json(&builtin), json(&general));
             let (pa, pb) = (panes(&a, false), panes(&b, true));
             let what = format!("{flags:?} under {rules}");
@@ -81,32 +82,8 @@ fn the_built_in_trigger_is_one_expression_of_the_algebra() {
             for (cell, v) in &fa {
                 assert_eq!(fb.get(cell), Some(v), "{what}: the final value of {cell:?}");
             }
-            // They differ by one order only. The processor takes an event's watermark in,
-            // places the event, then fires the windows passed: an event that moves the
-            // watermark past its own window's end is in that window's ON_TIME pane, and one
-            // that bridges two sessions as the watermark passes them merges them first. Beam's
-            // order moves the watermark (the on-time panes fire), then takes the element (a
-            // LATE pane of its own, or of the sessions it merges). So every pane only the
-            // general path has is LATE, an on-time pane without that event, or of a session the
-            // processor merged before it fired.
-            let mut only_b = pb.clone();
-            for p in &pa {
-                if let Some(i) = only_b.iter().position(|q| q == p) {
-                    only_b.remove(i);
-                }
-            }
-            for p in &only_b {
-                let cell = (p.0, p.1, p.2.clone());
-                // An on-time pane without the event that passed it: fewer than the processor's.
-                let short_on_time = p.3 == "ON_TIME"
-                    && pa.iter().any(|q| {
-                        (q.0, q.1, &q.2) == (p.0, p.1, &p.2) && q.3 == "ON_TIME" && q.4 > p.4
-                    });
-                assert!(
-                    p.3 == "LATE" || short_on_time || !fa.contains_key(&cell),
-                    "{what}: {p:?} only in the general path"
-                );
-            }
+            // And the same panes: both take an arrival in the processor's order.
+            assert_eq!(pa, pb, "{what}");
         }
     }
 }
@@ -271,4 +248,125 @@ fn kafka_streams_is_refused_where_it_has_no_meaning() {
     ]);
     assert_eq!(doc["config"]["watermark"], "stream time");
     assert_eq!(doc["config"]["conventions"], "kafka-streams");
+}
+
+/// `(start, end, timing, count)` of every pane of either path's JSON, in emission order.
+fn in_order(doc: &serde_json::Value, general: bool) -> Vec<(i64, i64, String, u64)> {
+    doc["panes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            let (s, e, n) = if general {
+                (
+                    p["window_start_ms"].as_i64().unwrap(),
+                    p["window_end_ms"].as_i64().unwrap(),
+                    p["count"].as_u64().unwrap(),
+                )
+            } else {
+                (
+                    p["start_ms"].as_f64().unwrap() as i64,
+                    p["end_ms"].as_f64().unwrap() as i64,
+                    p["value"].as_u64().unwrap(),
+                )
+            };
+            (s, e, p["timing"].as_str().unwrap().to_string(), n)
+        })
+        .collect()
+}
+
+#[test]
+fn an_event_is_placed_before_the_watermark_it_raises_fires_anything() {
+    // Flink merges touching sessions, and its watermark after 5000 is 4 999, the end-of-window
+    // timer of [0, 5000): the element is placed first (it bridges into [0, 10000)), then the
+    // timer fires, as the processor and Flink's WindowOperator do.
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("touch.csv");
+    std::fs::write(
+        &log,
+        "event_time_ms,proc_time_ms,key\n0,100000,k\n5000,101000,k\n",
+    )
+    .unwrap();
+    let log = log.to_str().unwrap();
+    for grace in ["0s", "10s"] {
+        let builtin = [
+            "run",
+            "--input",
+            log,
+            "--session",
+            "5s",
+            "--watermark",
+            "bounded:0s",
+            "--conventions",
+            "flink",
+            "--grace",
+            grace,
+            "--format",
+            "json",
+        ];
+        let mut general = builtin.to_vec();
+        general.extend(["--trigger", "Default"]);
+        let (a, b) = (json(&builtin), json(&general));
+        let one = vec![(0, 10_000, "ON_TIME".to_string(), 2)];
+        assert_eq!(in_order(&a, false), one, "the processor, grace {grace}");
+        assert_eq!(in_order(&b, true), one, "run --trigger, grace {grace}");
+        assert_eq!(b["dropped"], 0, "grace {grace}");
+    }
+}
+
+#[test]
+fn beam_pythons_default_trigger_never_marks_a_pane_last() {
+    // Beam Python's DefaultTrigger never finishes and its driver never collects a window:
+    // `PaneInfo(first=True, last=False, ON_TIME, 0, 0)`, past end + allowed lateness and at the
+    // end of input alike. Beam Java's pane at its garbage collection is the last.
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("c.csv");
+    std::fs::write(
+        &log,
+        "event_time_ms,proc_time_ms,key\n1000,100000,k\n12000,101000,k\n25000,102000,k\n",
+    )
+    .unwrap();
+    let log = log.to_str().unwrap();
+    let args = |rules| {
+        vec![
+            "run",
+            "--input",
+            log,
+            "--window",
+            "10s",
+            "--watermark",
+            "bounded:0s",
+            "--grace",
+            "0s",
+            "--conventions",
+            rules,
+            "--format",
+            "json",
+        ]
+    };
+    let lasts = |doc: &serde_json::Value| -> Vec<bool> {
+        let panes = doc["panes"].as_array().unwrap();
+        panes
+            .iter()
+            .map(|p| p["is_last"].as_bool().unwrap())
+            .collect()
+    };
+    let python = json(&args("beam-python"));
+    assert_eq!(lasts(&python), [false; 3], "{python}");
+    let mut general = args("beam-python");
+    general.extend(["--trigger", "Default"]);
+    assert_eq!(lasts(&json(&general)), [false; 3]);
+    // The JSON Lines sink says the same.
+    let mut sink = args("beam-python");
+    sink.extend(["--output", "jsonl:-"]);
+    let out = crate::cli_common::output(&sink).unwrap();
+    let rows: Vec<serde_json::Value> = out
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .filter(|v: &serde_json::Value| v.get("is_last").is_some())
+        .collect();
+    assert_eq!(rows.len(), 3, "{out}");
+    assert!(rows.iter().all(|r| r["is_last"] == false), "{out}");
+    // Beam Java: each window fired as the watermark passes end + 0 is its last.
+    assert_eq!(lasts(&json(&args("beam"))), [true; 3]);
 }

@@ -33,5 +33,6 @@ mod pipeline_partitions;
 mod pipeline_properties;
 mod pipeline_view;
 mod real_engines;
+mod routes_agree;
 mod scenario_catalogue;
 mod script_properties;

@@ -253,6 +253,46 @@ impl Conventions {
         !matches!(self, Conventions::BeamPython)
     }
 
+    /// Whether a pane of the built-in trigger (`AfterWatermark(late=AfterCount(1))`, Beam's
+    /// default), fired under watermark `wm` (+∞ at the end of input) for a window ending at
+    /// `end` (`merging`: a session) with allowed lateness `lateness`, is its window's last
+    /// (`PaneInfo.isLast`).
+    ///
+    /// - Beam Java: the pane fired as the watermark passes end + allowed lateness is the one
+    ///   `ReduceFnRunner.onTimers` fires with the garbage-collection timer, `isFinished`; so
+    ///   are those at the end of input, where the watermark passes every window's.
+    /// - Kafka Streams: a window's one result, as it closes.
+    /// - Flink: never. Its window operator has no `PaneInfo`: `EventTimeTrigger` never
+    ///   finishes, and nothing tells a window function which firing is the last (the one at
+    ///   `cleanupTime` is not marked), so the trigger route and scripts mark none either.
+    /// - Beam Python: never. `trigger.py`'s `DefaultTrigger.on_fire` returns `False` (the
+    ///   trigger never finishes) and `GeneralTriggerDriver` never collects a window, so its
+    ///   panes are `PaneInfo(first=True, last=False, ON_TIME, 0, 0)`, past end + allowed
+    ///   lateness and at the end of input alike.
+    #[inline]
+    pub fn last_pane(self, end: f64, wm: f64, lateness: f64, merging: bool) -> bool {
+        match self {
+            Conventions::BeamPython | Conventions::Flink => false,
+            _ => wm == f64::INFINITY || self.drops(end, wm, lateness, merging),
+        }
+    }
+
+    /// The end a session ending at `end` (ms, with session gap `gap`) is let go by, when the
+    /// drop rule passes it: its own end where windows are garbage collected. Beam Python's
+    /// driver never collects a window ([`Conventions::collects_windows`]): a late element
+    /// whose own window is within lateness merges with the expired sessions it overlaps. The
+    /// latest proto-window that still overlaps a session ending at `end` starts at `end − 1`
+    /// and ends at `end − 1 + gap`; once that one is dropped no element can reach the
+    /// session, which may then go.
+    #[inline]
+    pub fn session_kept_until(self, end: f64, gap: f64) -> f64 {
+        if self.collects_windows() {
+            end
+        } else {
+            end - 1.0 + gap
+        }
+    }
+
     /// Whether a window with elements not yet emitted fires a last pane when it is garbage
     /// collected (Beam Java's `ReduceFnRunner.onTimers` calls `onTrigger` with
     /// `isFinished`; Beam Python's trigger driver does not collect windows).

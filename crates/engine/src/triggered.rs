@@ -141,34 +141,40 @@ pub fn run(
     // processing time.
     let clocked = drivers.first().is_some_and(Driver::uses_processing_time);
     for (offset, e) in stream.events.iter().enumerate() {
-        let w = ms(watermark.observe(e));
+        // As in the processor: the watermark takes the event in, the event is judged under it
+        // and placed, and only then do the timers it and the clock pass fire, in every key.
+        let w = ms(watermark.observe(e)).max(wm_ms);
         now = now.max(ms(e.proc_time));
-        if clocked {
-            for (k, d) in drivers.iter_mut().enumerate() {
-                let panes = d.advance_clock(now);
-                emit(&mut out, k, panes, now, wm_ms);
-            }
-        }
-        if w > wm_ms {
-            wm_ms = w;
-            for (k, d) in drivers.iter_mut().enumerate() {
-                let panes = d.advance_watermark(wm_ms);
-                emit(&mut out, k, panes, now, wm_ms);
-            }
-        }
         let k = e.key as usize;
-        let Some(d) = drivers.get_mut(k) else {
+        if let Some(d) = drivers.get_mut(k) {
+            let clock = if clocked { now } else { d.clock() };
+            let (panes, dropped) = d.arrive(&[ms(e.event_time)], w, clock);
+            emit(&mut out, k, panes, now, w);
+            out.dropped
+                .extend(dropped.into_iter().map(|(_, window)| TriggeredDrop {
+                    offset,
+                    event: *e,
+                    window,
+                    watermark: w,
+                }));
+        }
+        if !clocked && w <= wm_ms {
             continue;
-        };
-        let (panes, dropped) = d.input(&[ms(e.event_time)]);
-        emit(&mut out, k, panes, now, wm_ms);
-        out.dropped
-            .extend(dropped.into_iter().map(|(_, window)| TriggeredDrop {
-                offset,
-                event: *e,
-                window,
-                watermark: wm_ms,
-            }));
+        }
+        for (j, d) in drivers.iter_mut().enumerate() {
+            if j == k {
+                continue;
+            }
+            if clocked {
+                let panes = d.advance_clock(now);
+                emit(&mut out, j, panes, now, w);
+            }
+            if w > wm_ms {
+                let panes = d.advance_watermark(w);
+                emit(&mut out, j, panes, now, w);
+            }
+        }
+        wm_ms = w;
     }
     // The end of input: the watermark goes to the end of time, past the global window too.
     for (k, d) in drivers.iter_mut().enumerate() {

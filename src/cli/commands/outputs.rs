@@ -25,13 +25,12 @@ pub(super) fn pane_row(p: &Pane, cfg: &EngineConfig, stream: &Stream) -> PaneRow
         index: p.index,
         nonspeculative_index: p.nonspeculative_index,
         is_first: p.index == 0,
-        is_last: p.watermark == f64::INFINITY
-            || cfg.conventions.drops(
-                p.window_end,
-                p.watermark,
-                cfg.grace,
-                cfg.window.is_merging(),
-            ),
+        is_last: cfg.conventions.last_pane(
+            p.window_end,
+            p.watermark,
+            cfg.grace,
+            cfg.window.is_merging(),
+        ),
         timestamp_ms: bound(p.window_end - 1.0),
         proc_time_ms: p.proc_time,
         watermark_ms: finite(p.watermark),

@@ -101,6 +101,10 @@ pub struct Processor {
     /// a window it had passed fired on time in an earlier step, so its closing pane is a
     /// pane of its own ([`Processor::closing_pane`]).
     prior_wm: f64,
+    /// Sessions: how long past its end a session is kept before the drop rule lets it go (0,
+    /// or under rules that never collect a window a gap less a millisecond:
+    /// [`Conventions::session_kept_until`]).
+    session_kept_for: f64,
     /// Whether windows tumble (one window per event), so an arrival may take the calm path.
     tumbling: bool,
     /// End of the first open window (+∞ when none), as the drop rule compares it
@@ -153,6 +157,9 @@ impl Processor {
             records: false,
             passed_wm: f64::NEG_INFINITY,
             prior_wm: f64::NEG_INFINITY,
+            session_kept_for: cfg
+                .conventions
+                .session_kept_until(0.0, cfg.window.size() as f64),
             tumbling: matches!(cfg.window, WindowFn::Tumbling { .. }),
             first_end: f64::INFINITY,
             inv_slide: 1.0 / cfg.window.slide() as f64,

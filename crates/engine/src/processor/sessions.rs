@@ -259,7 +259,7 @@ impl Processor {
         while let Some(cell) = self.sessions.first_by_end() {
             if !Fate::finalised_under(
                 self.cfg.conventions,
-                cell.window.end(),
+                cell.window.end() + self.session_kept_for,
                 wm,
                 self.cfg.grace,
                 true,

@@ -258,6 +258,12 @@ impl Driver {
     /// Whether the window is past its allowed lateness (the global window too, once the
     /// watermark reaches the end of time).
     fn drops(&self, window: WindowId) -> bool {
+        // The end of time is past every window's garbage collection, however long its allowed
+        // lateness: Beam Java's `LateDataUtils.garbageCollectionTime` is at most the global
+        // window's end + 1, Flink's `cleanupTime` saturates at `Long.MAX_VALUE`.
+        if self.watermark >= END_OF_TIME && self.conventions.collects_windows() {
+            return true;
+        }
         self.conventions.drops(
             window.end_ms() as f64,
             self.watermark as f64,
@@ -274,12 +280,12 @@ impl Driver {
     /// windows it closed emit their results.
     pub fn input(&mut self, elements: &[i64]) -> (Vec<ScriptPane>, Vec<(i64, WindowId)>) {
         if !self.conventions.uses_stream_time() {
-            return self.input_bundle(elements);
+            return self.input_bundle(elements, self.watermark);
         }
         let (mut panes, mut dropped) = (Vec::new(), Vec::new());
         for &t in elements {
             self.watermark = self.watermark.max(t);
-            let (p, d) = self.input_bundle(&[t]);
+            let (p, d) = self.input_bundle(&[t], self.watermark);
             panes.extend(p);
             dropped.extend(d);
             panes.extend(self.collect());
@@ -287,9 +293,38 @@ impl Driver {
         (panes, dropped)
     }
 
-    /// [`Driver::input`] as one bundle under the watermark now.
-    fn input_bundle(&mut self, elements: &[i64]) -> (Vec<ScriptPane>, Vec<(i64, WindowId)>) {
-        let wm = self.watermark;
+    /// Elements that arrive with the watermark and clock time their arrival brings, as a log's
+    /// rows do (`run --trigger`): judged by the drop rule under the new watermark and placed
+    /// in their windows before anything fires; then the timers the watermark and the clock
+    /// pass fire, the elements in their windows' panes, and windows past their allowed
+    /// lateness are collected. That is the processor's order for an arrival, and Flink's:
+    /// `WindowOperator.processElement` places the element, the watermark that follows it
+    /// fires the timers.
+    pub fn arrive(
+        &mut self,
+        elements: &[i64],
+        watermark: i64,
+        clock: i64,
+    ) -> (Vec<ScriptPane>, Vec<(i64, WindowId)>) {
+        let before = self.watermark;
+        self.watermark = watermark.max(before);
+        self.clock = clock.max(self.clock);
+        let (mut panes, dropped) = if self.conventions.uses_stream_time() {
+            self.input(elements)
+        } else {
+            self.input_bundle(elements, before)
+        };
+        panes.extend(self.collect());
+        (panes, dropped)
+    }
+
+    /// [`Driver::input`] as one bundle: judged under the watermark now, its triggers asked
+    /// under `wm` (the watermark before the bundle's arrival, or the same).
+    fn input_bundle(
+        &mut self,
+        elements: &[i64],
+        wm: i64,
+    ) -> (Vec<ScriptPane>, Vec<(i64, WindowId)>) {
         let mut dropped = Vec::new();
         // Flink and Kafka Streams test lateness on the merged window; the Beams on each
         // window as assigned.
@@ -300,6 +335,17 @@ impl Driver {
                 if !late_after_merge && self.drops(w) {
                     dropped.push((t, w));
                     continue;
+                }
+                // Tested on the merged window, a dropped element merges nothing: the sessions
+                // it would have bridged keep their state. (A window the watermark has
+                // collected is gone, so this differs only for a log's row, judged under the
+                // watermark it brings before that watermark's timers fire.)
+                if late_after_merge && self.windows.window.is_merging() {
+                    let merged = self.merged_span(w);
+                    if self.drops(merged) {
+                        dropped.push((t, merged));
+                        continue;
+                    }
                 }
                 match by_window.iter_mut().find(|(x, _)| *x == w) {
                     Some((_, v)) => v.push(t),
@@ -358,6 +404,25 @@ impl Driver {
         }
         panes.extend(self.fire_timers());
         (panes, dropped)
+    }
+
+    /// The session window `w` would merge into with the known windows.
+    fn merged_span(&self, w: WindowId) -> WindowId {
+        let mut span = w;
+        loop {
+            let grown = self.known.iter().fold(span, |s, (k, _)| {
+                let (a, b) = ((s.start_ms(), s.end_ms()), (k.start_ms(), k.end_ms()));
+                if self.conventions.sessions_merge(a, b) {
+                    WindowId::new(a.0.min(b.0), a.1.max(b.1))
+                } else {
+                    s
+                }
+            });
+            if grown == span {
+                return span;
+            }
+            span = grown;
+        }
     }
 
     /// Merges the new windows with the known ones (sessions), returning the bundle's

@@ -50,7 +50,8 @@ pub struct PaneRow {
     /// Whether it is the cell's first pane.
     pub is_first: bool,
     /// Whether it is the cell's last: its window is past its allowed lateness as it fires
-    /// (collected with it), or the input has ended.
+    /// (collected with it), or the input has ended; never under Beam Python's or Flink's
+    /// rules (`Conventions::last_pane`).
     pub is_last: bool,
     /// Its output time, ms: the window's last instant (`end − 1`); `null` for the global
     /// window.
