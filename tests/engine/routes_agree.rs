@@ -16,7 +16,9 @@ use twoclocks::engine::conventions::Conventions;
 use twoclocks::engine::processor::{self, EngineConfig};
 use twoclocks::engine::script::{Driver, ScriptPane, ScriptWindows, END_OF_TIME, GLOBAL};
 use twoclocks::engine::stream::{Event, Stream};
-use twoclocks::engine::trigger::{Accumulation, TimestampCombiner, Timing, Trigger};
+use twoclocks::engine::trigger::{
+    Accumulation, ClosingBehavior, EmptyPanes, OnTimeBehavior, TimestampCombiner, Timing, Trigger,
+};
 use twoclocks::engine::triggered;
 use twoclocks::engine::watermark::{Watermark, WatermarkKind};
 use twoclocks::engine::window::{self, WindowFn, WindowId};
@@ -60,6 +62,8 @@ struct Dials {
     /// The expression written for the built-in trigger: Beam's `DefaultTrigger` or
     /// `AfterWatermark(late=AfterCount(1))`.
     default: bool,
+    /// Beam Java's closing and on-time behaviours (Beam's defaults under other rules).
+    empty_panes: EmptyPanes,
 }
 
 impl Dials {
@@ -71,7 +75,7 @@ impl Dials {
             early: None,
             accumulation: self.accumulation,
             conventions: self.conventions,
-            empty_panes: Default::default(),
+            empty_panes: self.empty_panes,
         }
     }
 
@@ -135,20 +139,39 @@ fn dials() -> impl Strategy<Value = Dials> {
         accumulation,
         conventions,
         any::<bool>(),
+        (any::<bool>(), any::<bool>()),
     )
         // Kafka Streams' windows close; it has no global window (`run` refuses it).
         .prop_filter(
             "Kafka Streams has no global window",
-            |(w, _, _, _, c, _)| !(w.is_global() && c.uses_stream_time()),
+            |(w, _, _, _, c, _, _)| !(w.is_global() && c.uses_stream_time()),
         )
         .prop_map(
-            |(window, watermark, grace, accumulation, conventions, default)| Dials {
-                window,
-                watermark,
-                grace,
-                accumulation,
-                conventions,
-                default,
+            |(window, watermark, grace, accumulation, conventions, default, (closing, on_time))| {
+                // Only Beam Java has the two switches (`--closing` and `--on-time` are refused
+                // under the other rules).
+                let beam = conventions == Conventions::Beam;
+                let empty_panes = EmptyPanes {
+                    closing: if beam && closing {
+                        ClosingBehavior::FireAlways
+                    } else {
+                        ClosingBehavior::FireIfNonEmpty
+                    },
+                    on_time: if beam && on_time {
+                        OnTimeBehavior::FireIfNonEmpty
+                    } else {
+                        OnTimeBehavior::FireAlways
+                    },
+                };
+                Dials {
+                    window,
+                    watermark,
+                    grace,
+                    accumulation,
+                    conventions,
+                    default,
+                    empty_panes,
+                }
             },
         )
 }
@@ -275,6 +298,7 @@ fn script(stream: &Stream, d: &Dials) -> Answer {
                 d.lateness_ms(),
                 d.conventions,
             )
+            .with_empty_panes(d.empty_panes)
         })
         .collect();
     let mut watermark = Watermark::new(d.watermark.under(d.conventions), stream.max_delay());
