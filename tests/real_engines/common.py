@@ -86,13 +86,13 @@ def result_path(engine_dir, case):
 
 
 def dump(obj):
-    """JSON with one pane per line: diffs of the recorded files stay readable."""
+    """JSON with one pane (or row) per line: diffs of the recorded files stay readable."""
     lines = ["{"]
     items = list(obj.items())
     for i, (k, v) in enumerate(items):
         comma = "," if i + 1 < len(items) else ""
-        if k == "panes":
-            lines.append('  "panes": [')
+        if isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
+            lines.append(f'  {json.dumps(k)}: [')
             for j, pane in enumerate(v):
                 lines.append("    " + json.dumps(pane) + ("," if j + 1 < len(v) else ""))
             lines.append("  ]" + comma)
@@ -144,3 +144,36 @@ def summary(results):
     failed = len(results) - passed
     print(f"{passed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
+
+
+def twoclocks():
+    """The twoclocks binary the export scripts run: $TWOCLOCKS, else the newer of the
+    workspace's release and debug builds."""
+    if os.environ.get("TWOCLOCKS"):
+        return os.environ["TWOCLOCKS"]
+    root = os.path.dirname(os.path.dirname(HERE))
+    built = [os.path.join(root, "target", profile, "twoclocks") for profile in ("release", "debug")]
+    built = [p for p in built if os.path.exists(p)]
+    if not built:
+        sys.exit("no twoclocks binary: run `cargo build` or set TWOCLOCKS")
+    return max(built, key=os.path.getmtime)
+
+
+def dials(case):
+    """The case's windowing as twoclocks' flags (run and export take the same ones)."""
+    kind, ms = window_spec(case)
+    return [("--window" if kind == "fixed" else "--session"), f"{ms}ms",
+            "--watermark", f"bounded:{case['bounded_out_of_orderness_ms']}ms",
+            "--grace", f"{case['allowed_lateness_ms']}ms"]
+
+
+def export(target, case, *extra):
+    """`twoclocks export --to TARGET` for the case's log and dials, reading the log as a file:
+    the arguments (with the log's path relative to this folder, as recorded) and the code."""
+    import subprocess
+    args = ["export", "--to", target, "--input", case["log"], "--source", "file",
+            *dials(case), *extra]
+    proc = subprocess.run([twoclocks(), *args], cwd=HERE, capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.exit(f"twoclocks {' '.join(args)}: {proc.stderr}")
+    return args, proc.stdout

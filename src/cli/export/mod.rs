@@ -29,6 +29,17 @@ pub enum Target {
     KafkaStreams,
 }
 
+/// `--source`: where the exported job reads its events.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[allow(missing_docs)]
+pub enum SourceKind {
+    // A Kafka topic of JSON records (the default).
+    #[default]
+    Kafka,
+    // The --input log, a CSV file: a backfill from files (flink and flink-sql).
+    File,
+}
+
 /// What the stream says about its delays, for the watermarks a live engine cannot copy as
 /// they are: `perfect` (the largest delay) and `heuristic` (a quantile of the delays).
 #[derive(Debug, Clone, PartialEq)]
@@ -42,6 +53,31 @@ pub struct Delays {
     pub quantile: f64,
 }
 
+/// Where the exported job reads its events from.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Source {
+    /// A Kafka topic `events` of JSON records with `key` and `event_time_ms` (the default).
+    #[default]
+    Kafka,
+    /// The log itself, a CSV file (a backfill from files): its path as given and the columns
+    /// of its header, in order, with the ones holding the event time (ms since the epoch) and
+    /// the key.
+    File(CsvLog),
+}
+
+/// A CSV log as a file source reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CsvLog {
+    /// The path, as given on the command line.
+    pub path: String,
+    /// The header's column names, in order.
+    pub columns: Vec<String>,
+    /// The column of event times, ms since the epoch.
+    pub event_time: String,
+    /// The column of keys.
+    pub key: String,
+}
+
 /// A policy to export: the engine's dials, the pipeline's idle timeout, and the stream's
 /// delays where the watermark needs them.
 #[derive(Debug, Clone, PartialEq)]
@@ -52,6 +88,8 @@ pub struct Policy {
     pub idle_timeout: Option<f64>,
     /// The delays measured on the stream (for `perfect` and `heuristic`).
     pub delays: Option<Delays>,
+    /// Where the job reads its events.
+    pub source: Source,
 }
 
 /// The policy written for `target`: code or configuration, with its differences from
