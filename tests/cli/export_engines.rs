@@ -323,3 +323,58 @@ fn a_file_source_is_refused_where_it_cannot_be_written() {
         "{err}"
     );
 }
+
+#[test]
+fn the_flink_datastream_export_emits_on_a_minicluster_the_panes_and_drops_run_predicts() {
+    let mut compared = 0;
+    for case in default_trigger() {
+        let name = case["name"].as_str().unwrap();
+        let r = read(&format!("results/flink-export/{name}.json"));
+        let log = format!("{DIR}/{}", case["log"].as_str().unwrap());
+        let args: Vec<&str> = r["export"].as_array().unwrap()[1..]
+            .iter()
+            .map(|a| {
+                if *a == case["log"] {
+                    log.as_str()
+                } else {
+                    a.as_str().unwrap()
+                }
+            })
+            .collect();
+        let code = output(&args).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(
+            code.contains("FileSource.forRecordStreamFormat"),
+            "{name}: {code}"
+        );
+        assert!(code.contains("new EveryRowBounded("), "{name}: {code}");
+        let engine: Vec<Pane> = r["panes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                (
+                    p["key"].as_str().unwrap().to_string(),
+                    ms(&p["window_start_ms"]),
+                    ms(&p["window_end_ms"]),
+                    p["timing"].as_str().unwrap().to_string(),
+                    p["count"].as_u64().unwrap(),
+                    None,
+                )
+            })
+            .collect();
+        let mut dropped: Vec<i64> = r["dropped_event_times_ms"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(ms)
+            .collect();
+        dropped.sort();
+        assert_eq!(
+            run(&case, "flink", lateness(&case), &[], false),
+            (by_window(engine), dropped),
+            "{name}: the exported job on a MiniCluster against run --conventions flink"
+        );
+        compared += 1;
+    }
+    assert_eq!(compared, 8);
+}
