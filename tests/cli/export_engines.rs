@@ -4,7 +4,9 @@
 //! engine's panes (window, timing, count; `is_last` too for Beam Python) and drops, through
 //! the processor and through `run --trigger`; and the rows the `export --to flink-sql
 //! --source file` query emitted in PyFlink must be the panes `run --conventions flink`
-//! predicts for what the export writes.
+//! predicts for what the export writes, as must the panes of `export --to flink --source
+//! file` on a MiniCluster and of `export --to beam-python --source file` on Beam's
+//! DirectRunner (under `--conventions beam-python`).
 
 use serde_json::Value;
 
@@ -299,7 +301,7 @@ fn a_file_source_is_refused_where_it_cannot_be_written() {
             "export", "--to", target, "--input", &log, "--source", "file",
         ]);
         assert!(
-            err.contains("only the flink and flink-sql exports read a file"),
+            err.contains("only the flink, flink-sql and beam-python exports read a file"),
             "{err}"
         );
     }
@@ -377,4 +379,126 @@ fn the_flink_datastream_export_emits_on_a_minicluster_the_panes_and_drops_run_pr
         compared += 1;
     }
     assert_eq!(compared, 8);
+}
+
+/// The Beam Python export's recorded panes for `case` (`is_last` kept if `last`) and its drop
+/// count.
+fn beam_python_export(name: &str, last: bool) -> (Vec<Pane>, u64) {
+    let r = read(&format!("results/beam-python-export/{name}.json"));
+    let panes = r["panes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["key"].as_str().unwrap().to_string(),
+                ms(&p["window_start_ms"]),
+                ms(&p["window_end_ms"]),
+                p["timing"].as_str().unwrap().to_string(),
+                p["count"].as_u64().unwrap(),
+                last.then(|| p["is_last"].as_bool().unwrap()),
+            )
+        })
+        .collect();
+    (by_window(panes), r["dropped_count"].as_u64().unwrap())
+}
+
+fn replay_beam_python_export(last: bool, only: &[&str], skip: &[&str]) -> usize {
+    let mut compared = 0;
+    for case in default_trigger() {
+        let name = case["name"].as_str().unwrap();
+        if (!only.is_empty() && !only.contains(&name)) || skip.contains(&name) {
+            continue;
+        }
+        let r = read(&format!("results/beam-python-export/{name}.json"));
+        let log = format!("{DIR}/{}", case["log"].as_str().unwrap());
+        let args: Vec<&str> = r["export"].as_array().unwrap()[1..]
+            .iter()
+            .map(|a| {
+                if *a == case["log"] {
+                    log.as_str()
+                } else {
+                    a.as_str().unwrap()
+                }
+            })
+            .collect();
+        let code = output(&args).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(code.contains("beam.WindowInto("), "{name}: {code}");
+        assert!(code.contains("stream = TestStream()"), "{name}: {code}");
+        let (panes, dropped) = run(&case, "beam-python", lateness(&case), &[], last);
+        assert_eq!(
+            (panes, dropped.len() as u64),
+            beam_python_export(name, last),
+            "{name}: the exported pipeline on the DirectRunner against run --conventions beam-python"
+        );
+        compared += 1;
+    }
+    compared
+}
+
+#[test]
+fn the_beam_python_export_emits_on_the_direct_runner_the_panes_run_predicts() {
+    let compared = replay_beam_python_export(false, &[], &["bridging-expired-session"]);
+    assert_eq!(compared, 7);
+}
+
+#[test]
+#[ignore = "the processor under --conventions beam-python marks a pane is_last past end + allowed lateness (Beam Java's rule); Beam Python never does; un-ignore with that fix"]
+fn the_beam_python_export_marks_no_pane_last_as_run_predicts() {
+    replay_beam_python_export(true, &[], &["bridging-expired-session"]);
+}
+
+#[test]
+#[ignore = "the processor under --conventions beam-python keeps an expired session out of a late bridging event's merge; Beam Python merges it back; un-ignore with that fix"]
+fn the_beam_python_export_merges_an_expired_session_back_as_run_predicts() {
+    assert_eq!(
+        replay_beam_python_export(false, &["bridging-expired-session"], &[]),
+        1
+    );
+}
+
+#[test]
+fn the_beam_python_export_is_a_pipeline_of_the_dials() {
+    let code = output(&[
+        "export",
+        "--to",
+        "beam-python",
+        "--window",
+        "60s",
+        "--slide",
+        "20s",
+        "--watermark",
+        "bounded:5s",
+        "--grace",
+        "30s",
+        "--early",
+        "10s",
+        "--accumulation",
+        "discarding",
+    ])
+    .unwrap();
+    for line in [
+        "window.SlidingWindows(Duration(seconds=60), Duration(seconds=20)),",
+        "trigger=trigger.AfterWatermark(early=trigger.AfterProcessingTime(10), late=trigger.AfterCount(1)),",
+        "allowed_lateness=Duration(seconds=30),",
+        "accumulation_mode=trigger.AccumulationMode.DISCARDING,",
+    ] {
+        assert!(code.contains(line), "{line}\n{code}");
+    }
+    assert!(
+        !code.contains("TestStream"),
+        "a Kafka source's export has no replay"
+    );
+    let err = crate::cli_common::refused(&[
+        "export",
+        "--to",
+        "beam-python",
+        "--input",
+        &format!("{DIR}/logs/touch.csv"),
+        "--source",
+        "file",
+        "--watermark",
+        "fixed:1s",
+    ]);
+    assert!(err.contains("under a bounded watermark"), "{err}");
 }

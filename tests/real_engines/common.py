@@ -177,3 +177,16 @@ def export(target, case, *extra):
     if proc.returncode != 0:
         sys.exit(f"twoclocks {' '.join(args)}: {proc.stderr}")
     return args, proc.stdout
+
+
+def dropped_count(events, panes):
+    """The log's rows less the count each window ended with, for panes that carry a count and
+    accumulate: a window's last count, over the windows no later window of the same key
+    contains (a session merged into a bigger one is counted in that one)."""
+    last = {}
+    for p in panes:
+        last[(p["key"], p["window_start_ms"], p["window_end_ms"])] = p["count"]
+    kept = sum(count for (key, start, end), count in last.items()
+               if not any(k == key and s <= start and end <= e and (s, e) != (start, end)
+                          for (k, s, e) in last))
+    return len(events) - kept

@@ -1,5 +1,5 @@
 //! `twoclocks export`: the engine's dials, over a scenario's presets if one is given, printed
-//! as Flink, Flink SQL, Beam or Kafka Streams code ([`crate::cli::export`] writes it). Only
+//! as Flink, Flink SQL, Beam (Java or Python) or Kafka Streams code ([`crate::cli::export`] writes it). Only
 //! `perfect` and `heuristic` watermarks read the stream: their values come from its delays;
 //! and tumbling or sliding windows read a log (`--input`) for the zone its times are in, where
 //! its windows fall.
@@ -38,7 +38,7 @@ pub struct ExportArgs {
     #[arg(long, value_name = "DUR", value_parser = parse_duration, allow_hyphen_values = true)]
     pub idle_timeout: Option<f64>,
     /// Where the exported job reads its events: a Kafka topic, or the --input log itself, a
-    /// CSV file (a backfill from files; flink and flink-sql).
+    /// CSV file (a backfill from files; flink, flink-sql and beam-python).
     #[arg(long = "source", value_enum, value_name = "FROM", default_value_t = SourceKind::Kafka)]
     pub from: SourceKind,
     /// The flags given on the command line, which override the scenario's presets.
@@ -88,7 +88,18 @@ pub fn export(a: &ExportArgs, out: &mut dyn Write) -> Result<()> {
     };
     let source = match a.from {
         SourceKind::Kafka => Source::Kafka,
-        SourceKind::File => Source::File(csv_log(a)?),
+        SourceKind::File => {
+            if a.to == Target::BeamPython
+                && !matches!(config.watermark, WatermarkKind::Bounded { .. })
+            {
+                anyhow::bail!(
+                    "--source file: the beam-python export replays the log under a bounded \
+                     watermark (--watermark bounded:B); {} is not one",
+                    config.watermark
+                );
+            }
+            Source::File(csv_log(a)?)
+        }
     };
     let policy = Policy {
         config,
@@ -104,10 +115,10 @@ pub fn export(a: &ExportArgs, out: &mut dyn Write) -> Result<()> {
 /// epoch, its columns named by its header.
 fn csv_log(a: &ExportArgs) -> Result<CsvLog> {
     use std::io::BufRead;
-    if !matches!(a.to, Target::Flink | Target::FlinkSql) {
+    if !matches!(a.to, Target::Flink | Target::FlinkSql | Target::BeamPython) {
         anyhow::bail!(
-            "--source file: only the flink and flink-sql exports read a file; the {} export \
-             reads Kafka",
+            "--source file: only the flink, flink-sql and beam-python exports read a file; the \
+             {} export reads Kafka",
             match a.to {
                 Target::Beam => "beam",
                 _ => "kafka-streams",

@@ -1,11 +1,12 @@
 //! `twoclocks export`: a policy (the engine's dials) written as another engine's code or
-//! configuration: Flink DataStream, Flink SQL, Beam Java or Kafka Streams. Each target's file
+//! configuration: Flink DataStream, Flink SQL, Beam Java, Beam Python or Kafka Streams. Each target's file
 //! writes its text; where that engine's rules differ from twoclocks' (window boundaries, when a
 //! window fires or drops an event, a processing-time lag, a quantile watermark, the early
 //! timer's re-arm rule, sessions, a state TTL), a comment next to the line says how. Pure text:
 //! no I/O here.
 
 mod beam;
+mod beam_python;
 mod flink;
 mod flink_sql;
 mod kafka_streams;
@@ -27,6 +28,8 @@ pub enum Target {
     Beam,
     // Kafka Streams' DSL, in Java.
     KafkaStreams,
+    // Apache Beam's Python SDK: WindowInto with its trigger, lateness and accumulation.
+    BeamPython,
 }
 
 /// `--source`: where the exported job reads its events.
@@ -36,7 +39,7 @@ pub enum SourceKind {
     // A Kafka topic of JSON records (the default).
     #[default]
     Kafka,
-    // The --input log, a CSV file: a backfill from files (flink and flink-sql).
+    // The --input log, a CSV file: a backfill from files (flink, flink-sql, beam-python).
     File,
 }
 
@@ -101,6 +104,7 @@ pub fn render(target: Target, policy: &Policy) -> String {
         Target::FlinkSql => flink_sql::write(&mut out, policy),
         Target::Beam => beam::write(&mut out, policy),
         Target::KafkaStreams => kafka_streams::write(&mut out, policy),
+        Target::BeamPython => beam_python::write(&mut out, policy),
     }
     out.text
 }
