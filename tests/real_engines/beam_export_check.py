@@ -11,8 +11,8 @@ the Python it writes, unchanged, is run with this interpreter in this folder (th
 relative to it). Its main replays the log through a TestStream (each row in file order, the
 watermark moved to max - B when that rises, then to infinity) on the DirectRunner in
 streaming mode, through the exported WindowInto and a count per key, and prints each pane with
-its PaneInfo. `dropped_count` is the log's rows less the windows' last counts (common.dropped_count; the
-panes accumulate in every case run here). Cases with a trigger other than the default are skipped:
+its PaneInfo. `dropped_count` is how many times a row was dropped from a window (common.dropped_count;
+the panes accumulate in every case run here). Cases with a trigger other than the default are skipped:
 the export's early firings are on processing time.
 """
 
@@ -59,7 +59,7 @@ def main():
         events = common.read_log(case)
         export_args, panes = run_case(case)
         obj = {"engine": engine, "case": case["name"], "export": ["twoclocks", *export_args],
-               "panes": panes, "dropped_count": common.dropped_count(events, panes)}
+               "panes": panes, "dropped_count": common.dropped_count(case, events, panes)}
         outcomes.append(common.record_or_check("beam-python-export", case, obj, args.check))
     common.summary(outcomes)
 

@@ -50,10 +50,13 @@ def read_log(case):
 
 
 def window_spec(case):
-    """('fixed' | 'session', size or gap in ms)."""
-    kind, ms = case["window"].split(":")
-    assert kind in ("fixed", "session"), kind
-    return kind, int(ms)
+    """('fixed' | 'session', size or gap in ms), or ('sliding', (size, slide) in ms)."""
+    kind, *ms = case["window"].split(":")
+    if kind == "sliding":
+        size, slide = ms
+        return kind, (int(size), int(slide))
+    assert kind in ("fixed", "session") and len(ms) == 1, case["window"]
+    return kind, int(ms[0])
 
 
 def trigger_spec(case):
@@ -162,7 +165,11 @@ def twoclocks():
 def dials(case):
     """The case's windowing as twoclocks' flags (run and export take the same ones)."""
     kind, ms = window_spec(case)
-    return [("--window" if kind == "fixed" else "--session"), f"{ms}ms",
+    if kind == "sliding":
+        window = ["--window", f"{ms[0]}ms", "--slide", f"{ms[1]}ms"]
+    else:
+        window = [("--window" if kind == "fixed" else "--session"), f"{ms}ms"]
+    return [*window,
             "--watermark", f"bounded:{case['bounded_out_of_orderness_ms']}ms",
             "--grace", f"{case['allowed_lateness_ms']}ms"]
 
@@ -179,14 +186,21 @@ def export(target, case, *extra):
     return args, proc.stdout
 
 
-def dropped_count(events, panes):
-    """The log's rows less the count each window ended with, for panes that carry a count and
-    accumulate: a window's last count, over the windows no later window of the same key
-    contains (a session merged into a bigger one is counted in that one)."""
+def windows_per_row(case):
+    """How many windows a row falls in: size / slide for sliding windows, else one."""
+    kind, ms = window_spec(case)
+    return max(1, ms[0] // ms[1]) if kind == "sliding" else 1
+
+
+def dropped_count(case, events, panes):
+    """How many times a row was dropped from a window, for panes that carry a count and
+    accumulate: the log's rows times the windows each falls in, less the count each window
+    ended with, over the windows no later window of the same key contains (a session merged
+    into a bigger one is counted in that one). `twoclocks run` lists as many dropped events."""
     last = {}
     for p in panes:
         last[(p["key"], p["window_start_ms"], p["window_end_ms"])] = p["count"]
     kept = sum(count for (key, start, end), count in last.items()
                if not any(k == key and s <= start and end <= e and (s, e) != (start, end)
                           for (k, s, e) in last))
-    return len(events) - kept
+    return len(events) * windows_per_row(case) - kept

@@ -17,9 +17,9 @@ A row is +I (a window's first result), -U/+U (an update: the previous count retr
 one), with key, window_start_ms, window_end_ms and the count. `panes` are the rows that carry a
 count (+I, +U) in emission order, ON_TIME for a window's first and LATE for the later ones
 (the query's updates come only from late-fire: no case has early firings), and
-`dropped_count` is the log's rows less the last count of every window (common.dropped_count:
-a session merged into a later one is counted in that one; the query counts, so which rows were
-dropped is not seen, only how many). Cases with a trigger other than the
+`dropped_count` is how many times a row was dropped from a window (common.dropped_count: the
+rows times the windows each falls in, less the windows' last counts; the query counts, so which
+rows were dropped is not seen, only how many). Cases with a trigger other than the
 default are skipped: the export's early firings are on processing time.
 """
 
@@ -94,7 +94,7 @@ def main():
         export_args, rows = run_case(case)
         panes = panes_of(rows)
         obj = {"engine": engine, "case": case["name"], "export": ["twoclocks", *export_args],
-               "rows": rows, "panes": panes, "dropped_count": common.dropped_count(events, panes)}
+               "rows": rows, "panes": panes, "dropped_count": common.dropped_count(case, events, panes)}
         outcomes.append(common.record_or_check("flink-sql", case, obj, args.check))
     common.summary(outcomes)
 
