@@ -39,6 +39,7 @@ mod e2e_live;
 mod e2e_predict;
 mod e2e_signals;
 mod e2e_tui;
+mod export_engines;
 mod export_golden;
 mod fuzz_inputs;
 mod guide;

@@ -60,8 +60,11 @@ def whole_ms(t):
 def windowing(case):
     """WindowInto's arguments for the case (also GeneralTriggerDriver's Windowing)."""
     kind, ms = common.window_spec(case)
-    window_fn = (bw.FixedWindows(Duration(micros=ms * 1000)) if kind == "fixed"
-                 else bw.Sessions(Duration(micros=ms * 1000)))
+    if kind == "sliding":
+        window_fn = bw.SlidingWindows(Duration(micros=ms[0] * 1000), Duration(micros=ms[1] * 1000))
+    else:
+        window_fn = (bw.FixedWindows(Duration(micros=ms * 1000)) if kind == "fixed"
+                     else bw.Sessions(Duration(micros=ms * 1000)))
     tkind, n = common.trigger_spec(case)
     trigger = tr.DefaultTrigger() if tkind == "default" else tr.AfterWatermark(early=tr.AfterCount(n))
     mode = {"accumulating": tr.AccumulationMode.ACCUMULATING,

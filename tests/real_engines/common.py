@@ -50,10 +50,13 @@ def read_log(case):
 
 
 def window_spec(case):
-    """('fixed' | 'session', size or gap in ms)."""
-    kind, ms = case["window"].split(":")
-    assert kind in ("fixed", "session"), kind
-    return kind, int(ms)
+    """('fixed' | 'session', size or gap in ms), or ('sliding', (size, slide) in ms)."""
+    kind, *ms = case["window"].split(":")
+    if kind == "sliding":
+        size, slide = ms
+        return kind, (int(size), int(slide))
+    assert kind in ("fixed", "session") and len(ms) == 1, case["window"]
+    return kind, int(ms[0])
 
 
 def trigger_spec(case):
@@ -86,13 +89,13 @@ def result_path(engine_dir, case):
 
 
 def dump(obj):
-    """JSON with one pane per line: diffs of the recorded files stay readable."""
+    """JSON with one pane (or row) per line: diffs of the recorded files stay readable."""
     lines = ["{"]
     items = list(obj.items())
     for i, (k, v) in enumerate(items):
         comma = "," if i + 1 < len(items) else ""
-        if k == "panes":
-            lines.append('  "panes": [')
+        if isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
+            lines.append(f'  {json.dumps(k)}: [')
             for j, pane in enumerate(v):
                 lines.append("    " + json.dumps(pane) + ("," if j + 1 < len(v) else ""))
             lines.append("  ]" + comma)
@@ -144,3 +147,60 @@ def summary(results):
     failed = len(results) - passed
     print(f"{passed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
+
+
+def twoclocks():
+    """The twoclocks binary the export scripts run: $TWOCLOCKS, else the newer of the
+    workspace's release and debug builds."""
+    if os.environ.get("TWOCLOCKS"):
+        return os.environ["TWOCLOCKS"]
+    root = os.path.dirname(os.path.dirname(HERE))
+    built = [os.path.join(root, "target", profile, "twoclocks") for profile in ("release", "debug")]
+    built = [p for p in built if os.path.exists(p)]
+    if not built:
+        sys.exit("no twoclocks binary: run `cargo build` or set TWOCLOCKS")
+    return max(built, key=os.path.getmtime)
+
+
+def dials(case):
+    """The case's windowing as twoclocks' flags (run and export take the same ones)."""
+    kind, ms = window_spec(case)
+    if kind == "sliding":
+        window = ["--window", f"{ms[0]}ms", "--slide", f"{ms[1]}ms"]
+    else:
+        window = [("--window" if kind == "fixed" else "--session"), f"{ms}ms"]
+    return [*window,
+            "--watermark", f"bounded:{case['bounded_out_of_orderness_ms']}ms",
+            "--grace", f"{case['allowed_lateness_ms']}ms"]
+
+
+def export(target, case, *extra):
+    """`twoclocks export --to TARGET` for the case's log and dials, reading the log as a file:
+    the arguments (with the log's path relative to this folder, as recorded) and the code."""
+    import subprocess
+    args = ["export", "--to", target, "--input", case["log"], "--source", "file",
+            *dials(case), *extra]
+    proc = subprocess.run([twoclocks(), *args], cwd=HERE, capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.exit(f"twoclocks {' '.join(args)}: {proc.stderr}")
+    return args, proc.stdout
+
+
+def windows_per_row(case):
+    """How many windows a row falls in: size / slide for sliding windows, else one."""
+    kind, ms = window_spec(case)
+    return max(1, ms[0] // ms[1]) if kind == "sliding" else 1
+
+
+def dropped_count(case, events, panes):
+    """How many times a row was dropped from a window, for panes that carry a count and
+    accumulate: the log's rows times the windows each falls in, less the count each window
+    ended with, over the windows no later window of the same key contains (a session merged
+    into a bigger one is counted in that one). `twoclocks run` lists as many dropped events."""
+    last = {}
+    for p in panes:
+        last[(p["key"], p["window_start_ms"], p["window_end_ms"])] = p["count"]
+    kept = sum(count for (key, start, end), count in last.items()
+               if not any(k == key and s <= start and end <= e and (s, e) != (start, end)
+                          for (k, s, e) in last))
+    return len(events) * windows_per_row(case) - kept

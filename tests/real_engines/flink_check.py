@@ -8,7 +8,7 @@ Needs `pip install apache-flink` (in a virtual environment: see README.md) and J
 against the jars bundled in the pyflink package (lib/) and run with `java -cp` once per case:
 a local MiniCluster at parallelism 1, the log's rows in file order, a watermark of
 max_seen - B - 1 emitted after every event (see the Java file for why not periodically),
-event-time tumbling or session windows, allowedLateness(L), the late side output for the
+event-time tumbling, sliding or session windows, allowedLateness(L), the late side output for the
 dropped elements, and a ProcessWindowFunction that prints each firing with
 ctx.currentWatermark().
 
@@ -50,7 +50,8 @@ def compile_java(classes):
 
 def run_case(classes, case):
     kind, size = common.window_spec(case)
-    args = [os.path.join(common.HERE, case["log"]), kind, str(size),
+    size = f"{size[0]}:{size[1]}" if kind == "sliding" else str(size)
+    args = [os.path.join(common.HERE, case["log"]), kind, size,
             str(case["bounded_out_of_orderness_ms"]), str(case["allowed_lateness_ms"]),
             case["trigger"]]
     proc = subprocess.run(["java", "-cp", classpath(classes), "FlinkWindows", *args],

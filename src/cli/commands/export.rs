@@ -1,5 +1,5 @@
 //! `twoclocks export`: the engine's dials, over a scenario's presets if one is given, printed
-//! as Flink, Flink SQL, Beam or Kafka Streams code ([`crate::cli::export`] writes it). Only
+//! as Flink, Flink SQL, Beam (Java or Python) or Kafka Streams code ([`crate::cli::export`] writes it). Only
 //! `perfect` and `heuristic` watermarks read the stream: their values come from its delays;
 //! and tumbling or sliding windows read a log (`--input`) for the zone its times are in, where
 //! its windows fall.
@@ -12,7 +12,7 @@ use clap::Args;
 use crate::cli::args::{
     check_interval, chosen_reported, parse_duration, scenario_config, EngineArgs, Given, SourceArgs,
 };
-use crate::cli::export::{render, Delays, Policy, Target};
+use crate::cli::export::{render, CsvLog, Delays, Policy, Source, SourceKind, Target};
 use crate::engine::scenario::ScenarioName;
 use crate::engine::{Stream, WatermarkKind, WindowFn};
 
@@ -37,6 +37,10 @@ pub struct ExportArgs {
     /// withIdleness; 1ms to 1e11s; off by default).
     #[arg(long, value_name = "DUR", value_parser = parse_duration, allow_hyphen_values = true)]
     pub idle_timeout: Option<f64>,
+    /// Where the exported job reads its events: a Kafka topic, or the --input log itself, a
+    /// CSV file (a backfill from files; flink, flink-sql and beam-python).
+    #[arg(long = "source", value_enum, value_name = "FROM", default_value_t = SourceKind::Kafka)]
+    pub from: SourceKind,
     /// The flags given on the command line, which override the scenario's presets.
     #[arg(skip)]
     pub given: Given,
@@ -82,13 +86,95 @@ pub fn export(a: &ExportArgs, out: &mut dyn Write) -> Result<()> {
         }
         _ => None,
     };
+    let source = match a.from {
+        SourceKind::Kafka => Source::Kafka,
+        SourceKind::File => {
+            if a.to == Target::BeamPython
+                && !matches!(config.watermark, WatermarkKind::Bounded { .. })
+            {
+                anyhow::bail!(
+                    "--source file: the beam-python export replays the log under a bounded \
+                     watermark (--watermark bounded:B); {} is not one",
+                    config.watermark
+                );
+            }
+            Source::File(csv_log(a)?)
+        }
+    };
     let policy = Policy {
         config,
         idle_timeout: a.idle_timeout,
         delays,
+        source,
     };
     out.write_all(render(a.to, &policy).as_bytes())?;
     Ok(())
+}
+
+/// The `--input` log as `--source file` reads it: a CSV file of event times in ms since the
+/// epoch, its columns named by its header.
+fn csv_log(a: &ExportArgs) -> Result<CsvLog> {
+    use std::io::BufRead;
+    if !matches!(a.to, Target::Flink | Target::FlinkSql | Target::BeamPython) {
+        anyhow::bail!(
+            "--source file: only the flink, flink-sql and beam-python exports read a file; the \
+             {} export reads Kafka",
+            match a.to {
+                Target::Beam => "beam",
+                _ => "kafka-streams",
+            }
+        );
+    }
+    let Some(path) = a.source.input.as_deref().filter(|p| p.as_os_str() != "-") else {
+        anyhow::bail!("--source file reads the --input log: give --input FILE (a CSV file)");
+    };
+    let shown = path.display();
+    let csv = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("csv"));
+    if !csv {
+        anyhow::bail!(
+            "--source file: {shown}: the file source reads a plain CSV log (a name ending in \
+             .csv); compressed, JSON Lines and Parquet logs are read from Kafka"
+        );
+    }
+    let read = &a.source.read;
+    if !matches!(
+        read.time_format,
+        None | Some(crate::io::times::TimeFormat::Ms)
+    ) {
+        anyhow::bail!(
+            "--source file: {shown}: the file source reads event times in ms since the epoch \
+             (--time-format ms)"
+        );
+    }
+    let file = std::fs::File::open(path).map_err(|e| anyhow::anyhow!("{shown}: {e}"))?;
+    let mut header = String::new();
+    std::io::BufReader::new(file)
+        .read_line(&mut header)
+        .map_err(|e| anyhow::anyhow!("{shown}: {e}"))?;
+    let columns: Vec<String> = header
+        .trim_end_matches(['\r', '\n'])
+        .split(',')
+        .map(|c| c.trim().to_string())
+        .collect();
+    for (flag, name) in [
+        ("--event-time-col", &read.event_time_col),
+        ("--key-col", &read.key_col),
+    ] {
+        if !columns.contains(name) {
+            anyhow::bail!(
+                "{shown}:1: the header {:?} has no column {name:?} ({flag})",
+                header.trim_end()
+            );
+        }
+    }
+    Ok(CsvLog {
+        path: shown.to_string(),
+        columns,
+        event_time: read.event_time_col.clone(),
+        key: read.key_col.clone(),
+    })
 }
 
 /// The stream's largest delay and the heuristic's quantile over all its delays, in whole

@@ -5,7 +5,7 @@
 
 use super::{
     java_duration, measured_note, nearest_lag, offset_note, rounding_note, summary, whole, Code,
-    Policy,
+    CsvLog, Policy, Source,
 };
 use crate::engine::window::{fmt_ms, Ttl, TtlTime};
 use crate::engine::{Accumulation, WatermarkKind, WindowFn};
@@ -27,6 +27,19 @@ pub(super) fn write(out: &mut Code, p: &Policy) {
          `long eventTimeMs` (ms since the epoch) and `String key`; the job counts events per key \
          and window.",
     );
+    if let Source::File(log) = &p.source {
+        out.comment(
+            "",
+            C,
+            &format!(
+                "A backfill from the log {}: main reads it with a FileSource, one row per line \
+                 (CSV, event times in ms since the epoch, no quoted fields), runs the policy at \
+                 parallelism 1 and prints each pane (`pane KEY START END COUNT WATERMARK`) and \
+                 each dropped event (`dropped KEY EVENT_TIME_MS`). `Event` is defined below.",
+                log.path
+            ),
+        );
+    }
     out.blank();
     imports(out, p);
     out.blank();
@@ -37,7 +50,122 @@ pub(super) fn write(out: &mut Code, p: &Policy) {
         _ => windowed(out, p),
     }
     watermark_class(out, p);
+    if let Source::File(log) = &p.source {
+        file_job(out, p, log);
+    }
     out.line("}");
+}
+
+/// Whether the policy reads the log and its watermark is the bounded one, moved at every row.
+fn every_row(p: &Policy) -> bool {
+    matches!(p.source, Source::File(_))
+        && matches!(p.config.watermark, WatermarkKind::Bounded { .. })
+}
+
+/// A Java string literal.
+fn java_string(s: &str) -> String {
+    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+/// `main` over the log, the `Event` it parses, the window function that prints a pane, and
+/// the per-row bounded watermark.
+fn file_job(out: &mut Code, p: &Policy, log: &CsvLog) {
+    let windowed = !matches!(p.config.window, WindowFn::Global { .. });
+    let at = |name: &str| log.columns.iter().position(|c| c == name).unwrap_or(0);
+    let header = log.columns.join(",");
+    out.line("    /** Runs the policy over the log and prints what it emits. */");
+    out.line("    public static void main(String[] args) throws Exception {");
+    out.line("        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();");
+    out.line("        env.setParallelism(1);");
+    out.line(format!(
+        "        FileSource<String> log = FileSource.forRecordStreamFormat(new TextLineInputFormat(), new Path({})).build();",
+        java_string(&log.path)
+    ));
+    out.line("        DataStream<Event> events = env");
+    out.line("                .fromSource(log, WatermarkStrategy.noWatermarks(), \"log\")");
+    out.line(format!(
+        "                .filter(line -> !line.isBlank() && !line.equals({}))",
+        java_string(&header)
+    ));
+    out.line("                .map(Event::parse)");
+    out.line("                .returns(Event.class);");
+    if windowed {
+        out.line("        SingleOutputStreamOperator<String> panes = apply(events);");
+        out.line("        panes.print();");
+        out.line("        panes.getSideOutput(DROPPED).print();");
+    } else {
+        out.line("        apply(events).print();");
+    }
+    out.line(format!(
+        "        env.execute({});",
+        java_string(&format!("twoclocks policy over {}", log.path))
+    ));
+    out.line("    }");
+    out.blank();
+    out.line("    /** A row of the log: its event time (ms since the epoch) and key. */");
+    out.line("    public static final class Event {");
+    out.line("        public long eventTimeMs;");
+    out.line("        public String key;");
+    out.blank();
+    out.line("        public Event() {}");
+    out.blank();
+    out.comment(
+        "        ",
+        C,
+        "A row that does not parse fails the job, naming the value, as twoclocks stops at it.",
+    );
+    out.line("        public static Event parse(String line) {");
+    out.line("            String[] fields = line.split(\",\", -1);");
+    out.line("            Event event = new Event();");
+    out.line(format!(
+        "            event.eventTimeMs = Long.parseLong(fields[{}].trim());",
+        at(&log.event_time)
+    ));
+    out.line(format!("            event.key = fields[{}];", at(&log.key)));
+    out.line("            return event;");
+    out.line("        }");
+    out.blank();
+    out.line("        @Override");
+    out.line("        public String toString() {");
+    out.line("            return \"dropped \" + key + \" \" + eventTimeMs;");
+    out.line("        }");
+    out.line("    }");
+    out.blank();
+    if windowed {
+        out.line("    /** A pane as a line: key, window start and end (ms), count, the watermark at the firing. */");
+        out.line("    public static final class Pane extends ProcessWindowFunction<Long, String, String, TimeWindow> {");
+        out.line("        @Override");
+        out.line("        public void process(String key, Context ctx, Iterable<Long> counts, Collector<String> out) {");
+        out.line("            out.collect(\"pane \" + key + \" \" + ctx.window().getStart() + \" \" + ctx.window().getEnd()");
+        out.line("                    + \" \" + counts.iterator().next() + \" \" + ctx.currentWatermark());");
+        out.line("        }");
+        out.line("    }");
+        out.blank();
+    }
+    if every_row(p) {
+        out.line("    /** The highest event time seen − B − 1 (BoundedOutOfOrderness), after every row. */");
+        out.line(
+            "    public static final class EveryRowBounded implements WatermarkGenerator<Event> {",
+        );
+        out.line("        private final long bound;");
+        out.line("        private long max;");
+        out.blank();
+        out.line("        public EveryRowBounded(long bound) {");
+        out.line("            this.bound = bound;");
+        out.line("            this.max = Long.MIN_VALUE + bound + 1;");
+        out.line("        }");
+        out.blank();
+        out.line("        @Override");
+        out.line("        public void onEvent(Event event, long eventTimestamp, WatermarkOutput output) {");
+        out.line("            max = Math.max(max, eventTimestamp);");
+        out.line("            output.emitWatermark(new Watermark(max - bound - 1));");
+        out.line("        }");
+        out.blank();
+        out.line("        @Override");
+        out.line("        public void onPeriodicEmit(WatermarkOutput output) {}");
+        out.line("    }");
+        out.blank();
+    }
 }
 
 fn imports(out: &mut Code, p: &Policy) {
@@ -112,7 +240,30 @@ fn imports(out: &mut Code, p: &Policy) {
             }
         }
     }
+    if let Source::File(_) = p.source {
+        lines.extend([
+            "org.apache.flink.connector.file.src.FileSource",
+            "org.apache.flink.connector.file.src.reader.TextLineInputFormat",
+            "org.apache.flink.core.fs.Path",
+            "org.apache.flink.streaming.api.environment.StreamExecutionEnvironment",
+        ]);
+        if !matches!(c.window, WindowFn::Global { .. }) {
+            lines.extend([
+                "org.apache.flink.streaming.api.functions.windowing.ProcessWindowFunction",
+                "org.apache.flink.streaming.api.windowing.windows.TimeWindow",
+                "org.apache.flink.util.Collector",
+            ]);
+        }
+        if every_row(p) {
+            lines.extend([
+                "org.apache.flink.api.common.eventtime.Watermark",
+                "org.apache.flink.api.common.eventtime.WatermarkGenerator",
+                "org.apache.flink.api.common.eventtime.WatermarkOutput",
+            ]);
+        }
+    }
     lines.sort_by_key(|l| (!l.starts_with("java"), *l));
+    lines.dedup();
     for l in lines {
         out.line(format!("import {l};"));
     }
@@ -140,16 +291,31 @@ fn strategy(out: &mut Code, p: &Policy) {
                 ),
             );
             rounding_note(out, K, C, "the bound", bound);
-            out.differs(
-                K,
-                C,
-                "Flink emits the watermark every pipeline.auto-watermark-interval (200 ms by \
-                 default) of wall-clock time; twoclocks moves it at every event.",
-            );
-            out.line(format!(
-                "{I}        .<Event>forBoundedOutOfOrderness({})",
-                java_duration(bound)
-            ));
+            if every_row(p) {
+                out.comment(
+                    K,
+                    C,
+                    "A file is read faster than the periodic emitter's 200 ms: which rows come \
+                     late would depend on the read's speed. EveryRowBounded below emits the same \
+                     max − B − 1 after every row instead, as twoclocks moves its watermark at \
+                     every event, so each backfill gives the same panes.",
+                );
+                out.line(format!(
+                    "{I}        .<Event>forGenerator(ctx -> new EveryRowBounded({}L))",
+                    whole(bound)
+                ));
+            } else {
+                out.differs(
+                    K,
+                    C,
+                    "Flink emits the watermark every pipeline.auto-watermark-interval (200 ms by \
+                     default) of wall-clock time; twoclocks moves it at every event.",
+                );
+                out.line(format!(
+                    "{I}        .<Event>forBoundedOutOfOrderness({})",
+                    java_duration(bound)
+                ));
+            }
         }
         kind => {
             if let Some(note) = measured_note(p) {
@@ -341,7 +507,12 @@ fn windowed(out: &mut Code, p: &Policy) {
          the event is past its lateness.",
     );
     out.line(format!("{I}        .sideOutputLateData(DROPPED)"));
-    out.line(format!("{I}        .aggregate(new CountEvents());"));
+    match p.source {
+        Source::Kafka => out.line(format!("{I}        .aggregate(new CountEvents());")),
+        Source::File(_) => out.line(format!(
+            "{I}        .aggregate(new CountEvents(), new Pane());"
+        )),
+    }
     out.line("    }");
     out.blank();
     out.line("    /** Counts the events of a window and key. */");
@@ -742,9 +913,17 @@ fn watermark_class(out: &mut Code, p: &Policy) {
 /// watermarks assigned, events keyed (the window or the running count follows).
 fn keyed_events(out: &mut Code, p: &Policy) {
     const I: &str = "        ";
-    out.line(
-        "    public static SingleOutputStreamOperator<Long> apply(DataStream<Event> events) {",
-    );
+    // A file source's job prints a windowed pane with its key and window.
+    let output = match (&p.source, p.config.window) {
+        (
+            Source::File(_),
+            WindowFn::Tumbling { .. } | WindowFn::Sliding { .. } | WindowFn::Session { .. },
+        ) => "String",
+        _ => "Long",
+    };
+    out.line(format!(
+        "    public static SingleOutputStreamOperator<{output}> apply(DataStream<Event> events) {{"
+    ));
     strategy(out, p);
     out.line(format!("{I}return events"));
     out.line(format!(

@@ -6,7 +6,7 @@
 
 use super::{
     config_duration, measured_note, nearest_lag, offset_note, sql_interval, summary, whole, Code,
-    Policy,
+    CsvLog, Policy, Source,
 };
 use crate::engine::window::{fmt_ms, Ttl, TtlTime};
 use crate::engine::{Accumulation, WatermarkKind, WindowFn};
@@ -17,13 +17,40 @@ pub(super) fn write(out: &mut Code, p: &Policy) {
     let c = &p.config;
     out.line("-- twoclocks export --to flink-sql");
     out.comment("", C, &format!("Policy: {}.", summary(p)));
-    out.comment(
-        "",
-        C,
-        "Flink SQL 1.19 or later. The table reads JSON events with `key` and `event_time_ms` \
-         (ms since the epoch) from Kafka; the query counts events per key and window.",
-    );
+    match &p.source {
+        Source::Kafka => out.comment(
+            "",
+            C,
+            "Flink SQL 1.19 or later. The table reads JSON events with `key` and `event_time_ms` \
+             (ms since the epoch) from Kafka; the query counts events per key and window.",
+        ),
+        Source::File(log) => out.comment(
+            "",
+            C,
+            &format!(
+                "Flink SQL 1.19 or later. The table reads the log {} (CSV, event times in ms \
+                 since the epoch) with the filesystem connector, once, as a backfill; the query \
+                 counts events per key and window. Run it at parallelism 1 (SET \
+                 'parallelism.default' = '1'): a second reader of the one file would have no \
+                 rows and hold the watermark back until the end.",
+                log.path
+            ),
+        ),
+    }
     out.blank();
+    if let Source::File(_) = p.source {
+        out.comment(
+            "",
+            C,
+            "A file is read faster than any periodic timer: with the default interval (200 ms) \
+             Flink emits the watermark only when it rose by more than that much event time since \
+             the last, or when the timer fires, so which rows come late would depend on the \
+             read's speed. An interval of 0 emits it at every rise, after the row that raised \
+             it, as twoclocks moves it at every event: each backfill gives the same rows.",
+        );
+        out.line("SET 'pipeline.auto-watermark-interval' = '0';");
+        out.blank();
+    }
     if let Some(t) = p.idle_timeout {
         out.differs(
             "",
@@ -53,10 +80,36 @@ pub(super) fn write(out: &mut Code, p: &Policy) {
 
 fn table(out: &mut Code, p: &Policy) {
     const I: &str = "  ";
-    out.line("CREATE TABLE events (");
-    out.line(format!("{I}`key` STRING,"));
-    out.line(format!("{I}event_time_ms BIGINT,"));
-    out.line(format!("{I}ts AS TO_TIMESTAMP_LTZ(event_time_ms, 3),"));
+    match &p.source {
+        Source::Kafka => {
+            out.line("CREATE TABLE events (");
+            out.line(format!("{I}`key` STRING,"));
+            out.line(format!("{I}event_time_ms BIGINT,"));
+            out.line(format!("{I}ts AS TO_TIMESTAMP_LTZ(event_time_ms, 3),"));
+        }
+        Source::File(log) => {
+            out.line("CREATE TABLE log_rows (");
+            for c in &log.columns {
+                let kind = if *c == log.event_time {
+                    "BIGINT"
+                } else {
+                    "STRING"
+                };
+                out.line(format!("{I}`{}` {kind},", c.replace('`', "``")));
+            }
+            out.comment(
+                I,
+                C,
+                "The CSV format has no header option: the header line reads as a row of NULLs \
+                 (csv.ignore-parse-errors), which is given the earliest time here, so that it \
+                 raises no watermark, and left out by the view `events` below.",
+            );
+            out.line(format!(
+                "{I}ts AS TO_TIMESTAMP_LTZ(COALESCE(`{}`, -62135596800000), 3),",
+                log.event_time.replace('`', "``")
+            ));
+        }
+    }
     let lag = nearest_lag(p);
     match p.config.watermark {
         WatermarkKind::Bounded { bound } => out.comment(
@@ -99,17 +152,23 @@ fn table(out: &mut Code, p: &Policy) {
     if lag.fract() != 0.0 {
         out.differs(I, C, &format!("the bound is rounded to {} ms.", whole(lag)));
     }
-    out.differs(
-        I,
-        C,
-        "Flink emits the watermark every pipeline.auto-watermark-interval (200 ms by default); \
-         twoclocks moves it at every event.",
-    );
+    if let Source::Kafka = p.source {
+        out.differs(
+            I,
+            C,
+            "Flink emits the watermark every pipeline.auto-watermark-interval (200 ms by \
+             default); twoclocks moves it at every event.",
+        );
+    }
     out.line(format!(
         "{I}WATERMARK FOR ts AS ts - {} - INTERVAL '0.001' SECOND",
         sql_interval(lag)
     ));
     out.line(") WITH (");
+    if let Source::File(log) = &p.source {
+        file_options(out, log);
+        return;
+    }
     out.line(format!("{I}'connector' = 'kafka',"));
     out.line(format!("{I}'topic' = 'events',"));
     out.line(format!(
@@ -118,6 +177,35 @@ fn table(out: &mut Code, p: &Policy) {
     out.line(format!("{I}'scan.startup.mode' = 'earliest-offset',"));
     out.line(format!("{I}'format' = 'json'"));
     out.line(");");
+}
+
+/// The filesystem connector's options over the log, and the view of its rows that the query
+/// reads.
+fn file_options(out: &mut Code, log: &CsvLog) {
+    const I: &str = "  ";
+    out.line(format!("{I}'connector' = 'filesystem',"));
+    out.line(format!("{I}'path' = '{}',", log.path.replace('\'', "''")));
+    out.line(format!("{I}'format' = 'csv',"));
+    out.differs(
+        I,
+        C,
+        "a row that does not parse (the header, or a bad row) is skipped by Flink where \
+         twoclocks stops at it, naming its line: run `twoclocks run --input` on the log first.",
+    );
+    out.line(format!("{I}'csv.ignore-parse-errors' = 'true'"));
+    out.line(");");
+    out.blank();
+    out.line("CREATE TEMPORARY VIEW events AS");
+    out.line(format!(
+        "  SELECT `{}` AS `key`, `{e}` AS event_time_ms, ts",
+        log.key.replace('`', "``"),
+        e = log.event_time.replace('`', "``")
+    ));
+    out.line("  FROM log_rows");
+    out.line(format!(
+        "  WHERE `{}` IS NOT NULL;",
+        log.event_time.replace('`', "``")
+    ));
 }
 
 /// A window TVF query: no early firings and no lateness (a window TVF aggregation refuses the

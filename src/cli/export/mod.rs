@@ -1,11 +1,12 @@
 //! `twoclocks export`: a policy (the engine's dials) written as another engine's code or
-//! configuration: Flink DataStream, Flink SQL, Beam Java or Kafka Streams. Each target's file
+//! configuration: Flink DataStream, Flink SQL, Beam Java, Beam Python or Kafka Streams. Each target's file
 //! writes its text; where that engine's rules differ from twoclocks' (window boundaries, when a
 //! window fires or drops an event, a processing-time lag, a quantile watermark, the early
 //! timer's re-arm rule, sessions, a state TTL), a comment next to the line says how. Pure text:
 //! no I/O here.
 
 mod beam;
+mod beam_python;
 mod flink;
 mod flink_sql;
 mod kafka_streams;
@@ -27,6 +28,19 @@ pub enum Target {
     Beam,
     // Kafka Streams' DSL, in Java.
     KafkaStreams,
+    // Apache Beam's Python SDK: WindowInto with its trigger, lateness and accumulation.
+    BeamPython,
+}
+
+/// `--source`: where the exported job reads its events.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[allow(missing_docs)]
+pub enum SourceKind {
+    // A Kafka topic of JSON records (the default).
+    #[default]
+    Kafka,
+    // The --input log, a CSV file: a backfill from files (flink, flink-sql, beam-python).
+    File,
 }
 
 /// What the stream says about its delays, for the watermarks a live engine cannot copy as
@@ -42,6 +56,31 @@ pub struct Delays {
     pub quantile: f64,
 }
 
+/// Where the exported job reads its events from.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Source {
+    /// A Kafka topic `events` of JSON records with `key` and `event_time_ms` (the default).
+    #[default]
+    Kafka,
+    /// The log itself, a CSV file (a backfill from files): its path as given and the columns
+    /// of its header, in order, with the ones holding the event time (ms since the epoch) and
+    /// the key.
+    File(CsvLog),
+}
+
+/// A CSV log as a file source reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CsvLog {
+    /// The path, as given on the command line.
+    pub path: String,
+    /// The header's column names, in order.
+    pub columns: Vec<String>,
+    /// The column of event times, ms since the epoch.
+    pub event_time: String,
+    /// The column of keys.
+    pub key: String,
+}
+
 /// A policy to export: the engine's dials, the pipeline's idle timeout, and the stream's
 /// delays where the watermark needs them.
 #[derive(Debug, Clone, PartialEq)]
@@ -52,6 +91,8 @@ pub struct Policy {
     pub idle_timeout: Option<f64>,
     /// The delays measured on the stream (for `perfect` and `heuristic`).
     pub delays: Option<Delays>,
+    /// Where the job reads its events.
+    pub source: Source,
 }
 
 /// The policy written for `target`: code or configuration, with its differences from
@@ -63,6 +104,7 @@ pub fn render(target: Target, policy: &Policy) -> String {
         Target::FlinkSql => flink_sql::write(&mut out, policy),
         Target::Beam => beam::write(&mut out, policy),
         Target::KafkaStreams => kafka_streams::write(&mut out, policy),
+        Target::BeamPython => beam_python::write(&mut out, policy),
     }
     out.text
 }

@@ -2,7 +2,7 @@
 // parallelism 1) and prints one JSON line per window firing and per dropped element, for
 // flink_check.py to turn into results/flink/<case>.json.
 //
-//   java -cp CLASSES:PYFLINK/lib/* FlinkWindows LOG fixed|session SIZE_MS B_MS L_MS default|early_count:N
+//   java -cp CLASSES:PYFLINK/lib/* FlinkWindows LOG fixed|sliding|session SIZE_MS[:SLIDE_MS] B_MS L_MS default|early_count:N
 //
 // The watermark follows each event exactly: a punctuated generator emits max_seen - B - 1 (what
 // Flink's BoundedOutOfOrdernessWatermarks computes, but after every event instead of on the
@@ -40,6 +40,8 @@ import org.apache.flink.streaming.api.datastream.WindowedStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.windowing.ProcessWindowFunction;
 import org.apache.flink.streaming.api.windowing.assigners.EventTimeSessionWindows;
+import org.apache.flink.streaming.api.windowing.assigners.SlidingEventTimeWindows;
+import org.apache.flink.streaming.api.windowing.assigners.WindowAssigner;
 import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
 import org.apache.flink.streaming.api.windowing.triggers.Trigger;
 import org.apache.flink.streaming.api.windowing.triggers.TriggerResult;
@@ -138,10 +140,20 @@ public class FlinkWindows {
         }
     }
 
+    static WindowAssigner<Object, TimeWindow> assigner(String kind, long size, String[] sizes) {
+        switch (kind) {
+            case "fixed": return TumblingEventTimeWindows.of(Duration.ofMillis(size));
+            case "sliding": return SlidingEventTimeWindows.of(Duration.ofMillis(size), Duration.ofMillis(Long.parseLong(sizes[1])));
+            case "session": return EventTimeSessionWindows.withGap(Duration.ofMillis(size));
+            default: throw new IllegalArgumentException("unknown window " + kind);
+        }
+    }
+
     public static void main(String[] args) throws Exception {
         String log = args[0];
         String kind = args[1];
-        long size = Long.parseLong(args[2]);
+        String[] sizes = args[2].split(":");
+        long size = Long.parseLong(sizes[0]);
         long bound = Long.parseLong(args[3]);
         long lateness = Long.parseLong(args[4]);
         String trigger = args[5];
@@ -166,9 +178,7 @@ public class FlinkWindows {
 
         WindowedStream<Tuple3<Long, Long, String>, String, TimeWindow> windowed = events
             .keyBy(e -> e.f2, Types.STRING)
-            .window(kind.equals("fixed")
-                ? TumblingEventTimeWindows.of(Duration.ofMillis(size))
-                : EventTimeSessionWindows.withGap(Duration.ofMillis(size)))
+            .window(assigner(kind, size, sizes))
             .allowedLateness(Duration.ofMillis(lateness))
             .sideOutputLateData(DROPPED);
         if (trigger.startsWith("early_count:")) {
