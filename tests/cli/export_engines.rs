@@ -227,7 +227,6 @@ fn run_trigger_under_flink_gives_flinks_panes_where_sessions_do_not_touch() {
 }
 
 #[test]
-#[ignore = "run --trigger under --conventions flink places a row after its own watermark, so sessions exactly a gap apart stay apart; un-ignore with that fix"]
 fn run_trigger_under_flink_merges_touching_sessions_as_flink_does() {
     replay_flink(
         &["--trigger", "Default"],
@@ -260,13 +259,11 @@ fn run_under_beam_python_gives_beams_panes_and_drops() {
 }
 
 #[test]
-#[ignore = "the processor under --conventions beam-python marks a pane is_last past end + allowed lateness (Beam Java's rule); Beam Python never does; un-ignore with that fix"]
 fn run_under_beam_python_marks_no_pane_last() {
     replay_beam_python(true, &[], &["bridging-expired-session"]);
 }
 
 #[test]
-#[ignore = "the processor under --conventions beam-python keeps an expired session out of a late bridging event's merge; Beam Python merges it back; un-ignore with that fix"]
 fn run_under_beam_python_merges_an_expired_session_back() {
     replay_beam_python(false, &["bridging-expired-session"], &[]);
 }
@@ -488,13 +485,11 @@ fn the_beam_python_export_emits_on_the_direct_runner_the_panes_run_predicts() {
 }
 
 #[test]
-#[ignore = "the processor under --conventions beam-python marks a pane is_last past end + allowed lateness (Beam Java's rule); Beam Python never does; un-ignore with that fix"]
 fn the_beam_python_export_marks_no_pane_last_as_run_predicts() {
     replay_beam_python_export(true, &[], &["bridging-expired-session"]);
 }
 
 #[test]
-#[ignore = "the processor under --conventions beam-python keeps an expired session out of a late bridging event's merge; Beam Python merges it back; un-ignore with that fix"]
 fn the_beam_python_export_merges_an_expired_session_back_as_run_predicts() {
     assert_eq!(
         replay_beam_python_export(false, &["bridging-expired-session"], &[]),
