@@ -377,3 +377,40 @@ fn a_scripts_switches_are_read_with_their_line_and_only_beam_java_has_them() {
         "{err}"
     );
 }
+
+#[test]
+fn the_beam_export_writes_the_switches_and_the_other_exports_refuse_them() {
+    let (code, java, err) = twoclocks_text(&[
+        "export",
+        "--to",
+        "beam",
+        "--grace",
+        "10s",
+        "--closing",
+        "fire-always",
+        "--on-time",
+        "fire-if-non-empty",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        java.contains(
+            ".withAllowedLateness(Duration.standardSeconds(10), Window.ClosingBehavior.FIRE_ALWAYS)"
+        ) && java.contains(".withOnTimeBehavior(Window.OnTimeBehavior.FIRE_IF_NON_EMPTY)"),
+        "{java}"
+    );
+    // Beam's defaults write neither switch.
+    let (_, plain, _) = twoclocks_text(&["export", "--to", "beam", "--grace", "10s"]);
+    assert!(
+        !plain.contains("ClosingBehavior") && !plain.contains("withOnTimeBehavior"),
+        "{plain}"
+    );
+    for to in ["flink", "flink-sql", "kafka-streams", "beam-python"] {
+        let err = refused(&["export", "--to", to, "--closing", "fire-always"]);
+        assert!(
+            err.contains(&format!(
+                "the {to} export has no such switch; export --to beam"
+            )),
+            "{err}"
+        );
+    }
+}

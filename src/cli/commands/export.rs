@@ -7,7 +7,7 @@
 use std::io::Write;
 
 use anyhow::Result;
-use clap::Args;
+use clap::{Args, ValueEnum};
 
 use crate::cli::args::{
     check_interval, chosen_reported, parse_duration, scenario_config, EngineArgs, Given, SourceArgs,
@@ -86,6 +86,15 @@ pub fn export(a: &ExportArgs, out: &mut dyn Write) -> Result<()> {
         }
         _ => None,
     };
+    if !config.empty_panes.is_default() && a.to != Target::Beam {
+        anyhow::bail!(
+            "--closing and --on-time are Beam Java's switches (Window.withAllowedLateness(d, \
+             ClosingBehavior) and withOnTimeBehavior): the {} export has no such switch; \
+             export --to beam",
+            a.to.to_possible_value()
+                .map_or_else(String::new, |v| v.get_name().to_string())
+        );
+    }
     let source = match a.from {
         SourceKind::Kafka => Source::Kafka,
         SourceKind::File => {

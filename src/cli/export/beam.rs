@@ -6,6 +6,7 @@ use super::{
     joda_duration, measured_note, nearest_lag, offset_note, rounding_note, summary, whole, Code,
     Policy,
 };
+use crate::engine::trigger::{ClosingBehavior, OnTimeBehavior};
 use crate::engine::window::{fmt_ms, Ttl, TtlTime};
 use crate::engine::{Accumulation, WatermarkKind, WindowFn};
 
@@ -387,9 +388,34 @@ fn triggering(out: &mut Code, p: &Policy) {
             ),
         );
         rounding_note(out, J, C, "--grace", c.grace);
+        match c.empty_panes.closing {
+            ClosingBehavior::FireIfNonEmpty => out.line(format!(
+                "{J}.withAllowedLateness({})",
+                joda_duration(c.grace)
+            )),
+            ClosingBehavior::FireAlways => {
+                out.comment(
+                    J,
+                    C,
+                    "--closing fire-always: at garbage collection each window emits a last pane, \
+                     empty if nothing came since its last, as twoclocks does.",
+                );
+                out.line(format!(
+                    "{J}.withAllowedLateness({}, Window.ClosingBehavior.FIRE_ALWAYS)",
+                    joda_duration(c.grace)
+                ));
+            }
+        }
+    }
+    if c.empty_panes.on_time == OnTimeBehavior::FireIfNonEmpty {
+        out.comment(
+            J,
+            C,
+            "--on-time fire-if-non-empty: no ON_TIME pane when nothing came since the last \
+             early pane, as twoclocks does.",
+        );
         out.line(format!(
-            "{J}.withAllowedLateness({})",
-            joda_duration(c.grace)
+            "{J}.withOnTimeBehavior(Window.OnTimeBehavior.FIRE_IF_NON_EMPTY)"
         ));
     }
 }
