@@ -349,3 +349,43 @@ fn a_session_measures_sessions_by_the_rules_in_force() {
     s.set_dials(settings(Conventions::Beam));
     assert_eq!(s.oracle().truth.len(), 2);
 }
+
+/// Each trigger spelling of `results/beam-python-trigger-spellings.txt` (recorded by
+/// `beam_trigger_spellings.py` with Beam's own transcript reader and Python's `eval`) is read
+/// by twoclocks as Python reads it: taken where `eval` takes it, refused where `eval` refuses
+/// it. The one spelling Python refuses and Beam's reader takes, a keyword before a positional
+/// argument, twoclocks takes as Beam's reader does, with the same binding.
+#[test]
+fn trigger_spellings_are_read_as_python_and_beams_reader_read_them() {
+    let text = std::fs::read_to_string(format!("{DIR}/results/beam-python-trigger-spellings.txt"))
+        .unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.len() >= 3 && lines.len() % 3 == 0, "{text}");
+    let mut read = 0;
+    for rec in lines.chunks(3) {
+        let spelling = rec[0];
+        let beam = rec[1].trim().strip_prefix("beam's reader: ").unwrap();
+        let python = rec[2].trim().strip_prefix("python eval:").unwrap().trim();
+        let refused = |s: &str| s.contains("Error: ");
+        let ours = Trigger::parse(spelling);
+        if !refused(python) {
+            assert!(
+                ours.is_ok(),
+                "{spelling}: Python reads {python}; twoclocks: {ours:?}"
+            );
+        } else if python.contains("positional argument follows keyword argument") {
+            assert_eq!(
+                ours.as_ref().map(ToString::to_string).as_deref(),
+                Ok(beam),
+                "{spelling}: Beam's reader gives {beam}"
+            );
+        } else {
+            assert!(
+                ours.is_err(),
+                "{spelling}: Python refuses it ({python}); twoclocks: {ours:?}"
+            );
+        }
+        read += 1;
+    }
+    assert_eq!(read, 18);
+}
