@@ -52,10 +52,7 @@ def main():
     engine = f"beam-python {beam.__version__} export"
     print(engine + " (TestStream, DirectRunner, streaming)")
     outcomes = []
-    for case in common.load_cases(args.cases):
-        if case["trigger"] != "default":
-            print(f"skip {case['name']}: its trigger ({case['trigger']}) cannot be exported")
-            continue
+    for case in common.exportable_cases(args.cases):
         events = common.read_log(case)
         export_args, panes = run_case(case)
         obj = {"engine": engine, "case": case["name"], "export": ["twoclocks", *export_args],

@@ -204,3 +204,13 @@ def dropped_count(case, events, panes):
                if not any(k == key and s <= start and end <= e and (s, e) != (start, end)
                           for (k, s, e) in last))
     return len(events) * windows_per_row(case) - kept
+
+
+def exportable_cases(names=None):
+    """The cases an export can be written for (load_cases' in file order), saying which are
+    skipped: twoclocks' dials have no counting trigger, so a case with one is not exported."""
+    for case in load_cases(names):
+        if case["trigger"] != "default":
+            print(f"skip {case['name']}: its trigger ({case['trigger']}) cannot be exported")
+            continue
+        yield case

@@ -80,10 +80,7 @@ def main():
     engine = f"flink {FLINK_VERSION} DataStream export"
     print(engine + " (FileSource, local MiniCluster, parallelism 1)")
     outcomes = []
-    for case in common.load_cases(args.cases):
-        if case["trigger"] != "default":
-            print(f"skip {case['name']}: its trigger ({case['trigger']}) cannot be exported")
-            continue
+    for case in common.exportable_cases(args.cases):
         export_args, panes, dropped = run_case(case)
         obj = {"engine": engine, "case": case["name"], "export": ["twoclocks", *export_args],
                "panes": panes, "dropped_event_times_ms": dropped}

@@ -86,10 +86,7 @@ def main():
     engine = f"flink {FLINK_VERSION} SQL"
     print(engine + " (TableEnvironment, streaming, local, parallelism 1)")
     outcomes = []
-    for case in common.load_cases(args.cases):
-        if case["trigger"] != "default":
-            print(f"skip {case['name']}: its trigger ({case['trigger']}) cannot be exported")
-            continue
+    for case in common.exportable_cases(args.cases):
         events = common.read_log(case)
         export_args, rows = run_case(case)
         panes = panes_of(rows)
