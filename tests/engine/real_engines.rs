@@ -360,7 +360,7 @@ fn trigger_spellings_are_read_as_python_and_beams_reader_read_them() {
     let text = std::fs::read_to_string(format!("{DIR}/results/beam-python-trigger-spellings.txt"))
         .unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    assert!(lines.len() >= 3 && lines.len() % 3 == 0, "{text}");
+    assert!(lines.len() >= 3 && lines.len().is_multiple_of(3), "{text}");
     let mut read = 0;
     for rec in lines.chunks(3) {
         let spelling = rec[0];

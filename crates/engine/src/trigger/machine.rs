@@ -436,3 +436,20 @@ impl Machine {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::expr::MAX_DEPTH;
+    use super::*;
+
+    #[test]
+    fn a_machine_is_built_for_the_deepest_trigger_the_reader_takes() {
+        let deepest = format!(
+            "{}AfterCount(1){}",
+            "Repeatedly(".repeat(MAX_DEPTH - 1),
+            ")".repeat(MAX_DEPTH - 1)
+        );
+        let t = Trigger::parse(&deepest).unwrap();
+        Machine::new(&t, Conventions::Beam);
+    }
+}
