@@ -152,22 +152,30 @@ fn window_drops(case: &Value, conventions: &str, grace: i64) -> u64 {
 }
 
 /// An engine script's recording: its panes and dropped event times (sorted).
+/// A pane as a recording writes it: its element count as `count`, or as the list of its
+/// `event_times_ms`; its `is_last` only where `last` asks for it.
+fn recorded_pane(p: &Value, last: bool) -> Pane {
+    let count = match p["count"].as_u64() {
+        Some(n) => n,
+        None => p["event_times_ms"].as_array().unwrap().len() as u64,
+    };
+    (
+        p["key"].as_str().unwrap().to_string(),
+        ms(&p["window_start_ms"]),
+        ms(&p["window_end_ms"]),
+        p["timing"].as_str().unwrap().to_string(),
+        count,
+        last.then(|| p["is_last"].as_bool().unwrap()),
+    )
+}
+
 fn recorded(engine: &str, case: &str, last: bool) -> (Vec<Pane>, Vec<i64>) {
     let r = read(&format!("results/{engine}/{case}.json"));
     let panes = r["panes"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|p| {
-            (
-                p["key"].as_str().unwrap().to_string(),
-                ms(&p["window_start_ms"]),
-                ms(&p["window_end_ms"]),
-                p["timing"].as_str().unwrap().to_string(),
-                p["event_times_ms"].as_array().unwrap().len() as u64,
-                last.then(|| p["is_last"].as_bool().unwrap()),
-            )
-        })
+        .map(|p| recorded_pane(p, last))
         .collect();
     let mut dropped: Vec<i64> = r["dropped_event_times_ms"]
         .as_array()
@@ -305,16 +313,7 @@ fn the_flink_sql_export_emits_in_pyflink_the_panes_run_predicts() {
             .as_array()
             .unwrap()
             .iter()
-            .map(|p| {
-                (
-                    p["key"].as_str().unwrap().to_string(),
-                    ms(&p["window_start_ms"]),
-                    ms(&p["window_end_ms"]),
-                    p["timing"].as_str().unwrap().to_string(),
-                    p["count"].as_u64().unwrap(),
-                    None,
-                )
-            })
+            .map(|p| recorded_pane(p, false))
             .collect();
         let (panes, _) = run(&case, "flink", flink_sql_grace(&case), &[], false);
         let dropped = window_drops(&case, "flink", flink_sql_grace(&case));
@@ -394,16 +393,7 @@ fn the_flink_datastream_export_emits_on_a_minicluster_the_panes_and_drops_run_pr
             .as_array()
             .unwrap()
             .iter()
-            .map(|p| {
-                (
-                    p["key"].as_str().unwrap().to_string(),
-                    ms(&p["window_start_ms"]),
-                    ms(&p["window_end_ms"]),
-                    p["timing"].as_str().unwrap().to_string(),
-                    p["count"].as_u64().unwrap(),
-                    None,
-                )
-            })
+            .map(|p| recorded_pane(p, false))
             .collect();
         let mut dropped: Vec<i64> = r["dropped_event_times_ms"]
             .as_array()
@@ -430,16 +420,7 @@ fn beam_python_export(name: &str, last: bool) -> (Vec<Pane>, u64) {
         .as_array()
         .unwrap()
         .iter()
-        .map(|p| {
-            (
-                p["key"].as_str().unwrap().to_string(),
-                ms(&p["window_start_ms"]),
-                ms(&p["window_end_ms"]),
-                p["timing"].as_str().unwrap().to_string(),
-                p["count"].as_u64().unwrap(),
-                last.then(|| p["is_last"].as_bool().unwrap()),
-            )
-        })
+        .map(|p| recorded_pane(p, last))
         .collect();
     (by_window(panes), r["dropped_count"].as_u64().unwrap())
 }
