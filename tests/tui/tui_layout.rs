@@ -396,7 +396,7 @@ fn the_discarding_pane_history_adds_up() {
     let mut a = base();
     act_settled(&mut a, Action::CycleAccumulation);
     act_settled(&mut a, Action::JumpToEnd);
-    let cell = view::windows::selected_cell(&a).unwrap();
+    let cell = a.selected_cell().unwrap();
     let truth = a.scenario().oracle.truth[&cell] as i64;
     let lines = view::windows::pane_lines(&a, cell, 40);
     let head: String = lines[0].spans.iter().map(|s| s.content.as_ref()).collect();

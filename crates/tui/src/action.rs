@@ -2,7 +2,7 @@
 //! click or a drag resolves to one through the screen's geometry (on the panel under it); the
 //! UI's update applies both the same way.
 
-use super::dials::Dial;
+use crate::dials::Dial;
 
 /// A user intent: what a key is bound to, or what a click or a drag on a panel asks for.
 #[derive(Debug, Clone, Copy, PartialEq)]

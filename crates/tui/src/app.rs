@@ -25,10 +25,10 @@ use twoclocks_engine::predict::Prediction;
 use twoclocks_engine::scale::{nice_at_least, Scale};
 use twoclocks_engine::session::Session;
 use twoclocks_engine::trace::Trace;
-use twoclocks_engine::{KeyId, WindowFn, WindowId};
+use twoclocks_engine::{CellId, KeyId, WindowFn, WindowId};
 
-pub use super::action::Action;
-pub use super::dials::{
+pub use crate::action::Action;
+pub use crate::dials::{
     Dial, Dials, Family, CHECKPOINT_MAX, CHECKPOINT_STEP, EARLY_MAX, EARLY_STEP, GRACE_MAX,
     GRACE_STEP, LAG_MAX, LAG_STEP, SPEEDS,
 };
@@ -44,11 +44,11 @@ pub use work::{Done, Work};
 
 use ratatui::layout::Rect;
 
-use super::geometry::plot::PlotFrame;
-use super::geometry::{Areas, FULL_SIZE};
-use super::scenario::Scenario;
-use super::theme::Theme;
-use super::tour::Tour;
+use crate::geometry::plot::PlotFrame;
+use crate::geometry::{Areas, FULL_SIZE};
+use crate::scenario::Scenario;
+use crate::theme::Theme;
+use crate::tour::Tour;
 
 mod act;
 mod inspector;
@@ -327,6 +327,14 @@ impl App {
         let ws = self.scenario().windows_of(self.selection.key);
         ws.get(self.selection.window.min(ws.len().checked_sub(1)?))
             .copied()
+    }
+
+    /// The selected cell: the selected window of the selected key (None when all keys are).
+    pub fn selected_cell(&self) -> Option<CellId> {
+        Some(CellId {
+            window: self.selected_window()?,
+            key: self.selection.key?,
+        })
     }
 
     /// The engine's answer for the dials up to the playhead: the run, whichever kind it is.

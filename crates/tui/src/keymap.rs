@@ -9,8 +9,8 @@ use crossterm::event::{
     Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEventKind,
 };
 
-use super::action::{self, Action};
-use super::app::Msg;
+use crate::action::{self, Action};
+use crate::app::Msg;
 pub use table::{step as dial_step, KEYMAP};
 
 /// A key as the table names it.

@@ -18,7 +18,7 @@ use crossterm::terminal::{
 use ratatui::backend::CrosstermBackend;
 use ratatui::Terminal;
 
-use super::record::cast::Cast;
+use crate::record::cast::Cast;
 
 /// The terminal the UI draws on: ratatui over crossterm, on standard output.
 pub type Term = Terminal<CrosstermBackend<Out>>;

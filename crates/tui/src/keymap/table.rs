@@ -6,9 +6,9 @@ use std::sync::LazyLock;
 
 use crossterm::event::KeyCode;
 
-use super::super::action::Action;
-use super::super::dials::{EARLY_STEP, GRACE_STEP, LAG_STEP};
 use super::{Binding, Group, Key, Pair};
+use crate::action::Action;
+use crate::dials::{EARLY_STEP, GRACE_STEP, LAG_STEP};
 use twoclocks_engine::frontier::POLICIES;
 use twoclocks_engine::window::fmt_ms;
 

@@ -38,8 +38,8 @@ use crossterm::event::{
     Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEventKind,
 };
 
-use super::action::Action;
-use super::app::{update, App, Msg};
+use crate::action::Action;
+use crate::app::{update, App, Msg};
 use twoclocks_io::bounded::Unread;
 use twoclocks_io::staged::StagedFile;
 
@@ -90,7 +90,7 @@ impl Input {
     /// The messages the input gives the update.
     pub fn messages(&self) -> Vec<Msg> {
         match *self {
-            Input::Key(k) => super::keymap::messages(Event::Key(k)),
+            Input::Key(k) => crate::keymap::messages(Event::Key(k)),
             Input::Click(c, r) => vec![Msg::Click(c, r)],
             Input::Drag(c, r) => vec![Msg::Drag(c, r)],
             Input::Resize(w, h) => vec![Msg::Resize(w, h)],

@@ -43,11 +43,11 @@ pub const PANELS: [&str; 9] = [
 ];
 
 /// The figures a step may ask big numbers to show: the names big numbers know, one list.
-pub const BIG_FIGURES: [&str; super::view::big::figure::Figure::NAMES.len()] = {
-    let mut names = [""; super::view::big::figure::Figure::NAMES.len()];
+pub const BIG_FIGURES: [&str; crate::view::big::figure::Figure::NAMES.len()] = {
+    let mut names = [""; crate::view::big::figure::Figure::NAMES.len()];
     let mut i = 0;
     while i < names.len() {
-        names[i] = super::view::big::figure::Figure::NAMES[i].0;
+        names[i] = crate::view::big::figure::Figure::NAMES[i].0;
         i += 1;
     }
     names

@@ -13,8 +13,8 @@ use futures::StreamExt;
 use twoclocks_engine::conventions::Conventions;
 use twoclocks_engine::script::{Playback, Script};
 
-use super::theme::Theme;
-use super::{terminal, StopSignals};
+use crate::theme::Theme;
+use crate::{terminal, StopSignals};
 pub use view::{draw, render};
 
 /// Every key of the player, with what it does, as the `?` overlay and the guide list them.

@@ -15,9 +15,9 @@ use ratatui::widgets::{Block, Borders, Clear, Widget};
 
 use twoclocks_engine::clock::Fit;
 
-use super::super::app::App;
-use super::super::theme::glyph;
 use super::counters::bytes;
+use crate::app::App;
+use crate::theme::glyph;
 
 pub mod figure;
 pub mod font;

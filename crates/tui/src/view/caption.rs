@@ -11,11 +11,11 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
 
-use super::super::app::App;
-use super::super::dials::Dial;
-use super::super::geometry::Areas;
-use super::super::tour::placeholders;
 use super::dials;
+use crate::app::App;
+use crate::dials::Dial;
+use crate::geometry::Areas;
+use crate::tour::placeholders;
 
 /// The caption's lines at most.
 const LINES: usize = 3;

@@ -12,8 +12,8 @@ use ratatui::widgets::{Block, Borders, Widget};
 
 use twoclocks_engine::Counters;
 
-use super::super::app::App;
-use super::super::theme::glyph;
+use crate::app::App;
+use crate::theme::glyph;
 
 pub use twoclocks_engine::frontier::slack::bytes;
 

@@ -12,9 +12,9 @@ use ratatui::widgets::{Block, Borders, Widget};
 
 use twoclocks_engine::window::fmt_ms;
 
-use super::super::app::{App, Dial, Dials, Family, SPEEDS};
-use super::super::geometry::dials::{track, LABEL, VALUE};
-use super::super::geometry::Mode;
+use crate::app::{App, Dial, Dials, Family, SPEEDS};
+use crate::geometry::dials::{track, LABEL, VALUE};
+use crate::geometry::Mode;
 use twoclocks_engine::Accumulation;
 
 /// The value of a dial as text: durations as the classroom writes them (`20s`), or in hours
@@ -55,7 +55,7 @@ fn stops(dial: Dial) -> Option<usize> {
         Dial::Watermark => Some(Family::ALL.len()),
         Dial::Accumulation => Some(Accumulation::ALL.len()),
         Dial::Speed => Some(SPEEDS.len()),
-        Dial::Rules => Some(super::super::dials::RULES.len()),
+        Dial::Rules => Some(crate::dials::RULES.len()),
         _ => None,
     }
 }
@@ -157,12 +157,7 @@ pub fn frontier_summary(app: &App, width: u16) -> Vec<Line<'static>> {
     let t = &app.theme;
     match &app.score() {
         Some(p) => {
-            let mark = || {
-                Span::styled(
-                    format!("{} ", super::super::theme::glyph::CURRENT),
-                    t.current,
-                )
-            };
+            let mark = || Span::styled(format!("{} ", crate::theme::glyph::CURRENT), t.current);
             // With sliding windows an event is counted once per window it falls in.
             let w = app.dials.window;
             let unit = if w.places_once() { "" } else { " placements" };

@@ -11,9 +11,9 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
-use super::super::action::Action;
-use super::super::app::App;
-use super::super::keymap::footer_hints;
+use crate::action::Action;
+use crate::app::App;
+use crate::keymap::footer_hints;
 
 /// Draws the footer into `area`: the scenario, a re-running mark, the status message, then the
 /// key hints that fit (only Esc while the help is open).

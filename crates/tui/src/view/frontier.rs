@@ -16,9 +16,9 @@ use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
 use twoclocks_engine::advice::DEFAULT_TARGET;
 use twoclocks_engine::window::fmt_ms;
 
-use super::super::app::App;
-use super::super::geometry::frontier::{legend_h, ChartFrame};
-use super::super::theme::glyph;
+use crate::app::App;
+use crate::geometry::frontier::{legend_h, ChartFrame};
+use crate::theme::glyph;
 
 /// Draws the frontier panel into `area`: the chart of the sweep, its envelope, the policies
 /// and the current setting, the legend under it.

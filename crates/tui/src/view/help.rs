@@ -15,10 +15,10 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Widget};
 
-use super::super::app::{Action, App, EARLY_STEP, GRACE_STEP, LAG_STEP};
-use super::super::keymap::{dial_step, help_rows, Group, HelpRow};
-use super::super::theme::glyph;
 use super::plot;
+use crate::app::{Action, App, EARLY_STEP, GRACE_STEP, LAG_STEP};
+use crate::keymap::{dial_step, help_rows, Group, HelpRow};
+use crate::theme::glyph;
 use twoclocks_engine::{Fate, Timing};
 
 /// The key (or glyph) column: a space, up to 8 columns of key, a space.

@@ -10,8 +10,8 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 
-use super::super::app::Run;
-use super::super::theme::Theme;
+use crate::app::Run;
+use crate::theme::Theme;
 use twoclocks_engine::clock::{Clock, Fit};
 use twoclocks_engine::processor::SessionChange;
 use twoclocks_engine::timeline::Inspection;

@@ -26,8 +26,8 @@ use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Widget, Wrap};
 use ratatui::Frame;
 
-use super::app::{App, Overlay};
-use super::geometry::{Mode, MIN_SIZE};
+use crate::app::{App, Overlay};
+use crate::geometry::{Mode, MIN_SIZE};
 
 /// Draws the whole screen.
 pub fn render(app: &App, frame: &mut Frame) {

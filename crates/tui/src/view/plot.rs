@@ -43,9 +43,9 @@ use twoclocks_engine::lateness::secs;
 use twoclocks_engine::trace::{fate_differences, FateDiff, Trace};
 use twoclocks_engine::Fate;
 
-use super::super::app::{App, Run};
-use super::super::geometry::plot::{PlotFrame, Y_LABELS};
-use super::super::theme::{glyph, Theme};
+use crate::app::{App, Run};
+use crate::geometry::plot::{PlotFrame, Y_LABELS};
+use crate::theme::{glyph, Theme};
 
 mod calendar;
 mod grid;

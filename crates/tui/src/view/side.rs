@@ -10,10 +10,10 @@ use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
-use super::super::app::{App, Run};
-use super::super::dials::Dial;
-use super::super::theme::glyph;
 use super::dials::value;
+use crate::app::{App, Run};
+use crate::dials::Dial;
+use crate::theme::glyph;
 
 /// Which of the two runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

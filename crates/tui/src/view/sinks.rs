@@ -17,8 +17,8 @@ use twoclocks_engine::pipeline::CrashTarget;
 use twoclocks_engine::trace::SinkReport;
 use twoclocks_engine::SinkKind;
 
-use super::super::app::App;
-use super::super::theme::glyph;
+use crate::app::App;
+use crate::theme::glyph;
 
 /// A sink's short name, for narrow columns.
 pub fn short_name(k: SinkKind) -> &'static str {

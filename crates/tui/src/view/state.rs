@@ -9,7 +9,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 
-use super::super::app::App;
+use crate::app::App;
 
 /// A column where keyed state expired under the TTL.
 pub const EXPIRED: char = '▾';

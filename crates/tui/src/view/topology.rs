@@ -18,9 +18,9 @@ use twoclocks_engine::clock::Fit;
 use twoclocks_engine::pipeline::{ChannelView, Topology};
 use twoclocks_engine::window::fmt_ms;
 
-use super::super::app::App;
-use super::super::theme::{glyph, Theme};
 use super::counters::bytes;
+use crate::app::App;
+use crate::theme::{glyph, Theme};
 
 /// Columns of a channel's cell.
 const CELL: usize = 8;

@@ -24,8 +24,8 @@ use twoclocks_engine::clock::{Clock, Fit};
 use twoclocks_engine::trace::{Lane, LaneMark};
 use twoclocks_engine::WatermarkKind;
 
-use super::super::app::App;
-use super::super::geometry::Mode;
+use crate::app::App;
+use crate::geometry::Mode;
 
 /// Round full scales for the gap's sparkline, s; beyond the last, whole multiples of it.
 const SCALES_S: [u64; 14] = [1, 2, 5, 10, 15, 20, 30, 45, 60, 90, 120, 180, 300, 600];

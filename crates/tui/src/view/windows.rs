@@ -24,10 +24,10 @@ use twoclocks_engine::trace::sessions::RunSessions;
 use twoclocks_engine::trace::{OverCount, WindowRow};
 use twoclocks_engine::{Accumulation, CellId, Timing, WindowId};
 
-use super::super::app::App;
-use super::super::geometry::windows::first_row;
-use super::super::geometry::Mode;
-use super::super::theme::Theme;
+use crate::app::App;
+use crate::geometry::windows::first_row;
+use crate::geometry::Mode;
+use crate::theme::Theme;
 
 mod keys;
 
@@ -439,19 +439,10 @@ pub fn standing_style(t: &Theme, s: Standing) -> Style {
     }
 }
 
-/// The selected cell, if a single key is selected.
-pub fn selected_cell(app: &App) -> Option<CellId> {
-    let window = app.selected_window()?;
-    Some(CellId {
-        window,
-        key: app.selection.key?,
-    })
-}
-
 /// The pane-history panel for the selected window and key.
 pub fn render_panes(app: &App, area: Rect, buf: &mut Buffer) {
     let t = &app.theme;
-    let cell = selected_cell(app);
+    let cell = app.selected_cell();
     let title = match (cell, app.selected_window().as_ref()) {
         _ if app.scenario().oracle.global => format!("· global key {} ", key_name(app)),
         (Some(c), _) => format!(

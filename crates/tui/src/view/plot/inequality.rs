@@ -7,10 +7,10 @@
 use ratatui::buffer::Buffer;
 use ratatui::style::{Modifier, Style};
 
-use super::super::super::app::Run;
-use super::super::super::geometry::plot::PlotFrame;
-use super::super::super::theme::glyph;
 use super::grid::{put, Mark};
+use crate::app::Run;
+use crate::geometry::plot::PlotFrame;
+use crate::theme::glyph;
 use twoclocks_engine::clock::Fit;
 use twoclocks_engine::predict::Question;
 use twoclocks_engine::Fate;

@@ -12,8 +12,8 @@ use ratatui::style::Style;
 use twoclocks_engine::stream::KeyId;
 use twoclocks_engine::timeline::Phase;
 
-use super::super::super::app::Run;
-use super::super::super::geometry::plot::{PlotFrame, Y_LABELS};
+use crate::app::Run;
+use crate::geometry::plot::{PlotFrame, Y_LABELS};
 
 /// A session's first column.
 pub const SESSION_START: char = '├';

@@ -24,10 +24,9 @@ use ratatui::style::Modifier;
 
 use twoclocks_engine::{Accumulation, Pane, Timing};
 
-use super::super::super::app::Run;
-use super::super::super::geometry::plot::PlotFrame;
-use super::super::windows::selected_cell;
 use super::grid::{put, Mark};
+use crate::app::Run;
+use crate::geometry::plot::PlotFrame;
 
 /// An early pane's bar: dashed, speculative.
 pub const EARLY: char = '╍';
@@ -67,7 +66,7 @@ pub(super) struct Bar {
 /// Where panes share a row, the on-time pane (one per window: the moment the watermark passed
 /// its end) shows and labels it, else the newest pane.
 pub(super) fn bars(app: &Run, f: &PlotFrame, grid: &mut [Mark]) -> Vec<Bar> {
-    let Some(cell) = selected_cell(app) else {
+    let Some(cell) = app.selected_cell() else {
         return Vec::new();
     };
     let w = usize::from(f.inner.width);

@@ -5,10 +5,10 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
-use super::super::super::app::Run;
-use super::super::super::geometry::plot::PlotFrame;
-use super::super::super::theme::glyph;
 use super::grid::Mark;
+use crate::app::Run;
+use crate::geometry::plot::PlotFrame;
+use crate::theme::glyph;
 
 /// The rows of processing time in which the job's combined watermark stood still: both
 /// borders bracketed (┃, the warning colour) and, where the plot's cells are free, how long

@@ -6,8 +6,8 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 
-use super::super::super::app::App;
-use super::super::super::geometry::windows::first_row;
+use crate::app::App;
+use crate::geometry::windows::first_row;
 
 /// Draws the per-key rows inside `inner` (the table's border is drawn).
 pub(super) fn render(app: &App, inner: Rect, buf: &mut Buffer) {
@@ -59,7 +59,7 @@ pub(super) fn render(app: &App, inner: Rect, buf: &mut Buffer) {
         }
         spans.push(Span::styled(format!("{diff:>+6}"), diff_style));
         let resets = if s.resets > 0 {
-            format!("{:>5} {}", s.resets, super::super::plot::EXPIRY)
+            format!("{:>5} {}", s.resets, crate::view::plot::EXPIRY)
         } else {
             format!("{:>5}", 0)
         };
@@ -69,5 +69,5 @@ pub(super) fn render(app: &App, inner: Rect, buf: &mut Buffer) {
         ));
         lines.push(Line::from(spans));
     }
-    super::super::text::lines(buf, inner, lines);
+    crate::view::text::lines(buf, inner, lines);
 }
