@@ -341,22 +341,66 @@ fn restart_goes_back_to_the_first_event() {
 fn esc_then_a_key_arriving_as_alt_reads_as_both() {
     use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
     let alt_q = Event::Key(KeyEvent::new(KeyCode::Char('q'), KeyModifiers::ALT));
-    let msgs = twoclocks::tui::messages(alt_q);
+    let msgs = twoclocks::tui::messages(&alt_q);
     assert!(matches!(
         msgs.as_slice(),
         [Msg::Action(Action::Close), Msg::Action(Action::Quit)]
     ));
     let ctrl_c = Event::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
     assert!(matches!(
-        twoclocks::tui::messages(ctrl_c).as_slice(),
+        twoclocks::tui::messages(&ctrl_c).as_slice(),
         [Msg::Action(Action::Quit)]
     ));
     let unbound = Event::Key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::NONE));
-    assert!(twoclocks::tui::messages(unbound).is_empty());
+    assert!(twoclocks::tui::messages(&unbound).is_empty());
     let next = Event::Key(KeyEvent::new(KeyCode::PageDown, KeyModifiers::NONE));
     assert!(matches!(
-        twoclocks::tui::messages(next).as_slice(),
+        twoclocks::tui::messages(&next).as_slice(),
         [Msg::Action(Action::TourNext)]
+    ));
+}
+
+#[test]
+fn a_terminal_event_gives_the_messages_its_recorded_input_gives() {
+    use crossterm::event::{
+        Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent,
+        MouseEventKind,
+    };
+    use twoclocks::tui::record::Input;
+    let mouse = |kind| {
+        Event::Mouse(MouseEvent {
+            kind,
+            column: 7,
+            row: 3,
+            modifiers: KeyModifiers::NONE,
+        })
+    };
+    let mut release = KeyEvent::new(KeyCode::Char('q'), KeyModifiers::NONE);
+    release.kind = KeyEventKind::Release;
+    let events = [
+        Event::Key(KeyEvent::new(KeyCode::Char('q'), KeyModifiers::ALT)),
+        Event::Key(release),
+        mouse(MouseEventKind::Down(MouseButton::Left)),
+        mouse(MouseEventKind::Drag(MouseButton::Left)),
+        mouse(MouseEventKind::Down(MouseButton::Right)),
+        Event::Resize(100, 30),
+        Event::FocusGained,
+    ];
+    for ev in events {
+        let by_input = Input::from_event(&ev).map_or_else(Vec::new, |i| i.messages());
+        assert_eq!(
+            format!("{:?}", twoclocks::tui::messages(&ev)),
+            format!("{by_input:?}"),
+            "{ev:?}"
+        );
+    }
+    assert!(matches!(
+        twoclocks::tui::messages(&mouse(MouseEventKind::Down(MouseButton::Left))).as_slice(),
+        [Msg::Click(7, 3)]
+    ));
+    assert!(matches!(
+        twoclocks::tui::messages(&mouse(MouseEventKind::Drag(MouseButton::Left))).as_slice(),
+        [Msg::Drag(7, 3)]
     ));
 }
 

@@ -5,9 +5,7 @@
 //! is deliberately left unbound (kept for big numbers). [`keys_table`] writes the table as the guide lists it (docs/screen.md);
 //! [`help_rows`] writes it as the `?` overlay does, a key and its inverse on one row.
 
-use crossterm::event::{
-    Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEventKind,
-};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use crate::action::{self, Action};
 use crate::app::Msg;
@@ -242,27 +240,18 @@ pub fn footer_hints(
 
 mod table;
 
-/// Turns a terminal event into messages (none if it means nothing). Esc quickly followed by a
-/// key reaches us as Alt plus that key; it is read as the two presses it was.
-pub fn messages(ev: Event) -> Vec<Msg> {
-    match ev {
-        Event::Key(k) if k.kind != KeyEventKind::Release => {
-            if let (KeyCode::Char(_), true) = (k.code, k.modifiers.contains(KeyModifiers::ALT)) {
-                let plain = KeyEvent::new(k.code, k.modifiers - KeyModifiers::ALT);
-                let mut v = vec![Msg::Action(action::Action::Close)];
-                v.extend(lookup(&plain).map(Msg::Action));
-                return v;
-            }
-            lookup(&k).map(Msg::Action).into_iter().collect()
-        }
-        Event::Mouse(m) => match m.kind {
-            MouseEventKind::Down(MouseButton::Left) => vec![Msg::Click(m.column, m.row)],
-            MouseEventKind::Drag(MouseButton::Left) => vec![Msg::Drag(m.column, m.row)],
-            _ => Vec::new(),
-        },
-        Event::Resize(w, h) => vec![Msg::Resize(w, h)],
-        _ => Vec::new(),
+/// The messages a key press gives the update (none if it is bound to nothing). Esc quickly
+/// followed by a key reaches us as Alt plus that key; it is read as the two presses it was.
+/// A terminal event becomes an input, and an input its messages, in one place:
+/// [`Input::messages`](crate::record::Input::messages).
+pub fn key_messages(k: &KeyEvent) -> Vec<Msg> {
+    if let (KeyCode::Char(_), true) = (k.code, k.modifiers.contains(KeyModifiers::ALT)) {
+        let plain = KeyEvent::new(k.code, k.modifiers - KeyModifiers::ALT);
+        let mut v = vec![Msg::Action(action::Action::Close)];
+        v.extend(lookup(&plain).map(Msg::Action));
+        return v;
     }
+    lookup(k).map(Msg::Action).into_iter().collect()
 }
 
 #[cfg(test)]

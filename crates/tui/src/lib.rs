@@ -37,7 +37,7 @@ use tokio::sync::mpsc;
 use tokio::time::MissedTickBehavior;
 
 use app::{update, App, Dials, Msg};
-pub use keymap::messages;
+pub use record::messages;
 use record::{Entry, Input};
 use scenario::Scenario;
 use theme::Theme;

@@ -29,7 +29,6 @@ use std::time::Duration;
 
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use twoclocks::tui::app::{update, App, Msg};
-use twoclocks::tui::keymap;
 
 use crate::tour_common::{screen, tour_from};
 
@@ -349,7 +348,7 @@ fn key_event(name: &str) -> Result<KeyEvent, String> {
             KeyModifiers::NONE
         },
     );
-    if keymap::messages(Event::Key(ev)).is_empty() {
+    if twoclocks::tui::messages(&Event::Key(ev)).is_empty() {
         return Err(format!("`{name}` is bound to nothing"));
     }
     Ok(ev)
@@ -374,7 +373,7 @@ fn press(a: &mut App, step: &str, line: usize, p: &Press, faults: &mut Vec<Strin
     let ev = key_event(&p.key).expect("checked when read");
     for n in 1..=p.times {
         let mut left = a.clone();
-        for msg in keymap::messages(Event::Key(ev)) {
+        for msg in twoclocks::tui::messages(&Event::Key(ev)) {
             update(a, msg, Duration::ZERO);
         }
         a.settle();

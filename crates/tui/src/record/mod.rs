@@ -90,7 +90,7 @@ impl Input {
     /// The messages the input gives the update.
     pub fn messages(&self) -> Vec<Msg> {
         match *self {
-            Input::Key(k) => crate::keymap::messages(Event::Key(k)),
+            Input::Key(k) => crate::keymap::key_messages(&k),
             Input::Click(c, r) => vec![Msg::Click(c, r)],
             Input::Drag(c, r) => vec![Msg::Drag(c, r)],
             Input::Resize(w, h) => vec![Msg::Resize(w, h)],
@@ -104,6 +104,12 @@ impl Input {
             .iter()
             .any(|m| matches!(m, Msg::Action(Action::Quit)))
     }
+}
+
+/// Turns a terminal event into the messages it gives the update (none if it means nothing):
+/// the input it is, and that input's messages, as the event loop and a replay read them.
+pub fn messages(ev: &Event) -> Vec<Msg> {
+    Input::from_event(ev).map_or_else(Vec::new, |i| i.messages())
 }
 
 /// Applies an input to the state (a tick covering its recorded time); returns whether the
