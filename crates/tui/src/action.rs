@@ -119,3 +119,76 @@ pub enum Action {
     /// The inspector opened on this event (offset in processing order).
     InspectEvent(usize),
 }
+
+/// The part of the update that applies an action (one function each in `app/act.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    /// The clock: play, step, speed, restart, the end.
+    Playback,
+    /// The parallel job: its mode, crashes, checkpoints, partitions.
+    Job,
+    /// The dials and the frontier's policies.
+    Dials,
+    /// The window, the key and the event selected and inspected.
+    Selection,
+    /// The presenter's keys: the screen saved, the plot alone, side by side, big numbers.
+    Presenter,
+    /// The tour's steps.
+    Tour,
+    /// Help, close, quit.
+    General,
+    /// The event loop's: the process suspended; the state stays as it was.
+    Shell,
+}
+
+/// What an action would change under a question the room is voting on, so that it waits for
+/// the vote (a predict step): the run moved on, the job changed, or a dial turned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Waits {
+    /// It moves the run on (or to another event): the answer would show before the vote.
+    Run,
+    /// It changes the job or the runs shown.
+    Job,
+    /// It turns a dial: the answer could change under the room's hands.
+    Dials,
+}
+
+impl Action {
+    /// The part of the update that applies the action, and what it would change under an open
+    /// question (None: it acts while the room votes). Every action is listed here once; a new
+    /// one does not compile until it says both.
+    pub fn route(self) -> (Part, Option<Waits>) {
+        use Action::*;
+        match self {
+            TogglePlay | Step | Restart | JumpToEnd => (Part::Playback, Some(Waits::Run)),
+            Faster | Slower => (Part::Playback, None),
+            ToggleJob | Crash | CheckpointNow | CutPartition => (Part::Job, Some(Waits::Job)),
+            PickOperator | PickOperatorAt(_) | PickPartition => (Part::Job, None),
+            FocusNext
+            | FocusPrev
+            | DialDown
+            | DialUp
+            | LagDown
+            | LagUp
+            | GraceDown
+            | GraceUp
+            | EarlyDown
+            | EarlyUp
+            | CycleWatermark
+            | CycleAccumulation
+            | CycleRules
+            | SetDial(..)
+            | AdoptPoint { .. } => (Part::Dials, Some(Waits::Dials)),
+            // A policy's number is the room's vote while a question is open.
+            Policy(_) => (Part::Dials, None),
+            NextException | PrevException => (Part::Selection, Some(Waits::Run)),
+            WindowPrev | WindowNext | SelectWindow(_) | CycleKey | Inspect | InspectEvent(_)
+            | PlotFilter => (Part::Selection, None),
+            SideBySide => (Part::Presenter, Some(Waits::Job)),
+            SaveScreen | Zoom | Magnify | BigNumbers => (Part::Presenter, None),
+            TourNext | TourPrev | TourReset => (Part::Tour, None),
+            Help | Close | Quit => (Part::General, None),
+            Suspend => (Part::Shell, None),
+        }
+    }
+}

@@ -8,6 +8,7 @@ use twoclocks_engine::pipeline::CrashTarget;
 use twoclocks_engine::KeyId;
 
 use super::{Action, App, Dial, Overlay};
+use crate::action::Part;
 use crate::dials::Ranges;
 
 /// The help overlay can be at most this many lines scrolled.
@@ -26,56 +27,21 @@ pub(super) fn act(app: &mut App, a: Action) -> bool {
     if let Some(why) = app.vote_refusal(a) {
         return app.say(why);
     }
-    match a {
-        Action::TogglePlay
-        | Action::Step
-        | Action::Faster
-        | Action::Slower
-        | Action::Restart
-        | Action::JumpToEnd => playback(app, a),
-        Action::ToggleJob
-        | Action::Crash
-        | Action::PickOperator
-        | Action::PickOperatorAt(_)
-        | Action::CheckpointNow
-        | Action::CutPartition
-        | Action::PickPartition => job(app, a),
-        Action::FocusNext
-        | Action::FocusPrev
-        | Action::DialDown
-        | Action::DialUp
-        | Action::LagDown
-        | Action::LagUp
-        | Action::GraceDown
-        | Action::GraceUp
-        | Action::EarlyDown
-        | Action::EarlyUp
-        | Action::CycleWatermark
-        | Action::CycleAccumulation
-        | Action::CycleRules
-        | Action::Policy(_)
-        | Action::SetDial(..)
-        | Action::AdoptPoint { .. } => dials(app, a),
-        Action::WindowPrev
-        | Action::WindowNext
-        | Action::SelectWindow(_)
-        | Action::CycleKey
-        | Action::Inspect
-        | Action::InspectEvent(_)
-        | Action::PlotFilter
-        | Action::NextException
-        | Action::PrevException => select(app, a),
-        Action::SaveScreen
-        | Action::Zoom
-        | Action::Magnify
-        | Action::SideBySide
-        | Action::BigNumbers => presenter(app, a),
-        Action::TourNext => app.tour_move(true),
-        Action::TourPrev => app.tour_move(false),
-        Action::TourReset => app.tour_reset(),
-        Action::Help | Action::Close | Action::Quit => general(app, a),
+    match a.route().0 {
+        Part::Playback => playback(app, a),
+        Part::Job => job(app, a),
+        Part::Dials => dials(app, a),
+        Part::Selection => select(app, a),
+        Part::Presenter => presenter(app, a),
+        Part::Tour => match a {
+            Action::TourNext => app.tour_move(true),
+            Action::TourPrev => app.tour_move(false),
+            Action::TourReset => app.tour_reset(),
+            _ => false,
+        },
+        Part::General => general(app, a),
         // The event loop suspends the process; the state stays as it was.
-        Action::Suspend => false,
+        Part::Shell => false,
     }
 }
 

@@ -10,6 +10,7 @@ use twoclocks_engine::predict::{self, Ask, Prediction, Question};
 use twoclocks_engine::CellId;
 
 use super::{Action, App};
+use crate::action::Waits;
 
 /// What the footer says when a dial is turned while the room votes (the dials panel's title
 /// says it too): the dials are held, not dead.
@@ -104,36 +105,14 @@ impl App {
     /// the vote's keys at 80 columns; None when `a` acts now.
     pub(super) fn vote_refusal(&self, a: Action) -> Option<&'static str> {
         self.voting()?;
-        match a {
-            Action::DialDown | Action::DialUp if self.selection.inspected.is_some() => None,
-            Action::TogglePlay
-            | Action::Step
-            | Action::Restart
-            | Action::JumpToEnd
-            | Action::NextException
-            | Action::PrevException => Some("the run waits for the vote"),
-            Action::ToggleJob
-            | Action::Crash
-            | Action::CheckpointNow
-            | Action::CutPartition
-            | Action::SideBySide => Some("the job waits for the vote"),
-            Action::FocusNext
-            | Action::FocusPrev
-            | Action::DialDown
-            | Action::DialUp
-            | Action::LagDown
-            | Action::LagUp
-            | Action::GraceDown
-            | Action::GraceUp
-            | Action::EarlyDown
-            | Action::EarlyUp
-            | Action::CycleWatermark
-            | Action::CycleAccumulation
-            | Action::CycleRules
-            | Action::SetDial(..)
-            | Action::AdoptPoint { .. } => Some(DIALS_HELD),
-            _ => None,
+        if matches!(a, Action::DialDown | Action::DialUp) && self.selection.inspected.is_some() {
+            return None;
         }
+        Some(match a.route().1? {
+            Waits::Run => "the run waits for the vote",
+            Waits::Job => "the job waits for the vote",
+            Waits::Dials => DIALS_HELD,
+        })
     }
 
     /// Whether the room is voting on what `cell`'s next pane carries: until it has voted, the
