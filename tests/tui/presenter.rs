@@ -345,7 +345,7 @@ fn z_leaves_the_plot_alone_and_back() {
             let before = a.areas(size).unwrap();
             act(&mut a, Action::Zoom);
             let z = a.areas(size).unwrap();
-            let names: Vec<&str> = z.panels().iter().map(|(n, _)| *n).collect();
+            let names: Vec<String> = z.panels().iter().map(|(p, _)| p.to_string()).collect();
             assert_eq!(names, ["plot", "footer"], "{size:?} job {job}");
             assert_eq!(z.plot, Rect::new(0, 0, size.0, size.1 - 1));
             assert_eq!(z.footer, before.footer);

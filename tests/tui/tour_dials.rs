@@ -9,6 +9,7 @@ use twoclocks::engine::predict::Question;
 use twoclocks::engine::Fate;
 use twoclocks::tui::app::{Action, App};
 use twoclocks::tui::dials::Dial;
+use twoclocks::tui::panel::Panel;
 use twoclocks::tui::tour::placeholders;
 use twoclocks::tui::view;
 
@@ -120,10 +121,10 @@ fn before(row: &str, label: &str) -> Option<Option<f64>> {
 }
 
 /// Each value the panels show for figure `name`.
-fn on_screen(name: &str, buf: &Buffer, panels: &[(&'static str, Rect)]) -> Vec<Option<f64>> {
+fn on_screen(name: &str, buf: &Buffer, panels: &[(Panel, Rect)]) -> Vec<Option<f64>> {
     let mut found = Vec::new();
     for (panel, row_has, at) in shown(name) {
-        let Some((_, r)) = panels.iter().find(|(n, _)| n == panel) else {
+        let Some((_, r)) = panels.iter().find(|(p, _)| p.name() == *panel) else {
             continue;
         };
         for row in rows_in(buf, *r) {

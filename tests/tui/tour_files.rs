@@ -3,6 +3,7 @@
 //! field a step may set; and odd values of the fields are errors, never a panic.
 
 use twoclocks::engine::scenario::ScenarioName;
+use twoclocks::tui::panel::Panel;
 use twoclocks::tui::tour::Tour;
 
 use crate::cli_common;
@@ -24,8 +25,8 @@ fn a_good_small_tour_parses() {
     )
     .unwrap();
     let show = t.steps[0].show;
-    assert!(show.shows("plot") && show.shows("counters") && show.shows("footer"));
-    assert!(!show.shows("watermark") && !show.shows("dials"));
+    assert!(show.shows(Panel::Plot) && show.shows(Panel::Counters) && show.shows(Panel::Footer));
+    assert!(!show.shows(Panel::Watermark) && !show.shows(Panel::Dials));
     assert_eq!(t.steps[0].magnify, Some(None));
 }
 
@@ -80,6 +81,19 @@ fn bad_tour_files_name_the_file_the_line_and_the_field() {
         (
             format!("{GOOD_STEP}show = \"some\"\n"),
             "lesson.toml: line 4: show:",
+        ),
+        // A panel's name mistyped, and a panel the layout has that a step does not name.
+        (
+            format!("{GOOD_STEP}show = [\"plot\", \"counter\"]\n"),
+            "lesson.toml: line 4: show: \"counter\" is not a panel: plot, watermark,",
+        ),
+        (
+            format!("{GOOD_STEP}highlight = \"watermarks\"\n"),
+            "lesson.toml: line 4: highlight: \"watermarks\" is not a panel: window, plot,",
+        ),
+        (
+            format!("{GOOD_STEP}show = [\"footer\"]\n"),
+            "lesson.toml: line 4: show: \"footer\" is not a panel",
         ),
         // A magnification out of range, or not a duration.
         (

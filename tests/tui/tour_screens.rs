@@ -31,7 +31,7 @@ fn every_step_has_room_for_the_panels_it_is_about_and_a_whole_title() {
         for (w, h) in SIZES {
             let s = screen(a, w, h);
             let areas = a.areas((w, h)).unwrap();
-            let shown: Vec<&str> = areas.panels().iter().map(|(n, _)| *n).collect();
+            let shown: Vec<_> = areas.panels().iter().map(|(p, _)| *p).collect();
             for needed in a.tour_needs() {
                 assert!(
                     shown.contains(&needed),

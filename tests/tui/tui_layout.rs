@@ -15,6 +15,7 @@ use twoclocks::engine::window::WindowFn;
 use twoclocks::engine::EngineConfig;
 use twoclocks::tui::app::{update, Action, App, Dial, Msg};
 use twoclocks::tui::geometry::Areas;
+use twoclocks::tui::panel::Panel;
 use twoclocks::tui::scenario::{Scenario, ScenarioName};
 use twoclocks::tui::theme::Theme;
 use twoclocks::tui::view::{self, text};
@@ -229,7 +230,7 @@ fn faults(a: &mut App, size: (u16, u16)) -> Vec<String> {
             v.extend(line_faults(d).into_iter().map(|f| format!("{name}: {f}")));
         }
         // A title cut by the corner: a word's character right before it.
-        if name != "footer" && r.width > 2 {
+        if name != Panel::Footer && r.width > 2 {
             for y in [r.top(), r.bottom() - 1] {
                 let c = buf[(r.right() - 2, y)]
                     .symbol()
@@ -308,7 +309,15 @@ fn the_plot_takes_the_space_the_panels_do_not_need() {
             // The text panels are no taller than their text: at most 2 rows empty.
             let buf = drawn(&mut a, size);
             for (panel, r) in areas.panels() {
-                if !["counters", "dials", "windows", "topology", "sinks"].contains(&panel) {
+                if ![
+                    Panel::Counters,
+                    Panel::Dials,
+                    Panel::Windows,
+                    Panel::Topology,
+                    Panel::Sinks,
+                ]
+                .contains(&panel)
+                {
                     continue;
                 }
                 let empty = inner_rows(&buf, r)

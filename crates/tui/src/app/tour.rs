@@ -5,6 +5,7 @@
 //! turned the dials since.
 
 use crate::dials::CHECKPOINT_DEFAULT;
+use crate::panel::Panel;
 use crate::theme::Theme;
 use crate::tour::placeholders::Quoted;
 use crate::tour::{At, Highlight, Show, Tour};
@@ -42,33 +43,32 @@ impl App {
         self.tour.as_ref().map(|t| t.step().big.as_slice())
     }
 
-    /// Whether the tour's current step shows the panel of that layout name (always outside a
-    /// tour).
-    pub fn tour_shows(&self, panel: &str) -> bool {
+    /// Whether the tour's current step shows the panel (always outside a tour).
+    pub fn tour_shows(&self, panel: Panel) -> bool {
         self.tour
             .as_ref()
             .is_none_or(|t| t.step().show.shows(panel))
     }
 
-    /// The panels the tour's current step is about, by their layout names: the one it
+    /// The panels the tour's current step is about: the one it
     /// highlights (the selected window: the windows table and the pane history), and the plot
     /// when the step crashes the job (the crash and its replay are drawn there). Not the
     /// panels it shows: a step may show every panel and still be about a few. At 80×24 they
     /// are given room ([`Areas::room_for`]); at 120×40 every panel has its own.
     ///
     /// [`Areas::room_for`]: crate::geometry::Areas::room_for
-    pub fn tour_needs(&self) -> Vec<&'static str> {
+    pub fn tour_needs(&self) -> Vec<Panel> {
         let Some(tour) = self.tour.as_ref() else {
             return Vec::new();
         };
         let step = tour.step();
-        let mut v: Vec<&'static str> = Vec::new();
+        let mut v = Vec::new();
         if !step.crash_at.is_empty() {
-            v.push("plot");
+            v.push(Panel::Plot);
         }
         match step.highlight {
             Some(Highlight::Panel(p)) => v.push(p),
-            Some(Highlight::Window) => v.extend(["windows", "panes"]),
+            Some(Highlight::Window) => v.extend([Panel::Windows, Panel::Panes]),
             None => {}
         }
         v
@@ -130,14 +130,14 @@ impl App {
 
     /// Whether a step before the current one showed the panel: one kept back now was taught
     /// already, and is not "later in the tour".
-    pub fn tour_shown_before(&self, panel: &str) -> bool {
+    pub fn tour_shown_before(&self, panel: Panel) -> bool {
         self.tour
             .as_ref()
             .is_some_and(|t| t.steps[..t.at].iter().any(|s| s.show.draws(panel)))
     }
 
-    /// The panel the tour's current step highlights, by its layout name.
-    pub fn tour_highlight(&self) -> Option<&'static str> {
+    /// The panel the tour's current step highlights.
+    pub fn tour_highlight(&self) -> Option<Panel> {
         match self.tour.as_ref()?.step().highlight? {
             Highlight::Panel(p) => Some(p),
             Highlight::Window => None,

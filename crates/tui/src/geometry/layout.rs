@@ -20,6 +20,8 @@
 
 use ratatui::layout::Rect;
 
+use crate::panel::Panel;
+
 /// The smallest terminal the panels fit in.
 pub const MIN_SIZE: (u16, u16) = (80, 24);
 /// From this size the full layout is used.
@@ -417,28 +419,28 @@ impl Areas {
     /// over-count) show, and the topology under the plot gives its rows to the plot when the
     /// step names the plot and not the topology. A panel given up draws nothing and takes no click. The full layout
     /// has every panel and is left as it is.
-    pub fn room_for(mut self, needed: &[&str]) -> Areas {
+    pub fn room_for(mut self, needed: &[Panel]) -> Areas {
         if self.mode != Mode::Compact {
             return self;
         }
-        let needs = |n: &str| needed.contains(&n);
-        if needs("panes") && self.panes.is_none() {
-            if !needs("dials") {
+        let needs = |p: Panel| needed.contains(&p);
+        if needs(Panel::Panes) && self.panes.is_none() {
+            if !needs(Panel::Dials) {
                 self.panes = Some(std::mem::take(&mut self.dials));
-            } else if !needs("counters") {
+            } else if !needs(Panel::Counters) {
                 self.panes = Some(std::mem::take(&mut self.counters));
             }
         }
-        if needs("frontier") && self.frontier.is_none() && self.topology.is_none() {
-            if !needs("windows") {
+        if needs(Panel::Frontier) && self.frontier.is_none() && self.topology.is_none() {
+            if !needs(Panel::Windows) {
                 self.frontier = Some(std::mem::take(&mut self.windows));
-            } else if !needs("dials") && self.dials.area() > 0 {
+            } else if !needs(Panel::Dials) && self.dials.area() > 0 {
                 self.frontier = Some(std::mem::take(&mut self.dials));
             }
         }
         // In job mode the topology sits under the plot: a step about something else gives
         // its rows to the plot (a crash and its replay need them).
-        if needs("plot") && !needs("topology") {
+        if needs(Panel::Plot) && !needs(Panel::Topology) {
             if let Some(topology) = self.topology.take() {
                 if topology.x == self.plot.x && topology.y == self.plot.bottom() {
                     self.plot.height += topology.height;
@@ -447,7 +449,7 @@ impl Areas {
                 }
             }
         }
-        if needs("sinks") && !needs("counters") {
+        if needs(Panel::Sinks) && !needs(Panel::Counters) {
             // The right-hand column stacks watermark, counters, dials, sinks: the counters
             // give their rows up, the dials move up into them and the sinks take the rest.
             if let Some(sinks) = self.sinks.as_mut() {
@@ -466,23 +468,23 @@ impl Areas {
     }
 
     /// Every panel's area with its name (the plot first), the empty ones left out.
-    pub fn panels(&self) -> Vec<(&'static str, Rect)> {
+    pub fn panels(&self) -> Vec<(Panel, Rect)> {
         let side = self.side;
         [
-            ("plot", Some(self.plot)),
-            ("side-a", side.map(|s| s.a_counters)),
-            ("side-b-plot", side.map(|s| s.b_plot)),
-            ("side-b", side.map(|s| s.b_counters)),
-            ("watermark", Some(self.watermark)),
-            ("counters", Some(self.counters)),
-            ("dials", Some(self.dials)),
-            ("windows", Some(self.windows)),
-            ("panes", self.panes),
-            ("frontier", self.frontier),
-            ("topology", self.topology),
-            ("sinks", self.sinks),
-            ("footer", Some(self.footer)),
-            ("caption", self.caption),
+            (Panel::Plot, Some(self.plot)),
+            (Panel::SideA, side.map(|s| s.a_counters)),
+            (Panel::SideBPlot, side.map(|s| s.b_plot)),
+            (Panel::SideB, side.map(|s| s.b_counters)),
+            (Panel::Watermark, Some(self.watermark)),
+            (Panel::Counters, Some(self.counters)),
+            (Panel::Dials, Some(self.dials)),
+            (Panel::Windows, Some(self.windows)),
+            (Panel::Panes, self.panes),
+            (Panel::Frontier, self.frontier),
+            (Panel::Topology, self.topology),
+            (Panel::Sinks, self.sinks),
+            (Panel::Footer, Some(self.footer)),
+            (Panel::Caption, self.caption),
         ]
         .into_iter()
         .filter_map(|(n, r)| r.filter(|r| r.area() > 0).map(|r| (n, r)))

@@ -14,6 +14,7 @@ pub mod placeholders;
 use std::sync::Arc;
 
 use crate::dials::{Dials, Family};
+use crate::panel::Panel;
 use crate::scenario::Scenario;
 use twoclocks_engine::predict::{self, Ask};
 use twoclocks_engine::scenario::ScenarioName;
@@ -28,19 +29,6 @@ pub const BUILT_IN: &str = include_str!("../../../../assets/tour.toml");
 /// `oracle` (the windows table's truth, difference and phase: the count alone), `windows`
 /// (the plot's window boundaries) and `panes` (the plot's pane bars).
 pub const HIDEABLE: [&str; 5] = ["watermark", "fates", "oracle", "windows", "panes"];
-
-/// The panels a step may highlight, by the names the layout gives them.
-pub const PANELS: [&str; 9] = [
-    "plot",
-    "watermark",
-    "counters",
-    "dials",
-    "windows",
-    "panes",
-    "frontier",
-    "topology",
-    "sinks",
-];
 
 /// The figures a step may ask big numbers to show: the names big numbers know, one list.
 pub const BIG_FIGURES: [&str; crate::view::big::figure::Figure::NAMES.len()] = {
@@ -99,36 +87,36 @@ pub enum Show {
     All,
     /// The plot alone (as `z`).
     Plot,
-    /// These panels (a bit per [`PANELS`] entry, in its order); the others keep their place
+    /// These panels (a bit per [`Panel::TAUGHT`] entry, in its order); the others keep their place
     /// on screen, empty, so nothing moves when a later step shows them.
     Only(u16),
 }
 
 impl Show {
-    /// Whether the panel of that name (one of [`PANELS`]) shows. The caption, the footer and
-    /// what the layout adds (side by side) always do.
-    pub fn shows(&self, panel: &str) -> bool {
+    /// Whether the panel shows. The caption, the footer and what the layout adds (side by
+    /// side) always do.
+    pub fn shows(&self, panel: Panel) -> bool {
         match self {
             Show::All | Show::Plot => true,
-            Show::Only(mask) => match PANELS.iter().position(|p| *p == panel) {
+            Show::Only(mask) => match panel.taught_index() {
                 Some(i) => mask & (1 << i) != 0,
                 None => true,
             },
         }
     }
 
-    /// Whether the panel of that name is on screen in the step: as [`Show::shows`], but with
-    /// the plot alone, only the plot is.
-    pub fn draws(&self, panel: &str) -> bool {
+    /// Whether the panel is on screen in the step: as [`Show::shows`], but with the plot
+    /// alone, only the plot is.
+    pub fn draws(&self, panel: Panel) -> bool {
         match self {
-            Show::Plot => panel == "plot",
+            Show::Plot => panel == Panel::Plot,
             _ => self.shows(panel),
         }
     }
 
-    /// Whether the step names the panel of that name in its list (not merely shows it, as
-    /// every panel shows when the step shows all).
-    pub fn names(&self, panel: &str) -> bool {
+    /// Whether the step names the panel in its list (not merely shows it, as every panel
+    /// shows when the step shows all).
+    pub fn names(&self, panel: Panel) -> bool {
         matches!(self, Show::Only(_)) && self.shows(panel)
     }
 }
@@ -136,8 +124,8 @@ impl Show {
 /// What a step highlights.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Highlight {
-    /// A panel's border, in the accent colour (one of [`PANELS`]).
-    Panel(&'static str),
+    /// A panel's border, in the accent colour (one of [`Panel::TAUGHT`]).
+    Panel(Panel),
     /// The selected window (set with the step's `window`).
     Window,
 }

@@ -9,8 +9,9 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::placeholders;
-use super::{At, Highlight, Show, Step, StepDials, TourError, BIG_FIGURES, HIDEABLE, PANELS};
+use super::{At, Highlight, Show, Step, StepDials, TourError, BIG_FIGURES, HIDEABLE};
 use crate::dials::{Family, EARLY_MAX, EARLY_STEP, GRACE_MAX, IDLE_MAX, IDLE_STEP, LAG_MAX};
+use crate::panel::Panel;
 use twoclocks_engine::predict::Ask;
 use twoclocks_engine::scenario::ScenarioName;
 use twoclocks_engine::window::{Ttl, TtlTime};
@@ -344,6 +345,11 @@ fn dials(file: &str, text: &str, d: RawDials, side: bool) -> Result<StepDials, T
     })
 }
 
+/// The place in [`Panel::TAUGHT`] of the panel a step names (None: no panel a step may name).
+fn taught(name: &str) -> Option<usize> {
+    name.parse::<Panel>().ok()?.taught_index()
+}
+
 fn check(file: &str, text: &str, s: RawStep) -> Result<Step, TourError> {
     let err = |span: Range<usize>, field: &str, message: String| TourError {
         file: file.to_string(),
@@ -470,18 +476,18 @@ fn check(file: &str, text: &str, s: RawStep) -> Result<Step, TourError> {
                     format!(
                         "{other:?} is not what a step shows: \"all\", \"plot\" or a list of \
                          panels ({})",
-                        PANELS.join(", ")
+                        Panel::taught_names()
                     ),
                 ))
             }
             ShowValue::Panels(names) => {
                 let mut mask = 0u16;
                 for name in names {
-                    let i = PANELS.iter().position(|p| p == name).ok_or_else(|| {
+                    let i = taught(name).ok_or_else(|| {
                         err(
                             v.span(),
                             "show",
-                            format!("{name:?} is not a panel: {}", PANELS.join(", ")),
+                            format!("{name:?} is not a panel: {}", Panel::taught_names()),
                         )
                     })?;
                     mask |= 1 << i;
@@ -518,10 +524,8 @@ fn check(file: &str, text: &str, s: RawStep) -> Result<Step, TourError> {
             if v.get_ref() == "window" {
                 return Ok(Highlight::Window);
             }
-            PANELS
-                .iter()
-                .find(|p| **p == v.get_ref())
-                .map(|p| Highlight::Panel(p))
+            taught(v.get_ref())
+                .map(|i| Highlight::Panel(Panel::TAUGHT[i]))
                 .ok_or_else(|| {
                     err(
                         v.span(),
@@ -529,7 +533,7 @@ fn check(file: &str, text: &str, s: RawStep) -> Result<Step, TourError> {
                         format!(
                             "{:?} is not a panel: window, {}",
                             v.get_ref(),
-                            PANELS.join(", ")
+                            Panel::taught_names()
                         ),
                     )
                 })

@@ -15,6 +15,7 @@ use super::dials;
 use crate::app::App;
 use crate::dials::Dial;
 use crate::geometry::Areas;
+use crate::panel::Panel;
 use crate::tour::placeholders;
 
 /// The caption's lines at most.
@@ -185,10 +186,10 @@ fn heavy(c: &str) -> Option<&'static str> {
 /// Redraws the border of the panel the tour's step highlights: heavy lines in the accent
 /// colour (the titles' colour; with no colours, heavy lines alone say it), its title kept.
 pub fn highlight(app: &App, a: &Areas, off: (u16, u16), buf: &mut Buffer) {
-    let Some(name) = app.tour_highlight() else {
+    let Some(panel) = app.tour_highlight() else {
         return;
     };
-    let Some((_, r)) = a.panels().into_iter().find(|(n, _)| *n == name) else {
+    let Some((_, r)) = a.panels().into_iter().find(|(p, _)| *p == panel) else {
         return;
     };
     if r.width == 0 || r.height == 0 {
@@ -222,17 +223,17 @@ pub fn highlight(app: &App, a: &Areas, off: (u16, u16), buf: &mut Buffer) {
 
 /// A panel the tour's step keeps back: its frame, dim, with its name and nothing inside, so
 /// the screen does not move when a later step shows it.
-pub fn withheld(app: &App, name: &str, r: Rect, buf: &mut Buffer) {
+pub fn withheld(app: &App, panel: Panel, r: Rect, buf: &mut Buffer) {
     let t = &app.theme;
     let room = usize::from(r.width.saturating_sub(2));
-    let tails: [&str; 3] = if app.tour_shown_before(name) {
+    let tails: [&str; 3] = if app.tour_shown_before(panel) {
         [" · not in this step ", " · not now ", " "]
     } else {
         [" · later in the tour ", " · later ", " "]
     };
     let title = tails
         .iter()
-        .map(|tail| format!(" {name}{tail}"))
+        .map(|tail| format!(" {panel}{tail}"))
         .find(|s| s.chars().count() <= room)
         .unwrap_or_default();
     Block::default()

@@ -28,6 +28,7 @@ use ratatui::Frame;
 
 use crate::app::{App, Overlay};
 use crate::geometry::{Mode, MIN_SIZE};
+use crate::panel::Panel;
 
 /// Draws the whole screen.
 pub fn render(app: &App, frame: &mut Frame) {
@@ -47,11 +48,11 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         y: r.y.saturating_add(area.y),
         ..r
     };
-    for (name, r) in a.panels() {
-        if app.tour_shows(name) {
-            draw_panel(app, name, off(r), a.mode, buf);
+    for (panel, r) in a.panels() {
+        if app.tour_shows(panel) {
+            draw_panel(app, panel, off(r), a.mode, buf);
         } else {
-            caption::withheld(app, name, off(r), buf);
+            caption::withheld(app, panel, off(r), buf);
         }
     }
     caption::highlight(app, &a, (area.x, area.y), buf);
@@ -73,9 +74,9 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
 
 /// Draws one panel of [`Areas::panels`](crate::geometry::Areas::panels) (the plot with
 /// what is drawn over it: the inspector and the crash report) into `r`.
-pub fn draw_panel(app: &App, name: &str, r: Rect, mode: Mode, buf: &mut Buffer) {
-    match name {
-        "plot" => {
+pub fn draw_panel(app: &App, panel: Panel, r: Rect, mode: Mode, buf: &mut Buffer) {
+    match panel {
+        Panel::Plot => {
             plot::render(app, r, buf);
             if app.side.is_some() {
                 side::render_title(app, side::Which::A, r, buf);
@@ -83,20 +84,19 @@ pub fn draw_panel(app: &App, name: &str, r: Rect, mode: Mode, buf: &mut Buffer) 
             inspect::render(&app.run(), r, buf);
             sinks::render_crash(app, r, buf);
         }
-        "side-a" => side::render_counters(app, side::Which::A, r, buf),
-        "side-b-plot" => side::render_b_plot(app, r, buf),
-        "side-b" => side::render_counters(app, side::Which::B, r, buf),
-        "watermark" => watermark::render(app, r, buf, mode),
-        "counters" => counters::render(app, r, buf),
-        "dials" => dials::render(app, r, buf, mode),
-        "windows" => windows::render(app, r, buf, mode),
-        "panes" => windows::render_panes(app, r, buf),
-        "frontier" => frontier::render(app, r, buf),
-        "topology" => topology::render(app, r, buf),
-        "sinks" => sinks::render(app, r, buf),
-        "footer" => footer::render(app, r, buf),
-        "caption" => caption::render(app, r, buf),
-        _ => {}
+        Panel::SideA => side::render_counters(app, side::Which::A, r, buf),
+        Panel::SideBPlot => side::render_b_plot(app, r, buf),
+        Panel::SideB => side::render_counters(app, side::Which::B, r, buf),
+        Panel::Watermark => watermark::render(app, r, buf, mode),
+        Panel::Counters => counters::render(app, r, buf),
+        Panel::Dials => dials::render(app, r, buf, mode),
+        Panel::Windows => windows::render(app, r, buf, mode),
+        Panel::Panes => windows::render_panes(app, r, buf),
+        Panel::Frontier => frontier::render(app, r, buf),
+        Panel::Topology => topology::render(app, r, buf),
+        Panel::Sinks => sinks::render(app, r, buf),
+        Panel::Footer => footer::render(app, r, buf),
+        Panel::Caption => caption::render(app, r, buf),
     }
 }
 
