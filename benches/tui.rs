@@ -151,7 +151,7 @@ fn benches(c: &mut Criterion) {
     });
 
     let mut m = app(million());
-    let cfg = m.dials.config();
+    let cfg = m.dials().config();
     g.bench_function("rerun_1m_events_off_the_ui_task", |b| {
         b.iter(|| {
             let t = twoclocks::engine::timeline::Timeline::run_to(

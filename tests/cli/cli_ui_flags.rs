@@ -33,7 +33,7 @@ fn pipeline_flags_open_the_ui_in_job_mode_on_that_job() {
     assert_eq!(cfg.checkpoint_every, Some(5_000.0));
     assert_eq!(cfg.seed, 9);
     assert_eq!(cfg.transit, 50.0);
-    assert_eq!(a.dials.checkpoint_every, Some(5_000.0));
+    assert_eq!(a.dials().checkpoint_every, Some(5_000.0));
 }
 
 #[test]

@@ -91,7 +91,7 @@ fn the_additive_over_count_splits_exactly_by_cause() {
         let diff = total(SinkKind::Additive) - total(SinkKind::Idempotent);
         assert_eq!(report.over.readded + report.over.replayed, diff);
         assert_eq!(report.over.replayed, report.overcount, "crashed {crashed}");
-        if a.dials.accumulation == twoclocks::engine::Accumulation::Discarding {
+        if a.dials().accumulation == twoclocks::engine::Accumulation::Discarding {
             assert_eq!(report.over.readded, 0);
         }
         if crashed {

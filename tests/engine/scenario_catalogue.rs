@@ -330,12 +330,12 @@ fn the_lesson_has_every_fate_and_every_pane_timing() {
 fn the_lesson_opens_paused_at_one_x() {
     let (a, _) = ui_of(&["--scenario", "lesson"]).unwrap();
     assert!(!a.playing);
-    assert_eq!(a.dials.speed, 1.0);
+    assert_eq!(a.dials().speed, 1.0);
     let (a, _) = ui_of(&["--scenario", "lesson", "--speed", "5"]).unwrap();
-    assert_eq!(a.dials.speed, 5.0);
+    assert_eq!(a.dials().speed, 5.0);
     let (a, _) = ui_of(&["--scenario", "classroom"]).unwrap();
     assert!(a.playing);
-    assert_eq!(a.dials.speed, 10.0);
+    assert_eq!(a.dials().speed, 10.0);
 }
 
 #[test]

@@ -93,7 +93,7 @@ fn a_recording_played_back_gives_the_same_final_screen() {
     assert_eq!(read, inputs, "every input survives the file");
     let replayed = play(&read);
     assert_eq!(replayed.playhead(), live.playhead());
-    assert_eq!(replayed.dials, live.dials);
+    assert_eq!(replayed.dials(), live.dials());
     assert!(live.playhead().arrived > 0 && live.zoomed == replayed.zoomed);
     assert_eq!(draw(&replayed), draw(&live), "the same final screen");
     // And the screen is not a trivial one: the demo moved the playhead and the dials.
@@ -373,10 +373,10 @@ fn zoomed_the_plot_still_inspects_and_the_other_keys_still_act() {
         a.selection.inspected.is_some(),
         "a click on the plot inspects"
     );
-    let lag = a.dials.lag;
+    let lag = a.dials().lag;
     act(&mut a, Action::LagUp);
     a.settle();
-    assert!(a.dials.lag > lag, "the dials' keys act");
+    assert!(a.dials().lag > lag, "the dials' keys act");
     act(&mut a, Action::Close);
     act(&mut a, Action::ToggleJob);
     a.settle();

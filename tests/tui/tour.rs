@@ -154,14 +154,14 @@ fn the_dials_stay_live_and_r_puts_the_step_back() {
     act(&mut a, Action::TourNext);
     act(&mut a, Action::TourNext);
     act(&mut a, Action::TourNext);
-    let (dials, now, window) = (a.dials, a.playhead().now, a.selection.window);
+    let (dials, now, window) = (a.dials(), a.playhead().now, a.selection.window);
     act(&mut a, Action::GraceUp);
     act(&mut a, Action::GraceUp);
     act(&mut a, Action::Restart);
-    assert_ne!(a.dials, dials, "the dials turn during a step");
+    assert_ne!(a.dials(), dials, "the dials turn during a step");
     assert_ne!(a.playhead().now, now);
     act(&mut a, Action::TourReset);
-    assert_eq!(a.dials, dials);
+    assert_eq!(a.dials(), dials);
     assert_eq!(a.playhead().now, now);
     assert_eq!(a.selection.window, window);
     assert!(a.status.as_ref().unwrap().text.contains("back"));
@@ -377,7 +377,7 @@ fn the_partition_step_shows_an_outage_stalling_the_watermark() {
 fn the_idleness_step_is_side_by_side_idle_against_none() {
     let mut a = tour_from("idleness");
     let b = a.run_b().expect("side by side");
-    assert_eq!(a.dials.idle_timeout, Some(10_000.0), "A idles");
+    assert_eq!(a.dials().idle_timeout, Some(10_000.0), "A idles");
     assert_eq!(b.dials.idle_timeout, None, "B waits");
     assert!(a.session.parallel() && b.session.parallel());
     assert_eq!(b.playhead().now, a.playhead().now);
@@ -444,7 +444,7 @@ fn the_sessions_step_opens_on_a_late_bridge_near_the_playhead() {
 #[test]
 fn the_ttl_step_expires_state_and_drops_nothing() {
     let mut a = tour_from("ttl");
-    assert!(a.scenario().oracle.global && a.dials.window.ttl().is_some());
+    assert!(a.scenario().oracle.global && a.dials().window.ttl().is_some());
     let f = a.figures();
     assert!(f.expired > 10, "{f:?}");
     assert_eq!(f.dropped, 0);

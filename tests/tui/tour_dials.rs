@@ -221,7 +221,7 @@ fn left_case(a: &App, step: &str) -> bool {
     let f = a.figures();
     match step {
         "crash" => f.overcount.unwrap_or(0) <= 0,
-        "idleness" => a.dials.idle_timeout.is_none() || !a.session.parallel(),
+        "idleness" => a.dials().idle_timeout.is_none() || !a.session.parallel(),
         "partition" => f.stall.is_none(),
         "barriers" => f.checkpoints == 0,
         _ => false,
@@ -252,7 +252,7 @@ fn check_reveal(a: &App, said: &str, at: &str) {
             if seen.fate != Fate::OnTime {
                 let grace = after(said, "grace ").flatten().unwrap();
                 assert!(
-                    same(Some(grace), Some(a.dials.grace / 1000.0)),
+                    same(Some(grace), Some(a.dials().grace / 1000.0)),
                     "{at}: grace {said}"
                 );
                 let (w, _, _) = seen
@@ -264,7 +264,7 @@ fn check_reveal(a: &App, said: &str, at: &str) {
                     .flatten()
                     .unwrap();
                 assert!(
-                    same(Some(bound), Some((w.end() + a.dials.grace) / 1000.0)),
+                    same(Some(bound), Some((w.end() + a.dials().grace) / 1000.0)),
                     "{at}: end + grace {said}"
                 );
             }

@@ -31,7 +31,7 @@ fn the_late_question_stops_just_before_its_event_and_reveals_its_fate() {
         .events
         .partition_point(|e| e.proc_time <= 100_000.0);
     let want = predict::ask(
-        a.dials.config(),
+        a.dials().config(),
         &a.scenario().stream,
         &a.scenario().oracle.truth,
         from,
@@ -73,9 +73,9 @@ fn the_late_question_stops_just_before_its_event_and_reveals_its_fate() {
     assert!(said.contains("≤ watermark"), "{said}");
     assert!(said.ends_with("not this time."), "{said}");
     // The dials were not touched by the key (1 2 3 pick a policy elsewhere).
-    let dials = a.dials;
+    let dials = a.dials();
     act(&mut a, Action::Policy(right as u8));
-    assert_eq!(a.dials, dials);
+    assert_eq!(a.dials(), dials);
     assert!(a.status.as_ref().unwrap().text.contains("has voted"));
 
     // r asks again; the right vote is right.

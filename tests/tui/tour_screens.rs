@@ -62,7 +62,7 @@ fn a_step_that_selects_a_window_shows_it_and_its_panes_on_the_plot() {
         };
         let key = a.selection.key.expect("a key selected");
         let cell = CellId { window, key };
-        let wf = a.dials.window;
+        let wf = a.dials().window;
         for (w, h) in SIZES {
             let s = screen(a, w, h);
             let areas = a.areas((w, h)).unwrap();
@@ -312,7 +312,7 @@ fn the_selected_window_moves_on_the_plot_at_the_steps_scale_and_the_view_follows
             let s = screen(&mut a, w, h);
             let window = a.selected_window().unwrap();
             let f = plot_at(&a, w, h);
-            let wf = a.dials.window;
+            let wf = a.dials().window;
             assert_eq!(
                 a.run().plot_scale_in(area),
                 scale,
@@ -358,7 +358,7 @@ fn each_magnified_steps_plot_puts_its_subject_across_it() {
                 let wide = |from: f64, to: f64| (to - from) / (f.x.1 - f.x.0);
                 match window {
                     Some(win) => {
-                        let wf = a.dials.window;
+                        let wf = a.dials().window;
                         let (from, to) = (wf.start(win), wf.end(win));
                         assert!(
                             f.x.0 <= from && to <= f.x.1 && wide(from, to) >= 0.25,

@@ -20,7 +20,7 @@ fn a_key_that_waits_for_the_vote_says_so_whole_at_80x24() {
     for step in ["predict-late", "predict-pane"] {
         let mut a = tour_from(step);
         assert!(a.voting().is_some(), "{step}");
-        let (dials, arrived) = (a.dials, a.trace().arrived());
+        let (dials, arrived) = (a.dials(), a.trace().arrived());
         for k in [
             Action::TogglePlay,
             Action::Step,
@@ -52,7 +52,7 @@ fn a_key_that_waits_for_the_vote_says_so_whole_at_80x24() {
                 assert!(f.contains(&format!("▸ {why}")), "{step} {k:?} {w}×{h}: {f}");
                 assert!(f.contains("vote 1"), "{step} {k:?} {w}×{h}: {f}");
             }
-            assert_eq!(a.dials, dials, "{step} {k:?}");
+            assert_eq!(a.dials(), dials, "{step} {k:?}");
             assert_eq!(a.trace().arrived(), arrived, "{step} {k:?}");
         }
     }
@@ -69,9 +69,9 @@ fn the_dials_say_they_are_held_for_the_vote_and_are_live_after_it() {
     act(&mut a, Action::Policy(answer as u8));
     let s = screen(&mut a, 120, 40);
     assert!(!s.contains("held for the vote"), "{s}");
-    let grace = a.dials.grace;
+    let grace = a.dials().grace;
     act(&mut a, Action::GraceUp);
-    assert!(a.dials.grace > grace);
+    assert!(a.dials().grace > grace);
 }
 
 /// The watermark the Watermark panel shows, as its `watermark` (120×40) or `wm` (80×24) row

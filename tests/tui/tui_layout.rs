@@ -67,8 +67,8 @@ fn states() -> Vec<(String, App)> {
             play(&mut a, 300.0);
             let name = format!(
                 "single {} {}",
-                view::dials::value(&a.dials, Dial::Accumulation),
-                a.dials.watermark()
+                view::dials::value(&a.dials(), Dial::Accumulation),
+                a.dials().watermark()
             );
             v.push((name, a));
         }
@@ -97,8 +97,8 @@ fn states() -> Vec<(String, App)> {
         v.push((
             format!(
                 "job {} {}",
-                view::dials::value(&b.dials, Dial::Accumulation),
-                b.dials.watermark()
+                view::dials::value(&b.dials(), Dial::Accumulation),
+                b.dials().watermark()
             ),
             b.clone(),
         ));

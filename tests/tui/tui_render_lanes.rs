@@ -77,7 +77,7 @@ fn snapshot_job_outage_without_idleness() {
 #[test]
 fn snapshot_job_outage_with_an_idle_timeout() {
     let mut a = outage(2);
-    assert_eq!(a.dials.idle_timeout, Some(10_000.0));
+    assert_eq!(a.dials().idle_timeout, Some(10_000.0));
     assert_snapshot!(
         "job_outage_idle_10s_120x40",
         screen_of(&mut a, 120, 40).backend()
@@ -178,7 +178,7 @@ fn turning_the_idle_dial_reruns_the_job_with_the_presses_kept() {
     let stalled = a.trace().watermark();
     assert_eq!(a.trace().pipeline_config().unwrap().idle_timeout, None);
     idle_up(&mut a, 1);
-    assert_eq!(a.dials.idle_timeout, Some(5_000.0));
+    assert_eq!(a.dials().idle_timeout, Some(5_000.0));
     assert_eq!(
         a.trace().pipeline_config().unwrap().idle_timeout,
         Some(5_000.0)
@@ -193,14 +193,14 @@ fn turning_the_idle_dial_reruns_the_job_with_the_presses_kept() {
     assert!(a.trace().partitions()[0].is_idle);
     // Down again: off, the same outage stalls the watermark again.
     act(&mut a, Action::DialDown);
-    assert_eq!(a.dials.idle_timeout, None);
+    assert_eq!(a.dials().idle_timeout, None);
     assert_eq!(a.trace().pipeline_config().unwrap().idle_timeout, None);
     assert_eq!(a.trace().watermark(), stalled);
     // The dial stops at its ends.
     act(&mut a, Action::DialDown);
-    assert_eq!(a.dials.idle_timeout, None);
+    assert_eq!(a.dials().idle_timeout, None);
     idle_up(&mut a, 20);
-    assert_eq!(a.dials.idle_timeout, Some(60_000.0));
+    assert_eq!(a.dials().idle_timeout, Some(60_000.0));
     assert!(matches!(a.session.presses()[0].what, Intervention::Cut(0)));
 }
 
@@ -224,12 +224,12 @@ fn clicking_the_idle_dials_track_sets_it() {
         Msg::Click(track.right() - 1, track.y),
         std::time::Duration::ZERO,
     );
-    assert_eq!(a.dials.idle_timeout, Some(60_000.0));
+    assert_eq!(a.dials().idle_timeout, Some(60_000.0));
     assert_eq!(
         a.trace().pipeline_config().unwrap().idle_timeout,
         Some(60_000.0)
     );
-    let mut d = a.dials;
+    let mut d = a.dials();
     assert!(d.set_ratio(Dial::Idle, 0.0));
     assert_eq!(d.idle_timeout, None);
     assert!(!d.set_ratio(Dial::Idle, 0.01), "below a step: still off");
@@ -368,7 +368,7 @@ fn four_partitions() -> App {
         parallelism: 2,
         seed: 1,
         partition_by: twoclocks::engine::pipeline::PartitionBy::Key,
-        ..twoclocks::engine::pipeline::PipelineConfig::new(a.dials.config())
+        ..twoclocks::engine::pipeline::PipelineConfig::new(a.dials().config())
     };
     a.open_job(preset);
     play(&mut a, 120.0);
@@ -481,19 +481,19 @@ fn an_idle_timeout_given_on_the_command_line_presets_the_dial() {
         parallelism: 4,
         seed: 1,
         idle_timeout: Some(7_000.0),
-        ..twoclocks::engine::pipeline::PipelineConfig::new(a.dials.config())
+        ..twoclocks::engine::pipeline::PipelineConfig::new(a.dials().config())
     };
     a.open_job(preset);
-    assert_eq!(a.dials.idle_timeout, Some(7_000.0));
+    assert_eq!(a.dials().idle_timeout, Some(7_000.0));
     assert_eq!(
         a.trace().pipeline_config().unwrap().idle_timeout,
         Some(7_000.0)
     );
     // Off the dial's steps: the next step up, or down.
-    let mut d = a.dials;
+    let mut d = a.dials();
     d.turn(Dial::Idle, true);
     assert_eq!(d.idle_timeout, Some(10_000.0));
-    let mut d = a.dials;
+    let mut d = a.dials();
     d.turn(Dial::Idle, false);
     assert_eq!(d.idle_timeout, Some(5_000.0));
     update(&mut a, Msg::Resize(120, 40), std::time::Duration::ZERO);

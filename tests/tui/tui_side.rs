@@ -43,10 +43,10 @@ fn outage_idle_vs_not() -> App {
     let mut a = mono_ui(&["--scenario", "outage"]);
     act(&mut a, Action::TogglePlay);
     assert!(!a.playing);
-    assert_eq!(a.dials.idle_timeout, None);
+    assert_eq!(a.dials().idle_timeout, None);
     assert!(act(&mut a, Action::SideBySide));
     a.selection.focus = Dial::Idle;
-    while a.dials.idle_timeout != Some(10_000.0) {
+    while a.dials().idle_timeout != Some(10_000.0) {
         assert!(act(&mut a, Action::DialUp), "idle reaches 10 s");
     }
     assert_eq!(b(&a).dials.idle_timeout, None, "B stays without idleness");
@@ -62,7 +62,7 @@ fn v_pins_the_dials_as_b_and_v_or_esc_returns_to_one() {
     assert!(a.side.is_none());
     act(&mut a, Action::LagUp);
     assert!(act(&mut a, Action::SideBySide));
-    assert_eq!(*b(&a).dials, a.dials, "B is the dials as they were");
+    assert_eq!(b(&a).dials, a.dials(), "B is the dials as they were");
     assert_eq!(b(&a).trace().config(), a.trace().config());
     assert!(act(&mut a, Action::SideBySide));
     assert!(a.side.is_none(), "v again: one run");
@@ -81,7 +81,7 @@ fn a_dial_change_moves_a_only() {
     let before = b(&a).trace().tally(&a.scenario().oracle.truth);
     act(&mut a, Action::LagUp);
     act(&mut a, Action::GraceUp);
-    assert_eq!(a.dials.lag, 21_000.0);
+    assert_eq!(a.dials().lag, 21_000.0);
     assert_eq!(b(&a).dials.lag, 20_000.0);
     assert_eq!(b(&a).dials.grace, 0.0);
     assert_eq!(b(&a).trace().config().watermark.lag(), Some(20_000.0));
@@ -156,7 +156,7 @@ fn bs_tally_is_a_plain_engine_run_with_bs_dials_to_the_same_playhead() {
             s.stream.clone(),
             s.oracle.proc_time,
             Timeline::run_to(
-                a.dials.config(),
+                a.dials().config(),
                 &s.stream,
                 a.playhead().arrived,
                 a.playhead().finished,

@@ -23,8 +23,11 @@ fn end_then_policies_give_the_reference_drops() {
     assert!(timeline(&a).counters().dropped > 0);
     act(&mut a, Action::Policy(2));
     assert_eq!(timeline(&a).counters().dropped, 0);
-    assert_eq!(a.dials.watermark(), WatermarkKind::Fixed { lag: 10_000.0 });
-    assert_eq!(a.dials.grace, 90_000.0);
+    assert_eq!(
+        a.dials().watermark(),
+        WatermarkKind::Fixed { lag: 10_000.0 }
+    );
+    assert_eq!(a.dials().grace, 90_000.0);
 }
 
 #[test]
@@ -74,7 +77,7 @@ fn playing_advances_by_elapsed_time_times_speed() {
     assert_eq!(a.playhead().arrived, expect);
     assert_eq!(timeline(&a).arrived(), expect);
     act(&mut a, Action::Faster);
-    assert_eq!(a.dials.speed, 20.0);
+    assert_eq!(a.dials().speed, 20.0);
     tick(&mut a, 1.0);
     assert_eq!(a.playhead().now, 50_000.0);
 }
@@ -103,10 +106,10 @@ fn a_dial_change_reruns_to_the_same_playhead() {
     let arrived = a.playhead().arrived;
     act(&mut a, Action::LagUp);
     act(&mut a, Action::GraceUp);
-    assert_eq!(a.dials.lag, 21_000.0);
-    assert_eq!(a.dials.grace, 5_000.0);
+    assert_eq!(a.dials().lag, 21_000.0);
+    assert_eq!(a.dials().grace, 5_000.0);
     assert_eq!(timeline(&a).arrived(), arrived);
-    let fresh = Timeline::run_to(a.dials.config(), &a.scenario().stream, arrived, false);
+    let fresh = Timeline::run_to(a.dials().config(), &a.scenario().stream, arrived, false);
     assert_eq!(timeline(&a).fates(), fresh.fates());
     assert_eq!(timeline(&a).counters(), fresh.counters());
     assert_eq!(timeline(&a).config().grace, 5_000.0);
@@ -141,22 +144,22 @@ fn focus_and_arrows_turn_the_focused_dial() {
     assert_eq!(a.selection.focus, Dial::Grace);
     act(&mut a, Action::DialUp);
     act(&mut a, Action::DialUp);
-    assert_eq!(a.dials.grace, 10_000.0);
+    assert_eq!(a.dials().grace, 10_000.0);
     for _ in 0..10 {
         act(&mut a, Action::DialDown);
     }
-    assert_eq!(a.dials.grace, 0.0, "clamped at zero");
+    assert_eq!(a.dials().grace, 0.0, "clamped at zero");
     for _ in 0..30 {
         act(&mut a, Action::LagDown);
     }
-    assert_eq!(a.dials.lag, 0.0);
+    assert_eq!(a.dials().lag, 0.0);
     act(&mut a, Action::EarlyUp);
-    assert_eq!(a.dials.early, Some(5_000.0));
+    assert_eq!(a.dials().early, Some(5_000.0));
     act(&mut a, Action::EarlyDown);
-    assert_eq!(a.dials.early, None);
+    assert_eq!(a.dials().early, None);
     act(&mut a, Action::CycleWatermark);
-    assert_eq!(a.dials.watermark().family(), "heuristic");
-    assert!(!a.dials.has_lag());
+    assert_eq!(a.dials().watermark().family(), "heuristic");
+    assert!(!a.dials().has_lag());
     act(&mut a, Action::CycleAccumulation);
     assert_eq!(timeline(&a).config().accumulation.name(), "discarding");
 }
@@ -167,7 +170,7 @@ fn the_help_overlay_takes_keys_until_closed() {
     act(&mut a, Action::Help);
     assert_eq!(a.overlay, Some(Overlay::Help));
     act(&mut a, Action::LagUp);
-    assert_eq!(a.dials.lag, 20_000.0);
+    assert_eq!(a.dials().lag, 20_000.0);
     act(&mut a, Action::FocusNext);
     act(&mut a, Action::FocusNext);
     assert_eq!(a.help_scroll, 2, "↓ scrolls the help");
@@ -256,9 +259,9 @@ fn a_click_on_a_dial_track_sets_it() {
         Duration::ZERO,
     );
     assert_eq!(a.selection.focus, Dial::Grace);
-    assert_eq!(a.dials.grace, 300_000.0);
+    assert_eq!(a.dials().grace, 300_000.0);
     update(&mut a, Msg::Drag(track.x, track.y), Duration::ZERO);
-    assert_eq!(a.dials.grace, 0.0);
+    assert_eq!(a.dials().grace, 0.0);
 }
 
 #[test]
@@ -405,6 +408,27 @@ fn a_terminal_event_gives_the_messages_its_recorded_input_gives() {
 }
 
 #[test]
+fn the_dials_show_and_turn_from_the_settings_the_run_holds() {
+    let mut a = app();
+    let mut settings = *a.session.settings();
+    settings.engine.grace = 45_000.0;
+    a.session.set_dials(settings);
+    a.settle();
+    let areas = Areas::compute(a.size).unwrap();
+    let dials: Vec<String> = screen(&a)
+        .lines()
+        .skip(usize::from(areas.dials.y))
+        .take(usize::from(areas.dials.height))
+        .map(|l| l.chars().skip(usize::from(areas.dials.x)).collect())
+        .collect();
+    let grace = dials.iter().find(|l| l.contains("grace")).unwrap();
+    assert!(grace.contains("45s"), "{}", dials.join("\n"));
+    // The next turn starts from there.
+    act_settled(&mut a, Action::GraceUp);
+    assert_eq!(a.trace().config().grace, 50_000.0);
+}
+
+#[test]
 fn a_click_on_a_window_row_selects_it() {
     let mut a = app();
     let areas = Areas::compute(a.size).unwrap();
@@ -452,6 +476,6 @@ fn a_click_on_a_frontier_point_adopts_its_lag_and_grace() {
     let billing = frontier.policies[2].1;
     let (x, y) = f.place(&billing).unwrap();
     assert!(update(&mut a, Msg::Click(x, y), Duration::ZERO));
-    assert_eq!((a.dials.lag, a.dials.grace), (10_000.0, 90_000.0));
+    assert_eq!((a.dials().lag, a.dials().grace), (10_000.0, 90_000.0));
     assert_eq!(timeline(&a).config().grace, 90_000.0);
 }

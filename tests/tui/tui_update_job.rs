@@ -211,7 +211,7 @@ fn x_takes_a_checkpoint_now() {
     for _ in 0..3 {
         act(&mut a, Action::DialDown);
     }
-    assert_eq!(a.dials.checkpoint_every, None, "only on demand");
+    assert_eq!(a.dials().checkpoint_every, None, "only on demand");
     assert!(job(&a).pipeline().checkpoints().is_empty());
     assert!(act(&mut a, Action::CheckpointNow));
     assert_eq!(a.session.presses().len(), 1);
@@ -260,7 +260,7 @@ fn a_dial_change_after_a_crash_reproduces_the_crash() {
     // A longer checkpoint interval restores an older checkpoint; the crash stays where it was.
     a.selection.focus = Dial::Checkpoint;
     act(&mut a, Action::DialUp);
-    assert_eq!(a.dials.checkpoint_every, Some(15_000.0));
+    assert_eq!(a.dials().checkpoint_every, Some(15_000.0));
     let c = &job(&a).crashes()[0];
     assert_eq!(c.time, crash.time);
     assert_eq!(c.restored_time, 255_000.0);
@@ -337,11 +337,11 @@ fn a_key_that_cannot_act_says_why_in_the_footer_for_a_moment() {
     // Lag under a watermark without one.
     for family in ["heuristic", "bounded", "perfect"] {
         act(&mut a, Action::CycleWatermark);
-        assert_eq!(a.dials.watermark().family(), family);
+        assert_eq!(a.dials().watermark().family(), family);
     }
-    let dials = a.dials;
+    let dials = a.dials();
     assert!(act(&mut a, Action::LagUp));
-    assert_eq!(a.dials, dials, "nothing turned");
+    assert_eq!(a.dials(), dials, "nothing turned");
     assert!(
         said(&a).contains("perfect watermark has no lag"),
         "{}",
@@ -370,7 +370,7 @@ fn a_key_that_cannot_act_says_why_in_the_footer_for_a_moment() {
     // Keys under the help overlay.
     act(&mut a, Action::Help);
     act(&mut a, Action::GraceUp);
-    assert_eq!(a.dials.grace, 5_000.0);
+    assert_eq!(a.dials().grace, 5_000.0);
     assert!(said(&a).contains("Esc or ? closes"), "{}", said(&a));
     act(&mut a, Action::Close);
     // Esc with nothing open; a window past the last.
@@ -463,19 +463,19 @@ fn greater_and_less_jump_to_late_or_dropped_events_and_arrows_step_the_inspector
     act(&mut a, Action::PrevException);
     assert_eq!(a.selection.inspected, Some(x));
     assert_eq!(a.playhead().arrived, x + 1);
-    let fresh = Timeline::run_to(a.dials.config(), &a.scenario().stream, x + 1, false);
+    let fresh = Timeline::run_to(a.dials().config(), &a.scenario().stream, x + 1, false);
     assert_eq!(timeline(&a).fates(), fresh.fates());
     act(&mut a, Action::PrevException);
     assert_eq!(a.selection.inspected, Some(x));
     assert_eq!(said(&a), "no late or dropped event before this one");
     // ← → step the inspector through the events, leaving the dials alone.
-    let dials = a.dials;
+    let dials = a.dials();
     act(&mut a, Action::DialDown);
     act(&mut a, Action::DialDown);
     assert_eq!(a.selection.inspected, Some(x - 2));
     act(&mut a, Action::DialUp);
     assert_eq!(a.selection.inspected, Some(x - 1));
-    assert_eq!(a.dials, dials);
+    assert_eq!(a.dials(), dials);
     act(&mut a, Action::DialUp);
     act(&mut a, Action::DialUp);
     assert_eq!(a.selection.inspected, Some(x), "the newest arrived");
@@ -494,7 +494,7 @@ fn greater_and_less_jump_to_late_or_dropped_events_and_arrows_step_the_inspector
     // Closed, the arrows turn the dial again.
     act(&mut a, Action::Close);
     act(&mut a, Action::DialUp);
-    assert_eq!(a.dials.lag, 21_000.0);
+    assert_eq!(a.dials().lag, 21_000.0);
 }
 
 #[test]
@@ -503,7 +503,7 @@ fn greater_with_none_left_stops_at_the_end_and_says_so() {
     for _ in 0..3 {
         act(&mut a, Action::CycleWatermark);
     }
-    assert_eq!(a.dials.watermark().family(), "perfect");
+    assert_eq!(a.dials().watermark().family(), "perfect");
     act(&mut a, Action::NextException);
     assert!(a.playhead().finished);
     assert_eq!(a.selection.inspected, None);

@@ -99,7 +99,7 @@ const HOUR: f64 = 60.0 * MINUTE;
 /// The departures played for `hours` of processing time from the first departure.
 fn played(hours: f64) -> App {
     let mut a = departures_app();
-    let speed = a.dials.speed;
+    let speed = a.dials().speed;
     play(&mut a, hours * HOUR / speed);
     a
 }
@@ -171,7 +171,7 @@ fn the_departures_open_at_the_first_departure_with_the_plot_around_them() {
 #[test]
 fn the_delay_dials_step_by_half_hours_up_to_six_and_a_half_hours_and_play_it_in_minutes() {
     let mut a = departures_app();
-    let r = a.dials.ranges;
+    let r = a.dials().ranges;
     // The sample's delays: the 99.9th percentile (the 2 675th of 2 677) is 6h 19m, covered in
     // 24 steps of 30 minutes at most: 0 to 6h 30m.
     let scale = Scale::of(&a.scenario().stream);
@@ -180,29 +180,29 @@ fn the_delay_dials_step_by_half_hours_up_to_six_and_a_half_hours_and_play_it_in_
     assert_eq!(r.grace, (6.5 * HOUR, 30.0 * MINUTE));
     assert_eq!(r.early, (6.5 * HOUR, 30.0 * MINUTE));
     // Three days in about three minutes: 1000× (the command line's 10× is not a log's speed).
-    assert_eq!(a.dials.speed, 1_000.0);
+    assert_eq!(a.dials().speed, 1_000.0);
     assert_eq!(r.speeds, scale.speeds());
     assert_eq!(r.speeds[0], 100.0);
     // The lag, preset at 20 s, moves to the next half hour, then by half hours.
     a.selection.focus = Dial::Lag;
     act_settled(&mut a, Action::DialUp);
-    assert_eq!(a.dials.lag, 30.0 * MINUTE);
+    assert_eq!(a.dials().lag, 30.0 * MINUTE);
     act_settled(&mut a, Action::DialUp);
-    assert_eq!(a.dials.lag, HOUR);
+    assert_eq!(a.dials().lag, HOUR);
     act_settled(&mut a, Action::DialDown);
     act_settled(&mut a, Action::DialDown);
-    assert_eq!(a.dials.lag, 0.0);
+    assert_eq!(a.dials().lag, 0.0);
     for _ in 0..30 {
         act(&mut a, Action::DialUp);
     }
     a.settle();
-    assert_eq!(a.dials.lag, 6.5 * HOUR, "the lag stops at the reach");
+    assert_eq!(a.dials().lag, 6.5 * HOUR, "the lag stops at the reach");
     a.selection.focus = Dial::Grace;
     act_settled(&mut a, Action::DialUp);
-    assert_eq!(a.dials.grace, 30.0 * MINUTE);
+    assert_eq!(a.dials().grace, 30.0 * MINUTE);
     a.selection.focus = Dial::Speed;
     act(&mut a, Action::DialUp);
-    assert_eq!(a.dials.speed, 2_000.0);
+    assert_eq!(a.dials().speed, 2_000.0);
     let dials = drawn_text(&mut a, (120, 40));
     assert!(dials.contains("6h 30m "), "{dials}");
     assert!(dials.contains("30m "), "{dials}");
@@ -217,9 +217,9 @@ fn the_delay_dials_step_by_half_hours_up_to_six_and_a_half_hours_and_play_it_in_
 #[test]
 fn the_classroom_dials_keep_their_seconds() {
     let a = crate::ui_common::app();
-    assert_eq!(a.dials.ranges, Ranges::CLASSROOM);
-    assert_eq!(a.dials.ranges.lag, (120_000.0, 1_000.0));
-    assert_eq!(a.dials.speed, 10.0);
+    assert_eq!(a.dials().ranges, Ranges::CLASSROOM);
+    assert_eq!(a.dials().ranges.lag, (120_000.0, 1_000.0));
+    assert_eq!(a.dials().speed, 10.0);
     assert_eq!(a.playhead().now, 0.0);
 }
 
@@ -288,11 +288,12 @@ fn a_watermark_ahead_of_the_clock_says_the_events_arrive_early() {
     let mut a = played(30.0);
     // The bounded watermark with no bound is the highest departure time scheduled so far:
     // ahead of the clock whenever a flight left early.
-    a.dials.family = twoclocks::tui::app::Family::Bounded;
-    a.dials.kinds[twoclocks::tui::app::Family::Bounded.index()] =
+    let mut dials = a.dials();
+    dials.family = twoclocks::tui::app::Family::Bounded;
+    dials.kinds[twoclocks::tui::app::Family::Bounded.index()] =
         WatermarkKind::Bounded { bound: 0.0 };
-    a.dials.lag = 0.0;
-    a.session.set_dials(a.dials.settings());
+    dials.lag = 0.0;
+    a.set_dials(dials);
     a.settle();
     assert!(a.trace().watermark() > a.playhead().now);
     let screen = drawn_text(&mut a, (120, 40));
@@ -362,9 +363,9 @@ fn the_command_line_opens_the_departures_at_their_own_scale() {
     assert!(a.clock().is_wall());
     let first = a.scenario().stream.events[0].proc_time;
     assert_eq!(a.playhead().now, first);
-    assert_eq!(a.dials.speed, 1_000.0);
-    assert_eq!(a.dials.ranges.lag, (6.5 * HOUR, 30.0 * MINUTE));
-    let speed = a.dials.speed;
+    assert_eq!(a.dials().speed, 1_000.0);
+    assert_eq!(a.dials().ranges.lag, (6.5 * HOUR, 30.0 * MINUTE));
+    let speed = a.dials().speed;
     a.playing = false;
     play(&mut a, 30.0 * HOUR / speed);
     for size in [(80, 24), (120, 40)] {
@@ -409,7 +410,7 @@ fn a_year_of_departures_is_framed_on_its_own_days_and_ticked_by_months() {
     // The first and last midnights of the year's events, not whole years since 1970.
     assert_eq!(f.x.0, jan);
     assert_eq!(f.x.1, jan + 365.0 * 24.0 * HOUR);
-    let speed = a.dials.speed;
+    let speed = a.dials().speed;
     play(&mut a, 200.0 * 24.0 * HOUR / speed);
     let screen = drawn_text(&mut a, (120, 40));
     for month in ["Mar", "May", "Jul", "Sep", "Nov"] {

@@ -50,7 +50,7 @@ pub fn job_at(secs: f64) -> App {
     act(&mut a, Action::ToggleJob);
     assert!(a.trace().job().is_some());
     act(&mut a, Action::TogglePlay);
-    let speed = a.dials.speed;
+    let speed = a.dials().speed;
     tick(&mut a, secs / speed);
     act(&mut a, Action::TogglePlay);
     a
@@ -104,7 +104,7 @@ pub fn tick(a: &mut App, secs: f64) -> bool {
 /// Plays the clock for `secs` of processing time at the app's speed, then pauses.
 pub fn play(a: &mut App, secs: f64) {
     act(a, Action::TogglePlay);
-    let speed = a.dials.speed;
+    let speed = a.dials().speed;
     tick(a, secs / speed);
     act(a, Action::TogglePlay);
 }

@@ -25,7 +25,7 @@ use twoclocks_engine::predict::Prediction;
 use twoclocks_engine::scale::{nice_at_least, Scale};
 use twoclocks_engine::session::Session;
 use twoclocks_engine::trace::Trace;
-use twoclocks_engine::{CellId, KeyId, WindowFn, WindowId};
+use twoclocks_engine::{CellId, EngineConfig, KeyId, WindowFn, WindowId};
 
 pub use crate::action::Action;
 pub use crate::dials::{
@@ -44,6 +44,7 @@ pub use work::{Done, Work};
 
 use ratatui::layout::Rect;
 
+use crate::dials::DialMemory;
 use crate::geometry::plot::PlotFrame;
 use crate::geometry::{Areas, FULL_SIZE};
 use crate::scenario::Scenario;
@@ -175,8 +176,8 @@ pub struct App {
     /// and its presses, the playhead and the trace of the run to it, the whole run's score, and
     /// the re-run pending.
     pub session: Session,
-    /// The dials' values: what the engine runs with, and the playback speed.
-    pub dials: Dials,
+    /// What the dials remember beside the settings the session holds ([`App::dials`]).
+    dial_memory: DialMemory,
     /// The simulation clock runs (Space toggles it; reaching the end of input stops it).
     pub playing: bool,
     /// The focused dial, the selected window and key, the inspected event.
@@ -265,7 +266,7 @@ impl App {
         let session = Session::new(scenario, dials.settings());
         let mut app = App {
             session,
-            dials,
+            dial_memory: dials.memory(),
             playing: false,
             selection: Selection {
                 focus: Dial::Lag,
@@ -394,29 +395,33 @@ impl App {
     /// The frontier for the current window and family, if computed (Some(None): nothing to
     /// sweep for this family).
     pub fn frontier(&self) -> Option<Option<&Frontier>> {
-        let family = self.dials.watermark().family();
+        let family = self.dials().watermark().family();
         self.frontiers
             .iter()
-            .find(|f| f.window == self.dials.window && f.family == family)
+            .find(|f| f.window == self.dials().window && f.family == family)
             .and_then(|f| f.frontier.as_ref())
             .map(|f| f.as_deref())
     }
 
     /// The advised point of the current frontier, once computed.
     pub fn advised(&self) -> Option<&FrontierPoint> {
-        let family = self.dials.watermark().family();
+        let family = self.dials().watermark().family();
         self.frontiers
             .iter()
-            .find(|f| f.window == self.dials.window && f.family == family)
+            .find(|f| f.window == self.dials().window && f.family == family)
             .and_then(|f| f.advised.as_ref())
     }
 
     fn request_frontier(&mut self) {
+        self.request_frontier_for(self.dials().config());
+    }
+
+    /// [`App::request_frontier`] for the dials asking for `cfg` (set, and not yet run).
+    fn request_frontier_for(&mut self, cfg: EngineConfig) {
         if self.scenario().open {
             // The frontier is the whole input's: swept once it has ended.
             return;
         }
-        let cfg = self.dials.config();
         let family = cfg.watermark.family();
         if self
             .frontiers
@@ -504,7 +509,28 @@ impl App {
     /// the single processor, whose frontier sweep is asked for too.
     fn rerun(&mut self) {
         self.request_frontier_if_single();
-        self.session.set_dials(self.dials.settings());
+        self.session.set_dials(*self.session.settings());
+    }
+
+    /// The dials as shown: the settings the session runs with, and what the dials remember
+    /// beside them (the speed, the lag while the watermark has none, each family's generator).
+    pub fn dials(&self) -> Dials {
+        Dials::of(self.session.settings(), &self.dial_memory)
+    }
+
+    /// The dials set to `dials`: what they remember kept, and the engine re-run (by the one
+    /// path every dial change takes) when the settings they ask for are not the session's.
+    /// Returns whether it re-ran.
+    pub fn set_dials(&mut self, dials: Dials) -> bool {
+        self.dial_memory = dials.memory();
+        if dials.settings() == *self.session.settings() {
+            return false;
+        }
+        if !self.session.parallel() {
+            self.request_frontier_for(dials.config());
+        }
+        self.session.set_dials(dials.settings());
+        true
     }
 
     /// Stops playing once the run has reached the end of input.
@@ -546,18 +572,17 @@ impl App {
 
     /// Turns a dial one step, or says why it does not move.
     fn turn(&mut self, d: Dial, up: bool) -> bool {
-        if d == Dial::Lag && !self.dials.has_lag() {
+        let before = self.dials();
+        if d == Dial::Lag && !before.has_lag() {
             return self.say(format!(
                 "the {} watermark has no lag: w picks another",
-                self.dials.watermark().family()
+                before.watermark().family()
             ));
         }
-        let before = self.dials;
-        if self.dials.turn(d, up) {
-            self.rerun();
-            return true;
-        }
-        if self.dials != before {
+        let mut dials = before;
+        dials.turn(d, up);
+        self.set_dials(dials);
+        if dials != before {
             return true;
         }
         let end = if up { "highest" } else { "lowest" };
@@ -586,7 +611,7 @@ fn apply(app: &mut App, msg: Msg, elapsed: Duration) -> bool {
             if !app.clock_runs() {
                 return false;
             }
-            let dt = elapsed.as_secs_f64() * app.dials.speed * 1_000.0;
+            let dt = elapsed.as_secs_f64() * app.dials().speed * 1_000.0;
             let now = app.playhead().now + dt;
             app.play_to(now);
             true

@@ -299,14 +299,56 @@ pub struct Dials {
     pub ranges: Ranges,
 }
 
+/// What the dials hold that the run's [`Settings`] do not: the speed, the lag dial's position
+/// while the watermark in use has none, each watermark family's generator (for when the dial
+/// comes back to it), and the dials' reach. The run the user steers owns the settings; these
+/// and its settings make the dials as shown ([`Dials::of`]), so the two cannot disagree.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DialMemory {
+    kinds: [WatermarkKind; Family::ALL.len()],
+    lag: f64,
+    speed: f64,
+    ranges: Ranges,
+}
+
 impl Dials {
+    /// The dials of a run on `settings`, with what they remember beside them.
+    pub fn of(settings: &Settings, memory: &DialMemory) -> Dials {
+        let engine = settings.engine;
+        let family = family_of(&engine.watermark);
+        let mut kinds = memory.kinds;
+        kinds[family.index()] = engine.watermark;
+        Dials {
+            window: engine.window,
+            kinds,
+            family,
+            lag: engine.watermark.lag().unwrap_or(memory.lag),
+            grace: engine.grace,
+            early: engine.early,
+            accumulation: engine.accumulation,
+            speed: memory.speed,
+            checkpoint_every: settings.checkpoint_every,
+            idle_timeout: settings.idle_timeout,
+            conventions: engine.conventions,
+            empty_panes: engine.empty_panes,
+            ranges: memory.ranges,
+        }
+    }
+
+    /// What the dials remember beside the run's settings ([`Dials::settings`]).
+    pub fn memory(&self) -> DialMemory {
+        DialMemory {
+            kinds: self.kinds,
+            lag: self.lag,
+            speed: self.speed,
+            ranges: self.ranges,
+        }
+    }
+
     /// Dials preset from an engine configuration and a speed.
     pub fn from_config(cfg: &EngineConfig, speed: f64) -> Dials {
         let mut kinds = Family::ALL.map(Family::preset);
-        let family = Family::ALL
-            .into_iter()
-            .find(|f| f.name() == cfg.watermark.family())
-            .unwrap_or(Family::Fixed);
+        let family = family_of(&cfg.watermark);
         kinds[family.index()] = cfg.watermark;
         Dials {
             window: cfg.window,
@@ -542,6 +584,14 @@ impl Dials {
         }
         self.engine_changed(&before)
     }
+}
+
+/// The family of the dial that offers `watermark` (the fixed one's for a kind it does not).
+fn family_of(watermark: &WatermarkKind) -> Family {
+    Family::ALL
+        .into_iter()
+        .find(|f| f.name() == watermark.family())
+        .unwrap_or(Family::Fixed)
 }
 
 /// Where `c` stands in [`RULES`] (Beam Java's for one the dial does not offer).

@@ -63,7 +63,7 @@ fn presenter(app: &mut App, a: Action) -> bool {
                 None => Some(
                     app.tour_magnify()
                         .or(app.scenario().magnify)
-                        .unwrap_or_else(|| magnified(&app.dials.ranges)),
+                        .unwrap_or_else(|| magnified(&app.dials().ranges)),
                 ),
             };
             true
@@ -275,29 +275,26 @@ fn dials(app: &mut App, a: Action) -> bool {
             let Some(p) = POLICIES.get(usize::from(i)) else {
                 return false;
             };
-            let before = app.dials;
-            app.dials.set_fixed(p.lag);
-            app.dials.grace = p.grace;
-            if !app.dials.engine_changed(&before) {
+            let mut dials = app.dials();
+            dials.set_fixed(p.lag);
+            dials.grace = p.grace;
+            if !app.set_dials(dials) {
                 return app.say(format!("the dials already are the {} policy's", p.name));
             }
-            app.rerun();
             true
         }
         Action::SetDial(dial, r) => {
             app.selection.focus = dial;
-            if app.dials.set_ratio(dial, r) {
-                app.rerun();
-            }
+            let mut dials = app.dials();
+            dials.set_ratio(dial, r);
+            app.set_dials(dials);
             true
         }
         Action::AdoptPoint { lag, grace } => {
-            let before = app.dials;
-            app.dials.lag = lag;
-            app.dials.grace = grace;
-            if app.dials.engine_changed(&before) {
-                app.rerun();
-            }
+            let mut dials = app.dials();
+            dials.lag = lag;
+            dials.grace = grace;
+            app.set_dials(dials);
             true
         }
         _ => false,

@@ -19,11 +19,9 @@ impl App {
     }
 
     /// Opens job mode on a job of this shape (with its outages); its checkpoint interval and
-    /// idle timeout preset the dials.
+    /// idle timeout preset the dials (they become the session's settings).
     pub fn open_job(&mut self, preset: impl Into<JobPreset>) {
         let preset = preset.into();
-        self.dials.checkpoint_every = preset.config.checkpoint_every;
-        self.dials.idle_timeout = preset.config.idle_timeout;
         if !self.session.parallel() {
             self.entering_or_leaving_job();
         }

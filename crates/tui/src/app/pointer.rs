@@ -98,7 +98,7 @@ mod tests {
         assert!(update(&mut clicked, Msg::Click(col, row), Duration::ZERO));
         let mut acted = app();
         assert!(update(&mut acted, Msg::Action(action), Duration::ZERO));
-        assert_eq!(clicked.dials, acted.dials);
+        assert_eq!(clicked.dials(), acted.dials());
         assert_eq!(clicked.selection, acted.selection);
         assert_eq!(clicked.playhead(), acted.playhead());
         action

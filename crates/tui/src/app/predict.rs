@@ -24,7 +24,7 @@ impl App {
             .then_some(self.selection.key)
             .flatten();
         let Some(question) = predict::ask(
-            self.dials.config(),
+            self.dials().config(),
             &self.scenario().stream,
             &self.scenario().oracle.truth,
             self.playhead().arrived,
@@ -46,11 +46,10 @@ impl App {
             let key = event.key;
             let t = event.event_time;
             self.selection.key = Some(key);
-            if let Some(w) = self
-                .scenario()
-                .windows_of(Some(key))
-                .iter()
-                .position(|w| self.dials.window.start(*w) <= t && t < self.dials.window.end(*w))
+            if let Some(w) =
+                self.scenario().windows_of(Some(key)).iter().position(|w| {
+                    self.dials().window.start(*w) <= t && t < self.dials().window.end(*w)
+                })
             {
                 self.selection.window = w;
             }

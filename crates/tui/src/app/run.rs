@@ -26,12 +26,12 @@ pub struct Run<'a> {
     /// The run.
     pub session: &'a Session,
     /// The dials it runs on (B's are pinned).
-    pub dials: &'a Dials,
+    pub dials: Dials,
 }
 
 impl<'a> Run<'a> {
     /// `session` on `dials`, drawn as `app` draws, its clock playing or not.
-    pub fn new(app: &'a App, session: &'a Session, dials: &'a Dials, playing: bool) -> Run<'a> {
+    pub fn new(app: &'a App, session: &'a Session, dials: Dials, playing: bool) -> Run<'a> {
         Run {
             app,
             playing,
@@ -99,7 +99,7 @@ impl Deref for Run<'_> {
 impl App {
     /// A's run: the app's own session and dials.
     pub fn run(&self) -> Run<'_> {
-        Run::new(self, &self.session, &self.dials, self.playing)
+        Run::new(self, &self.session, self.dials(), self.playing)
     }
 
     /// B's run, side by side (None: one run on screen).

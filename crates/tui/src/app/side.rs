@@ -19,6 +19,7 @@ use twoclocks_engine::rerun::RerunDone;
 use twoclocks_engine::session::Session;
 
 use super::{App, Dials};
+use crate::dials::DialMemory;
 
 /// The second run of a side-by-side view.
 #[derive(Debug, Clone)]
@@ -26,8 +27,8 @@ pub struct Side {
     /// B: A's session as it was when pinned, on its own dials, brought to A's playhead after
     /// every update. The view draws its plot and counters as it draws A's.
     pub b: Session,
-    /// B's dials, pinned.
-    dials: Dials,
+    /// What B's dials remember beside the settings B's session holds (pinned).
+    dial_memory: DialMemory,
     /// Which pin this is: an answer to an earlier B's re-run is not this one's.
     pub pin: u64,
     /// What of A's B was last brought to.
@@ -75,9 +76,9 @@ impl Followed {
 }
 
 impl Side {
-    /// B's dials (pinned).
-    pub fn dials(&self) -> &Dials {
-        &self.dials
+    /// B's dials (pinned): the settings B's session runs with, and what its dials remember.
+    pub fn dials(&self) -> Dials {
+        Dials::of(self.b.settings(), &self.dial_memory)
     }
 }
 
@@ -94,7 +95,7 @@ impl App {
         self.pins += 1;
         self.side = Some(Side {
             b: self.session.clone(),
-            dials: self.dials,
+            dial_memory: self.dial_memory,
             pin: self.pins,
             at: Followed::of(self),
         });
@@ -121,7 +122,7 @@ impl App {
         let Some(side) = self.side.as_mut() else {
             return false;
         };
-        side.dials = dials;
+        side.dial_memory = dials.memory();
         side.b.set_dials(dials.settings());
         true
     }
@@ -160,6 +161,8 @@ impl App {
         let a = &side.at;
         let b = &mut side.b;
         if rerun {
+            // B's settings stay as pinned whatever job it follows.
+            let pinned = *b.settings();
             b.follow_job(
                 a.parallel,
                 a.job_preset,
@@ -167,7 +170,7 @@ impl App {
                 a.presses.clone(),
             );
             b.place(a.now, a.arrived, a.finished);
-            b.set_dials(side.dials.settings());
+            b.set_dials(pinned);
             return;
         }
         side.move_b_on(entered_end);

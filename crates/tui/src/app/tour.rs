@@ -87,8 +87,8 @@ impl App {
             let ws = self.scenario().windows_of(key);
             let window = *ws.get(w.min(ws.len().checked_sub(1)?))?;
             let (from, to) = (
-                self.dials.window.start(window),
-                self.dials.window.end(window),
+                self.dials().window.start(window),
+                self.dials().window.end(window),
             );
             return (from.is_finite() && to.is_finite()).then_some(StepView { from, to });
         }
@@ -105,8 +105,8 @@ impl App {
         self.tour.as_ref()?.step().window?;
         let window = self.selected_window()?;
         let (from, to) = (
-            self.dials.window.start(window),
-            self.dials.window.end(window),
+            self.dials().window.start(window),
+            self.dials().window.end(window),
         );
         (from.is_finite() && to.is_finite()).then_some((from, to))
     }
@@ -155,7 +155,7 @@ impl App {
     pub fn quoted(&self) -> Quoted<'_> {
         Quoted {
             figures: self.figures(),
-            dials: &self.dials,
+            dials: self.dials(),
             lost: self.score().as_ref().map(|p| p.score.events_lost),
             b: self.run_b().map(|b| b.figures()),
             asked: self

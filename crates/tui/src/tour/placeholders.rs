@@ -17,7 +17,7 @@ pub struct Quoted<'a> {
     /// The run's figures at the playhead (A's, side by side).
     pub figures: Figures,
     /// The dials it runs with.
-    pub dials: &'a Dials,
+    pub dials: Dials,
     /// Events the whole run loses at the end against the oracle (None until scored).
     pub lost: Option<i64>,
     /// B's figures at the same playhead, when two runs are side by side.
@@ -302,7 +302,7 @@ mod tests {
         };
         let q = Quoted {
             figures,
-            dials: &dials,
+            dials,
             lost: None,
             b: None,
             asked: None,

@@ -50,7 +50,7 @@ fn moved(app: &App) -> String {
         .iter()
         .filter(|d| !matches!(d, Dial::Speed))
         .filter_map(|&d| {
-            let (now, was) = (dials::value(&app.dials, d), dials::value(&step_dials, d));
+            let (now, was) = (dials::value(&app.dials(), d), dials::value(&step_dials, d));
             // A dial another one has made idle (the lag of a watermark without one) is not
             // one the room turned. No-break spaces keep a dial's name and values on one line.
             (now != was && now != "n/a")

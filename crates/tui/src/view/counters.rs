@@ -99,7 +99,7 @@ pub fn rows(app: &App) -> Vec<(String, String, Style)> {
 /// The panel's title: the counters stop at the playhead ("so far"); with sliding windows an
 /// event counts once per window it falls in, so the fates count placements.
 pub fn title(app: &App, width: u16) -> &'static str {
-    if app.dials.window.places_once() {
+    if app.dials().window.places_once() {
         " Counters · so far "
     } else if width >= 32 {
         " Counters · placements so far "

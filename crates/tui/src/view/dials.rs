@@ -66,7 +66,7 @@ fn stops(dial: Dial) -> Option<usize> {
 pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
     let t = &app.theme;
     // The rules in force, named when they are not Beam Java's (twoclocks' own).
-    let rules = match app.dials.conventions {
+    let rules = match app.dials().conventions {
         twoclocks_engine::Conventions::Beam => String::new(),
         c => format!(" · {} rules", c.engine()),
     };
@@ -101,10 +101,10 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
             LABEL - 1,
             label_style,
         );
-        let active = d != Dial::Lag || app.dials.has_lag();
+        let active = d != Dial::Lag || app.dials().has_lag();
         if let Some(tr) = track(area, d) {
             let w = tr.width as usize;
-            let thumb = (app.dials.ratio(d) * (w.saturating_sub(1)) as f64).round() as usize;
+            let thumb = (app.dials().ratio(d) * (w.saturating_sub(1)) as f64).round() as usize;
             let stop_at: Vec<usize> = stops(d)
                 .map(|n| {
                     (0..n)
@@ -126,7 +126,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
                     c.set_char(g).set_style(s);
                 }
             }
-            let v = value(&app.dials, d);
+            let v = value(&app.dials(), d);
             super::text::string(
                 buf,
                 tr.right() + 1,
@@ -159,7 +159,7 @@ pub fn frontier_summary(app: &App, width: u16) -> Vec<Line<'static>> {
         Some(p) => {
             let mark = || Span::styled(format!("{} ", crate::theme::glyph::CURRENT), t.current);
             // With sliding windows an event is counted once per window it falls in.
-            let w = app.dials.window;
+            let w = app.dials().window;
             let unit = if w.places_once() { "" } else { " placements" };
             // Nothing lost is good news: not in the colour of drops.
             let lost_style = if p.score.events_lost == 0 {

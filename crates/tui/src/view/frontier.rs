@@ -114,7 +114,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         Some(None) => {
             let msg = format!(
                 "{} watermark: no lag to sweep",
-                app.dials.watermark().family()
+                app.dials().watermark().family()
             );
             super::text::string(buf, inner.x, inner.y, msg, inner.width, t.dim);
             return;

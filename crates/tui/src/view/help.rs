@@ -206,7 +206,7 @@ fn entries(app: &App) -> Vec<Entry> {
 /// classroom's steps (`watermark lag − / + 1 s`), written with a wall-clock log's steps
 /// (`watermark lag − / + 15m`).
 fn scaled(app: &App, r: &HelpRow) -> String {
-    let ranges = &app.dials.ranges;
+    let ranges = &app.dials().ranges;
     let dial = r.bindings.first().and_then(|b| match b.action {
         Action::LagDown | Action::LagUp => Some((LAG_STEP, ranges.lag.1)),
         Action::GraceDown | Action::GraceUp => Some((GRACE_STEP, ranges.grace.1)),

@@ -48,7 +48,7 @@ pub fn differing(app: &App) -> Vec<(Dial, String, String)> {
     let Some(side) = app.side.as_ref() else {
         return Vec::new();
     };
-    let (a, b) = (&app.dials, side.dials());
+    let (a, b) = (&app.dials(), &side.dials());
     let order = Dial::order(app.session.parallel());
     let lead = if a.has_lag() || b.has_lag() {
         Dial::Lag

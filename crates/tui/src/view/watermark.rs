@@ -45,7 +45,7 @@ pub fn gap_scale(max: u64) -> u64 {
 /// "▶ playing 10×", "‖ paused 10×" or "■ end of input"; a live input's "▶ live" while the
 /// playhead follows its edge.
 pub fn status(app: &App) -> String {
-    let speed = format!("{}×", app.dials.speed);
+    let speed = format!("{}×", app.dials().speed);
     if app.playhead().finished {
         "■ end of input".to_string()
     } else if app.trace().is_replaying() {
@@ -111,7 +111,7 @@ pub fn rewound_from(app: &App) -> Option<f64> {
 pub fn lines(app: &App, width: u16, mode: Mode) -> Vec<Line<'static>> {
     let t = &app.theme;
     let wm = watermark_now(app);
-    let kind = KindText(app.dials.watermark(), app.clock());
+    let kind = KindText(app.dials().watermark(), app.clock());
     // Instants on the stream's clock: a wall clock's with the date where the rows are long.
     let day = match mode {
         Mode::Full => Fit::Date,
@@ -283,7 +283,7 @@ pub fn one_line(app: &App, width: u16) -> Line<'static> {
     }
     let status = status(app);
     let glyph: String = status.chars().take(1).collect();
-    let speed = format!("{}×", app.dials.speed);
+    let speed = format!("{}×", app.dials().speed);
     let (now, wm, gap) = (secs(shown_now(app)), secs(watermark_now(app)), gap(app));
     let tail = |with_gap: bool| {
         let mut v = vec![

@@ -119,7 +119,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
     let title = if sinks.is_empty() {
         // The window's description, shorter when it does not fit (the kind alone: `global`
         // for `global, 3s processing-time TTL`), and the key always.
-        let described = app.dials.window.describe();
+        let described = app.dials().window.describe();
         let kind = described.split(',').next().unwrap_or_default().to_string();
         let line = |what: String| {
             Line::from(vec![
@@ -449,8 +449,8 @@ pub fn render_panes(app: &App, area: Rect, buf: &mut Buffer) {
             "· {} key {} ",
             span(
                 app.clock(),
-                app.dials.window.start(c.window),
-                app.dials.window.end(c.window)
+                app.dials().window.start(c.window),
+                app.dials().window.end(c.window)
             ),
             key_name(app)
         ),
@@ -458,14 +458,14 @@ pub fn render_panes(app: &App, area: Rect, buf: &mut Buffer) {
             "· {} ",
             span(
                 app.clock(),
-                app.dials.window.start(w),
-                app.dials.window.end(w)
+                app.dials().window.start(w),
+                app.dials().window.end(w)
             )
         ),
         _ => String::new(),
     };
     // The accumulation mode first where it fits: it decides what each pane carries.
-    let mode = format!("· {} ", app.dials.accumulation.name());
+    let mode = format!("· {} ", app.dials().accumulation.name());
     let head = super::fit(
         area.width.saturating_sub(2),
         vec![
@@ -514,7 +514,7 @@ pub fn pane_lines(app: &App, cell: CellId, height: u16) -> Vec<Line<'static>> {
     } else {
         vec![truth; panes.len()]
     };
-    let mode = app.dials.accumulation;
+    let mode = app.dials().accumulation;
     // The columns after the pane's timing, with their least widths (the header's and small
     // numbers'): each widens to one more than its widest cell shown, right-aligned, so that a
     // number never runs into the one before it.
