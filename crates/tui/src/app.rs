@@ -1,8 +1,10 @@
 //! The UI's state and its one update function. The run the user steers is the engine's
 //! [`Session`] (the scenario, the dials' settings, the kind of run and its presses, the
-//! playhead, the [`Trace`] of the run to it, the score, the re-run pending); the rest is the
-//! UI's own: the dials as turned (with the speed), whether the clock plays, the focus and
-//! selection, overlays, the tour, the frontier sweeps asked for, side by side. `update` is
+//! playhead, the [`Trace`] of the run to it, the score, the re-run pending); the dials shown
+//! are its settings with what the dials remember beside them ([`App::dials`]: the speed, the
+//! lag while the watermark has none, each family's generator). The rest is the UI's own:
+//! whether the clock plays, the focus and selection, overlays, the tour, the frontier sweeps
+//! asked for, side by side. `update` is
 //! pure: it takes the elapsed time as an argument, never reads a clock; engine work for a big
 //! input is [`Work`] the event loop runs off the UI task: a dial change re-runs the engine
 //! there while the last result stays drawn, marked re-running; a newer change cancels the

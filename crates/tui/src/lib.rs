@@ -1,8 +1,8 @@
 //! The terminal UI: the classroom stream animated in processing time, with dials that re-run
 //! the engine. `action` names what the user can ask for (by key or by mouse), `app` holds the
 //! state and the pure update, `dials` the dials' ranges and steps, `keymap` the one table of
-//! keys, `geometry` where everything is on screen (for drawing and for clicks alike), `view`
-//! one module per panel (it reads `app`; `app` never reads it), `terminal` the raw-mode
+//! keys, `panel` the screen's panels by name, `geometry` where everything is on screen (for
+//! drawing and for clicks alike), `view` one module per panel (it reads `app`; `app` never reads it), `terminal` the raw-mode
 //! lifecycle, `transcript` the player of scripted streams (`script FILE --ui`), and [`run`]
 //! the tokio loop:
 //! `select!` over terminal input, a simulation tick that runs only while the simulation does
