@@ -2,7 +2,7 @@
 //! partitions ([`PartitionBy`]), how operators treat barriers ([`CheckpointMode`]) and why
 //! dials are refused ([`PipelineError`]).
 
-use super::super::processor::EngineConfig;
+use crate::processor::EngineConfig;
 
 /// At most this many source partitions and operator instances.
 pub const MAX_WIDTH: usize = 64;

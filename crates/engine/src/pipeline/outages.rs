@@ -5,10 +5,10 @@
 
 use std::borrow::Borrow;
 
-use super::super::stream::Stream;
 use super::config::PipelineError;
 use super::partition::{Outage, PartitionView, WatermarkStats};
 use super::Pipeline;
+use crate::stream::Stream;
 
 impl<S: Borrow<Stream>> Pipeline<S> {
     /// The same pipeline with these outages (replacing any given before): each must name a

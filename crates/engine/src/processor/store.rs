@@ -8,10 +8,10 @@ use std::collections::BTreeMap;
 
 use rustc_hash::FxHashMap;
 
-use super::super::conventions::Conventions;
-use super::super::stream::KeyId;
-use super::super::trigger::CellState;
-use super::super::window::WindowId;
+use crate::conventions::Conventions;
+use crate::stream::KeyId;
+use crate::trigger::CellState;
+use crate::window::WindowId;
 
 /// One open window: its cells. Whether it has fired on time is not kept here: it is exactly
 /// whether the watermark has passed it (`Processor::passed`).

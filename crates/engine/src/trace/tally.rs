@@ -6,9 +6,9 @@
 
 use std::collections::BTreeMap;
 
-use super::super::job_timeline::Standing;
-use super::super::window::CellId;
 use super::Trace;
+use crate::job_timeline::Standing;
+use crate::window::CellId;
 
 /// A run's headline figures at its playhead.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]

@@ -11,9 +11,9 @@
 //! Beam Java differs, [`Conventions`] says so (a merged window whose end has not passed goes
 //! back to its early phase).
 
-use super::super::conventions::Conventions;
-use super::super::window::WindowId;
 use super::expr::Trigger;
+use crate::conventions::Conventions;
+use crate::window::WindowId;
 
 /// Which clock a timer or a firing belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -439,8 +439,8 @@ impl Machine {
 
 #[cfg(test)]
 mod tests {
-    use super::super::expr::MAX_DEPTH;
     use super::*;
+    use crate::trigger::expr::MAX_DEPTH;
 
     #[test]
     fn a_machine_is_built_for_the_deepest_trigger_the_reader_takes() {
