@@ -31,15 +31,16 @@ pub mod watermark;
 pub mod window;
 pub mod window_row;
 
-pub use checkpoint::{Checkpoint, CheckpointLog, Job, ScheduleStep, Sink, SinkKind, Staging};
+pub use checkpoint::{Checkpoint, Sink};
+pub use checkpoint::{Job, ScheduleStep, SinkKind};
 pub use clock::Clock;
 pub use conventions::Conventions;
 pub use frontier::{FrontierPoint, Policy, Score, POLICIES};
 pub use lateness::{Dropped, Fate};
-pub use processor::{
-    run, Arrival, Counters, EngineConfig, FinalValue, Output, Processor, RunResult,
-};
+pub use processor::{run, Counters, EngineConfig, FinalValue, Output, Processor};
+pub use processor::{Arrival, RunResult};
 pub use stream::{Event, KeyId, Stream, StreamParams};
-pub use trigger::{Accumulation, CellState, Pane, PaneInfo, TimestampCombiner, Timing, Trigger};
+pub use trigger::PaneInfo;
+pub use trigger::{Accumulation, CellState, Pane, TimestampCombiner, Timing, Trigger};
 pub use watermark::{Watermark, WatermarkKind};
 pub use window::{CellId, WindowFn, WindowId};

@@ -22,8 +22,9 @@ use super::processor::{Counters, EngineConfig, Expiry, Output, Processor, Sessio
 use super::stream::{Event, KeyId, Stream};
 use super::trigger::{Pane, Timing};
 use super::window::{oracle, CellId, WindowFn, WindowId};
+pub use super::window_row::Phase;
+pub use super::window_row::StateSample;
 use super::window_row::WindowRow;
-pub use super::window_row::{Phase, StateSample};
 
 /// The processor's state after the first `arrived` events, and the history that led to it.
 #[derive(Debug, Clone)]
@@ -70,7 +71,7 @@ pub struct Timeline {
 pub const STATE_SAMPLES: usize = 600;
 
 /// The first slice of processing time between state samples of a growing stream's run, ms.
-pub const GROWING_STATE_SLICE: f64 = 100.0;
+pub(crate) const GROWING_STATE_SLICE: f64 = 100.0;
 
 /// An arrival that was not on time.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -483,8 +484,9 @@ fn state_slice(stream: &Stream) -> f64 {
     }
 }
 
+#[cfg(test)]
 /// The windows the whole stream touches, in order (the rows of the windows table).
-pub fn stream_windows(truth: &BTreeMap<CellId, u64>) -> Vec<WindowId> {
+pub(crate) fn stream_windows(truth: &BTreeMap<CellId, u64>) -> Vec<WindowId> {
     let mut w: Vec<WindowId> = truth.keys().map(|c| c.window).collect();
     w.dedup();
     w

@@ -5,7 +5,7 @@
 use crate::processor::EngineConfig;
 
 /// At most this many source partitions and operator instances.
-pub const MAX_WIDTH: usize = 64;
+pub(crate) const MAX_WIDTH: usize = 64;
 
 /// Whether operators align barriers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -117,17 +117,20 @@ use super::trigger::Pane;
 use super::watermark::Watermark;
 use super::window::{CellId, WindowId};
 
-pub use addressing::{key_hash, operator_for, partition_for, Addressing};
-pub use audit::{Audit, Ledger};
+pub use addressing::Addressing;
+pub use addressing::{operator_for, partition_for};
+pub use audit::Audit;
+pub(crate) use audit::Ledger;
 pub use checkpoint::CompletedCheckpoint;
-pub use config::{CheckpointMode, PartitionBy, PipelineConfig, PipelineError, MAX_WIDTH};
+pub use config::PipelineError;
+pub use config::{CheckpointMode, PartitionBy, PipelineConfig};
 pub use excess::CrashExcess;
 pub use partition::{Outage, PartitionView, WatermarkStats};
-pub use restore::{CrashRecord, CrashTarget};
-pub use trace::{
-    BarrierInFlight, ChannelView, OperatorView, Outcome, SinkTotal, SinkView, SourceView, Step,
-    StepEvent, Topology,
-};
+pub use restore::CrashRecord;
+pub use restore::CrashTarget;
+pub use trace::SinkTotal;
+pub use trace::{BarrierInFlight, OperatorView, SinkView, SourceView};
+pub use trace::{ChannelView, Outcome, Step, StepEvent, Topology};
 
 use alignment::Alignment;
 use checkpoint::{InFlightLog, PendingCheckpoint, RestorePoint};

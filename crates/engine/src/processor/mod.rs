@@ -30,7 +30,8 @@ use super::trigger::{
 };
 use super::watermark::{Watermark, WatermarkKind};
 use super::window::{Assignment, CellId, WindowFn, WindowId};
-pub use output::{Arrival, Counters, Expiry, FinalValue, Output, SessionChange};
+pub use output::{Arrival, Expiry};
+pub use output::{Counters, FinalValue, Output, SessionChange};
 use session_store::SessionStore;
 pub use session_store::SESSION_BYTES;
 use store::{WindowState, WindowStore};
@@ -134,7 +135,7 @@ pub struct Processor {
 /// Estimated bytes of one open cell (its state, its slot, and a share of map overhead).
 pub const CELL_BYTES: usize = std::mem::size_of::<Option<CellState>>() + 8;
 /// Estimated bytes of one open window's own bookkeeping.
-pub const WINDOW_BYTES: usize = std::mem::size_of::<WindowState>() + 24;
+pub(crate) const WINDOW_BYTES: usize = std::mem::size_of::<WindowState>() + 24;
 
 impl Processor {
     /// A processor before its first event. `max_delay` is the stream's largest delay, used only

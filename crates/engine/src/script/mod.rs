@@ -16,9 +16,11 @@ mod playback;
 
 use std::fmt;
 
-pub use check::{Outcome, Run, StepRun, Verdict};
+pub use check::StepRun;
+pub use check::{Outcome, Run, Verdict};
 pub use driver::{Driver, ScriptPane, END_OF_TIME, GLOBAL};
-pub use playback::{Frame, Playback, StepCheck, WindowStanding, WindowView};
+pub use playback::Frame;
+pub use playback::{Playback, StepCheck, WindowStanding, WindowView};
 
 use super::conventions::Conventions;
 use super::trigger::{Accumulation, EmptyPanes, TimestampCombiner, Trigger};
@@ -170,7 +172,8 @@ pub struct ScriptWindows {
 }
 
 /// The window functions a script may name, as its errors list them.
-pub const WINDOW_FN_NAMES: &str = "FixedWindows(size, offset=0), SlidingWindows(size, period, \
+pub(crate) const WINDOW_FN_NAMES: &str =
+    "FixedWindows(size, offset=0), SlidingWindows(size, period, \
      offset=0), Sessions(gap_size), GlobalWindows, CustomTimestampingFixedWindowsWindowFn(size)";
 
 /// Each window function's parameters as Beam Python's `apache_beam.transforms.window` declares

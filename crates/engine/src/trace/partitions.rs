@@ -45,7 +45,7 @@ pub struct Lane {
 
 /// The combined watermark counts as stalled once it has not advanced for this long
 /// (processing time, ms): five watermark samples, longer than a flowing stream's gaps.
-pub const STALL_SHOWN: f64 = 5.0 * crate::job_timeline::WATERMARK_SAMPLE;
+pub(crate) const STALL_SHOWN: f64 = 5.0 * crate::job_timeline::WATERMARK_SAMPLE;
 
 /// A span of processing time in which the job's combined watermark stood still, at least
 /// [`STALL_SHOWN`] long.

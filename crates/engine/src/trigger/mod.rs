@@ -16,8 +16,9 @@ use std::fmt;
 
 pub use combiner::{max_timestamp, TimestampCombiner};
 pub use empty_panes::{ClosingBehavior, EmptyPanes, OnTimeBehavior};
-pub use expr::{Trigger, TriggerError, TRIGGER_NAMES};
-pub use machine::{Domain, Machine, Tag, TimerName, TriggerContext};
+pub use expr::Trigger;
+pub use expr::TriggerError;
+pub(crate) use machine::{Domain, Machine, Tag, TimerName, TriggerContext};
 
 use super::window::CellId;
 
@@ -213,7 +214,7 @@ impl CellState {
 
 /// An armed early timer, ordered by due time then cell, for a min-heap.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Timer {
+pub(crate) struct Timer {
     /// When the timer fires: processing time, ms.
     pub due: f64,
     /// The cell whose EARLY pane is due then.
