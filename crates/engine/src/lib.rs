@@ -14,7 +14,6 @@ pub mod job_timeline;
 pub mod lateness;
 pub mod oracle;
 pub mod pipeline;
-pub mod predict;
 pub mod processor;
 pub mod rerun;
 pub mod scale;

@@ -31,7 +31,6 @@ pub use compare::{fate_differences, FateDiff};
 pub use history::ExpiredAt;
 pub use partitions::{HeldBack, LaneCell, Stall};
 pub use partitions::{Lane, LaneMark};
-pub use tally::Tally;
 
 /// Where the playhead stands, as a move of the run leaves it.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -738,6 +737,6 @@ mod job;
 mod panes;
 mod partitions;
 pub mod sessions;
-mod tally;
 #[cfg(test)]
 mod tests;
+mod wrong;

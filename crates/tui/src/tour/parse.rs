@@ -11,7 +11,7 @@ use toml::Spanned;
 use super::placeholders;
 use super::{At, Highlight, Show, Step, StepDials, TourError, BIG_FIGURES, HIDEABLE, PANELS};
 use crate::dials::{Family, EARLY_MAX, EARLY_STEP, GRACE_MAX, IDLE_MAX, IDLE_STEP, LAG_MAX};
-use twoclocks_engine::predict::Ask;
+use crate::lesson::predict::Ask;
 use twoclocks_engine::scenario::ScenarioName;
 use twoclocks_engine::window::{Ttl, TtlTime};
 use twoclocks_engine::{Accumulation, WindowFn};

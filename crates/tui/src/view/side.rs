@@ -1,6 +1,6 @@
 //! Two policies side by side (`v`): A's plot (the live dials) and B's (the dials pinned when
 //! `v` was pressed), each titled with its label and the dials that tell them apart, each over a
-//! few lines of its counters as the read model tallies them ([`twoclocks_engine::trace::Tally`]):
+//! few lines of its counters as its read model tallies them ([`crate::lesson::tally::Tally`]):
 //! the fates and panes so far, the oracle's cells wrong so far and, for the job, how long the
 //! combined watermark has stood still. Formatting only: B is a run of its own, drawn by the
 //! same plot as A's.
@@ -14,6 +14,7 @@ use super::super::app::{App, Run};
 use super::super::dials::Dial;
 use super::super::theme::glyph;
 use super::dials::value;
+use crate::lesson::tally::Tallied;
 
 /// Which of the two runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -11,8 +11,8 @@ use super::super::super::app::Run;
 use super::super::super::geometry::plot::PlotFrame;
 use super::super::super::theme::glyph;
 use super::grid::{put, Mark};
+use crate::lesson::predict::Question;
 use twoclocks_engine::clock::Fit;
-use twoclocks_engine::predict::Question;
 use twoclocks_engine::Fate;
 
 /// The inspected event's inequality, when it was late or dropped.
