@@ -551,7 +551,7 @@ pub enum Reach {
 }
 
 /// The sweep past `req` that first reaches its target ([`Reach`]): the largest emit delays
-/// tried are [`GRID_STEPS`] × each nice step ([`crate::scale::NICE`]) whose sweep goes beyond
+/// tried are [`GRID_STEPS`] × each nice step (`crate::scale::NICE`) whose sweep goes beyond
 /// `req.max_delay`, up to the first that reaches past the stream's largest delay (where a
 /// fixed lag keeps every event, unless the kinds asked for leave it out).
 pub fn reach_needed(stream: &Stream, base: EngineConfig, req: &Request) -> Reach {

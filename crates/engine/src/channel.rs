@@ -1,6 +1,6 @@
 //! The FIFO channels of a parallel pipeline and what travels on them: records (each carrying
 //! its source partition's watermark), watermarks, a partition's word that it has gone idle,
-//! checkpoint barriers, panes and final values, and the end of input. A channel's sending end (its [`Link`]) draws each message's transit
+//! checkpoint barriers, panes and final values, and the end of input. A channel's sending end (its `Link`) draws each message's transit
 //! time from a seeded generator and never lets a message overtake the one before it, so a
 //! channel is FIFO and the whole schedule is a function of the seed. The link belongs to the
 //! sender's state: it is snapshotted and restored with it, so a replay draws the same transit
@@ -76,19 +76,19 @@ pub(crate) enum Message {
 /// The kind of a message, for counting and drawing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum MessageKind {
-    /// An event ([`Message::Record`]).
+    /// An event (`Message::Record`).
     Record,
-    /// A watermark alone ([`Message::Watermark`]).
+    /// A watermark alone (`Message::Watermark`).
     Watermark,
-    /// A partition gone idle ([`Message::Idle`]).
+    /// A partition gone idle (`Message::Idle`).
     Idle,
-    /// A checkpoint barrier ([`Message::Barrier`]).
+    /// A checkpoint barrier (`Message::Barrier`).
     Barrier,
-    /// A pane on its way to the sink ([`Message::Pane`]).
+    /// A pane on its way to the sink (`Message::Pane`).
     Pane,
-    /// A finalised cell's value on its way to the sink ([`Message::Final`]).
+    /// A finalised cell's value on its way to the sink (`Message::Final`).
     Final,
-    /// The end of the sender's input ([`Message::End`]).
+    /// The end of the sender's input (`Message::End`).
     End,
 }
 

@@ -51,7 +51,7 @@ pub struct Scale {
     /// every event arrives before it happens), ms.
     pub delay_reach: f64,
     /// A delay dial's step: the smallest nice duration that covers `delay_reach` in at most
-    /// [`DIAL_STEPS`] steps, ms.
+    /// `DIAL_STEPS` (24) steps, ms.
     pub step: f64,
     /// Where a delay dial and a default sweep end: `delay_reach` rounded up to a whole step, ms.
     pub reach: f64,
@@ -60,7 +60,7 @@ pub struct Scale {
     /// From the first arrival to the last, ms.
     pub span: f64,
     /// The default playback speed: simulated ms per real ms, a nice number that plays the
-    /// whole stream in about [`PLAYBACK`].
+    /// whole stream in about `PLAYBACK` (180 s).
     pub speed: f64,
 }
 

@@ -131,7 +131,7 @@ impl Timeline {
     }
 
     /// A timeline before its first event, over a stream that is still growing (a live
-    /// producer): its state samples start [`GROWING_STATE_SLICE`] ms of processing time apart
+    /// producer): its state samples start `GROWING_STATE_SLICE` (100) ms of processing time apart
     /// and the slice doubles whenever they pass twice [`STATE_SAMPLES`], so they depend only on
     /// the events, never on when the stream was read.
     pub fn growing(cfg: EngineConfig, stream: &Stream) -> Self {

@@ -136,7 +136,7 @@ pub struct SinkReport {
 
 /// The run's watermark over processing time, as (processing time, watermark) points, oldest
 /// first: a single run's after each arrival, a parallel run's sampled every
-/// [`super::job_timeline::WATERMARK_SAMPLE`].
+/// `WATERMARK_SAMPLE` (1 s).
 #[derive(Debug, Clone, Copy)]
 pub struct WatermarkHistory<'a>(Points<'a>);
 

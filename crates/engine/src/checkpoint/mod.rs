@@ -2,11 +2,11 @@
 //! together and restored together, so events after a checkpoint are processed twice by the
 //! machine and once by the world. Sinks are the world: an `additive` sink adds every pane it
 //! receives (replays and refinements included: the classic bug), an `idempotent` sink upserts
-//! on (window, key, pane index), a `transactional` sink stages output ([`Staging`]) and commits
+//! on (window, key, pane index), a `transactional` sink stages output (`Staging`) and commits
 //! it only when a checkpoint completes.
 //!
 //! There is one checkpoint model, the parallel pipeline's (`engine::pipeline`): it keeps its
-//! completed checkpoints in a [`CheckpointLog`] (every checkpoint's small record, the latest
+//! completed checkpoints in a `CheckpointLog` (every checkpoint's small record, the latest
 //! one's whole state alone) and writes to the [`Sink`]s here, whose transactional staging
 //! pre-commits at a checkpoint's barrier and commits when the checkpoint completes. The single
 //! job of the report's block 6 ([`Job`]) is that pipeline at width one, run by source offsets

@@ -1,5 +1,5 @@
 //! Checkpoints across parallel operators: P source partitions → N keyed window operators → one
-//! sink, joined by FIFO [`Channel`]s, simulated one delivery at a time.
+//! sink, joined by FIFO `Channel`s, simulated one delivery at a time.
 //!
 //! - **Partitioning.** By index (the default), event `i` of the stream (processing order) goes
 //!   to source partition `i mod P` (round-robin); by key, a key's events all go to one

@@ -48,7 +48,7 @@ pub struct Lane {
 pub(crate) const STALL_SHOWN: f64 = 5.0 * crate::job_timeline::WATERMARK_SAMPLE;
 
 /// A span of processing time in which the job's combined watermark stood still, at least
-/// [`STALL_SHOWN`] long.
+/// `STALL_SHOWN` (5 s) long.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Stall {
     /// When it stopped advancing, processing time, ms.
@@ -78,7 +78,7 @@ pub struct HeldBack {
 
 impl Trace {
     /// The spans of processing time, oldest first, in which the job's combined watermark stood
-    /// still for at least [`STALL_SHOWN`] before the end of input, in the current timeline:
+    /// still for at least `STALL_SHOWN` (5 s) before the end of input, in the current timeline:
     /// those it has ended, then the one it stands in now, up to the clock. Empty for a single
     /// run.
     pub fn watermark_stalls(&self) -> Vec<Stall> {

@@ -4,7 +4,7 @@
 //! until the window is finalised. The accumulation mode says what a pane carries.
 //!
 //! That built-in trigger is one expression of Beam's trigger algebra ([`Trigger`]: the
-//! expression, [`Machine`]: the state machine that runs one, [`TimestampCombiner`]: a pane's
+//! expression, `Machine`: the state machine that runs one, [`TimestampCombiner`]: a pane's
 //! output time), which scripted streams (`crate::script`) run in full.
 
 mod combiner;
