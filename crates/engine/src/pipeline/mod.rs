@@ -108,7 +108,7 @@ mod trace;
 use std::borrow::Borrow;
 use std::collections::BTreeMap;
 
-use super::channel::{Channel, Channels, Link, Node};
+use super::channel::{Channel, Channels, Link};
 use super::checkpoint::{CheckpointLog, Sink, SinkKind};
 use super::lateness::Dropped;
 use super::processor::{Counters, Output, Processor};
@@ -117,24 +117,23 @@ use super::trigger::Pane;
 use super::watermark::Watermark;
 use super::window::{CellId, WindowId};
 
-pub use addressing::Addressing;
-pub use addressing::{operator_for, partition_for};
+pub use crate::channel::{MessageKind, Node};
+pub use addressing::{operator_for, partition_for, Addressing};
 pub use audit::Audit;
 pub(crate) use audit::Ledger;
 pub use checkpoint::CompletedCheckpoint;
-pub use config::PipelineError;
-pub use config::{CheckpointMode, PartitionBy, PipelineConfig};
+pub use config::{CheckpointMode, PartitionBy, PipelineConfig, PipelineError};
 pub use excess::CrashExcess;
+pub use nodes::SinkWrite;
 pub use partition::{Outage, PartitionView, WatermarkStats};
-pub use restore::CrashRecord;
-pub use restore::CrashTarget;
-pub use trace::SinkTotal;
-pub use trace::{BarrierInFlight, OperatorView, SinkView, SourceView};
-pub use trace::{ChannelView, Outcome, Step, StepEvent, Topology};
+pub use restore::{CrashRecord, CrashTarget};
+pub use trace::{
+    BarrierInFlight, ChannelView, OperatorView, Outcome, SinkTotal, SinkView, SourceView, Step,
+    StepEvent, Topology,
+};
 
 use alignment::Alignment;
 use checkpoint::{InFlightLog, PendingCheckpoint, RestorePoint};
-pub use nodes::SinkWrite;
 use nodes::{Operator, ReplayMarks, SinkNode, SinkState, Source, SourceDue};
 use partition::{Outages, WatermarkTracker};
 
