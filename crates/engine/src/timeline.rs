@@ -22,9 +22,8 @@ use super::processor::{Counters, EngineConfig, Expiry, Output, Processor, Sessio
 use super::stream::{Event, KeyId, Stream};
 use super::trigger::{Pane, Timing};
 use super::window::{oracle, CellId, WindowFn, WindowId};
-pub use super::window_row::Phase;
-pub use super::window_row::StateSample;
 use super::window_row::WindowRow;
+pub use super::window_row::{Phase, StateSample};
 
 /// The processor's state after the first `arrived` events, and the history that led to it.
 #[derive(Debug, Clone)]

@@ -29,8 +29,7 @@ use super::window::{CellId, WindowId};
 pub use super::window_row::{OverCount, WindowRow};
 pub use compare::{fate_differences, FateDiff};
 pub use history::ExpiredAt;
-pub use partitions::{HeldBack, LaneCell, Stall};
-pub use partitions::{Lane, LaneMark};
+pub use partitions::{HeldBack, Lane, LaneCell, LaneMark, Stall};
 
 /// Where the playhead stands, as a move of the run leaves it.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -30,8 +30,7 @@ use super::trigger::{
 };
 use super::watermark::{Watermark, WatermarkKind};
 use super::window::{Assignment, CellId, WindowFn, WindowId};
-pub use output::{Arrival, Expiry};
-pub use output::{Counters, FinalValue, Output, SessionChange};
+pub use output::{Arrival, Counters, Expiry, FinalValue, Output, SessionChange};
 use session_store::SessionStore;
 pub use session_store::SESSION_BYTES;
 use store::{WindowState, WindowStore};

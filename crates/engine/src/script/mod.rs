@@ -16,11 +16,9 @@ mod playback;
 
 use std::fmt;
 
-pub use check::StepRun;
-pub use check::{Outcome, Run, Verdict};
+pub use check::{Outcome, Run, StepRun, Verdict};
 pub use driver::{Driver, ScriptPane, END_OF_TIME, GLOBAL};
-pub use playback::Frame;
-pub use playback::{Playback, StepCheck, WindowStanding, WindowView};
+pub use playback::{Frame, Playback, StepCheck, WindowStanding, WindowView};
 
 use super::conventions::Conventions;
 use super::trigger::{Accumulation, EmptyPanes, TimestampCombiner, Trigger};

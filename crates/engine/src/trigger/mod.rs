@@ -16,8 +16,7 @@ use std::fmt;
 
 pub use combiner::{max_timestamp, TimestampCombiner};
 pub use empty_panes::{ClosingBehavior, EmptyPanes, OnTimeBehavior};
-pub use expr::Trigger;
-pub use expr::TriggerError;
+pub use expr::{Trigger, TriggerError};
 pub(crate) use machine::{Domain, Machine, Tag, TimerName, TriggerContext};
 
 use super::window::CellId;
