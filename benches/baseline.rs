@@ -14,7 +14,7 @@ use plain::Plain;
 use rustc_hash::FxBuildHasher;
 use std::hash::{BuildHasher, RandomState};
 use std::hint::black_box;
-use twoclocks::engine::stream::{generate, StreamParams};
+use twoclocks::engine::{generate, StreamParams};
 use twoclocks::engine::{EngineConfig, Output, Processor, Stream};
 
 fn million() -> Stream {

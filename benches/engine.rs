@@ -5,7 +5,7 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
 use twoclocks::engine::frontier::sweep;
-use twoclocks::engine::stream::{classroom, generate, StreamParams};
+use twoclocks::engine::{classroom, generate, StreamParams};
 use twoclocks::engine::{run, EngineConfig, Output, Processor, WatermarkKind, WindowFn};
 
 fn million() -> twoclocks::engine::Stream {

@@ -6,7 +6,7 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
 use twoclocks::engine::frontier::sweep;
-use twoclocks::engine::stream::{generate, StreamParams};
+use twoclocks::engine::{generate, StreamParams};
 use twoclocks::engine::{run, EngineConfig, Stream, WatermarkKind};
 
 /// 0 s to 120 s in steps of 5 s: 25 values.

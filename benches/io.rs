@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use twoclocks::engine::stream::generate;
+use twoclocks::engine::generate;
 use twoclocks::engine::StreamParams;
 use twoclocks::io::csv::{write_csv, write_jsonl};
 use twoclocks::io::source::{read_source_from, SourceOptions};

@@ -8,7 +8,7 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
 use twoclocks::engine::pipeline::{CheckpointMode, CrashTarget, Outage, Pipeline, PipelineConfig};
-use twoclocks::engine::stream::{classroom, generate, StreamParams};
+use twoclocks::engine::{classroom, generate, StreamParams};
 use twoclocks::engine::{EngineConfig, Stream};
 
 fn config(partitions: usize) -> PipelineConfig {

@@ -15,8 +15,8 @@ use std::time::Duration;
 use criterion::{criterion_group, criterion_main, Criterion};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
-use twoclocks::engine::stream::{generate, StreamParams};
 use twoclocks::engine::EngineConfig;
+use twoclocks::engine::{generate, StreamParams};
 use twoclocks::tui::app::{update, Action, App, Msg};
 use twoclocks::tui::scenario::Scenario;
 use twoclocks::tui::theme::Theme;
@@ -179,7 +179,7 @@ fn benches(c: &mut Criterion) {
     // table's rows their oracle sessions; one redraw.
     let window = twoclocks::engine::WindowFn::session(30_000).expect("a valid gap");
     let mut s = app_for(Options {
-        scenario: Scenario::new("classroom", twoclocks::engine::stream::classroom(), &window),
+        scenario: Scenario::new("classroom", twoclocks::engine::classroom(), &window),
         config: EngineConfig {
             window,
             ..EngineConfig::fixed(20_000.0, 30_000.0)

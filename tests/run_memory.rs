@@ -17,9 +17,9 @@
 use std::io::{BufWriter, Write};
 use std::process::{Command, Stdio};
 
-use twoclocks::engine::state_bound::{StateBound, StateCosts};
-use twoclocks::engine::stream::{generate, StreamParams};
 use twoclocks::engine::WindowFn;
+use twoclocks::engine::{generate, StreamParams};
+use twoclocks::engine::{StateBound, StateCosts};
 
 /// Runs the binary over `rows` sorted rows on standard input; its peak RSS in KiB.
 // The child is reaped by `wait4` (which also gives its peak memory), not by `Child::wait`.

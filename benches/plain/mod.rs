@@ -13,11 +13,11 @@ use std::cmp::{Ordering, Reverse};
 use std::collections::{BinaryHeap, HashMap};
 use std::hash::{BuildHasher, RandomState};
 
-use twoclocks::engine::lateness::{Dropped, Fate};
 use twoclocks::engine::{
     Accumulation, CellId, CellState, Counters, EngineConfig, Event, FinalValue, KeyId, Output,
     Timing, WatermarkKind, WindowFn, WindowId,
 };
+use twoclocks::engine::{Dropped, Fate};
 
 /// An armed early timer, earliest due first, then by cell.
 #[derive(Debug, Clone, Copy, PartialEq)]

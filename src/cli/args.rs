@@ -8,10 +8,10 @@ use std::path::PathBuf;
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 
-use crate::engine::conventions::Conventions;
 use crate::engine::scenario::{Preset, ScenarioName};
 use crate::engine::trigger::{ClosingBehavior, EmptyPanes, OnTimeBehavior};
 use crate::engine::window::{Ttl, TtlTime};
+use crate::engine::Conventions;
 use crate::engine::{Accumulation, EngineConfig, StreamParams, WatermarkKind, WindowFn};
 
 mod parse;
@@ -113,8 +113,7 @@ impl SourceArgs {
                 if p.events > 50_000_000 {
                     bail!("--events {} is more than 50000000", p.events);
                 }
-                let stream =
-                    crate::engine::stream::generate(&p).context("bad generator parameters")?;
+                let stream = crate::engine::generate(&p).context("bad generator parameters")?;
                 Ok((stream, None))
             }
         }

@@ -375,7 +375,7 @@ pub fn ui_options(
     let given = Given::of(matches);
     let preset = a.scenario.unwrap_or_default().preset();
     let config = args::scenario_config(&preset, &a.engine, &given)?;
-    if config.conventions == crate::engine::conventions::Conventions::KafkaStreams {
+    if config.conventions == crate::engine::Conventions::KafkaStreams {
         anyhow::bail!(
             "--conventions kafka-streams is for `twoclocks run` and `twoclocks script`: the UI \
              draws a watermark, which Kafka Streams does not have. In the UI R turns the rules \

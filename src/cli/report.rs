@@ -10,8 +10,8 @@ use crate::engine::checkpoint::reference_schedule;
 use crate::engine::frontier::{self, POLICIES};
 use crate::engine::job_timeline::sink_scores;
 use crate::engine::pipeline::{Outage, Pipeline, PipelineConfig};
-use crate::engine::stream::{behind_fixed_lag, DelayStats};
 use crate::engine::window::oracle;
+use crate::engine::{behind_fixed_lag, DelayStats};
 use crate::engine::{
     run, Accumulation, CellId, Clock, EngineConfig, Job, Pane, Score, SinkKind, Stream,
     WatermarkKind, WindowFn,
@@ -316,7 +316,7 @@ pub fn figures(stream: &Stream) -> Option<Figures> {
         windows: windows.len(),
         keys: stream.keys.len(),
         key: stream.key_name(key_a).to_string(),
-        classroom: *stream == crate::engine::stream::classroom(),
+        classroom: *stream == crate::engine::classroom(),
         clock: stream.clock.clone(),
         event_times: stream
             .events

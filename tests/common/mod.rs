@@ -8,7 +8,7 @@ use proptest::prelude::*;
 use twoclocks::engine::pipeline::{
     CheckpointMode, CrashTarget, Pipeline, PipelineConfig, SinkWrite,
 };
-use twoclocks::engine::stream::{generate, StreamParams};
+use twoclocks::engine::{generate, StreamParams};
 use twoclocks::engine::{Accumulation, CellId, EngineConfig, SinkKind, Stream, WatermarkKind};
 
 /// Any of the three accumulation modes, equally likely.

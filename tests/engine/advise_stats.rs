@@ -7,7 +7,7 @@
 use proptest::prelude::*;
 use twoclocks::engine::advice::{advise, advise_stats, state_cost, Kind, Request};
 use twoclocks::engine::frontier::slack::{bin, Clocked, SlackStats, BOTTOM_BIN, TOP_BIN};
-use twoclocks::engine::stream::Event;
+use twoclocks::engine::Event;
 use twoclocks::engine::{EngineConfig, Stream, WatermarkKind, WindowFn};
 
 /// Streams with whole-millisecond times: event times from −5 s to 20 s, delays from −0.5 s
@@ -95,7 +95,7 @@ fn slack_bins_hold_negative_and_large_slacks() {
 
 #[test]
 fn the_classroom_stream_gets_the_same_advice_from_its_statistics() {
-    let stream = twoclocks::engine::stream::classroom();
+    let stream = twoclocks::engine::classroom();
     let req = request(vec![Kind::Fixed, Kind::Bounded], 5_000, 99.9);
     let base = EngineConfig::fixed(0.0, 0.0);
     let stats = SlackStats::of(&stream, base.window, 5_000.0);

@@ -13,7 +13,7 @@ mod plain;
 
 use plain::Plain;
 use proptest::prelude::*;
-use twoclocks::engine::stream::{classroom, generate, StreamParams};
+use twoclocks::engine::{classroom, generate, StreamParams};
 use twoclocks::engine::{
     Accumulation, Counters, EngineConfig, Event, Output, Processor, Stream, WatermarkKind, WindowFn,
 };

@@ -6,7 +6,7 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 use serde_json::{json, Value};
-use twoclocks::engine::stream::{generate, StreamParams};
+use twoclocks::engine::{generate, StreamParams};
 use twoclocks::engine::{
     run, Accumulation, CellId, EngineConfig, Stream, Timing, WatermarkKind, WindowFn,
 };

@@ -5,7 +5,7 @@
 //! as it first printed them.
 
 use twoclocks::cli::report::{figures, render};
-use twoclocks::engine::stream::classroom;
+use twoclocks::engine::classroom;
 use twoclocks::engine::Timing;
 
 /// The figures, as the reference prints them (`../shared/reference/p07_handson.out.txt`).
@@ -179,7 +179,7 @@ fn the_report_prints_every_figure() {
 
 #[test]
 fn window_state_stays_proportional_to_the_open_windows() {
-    use twoclocks::engine::stream::{generate, StreamParams};
+    use twoclocks::engine::{generate, StreamParams};
     use twoclocks::engine::{run, EngineConfig};
     // Ten times the classroom stream's span and size: the open state must not grow with it.
     let long = generate(&StreamParams {

@@ -8,9 +8,9 @@ use std::collections::BTreeMap;
 
 use proptest::prelude::*;
 use twoclocks::engine::checkpoint::ScheduleStep;
-use twoclocks::engine::conventions::Conventions;
 use twoclocks::engine::frontier::{point, sweep};
 use twoclocks::engine::window::oracle;
+use twoclocks::engine::Conventions;
 use twoclocks::engine::{
     run, Accumulation, CellId, EngineConfig, Event, Job, Output, Processor, SinkKind, Stream,
     Timing, WatermarkKind, WindowFn,

@@ -224,7 +224,7 @@ fn state_bytes_count_the_session_index() {
     assert_eq!(two - one, one - empty);
     assert_eq!(
         one - empty,
-        twoclocks::engine::processor::CELL_BYTES + twoclocks::engine::processor::SESSION_BYTES
+        twoclocks::engine::CELL_BYTES + twoclocks::engine::SESSION_BYTES
     );
     p.step(&ev(25.0, 2.0, 0), &mut out); // bridges the two: one session left
     assert_eq!(p.state_bytes(), one);

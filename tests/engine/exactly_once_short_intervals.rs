@@ -23,10 +23,10 @@ use std::collections::BTreeMap;
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, TestRng, TestRunner};
+use twoclocks::engine::generate;
 use twoclocks::engine::pipeline::{
     CheckpointMode, CrashTarget, Outage, PartitionBy, Pipeline, PipelineConfig,
 };
-use twoclocks::engine::stream::generate;
 use twoclocks::engine::window::{Ttl, TtlTime};
 use twoclocks::engine::{
     Accumulation, CellId, EngineConfig, SinkKind, Stream, StreamParams, WatermarkKind, WindowFn,

@@ -5,8 +5,8 @@
 
 use proptest::prelude::*;
 use twoclocks::engine::frontier::{point, sweep};
-use twoclocks::engine::stream::Event;
 use twoclocks::engine::window::{oracle, Ttl, TtlTime};
+use twoclocks::engine::Event;
 use twoclocks::engine::{Accumulation, EngineConfig, Stream, WatermarkKind, WindowFn};
 
 use crate::common::arb_stream;
@@ -118,7 +118,7 @@ proptest! {
 
 #[test]
 fn a_sweep_of_nothing_is_empty() {
-    let s = twoclocks::engine::stream::classroom();
+    let s = twoclocks::engine::classroom();
     let base = EngineConfig::fixed(0.0, 0.0);
     assert!(sweep(&s, base, &[], &[0.0]).is_empty());
     assert!(sweep(&s, base, &[0.0], &[]).is_empty());
@@ -169,7 +169,7 @@ fn an_event_time_ttl_is_swept_by_its_watermark() {
 #[test]
 fn a_sweep_shared_out_over_the_cores_equals_one_run_per_point() {
     // 8 000 cells × 3 lags: enough for the search to share the cells out over threads.
-    let s = twoclocks::engine::stream::generate(&twoclocks::engine::StreamParams {
+    let s = twoclocks::engine::generate(&twoclocks::engine::StreamParams {
         events: 30_000,
         span: 30_000_000.0,
         keys: "abcdefghijklmnop".to_string(),

@@ -107,11 +107,11 @@ fn the_additive_over_count_splits_exactly_by_cause() {
 #[test]
 fn under_at_least_once_each_crash_adds_what_run_says_it_adds() {
     use std::sync::Arc;
+    use twoclocks::engine::classroom;
     use twoclocks::engine::job_timeline::{Intervention, JobTimeline};
     use twoclocks::engine::pipeline::{
         CheckpointMode, CrashExcess, CrashTarget, Pipeline, PipelineConfig,
     };
-    use twoclocks::engine::stream::classroom;
     use twoclocks::engine::trace::Trace;
     use twoclocks::engine::EngineConfig;
 

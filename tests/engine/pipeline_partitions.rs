@@ -10,11 +10,11 @@
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;
+use twoclocks::engine::classroom;
 use twoclocks::engine::pipeline::{
     operator_for, partition_for, CheckpointMode, CrashTarget, Outage, Outcome, PartitionBy,
     Pipeline, PipelineConfig, StepEvent,
 };
-use twoclocks::engine::stream::classroom;
 use twoclocks::engine::{EngineConfig, Fate, SinkKind, Stream, WatermarkKind, WindowFn};
 
 use crate::cli_common::{json, twoclocks_text as twoclocks};

@@ -17,8 +17,8 @@ use twoclocks::engine::checkpoint::{reference_schedule, ScheduleStep};
 use twoclocks::engine::pipeline::{
     CheckpointMode, CrashExcess, CrashTarget, Pipeline, PipelineConfig,
 };
-use twoclocks::engine::stream::{classroom, generate, StreamParams};
 use twoclocks::engine::window::oracle;
+use twoclocks::engine::{classroom, generate, StreamParams};
 use twoclocks::engine::{run, CellId, EngineConfig, SinkKind, Stream, WatermarkKind, WindowFn};
 
 use crate::common::{

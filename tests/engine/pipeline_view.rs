@@ -3,12 +3,12 @@
 //! delivered the barrier, snapshots precede completion, a crash rolls the counters back and the
 //! replayed records are flagged as they are emitted a second time.
 
-use twoclocks::engine::channel::{MessageKind, Node};
 use twoclocks::engine::pipeline::{
     CrashTarget, Outcome, Pipeline, PipelineConfig, StepEvent, Topology,
 };
-use twoclocks::engine::stream::{generate, StreamParams};
+use twoclocks::engine::pipeline::{MessageKind, Node};
 use twoclocks::engine::EngineConfig;
+use twoclocks::engine::{generate, StreamParams};
 
 fn pipeline_config() -> PipelineConfig {
     PipelineConfig {

@@ -8,10 +8,10 @@
 //! (Flink's −1 on its watermark and on its timers cancel out on a log).
 
 use serde_json::Value;
-use twoclocks::engine::conventions::Conventions;
 use twoclocks::engine::script::Driver;
 use twoclocks::engine::script::ScriptWindows;
 use twoclocks::engine::trigger::{Accumulation, TimestampCombiner, Timing, Trigger};
+use twoclocks::engine::Conventions;
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/real_engines");
 

@@ -12,16 +12,16 @@
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;
-use twoclocks::engine::conventions::Conventions;
-use twoclocks::engine::processor::{self, EngineConfig};
 use twoclocks::engine::script::{Driver, ScriptPane, ScriptWindows, END_OF_TIME, GLOBAL};
-use twoclocks::engine::stream::{Event, Stream};
 use twoclocks::engine::trigger::{
     Accumulation, ClosingBehavior, EmptyPanes, OnTimeBehavior, TimestampCombiner, Timing, Trigger,
 };
 use twoclocks::engine::triggered;
-use twoclocks::engine::watermark::{Watermark, WatermarkKind};
 use twoclocks::engine::window::{self, WindowFn, WindowId};
+use twoclocks::engine::Conventions;
+use twoclocks::engine::EngineConfig;
+use twoclocks::engine::{Event, Stream};
+use twoclocks::engine::{Watermark, WatermarkKind};
 
 /// A pane as every route can say it: timing, index, nonspeculative index, is_first, is_last,
 /// the elements it carries.
@@ -214,7 +214,7 @@ fn log() -> impl Strategy<Value = Stream> {
 /// The processor with its built-in trigger; `is_last` as `run` writes it.
 fn processor(stream: &Stream, d: &Dials) -> Answer {
     let cfg = d.config();
-    let r = processor::run(stream, cfg, true);
+    let r = twoclocks::engine::run(stream, cfg, true);
     let mut a = Answer::default();
     for p in &r.output.panes {
         let last = cfg.conventions.last_pane(
@@ -244,7 +244,7 @@ fn processor(stream: &Stream, d: &Dials) -> Answer {
 
 /// Each key's final value in the processor's global window.
 fn finals(stream: &Stream, d: &Dials) -> BTreeMap<u32, u64> {
-    let r = processor::run(stream, d.config(), false);
+    let r = twoclocks::engine::run(stream, d.config(), false);
     r.finals.iter().map(|(c, v)| (c.key, *v)).collect()
 }
 

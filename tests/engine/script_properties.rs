@@ -7,9 +7,9 @@
 //! finished, which take nothing more).
 
 use proptest::prelude::*;
-use twoclocks::engine::conventions::Conventions;
 use twoclocks::engine::script::{Action, Driver, Script, ScriptWindows, Step, END_OF_TIME};
 use twoclocks::engine::trigger::{Accumulation, TimestampCombiner, Trigger};
+use twoclocks::engine::Conventions;
 
 fn trigger() -> impl Strategy<Value = Trigger> {
     let leaf = prop_oneof![

@@ -7,9 +7,9 @@
 
 use std::time::Duration;
 
-use twoclocks::engine::stream::classroom;
-use twoclocks::engine::watermark::WatermarkKind;
+use twoclocks::engine::classroom;
 use twoclocks::engine::window::WindowFn;
+use twoclocks::engine::WatermarkKind;
 use twoclocks::engine::{EngineConfig, Event};
 use twoclocks::io::live::{Batch, Feed};
 use twoclocks::tui::app::{update, Action, App, Msg};

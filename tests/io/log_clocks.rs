@@ -6,8 +6,8 @@
 //! Parquet timestamp not adjusted to UTC, is read in the zone named; the notes on times (read
 //! in UTC, a unit that looks like seconds) are said once by every reader.
 
+use twoclocks::engine::classroom;
 use twoclocks::engine::clock::Clock;
-use twoclocks::engine::stream::classroom;
 use twoclocks::io::live::{read_live, Feed};
 use twoclocks::io::source::{read_source_events_from, read_source_events_with, SourceOptions};
 use twoclocks::io::spool::Events;

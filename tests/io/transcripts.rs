@@ -3,7 +3,7 @@
 //! read back runs to its end.
 
 use proptest::prelude::*;
-use twoclocks::engine::conventions::Conventions;
+use twoclocks::engine::Conventions;
 use twoclocks::io::transcript::read;
 
 const BEAM: &str = include_str!("../transcripts/beam_trigger_transcripts.yaml");

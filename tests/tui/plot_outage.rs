@@ -7,7 +7,7 @@
 //! steps.
 
 use ratatui::style::Modifier;
-use twoclocks::engine::lateness::secs;
+use twoclocks::engine::clock::seconds as secs;
 use twoclocks::engine::pipeline::partition_for;
 use twoclocks::engine::trace::{fate_differences, Trace};
 use twoclocks::tui::app::{Action, App};

@@ -5,10 +5,10 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use twoclocks::engine::predict::Question;
 use twoclocks::engine::Fate;
 use twoclocks::tui::app::{Action, App};
 use twoclocks::tui::dials::Dial;
+use twoclocks::tui::lesson::predict::Question;
 use twoclocks::tui::panel::Panel;
 use twoclocks::tui::tour::placeholders;
 use twoclocks::tui::view;

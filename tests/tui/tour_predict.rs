@@ -5,9 +5,9 @@
 //! choices hold the pane that fires. Tour files with a bad `predict` are refused with the
 //! file, line and field.
 
-use twoclocks::engine::predict::{self, Ask, Question, FATES};
 use twoclocks::engine::Fate;
 use twoclocks::tui::app::{Action, App};
+use twoclocks::tui::lesson::predict::{self, Ask, Question, FATES};
 use twoclocks::tui::theme::Theme;
 use twoclocks::tui::tour::Tour;
 

@@ -90,7 +90,8 @@ fn watermark_panel(s: &str) -> String {
 #[test]
 fn the_late_question_names_the_moment_of_each_watermark_it_gives() {
     let mut a = tour_from("predict-late");
-    let Some(twoclocks::engine::predict::Question::Fate { inspection, .. }) = a.voting().cloned()
+    let Some(twoclocks::tui::lesson::predict::Question::Fate { inspection, .. }) =
+        a.voting().cloned()
     else {
         panic!("a fate question");
     };
@@ -144,7 +145,7 @@ fn table_row(s: &str, span: &str) -> Vec<String> {
 #[test]
 fn the_pane_question_does_not_show_its_windows_value_or_oracle_until_the_vote() {
     let mut a = tour_from("predict-pane");
-    let Some(twoclocks::engine::predict::Question::Pane {
+    let Some(twoclocks::tui::lesson::predict::Question::Pane {
         choices, answer, ..
     }) = a.voting().cloned()
     else {

@@ -5,7 +5,7 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
-use twoclocks::engine::conventions::Conventions;
+use twoclocks::engine::Conventions;
 use twoclocks::tui::theme::Theme;
 use twoclocks::tui::transcript::{draw, Player};
 

@@ -504,8 +504,8 @@ fn snapshot_topology_during_an_outage() {
 /// 30 s of grace, paused at processing time 250 s: sessions fired, finalised and open, late
 /// events merging into fired ones.
 fn sessions(theme: Theme) -> App {
-    use twoclocks::engine::stream::{generate, StreamParams};
     use twoclocks::engine::WindowFn;
+    use twoclocks::engine::{generate, StreamParams};
     let window = WindowFn::session(10_000).unwrap();
     let stream = generate(&StreamParams {
         events: 300,
@@ -531,9 +531,9 @@ fn sessions(theme: Theme) -> App {
 /// The global window under a 3 s processing-time TTL with 10 s early panes, 1 000 events,
 /// paused at processing time 120 s: every key reset many times.
 fn global_ttl(theme: Theme) -> App {
-    use twoclocks::engine::stream::{generate, StreamParams};
     use twoclocks::engine::window::{Ttl, TtlTime};
     use twoclocks::engine::WindowFn;
+    use twoclocks::engine::{generate, StreamParams};
     let window = WindowFn::global(Some(Ttl {
         ms: 3_000,
         time: TtlTime::Processing,

@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
+use twoclocks::engine::generate;
 use twoclocks::engine::job_timeline::Intervention;
-use twoclocks::engine::stream::generate;
 use twoclocks::engine::timeline::{Timeline, STATE_SAMPLES};
 use twoclocks::engine::trace::{LaneMark, Trace};
 use twoclocks::engine::window::{Ttl, TtlTime, WindowFn};
@@ -315,7 +315,7 @@ fn ttl_app() -> App {
     let mut a = app_for(Options {
         scenario: Scenario::new(
             "classroom".to_string(),
-            twoclocks::engine::stream::classroom(),
+            twoclocks::engine::classroom(),
             &window,
         ),
         config: EngineConfig {
@@ -505,7 +505,7 @@ fn an_idle_timeout_given_on_the_command_line_presets_the_dial() {
 fn a_crash_cuts_the_state_history_back_with_the_watermark_samples() {
     use twoclocks::engine::job_timeline::JobTimeline;
     use twoclocks::engine::pipeline::{CrashTarget, PipelineConfig};
-    let stream = Arc::new(twoclocks::engine::stream::classroom());
+    let stream = Arc::new(twoclocks::engine::classroom());
     let cfg = PipelineConfig {
         partitions: 2,
         parallelism: 4,

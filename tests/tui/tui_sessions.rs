@@ -6,10 +6,10 @@
 use std::time::Duration;
 
 use twoclocks::engine::job_timeline::Standing;
-use twoclocks::engine::stream::KeyId;
 use twoclocks::engine::timeline::Phase;
 use twoclocks::engine::window::GLOBAL;
 use twoclocks::engine::CellId;
+use twoclocks::engine::KeyId;
 use twoclocks::tui::app::{update, Action, App, Msg};
 use twoclocks::tui::geometry::Areas;
 
@@ -261,7 +261,7 @@ fn the_inspector_says_what_a_kept_event_did_to_its_sessions() {
 
 #[test]
 fn only_a_recording_processor_records_and_it_changes_no_figure() {
-    use twoclocks::engine::stream::{generate, StreamParams};
+    use twoclocks::engine::{generate, StreamParams};
     use twoclocks::engine::{EngineConfig, Output, Processor, WindowFn};
     let stream = generate(&StreamParams {
         events: 300,

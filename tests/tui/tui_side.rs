@@ -10,6 +10,7 @@ use twoclocks::engine::job_timeline::JobTimeline;
 use twoclocks::engine::timeline::Timeline;
 use twoclocks::engine::trace::Trace;
 use twoclocks::tui::app::{update, Action, App, Dial, Done, Msg, Run, Work};
+use twoclocks::tui::lesson::tally::Tallied;
 use twoclocks::tui::theme::Theme;
 
 use crate::kept_snapshots::assert_snapshot;

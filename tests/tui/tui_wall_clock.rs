@@ -9,8 +9,8 @@ use std::sync::OnceLock;
 
 use twoclocks::engine::clock::Clock;
 use twoclocks::engine::scale::Scale;
-use twoclocks::engine::stream::{Event, Stream};
 use twoclocks::engine::{EngineConfig, WatermarkKind, WindowFn};
+use twoclocks::engine::{Event, Stream};
 use twoclocks::tui::app::{Action, App, Dial};
 use twoclocks::tui::dials::Ranges;
 use twoclocks::tui::scenario::Scenario;

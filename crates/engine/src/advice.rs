@@ -9,7 +9,7 @@ use super::frontier::{
 };
 use super::processor::{EngineConfig, Output, Processor};
 use super::stream::Stream;
-use super::watermark::{Watermark, WatermarkKind};
+use super::watermark::WatermarkKind;
 use super::window::oracle_under;
 
 /// The accuracy target when none is given, percent.
@@ -20,7 +20,7 @@ pub const DEFAULT_MAX_DELAY: f64 = 120_000.0;
 pub const GRID_STEPS: usize = slack::GRID_STEPS as usize;
 /// The heuristic watermark's quantiles swept (it has no lag: its quantile sets how far behind
 /// it runs).
-pub const HEURISTIC_QS: [f64; 7] = [0.5, 0.75, 0.9, 0.95, 0.99, 0.999, 1.0];
+pub(crate) const HEURISTIC_QS: [f64; 7] = [0.5, 0.75, 0.9, 0.95, 0.99, 0.999, 1.0];
 
 /// A watermark kind the advisor sweeps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -48,7 +48,7 @@ impl Kind {
 }
 
 /// The lags and graces swept: `0, max/24, …, max` ms.
-pub fn grid(max_delay: f64) -> Vec<f64> {
+pub(crate) fn grid(max_delay: f64) -> Vec<f64> {
     (0..=GRID_STEPS)
         .map(|i| max_delay * i as f64 / GRID_STEPS as f64)
         .collect()
@@ -86,7 +86,7 @@ fn looks(rose: bool, n: usize) -> bool {
 /// [`state_cost`], given up as soon as `lost` says the peak of state bytes so far has lost:
 /// `Err` with the peaks reached by then. `lost` is asked whenever the peak rises and every
 /// [`LOOK_EVERY`] events.
-pub fn state_cost_unless(
+pub(crate) fn state_cost_unless(
     stream: &Stream,
     cfg: EngineConfig,
     lost: impl Fn(usize) -> bool,
@@ -108,7 +108,8 @@ pub fn state_cost_unless(
     Ok(cost)
 }
 
-pub use super::frontier::{dominates, envelope, pareto};
+pub use super::frontier::envelope;
+pub(crate) use super::frontier::pareto;
 
 /// The three policies run with `base`'s window function and the fixed-lag watermark, scored.
 pub fn policies(stream: &Stream, base: EngineConfig) -> Vec<(Policy, FrontierPoint)> {
@@ -146,7 +147,7 @@ impl Choice {
 /// Chooses among `points`: the cheapest meeting `target` percent, or the most accurate.
 /// `state` gives a setting's cost; it is asked only of the settings tied on the rest.
 /// `None` when there are no points.
-pub fn choose(
+pub(crate) fn choose(
     points: &[FrontierPoint],
     target: f64,
     mut state: impl FnMut(usize) -> usize,
@@ -167,7 +168,7 @@ pub fn choose(
 /// The settings [`choose`] picks among by their state: the least emit delay among those
 /// meeting `target` (`true`), or else the most accurate with the least emit delay
 /// (`false`). `None` when there are no points.
-pub fn tied(points: &[FrontierPoint], target: f64) -> Option<(bool, Vec<usize>)> {
+pub(crate) fn tied(points: &[FrontierPoint], target: f64) -> Option<(bool, Vec<usize>)> {
     let meets: Vec<usize> = (0..points.len())
         .filter(|&i| points[i].score.accuracy() >= target)
         .collect();
@@ -286,14 +287,8 @@ impl Advice {
     }
 }
 
-/// The mean distance, ms, of the watermark behind processing time after each event (0 for an
-/// empty stream).
-pub fn mean_lag(stream: &Stream, kind: WatermarkKind) -> f64 {
-    let mut wm = Watermark::new(kind, stream.max_delay());
-    mean_lag_of(stream, stream.events.iter().map(|e| wm.observe(e)))
-}
-
-/// [`mean_lag`] from the watermark after each event.
+/// The mean distance, ms, of the watermark behind processing time after each event, given the
+/// watermark after each event (0 for an empty stream).
 fn mean_lag_of(stream: &Stream, clock: impl Iterator<Item = f64>) -> f64 {
     let mut sum = 0.0;
     for (e, wm) in stream.events.iter().zip(clock) {
@@ -307,7 +302,7 @@ fn mean_lag_of(stream: &Stream, clock: impl Iterator<Item = f64>) -> f64 {
 }
 
 /// The settings swept for one kind, scored, keeping those within the largest emit delay.
-pub fn candidates(
+pub(crate) fn candidates(
     stream: &Stream,
     base: EngineConfig,
     kind: Kind,
@@ -391,7 +386,7 @@ pub fn candidates(
 /// far, whether it has lost; `Err` is a run given up). The choice is the one every run to the
 /// end gives: a run given up could only have ended higher, and the one chosen is never given
 /// up, since no run finished before it beats it.
-pub fn advise_kind(
+pub(crate) fn advise_kind(
     kind: Kind,
     candidates: Vec<Candidate>,
     target: f64,
@@ -556,7 +551,7 @@ pub enum Reach {
 }
 
 /// The sweep past `req` that first reaches its target ([`Reach`]): the largest emit delays
-/// tried are [`GRID_STEPS`] × each nice step ([`crate::scale::NICE`]) whose sweep goes beyond
+/// tried are [`GRID_STEPS`] × each nice step (`crate::scale::NICE`) whose sweep goes beyond
 /// `req.max_delay`, up to the first that reaches past the stream's largest delay (where a
 /// fixed lag keeps every event, unless the kinds asked for leave it out).
 pub fn reach_needed(stream: &Stream, base: EngineConfig, req: &Request) -> Reach {
@@ -607,7 +602,7 @@ pub fn arrive_early(stream: &Stream) -> usize {
 }
 
 /// The engine's dials for a candidate: `base`'s window with its watermark and grace.
-pub fn config_of(base: EngineConfig, c: &Candidate) -> EngineConfig {
+pub(crate) fn config_of(base: EngineConfig, c: &Candidate) -> EngineConfig {
     EngineConfig {
         watermark: c.watermark,
         grace: c.point.grace,
@@ -619,7 +614,7 @@ pub fn config_of(base: EngineConfig, c: &Candidate) -> EngineConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::frontier::Score;
+    use crate::frontier::{dominates, Score};
     use proptest::prelude::*;
 
     fn pt(delay: f64, lost: i64, wrong: usize) -> FrontierPoint {

@@ -1,6 +1,6 @@
 //! The FIFO channels of a parallel pipeline and what travels on them: records (each carrying
 //! its source partition's watermark), watermarks, a partition's word that it has gone idle,
-//! checkpoint barriers, panes and final values, and the end of input. A channel's sending end (its [`Link`]) draws each message's transit
+//! checkpoint barriers, panes and final values, and the end of input. A channel's sending end (its `Link`) draws each message's transit
 //! time from a seeded generator and never lets a message overtake the one before it, so a
 //! channel is FIFO and the whole schedule is a function of the seed. The link belongs to the
 //! sender's state: it is snapshotted and restored with it, so a replay draws the same transit
@@ -38,7 +38,7 @@ impl std::fmt::Display for Node {
 
 /// What travels on a channel.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Message {
+pub(crate) enum Message {
     /// An event, with its position in the whole stream and its source partition's watermark
     /// just after it (as if a watermark followed every record on the channel that carried it).
     Record {
@@ -76,19 +76,19 @@ pub enum Message {
 /// The kind of a message, for counting and drawing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum MessageKind {
-    /// An event ([`Message::Record`]).
+    /// An event (`Message::Record`).
     Record,
-    /// A watermark alone ([`Message::Watermark`]).
+    /// A watermark alone (`Message::Watermark`).
     Watermark,
-    /// A partition gone idle ([`Message::Idle`]).
+    /// A partition gone idle (`Message::Idle`).
     Idle,
-    /// A checkpoint barrier ([`Message::Barrier`]).
+    /// A checkpoint barrier (`Message::Barrier`).
     Barrier,
-    /// A pane on its way to the sink ([`Message::Pane`]).
+    /// A pane on its way to the sink (`Message::Pane`).
     Pane,
-    /// A finalised cell's value on its way to the sink ([`Message::Final`]).
+    /// A finalised cell's value on its way to the sink (`Message::Final`).
     Final,
-    /// The end of the sender's input ([`Message::End`]).
+    /// The end of the sender's input (`Message::End`).
     End,
 }
 
@@ -109,7 +109,7 @@ impl Message {
 
 /// A message in a channel, with the processing time it reaches the receiver.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct InFlight {
+pub(crate) struct InFlight {
     /// When the message reaches the receiver: processing time, ms. Never before the arrival of the
     /// message ahead of it on the same channel (FIFO).
     pub arrival: f64,
@@ -127,7 +127,7 @@ impl InFlight {
 /// The sending end of a channel: its transit-time generator and the last arrival time, which
 /// the next message may not precede (FIFO).
 #[derive(Debug, Clone)]
-pub struct Link {
+pub(crate) struct Link {
     /// The generator's seed, to set it up again where a [`LinkMark`] says it stood.
     seed: u64,
     /// ChaCha12, the standard generator's algorithm, used by name for its seekable stream.
@@ -143,7 +143,7 @@ pub struct Link {
 /// generator's state (three words instead of a block of output), so a checkpoint of P·N
 /// channels costs little; [`Link::restore`] sets the link back there exactly.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct LinkMark {
+pub(crate) struct LinkMark {
     word_pos: u64,
     last_arrival: f64,
     sent: u64,
@@ -187,6 +187,7 @@ impl Link {
         self.sent = mark.sent;
     }
 
+    #[cfg(test)]
     /// Messages sent so far.
     pub fn sent(&self) -> u64 {
         self.sent
@@ -209,7 +210,7 @@ impl Link {
 
 /// A FIFO channel between two nodes.
 #[derive(Debug, Clone)]
-pub struct Channel {
+pub(crate) struct Channel {
     from: Node,
     to: Node,
     link: Link,
@@ -285,11 +286,6 @@ impl Channel {
         self.queue.len()
     }
 
-    /// Whether nothing is in flight.
-    pub fn is_empty(&self) -> bool {
-        self.queue.is_empty()
-    }
-
     /// A crash: what was in flight is lost.
     pub fn clear(&mut self) {
         self.queue.clear();
@@ -299,7 +295,7 @@ impl Channel {
 /// Every channel of a topology, with the arrival time of each one's head kept in a flat list
 /// (the scheduler reads it at every step).
 #[derive(Debug, Clone, Default)]
-pub struct Channels {
+pub(crate) struct Channels {
     list: Vec<Channel>,
     heads: Vec<f64>,
     /// The receiver number of each channel.
@@ -373,11 +369,6 @@ impl Channels {
     /// How many channels the topology has.
     pub fn len(&self) -> usize {
         self.list.len()
-    }
-
-    /// Whether the topology has no channels.
-    pub fn is_empty(&self) -> bool {
-        self.list.is_empty()
     }
 
     /// The channels, by number.

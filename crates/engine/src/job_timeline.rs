@@ -56,7 +56,7 @@ pub struct Press {
 }
 
 /// The job's watermark is sampled this often (processing time, ms).
-pub const WATERMARK_SAMPLE: f64 = 1_000.0;
+pub(crate) const WATERMARK_SAMPLE: f64 = 1_000.0;
 
 /// One sink's standing against the oracle.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -130,7 +130,13 @@ impl Dropped {
 
 /// The sentence that explains a fate, with the inequality in numbers, e.g.
 /// `window [180s, 240s) ends at 240s; watermark at arrival 243.1s − grace 0s ≥ 240s: dropped`.
-pub fn explain(fate: Fate, window_start: f64, window_end: f64, wm: f64, grace: f64) -> String {
+pub(crate) fn explain(
+    fate: Fate,
+    window_start: f64,
+    window_end: f64,
+    wm: f64,
+    grace: f64,
+) -> String {
     let win = format!(
         "window [{}, {}) ends at {}",
         secs(window_start),
@@ -162,7 +168,7 @@ pub fn explain(fate: Fate, window_start: f64, window_end: f64, wm: f64, grace: f
 
 /// [`explain`] under `conventions`: the engine's own inequality, to the millisecond (its
 /// rules differ from Beam Java's by one millisecond or one comparison).
-pub fn explain_under(
+pub(crate) fn explain_under(
     conventions: Conventions,
     fate: Fate,
     window_start: f64,

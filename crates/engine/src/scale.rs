@@ -6,7 +6,7 @@
 use crate::stream::Stream;
 
 /// Durations a person counts in, ms: the steps a dial or a sweep may take.
-pub const NICE: [f64; 25] = [
+pub(crate) const NICE: [f64; 25] = [
     1.0,
     10.0,
     100.0,
@@ -35,14 +35,14 @@ pub const NICE: [f64; 25] = [
 ];
 
 /// How many steps a delay dial takes from zero to its reach, at most.
-pub const DIAL_STEPS: f64 = 24.0;
+pub(crate) const DIAL_STEPS: f64 = 24.0;
 
 /// How long the default playback of a wall-clock log lasts, ms of real time.
-pub const PLAYBACK: f64 = 180_000.0;
+pub(crate) const PLAYBACK: f64 = 180_000.0;
 
 /// The speeds the speed dial offers, as multiples of a scale's default (1×, 2×, 5× a power of
 /// ten around it).
-pub const SPEED_FACTORS: [f64; 9] = [0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0];
+pub(crate) const SPEED_FACTORS: [f64; 9] = [0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0];
 
 /// A stream's scale.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -51,7 +51,7 @@ pub struct Scale {
     /// every event arrives before it happens), ms.
     pub delay_reach: f64,
     /// A delay dial's step: the smallest nice duration that covers `delay_reach` in at most
-    /// [`DIAL_STEPS`] steps, ms.
+    /// `DIAL_STEPS` (24) steps, ms.
     pub step: f64,
     /// Where a delay dial and a default sweep end: `delay_reach` rounded up to a whole step, ms.
     pub reach: f64,
@@ -60,7 +60,7 @@ pub struct Scale {
     /// From the first arrival to the last, ms.
     pub span: f64,
     /// The default playback speed: simulated ms per real ms, a nice number that plays the
-    /// whole stream in about [`PLAYBACK`].
+    /// whole stream in about `PLAYBACK` (180 s).
     pub speed: f64,
 }
 
@@ -115,7 +115,7 @@ pub fn nice_at_least(ms: f64) -> f64 {
 }
 
 /// A speed rounded to 1, 2 or 5 times a power of ten, at least 1.
-pub fn nice_speed(speed: f64) -> f64 {
+pub(crate) fn nice_speed(speed: f64) -> f64 {
     if !speed.is_finite() || speed <= 1.0 {
         return 1.0;
     }

@@ -35,7 +35,7 @@ pub use live::Growth;
 
 /// Streams up to this many events are re-run at once (well under a frame); bigger ones as a
 /// [`RerunJob`] for the shell to run off its UI task.
-pub const INLINE_EVENTS: usize = 250_000;
+pub(crate) const INLINE_EVENTS: usize = 250_000;
 
 /// What the dials ask the engine for: the engine's configuration and, for the parallel job,
 /// its checkpoint interval and idle timeout.

@@ -89,7 +89,7 @@ impl Stream {
 }
 
 /// Stable sort by processing time; equal times (including −0 and +0) keep their order.
-pub fn sort_by_processing_time(events: &mut [Event]) {
+pub(crate) fn sort_by_processing_time(events: &mut [Event]) {
     events.sort_by(|a, b| {
         a.proc_time
             .partial_cmp(&b.proc_time)
@@ -99,7 +99,7 @@ pub fn sort_by_processing_time(events: &mut [Event]) {
 
 /// CPython's `random.Random`, on the same MT19937 core, for the few methods the generator uses.
 #[derive(Clone)]
-pub struct PyRandom {
+pub(crate) struct PyRandom {
     mt: Mt,
 }
 

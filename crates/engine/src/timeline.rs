@@ -70,7 +70,7 @@ pub struct Timeline {
 pub const STATE_SAMPLES: usize = 600;
 
 /// The first slice of processing time between state samples of a growing stream's run, ms.
-pub const GROWING_STATE_SLICE: f64 = 100.0;
+pub(crate) const GROWING_STATE_SLICE: f64 = 100.0;
 
 /// An arrival that was not on time.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -130,7 +130,7 @@ impl Timeline {
     }
 
     /// A timeline before its first event, over a stream that is still growing (a live
-    /// producer): its state samples start [`GROWING_STATE_SLICE`] ms of processing time apart
+    /// producer): its state samples start `GROWING_STATE_SLICE` (100) ms of processing time apart
     /// and the slice doubles whenever they pass twice [`STATE_SAMPLES`], so they depend only on
     /// the events, never on when the stream was read.
     pub fn growing(cfg: EngineConfig, stream: &Stream) -> Self {
@@ -483,8 +483,9 @@ fn state_slice(stream: &Stream) -> f64 {
     }
 }
 
+#[cfg(test)]
 /// The windows the whole stream touches, in order (the rows of the windows table).
-pub fn stream_windows(truth: &BTreeMap<CellId, u64>) -> Vec<WindowId> {
+pub(crate) fn stream_windows(truth: &BTreeMap<CellId, u64>) -> Vec<WindowId> {
     let mut w: Vec<WindowId> = truth.keys().map(|c| c.window).collect();
     w.dedup();
     w

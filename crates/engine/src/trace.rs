@@ -29,8 +29,7 @@ use super::window::{CellId, WindowId};
 pub use super::window_row::{OverCount, WindowRow};
 pub use compare::{fate_differences, FateDiff};
 pub use history::ExpiredAt;
-pub use partitions::{HeldBack, Lane, LaneCell, LaneMark, Stall, STALL_SHOWN};
-pub use tally::Tally;
+pub use partitions::{HeldBack, Lane, LaneCell, LaneMark, Stall};
 
 /// Where the playhead stands, as a move of the run leaves it.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -136,7 +135,7 @@ pub struct SinkReport {
 
 /// The run's watermark over processing time, as (processing time, watermark) points, oldest
 /// first: a single run's after each arrival, a parallel run's sampled every
-/// [`super::job_timeline::WATERMARK_SAMPLE`].
+/// `WATERMARK_SAMPLE` (1 s).
 #[derive(Debug, Clone, Copy)]
 pub struct WatermarkHistory<'a>(Points<'a>);
 
@@ -737,6 +736,6 @@ mod job;
 mod panes;
 mod partitions;
 pub mod sessions;
-mod tally;
 #[cfg(test)]
 mod tests;
+mod wrong;

@@ -2,7 +2,7 @@
 //! each event fed at its processing time under the watermark its generator gives. It is the
 //! general path beside the processor, whose built-in trigger (`--early DUR`) is one case of
 //! the algebra; the rules (windows, merging, the drop rule, firing) are the script driver's,
-//! asked of [`Conventions`] as everywhere.
+//! asked of [`Conventions`](crate::conventions::Conventions) as everywhere.
 //!
 //! Like Beam Java and Flink, it runs in whole milliseconds: event times, processing times and
 //! the watermark are taken down to the millisecond (window bounds are whole milliseconds, so a

@@ -1022,7 +1022,7 @@ mod tests {
 
     #[test]
     fn csv_round_trips_exactly() {
-        let s = twoclocks_engine::stream::generate(&twoclocks_engine::StreamParams {
+        let s = twoclocks_engine::generate(&twoclocks_engine::StreamParams {
             events: 300,
             ..Default::default()
         })

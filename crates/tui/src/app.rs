@@ -20,10 +20,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::lesson::predict::Prediction;
 use twoclocks_engine::clock::Clock;
 use twoclocks_engine::frontier::Frontier;
 use twoclocks_engine::frontier::FrontierPoint;
-use twoclocks_engine::predict::Prediction;
 use twoclocks_engine::scale::{nice_at_least, Scale};
 use twoclocks_engine::session::Session;
 use twoclocks_engine::trace::Trace;

@@ -5,8 +5,8 @@
 
 use twoclocks_engine::scale::Scale;
 use twoclocks_engine::session::Settings;
-use twoclocks_engine::stream::Stream;
 use twoclocks_engine::trigger::EmptyPanes;
+use twoclocks_engine::Stream;
 use twoclocks_engine::{Accumulation, Conventions, EngineConfig, WatermarkKind, WindowFn};
 
 /// One of the dials, in focus order.

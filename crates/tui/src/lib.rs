@@ -20,6 +20,7 @@ pub mod dials;
 pub mod export;
 pub mod geometry;
 pub mod keymap;
+pub mod lesson;
 pub mod panel;
 pub mod record;
 pub mod scenario;

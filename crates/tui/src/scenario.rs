@@ -3,5 +3,5 @@
 //! built-in ones are the engine's catalogue; the classroom stream (the reference's seed-7
 //! stream) is the default.
 
-pub use twoclocks_engine::oracle::Oracle;
 pub use twoclocks_engine::scenario::{Scenario, ScenarioName};
+pub use twoclocks_engine::Oracle;

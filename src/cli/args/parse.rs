@@ -4,9 +4,9 @@
 
 use clap::ValueEnum;
 
-use crate::engine::conventions::Conventions;
 use crate::engine::trigger::{ClosingBehavior, OnTimeBehavior};
 use crate::engine::window::TtlTime;
+use crate::engine::Conventions;
 use crate::engine::WatermarkKind;
 use crate::io::quote::quoted;
 

@@ -200,7 +200,7 @@ pub fn advise(a: &AdviseArgs, mut out: &mut dyn Write) -> Result<()> {
              --grace G`"
         );
     }
-    if a.stats.is_some() && conventions != crate::engine::conventions::Conventions::Beam {
+    if a.stats.is_some() && conventions != crate::engine::Conventions::Beam {
         bail!(
             "--stats: slack statistics count drops by Beam Java's rule; advise under \
              --conventions {conventions} reads the log itself (--input)"
@@ -353,7 +353,7 @@ pub fn advise(a: &AdviseArgs, mut out: &mut dyn Write) -> Result<()> {
                 window: window.describe(),
                 target_accuracy: req.target,
                 max_delay_ms: req.max_delay,
-                conventions: (conventions != crate::engine::conventions::Conventions::Beam)
+                conventions: (conventions != crate::engine::Conventions::Beam)
                     .then(|| conventions.name()),
                 settings: advice
                     .kinds

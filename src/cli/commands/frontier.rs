@@ -104,7 +104,7 @@ impl From<&FrontierPoint> for PointJson {
 /// Sweeps the lags × graces `a` gives (a lag-based watermark, no grace or early trigger of
 /// its own) and writes each point.
 pub fn frontier(a: &FrontierArgs, mut out: &mut dyn Write) -> Result<()> {
-    if a.engine.conventions == crate::engine::conventions::Conventions::KafkaStreams {
+    if a.engine.conventions == crate::engine::Conventions::KafkaStreams {
         bail!(
             "frontier sweeps the watermark's lag, and Kafka Streams has no watermark: its one \
              dial is the grace. Compare graces with `twoclocks run --conventions kafka-streams \

@@ -18,16 +18,16 @@ use super::pipeline::{
 use crate::cli::args::{chosen_reported, EngineArgs, Given, OutputArgs, SourceArgs};
 use crate::cli::input::RunProgress;
 use crate::engine::clock::Fit;
-use crate::engine::conventions::Conventions;
 use crate::engine::frontier::joined;
 use crate::engine::pipeline::SinkWrite;
 use crate::engine::scenario::ScenarioName;
-use crate::engine::state_bound::{StateBound, StateCosts};
 use crate::engine::trigger::{ClosingBehavior, EmptyPanes, OnTimeBehavior};
 use crate::engine::window::{fmt_ms, oracle_under, WindowFn, WindowId};
+use crate::engine::Conventions;
 use crate::engine::{
     CellId, Clock, Dropped, EngineConfig, Event, Output, Processor, Score, Stream,
 };
+use crate::engine::{StateBound, StateCosts};
 use crate::io::sink::{reserve_outputs, PaneRow, RunMeta};
 use crate::io::source::SourceReport;
 use crate::io::spool::{Events, Spool};

@@ -10,9 +10,9 @@ use clap::Args;
 use serde_json::{json, Value};
 
 use crate::cli::args::parse_conventions;
-use crate::engine::conventions::Conventions;
 use crate::engine::script::{Action, Outcome, Run, Script, ScriptPane, Verdict};
 use crate::engine::trigger::{max_timestamp, Timing};
+use crate::engine::Conventions;
 
 use super::TableOrJson;
 

@@ -6,13 +6,13 @@ use std::io::Write;
 use anyhow::{anyhow, bail, Result};
 use serde_json::json;
 
-use crate::engine::processor::EngineConfig;
 use crate::engine::script::GLOBAL;
-use crate::engine::stream::Stream;
 use crate::engine::trigger::{ClosingBehavior, OnTimeBehavior, TimestampCombiner, Timing, Trigger};
 use crate::engine::triggered::{run, TriggeredRun};
 use crate::engine::window::fmt_ms;
 use crate::engine::Clock;
+use crate::engine::EngineConfig;
+use crate::engine::Stream;
 
 use super::run::{behaviors_named, rules_named, RunArgs};
 use super::TableOrJson;

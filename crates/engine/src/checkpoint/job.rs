@@ -4,11 +4,11 @@
 
 use std::collections::BTreeMap;
 
-use super::super::pipeline::{CrashRecord, Pipeline, PipelineConfig};
-use super::super::processor::EngineConfig;
-use super::super::stream::Stream;
-use super::super::window::CellId;
 use super::{Checkpoint, ScheduleStep, Sink, SinkKind};
+use crate::pipeline::{CrashRecord, Pipeline, PipelineConfig};
+use crate::processor::EngineConfig;
+use crate::stream::Stream;
+use crate::window::CellId;
 
 /// Block 6's job over a stream: the parallel [`Pipeline`] at its narrowest (one source
 /// partition, one operator, channels that deliver at once), run by source offsets, so that a
@@ -113,8 +113,8 @@ impl<'a> Job<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::reference_schedule;
     use super::*;
+    use crate::checkpoint::reference_schedule;
     use crate::stream::{generate, StreamParams};
 
     #[test]

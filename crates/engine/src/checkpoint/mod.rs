@@ -2,11 +2,11 @@
 //! together and restored together, so events after a checkpoint are processed twice by the
 //! machine and once by the world. Sinks are the world: an `additive` sink adds every pane it
 //! receives (replays and refinements included: the classic bug), an `idempotent` sink upserts
-//! on (window, key, pane index), a `transactional` sink stages output ([`Staging`]) and commits
+//! on (window, key, pane index), a `transactional` sink stages output (`Staging`) and commits
 //! it only when a checkpoint completes.
 //!
 //! There is one checkpoint model, the parallel pipeline's (`engine::pipeline`): it keeps its
-//! completed checkpoints in a [`CheckpointLog`] (every checkpoint's small record, the latest
+//! completed checkpoints in a `CheckpointLog` (every checkpoint's small record, the latest
 //! one's whole state alone) and writes to the [`Sink`]s here, whose transactional staging
 //! pre-commits at a checkpoint's barrier and commits when the checkpoint completes. The single
 //! job of the report's block 6 ([`Job`]) is that pipeline at width one, run by source offsets
@@ -61,7 +61,7 @@ impl fmt::Display for SinkKind {
 /// pre-commit) and the transactions pre-committed at a checkpoint's barrier, each waiting for
 /// its checkpoint to complete. A crash loses all of it.
 #[derive(Debug, Clone, Default)]
-pub struct Staging {
+pub(crate) struct Staging {
     open: Vec<Pane>,
     precommitted: Vec<(u32, Vec<Pane>)>,
 }
@@ -115,11 +115,6 @@ impl Staging {
                 .iter()
                 .map(|(_, t)| t.len())
                 .sum::<usize>()
-    }
-
-    /// Nothing is staged: no pane in the open transaction nor in a pre-committed one.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 }
 
@@ -260,7 +255,7 @@ fn apply(values: &mut BTreeMap<CellId, i64>, pane: &Pane, mode: Accumulation) {
 /// latest one alone, which is what a crash restores (the start's state before the first). Memory
 /// follows the state, not how many checkpoints were taken.
 #[derive(Debug, Clone)]
-pub struct CheckpointLog<R, S> {
+pub(crate) struct CheckpointLog<R, S> {
     records: Vec<R>,
     restore: S,
 }
@@ -289,16 +284,6 @@ impl<R, S> CheckpointLog<R, S> {
     /// The latest completed checkpoint's record (`None` before the first).
     pub fn last(&self) -> Option<&R> {
         self.records.last()
-    }
-
-    /// Checkpoints completed so far.
-    pub fn len(&self) -> usize {
-        self.records.len()
-    }
-
-    /// No checkpoint has completed yet: a crash restores the start.
-    pub fn is_empty(&self) -> bool {
-        self.records.is_empty()
     }
 
     /// What a crash restores: the latest completed checkpoint's state, or the start's.

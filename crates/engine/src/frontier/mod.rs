@@ -174,7 +174,7 @@ pub fn sweep(
 
 /// [`sweep`], given the watermark's clock ([`watermark_clock`] of `base`) when it is at hand:
 /// a heuristic watermark's is worth computing once for both its mean lag and its sweep.
-pub fn sweep_clocked(
+pub(crate) fn sweep_clocked(
     stream: &Stream,
     base: EngineConfig,
     clock: Option<&[f64]>,
@@ -188,7 +188,7 @@ pub fn sweep_clocked(
 
 /// The watermark's clock after each event: `base`'s watermark kind with a lag of 0, which
 /// the watermark at any lag is, less the lag.
-pub fn watermark_clock(stream: &Stream, base: EngineConfig) -> Vec<f64> {
+pub(crate) fn watermark_clock(stream: &Stream, base: EngineConfig) -> Vec<f64> {
     let mut wm = crate::watermark::Watermark::new(base.watermark.with_lag(0.0), stream.max_delay());
     stream.events.iter().map(|e| wm.observe(e)).collect()
 }
@@ -254,7 +254,7 @@ pub const POLICIES: [Policy; 3] = [
 ];
 
 /// The lags and graces the frontier sweeps: 0 s to 120 s in steps of 10 s, 13 × 13 points.
-pub fn sweep_grid() -> Vec<f64> {
+pub(crate) fn sweep_grid() -> Vec<f64> {
     (0..=12).map(|i| i as f64 * 10_000.0).collect()
 }
 
@@ -328,7 +328,7 @@ pub fn score_point(
 
 /// Whether `a` dominates `b`: no worse on emit delay, events lost and windows wrong, and
 /// better on one.
-pub fn dominates(a: &FrontierPoint, b: &FrontierPoint) -> bool {
+pub(crate) fn dominates(a: &FrontierPoint, b: &FrontierPoint) -> bool {
     let no_worse = a.emit_delay <= b.emit_delay
         && a.score.events_lost <= b.score.events_lost
         && a.score.wrong_windows <= b.score.wrong_windows;
@@ -355,7 +355,7 @@ fn by_delay(points: &[FrontierPoint]) -> Vec<usize> {
 /// The indexes of the points no other point dominates, by emit delay (then events lost, then
 /// index). Sorts once and keeps, for each point, the least loss and wrong windows seen so far
 /// only where that settles it; otherwise compares with the kept set, which stays small.
-pub fn pareto(points: &[FrontierPoint]) -> Vec<usize> {
+pub(crate) fn pareto(points: &[FrontierPoint]) -> Vec<usize> {
     let order = by_delay(points);
     // A dominator of a point sorts before it (it is no worse on every key), so comparing each
     // point with the non-dominated ones kept before it is enough: a dominated dominator is

@@ -5,7 +5,7 @@
 //! views use.
 
 /// FNV-1a, 64 bits, of a key's name: the same on every run and platform.
-pub fn key_hash(name: &str) -> u64 {
+pub(crate) fn key_hash(name: &str) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in name.bytes() {
         h ^= b as u64;

@@ -4,7 +4,7 @@
 
 /// Which records (by stream offset) an operator's state has absorbed.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Ledger {
+pub(crate) struct Ledger {
     words: Vec<u64>,
 }
 

@@ -8,9 +8,6 @@
 use std::borrow::Borrow;
 use std::collections::BTreeMap;
 
-use super::super::channel::{InFlight, Message};
-use super::super::stream::Stream;
-use super::super::trigger::Pane;
 use super::addressing::{bit, full, Receiver};
 use super::alignment::Alignment;
 use super::audit::{Audit, Ledger};
@@ -18,6 +15,9 @@ use super::checkpoint::{CompletedCheckpoint, PendingCheckpoint, RestorePoint};
 use super::config::CheckpointMode;
 use super::trace::Outcome;
 use super::Pipeline;
+use crate::channel::{InFlight, Message};
+use crate::stream::Stream;
+use crate::trigger::Pane;
 
 impl<S: Borrow<Stream>> Pipeline<S> {
     fn alignment_mut(&mut self, r: Receiver) -> &mut Alignment {

@@ -6,9 +6,9 @@
 use std::collections::{BTreeMap, VecDeque};
 use std::ops::Range;
 
-use super::super::channel::InFlight;
 use super::audit::Audit;
 use super::nodes::{OperatorSnapshot, SinkState, SourceSnapshot};
+use crate::channel::InFlight;
 
 #[derive(Debug, Clone)]
 pub(super) struct PendingCheckpoint {

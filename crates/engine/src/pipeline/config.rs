@@ -2,10 +2,10 @@
 //! partitions ([`PartitionBy`]), how operators treat barriers ([`CheckpointMode`]) and why
 //! dials are refused ([`PipelineError`]).
 
-use super::super::processor::EngineConfig;
+use crate::processor::EngineConfig;
 
 /// At most this many source partitions and operator instances.
-pub const MAX_WIDTH: usize = 64;
+pub(crate) const MAX_WIDTH: usize = 64;
 
 /// Whether operators align barriers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -107,7 +107,7 @@ impl PipelineConfig {
         }
     }
 
-    /// Checks the dials: 1 to [`MAX_WIDTH`] partitions and operators, a finite checkpoint interval
+    /// Checks the dials: 1 to `MAX_WIDTH` (64) partitions and operators, a finite checkpoint interval
     /// above 0 if any, a finite transit time ≥ 0, a finite watermark interval above 0 and a
     /// finite idle timeout above 0 if any.
     pub fn validate(&self) -> Result<(), PipelineError> {
@@ -140,10 +140,10 @@ impl PipelineConfig {
 /// Why pipeline dials were refused.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum PipelineError {
-    /// The number of source partitions is outside 1 to [`MAX_WIDTH`].
+    /// The number of source partitions is outside 1 to `MAX_WIDTH` (64).
     #[error("--partitions must be between 1 and {MAX_WIDTH}, got {0}")]
     Partitions(usize),
-    /// The number of operator instances is outside 1 to [`MAX_WIDTH`].
+    /// The number of operator instances is outside 1 to `MAX_WIDTH` (64).
     #[error("--parallelism must be between 1 and {MAX_WIDTH}, got {0}")]
     Parallelism(usize),
     /// The checkpoint interval (ms) is not a finite duration above 0.

@@ -12,11 +12,11 @@
 
 use std::borrow::Borrow;
 
-use super::super::checkpoint::SinkKind;
-use super::super::stream::Stream;
 use super::config::CheckpointMode;
 use super::restore::{CrashRecord, CrashTarget};
 use super::{Pipeline, PipelineConfig};
+use crate::checkpoint::SinkKind;
+use crate::stream::Stream;
 
 /// The additive sink's totals: without a crash, and what each crash reached added to it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,5 +1,5 @@
 //! Checkpoints across parallel operators: P source partitions → N keyed window operators → one
-//! sink, joined by FIFO [`Channel`]s, simulated one delivery at a time.
+//! sink, joined by FIFO `Channel`s, simulated one delivery at a time.
 //!
 //! - **Partitioning.** By index (the default), event `i` of the stream (processing order) goes
 //!   to source partition `i mod P` (round-robin); by key, a key's events all go to one
@@ -108,7 +108,7 @@ mod trace;
 use std::borrow::Borrow;
 use std::collections::BTreeMap;
 
-use super::channel::{Channel, Channels, Link, Node};
+use super::channel::{Channel, Channels, Link};
 use super::checkpoint::{CheckpointLog, Sink, SinkKind};
 use super::lateness::Dropped;
 use super::processor::{Counters, Output, Processor};
@@ -117,11 +117,14 @@ use super::trigger::Pane;
 use super::watermark::Watermark;
 use super::window::{CellId, WindowId};
 
-pub use addressing::{key_hash, operator_for, partition_for, Addressing};
-pub use audit::{Audit, Ledger};
+pub use crate::channel::{MessageKind, Node};
+pub use addressing::{operator_for, partition_for, Addressing};
+pub use audit::Audit;
+pub(crate) use audit::Ledger;
 pub use checkpoint::CompletedCheckpoint;
-pub use config::{CheckpointMode, PartitionBy, PipelineConfig, PipelineError, MAX_WIDTH};
+pub use config::{CheckpointMode, PartitionBy, PipelineConfig, PipelineError};
 pub use excess::CrashExcess;
+pub use nodes::SinkWrite;
 pub use partition::{Outage, PartitionView, WatermarkStats};
 pub use restore::{CrashRecord, CrashTarget};
 pub use trace::{
@@ -131,7 +134,6 @@ pub use trace::{
 
 use alignment::Alignment;
 use checkpoint::{InFlightLog, PendingCheckpoint, RestorePoint};
-pub use nodes::SinkWrite;
 use nodes::{Operator, ReplayMarks, SinkNode, SinkState, Source, SourceDue};
 use partition::{Outages, WatermarkTracker};
 

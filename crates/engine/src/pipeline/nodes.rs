@@ -7,15 +7,15 @@
 
 use std::collections::BTreeMap;
 
-use super::super::channel::LinkMark;
-use super::super::checkpoint::{Sink, SinkKind, Staging};
-use super::super::processor::Processor;
-use super::super::trigger::Pane;
-use super::super::watermark::Watermark;
-use super::super::window::CellId;
 use super::addressing::bit;
 use super::alignment::Alignment;
 use super::audit::Ledger;
+use crate::channel::LinkMark;
+use crate::checkpoint::{Sink, SinkKind, Staging};
+use crate::processor::Processor;
+use crate::trigger::Pane;
+use crate::watermark::Watermark;
+use crate::window::CellId;
 
 /// A source partition's state.
 #[derive(Debug, Clone)]

@@ -7,11 +7,11 @@
 
 use std::borrow::Borrow;
 
-use super::super::checkpoint::ScheduleStep;
-use super::super::stream::Stream;
 use super::restore::CrashTarget;
 use super::schedule::Scope;
 use super::Pipeline;
+use crate::checkpoint::ScheduleStep;
+use crate::stream::Stream;
 
 impl<S: Borrow<Stream>> Pipeline<S> {
     /// Runs until the sources have emitted `upto` events in all (every event, if there are

@@ -14,14 +14,14 @@
 
 use std::borrow::Borrow;
 
-use super::super::channel::{Message, MessageKind, Node};
-use super::super::lateness::Dropped;
-use super::super::stream::{Event, Stream};
 use super::addressing::{bit, full, Receiver};
 use super::config::CheckpointMode;
 use super::nodes::OperatorSnapshot;
 use super::trace::{Outcome, StepEvent};
 use super::Pipeline;
+use crate::channel::{Message, MessageKind, Node};
+use crate::lateness::Dropped;
+use crate::stream::{Event, Stream};
 
 impl<S: Borrow<Stream>> Pipeline<S> {
     pub(super) fn operator_snapshot(&self, i: usize) -> OperatorSnapshot {

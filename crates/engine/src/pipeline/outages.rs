@@ -5,10 +5,10 @@
 
 use std::borrow::Borrow;
 
-use super::super::stream::Stream;
 use super::config::PipelineError;
 use super::partition::{Outage, PartitionView, WatermarkStats};
 use super::Pipeline;
+use crate::stream::Stream;
 
 impl<S: Borrow<Stream>> Pipeline<S> {
     /// The same pipeline with these outages (replacing any given before): each must name a
@@ -140,7 +140,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
     }
 
     /// The combined watermark's stalls of at least
-    /// [`STALL_KEPT`](super::partition::STALL_KEPT) closed so far in the current timeline (a
+    /// `STALL_KEPT` (1 s) closed so far in the current timeline (a
     /// crash forgets those it undoes), in order: processing-time spans `[from, until)`, each
     /// ended by an advance or by the end of input. The stall still going on is
     /// [`Pipeline::watermark_stalled_since`].

@@ -5,10 +5,10 @@ use std::borrow::Borrow;
 use std::collections::BTreeMap;
 use std::fmt;
 
-use super::super::stream::Stream;
-use super::super::window::CellId;
 use super::config::CheckpointMode;
 use super::Pipeline;
+use crate::stream::Stream;
+use crate::window::CellId;
 
 /// What fails.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

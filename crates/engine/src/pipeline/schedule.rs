@@ -9,11 +9,11 @@
 
 use std::borrow::Borrow;
 
-use super::super::stream::Stream;
 use super::addressing::Receiver;
 use super::nodes::SourceDue;
 use super::trace::{Step, StepEvent};
 use super::Pipeline;
+use crate::stream::Stream;
 
 /// Which actions a step may take.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -4,14 +4,14 @@
 
 use std::borrow::Borrow;
 
-use super::super::channel::{Message, MessageKind, Node};
-use super::super::checkpoint::{SinkKind, Staging};
-use super::super::stream::Stream;
 use super::addressing::Receiver;
 use super::config::CheckpointMode;
 use super::nodes::{Outbox, SinkState, SinkWrite};
 use super::trace::{Outcome, StepEvent};
 use super::Pipeline;
+use crate::channel::{Message, MessageKind, Node};
+use crate::checkpoint::{SinkKind, Staging};
+use crate::stream::Stream;
 
 impl<S: Borrow<Stream>> Pipeline<S> {
     /// The sink pre-commits its open transaction for checkpoint `k`, and the checkpoint

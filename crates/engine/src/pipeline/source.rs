@@ -10,11 +10,11 @@
 
 use std::borrow::Borrow;
 
-use super::super::channel::Message;
-use super::super::stream::Stream;
 use super::nodes::SourceSnapshot;
 use super::trace::StepEvent;
 use super::Pipeline;
+use crate::channel::Message;
+use crate::stream::Stream;
 
 impl<S: Borrow<Stream>> Pipeline<S> {
     pub(super) fn source_snapshots(&self) -> Vec<SourceSnapshot> {

@@ -1,6 +1,7 @@
 //! Unit tests of the pipeline: key routing, one operator against the processor, a crash's
 //! record, and memory held by checkpoints.
 
+use super::addressing::key_hash;
 use super::*;
 use crate::processor::{run, EngineConfig};
 use crate::stream::{generate, StreamParams};

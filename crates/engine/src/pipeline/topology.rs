@@ -4,13 +4,13 @@
 
 use std::borrow::Borrow;
 
-use super::super::channel::Message;
-use super::super::stream::{KeyId, Stream};
 use super::addressing::{bits, Receiver};
 use super::trace::{
     BarrierInFlight, ChannelView, OperatorView, SinkTotal, SinkView, SourceView, Topology,
 };
 use super::Pipeline;
+use crate::channel::Message;
+use crate::stream::{KeyId, Stream};
 
 impl<S: Borrow<Stream>> Pipeline<S> {
     /// The simulation now, for drawing.

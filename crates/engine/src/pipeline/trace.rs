@@ -1,13 +1,13 @@
 //! What the pipeline reports: what each step did ([`Step`], [`StepEvent`], [`Outcome`]) and
 //! the read-only picture of the simulation for drawing ([`Topology`] and its views).
 
-use super::super::channel::{MessageKind, Node};
-use super::super::checkpoint::SinkKind;
-use super::super::lateness::Fate;
-use super::super::processor::Counters;
-use super::super::stream::KeyId;
-use super::super::window::CellId;
 use super::addressing::Addressing;
+use crate::channel::{MessageKind, Node};
+use crate::checkpoint::SinkKind;
+use crate::lateness::Fate;
+use crate::processor::Counters;
+use crate::stream::KeyId;
+use crate::window::CellId;
 
 /// What a delivery did at its receiver.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -120,7 +120,7 @@ pub enum StepEvent {
         /// What the receiver did with it.
         outcome: Outcome,
     },
-    /// A scheduled crash happened (its record is the last of [`Pipeline::crashes`]).
+    /// A scheduled crash happened (its record is the last of [`Pipeline::crashes`](super::Pipeline::crashes)).
     Crashed,
 }
 

@@ -134,7 +134,7 @@ pub struct Processor {
 /// Estimated bytes of one open cell (its state, its slot, and a share of map overhead).
 pub const CELL_BYTES: usize = std::mem::size_of::<Option<CellState>>() + 8;
 /// Estimated bytes of one open window's own bookkeeping.
-pub const WINDOW_BYTES: usize = std::mem::size_of::<WindowState>() + 24;
+pub(crate) const WINDOW_BYTES: usize = std::mem::size_of::<WindowState>() + 24;
 
 impl Processor {
     /// A processor before its first event. `max_delay` is the stream's largest delay, used only

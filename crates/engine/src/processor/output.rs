@@ -2,11 +2,11 @@
 //! expirations each step emits (`Output`), the running totals that are part of its state
 //! (`Counters`), and what one arrival did, for the UI to animate (`Arrival`).
 
-use super::super::lateness::{Dropped, Fate};
-use super::super::stream::KeyId;
-use super::super::trigger::Pane;
-use super::super::window::WindowId;
-use super::super::window::{Assignment, CellId};
+use crate::lateness::{Dropped, Fate};
+use crate::stream::KeyId;
+use crate::trigger::Pane;
+use crate::window::WindowId;
+use crate::window::{Assignment, CellId};
 
 /// A cell's value when its window was finalised.
 #[derive(Debug, Clone, Copy, PartialEq)]

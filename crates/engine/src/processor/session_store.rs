@@ -5,9 +5,9 @@
 
 use std::collections::BTreeSet;
 
-use super::super::stream::KeyId;
-use super::super::trigger::CellState;
-use super::super::window::{floor_to_i64, CellId, WindowId};
+use crate::stream::KeyId;
+use crate::trigger::CellState;
+use crate::window::{floor_to_i64, CellId, WindowId};
 
 /// Estimated bytes of one open session's place in the session index, besides its cell (counted
 /// in [`super::CELL_BYTES`]): its entry by key and start (key, start and end) and its entry by

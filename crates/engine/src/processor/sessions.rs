@@ -30,12 +30,12 @@
 //! replaced by the one covering them. Replaying the changes gives the run's sessions at any
 //! point; the read model draws them and marks the merges.
 
-use super::super::lateness::Fate;
-use super::super::stream::Event;
-use super::super::trigger::{Accumulation, CellState, Timer, Timing};
-use super::super::window::{Assignment, CellId, WindowId};
 use super::output::{Arrival, FinalValue, Output, SessionChange};
 use super::Processor;
+use crate::lateness::Fate;
+use crate::stream::Event;
+use crate::trigger::{Accumulation, CellState, Timer, Timing};
+use crate::window::{Assignment, CellId, WindowId};
 
 impl Processor {
     /// Whether the watermark has passed session `id` (so it has fired on time).

@@ -1,17 +1,19 @@
 //! The window store of non-merging windows (tumbling, sliding): the open windows by id, each
 //! holding its cells by key. Windows live in a slab, are found by id in a hash map, and are
 //! kept in id order, which is the order they end in, in an ordered map touched only when a
-//! window opens or closes. The window last touched is cached (hot), so that the run of events
-//! falling in one window, the common case, finds its cells without hashing.
+//! window opens or closes. Under tumbling windows the two windows last touched are cached: the
+//! hot one, where the run of events falling in one window, the common case, finds its cells
+//! without hashing, and the warm one before it, where a straggler's event swaps it with the
+//! hot one.
 
 use std::collections::BTreeMap;
 
 use rustc_hash::FxHashMap;
 
-use super::super::conventions::Conventions;
-use super::super::stream::KeyId;
-use super::super::trigger::CellState;
-use super::super::window::WindowId;
+use crate::conventions::Conventions;
+use crate::stream::KeyId;
+use crate::trigger::CellState;
+use crate::window::WindowId;
 
 /// One open window: its cells. Whether it has fired on time is not kept here: it is exactly
 /// whether the watermark has passed it (`Processor::passed`).

@@ -13,7 +13,8 @@ use crate::{Accumulation, EngineConfig, Stream, WatermarkKind, WindowFn};
 
 pub use lesson::{lesson, LESSON_SEED, MIN_SPACING as LESSON_MIN_SPACING};
 pub use opened::Scenario;
-pub use sessions::{sessions, SESSIONS_SEED};
+pub use sessions::sessions;
+pub(crate) use sessions::SESSIONS_SEED;
 
 /// A named built-in scenario; [`ScenarioName::description`] says what each is, as `--help`
 /// lists it.

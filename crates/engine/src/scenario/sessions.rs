@@ -14,7 +14,7 @@
 use crate::stream::{Event, PyRandom, Stream};
 
 /// The seed the scenario is drawn with unless `--seed` says otherwise.
-pub const SESSIONS_SEED: u64 = 2024;
+pub(crate) const SESSIONS_SEED: u64 = 2024;
 
 /// How many users.
 const USERS: u32 = 300;

@@ -6,11 +6,11 @@
 
 use std::fmt;
 
-use super::super::conventions::Conventions;
-use super::super::trigger::{max_timestamp, Timing};
-use super::super::window::WindowId;
 use super::driver::{Driver, ScriptPane};
 use super::{list, Action, Expected, Script, Step};
+use crate::conventions::Conventions;
+use crate::trigger::{max_timestamp, Timing};
+use crate::window::WindowId;
 
 /// One step as it ran: the step, the panes it emitted, the elements it dropped.
 #[derive(Debug, Clone, PartialEq)]

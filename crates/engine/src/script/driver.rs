@@ -22,14 +22,14 @@
 
 use rustc_hash::FxHashMap;
 
-use super::super::conventions::Conventions;
-pub use super::super::trigger::END_OF_TIME;
-use super::super::trigger::{
+use super::ScriptWindows;
+use crate::conventions::Conventions;
+pub use crate::trigger::END_OF_TIME;
+use crate::trigger::{
     max_timestamp, Accumulation, Domain, EmptyPanes, Machine, PaneInfo, Tag, TimerName,
     TimestampCombiner, Timing, Trigger, TriggerContext,
 };
-use super::super::window::{WindowFn, WindowId};
-use super::ScriptWindows;
+use crate::window::{WindowFn, WindowId};
 
 /// The global window: from the start of time to Beam's `GlobalWindow.END_OF_GLOBAL_WINDOW`,
 /// a day before the end of time, its last instant (so the end of input passes it).

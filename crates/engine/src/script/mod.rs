@@ -170,7 +170,8 @@ pub struct ScriptWindows {
 }
 
 /// The window functions a script may name, as its errors list them.
-pub const WINDOW_FN_NAMES: &str = "FixedWindows(size, offset=0), SlidingWindows(size, period, \
+pub(crate) const WINDOW_FN_NAMES: &str =
+    "FixedWindows(size, offset=0), SlidingWindows(size, period, \
      offset=0), Sessions(gap_size), GlobalWindows, CustomTimestampingFixedWindowsWindowFn(size)";
 
 /// Each window function's parameters as Beam Python's `apache_beam.transforms.window` declares

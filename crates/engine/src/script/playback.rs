@@ -4,11 +4,11 @@
 //! are small: every frame is computed once, up front, so stepping back is as cheap as
 //! stepping on. The check is [`Script::run`]'s own.
 
-use super::super::conventions::Conventions;
-use super::super::window::WindowId;
 use super::check::{perform, StepRun};
 use super::driver::Driver;
 use super::{Action, Outcome, Run, Script};
+use crate::conventions::Conventions;
+use crate::window::WindowId;
 
 /// How a window stands in a frame.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -236,9 +236,9 @@ impl Playback {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::window::WindowFn;
-    use super::super::Step;
     use super::*;
+    use crate::script::Step;
+    use crate::window::WindowFn;
 
     fn script(window: WindowFn, steps: Vec<Action>) -> Script {
         let mut s = Script::new("lesson");

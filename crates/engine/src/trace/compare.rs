@@ -3,8 +3,8 @@
 //! two traces' fates and nothing else; an event counts once both runs have taken it (a
 //! parallel run's fate is the one its operators gave it the latest time they took it).
 
-use super::super::lateness::Fate;
 use super::Trace;
+use crate::lateness::Fate;
 
 /// The events whose fate differs between two runs of the same stream, so far.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -4,8 +4,8 @@
 //! stream's processing time, a parallel run's one per watermark sample), so their number does
 //! not grow with the input.
 
-use super::super::timeline::StateSample;
 use super::Trace;
+use crate::timeline::StateSample;
 
 /// Keys that expired under the TTL between two samples of the state: a mark on its chart.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -5,11 +5,11 @@
 
 use std::collections::BTreeMap;
 
-use super::super::checkpoint::SinkKind;
-use super::super::job_timeline::{JobTimeline, Press};
-use super::super::pipeline::{CompletedCheckpoint, CrashRecord, PipelineConfig, Topology};
-use super::super::window::CellId;
 use super::{SinkReport, Trace};
+use crate::checkpoint::SinkKind;
+use crate::job_timeline::{JobTimeline, Press};
+use crate::pipeline::{CompletedCheckpoint, CrashRecord, PipelineConfig, Topology};
+use crate::window::CellId;
 
 impl Trace {
     /// The parallel run's shape: partitions, operators, barriers, checkpoint interval, seed.

@@ -2,9 +2,9 @@
 //! the Dataflow paper's figures): a session's panes are those of every span the run gave the
 //! key inside the oracle session, as it grew and merged; any other window's, the cell's own.
 
-use super::super::trigger::Pane;
-use super::super::window::CellId;
 use super::Trace;
+use crate::trigger::Pane;
+use crate::window::CellId;
 
 impl Trace {
     /// The panes emitted so far for `cell`, oldest first. With `merging` (sessions, `cell`

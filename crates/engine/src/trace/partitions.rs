@@ -5,9 +5,9 @@
 //! And each partition's watermark as a lane over processing time (its lag behind the clock,
 //! its outages and idle spans marked), with the combined watermark's lane above them.
 
-use super::super::pipeline::PartitionView;
 use super::history::slice;
 use super::Trace;
+use crate::pipeline::PartitionView;
 
 /// What a lane's column is marked with, besides the watermark's lag.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,10 +45,10 @@ pub struct Lane {
 
 /// The combined watermark counts as stalled once it has not advanced for this long
 /// (processing time, ms): five watermark samples, longer than a flowing stream's gaps.
-pub const STALL_SHOWN: f64 = 5.0 * super::super::job_timeline::WATERMARK_SAMPLE;
+pub(crate) const STALL_SHOWN: f64 = 5.0 * crate::job_timeline::WATERMARK_SAMPLE;
 
 /// A span of processing time in which the job's combined watermark stood still, at least
-/// [`STALL_SHOWN`] long.
+/// `STALL_SHOWN` (5 s) long.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Stall {
     /// When it stopped advancing, processing time, ms.
@@ -78,7 +78,7 @@ pub struct HeldBack {
 
 impl Trace {
     /// The spans of processing time, oldest first, in which the job's combined watermark stood
-    /// still for at least [`STALL_SHOWN`] before the end of input, in the current timeline:
+    /// still for at least `STALL_SHOWN` (5 s) before the end of input, in the current timeline:
     /// those it has ended, then the one it stands in now, up to the clock. Empty for a single
     /// run.
     pub fn watermark_stalls(&self) -> Vec<Stall> {

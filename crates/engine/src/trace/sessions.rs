@@ -9,14 +9,14 @@
 
 use std::collections::BTreeMap;
 
-use super::super::job_timeline::Standing;
-use super::super::lateness::Fate;
-use super::super::processor::{Expiry, SessionChange};
-use super::super::stream::KeyId;
-use super::super::timeline::Phase;
-use super::super::trigger::Pane;
-use super::super::window::{CellId, WindowId, GLOBAL};
 use super::{OverCount, Trace, WindowRow};
+use crate::job_timeline::Standing;
+use crate::lateness::Fate;
+use crate::processor::{Expiry, SessionChange};
+use crate::stream::KeyId;
+use crate::timeline::Phase;
+use crate::trigger::Pane;
+use crate::window::{CellId, WindowId, GLOBAL};
 
 /// One session of the run so far, as it stands now.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use super::super::window::WindowId;
+use crate::window::WindowId;
 
 /// How a pane's output timestamp is chosen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]

@@ -65,7 +65,7 @@ pub struct TriggerError {
 }
 
 /// Every trigger name the parser knows, as its errors list them.
-pub const TRIGGER_NAMES: &str = "Default, AfterWatermark(early=…, late=…), AfterCount(n), \
+pub(crate) const TRIGGER_NAMES: &str = "Default, AfterWatermark(early=…, late=…), AfterCount(n), \
      AfterProcessingTime(delay), Repeatedly(t), AfterAny(t, …), AfterAll(t, …), \
      AfterEach(t, …), OrFinally(t, until), Always, Never";
 

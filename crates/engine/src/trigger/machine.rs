@@ -11,13 +11,13 @@
 //! Beam Java differs, [`Conventions`] says so (a merged window whose end has not passed goes
 //! back to its early phase).
 
-use super::super::conventions::Conventions;
-use super::super::window::WindowId;
 use super::expr::Trigger;
+use crate::conventions::Conventions;
+use crate::window::WindowId;
 
 /// Which clock a timer or a firing belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Domain {
+pub(crate) enum Domain {
     /// Event time: the watermark.
     EventTime,
     /// Processing time: the clock.
@@ -26,7 +26,7 @@ pub enum Domain {
 
 /// A cell of trigger state, and how it combines when windows merge.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Tag {
+pub(crate) enum Tag {
     /// Elements counted (`AfterCount`): summed.
     Count,
     /// Whether `AfterWatermark` has passed into its late phase: or-ed (summed, tested > 0).
@@ -50,7 +50,7 @@ impl Tag {
 /// A timer's name within a window: the trigger node that set it, and for `Default` the
 /// window it was set for (Beam names that timer by the window).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct TimerName {
+pub(crate) struct TimerName {
     /// The node of the compiled trigger that set it.
     pub node: usize,
     /// The window it names, if the trigger names its timer by window.
@@ -74,7 +74,7 @@ impl TimerName {
 }
 
 /// What a trigger may ask of the window that owns it.
-pub trait TriggerContext {
+pub(crate) trait TriggerContext {
     /// The processing time now, ms.
     fn now(&self) -> i64;
     /// A cell's value, combined over every window merged into this one (0 if unset).
@@ -109,7 +109,7 @@ enum Node {
 
 /// A trigger compiled for running: its nodes, the root first.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Machine {
+pub(crate) struct Machine {
     nodes: Vec<Node>,
     conventions: Conventions,
 }
@@ -439,8 +439,8 @@ impl Machine {
 
 #[cfg(test)]
 mod tests {
-    use super::super::expr::MAX_DEPTH;
     use super::*;
+    use crate::trigger::expr::MAX_DEPTH;
 
     #[test]
     fn a_machine_is_built_for_the_deepest_trigger_the_reader_takes() {

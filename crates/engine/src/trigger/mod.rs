@@ -4,7 +4,7 @@
 //! until the window is finalised. The accumulation mode says what a pane carries.
 //!
 //! That built-in trigger is one expression of Beam's trigger algebra ([`Trigger`]: the
-//! expression, [`Machine`]: the state machine that runs one, [`TimestampCombiner`]: a pane's
+//! expression, `Machine`: the state machine that runs one, [`TimestampCombiner`]: a pane's
 //! output time), which scripted streams (`crate::script`) run in full.
 
 mod combiner;
@@ -16,8 +16,8 @@ use std::fmt;
 
 pub use combiner::{max_timestamp, TimestampCombiner};
 pub use empty_panes::{ClosingBehavior, EmptyPanes, OnTimeBehavior};
-pub use expr::{Trigger, TriggerError, TRIGGER_NAMES};
-pub use machine::{Domain, Machine, Tag, TimerName, TriggerContext};
+pub use expr::{Trigger, TriggerError};
+pub(crate) use machine::{Domain, Machine, Tag, TimerName, TriggerContext};
 
 use super::window::CellId;
 
@@ -213,7 +213,7 @@ impl CellState {
 
 /// An armed early timer, ordered by due time then cell, for a min-heap.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Timer {
+pub(crate) struct Timer {
     /// When the timer fires: processing time, ms.
     pub due: f64,
     /// The cell whose EARLY pane is due then.

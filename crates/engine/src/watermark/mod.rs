@@ -21,8 +21,6 @@ mod heuristic;
 mod perfect;
 mod quantile;
 
-pub use quantile::SlidingQuantile;
-
 /// What a watermark kind defines, given its parameters (the fields of its [`WatermarkKind`]
 /// variant).
 trait Kind: Copy + Into<WatermarkKind> {

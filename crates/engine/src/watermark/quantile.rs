@@ -25,7 +25,7 @@ impl OrdKey {
 /// holding the quantile's rank is followed as values come and go (the rank moves by at most
 /// one a push), so a push costs a few hundred nanoseconds at most and no tree nodes.
 #[derive(Debug, Clone)]
-pub struct SlidingQuantile {
+pub(crate) struct SlidingQuantile {
     q: f64,
     n: usize,
     recent: VecDeque<f64>,
@@ -59,14 +59,10 @@ impl SlidingQuantile {
         }
     }
 
+    #[cfg(test)]
     /// How many values it holds (at most `n`).
     pub fn len(&self) -> usize {
         self.recent.len()
-    }
-
-    /// Whether it holds no value yet.
-    pub fn is_empty(&self) -> bool {
-        self.recent.is_empty()
     }
 
     /// Adds a value, evicting the oldest beyond `n`.

@@ -3,7 +3,7 @@
 
 /// Python's `float // float` (CPython's `float_floor_div`), so window indices match the
 /// reference's `int(et // w)` bit for bit, including at the edges of a window.
-pub fn py_floor_div(vx: f64, wx: f64) -> f64 {
+pub(crate) fn py_floor_div(vx: f64, wx: f64) -> f64 {
     let m = vx % wx;
     let mut div = (vx - m) / wx;
     if m != 0.0 && (wx < 0.0) != (m < 0.0) {
@@ -20,18 +20,19 @@ pub fn py_floor_div(vx: f64, wx: f64) -> f64 {
     }
 }
 
+#[cfg(test)]
 /// `int(t // w)` for a whole-millisecond `w ≥ 1`, as Python computes it. Where `t` and the
 /// products below are exact (|t| < 2^52) the exact floor is found with one division and
 /// exact checks; elsewhere it falls back to [`py_floor_div`]. Both give the exact floor there.
 #[inline]
-pub fn floor_index(t: f64, w: i64) -> i64 {
+pub(crate) fn floor_index(t: f64, w: i64) -> i64 {
     floor_index_with(t, w, 1.0 / w as f64)
 }
 
 /// [`floor_index`] with `inv = 1 / w` computed once by the caller: the estimate `t · inv` is
 /// within one of the floor, and the exact checks correct it.
 #[inline]
-pub fn floor_index_with(t: f64, w: i64, inv: f64) -> i64 {
+pub(crate) fn floor_index_with(t: f64, w: i64, inv: f64) -> i64 {
     const EXACT: f64 = 4_503_599_627_370_496.0; // 2^52
     let wf = w as f64;
     if t.abs() < EXACT && w < (1 << 40) {
@@ -54,7 +55,7 @@ pub fn floor_index_with(t: f64, w: i64, inv: f64) -> i64 {
 /// libm call: truncation is one instruction on baseline x86-64, where `floor` is a call, and
 /// one step down corrects it below zero.
 #[inline]
-pub fn floor_to_i64(x: f64) -> i64 {
+pub(crate) fn floor_to_i64(x: f64) -> i64 {
     let t = x as i64;
     if (t as f64) > x {
         t.saturating_sub(1)

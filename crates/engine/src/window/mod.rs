@@ -35,7 +35,7 @@ mod sliding;
 mod true_counts;
 mod tumbling;
 
-pub use floor::{floor_index, floor_index_with, floor_to_i64, py_floor_div};
+pub(crate) use floor::floor_to_i64;
 pub use global::{Ttl, TtlTime, GLOBAL};
 pub use true_counts::OracleCounts;
 

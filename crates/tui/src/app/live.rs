@@ -97,7 +97,7 @@ impl App {
 
     /// The whole input at once (Parquet or compressed standard input): the stream replaced,
     /// closed, run from the start.
-    fn take_whole(&mut self, stream: twoclocks_engine::stream::Stream, skipped_rows: u64) {
+    fn take_whole(&mut self, stream: twoclocks_engine::Stream, skipped_rows: u64) {
         self.live.get_or_insert_with(Live::default).ended = true;
         self.frontiers.clear();
         self.session.take_whole(stream, skipped_rows);
@@ -130,7 +130,7 @@ impl App {
 /// whole stream or the input's end as one batch, then it; the rows after the last as one batch.
 enum Change {
     Rows(Batch),
-    Whole(twoclocks_engine::stream::Stream, u64),
+    Whole(twoclocks_engine::Stream, u64),
     End(Option<String>),
 }
 

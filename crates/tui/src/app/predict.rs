@@ -6,7 +6,7 @@
 //! window that fired selected. Until the vote, a pane question's window shows `?` for its
 //! value and oracle.
 
-use twoclocks_engine::predict::{self, Ask, Prediction, Question};
+use crate::lesson::predict::{self, Ask, Prediction, Question};
 use twoclocks_engine::CellId;
 
 use super::{Action, App};

@@ -12,7 +12,7 @@ use twoclocks_engine::frontier::FrontierPoint;
 use twoclocks_engine::frontier::{sweep, Frontier};
 use twoclocks_engine::rerun::{RerunDone, RerunJob};
 use twoclocks_engine::scale::Scale;
-use twoclocks_engine::stream::Stream;
+use twoclocks_engine::Stream;
 use twoclocks_engine::{EngineConfig, WindowFn};
 
 use super::{update, App, Msg};

@@ -14,9 +14,9 @@ pub mod placeholders;
 use std::sync::Arc;
 
 use crate::dials::{Dials, Family};
+use crate::lesson::predict::{self, Ask};
 use crate::panel::Panel;
 use crate::scenario::Scenario;
-use twoclocks_engine::predict::{self, Ask};
 use twoclocks_engine::scenario::ScenarioName;
 use twoclocks_engine::{Accumulation, KeyId, WindowFn};
 use twoclocks_io::bounded::Unread;
@@ -225,7 +225,7 @@ pub struct Step {
     pub hide: Vec<&'static str>,
     /// The question the step puts to the room before the answer arrives, and the line it is
     /// set on: the playhead stops just before it, the keys 1 2 3 vote, the vote reveals it.
-    pub predict: Option<(twoclocks_engine::predict::Ask, usize)>,
+    pub predict: Option<(crate::lesson::predict::Ask, usize)>,
     /// The line its `[[step]]` starts on (its title's).
     pub line: usize,
     /// The line its playhead is set on (0: not set).

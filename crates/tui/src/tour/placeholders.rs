@@ -5,7 +5,7 @@
 //! and, side by side, B's figures.
 
 use crate::dials::Dials;
-use twoclocks_engine::predict::{capitalised, choice_text, window_text, Choice, Question};
+use crate::lesson::predict::{capitalised, choice_text, window_text, Choice, Question};
 use twoclocks_engine::trace::figures::Figures;
 use twoclocks_engine::{CellId, Stream};
 

@@ -10,8 +10,8 @@ mod view;
 
 use crossterm::event::{Event, EventStream, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use futures::StreamExt;
-use twoclocks_engine::conventions::Conventions;
 use twoclocks_engine::script::{Playback, Script};
+use twoclocks_engine::Conventions;
 
 use crate::theme::Theme;
 use crate::{terminal, StopSignals};

@@ -13,8 +13,8 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 use crate::app::Run;
 use crate::theme::Theme;
 use twoclocks_engine::clock::{Clock, Fit};
-use twoclocks_engine::processor::SessionChange;
 use twoclocks_engine::timeline::Inspection;
+use twoclocks_engine::SessionChange;
 use twoclocks_engine::{Fate, WindowId};
 
 /// The inspector's text for the inspected event, if any.

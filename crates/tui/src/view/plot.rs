@@ -38,8 +38,8 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
 
+use twoclocks_engine::clock::seconds as secs;
 use twoclocks_engine::clock::Fit;
-use twoclocks_engine::lateness::secs;
 use twoclocks_engine::trace::{fate_differences, FateDiff, Trace};
 use twoclocks_engine::Fate;
 

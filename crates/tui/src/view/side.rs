@@ -1,6 +1,6 @@
 //! Two policies side by side (`v`): A's plot (the live dials) and B's (the dials pinned when
 //! `v` was pressed), each titled with its label and the dials that tell them apart, each over a
-//! few lines of its counters as the read model tallies them ([`twoclocks_engine::trace::Tally`]):
+//! few lines of its counters as its read model tallies them ([`crate::lesson::tally::Tally`]):
 //! the fates and panes so far, the oracle's cells wrong so far and, for the job, how long the
 //! combined watermark has stood still. Formatting only: B is a run of its own, drawn by the
 //! same plot as A's.
@@ -13,6 +13,7 @@ use ratatui::text::{Line, Span};
 use super::dials::value;
 use crate::app::{App, Run};
 use crate::dials::Dial;
+use crate::lesson::tally::Tallied;
 use crate::theme::glyph;
 
 /// Which of the two runs.

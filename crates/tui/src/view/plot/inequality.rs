@@ -10,9 +10,9 @@ use ratatui::style::{Modifier, Style};
 use super::grid::{put, Mark};
 use crate::app::Run;
 use crate::geometry::plot::PlotFrame;
+use crate::lesson::predict::Question;
 use crate::theme::glyph;
 use twoclocks_engine::clock::Fit;
-use twoclocks_engine::predict::Question;
 use twoclocks_engine::Fate;
 
 /// The inspected event's inequality, when it was late or dropped.

@@ -9,8 +9,8 @@
 use ratatui::buffer::Buffer;
 use ratatui::style::Style;
 
-use twoclocks_engine::stream::KeyId;
 use twoclocks_engine::timeline::Phase;
+use twoclocks_engine::KeyId;
 
 use crate::app::Run;
 use crate::geometry::plot::{PlotFrame, Y_LABELS};

@@ -13,9 +13,8 @@
 
 use std::collections::BTreeMap;
 
-use super::processor::EngineConfig;
-use super::timeline::{Inspection, Timeline};
-use super::{CellId, Event, Fate, KeyId, Pane, Stream};
+use twoclocks_engine::timeline::{Inspection, Timeline};
+use twoclocks_engine::{CellId, EngineConfig, Event, Fate, KeyId, Pane, Stream, Timing};
 
 /// What a predict step asks about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -205,7 +204,7 @@ impl Question {
                     "at the input's end".to_string()
                 };
                 let rest = match truth - fired.value {
-                    d if d > 0 && fired.timing != crate::Timing::Late => {
+                    d if d > 0 && fired.timing != Timing::Late => {
                         format!(", {d} of its {truth} events still to come")
                     }
                     _ => String::new(),
@@ -491,8 +490,8 @@ pub fn ask(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::ScenarioName;
-    use crate::window::oracle;
+    use twoclocks_engine::scenario::ScenarioName;
+    use twoclocks_engine::window::oracle;
 
     fn lesson() -> (EngineConfig, Stream, BTreeMap<CellId, u64>) {
         let preset = ScenarioName::Lesson.preset();
