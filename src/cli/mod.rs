@@ -3,6 +3,7 @@
 //! checked whole first); with no subcommand, the terminal UI opens on the classroom stream (or
 //! the stream and dials the top-level flags preset).
 pub mod args;
+pub mod choice;
 pub mod commands;
 pub mod export;
 pub mod input;
@@ -41,7 +42,7 @@ pub struct Cli {
 #[derive(Debug, Clone, clap::Args)]
 pub struct UiArgs {
     /// Colours: dark, light (for projectors) or mono. NO_COLOR selects mono.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = choice::one_of::<ThemeName>())]
     pub theme: Option<ThemeName>,
     /// Playback speed: seconds of processing time per real second (10, or the scenario's).
     #[arg(long, default_value_t = 10.0, value_parser = parse_speed, allow_negative_numbers = true)]
@@ -118,7 +119,7 @@ pub struct TourArgs {
     #[arg(long, value_name = "NAME")]
     pub from: Option<String>,
     /// Colours: dark, light (for projectors) or mono. NO_COLOR selects mono.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = choice::one_of::<ThemeName>())]
     pub theme: Option<ThemeName>,
     /// A rehearsable lesson: record the inputs, play a recording back, cast the screen.
     #[command(flatten)]
