@@ -1,7 +1,9 @@
-//! The command line: `report`, `run`, `stream`, `frontier` and `advise` print what the engine
-//! computes; `tour` opens the UI on a tour of the blocks (the built-in one, or `--tour FILE`,
-//! checked whole first); with no subcommand, the terminal UI opens on the classroom stream (or
-//! the stream and dials the top-level flags preset).
+//! The command line: `report`, `run`, `stream`, `frontier`, `advise`, `script` and `export`
+//! print what the engine computes; `completions` and `man` what a shell and `man` read of the
+//! command line itself; `tour` opens the UI on a tour of the blocks (the built-in one, or
+//! `--tour FILE`, checked whole first); `script --ui` opens it on a script; with no
+//! subcommand, the terminal UI opens on the classroom stream (or the stream and dials the
+//! top-level flags preset).
 pub mod args;
 pub mod choice;
 pub mod commands;
@@ -107,6 +109,11 @@ pub enum Command {
     /// The policy (the engine's dials) as Flink, Flink SQL, Beam or Kafka Streams code, with
     /// comments where that engine's rules differ.
     Export(commands::ExportArgs),
+    /// A shell's completion script for twoclocks, on standard output (bash, elvish, fish,
+    /// powershell or zsh).
+    Completions(commands::CompletionsArgs),
+    /// The manual page of twoclocks, or of one of its commands, in roff on standard output.
+    Man(commands::ManArgs),
 }
 
 /// The tour's flags.
@@ -241,7 +248,11 @@ where
                     Command::Frontier(a) => a.given = given,
                     Command::Export(a) => a.given = given,
                     Command::Advise(a) => a.given = given,
-                    Command::Report(_) | Command::Tour(_) | Command::Script(_) => {}
+                    Command::Report(_)
+                    | Command::Tour(_)
+                    | Command::Script(_)
+                    | Command::Completions(_)
+                    | Command::Man(_) => {}
                 }
             }
             Invocation::Command(Box::new(cmd))
@@ -274,6 +285,8 @@ pub fn execute(cmd: &Command, out: &mut dyn std::io::Write) -> anyhow::Result<()
         Command::Export(a) => commands::export(a, out),
         Command::Advise(a) => commands::advise(a, out),
         Command::Script(a) => commands::script(a, out),
+        Command::Completions(a) => commands::completions(a, Cli::command(), out),
+        Command::Man(a) => commands::man(a, Cli::command(), out),
         // The tour opens the UI; asked to print, it checks the tour and lists its steps.
         Command::Tour(a) => {
             let tour = a.tour()?;
