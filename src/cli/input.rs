@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 use clap::Args;
 
+use crate::cli::choice::one_of;
 use crate::engine::clock::Zone;
 use crate::engine::Stream;
 use crate::io::source::{
@@ -24,7 +25,7 @@ use crate::io::times::zone_named;
 pub struct InputArgs {
     /// The input's format (default: by the file's extension, then by its first bytes; a
     /// .gz or .zst file is decompressed first).
-    #[arg(long, value_enum, requires = "input")]
+    #[arg(long, value_parser = one_of::<InputFormat>(), requires = "input")]
     pub input_format: Option<InputFormat>,
     /// The column (or JSON member) that holds the event time (of --input, or of the table
     /// advise --sql queries).
@@ -39,7 +40,7 @@ pub struct InputArgs {
     /// What a time is (default: a number is ms, a text is a date such as 2013-01-01T05:15:00Z
     /// or 2013-01-01 05:15:00; advise --sql needs it said: rfc3339 for a timestamp or text
     /// column).
-    #[arg(long, value_enum, requires = "log")]
+    #[arg(long, value_parser = one_of::<TimeFormat>(), requires = "log")]
     pub time_format: Option<TimeFormat>,
     /// The time zone a date without an offset is read in, and every date and time of day is
     /// written in: an IANA name (America/New_York), UTC, or an offset (+05:30) [default: UTC].
@@ -48,10 +49,10 @@ pub struct InputArgs {
     /// Where processing times come from: a column, the file's order (a row's processing
     /// time is then the largest event time read up to it), or the clock (when the row arrived:
     /// the UI reading a live --input - only).
-    #[arg(long, value_enum, default_value_t = Arrival::Column, requires = "input")]
+    #[arg(long, value_parser = one_of::<Arrival>(), default_value_t = Arrival::Column, requires = "input")]
     pub arrival: Arrival,
     /// What a bad row does: stop with an error naming it, or skip it (counted and reported).
-    #[arg(long, value_enum, default_value_t = OnBadRow::Error, requires = "input")]
+    #[arg(long, value_parser = one_of::<OnBadRow>(), default_value_t = OnBadRow::Error, requires = "input")]
     pub on_bad_row: OnBadRow,
 }
 

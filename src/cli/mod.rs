@@ -1,8 +1,11 @@
-//! The command line: `report`, `run`, `stream`, `frontier` and `advise` print what the engine
-//! computes; `tour` opens the UI on a tour of the blocks (the built-in one, or `--tour FILE`,
-//! checked whole first); with no subcommand, the terminal UI opens on the classroom stream (or
-//! the stream and dials the top-level flags preset).
+//! The command line: `report`, `run`, `stream`, `frontier`, `advise`, `script` and `export`
+//! print what the engine computes; `completions` and `man` what a shell and `man` read of the
+//! command line itself; `tour` opens the UI on a tour of the blocks (the built-in one, or
+//! `--tour FILE`, checked whole first); `script --ui` opens it on a script; with no
+//! subcommand, the terminal UI opens on the classroom stream (or the stream and dials the
+//! top-level flags preset).
 pub mod args;
+pub mod choice;
 pub mod commands;
 pub mod export;
 pub mod input;
@@ -41,7 +44,7 @@ pub struct Cli {
 #[derive(Debug, Clone, clap::Args)]
 pub struct UiArgs {
     /// Colours: dark, light (for projectors) or mono. NO_COLOR selects mono.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = choice::one_of::<ThemeName>())]
     pub theme: Option<ThemeName>,
     /// Playback speed: seconds of processing time per real second (10, or the scenario's).
     #[arg(long, default_value_t = 10.0, value_parser = parse_speed, allow_negative_numbers = true)]
@@ -106,6 +109,11 @@ pub enum Command {
     /// The policy (the engine's dials) as Flink, Flink SQL, Beam or Kafka Streams code, with
     /// comments where that engine's rules differ.
     Export(commands::ExportArgs),
+    /// A shell's completion script for twoclocks, on standard output (bash, elvish, fish,
+    /// powershell or zsh).
+    Completions(commands::CompletionsArgs),
+    /// The manual page of twoclocks, or of one of its commands, in roff on standard output.
+    Man(commands::ManArgs),
 }
 
 /// The tour's flags.
@@ -118,7 +126,7 @@ pub struct TourArgs {
     #[arg(long, value_name = "NAME")]
     pub from: Option<String>,
     /// Colours: dark, light (for projectors) or mono. NO_COLOR selects mono.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = choice::one_of::<ThemeName>())]
     pub theme: Option<ThemeName>,
     /// A rehearsable lesson: record the inputs, play a recording back, cast the screen.
     #[command(flatten)]
@@ -240,7 +248,11 @@ where
                     Command::Frontier(a) => a.given = given,
                     Command::Export(a) => a.given = given,
                     Command::Advise(a) => a.given = given,
-                    Command::Report(_) | Command::Tour(_) | Command::Script(_) => {}
+                    Command::Report(_)
+                    | Command::Tour(_)
+                    | Command::Script(_)
+                    | Command::Completions(_)
+                    | Command::Man(_) => {}
                 }
             }
             Invocation::Command(Box::new(cmd))
@@ -273,6 +285,8 @@ pub fn execute(cmd: &Command, out: &mut dyn std::io::Write) -> anyhow::Result<()
         Command::Export(a) => commands::export(a, out),
         Command::Advise(a) => commands::advise(a, out),
         Command::Script(a) => commands::script(a, out),
+        Command::Completions(a) => commands::completions(a, Cli::command(), out),
+        Command::Man(a) => commands::man(a, Cli::command(), out),
         // The tour opens the UI; asked to print, it checks the tour and lists its steps.
         Command::Tour(a) => {
             let tour = a.tour()?;

@@ -32,6 +32,7 @@ mod cli_sessions;
 mod cli_ui_flags;
 mod cli_wall_clock;
 mod closing;
+mod completions;
 mod docs_figures;
 mod docs_pictures;
 mod e2e_demo;

@@ -1,6 +1,6 @@
-//! Event logs as CSV (`event_time_ms,proc_time_ms,key`) and JSON lines: reading a user's log
-//! into a [`Stream`] (sorted into processing order, every bad row an error naming its line),
-//! and writing a stream out with floats at full round-trip precision.
+//! Event logs as CSV (`event_time_ms,proc_time_ms,key`): reading a user's log into a
+//! [`Stream`] (sorted into processing order, every bad row an error naming its line), and
+//! writing a stream out, as CSV or JSON Lines, with floats at full round-trip precision.
 
 use std::borrow::Cow;
 use std::io::{BufRead, BufReader, Read, Write};

@@ -7,7 +7,6 @@
 use std::collections::HashMap;
 
 use anyhow::{anyhow, bail, Result};
-use clap::ValueEnum;
 use rustc_hash::FxBuildHasher;
 
 use crate::quote::quoted;
@@ -28,19 +27,20 @@ pub const FIRST_SKIPPED: usize = 5;
 pub const TIME_LIMIT: f64 = 9_007_199_254_740_992.0;
 
 /// The layout of an input.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-// clap turns doc comments into --help text: see `TableOrJson`.
-#[allow(missing_docs)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum InputFormat {
-    // Comma-separated values under a header line.
+    /// Comma-separated values under a header line.
     Csv,
-    // One JSON object per line.
+    /// One JSON object per line.
     Jsonl,
-    // An Apache Parquet file.
+    /// An Apache Parquet file.
     Parquet,
 }
 
 impl InputFormat {
+    /// Every format, in the order `--help` lists them.
+    pub const ALL: [InputFormat; 3] = [InputFormat::Csv, InputFormat::Jsonl, InputFormat::Parquet];
+
     /// The format's name as the flag spells it.
     pub fn name(self) -> &'static str {
         match self {
@@ -51,31 +51,115 @@ impl InputFormat {
     }
 }
 
+impl std::str::FromStr for InputFormat {
+    type Err = String;
+
+    /// The format `--input-format` names: `csv`, `jsonl` or `parquet`, exactly.
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        InputFormat::ALL
+            .into_iter()
+            .find(|f| f.name() == text)
+            .ok_or_else(|| format!("{} is not a format: csv, jsonl or parquet", quoted(text)))
+    }
+}
+
+impl std::fmt::Display for InputFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 pub use crate::times::TimeFormat;
 
 /// Where a row's processing time comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
-#[allow(missing_docs)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Arrival {
-    // The processing-time column.
+    /// The processing-time column.
     #[default]
     Column,
-    // The file's order: a row's processing time is the largest event time read up to it.
+    /// The file's order: a row's processing time is the largest event time read up to it.
     FileOrder,
-    // The wall clock: a row's processing time is when it arrived (the UI reading a live
-    // --input - only).
+    /// The wall clock: a row's processing time is when it arrived (the UI reading a live
+    /// --input - only).
     Clock,
 }
 
 /// What a bad row does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
-#[allow(missing_docs)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum OnBadRow {
-    // Stop with an error naming the row.
+    /// Stop with an error naming the row.
     #[default]
     Error,
-    // Skip it, count it and report it.
+    /// Skip it, count it and report it.
     Skip,
+}
+
+impl Arrival {
+    /// Every arrival, in the order `--help` lists them.
+    pub const ALL: [Arrival; 3] = [Arrival::Column, Arrival::FileOrder, Arrival::Clock];
+
+    /// The arrival's name as `--arrival` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Arrival::Column => "column",
+            Arrival::FileOrder => "file-order",
+            Arrival::Clock => "clock",
+        }
+    }
+}
+
+impl std::str::FromStr for Arrival {
+    type Err = String;
+
+    /// The arrival `--arrival` names: `column`, `file-order` or `clock`, exactly.
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        Arrival::ALL
+            .into_iter()
+            .find(|a| a.name() == text)
+            .ok_or_else(|| {
+                format!(
+                    "{} is not an arrival: column, file-order or clock",
+                    quoted(text)
+                )
+            })
+    }
+}
+
+impl std::fmt::Display for Arrival {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl OnBadRow {
+    /// Both answers, in the order `--help` lists them.
+    pub const ALL: [OnBadRow; 2] = [OnBadRow::Error, OnBadRow::Skip];
+
+    /// The answer's name as `--on-bad-row` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            OnBadRow::Error => "error",
+            OnBadRow::Skip => "skip",
+        }
+    }
+}
+
+impl std::str::FromStr for OnBadRow {
+    type Err = String;
+
+    /// What `--on-bad-row` names: `error` or `skip`, exactly.
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        OnBadRow::ALL
+            .into_iter()
+            .find(|a| a.name() == text)
+            .ok_or_else(|| format!("{} is not what a bad row does: error or skip", quoted(text)))
+    }
+}
+
+impl std::fmt::Display for OnBadRow {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 /// How to read an input: its format, its columns and what to do with a bad row.

@@ -5,28 +5,35 @@
 //! any other log counts from its start ([`Clock::Relative`]), as the built-in scenarios do,
 //! and so does the classroom stream written out by `stream` and read back.
 
-use clap::ValueEnum;
 use jiff::tz::TimeZone;
 
 use twoclocks_engine::clock::{Clock, Zone};
 
 /// What a timestamp's number counts, or that it is a date written as text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-#[allow(missing_docs)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TimeFormat {
-    // Milliseconds since the epoch.
+    /// Milliseconds since the epoch.
     Ms,
-    // Seconds.
+    /// Seconds.
     S,
-    // Microseconds.
+    /// Microseconds.
     Us,
-    // Nanoseconds.
+    /// Nanoseconds.
     Ns,
-    // A date such as 2026-12-04T08:00:00.250Z or 2026-12-04 08:00:00.
+    /// A date such as 2026-12-04T08:00:00.250Z or 2026-12-04 08:00:00.
     Rfc3339,
 }
 
 impl TimeFormat {
+    /// Every time format, in the order `--help` lists them.
+    pub const ALL: [TimeFormat; 5] = [
+        TimeFormat::Ms,
+        TimeFormat::S,
+        TimeFormat::Us,
+        TimeFormat::Ns,
+        TimeFormat::Rfc3339,
+    ];
+
     /// The unit's name as the flag spells it.
     pub fn name(self) -> &'static str {
         match self {
@@ -48,6 +55,29 @@ impl TimeFormat {
             TimeFormat::Us => v / 1e3,
             TimeFormat::Ns => v / 1e6,
         }
+    }
+}
+
+impl std::str::FromStr for TimeFormat {
+    type Err = String;
+
+    /// The format `--time-format` names: `ms`, `s`, `us`, `ns` or `rfc3339`, exactly.
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        TimeFormat::ALL
+            .into_iter()
+            .find(|f| f.name() == text)
+            .ok_or_else(|| {
+                format!(
+                    "{} is not a time format: ms, s, us, ns or rfc3339",
+                    crate::quote::quoted(text)
+                )
+            })
+    }
+}
+
+impl std::fmt::Display for TimeFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }
 

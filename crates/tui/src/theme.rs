@@ -12,7 +12,7 @@ use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 
 /// Which built-in theme.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ThemeName {
     /// Light colours on the terminal's own dark background (the default).
     #[default]
@@ -21,6 +21,51 @@ pub enum ThemeName {
     Light,
     /// No colour: glyphs and modifiers carry the meaning. Chosen when NO_COLOR is set.
     Mono,
+}
+
+impl ThemeName {
+    /// Every built-in theme, in the order `--help` lists them.
+    pub const ALL: [ThemeName; 3] = [ThemeName::Dark, ThemeName::Light, ThemeName::Mono];
+
+    /// The theme's name as `--theme` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ThemeName::Dark => "dark",
+            ThemeName::Light => "light",
+            ThemeName::Mono => "mono",
+        }
+    }
+
+    /// What the theme is for, as `--help` lists it.
+    pub fn description(self) -> &'static str {
+        match self {
+            ThemeName::Dark => "Light colours on the terminal's own dark background (the default)",
+            ThemeName::Light => {
+                "Dark colours on a white background the theme paints itself: for projectors"
+            }
+            ThemeName::Mono => {
+                "No colour: glyphs and modifiers carry the meaning. Chosen when NO_COLOR is set"
+            }
+        }
+    }
+}
+
+impl std::str::FromStr for ThemeName {
+    type Err = String;
+
+    /// The theme `--theme` names: `dark`, `light` or `mono`, exactly.
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        ThemeName::ALL
+            .into_iter()
+            .find(|t| t.name() == text)
+            .ok_or_else(|| format!("'{text}' is not a theme: dark, light or mono"))
+    }
+}
+
+impl std::fmt::Display for ThemeName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 /// The styles, by role.

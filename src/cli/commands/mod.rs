@@ -2,10 +2,12 @@
 //! engine, and writes the answer as a table, CSV or JSON. `pipeline` holds the parallel
 //! pipeline's flags and how it runs; `answer` what a run found, from either engine, and
 //! `outputs` the `--output` sinks both feed (neither imports `run` or `pipeline`); `json` how
-//! numbers are written in JSON.
+//! numbers are written in JSON; `completions` the shells' completion scripts and the manual
+//! pages.
 
 mod advise;
 mod answer;
+mod completions;
 mod export;
 mod frontier;
 mod json;
@@ -19,6 +21,7 @@ mod stream;
 mod triggered;
 
 pub use advise::{advice_plot, advise, AdviseArgs, KindList};
+pub use completions::{completions, man, CompletionsArgs, ManArgs};
 pub use export::{export, ExportArgs};
 pub use frontier::{frontier, policy_marks, FrontierArgs, TableCsvJson, MAX_FRONTIER_POINTS};
 pub use pipeline::{BarrierArg, PipelineArgs, SinkArg};

@@ -37,7 +37,7 @@ pub struct ScriptArgs {
     #[arg(long)]
     pub ui: bool,
     /// With --ui: colours, dark, light (for projectors) or mono. NO_COLOR selects mono.
-    #[arg(long, value_enum, requires = "ui")]
+    #[arg(long, value_parser = crate::cli::choice::one_of::<crate::tui::theme::ThemeName>(), requires = "ui")]
     pub theme: Option<crate::tui::theme::ThemeName>,
 }
 

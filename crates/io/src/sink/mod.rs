@@ -232,15 +232,47 @@ pub struct RunMeta {
     pub settings: Vec<(String, String)>,
 }
 
+/// What every output of `run --output` does, whatever it writes to: it is opened before the
+/// run (a constructor of its own, taking its reserved [`StagedFile`]), takes each pane the
+/// sink received and, if it keeps results, the engine's writes for the chosen sink kind, and
+/// is finished when the run is over. Its errors name it (`--output 'jsonl:…': cannot write`).
+/// A new output is a file here implementing it, an [`OutputSpec`] variant and its opening in
+/// [`Outputs::open`].
+pub trait Sink {
+    /// The flag that names it in messages: `--output 'jsonl:out.jsonl'`.
+    fn flag(&self) -> &str;
+
+    /// A pane the sink received, in the order received.
+    fn received(&mut self, row: &PaneRow) -> Result<()>;
+
+    /// The additive kind's write: the pane's value added to its result (a replay counts
+    /// again). An output that keeps no results ignores it.
+    fn add(&mut self, _row: &PaneRow) -> Result<()> {
+        Ok(())
+    }
+
+    /// The idempotent kind's write: the pane upserted on (window, key, pane index).
+    fn upsert(&mut self, _row: &PaneRow) -> Result<()> {
+        Ok(())
+    }
+
+    /// The transactional kind's write: a checkpoint's panes, in one transaction.
+    fn commit(&mut self, _rows: &[PaneRow]) -> Result<()> {
+        Ok(())
+    }
+
+    /// The run is over: what is buffered is written out, and the file it wrote (none for
+    /// standard output) is handed back, to be put in place with the others.
+    fn finish(self: Box<Self>) -> Result<Option<StagedFile>>;
+}
+
 /// A run's open outputs, written as the run goes. Dropped before [`Outputs::finish`] (the
 /// run failed or was stopped), every file's unfinished copy is removed and no output path is
 /// touched.
 pub struct Outputs<'a> {
-    /// Each JSON Lines sink with its flag (`--output 'jsonl:…'`), which names it in errors,
-    /// and the file it writes (none for standard output).
-    jsonl: Vec<(String, JsonlSink<'a>, Option<StagedFile>)>,
-    /// Each database with its flag.
-    sqlite: Vec<(String, SqliteSink)>,
+    /// The JSON Lines outputs, then the databases: each pane goes to the lines first, and the
+    /// files are put in place in that order.
+    sinks: Vec<Box<dyn Sink + 'a>>,
 }
 
 /// Whether `e` is a write to a pipe whose reader has gone.
@@ -265,31 +297,27 @@ impl<'a> Outputs<'a> {
         stdout: Box<dyn Write + 'a>,
     ) -> Result<Outputs<'a>> {
         let mut stdout = Some(stdout);
-        let mut outputs = Outputs {
-            jsonl: Vec::new(),
-            sqlite: Vec::new(),
-        };
+        let mut lines: Vec<Box<dyn Sink + 'a>> = Vec::new();
+        let mut databases: Vec<Box<dyn Sink + 'a>> = Vec::new();
         for (s, staged) in reserved.outputs {
             let flag = s.flag();
             match (s, staged) {
                 (OutputSpec::Jsonl(_), None) => {
                     if let Some(w) = stdout.take() {
-                        outputs.jsonl.push((flag, JsonlSink::new(w), None));
+                        lines.push(Box::new(JsonlSink::new(w, flag)));
                     }
                 }
                 (OutputSpec::Jsonl(_), Some(file)) => {
-                    let sink = JsonlSink::to_file(&file).with_context(|| flag.clone())?;
-                    outputs.jsonl.push((flag, sink, Some(file)));
+                    lines.push(Box::new(JsonlSink::to_file(file, flag)?));
                 }
                 (OutputSpec::Sqlite(_), Some(file)) => {
-                    let sink = SqliteSink::create(file, meta)
-                        .map_err(|e| anyhow::anyhow!("{flag}: {e:#}"))?;
-                    outputs.sqlite.push((flag, sink));
+                    databases.push(Box::new(SqliteSink::create(file, meta, flag)?));
                 }
                 (OutputSpec::Sqlite(_), None) => bail!("{flag}: a database needs a file"),
             }
         }
-        Ok(outputs)
+        lines.extend(databases);
+        Ok(Outputs { sinks: lines })
     }
 
     /// Carries out one of the engine's sink writes, each pane made a row by `row`.
@@ -307,32 +335,28 @@ impl<'a> Outputs<'a> {
 
     /// A pane the sink received: a JSON line, a row of `panes`.
     pub fn received(&mut self, row: &PaneRow) -> Result<()> {
-        let others = self.jsonl.len() + self.sqlite.len() > 1;
+        let others = self.sinks.len() > 1;
         let mut closed = None;
-        for (i, (flag, j, _)) in self.jsonl.iter_mut().enumerate() {
-            if let Err(e) = j.write(row) {
+        for (i, sink) in self.sinks.iter_mut().enumerate() {
+            if let Err(e) = sink.received(row) {
                 // A reader of standard output that stops (`| head`) ends that output only:
                 // the files beside it are written to the end, not removed with a failed run.
                 if others && broken_pipe(&e) {
                     closed = Some(i);
                     continue;
                 }
-                return Err(e.context(format!("{flag}: cannot write")));
+                return Err(e);
             }
         }
         if let Some(i) = closed {
-            self.jsonl.remove(i);
-        }
-        for (flag, s) in &mut self.sqlite {
-            s.received(row)
-                .with_context(|| format!("{flag}: cannot write"))?;
+            self.sinks.remove(i);
         }
         Ok(())
     }
 
-    fn results(&mut self, mut f: impl FnMut(&mut SqliteSink) -> Result<()>) -> Result<()> {
-        for (flag, s) in &mut self.sqlite {
-            f(s).with_context(|| format!("{flag}: cannot write"))?;
+    fn results(&mut self, mut f: impl FnMut(&mut dyn Sink) -> Result<()>) -> Result<()> {
+        for sink in &mut self.sinks {
+            f(sink.as_mut())?;
         }
         Ok(())
     }
@@ -341,23 +365,18 @@ impl<'a> Outputs<'a> {
     /// every file in place at once. If any of that fails, no output path is touched (a
     /// device or pipe written directly keeps what it took).
     pub fn finish(mut self) -> Result<()> {
-        let others = self.jsonl.len() + self.sqlite.len() > 1;
+        let others = self.sinks.len() > 1;
         let mut finished = Vec::new();
-        for (flag, j, file) in std::mem::take(&mut self.jsonl) {
-            match j.finish() {
+        for sink in std::mem::take(&mut self.sinks) {
+            let flag = sink.flag().to_string();
+            match sink.finish() {
+                Ok(file) => finished.extend(file.map(|f| (flag, f))),
                 Err(e) if others && broken_pipe(&e) => {}
-                r => r.with_context(|| format!("{flag}: cannot write"))?,
+                Err(e) => return Err(e),
             }
-            finished.extend(file.map(|f| (flag, f)));
-        }
-        for (flag, s) in std::mem::take(&mut self.sqlite) {
-            let file = s
-                .finish()
-                .with_context(|| format!("{flag}: cannot finish"))?;
-            finished.push((flag, file));
         }
         for (flag, file) in finished {
-            file.commit().with_context(|| flag.clone())?;
+            file.commit().context(flag)?;
         }
         Ok(())
     }

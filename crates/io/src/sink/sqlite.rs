@@ -12,7 +12,7 @@
 use anyhow::{Context, Result};
 use rusqlite::{params, Connection};
 
-use super::{PaneRow, RunMeta};
+use super::{PaneRow, RunMeta, Sink};
 use crate::staged::StagedFile;
 
 /// The `results` table's columns, in order.
@@ -102,6 +102,8 @@ pub struct SqliteSink {
     file: StagedFile,
     /// Writes in the open batch transaction, if one is open.
     pending: usize,
+    /// The flag that names it in messages.
+    flag: String,
 }
 
 impl SqliteSink {
@@ -111,7 +113,20 @@ impl SqliteSink {
     /// The copy is renamed into place only when the run has finished, so it needs no
     /// journal on disk: the rollback journal is kept in memory (no `-journal`, `-wal` or
     /// `-shm` file is ever made), and the file is synced once, when it is put in place.
-    pub fn create(file: StagedFile, meta: &RunMeta) -> Result<SqliteSink> {
+    /// An error says `flag` first, the output it names.
+    pub fn create(file: StagedFile, meta: &RunMeta, flag: String) -> Result<SqliteSink> {
+        Self::created(file, meta)
+            .map(|(conn, file)| SqliteSink {
+                conn,
+                file,
+                pending: 0,
+                flag: flag.clone(),
+            })
+            .map_err(|e| anyhow::anyhow!("{flag}: {e:#}"))
+    }
+
+    /// The database made in `file`'s copy, with its schema and settings.
+    fn created(file: StagedFile, meta: &RunMeta) -> Result<(Connection, StagedFile)> {
         let conn = Connection::open(file.write_path()).context("cannot create the database")?;
         conn.pragma_update(None, "journal_mode", "MEMORY")
             .context("cannot write the database")?;
@@ -135,11 +150,7 @@ impl SqliteSink {
                 params![name, value],
             )?;
         }
-        Ok(SqliteSink {
-            conn,
-            file,
-            pending: 0,
-        })
+        Ok((conn, file))
     }
 
     fn batch(&mut self) -> Result<()> {
@@ -166,7 +177,7 @@ impl SqliteSink {
     }
 
     /// A pane the sink received: a row of `panes`.
-    pub fn received(&mut self, r: &PaneRow) -> Result<()> {
+    fn insert_pane(&mut self, r: &PaneRow) -> Result<()> {
         self.batch()?;
         self.conn.prepare_cached(INSERT_PANE)?.execute(params![
             r.window,
@@ -201,21 +212,21 @@ impl SqliteSink {
     }
 
     /// The additive kind: the pane's value is added to its row (a replay counts again).
-    pub fn add(&mut self, r: &PaneRow) -> Result<()> {
+    fn add_result(&mut self, r: &PaneRow) -> Result<()> {
         self.batch()?;
         self.result(ADD, r)?;
         self.after_batch_write()
     }
 
     /// The idempotent kind: the pane is upserted on (window, key, pane index).
-    pub fn upsert(&mut self, r: &PaneRow) -> Result<()> {
+    fn upsert_result(&mut self, r: &PaneRow) -> Result<()> {
         self.batch()?;
         self.result(UPSERT, r)?;
         self.after_batch_write()
     }
 
     /// The transactional kind: a checkpoint's panes, in one transaction of their own.
-    pub fn commit(&mut self, rows: &[PaneRow]) -> Result<()> {
+    fn commit_results(&mut self, rows: &[PaneRow]) -> Result<()> {
         self.flush()?;
         self.conn.execute_batch("BEGIN")?;
         for r in rows {
@@ -227,7 +238,7 @@ impl SqliteSink {
 
     /// The run is over: commits the open batch with `meta`'s `completed` row set to
     /// `true`, closes the database and hands back its file, to be put in place.
-    pub fn finish(mut self) -> Result<StagedFile> {
+    fn close(mut self) -> Result<StagedFile> {
         self.batch()?;
         self.conn.execute(
             "UPDATE meta SET value = 'true' WHERE name = 'completed'",
@@ -239,5 +250,39 @@ impl SqliteSink {
             .map_err(|(_, e)| anyhow::Error::from(e))
             .context("cannot close the database")?;
         Ok(file)
+    }
+}
+
+impl Sink for SqliteSink {
+    fn flag(&self) -> &str {
+        &self.flag
+    }
+
+    fn received(&mut self, row: &PaneRow) -> Result<()> {
+        self.insert_pane(row)
+            .with_context(|| format!("{}: cannot write", self.flag))
+    }
+
+    fn add(&mut self, row: &PaneRow) -> Result<()> {
+        self.add_result(row)
+            .with_context(|| format!("{}: cannot write", self.flag))
+    }
+
+    fn upsert(&mut self, row: &PaneRow) -> Result<()> {
+        self.upsert_result(row)
+            .with_context(|| format!("{}: cannot write", self.flag))
+    }
+
+    fn commit(&mut self, rows: &[PaneRow]) -> Result<()> {
+        self.commit_results(rows)
+            .with_context(|| format!("{}: cannot write", self.flag))
+    }
+
+    fn finish(self: Box<Self>) -> Result<Option<StagedFile>> {
+        let flag = self.flag.clone();
+        (*self)
+            .close()
+            .map(Some)
+            .with_context(|| format!("{flag}: cannot finish"))
     }
 }
