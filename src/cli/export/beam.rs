@@ -84,13 +84,15 @@ fn imports(out: &mut Code, p: &Policy) {
                 "org.joda.time.Instant",
             ]);
         }
-        _ => lines.extend([
-            "java.util.Optional",
-            "org.apache.beam.sdk.io.kafka.KafkaRecord",
-            "org.apache.beam.sdk.io.kafka.TimestampPolicy",
-            "org.apache.beam.sdk.transforms.windowing.BoundedWindow",
-            "org.joda.time.Instant",
-        ]),
+        WatermarkKind::Perfect | WatermarkKind::Fixed { .. } | WatermarkKind::Heuristic { .. } => {
+            lines.extend([
+                "java.util.Optional",
+                "org.apache.beam.sdk.io.kafka.KafkaRecord",
+                "org.apache.beam.sdk.io.kafka.TimestampPolicy",
+                "org.apache.beam.sdk.transforms.windowing.BoundedWindow",
+                "org.joda.time.Instant",
+            ])
+        }
     }
     if matches!(c.watermark, WatermarkKind::Heuristic { .. }) {
         lines.push("java.util.Arrays");
@@ -165,47 +167,55 @@ fn watermark(out: &mut Code, p: &Policy) {
             out.line(format!("{J}                {},", joda_duration(bound)));
             out.line(format!("{J}                previousWatermark))"));
         }
-        kind => {
+        WatermarkKind::Heuristic { q, n } => {
             if let Some(note) = measured_note(p) {
                 out.differs(J, C, &note);
             }
-            if let WatermarkKind::Heuristic { q, n } = kind {
-                out.comment(
-                    J,
-                    C,
-                    &format!(
-                        "A custom TimestampPolicy runs the same rule: QuantileOfDelays keeps the \
-                         last {n} delays (wall clock at arrival − event time) and answers wall \
-                         clock − their {q} quantile."
-                    ),
-                );
-                out.line(format!(
-                    "{J}.withTimestampPolicyFactory((partition, previousWatermark) ->"
-                ));
-                out.line(format!(
-                    "{J}        new QuantileOfDelays({q}, {n}, previousWatermark))"
-                ));
-            } else {
-                let lag = nearest_lag(p);
-                out.comment(
-                    J,
-                    C,
-                    &format!(
-                        "A processing-time lag: Beam has no built-in policy for it (the \
-                         limited-delay policy is event-time: twoclocks' bounded:B). \
-                         ProcessingTimeLag below answers wall clock − {}.",
-                        fmt_ms(lag)
-                    ),
-                );
-                rounding_note(out, J, C, "the lag", lag);
-                out.line(format!(
-                    "{J}.withTimestampPolicyFactory((partition, previousWatermark) ->"
-                ));
-                out.line(format!(
-                    "{J}        new ProcessingTimeLag({}, previousWatermark))",
-                    joda_duration(lag)
-                ));
+            out.comment(
+                J,
+                C,
+                &format!(
+                    "A custom TimestampPolicy runs the same rule: QuantileOfDelays keeps the \
+                     last {n} delays (wall clock at arrival − event time) and answers wall \
+                     clock − their {q} quantile."
+                ),
+            );
+            out.line(format!(
+                "{J}.withTimestampPolicyFactory((partition, previousWatermark) ->"
+            ));
+            out.line(format!(
+                "{J}        new QuantileOfDelays({q}, {n}, previousWatermark))"
+            ));
+            out.differs(
+                J,
+                C,
+                "twoclocks' processing time is the log's arrival time and moves at every \
+                 event; here it is the reader's wall clock when the runner asks.",
+            );
+        }
+        WatermarkKind::Perfect | WatermarkKind::Fixed { .. } => {
+            if let Some(note) = measured_note(p) {
+                out.differs(J, C, &note);
             }
+            let lag = nearest_lag(p);
+            out.comment(
+                J,
+                C,
+                &format!(
+                    "A processing-time lag: Beam has no built-in policy for it (the \
+                     limited-delay policy is event-time: twoclocks' bounded:B). \
+                     ProcessingTimeLag below answers wall clock − {}.",
+                    fmt_ms(lag)
+                ),
+            );
+            rounding_note(out, J, C, "the lag", lag);
+            out.line(format!(
+                "{J}.withTimestampPolicyFactory((partition, previousWatermark) ->"
+            ));
+            out.line(format!(
+                "{J}        new ProcessingTimeLag({}, previousWatermark))",
+                joda_duration(lag)
+            ));
             out.differs(
                 J,
                 C,
@@ -227,10 +237,13 @@ fn watermark(out: &mut Code, p: &Policy) {
                  the wall clock whether or not the partition has new records (once it has read \
                  one), so a silent partition does not hold the watermark back"
                 .to_string(),
-            _ => "none is needed: the policy below answers from the wall clock whether or not \
+            WatermarkKind::Perfect | WatermarkKind::Fixed { .. } => {
+                "none is needed: the policy below answers from the wall clock \
+                 whether or not \
                  the partition has records, so a silent partition does not hold the watermark \
                  back"
-                .to_string(),
+                    .to_string()
+            }
         };
         out.differs(
             J,
@@ -497,7 +510,7 @@ fn policy_class(out: &mut Code, p: &Policy) {
             out.line("        }");
             out.line("    }");
         }
-        _ => {
+        WatermarkKind::Perfect | WatermarkKind::Fixed { .. } => {
             out.blank();
             out.line(
                 "    /** Wall clock − a fixed lag: a watermark that trails processing time. */",

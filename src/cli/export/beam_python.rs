@@ -95,7 +95,7 @@ fn source_note(out: &mut Code, p: &Policy) {
                 fmt_ms(lag)
             ),
         ),
-        _ => {
+        WatermarkKind::Perfect | WatermarkKind::Heuristic { .. } => {
             if let Some(note) = measured_note(p) {
                 out.differs("", C, &note);
             }
@@ -298,7 +298,7 @@ fn py_string(s: &str) -> String {
 fn replay(out: &mut Code, p: &Policy, log: &CsvLog) {
     let bound = match p.config.watermark {
         WatermarkKind::Bounded { bound } => whole(bound),
-        _ => 0,
+        WatermarkKind::Perfect | WatermarkKind::Fixed { .. } | WatermarkKind::Heuristic { .. } => 0,
     };
     out.blank();
     out.blank();

@@ -73,8 +73,12 @@ pub(super) fn write(out: &mut Code, p: &Policy) {
         WindowFn::Global { ttl } => global(out, p, ttl),
         // Sessions take no emit options in either syntax: always the TVF, differences stated.
         WindowFn::Session { .. } => tvf(out, p),
-        _ if c.early.is_some() || c.grace > 0.0 => group_window(out, p),
-        _ => tvf(out, p),
+        WindowFn::Tumbling { .. } | WindowFn::Sliding { .. }
+            if c.early.is_some() || c.grace > 0.0 =>
+        {
+            group_window(out, p)
+        }
+        WindowFn::Tumbling { .. } | WindowFn::Sliding { .. } => tvf(out, p),
     }
 }
 
@@ -134,7 +138,7 @@ fn table(out: &mut Code, p: &Policy) {
                 l = fmt_ms(lag)
             ),
         ),
-        _ => {
+        WatermarkKind::Perfect | WatermarkKind::Heuristic { .. } => {
             if let Some(note) = measured_note(p) {
                 out.differs(I, C, &note);
             }

@@ -40,7 +40,9 @@ pub(super) fn write(out: &mut Code, p: &Policy) {
     ));
     match c.window {
         WindowFn::Global { ttl } => global(out, p, ttl),
-        _ => windowed(out, p),
+        WindowFn::Tumbling { .. } | WindowFn::Sliding { .. } | WindowFn::Session { .. } => {
+            windowed(out, p)
+        }
     }
     out.line("    }");
     out.line("}");
@@ -112,7 +114,7 @@ fn grace(out: &mut Code, p: &Policy) -> String {
                 g = fmt_ms(c.grace)
             ),
         ),
-        _ => {
+        WatermarkKind::Perfect | WatermarkKind::Heuristic { .. } => {
             if let Some(note) = measured_note(p) {
                 out.differs(I, C, &note);
             }

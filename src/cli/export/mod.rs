@@ -121,7 +121,9 @@ pub fn summary(policy: &Policy) -> String {
             ttl_clock(time)
         ),
         WindowFn::Global { ttl: None } => "global window".to_string(),
-        w => format!("{} windows", w.describe()),
+        w @ (WindowFn::Tumbling { .. } | WindowFn::Sliding { .. } | WindowFn::Session { .. }) => {
+            format!("{} windows", w.describe())
+        }
     };
     let idle = policy
         .idle_timeout
@@ -300,6 +302,16 @@ fn rounding_note(code: &mut Code, indent: &str, marker: &str, flag: &str, ms: f6
     }
 }
 
+/// Whether a live engine cannot run `kind` as it is, so that the export stands in for it with
+/// a value measured on the stream ([`Delays`]): `perfect` knows the largest delay in advance,
+/// `heuristic` follows a quantile of the delays no engine keeps.
+pub fn measured(kind: WatermarkKind) -> bool {
+    match kind {
+        WatermarkKind::Perfect | WatermarkKind::Heuristic { .. } => true,
+        WatermarkKind::Fixed { .. } | WatermarkKind::Bounded { .. } => false,
+    }
+}
+
 /// The lag a watermark that a live engine can run stands in for: the kind's own lag, the
 /// stream's largest delay for `perfect`, the quantile of its delays for `heuristic`.
 fn nearest_lag(policy: &Policy) -> f64 {
@@ -330,7 +342,7 @@ fn measured_note(policy: &Policy) -> Option<String> {
             d.stream,
             fmt_ms(d.quantile)
         )),
-        _ => None,
+        WatermarkKind::Fixed { .. } | WatermarkKind::Bounded { .. } => None,
     }
 }
 

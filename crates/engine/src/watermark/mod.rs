@@ -70,6 +70,12 @@ trait Kind: Copy + Into<WatermarkKind> {
     fn with_lag(self, _lag: f64) -> WatermarkKind {
         self.into()
     }
+
+    /// Whether the generator reads the stream's largest delay (a pass over the whole stream
+    /// before the run, and a run made again when a live input's largest delay grows).
+    fn reads_max_delay(self) -> bool {
+        false
+    }
 }
 
 /// A running generator: its estimate after each arriving event.
@@ -237,6 +243,13 @@ impl WatermarkKind {
     /// The same generator with another lag (fixed and bounded; the others are unchanged).
     pub fn with_lag(&self, lag: f64) -> WatermarkKind {
         with_kind!(*self, k => k.with_lag(lag))
+    }
+
+    /// Whether the generator reads the stream's largest delay (`perfect`): the stream is
+    /// passed over for it before the run, and a live input whose largest delay grows runs
+    /// again.
+    pub fn reads_max_delay(&self) -> bool {
+        with_kind!(*self, k => k.reads_max_delay())
     }
 
     /// The generator as an engine runs it under `conventions`: the bounded watermark trails

@@ -45,6 +45,10 @@ impl Kind for Perfect {
     fn nominal_lag(self, max_delay: f64) -> f64 {
         max_delay
     }
+
+    fn reads_max_delay(self) -> bool {
+        true
+    }
 }
 
 impl Estimate for Generator {

@@ -249,19 +249,9 @@ fn dials(file: &str, text: &str, d: RawDials, side: bool) -> Result<StepDials, T
         .watermark
         .as_ref()
         .map(|v| {
-            Family::ALL
-                .into_iter()
-                .find(|f| f.name() == v.get_ref())
-                .ok_or_else(|| {
-                    err(
-                        v.span(),
-                        "watermark",
-                        format!(
-                            "{:?} is not a watermark kind: perfect, fixed, heuristic or bounded",
-                            v.get_ref()
-                        ),
-                    )
-                })
+            v.get_ref()
+                .parse::<Family>()
+                .map_err(|m| err(v.span(), "watermark", m))
         })
         .transpose()?;
     let accumulation = d
