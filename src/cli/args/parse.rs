@@ -1,14 +1,16 @@
 //! The command line's value parsers and their checks: durations (`10s`, `1500ms`, `2m`) and
-//! their range, window and session lengths, the TTL and its time, watermark specs and the
-//! sweep's duration lists.
+//! their range, window and session lengths, the TTL and its time, watermark specs, conventions,
+//! accumulation modes and the sweep's duration lists. Each spec's grammar is the engine's
+//! (`FromStr`); what is here is how a flag takes it and the checks that are the flag's own.
 
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::ValueEnum;
 
 use crate::engine::conventions::Conventions;
 use crate::engine::duration::{self, Duration};
 use crate::engine::trigger::{ClosingBehavior, OnTimeBehavior};
 use crate::engine::window::{spec, TtlTime};
-use crate::engine::WatermarkKind;
+use crate::engine::{Accumulation, WatermarkKind};
 use crate::io::quote::quoted;
 
 /// The largest duration any flag takes, ms: 10^14 ms, written `1e11s` (about 3 170 years),
@@ -183,14 +185,54 @@ fn behavior<B: std::str::FromStr>(s: &str) -> Result<B, String> {
     }
 }
 
-/// Reads a convention's name.
+/// Reads a convention's name, as the engine's [`Conventions`] reads it.
 pub fn parse_conventions(s: &str) -> Result<Conventions, String> {
-    Conventions::from_name(s).ok_or_else(|| {
-        let names: Vec<&str> = Conventions::ALL.iter().map(|c| c.name()).collect();
-        format!(
-            "{} is not a convention: give one of {}",
-            quoted(s),
-            names.join(", ")
-        )
-    })
+    s.parse()
+}
+
+/// `--accumulation`: one of the engine's [`Accumulation`] modes by its name, read by the
+/// engine; clap lists the names in `--help` and in its error.
+pub fn parse_accumulation() -> Named<Accumulation> {
+    Named::new(Accumulation::ALL.map(|a| a.name()))
+}
+
+/// A flag that takes one of a spec's names, read by the spec's `FromStr`: clap checks the
+/// name first, so `--help` and a wrong value's error list the names as for any choice.
+#[derive(Clone)]
+pub struct Named<T> {
+    names: PossibleValuesParser,
+    read: std::marker::PhantomData<fn() -> T>,
+}
+
+impl<T> Named<T> {
+    fn new(names: impl IntoIterator<Item = &'static str>) -> Named<T> {
+        Named {
+            names: PossibleValuesParser::new(names),
+            read: std::marker::PhantomData,
+        }
+    }
+}
+
+impl<T> TypedValueParser for Named<T>
+where
+    T: std::str::FromStr<Err = String> + Clone + Send + Sync + 'static,
+{
+    type Value = T;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<T, clap::Error> {
+        let name = self.names.parse_ref(cmd, arg, value)?;
+        name.parse::<T>()
+            .map_err(|e| clap::Error::raw(clap::error::ErrorKind::InvalidValue, e).with_cmd(cmd))
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        self.names.possible_values()
+    }
 }

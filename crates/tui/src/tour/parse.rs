@@ -258,21 +258,9 @@ fn dials(file: &str, text: &str, d: RawDials, side: bool) -> Result<StepDials, T
         .accumulation
         .as_ref()
         .map(|v| {
-            Accumulation::ALL
-                .into_iter()
-                .find(|a| a.name() == v.get_ref())
-                .ok_or_else(|| {
-                    let names: Vec<&str> = Accumulation::ALL.iter().map(|a| a.name()).collect();
-                    err(
-                        v.span(),
-                        "accumulation",
-                        format!(
-                            "{:?} is not an accumulation mode: {}",
-                            v.get_ref(),
-                            names.join(", ")
-                        ),
-                    )
-                })
+            v.get_ref()
+                .parse::<Accumulation>()
+                .map_err(|m| err(v.span(), "accumulation", m))
         })
         .transpose()?;
     let idle = match d.idle {
