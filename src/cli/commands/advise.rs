@@ -169,12 +169,7 @@ struct SettingJson {
 }
 
 fn quantile(c: &Candidate) -> Option<f64> {
-    match c.watermark {
-        WatermarkKind::Heuristic { q, .. } => Some(q),
-        WatermarkKind::Perfect | WatermarkKind::Fixed { .. } | WatermarkKind::Bounded { .. } => {
-            None
-        }
-    }
+    c.watermark.quantile().map(|(q, _)| q)
 }
 
 /// Runs the advisor over the stream `a` gives and writes its answer (and the plot).
@@ -200,16 +195,12 @@ pub fn advise(a: &AdviseArgs, mut out: &mut dyn Write) -> Result<()> {
         );
     }
     let heuristic_n = if a.given.has("watermark") {
-        match a.engine.watermark {
-            WatermarkKind::Heuristic { n, .. } => n,
-            WatermarkKind::Perfect
-            | WatermarkKind::Fixed { .. }
-            | WatermarkKind::Bounded { .. } => {
-                bail!(
-                    "advise sweeps the watermarks itself: choose the kinds with --watermarks \
-                     (--watermark heuristic:Q:N only sets the heuristic's history length N)"
-                )
-            }
+        match a.engine.watermark.quantile() {
+            Some((_, n)) => n,
+            None => bail!(
+                "advise sweeps the watermarks itself: choose the kinds with --watermarks \
+                 (--watermark heuristic:Q:N only sets the heuristic's history length N)"
+            ),
         }
     } else {
         WatermarkKind::DEFAULT_N

@@ -4,11 +4,11 @@
 //! as a `KeyedProcessFunction` whose state has a TTL.
 
 use super::{
-    java_duration, measured_note, nearest_lag, offset_note, rounding_note, summary, whole, Code,
-    CsvLog, Policy, Source,
+    java_duration, measured_note, nearest_lag, offset_note, rounding_note, shape, summary, whole,
+    Code, CsvLog, Policy, Shape, Source,
 };
 use crate::engine::window::{fmt_ms, Ttl, TtlTime};
-use crate::engine::{Accumulation, WatermarkKind, WindowFn};
+use crate::engine::{Accumulation, WindowFn};
 
 const C: &str = "//";
 /// The indent of a comment inside a method chain.
@@ -61,7 +61,7 @@ pub(super) fn write(out: &mut Code, p: &Policy) {
 /// Whether the policy reads the log and its watermark is the bounded one, moved at every row.
 fn every_row(p: &Policy) -> bool {
     matches!(p.source, Source::File(_))
-        && matches!(p.config.watermark, WatermarkKind::Bounded { .. })
+        && matches!(shape(p.config.watermark), Shape::EventTimeBound { .. })
 }
 
 /// A Java string literal.
@@ -176,9 +176,9 @@ fn imports(out: &mut Code, p: &Policy) {
         "java.time.Duration",
         "org.apache.flink.api.common.eventtime.WatermarkStrategy",
     ];
-    match c.watermark {
-        WatermarkKind::Bounded { .. } => {}
-        WatermarkKind::Perfect | WatermarkKind::Fixed { .. } | WatermarkKind::Heuristic { .. } => {
+    match shape(c.watermark) {
+        Shape::EventTimeBound { .. } => {}
+        Shape::LargestDelay | Shape::ProcessingLag { .. } | Shape::Quantile { .. } => {
             lines.extend([
                 "org.apache.flink.api.common.eventtime.Watermark",
                 "org.apache.flink.api.common.eventtime.WatermarkGenerator",
@@ -186,7 +186,7 @@ fn imports(out: &mut Code, p: &Policy) {
             ])
         }
     }
-    if matches!(c.watermark, WatermarkKind::Heuristic { .. }) {
+    if matches!(shape(c.watermark), Shape::Quantile { .. }) {
         lines.push("java.util.Arrays");
     }
     lines.extend([
@@ -289,8 +289,8 @@ fn strategy(out: &mut Code, p: &Policy) {
     out.line(format!(
         "{I}WatermarkStrategy<Event> watermarks = WatermarkStrategy"
     ));
-    match c.watermark {
-        WatermarkKind::Bounded { bound } => {
+    match shape(c.watermark) {
+        Shape::EventTimeBound { bound } => {
             out.comment(
                 K,
                 C,
@@ -330,7 +330,7 @@ fn strategy(out: &mut Code, p: &Policy) {
                 ));
             }
         }
-        WatermarkKind::Heuristic { q, n } => {
+        Shape::Quantile { q, n } => {
             if let Some(note) = measured_note(p) {
                 out.differs(I, C, &note);
             }
@@ -354,7 +354,7 @@ fn strategy(out: &mut Code, p: &Policy) {
                 "{I}        .<Event>forGenerator(ctx -> new QuantileOfDelays({q}, {n}))"
             ));
         }
-        WatermarkKind::Perfect | WatermarkKind::Fixed { .. } => {
+        Shape::LargestDelay | Shape::ProcessingLag { .. } => {
             if let Some(note) = measured_note(p) {
                 out.differs(I, C, &note);
             }
@@ -862,9 +862,9 @@ fn global(out: &mut Code, p: &Policy, ttl: Option<Ttl>) {
 }
 
 fn watermark_class(out: &mut Code, p: &Policy) {
-    match p.config.watermark {
-        WatermarkKind::Bounded { .. } => {}
-        WatermarkKind::Heuristic { .. } => {
+    match shape(p.config.watermark) {
+        Shape::EventTimeBound { .. } => {}
+        Shape::Quantile { .. } => {
             out.line("    /** Wall clock − the quantile of the last n delays (wall clock at arrival − event time). */");
             out.line("    public static final class QuantileOfDelays implements WatermarkGenerator<Event> {");
             out.line("        private final double q;");
@@ -897,7 +897,7 @@ fn watermark_class(out: &mut Code, p: &Policy) {
             out.line("        }");
             out.line("    }");
         }
-        WatermarkKind::Perfect | WatermarkKind::Fixed { .. } => {
+        Shape::LargestDelay | Shape::ProcessingLag { .. } => {
             out.line(
                 "    /** Wall clock − a fixed lag: a watermark that trails processing time. */",
             );

@@ -72,6 +72,10 @@ impl Kind for Heuristic {
         Ok(Heuristic { q, n })
     }
 
+    fn quantile(self) -> Option<(f64, usize)> {
+        Some((self.q, self.n))
+    }
+
     fn preset(_lag: f64) -> Heuristic {
         Heuristic {
             q: DEFAULT_Q,

@@ -76,6 +76,12 @@ trait Kind: Copy + Into<WatermarkKind> {
     fn reads_max_delay(self) -> bool {
         false
     }
+
+    /// The quantile of the recent delays it follows and how many it keeps, where it follows
+    /// one.
+    fn quantile(self) -> Option<(f64, usize)> {
+        None
+    }
 }
 
 /// A running generator: its estimate after each arriving event.
@@ -250,6 +256,12 @@ impl WatermarkKind {
     /// again.
     pub fn reads_max_delay(&self) -> bool {
         with_kind!(*self, k => k.reads_max_delay())
+    }
+
+    /// The quantile of the recent delays the generator follows and how many delays it keeps
+    /// (`heuristic:Q:N`), where it follows one.
+    pub fn quantile(&self) -> Option<(f64, usize)> {
+        with_kind!(*self, k => k.quantile())
     }
 
     /// The generator as an engine runs it under `conventions`: the bounded watermark trails
