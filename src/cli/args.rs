@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
-use clap::{Args, ValueEnum};
+use clap::Args;
 
 use crate::engine::scenario::{Preset, ScenarioName};
 use crate::engine::trigger::{ClosingBehavior, EmptyPanes, OnTimeBehavior};
@@ -16,31 +16,6 @@ use crate::engine::{Accumulation, EngineConfig, StreamParams, WatermarkKind, Win
 
 mod parse;
 pub use parse::*;
-
-/// `--accumulation`: what each pane carries, as the flag names the engine's [`Accumulation`]
-/// modes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-// clap turns doc comments into --help text: a `///` on a variant would add a "Possible
-// values" list to `--help`, so the variants say what they are in `//` comments.
-#[allow(missing_docs)]
-pub enum AccumulationArg {
-    // The whole value so far.
-    Accumulating,
-    // Only what arrived since the previous pane.
-    Discarding,
-    // The whole value so far, and a retraction of the previous pane's value.
-    Retracting,
-}
-
-impl From<AccumulationArg> for Accumulation {
-    fn from(a: AccumulationArg) -> Self {
-        match a {
-            AccumulationArg::Accumulating => Accumulation::Accumulating,
-            AccumulationArg::Discarding => Accumulation::Discarding,
-            AccumulationArg::Retracting => Accumulation::Retracting,
-        }
-    }
-}
 
 /// Where events come from: the generator's dials, or a CSV file.
 #[derive(Debug, Clone, Args)]
@@ -190,8 +165,8 @@ pub struct EngineArgs {
     #[arg(long, value_parser = parse_duration, allow_hyphen_values = true)]
     pub early: Option<f64>,
     /// What each pane carries.
-    #[arg(long, value_enum, default_value_t = AccumulationArg::Accumulating)]
-    pub accumulation: AccumulationArg,
+    #[arg(long, default_value_t = Accumulation::Accumulating, value_parser = parse_accumulation())]
+    pub accumulation: Accumulation,
     /// Whose rules decide fates, firings and merges: beam (Beam Java's, the default),
     /// beam-python, flink or kafka-streams (stream time in place of a watermark, one result
     /// per window as it closes; see docs/scripts.md).
@@ -251,7 +226,7 @@ impl EngineArgs {
             watermark: self.watermark,
             grace: self.grace,
             early: self.early,
-            accumulation: self.accumulation.into(),
+            accumulation: self.accumulation,
             conventions: self.conventions,
             empty_panes: self.empty_panes()?,
         })

@@ -180,7 +180,7 @@ fn the_new_step_fields_parse_and_refuse_with_file_line_and_field() {
         ),
         (
             format!("{GOOD_STEP}windows = \"hopping 5s\"\n"),
-            "line 4: windows: \"hopping 5s\" is not a window function",
+            "line 4: windows: 'hopping 5s' is not a window function",
         ),
         (
             format!("{GOOD_STEP}windows = \"session 0s\"\n"),
@@ -221,6 +221,10 @@ fn the_new_step_fields_parse_and_refuse_with_file_line_and_field() {
         (
             format!("{GOOD_STEP}side = {{ grace = \"99m\" }}\n"),
             "line 4: side.grace:",
+        ),
+        (
+            format!("{GOOD_STEP}lag = \"5\"\n"),
+            "line 4: lag: '5' is not a duration: give a number with a unit, e.g. 10s",
         ),
         (
             format!("{GOOD_STEP}side = {{}}\n"),

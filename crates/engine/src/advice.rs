@@ -3,14 +3,17 @@
 //! with the state it costs. The grids it sweeps are decided here; the points come from the
 //! frontier's [`sweep`].
 
+use std::str::FromStr;
+
 use super::frontier::slack::{self, Clocked, SlackStats};
 use super::frontier::{
     point, sweep, sweep_clocked, watermark_clock, FrontierPoint, Policy, POLICIES,
 };
 use super::processor::{EngineConfig, Output, Processor};
 use super::stream::Stream;
-use super::watermark::WatermarkKind;
+use super::watermark::{WatermarkFamily, WatermarkKind};
 use super::window::oracle_under;
+use crate::quote::quoted;
 
 /// The accuracy target when none is given, percent.
 pub const DEFAULT_TARGET: f64 = 99.9;
@@ -37,13 +40,59 @@ impl Kind {
     /// The three kinds, in the order they are printed.
     pub const ALL: [Kind; 3] = [Kind::Fixed, Kind::Heuristic, Kind::Bounded];
 
-    /// The name on the command line and in the output.
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::Fixed => "fixed",
-            Kind::Heuristic => "heuristic",
-            Kind::Bounded => "bounded",
+    /// The advisor's kind for a watermark family, where it sweeps one: `perfect` has nothing
+    /// to sweep (its lag is the stream's largest delay).
+    pub fn of(family: WatermarkFamily) -> Option<Kind> {
+        match family {
+            WatermarkFamily::Perfect => None,
+            WatermarkFamily::Fixed => Some(Kind::Fixed),
+            WatermarkFamily::Heuristic => Some(Kind::Heuristic),
+            WatermarkFamily::Bounded => Some(Kind::Bounded),
         }
+    }
+
+    /// The watermark family it sweeps.
+    pub fn family(self) -> WatermarkFamily {
+        match self {
+            Kind::Fixed => WatermarkFamily::Fixed,
+            Kind::Heuristic => WatermarkFamily::Heuristic,
+            Kind::Bounded => WatermarkFamily::Bounded,
+        }
+    }
+
+    /// The kind the slack statistics keep for it: those whose watermark is a clock − a lag
+    /// (the heuristic's follows every arrival's delay, which they do not keep).
+    pub fn clocked(self) -> Option<Clocked> {
+        match self {
+            Kind::Fixed => Some(Clocked::Fixed),
+            Kind::Bounded => Some(Clocked::Bounded),
+            Kind::Heuristic => None,
+        }
+    }
+
+    /// The name on the command line and in the output: its family's.
+    pub fn name(self) -> &'static str {
+        self.family().name()
+    }
+}
+
+impl FromStr for Kind {
+    type Err = String;
+
+    /// Reads a kind's name, in any case; an error names the value and the kinds.
+    fn from_str(s: &str) -> Result<Kind, String> {
+        Kind::ALL
+            .into_iter()
+            .find(|k| k.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| {
+                let names: Vec<&str> = Kind::ALL.iter().map(|k| k.name()).collect();
+                let (last, rest) = names.split_last().unwrap_or((&"", &[]));
+                format!(
+                    "{} is not a watermark kind: give {} or {last}",
+                    quoted(s),
+                    rest.join(", ")
+                )
+            })
     }
 }
 
@@ -317,10 +366,7 @@ pub(crate) fn candidates(
     let within = |c: &Candidate| c.point.emit_delay <= req.max_delay;
     match kind {
         Kind::Fixed | Kind::Bounded => {
-            let watermark = match kind {
-                Kind::Fixed => WatermarkKind::Fixed { lag: 0.0 },
-                _ => WatermarkKind::Bounded { bound: 0.0 },
-            };
+            let watermark = kind.family().preset(0.0);
             let base = EngineConfig { watermark, ..base };
             sweep(stream, base, &steps, &steps)
                 .into_iter()
@@ -502,11 +548,7 @@ pub fn advise_stats(stats: &SlackStats, req: &Request) -> Advice {
         .kinds
         .iter()
         .filter_map(|&kind| {
-            let clocked = match kind {
-                Kind::Fixed => Clocked::Fixed,
-                Kind::Bounded => Clocked::Bounded,
-                Kind::Heuristic => return None,
-            };
+            let clocked = kind.clocked()?;
             let cands = stats
                 .sweep(clocked)
                 .into_iter()

@@ -10,6 +10,9 @@
 //! its trigger transcripts count in whole units, which twoclocks reads as milliseconds).
 
 use std::fmt;
+use std::str::FromStr;
+
+use crate::quote::quoted;
 
 /// One engine's rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -337,6 +340,22 @@ impl fmt::Display for Conventions {
     }
 }
 
+impl FromStr for Conventions {
+    type Err = String;
+
+    /// Reads a convention's name, `beam-python`; an error names the value and the names.
+    fn from_str(s: &str) -> Result<Conventions, String> {
+        Conventions::from_name(s).ok_or_else(|| {
+            let names: Vec<&str> = Conventions::ALL.iter().map(|c| c.name()).collect();
+            format!(
+                "{} is not a convention: give one of {}",
+                quoted(s),
+                names.join(", ")
+            )
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -380,6 +399,7 @@ mod tests {
     fn names_round_trip() {
         for c in Conventions::ALL {
             assert_eq!(Conventions::from_name(c.name()), Some(c));
+            assert_eq!(c.to_string().parse(), Ok(c));
         }
         assert_eq!(Conventions::default(), Conventions::Beam);
     }

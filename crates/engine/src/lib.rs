@@ -99,12 +99,14 @@ mod channel;
 pub mod checkpoint;
 pub mod clock;
 mod conventions;
+pub mod duration;
 pub mod frontier;
 pub mod job_timeline;
 mod lateness;
 mod oracle;
 pub mod pipeline;
 mod processor;
+mod quote;
 pub mod rerun;
 pub mod scale;
 pub mod scenario;
@@ -136,5 +138,5 @@ pub use stream::{
     StreamParams,
 };
 pub use trigger::{Accumulation, CellState, Pane, PaneInfo, TimestampCombiner, Timing, Trigger};
-pub use watermark::{Watermark, WatermarkKind};
+pub use watermark::{Watermark, WatermarkFamily, WatermarkKind};
 pub use window::{CellId, WindowFn, WindowId};

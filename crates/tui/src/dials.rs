@@ -199,60 +199,13 @@ impl Ranges {
     }
 }
 
-/// The watermark families the `w` dial cycles through, in its order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Family {
-    /// Processing time − the stream's largest delay: never wrong, always slow.
-    Perfect,
-    /// Processing time − the lag dial.
-    Fixed,
-    /// Processing time − a quantile of the recent delays (the lag dial does not apply).
-    Heuristic,
-    /// The highest event time seen − the lag dial (its bound).
-    Bounded,
-}
+/// The watermark families the `w` dial cycles through, in its order: the engine's, so that
+/// a kind registered there is on the dial.
+pub use twoclocks_engine::WatermarkFamily as Family;
 
-impl Family {
-    /// Every family, in the order the watermark dial cycles through them.
-    pub const ALL: [Family; 4] = [
-        Family::Perfect,
-        Family::Fixed,
-        Family::Heuristic,
-        Family::Bounded,
-    ];
-
-    /// Its name, as the engine's [`WatermarkKind::family`] gives it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Family::Perfect => "perfect",
-            Family::Fixed => "fixed",
-            Family::Heuristic => "heuristic",
-            Family::Bounded => "bounded",
-        }
-    }
-
-    /// Its position on the dial.
-    pub fn index(self) -> usize {
-        self as usize
-    }
-
-    /// The family `steps` positions on along the dial, round the end.
-    fn cycled(self, steps: usize) -> Family {
-        Family::ALL[(self.index() + steps) % Family::ALL.len()]
-    }
-
-    /// The generator the family starts with.
-    fn preset(self) -> WatermarkKind {
-        match self {
-            Family::Perfect => WatermarkKind::Perfect,
-            Family::Fixed => WatermarkKind::Fixed { lag: LAG_DEFAULT },
-            Family::Heuristic => WatermarkKind::Heuristic {
-                q: WatermarkKind::DEFAULT_Q,
-                n: WatermarkKind::DEFAULT_N,
-            },
-            Family::Bounded => WatermarkKind::Bounded { bound: LAG_DEFAULT },
-        }
-    }
+/// The family `steps` positions on from `family` along the dial, round the end.
+fn cycled(family: Family, steps: usize) -> Family {
+    Family::ALL[(family.index() + steps) % Family::ALL.len()]
 }
 
 /// The lag (and the bounded watermark's bound) to start with, ms.
@@ -315,7 +268,7 @@ impl Dials {
     /// The dials of a run on `settings`, with what they remember beside them.
     pub fn of(settings: &Settings, memory: &DialMemory) -> Dials {
         let engine = settings.engine;
-        let family = family_of(&engine.watermark);
+        let family = Family::of(&engine.watermark);
         let mut kinds = memory.kinds;
         kinds[family.index()] = engine.watermark;
         Dials {
@@ -347,8 +300,8 @@ impl Dials {
 
     /// Dials preset from an engine configuration and a speed.
     pub fn from_config(cfg: &EngineConfig, speed: f64) -> Dials {
-        let mut kinds = Family::ALL.map(Family::preset);
-        let family = family_of(&cfg.watermark);
+        let mut kinds = Family::ALL.map(|f| f.preset(LAG_DEFAULT));
+        let family = Family::of(&cfg.watermark);
         kinds[family.index()] = cfg.watermark;
         Dials {
             window: cfg.window,
@@ -551,9 +504,7 @@ impl Dials {
                 };
             }
             Dial::Watermark => {
-                self.family = self
-                    .family
-                    .cycled(if up { 1 } else { Family::ALL.len() - 1 })
+                self.family = cycled(self.family, if up { 1 } else { Family::ALL.len() - 1 })
             }
             Dial::Accumulation => {
                 self.accumulation = if up {
@@ -586,14 +537,6 @@ impl Dials {
     }
 }
 
-/// The family of the dial that offers `watermark` (the fixed one's for a kind it does not).
-fn family_of(watermark: &WatermarkKind) -> Family {
-    Family::ALL
-        .into_iter()
-        .find(|f| f.name() == watermark.family())
-        .unwrap_or(Family::Fixed)
-}
-
 /// Where `c` stands in [`RULES`] (Beam Java's for one the dial does not offer).
 fn rules_index(c: Conventions) -> usize {
     RULES.iter().position(|r| *r == c).unwrap_or(0)
@@ -617,6 +560,34 @@ fn speed_index(speeds: &[f64], speed: f64) -> usize {
 mod tests {
     use super::*;
     use twoclocks_engine::trigger::{ClosingBehavior, OnTimeBehavior};
+
+    #[test]
+    fn the_watermark_dial_offers_every_family_and_keeps_the_one_given() {
+        for family in Family::ALL {
+            let cfg = EngineConfig {
+                watermark: family.preset(5_000.0),
+                ..EngineConfig::fixed(20_000.0, 0.0)
+            };
+            let d = Dials::from_config(&cfg, 10.0);
+            assert_eq!(d.family, family);
+            assert_eq!(d.watermark(), cfg.watermark);
+            // Its name fits the dials panel's value column, after a space.
+            assert!(
+                family.name().chars().count() < crate::geometry::dials::VALUE as usize,
+                "{family}"
+            );
+        }
+        let mut d = Dials::from_config(&EngineConfig::fixed(20_000.0, 0.0), 10.0);
+        let first = d.family;
+        let seen: Vec<Family> = (0..Family::ALL.len())
+            .map(|_| {
+                d.turn(Dial::Watermark, true);
+                d.family
+            })
+            .collect();
+        assert_eq!(d.family, first);
+        assert!(Family::ALL.iter().all(|f| seen.contains(f)));
+    }
 
     #[test]
     fn the_dials_keep_beam_javas_closing_and_on_time_behaviours() {

@@ -1,86 +1,41 @@
 //! The command line's value parsers and their checks: durations (`10s`, `1500ms`, `2m`) and
-//! their range, window and session lengths, the TTL and its time, watermark specs and the
-//! sweep's duration lists.
+//! their range, window and session lengths, the TTL and its time, watermark specs, conventions,
+//! accumulation modes and the sweep's duration lists. Each spec's grammar is the engine's
+//! (`FromStr`); what is here is how a flag takes it and the checks that are the flag's own.
 
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::ValueEnum;
 
+use crate::engine::duration::{self, Duration};
 use crate::engine::trigger::{ClosingBehavior, OnTimeBehavior};
-use crate::engine::window::TtlTime;
-use crate::engine::Conventions;
-use crate::engine::WatermarkKind;
+use crate::engine::window::{spec, TtlTime};
+use crate::engine::{Accumulation, Conventions, WatermarkKind};
 use crate::io::quote::quoted;
 
-/// The largest duration any flag takes, ms: 10^14 ms, written `1e11s` (about 3 170 years).
-/// With it every generated time, every time a log may hold (±2^53 ms) less any lag, and every
-/// window index stay far inside the engine's integer range, so no arithmetic can overflow.
-pub const MAX_DURATION_MS: f64 = 1e14;
+/// The largest duration any flag takes, ms: 10^14 ms, written `1e11s` (about 3 170 years),
+/// the engine's [`duration::MAX_MS`].
+pub const MAX_DURATION_MS: f64 = duration::MAX_MS;
 
 /// How the duration range reads in messages and help.
-pub const DURATION_RANGE: &str = "from 0 to 1e11s (10^14 ms, about 3170 years)";
+pub const DURATION_RANGE: &str = duration::RANGE;
 
 /// The most values a list or range of durations may hold.
 pub const MAX_LIST_POINTS: usize = 10_000;
 
 /// The longest history a heuristic watermark may keep.
-pub const MAX_HEURISTIC_N: usize = 1_000_000;
+pub const MAX_HEURISTIC_N: usize = WatermarkKind::MAX_N;
 
-/// Parses a duration into milliseconds: `250ms`, `10s`, `1.5s`, `2m`, `1h`, `0`; `inf` or `∞`
-/// for "never" (a grace that never drops). A finite duration is at most [`MAX_DURATION_MS`].
+/// Parses a duration into milliseconds as the engine's [`Duration`] reads it: `250ms`, `10s`,
+/// `1.5s`, `2m`, `1h`, `0`; `inf` or `∞` for "never" (a grace that never drops). A finite
+/// duration is at most [`MAX_DURATION_MS`].
 pub fn parse_duration(s: &str) -> Result<f64, String> {
-    let t = s.trim();
-    if t.eq_ignore_ascii_case("inf") || t == "∞" {
-        return Ok(f64::INFINITY);
-    }
-    let (num, scale) = if let Some(n) = t.strip_suffix("ms") {
-        (n, 1.0)
-    } else if let Some(n) = t.strip_suffix('s') {
-        (n, 1_000.0)
-    } else if let Some(n) = t.strip_suffix('m') {
-        (n, 60_000.0)
-    } else if let Some(n) = t.strip_suffix('h') {
-        (n, 3_600_000.0)
-    } else if t == "0" {
-        ("0", 1.0)
-    } else {
-        return Err(format!(
-            "{} is not a duration: give a number with a unit, e.g. 10s, 1500ms, 2m",
-            quoted(s)
-        ));
-    };
-    let v: f64 = num.trim().parse().map_err(|_| {
-        format!(
-            "{} is not a duration: {} is not a number",
-            quoted(s),
-            quoted(num.trim())
-        )
-    })?;
-    if v.is_nan() {
-        return Err(format!("{} is not a duration", quoted(s)));
-    }
-    if v < 0.0 {
-        return Err(format!("{}: durations cannot be negative", quoted(s)));
-    }
-    let ms = v * scale;
-    if ms > MAX_DURATION_MS {
-        return Err(format!(
-            "{} is out of range: durations go {DURATION_RANGE}",
-            quoted(s)
-        ));
-    }
-    // `-0` reads as 0.
-    Ok(ms + 0.0)
+    s.parse::<Duration>().map(Duration::ms)
 }
 
-/// A window size or slide: a duration of at least 1 ms, in whole milliseconds.
+/// A window size or slide: a duration of at least 1 ms, in whole milliseconds, as the
+/// engine's window specs read a length ([`spec::length`]).
 pub fn parse_window_ms(s: &str) -> Result<i64, String> {
-    let ms = parse_duration(s)?;
-    if !ms.is_finite() || ms < 1.0 || ms.fract() != 0.0 {
-        return Err(format!(
-            "{} is not a window length: it must be a whole number of milliseconds ≥ 1ms",
-            quoted(s)
-        ));
-    }
-    Ok(ms as i64)
+    spec::length(s)
 }
 
 /// A window offset: a duration in whole milliseconds, maybe negative (`-5h`, as Flink's
@@ -162,61 +117,10 @@ pub fn parse_session_gap(s: &str) -> Result<i64, String> {
     Ok(ms as i64)
 }
 
-/// `perfect`, `fixed:DUR`, `heuristic[:Q[:N]]` or `bounded:DUR`.
+/// `perfect`, `fixed:DUR`, `heuristic[:Q[:N]]` or `bounded:DUR`, as the engine's
+/// [`WatermarkKind`] reads it.
 pub fn parse_watermark(s: &str) -> Result<WatermarkKind, String> {
-    let mut parts = s.trim().split(':');
-    let family = parts.next().unwrap_or("");
-    let rest: Vec<&str> = parts.collect();
-    let bad = || {
-        format!(
-            "{} is not a watermark: use perfect, fixed:DUR, heuristic[:Q[:N]] or bounded:DUR",
-            quoted(s)
-        )
-    };
-    match (family, rest.as_slice()) {
-        ("perfect", []) => Ok(WatermarkKind::Perfect),
-        ("fixed", [lag]) => {
-            let lag = parse_duration(lag)?;
-            if lag.is_infinite() {
-                return Err(bad());
-            }
-            Ok(WatermarkKind::Fixed { lag })
-        }
-        ("bounded", [b]) => {
-            let bound = parse_duration(b)?;
-            if bound.is_infinite() {
-                return Err(bad());
-            }
-            Ok(WatermarkKind::Bounded { bound })
-        }
-        ("heuristic", rest) if rest.len() <= 2 => {
-            let q = match rest.first() {
-                Some(q) => q
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|q| (0.0..=1.0).contains(q))
-                    .ok_or_else(|| {
-                        format!("{} is not a quantile: give a number from 0 to 1", quoted(q))
-                    })?,
-                None => WatermarkKind::DEFAULT_Q,
-            };
-            let n = match rest.get(1) {
-                Some(n) => n
-                    .parse::<usize>()
-                    .ok()
-                    .filter(|n| (1..=MAX_HEURISTIC_N).contains(n))
-                    .ok_or_else(|| {
-                        format!(
-                            "{} is not a history length: give a whole number from 1 to {MAX_HEURISTIC_N}",
-                            quoted(n)
-                        )
-                    })?,
-                None => WatermarkKind::DEFAULT_N,
-            };
-            Ok(WatermarkKind::Heuristic { q, n })
-        }
-        _ => Err(bad()),
-    }
+    s.parse()
 }
 
 /// A list of durations: `2s,10s,30s` or a range `0s..120s/10s` (both ends included).
@@ -280,14 +184,54 @@ fn behavior<B: std::str::FromStr>(s: &str) -> Result<B, String> {
     }
 }
 
-/// Reads a convention's name.
+/// Reads a convention's name, as the engine's [`Conventions`] reads it.
 pub fn parse_conventions(s: &str) -> Result<Conventions, String> {
-    Conventions::from_name(s).ok_or_else(|| {
-        let names: Vec<&str> = Conventions::ALL.iter().map(|c| c.name()).collect();
-        format!(
-            "{} is not a convention: give one of {}",
-            quoted(s),
-            names.join(", ")
-        )
-    })
+    s.parse()
+}
+
+/// `--accumulation`: one of the engine's [`Accumulation`] modes by its name, read by the
+/// engine; clap lists the names in `--help` and in its error.
+pub fn parse_accumulation() -> Named<Accumulation> {
+    Named::new(Accumulation::ALL.map(|a| a.name()))
+}
+
+/// A flag that takes one of a spec's names, read by the spec's `FromStr`: clap checks the
+/// name first, so `--help` and a wrong value's error list the names as for any choice.
+#[derive(Clone)]
+pub struct Named<T> {
+    names: PossibleValuesParser,
+    read: std::marker::PhantomData<fn() -> T>,
+}
+
+impl<T> Named<T> {
+    fn new(names: impl IntoIterator<Item = &'static str>) -> Named<T> {
+        Named {
+            names: PossibleValuesParser::new(names),
+            read: std::marker::PhantomData,
+        }
+    }
+}
+
+impl<T> TypedValueParser for Named<T>
+where
+    T: std::str::FromStr<Err = String> + Clone + Send + Sync + 'static,
+{
+    type Value = T;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<T, clap::Error> {
+        let name = self.names.parse_ref(cmd, arg, value)?;
+        name.parse::<T>()
+            .map_err(|e| clap::Error::raw(clap::error::ErrorKind::InvalidValue, e).with_cmd(cmd))
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        self.names.possible_values()
+    }
 }

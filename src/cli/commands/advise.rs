@@ -17,7 +17,6 @@ use super::stats_query::{Dialect, QuerySpec};
 use crate::cli::args::{chosen, parse_duration, EngineArgs, Given, SourceArgs};
 use crate::cli::plot::{open_plot, DelayUnit, Mark, Plot, Series};
 use crate::engine::advice::{self, Advice, Candidate, Choice, Kind, KindAdvice, Reach, Request};
-use crate::engine::frontier::slack::Clocked;
 use crate::engine::scale::Scale;
 use crate::engine::scenario::ScenarioName;
 use crate::engine::{Clock, EngineConfig, FrontierPoint, Policy, Stream, WatermarkKind, WindowFn};
@@ -87,15 +86,7 @@ pub struct KindList(pub Vec<Kind>);
 fn parse_kinds(s: &str) -> Result<KindList, String> {
     let mut kinds = Vec::new();
     for part in s.split(',').map(str::trim) {
-        let kind = Kind::ALL
-            .into_iter()
-            .find(|k| k.name().eq_ignore_ascii_case(part))
-            .ok_or_else(|| {
-                format!(
-                    "{} is not a watermark kind: give fixed, heuristic or bounded",
-                    crate::io::quote::quoted(part)
-                )
-            })?;
+        let kind: Kind = part.parse()?;
         if !kinds.contains(&kind) {
             kinds.push(kind);
         }
@@ -178,10 +169,7 @@ struct SettingJson {
 }
 
 fn quantile(c: &Candidate) -> Option<f64> {
-    match c.watermark {
-        WatermarkKind::Heuristic { q, .. } => Some(q),
-        _ => None,
-    }
+    c.watermark.quantile().map(|(q, _)| q)
 }
 
 /// Runs the advisor over the stream `a` gives and writes its answer (and the plot).
@@ -206,13 +194,16 @@ pub fn advise(a: &AdviseArgs, mut out: &mut dyn Write) -> Result<()> {
              --conventions {conventions} reads the log itself (--input)"
         );
     }
-    let heuristic_n = match a.engine.watermark {
-        WatermarkKind::Heuristic { n, .. } if a.given.has("watermark") => n,
-        _ if a.given.has("watermark") => bail!(
-            "advise sweeps the watermarks itself: choose the kinds with --watermarks \
-             (--watermark heuristic:Q:N only sets the heuristic's history length N)"
-        ),
-        _ => WatermarkKind::DEFAULT_N,
+    let heuristic_n = if a.given.has("watermark") {
+        match a.engine.watermark.quantile() {
+            Some((_, n)) => n,
+            None => bail!(
+                "advise sweeps the watermarks itself: choose the kinds with --watermarks \
+                 (--watermark heuristic:Q:N only sets the heuristic's history length N)"
+            ),
+        }
+    } else {
+        WatermarkKind::DEFAULT_N
     };
     if let Some(dialect) = a.sql {
         return print_query(a, dialect, out);
@@ -259,9 +250,9 @@ pub fn advise(a: &AdviseArgs, mut out: &mut dyn Write) -> Result<()> {
             }
             let kinds = statistics_kinds(a)?;
             for kind in &kinds {
-                let clocked = match kind {
-                    Kind::Fixed => Clocked::Fixed,
-                    _ => Clocked::Bounded,
+                // `statistics_kinds` has refused the kinds the statistics do not keep.
+                let Some(clocked) = kind.clocked() else {
+                    continue;
                 };
                 if stats.cells(clocked).is_none() {
                     bail!(

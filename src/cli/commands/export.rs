@@ -12,7 +12,9 @@ use clap::{Args, ValueEnum};
 use crate::cli::args::{
     check_interval, chosen_reported, parse_duration, scenario_config, EngineArgs, Given, SourceArgs,
 };
-use crate::cli::export::{render, CsvLog, Delays, Policy, Source, SourceKind, Target};
+use crate::cli::export::{
+    render, shape, CsvLog, Delays, Policy, Shape, Source, SourceKind, Target,
+};
 use crate::engine::scenario::ScenarioName;
 use crate::engine::{Stream, WatermarkKind, WindowFn};
 
@@ -61,10 +63,7 @@ pub fn export(a: &ExportArgs, out: &mut dyn Write) -> Result<()> {
             config.window,
             WindowFn::Tumbling { .. } | WindowFn::Sliding { .. }
         );
-    let measured = matches!(
-        config.watermark,
-        WatermarkKind::Perfect | WatermarkKind::Heuristic { .. }
-    );
+    let measured = shape(config.watermark).is_measured();
     let read = if zoned || measured {
         let (stream, read, report) = chosen_reported(a.scenario, &a.source, &a.engine, &a.given)?;
         // The windows as they fall in the log's zone, as a run on it has them.
@@ -73,8 +72,8 @@ pub fn export(a: &ExportArgs, out: &mut dyn Write) -> Result<()> {
     } else {
         None
     };
-    let delays = match (config.watermark, read) {
-        (WatermarkKind::Perfect | WatermarkKind::Heuristic { .. }, Some((stream, report))) => {
+    let delays = match read {
+        Some((stream, report)) if measured => {
             let name = match (&a.source.input, report) {
                 (Some(_), Some(r)) => r.name,
                 _ => match a.scenario {
@@ -99,7 +98,7 @@ pub fn export(a: &ExportArgs, out: &mut dyn Write) -> Result<()> {
         SourceKind::Kafka => Source::Kafka,
         SourceKind::File => {
             if a.to == Target::BeamPython
-                && !matches!(config.watermark, WatermarkKind::Bounded { .. })
+                && !matches!(shape(config.watermark), Shape::EventTimeBound { .. })
             {
                 anyhow::bail!(
                     "--source file: the beam-python export replays the log under a bounded \
@@ -197,10 +196,7 @@ fn delays(stream: &Stream, name: String, kind: WatermarkKind) -> Result<Delays> 
         );
     }
     d.sort_by(f64::total_cmp);
-    let q = match kind {
-        WatermarkKind::Heuristic { q, .. } => q,
-        _ => 1.0,
-    };
+    let q = shape(kind).measured_quantile();
     let at = ((q * (d.len() - 1) as f64) as usize).min(d.len() - 1);
     Ok(Delays {
         stream: name,

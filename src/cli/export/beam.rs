@@ -3,12 +3,12 @@
 //! late firings, `withAllowedLateness` and the accumulation mode.
 
 use super::{
-    joda_duration, measured_note, nearest_lag, offset_note, rounding_note, summary, whole, Code,
-    Policy,
+    joda_duration, measured_note, nearest_lag, offset_note, rounding_note, shape, summary, whole,
+    Code, Policy, Shape,
 };
 use crate::engine::trigger::{ClosingBehavior, OnTimeBehavior};
 use crate::engine::window::{fmt_ms, Ttl, TtlTime};
-use crate::engine::{Accumulation, WatermarkKind, WindowFn};
+use crate::engine::{Accumulation, WindowFn};
 
 const C: &str = "//";
 const I: &str = "        ";
@@ -77,22 +77,24 @@ fn imports(out: &mut Code, p: &Policy) {
         "org.apache.kafka.common.serialization.StringDeserializer",
         "org.joda.time.Duration",
     ];
-    match c.watermark {
-        WatermarkKind::Bounded { .. } => {
+    match shape(c.watermark) {
+        Shape::EventTimeBound { .. } => {
             lines.extend([
                 "org.apache.beam.sdk.io.kafka.CustomTimestampPolicyWithLimitedDelay",
                 "org.joda.time.Instant",
             ]);
         }
-        _ => lines.extend([
-            "java.util.Optional",
-            "org.apache.beam.sdk.io.kafka.KafkaRecord",
-            "org.apache.beam.sdk.io.kafka.TimestampPolicy",
-            "org.apache.beam.sdk.transforms.windowing.BoundedWindow",
-            "org.joda.time.Instant",
-        ]),
+        Shape::LargestDelay | Shape::ProcessingLag { .. } | Shape::Quantile { .. } => {
+            lines.extend([
+                "java.util.Optional",
+                "org.apache.beam.sdk.io.kafka.KafkaRecord",
+                "org.apache.beam.sdk.io.kafka.TimestampPolicy",
+                "org.apache.beam.sdk.transforms.windowing.BoundedWindow",
+                "org.joda.time.Instant",
+            ])
+        }
     }
-    if matches!(c.watermark, WatermarkKind::Heuristic { .. }) {
+    if matches!(shape(c.watermark), Shape::Quantile { .. }) {
         lines.push("java.util.Arrays");
     }
     match c.window {
@@ -133,8 +135,8 @@ fn imports(out: &mut Code, p: &Policy) {
 /// The `.withTimestampPolicyFactory(...)` line: the watermark.
 fn watermark(out: &mut Code, p: &Policy) {
     const J: &str = "                        ";
-    match p.config.watermark {
-        WatermarkKind::Bounded { bound } => {
+    match shape(p.config.watermark) {
+        Shape::EventTimeBound { bound } => {
             out.comment(
                 J,
                 C,
@@ -165,47 +167,55 @@ fn watermark(out: &mut Code, p: &Policy) {
             out.line(format!("{J}                {},", joda_duration(bound)));
             out.line(format!("{J}                previousWatermark))"));
         }
-        kind => {
+        Shape::Quantile { q, n } => {
             if let Some(note) = measured_note(p) {
                 out.differs(J, C, &note);
             }
-            if let WatermarkKind::Heuristic { q, n } = kind {
-                out.comment(
-                    J,
-                    C,
-                    &format!(
-                        "A custom TimestampPolicy runs the same rule: QuantileOfDelays keeps the \
-                         last {n} delays (wall clock at arrival − event time) and answers wall \
-                         clock − their {q} quantile."
-                    ),
-                );
-                out.line(format!(
-                    "{J}.withTimestampPolicyFactory((partition, previousWatermark) ->"
-                ));
-                out.line(format!(
-                    "{J}        new QuantileOfDelays({q}, {n}, previousWatermark))"
-                ));
-            } else {
-                let lag = nearest_lag(p);
-                out.comment(
-                    J,
-                    C,
-                    &format!(
-                        "A processing-time lag: Beam has no built-in policy for it (the \
-                         limited-delay policy is event-time: twoclocks' bounded:B). \
-                         ProcessingTimeLag below answers wall clock − {}.",
-                        fmt_ms(lag)
-                    ),
-                );
-                rounding_note(out, J, C, "the lag", lag);
-                out.line(format!(
-                    "{J}.withTimestampPolicyFactory((partition, previousWatermark) ->"
-                ));
-                out.line(format!(
-                    "{J}        new ProcessingTimeLag({}, previousWatermark))",
-                    joda_duration(lag)
-                ));
+            out.comment(
+                J,
+                C,
+                &format!(
+                    "A custom TimestampPolicy runs the same rule: QuantileOfDelays keeps the \
+                     last {n} delays (wall clock at arrival − event time) and answers wall \
+                     clock − their {q} quantile."
+                ),
+            );
+            out.line(format!(
+                "{J}.withTimestampPolicyFactory((partition, previousWatermark) ->"
+            ));
+            out.line(format!(
+                "{J}        new QuantileOfDelays({q}, {n}, previousWatermark))"
+            ));
+            out.differs(
+                J,
+                C,
+                "twoclocks' processing time is the log's arrival time and moves at every \
+                 event; here it is the reader's wall clock when the runner asks.",
+            );
+        }
+        Shape::LargestDelay | Shape::ProcessingLag { .. } => {
+            if let Some(note) = measured_note(p) {
+                out.differs(J, C, &note);
             }
+            let lag = nearest_lag(p);
+            out.comment(
+                J,
+                C,
+                &format!(
+                    "A processing-time lag: Beam has no built-in policy for it (the \
+                     limited-delay policy is event-time: twoclocks' bounded:B). \
+                     ProcessingTimeLag below answers wall clock − {}.",
+                    fmt_ms(lag)
+                ),
+            );
+            rounding_note(out, J, C, "the lag", lag);
+            out.line(format!(
+                "{J}.withTimestampPolicyFactory((partition, previousWatermark) ->"
+            ));
+            out.line(format!(
+                "{J}        new ProcessingTimeLag({}, previousWatermark))",
+                joda_duration(lag)
+            ));
             out.differs(
                 J,
                 C,
@@ -215,22 +225,25 @@ fn watermark(out: &mut Code, p: &Policy) {
         }
     }
     if let Some(t) = p.idle_timeout {
-        let how = match p.config.watermark {
-            WatermarkKind::Bounded { bound } => format!(
+        let how = match shape(p.config.watermark) {
+            Shape::EventTimeBound { bound } => format!(
                 "the limited-delay policy's rule above stands in: a silent partition stops \
                  holding the watermark back once the wall clock (at the reader's backlog check) \
                  is more than {b} past its highest event time, not {t} after its last record",
                 b = fmt_ms(bound),
                 t = fmt_ms(t)
             ),
-            WatermarkKind::Heuristic { .. } => "none is needed: the policy below answers from \
+            Shape::Quantile { .. } => "none is needed: the policy below answers from \
                  the wall clock whether or not the partition has new records (once it has read \
                  one), so a silent partition does not hold the watermark back"
                 .to_string(),
-            _ => "none is needed: the policy below answers from the wall clock whether or not \
+            Shape::LargestDelay | Shape::ProcessingLag { .. } => {
+                "none is needed: the policy below answers from the wall clock \
+                 whether or not \
                  the partition has records, so a silent partition does not hold the watermark \
                  back"
-                .to_string(),
+                    .to_string()
+            }
         };
         out.differs(
             J,
@@ -454,9 +467,9 @@ fn accumulation(out: &mut Code, p: &Policy) {
 }
 
 fn policy_class(out: &mut Code, p: &Policy) {
-    match p.config.watermark {
-        WatermarkKind::Bounded { .. } => {}
-        WatermarkKind::Heuristic { .. } => {
+    match shape(p.config.watermark) {
+        Shape::EventTimeBound { .. } => {}
+        Shape::Quantile { .. } => {
             out.blank();
             out.line("    /** Wall clock − the quantile of the last n delays (wall clock at arrival − event time). */");
             out.line("    public static final class QuantileOfDelays extends TimestampPolicy<String, Event> {");
@@ -497,7 +510,7 @@ fn policy_class(out: &mut Code, p: &Policy) {
             out.line("        }");
             out.line("    }");
         }
-        _ => {
+        Shape::LargestDelay | Shape::ProcessingLag { .. } => {
             out.blank();
             out.line(
                 "    /** Wall clock − a fixed lag: a watermark that trails processing time. */",

@@ -4,10 +4,11 @@
 //! the exported watermark on the DirectRunner and prints each pane with its `PaneInfo`.
 
 use super::{
-    measured_note, offset_note, rounding_note, summary, whole, Code, CsvLog, Policy, Source,
+    measured_note, offset_note, rounding_note, shape, summary, whole, Code, CsvLog, Policy, Shape,
+    Source,
 };
 use crate::engine::window::{fmt_ms, Ttl, TtlTime};
-use crate::engine::{Accumulation, WatermarkKind, WindowFn};
+use crate::engine::{Accumulation, WindowFn};
 
 const C: &str = "#";
 /// The indent of `WindowInto`'s arguments.
@@ -74,8 +75,8 @@ pub(super) fn write(out: &mut Code, p: &Policy) {
 /// What the watermark must be, where the source is the user's.
 fn source_note(out: &mut Code, p: &Policy) {
     let c = &p.config;
-    match c.watermark {
-        WatermarkKind::Bounded { bound } => out.comment(
+    match shape(c.watermark) {
+        Shape::EventTimeBound { bound } => out.comment(
             "",
             C,
             &format!(
@@ -85,7 +86,7 @@ fn source_note(out: &mut Code, p: &Policy) {
                 b = fmt_ms(bound)
             ),
         ),
-        WatermarkKind::Fixed { lag } => out.differs(
+        Shape::ProcessingLag { lag } => out.differs(
             "",
             C,
             &format!(
@@ -95,7 +96,7 @@ fn source_note(out: &mut Code, p: &Policy) {
                 fmt_ms(lag)
             ),
         ),
-        _ => {
+        Shape::LargestDelay | Shape::Quantile { .. } => {
             if let Some(note) = measured_note(p) {
                 out.differs("", C, &note);
             }
@@ -296,9 +297,9 @@ fn py_string(s: &str) -> String {
 
 /// The replay of the log through a `TestStream`, the pane printer and `main`.
 fn replay(out: &mut Code, p: &Policy, log: &CsvLog) {
-    let bound = match p.config.watermark {
-        WatermarkKind::Bounded { bound } => whole(bound),
-        _ => 0,
+    let bound = match shape(p.config.watermark) {
+        Shape::EventTimeBound { bound } => whole(bound),
+        Shape::LargestDelay | Shape::ProcessingLag { .. } | Shape::Quantile { .. } => 0,
     };
     out.blank();
     out.blank();

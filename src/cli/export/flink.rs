@@ -4,11 +4,11 @@
 //! as a `KeyedProcessFunction` whose state has a TTL.
 
 use super::{
-    java_duration, measured_note, nearest_lag, offset_note, rounding_note, summary, whole, Code,
-    CsvLog, Policy, Source,
+    java_duration, measured_note, nearest_lag, offset_note, rounding_note, shape, summary, whole,
+    Code, CsvLog, Policy, Shape, Source,
 };
 use crate::engine::window::{fmt_ms, Ttl, TtlTime};
-use crate::engine::{Accumulation, WatermarkKind, WindowFn};
+use crate::engine::{Accumulation, WindowFn};
 
 const C: &str = "//";
 /// The indent of a comment inside a method chain.
@@ -47,7 +47,9 @@ pub(super) fn write(out: &mut Code, p: &Policy) {
     out.blank();
     match c.window {
         WindowFn::Global { ttl } => global(out, p, ttl),
-        _ => windowed(out, p),
+        WindowFn::Tumbling { .. } | WindowFn::Sliding { .. } | WindowFn::Session { .. } => {
+            windowed(out, p)
+        }
     }
     watermark_class(out, p);
     if let Source::File(log) = &p.source {
@@ -59,7 +61,7 @@ pub(super) fn write(out: &mut Code, p: &Policy) {
 /// Whether the policy reads the log and its watermark is the bounded one, moved at every row.
 fn every_row(p: &Policy) -> bool {
     matches!(p.source, Source::File(_))
-        && matches!(p.config.watermark, WatermarkKind::Bounded { .. })
+        && matches!(shape(p.config.watermark), Shape::EventTimeBound { .. })
 }
 
 /// A Java string literal.
@@ -174,15 +176,17 @@ fn imports(out: &mut Code, p: &Policy) {
         "java.time.Duration",
         "org.apache.flink.api.common.eventtime.WatermarkStrategy",
     ];
-    match c.watermark {
-        WatermarkKind::Bounded { .. } => {}
-        _ => lines.extend([
-            "org.apache.flink.api.common.eventtime.Watermark",
-            "org.apache.flink.api.common.eventtime.WatermarkGenerator",
-            "org.apache.flink.api.common.eventtime.WatermarkOutput",
-        ]),
+    match shape(c.watermark) {
+        Shape::EventTimeBound { .. } => {}
+        Shape::LargestDelay | Shape::ProcessingLag { .. } | Shape::Quantile { .. } => {
+            lines.extend([
+                "org.apache.flink.api.common.eventtime.Watermark",
+                "org.apache.flink.api.common.eventtime.WatermarkGenerator",
+                "org.apache.flink.api.common.eventtime.WatermarkOutput",
+            ])
+        }
     }
-    if matches!(c.watermark, WatermarkKind::Heuristic { .. }) {
+    if matches!(shape(c.watermark), Shape::Quantile { .. }) {
         lines.push("java.util.Arrays");
     }
     lines.extend([
@@ -208,20 +212,12 @@ fn imports(out: &mut Code, p: &Policy) {
                 lines.push("org.apache.flink.api.common.state.StateTtlConfig");
             }
         }
-        w => {
+        w @ (WindowFn::Tumbling { .. } | WindowFn::Sliding { .. } | WindowFn::Session { .. }) => {
             lines.extend([
                 "org.apache.flink.api.common.functions.AggregateFunction",
                 "org.apache.flink.util.OutputTag",
             ]);
-            lines.push(match w {
-                WindowFn::Tumbling { .. } => {
-                    "org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows"
-                }
-                WindowFn::Sliding { .. } => {
-                    "org.apache.flink.streaming.api.windowing.assigners.SlidingEventTimeWindows"
-                }
-                _ => "org.apache.flink.streaming.api.windowing.assigners.EventTimeSessionWindows",
-            });
+            lines.extend(assigner_class(w));
             if c.early.is_some() {
                 lines.extend([
                     "org.apache.flink.streaming.api.windowing.windows.TimeWindow",
@@ -269,6 +265,23 @@ fn imports(out: &mut Code, p: &Policy) {
     }
 }
 
+/// The class of Flink's window assigner for `w`; the global window has none (a running count
+/// in a keyed process function).
+fn assigner_class(w: WindowFn) -> Option<&'static str> {
+    match w {
+        WindowFn::Tumbling { .. } => {
+            Some("org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows")
+        }
+        WindowFn::Sliding { .. } => {
+            Some("org.apache.flink.streaming.api.windowing.assigners.SlidingEventTimeWindows")
+        }
+        WindowFn::Session { .. } => {
+            Some("org.apache.flink.streaming.api.windowing.assigners.EventTimeSessionWindows")
+        }
+        WindowFn::Global { .. } => None,
+    }
+}
+
 /// The `WatermarkStrategy` statement, indented for a method body.
 fn strategy(out: &mut Code, p: &Policy) {
     let c = &p.config;
@@ -276,8 +289,8 @@ fn strategy(out: &mut Code, p: &Policy) {
     out.line(format!(
         "{I}WatermarkStrategy<Event> watermarks = WatermarkStrategy"
     ));
-    match c.watermark {
-        WatermarkKind::Bounded { bound } => {
+    match shape(c.watermark) {
+        Shape::EventTimeBound { bound } => {
             out.comment(
                 K,
                 C,
@@ -317,61 +330,60 @@ fn strategy(out: &mut Code, p: &Policy) {
                 ));
             }
         }
-        kind => {
+        Shape::Quantile { q, n } => {
             if let Some(note) = measured_note(p) {
                 out.differs(I, C, &note);
             }
-            match kind {
-                WatermarkKind::Heuristic { q, n } => {
-                    out.comment(
-                        K,
-                        C,
-                        &format!(
-                            "Flink's WatermarkGenerator lets user code run the same rule: \
-                             QuantileOfDelays below keeps the last {n} delays (wall clock at \
-                             arrival − event time) and emits wall clock − their {q} quantile."
-                        ),
-                    );
-                    out.differs(
-                        K,
-                        C,
-                        "twoclocks' processing time is the log's arrival time and the estimate \
-                         is taken at each arrival; here it is the source task's wall clock, \
-                         read every auto-watermark interval.",
-                    );
-                    out.line(format!(
-                        "{I}        .<Event>forGenerator(ctx -> new QuantileOfDelays({q}, {n}))"
-                    ));
-                }
-                _ => {
-                    let lag = nearest_lag(p);
-                    out.comment(
-                        K,
-                        C,
-                        &format!(
-                            "A processing-time lag: Flink has no built-in strategy for it (its \
-                             forBoundedOutOfOrderness is event-time: that is twoclocks' \
-                             bounded:B). ProcessingTimeLag below is the generator Flink's \
-                             documentation sketches (TimeLagWatermarkGenerator): wall clock − \
-                             {}.",
-                            fmt_ms(lag)
-                        ),
-                    );
-                    out.differs(
-                        K,
-                        C,
-                        "twoclocks' processing time is the log's arrival time (proc_time_ms) and \
-                         moves at every event; here it is the source task's wall clock, read \
-                         every auto-watermark interval. On a replayed log the two are not the \
-                         same clock.",
-                    );
-                    rounding_note(out, K, C, "the lag", lag);
-                    out.line(format!(
-                        "{I}        .<Event>forGenerator(ctx -> new ProcessingTimeLag({}L))",
-                        whole(lag)
-                    ));
-                }
+            out.comment(
+                K,
+                C,
+                &format!(
+                    "Flink's WatermarkGenerator lets user code run the same rule: \
+                     QuantileOfDelays below keeps the last {n} delays (wall clock at \
+                     arrival − event time) and emits wall clock − their {q} quantile."
+                ),
+            );
+            out.differs(
+                K,
+                C,
+                "twoclocks' processing time is the log's arrival time and the estimate \
+                 is taken at each arrival; here it is the source task's wall clock, \
+                 read every auto-watermark interval.",
+            );
+            out.line(format!(
+                "{I}        .<Event>forGenerator(ctx -> new QuantileOfDelays({q}, {n}))"
+            ));
+        }
+        Shape::LargestDelay | Shape::ProcessingLag { .. } => {
+            if let Some(note) = measured_note(p) {
+                out.differs(I, C, &note);
             }
+            let lag = nearest_lag(p);
+            out.comment(
+                K,
+                C,
+                &format!(
+                    "A processing-time lag: Flink has no built-in strategy for it (its \
+                     forBoundedOutOfOrderness is event-time: that is twoclocks' \
+                     bounded:B). ProcessingTimeLag below is the generator Flink's \
+                     documentation sketches (TimeLagWatermarkGenerator): wall clock − \
+                     {}.",
+                    fmt_ms(lag)
+                ),
+            );
+            out.differs(
+                K,
+                C,
+                "twoclocks' processing time is the log's arrival time (proc_time_ms) and \
+                 moves at every event; here it is the source task's wall clock, read \
+                 every auto-watermark interval. On a replayed log the two are not the \
+                 same clock.",
+            );
+            rounding_note(out, K, C, "the lag", lag);
+            out.line(format!(
+                "{I}        .<Event>forGenerator(ctx -> new ProcessingTimeLag({}L))",
+                whole(lag)
+            ));
         }
     }
     out.line(format!(
@@ -850,9 +862,9 @@ fn global(out: &mut Code, p: &Policy, ttl: Option<Ttl>) {
 }
 
 fn watermark_class(out: &mut Code, p: &Policy) {
-    match p.config.watermark {
-        WatermarkKind::Bounded { .. } => {}
-        WatermarkKind::Heuristic { .. } => {
+    match shape(p.config.watermark) {
+        Shape::EventTimeBound { .. } => {}
+        Shape::Quantile { .. } => {
             out.line("    /** Wall clock − the quantile of the last n delays (wall clock at arrival − event time). */");
             out.line("    public static final class QuantileOfDelays implements WatermarkGenerator<Event> {");
             out.line("        private final double q;");
@@ -885,7 +897,7 @@ fn watermark_class(out: &mut Code, p: &Policy) {
             out.line("        }");
             out.line("    }");
         }
-        _ => {
+        Shape::LargestDelay | Shape::ProcessingLag { .. } => {
             out.line(
                 "    /** Wall clock − a fixed lag: a watermark that trails processing time. */",
             );
@@ -919,7 +931,7 @@ fn keyed_events(out: &mut Code, p: &Policy) {
             Source::File(_),
             WindowFn::Tumbling { .. } | WindowFn::Sliding { .. } | WindowFn::Session { .. },
         ) => "String",
-        _ => "Long",
+        (Source::File(_), WindowFn::Global { .. }) | (Source::Kafka, _) => "Long",
     };
     out.line(format!(
         "    public static SingleOutputStreamOperator<{output}> apply(DataStream<Event> events) {{"

@@ -5,11 +5,11 @@
 //! allowed lateness and a state TTL.
 
 use super::{
-    config_duration, measured_note, nearest_lag, offset_note, sql_interval, summary, whole, Code,
-    CsvLog, Policy, Source,
+    config_duration, measured_note, nearest_lag, offset_note, shape, sql_interval, summary, whole,
+    Code, CsvLog, Policy, Shape, Source,
 };
 use crate::engine::window::{fmt_ms, Ttl, TtlTime};
-use crate::engine::{Accumulation, WatermarkKind, WindowFn};
+use crate::engine::{Accumulation, WindowFn};
 
 const C: &str = "--";
 
@@ -73,8 +73,12 @@ pub(super) fn write(out: &mut Code, p: &Policy) {
         WindowFn::Global { ttl } => global(out, p, ttl),
         // Sessions take no emit options in either syntax: always the TVF, differences stated.
         WindowFn::Session { .. } => tvf(out, p),
-        _ if c.early.is_some() || c.grace > 0.0 => group_window(out, p),
-        _ => tvf(out, p),
+        WindowFn::Tumbling { .. } | WindowFn::Sliding { .. }
+            if c.early.is_some() || c.grace > 0.0 =>
+        {
+            group_window(out, p)
+        }
+        WindowFn::Tumbling { .. } | WindowFn::Sliding { .. } => tvf(out, p),
     }
 }
 
@@ -111,8 +115,8 @@ fn table(out: &mut Code, p: &Policy) {
         }
     }
     let lag = nearest_lag(p);
-    match p.config.watermark {
-        WatermarkKind::Bounded { bound } => out.comment(
+    match shape(p.config.watermark) {
+        Shape::EventTimeBound { bound } => out.comment(
             I,
             C,
             &format!(
@@ -123,7 +127,7 @@ fn table(out: &mut Code, p: &Policy) {
                 b = fmt_ms(bound)
             ),
         ),
-        WatermarkKind::Fixed { lag } => out.differs(
+        Shape::ProcessingLag { lag } => out.differs(
             I,
             C,
             &format!(
@@ -134,7 +138,7 @@ fn table(out: &mut Code, p: &Policy) {
                 l = fmt_ms(lag)
             ),
         ),
-        _ => {
+        Shape::LargestDelay | Shape::Quantile { .. } => {
             if let Some(note) = measured_note(p) {
                 out.differs(I, C, &note);
             }

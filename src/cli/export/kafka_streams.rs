@@ -3,9 +3,9 @@
 //! final results only. Kafka Streams has no watermark: stream time (the highest timestamp a
 //! task has seen) closes windows, so the watermark's lag joins the grace.
 
-use super::{java_duration, measured_note, nearest_lag, summary, Code, Policy};
+use super::{java_duration, measured_note, nearest_lag, shape, summary, Code, Policy, Shape};
 use crate::engine::window::{fmt_ms, Ttl, TtlTime};
-use crate::engine::{Accumulation, WatermarkKind, WindowFn};
+use crate::engine::{Accumulation, WindowFn};
 
 const C: &str = "//";
 const I: &str = "        ";
@@ -40,7 +40,9 @@ pub(super) fn write(out: &mut Code, p: &Policy) {
     ));
     match c.window {
         WindowFn::Global { ttl } => global(out, p, ttl),
-        _ => windowed(out, p),
+        WindowFn::Tumbling { .. } | WindowFn::Sliding { .. } | WindowFn::Session { .. } => {
+            windowed(out, p)
+        }
     }
     out.line("    }");
     out.line("}");
@@ -87,8 +89,8 @@ fn imports(out: &mut Code, p: &Policy) {
 fn grace(out: &mut Code, p: &Policy) -> String {
     let c = &p.config;
     let lag = nearest_lag(p);
-    match c.watermark {
-        WatermarkKind::Bounded { bound } => out.comment(
+    match shape(c.watermark) {
+        Shape::EventTimeBound { bound } => out.comment(
             I,
             C,
             &format!(
@@ -100,7 +102,7 @@ fn grace(out: &mut Code, p: &Policy) -> String {
                 g = fmt_ms(c.grace)
             ),
         ),
-        WatermarkKind::Fixed { lag } => out.differs(
+        Shape::ProcessingLag { lag } => out.differs(
             I,
             C,
             &format!(
@@ -112,7 +114,7 @@ fn grace(out: &mut Code, p: &Policy) -> String {
                 g = fmt_ms(c.grace)
             ),
         ),
-        _ => {
+        Shape::LargestDelay | Shape::Quantile { .. } => {
             if let Some(note) = measured_note(p) {
                 out.differs(I, C, &note);
             }

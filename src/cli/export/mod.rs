@@ -121,7 +121,9 @@ pub fn summary(policy: &Policy) -> String {
             ttl_clock(time)
         ),
         WindowFn::Global { ttl: None } => "global window".to_string(),
-        w => format!("{} windows", w.describe()),
+        w @ (WindowFn::Tumbling { .. } | WindowFn::Sliding { .. } | WindowFn::Session { .. }) => {
+            format!("{} windows", w.describe())
+        }
     };
     let idle = policy
         .idle_timeout
@@ -300,14 +302,73 @@ fn rounding_note(code: &mut Code, indent: &str, marker: &str, flag: &str, ms: f6
     }
 }
 
+/// How the exports write a watermark: what the target engines run in its place. Each kind is
+/// one shape ([`shape`]) and the targets write shapes, so a kind is placed here once; a kind
+/// of a new shape fails to compile in each target, where its code must be written.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Shape {
+    /// The highest event time seen − `bound` ms (`bounded`): each engine has it.
+    EventTimeBound {
+        /// The bound, ms.
+        bound: f64,
+    },
+    /// Processing time − `lag` ms as the policy sets it (`fixed`).
+    ProcessingLag {
+        /// The lag, ms.
+        lag: f64,
+    },
+    /// Processing time − the stream's largest delay, known in advance (`perfect`): a live
+    /// engine cannot know it, so the export writes a processing-time lag of the largest delay
+    /// measured on the stream ([`Delays`]).
+    LargestDelay,
+    /// Processing time − the `q` quantile of the last `n` delays (`heuristic`): no engine has
+    /// it; Flink and Beam Java run it as code of their own, the others a processing-time lag
+    /// of the quantile measured on the stream ([`Delays`]).
+    Quantile {
+        /// The quantile, 0 to 1.
+        q: f64,
+        /// How many recent delays it is taken over.
+        n: usize,
+    },
+}
+
+/// The shape the exports write `kind` as.
+pub fn shape(kind: WatermarkKind) -> Shape {
+    match kind {
+        WatermarkKind::Perfect => Shape::LargestDelay,
+        WatermarkKind::Fixed { lag } => Shape::ProcessingLag { lag },
+        WatermarkKind::Heuristic { q, n } => Shape::Quantile { q, n },
+        WatermarkKind::Bounded { bound } => Shape::EventTimeBound { bound },
+    }
+}
+
+impl Shape {
+    /// Whether the export stands in for it with a value measured on the stream ([`Delays`]).
+    pub fn is_measured(self) -> bool {
+        match self {
+            Shape::LargestDelay | Shape::Quantile { .. } => true,
+            Shape::EventTimeBound { .. } | Shape::ProcessingLag { .. } => false,
+        }
+    }
+
+    /// The quantile of the stream's delays that stands in for it: 1 (the largest delay) but
+    /// for a quantile.
+    pub fn measured_quantile(self) -> f64 {
+        match self {
+            Shape::Quantile { q, .. } => q,
+            Shape::LargestDelay | Shape::EventTimeBound { .. } | Shape::ProcessingLag { .. } => 1.0,
+        }
+    }
+}
+
 /// The lag a watermark that a live engine can run stands in for: the kind's own lag, the
 /// stream's largest delay for `perfect`, the quantile of its delays for `heuristic`.
 fn nearest_lag(policy: &Policy) -> f64 {
-    match policy.config.watermark {
-        WatermarkKind::Fixed { lag } => lag,
-        WatermarkKind::Bounded { bound } => bound,
-        WatermarkKind::Perfect => policy.delays.as_ref().map_or(0.0, |d| d.max),
-        WatermarkKind::Heuristic { .. } => policy.delays.as_ref().map_or(0.0, |d| d.quantile),
+    match shape(policy.config.watermark) {
+        Shape::ProcessingLag { lag } => lag,
+        Shape::EventTimeBound { bound } => bound,
+        Shape::LargestDelay => policy.delays.as_ref().map_or(0.0, |d| d.max),
+        Shape::Quantile { .. } => policy.delays.as_ref().map_or(0.0, |d| d.quantile),
     }
 }
 
@@ -315,22 +376,22 @@ fn nearest_lag(policy: &Policy) -> f64 {
 /// them, as one sentence.
 fn measured_note(policy: &Policy) -> Option<String> {
     let d = policy.delays.as_ref()?;
-    match policy.config.watermark {
-        WatermarkKind::Perfect => Some(format!(
+    match shape(policy.config.watermark) {
+        Shape::LargestDelay => Some(format!(
             "twoclocks' perfect watermark is processing time − the stream's largest delay, known \
              in advance ({} on {}); a live engine cannot know it, so this is a fixed lag of that \
              value.",
             fmt_ms(d.max),
             d.stream
         )),
-        WatermarkKind::Heuristic { q, n } => Some(format!(
+        Shape::Quantile { q, n } => Some(format!(
             "twoclocks' heuristic watermark is processing time − the {q} quantile of the last {n} \
              delays, taken at every arrival; none of Flink, Beam or Kafka Streams has it. Over \
              the whole of {} that quantile is {}.",
             d.stream,
             fmt_ms(d.quantile)
         )),
-        _ => None,
+        Shape::ProcessingLag { .. } | Shape::EventTimeBound { .. } => None,
     }
 }
 

@@ -32,7 +32,7 @@ use super::FrontierPoint;
 use crate::lateness::Fate;
 use crate::processor::{CELL_BYTES, WINDOW_BYTES};
 use crate::stream::{KeyId, Stream};
-use crate::watermark::{Watermark, WatermarkKind};
+use crate::watermark::{Watermark, WatermarkFamily, WatermarkKind};
 use crate::window::{WindowFn, WindowId};
 
 /// The grid's steps: lags and graces run over `0..=GRID_STEPS` steps (the advisor's grid,
@@ -91,12 +91,17 @@ impl Clocked {
     /// Both kinds, as the statistics list them.
     pub const ALL: [Clocked; 2] = [Clocked::Fixed, Clocked::Bounded];
 
-    /// The name in the statistics' `watermark` column and on the command line.
-    pub fn name(self) -> &'static str {
+    /// The watermark family it is.
+    pub fn family(self) -> WatermarkFamily {
         match self {
-            Clocked::Fixed => "fixed",
-            Clocked::Bounded => "bounded",
+            Clocked::Fixed => WatermarkFamily::Fixed,
+            Clocked::Bounded => WatermarkFamily::Bounded,
         }
+    }
+
+    /// The name in the statistics' `watermark` column and on the command line: its family's.
+    pub fn name(self) -> &'static str {
+        self.family().name()
     }
 
     /// The kind by its name.
@@ -106,10 +111,7 @@ impl Clocked {
 
     /// The kind's watermark with lag `lag` ms.
     pub fn watermark(self, lag: f64) -> WatermarkKind {
-        match self {
-            Clocked::Fixed => WatermarkKind::Fixed { lag },
-            Clocked::Bounded => WatermarkKind::Bounded { bound: lag },
-        }
+        self.family().preset(lag)
     }
 }
 

@@ -187,9 +187,10 @@ impl Processor {
     pub fn for_stream(cfg: EngineConfig, stream: &Stream) -> Self {
         // Only the perfect watermark reads the largest delay: the other kinds skip the pass
         // over the stream that finds it.
-        let max_delay = match cfg.watermark {
-            WatermarkKind::Perfect => stream.max_delay(),
-            _ => 0.0,
+        let max_delay = if cfg.watermark.reads_max_delay() {
+            stream.max_delay()
+        } else {
+            0.0
         };
         Processor::new(cfg, max_delay)
     }

@@ -12,7 +12,6 @@ use std::sync::Arc;
 
 use crate::scenario::Scenario;
 use crate::stream::{Event, Stream};
-use crate::watermark::WatermarkKind;
 
 use super::Session;
 
@@ -111,7 +110,7 @@ impl Session {
             .oracle
             .grown(&scenario.stream, &batch.events, &window);
         scenario.skipped_rows += batch.skipped_rows;
-        let perfect = matches!(self.settings.engine.watermark, WatermarkKind::Perfect);
+        let perfect = self.settings.engine.watermark.reads_max_delay();
         // The run goes on over the new events unless it must be made again: the job, a re-run
         // already pending, a row placed before events the run has taken, a perfect watermark
         // whose lag grew.

@@ -5,7 +5,9 @@
 //! window (`GeneralTriggerDriver.process_elements` in Beam Python's `trigger.py`).
 
 use std::fmt;
+use std::str::FromStr;
 
+use crate::quote::quoted;
 use crate::window::WindowId;
 
 /// How a pane's output timestamp is chosen.
@@ -102,6 +104,24 @@ impl TimestampCombiner {
     }
 }
 
+impl FromStr for TimestampCombiner {
+    type Err = String;
+
+    /// Reads a command-line or Beam name, as [`TimestampCombiner::from_name`]; an error names
+    /// the value and the command line's names.
+    fn from_str(s: &str) -> Result<TimestampCombiner, String> {
+        TimestampCombiner::from_name(s).ok_or_else(|| {
+            let names: Vec<&str> = TimestampCombiner::ALL.iter().map(|c| c.name()).collect();
+            let (last, rest) = names.split_last().unwrap_or((&"", &[]));
+            format!(
+                "{} is not an output time: give {} or {last}",
+                quoted(s),
+                rest.join(", ")
+            )
+        })
+    }
+}
+
 impl fmt::Display for TimestampCombiner {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -128,6 +148,22 @@ mod tests {
         assert_eq!(
             TimestampCombiner::EarliestTransformed.hold(w, [1, 2], 0, 100),
             Some(101)
+        );
+    }
+
+    #[test]
+    fn what_is_written_reads_back_the_same() {
+        for c in [
+            TimestampCombiner::EndOfWindow,
+            TimestampCombiner::Earliest,
+            TimestampCombiner::Latest,
+            TimestampCombiner::EarliestTransformed,
+        ] {
+            assert_eq!(c.to_string().parse(), Ok(c));
+        }
+        assert_eq!(
+            "soon".parse::<TimestampCombiner>(),
+            Err("'soon' is not an output time: give end-of-window, earliest or latest".into())
         );
     }
 

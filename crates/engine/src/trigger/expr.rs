@@ -16,6 +16,7 @@
 //! [`super::machine`].
 
 use std::fmt;
+use std::str::FromStr;
 
 use crate::conventions::Conventions;
 
@@ -178,6 +179,15 @@ impl fmt::Display for Trigger {
             Trigger::Always => f.write_str("Always"),
             Trigger::Never => f.write_str("Never"),
         }
+    }
+}
+
+impl FromStr for Trigger {
+    type Err = TriggerError;
+
+    /// Reads a trigger expression as [`Trigger::parse`] does; `Display` writes it back.
+    fn from_str(s: &str) -> Result<Trigger, TriggerError> {
+        Trigger::parse(s)
     }
 }
 
@@ -985,6 +995,41 @@ mod tests {
             let e = Trigger::parse(&nested(n)).unwrap_err();
             assert_eq!(e.column, MAX_DEPTH * "Repeatedly(".len() + 1, "{n}");
             assert!(e.message.contains("nests more than 100 deep"), "{n}: {e}");
+        }
+    }
+
+    fn any_trigger() -> impl proptest::strategy::Strategy<Value = Trigger> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            Just(Trigger::Default),
+            Just(Trigger::Always),
+            Just(Trigger::Never),
+            (1u64..1_000).prop_map(Trigger::AfterCount),
+            prop_oneof![0i64..10_000, (1i64..10_000).prop_map(|s| s * 1_000)]
+                .prop_map(Trigger::AfterProcessingTime),
+        ];
+        leaf.prop_recursive(4, 24, 3, |inner| {
+            let many = proptest::collection::vec(inner.clone(), 1..4);
+            prop_oneof![
+                (
+                    proptest::option::of(inner.clone()),
+                    proptest::option::of(inner.clone())
+                )
+                    .prop_map(|(e, l)| Trigger::after_watermark(e, l)),
+                inner.clone().prop_map(|t| Trigger::Repeatedly(Box::new(t))),
+                many.clone().prop_map(Trigger::AfterAny),
+                many.clone().prop_map(Trigger::AfterAll),
+                many.prop_map(Trigger::AfterEach),
+                (inner.clone(), inner)
+                    .prop_map(|(a, b)| Trigger::OrFinally(Box::new(a), Box::new(b))),
+            ]
+        })
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn what_is_written_reads_back_the_same(t in any_trigger()) {
+            proptest::prop_assert_eq!(t.to_string().parse::<Trigger>(), Ok(t));
         }
     }
 }

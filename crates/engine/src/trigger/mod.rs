@@ -13,6 +13,9 @@ mod expr;
 mod machine;
 
 use std::fmt;
+use std::str::FromStr;
+
+use crate::quote::quoted;
 
 pub use combiner::{max_timestamp, TimestampCombiner};
 pub use empty_panes::{ClosingBehavior, EmptyPanes, OnTimeBehavior};
@@ -111,6 +114,25 @@ impl Accumulation {
 impl fmt::Display for Accumulation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+impl FromStr for Accumulation {
+    type Err = String;
+
+    /// Reads a mode's name, `discarding`; an error names the value and the modes.
+    fn from_str(s: &str) -> Result<Accumulation, String> {
+        Accumulation::ALL
+            .into_iter()
+            .find(|a| a.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Accumulation::ALL.iter().map(|a| a.name()).collect();
+                format!(
+                    "{} is not an accumulation mode: {}",
+                    quoted(s),
+                    names.join(", ")
+                )
+            })
     }
 }
 
@@ -247,6 +269,20 @@ impl Ord for Timer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn accumulation_modes_read_back_their_names() {
+        for a in Accumulation::ALL {
+            assert_eq!(a.to_string().parse(), Ok(a));
+        }
+        assert_eq!(
+            "Discarding".parse::<Accumulation>(),
+            Err(
+                "'Discarding' is not an accumulation mode: accumulating, discarding, retracting"
+                    .into()
+            )
+        );
+    }
 
     fn cell() -> CellId {
         CellId {

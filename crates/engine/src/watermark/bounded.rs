@@ -3,9 +3,8 @@
 
 use std::fmt;
 
-use super::{Estimate, Kind, WatermarkKind};
+use super::{read_lag, write_lag, Estimate, Kind, WatermarkKind};
 use crate::stream::Event;
-use crate::window::fmt_ms;
 
 /// The bounded watermark's parameters.
 #[derive(Debug, Clone, Copy)]
@@ -32,12 +31,25 @@ impl Kind for Bounded {
         }
     }
 
-    fn family(self) -> &'static str {
-        "bounded"
+    const NAME: &'static str = "bounded";
+    const SPELLING: &'static str = "bounded:DUR";
+
+    fn read(params: &[&str]) -> Result<Bounded, Option<String>> {
+        match params {
+            [bound] => Ok(Bounded {
+                bound: read_lag(bound)?,
+            }),
+            _ => Err(None),
+        }
+    }
+
+    fn preset(lag: f64) -> Bounded {
+        Bounded { bound: lag }
     }
 
     fn write(self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "bounded:{}", fmt_ms(self.bound))
+        f.write_str("bounded:")?;
+        write_lag(f, self.bound)
     }
 
     fn lag(self) -> Option<f64> {

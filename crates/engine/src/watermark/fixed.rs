@@ -2,9 +2,8 @@
 
 use std::fmt;
 
-use super::{Estimate, Kind, WatermarkKind};
+use super::{read_lag, write_lag, Estimate, Kind, WatermarkKind};
 use crate::stream::Event;
-use crate::window::fmt_ms;
 
 /// The fixed watermark's parameters.
 #[derive(Debug, Clone, Copy)]
@@ -21,12 +20,25 @@ impl Kind for Fixed {
         self
     }
 
-    fn family(self) -> &'static str {
-        "fixed"
+    const NAME: &'static str = "fixed";
+    const SPELLING: &'static str = "fixed:DUR";
+
+    fn read(params: &[&str]) -> Result<Fixed, Option<String>> {
+        match params {
+            [lag] => Ok(Fixed {
+                lag: read_lag(lag)?,
+            }),
+            _ => Err(None),
+        }
+    }
+
+    fn preset(lag: f64) -> Fixed {
+        Fixed { lag }
     }
 
     fn write(self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "fixed:{}", fmt_ms(self.lag))
+        f.write_str("fixed:")?;
+        write_lag(f, self.lag)
     }
 
     fn lag(self) -> Option<f64> {

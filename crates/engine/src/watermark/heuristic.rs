@@ -5,12 +5,15 @@ use std::fmt;
 
 use super::quantile::SlidingQuantile;
 use super::{Estimate, Kind};
+use crate::quote::quoted;
 use crate::stream::Event;
 
 /// The quantile when none is given.
 pub(super) const DEFAULT_Q: f64 = 0.95;
 /// The history length when none is given.
 pub(super) const DEFAULT_N: usize = 2000;
+/// The longest history a spec may ask for.
+pub(super) const MAX_N: usize = 1_000_000;
 
 /// The heuristic watermark's parameters.
 #[derive(Debug, Clone, Copy)]
@@ -36,8 +39,48 @@ impl Kind for Heuristic {
         }
     }
 
-    fn family(self) -> &'static str {
-        "heuristic"
+    const NAME: &'static str = "heuristic";
+    const SPELLING: &'static str = "heuristic[:Q[:N]]";
+
+    fn read(params: &[&str]) -> Result<Heuristic, Option<String>> {
+        if params.len() > 2 {
+            return Err(None);
+        }
+        let q = match params.first() {
+            Some(q) => q
+                .parse::<f64>()
+                .ok()
+                .filter(|q| (0.0..=1.0).contains(q))
+                .ok_or_else(|| {
+                    format!("{} is not a quantile: give a number from 0 to 1", quoted(q))
+                })?,
+            None => DEFAULT_Q,
+        };
+        let n = match params.get(1) {
+            Some(n) => n
+                .parse::<usize>()
+                .ok()
+                .filter(|n| (1..=MAX_N).contains(n))
+                .ok_or_else(|| {
+                    format!(
+                        "{} is not a history length: give a whole number from 1 to {MAX_N}",
+                        quoted(n)
+                    )
+                })?,
+            None => DEFAULT_N,
+        };
+        Ok(Heuristic { q, n })
+    }
+
+    fn quantile(self) -> Option<(f64, usize)> {
+        Some((self.q, self.n))
+    }
+
+    fn preset(_lag: f64) -> Heuristic {
+        Heuristic {
+            q: DEFAULT_Q,
+            n: DEFAULT_N,
+        }
     }
 
     fn write(self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

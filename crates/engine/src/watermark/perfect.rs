@@ -24,8 +24,18 @@ impl Kind for Perfect {
         Generator { lag: max_delay }
     }
 
-    fn family(self) -> &'static str {
-        "perfect"
+    const NAME: &'static str = "perfect";
+    const SPELLING: &'static str = "perfect";
+
+    fn read(params: &[&str]) -> Result<Perfect, Option<String>> {
+        match params {
+            [] => Ok(Perfect),
+            _ => Err(None),
+        }
+    }
+
+    fn preset(_lag: f64) -> Perfect {
+        Perfect
     }
 
     fn write(self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -34,6 +44,10 @@ impl Kind for Perfect {
 
     fn nominal_lag(self, max_delay: f64) -> f64 {
         max_delay
+    }
+
+    fn reads_max_delay(self) -> bool {
+        true
     }
 }
 

@@ -32,6 +32,7 @@ mod global;
 mod periodic;
 mod session;
 mod sliding;
+pub mod spec;
 mod true_counts;
 mod tumbling;
 

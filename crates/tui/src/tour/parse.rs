@@ -13,6 +13,7 @@ use super::{At, Highlight, Show, Step, StepDials, TourError, BIG_FIGURES, HIDEAB
 use crate::dials::{Family, EARLY_MAX, EARLY_STEP, GRACE_MAX, IDLE_MAX, IDLE_STEP, LAG_MAX};
 use crate::lesson::predict::Ask;
 use crate::panel::Panel;
+use twoclocks_engine::duration::Duration;
 use twoclocks_engine::scenario::ScenarioName;
 use twoclocks_engine::window::{Ttl, TtlTime};
 use twoclocks_engine::{Accumulation, WindowFn};
@@ -168,58 +169,28 @@ fn good_name(name: &str) -> bool {
         && !name.chars().all(|c| c.is_ascii_digit())
 }
 
-/// A window function as a step writes it: `tumbling 30s`, `sliding 60s every 10s`,
-/// `session 30s` (its gap) or `global`; a TTL (ms) goes with the global window only.
+/// A window function as a step writes it, in the engine's grammar ([`WindowFn`]'s `FromStr`):
+/// `tumbling 30s`, `sliding 60s every 10s`, `session 30s` (its gap) or `global`; a TTL (ms,
+/// the step's `ttl`) goes with the global window only.
 fn window_fn(s: &str, ttl: Option<i64>) -> Result<WindowFn, String> {
-    let words: Vec<&str> = s.split_whitespace().collect();
-    let ms = |w: &str| -> Result<i64, String> {
-        let v = duration(w)?;
-        if v < 1.0 || v.fract() != 0.0 || v > 1e12 {
-            return Err(format!(
-                "{w:?} is not a window length: a whole number of ms, at least 1 ms"
-            ));
-        }
-        Ok(v as i64)
-    };
-    let kinds = "\"tumbling 30s\", \"sliding 60s every 10s\", \"session 30s\" or \"global\"";
-    let w = match words.as_slice() {
-        ["global"] => WindowFn::global(ttl.map(|ms| Ttl {
+    let w: WindowFn = s.parse()?;
+    match ttl {
+        None => Ok(w),
+        Some(ms) if w.is_global() => WindowFn::global(Some(Ttl {
             ms,
             time: TtlTime::Processing,
-        })),
-        ["tumbling", size] => WindowFn::tumbling(ms(size)?),
-        ["sliding", size, "every", slide] => WindowFn::sliding(ms(size)?, ms(slide)?),
-        ["session", gap] => WindowFn::session(ms(gap)?),
-        _ => return Err(format!("{s:?} is not a window function: {kinds}")),
-    }
-    .map_err(|e| e.to_string())?;
-    if ttl.is_some() && !w.is_global() {
-        return Err(format!(
+        }))
+        .map_err(|e| e.to_string()),
+        Some(_) => Err(format!(
             "a state TTL is the global window's: write windows = \"global\" (not {s:?})"
-        ));
-    }
-    Ok(w)
-}
-
-/// A duration as a tour writes it: `90s`, `1.5s`, `500ms`, `2m` (a bare number is seconds),
-/// in ms.
-pub fn duration(s: &str) -> Result<f64, String> {
-    let s = s.trim();
-    let (num, scale) = if let Some(n) = s.strip_suffix("ms") {
-        (n, 1.0)
-    } else if let Some(n) = s.strip_suffix('s') {
-        (n, 1_000.0)
-    } else if let Some(n) = s.strip_suffix('m') {
-        (n, 60_000.0)
-    } else {
-        (s, 1_000.0)
-    };
-    match num.trim().parse::<f64>() {
-        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v * scale),
-        _ => Err(format!(
-            "{s:?} is not a duration: write e.g. \"90s\", \"500ms\" or \"2m\""
         )),
     }
+}
+
+/// A duration as a tour writes it, in ms: the engine's [`Duration`] grammar, as the command
+/// line reads it (`90s`, `1.5s`, `500ms`, `2m`, `1h`; a unit is required).
+pub fn duration(s: &str) -> Result<f64, String> {
+    s.parse::<Duration>().map(Duration::ms)
 }
 
 /// The dials a step (or its `side` table) sets, each in its dial's range; `side` says which
@@ -279,40 +250,18 @@ fn dials(file: &str, text: &str, d: RawDials, side: bool) -> Result<StepDials, T
         .watermark
         .as_ref()
         .map(|v| {
-            Family::ALL
-                .into_iter()
-                .find(|f| f.name() == v.get_ref())
-                .ok_or_else(|| {
-                    err(
-                        v.span(),
-                        "watermark",
-                        format!(
-                            "{:?} is not a watermark kind: perfect, fixed, heuristic or bounded",
-                            v.get_ref()
-                        ),
-                    )
-                })
+            v.get_ref()
+                .parse::<Family>()
+                .map_err(|m| err(v.span(), "watermark", m))
         })
         .transpose()?;
     let accumulation = d
         .accumulation
         .as_ref()
         .map(|v| {
-            Accumulation::ALL
-                .into_iter()
-                .find(|a| a.name() == v.get_ref())
-                .ok_or_else(|| {
-                    let names: Vec<&str> = Accumulation::ALL.iter().map(|a| a.name()).collect();
-                    err(
-                        v.span(),
-                        "accumulation",
-                        format!(
-                            "{:?} is not an accumulation mode: {}",
-                            v.get_ref(),
-                            names.join(", ")
-                        ),
-                    )
-                })
+            v.get_ref()
+                .parse::<Accumulation>()
+                .map_err(|m| err(v.span(), "accumulation", m))
         })
         .transpose()?;
     let idle = match d.idle {
@@ -742,7 +691,9 @@ mod tests {
         assert_eq!(duration("90s"), Ok(90_000.0));
         assert_eq!(duration("500ms"), Ok(500.0));
         assert_eq!(duration("2m"), Ok(120_000.0));
-        assert_eq!(duration("1.5"), Ok(1_500.0));
+        assert_eq!(duration("1.5s"), Ok(1_500.0));
+        assert_eq!(duration("1h"), Ok(3_600_000.0));
+        assert!(duration("1.5").is_err());
         assert!(duration("-1s").is_err());
         assert!(duration("soon").is_err());
     }
