@@ -11,7 +11,7 @@ use crate::rerun::{Kind, Rerun};
 use crate::scenario::JobShape;
 use crate::trace::Trace;
 
-use super::{Session, Settings};
+use super::{Settings, SteeredRun};
 
 /// The job's source partitions, P.
 pub const JOB_PARTITIONS: usize = 2;
@@ -58,7 +58,7 @@ impl JobPreset {
     }
 }
 
-impl Session {
+impl SteeredRun {
     /// The parallel job's configuration for the settings.
     pub fn job_config(&self) -> PipelineConfig {
         let shape = self.job_preset.unwrap_or(PipelineConfig {
@@ -167,7 +167,7 @@ impl Session {
         taken.is_some()
     }
 
-    /// Takes a job as it is in another session (side by side, B following A's): whether it is
+    /// Takes a job as it is in another steered run (side by side, B following A's): whether it is
     /// asked for, its shape, outages and presses, in place of this one's, without re-running.
     pub fn follow_job(
         &mut self,

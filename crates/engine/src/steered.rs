@@ -5,10 +5,10 @@
 //! side by side) and keeps only what is its own (focus, selection, overlays, whether the clock
 //! plays).
 //!
-//! Every change that needs the run made again goes through one path, [`Session::rerun`]: a
+//! Every change that needs the run made again goes through one path, [`SteeredRun::rerun`]: a
 //! small input is re-run at once; a big one becomes the one pending [`RerunJob`] (a newer one
 //! replaces it and cancels the one in flight, as a single-slot async job does), which the shell
-//! runs off its UI task and hands back to [`Session::finish`]; an answer that is not the
+//! runs off its UI task and hands back to [`SteeredRun::finish`]; an answer that is not the
 //! newest is dropped. Pure: no I/O, no clock, no threads.
 //!
 //! `job` opens and leaves job mode and takes the presses; `live` grows the stream as a live
@@ -51,7 +51,7 @@ pub struct Settings {
 
 /// A run the user steers (see the module's documentation).
 #[derive(Debug, Clone)]
-pub struct Session {
+pub struct SteeredRun {
     scenario: Arc<Scenario>,
     settings: Settings,
     /// The run asked for is the parallel job: a choice the re-runs follow. What is drawn is
@@ -76,17 +76,17 @@ pub struct Session {
     rerunning: bool,
 }
 
-impl Session {
-    /// A session on `scenario` with these settings, at the start of processing time, the
+impl SteeredRun {
+    /// A steered run on `scenario` with these settings, at the start of processing time, the
     /// single processor asked for. The first run is made at once (or queued, for a big input).
-    pub fn new(scenario: Arc<Scenario>, settings: Settings) -> Session {
+    pub fn new(scenario: Arc<Scenario>, settings: Settings) -> SteeredRun {
         let trace = Trace::single_start(
             settings.engine,
             scenario.stream.clone(),
             scenario.oracle.proc_time,
         );
         let start = scenario.oracle.proc_time.0;
-        let mut s = Session {
+        let mut s = SteeredRun {
             scenario,
             settings,
             parallel: false,
@@ -183,7 +183,7 @@ impl Session {
         self.inline_events = n;
     }
 
-    /// Stops the re-run in flight, if any, and forgets the pending one (a session set aside).
+    /// Stops the re-run in flight, if any, and forgets the pending one (a steered run set aside).
     pub fn cancel(&mut self) {
         if let Some(c) = self.cancel.take() {
             c.store(true, Ordering::Relaxed);
@@ -192,10 +192,10 @@ impl Session {
         self.rerunning = false;
     }
 
-    /// Numbers this session's re-runs after `older`'s, so that an answer to one of `older`'s
-    /// is never taken by this one (a fresh session replacing it); cancels `older`'s re-run in
+    /// Numbers this run's re-runs after `older`'s, so that an answer to one of `older`'s
+    /// is never taken by this one (a fresh steered run replacing it); cancels `older`'s re-run in
     /// flight.
-    pub fn succeed(&mut self, older: &mut Session) {
+    pub fn succeed(&mut self, older: &mut SteeredRun) {
         if let Some(c) = older.cancel.take() {
             c.store(true, Ordering::Relaxed);
         }
@@ -351,7 +351,7 @@ impl Session {
     }
 
     /// The pending re-run, for the shell to run off its UI task ([`RerunJob::perform`]) and
-    /// hand back to [`Session::finish`].
+    /// hand back to [`SteeredRun::finish`].
     pub fn take_job(&mut self) -> Option<RerunJob> {
         self.queued.take()
     }
@@ -373,7 +373,7 @@ impl Session {
     }
 
     /// A re-run's answer replaces the run drawn (a single run's score the score), and the two
-    /// clocks meet ([`Session::follow`]); a job that could not be built leaves job mode for the
+    /// clocks meet ([`SteeredRun::follow`]); a job that could not be built leaves job mode for the
     /// single processor.
     fn take_answer(&mut self, a: Answer) {
         if !a.is_job() {

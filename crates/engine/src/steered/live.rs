@@ -13,7 +13,7 @@ use std::sync::Arc;
 use crate::scenario::Scenario;
 use crate::stream::{Event, Stream};
 
-use super::Session;
+use super::SteeredRun;
 
 /// What a batch of a live input brings.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -36,7 +36,7 @@ impl Growth {
     }
 }
 
-impl Session {
+impl SteeredRun {
     /// Whether the input is still open (a live producer may send more events).
     pub fn input_open(&self) -> bool {
         self.scenario.open
@@ -139,7 +139,7 @@ impl Session {
         true
     }
 
-    /// The whole input at once (a file read whole after all): the session starts over on it,
+    /// The whole input at once (a file read whole after all): the run starts over on it,
     /// at the start of processing time.
     pub fn take_whole(&mut self, stream: Stream, skipped_rows: u64) {
         let mut s = Scenario::new(
