@@ -25,7 +25,7 @@ use crate::job_timeline::Press;
 use crate::oracle::Oracle;
 use crate::pipeline::{Outage, PipelineConfig};
 use crate::processor::EngineConfig;
-use crate::rerun::{Answer, Kind, Rerun, RerunDone, RerunJob};
+use crate::rerun::{Answer, Rerun, RerunDone, RerunJob, RunPlan};
 use crate::scenario::Scenario;
 use crate::stream::Stream;
 use crate::trace::{Clock, Trace};
@@ -303,7 +303,7 @@ impl SteeredRun {
         let rerun = Rerun {
             stream: self.scenario.stream.clone(),
             truth: self.scenario.oracle.truth.clone(),
-            kind: Kind::Single {
+            plan: RunPlan::Single {
                 cfg,
                 open,
                 span: self.scenario.oracle.proc_time,

@@ -7,7 +7,7 @@
 
 use crate::job_timeline::{Intervention, JobTimeline, Press};
 use crate::pipeline::{Outage, PipelineConfig};
-use crate::rerun::{Kind, Rerun};
+use crate::rerun::{Rerun, RunPlan};
 use crate::scenario::JobShape;
 use crate::trace::Trace;
 
@@ -100,7 +100,7 @@ impl SteeredRun {
         let rerun = Rerun {
             stream: self.scenario.stream.clone(),
             truth: self.scenario.oracle.truth.clone(),
-            kind: Kind::Job {
+            plan: RunPlan::Job {
                 cfg,
                 presses: self.job_presses(),
             },
