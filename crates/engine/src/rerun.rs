@@ -86,7 +86,7 @@ impl Answer {
 /// only the newest one's answer is taken, with the flag that stops it when a newer one
 /// replaces it.
 #[derive(Debug, Clone)]
-pub struct RerunJob {
+pub struct PendingRerun {
     /// The re-run's number.
     pub generation: u64,
     /// What to run, and how far.
@@ -95,7 +95,7 @@ pub struct RerunJob {
     pub cancel: Arc<AtomicBool>,
 }
 
-/// What a [`RerunJob`] answered.
+/// What a [`PendingRerun`] answered.
 #[derive(Debug)]
 pub enum RerunDone {
     /// It ran to the end.
@@ -112,7 +112,7 @@ pub enum RerunDone {
     },
 }
 
-impl RerunJob {
+impl PendingRerun {
     /// Runs it (pure; may take a while), stopping early once cancelled.
     pub fn perform(self) -> RerunDone {
         match self.rerun.run(&self.cancel) {

@@ -6,7 +6,7 @@
 //! plays).
 //!
 //! Every change that needs the run made again goes through one path, [`SteeredRun::rerun`]: a
-//! small input is re-run at once; a big one becomes the one pending [`RerunJob`] (a newer one
+//! small input is re-run at once; a big one becomes the one pending [`PendingRerun`] (a newer one
 //! replaces it and cancels the one in flight, as a single-slot async job does), which the shell
 //! runs off its UI task and hands back to [`SteeredRun::finish`]; an answer that is not the
 //! newest is dropped. Pure: no I/O, no clock, no threads.
@@ -25,7 +25,7 @@ use crate::job_timeline::Press;
 use crate::oracle::Oracle;
 use crate::pipeline::{Outage, PipelineConfig};
 use crate::processor::EngineConfig;
-use crate::rerun::{Answer, Rerun, RerunDone, RerunJob, RunPlan};
+use crate::rerun::{Answer, PendingRerun, Rerun, RerunDone, RunPlan};
 use crate::scenario::Scenario;
 use crate::stream::Stream;
 use crate::trace::{Clock, Trace};
@@ -34,7 +34,7 @@ pub use job::{JobPreset, JOB_OPERATORS, JOB_PARTITIONS, JOB_SEED};
 pub use live::Growth;
 
 /// Streams up to this many events are re-run at once (well under a frame); bigger ones as a
-/// [`RerunJob`] for the shell to run off its UI task.
+/// [`PendingRerun`] for the shell to run off its UI task.
 pub(crate) const INLINE_EVENTS: usize = 250_000;
 
 /// What the dials ask the engine for: the engine's configuration and, for the parallel job,
@@ -71,7 +71,7 @@ pub struct SteeredRun {
     /// Stops the re-run in flight, when a newer one replaces it.
     cancel: Option<Arc<AtomicBool>>,
     /// The re-run waiting for the shell to take it.
-    queued: Option<RerunJob>,
+    queued: Option<PendingRerun>,
     /// A re-run is being computed off the UI task.
     rerunning: bool,
 }
@@ -173,12 +173,12 @@ impl SteeredRun {
         self.rerunning
     }
 
-    /// Re-runs of inputs bigger than this are handed out as a [`RerunJob`].
+    /// Re-runs of inputs bigger than this are handed out as a [`PendingRerun`].
     pub fn inline_events(&self) -> usize {
         self.inline_events
     }
 
-    /// Re-runs of inputs bigger than `n` events are handed out as a [`RerunJob`] from now on.
+    /// Re-runs of inputs bigger than `n` events are handed out as a [`PendingRerun`] from now on.
     pub fn set_inline_events(&mut self, n: usize) {
         self.inline_events = n;
     }
@@ -271,7 +271,7 @@ impl SteeredRun {
     }
 
     /// The playhead to the end of the stream. A run that keeps its own clock ends where running
-    /// it ends: a big one is re-run there as a [`RerunJob`].
+    /// it ends: a big one is re-run there as a [`PendingRerun`].
     pub fn run_to_end(&mut self) -> Clock {
         if self.trace.keeps_own_clock() && self.scenario.len() > self.inline_events {
             self.clock.finished = true;
@@ -325,7 +325,7 @@ impl SteeredRun {
     }
 
     /// Starts `rerun`, replacing any older one: at once for a small input (or with `inline`),
-    /// else as the pending [`RerunJob`], the run drawn until then staying.
+    /// else as the pending [`PendingRerun`], the run drawn until then staying.
     fn launch(&mut self, rerun: Rerun, inline: bool) {
         if let Some(c) = self.cancel.take() {
             c.store(true, Ordering::Relaxed);
@@ -343,16 +343,16 @@ impl SteeredRun {
         let cancel = Arc::new(AtomicBool::new(false));
         self.cancel = Some(cancel.clone());
         self.rerunning = true;
-        self.queued = Some(RerunJob {
+        self.queued = Some(PendingRerun {
             generation: self.generation,
             rerun: Box::new(rerun),
             cancel,
         });
     }
 
-    /// The pending re-run, for the shell to run off its UI task ([`RerunJob::perform`]) and
+    /// The pending re-run, for the shell to run off its UI task ([`PendingRerun::perform`]) and
     /// hand back to [`SteeredRun::finish`].
-    pub fn take_job(&mut self) -> Option<RerunJob> {
+    pub fn take_pending(&mut self) -> Option<PendingRerun> {
         self.queued.take()
     }
 

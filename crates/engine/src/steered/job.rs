@@ -92,7 +92,7 @@ impl SteeredRun {
 
     /// Re-runs the job from the start to the playhead (to its end once the playhead has
     /// finished), applying the presses at their points. A big input is re-run as a
-    /// [`crate::rerun::RerunJob`] unless `inline`: the job drawn until then is the last one (an
+    /// [`crate::rerun::PendingRerun`] unless `inline`: the job drawn until then is the last one (an
     /// empty one when job mode is just being entered).
     pub(super) fn rerun_job(&mut self, inline: bool) {
         let start = self.scenario.oracle.proc_time.0;
