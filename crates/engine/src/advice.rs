@@ -27,7 +27,7 @@ pub(crate) const HEURISTIC_QS: [f64; 7] = [0.5, 0.75, 0.9, 0.95, 0.99, 0.999, 1.
 
 /// A watermark kind the advisor sweeps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Kind {
+pub enum Family {
     /// Processing time − a fixed lag: the lag is swept.
     Fixed,
     /// Processing time − a quantile of the recent delays: the quantile is swept.
@@ -36,27 +36,27 @@ pub enum Kind {
     Bounded,
 }
 
-impl Kind {
+impl Family {
     /// The three kinds, in the order they are printed.
-    pub const ALL: [Kind; 3] = [Kind::Fixed, Kind::Heuristic, Kind::Bounded];
+    pub const ALL: [Family; 3] = [Family::Fixed, Family::Heuristic, Family::Bounded];
 
     /// The advisor's kind for a watermark family, where it sweeps one: `perfect` has nothing
     /// to sweep (its lag is the stream's largest delay).
-    pub fn of(family: WatermarkFamily) -> Option<Kind> {
+    pub fn of(family: WatermarkFamily) -> Option<Family> {
         match family {
             WatermarkFamily::Perfect => None,
-            WatermarkFamily::Fixed => Some(Kind::Fixed),
-            WatermarkFamily::Heuristic => Some(Kind::Heuristic),
-            WatermarkFamily::Bounded => Some(Kind::Bounded),
+            WatermarkFamily::Fixed => Some(Family::Fixed),
+            WatermarkFamily::Heuristic => Some(Family::Heuristic),
+            WatermarkFamily::Bounded => Some(Family::Bounded),
         }
     }
 
     /// The watermark family it sweeps.
     pub fn family(self) -> WatermarkFamily {
         match self {
-            Kind::Fixed => WatermarkFamily::Fixed,
-            Kind::Heuristic => WatermarkFamily::Heuristic,
-            Kind::Bounded => WatermarkFamily::Bounded,
+            Family::Fixed => WatermarkFamily::Fixed,
+            Family::Heuristic => WatermarkFamily::Heuristic,
+            Family::Bounded => WatermarkFamily::Bounded,
         }
     }
 
@@ -64,9 +64,9 @@ impl Kind {
     /// (the heuristic's follows every arrival's delay, which they do not keep).
     pub fn clocked(self) -> Option<Clocked> {
         match self {
-            Kind::Fixed => Some(Clocked::Fixed),
-            Kind::Bounded => Some(Clocked::Bounded),
-            Kind::Heuristic => None,
+            Family::Fixed => Some(Clocked::Fixed),
+            Family::Bounded => Some(Clocked::Bounded),
+            Family::Heuristic => None,
         }
     }
 
@@ -76,16 +76,16 @@ impl Kind {
     }
 }
 
-impl FromStr for Kind {
+impl FromStr for Family {
     type Err = String;
 
     /// Reads a kind's name, in any case; an error names the value and the kinds.
-    fn from_str(s: &str) -> Result<Kind, String> {
-        Kind::ALL
+    fn from_str(s: &str) -> Result<Family, String> {
+        Family::ALL
             .into_iter()
             .find(|k| k.name().eq_ignore_ascii_case(s))
             .ok_or_else(|| {
-                let names: Vec<&str> = Kind::ALL.iter().map(|k| k.name()).collect();
+                let names: Vec<&str> = Family::ALL.iter().map(|k| k.name()).collect();
                 let (last, rest) = names.split_last().unwrap_or((&"", &[]));
                 format!(
                     "{} is not a watermark kind: give {} or {last}",
@@ -266,9 +266,9 @@ pub fn choose_on_frontier(
 
 /// The advice for one watermark kind.
 #[derive(Debug, Clone, PartialEq)]
-pub struct KindAdvice {
+pub struct FamilyAdvice {
     /// The kind swept.
-    pub kind: Kind,
+    pub kind: Family,
     /// Every setting swept with an emit delay within the largest considered, lag-major.
     pub candidates: Vec<Candidate>,
     /// The Pareto-optimal candidates' indexes, by emit delay.
@@ -279,7 +279,7 @@ pub struct KindAdvice {
     pub state: Option<StateCost>,
 }
 
-impl KindAdvice {
+impl FamilyAdvice {
     /// The advised candidate, if any.
     pub fn advised(&self) -> Option<&Candidate> {
         self.choice.map(|c| &self.candidates[c.index()])
@@ -294,7 +294,7 @@ pub struct Request {
     /// The largest emit delay considered, ms.
     pub max_delay: f64,
     /// The kinds swept.
-    pub kinds: Vec<Kind>,
+    pub kinds: Vec<Family>,
     /// The heuristic's history length.
     pub heuristic_n: usize,
 }
@@ -305,19 +305,19 @@ pub struct Advice {
     /// What was asked.
     pub request: Request,
     /// Per kind.
-    pub kinds: Vec<KindAdvice>,
+    pub kinds: Vec<FamilyAdvice>,
 }
 
 impl Advice {
     /// The setting advised over all kinds: among the kinds' advised settings, one meeting the
     /// target before any that does not, then the least emit delay, then the least state, then
     /// the higher accuracy.
-    pub fn best(&self) -> Option<(&KindAdvice, &Candidate)> {
+    pub fn best(&self) -> Option<(&FamilyAdvice, &Candidate)> {
         self.kinds
             .iter()
             .filter_map(|k| k.advised().map(|c| (k, c)))
             .min_by(|(ka, a), (kb, b)| {
-                let misses = |k: &KindAdvice| !matches!(k.choice, Some(Choice::Meets(_)));
+                let misses = |k: &FamilyAdvice| !matches!(k.choice, Some(Choice::Meets(_)));
                 misses(ka)
                     .cmp(&misses(kb))
                     .then(a.point.emit_delay.total_cmp(&b.point.emit_delay))
@@ -354,7 +354,7 @@ fn mean_lag_of(stream: &Stream, clock: impl Iterator<Item = f64>) -> f64 {
 pub(crate) fn candidates(
     stream: &Stream,
     base: EngineConfig,
-    kind: Kind,
+    kind: Family,
     req: &Request,
 ) -> Vec<Candidate> {
     let steps = grid(req.max_delay);
@@ -365,7 +365,7 @@ pub(crate) fn candidates(
     };
     let within = |c: &Candidate| c.point.emit_delay <= req.max_delay;
     match kind {
-        Kind::Fixed | Kind::Bounded => {
+        Family::Fixed | Family::Bounded => {
             let watermark = kind.family().preset(0.0);
             let base = EngineConfig { watermark, ..base };
             sweep(stream, base, &steps, &steps)
@@ -377,7 +377,7 @@ pub(crate) fn candidates(
                 .filter(within)
                 .collect()
         }
-        Kind::Heuristic => {
+        Family::Heuristic => {
             // Each quantile's clock is a pass of its own over the stream (a sliding quantile
             // per event): the quantiles are shared out over two cores where there are two, in
             // order. Not more: each holds its clock and its sweep's gathered arrivals, so two
@@ -433,11 +433,11 @@ pub(crate) fn candidates(
 /// end gives: a run given up could only have ended higher, and the one chosen is never given
 /// up, since no run finished before it beats it.
 pub(crate) fn advise_kind(
-    kind: Kind,
+    kind: Family,
     candidates: Vec<Candidate>,
     target: f64,
     state: impl Fn(&Candidate, &dyn Fn(usize) -> bool) -> Result<StateCost, StateCost> + Sync,
-) -> KindAdvice {
+) -> FamilyAdvice {
     let points: Vec<FrontierPoint> = candidates.iter().map(|c| c.point).collect();
     let pareto = pareto(&points);
     // Per candidate: its cost, and whether its run went to the end.
@@ -463,7 +463,7 @@ pub(crate) fn advise_kind(
         debug_assert!(whole, "the setting chosen ran to the end");
         measured
     });
-    KindAdvice {
+    FamilyAdvice {
         kind,
         candidates,
         pareto,
@@ -581,7 +581,7 @@ pub enum Reach {
         /// The largest emit delay of the sweep that reaches it, ms: a nice step × [`GRID_STEPS`].
         max_delay: f64,
         /// The kind whose setting reaches it.
-        kind: Kind,
+        kind: Family,
         /// The setting.
         candidate: Candidate,
     },
@@ -735,7 +735,7 @@ mod tests {
         let req = Request {
             target: DEFAULT_TARGET,
             max_delay: DEFAULT_MAX_DELAY,
-            kinds: Kind::ALL.to_vec(),
+            kinds: Family::ALL.to_vec(),
             heuristic_n: WatermarkKind::DEFAULT_N,
         };
         let a = advise(&s, EngineConfig::fixed(0.0, 0.0), &req);
@@ -760,7 +760,7 @@ mod tests {
         let req = Request {
             target: 100.0,
             max_delay: 5_000.0,
-            kinds: vec![Kind::Fixed],
+            kinds: vec![Family::Fixed],
             heuristic_n: WatermarkKind::DEFAULT_N,
         };
         let base = EngineConfig::fixed(0.0, 0.0);
@@ -774,7 +774,7 @@ mod tests {
         else {
             panic!("a fixed lag past the largest delay keeps every event");
         };
-        assert_eq!(kind, Kind::Fixed);
+        assert_eq!(kind, Family::Fixed);
         assert!(max_delay > req.max_delay);
         assert!(candidate.point.score.accuracy() >= 100.0);
         // The sweep it names advises a setting that meets the target, and the one before it
@@ -889,7 +889,7 @@ mod tests {
             })
             .collect();
         let at = |c: &Candidate| c.point.lag as usize;
-        let a = advise_kind(Kind::Fixed, cands.clone(), 99.0, |c, lost| {
+        let a = advise_kind(Family::Fixed, cands.clone(), 99.0, |c, lost| {
             made_up_run(&runs[at(c)], lost)
         });
         assert_eq!(a.choice, Some(Choice::Meets(2)));
@@ -908,7 +908,7 @@ mod tests {
         let req = Request {
             target: DEFAULT_TARGET,
             max_delay: DEFAULT_MAX_DELAY,
-            kinds: vec![Kind::Fixed, Kind::Bounded],
+            kinds: vec![Family::Fixed, Family::Bounded],
             heuristic_n: WatermarkKind::DEFAULT_N,
         };
         let raced = advise(&s, base, &req);
@@ -978,10 +978,10 @@ mod tests {
                 })
                 .collect();
             let at = |c: &Candidate| c.point.lag as usize;
-            let raced = advise_kind(Kind::Fixed, cands.clone(), 99.0, |c, lost| {
+            let raced = advise_kind(Family::Fixed, cands.clone(), 99.0, |c, lost| {
                 made_up_run(&runs[at(c)], lost)
             });
-            let whole = advise_kind(Kind::Fixed, cands.clone(), 99.0, |c, _| {
+            let whole = advise_kind(Family::Fixed, cands.clone(), 99.0, |c, _| {
                 made_up_run(&runs[at(c)], &|_| false)
             });
             prop_assert_eq!(raced, whole);
