@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::{read_lag, write_lag, Estimate, Kind, WatermarkKind};
+use super::{read_lag, write_lag, Estimate, WatermarkKind, WatermarkRule};
 use crate::stream::Event;
 
 /// The bounded watermark's parameters.
@@ -21,7 +21,7 @@ pub(super) struct Generator {
     max_event_time: f64,
 }
 
-impl Kind for Bounded {
+impl WatermarkRule for Bounded {
     type Generator = Generator;
 
     fn generator(self, _max_delay: f64) -> Generator {

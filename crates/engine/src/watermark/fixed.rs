@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::{read_lag, write_lag, Estimate, Kind, WatermarkKind};
+use super::{read_lag, write_lag, Estimate, WatermarkKind, WatermarkRule};
 use crate::stream::Event;
 
 /// The fixed watermark's parameters.
@@ -12,7 +12,7 @@ pub(super) struct Fixed {
     pub(super) lag: f64,
 }
 
-impl Kind for Fixed {
+impl WatermarkRule for Fixed {
     /// Stateless: the parameters are the whole generator.
     type Generator = Fixed;
 

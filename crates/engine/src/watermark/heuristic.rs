@@ -4,7 +4,7 @@
 use std::fmt;
 
 use super::quantile::SlidingQuantile;
-use super::{Estimate, Kind};
+use super::{Estimate, WatermarkRule};
 use crate::quote::quoted;
 use crate::stream::Event;
 
@@ -30,7 +30,7 @@ pub(super) struct Generator {
     delays: SlidingQuantile,
 }
 
-impl Kind for Heuristic {
+impl WatermarkRule for Heuristic {
     type Generator = Generator;
 
     fn generator(self, _max_delay: f64) -> Generator {

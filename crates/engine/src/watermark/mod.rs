@@ -4,7 +4,7 @@
 //! time − LAG), `heuristic:Q:N` (processing time − a quantile of the last N delays) and
 //! `bounded:B` (highest event time seen − B, Flink's and Beam's bounded out-of-orderness).
 //!
-//! A kind is one file: its parameters as a type implementing `Kind` (its name, how it is
+//! A kind is one file: its parameters as a type implementing `WatermarkRule` (its name, how it is
 //! written and read, its preset) and its running generator implementing `Estimate`. It is
 //! registered by one entry in the `watermark_kinds!` list below, which makes it a variant of
 //! [`WatermarkKind`] and of [`WatermarkFamily`] and routes every question about the kind to its
@@ -27,7 +27,7 @@ mod quantile;
 
 /// What a watermark kind defines, given its parameters (the fields of its [`WatermarkKind`]
 /// variant).
-trait Kind: Copy + Into<WatermarkKind> {
+trait WatermarkRule: Copy + Into<WatermarkKind> {
     /// The kind's running generator.
     type Generator: Estimate;
 
@@ -49,7 +49,7 @@ trait Kind: Copy + Into<WatermarkKind> {
     /// watermark dial offers first.
     fn preset(lag: f64) -> Self;
 
-    /// The kind as the command line writes it, parameters included; [`Kind::read`] reads it
+    /// The kind as the command line writes it, parameters included; [`WatermarkRule::read`] reads it
     /// back.
     fn write(self, f: &mut fmt::Formatter<'_>) -> fmt::Result;
 
@@ -118,7 +118,7 @@ macro_rules! watermark_kinds {
         #[derive(Debug, Clone)]
         #[repr(u8)]
         enum Generator {
-            $( $variant(<$module::$ty as Kind>::Generator), )*
+            $( $variant(<$module::$ty as WatermarkRule>::Generator), )*
         }
 
         impl Generator {
@@ -160,14 +160,14 @@ macro_rules! watermark_kinds {
             /// Its name on the command line and on screen: `fixed`.
             pub fn name(self) -> &'static str {
                 match self {
-                    $( WatermarkFamily::$variant => <$module::$ty as Kind>::NAME, )*
+                    $( WatermarkFamily::$variant => <$module::$ty as WatermarkRule>::NAME, )*
                 }
             }
 
             /// How the command line writes it, its parameters in capitals: `fixed:DUR`.
             pub fn spelling(self) -> &'static str {
                 match self {
-                    $( WatermarkFamily::$variant => <$module::$ty as Kind>::SPELLING, )*
+                    $( WatermarkFamily::$variant => <$module::$ty as WatermarkRule>::SPELLING, )*
                 }
             }
 
@@ -175,7 +175,7 @@ macro_rules! watermark_kinds {
             /// one (the lag of `fixed`, the bound of `bounded`).
             pub fn preset(self, lag: f64) -> WatermarkKind {
                 match self {
-                    $( WatermarkFamily::$variant => <$module::$ty as Kind>::preset(lag).into(), )*
+                    $( WatermarkFamily::$variant => <$module::$ty as WatermarkRule>::preset(lag).into(), )*
                 }
             }
 
@@ -183,7 +183,7 @@ macro_rules! watermark_kinds {
             fn read(self, params: &[&str]) -> Result<WatermarkKind, Option<String>> {
                 match self {
                     $( WatermarkFamily::$variant =>
-                        <$module::$ty as Kind>::read(params).map(Into::into), )*
+                        <$module::$ty as WatermarkRule>::read(params).map(Into::into), )*
                 }
             }
         }
