@@ -28,7 +28,7 @@ use crate::processor::EngineConfig;
 use crate::rerun::{Answer, PendingRerun, Rerun, RerunDone, RunPlan};
 use crate::scenario::Scenario;
 use crate::stream::Stream;
-use crate::trace::{Clock, Trace};
+use crate::trace::{Progress, Trace};
 
 pub use job::{JobPreset, JOB_OPERATORS, JOB_PARTITIONS, JOB_SEED};
 pub use live::Growth;
@@ -60,7 +60,7 @@ pub struct SteeredRun {
     job_preset: Option<PipelineConfig>,
     job_outages: Vec<Outage>,
     presses: Vec<Press>,
-    clock: Clock,
+    progress: Progress,
     trace: Trace,
     score: Option<FrontierPoint>,
     /// The largest delay a live input has shown so far (a perfect watermark's lag).
@@ -93,7 +93,7 @@ impl SteeredRun {
             job_preset: None,
             job_outages: Vec::new(),
             presses: Vec::new(),
-            clock: Clock {
+            progress: Progress {
                 now: start,
                 arrived: 0,
                 finished: false,
@@ -138,8 +138,8 @@ impl SteeredRun {
     }
 
     /// Where the playhead is.
-    pub fn clock(&self) -> Clock {
-        self.clock
+    pub fn progress(&self) -> Progress {
+        self.progress
     }
 
     /// The whole run's score for the settings (the single processor's; None until known).
@@ -235,7 +235,7 @@ impl SteeredRun {
     /// The one place the playhead moves: to processing time `now`, with `arrived` events in,
     /// `finished` once the end of input has been processed.
     pub fn place(&mut self, now: f64, arrived: usize, finished: bool) {
-        self.clock = Clock {
+        self.progress = Progress {
             now,
             arrived,
             finished,
@@ -245,22 +245,22 @@ impl SteeredRun {
     /// Keeps the trace and the playhead together: a run that follows the playhead catches up
     /// with it (forward only), one that keeps its own clock takes the playhead with it.
     pub fn follow(&mut self) {
-        if let Some(c) = self.trace.catch_up(self.clock) {
-            self.clock = c;
+        if let Some(c) = self.trace.catch_up(self.progress) {
+            self.progress = c;
         }
     }
 
     /// Plays the run on to processing time `to` (a job keeps its own clock and may stop
     /// elsewhere). Returns the playhead.
-    pub fn play_to(&mut self, to: f64) -> Clock {
-        self.clock = self.trace.play_to(self.clock, to);
-        self.clock
+    pub fn play_to(&mut self, to: f64) -> Progress {
+        self.progress = self.trace.play_to(self.progress, to);
+        self.progress
     }
 
     /// One event on (or, for the job, one step). Returns the playhead, or None at the end.
-    pub fn step(&mut self) -> Option<Clock> {
-        let c = self.trace.step(self.clock)?;
-        self.clock = c;
+    pub fn step(&mut self) -> Option<Progress> {
+        let c = self.trace.step(self.progress)?;
+        self.progress = c;
         Some(c)
     }
 
@@ -272,14 +272,14 @@ impl SteeredRun {
 
     /// The playhead to the end of the stream. A run that keeps its own clock ends where running
     /// it ends: a big one is re-run there as a [`PendingRerun`].
-    pub fn run_to_end(&mut self) -> Clock {
+    pub fn run_to_end(&mut self) -> Progress {
         if self.trace.keeps_own_clock() && self.scenario.len() > self.inline_events {
-            self.clock.finished = true;
+            self.progress.finished = true;
             self.rerun();
-            return self.clock;
+            return self.progress;
         }
-        self.clock = self.trace.run_to_end(self.clock);
-        self.clock
+        self.progress = self.trace.run_to_end(self.progress);
+        self.progress
     }
 
     /// Back to the start of processing time with a clean job (the presses go too), re-run.
@@ -308,9 +308,9 @@ impl SteeredRun {
                 open,
                 span: self.scenario.oracle.proc_time,
             },
-            arrived: self.clock.arrived,
-            now: self.clock.now,
-            finish: self.clock.finished,
+            arrived: self.progress.arrived,
+            now: self.progress.now,
+            finish: self.progress.finished,
         };
         // Off the UI task, the job drawn until the answer gives way to an empty single run.
         if self.scenario.len() > self.inline_events && self.trace.pipeline_config().is_some() {

@@ -348,7 +348,7 @@ impl App {
 
     /// Where the simulation is in processing time.
     pub fn playhead(&self) -> Playhead {
-        let c = self.steered.clock();
+        let c = self.steered.progress();
         Playhead {
             now: c.now,
             arrived: c.arrived,
@@ -537,7 +537,7 @@ impl App {
 
     /// Stops playing once the run has reached the end of input.
     fn stop_at_end(&mut self) {
-        if self.steered.clock().finished {
+        if self.steered.progress().finished {
             self.playing = false;
         }
     }

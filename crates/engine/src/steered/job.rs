@@ -104,9 +104,9 @@ impl SteeredRun {
                 cfg,
                 presses: self.job_presses(),
             },
-            arrived: self.clock.arrived,
-            now: self.clock.now.max(start),
-            finish: self.clock.finished,
+            arrived: self.progress.arrived,
+            now: self.progress.now.max(start),
+            finish: self.progress.finished,
         };
         // Off the UI task, a job being entered is drawn empty until the answer.
         let off = !inline && self.scenario.len() > self.inline_events;
@@ -146,7 +146,7 @@ impl SteeredRun {
         if on {
             self.rerun_job(inline);
         } else {
-            let now = self.clock.now;
+            let now = self.progress.now;
             let arrived = self.arrived_by(now);
             let finished =
                 arrived >= self.scenario.len() && now >= self.scenario.oracle.proc_time.1;

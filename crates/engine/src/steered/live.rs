@@ -46,8 +46,8 @@ impl SteeredRun {
     /// processing time reached.
     pub fn at_live_edge(&self) -> bool {
         self.scenario.open
-            && self.clock.arrived >= self.scenario.len()
-            && self.clock.now >= self.scenario.oracle.proc_time.1
+            && self.progress.arrived >= self.scenario.len()
+            && self.progress.now >= self.scenario.oracle.proc_time.1
     }
 
     /// Grows an open input's stream by a batch; the run goes on over it, or is made again (see
@@ -125,10 +125,10 @@ impl SteeredRun {
             );
         let goes_on = !again && grown;
         if following {
-            let edge = self.scenario.oracle.proc_time.1.max(self.clock.now);
+            let edge = self.scenario.oracle.proc_time.1.max(self.progress.now);
             self.place(edge, self.scenario.len(), false);
         } else {
-            let now = self.clock.now;
+            let now = self.progress.now;
             self.place(now, self.arrived_by(now), false);
         }
         if goes_on {
@@ -170,7 +170,7 @@ impl SteeredRun {
             false,
         );
         if playing && still {
-            self.clock = self.trace.run_to_end(self.clock);
+            self.progress = self.trace.run_to_end(self.progress);
         }
         self.rerun();
         true

@@ -57,7 +57,7 @@ impl<'a> Run<'a> {
 
     /// Its playhead.
     pub fn playhead(&self) -> Playhead {
-        let c = self.steered.clock();
+        let c = self.steered.progress();
         Playhead {
             now: c.now,
             arrived: c.arrived,
@@ -79,12 +79,12 @@ impl<'a> Run<'a> {
 
     /// The plot's frame in `area` at its playhead ([`App::plot_frame`]).
     pub fn plot_frame(&self, area: Rect) -> Option<PlotFrame> {
-        self.app.plot_frame_at(area, self.steered.clock().now)
+        self.app.plot_frame_at(area, self.steered.progress().now)
     }
 
     /// The plot's scale in `area` at its playhead, when it follows the playhead.
     pub fn plot_scale_in(&self, area: Rect) -> Option<f64> {
-        self.app.plot_scale_at(area, self.steered.clock().now)
+        self.app.plot_scale_at(area, self.steered.progress().now)
     }
 }
 

@@ -50,7 +50,7 @@ struct Followed {
 impl Followed {
     fn of(app: &App) -> Followed {
         let s = &app.steered;
-        let c = s.clock();
+        let c = s.progress();
         Followed {
             now: c.now,
             arrived: c.arrived,
