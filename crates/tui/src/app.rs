@@ -49,6 +49,7 @@ use ratatui::layout::Rect;
 use crate::dials::DialMemory;
 use crate::geometry::plot::PlotFrame;
 use crate::geometry::{Areas, FULL_SIZE};
+use crate::opening::{Opening, INLINE_EVENTS};
 use crate::scenario::Scenario;
 use crate::theme::Theme;
 use crate::tour::Tour;
@@ -263,9 +264,9 @@ impl App {
             }
             None => ((scenario.keys() > 0).then_some(0), 3),
         };
-        let magnify = scenario.magnify;
+        let magnify = Opening::magnify_of(&scenario);
         let scenario_live = scenario.open.then(Live::default);
-        let session = Session::new(scenario, dials.settings());
+        let session = Session::new(scenario, dials.settings(), INLINE_EVENTS);
         let mut app = App {
             session,
             dial_memory: dials.memory(),

@@ -1,7 +1,7 @@
 //! The built-in scenarios, one catalogue for the command line and the UI: each is a name, a
 //! one-line description, how its stream is made (the classroom generator's dials, or a
-//! generator of its own), the engine dials it opens with, for some a parallel job's shape,
-//! and how the UI opens on it. Pure: a scenario's stream is a function of its seed.
+//! generator of its own), the engine dials it opens with, and for some a parallel job's
+//! shape. Pure: a scenario's stream is a function of its seed.
 
 mod lesson;
 mod opened;
@@ -91,7 +91,7 @@ pub struct JobShape {
     pub outages: Vec<Outage>,
 }
 
-/// Everything a scenario presets: its stream, the dials, the job and how the UI opens.
+/// Everything a scenario presets: its stream, the dials and the job.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Preset {
     /// How its stream is made.
@@ -100,13 +100,6 @@ pub struct Preset {
     pub config: EngineConfig,
     /// The parallel job it runs as, if any (else the single processor).
     pub job: Option<JobShape>,
-    /// The UI opens paused.
-    pub paused: bool,
-    /// The UI's playback speed, processing-time seconds per real second (else the UI's own).
-    pub speed: Option<f64>,
-    /// The UI's plot opens following the playhead at this many ms of event time per column
-    /// (else the whole stream).
-    pub magnify: Option<f64>,
 }
 
 /// The classroom defaults: 60 s tumbling windows, `fixed:20s`, no grace, no early trigger,
@@ -183,9 +176,6 @@ impl ScenarioName {
             source,
             config: classroom_dials(),
             job: None,
-            paused: false,
-            speed: None,
-            magnify: None,
         };
         match self {
             ScenarioName::Classroom => plain(Source::Generator(base)),
@@ -241,9 +231,6 @@ impl ScenarioName {
                     conventions: Default::default(),
                     empty_panes: Default::default(),
                 },
-                paused: true,
-                speed: Some(1.0),
-                magnify: Some(1_000.0),
                 ..plain(Source::Lesson { seed: LESSON_SEED })
             },
         }
