@@ -16,8 +16,9 @@
 
 use std::collections::BTreeMap;
 
+use super::conventions::Conventions;
 use super::frontier::{self, FrontierPoint};
-use super::lateness::{explain_under, Fate};
+use super::lateness::Fate;
 use super::processor::{Counters, EngineConfig, Expiry, Output, Processor, SessionChange};
 use super::stream::{Event, KeyId, Stream};
 use super::trigger::{Pane, Timing};
@@ -96,8 +97,13 @@ pub struct Inspection {
     pub grace: f64,
     /// Its worst fate.
     pub fate: Fate,
-    /// Per window the event belongs to: the window, its fate there, the sentence that says why.
-    pub windows: Vec<(WindowId, Fate, String)>,
+    /// Per window the event belongs to: the window its lateness was tested on, and its fate
+    /// there.
+    pub windows: Vec<(WindowId, Fate)>,
+    /// Whose rules decided the fates (the inequality differs by a millisecond or a comparison).
+    pub conventions: Conventions,
+    /// The windows are sessions (Kafka Streams closes one strictly past its grace).
+    pub merging: bool,
 }
 
 impl Timeline {
@@ -422,19 +428,17 @@ impl Timeline {
         let fate = *self.fates.get(offset)?;
         let watermark = self.watermarks[offset];
         let grace = self.cfg.grace;
+        let (conventions, merging) = (self.cfg.conventions, self.cfg.window.is_merging());
         let windows = self
             .cfg
             .window
             .assign(event.event_time)
             .map(|w| {
                 let w = self.judged_window(offset, event.key, w);
-                let (start, end) = (self.cfg.window.start(w), self.cfg.window.end(w));
-                let (c, merging) = (self.cfg.conventions, self.cfg.window.is_merging());
-                let f = Fate::decide_under(c, end, watermark, grace, merging);
+                let end = self.cfg.window.end(w);
                 (
                     w,
-                    f,
-                    explain_under(c, f, start, end, watermark, grace, merging),
+                    Fate::decide_under(conventions, end, watermark, grace, merging),
                 )
             })
             .collect();
@@ -445,6 +449,8 @@ impl Timeline {
             grace,
             fate,
             windows,
+            conventions,
+            merging,
         })
     }
 
@@ -565,17 +571,16 @@ mod tests {
     }
 
     #[test]
-    fn inspection_names_the_inequality() {
+    fn inspection_gives_the_figures_of_the_inequality() {
         let s = classroom();
         let t = Timeline::run_to(EngineConfig::fixed(2_000.0, 0.0), &s, s.len(), false);
         let i = t.fates().iter().position(|f| *f == Fate::Dropped).unwrap();
         let why = t.inspect(&s, i).unwrap();
         assert_eq!(why.fate, Fate::Dropped);
-        assert!(
-            why.windows[0].2.ends_with(": dropped"),
-            "{}",
-            why.windows[0].2
-        );
+        let (window, fate) = why.windows[0];
+        assert_eq!(fate, Fate::Dropped);
+        assert!(window.end() <= why.watermark - why.grace, "{why:?}");
+        assert_eq!((why.conventions, why.merging), (Conventions::Beam, false));
     }
 
     #[test]
