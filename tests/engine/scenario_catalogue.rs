@@ -304,7 +304,7 @@ fn the_lesson_has_every_fate_and_every_pane_timing() {
     for timing in ["EARLY", "ON_TIME", "LATE"] {
         assert!(panes.iter().any(|p| p["timing"] == timing), "{timing}");
     }
-    let s = lesson(twoclocks::engine::scenario::LESSON_SEED);
+    let s = ScenarioName::Lesson.preset().source.stream().unwrap();
     assert_eq!(s.keys, ["a", "b"]);
     assert!(s
         .events

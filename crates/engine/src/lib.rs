@@ -128,7 +128,7 @@ pub use lateness::{Dropped, Fate};
 pub use oracle::Oracle;
 pub use processor::{
     run, Arrival, Counters, EngineConfig, Expiry, FinalValue, Output, Processor, RunResult,
-    SessionChange, CELL_BYTES, SESSION_BYTES,
+    SessionChange,
 };
 pub use state_bound::{StateBound, StateCosts};
 pub use stream::{

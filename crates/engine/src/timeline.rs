@@ -11,7 +11,7 @@
 //! once (24 bytes), shared by every re-run; a timeline adds per arrival its fate and the exact
 //! watermark after it ([`Timeline::BYTES_PER_ARRIVAL`], 9 bytes), and per late or dropped
 //! arrival an [`Exception`] for the plot. The state over time is sampled, not kept per
-//! arrival: at most [`STATE_SAMPLES`] (+1 at the end of input) [`StateSample`]s, one per
+//! arrival: at most `STATE_SAMPLES` (600, +1 at the end of input) [`StateSample`]s, one per
 //! equal slice of the stream's processing time, whatever the input's length.
 
 use std::collections::BTreeMap;
@@ -68,7 +68,7 @@ pub struct Timeline {
 /// The state's samples over the stream's processing time a single run keeps at most (one
 /// more at the end of input): its memory does not grow with the input. A growing stream's
 /// run keeps between this many and twice as many.
-pub const STATE_SAMPLES: usize = 600;
+pub(crate) const STATE_SAMPLES: usize = 600;
 
 /// The first slice of processing time between state samples of a growing stream's run, ms.
 pub(crate) const GROWING_STATE_SLICE: f64 = 100.0;
@@ -137,7 +137,7 @@ impl Timeline {
 
     /// A timeline before its first event, over a stream that is still growing (a live
     /// producer): its state samples start `GROWING_STATE_SLICE` (100) ms of processing time apart
-    /// and the slice doubles whenever they pass twice [`STATE_SAMPLES`], so they depend only on
+    /// and the slice doubles whenever they pass twice `STATE_SAMPLES` (600), so they depend only on
     /// the events, never on when the stream was read.
     pub fn growing(cfg: EngineConfig, stream: &Stream) -> Self {
         Timeline {
@@ -193,7 +193,7 @@ impl Timeline {
     }
 
     /// Keeps the state now as the sample at processing time `time`. Past twice
-    /// [`STATE_SAMPLES`] (only a growing stream's, whose span is not known in advance), the
+    /// `STATE_SAMPLES`, 600 (only a growing stream's, whose span is not known in advance), the
     /// slice doubles and the first sample of each doubled slice is kept: exactly the samples a
     /// run with the doubled slice takes.
     fn sample_state(&mut self, time: f64) {
@@ -216,7 +216,7 @@ impl Timeline {
         }
     }
 
-    /// The state over processing time so far, sampled (at most [`STATE_SAMPLES`] + 1).
+    /// The state over processing time so far, sampled (at most `STATE_SAMPLES`, 600, + 1).
     pub fn state_samples(&self) -> &[StateSample] {
         &self.states
     }
@@ -475,7 +475,7 @@ impl Timeline {
 }
 
 /// How long a slice of the stream's processing time is for the state's samples, ms: its span
-/// over [`STATE_SAMPLES`], at least 1 ms.
+/// over `STATE_SAMPLES` (600), at least 1 ms.
 fn state_slice(stream: &Stream) -> f64 {
     let (first, last) = match (stream.events.first(), stream.events.last()) {
         (Some(a), Some(b)) => (a.proc_time, b.proc_time),
@@ -568,6 +568,27 @@ mod tests {
         // The slice only ever doubled: the samples are as a run with that slice takes them.
         let times: Vec<f64> = a.state_samples().iter().map(|x| x.time).collect();
         assert!(times.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
+    fn a_single_run_keeps_a_bounded_number_of_state_samples() {
+        let stream = crate::stream::generate(&crate::StreamParams {
+            events: 200_000,
+            ..Default::default()
+        })
+        .unwrap();
+        let cfg = EngineConfig::fixed(20_000.0, 0.0);
+        let t = Timeline::run_to(cfg, &stream, stream.len(), true);
+        let n = t.state_samples().len();
+        assert!(n <= STATE_SAMPLES + 1, "{n}");
+        assert!(n >= STATE_SAMPLES / 2, "{n}");
+        assert_eq!(t.state_samples().last().unwrap().open_cells, 0, "all fired");
+        // The same samples, played in steps.
+        let mut s = Timeline::new(cfg, &stream);
+        for k in [1, 10, 5_000, 100_000, stream.len()] {
+            s.advance_to(&stream, k, k == stream.len());
+        }
+        assert_eq!(s.state_samples(), t.state_samples());
     }
 
     #[test]

@@ -11,7 +11,8 @@ use crate::pipeline::{Outage, PartitionBy};
 use crate::stream::{generate, ParamsError, StreamParams};
 use crate::{Accumulation, EngineConfig, Stream, WatermarkKind, WindowFn};
 
-pub use lesson::{lesson, LESSON_SEED, MIN_SPACING as LESSON_MIN_SPACING};
+pub use lesson::lesson;
+use lesson::LESSON_SEED;
 pub use opened::Scenario;
 pub use sessions::sessions;
 pub(crate) use sessions::SESSIONS_SEED;
