@@ -40,7 +40,6 @@ pub use replay::{ReplayProgress, REPLAY_HAS_THE_KEYS};
 pub use run::Run;
 pub use side::Side;
 pub use tour::StepView;
-pub use twoclocks_engine::rerun::{run_job, run_timeline};
 pub use twoclocks_engine::session::{JobPreset, JOB_OPERATORS, JOB_PARTITIONS, JOB_SEED};
 pub use work::{Done, Work};
 
