@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 use twoclocks::cli::{parse, Invocation};
 use twoclocks::engine::pipeline::Outage;
-use twoclocks::engine::scenario::{lesson, sessions, ScenarioName, Source};
+use twoclocks::engine::scenario::{ScenarioName, Source};
 use twoclocks::engine::timeline::{truth, Timeline};
 use twoclocks::tui::app::Action;
 
@@ -364,6 +364,8 @@ fn the_sessions_scenario_has_late_events_bridging_two_fired_sessions() {
 
 #[test]
 fn generated_scenarios_are_deterministic_and_seeded() {
+    let sessions = |seed| Source::Sessions { seed }.stream().unwrap();
+    let lesson = |seed| Source::Lesson { seed }.stream().unwrap();
     assert_eq!(sessions(1), sessions(1));
     assert_ne!(sessions(1), sessions(2));
     assert_eq!(lesson(7), lesson(7));

@@ -44,7 +44,7 @@ const VERY_LATE: [(u32, f64, f64); 4] = [
 ];
 
 /// The lesson's stream, its jitter drawn with `seed`.
-pub fn lesson(seed: u64) -> Stream {
+pub(crate) fn lesson(seed: u64) -> Stream {
     let mut rng = PyRandom::new(seed);
     let keys = vec!["a".to_string(), "b".to_string()];
     let step = SPAN / f64::from(ORDINARY);

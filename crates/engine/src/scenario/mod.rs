@@ -11,10 +11,10 @@ use crate::pipeline::{Outage, PartitionBy};
 use crate::stream::{generate, ParamsError, StreamParams};
 use crate::{Accumulation, EngineConfig, Stream, WatermarkKind, WindowFn};
 
-pub use lesson::lesson;
+use lesson::lesson;
 use lesson::LESSON_SEED;
 pub use opened::Scenario;
-pub use sessions::sessions;
+use sessions::sessions;
 pub(crate) use sessions::SESSIONS_SEED;
 
 /// A named built-in scenario; [`ScenarioName::description`] says what each is, as `--help`
@@ -41,12 +41,12 @@ pub enum ScenarioName {
 pub enum Source {
     /// The classroom generator with these dials.
     Generator(StreamParams),
-    /// The sessions generator ([`sessions`]) with this seed.
+    /// The sessions generator (users in bursts with idle gaps) with this seed.
     Sessions {
         /// Its seed.
         seed: u64,
     },
-    /// The lesson's generator ([`lesson`]) with this seed.
+    /// The lesson's generator (about 200 events, every fate and pane timing) with this seed.
     Lesson {
         /// Its seed.
         seed: u64,
