@@ -10,7 +10,8 @@ use serde_json::Value;
 use twoclocks::cli::{parse, Invocation};
 use twoclocks::engine::pipeline::Outage;
 use twoclocks::engine::scenario::{ScenarioName, Source};
-use twoclocks::engine::timeline::{truth, Timeline};
+use twoclocks::engine::timeline::Timeline;
+use twoclocks::engine::window::oracle;
 use twoclocks::tui::app::Action;
 
 use crate::cli_common::output;
@@ -358,7 +359,7 @@ fn the_sessions_scenario_has_late_events_bridging_two_fired_sessions() {
             .any(|c| stream.key_name(c.key) == "u222"
                 && (590_000.0..665_000.0).contains(&c.proc_time))
     );
-    let finals = t.final_score(&truth(&stream, &p.config.window)).unwrap();
+    let finals = t.final_score(&oracle(&stream, &p.config.window)).unwrap();
     assert_eq!(finals.score.events_lost, 0, "{finals:?}");
 }
 

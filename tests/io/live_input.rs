@@ -149,7 +149,7 @@ fn the_ended_input_answers_as_the_same_stream_read_whole() {
     assert_eq!(live.trace().counters(), *whole.counters());
     assert_eq!(
         live.score(),
-        whole.final_score(&twoclocks::engine::timeline::truth(&stream, &WINDOW))
+        whole.final_score(&twoclocks::engine::window::oracle(&stream, &WINDOW))
     );
 }
 

@@ -22,7 +22,7 @@ use super::lateness::Fate;
 use super::processor::{Counters, EngineConfig, Expiry, Output, Processor, SessionChange};
 use super::stream::{Event, KeyId, Stream};
 use super::trigger::{Pane, Timing};
-use super::window::{oracle, CellId, WindowFn, WindowId};
+use super::window::{CellId, WindowId};
 use super::window_row::WindowRow;
 pub use super::window_row::{Phase, StateSample};
 
@@ -497,15 +497,11 @@ pub(crate) fn stream_windows(truth: &BTreeMap<CellId, u64>) -> Vec<WindowId> {
     w
 }
 
-/// The oracle for a window function (re-exported here so the UI asks one module).
-pub fn truth(stream: &Stream, window: &WindowFn) -> BTreeMap<CellId, u64> {
-    oracle(stream, window)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::stream::classroom;
+    use crate::window::{oracle, WindowFn};
 
     #[test]
     fn the_end_of_the_classroom_stream_has_the_reference_drops() {
@@ -521,7 +517,7 @@ mod tests {
     fn a_finished_timeline_scores_like_a_whole_run() {
         let s = classroom();
         let cfg = EngineConfig::fixed(10_000.0, 30_000.0);
-        let truth = truth(&s, &cfg.window);
+        let truth = oracle(&s, &cfg.window);
         let t = Timeline::run_to(cfg, &s, s.len(), true);
         assert_eq!(
             t.final_score(&truth),
@@ -607,7 +603,7 @@ mod tests {
     #[test]
     fn window_phases_follow_the_watermark() {
         let s = classroom();
-        let truth = truth(
+        let truth = oracle(
             &s,
             &WindowFn::Tumbling {
                 size: 60_000,
