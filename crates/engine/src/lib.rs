@@ -132,8 +132,7 @@ pub use processor::{
 };
 pub use state_bound::{StateBound, StateCosts};
 pub use stream::{
-    behind_fixed_lag, classroom, generate, DelayStats, Event, KeyId, ParamsError, Stream,
-    StreamParams,
+    classroom, generate, DelayStats, Event, KeyId, ParamsError, Stream, StreamParams,
 };
 pub use trigger::{Accumulation, CellState, Pane, PaneInfo, TimestampCombiner, Timing, Trigger};
 pub use watermark::{Watermark, WatermarkKind};

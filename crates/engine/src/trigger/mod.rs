@@ -14,7 +14,7 @@ mod machine;
 
 use std::fmt;
 
-pub use combiner::{max_timestamp, TimestampCombiner};
+pub use combiner::TimestampCombiner;
 pub use empty_panes::{ClosingBehavior, EmptyPanes, OnTimeBehavior};
 pub use expr::{Trigger, TriggerError};
 pub(crate) use machine::{Domain, Machine, Tag, TimerName, TriggerContext};
