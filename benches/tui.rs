@@ -163,7 +163,7 @@ fn benches(c: &mut Criterion) {
             black_box(t.counters().dropped)
         })
     });
-    m.session.set_inline_events(0);
+    m.steered.set_inline_events(0);
     let mut up = true;
     g.bench_function("dial_change_1m_ui_share_queue_and_redraw_120x40", |b| {
         b.iter(|| {

@@ -15,7 +15,7 @@ use std::process::ExitCode;
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use crate::engine::scenario::{JobShape, ScenarioName};
-use crate::engine::session::JobPreset;
+use crate::engine::steered::JobPreset;
 use crate::engine::EngineConfig;
 use crate::io::quote::{escaped, quoted};
 use crate::tui::opening::Opening;
@@ -415,7 +415,7 @@ fn ui_job(
     engine: EngineConfig,
     scenario_job: Option<&JobShape>,
 ) -> anyhow::Result<Option<JobPreset>> {
-    use crate::engine::session::{JOB_OPERATORS, JOB_PARTITIONS, JOB_SEED};
+    use crate::engine::steered::{JOB_OPERATORS, JOB_PARTITIONS, JOB_SEED};
     if p.crash_at.is_some() || p.crash_operator.is_some() {
         anyhow::bail!(
             "--crash-at and --crash-operator are for `twoclocks run`; in the UI press c to crash \

@@ -5,7 +5,7 @@
 //! watermarks: every candidate's score, the Pareto sets, the choices and the state they cost.
 
 use proptest::prelude::*;
-use twoclocks::engine::advice::{advise, advise_stats, state_cost, Kind, Request};
+use twoclocks::engine::advice::{advise, advise_stats, state_cost, Family, Request};
 use twoclocks::engine::frontier::slack::{bin, Clocked, SlackStats, BOTTOM_BIN, TOP_BIN};
 use twoclocks::engine::Event;
 use twoclocks::engine::{EngineConfig, Stream, WatermarkKind, WindowFn};
@@ -33,7 +33,7 @@ fn arb_window() -> impl Strategy<Value = WindowFn> {
     ]
 }
 
-fn request(kinds: Vec<Kind>, step: i64, target: f64) -> Request {
+fn request(kinds: Vec<Family>, step: i64, target: f64) -> Request {
     Request {
         target,
         max_delay: (step * 24) as f64,
@@ -52,7 +52,7 @@ proptest! {
         step in 1i64..600,
         target in prop_oneof![Just(100.0), 90.0f64..100.0],
     ) {
-        let req = request(vec![Kind::Fixed, Kind::Bounded], step, target);
+        let req = request(vec![Family::Fixed, Family::Bounded], step, target);
         let base = EngineConfig { window, ..EngineConfig::fixed(0.0, 0.0) };
         let stats = SlackStats::of(&stream, window, step as f64);
         let from_stream = advise(&stream, base, &req);
@@ -96,7 +96,7 @@ fn slack_bins_hold_negative_and_large_slacks() {
 #[test]
 fn the_classroom_stream_gets_the_same_advice_from_its_statistics() {
     let stream = twoclocks::engine::classroom();
-    let req = request(vec![Kind::Fixed, Kind::Bounded], 5_000, 99.9);
+    let req = request(vec![Family::Fixed, Family::Bounded], 5_000, 99.9);
     let base = EngineConfig::fixed(0.0, 0.0);
     let stats = SlackStats::of(&stream, base.window, 5_000.0);
     assert_eq!(stats.placements(Clocked::Fixed), stream.len() as u64);

@@ -302,7 +302,7 @@ fn the_processor_under_each_convention_emits_what_its_engine_emitted() {
 fn a_session_measures_sessions_by_the_rules_in_force() {
     use std::sync::Arc;
     use twoclocks::engine::scenario::Scenario;
-    use twoclocks::engine::session::{Session, Settings};
+    use twoclocks::engine::steered::{Settings, SteeredRun};
     use twoclocks::engine::{EngineConfig, Event, Stream, WatermarkKind, WindowFn};
     // Two events exactly a gap apart: two sessions under Beam's rules, one under Flink's.
     let events = [0.0, 10_000.0]
@@ -329,11 +329,11 @@ fn a_session_measures_sessions_by_the_rules_in_force() {
         idle_timeout: None,
     };
     let scenario = Arc::new(Scenario::new("touching", stream, &window));
-    let mut s = Session::new(scenario, settings(Conventions::Beam), usize::MAX);
+    let mut s = SteeredRun::new(scenario, settings(Conventions::Beam), usize::MAX);
     assert_eq!(s.oracle().truth.len(), 2);
     s.set_dials(settings(Conventions::Flink));
     assert_eq!(s.oracle().truth.values().collect::<Vec<_>>(), [&2]);
-    let opened = Session::new(
+    let opened = SteeredRun::new(
         Arc::new(Scenario::new(
             "touching",
             s.scenario().stream.as_ref().clone(),

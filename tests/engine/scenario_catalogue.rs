@@ -155,7 +155,7 @@ fn the_ui_opens_the_outage_in_job_mode_cut_at_from_and_healed_at_from_plus_for()
         }]
     );
     assert!(
-        a.session.presses().is_empty(),
+        a.steered.presses().is_empty(),
         "the outage is the job's, not a press"
     );
     // Played to 250 s: partition 1 is out and the combined watermark stalls.
@@ -187,7 +187,7 @@ fn the_ui_opens_the_outage_in_job_mode_cut_at_from_and_healed_at_from_plus_for()
     assert!(parts[0].is_out);
     // A fresh start forgets the presses, not the job's outage.
     act(&mut a, Action::Restart);
-    assert!(a.session.presses().is_empty());
+    assert!(a.steered.presses().is_empty());
     if !a.playing {
         act(&mut a, Action::TogglePlay);
     }

@@ -225,7 +225,7 @@ fn a_big_inputs_sweep_waits_for_its_rerun_at_the_end() {
     let (events, names) = rows(3_000);
     let mut a = live_app(EngineConfig::fixed(20_000.0, 0.0), true);
     send(&mut a, batches(&events, &names, &[]));
-    a.session.set_inline_events(100);
+    a.steered.set_inline_events(100);
     update(&mut a, Msg::Live(vec![Feed::Ended]), Duration::ZERO);
     let kinds = |work: &[Work]| -> Vec<&str> {
         work.iter()

@@ -380,7 +380,7 @@ fn zoomed_the_plot_still_inspects_and_the_other_keys_still_act() {
     act(&mut a, Action::Close);
     act(&mut a, Action::ToggleJob);
     a.settle();
-    assert!(a.session.parallel() && a.zoomed, "job mode keeps the zoom");
+    assert!(a.steered.parallel() && a.zoomed, "job mode keeps the zoom");
 }
 
 proptest::proptest! {

@@ -170,13 +170,13 @@ fn the_dials_stay_live_and_r_puts_the_step_back() {
 #[test]
 fn the_crash_step_is_a_job_that_crashed_and_replayed() {
     let mut a = tour_from("crash");
-    assert!(a.session.parallel(), "job mode");
+    assert!(a.steered.parallel(), "job mode");
     assert_eq!(a.trace().crashes().len(), 1);
     let f = a.figures();
     assert!(f.checkpoints > 0, "{f:?}");
     // Leaving the job step for the next goes on in job mode; the step before is single.
     act(&mut a, Action::TourPrev);
-    assert!(!a.session.parallel());
+    assert!(!a.steered.parallel());
     assert!(a.trace().crashes().is_empty());
 }
 
@@ -338,7 +338,7 @@ fn the_later_steps_quote_figures_the_screen_shows() {
 #[test]
 fn the_partition_step_shows_an_outage_stalling_the_watermark() {
     let mut a = tour_from("partition");
-    assert!(a.session.parallel(), "job mode");
+    assert!(a.steered.parallel(), "job mode");
     // The outage scenario's own job, as `twoclocks ui --scenario outage` opens it.
     let argv = ["twoclocks", "--scenario", "outage"];
     let Ok(twoclocks::cli::Invocation::Ui(args, matches)) = twoclocks::cli::parse(argv) else {
@@ -347,7 +347,7 @@ fn the_partition_step_shows_an_outage_stalling_the_watermark() {
     let (_, job) = twoclocks::cli::ui_options(&args, &matches).unwrap();
     let job = job.unwrap();
     assert_eq!(a.job_config(), job.config);
-    assert_eq!(a.session.job_outages(), job.outages);
+    assert_eq!(a.steered.job_outages(), job.outages);
     let parts = a.trace().partitions();
     assert!(parts[1].is_out && !parts[0].is_out, "partition 1 is out");
     let stall = a.trace().watermark_stall().expect("the watermark stalls");
@@ -379,7 +379,7 @@ fn the_idleness_step_is_side_by_side_idle_against_none() {
     let b = a.run_b().expect("side by side");
     assert_eq!(a.dials().idle_timeout, Some(10_000.0), "A idles");
     assert_eq!(b.dials.idle_timeout, None, "B waits");
-    assert!(a.session.parallel() && b.session.parallel());
+    assert!(a.steered.parallel() && b.steered.parallel());
     assert_eq!(b.playhead().now, a.playhead().now);
     // A moved on and dropped the held-back events; B waited for them.
     let (fa, fb) = (a.figures(), b.figures());

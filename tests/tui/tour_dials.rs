@@ -182,7 +182,7 @@ fn turns(a: &App, step: &str) -> Vec<Turn> {
         turn("accumulation on", None, vec![CycleAccumulation]),
         turn("accumulation back", None, vec![CycleAccumulation; 2]),
     ];
-    if a.session.parallel() {
+    if a.steered.parallel() {
         for d in [Dial::Idle, Dial::Checkpoint] {
             v.push(turn(
                 &format!("{} down", d.label()),
@@ -221,7 +221,7 @@ fn left_case(a: &App, step: &str) -> bool {
     let f = a.figures();
     match step {
         "crash" => f.overcount.unwrap_or(0) <= 0,
-        "idleness" => a.dials().idle_timeout.is_none() || !a.session.parallel(),
+        "idleness" => a.dials().idle_timeout.is_none() || !a.steered.parallel(),
         "partition" => f.stall.is_none(),
         "barriers" => f.checkpoints == 0,
         _ => false,

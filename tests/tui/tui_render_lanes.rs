@@ -171,7 +171,7 @@ fn turning_the_idle_dial_reruns_the_job_with_the_presses_kept() {
     play(&mut a, 120.0);
     act(&mut a, Action::CutPartition);
     play(&mut a, 60.0);
-    let presses = a.session.presses().to_vec();
+    let presses = a.steered.presses().to_vec();
     let now = a.trace().job().unwrap().now();
     let stalled = a.trace().watermark();
     assert_eq!(a.trace().pipeline_config().unwrap().idle_timeout, None);
@@ -181,7 +181,7 @@ fn turning_the_idle_dial_reruns_the_job_with_the_presses_kept() {
         a.trace().pipeline_config().unwrap().idle_timeout,
         Some(5_000.0)
     );
-    assert_eq!(a.session.presses(), presses, "the presses are kept");
+    assert_eq!(a.steered.presses(), presses, "the presses are kept");
     assert_eq!(a.trace().presses(), &presses[..], "and applied again");
     assert_eq!(a.trace().job().unwrap().now(), now, "at the same playhead");
     assert!(
@@ -199,7 +199,7 @@ fn turning_the_idle_dial_reruns_the_job_with_the_presses_kept() {
     assert_eq!(a.dials().idle_timeout, None);
     idle_up(&mut a, 20);
     assert_eq!(a.dials().idle_timeout, Some(60_000.0));
-    assert!(matches!(a.session.presses()[0].what, Intervention::Cut(0)));
+    assert!(matches!(a.steered.presses()[0].what, Intervention::Cut(0)));
 }
 
 #[test]

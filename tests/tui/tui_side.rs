@@ -179,7 +179,7 @@ fn bs_tally_is_a_plain_engine_run_with_bs_dials_to_the_same_playhead() {
 #[test]
 fn on_a_big_input_b_re_runs_off_the_ui_task_and_takes_only_its_own_pins_answer() {
     let mut a = app();
-    a.session.set_inline_events(100);
+    a.steered.set_inline_events(100);
     assert!(a.scenario().len() > 100);
     act(&mut a, Action::LagUp);
     a.settle();
@@ -196,12 +196,12 @@ fn on_a_big_input_b_re_runs_off_the_ui_task_and_takes_only_its_own_pins_answer()
         work.iter().any(|w| matches!(w, Work::RerunB { .. })),
         "B's re-run is handed out: {work:?}"
     );
-    assert!(b(&a).session.rerunning());
+    assert!(b(&a).steered.rerunning());
     for w in work {
         let done = w.perform();
         update(&mut a, Msg::Done(Box::new(done)), Duration::ZERO);
     }
-    assert!(!b(&a).session.rerunning());
+    assert!(!b(&a).steered.rerunning());
     same_playhead(&a);
     assert_eq!(b(&a).trace().config().watermark.lag(), Some(21_000.0));
     assert_eq!(a.trace().config().watermark.lag(), Some(22_000.0));
@@ -261,7 +261,7 @@ fn perform_holding_b(a: &mut App) -> Vec<Done> {
 #[test]
 fn in_the_job_on_a_big_input_b_catches_up_with_a_when_its_answer_comes() {
     let mut a = app();
-    a.session.set_inline_events(100);
+    a.steered.set_inline_events(100);
     act(&mut a, Action::ToggleJob);
     a.settle();
     act(&mut a, Action::SideBySide);
@@ -306,7 +306,7 @@ fn in_the_outage_a_with_idleness_moves_on_while_b_without_stalls() {
     cfg.idle_timeout = None;
     let presses = [twoclocks::engine::job_timeline::Press {
         time: f64::NEG_INFINITY,
-        what: twoclocks::engine::job_timeline::Intervention::Outage(a.session.job_outages()[0]),
+        what: twoclocks::engine::job_timeline::Intervention::Outage(a.steered.job_outages()[0]),
     }];
     let plain = Trace::parallel(
         JobTimeline::run_to(a.scenario().stream.clone(), cfg, &presses, now).unwrap(),
@@ -320,10 +320,10 @@ fn job_presses_reach_both_runs() {
     let mut a = outage_idle_vs_not();
     act(&mut a, Action::PickPartition);
     act(&mut a, Action::CutPartition);
-    assert_eq!(a.session.presses().len(), 1);
+    assert_eq!(a.steered.presses().len(), 1);
     assert_eq!(
-        b(&a).session.presses(),
-        a.session.presses(),
+        b(&a).steered.presses(),
+        a.steered.presses(),
         "the same cut, at the same time"
     );
     assert!(a.trace().is_cut_off(0) && b(&a).trace().is_cut_off(0));
@@ -331,20 +331,20 @@ fn job_presses_reach_both_runs() {
     tick(&mut a, 3.0);
     act(&mut a, Action::TogglePlay);
     act(&mut a, Action::Crash);
-    assert_eq!(a.session.presses().len(), 2);
-    assert_eq!(b(&a).session.presses(), a.session.presses());
+    assert_eq!(a.steered.presses().len(), 2);
+    assert_eq!(b(&a).steered.presses(), a.steered.presses());
     assert_eq!(a.trace().crashes().len(), 1);
     assert_eq!(b(&a).trace().crashes().len(), 1, "B crashed too");
     assert_eq!(b(&a).trace().crashes()[0].time, a.trace().crashes()[0].time);
     // Healed in both, the job runs on to its end in both; Home forgets the presses in both.
     act(&mut a, Action::CutPartition);
-    assert_eq!(b(&a).session.presses(), a.session.presses());
+    assert_eq!(b(&a).steered.presses(), a.steered.presses());
     assert!(!a.trace().is_cut_off(0) && !b(&a).trace().is_cut_off(0));
     act(&mut a, Action::JumpToEnd);
     assert!(a.trace().is_finished(), "{}", said(&a));
     assert!(b(&a).trace().is_finished());
     act(&mut a, Action::Restart);
-    assert!(b(&a).session.presses().is_empty());
+    assert!(b(&a).steered.presses().is_empty());
     assert_eq!(b(&a).playhead().now, a.playhead().now);
     act(&mut a, Action::Step);
     assert_eq!(b(&a).playhead().now, a.playhead().now);
@@ -428,7 +428,7 @@ fn j_takes_both_runs_into_the_job_and_out_of_it() {
     assert_eq!(a.trace().config().watermark.lag(), Some(21_000.0));
     assert_eq!(b(&a).playhead().now, a.playhead().now);
     act(&mut a, Action::CheckpointNow);
-    assert_eq!(b(&a).session.presses(), a.session.presses());
+    assert_eq!(b(&a).steered.presses(), a.steered.presses());
     act(&mut a, Action::ToggleJob);
     assert!(a.trace().job().is_none() && b(&a).trace().job().is_none());
     same_playhead(&a);

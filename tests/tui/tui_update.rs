@@ -49,9 +49,9 @@ fn no_tick_moves_the_playhead_under_the_help_or_while_a_rerun_is_pending() {
     assert_eq!(a.playhead(), before);
     act(&mut a, Action::Close);
     assert!(a.clock_runs());
-    a.session.set_inline_events(0);
+    a.steered.set_inline_events(0);
     act(&mut a, Action::LagUp);
-    assert!(a.session.rerunning());
+    assert!(a.steered.rerunning());
     assert!(!tick(&mut a, 6.0), "a pending re-run holds the clock");
     assert_eq!(a.playhead(), before);
     a.settle();
@@ -265,11 +265,11 @@ fn a_click_on_a_dial_track_sets_it() {
 #[test]
 fn big_inputs_rerun_off_the_ui_task_a_newer_change_cancelling_the_older() {
     let mut a = app();
-    a.session.set_inline_events(0);
+    a.steered.set_inline_events(0);
     act(&mut a, Action::JumpToEnd);
     let drawn = timeline(&a).config().watermark;
     act(&mut a, Action::LagUp);
-    assert!(a.session.rerunning());
+    assert!(a.steered.rerunning());
     assert_eq!(
         timeline(&a).config().watermark,
         drawn,
@@ -291,13 +291,13 @@ fn big_inputs_rerun_off_the_ui_task_a_newer_change_cancelling_the_older() {
         );
         assert!(!update(&mut a, Msg::Done(Box::new(done)), Duration::ZERO));
     }
-    assert!(a.session.rerunning());
+    assert!(a.steered.rerunning());
     act(&mut a, Action::GraceUp);
     for w in a.take_work() {
         let done = w.perform();
         assert!(update(&mut a, Msg::Done(Box::new(done)), Duration::ZERO));
     }
-    assert!(!a.session.rerunning());
+    assert!(!a.steered.rerunning());
     assert_eq!(timeline(&a).config().watermark.lag(), Some(23_000.0));
     assert_eq!(timeline(&a).config().grace, 5_000.0);
     assert!(timeline(&a).is_finished());
@@ -408,9 +408,9 @@ fn a_terminal_event_gives_the_messages_its_recorded_input_gives() {
 #[test]
 fn the_dials_show_and_turn_from_the_settings_the_run_holds() {
     let mut a = app();
-    let mut settings = *a.session.settings();
+    let mut settings = *a.steered.settings();
     settings.engine.grace = 45_000.0;
-    a.session.set_dials(settings);
+    a.steered.set_dials(settings);
     a.settle();
     let areas = Areas::compute(a.size).unwrap();
     let dials: Vec<String> = screen(&a)

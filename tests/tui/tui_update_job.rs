@@ -16,9 +16,9 @@ fn a_dial_change_in_job_mode_reruns_the_job_off_the_ui_task() {
     act(&mut a, Action::Crash);
     let crash = job(&a).last_crash().unwrap().clone();
     let now = a.playhead().now;
-    a.session.set_inline_events(0);
+    a.steered.set_inline_events(0);
     act(&mut a, Action::LagUp);
-    assert!(a.session.rerunning());
+    assert!(a.steered.rerunning());
     assert_eq!(
         job(&a).config().engine.watermark.lag(),
         Some(20_000.0),
@@ -33,7 +33,7 @@ fn a_dial_change_in_job_mode_reruns_the_job_off_the_ui_task() {
     );
     assert!(said(&a).contains("re-running"), "{}", said(&a));
     act(&mut a, Action::Crash);
-    assert_eq!(a.session.presses().len(), 1);
+    assert_eq!(a.steered.presses().len(), 1);
     let work = a.take_work();
     assert!(matches!(work.as_slice(), [Work::Rerun(job)] if job.rerun.is_job()));
     for w in work {
@@ -43,7 +43,7 @@ fn a_dial_change_in_job_mode_reruns_the_job_off_the_ui_task() {
             Duration::ZERO
         ));
     }
-    assert!(!a.session.rerunning());
+    assert!(!a.steered.rerunning());
     assert_eq!(job(&a).config().engine.watermark.lag(), Some(21_000.0));
     let c = &job(&a).crashes()[0];
     assert_eq!(
@@ -59,7 +59,7 @@ fn job_mode_entered_at_the_end_shows_the_whole_stream_taken() {
     for inline in [true, false] {
         let mut a = app();
         if !inline {
-            a.session.set_inline_events(0);
+            a.steered.set_inline_events(0);
         }
         act(&mut a, Action::JumpToEnd);
         act(&mut a, Action::ToggleJob);
@@ -102,10 +102,10 @@ fn c_crashes_the_job_rolls_back_replays_and_the_sinks_tell_apart() {
     let at = a.playhead().now;
     let before = job(&a).pipeline().counters();
     assert!(act(&mut a, Action::Crash));
-    assert_eq!(a.session.presses().len(), 1);
-    assert_eq!(a.session.presses()[0].time, at);
+    assert_eq!(a.steered.presses().len(), 1);
+    assert_eq!(a.steered.presses()[0].time, at);
     assert_eq!(
-        a.session.presses()[0].what,
+        a.steered.presses()[0].what,
         Intervention::Crash(CrashTarget::Job)
     );
     let crash = job(&a).last_crash().unwrap().clone();
@@ -155,8 +155,8 @@ fn x_takes_a_checkpoint_now() {
     assert_eq!(a.dials().checkpoint_every, None, "only on demand");
     assert!(job(&a).pipeline().checkpoints().is_empty());
     assert!(act(&mut a, Action::CheckpointNow));
-    assert_eq!(a.session.presses().len(), 1);
-    assert_eq!(a.session.presses()[0].what, Intervention::Checkpoint);
+    assert_eq!(a.steered.presses().len(), 1);
+    assert_eq!(a.steered.presses()[0].what, Intervention::Checkpoint);
     assert_eq!(job(&a).pipeline().pending_checkpoints(), vec![1]);
     act(&mut a, Action::TogglePlay);
     tick(&mut a, 0.5);
@@ -172,8 +172,8 @@ fn x_takes_a_checkpoint_now() {
     );
     // Injected at the job's clock when pressed: its latest step, at or before the playhead.
     assert!(
-        cks[0].time <= a.session.presses()[0].time
-            && cks[0].time > a.session.presses()[0].time - 1_000.0
+        cks[0].time <= a.steered.presses()[0].time
+            && cks[0].time > a.steered.presses()[0].time - 1_000.0
     );
 }
 
@@ -236,7 +236,7 @@ fn shift_c_picks_an_operator_and_c_crashes_it() {
     assert!(c.to_string().starts_with(&said), "{c}");
     // Home starts a clean job.
     act(&mut a, Action::Restart);
-    assert!(a.session.presses().is_empty());
+    assert!(a.steered.presses().is_empty());
     assert!(job(&a).crashes().is_empty());
     // Leaving job mode returns to the single processor at the same processing time.
     act(&mut a, Action::ToggleJob);
@@ -330,11 +330,11 @@ fn c_and_x_after_the_jobs_end_say_the_job_has_finished() {
     assert!(a.playhead().finished);
     let steps = job(&a).pipeline().steps();
     act(&mut a, Action::Crash);
-    assert!(a.session.presses().is_empty());
+    assert!(a.steered.presses().is_empty());
     assert_eq!(job(&a).pipeline().steps(), steps);
     assert!(said(&a).contains("nothing left to crash"), "{}", said(&a));
     act(&mut a, Action::CheckpointNow);
-    assert!(a.session.presses().is_empty());
+    assert!(a.steered.presses().is_empty());
     assert!(said(&a).contains("no checkpoint left"), "{}", said(&a));
     act(&mut a, Action::Step);
     assert!(said(&a).contains("Home restarts"), "{}", said(&a));
@@ -505,17 +505,17 @@ fn a_status_message_at_80_columns_is_whole_or_cut_after_a_word() {
 #[test]
 fn end_in_job_mode_on_a_big_input_runs_the_job_off_the_ui_task() {
     let mut a = job_at(100.0);
-    a.session.set_inline_events(0);
+    a.steered.set_inline_events(0);
     let steps = job(&a).pipeline().steps();
     act(&mut a, Action::JumpToEnd);
-    assert!(a.session.rerunning());
+    assert!(a.steered.rerunning());
     assert_eq!(
         job(&a).pipeline().steps(),
         steps,
         "the job drawn stays until then"
     );
     a.settle();
-    assert!(!a.session.rerunning());
+    assert!(!a.steered.rerunning());
     assert!(job(&a).is_finished());
     assert!(a.playhead().finished);
 }

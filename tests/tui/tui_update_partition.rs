@@ -42,7 +42,7 @@ fn p_cuts_the_first_partition_off_and_p_again_heals_it_as_the_engine_does() {
     act(&mut a, Action::CutPartition);
     assert!(!a.trace().is_cut_off(0));
     assert_eq!(
-        a.session.presses(),
+        a.steered.presses(),
         vec![
             Press {
                 time: cut,
@@ -76,7 +76,7 @@ fn p_cuts_the_first_partition_off_and_p_again_heals_it_as_the_engine_does() {
         a.trace().job().unwrap().config().engine.watermark.lag(),
         Some(21_000.0)
     );
-    assert_eq!(a.session.presses().len(), 2);
+    assert_eq!(a.steered.presses().len(), 2);
     assert_eq!(a.trace().partitions()[0].out, vec![(cut, heal)]);
     let engine = engine_run(&a, vec![outage], a.trace().job().unwrap().now());
     assert_eq!(a.trace().partitions(), engine.partitions());
@@ -117,5 +117,5 @@ fn p_in_the_single_processor_enters_job_mode_first() {
     act(&mut a, Action::CutPartition);
     assert!(a.trace().job().is_some());
     assert!(a.trace().is_cut_off(0));
-    assert_eq!(a.session.presses().len(), 1);
+    assert_eq!(a.steered.presses().len(), 1);
 }

@@ -24,7 +24,7 @@ pub(crate) const HEURISTIC_QS: [f64; 7] = [0.5, 0.75, 0.9, 0.95, 0.99, 0.999, 1.
 
 /// A watermark kind the advisor sweeps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Kind {
+pub enum Family {
     /// Processing time − a fixed lag: the lag is swept.
     Fixed,
     /// Processing time − a quantile of the recent delays: the quantile is swept.
@@ -33,16 +33,16 @@ pub enum Kind {
     Bounded,
 }
 
-impl Kind {
+impl Family {
     /// The three kinds, in the order they are printed.
-    pub const ALL: [Kind; 3] = [Kind::Fixed, Kind::Heuristic, Kind::Bounded];
+    pub const ALL: [Family; 3] = [Family::Fixed, Family::Heuristic, Family::Bounded];
 
     /// The name on the command line and in the output.
     pub fn name(self) -> &'static str {
         match self {
-            Kind::Fixed => "fixed",
-            Kind::Heuristic => "heuristic",
-            Kind::Bounded => "bounded",
+            Family::Fixed => "fixed",
+            Family::Heuristic => "heuristic",
+            Family::Bounded => "bounded",
         }
     }
 }
@@ -217,9 +217,9 @@ pub fn choose_on_frontier(
 
 /// The advice for one watermark kind.
 #[derive(Debug, Clone, PartialEq)]
-pub struct KindAdvice {
+pub struct FamilyAdvice {
     /// The kind swept.
-    pub kind: Kind,
+    pub kind: Family,
     /// Every setting swept with an emit delay within the largest considered, lag-major.
     pub candidates: Vec<Candidate>,
     /// The Pareto-optimal candidates' indexes, by emit delay.
@@ -230,7 +230,7 @@ pub struct KindAdvice {
     pub state: Option<StateCost>,
 }
 
-impl KindAdvice {
+impl FamilyAdvice {
     /// The advised candidate, if any.
     pub fn advised(&self) -> Option<&Candidate> {
         self.choice.map(|c| &self.candidates[c.index()])
@@ -245,7 +245,7 @@ pub struct Request {
     /// The largest emit delay considered, ms.
     pub max_delay: f64,
     /// The kinds swept.
-    pub kinds: Vec<Kind>,
+    pub kinds: Vec<Family>,
     /// The heuristic's history length.
     pub heuristic_n: usize,
 }
@@ -256,19 +256,19 @@ pub struct Advice {
     /// What was asked.
     pub request: Request,
     /// Per kind.
-    pub kinds: Vec<KindAdvice>,
+    pub kinds: Vec<FamilyAdvice>,
 }
 
 impl Advice {
     /// The setting advised over all kinds: among the kinds' advised settings, one meeting the
     /// target before any that does not, then the least emit delay, then the least state, then
     /// the higher accuracy.
-    pub fn best(&self) -> Option<(&KindAdvice, &Candidate)> {
+    pub fn best(&self) -> Option<(&FamilyAdvice, &Candidate)> {
         self.kinds
             .iter()
             .filter_map(|k| k.advised().map(|c| (k, c)))
             .min_by(|(ka, a), (kb, b)| {
-                let misses = |k: &KindAdvice| !matches!(k.choice, Some(Choice::Meets(_)));
+                let misses = |k: &FamilyAdvice| !matches!(k.choice, Some(Choice::Meets(_)));
                 misses(ka)
                     .cmp(&misses(kb))
                     .then(a.point.emit_delay.total_cmp(&b.point.emit_delay))
@@ -305,7 +305,7 @@ fn mean_lag_of(stream: &Stream, clock: impl Iterator<Item = f64>) -> f64 {
 pub(crate) fn candidates(
     stream: &Stream,
     base: EngineConfig,
-    kind: Kind,
+    kind: Family,
     req: &Request,
 ) -> Vec<Candidate> {
     let steps = grid(req.max_delay);
@@ -316,9 +316,9 @@ pub(crate) fn candidates(
     };
     let within = |c: &Candidate| c.point.emit_delay <= req.max_delay;
     match kind {
-        Kind::Fixed | Kind::Bounded => {
+        Family::Fixed | Family::Bounded => {
             let watermark = match kind {
-                Kind::Fixed => WatermarkKind::Fixed { lag: 0.0 },
+                Family::Fixed => WatermarkKind::Fixed { lag: 0.0 },
                 _ => WatermarkKind::Bounded { bound: 0.0 },
             };
             let base = EngineConfig { watermark, ..base };
@@ -331,7 +331,7 @@ pub(crate) fn candidates(
                 .filter(within)
                 .collect()
         }
-        Kind::Heuristic => {
+        Family::Heuristic => {
             // Each quantile's clock is a pass of its own over the stream (a sliding quantile
             // per event): the quantiles are shared out over two cores where there are two, in
             // order. Not more: each holds its clock and its sweep's gathered arrivals, so two
@@ -387,11 +387,11 @@ pub(crate) fn candidates(
 /// end gives: a run given up could only have ended higher, and the one chosen is never given
 /// up, since no run finished before it beats it.
 pub(crate) fn advise_kind(
-    kind: Kind,
+    kind: Family,
     candidates: Vec<Candidate>,
     target: f64,
     state: impl Fn(&Candidate, &dyn Fn(usize) -> bool) -> Result<StateCost, StateCost> + Sync,
-) -> KindAdvice {
+) -> FamilyAdvice {
     let points: Vec<FrontierPoint> = candidates.iter().map(|c| c.point).collect();
     let pareto = pareto(&points);
     // Per candidate: its cost, and whether its run went to the end.
@@ -417,7 +417,7 @@ pub(crate) fn advise_kind(
         debug_assert!(whole, "the setting chosen ran to the end");
         measured
     });
-    KindAdvice {
+    FamilyAdvice {
         kind,
         candidates,
         pareto,
@@ -503,9 +503,9 @@ pub fn advise_stats(stats: &SlackStats, req: &Request) -> Advice {
         .iter()
         .filter_map(|&kind| {
             let clocked = match kind {
-                Kind::Fixed => Clocked::Fixed,
-                Kind::Bounded => Clocked::Bounded,
-                Kind::Heuristic => return None,
+                Family::Fixed => Clocked::Fixed,
+                Family::Bounded => Clocked::Bounded,
+                Family::Heuristic => return None,
             };
             let cands = stats
                 .sweep(clocked)
@@ -539,7 +539,7 @@ pub enum Reach {
         /// The largest emit delay of the sweep that reaches it, ms: a nice step × [`GRID_STEPS`].
         max_delay: f64,
         /// The kind whose setting reaches it.
-        kind: Kind,
+        kind: Family,
         /// The setting.
         candidate: Candidate,
     },
@@ -693,7 +693,7 @@ mod tests {
         let req = Request {
             target: DEFAULT_TARGET,
             max_delay: DEFAULT_MAX_DELAY,
-            kinds: Kind::ALL.to_vec(),
+            kinds: Family::ALL.to_vec(),
             heuristic_n: WatermarkKind::DEFAULT_N,
         };
         let a = advise(&s, EngineConfig::fixed(0.0, 0.0), &req);
@@ -718,7 +718,7 @@ mod tests {
         let req = Request {
             target: 100.0,
             max_delay: 5_000.0,
-            kinds: vec![Kind::Fixed],
+            kinds: vec![Family::Fixed],
             heuristic_n: WatermarkKind::DEFAULT_N,
         };
         let base = EngineConfig::fixed(0.0, 0.0);
@@ -732,7 +732,7 @@ mod tests {
         else {
             panic!("a fixed lag past the largest delay keeps every event");
         };
-        assert_eq!(kind, Kind::Fixed);
+        assert_eq!(kind, Family::Fixed);
         assert!(max_delay > req.max_delay);
         assert!(candidate.point.score.accuracy() >= 100.0);
         // The sweep it names advises a setting that meets the target, and the one before it
@@ -847,7 +847,7 @@ mod tests {
             })
             .collect();
         let at = |c: &Candidate| c.point.lag as usize;
-        let a = advise_kind(Kind::Fixed, cands.clone(), 99.0, |c, lost| {
+        let a = advise_kind(Family::Fixed, cands.clone(), 99.0, |c, lost| {
             made_up_run(&runs[at(c)], lost)
         });
         assert_eq!(a.choice, Some(Choice::Meets(2)));
@@ -866,7 +866,7 @@ mod tests {
         let req = Request {
             target: DEFAULT_TARGET,
             max_delay: DEFAULT_MAX_DELAY,
-            kinds: vec![Kind::Fixed, Kind::Bounded],
+            kinds: vec![Family::Fixed, Family::Bounded],
             heuristic_n: WatermarkKind::DEFAULT_N,
         };
         let raced = advise(&s, base, &req);
@@ -936,10 +936,10 @@ mod tests {
                 })
                 .collect();
             let at = |c: &Candidate| c.point.lag as usize;
-            let raced = advise_kind(Kind::Fixed, cands.clone(), 99.0, |c, lost| {
+            let raced = advise_kind(Family::Fixed, cands.clone(), 99.0, |c, lost| {
                 made_up_run(&runs[at(c)], lost)
             });
-            let whole = advise_kind(Kind::Fixed, cands.clone(), 99.0, |c, _| {
+            let whole = advise_kind(Family::Fixed, cands.clone(), 99.0, |c, _| {
                 made_up_run(&runs[at(c)], &|_| false)
             });
             prop_assert_eq!(raced, whole);

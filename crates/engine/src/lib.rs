@@ -23,7 +23,7 @@
 //!   moves them, and a whole log under any trigger expression.
 //! - **The frontier and advice** ([`frontier`], [`advice`]): accuracy against latency over the
 //!   dials, and the cheapest setting that meets an accuracy target.
-//! - **The steered run** ([`session`], [`timeline`], [`job_timeline`], [`rerun`], [`trace`]):
+//! - **The steered run** ([`steered`], [`timeline`], [`job_timeline`], [`rerun`], [`trace`]):
 //!   a run driven to a playhead as a user steers it, and its read model ([`trace::Trace`]).
 //! - **Scenarios** ([`scenario`]): the built-in streams with their dials; [`clock`] and
 //!   [`scale`] say how a stream's times read and how far its delays reach.
@@ -109,8 +109,8 @@ pub mod rerun;
 pub mod scale;
 pub mod scenario;
 pub mod script;
-pub mod session;
 mod state_bound;
+pub mod steered;
 mod stream;
 pub mod timeline;
 pub mod trace;

@@ -25,7 +25,7 @@ const CANCEL_CHECKS_PER_SPAN: f64 = 512.0;
 
 /// Which run, with what.
 #[derive(Debug, Clone)]
-pub enum Kind {
+pub enum RunPlan {
     /// The single processor under these dials.
     Single {
         /// The dials' engine configuration.
@@ -53,8 +53,8 @@ pub struct Rerun {
     pub stream: Arc<Stream>,
     /// The true count of every cell, which the single run's score is measured against.
     pub truth: Arc<BTreeMap<CellId, u64>>,
-    /// The run.
-    pub kind: Kind,
+    /// What to run.
+    pub plan: RunPlan,
     /// The single run: events to run (those arrived by the playhead).
     pub arrived: usize,
     /// The job: processing time to run to, ms.
@@ -86,7 +86,7 @@ impl Answer {
 /// only the newest one's answer is taken, with the flag that stops it when a newer one
 /// replaces it.
 #[derive(Debug, Clone)]
-pub struct RerunJob {
+pub struct PendingRerun {
     /// The re-run's number.
     pub generation: u64,
     /// What to run, and how far.
@@ -95,7 +95,7 @@ pub struct RerunJob {
     pub cancel: Arc<AtomicBool>,
 }
 
-/// What a [`RerunJob`] answered.
+/// What a [`PendingRerun`] answered.
 #[derive(Debug)]
 pub enum RerunDone {
     /// It ran to the end.
@@ -112,7 +112,7 @@ pub enum RerunDone {
     },
 }
 
-impl RerunJob {
+impl PendingRerun {
     /// Runs it (pure; may take a while), stopping early once cancelled.
     pub fn perform(self) -> RerunDone {
         match self.rerun.run(&self.cancel) {
@@ -130,13 +130,13 @@ impl RerunJob {
 impl Rerun {
     /// Whether it re-runs the parallel job.
     pub fn is_job(&self) -> bool {
-        matches!(self.kind, Kind::Job { .. })
+        matches!(self.plan, RunPlan::Job { .. })
     }
 
     /// Runs it, stopping (None) once `cancel` is set.
     pub fn run(&self, cancel: &AtomicBool) -> Option<Answer> {
-        match &self.kind {
-            Kind::Single { cfg, open, span } => {
+        match &self.plan {
+            RunPlan::Single { cfg, open, span } => {
                 let timeline = run_timeline(
                     *cfg,
                     &self.stream,
@@ -156,7 +156,7 @@ impl Rerun {
                     score,
                 })
             }
-            Kind::Job { cfg, presses } => {
+            RunPlan::Job { cfg, presses } => {
                 let job = run_job(
                     self.stream.clone(),
                     *cfg,
@@ -293,7 +293,7 @@ mod tests {
         Rerun {
             stream,
             truth,
-            kind: Kind::Single {
+            plan: RunPlan::Single {
                 cfg,
                 open: false,
                 span: (0.0, 400_000.0),
@@ -307,7 +307,7 @@ mod tests {
     #[test]
     fn a_single_rerun_is_the_timeline_to_the_playhead_scored_over_the_whole_run() {
         let r = single(70, false);
-        let Kind::Single { cfg, .. } = r.kind else {
+        let RunPlan::Single { cfg, .. } = r.plan else {
             unreachable!()
         };
         let a = r.run(&AtomicBool::new(false)).unwrap();
@@ -328,7 +328,7 @@ mod tests {
     fn a_cancelled_job_rerun_stops_and_an_uncancelled_one_equals_the_one_call() {
         use crate::job_timeline::Intervention;
         use crate::pipeline::CrashTarget;
-        use crate::session::{JOB_OPERATORS, JOB_PARTITIONS, JOB_SEED};
+        use crate::steered::{JOB_OPERATORS, JOB_PARTITIONS, JOB_SEED};
         let presses = [
             Press {
                 time: 120_000.0,
@@ -379,7 +379,7 @@ mod tests {
         let job = Rerun {
             stream,
             truth,
-            kind: Kind::Job {
+            plan: RunPlan::Job {
                 cfg: PipelineConfig::new(cfg),
                 presses: Vec::new(),
             },

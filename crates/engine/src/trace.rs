@@ -9,7 +9,7 @@
 //! crashes, the presses it took, the records it took again) is data a trace may carry: those
 //! accessors answer `None`, or nothing, for a single run, and a panel draws what is there.
 //!
-//! The playhead and the run move together ([`Clock`]): a single run follows the playhead (its
+//! The playhead and the run move together ([`Progress`]): a single run follows the playhead (its
 //! events arrive by the playhead's processing time, and the run catches up), while a parallel
 //! run keeps its own clock (a crash takes it back to a checkpoint's time) and the playhead
 //! follows it. The moves ([`Trace::play_to`], [`Trace::step`], [`Trace::run_to_end`],
@@ -33,7 +33,7 @@ pub use partitions::{HeldBack, Lane, LaneCell, LaneMark, Stall};
 
 /// Where the playhead stands, as a move of the run leaves it.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Clock {
+pub struct Progress {
     /// Processing time now, ms.
     pub now: f64,
     /// Events that have arrived by `now`.
@@ -207,8 +207,8 @@ fn arrived_by(stream: &Stream, t: f64) -> usize {
 }
 
 /// Where a parallel run's clock puts the playhead.
-fn clock_of(j: &JobTimeline) -> Clock {
-    Clock {
+fn progress_of(j: &JobTimeline) -> Progress {
+    Progress {
         now: j.now(),
         arrived: arrived_by(j.pipeline().stream(), j.now()),
         finished: j.is_finished(),
@@ -222,15 +222,15 @@ fn play_single(
     stream: &Stream,
     (span, open): ((f64, f64), bool),
     timeline: &mut Timeline,
-    from: Clock,
+    from: Progress,
     to: f64,
-) -> Clock {
+) -> Progress {
     let (first, last) = span;
     let len = stream.len();
     let at = to.min(last).max(first);
     let arrived = arrived_by(stream, at);
     let end = !open && arrived >= len && to >= last;
-    let c = Clock {
+    let c = Progress {
         now: at,
         arrived: if end { len } else { arrived },
         finished: from.finished || end,
@@ -315,7 +315,7 @@ impl Trace {
     /// Plays on from the playhead `from` to processing time `to`. A single run's playhead
     /// stays within its span, and reaching its end with every event in finishes the input; a
     /// parallel run steps whatever is due by `to`, and its clock is the playhead's.
-    pub fn play_to(&mut self, from: Clock, to: f64) -> Clock {
+    pub fn play_to(&mut self, from: Progress, to: f64) -> Progress {
         match &mut self.run {
             Run::Single {
                 stream,
@@ -325,7 +325,7 @@ impl Trace {
             } => play_single(stream, (*span, *open), timeline, from, to),
             Run::Parallel(j) => {
                 j.advance_to(to);
-                clock_of(j)
+                progress_of(j)
             }
         }
     }
@@ -333,7 +333,7 @@ impl Trace {
     /// One move while paused: a single run's next event arrives (at its processing time;
     /// after the last one the end of input, or nothing while the input is open), a parallel
     /// run goes on to its next step. None once a parallel run has finished.
-    pub fn step(&mut self, from: Clock) -> Option<Clock> {
+    pub fn step(&mut self, from: Progress) -> Option<Progress> {
         match &mut self.run {
             Run::Single {
                 stream,
@@ -342,14 +342,14 @@ impl Trace {
                 ..
             } => {
                 let c = match stream.events.get(from.arrived) {
-                    Some(e) => Clock {
+                    Some(e) => Progress {
                         now: e.proc_time.max(from.now),
                         arrived: from.arrived + 1,
                         finished: from.finished,
                     },
                     // An open input's next event has not come yet: nothing to step to.
                     None if *open => from,
-                    None => Clock {
+                    None => Progress {
                         finished: true,
                         ..from
                     },
@@ -357,14 +357,14 @@ impl Trace {
                 timeline.advance_to(stream, c.arrived, c.finished);
                 Some(c)
             }
-            Run::Parallel(j) => j.step_once().then(|| clock_of(j)),
+            Run::Parallel(j) => j.step_once().then(|| progress_of(j)),
         }
     }
 
     /// Runs to the end of input: a single run's playhead to the end of its span with every
     /// event in (an open input's: to its live edge, not finished), a parallel run until it has
     /// finished.
-    pub fn run_to_end(&mut self, from: Clock) -> Clock {
+    pub fn run_to_end(&mut self, from: Progress) -> Progress {
         match &mut self.run {
             Run::Single {
                 stream,
@@ -373,7 +373,7 @@ impl Trace {
                 open,
             } => {
                 // An open input's end is its live edge: every event in so far, not finished.
-                let c = Clock {
+                let c = Progress {
                     arrived: stream.len(),
                     finished: !*open,
                     ..play_single(stream, (*span, *open), timeline, from, span.1)
@@ -383,7 +383,7 @@ impl Trace {
             }
             Run::Parallel(j) => {
                 j.run_to_end();
-                clock_of(j)
+                progress_of(j)
             }
         }
     }
@@ -391,7 +391,7 @@ impl Trace {
     /// Keeps the run and the playhead `at` together. A run that follows the playhead is
     /// brought up to it (forward only) and answers None; a run that keeps its own clock says
     /// where the playhead stands (a parallel run's clock goes back with a crash).
-    pub fn catch_up(&mut self, at: Clock) -> Option<Clock> {
+    pub fn catch_up(&mut self, at: Progress) -> Option<Progress> {
         match &mut self.run {
             Run::Single {
                 stream, timeline, ..
@@ -399,7 +399,7 @@ impl Trace {
                 timeline.advance_to(stream, at.arrived, at.finished);
                 None
             }
-            Run::Parallel(j) => Some(clock_of(j)),
+            Run::Parallel(j) => Some(progress_of(j)),
         }
     }
 

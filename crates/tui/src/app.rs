@@ -1,5 +1,5 @@
 //! The UI's state and its one update function. The run the user steers is the engine's
-//! [`Session`] (the scenario, the dials' settings, the kind of run and its presses, the
+//! [`SteeredRun`] (the scenario, the dials' settings, the kind of run and its presses, the
 //! playhead, the [`Trace`] of the run to it, the score, the re-run pending); the dials shown
 //! are its settings with what the dials remember beside them ([`App::dials`]: the speed, the
 //! lag while the watermark has none, each family's generator). The rest is the UI's own:
@@ -8,7 +8,7 @@
 //! pure: it takes the elapsed time as an argument, never reads a clock; engine work for a big
 //! input is [`Work`] the event loop runs off the UI task: a dial change re-runs the engine
 //! there while the last result stays drawn, marked re-running; a newer change cancels the
-//! older run, whose result the session drops.
+//! older run, whose result the steered run drops.
 //!
 //! A key and a click are the same [`Action`]: the keymap names one, `pointer` resolves a
 //! click through the screen's geometry to one, and `act` applies both. The rest is in its own
@@ -25,7 +25,7 @@ use twoclocks_engine::clock::Clock;
 use twoclocks_engine::frontier::Frontier;
 use twoclocks_engine::frontier::FrontierPoint;
 use twoclocks_engine::scale::{nice_at_least, Scale};
-use twoclocks_engine::session::Session;
+use twoclocks_engine::steered::SteeredRun;
 use twoclocks_engine::trace::Trace;
 use twoclocks_engine::{CellId, EngineConfig, KeyId, WindowFn, WindowId};
 
@@ -40,7 +40,7 @@ pub use replay::{ReplayProgress, REPLAY_HAS_THE_KEYS};
 pub use run::Run;
 pub use side::Side;
 pub use tour::StepView;
-pub use twoclocks_engine::session::{JobPreset, JOB_OPERATORS, JOB_PARTITIONS, JOB_SEED};
+pub use twoclocks_engine::steered::{JobPreset, JOB_OPERATORS, JOB_PARTITIONS, JOB_SEED};
 pub use work::{Done, Work};
 
 use ratatui::layout::Rect;
@@ -98,7 +98,7 @@ pub struct Status {
     pub text: String,
 }
 
-/// Where the simulation is in processing time: the session's clock, and whether the UI plays
+/// Where the simulation is in processing time: the steered run's clock, and whether the UI plays
 /// it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Playhead {
@@ -177,8 +177,8 @@ pub struct App {
     /// The run the user steers: the scenario, the settings the dials ask for, the kind of run
     /// and its presses, the playhead and the trace of the run to it, the whole run's score, and
     /// the re-run pending.
-    pub session: Session,
-    /// What the dials remember beside the settings the session holds ([`App::dials`]).
+    pub steered: SteeredRun,
+    /// What the dials remember beside the settings the steered run holds ([`App::dials`]).
     dial_memory: DialMemory,
     /// The simulation clock runs (Space toggles it; reaching the end of input stops it).
     pub playing: bool,
@@ -192,8 +192,8 @@ pub struct App {
     pub plot_exceptions_only: bool,
     /// The colours the view draws with.
     pub theme: Theme,
-    /// The frontier sweeps asked for so far, one per (window, watermark family), kept for the
-    /// session.
+    /// The frontier sweeps asked for so far, one per (window, watermark family), kept while
+    /// the UI is open.
     pub frontiers: Vec<FrontierEntry>,
     /// The operator instance picked to crash (`C`), waiting for `c`.
     pub crash_pick: Option<usize>,
@@ -265,9 +265,9 @@ impl App {
         };
         let magnify = Opening::magnify_of(&scenario);
         let scenario_live = scenario.open.then(Live::default);
-        let session = Session::new(scenario, dials.settings(), INLINE_EVENTS);
+        let steered = SteeredRun::new(scenario, dials.settings(), INLINE_EVENTS);
         let mut app = App {
-            session,
+            steered,
             dial_memory: dials.memory(),
             playing: false,
             selection: Selection {
@@ -321,7 +321,7 @@ impl App {
 
     /// The stream being played, with its oracle, its windows and both clocks' extent.
     pub fn scenario(&self) -> &Arc<Scenario> {
-        self.session.scenario()
+        self.steered.scenario()
     }
 
     /// The selected window: for sessions, one of the selected key's oracle sessions (the
@@ -343,12 +343,12 @@ impl App {
     /// The engine's answer for the dials up to the playhead: the run, whichever kind it is.
     /// The panels and the keys read it, never which kind of run was asked for.
     pub fn trace(&self) -> &Trace {
-        self.session.trace()
+        self.steered.trace()
     }
 
     /// Where the simulation is in processing time.
     pub fn playhead(&self) -> Playhead {
-        let c = self.session.clock();
+        let c = self.steered.progress();
         Playhead {
             now: c.now,
             arrived: c.arrived,
@@ -359,7 +359,7 @@ impl App {
 
     /// The whole run's score for the dials (None until known).
     pub fn score(&self) -> Option<FrontierPoint> {
-        self.session.score()
+        self.steered.score()
     }
 
     /// Shows `text` in the footer for a moment. Returns true: the screen changed.
@@ -390,8 +390,8 @@ impl App {
     pub fn clock_runs(&self) -> bool {
         self.playing
             && self.overlay.is_none()
-            && !self.session.rerunning()
-            && !self.session.at_live_edge()
+            && !self.steered.rerunning()
+            && !self.steered.at_live_edge()
     }
 
     /// The frontier for the current window and family, if computed (Some(None): nothing to
@@ -511,40 +511,40 @@ impl App {
     /// the single processor, whose frontier sweep is asked for too.
     fn rerun(&mut self) {
         self.request_frontier_if_single();
-        self.session.set_dials(*self.session.settings());
+        self.steered.set_dials(*self.steered.settings());
     }
 
-    /// The dials as shown: the settings the session runs with, and what the dials remember
+    /// The dials as shown: the settings the steered run runs with, and what the dials remember
     /// beside them (the speed, the lag while the watermark has none, each family's generator).
     pub fn dials(&self) -> Dials {
-        Dials::of(self.session.settings(), &self.dial_memory)
+        Dials::of(self.steered.settings(), &self.dial_memory)
     }
 
     /// The dials set to `dials`: what they remember kept, and the engine re-run (by the one
-    /// path every dial change takes) when the settings they ask for are not the session's.
+    /// path every dial change takes) when the settings they ask for are not the steered run's.
     /// Returns whether it re-ran.
     pub fn set_dials(&mut self, dials: Dials) -> bool {
         self.dial_memory = dials.memory();
-        if dials.settings() == *self.session.settings() {
+        if dials.settings() == *self.steered.settings() {
             return false;
         }
-        if !self.session.parallel() {
+        if !self.steered.parallel() {
             self.request_frontier_for(dials.config());
         }
-        self.session.set_dials(dials.settings());
+        self.steered.set_dials(dials.settings());
         true
     }
 
     /// Stops playing once the run has reached the end of input.
     fn stop_at_end(&mut self) {
-        if self.session.clock().finished {
+        if self.steered.progress().finished {
             self.playing = false;
         }
     }
 
     /// Plays the run on to processing time `to`, stopping at the end.
     fn play_to(&mut self, to: f64) {
-        self.session.play_to(to);
+        self.steered.play_to(to);
         self.stop_at_end();
     }
 
@@ -554,13 +554,13 @@ impl App {
         self.crash_pick = None;
         self.crash_closed = 0;
         self.selection.inspected = None;
-        self.session.restart();
+        self.steered.restart();
         self.request_frontier_if_single();
     }
 
     /// The single run's frontier sweep, asked for if it is the run asked for.
     fn request_frontier_if_single(&mut self) {
-        if !self.session.parallel() {
+        if !self.steered.parallel() {
             self.request_frontier();
         }
     }
@@ -568,7 +568,7 @@ impl App {
     /// The playhead to the end of the stream, paused. A run that keeps its own clock ends where
     /// running it ends: a big one is run there off the UI task, as a re-run would.
     fn jump_to_end(&mut self) {
-        self.session.run_to_end();
+        self.steered.run_to_end();
         self.stop_at_end();
     }
 
@@ -594,7 +594,7 @@ impl App {
 
 impl AsRef<Scenario> for App {
     fn as_ref(&self) -> &Scenario {
-        self.session.scenario()
+        self.steered.scenario()
     }
 }
 

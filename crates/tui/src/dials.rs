@@ -4,7 +4,7 @@
 //! re-run; the engine configuration is built here.
 
 use twoclocks_engine::scale::Scale;
-use twoclocks_engine::session::Settings;
+use twoclocks_engine::steered::Settings;
 use twoclocks_engine::trigger::EmptyPanes;
 use twoclocks_engine::Stream;
 use twoclocks_engine::{Accumulation, Conventions, EngineConfig, WatermarkKind, WindowFn};

@@ -232,7 +232,7 @@ fn run_app_with(
     if record.is_some() || replay.is_some() {
         // Every re-run inline, as in a replay: no tick can fall while one is pending, so the
         // recording and its replay take the same steps whatever the input's size.
-        app.session.set_inline_events(usize::MAX);
+        app.steered.set_inline_events(usize::MAX);
         app.settle();
     }
     let mut guard = terminal::enter(cast)?;

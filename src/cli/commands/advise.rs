@@ -16,7 +16,9 @@ use super::run::TableOrJson;
 use super::stats_query::{Dialect, QuerySpec};
 use crate::cli::args::{chosen, parse_duration, EngineArgs, Given, SourceArgs};
 use crate::cli::plot::{open_plot, DelayUnit, Mark, Plot, Series};
-use crate::engine::advice::{self, Advice, Candidate, Choice, Kind, KindAdvice, Reach, Request};
+use crate::engine::advice::{
+    self, Advice, Candidate, Choice, Family, FamilyAdvice, Reach, Request,
+};
 use crate::engine::frontier::slack::Clocked;
 use crate::engine::scale::Scale;
 use crate::engine::scenario::ScenarioName;
@@ -48,7 +50,7 @@ pub struct AdviseArgs {
     pub max_delay: f64,
     /// The watermark kinds advised on, a list of fixed, heuristic, bounded.
     #[arg(long, value_name = "KINDS", default_value = "fixed,heuristic,bounded", value_parser = parse_kinds)]
-    pub watermarks: KindList,
+    pub watermarks: FamilyList,
     /// Output format.
     #[arg(long, value_enum, default_value_t = TableOrJson::Table)]
     pub format: TableOrJson,
@@ -82,12 +84,12 @@ pub struct AdviseArgs {
 
 /// The watermark kinds asked for, in the order given, each once.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct KindList(pub Vec<Kind>);
+pub struct FamilyList(pub Vec<Family>);
 
-fn parse_kinds(s: &str) -> Result<KindList, String> {
+fn parse_kinds(s: &str) -> Result<FamilyList, String> {
     let mut kinds = Vec::new();
     for part in s.split(',').map(str::trim) {
-        let kind = Kind::ALL
+        let kind = Family::ALL
             .into_iter()
             .find(|k| k.name().eq_ignore_ascii_case(part))
             .ok_or_else(|| {
@@ -100,7 +102,7 @@ fn parse_kinds(s: &str) -> Result<KindList, String> {
             kinds.push(kind);
         }
     }
-    Ok(KindList(kinds))
+    Ok(FamilyList(kinds))
 }
 
 fn parse_target(s: &str) -> Result<f64, String> {
@@ -149,12 +151,12 @@ struct AdviceJson {
     #[serde(skip_serializing_if = "Option::is_none")]
     conventions: Option<&'static str>,
     settings: Vec<SettingJson>,
-    kinds: Vec<KindJson>,
+    kinds: Vec<FamilyJson>,
     advised: Option<SettingJson>,
 }
 
 #[derive(Serialize)]
-struct KindJson {
+struct FamilyJson {
     watermark: &'static str,
     settings_swept: usize,
     meets_target: bool,
@@ -260,7 +262,7 @@ pub fn advise(a: &AdviseArgs, mut out: &mut dyn Write) -> Result<()> {
             let kinds = statistics_kinds(a)?;
             for kind in &kinds {
                 let clocked = match kind {
-                    Kind::Fixed => Clocked::Fixed,
+                    Family::Fixed => Clocked::Fixed,
                     _ => Clocked::Bounded,
                 };
                 if stats.cells(clocked).is_none() {
@@ -363,7 +365,7 @@ pub fn advise(a: &AdviseArgs, mut out: &mut dyn Write) -> Result<()> {
                 kinds: advice
                     .kinds
                     .iter()
-                    .map(|k| KindJson {
+                    .map(|k| FamilyJson {
                         watermark: k.kind.name(),
                         settings_swept: k.candidates.len(),
                         meets_target: matches!(k.choice, Some(Choice::Meets(_))),
@@ -469,11 +471,11 @@ fn placements(advice: &Advice) -> u64 {
 
 /// The watermark kinds slack statistics can advise on: those asked for, which must not
 /// include the heuristic (its watermark follows every arrival's delay); by default both.
-fn statistics_kinds(a: &AdviseArgs) -> Result<Vec<Kind>> {
+fn statistics_kinds(a: &AdviseArgs) -> Result<Vec<Family>> {
     if !a.given.has("watermarks") {
-        return Ok(vec![Kind::Fixed, Kind::Bounded]);
+        return Ok(vec![Family::Fixed, Family::Bounded]);
     }
-    if a.watermarks.0.contains(&Kind::Heuristic) {
+    if a.watermarks.0.contains(&Family::Heuristic) {
         bail!(
             "slack statistics serve the fixed and bounded watermarks: the heuristic's follows \
              every arrival's delay, which they do not keep; give --watermarks fixed,bounded, or \
@@ -519,7 +521,7 @@ fn print_query(a: &AdviseArgs, dialect: Dialect, out: &mut dyn Write) -> Result<
 
 /// The rows printed for a kind: its Pareto set, and the advised setting if it is not in it
 /// (a tie broken by state can pick a setting another equals on the rest).
-fn rows(k: &KindAdvice) -> Vec<usize> {
+fn rows(k: &FamilyAdvice) -> Vec<usize> {
     let mut rows = k.pareto.clone();
     if let Some(c) = k.choice {
         if !rows.contains(&c.index()) {
@@ -532,7 +534,7 @@ fn rows(k: &KindAdvice) -> Vec<usize> {
 /// The table's rows for a kind: settings with the same emit delay, events lost and windows
 /// wrong printed once (the advised one if it is among them, else the first), with how many
 /// more there are.
-fn grouped(k: &KindAdvice) -> Vec<(usize, usize)> {
+fn grouped(k: &FamilyAdvice) -> Vec<(usize, usize)> {
     let same = |a: &Candidate, b: &Candidate| {
         a.point.emit_delay == b.point.emit_delay
             && a.point.score.events_lost == b.point.score.events_lost
@@ -555,7 +557,7 @@ fn grouped(k: &KindAdvice) -> Vec<(usize, usize)> {
     groups
 }
 
-fn setting_json(k: &KindAdvice, i: usize) -> SettingJson {
+fn setting_json(k: &FamilyAdvice, i: usize) -> SettingJson {
     let c = &k.candidates[i];
     let advised = k.choice.map(Choice::index) == Some(i);
     let state = k.state.filter(|_| advised);
@@ -577,11 +579,11 @@ fn setting_json(k: &KindAdvice, i: usize) -> SettingJson {
 
 /// The setting in words: `lag 10s`, `bound 10s` or `q 0.95`, with the grace, its durations
 /// on the stream's clock.
-fn setting_words(k: Kind, c: &Candidate, clock: &Clock) -> String {
+fn setting_words(k: Family, c: &Candidate, clock: &Clock) -> String {
     let dial = match k {
-        Kind::Fixed => format!("lag {}", column_duration(clock, c.point.lag)),
-        Kind::Bounded => format!("bound {}", column_duration(clock, c.point.lag)),
-        Kind::Heuristic => format!("q {}", quantile(c).unwrap_or(f64::NAN)),
+        Family::Fixed => format!("lag {}", column_duration(clock, c.point.lag)),
+        Family::Bounded => format!("bound {}", column_duration(clock, c.point.lag)),
+        Family::Heuristic => format!("q {}", quantile(c).unwrap_or(f64::NAN)),
     };
     format!("{dial}, grace {}", column_duration(clock, c.point.grace))
 }
@@ -652,13 +654,13 @@ fn table(
             k.kind.name(),
             k.pareto.len(),
             k.candidates.len(),
-            if k.kind == Kind::Heuristic {
+            if k.kind == Family::Heuristic {
                 " (lag: its mean distance behind processing time)"
             } else {
                 ""
             }
         )?;
-        if k.kind == Kind::Heuristic
+        if k.kind == Family::Heuristic
             && grouped(k)
                 .iter()
                 .any(|&(i, _)| k.candidates[i].point.lag < 0.0)
@@ -886,7 +888,7 @@ mod tests {
         let req = Request {
             target,
             max_delay,
-            kinds: Kind::ALL.to_vec(),
+            kinds: Family::ALL.to_vec(),
             heuristic_n: WatermarkKind::DEFAULT_N,
         };
         let advice = advice::advise(stream, cfg, &req);
@@ -954,7 +956,7 @@ mod tests {
     fn kinds_are_read_in_order_once() {
         assert_eq!(
             parse_kinds("bounded,fixed,bounded"),
-            Ok(KindList(vec![Kind::Bounded, Kind::Fixed]))
+            Ok(FamilyList(vec![Family::Bounded, Family::Fixed]))
         );
         assert!(parse_kinds("perfect").is_err());
     }

@@ -18,7 +18,7 @@ mod stats_query;
 mod stream;
 mod triggered;
 
-pub use advise::{advice_plot, advise, AdviseArgs, KindList};
+pub use advise::{advice_plot, advise, AdviseArgs, FamilyList};
 pub use export::{export, ExportArgs};
 pub use frontier::{frontier, policy_marks, FrontierArgs, TableCsvJson, MAX_FRONTIER_POINTS};
 pub use pipeline::{BarrierArg, PipelineArgs, SinkArg};

@@ -13,7 +13,7 @@ use super::alignment::Alignment;
 use super::audit::{Audit, Ledger};
 use super::checkpoint::{CompletedCheckpoint, PendingCheckpoint, RestorePoint};
 use super::config::CheckpointMode;
-use super::trace::Outcome;
+use super::steps::Outcome;
 use super::Pipeline;
 use crate::channel::{InFlight, Message};
 use crate::stream::Stream;

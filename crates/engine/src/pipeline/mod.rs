@@ -81,8 +81,8 @@
 //! `restore` (crashes), `excess` (what each crash added to the additive sink, from the job run
 //! to the end with and without it), `offsets` (running to a source offset, schedules by offsets), `audit`
 //! (the exactness of a cut), `partition` (outages, what each partition did, the combined
-//! watermark's stalls and peak state) and `trace` (what a step reports and the views for
-//! drawing).
+//! watermark's stalls and peak state), `steps` (what a step reports) and `views` (the pipeline as
+//! drawn, which `topology` builds).
 
 mod addressing;
 mod alignment;
@@ -100,10 +100,11 @@ mod restore;
 mod schedule;
 mod sink;
 mod source;
+mod steps;
 #[cfg(test)]
 mod tests;
 mod topology;
-mod trace;
+mod views;
 
 use std::borrow::Borrow;
 use std::collections::BTreeMap;
@@ -127,9 +128,9 @@ pub use excess::CrashExcess;
 pub use nodes::SinkWrite;
 pub use partition::{Outage, PartitionView, WatermarkStats};
 pub use restore::{CrashRecord, CrashTarget};
-pub use trace::{
-    BarrierInFlight, ChannelView, OperatorView, Outcome, SinkTotal, SinkView, SourceView, Step,
-    StepEvent, Topology,
+pub use steps::{Outcome, Step, StepEvent};
+pub use views::{
+    BarrierInFlight, ChannelView, OperatorView, SinkTotal, SinkView, SourceView, Topology,
 };
 
 use alignment::Alignment;

@@ -17,7 +17,7 @@ use std::borrow::Borrow;
 use super::addressing::{bit, full, Receiver};
 use super::config::CheckpointMode;
 use super::nodes::OperatorSnapshot;
-use super::trace::{Outcome, StepEvent};
+use super::steps::{Outcome, StepEvent};
 use super::Pipeline;
 use crate::channel::{Message, MessageKind, Node};
 use crate::lateness::Dropped;

@@ -11,7 +11,7 @@ use std::borrow::Borrow;
 
 use super::addressing::Receiver;
 use super::nodes::SourceDue;
-use super::trace::{Step, StepEvent};
+use super::steps::{Step, StepEvent};
 use super::Pipeline;
 use crate::stream::Stream;
 

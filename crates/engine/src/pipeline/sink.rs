@@ -7,7 +7,7 @@ use std::borrow::Borrow;
 use super::addressing::Receiver;
 use super::config::CheckpointMode;
 use super::nodes::{Outbox, SinkState, SinkWrite};
-use super::trace::{Outcome, StepEvent};
+use super::steps::{Outcome, StepEvent};
 use super::Pipeline;
 use crate::channel::{Message, MessageKind, Node};
 use crate::checkpoint::{SinkKind, Staging};

@@ -11,7 +11,7 @@
 use std::borrow::Borrow;
 
 use super::nodes::SourceSnapshot;
-use super::trace::StepEvent;
+use super::steps::StepEvent;
 use super::Pipeline;
 use crate::channel::Message;
 use crate::stream::Stream;

@@ -1,11 +1,11 @@
 //! The pipeline drawn: its [`Topology`] now (each source, channel, operator and the sink as
 //! views, the checkpoints in progress), built from the pipeline's state. What those views are
-//! is `trace.rs`.
+//! is `views.rs`.
 
 use std::borrow::Borrow;
 
 use super::addressing::{bits, Receiver};
-use super::trace::{
+use super::views::{
     BarrierInFlight, ChannelView, OperatorView, SinkTotal, SinkView, SourceView, Topology,
 };
 use super::Pipeline;

@@ -10,8 +10,8 @@ fn span(s: &Stream) -> (f64, f64) {
     (0.0, s.events.last().map_or(1.0, |e| e.proc_time))
 }
 
-fn start() -> Clock {
-    Clock {
+fn start() -> Progress {
+    Progress {
         now: 0.0,
         arrived: 0,
         finished: false,

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::{Estimate, Kind, WatermarkKind};
+use super::{Estimate, WatermarkKind, WatermarkRule};
 use crate::stream::Event;
 use crate::window::fmt_ms;
 
@@ -22,7 +22,7 @@ pub(super) struct Generator {
     max_event_time: f64,
 }
 
-impl Kind for Bounded {
+impl WatermarkRule for Bounded {
     type Generator = Generator;
 
     fn generator(self, _max_delay: f64) -> Generator {

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::{Estimate, Kind, WatermarkKind};
+use super::{Estimate, WatermarkKind, WatermarkRule};
 use crate::stream::Event;
 use crate::window::fmt_ms;
 
@@ -13,7 +13,7 @@ pub(super) struct Fixed {
     pub(super) lag: f64,
 }
 
-impl Kind for Fixed {
+impl WatermarkRule for Fixed {
     /// Stateless: the parameters are the whole generator.
     type Generator = Fixed;
 

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use super::quantile::SlidingQuantile;
-use super::{Estimate, Kind};
+use super::{Estimate, WatermarkRule};
 use crate::stream::Event;
 
 /// The quantile when none is given.
@@ -27,7 +27,7 @@ pub(super) struct Generator {
     delays: SlidingQuantile,
 }
 
-impl Kind for Heuristic {
+impl WatermarkRule for Heuristic {
     type Generator = Generator;
 
     fn generator(self, _max_delay: f64) -> Generator {

@@ -4,7 +4,7 @@
 //! time − LAG), `heuristic:Q:N` (processing time − a quantile of the last N delays) and
 //! `bounded:B` (highest event time seen − B, Flink's and Beam's bounded out-of-orderness).
 //!
-//! A kind is one file: its parameters as a type implementing `Kind`, and its running
+//! A kind is one file: its parameters as a type implementing `WatermarkRule`, and its running
 //! generator implementing `Estimate`. It is registered by one entry in the
 //! `watermark_kinds!` list below, which makes it a variant of [`WatermarkKind`] and routes every
 //! question about the kind to its file.
@@ -23,7 +23,7 @@ mod quantile;
 
 /// What a watermark kind defines, given its parameters (the fields of its [`WatermarkKind`]
 /// variant).
-trait Kind: Copy + Into<WatermarkKind> {
+trait WatermarkRule: Copy + Into<WatermarkKind> {
     /// The kind's running generator.
     type Generator: Estimate;
 
@@ -89,7 +89,7 @@ macro_rules! watermark_kinds {
         #[derive(Debug, Clone)]
         #[repr(u8)]
         enum Generator {
-            $( $variant(<$module::$ty as Kind>::Generator), )*
+            $( $variant(<$module::$ty as WatermarkRule>::Generator), )*
         }
 
         impl Generator {

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::{Estimate, Kind};
+use super::{Estimate, WatermarkRule};
 use crate::stream::Event;
 
 /// The perfect watermark's parameters: none (its lag is read from the stream).
@@ -17,7 +17,7 @@ pub(super) struct Generator {
     lag: f64,
 }
 
-impl Kind for Perfect {
+impl WatermarkRule for Perfect {
     type Generator = Generator;
 
     fn generator(self, max_delay: f64) -> Generator {

@@ -10,7 +10,7 @@
 //!
 //! [`Fate::decide`]: crate::lateness::Fate::decide
 
-use super::{Assignment, Kind, WindowError, WindowFn, WindowId};
+use super::{Assignment, WindowError, WindowFn, WindowId, WindowShape};
 
 /// The global window's span: the whole millisecond range. Its end, about 9.2·10^18 ms, is
 /// beyond every watermark an event can raise.
@@ -66,7 +66,7 @@ impl Global {
     }
 }
 
-impl Kind for Global {
+impl WindowShape for Global {
     /// The span of the one window.
     #[inline]
     fn size(self) -> i64 {

@@ -8,7 +8,7 @@
 //! Flink's and Beam's): on a wall clock in a zone other than UTC, windows of hours or days fall
 //! on the zone's hours and midnights ([`WindowFn::aligned_to`]).
 //!
-//! A window kind is one file: its dials as a type implementing `Kind` (assignment, which
+//! A window kind is one file: its dials as a type implementing `WindowShape` (assignment, which
 //! windows a time has completed, its name, and its validation as a constructor). It is
 //! registered by one entry in the `window_kinds!` list below, which makes it a variant of
 //! [`WindowFn`] and routes every question about the kind to its file.
@@ -229,7 +229,7 @@ pub enum WindowError {
 }
 
 /// What a window kind defines, given its dials (the fields of its [`WindowFn`] variant).
-trait Kind: Copy {
+trait WindowShape: Copy {
     /// Whether windows of this kind merge (sessions).
     fn is_merging(self) -> bool {
         false

@@ -10,7 +10,7 @@
 //! has completed), and what an event's fate is decided on. A session has no number: `index`
 //! gives its start, and reports print its span.
 
-use super::{fmt_ms, periodic, Assignment, Kind, WindowError, WindowFn, WindowId};
+use super::{fmt_ms, periodic, Assignment, WindowError, WindowFn, WindowId, WindowShape};
 
 /// Session windows with a gap of `gap` ms.
 #[derive(Debug, Clone, Copy)]
@@ -38,7 +38,7 @@ impl Session {
     }
 }
 
-impl Kind for Session {
+impl WindowShape for Session {
     fn is_merging(self) -> bool {
         true
     }

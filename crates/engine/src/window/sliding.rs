@@ -2,7 +2,9 @@
 //! each event falls in several (`size / slide`, rounded up, at most).
 
 use super::floor::floor_index_with;
-use super::{describe_offset, fmt_ms, periodic, Assignment, Kind, WindowError, WindowFn, WindowId};
+use super::{
+    describe_offset, fmt_ms, periodic, Assignment, WindowError, WindowFn, WindowId, WindowShape,
+};
 
 /// Sliding windows of `size` ms starting every `slide` ms: window `i` is
 /// `[i·slide + offset, i·slide + offset + size)`.
@@ -47,7 +49,7 @@ impl Sliding {
     }
 }
 
-impl Kind for Sliding {
+impl WindowShape for Sliding {
     #[inline]
     fn size(self) -> i64 {
         self.size

@@ -1,6 +1,8 @@
 //! Tumbling windows: back-to-back windows of one length, each event in exactly one.
 
-use super::{describe_offset, fmt_ms, periodic, Assignment, Kind, WindowError, WindowFn, WindowId};
+use super::{
+    describe_offset, fmt_ms, periodic, Assignment, WindowError, WindowFn, WindowId, WindowShape,
+};
 
 /// Tumbling windows of `size` ms: window `i` is `[i·size + offset, (i+1)·size + offset)`.
 #[derive(Debug, Clone, Copy)]
@@ -21,7 +23,7 @@ impl Tumbling {
     }
 }
 
-impl Kind for Tumbling {
+impl WindowShape for Tumbling {
     #[inline]
     fn size(self) -> i64 {
         self.size

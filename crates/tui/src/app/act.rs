@@ -113,7 +113,7 @@ fn in_help(app: &mut App, a: Action) -> bool {
 /// While a run that keeps its own clock (the job) re-runs for new dials, what would move it
 /// waits: the re-run replaces it, and the playhead follows the re-run.
 fn busy(app: &mut App) -> Option<bool> {
-    (app.trace().keeps_own_clock() && app.session.rerunning())
+    (app.trace().keeps_own_clock() && app.steered.rerunning())
         .then(|| app.say("the job is re-running for the new dials: a moment"))
 }
 
@@ -165,7 +165,7 @@ fn step(app: &mut App) -> bool {
     if app.input_open() && app.playhead().arrived >= app.scenario().len() {
         return app.say("no event has arrived after the playhead yet: the input is live");
     }
-    match app.session.step() {
+    match app.steered.step() {
         Some(_) => {
             app.stop_at_end();
             true
@@ -185,7 +185,7 @@ fn job(app: &mut App, a: Action) -> bool {
     }
     match a {
         Action::ToggleJob => {
-            let on = !app.session.parallel();
+            let on = !app.steered.parallel();
             app.set_job_mode(on, false);
             true
         }

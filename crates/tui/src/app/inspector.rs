@@ -31,10 +31,10 @@ impl App {
     fn seek(&mut self, offset: usize) {
         let e = self.scenario().stream.events[offset];
         self.playing = false;
-        self.session.place(e.proc_time, offset + 1, false);
+        self.steered.place(e.proc_time, offset + 1, false);
         self.selection.inspected = Some(offset);
         if self.trace().arrived() <= offset + 1 && !self.trace().is_finished() {
-            self.session.follow();
+            self.steered.follow();
         } else {
             self.rerun();
         }
@@ -50,7 +50,7 @@ impl App {
         let Some(ex) = self.trace().exceptions() else {
             return self.say("< and > need the single processor: j leaves job mode");
         };
-        if self.session.rerunning() {
+        if self.steered.rerunning() {
             return self.say("re-running for the new dials: a moment");
         }
         if self.selection.inspected.is_none() {
@@ -78,7 +78,7 @@ impl App {
             return true;
         }
         // None has arrived yet: run on, one event at a time, until one does.
-        if let Some(offset) = self.session.run_to_next_exception() {
+        if let Some(offset) = self.steered.run_to_next_exception() {
             self.seek(offset);
             return true;
         }

@@ -1,5 +1,5 @@
 //! A live input (`--input -` from a producer) in the UI: the batches of rows a reader sends
-//! off the UI task ([`Feed`]) grow the session's stream ([`Session::grow`]: the run goes on
+//! off the UI task ([`Feed`]) grow the steered run's stream ([`SteeredRun::grow`]: the run goes on
 //! over the new events, or is made again where it must be). Pure: the batches are messages,
 //! read by `io::live`.
 //!
@@ -8,9 +8,9 @@
 //! that stops it) closes the stream: the run can then finish, and is run again once, so the
 //! score and the frontier are the whole input's.
 //!
-//! [`Session::grow`]: twoclocks_engine::session::Session::grow
+//! [`SteeredRun::grow`]: twoclocks_engine::steered::SteeredRun::grow
 
-use twoclocks_engine::session::Growth;
+use twoclocks_engine::steered::Growth;
 use twoclocks_io::live::{Batch, Feed};
 
 use super::App;
@@ -29,12 +29,12 @@ pub struct Live {
 impl App {
     /// Whether the input is still open: a live producer may send more events.
     pub fn input_open(&self) -> bool {
-        self.session.input_open()
+        self.steered.input_open()
     }
 
     /// Whether the playhead is at the live edge of an open input: every event so far in.
     pub fn at_live_edge(&self) -> bool {
-        self.session.at_live_edge()
+        self.steered.at_live_edge()
     }
 
     /// Takes what the live input sent since the last time, in order. Returns whether the
@@ -75,12 +75,12 @@ impl App {
     /// The stream grown by a batch; the run goes on over it (or is made again, see the
     /// module's header), and a playing playhead follows to the live edge.
     fn grow(&mut self, batch: Batch) -> bool {
-        if !self.session.input_open() {
+        if !self.steered.input_open() {
             return false;
         }
         let live = self.live.get_or_insert_with(Live::default);
         live.clock_skew_rows += batch.clock_skew_rows;
-        if !self.session.grow(growth(batch), self.playing) {
+        if !self.steered.grow(growth(batch), self.playing) {
             return false;
         }
         if self.key_out_of_range() {
@@ -100,7 +100,7 @@ impl App {
     fn take_whole(&mut self, stream: twoclocks_engine::Stream, skipped_rows: u64) {
         self.live.get_or_insert_with(Live::default).ended = true;
         self.frontiers.clear();
-        self.session.take_whole(stream, skipped_rows);
+        self.steered.take_whole(stream, skipped_rows);
         if self.selection.key.is_none() && self.scenario().keys() > 0 {
             self.selection.key = Some(0);
         }
@@ -111,22 +111,22 @@ impl App {
         let live = self.live.get_or_insert_with(Live::default);
         live.ended = true;
         live.error = error;
-        if self.session.input_open() {
+        if self.steered.input_open() {
             self.frontiers.clear();
-            self.session.end_input(self.playing);
+            self.steered.end_input(self.playing);
             self.stop_at_end();
             // A big input's sweep waits for its re-run, and is asked for when the re-run's
             // answer is taken: the two at once held the run twice and the sweep's placements
             // besides the stream (50 bytes an event at the peak, where one after the other
             // hold at most 42).
-            if !self.session.rerunning() {
+            if !self.steered.rerunning() {
                 self.request_frontier_if_single();
             }
         }
     }
 }
 
-/// What a live input's messages do to a session, in order: the rows that came before a
+/// What a live input's messages do to a steered run, in order: the rows that came before a
 /// whole stream or the input's end as one batch, then it; the rows after the last as one batch.
 enum Change {
     Rows(Batch),
@@ -158,7 +158,7 @@ fn changes(feeds: Vec<Feed>) -> Vec<Change> {
     out
 }
 
-/// A batch's events, keys and skipped rows, as the session grows by them.
+/// A batch's events, keys and skipped rows, as the steered run grows by them.
 fn growth(batch: Batch) -> Growth {
     Growth {
         events: batch.events,

@@ -1,4 +1,4 @@
-//! One run as the plot draws it: a session (A's, or B's side by side) with the dials it runs
+//! One run as the plot draws it: a steered run (A's, or B's side by side) with the dials it runs
 //! on, seen through the UI's own state (the selection, the theme, the tour, the plot's scale).
 //! What belongs to the run — its trace, scenario, playhead, score, dials, the plot's frame at
 //! its playhead — is the run's; the rest is read through to the [`App`], so the same drawing
@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use ratatui::layout::Rect;
 use twoclocks_engine::frontier::FrontierPoint;
-use twoclocks_engine::session::Session;
+use twoclocks_engine::steered::SteeredRun;
 use twoclocks_engine::trace::figures::Figures;
 use twoclocks_engine::trace::Trace;
 
@@ -17,25 +17,25 @@ use super::{App, Dials, Playhead};
 use crate::geometry::plot::PlotFrame;
 use crate::scenario::Scenario;
 
-/// A run as drawn: its session and dials, over the UI state of the [`App`] showing it.
+/// A run as drawn: its steered run and dials, over the UI state of the [`App`] showing it.
 #[derive(Debug, Clone, Copy)]
 pub struct Run<'a> {
     app: &'a App,
     /// Its clock plays (A's when the app plays; B only follows A).
     playing: bool,
     /// The run.
-    pub session: &'a Session,
+    pub steered: &'a SteeredRun,
     /// The dials it runs on (B's are pinned).
     pub dials: Dials,
 }
 
 impl<'a> Run<'a> {
-    /// `session` on `dials`, drawn as `app` draws, its clock playing or not.
-    pub fn new(app: &'a App, session: &'a Session, dials: Dials, playing: bool) -> Run<'a> {
+    /// `steered` on `dials`, drawn as `app` draws, its clock playing or not.
+    pub fn new(app: &'a App, steered: &'a SteeredRun, dials: Dials, playing: bool) -> Run<'a> {
         Run {
             app,
             playing,
-            session,
+            steered,
             dials,
         }
     }
@@ -47,17 +47,17 @@ impl<'a> Run<'a> {
 
     /// The run to its playhead.
     pub fn trace(&self) -> &'a Trace {
-        self.session.trace()
+        self.steered.trace()
     }
 
     /// The stream and its oracle.
     pub fn scenario(&self) -> &'a Arc<Scenario> {
-        self.session.scenario()
+        self.steered.scenario()
     }
 
     /// Its playhead.
     pub fn playhead(&self) -> Playhead {
-        let c = self.session.clock();
+        let c = self.steered.progress();
         Playhead {
             now: c.now,
             arrived: c.arrived,
@@ -68,7 +68,7 @@ impl<'a> Run<'a> {
 
     /// Its whole run's score, once known.
     pub fn score(&self) -> Option<FrontierPoint> {
-        self.session.score()
+        self.steered.score()
     }
 
     /// The read model's figures at its playhead.
@@ -79,12 +79,12 @@ impl<'a> Run<'a> {
 
     /// The plot's frame in `area` at its playhead ([`App::plot_frame`]).
     pub fn plot_frame(&self, area: Rect) -> Option<PlotFrame> {
-        self.app.plot_frame_at(area, self.session.clock().now)
+        self.app.plot_frame_at(area, self.steered.progress().now)
     }
 
     /// The plot's scale in `area` at its playhead, when it follows the playhead.
     pub fn plot_scale_in(&self, area: Rect) -> Option<f64> {
-        self.app.plot_scale_at(area, self.session.clock().now)
+        self.app.plot_scale_at(area, self.steered.progress().now)
     }
 }
 
@@ -97,9 +97,9 @@ impl Deref for Run<'_> {
 }
 
 impl App {
-    /// A's run: the app's own session and dials.
+    /// A's run: the app's own steered run and dials.
     pub fn run(&self) -> Run<'_> {
-        Run::new(self, &self.session, self.dials(), self.playing)
+        Run::new(self, &self.steered, self.dials(), self.playing)
     }
 
     /// B's run, side by side (None: one run on screen).

@@ -1,12 +1,12 @@
 //! Two policies side by side (`v`): the dials as they are when `v` is pressed are pinned as
-//! B, a second [`Session`] on the same stream, while A keeps the live dials. B only follows:
+//! B, a second [`SteeredRun`] on the same stream, while A keeps the live dials. B only follows:
 //! after every update it is brought to A's playhead (forward by moving its own run, backward
 //! or after a press by re-running from the start), takes the same job presses (crashes,
 //! checkpoints, partition cuts) at the same processing times, and is never re-run for a dial
 //! change, since its dials are pinned. A single run's B stands on exactly A's playhead; a
 //! job's B keeps its own clock as A's does and is moved to A's processing time (after a crash
 //! each goes back to its own last checkpoint). The view draws B as it draws A, through
-//! [`App::run_b`]: B's session and dials over A's selection, theme and tour.
+//! [`App::run_b`]: B's run and dials over A's selection, theme and tour.
 //!
 //! B is re-run as A is: at once on a small input, else off the UI task (B's pending re-run is
 //! handed to the event loop with A's, tagged with the pin it belongs to), B's last run drawn
@@ -16,7 +16,7 @@ use twoclocks_engine::job_timeline::Press;
 use twoclocks_engine::pipeline::{Outage, PipelineConfig};
 use twoclocks_engine::rerun::RerunDone;
 
-use twoclocks_engine::session::Session;
+use twoclocks_engine::steered::SteeredRun;
 
 use super::{App, Dials};
 use crate::dials::DialMemory;
@@ -24,10 +24,10 @@ use crate::dials::DialMemory;
 /// The second run of a side-by-side view.
 #[derive(Debug, Clone)]
 pub struct Side {
-    /// B: A's session as it was when pinned, on its own dials, brought to A's playhead after
+    /// B: A's steered run as it was when pinned, on its own dials, brought to A's playhead after
     /// every update. The view draws its plot and counters as it draws A's.
-    pub b: Session,
-    /// What B's dials remember beside the settings B's session holds (pinned).
+    pub b: SteeredRun,
+    /// What B's dials remember beside the settings B's steered run holds (pinned).
     dial_memory: DialMemory,
     /// Which pin this is: an answer to an earlier B's re-run is not this one's.
     pub pin: u64,
@@ -49,8 +49,8 @@ struct Followed {
 
 impl Followed {
     fn of(app: &App) -> Followed {
-        let s = &app.session;
-        let c = s.clock();
+        let s = &app.steered;
+        let c = s.progress();
         Followed {
             now: c.now,
             arrived: c.arrived,
@@ -76,7 +76,7 @@ impl Followed {
 }
 
 impl Side {
-    /// B's dials (pinned): the settings B's session runs with, and what its dials remember.
+    /// B's dials (pinned): the settings B's steered run runs with, and what its dials remember.
     pub fn dials(&self) -> Dials {
         Dials::of(self.b.settings(), &self.dial_memory)
     }
@@ -89,12 +89,12 @@ impl App {
         if self.unpin_side() {
             return true;
         }
-        if self.session.rerunning() {
+        if self.steered.rerunning() {
             return self.say("re-running for the new dials: v again in a moment");
         }
         self.pins += 1;
         self.side = Some(Side {
-            b: self.session.clone(),
+            b: self.steered.clone(),
             dial_memory: self.dial_memory,
             pin: self.pins,
             at: Followed::of(self),

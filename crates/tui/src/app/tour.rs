@@ -210,7 +210,7 @@ impl App {
         let dials = step.run_dials();
         let mut fresh = App::new_shared(scenario, dials, self.theme);
         // Answers to the old state's re-runs are never taken by the new one.
-        fresh.session.succeed(&mut self.session);
+        fresh.steered.succeed(&mut self.steered);
         // Nor an old B's by the new B: the pins go on counting, and the old B's re-run stops.
         fresh.pins = self.pins;
         self.unpin_side();
@@ -218,8 +218,8 @@ impl App {
         // A recording playing on plays on: the footer keeps saying so, whatever step it moves to.
         fresh.replay = self.replay.take();
         fresh
-            .session
-            .set_inline_events(self.session.inline_events());
+            .steered
+            .set_inline_events(self.steered.inline_events());
         fresh.zoomed = step.show == Show::Plot;
         if let Some(m) = step.magnify {
             fresh.magnify = m;

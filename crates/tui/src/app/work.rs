@@ -1,8 +1,8 @@
-//! Engine work the UI hands to its event loop: the session's pending re-run (the engine's
-//! [`RerunJob`]: the single processor or the job from the start for new dials), and the
+//! Engine work the UI hands to its event loop: the steered run's pending re-run (the engine's
+//! [`PendingRerun`]: the single processor or the job from the start for new dials), and the
 //! frontier sweep. Big inputs are re-run off the UI task in slices, so a newer dial change can
-//! cancel an older run; the session drops the answer of a cancelled or superseded run. Small
-//! inputs are re-run at once by the session itself.
+//! cancel an older run; the steered run drops the answer of a cancelled or superseded run. Small
+//! inputs are re-run at once by the steered run itself.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -10,7 +10,7 @@ use std::time::Duration;
 use twoclocks_engine::advice::{choose_on_frontier, DEFAULT_TARGET};
 use twoclocks_engine::frontier::FrontierPoint;
 use twoclocks_engine::frontier::{sweep, Frontier};
-use twoclocks_engine::rerun::{RerunDone, RerunJob};
+use twoclocks_engine::rerun::{PendingRerun, RerunDone};
 use twoclocks_engine::scale::Scale;
 use twoclocks_engine::Stream;
 use twoclocks_engine::{EngineConfig, WindowFn};
@@ -21,15 +21,15 @@ use crate::scenario::Scenario;
 /// Engine work for the event loop to run off the UI task.
 #[derive(Debug, Clone)]
 pub enum Work {
-    /// The session's re-run: the engine from the start to the playhead, the single processor
+    /// The steered run's re-run: the engine from the start to the playhead, the single processor
     /// (scoring the whole run) or the job with its presses.
-    Rerun(RerunJob),
+    Rerun(PendingRerun),
     /// B's re-run, side by side, for the B of pin `pin`.
     RerunB {
         /// Which pin of B it is for.
         pin: u64,
         /// The re-run.
-        job: RerunJob,
+        pending: PendingRerun,
     },
     /// Sweep the frontier for this configuration's window and family.
     Frontier {
@@ -72,10 +72,10 @@ impl Work {
     /// Does the work (pure; may take a while).
     pub fn perform(self) -> Done {
         match self {
-            Work::Rerun(job) => Done::Rerun(job.perform()),
-            Work::RerunB { pin, job } => Done::RerunB {
+            Work::Rerun(pending) => Done::Rerun(pending.perform()),
+            Work::RerunB { pin, pending } => Done::RerunB {
                 pin,
-                done: job.perform(),
+                done: pending.perform(),
             },
             Work::Frontier { scenario, cfg } => {
                 let frontier = frontier_of(&scenario.stream, cfg);
@@ -97,13 +97,17 @@ impl Work {
 
 impl App {
     /// Engine work queued by updates, for the event loop to run: the frontier sweeps asked
-    /// for, and the session's pending re-run (and B's, side by side).
+    /// for, and the steered run's pending re-run (and B's, side by side).
     pub fn take_work(&mut self) -> Vec<Work> {
         let mut work = std::mem::take(&mut self.work);
-        work.extend(self.session.take_job().map(Work::Rerun));
+        work.extend(self.steered.take_pending().map(Work::Rerun));
         if let Some(side) = &mut self.side {
             let pin = side.pin;
-            work.extend(side.b.take_job().map(|job| Work::RerunB { pin, job }));
+            work.extend(
+                side.b
+                    .take_pending()
+                    .map(|pending| Work::RerunB { pin, pending }),
+            );
         }
         work
     }
@@ -127,7 +131,7 @@ impl App {
     pub(super) fn finish(&mut self, done: Done) -> bool {
         match done {
             Done::Rerun(done) => {
-                let taken = self.session.finish(done);
+                let taken = self.steered.finish(done);
                 if taken {
                     // A refused job falls back to the single run, whose sweep is wanted.
                     self.request_frontier_if_single();

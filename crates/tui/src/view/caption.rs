@@ -46,7 +46,7 @@ fn moved(app: &App) -> String {
         return String::new();
     };
     let step_dials = tour.step().run_dials();
-    let turned: Vec<String> = Dial::order(app.session.parallel())
+    let turned: Vec<String> = Dial::order(app.steered.parallel())
         .iter()
         .filter(|d| !matches!(d, Dial::Speed))
         .filter_map(|&d| {

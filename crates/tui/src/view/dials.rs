@@ -70,7 +70,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
         twoclocks_engine::Conventions::Beam => String::new(),
         c => format!(" · {} rules", c.engine()),
     };
-    let title = if app.session.rerunning() {
+    let title = if app.steered.rerunning() {
         format!(" Dials{rules} · re-running… ")
     } else if app.voting().is_some() {
         // Held, not dead: live again once the room has voted.

@@ -50,7 +50,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             t.title,
         ));
     }
-    if app.session.rerunning() {
+    if app.steered.rerunning() {
         spans.push(Span::styled("re-running… ", t.warn));
     }
     // A replay casts the votes itself: its keys are not offered.

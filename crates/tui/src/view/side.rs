@@ -50,7 +50,7 @@ pub fn differing(app: &App) -> Vec<(Dial, String, String)> {
         return Vec::new();
     };
     let (a, b) = (&app.dials(), &side.dials());
-    let order = Dial::order(app.session.parallel());
+    let order = Dial::order(app.steered.parallel());
     let lead = if a.has_lag() || b.has_lag() {
         Dial::Lag
     } else {

@@ -111,7 +111,7 @@ pub fn rewound_from(app: &App) -> Option<f64> {
 pub fn lines(app: &App, width: u16, mode: Mode) -> Vec<Line<'static>> {
     let t = &app.theme;
     let wm = watermark_now(app);
-    let kind = KindText(app.dials().watermark(), app.clock());
+    let kind = WatermarkText(app.dials().watermark(), app.clock());
     // Instants on the stream's clock: a wall clock's with the date where the rows are long.
     let day = match mode {
         Mode::Full => Fit::Date,
@@ -594,16 +594,16 @@ fn draw_lane(app: &App, lane: &Lane, row: Rect, buf: &mut Buffer) {
 
 /// A watermark generator as the panel names it: as the engine writes it (`fixed:20s`), its lag
 /// on a wall clock in hours and minutes (`fixed:2h 30m`).
-struct KindText<'a>(WatermarkKind, &'a Clock);
+struct WatermarkText<'a>(WatermarkKind, &'a Clock);
 
-impl KindText<'_> {
+impl WatermarkText<'_> {
     /// The family's name alone (`fixed`).
     fn family(&self) -> &'static str {
         self.0.family()
     }
 }
 
-impl std::fmt::Display for KindText<'_> {
+impl std::fmt::Display for WatermarkText<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.0.lag() {
             Some(lag) if self.1.is_wall() => {

@@ -14,7 +14,7 @@ use crate::scenario::Scenario;
 use crate::stream::{Event, Stream};
 use crate::watermark::WatermarkKind;
 
-use super::Session;
+use super::SteeredRun;
 
 /// What a batch of a live input brings.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -37,7 +37,7 @@ impl Growth {
     }
 }
 
-impl Session {
+impl SteeredRun {
     /// Whether the input is still open (a live producer may send more events).
     pub fn input_open(&self) -> bool {
         self.scenario.open
@@ -47,8 +47,8 @@ impl Session {
     /// processing time reached.
     pub fn at_live_edge(&self) -> bool {
         self.scenario.open
-            && self.clock.arrived >= self.scenario.len()
-            && self.clock.now >= self.scenario.oracle.proc_time.1
+            && self.progress.arrived >= self.scenario.len()
+            && self.progress.now >= self.scenario.oracle.proc_time.1
     }
 
     /// Grows an open input's stream by a batch; the run goes on over it, or is made again (see
@@ -126,10 +126,10 @@ impl Session {
             );
         let goes_on = !again && grown;
         if following {
-            let edge = self.scenario.oracle.proc_time.1.max(self.clock.now);
+            let edge = self.scenario.oracle.proc_time.1.max(self.progress.now);
             self.place(edge, self.scenario.len(), false);
         } else {
-            let now = self.clock.now;
+            let now = self.progress.now;
             self.place(now, self.arrived_by(now), false);
         }
         if goes_on {
@@ -140,7 +140,7 @@ impl Session {
         true
     }
 
-    /// The whole input at once (a file read whole after all): the session starts over on it,
+    /// The whole input at once (a file read whole after all): the run starts over on it,
     /// at the start of processing time.
     pub fn take_whole(&mut self, stream: Stream, skipped_rows: u64) {
         let mut s = Scenario::new(
@@ -171,7 +171,7 @@ impl Session {
             false,
         );
         if playing && still {
-            self.clock = self.trace.run_to_end(self.clock);
+            self.progress = self.trace.run_to_end(self.progress);
         }
         self.rerun();
         true

@@ -5,10 +5,10 @@
 //! side by side) and keeps only what is its own (focus, selection, overlays, whether the clock
 //! plays).
 //!
-//! Every change that needs the run made again goes through one path, [`Session::rerun`]: a
-//! small input is re-run at once; a big one becomes the one pending [`RerunJob`] (a newer one
+//! Every change that needs the run made again goes through one path, [`SteeredRun::rerun`]: a
+//! small input is re-run at once; a big one becomes the one pending [`PendingRerun`] (a newer one
 //! replaces it and cancels the one in flight, as a single-slot async job does), which the shell
-//! runs off its UI task and hands back to [`Session::finish`]; an answer that is not the
+//! runs off its UI task and hands back to [`SteeredRun::finish`]; an answer that is not the
 //! newest is dropped. Pure: no I/O, no clock, no threads.
 //!
 //! `job` opens and leaves job mode and takes the presses; `live` grows the stream as a live
@@ -25,10 +25,10 @@ use crate::job_timeline::Press;
 use crate::oracle::Oracle;
 use crate::pipeline::{Outage, PipelineConfig};
 use crate::processor::EngineConfig;
-use crate::rerun::{Answer, Kind, Rerun, RerunDone, RerunJob};
+use crate::rerun::{Answer, PendingRerun, Rerun, RerunDone, RunPlan};
 use crate::scenario::Scenario;
 use crate::stream::Stream;
-use crate::trace::{Clock, Trace};
+use crate::trace::{Progress, Trace};
 
 pub use job::{JobPreset, JOB_OPERATORS, JOB_PARTITIONS, JOB_SEED};
 pub use live::Growth;
@@ -47,7 +47,7 @@ pub struct Settings {
 
 /// A run the user steers (see the module's documentation).
 #[derive(Debug, Clone)]
-pub struct Session {
+pub struct SteeredRun {
     scenario: Arc<Scenario>,
     settings: Settings,
     /// The run asked for is the parallel job: a choice the re-runs follow. What is drawn is
@@ -56,7 +56,7 @@ pub struct Session {
     job_preset: Option<PipelineConfig>,
     job_outages: Vec<Outage>,
     presses: Vec<Press>,
-    clock: Clock,
+    progress: Progress,
     trace: Trace,
     score: Option<FrontierPoint>,
     /// The largest delay a live input has shown so far (a perfect watermark's lag).
@@ -67,31 +67,31 @@ pub struct Session {
     /// Stops the re-run in flight, when a newer one replaces it.
     cancel: Option<Arc<AtomicBool>>,
     /// The re-run waiting for the shell to take it.
-    queued: Option<RerunJob>,
+    queued: Option<PendingRerun>,
     /// A re-run is being computed off the UI task.
     rerunning: bool,
 }
 
-impl Session {
-    /// A session on `scenario` with these settings, at the start of processing time, the
+impl SteeredRun {
+    /// A steered run on `scenario` with these settings, at the start of processing time, the
     /// single processor asked for. Re-runs of inputs up to `inline_events` events are made at
-    /// once, of bigger ones handed out as a [`RerunJob`] (how big an input the shell can re-run
+    /// once, of bigger ones handed out as a [`PendingRerun`] (how big an input the shell can re-run
     /// within a frame is the shell's to say); the first run is made or queued so.
-    pub fn new(scenario: Arc<Scenario>, settings: Settings, inline_events: usize) -> Session {
+    pub fn new(scenario: Arc<Scenario>, settings: Settings, inline_events: usize) -> SteeredRun {
         let trace = Trace::single_start(
             settings.engine,
             scenario.stream.clone(),
             scenario.oracle.proc_time,
         );
         let start = scenario.oracle.proc_time.0;
-        let mut s = Session {
+        let mut s = SteeredRun {
             scenario,
             settings,
             parallel: false,
             job_preset: None,
             job_outages: Vec::new(),
             presses: Vec::new(),
-            clock: Clock {
+            progress: Progress {
                 now: start,
                 arrived: 0,
                 finished: false,
@@ -136,8 +136,8 @@ impl Session {
     }
 
     /// Where the playhead is.
-    pub fn clock(&self) -> Clock {
-        self.clock
+    pub fn progress(&self) -> Progress {
+        self.progress
     }
 
     /// The whole run's score for the settings (the single processor's; None until known).
@@ -171,17 +171,17 @@ impl Session {
         self.rerunning
     }
 
-    /// Re-runs of inputs bigger than this are handed out as a [`RerunJob`].
+    /// Re-runs of inputs bigger than this are handed out as a [`PendingRerun`].
     pub fn inline_events(&self) -> usize {
         self.inline_events
     }
 
-    /// Re-runs of inputs bigger than `n` events are handed out as a [`RerunJob`] from now on.
+    /// Re-runs of inputs bigger than `n` events are handed out as a [`PendingRerun`] from now on.
     pub fn set_inline_events(&mut self, n: usize) {
         self.inline_events = n;
     }
 
-    /// Stops the re-run in flight, if any, and forgets the pending one (a session set aside).
+    /// Stops the re-run in flight, if any, and forgets the pending one (a steered run set aside).
     pub fn cancel(&mut self) {
         if let Some(c) = self.cancel.take() {
             c.store(true, Ordering::Relaxed);
@@ -190,10 +190,10 @@ impl Session {
         self.rerunning = false;
     }
 
-    /// Numbers this session's re-runs after `older`'s, so that an answer to one of `older`'s
-    /// is never taken by this one (a fresh session replacing it); cancels `older`'s re-run in
+    /// Numbers this run's re-runs after `older`'s, so that an answer to one of `older`'s
+    /// is never taken by this one (a fresh steered run replacing it); cancels `older`'s re-run in
     /// flight.
-    pub fn succeed(&mut self, older: &mut Session) {
+    pub fn succeed(&mut self, older: &mut SteeredRun) {
         if let Some(c) = older.cancel.take() {
             c.store(true, Ordering::Relaxed);
         }
@@ -233,7 +233,7 @@ impl Session {
     /// The one place the playhead moves: to processing time `now`, with `arrived` events in,
     /// `finished` once the end of input has been processed.
     pub fn place(&mut self, now: f64, arrived: usize, finished: bool) {
-        self.clock = Clock {
+        self.progress = Progress {
             now,
             arrived,
             finished,
@@ -243,22 +243,22 @@ impl Session {
     /// Keeps the trace and the playhead together: a run that follows the playhead catches up
     /// with it (forward only), one that keeps its own clock takes the playhead with it.
     pub fn follow(&mut self) {
-        if let Some(c) = self.trace.catch_up(self.clock) {
-            self.clock = c;
+        if let Some(c) = self.trace.catch_up(self.progress) {
+            self.progress = c;
         }
     }
 
     /// Plays the run on to processing time `to` (a job keeps its own clock and may stop
     /// elsewhere). Returns the playhead.
-    pub fn play_to(&mut self, to: f64) -> Clock {
-        self.clock = self.trace.play_to(self.clock, to);
-        self.clock
+    pub fn play_to(&mut self, to: f64) -> Progress {
+        self.progress = self.trace.play_to(self.progress, to);
+        self.progress
     }
 
     /// One event on (or, for the job, one step). Returns the playhead, or None at the end.
-    pub fn step(&mut self) -> Option<Clock> {
-        let c = self.trace.step(self.clock)?;
-        self.clock = c;
+    pub fn step(&mut self) -> Option<Progress> {
+        let c = self.trace.step(self.progress)?;
+        self.progress = c;
         Some(c)
     }
 
@@ -269,15 +269,15 @@ impl Session {
     }
 
     /// The playhead to the end of the stream. A run that keeps its own clock ends where running
-    /// it ends: a big one is re-run there as a [`RerunJob`].
-    pub fn run_to_end(&mut self) -> Clock {
+    /// it ends: a big one is re-run there as a [`PendingRerun`].
+    pub fn run_to_end(&mut self) -> Progress {
         if self.trace.keeps_own_clock() && self.scenario.len() > self.inline_events {
-            self.clock.finished = true;
+            self.progress.finished = true;
             self.rerun();
-            return self.clock;
+            return self.progress;
         }
-        self.clock = self.trace.run_to_end(self.clock);
-        self.clock
+        self.progress = self.trace.run_to_end(self.progress);
+        self.progress
     }
 
     /// Back to the start of processing time with a clean job (the presses go too), re-run.
@@ -301,14 +301,14 @@ impl Session {
         let rerun = Rerun {
             stream: self.scenario.stream.clone(),
             truth: self.scenario.oracle.truth.clone(),
-            kind: Kind::Single {
+            plan: RunPlan::Single {
                 cfg,
                 open,
                 span: self.scenario.oracle.proc_time,
             },
-            arrived: self.clock.arrived,
-            now: self.clock.now,
-            finish: self.clock.finished,
+            arrived: self.progress.arrived,
+            now: self.progress.now,
+            finish: self.progress.finished,
         };
         // Off the UI task, the job drawn until the answer gives way to an empty single run.
         if self.scenario.len() > self.inline_events && self.trace.pipeline_config().is_some() {
@@ -323,7 +323,7 @@ impl Session {
     }
 
     /// Starts `rerun`, replacing any older one: at once for a small input (or with `inline`),
-    /// else as the pending [`RerunJob`], the run drawn until then staying.
+    /// else as the pending [`PendingRerun`], the run drawn until then staying.
     fn launch(&mut self, rerun: Rerun, inline: bool) {
         if let Some(c) = self.cancel.take() {
             c.store(true, Ordering::Relaxed);
@@ -341,16 +341,16 @@ impl Session {
         let cancel = Arc::new(AtomicBool::new(false));
         self.cancel = Some(cancel.clone());
         self.rerunning = true;
-        self.queued = Some(RerunJob {
+        self.queued = Some(PendingRerun {
             generation: self.generation,
             rerun: Box::new(rerun),
             cancel,
         });
     }
 
-    /// The pending re-run, for the shell to run off its UI task ([`RerunJob::perform`]) and
-    /// hand back to [`Session::finish`].
-    pub fn take_job(&mut self) -> Option<RerunJob> {
+    /// The pending re-run, for the shell to run off its UI task ([`PendingRerun::perform`]) and
+    /// hand back to [`SteeredRun::finish`].
+    pub fn take_pending(&mut self) -> Option<PendingRerun> {
         self.queued.take()
     }
 
@@ -371,7 +371,7 @@ impl Session {
     }
 
     /// A re-run's answer replaces the run drawn (a single run's score the score), and the two
-    /// clocks meet ([`Session::follow`]); a job that could not be built leaves job mode for the
+    /// clocks meet ([`SteeredRun::follow`]); a job that could not be built leaves job mode for the
     /// single processor.
     fn take_answer(&mut self, a: Answer) {
         if !a.is_job() {

@@ -7,11 +7,11 @@
 
 use crate::job_timeline::{Intervention, JobTimeline, Press};
 use crate::pipeline::{Outage, PipelineConfig};
-use crate::rerun::{Kind, Rerun};
+use crate::rerun::{Rerun, RunPlan};
 use crate::scenario::JobShape;
 use crate::trace::Trace;
 
-use super::{Session, Settings};
+use super::{Settings, SteeredRun};
 
 /// The job's source partitions, P.
 pub const JOB_PARTITIONS: usize = 2;
@@ -58,7 +58,7 @@ impl JobPreset {
     }
 }
 
-impl Session {
+impl SteeredRun {
     /// The parallel job's configuration for the settings.
     pub fn job_config(&self) -> PipelineConfig {
         let shape = self.job_preset.unwrap_or(PipelineConfig {
@@ -92,7 +92,7 @@ impl Session {
 
     /// Re-runs the job from the start to the playhead (to its end once the playhead has
     /// finished), applying the presses at their points. A big input is re-run as a
-    /// [`crate::rerun::RerunJob`] unless `inline`: the job drawn until then is the last one (an
+    /// [`crate::rerun::PendingRerun`] unless `inline`: the job drawn until then is the last one (an
     /// empty one when job mode is just being entered).
     pub(super) fn rerun_job(&mut self, inline: bool) {
         let start = self.scenario.oracle.proc_time.0;
@@ -100,13 +100,13 @@ impl Session {
         let rerun = Rerun {
             stream: self.scenario.stream.clone(),
             truth: self.scenario.oracle.truth.clone(),
-            kind: Kind::Job {
+            plan: RunPlan::Job {
                 cfg,
                 presses: self.job_presses(),
             },
-            arrived: self.clock.arrived,
-            now: self.clock.now.max(start),
-            finish: self.clock.finished,
+            arrived: self.progress.arrived,
+            now: self.progress.now.max(start),
+            finish: self.progress.finished,
         };
         // Off the UI task, a job being entered is drawn empty until the answer.
         let off = !inline && self.scenario.len() > self.inline_events;
@@ -146,7 +146,7 @@ impl Session {
         if on {
             self.rerun_job(inline);
         } else {
-            let now = self.clock.now;
+            let now = self.progress.now;
             let arrived = self.arrived_by(now);
             let finished =
                 arrived >= self.scenario.len() && now >= self.scenario.oracle.proc_time.1;
@@ -167,7 +167,7 @@ impl Session {
         taken.is_some()
     }
 
-    /// Takes a job as it is in another session (side by side, B following A's): whether it is
+    /// Takes a job as it is in another steered run (side by side, B following A's): whether it is
     /// asked for, its shape, outages and presses, in place of this one's, without re-running.
     pub fn follow_job(
         &mut self,
