@@ -21,6 +21,7 @@ use crate::engine::scenario::{JobShape, ScenarioName};
 use crate::engine::steered::JobPreset;
 use crate::engine::EngineConfig;
 use crate::io::quote::{escaped, quoted};
+use crate::tui::opening::Opening;
 use crate::tui::scenario::Scenario;
 use crate::tui::theme::{Theme, ThemeName};
 use args::{EngineArgs, Given, SourceArgs};
@@ -388,6 +389,7 @@ pub fn ui_options(
 ) -> anyhow::Result<(crate::tui::Options, Option<JobPreset>)> {
     let given = Given::of(matches);
     let preset = a.scenario.unwrap_or_default().preset();
+    let opening = Opening::of(a.scenario.unwrap_or_default());
     let config = args::scenario_config(&preset, &a.engine, &given)?;
     if config.conventions == crate::engine::Conventions::KafkaStreams {
         anyhow::bail!(
@@ -410,12 +412,12 @@ pub fn ui_options(
     let options = crate::tui::Options {
         scenario,
         config,
-        speed: match preset.speed {
+        speed: match opening.speed {
             Some(speed) if !given.has("speed") => speed,
             _ => a.speed,
         },
         theme,
-        play: !a.paused && !preset.paused,
+        play: !a.paused && !opening.paused,
     };
     Ok((options, job))
 }
@@ -498,7 +500,7 @@ fn load_scenario(a: &UiArgs, given: &Given, config: &mut EngineConfig) -> anyhow
     let name = a.scenario.unwrap_or_default();
     let (stream, label) = args::scenario_stream(name, &a.source, given)?;
     let mut scenario = Scenario::new(label, stream, window);
-    scenario.magnify = name.preset().magnify;
+    scenario.built_in = Some(name);
     Ok(scenario)
 }
 

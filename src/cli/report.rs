@@ -8,10 +8,9 @@ use std::fmt::Write as _;
 
 use crate::engine::checkpoint::reference_schedule;
 use crate::engine::frontier::{self, POLICIES};
-use crate::engine::job_timeline::sink_scores;
 use crate::engine::pipeline::{Outage, Pipeline, PipelineConfig};
 use crate::engine::window::oracle;
-use crate::engine::{behind_fixed_lag, DelayStats};
+use crate::engine::DelayStats;
 use crate::engine::{
     run, Accumulation, CellId, Clock, EngineConfig, Job, Pane, Score, SinkKind, Stream,
     WatermarkKind, WindowFn,
@@ -176,7 +175,8 @@ fn partition_row(
     let c = p.counters();
     let stats = p.watermark_stats();
     // The job has finished: every window is final, so every cell that differs is wrong.
-    let wrong = sink_scores(&p, truth, |_| true)
+    let wrong = p
+        .sink_scores(truth, |_| true)
         .into_iter()
         .find(|s| s.kind == SinkKind::Transactional)?
         .wrong;
@@ -222,7 +222,7 @@ pub fn figures(stream: &Stream) -> Option<Figures> {
         .map(|&lag| {
             (
                 lag,
-                100.0 * behind_fixed_lag(stream, lag) as f64 / stream.len() as f64,
+                100.0 * stream.behind_fixed_lag(lag) as f64 / stream.len() as f64,
             )
         })
         .collect();

@@ -212,25 +212,6 @@ fn an_event_inside_an_open_session_adds_to_it_and_early_timers_carry_over_a_merg
 }
 
 #[test]
-fn state_bytes_count_the_session_index() {
-    let cfg = sessions(1_000.0, 0.0, Accumulation::Accumulating);
-    let mut p = Processor::new(cfg, 0.0);
-    let mut out = Output::default();
-    let empty = p.state_bytes();
-    p.step(&ev(0.0, 0.0, 0), &mut out);
-    let one = p.state_bytes();
-    p.step(&ev(50.0, 1.0, 0), &mut out);
-    let two = p.state_bytes();
-    assert_eq!(two - one, one - empty);
-    assert_eq!(
-        one - empty,
-        twoclocks::engine::CELL_BYTES + twoclocks::engine::SESSION_BYTES
-    );
-    p.step(&ev(25.0, 2.0, 0), &mut out); // bridges the two: one session left
-    assert_eq!(p.state_bytes(), one);
-}
-
-#[test]
 fn the_score_counts_the_true_sessions_a_run_missed() {
     let s = stream(vec![
         ev(0.0, 0.0, 0),

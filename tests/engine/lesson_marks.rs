@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use twoclocks::engine::scenario::{ScenarioName, LESSON_MIN_SPACING};
+use twoclocks::engine::scenario::ScenarioName;
 use twoclocks::tui::app::{update, Action, App, Dials, Msg};
 use twoclocks::tui::scenario::Scenario;
 use twoclocks::tui::theme::{glyph, Theme};
@@ -64,8 +64,7 @@ fn one_second(a: &mut App) {
 }
 
 #[test]
-fn the_lesson_events_are_farther_apart_than_a_column() {
-    const { assert!(LESSON_MIN_SPACING > 1_000.0) };
+fn the_lesson_opens_magnified_to_a_second_a_column() {
     let a = lesson();
     assert_eq!(a.magnify, Some(1_000.0), "the lesson opens magnified");
 }

@@ -329,7 +329,7 @@ fn a_session_measures_sessions_by_the_rules_in_force() {
         idle_timeout: None,
     };
     let scenario = Arc::new(Scenario::new("touching", stream, &window));
-    let mut s = SteeredRun::new(scenario, settings(Conventions::Beam));
+    let mut s = SteeredRun::new(scenario, settings(Conventions::Beam), usize::MAX);
     assert_eq!(s.oracle().truth.len(), 2);
     s.set_dials(settings(Conventions::Flink));
     assert_eq!(s.oracle().truth.values().collect::<Vec<_>>(), [&2]);
@@ -340,6 +340,7 @@ fn a_session_measures_sessions_by_the_rules_in_force() {
             &window,
         )),
         settings(Conventions::Flink),
+        usize::MAX,
     );
     assert_eq!(
         opened.oracle().truth.len(),

@@ -9,8 +9,9 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 use twoclocks::cli::{parse, Invocation};
 use twoclocks::engine::pipeline::Outage;
-use twoclocks::engine::scenario::{lesson, sessions, ScenarioName, Source};
-use twoclocks::engine::timeline::{truth, Timeline};
+use twoclocks::engine::scenario::{ScenarioName, Source};
+use twoclocks::engine::timeline::Timeline;
+use twoclocks::engine::window::oracle;
 use twoclocks::tui::app::Action;
 
 use crate::cli_common::output;
@@ -304,7 +305,7 @@ fn the_lesson_has_every_fate_and_every_pane_timing() {
     for timing in ["EARLY", "ON_TIME", "LATE"] {
         assert!(panes.iter().any(|p| p["timing"] == timing), "{timing}");
     }
-    let s = lesson(twoclocks::engine::scenario::LESSON_SEED);
+    let s = ScenarioName::Lesson.preset().source.stream().unwrap();
     assert_eq!(s.keys, ["a", "b"]);
     assert!(s
         .events
@@ -358,12 +359,14 @@ fn the_sessions_scenario_has_late_events_bridging_two_fired_sessions() {
             .any(|c| stream.key_name(c.key) == "u222"
                 && (590_000.0..665_000.0).contains(&c.proc_time))
     );
-    let finals = t.final_score(&truth(&stream, &p.config.window)).unwrap();
+    let finals = t.final_score(&oracle(&stream, &p.config.window)).unwrap();
     assert_eq!(finals.score.events_lost, 0, "{finals:?}");
 }
 
 #[test]
 fn generated_scenarios_are_deterministic_and_seeded() {
+    let sessions = |seed| Source::Sessions { seed }.stream().unwrap();
+    let lesson = |seed| Source::Lesson { seed }.stream().unwrap();
     assert_eq!(sessions(1), sessions(1));
     assert_ne!(sessions(1), sessions(2));
     assert_eq!(lesson(7), lesson(7));

@@ -149,11 +149,7 @@ fn the_ended_input_answers_as_the_same_stream_read_whole() {
     assert_eq!(live.trace().counters(), *whole.counters());
     assert_eq!(
         live.score(),
-        Some(twoclocks::engine::frontier::score_point(
-            &stream,
-            &twoclocks::engine::timeline::truth(&stream, &WINDOW),
-            cfg
-        ))
+        whole.final_score(&twoclocks::engine::window::oracle(&stream, &WINDOW))
     );
 }
 

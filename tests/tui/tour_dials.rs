@@ -255,11 +255,7 @@ fn check_reveal(a: &App, said: &str, at: &str) {
                     same(Some(grace), Some(a.dials().grace / 1000.0)),
                     "{at}: grace {said}"
                 );
-                let (w, _, _) = seen
-                    .windows
-                    .iter()
-                    .find(|(_, f, _)| *f == seen.fate)
-                    .unwrap();
+                let (w, _) = seen.windows.iter().find(|(_, f)| *f == seen.fate).unwrap();
                 let bound = after(said, &format!("grace {} = ", grace))
                     .flatten()
                     .unwrap();

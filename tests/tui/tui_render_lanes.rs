@@ -8,9 +8,7 @@ use std::sync::Arc;
 
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
-use twoclocks::engine::generate;
 use twoclocks::engine::job_timeline::Intervention;
-use twoclocks::engine::timeline::{Timeline, STATE_SAMPLES};
 use twoclocks::engine::trace::{LaneMark, Trace};
 use twoclocks::engine::window::{Ttl, TtlTime, WindowFn};
 use twoclocks::engine::EngineConfig;
@@ -281,27 +279,6 @@ fn the_state_climbs_during_an_outage_and_stays_level_with_idleness() {
     let j = stalled.trace().job().unwrap();
     assert_eq!(j.state_samples().len(), j.watermarks().len());
     assert!(h.windows(2).all(|w| w[0].time <= w[1].time));
-}
-
-#[test]
-fn a_single_run_keeps_a_bounded_number_of_state_samples() {
-    let stream = generate(&twoclocks::engine::StreamParams {
-        events: 200_000,
-        ..Default::default()
-    })
-    .unwrap();
-    let cfg = EngineConfig::fixed(20_000.0, 0.0);
-    let t = Timeline::run_to(cfg, &stream, stream.len(), true);
-    let n = t.state_samples().len();
-    assert!(n <= STATE_SAMPLES + 1, "{n}");
-    assert!(n >= STATE_SAMPLES / 2, "{n}");
-    assert_eq!(t.state_samples().last().unwrap().open_cells, 0, "all fired");
-    // The same samples, played in steps.
-    let mut s = Timeline::new(cfg, &stream);
-    for k in [1, 10, 5_000, 100_000, stream.len()] {
-        s.advance_to(&stream, k, k == stream.len());
-    }
-    assert_eq!(s.state_samples(), t.state_samples());
 }
 
 /// The global window with a 100 ms processing-time TTL over the classroom stream: a key's

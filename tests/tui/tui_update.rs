@@ -221,11 +221,9 @@ fn inspect_explains_with_the_engines_sentence() {
         .unwrap();
     a.selection.inspected = Some(dropped);
     let why = timeline(&a).inspect(&a.scenario().stream, dropped).unwrap();
-    assert!(
-        why.windows[0].2.contains("− grace 0s ≥"),
-        "{}",
-        why.windows[0].2
-    );
+    let (window, fate) = why.windows[0];
+    let sentence = twoclocks::tui::lesson::why::sentence(&why, window, fate);
+    assert!(sentence.contains("− grace 0s ≥"), "{sentence}");
     act(&mut a, Action::Close);
     assert_eq!(a.selection.inspected, None);
 }

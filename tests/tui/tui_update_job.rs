@@ -55,65 +55,6 @@ fn a_dial_change_in_job_mode_reruns_the_job_off_the_ui_task() {
 }
 
 #[test]
-fn a_cancelled_job_rerun_stops_and_an_uncancelled_one_equals_the_one_call() {
-    use std::sync::atomic::AtomicBool;
-    use twoclocks::engine::job_timeline::{Intervention, JobTimeline, Press};
-    use twoclocks::engine::pipeline::CrashTarget;
-    use twoclocks::tui::app::run_job;
-    let a = app();
-    let presses = [
-        Press {
-            time: 120_000.0,
-            what: Intervention::Checkpoint,
-        },
-        Press {
-            time: 265_000.0,
-            what: Intervention::Crash(CrashTarget::Job),
-        },
-    ];
-    let stream = a.scenario().stream.clone();
-    let cfg = a.job_config();
-    let mut one = JobTimeline::run_to(stream.clone(), cfg, &presses, 400_000.0).unwrap();
-    let sliced = run_job(
-        stream.clone(),
-        cfg,
-        &presses,
-        400_000.0,
-        false,
-        &AtomicBool::new(false),
-    )
-    .unwrap()
-    .unwrap();
-    assert_eq!(sliced.pipeline().steps(), one.pipeline().steps());
-    assert_eq!(sliced.now(), one.now());
-    assert_eq!(sliced.crashes(), one.crashes());
-    assert_eq!(sliced.fates(), one.fates());
-    assert_eq!(sliced.presses(), one.presses());
-    one.run_to_end();
-    let to_end = run_job(
-        stream.clone(),
-        cfg,
-        &presses,
-        400_000.0,
-        true,
-        &AtomicBool::new(false),
-    )
-    .unwrap()
-    .unwrap();
-    assert!(to_end.is_finished());
-    assert_eq!(to_end.pipeline().steps(), one.pipeline().steps());
-    assert!(run_job(
-        stream,
-        cfg,
-        &presses,
-        400_000.0,
-        true,
-        &AtomicBool::new(true)
-    )
-    .is_none());
-}
-
-#[test]
 fn job_mode_entered_at_the_end_shows_the_whole_stream_taken() {
     for inline in [true, false] {
         let mut a = app();

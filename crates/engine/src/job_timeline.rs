@@ -74,40 +74,45 @@ pub struct SinkScore {
     pub staged: usize,
 }
 
-/// The three sinks of `pipeline` against the oracle, `is_final` saying which windows are final.
-pub fn sink_scores<S: Borrow<Stream>>(
-    pipeline: &Pipeline<S>,
-    truth: &BTreeMap<CellId, u64>,
-    is_final: impl Fn(WindowId) -> bool,
-) -> Vec<SinkScore> {
-    let view = pipeline.sink_view();
-    SinkKind::ALL
-        .iter()
-        .map(|&kind| {
-            let out = pipeline.sink_output(kind);
-            let (mut wrong, mut open) = (0, 0);
-            for (c, &t) in truth {
-                let v = out.get(c).copied().unwrap_or(0);
-                match Standing::of(v, t as i64, is_final(c.window)) {
-                    Standing::Right => {}
-                    Standing::Open => open += 1,
-                    Standing::Wrong => wrong += 1,
+/// The sinks' scores, beside [`SinkScore`]: the pipeline's own methods import nothing of the
+/// job's read model.
+impl<S: Borrow<Stream>> Pipeline<S> {
+    /// The three sinks against the oracle, `is_final` saying which windows are final.
+    pub fn sink_scores(
+        &self,
+        truth: &BTreeMap<CellId, u64>,
+        is_final: impl Fn(WindowId) -> bool,
+    ) -> Vec<SinkScore> {
+        let pipeline = self;
+        let view = pipeline.sink_view();
+        SinkKind::ALL
+            .iter()
+            .map(|&kind| {
+                let out = pipeline.sink_output(kind);
+                let (mut wrong, mut open) = (0, 0);
+                for (c, &t) in truth {
+                    let v = out.get(c).copied().unwrap_or(0);
+                    match Standing::of(v, t as i64, is_final(c.window)) {
+                        Standing::Right => {}
+                        Standing::Open => open += 1,
+                        Standing::Wrong => wrong += 1,
+                    }
                 }
-            }
-            let staged = view
-                .totals
-                .iter()
-                .find(|s| s.kind == kind)
-                .map_or(0, |s| s.staged);
-            SinkScore {
-                kind,
-                total: out.values().sum(),
-                wrong,
-                open,
-                staged,
-            }
-        })
-        .collect()
+                let staged = view
+                    .totals
+                    .iter()
+                    .find(|s| s.kind == kind)
+                    .map_or(0, |s| s.staged);
+                SinkScore {
+                    kind,
+                    total: out.values().sum(),
+                    wrong,
+                    open,
+                    staged,
+                }
+            })
+            .collect()
+    }
 }
 
 /// The operators' state, summed over the instances.
@@ -431,7 +436,7 @@ impl JobTimeline {
     /// The three sinks against the oracle: a cell short of it is open until its window is
     /// final in the job ([`JobTimeline::is_final`]).
     pub fn sink_scores(&self, truth: &BTreeMap<CellId, u64>) -> Vec<SinkScore> {
-        sink_scores(&self.pipeline, truth, |w| self.is_final(w))
+        self.pipeline.sink_scores(truth, |w| self.is_final(w))
     }
 
     /// The additive sink over the idempotent one, by cause ([`OverCount`]): both receive the

@@ -6,7 +6,7 @@
 
 use super::conventions::Conventions;
 use super::stream::{Event, KeyId};
-use super::window::{fmt_ms, WindowId};
+use super::window::WindowId;
 
 /// What became of an event in one of its windows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -128,123 +128,6 @@ impl Dropped {
     }
 }
 
-/// The sentence that explains a fate, with the inequality in numbers, e.g.
-/// `window [180s, 240s) ends at 240s; watermark at arrival 243.1s − grace 0s ≥ 240s: dropped`.
-pub(crate) fn explain(
-    fate: Fate,
-    window_start: f64,
-    window_end: f64,
-    wm: f64,
-    grace: f64,
-) -> String {
-    let win = format!(
-        "window [{}, {}) ends at {}",
-        secs(window_start),
-        secs(window_end),
-        secs(window_end)
-    );
-    match fate {
-        Fate::Dropped => format!(
-            "{win}; watermark at arrival {} − grace {} ≥ {}: dropped",
-            secs(wm),
-            fmt_ms(grace),
-            secs(window_end)
-        ),
-        Fate::Late => format!(
-            "{win}; watermark at arrival {} ≥ {} but {} − grace {} < {}: late, kept",
-            secs(wm),
-            secs(window_end),
-            secs(wm),
-            fmt_ms(grace),
-            secs(window_end)
-        ),
-        Fate::OnTime => format!(
-            "{win}; watermark at arrival {} < {}: on time",
-            secs(wm),
-            secs(window_end)
-        ),
-    }
-}
-
-/// [`explain`] under `conventions`: the engine's own inequality, to the millisecond (its
-/// rules differ from Beam Java's by one millisecond or one comparison).
-pub(crate) fn explain_under(
-    conventions: Conventions,
-    fate: Fate,
-    window_start: f64,
-    window_end: f64,
-    wm: f64,
-    grace: f64,
-    merging: bool,
-) -> String {
-    let ms = |t: f64| {
-        if t.is_finite() {
-            format!("{:.3}s", t / 1000.0)
-        } else {
-            secs(t)
-        }
-    };
-    let win = format!(
-        "window [{}, {}) ends at {}",
-        ms(window_start),
-        ms(window_end),
-        ms(window_end)
-    );
-    let (e, w, g) = (ms(window_end), ms(wm), fmt_ms(grace));
-    match conventions {
-        Conventions::Beam => explain(fate, window_start, window_end, wm, grace),
-        Conventions::KafkaStreams => {
-            // A session is closed strictly past its grace, a time window at it.
-            let (closed, open) = if merging {
-                (
-                    format!("{e} + grace {g} < stream time at arrival {w}"),
-                    format!("not > {e} + grace {g}"),
-                )
-            } else {
-                (
-                    format!("{e} ≤ stream time at arrival {w} − grace {g}"),
-                    format!("{e} > {w} − grace {g}"),
-                )
-            };
-            match fate {
-                Fate::Dropped => format!("{win}; Kafka Streams: {closed}: dropped"),
-                Fate::Late => format!(
-                    "{win}; Kafka Streams: stream time at arrival {w} ≥ {e} but {open}: late, kept"
-                ),
-                Fate::OnTime => {
-                    format!("{win}; Kafka Streams: stream time at arrival {w} < {e}: on time")
-                }
-            }
-        }
-        Conventions::Flink => {
-            let m = ms(window_end - 1.0);
-            match fate {
-                Fate::Dropped => format!(
-                    "{win}; Flink: maxTimestamp {m} + allowed lateness {g} ≤ watermark at arrival {w}: dropped"
-                ),
-                Fate::Late => format!(
-                    "{win}; Flink: watermark at arrival {w} ≥ maxTimestamp {m} but {m} + allowed lateness {g} > {w}: late, kept"
-                ),
-                Fate::OnTime => format!(
-                    "{win}; Flink: watermark at arrival {w} < maxTimestamp {m}: on time"
-                ),
-            }
-        }
-        Conventions::BeamPython => match fate {
-            Fate::Dropped => format!(
-                "{win}; Beam Python: watermark at arrival {w} > {e} + allowed lateness {g}: dropped"
-            ),
-            Fate::Late => format!(
-                "{win}; Beam Python: watermark at arrival {w} ≥ {e} but not > {e} + allowed lateness {g}: late, kept"
-            ),
-            Fate::OnTime => format!("{win}; Beam Python: watermark at arrival {w} < {e}: on time"),
-        },
-    }
-}
-
-/// Milliseconds as seconds with one decimal (`243.1s`): a time on the relative clock.
-pub use crate::clock::seconds as secs;
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -255,14 +138,5 @@ mod tests {
         assert_eq!(Fate::decide(240_000.0, 239_999.9, 0.0), Fate::OnTime);
         assert_eq!(Fate::decide(240_000.0, 250_000.0, 10_000.0), Fate::Dropped);
         assert_eq!(Fate::decide(240_000.0, 249_999.0, 10_000.0), Fate::Late);
-    }
-
-    #[test]
-    fn explanation_names_the_numbers() {
-        let s = explain(Fate::Dropped, 180_000.0, 240_000.0, 243_100.0, 0.0);
-        assert_eq!(
-            s,
-            "window [180.0s, 240.0s) ends at 240.0s; watermark at arrival 243.1s − grace 0s ≥ 240.0s: dropped"
-        );
     }
 }

@@ -130,12 +130,11 @@ pub use lateness::{Dropped, Fate};
 pub use oracle::Oracle;
 pub use processor::{
     run, Arrival, Counters, EngineConfig, Expiry, FinalValue, Output, Processor, RunResult,
-    SessionChange, CELL_BYTES, SESSION_BYTES,
+    SessionChange,
 };
 pub use state_bound::{StateBound, StateCosts};
 pub use stream::{
-    behind_fixed_lag, classroom, generate, DelayStats, Event, KeyId, ParamsError, Stream,
-    StreamParams,
+    classroom, generate, DelayStats, Event, KeyId, ParamsError, Stream, StreamParams,
 };
 pub use trigger::{Accumulation, CellState, Pane, PaneInfo, TimestampCombiner, Timing, Trigger};
 pub use watermark::{Watermark, WatermarkFamily, WatermarkKind};

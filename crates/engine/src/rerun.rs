@@ -177,7 +177,7 @@ impl Rerun {
 /// [`Timeline::run_to`] the first `arrived` events (the end of input too with `finish`), in
 /// slices, stopping (None) once `cancel` is set; over a stream still `growing` (a live input),
 /// a [`Timeline::growing`] one.
-pub fn run_timeline(
+pub(crate) fn run_timeline(
     cfg: EngineConfig,
     stream: &Stream,
     (arrived, finish): (usize, bool),
@@ -207,7 +207,7 @@ pub fn run_timeline(
 /// [`JobTimeline::run_to`] (then to the job's end with `to_end`), in slices of processing
 /// time, stopping (None) once `cancel` is set. Advancing to t₁ and then to t₂ steps exactly as
 /// advancing to t₂ does, so the slices change nothing.
-pub fn run_job(
+pub(crate) fn run_job(
     stream: Arc<Stream>,
     cfg: PipelineConfig,
     presses: &[Press],
@@ -264,7 +264,7 @@ pub fn run_job(
 
 /// The whole run's score for `cfg`: the timeline's own once it has run to the end, else one
 /// more run's.
-pub fn score(
+pub(crate) fn score(
     stream: &Stream,
     truth: &BTreeMap<CellId, u64>,
     timeline: &Timeline,
@@ -322,6 +322,53 @@ mod tests {
             .run(&AtomicBool::new(false))
             .unwrap();
         assert_eq!(end.score, Some(whole));
+    }
+
+    #[test]
+    fn a_cancelled_job_rerun_stops_and_an_uncancelled_one_equals_the_one_call() {
+        use crate::job_timeline::Intervention;
+        use crate::pipeline::CrashTarget;
+        use crate::steered::{JOB_OPERATORS, JOB_PARTITIONS, JOB_SEED};
+        let presses = [
+            Press {
+                time: 120_000.0,
+                what: Intervention::Checkpoint,
+            },
+            Press {
+                time: 265_000.0,
+                what: Intervention::Crash(CrashTarget::Job),
+            },
+        ];
+        let stream = Arc::new(crate::stream::classroom());
+        let cfg = PipelineConfig {
+            partitions: JOB_PARTITIONS,
+            parallelism: JOB_OPERATORS,
+            seed: JOB_SEED,
+            checkpoint_every: Some(10_000.0),
+            ..PipelineConfig::new(EngineConfig::fixed(20_000.0, 0.0))
+        };
+        let run = |to_end: bool, cancelled: bool| {
+            run_job(
+                stream.clone(),
+                cfg,
+                &presses,
+                400_000.0,
+                to_end,
+                &AtomicBool::new(cancelled),
+            )
+        };
+        let mut one = JobTimeline::run_to(stream.clone(), cfg, &presses, 400_000.0).unwrap();
+        let sliced = run(false, false).unwrap().unwrap();
+        assert_eq!(sliced.pipeline().steps(), one.pipeline().steps());
+        assert_eq!(sliced.now(), one.now());
+        assert_eq!(sliced.crashes(), one.crashes());
+        assert_eq!(sliced.fates(), one.fates());
+        assert_eq!(sliced.presses(), one.presses());
+        one.run_to_end();
+        let to_end = run(true, false).unwrap().unwrap();
+        assert!(to_end.is_finished());
+        assert_eq!(to_end.pipeline().steps(), one.pipeline().steps());
+        assert!(run(true, true).is_none());
     }
 
     #[test]

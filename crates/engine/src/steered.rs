@@ -33,10 +33,6 @@ use crate::trace::{Progress, Trace};
 pub use job::{JobPreset, JOB_OPERATORS, JOB_PARTITIONS, JOB_SEED};
 pub use live::Growth;
 
-/// Streams up to this many events are re-run at once (well under a frame); bigger ones as a
-/// [`PendingRerun`] for the shell to run off its UI task.
-pub(crate) const INLINE_EVENTS: usize = 250_000;
-
 /// What the dials ask the engine for: the engine's configuration and, for the parallel job,
 /// its checkpoint interval and idle timeout.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -78,8 +74,10 @@ pub struct SteeredRun {
 
 impl SteeredRun {
     /// A steered run on `scenario` with these settings, at the start of processing time, the
-    /// single processor asked for. The first run is made at once (or queued, for a big input).
-    pub fn new(scenario: Arc<Scenario>, settings: Settings) -> SteeredRun {
+    /// single processor asked for. Re-runs of inputs up to `inline_events` events are made at
+    /// once, of bigger ones handed out as a [`PendingRerun`] (how big an input the shell can re-run
+    /// within a frame is the shell's to say); the first run is made or queued so.
+    pub fn new(scenario: Arc<Scenario>, settings: Settings, inline_events: usize) -> SteeredRun {
         let trace = Trace::single_start(
             settings.engine,
             scenario.stream.clone(),
@@ -101,7 +99,7 @@ impl SteeredRun {
             trace,
             score: None,
             max_delay: None,
-            inline_events: INLINE_EVENTS,
+            inline_events,
             generation: 0,
             cancel: None,
             queued: None,

@@ -86,6 +86,15 @@ impl Stream {
             .fold(None, |m: Option<f64>, d| Some(m.map_or(d, |m| m.max(d))))
             .unwrap_or(0.0)
     }
+
+    /// How many events arrive more than `lag` after they happened: those a fixed-lag
+    /// watermark has already passed when they arrive (`proc_time − lag > event_time`).
+    pub fn behind_fixed_lag(&self, lag: f64) -> usize {
+        self.events
+            .iter()
+            .filter(|e| e.proc_time - lag > e.event_time)
+            .count()
+    }
 }
 
 /// Stable sort by processing time; equal times (including −0 and +0) keep their order.
@@ -317,16 +326,6 @@ impl DelayStats {
             out_of_order,
         })
     }
-}
-
-/// How many events arrive more than `lag` after they happened: those a fixed-lag watermark has
-/// already passed when they arrive (`proc_time − lag > event_time`).
-pub fn behind_fixed_lag(stream: &Stream, lag: f64) -> usize {
-    stream
-        .events
-        .iter()
-        .filter(|e| e.proc_time - lag > e.event_time)
-        .count()
 }
 
 #[cfg(test)]

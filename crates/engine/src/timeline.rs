@@ -11,17 +11,18 @@
 //! once (24 bytes), shared by every re-run; a timeline adds per arrival its fate and the exact
 //! watermark after it ([`Timeline::BYTES_PER_ARRIVAL`], 9 bytes), and per late or dropped
 //! arrival an [`Exception`] for the plot. The state over time is sampled, not kept per
-//! arrival: at most [`STATE_SAMPLES`] (+1 at the end of input) [`StateSample`]s, one per
+//! arrival: at most `STATE_SAMPLES` (600, +1 at the end of input) [`StateSample`]s, one per
 //! equal slice of the stream's processing time, whatever the input's length.
 
 use std::collections::BTreeMap;
 
+use super::conventions::Conventions;
 use super::frontier::{self, FrontierPoint};
-use super::lateness::{explain_under, Fate};
+use super::lateness::Fate;
 use super::processor::{Counters, EngineConfig, Expiry, Output, Processor, SessionChange};
 use super::stream::{Event, KeyId, Stream};
 use super::trigger::{Pane, Timing};
-use super::window::{oracle, CellId, WindowFn, WindowId};
+use super::window::{CellId, WindowId};
 use super::window_row::WindowRow;
 pub use super::window_row::{Phase, StateSample};
 
@@ -67,7 +68,7 @@ pub struct Timeline {
 /// The state's samples over the stream's processing time a single run keeps at most (one
 /// more at the end of input): its memory does not grow with the input. A growing stream's
 /// run keeps between this many and twice as many.
-pub const STATE_SAMPLES: usize = 600;
+pub(crate) const STATE_SAMPLES: usize = 600;
 
 /// The first slice of processing time between state samples of a growing stream's run, ms.
 pub(crate) const GROWING_STATE_SLICE: f64 = 100.0;
@@ -96,8 +97,13 @@ pub struct Inspection {
     pub grace: f64,
     /// Its worst fate.
     pub fate: Fate,
-    /// Per window the event belongs to: the window, its fate there, the sentence that says why.
-    pub windows: Vec<(WindowId, Fate, String)>,
+    /// Per window the event belongs to: the window its lateness was tested on, and its fate
+    /// there.
+    pub windows: Vec<(WindowId, Fate)>,
+    /// Whose rules decided the fates (the inequality differs by a millisecond or a comparison).
+    pub conventions: Conventions,
+    /// The windows are sessions (Kafka Streams closes one strictly past its grace).
+    pub merging: bool,
 }
 
 impl Timeline {
@@ -131,7 +137,7 @@ impl Timeline {
 
     /// A timeline before its first event, over a stream that is still growing (a live
     /// producer): its state samples start `GROWING_STATE_SLICE` (100) ms of processing time apart
-    /// and the slice doubles whenever they pass twice [`STATE_SAMPLES`], so they depend only on
+    /// and the slice doubles whenever they pass twice `STATE_SAMPLES` (600), so they depend only on
     /// the events, never on when the stream was read.
     pub fn growing(cfg: EngineConfig, stream: &Stream) -> Self {
         Timeline {
@@ -187,7 +193,7 @@ impl Timeline {
     }
 
     /// Keeps the state now as the sample at processing time `time`. Past twice
-    /// [`STATE_SAMPLES`] (only a growing stream's, whose span is not known in advance), the
+    /// `STATE_SAMPLES`, 600 (only a growing stream's, whose span is not known in advance), the
     /// slice doubles and the first sample of each doubled slice is kept: exactly the samples a
     /// run with the doubled slice takes.
     fn sample_state(&mut self, time: f64) {
@@ -210,7 +216,7 @@ impl Timeline {
         }
     }
 
-    /// The state over processing time so far, sampled (at most [`STATE_SAMPLES`] + 1).
+    /// The state over processing time so far, sampled (at most `STATE_SAMPLES`, 600, + 1).
     pub fn state_samples(&self) -> &[StateSample] {
         &self.states
     }
@@ -422,19 +428,17 @@ impl Timeline {
         let fate = *self.fates.get(offset)?;
         let watermark = self.watermarks[offset];
         let grace = self.cfg.grace;
+        let (conventions, merging) = (self.cfg.conventions, self.cfg.window.is_merging());
         let windows = self
             .cfg
             .window
             .assign(event.event_time)
             .map(|w| {
                 let w = self.judged_window(offset, event.key, w);
-                let (start, end) = (self.cfg.window.start(w), self.cfg.window.end(w));
-                let (c, merging) = (self.cfg.conventions, self.cfg.window.is_merging());
-                let f = Fate::decide_under(c, end, watermark, grace, merging);
+                let end = self.cfg.window.end(w);
                 (
                     w,
-                    f,
-                    explain_under(c, f, start, end, watermark, grace, merging),
+                    Fate::decide_under(conventions, end, watermark, grace, merging),
                 )
             })
             .collect();
@@ -445,6 +449,8 @@ impl Timeline {
             grace,
             fate,
             windows,
+            conventions,
+            merging,
         })
     }
 
@@ -469,7 +475,7 @@ impl Timeline {
 }
 
 /// How long a slice of the stream's processing time is for the state's samples, ms: its span
-/// over [`STATE_SAMPLES`], at least 1 ms.
+/// over `STATE_SAMPLES` (600), at least 1 ms.
 fn state_slice(stream: &Stream) -> f64 {
     let (first, last) = match (stream.events.first(), stream.events.last()) {
         (Some(a), Some(b)) => (a.proc_time, b.proc_time),
@@ -491,15 +497,11 @@ pub(crate) fn stream_windows(truth: &BTreeMap<CellId, u64>) -> Vec<WindowId> {
     w
 }
 
-/// The oracle for a window function (re-exported here so the UI asks one module).
-pub fn truth(stream: &Stream, window: &WindowFn) -> BTreeMap<CellId, u64> {
-    oracle(stream, window)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::stream::classroom;
+    use crate::window::{oracle, WindowFn};
 
     #[test]
     fn the_end_of_the_classroom_stream_has_the_reference_drops() {
@@ -515,7 +517,7 @@ mod tests {
     fn a_finished_timeline_scores_like_a_whole_run() {
         let s = classroom();
         let cfg = EngineConfig::fixed(10_000.0, 30_000.0);
-        let truth = truth(&s, &cfg.window);
+        let truth = oracle(&s, &cfg.window);
         let t = Timeline::run_to(cfg, &s, s.len(), true);
         assert_eq!(
             t.final_score(&truth),
@@ -565,23 +567,43 @@ mod tests {
     }
 
     #[test]
-    fn inspection_names_the_inequality() {
+    fn a_single_run_keeps_a_bounded_number_of_state_samples() {
+        let stream = crate::stream::generate(&crate::StreamParams {
+            events: 200_000,
+            ..Default::default()
+        })
+        .unwrap();
+        let cfg = EngineConfig::fixed(20_000.0, 0.0);
+        let t = Timeline::run_to(cfg, &stream, stream.len(), true);
+        let n = t.state_samples().len();
+        assert!(n <= STATE_SAMPLES + 1, "{n}");
+        assert!(n >= STATE_SAMPLES / 2, "{n}");
+        assert_eq!(t.state_samples().last().unwrap().open_cells, 0, "all fired");
+        // The same samples, played in steps.
+        let mut s = Timeline::new(cfg, &stream);
+        for k in [1, 10, 5_000, 100_000, stream.len()] {
+            s.advance_to(&stream, k, k == stream.len());
+        }
+        assert_eq!(s.state_samples(), t.state_samples());
+    }
+
+    #[test]
+    fn inspection_gives_the_figures_of_the_inequality() {
         let s = classroom();
         let t = Timeline::run_to(EngineConfig::fixed(2_000.0, 0.0), &s, s.len(), false);
         let i = t.fates().iter().position(|f| *f == Fate::Dropped).unwrap();
         let why = t.inspect(&s, i).unwrap();
         assert_eq!(why.fate, Fate::Dropped);
-        assert!(
-            why.windows[0].2.ends_with(": dropped"),
-            "{}",
-            why.windows[0].2
-        );
+        let (window, fate) = why.windows[0];
+        assert_eq!(fate, Fate::Dropped);
+        assert!(window.end() <= why.watermark - why.grace, "{why:?}");
+        assert_eq!((why.conventions, why.merging), (Conventions::Beam, false));
     }
 
     #[test]
     fn window_phases_follow_the_watermark() {
         let s = classroom();
-        let truth = truth(
+        let truth = oracle(
             &s,
             &WindowFn::Tumbling {
                 size: 60_000,

@@ -27,7 +27,7 @@ use super::timeline::{Exception, Inspection, Timeline};
 use super::trigger::Pane;
 use super::window::{CellId, WindowId};
 pub use super::window_row::{OverCount, WindowRow};
-pub use compare::{fate_differences, FateDiff};
+pub use compare::FateDiff;
 pub use history::ExpiredAt;
 pub use partitions::{HeldBack, Lane, LaneCell, LaneMark, Stall};
 

@@ -40,7 +40,6 @@ pub use replay::{ReplayProgress, REPLAY_HAS_THE_KEYS};
 pub use run::Run;
 pub use side::Side;
 pub use tour::StepView;
-pub use twoclocks_engine::rerun::{run_job, run_timeline};
 pub use twoclocks_engine::steered::{JobPreset, JOB_OPERATORS, JOB_PARTITIONS, JOB_SEED};
 pub use work::{Done, Work};
 
@@ -49,6 +48,7 @@ use ratatui::layout::Rect;
 use crate::dials::DialMemory;
 use crate::geometry::plot::PlotFrame;
 use crate::geometry::{Areas, FULL_SIZE};
+use crate::opening::{Opening, INLINE_EVENTS};
 use crate::scenario::Scenario;
 use crate::theme::Theme;
 use crate::tour::Tour;
@@ -263,9 +263,9 @@ impl App {
             }
             None => ((scenario.keys() > 0).then_some(0), 3),
         };
-        let magnify = scenario.magnify;
+        let magnify = Opening::magnify_of(&scenario);
         let scenario_live = scenario.open.then(Live::default);
-        let steered = SteeredRun::new(scenario, dials.settings());
+        let steered = SteeredRun::new(scenario, dials.settings(), INLINE_EVENTS);
         let mut app = App {
             steered,
             dial_memory: dials.memory(),

@@ -21,6 +21,7 @@ pub mod export;
 pub mod geometry;
 pub mod keymap;
 pub mod lesson;
+pub mod opening;
 pub mod panel;
 pub mod record;
 pub mod scenario;

@@ -15,7 +15,6 @@ use super::answer::{CheckpointJson, CrashJson, PipelineRun, RunAnswer};
 use super::json::{bound, finite};
 use super::outputs::{settings, SinkDriver};
 use crate::cli::args::{check_interval, parse_duration, parse_duration_list};
-use crate::engine::job_timeline::sink_scores;
 use crate::engine::pipeline::{
     CheckpointMode, CrashExcess, CrashTarget, Outage, PartitionBy, Pipeline, PipelineConfig,
 };
@@ -427,7 +426,8 @@ pub(super) fn run_pipeline(
     p.run_to_end();
     let reached = p.crashes().len().min(times.len());
     // The job has finished: every window is final, so every cell that differs is wrong.
-    let sinks = sink_scores(&p, truth, |_| true)
+    let sinks = p
+        .sink_scores(truth, |_| true)
         .into_iter()
         .map(|s| (s.kind, s.total, s.wrong))
         .collect();

@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 
 use crate::cli::args::parse_conventions;
 use crate::engine::script::{Action, Outcome, Run, Script, ScriptPane, Verdict};
-use crate::engine::trigger::{max_timestamp, Timing};
+use crate::engine::trigger::Timing;
 use crate::engine::Conventions;
 
 use super::TableOrJson;
@@ -226,7 +226,7 @@ fn table(s: &Script, r: &Run, c: Conventions) -> String {
                 t,
                 "             dropped  {e} from window [{}, {}]: {}",
                 w.start_ms(),
-                max_timestamp(*w),
+                w.max_timestamp(),
                 c.explain_drop(
                     w.end_ms(),
                     step.watermark,
@@ -274,7 +274,7 @@ fn pane_json(p: &ScriptPane) -> Value {
     json!({
         "window_start": p.window.start_ms(),
         "window_end": p.window.end_ms(),
-        "max_timestamp": max_timestamp(p.window),
+        "max_timestamp": p.window.max_timestamp(),
         "values": p.values,
         "timestamp": p.timestamp,
         "timing": p.info.timing.label(),

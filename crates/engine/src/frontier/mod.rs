@@ -309,7 +309,7 @@ impl Frontier {
 }
 
 /// The score of one whole run with the given dials (the current dial setting on the frontier).
-pub fn score_point(
+pub(crate) fn score_point(
     stream: &Stream,
     truth: &BTreeMap<CellId, u64>,
     cfg: EngineConfig,

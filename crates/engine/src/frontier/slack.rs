@@ -36,8 +36,8 @@ use crate::watermark::{Watermark, WatermarkFamily, WatermarkKind};
 use crate::window::{WindowFn, WindowId};
 
 /// The grid's steps: lags and graces run over `0..=GRID_STEPS` steps (the advisor's grid,
-/// `advice::GRID_STEPS`).
-pub const GRID_STEPS: i64 = 24;
+/// [`advice::GRID_STEPS`](crate::advice::GRID_STEPS), which names it outside the engine).
+pub(crate) const GRID_STEPS: i64 = 24;
 /// A size in bytes for people, as a state's cost is shown (`512 B`, `3.2 KiB`, `1.5 MiB`).
 pub fn bytes(n: usize) -> String {
     if n < 1024 {
@@ -131,7 +131,7 @@ pub struct CellSlack {
 /// The statistics of a log for the fixed and bounded watermarks on one grid.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SlackStats {
-    /// The grid's step, ms: the largest emit delay / [`GRID_STEPS`].
+    /// The grid's step, ms: the largest emit delay / [`advice::GRID_STEPS`](crate::advice::GRID_STEPS).
     pub step: f64,
     /// Per kind, its cells (a kind the statistics do not cover is absent).
     pub kinds: BTreeMap<Clocked, Vec<CellSlack>>,

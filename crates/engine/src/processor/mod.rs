@@ -32,7 +32,7 @@ use super::watermark::{Watermark, WatermarkKind};
 use super::window::{Assignment, CellId, WindowFn, WindowId};
 pub use output::{Arrival, Counters, Expiry, FinalValue, Output, SessionChange};
 use session_store::SessionStore;
-pub use session_store::SESSION_BYTES;
+pub(crate) use session_store::SESSION_BYTES;
 use store::{WindowState, WindowStore};
 use ttl_state::TtlState;
 
@@ -132,7 +132,7 @@ pub struct Processor {
 }
 
 /// Estimated bytes of one open cell (its state, its slot, and a share of map overhead).
-pub const CELL_BYTES: usize = std::mem::size_of::<Option<CellState>>() + 8;
+pub(crate) const CELL_BYTES: usize = std::mem::size_of::<Option<CellState>>() + 8;
 /// Estimated bytes of one open window's own bookkeeping.
 pub(crate) const WINDOW_BYTES: usize = std::mem::size_of::<WindowState>() + 24;
 
@@ -862,6 +862,30 @@ mod tests {
             proc_time: pt,
             key: 0,
         }
+    }
+
+    #[test]
+    fn state_bytes_count_the_session_index() {
+        let cfg = EngineConfig {
+            window: WindowFn::session(30_000).unwrap(),
+            watermark: WatermarkKind::Fixed { lag: 1_000_000.0 },
+            grace: 0.0,
+            early: None,
+            accumulation: Accumulation::Accumulating,
+            conventions: Default::default(),
+            empty_panes: Default::default(),
+        };
+        let mut p = Processor::new(cfg, 0.0);
+        let mut out = Output::default();
+        let empty = p.state_bytes();
+        p.step(&ev(0.0, 0.0), &mut out);
+        let one = p.state_bytes();
+        p.step(&ev(50_000.0, 1_000.0), &mut out);
+        let two = p.state_bytes();
+        assert_eq!(two - one, one - empty);
+        assert_eq!(one - empty, CELL_BYTES + SESSION_BYTES);
+        p.step(&ev(25_000.0, 2_000.0), &mut out); // bridges the two: one session left
+        assert_eq!(p.state_bytes(), one);
     }
 
     #[test]

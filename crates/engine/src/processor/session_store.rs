@@ -14,7 +14,7 @@ use crate::window::{floor_to_i64, CellId, WindowId};
 /// end (end, start and key), each with a share of an ordered map's node overhead. A model of
 /// what an engine's session index holds, not of this store's layout: the state figures do
 /// not move when the store's layout does.
-pub const SESSION_BYTES: usize =
+pub(crate) const SESSION_BYTES: usize =
     std::mem::size_of::<(KeyId, i64, i64)>() + std::mem::size_of::<(i64, i64, KeyId)>() + 2 * 16;
 
 #[derive(Debug, Clone)]

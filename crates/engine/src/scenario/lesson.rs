@@ -7,19 +7,17 @@
 //!
 //! The ordinary events are spread evenly over the five minutes with a little jitter drawn
 //! from Python's `random.Random(seed)` ([`PyRandom`], uniform draws only), never closer than
-//! [`MIN_SPACING`] in event time, so that on a plot of one second a column (the UI's `m`)
-//! each is a column of its own; the late ones are placed by hand. Times are whole milliseconds: the same seed gives the same stream
-//! everywhere.
+//! the spacing less the most jitter (1 026 ms) in event time, so that on a plot of one second
+//! a column (the UI's `m`) each is a column of its own; the late ones are placed by hand.
+//! Times are whole milliseconds: the same seed gives the same stream everywhere.
 
 use crate::stream::{Event, PyRandom, Stream};
 
 /// The seed the scenario is drawn with unless `--seed` says otherwise.
-pub const LESSON_SEED: u64 = 7;
+pub(crate) const LESSON_SEED: u64 = 7;
 
 /// Events that arrive in time.
 const ORDINARY: u32 = 190;
-/// The least event time between two ordinary events, ms: the spacing less the most jitter.
-pub const MIN_SPACING: f64 = SPAN / ORDINARY as f64 * (1.0 - JITTER);
 /// How much of the spacing an ordinary event may move by.
 const JITTER: f64 = 0.35;
 /// Event-time span, ms.
@@ -46,7 +44,7 @@ const VERY_LATE: [(u32, f64, f64); 4] = [
 ];
 
 /// The lesson's stream, its jitter drawn with `seed`.
-pub fn lesson(seed: u64) -> Stream {
+pub(crate) fn lesson(seed: u64) -> Stream {
     let mut rng = PyRandom::new(seed);
     let keys = vec!["a".to_string(), "b".to_string()];
     let step = SPAN / f64::from(ORDINARY);
@@ -69,4 +67,19 @@ pub fn lesson(seed: u64) -> Stream {
         });
     }
     Stream::from_unordered(events, keys)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A plot of one second a column (the UI's `m` on the lesson) shows each ordinary event
+    /// in a column of its own.
+    #[test]
+    fn the_ordinary_events_are_farther_apart_than_a_second() {
+        /// The least event time between two ordinary events, ms: the spacing less the most
+        /// jitter.
+        const MIN_SPACING: f64 = SPAN / ORDINARY as f64 * (1.0 - JITTER);
+        const { assert!(MIN_SPACING > 1_000.0) };
+    }
 }

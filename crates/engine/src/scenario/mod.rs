@@ -1,7 +1,7 @@
 //! The built-in scenarios, one catalogue for the command line and the UI: each is a name, a
 //! one-line description, how its stream is made (the classroom generator's dials, or a
-//! generator of its own), the engine dials it opens with, for some a parallel job's shape,
-//! and how the UI opens on it. Pure: a scenario's stream is a function of its seed.
+//! generator of its own), the engine dials it opens with, and for some a parallel job's
+//! shape. Pure: a scenario's stream is a function of its seed.
 
 mod lesson;
 mod opened;
@@ -11,9 +11,10 @@ use crate::pipeline::{Outage, PartitionBy};
 use crate::stream::{generate, ParamsError, StreamParams};
 use crate::{Accumulation, EngineConfig, Stream, WatermarkKind, WindowFn};
 
-pub use lesson::{lesson, LESSON_SEED, MIN_SPACING as LESSON_MIN_SPACING};
+use lesson::lesson;
+use lesson::LESSON_SEED;
 pub use opened::Scenario;
-pub use sessions::sessions;
+use sessions::sessions;
 pub(crate) use sessions::SESSIONS_SEED;
 
 /// A named built-in scenario; [`ScenarioName::description`] says what each is, as `--help`
@@ -40,12 +41,12 @@ pub enum ScenarioName {
 pub enum Source {
     /// The classroom generator with these dials.
     Generator(StreamParams),
-    /// The sessions generator ([`sessions`]) with this seed.
+    /// The sessions generator (users in bursts with idle gaps) with this seed.
     Sessions {
         /// Its seed.
         seed: u64,
     },
-    /// The lesson's generator ([`lesson`]) with this seed.
+    /// The lesson's generator (about 200 events, every fate and pane timing) with this seed.
     Lesson {
         /// Its seed.
         seed: u64,
@@ -91,7 +92,7 @@ pub struct JobShape {
     pub outages: Vec<Outage>,
 }
 
-/// Everything a scenario presets: its stream, the dials, the job and how the UI opens.
+/// Everything a scenario presets: its stream, the dials and the job.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Preset {
     /// How its stream is made.
@@ -100,13 +101,6 @@ pub struct Preset {
     pub config: EngineConfig,
     /// The parallel job it runs as, if any (else the single processor).
     pub job: Option<JobShape>,
-    /// The UI opens paused.
-    pub paused: bool,
-    /// The UI's playback speed, processing-time seconds per real second (else the UI's own).
-    pub speed: Option<f64>,
-    /// The UI's plot opens following the playhead at this many ms of event time per column
-    /// (else the whole stream).
-    pub magnify: Option<f64>,
 }
 
 /// The classroom defaults: 60 s tumbling windows, `fixed:20s`, no grace, no early trigger,
@@ -183,9 +177,6 @@ impl ScenarioName {
             source,
             config: classroom_dials(),
             job: None,
-            paused: false,
-            speed: None,
-            magnify: None,
         };
         match self {
             ScenarioName::Classroom => plain(Source::Generator(base)),
@@ -241,9 +232,6 @@ impl ScenarioName {
                     conventions: Default::default(),
                     empty_panes: Default::default(),
                 },
-                paused: true,
-                speed: Some(1.0),
-                magnify: Some(1_000.0),
                 ..plain(Source::Lesson { seed: LESSON_SEED })
             },
         }

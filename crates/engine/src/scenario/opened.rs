@@ -22,9 +22,9 @@ pub struct Scenario {
     pub oracle: Oracle,
     /// Bad rows of the input file skipped under `--on-bad-row skip` (0 for a generated stream).
     pub skipped_rows: u64,
-    /// The plot opens following the playhead at this many ms of event time per column (a
-    /// scenario's preset: the lesson's, each event its own mark); None: the whole stream.
-    pub magnify: Option<f64>,
+    /// The built-in scenario whose preset made the stream, if one did (its generator's dials
+    /// may have been changed since).
+    pub built_in: Option<ScenarioName>,
     /// The input is still open: a live producer may send more events.
     pub open: bool,
 }
@@ -37,7 +37,7 @@ impl Scenario {
             oracle: Oracle::new(&stream, window),
             stream: Arc::new(stream),
             skipped_rows: 0,
-            magnify: None,
+            built_in: None,
             open: false,
         }
     }
@@ -54,12 +54,11 @@ impl Scenario {
         )
     }
 
-    /// A built-in scenario, its plot magnified as it presets.
+    /// A built-in scenario, as it presets.
     pub fn built_in(name: ScenarioName, window: &WindowFn) -> Result<Scenario, ParamsError> {
-        let preset = name.preset();
-        let stream = preset.source.stream()?;
+        let stream = name.preset().source.stream()?;
         let mut s = Scenario::new(name.label(), stream, window);
-        s.magnify = preset.magnify;
+        s.built_in = Some(name);
         Ok(s)
     }
 

@@ -34,7 +34,7 @@ const GRACE: f64 = 60_000.0;
 const BRIDGE_SHARE: f64 = 0.1;
 
 /// The stream of `USERS` users' bursts, drawn with `seed`.
-pub fn sessions(seed: u64) -> Stream {
+pub(crate) fn sessions(seed: u64) -> Stream {
     let mut rng = PyRandom::new(seed);
     // Bridges are drawn apart, so that they leave every other draw as it was.
     let mut bridging = PyRandom::new(seed ^ 0xB_81D6E);

@@ -9,7 +9,7 @@ use std::fmt;
 use super::driver::{Driver, ScriptPane};
 use super::{list, Action, Expected, Script, Step};
 use crate::conventions::Conventions;
-use crate::trigger::{max_timestamp, Timing};
+use crate::trigger::Timing;
 use crate::window::WindowId;
 
 /// One step as it ran: the step, the panes it emitted, the elements it dropped.
@@ -103,7 +103,7 @@ impl fmt::Display for ScriptPane {
             f,
             "{{window: [{}, {}], values: {}, timestamp: {}, index: {}, nonspeculative_index: {}, early: {}, late: {}, final: {}}}",
             self.window.start_ms(),
-            max_timestamp(self.window),
+            self.window.max_timestamp(),
             list(&self.values),
             self.timestamp,
             self.info.index,
@@ -123,7 +123,7 @@ impl ScriptPane {
             "{:<7}  window [{}, {}]  values {}  timestamp {}  index {}  nonspeculative {}",
             self.info.timing.label(),
             self.window.start_ms(),
-            max_timestamp(self.window),
+            self.window.max_timestamp(),
             list(&self.values),
             self.timestamp,
             self.info.index,
@@ -142,7 +142,7 @@ impl ScriptPane {
 /// Whether `pane` matches `expected` on every field `expected` gives.
 pub fn matches(pane: &ScriptPane, e: &Expected) -> bool {
     e.window
-        .is_none_or(|(a, b)| pane.window.start_ms() == a && max_timestamp(pane.window) == b)
+        .is_none_or(|(a, b)| pane.window.start_ms() == a && pane.window.max_timestamp() == b)
         && e.values.as_ref().is_none_or(|v| *v == pane.values)
         && e.timestamp.is_none_or(|t| t == pane.timestamp)
         && e.index.is_none_or(|i| i == i64::from(pane.info.index))

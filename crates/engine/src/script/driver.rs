@@ -26,8 +26,8 @@ use super::ScriptWindows;
 use crate::conventions::Conventions;
 pub use crate::trigger::END_OF_TIME;
 use crate::trigger::{
-    max_timestamp, Accumulation, Domain, EmptyPanes, Machine, PaneInfo, Tag, TimerName,
-    TimestampCombiner, Timing, Trigger, TriggerContext,
+    Accumulation, Domain, EmptyPanes, Machine, PaneInfo, Tag, TimerName, TimestampCombiner, Timing,
+    Trigger, TriggerContext,
 };
 use crate::window::{WindowFn, WindowId};
 
@@ -742,7 +742,7 @@ impl Driver {
         Some(ScriptPane {
             window,
             values,
-            timestamp: hold.unwrap_or_else(|| max_timestamp(window)),
+            timestamp: hold.unwrap_or_else(|| window.max_timestamp()),
             info: PaneInfo {
                 is_first: index == 0,
                 is_last: finished,

@@ -34,45 +34,48 @@ impl FateDiff {
     }
 }
 
-/// The events `a` and `b` (two runs of the same stream) have both taken and gave different
-/// fates, in offset order.
-pub fn fate_differences(a: &Trace, b: &Trace) -> FateDiff {
-    let mut d = FateDiff::default();
-    let mut differ = |i: usize, fa: Fate, fb: Fate| {
-        d.offsets.push(i);
-        match (fa == Fate::Dropped, fb == Fate::Dropped) {
-            (false, true) => d.dropped_by_b += 1,
-            (true, false) => d.dropped_by_a += 1,
-            _ => {}
-        }
-    };
-    // Two single runs: their fates side by side, a block at a time (most blocks are alike,
-    // and a block is compared without a branch per event).
-    if let (Some(fa), Some(fb)) = (a.single_fates(), b.single_fates()) {
-        const BLOCK: usize = 64;
-        let n = fa.len().min(fb.len());
-        for (at, (ba, bb)) in fa[..n].chunks(BLOCK).zip(fb[..n].chunks(BLOCK)).enumerate() {
-            if !ba.iter().zip(bb).fold(false, |any, (x, y)| any | (x != y)) {
-                continue;
+impl Trace {
+    /// The events this run and `other` (two runs of the same stream) have both taken and gave
+    /// different fates, in offset order.
+    pub fn fate_differences(&self, other: &Trace) -> FateDiff {
+        let (a, b) = (self, other);
+        let mut d = FateDiff::default();
+        let mut differ = |i: usize, fa: Fate, fb: Fate| {
+            d.offsets.push(i);
+            match (fa == Fate::Dropped, fb == Fate::Dropped) {
+                (false, true) => d.dropped_by_b += 1,
+                (true, false) => d.dropped_by_a += 1,
+                _ => {}
             }
-            for (j, (&x, &y)) in ba.iter().zip(bb).enumerate() {
-                if x != y {
-                    differ(at * BLOCK + j, x, y);
+        };
+        // Two single runs: their fates side by side, a block at a time (most blocks are alike,
+        // and a block is compared without a branch per event).
+        if let (Some(fa), Some(fb)) = (a.single_fates(), b.single_fates()) {
+            const BLOCK: usize = 64;
+            let n = fa.len().min(fb.len());
+            for (at, (ba, bb)) in fa[..n].chunks(BLOCK).zip(fb[..n].chunks(BLOCK)).enumerate() {
+                if !ba.iter().zip(bb).fold(false, |any, (x, y)| any | (x != y)) {
+                    continue;
+                }
+                for (j, (&x, &y)) in ba.iter().zip(bb).enumerate() {
+                    if x != y {
+                        differ(at * BLOCK + j, x, y);
+                    }
                 }
             }
+            return d;
         }
-        return d;
-    }
-    let n = a.stream().len().min(b.stream().len());
-    for i in 0..n {
-        let (Some(fa), Some(fb)) = (a.fate(i), b.fate(i)) else {
-            continue;
-        };
-        if fa != fb {
-            differ(i, fa, fb);
+        let n = a.stream().len().min(b.stream().len());
+        for i in 0..n {
+            let (Some(fa), Some(fb)) = (a.fate(i), b.fate(i)) else {
+                continue;
+            };
+            if fa != fb {
+                differ(i, fa, fb);
+            }
         }
+        d
     }
-    d
 }
 
 #[cfg(test)]
@@ -117,7 +120,7 @@ mod tests {
         ] {
             for (arrived_a, arrived_b) in [(n, n), (n / 2, n), (n, 63), (130, 129), (0, n)] {
                 let (a, b) = (trace(la, ga, arrived_a), trace(lb, gb, arrived_b));
-                let d = fate_differences(&a, &b);
+                let d = a.fate_differences(&b);
                 assert_eq!(
                     d,
                     one_by_one(&a, &b),

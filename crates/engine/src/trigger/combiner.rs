@@ -69,7 +69,7 @@ impl TimestampCombiner {
     /// function's transform of an element's time (0 for Beam's own window functions).
     pub fn assign(self, window: WindowId, t: i64, shift: i64) -> i64 {
         match self {
-            TimestampCombiner::EndOfWindow => max_timestamp(window),
+            TimestampCombiner::EndOfWindow => window.max_timestamp(),
             TimestampCombiner::Earliest | TimestampCombiner::Latest => t,
             TimestampCombiner::EarliestTransformed => t.saturating_add(shift),
         }
@@ -94,7 +94,7 @@ impl TimestampCombiner {
         shift: i64,
     ) -> Option<i64> {
         if self == TimestampCombiner::EndOfWindow {
-            return Some(max_timestamp(window));
+            return Some(window.max_timestamp());
         }
         elements
             .into_iter()
@@ -126,11 +126,6 @@ impl fmt::Display for TimestampCombiner {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
-}
-
-/// A window's last instant, ms: `end − 1` (Beam's `maxTimestamp`).
-pub fn max_timestamp(window: WindowId) -> i64 {
-    window.end_ms().saturating_sub(1)
 }
 
 #[cfg(test)]

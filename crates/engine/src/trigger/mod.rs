@@ -17,7 +17,7 @@ use std::str::FromStr;
 
 use crate::quote::quoted;
 
-pub use combiner::{max_timestamp, TimestampCombiner};
+pub use combiner::TimestampCombiner;
 pub use empty_panes::{ClosingBehavior, EmptyPanes, OnTimeBehavior};
 pub use expr::{Trigger, TriggerError};
 pub(crate) use machine::{Domain, Machine, Tag, TimerName, TriggerContext};

@@ -92,6 +92,12 @@ impl WindowId {
         self.end
     }
 
+    /// The window's last instant, ms: `end − 1` (Beam's `maxTimestamp`).
+    #[inline]
+    pub const fn max_timestamp(self) -> i64 {
+        self.end.saturating_sub(1)
+    }
+
     /// Whether the two windows share at least one millisecond. Windows that only touch
     /// (`[a, b)` and `[b, c)`) do not overlap, so sessions that touch do not merge, as in Beam.
     #[inline]

@@ -10,6 +10,7 @@ use twoclocks_engine::KeyId;
 use super::{Action, App, Dial, Overlay};
 use crate::action::Part;
 use crate::dials::Ranges;
+use crate::opening::Opening;
 
 /// The help overlay can be at most this many lines scrolled.
 const HELP_SCROLL_MAX: usize = 64;
@@ -62,7 +63,7 @@ fn presenter(app: &mut App, a: Action) -> bool {
                 Some(_) => None,
                 None => Some(
                     app.tour_magnify()
-                        .or(app.scenario().magnify)
+                        .or(Opening::magnify_of(app.scenario()))
                         .unwrap_or_else(|| magnified(&app.dials().ranges)),
                 ),
             };

@@ -5,6 +5,7 @@
 //! turned the dials since.
 
 use crate::dials::CHECKPOINT_DEFAULT;
+use crate::opening::Opening;
 use crate::panel::Panel;
 use crate::theme::Theme;
 use crate::tour::placeholders::Quoted;
@@ -116,7 +117,7 @@ impl App {
     /// when neither magnifies.
     pub fn tour_magnify(&self) -> Option<f64> {
         let step = self.tour.as_ref()?.step();
-        step.magnify.unwrap_or(self.scenario().magnify)
+        step.magnify.unwrap_or(Opening::magnify_of(self.scenario()))
     }
 
     /// Whether the tour's current step keeps `what` back (one of

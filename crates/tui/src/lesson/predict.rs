@@ -316,10 +316,10 @@ fn turned(inspection: &Inspection) -> String {
 /// window's start and end, the watermark it met and the grace; None when no window of the
 /// event has its fate.
 fn deciding(inspection: &Inspection) -> Option<(f64, f64, f64, f64)> {
-    let (w, _, _) = inspection
+    let (w, _) = inspection
         .windows
         .iter()
-        .find(|(_, f, _)| *f == inspection.fate)?;
+        .find(|(_, f)| *f == inspection.fate)?;
     Some((w.start(), w.end(), inspection.watermark, inspection.grace))
 }
 

@@ -15,6 +15,7 @@ use std::sync::Arc;
 
 use crate::dials::{Dials, Family};
 use crate::lesson::predict::{self, Ask};
+use crate::opening::Opening;
 use crate::panel::Panel;
 use crate::scenario::Scenario;
 use twoclocks_engine::scenario::ScenarioName;
@@ -254,8 +255,10 @@ impl Step {
         let preset = self.scenario.preset();
         let mut config = preset.config;
         config.window = self.window_fn();
-        self.dials
-            .over(Dials::from_config(&config, preset.speed.unwrap_or(10.0)))
+        self.dials.over(Dials::from_config(
+            &config,
+            Opening::of(self.scenario).speed.unwrap_or(10.0),
+        ))
     }
 }
 

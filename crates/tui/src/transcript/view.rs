@@ -13,7 +13,6 @@ use twoclocks_engine::script::{
     Action, Frame as Step, Outcome, Playback, StepCheck, Verdict, WindowStanding, WindowView,
     END_OF_TIME, GLOBAL,
 };
-use twoclocks_engine::trigger::max_timestamp;
 use twoclocks_engine::window::WindowId;
 
 use super::{Player, KEYS};
@@ -225,7 +224,7 @@ fn window_name(w: WindowId) -> String {
     if w == GLOBAL {
         "global".to_string()
     } else {
-        format!("[{}, {}]", w.start_ms(), max_timestamp(w))
+        format!("[{}, {}]", w.start_ms(), w.max_timestamp())
     }
 }
 

@@ -1,5 +1,5 @@
 //! The inspector: the picked event (key, both clocks, delay) and, for each of its windows, the
-//! engine's sentence that says why it was on time, late or dropped, with the inequality in
+//! sentence that says why it was on time, late or dropped, with the inequality in
 //! numbers. Drawn over the bottom of the plot, or over its top when the inspected event sits
 //! low, so the inequality the plot draws on the event's row stays in sight; ← → step to the
 //! event before or after. With session windows, a kept event's line says what it did to its
@@ -11,6 +11,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 
 use crate::app::Run;
+use crate::lesson::why;
 use crate::theme::Theme;
 use twoclocks_engine::clock::{Clock, Fit};
 use twoclocks_engine::timeline::Inspection;
@@ -44,8 +45,11 @@ pub fn lines(app: &Run) -> Option<Vec<Line<'static>>> {
             t.text,
         ),
     ])];
-    for (_, fate, sentence) in why.windows {
-        v.push(Line::from(Span::styled(sentence, t.fate(fate))));
+    for &(window, fate) in &why.windows {
+        v.push(Line::from(Span::styled(
+            why::sentence(&why, window, fate),
+            t.fate(fate),
+        )));
     }
     if app.scenario().oracle.merging && app.trace().records_sessions() && why.fate != Fate::Dropped
     {
@@ -92,7 +96,7 @@ fn wall_lines(app: &Run, clock: &Clock, why: &Inspection) -> Vec<Line<'static>> 
         )));
     }
     let wf = app.dials.window;
-    for (w, fate, _) in &why.windows {
+    for (w, fate) in &why.windows {
         let (end, grace, wm) = (wf.end(*w), why.grace, why.watermark);
         let span = clock.span(wf.start(*w), end, Fit::Day);
         let at = |ms: f64| clock.at_fit(ms, Fit::Day);

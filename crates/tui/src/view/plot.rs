@@ -40,7 +40,7 @@ use ratatui::widgets::{Block, Borders, Widget};
 
 use twoclocks_engine::clock::seconds as secs;
 use twoclocks_engine::clock::Fit;
-use twoclocks_engine::trace::{fate_differences, FateDiff, Trace};
+use twoclocks_engine::trace::{FateDiff, Trace};
 use twoclocks_engine::Fate;
 
 use crate::app::{App, Run};
@@ -286,7 +286,7 @@ pub fn render_against(app: &Run, other: Option<&Trace>, area: Rect, buf: &mut Bu
     let t = &app.theme;
     let diff = other
         .filter(|_| !app.tour_hides("fates"))
-        .map(|b| fate_differences(app.trace(), b));
+        .map(|b| app.trace().fate_differences(b));
     let mut title = vec![Span::styled(" Two clocks ", t.title)];
     // On a wall clock the axes write times of day: the title says the playhead's date.
     if app.clock().is_wall() {

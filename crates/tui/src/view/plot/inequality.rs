@@ -114,7 +114,7 @@ pub(super) fn inspected(app: &Run, f: &PlotFrame, grid: &mut [Mark]) -> Option<I
     }
     // The window the event met its (worst) fate in.
     let wf = app.trace().config().window;
-    let (win, _, _) = why.windows.iter().find(|x| x.1 == why.fate)?;
+    let (win, _) = why.windows.iter().find(|x| x.1 == why.fate)?;
     let q = Inequality {
         fate: why.fate,
         at: (e.proc_time, e.event_time),
