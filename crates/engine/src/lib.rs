@@ -106,7 +106,7 @@ mod lateness;
 mod oracle;
 pub mod pipeline;
 mod processor;
-mod quote;
+pub mod quote;
 pub mod rerun;
 pub mod scale;
 pub mod scenario;

@@ -1,6 +1,8 @@
-//! How a value the user wrote is shown back in a spec's error message: between quotes, with
-//! control characters escaped, and cut after [`SHOWN_CHARS`] characters with an ellipsis and
-//! the value's full length, so that a 1 MB value gives a one-line message.
+//! How a value the user wrote is shown back in an error message: between quotes, with control
+//! characters escaped (a message never moves the cursor or changes colours), and cut after
+//! [`SHOWN_CHARS`] characters with an ellipsis and the value's full length, so that a 1 MB
+//! value gives a one-line message. The specs' errors here and the inputs' errors in io both
+//! show values so.
 
 use std::fmt::Write;
 
@@ -13,11 +15,7 @@ pub fn quoted(value: &str) -> String {
     out.push('\'');
     let mut chars = value.chars();
     for c in chars.by_ref().take(SHOWN_CHARS) {
-        if c.is_control() {
-            let _ = write!(out, "\\u{{{:x}}}", c as u32);
-        } else {
-            out.push(c);
-        }
+        push_shown(&mut out, c);
     }
     if chars.next().is_some() {
         let _ = write!(out, "…' ({} characters)", value.chars().count());
@@ -25,4 +23,22 @@ pub fn quoted(value: &str) -> String {
         out.push('\'');
     }
     out
+}
+
+/// `value` with control characters escaped, not cut (for values known to be short).
+pub fn escaped(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for c in value.chars() {
+        push_shown(&mut out, c);
+    }
+    out
+}
+
+/// `c` onto `out`, a control character as its `\u{…}` escape.
+fn push_shown(out: &mut String, c: char) {
+    if c.is_control() {
+        let _ = write!(out, "\\u{{{:x}}}", c as u32);
+    } else {
+        out.push(c);
+    }
 }

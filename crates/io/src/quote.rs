@@ -1,39 +1,12 @@
-//! How a value the user gave is shown back in an error message: between quotes, with control
-//! characters escaped (a message never moves the cursor or changes colours), and cut after
-//! [`SHOWN_CHARS`] characters with an ellipsis and the value's full length, so a 1 MB field
-//! gives a one-line message. A file's path is shown escaped and cut too, keeping its end (the
-//! file's name): [`path`]. A write past the file-size limit says so: [`file_size_limit_named`].
+//! How a value the user gave is shown back in an error message: the engine's [`quoted`] and
+//! [`escaped`] (between quotes, control characters escaped, cut after [`SHOWN_CHARS`]
+//! characters with the value's full length), which the specs' errors use too, and here what
+//! only files need: a path shown escaped and cut keeping its end, the file's name ([`path`]),
+//! and a write past the file-size limit named ([`file_size_limit_named`]).
 
-use std::fmt::Write;
 use std::path::Path;
 
-/// The most characters of a value an error message shows.
-pub const SHOWN_CHARS: usize = 80;
-
-/// `value` quoted for an error message: `'10x'`, `'\u{0}a'`, `'9999…' (100000 characters)`.
-pub fn quoted(value: &str) -> String {
-    let mut out = String::with_capacity(value.len().min(4 * SHOWN_CHARS) + 2);
-    out.push('\'');
-    let mut chars = value.chars();
-    for c in chars.by_ref().take(SHOWN_CHARS) {
-        push_shown(&mut out, c);
-    }
-    if chars.next().is_some() {
-        let _ = write!(out, "…' ({} characters)", value.chars().count());
-    } else {
-        out.push('\'');
-    }
-    out
-}
-
-/// `value` with control characters escaped, not cut (for values known to be short).
-pub fn escaped(value: &str) -> String {
-    let mut out = String::with_capacity(value.len());
-    for c in value.chars() {
-        push_shown(&mut out, c);
-    }
-    out
-}
+pub use twoclocks_engine::quote::{escaped, quoted, SHOWN_CHARS};
 
 /// A file's path for an error message: control characters escaped and, past [`SHOWN_CHARS`]
 /// characters, only its last ones after an ellipsis (`…/deep/dir/events.csv`), the end being
@@ -45,18 +18,12 @@ pub fn path(path: &Path) -> String {
     if count > SHOWN_CHARS {
         out.push('…');
     }
-    for c in text.chars().skip(count.saturating_sub(SHOWN_CHARS)) {
-        push_shown(&mut out, c);
-    }
+    let tail: String = text
+        .chars()
+        .skip(count.saturating_sub(SHOWN_CHARS))
+        .collect();
+    out.push_str(&escaped(&tail));
     out
-}
-
-fn push_shown(out: &mut String, c: char) {
-    if c.is_control() {
-        let _ = write!(out, "\\u{{{:x}}}", c as u32);
-    } else {
-        out.push(c);
-    }
 }
 
 #[cfg(test)]
