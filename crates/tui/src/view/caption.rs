@@ -104,7 +104,7 @@ fn units(text: &str, width: usize) -> Vec<String> {
 
 /// `text` wrapped into lines of at most `width` columns, words kept whole (a word longer than
 /// the line is cut) and a number never parted from the word after it, nor a key of a list
-/// from the next ([`holds_on`]); past `max` lines the last ends in `…`.
+/// from the next (`holds_on`); past `max` lines the last ends in `…`.
 pub fn wrap(text: &str, width: usize, max: usize) -> Vec<String> {
     let width = width.max(1);
     let mut lines: Vec<String> = Vec::new();
