@@ -147,9 +147,12 @@ impl fmt::Display for Trigger {
             }
             f.write_str(")")
         };
-        // Inside AfterWatermark the Repeatedly is implied: it prints what was typed.
+        // Inside AfterWatermark one Repeatedly is implied: it prints what was typed. A
+        // Repeatedly of a Repeatedly prints whole, as the reader wraps only what is not one.
         let unwrapped = |t: &Trigger| match t {
-            Trigger::Repeatedly(inner) => inner.to_string(),
+            Trigger::Repeatedly(inner) if !matches!(**inner, Trigger::Repeatedly(_)) => {
+                inner.to_string()
+            }
             other => other.to_string(),
         };
         match self {
@@ -1024,6 +1027,17 @@ mod tests {
                     .prop_map(|(a, b)| Trigger::OrFinally(Box::new(a), Box::new(b))),
             ]
         })
+    }
+
+    #[test]
+    fn a_repeatedly_of_a_repeatedly_inside_after_watermark_reads_back_the_same() {
+        let twice = Trigger::Repeatedly(Box::new(Trigger::Repeatedly(Box::new(Trigger::Default))));
+        let t = Trigger::after_watermark(None, Some(twice));
+        assert_eq!(
+            t.to_string(),
+            "AfterWatermark(late=Repeatedly(Repeatedly(Default)))"
+        );
+        assert_eq!(t.to_string().parse::<Trigger>(), Ok(t));
     }
 
     proptest::proptest! {
