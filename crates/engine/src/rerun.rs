@@ -328,7 +328,6 @@ mod tests {
     fn a_cancelled_job_rerun_stops_and_an_uncancelled_one_equals_the_one_call() {
         use crate::job_timeline::Intervention;
         use crate::pipeline::CrashTarget;
-        use crate::steered::{JOB_OPERATORS, JOB_PARTITIONS, JOB_SEED};
         let presses = [
             Press {
                 time: 120_000.0,
@@ -341,9 +340,10 @@ mod tests {
         ];
         let stream = Arc::new(crate::stream::classroom());
         let cfg = PipelineConfig {
-            partitions: JOB_PARTITIONS,
-            parallelism: JOB_OPERATORS,
-            seed: JOB_SEED,
+            // Two partitions into four operators: a job wider than the processor, any shape.
+            partitions: 2,
+            parallelism: 4,
+            seed: 1,
             checkpoint_every: Some(10_000.0),
             ..PipelineConfig::new(EngineConfig::fixed(20_000.0, 0.0))
         };

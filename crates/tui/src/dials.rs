@@ -571,11 +571,6 @@ mod tests {
             let d = Dials::from_config(&cfg, 10.0);
             assert_eq!(d.family, family);
             assert_eq!(d.watermark(), cfg.watermark);
-            // Its name fits the dials panel's value column, after a space.
-            assert!(
-                family.name().chars().count() < crate::geometry::dials::VALUE as usize,
-                "{family}"
-            );
         }
         let mut d = Dials::from_config(&EngineConfig::fixed(20_000.0, 0.0), 10.0);
         let first = d.family;

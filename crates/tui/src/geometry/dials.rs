@@ -37,3 +37,16 @@ pub fn hit(area: Rect, order: &[Dial], col: u16, row: u16) -> Option<(Dial, f64)
         Some((d, r))
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::VALUE;
+    use crate::dials::Family;
+
+    #[test]
+    fn every_watermark_familys_name_fits_the_value_column_after_a_space() {
+        for family in Family::ALL {
+            assert!(family.name().chars().count() < VALUE as usize, "{family}");
+        }
+    }
+}
