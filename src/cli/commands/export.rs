@@ -123,14 +123,18 @@ pub fn export(a: &ExportArgs, out: &mut dyn Write) -> Result<()> {
 /// epoch, its columns named by its header.
 fn csv_log(a: &ExportArgs) -> Result<CsvLog> {
     use std::io::BufRead;
-    if !matches!(a.to, Target::Flink | Target::FlinkSql | Target::BeamPython) {
+    if !a.to.reads_a_file() {
+        let readers: Vec<&str> = Target::value_variants()
+            .iter()
+            .filter(|t| t.reads_a_file())
+            .map(|t| t.name())
+            .collect();
+        let (last, rest) = readers.split_last().unwrap_or((&"", &[]));
         anyhow::bail!(
-            "--source file: only the flink, flink-sql and beam-python exports read a file; the \
-             {} export reads Kafka",
-            match a.to {
-                Target::Beam => "beam",
-                _ => "kafka-streams",
-            }
+            "--source file: only the {} and {last} exports read a file; the {} export reads \
+             Kafka",
+            rest.join(", "),
+            a.to.name()
         );
     }
     let Some(path) = a.source.input.as_deref().filter(|p| p.as_os_str() != "-") else {

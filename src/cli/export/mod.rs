@@ -32,6 +32,27 @@ pub enum Target {
     BeamPython,
 }
 
+impl Target {
+    /// The name `--to` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::Flink => "flink",
+            Target::FlinkSql => "flink-sql",
+            Target::Beam => "beam",
+            Target::KafkaStreams => "kafka-streams",
+            Target::BeamPython => "beam-python",
+        }
+    }
+
+    /// Whether the export can read a file (`--source file`) as well as Kafka.
+    pub fn reads_a_file(self) -> bool {
+        match self {
+            Target::Flink | Target::FlinkSql | Target::BeamPython => true,
+            Target::Beam | Target::KafkaStreams => false,
+        }
+    }
+}
+
 /// `--source`: where the exported job reads its events.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 #[allow(missing_docs)]
