@@ -1,7 +1,7 @@
-//! `run --input -` over a log in processing-time order holds the engine's open windows, not
-//! the log: the real binary is fed 1 M and then 10 M rows on standard input (written from a
-//! loop, no file; a tenth of that in a debug build), and its peak resident memory must not grow with the rows.
-//! With `--format json` a tenth of the rows are dropped, and the panes and drops it lists are
+//! `run --input -` over a log in processing-time order holds the engine's open windows, not the
+//! log: the real binary is fed 1 M and then 10 M rows on standard input (written from a loop, no
+//! file; a tenth of that in a debug build), and its peak resident memory must not grow with the
+//! rows. With `--format json` a tenth of the rows are dropped, and the panes and drops it lists are
 //! written to temporary files as they come, not held: its memory must not grow either.
 //!
 //! A sliding window's drops, one per event and window it was refused from, are not held

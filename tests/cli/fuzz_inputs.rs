@@ -1,10 +1,9 @@
-//! Fuzzing what a user can hand the program: random bytes and random near-valid text to each
-//! input parser (the event-log reader, durations, window lengths, watermark specs, duration
-//! lists and ranges, crash-time lists, outages), and random argument vectors to the command line. In
-//! process, an argument vector is parsed and run to the end into a buffer (for the UI: its
-//! state built and settled, without a terminal); a few are also given to the real binary.
-//! Every case ends with an answer or with one error line (exit code 2 from the binary), and
-//! none panics.
+//! Fuzzing what a user can hand the program: random bytes and random near-valid text to each input
+//! parser (the event-log reader, durations, window lengths, watermark specs, duration lists and
+//! ranges, crash-time lists, outages), and random argument vectors to the command line. In process,
+//! an argument vector is parsed and run to the end into a buffer (for the UI: its state built and
+//! settled, without a terminal); a few are also given to the real binary. Every case ends with an
+//! answer or with one error line (exit code 2 from the binary), and none panics.
 
 use std::io::Write as _;
 use std::process::{Command, Stdio};

@@ -1,8 +1,8 @@
-//! `run --trigger EXPR`: the general path (one script driver per key) against the processor.
-//! The built-in trigger without early firings is `AfterWatermark(late=AfterCount(1))` of
-//! Beam's algebra, so both paths must give the same drops and panes, on fixed, sliding and
-//! session windows, under each engine's rules; and a trigger the processor cannot run gives Beam's panes, `PaneInfo` and
-//! output times.
+//! `run --trigger EXPR`: the general path (one script driver per key) against the processor. The
+//! built-in trigger without early firings is `AfterWatermark(late=AfterCount(1))` of Beam's
+//! algebra, so both paths must give the same drops and panes, on fixed, sliding and session
+//! windows, under each engine's rules; and a trigger the processor cannot run gives Beam's panes,
+//! `PaneInfo` and output times.
 
 use crate::cli_common::{json, refused};
 

@@ -135,7 +135,8 @@ fn a_fate_is_decided_on_the_events_own_proto_window() {
     let mut out = Output::default();
     p.step(&ev(40.0, 40.0, 0), &mut out);
     p.step(&ev(60.0, 60.0, 0), &mut out); // a's session [40, 90), watermark 60
-                                          // [15, 45) ended before the watermark: dropped, though it overlaps the open session.
+                                          // [15, 45) ended before the watermark: dropped, though it
+                                          // overlaps the open session.
     let a = p.step(&ev(15.0, 61.0, 0), &mut out);
     assert_eq!(a.fate, Fate::Dropped);
     assert_eq!(out.dropped.len(), 1);

@@ -1,6 +1,6 @@
 //! The keys table of the guide's screen page (`docs/screen.md`) is the one the keymap writes
-//! (`keymap::keys_table`), so the two cannot drift apart. To write it again after changing the keymap:
-//! `TWOCLOCKS_WRITE_README=1 cargo test --test tui readme_keys`.
+//! (`keymap::keys_table`), so the two cannot drift apart. To write it again after changing the
+//! keymap: `TWOCLOCKS_WRITE_README=1 cargo test --test tui readme_keys`.
 
 use twoclocks::tui::keymap::keys_table;
 

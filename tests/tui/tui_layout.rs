@@ -1,9 +1,9 @@
 //! Layout tests for the terminal UI: every panel, in every mode (single and job; accumulating,
-//! discarding, retracting; each watermark kind; help open; after a crash; two policies side
-//! by side) at 80×24, 100×30, 120×40 and 200×60, drawn with ratatui's TestBackend. A panel must stay inside its area, no
-//! line it draws may be cut by its edge (the view records each line as it meant it, see
-//! `view::text`), no title may be cut by a corner, and two texts must not run into each other.
-//! Then the space: the plot takes what the other panels do not need.
+//! discarding, retracting; each watermark kind; help open; after a crash; two policies side by
+//! side) at 80×24, 100×30, 120×40 and 200×60, drawn with ratatui's TestBackend. A panel must stay
+//! inside its area, no line it draws may be cut by its edge (the view records each line as it meant
+//! it, see `view::text`), no title may be cut by a corner, and two texts must not run into each
+//! other. Then the space: the plot takes what the other panels do not need.
 
 use std::sync::OnceLock;
 use std::time::Duration;

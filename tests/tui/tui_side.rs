@@ -1,8 +1,9 @@
-//! Two policies side by side (`v`): the dials pinned as B, a second run of the same stream
-//! that follows A's playhead (play, step, End, Home) and, in the job, A's presses (crashes,
-//! partition cuts), while a dial change moves A only; B's tally against a plain engine run
-//! with B's dials; a click on B's plot inspecting the event in both; B's re-runs off the UI task on big inputs; and the screens at 80×24 and 120×40, a single
-//! run and the outage job (A with an idle timeout, B without).
+//! Two policies side by side (`v`): the dials pinned as B, a second run of the same stream that
+//! follows A's playhead (play, step, End, Home) and, in the job, A's presses (crashes, partition
+//! cuts), while a dial change moves A only; B's tally against a plain engine run with B's dials; a
+//! click on B's plot inspecting the event in both; B's re-runs off the UI task on big inputs; and
+//! the screens at 80×24 and 120×40, a single run and the outage job (A with an idle timeout, B
+//! without).
 
 use std::time::Duration;
 

@@ -850,8 +850,8 @@ mod tests {
     }
 
     /// A run of a made-up setting: its state bytes after each event, told to `lost` as
-    /// [`state_cost_unless`] tells them ([`looks`]). Its "open cells" are the events it has seen, so that a run given up never
-    /// reports what the same run to the end does.
+    /// [`state_cost_unless`] tells them ([`looks`]). Its "open cells" are the events it has seen,
+    /// so that a run given up never reports what the same run to the end does.
     fn made_up_run(bytes: &[usize], lost: &dyn Fn(usize) -> bool) -> Result<StateCost, StateCost> {
         let mut cost = StateCost::default();
         for (n, &b) in bytes.iter().enumerate() {

@@ -1,10 +1,10 @@
-//! The FIFO channels of a parallel pipeline and what travels on them: records (each carrying
-//! its source partition's watermark), watermarks, a partition's word that it has gone idle,
-//! checkpoint barriers, panes and final values, and the end of input. A channel's sending end (its `Link`) draws each message's transit
-//! time from a seeded generator and never lets a message overtake the one before it, so a
-//! channel is FIFO and the whole schedule is a function of the seed. The link belongs to the
-//! sender's state: it is snapshotted and restored with it, so a replay draws the same transit
-//! times again.
+//! The FIFO channels of a parallel pipeline and what travels on them: records (each carrying its
+//! source partition's watermark), watermarks, a partition's word that it has gone idle, checkpoint
+//! barriers, panes and final values, and the end of input. A channel's sending end (its `Link`)
+//! draws each message's transit time from a seeded generator and never lets a message overtake the
+//! one before it, so a channel is FIFO and the whole schedule is a function of the seed. The link
+//! belongs to the sender's state: it is snapshotted and restored with it, so a replay draws the
+//! same transit times again.
 
 use std::collections::VecDeque;
 

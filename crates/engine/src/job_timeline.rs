@@ -1,9 +1,9 @@
 //! The parallel job up to a playhead, one of the two engines behind the terminal UI's
 //! [`super::trace::Trace`]: a [`Pipeline`] driven to a processing time, with the user's presses
-//! (crash the job or one operator, checkpoint now) applied in the order they were pressed, and
-//! what the steps said along the way (each record's fate at its operator, how often it was
-//! delivered, the job's watermark and each source partition's). Pure: the UI only reads it, and every rule it reports
-//! (routing, barriers, alignment, restore, the sinks) is the pipeline's.
+//! (crash the job or one operator, checkpoint now) applied in the order they were pressed, and what
+//! the steps said along the way (each record's fate at its operator, how often it was delivered,
+//! the job's watermark and each source partition's). Pure: the UI only reads it, and every rule it
+//! reports (routing, barriers, alignment, restore, the sinks) is the pipeline's.
 //!
 //! A press is kept with the processing time it happened at, so a re-run with other dials
 //! ([`JobTimeline::run_to`]) applies it again at the same point: the presses are applied in

@@ -96,7 +96,8 @@ pub struct WindowRow {
     /// The latest pane of the cell (for all keys: the latest among the window's cells); a
     /// parallel run keeps none per cell.
     pub latest: Option<Pane>,
-    /// A parallel run's sinks, in [`SinkKind::ALL`](super::checkpoint::SinkKind::ALL) order: Σ of the values each holds.
+    /// A parallel run's sinks, in [`SinkKind::ALL`](super::checkpoint::SinkKind::ALL) order: Σ of
+    /// the values each holds.
     pub sinks: Option<[i64; 3]>,
     /// A parallel run's additive sink over its idempotent one in this row's cells, by cause.
     pub over: Option<OverCount>,

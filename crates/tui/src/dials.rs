@@ -1,7 +1,7 @@
-//! The dials: lag, grace, early-trigger interval, speed, watermark kind and accumulation mode,
-//! and (for the parallel job) the checkpoint interval and the partitions' idle timeout; their ranges and steps, and how each
-//! turns (a key step, or a position on its track). A dial change says whether the engine must
-//! re-run; the engine configuration is built here.
+//! The dials: lag, grace, early-trigger interval, speed, watermark kind and accumulation mode, and
+//! (for the parallel job) the checkpoint interval and the partitions' idle timeout; their ranges
+//! and steps, and how each turns (a key step, or a position on its track). A dial change says
+//! whether the engine must re-run; the engine configuration is built here.
 
 use twoclocks_engine::scale::Scale;
 use twoclocks_engine::steered::Settings;

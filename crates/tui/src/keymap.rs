@@ -1,9 +1,10 @@
-//! The one keymap: a table of bindings that feeds the key handler, the footer's hints and the
-//! `?` overlay, so the three cannot drift apart. `j` toggles job mode, `c`/`C` crash the job or
-//! one operator instance, `x` takes a checkpoint, `p` cuts a partition off; `s` and `z` are the
-//! presenter's (save the screen, the plot alone); `n`/`N` and `r` move through the tour; `b`
-//! is deliberately left unbound (kept for big numbers). [`keys_table`] writes the table as the guide lists it (docs/screen.md);
-//! [`help_rows`] writes it as the `?` overlay does, a key and its inverse on one row.
+//! The one keymap: a table of bindings that feeds the key handler, the footer's hints and the `?`
+//! overlay, so the three cannot drift apart. `j` toggles job mode, `c`/`C` crash the job or one
+//! operator instance, `x` takes a checkpoint, `p` cuts a partition off; `s` and `z` are the
+//! presenter's (save the screen, the plot alone); `n`/`N` and `r` move through the tour; `b` is
+//! deliberately left unbound (kept for big numbers). [`keys_table`] writes the table as the guide
+//! lists it (docs/screen.md); [`help_rows`] writes it as the `?` overlay does, a key and its
+//! inverse on one row.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
@@ -133,8 +134,8 @@ pub fn key_name(k: Key) -> String {
     }
 }
 
-/// The keys table of the guide (docs/screen.md, Markdown), written from the keymap: a heading row per group,
-/// then one row per binding, its keys and what it does. A test holds the guide to it.
+/// The keys table of the guide (docs/screen.md, Markdown), written from the keymap: a heading row
+/// per group, then one row per binding, its keys and what it does. A test holds the guide to it.
 pub fn keys_table() -> String {
     let mut out = String::from("| key | does |\n|---|---|\n");
     for g in Group::ALL {

@@ -1,16 +1,15 @@
-//! The terminal UI: the classroom stream animated in processing time, with dials that re-run
-//! the engine. `action` names what the user can ask for (by key or by mouse), `app` holds the
-//! state and the pure update, `dials` the dials' ranges and steps, `keymap` the one table of
-//! keys, `panel` the screen's panels by name, `geometry` where everything is on screen (for
-//! drawing and for clicks alike), `view` one module per panel (it reads `app`; `app` never reads it), `terminal` the raw-mode
-//! lifecycle, `transcript` the player of scripted streams (`script FILE --ui`), and [`run`]
-//! the tokio loop:
-//! `select!` over terminal input, a simulation tick that runs only while the simulation does
-//! (its real time kept by [`PlayClock`], which never counts time held or spent on other
-//! messages), engine work finished off the UI task, and the expiry of a status message; a
+//! The terminal UI: the classroom stream animated in processing time, with dials that re-run the
+//! engine. `action` names what the user can ask for (by key or by mouse), `app` holds the state and
+//! the pure update, `dials` the dials' ranges and steps, `keymap` the one table of keys, `panel`
+//! the screen's panels by name, `geometry` where everything is on screen (for drawing and for
+//! clicks alike), `view` one module per panel (it reads `app`; `app` never reads it), `terminal`
+//! the raw-mode lifecycle, `transcript` the player of scripted streams (`script FILE --ui`), and
+//! [`run`] the tokio loop: `select!` over terminal input, a simulation tick that runs only while
+//! the simulation does (its real time kept by [`PlayClock`], which never counts time held or spent
+//! on other messages), engine work finished off the UI task, and the expiry of a status message; a
 //! frame is drawn only when something changed. A demo ([`Demo`]) records every input with the
-//! tick's real time (`record`), plays a recording back instead of the live clock, and casts
-//! what the terminal showed; `s` saves the last frame drawn (`export`).
+//! tick's real time (`record`), plays a recording back instead of the live clock, and casts what
+//! the terminal showed; `s` saves the last frame drawn (`export`).
 
 #![deny(missing_docs)]
 

@@ -1,8 +1,8 @@
-//! `twoclocks export`: the engine's dials, over a scenario's presets if one is given, printed
-//! as Flink, Flink SQL, Beam (Java or Python) or Kafka Streams code ([`crate::cli::export`] writes it). Only
-//! `perfect` and `heuristic` watermarks read the stream: their values come from its delays;
-//! and tumbling or sliding windows read a log (`--input`) for the zone its times are in, where
-//! its windows fall.
+//! `twoclocks export`: the engine's dials, over a scenario's presets if one is given, printed as
+//! Flink, Flink SQL, Beam (Java or Python) or Kafka Streams code ([`crate::cli::export`] writes
+//! it). Only `perfect` and `heuristic` watermarks read the stream: their values come from its
+//! delays; and tumbling or sliding windows read a log (`--input`) for the zone its times are in,
+//! where its windows fall.
 
 use std::io::Write;
 

@@ -1,9 +1,9 @@
 //! `twoclocks export`: a policy (the engine's dials) written as another engine's code or
-//! configuration: Flink DataStream, Flink SQL, Beam Java, Beam Python or Kafka Streams. Each target's file
-//! writes its text; where that engine's rules differ from twoclocks' (window boundaries, when a
-//! window fires or drops an event, a processing-time lag, a quantile watermark, the early
-//! timer's re-arm rule, sessions, a state TTL), a comment next to the line says how. Pure text:
-//! no I/O here.
+//! configuration: Flink DataStream, Flink SQL, Beam Java, Beam Python or Kafka Streams. Each
+//! target's file writes its text; where that engine's rules differ from twoclocks' (window
+//! boundaries, when a window fires or drops an event, a processing-time lag, a quantile watermark,
+//! the early timer's re-arm rule, sessions, a state TTL), a comment next to the line says how. Pure
+//! text: no I/O here.
 
 mod beam;
 mod beam_python;

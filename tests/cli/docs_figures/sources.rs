@@ -137,8 +137,9 @@ fn exit_status(page: &str, args: &[&str]) -> String {
     out.status.code().expect("an exit status").to_string()
 }
 
-/// The value a figure's marker names: `tour NAME [then KEYS]: placeholder`,
-/// `COMMAND ARGS: path.in.json [in s|%]` (or `sum(ARRAY.FIELD)`), or `COMMAND ARGS: exit status` of a command refused.
+/// The value a figure's marker names: `tour NAME [then KEYS]: placeholder`, `COMMAND ARGS:
+/// path.in.json [in s|%]` (or `sum(ARRAY.FIELD)`), or `COMMAND ARGS: exit status` of a command
+/// refused.
 pub(super) fn figure(page: &str, key: &str) -> String {
     let (source, field) = key
         .rsplit_once(": ")

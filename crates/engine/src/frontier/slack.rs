@@ -131,7 +131,8 @@ pub struct CellSlack {
 /// The statistics of a log for the fixed and bounded watermarks on one grid.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SlackStats {
-    /// The grid's step, ms: the largest emit delay / [`advice::GRID_STEPS`](crate::advice::GRID_STEPS).
+    /// The grid's step, ms: the largest emit delay /
+    /// [`advice::GRID_STEPS`](crate::advice::GRID_STEPS).
     pub step: f64,
     /// Per kind, its cells (a kind the statistics do not cover is absent).
     pub kinds: BTreeMap<Clocked, Vec<CellSlack>>,

@@ -107,9 +107,9 @@ impl PipelineConfig {
         }
     }
 
-    /// Checks the dials: 1 to `MAX_WIDTH` (64) partitions and operators, a finite checkpoint interval
-    /// above 0 if any, a finite transit time ≥ 0, a finite watermark interval above 0 and a
-    /// finite idle timeout above 0 if any.
+    /// Checks the dials: 1 to `MAX_WIDTH` (64) partitions and operators, a finite checkpoint
+    /// interval above 0 if any, a finite transit time ≥ 0, a finite watermark interval above 0 and
+    /// a finite idle timeout above 0 if any.
     pub fn validate(&self) -> Result<(), PipelineError> {
         if !(1..=MAX_WIDTH).contains(&self.partitions) {
             return Err(PipelineError::Partitions(self.partitions));

@@ -73,14 +73,13 @@
 //! sink ([`SinkView`]: the three sinks' totals); [`Pipeline::checkpoints`] and
 //! [`Pipeline::crashes`] are the logs ([`CrashRecord`] displays as the sentence a screen shows).
 //!
-//! One file per concern: `config` (the dials), `addressing` (key routing and partitioning,
-//! channel numbering),
-//! `schedule` (what is due next), `source` and `operator` (the nodes and their deliveries),
-//! `alignment` (barriers, one routine for operators and the sink), `sink` (the three sinks and
-//! the transactional staging), `checkpoint` (barriers injected, checkpoints completed),
-//! `restore` (crashes), `excess` (what each crash added to the additive sink, from the job run
-//! to the end with and without it), `offsets` (running to a source offset, schedules by offsets), `audit`
-//! (the exactness of a cut), `partition` (outages, what each partition did, the combined
+//! One file per concern: `config` (the dials), `addressing` (key routing and partitioning, channel
+//! numbering), `schedule` (what is due next), `source` and `operator` (the nodes and their
+//! deliveries), `alignment` (barriers, one routine for operators and the sink), `sink` (the three
+//! sinks and the transactional staging), `checkpoint` (barriers injected, checkpoints completed),
+//! `restore` (crashes), `excess` (what each crash added to the additive sink, from the job run to
+//! the end with and without it), `offsets` (running to a source offset, schedules by offsets),
+//! `audit` (the exactness of a cut), `partition` (outages, what each partition did, the combined
 //! watermark's stalls and peak state), `steps` (what a step reports) and `views` (the pipeline as
 //! drawn, which `topology` builds).
 

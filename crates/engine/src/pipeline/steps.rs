@@ -116,7 +116,8 @@ pub enum StepEvent {
         /// What the receiver did with it.
         outcome: Outcome,
     },
-    /// A scheduled crash happened (its record is the last of [`Pipeline::crashes`](super::Pipeline::crashes)).
+    /// A scheduled crash happened (its record is the last of
+    /// [`Pipeline::crashes`](super::Pipeline::crashes)).
     Crashed,
 }
 

@@ -12,11 +12,11 @@
 //!   `T` the watermark after the step's event has been taken in (or the one an `advance`
 //!   raises), so state expires once the watermark ≥ `L + ttl`.
 //!
-//! An expiry emits the state's value as a final value (one segment of the key's count), frees
-//! the cell, counts in `Counters::ttl_expired`, and, by a recording processor, is recorded as
-//! an [`Expiry`] in `Output::expirations` (when, which key, the value it dropped). The deadlines are a min-heap checked
-//! lazily: a deadline superseded by a later update is skipped when it comes up. All of it is
-//! part of the processor's state, so a checkpoint (a clone) carries it.
+//! An expiry emits the state's value as a final value (one segment of the key's count), frees the
+//! cell, counts in `Counters::ttl_expired`, and, by a recording processor, is recorded as an
+//! [`Expiry`] in `Output::expirations` (when, which key, the value it dropped). The deadlines are a
+//! min-heap checked lazily: a deadline superseded by a later update is skipped when it comes up.
+//! All of it is part of the processor's state, so a checkpoint (a clone) carries it.
 
 use std::cmp::Reverse;
 

@@ -162,9 +162,9 @@ impl Trace {
             .is_some_and(|v| v.out.iter().any(|&(_, until)| until.is_infinite()))
     }
 
-    /// How long (processing time, ms) the job's combined watermark has not advanced, when
-    /// that is at least five watermark samples (5 s) and the input has not ended; None otherwise (and for
-    /// a single run).
+    /// How long (processing time, ms) the job's combined watermark has not advanced, when that is
+    /// at least five watermark samples (5 s) and the input has not ended; None otherwise (and for a
+    /// single run).
     pub fn watermark_stall(&self) -> Option<f64> {
         let j = self.job()?;
         let since = j.pipeline().watermark_stalled_since()?;

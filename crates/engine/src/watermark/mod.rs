@@ -49,8 +49,8 @@ trait WatermarkRule: Copy + Into<WatermarkKind> {
     /// watermark dial offers first.
     fn preset(lag: f64) -> Self;
 
-    /// The kind as the command line writes it, parameters included; [`WatermarkRule::read`] reads it
-    /// back.
+    /// The kind as the command line writes it, parameters included; [`WatermarkRule::read`] reads
+    /// it back.
     fn write(self, f: &mut fmt::Formatter<'_>) -> fmt::Result;
 
     /// The lag the generator is built on, where it has one.

@@ -1,10 +1,10 @@
-//! The oracle's true counts gathered one event at a time, in the order a log arrives. A log
-//! in processing-time order touches windows a little behind the newest one, so the counts of
-//! numbered windows are kept in a ring of recent windows with a slot per key, handed on in
-//! cell order as the ring moves past them; a cell behind the ring (an event arriving long
-//! after the others of its window, or a session's proto-window) is counted in a hash map, and
-//! the two are merged once, at the end. The ring keeps the counting in cache where a map of every cell would
-//! miss it on most events; the counts are the same either way.
+//! The oracle's true counts gathered one event at a time, in the order a log arrives. A log in
+//! processing-time order touches windows a little behind the newest one, so the counts of numbered
+//! windows are kept in a ring of recent windows with a slot per key, handed on in cell order as the
+//! ring moves past them; a cell behind the ring (an event arriving long after the others of its
+//! window, or a session's proto-window) is counted in a hash map, and the two are merged once, at
+//! the end. The ring keeps the counting in cache where a map of every cell would miss it on most
+//! events; the counts are the same either way.
 
 use std::collections::BTreeMap;
 

@@ -412,13 +412,13 @@ impl Areas {
         self
     }
 
-    /// The compact layout with room for the panels a tour step is about (`needed`, by
-    /// name) that it leaves out: the pane history takes the dials' place (or the counters',
-    /// when the dials are needed), the frontier chart the windows table's (or the dials'), and
-    /// in job mode the sinks panel grows up over the counters, so that its last lines (the
-    /// over-count) show, and the topology under the plot gives its rows to the plot when the
-    /// step names the plot and not the topology. A panel given up draws nothing and takes no click. The full layout
-    /// has every panel and is left as it is.
+    /// The compact layout with room for the panels a tour step is about (`needed`, by name) that it
+    /// leaves out: the pane history takes the dials' place (or the counters', when the dials are
+    /// needed), the frontier chart the windows table's (or the dials'), and in job mode the sinks
+    /// panel grows up over the counters, so that its last lines (the over-count) show, and the
+    /// topology under the plot gives its rows to the plot when the step names the plot and not the
+    /// topology. A panel given up draws nothing and takes no click. The full layout has every panel
+    /// and is left as it is.
     pub fn room_for(mut self, needed: &[Panel]) -> Areas {
         if self.mode != Mode::Compact {
             return self;

@@ -1,8 +1,8 @@
-//! A run's tally: its headline figures at its playhead in one value, for the view that shows
-//! two runs side by side, read from the engine's read model: the fates so far, the panes emitted so far, the oracle's
-//! cells the run has got wrong so far (over the truth, or short of it once final; for
-//! sessions, an oracle session not reproduced once final) and, for a parallel run, how long
-//! its combined watermark has stood still.
+//! A run's tally: its headline figures at its playhead in one value, for the view that shows two
+//! runs side by side, read from the engine's read model: the fates so far, the panes emitted so
+//! far, the oracle's cells the run has got wrong so far (over the truth, or short of it once final;
+//! for sessions, an oracle session not reproduced once final) and, for a parallel run, how long its
+//! combined watermark has stood still.
 
 use std::collections::BTreeMap;
 

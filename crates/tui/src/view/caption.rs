@@ -1,9 +1,9 @@
-//! The tour's caption band, over the plot: `step k/M` and the step's title on its top rule
-//! (the keys that move through the tour on the right), then the caption, its placeholders
-//! filled from the read model at the playhead and dials whenever it is drawn (or, where the
-//! dials have left the step's case, what holds and which dials moved), wrapped to the band's
-//! width in at most three lines. And the step's highlight: a panel's border redrawn heavy, in the accent
-//! colour; and the panels a step keeps back, each an empty frame in its place.
+//! The tour's caption band, over the plot: `step k/M` and the step's title on its top rule (the
+//! keys that move through the tour on the right), then the caption, its placeholders filled from
+//! the read model at the playhead and dials whenever it is drawn (or, where the dials have left the
+//! step's case, what holds and which dials moved), wrapped to the band's width in at most three
+//! lines. And the step's highlight: a panel's border redrawn heavy, in the accent colour; and the
+//! panels a step keeps back, each an empty frame in its place.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Position, Rect};

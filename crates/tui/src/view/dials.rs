@@ -1,9 +1,10 @@
-//! The dials panel: lag, grace, early-trigger interval, speed, watermark kind and accumulation
-//! mode (and, for the parallel job, the checkpoint interval and the idle timeout), each a track with a thumb and its value; the
-//! focused one is reversed. In the compact layout it also carries a one-line summary of the
-//! frontier (under a state TTL, what is lost is said lost to the resets). Where each track goes is the screen's geometry ([`crate::geometry::dials`]),
-//! which the mouse uses too. While the room votes on a tour's question the title says the dials are
-//! held for the vote.
+//! The dials panel: lag, grace, early-trigger interval, speed, watermark kind and accumulation mode
+//! (and, for the parallel job, the checkpoint interval and the idle timeout), each a track with a
+//! thumb and its value; the focused one is reversed. In the compact layout it also carries a
+//! one-line summary of the frontier (under a state TTL, what is lost is said lost to the resets).
+//! Where each track goes is the screen's geometry ([`crate::geometry::dials`]), which the mouse
+//! uses too. While the room votes on a tour's question the title says the dials are held for the
+//! vote.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;

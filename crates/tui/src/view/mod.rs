@@ -1,8 +1,9 @@
-//! The view: renders a borrowed [`App`] into a frame, one module per panel. Every panel reads
-//! the app's one [`twoclocks_engine::trace::Trace`] and draws what it holds (a parallel run's
-//! topology, sinks and crash report when it carries them). Below 80×24 it draws only the "terminal too small" message; no size makes it panic. The panels draw their
-//! text through [`text`], which can record what each line meant to say and where, so a test can
-//! tell a line that fits from one the panel's edge cut off.
+//! The view: renders a borrowed [`App`] into a frame, one module per panel. Every panel reads the
+//! app's one [`twoclocks_engine::trace::Trace`] and draws what it holds (a parallel run's topology,
+//! sinks and crash report when it carries them). Below 80×24 it draws only the "terminal too small"
+//! message; no size makes it panic. The panels draw their text through [`text`], which can record
+//! what each line meant to say and where, so a test can tell a line that fits from one the panel's
+//! edge cut off.
 
 pub mod big;
 pub mod caption;

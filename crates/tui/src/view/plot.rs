@@ -5,18 +5,18 @@
 //! in a replay), the watermark is the job's, and the processing-time axis carries its completed
 //! checkpoints (╾) and crashes (↯).
 //!
-//! Ink follows events: each cell counts its events by fate, shows the fate most of them met,
-//! and picks that fate's glyph (light to heavy, `glyph::ON_TIME_RAMP` and the others) by how
-//! many there are, so a lone dropped event is a speck and the dense diagonal of on-time events
-//! is solid; an event never gets more ink than its legend glyph alone, and on a sparse plot,
-//! where each event gets that much, a cell's late or dropped events show over its on-time ones. The legend gives the fates' shares of the events so far; `f` draws only the late
-//! and dropped events (and then the ideal watermark, event time = processing time, which the
-//! on-time events otherwise cover). With the inspector open on a late or dropped event, the
-//! plot draws its inequality on the event's row: its window up to the window's end (┃), how far
-//! past grace the watermark was (─), the grace band (░) and the watermark at arrival (┃).
-//! A tour's predict step draws the event it asks about where it will land (`?`) until the
-//! room has voted.
-//! A frame costs one pass over the arrived events (an even sample of huge inputs).
+//! Ink follows events: each cell counts its events by fate, shows the fate most of them met, and
+//! picks that fate's glyph (light to heavy, `glyph::ON_TIME_RAMP` and the others) by how many there
+//! are, so a lone dropped event is a speck and the dense diagonal of on-time events is solid; an
+//! event never gets more ink than its legend glyph alone, and on a sparse plot, where each event
+//! gets that much, a cell's late or dropped events show over its on-time ones. The legend gives the
+//! fates' shares of the events so far; `f` draws only the late and dropped events (and then the
+//! ideal watermark, event time = processing time, which the on-time events otherwise cover). With
+//! the inspector open on a late or dropped event, the plot draws its inequality on the event's row:
+//! its window up to the window's end (┃), how far past grace the watermark was (─), the grace band
+//! (░) and the watermark at arrival (┃). A tour's predict step draws the event it asks about where
+//! it will land (`?`) until the room has voted. A frame costs one pass over the arrived events (an
+//! even sample of huge inputs).
 //!
 //! A job whose partition was cut off: the rows of processing time in which the combined
 //! watermark stood still are bracketed on both borders (┃) and labelled with how long it
@@ -27,10 +27,10 @@
 //! events' is (a cell of thousands with a few that differ is marked only when the differing
 //! events' pooled ink reaches a mark), and the legend counts them.
 //!
-//! Session windows differ from key to key, so the plot draws the selected key's session ends
-//! (none for all keys) and the selected session's edges; under the event-time labels, a lane per key shown draws the
-//! run's sessions so far as spans and marks the merges (`lanes`). The global window has no
-//! ends; its TTL expirations are marked on the processing-time axis.
+//! Session windows differ from key to key, so the plot draws the selected key's session ends (none
+//! for all keys) and the selected session's edges; under the event-time labels, a lane per key
+//! shown draws the run's sessions so far as spans and marks the merges (`lanes`). The global window
+//! has no ends; its TTL expirations are marked on the processing-time axis.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -635,18 +635,17 @@ impl Cells {
         }
     }
 
-    /// Puts each cell's mark in the grid: the fate most of its events met (the rarer one on a
-    /// tie), in the glyph whose ink is nearest to its count's share of a full cell. A full
-    /// cell (the heaviest glyph of all) is the count at which half the drawn events lie in
-    /// cells at least as full, so a few crowded cells do not thin out the rest; but an event
-    /// never wants more ink than it gets drawn alone, its fate's glyph in the legend (`•`
-    /// `◆` `✕`), so a lone event looks the same at every scale. Where each event gets a whole
-    /// glyph (a sparse plot), a cell's late or dropped events are shown over its on-time
-    /// ones: the few late events of the lesson are not hidden among on-time ones. Cells that want less
-    /// ink than their fate's lightest glyph pool it, in reading order, and one of them is
-    /// drawn whenever the pool holds half that glyph (error diffusion): sparse events in a
-    /// dense plot get ink in proportion too, rather than a whole glyph each. With `every`
-    /// set, every cell holding an event is drawn.
+    /// Puts each cell's mark in the grid: the fate most of its events met (the rarer one on a tie),
+    /// in the glyph whose ink is nearest to its count's share of a full cell. A full cell (the
+    /// heaviest glyph of all) is the count at which half the drawn events lie in cells at least as
+    /// full, so a few crowded cells do not thin out the rest; but an event never wants more ink
+    /// than it gets drawn alone, its fate's glyph in the legend (`•` `◆` `✕`), so a lone event
+    /// looks the same at every scale. Where each event gets a whole glyph (a sparse plot), a cell's
+    /// late or dropped events are shown over its on-time ones: the few late events of the lesson
+    /// are not hidden among on-time ones. Cells that want less ink than their fate's lightest glyph
+    /// pool it, in reading order, and one of them is drawn whenever the pool holds half that glyph
+    /// (error diffusion): sparse events in a dense plot get ink in proportion too, rather than a
+    /// whole glyph each. With `every` set, every cell holding an event is drawn.
     fn place(&self, grid: &mut [Mark], with_on_time: bool, every: bool) {
         let shown = |c: &[u32; 3]| -> Option<(Fate, u32)> {
             let from = if with_on_time { 0 } else { 1 };

@@ -6,14 +6,14 @@
 //! 0–30s"), so its bars are in proportion however tall the panel is.
 //!
 //! A job with two partitions or more draws lanes instead of the gap history: the combined
-//! watermark's lag behind processing time (`all`, its gap over time) and each partition's,
-//! one row each over the run's whole processing time (the columns keep their span as it
-//! plays; those not reached yet are blank), a partition's outage (`▓`) and idle spans (`░`)
-//! marked, its watermark now at the right. The lag's scale is fixed, the same for every run
-//! and every playhead so that two runs and two moments compare: a bar a step taller for each
-//! of 1 s, 2 s, 5 s, 10 s, 20 s, 45 s, 90 s and beyond ([`lag_level`]), said in the legend. So the class sees one partition's
-//! watermark freeze, the combined one's lag climb with it, and (with an idle timeout) the
-//! combined one move on without it. Lanes that do not fit are counted in the legend.
+//! watermark's lag behind processing time (`all`, its gap over time) and each partition's, one row
+//! each over the run's whole processing time (the columns keep their span as it plays; those not
+//! reached yet are blank), a partition's outage (`▓`) and idle spans (`░`) marked, its watermark
+//! now at the right. The lag's scale is fixed, the same for every run and every playhead so that
+//! two runs and two moments compare: a bar a step taller for each of 1 s, 2 s, 5 s, 10 s, 20 s, 45
+//! s, 90 s and beyond ([`lag_level`]), said in the legend. So the class sees one partition's
+//! watermark freeze, the combined one's lag climb with it, and (with an idle timeout) the combined
+//! one move on without it. Lanes that do not fit are counted in the legend.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -260,9 +260,9 @@ pub fn lines(app: &App, width: u16, mode: Mode) -> Vec<Line<'static>> {
     }
 }
 
-/// The whole panel on one line (compact job mode at its smallest): the status's glyph, the
-/// speed, now, the watermark and the gap, as much as fits (the gap before the glyph); after a crash, while the clock is
-/// back before it, now and where it went back from first.
+/// The whole panel on one line (compact job mode at its smallest): the status's glyph, the speed,
+/// now, the watermark and the gap, as much as fits (the gap before the glyph); after a crash, while
+/// the clock is back before it, now and where it went back from first.
 pub fn one_line(app: &App, width: u16) -> Line<'static> {
     let t = &app.theme;
     let secs = |ms: f64| app.clock().at_fit(ms, Fit::Day);

@@ -335,11 +335,11 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, mode: Mode) {
     super::text::lines(buf, inner, lines);
 }
 
-/// The widths of the windows table's columns, each sized to what it shows: at least the width
-/// its header and small numbers take, and a number's one more than its widest cell, so that a
-/// space always parts a number from the column before it (at 5·10^7 events the value, oracle and Δ ran
-/// together: `6545521250316-595764`). Right-aligned numbers keep their digits whole; a panel
-/// too narrow for them all cuts the columns on its right, never a number's digits into another's.
+/// The widths of the windows table's columns, each sized to what it shows: at least the width its
+/// header and small numbers take, and a number's one more than its widest cell, so that a space
+/// always parts a number from the column before it (at 5·10^7 events the value, oracle and Δ ran
+/// together: `6545521250316-595764`). Right-aligned numbers keep their digits whole; a panel too
+/// narrow for them all cuts the columns on its right, never a number's digits into another's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Columns {
     /// The window's span, left-aligned.
