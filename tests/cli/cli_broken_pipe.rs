@@ -47,7 +47,11 @@ fn a_reader_gone_mid_output_is_not_an_error() {
 /// short, it ends quietly.
 #[test]
 fn a_reader_gone_at_once_is_not_an_error() {
-    let cases: [&[&str]; 6] = [
+    let cases: [&[&str]; 10] = [
+        &["completions", "bash"],
+        &["completions", "zsh"],
+        &["man"],
+        &["man", "run"],
         &["frontier", "--format", "json"],
         &["frontier"],
         &["run"],

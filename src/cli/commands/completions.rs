@@ -28,7 +28,11 @@ pub struct ManArgs {
 
 /// Writes `shell`'s completion script for `cli`, the program's whole command line.
 pub fn completions(a: &CompletionsArgs, mut cli: clap::Command, out: &mut dyn Write) -> Result<()> {
-    clap_complete::generate(a.shell, &mut cli, "twoclocks", out);
+    // clap_complete panics when its writer fails (a reader that quit, a full device): the
+    // script is made in memory and written through `out`, whose errors are the program's.
+    let mut script = Vec::new();
+    clap_complete::generate(a.shell, &mut cli, "twoclocks", &mut script);
+    out.write_all(&script)?;
     Ok(())
 }
 
