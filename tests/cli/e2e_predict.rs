@@ -42,7 +42,8 @@ fn the_room_votes_then_sees_the_inequality_and_a_replay_shows_the_same() {
         &["tour", "--from", "predict-late", "--record", "vote.rec"],
     );
     let asked = s.wait_for("the question", |t| {
-        flat(t).contains("On time, late, or dropped?") && t.contains("vote")
+        // The footer too: under load a frame may be read before it is all drawn.
+        flat(t).contains("On time, late, or dropped?") && t.contains("vote 1 on time")
     });
     assert!(
         asked.contains("vote 1 on time · 2 late · 3 dropped"),

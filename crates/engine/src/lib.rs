@@ -74,11 +74,16 @@
 //! let stream = generate(&StreamParams { events: 2_000, ..Default::default() })?;
 //! let cfg = EngineConfig::fixed(5_000.0, 10_000.0);
 //!
-//! let mut clean = Job::new(&stream, cfg, &SinkKind::ALL); clean.finish(); // A checkpoint after
-//! 800 events, a crash after 1 300: the job restores the checkpoint and // reads the 500 events
-//! after it again. let mut crashed = Job::new(&stream, cfg, &SinkKind::ALL);
-//! crashed.run_schedule(&[ScheduleStep::Checkpoint { at: 800 }, ScheduleStep::Crash { at: 1_300
-//! }]); assert_eq!(crashed.crashes()[0].replayed, 500);
+//! let mut clean = Job::new(&stream, cfg, &SinkKind::ALL);
+//! clean.finish();
+//! // A checkpoint after 800 events, a crash after 1 300: the job restores the checkpoint and
+//! // reads the 500 events after it again.
+//! let mut crashed = Job::new(&stream, cfg, &SinkKind::ALL);
+//! crashed.run_schedule(&[
+//!     ScheduleStep::Checkpoint { at: 800 },
+//!     ScheduleStep::Crash { at: 1_300 },
+//! ]);
+//! assert_eq!(crashed.crashes()[0].replayed, 500);
 //!
 //! // The engine's state is restored exactly; an idempotent sink ends as if nothing happened,
 //! // an additive one counts the replayed panes twice.
