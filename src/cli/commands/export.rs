@@ -124,16 +124,17 @@ pub fn export(a: &ExportArgs, out: &mut dyn Write) -> Result<()> {
 fn csv_log(a: &ExportArgs) -> Result<CsvLog> {
     use std::io::BufRead;
     if !a.to.reads_a_file() {
-        let readers: Vec<&str> = Target::value_variants()
+        let readers: Vec<String> = Target::value_variants()
             .iter()
             .filter(|t| t.reads_a_file())
             .map(|t| t.name())
             .collect();
-        let (last, rest) = readers.split_last().unwrap_or((&"", &[]));
+        let readers = match readers.as_slice() {
+            [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+            [] => String::new(),
+        };
         anyhow::bail!(
-            "--source file: only the {} and {last} exports read a file; the {} export reads \
-             Kafka",
-            rest.join(", "),
+            "--source file: only the {readers} exports read a file; the {} export reads Kafka",
             a.to.name()
         );
     }

@@ -11,6 +11,8 @@ mod flink;
 mod flink_sql;
 mod kafka_streams;
 
+use clap::ValueEnum;
+
 use crate::engine::window::{fmt_ms, Ttl, TtlTime};
 use crate::engine::{Accumulation, EngineConfig, WatermarkKind, WindowFn};
 
@@ -33,15 +35,11 @@ pub enum Target {
 }
 
 impl Target {
-    /// The name `--to` takes.
-    pub fn name(self) -> &'static str {
-        match self {
-            Target::Flink => "flink",
-            Target::FlinkSql => "flink-sql",
-            Target::Beam => "beam",
-            Target::KafkaStreams => "kafka-streams",
-            Target::BeamPython => "beam-python",
-        }
+    /// The name `--to` takes: clap's, derived from the variant.
+    pub fn name(self) -> String {
+        self.to_possible_value()
+            .map(|v| v.get_name().to_string())
+            .unwrap_or_default()
     }
 
     /// Whether the export can read a file (`--source file`) as well as Kafka.
