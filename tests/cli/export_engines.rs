@@ -11,18 +11,9 @@
 use serde_json::Value;
 
 use crate::cli_common::{json, output};
-
-const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/real_engines");
-
-fn read(path: &str) -> Value {
-    let text =
-        std::fs::read_to_string(format!("{DIR}/{path}")).unwrap_or_else(|e| panic!("{path}: {e}"));
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
-
-fn cases() -> Vec<Value> {
-    read("cases.json")["cases"].as_array().unwrap().clone()
-}
+use crate::recordings_common::{
+    cases, lateness, log_path, read, recorded_drops, windows_per_row, DIR,
+};
 
 /// A pane as every side can say it: key, window, timing, count, and `is_last` where compared.
 type Pane = (String, i64, i64, String, u64, Option<bool>);
@@ -50,21 +41,6 @@ fn dials(case: &Value, grace: i64) -> Vec<String> {
     flags
 }
 
-/// How many windows a row of the case falls in: size / slide for sliding windows, else one.
-fn windows_per_row(case: &Value) -> usize {
-    match case["window"]
-        .as_str()
-        .unwrap()
-        .split(':')
-        .collect::<Vec<_>>()[..]
-    {
-        ["sliding", size, slide] => {
-            (size.parse::<usize>().unwrap() / slide.parse::<usize>().unwrap()).max(1)
-        }
-        _ => 1,
-    }
-}
-
 fn ms(v: &Value) -> i64 {
     v.as_f64().unwrap() as i64
 }
@@ -85,7 +61,7 @@ fn run(
     extra: &[&str],
     last: bool,
 ) -> (Vec<Pane>, Vec<i64>) {
-    let log = format!("{DIR}/{}", case["log"].as_str().unwrap());
+    let log = log_path(case);
     let mut args = vec![
         "run",
         "--input",
@@ -136,7 +112,7 @@ fn run(
 
 /// How many (row, window) drops `twoclocks run` lists for the case under `conventions`.
 fn window_drops(case: &Value, conventions: &str, grace: i64) -> u64 {
-    let log = format!("{DIR}/{}", case["log"].as_str().unwrap());
+    let log = log_path(case);
     let dials = dials(case, grace);
     let mut args = vec![
         "run",
@@ -151,7 +127,6 @@ fn window_drops(case: &Value, conventions: &str, grace: i64) -> u64 {
     json(&args)["dropped_events"].as_array().unwrap().len() as u64
 }
 
-/// An engine script's recording: its panes and dropped event times (sorted).
 /// A pane as a recording writes it: its element count as `count`, or as the list of its
 /// `event_times_ms`; its `is_last` only where `last` asks for it.
 fn recorded_pane(p: &Value, last: bool) -> Pane {
@@ -169,6 +144,7 @@ fn recorded_pane(p: &Value, last: bool) -> Pane {
     )
 }
 
+/// An engine script's recording: its panes (by window) and dropped event times (sorted).
 fn recorded(engine: &str, case: &str, last: bool) -> (Vec<Pane>, Vec<i64>) {
     let r = read(&format!("results/{engine}/{case}.json"));
     let panes = r["panes"]
@@ -177,18 +153,26 @@ fn recorded(engine: &str, case: &str, last: bool) -> (Vec<Pane>, Vec<i64>) {
         .iter()
         .map(|p| recorded_pane(p, last))
         .collect();
-    let mut dropped: Vec<i64> = r["dropped_event_times_ms"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(ms)
-        .collect();
-    dropped.sort();
-    (by_window(panes), dropped)
+    (by_window(panes), recorded_drops(&r))
 }
 
-fn lateness(case: &Value) -> i64 {
-    case["allowed_lateness_ms"].as_i64().unwrap()
+/// The code the program writes today for the export a recording ran (`r["export"]`, the
+/// case's log in place of its name in the folder), written in this process; the recording
+/// stands for that code only while the two are the same.
+fn exported_again(case: &Value, r: &Value) -> String {
+    let name = case["name"].as_str().unwrap();
+    let log = log_path(case);
+    let args: Vec<&str> = r["export"].as_array().unwrap()[1..]
+        .iter()
+        .map(|a| {
+            if *a == case["log"] {
+                log.as_str()
+            } else {
+                a.as_str().unwrap()
+            }
+        })
+        .collect();
+    output(&args).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
 /// The cases with Beam's default trigger (the processor's early firings are on processing
@@ -294,16 +278,7 @@ fn the_flink_sql_export_emits_in_pyflink_the_panes_run_predicts() {
         let name = case["name"].as_str().unwrap();
         let r = read(&format!("results/flink-sql/{name}.json"));
         // The export that was run is still what the program writes for the case.
-        let args: Vec<&str> = r["export"].as_array().unwrap()[1..]
-            .iter()
-            .map(|a| a.as_str().unwrap())
-            .collect();
-        let log = format!("{DIR}/{}", case["log"].as_str().unwrap());
-        let args: Vec<&str> = args
-            .iter()
-            .map(|a| if *a == case["log"] { log.as_str() } else { a })
-            .collect();
-        let code = output(&args).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let code = exported_again(&case, &r);
         assert!(
             code.contains("'connector' = 'filesystem'"),
             "{name}: {code}"
@@ -372,18 +347,7 @@ fn the_flink_datastream_export_emits_on_a_minicluster_the_panes_and_drops_run_pr
     for case in default_trigger() {
         let name = case["name"].as_str().unwrap();
         let r = read(&format!("results/flink-export/{name}.json"));
-        let log = format!("{DIR}/{}", case["log"].as_str().unwrap());
-        let args: Vec<&str> = r["export"].as_array().unwrap()[1..]
-            .iter()
-            .map(|a| {
-                if *a == case["log"] {
-                    log.as_str()
-                } else {
-                    a.as_str().unwrap()
-                }
-            })
-            .collect();
-        let code = output(&args).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let code = exported_again(&case, &r);
         assert!(
             code.contains("FileSource.forRecordStreamFormat"),
             "{name}: {code}"
@@ -395,16 +359,9 @@ fn the_flink_datastream_export_emits_on_a_minicluster_the_panes_and_drops_run_pr
             .iter()
             .map(|p| recorded_pane(p, false))
             .collect();
-        let mut dropped: Vec<i64> = r["dropped_event_times_ms"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(ms)
-            .collect();
-        dropped.sort();
         assert_eq!(
             run(&case, "flink", lateness(&case), &[], false),
-            (by_window(engine), dropped),
+            (by_window(engine), recorded_drops(&r)),
             "{name}: the exported job on a MiniCluster against run --conventions flink"
         );
         compared += 1;
@@ -433,18 +390,7 @@ fn replay_beam_python_export(last: bool, only: &[&str], skip: &[&str]) -> usize 
             continue;
         }
         let r = read(&format!("results/beam-python-export/{name}.json"));
-        let log = format!("{DIR}/{}", case["log"].as_str().unwrap());
-        let args: Vec<&str> = r["export"].as_array().unwrap()[1..]
-            .iter()
-            .map(|a| {
-                if *a == case["log"] {
-                    log.as_str()
-                } else {
-                    a.as_str().unwrap()
-                }
-            })
-            .collect();
-        let code = output(&args).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let code = exported_again(&case, &r);
         assert!(code.contains("beam.WindowInto("), "{name}: {code}");
         assert!(code.contains("stream = TestStream()"), "{name}: {code}");
         let (panes, _) = run(&case, "beam-python", lateness(&case), &[], last);

@@ -10,6 +10,8 @@ mod cli_common;
 #[path = "../kept_snapshots/mod.rs"]
 mod kept_snapshots;
 mod pty_common;
+#[path = "../recordings_common/mod.rs"]
+mod recordings_common;
 // Used in part: the guide's pictures and quotes open the tour at a step.
 #[allow(dead_code)]
 #[path = "../tour_common/mod.rs"]

@@ -12,6 +12,8 @@
 mod cli_common;
 #[path = "../common/mod.rs"]
 mod common;
+#[path = "../recordings_common/mod.rs"]
+mod recordings_common;
 // Used in part: the job's read model and the scenarios are read on the screen.
 #[allow(dead_code)]
 #[path = "../ui_common/mod.rs"]

@@ -13,14 +13,12 @@ use twoclocks::engine::script::ScriptWindows;
 use twoclocks::engine::trigger::{Accumulation, TimestampCombiner, Timing, Trigger};
 use twoclocks::engine::Conventions;
 
-const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/real_engines");
+use crate::recordings_common::{
+    cases, lateness, log_path, read, recorded_drops, windows_per_row, DIR,
+};
 
 /// A pane as both sides can say it: window, timing, the sorted event times.
 type Pane = (i64, i64, String, Vec<i64>);
-
-fn read(path: &str) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(format!("{DIR}/{path}")).unwrap()).unwrap()
-}
 
 /// The recorded panes (sorted) and drops (sorted) of `engine` for `case`.
 fn recorded(engine: &str, case: &str) -> (Vec<Pane>, Vec<i64>) {
@@ -44,29 +42,7 @@ fn recorded(engine: &str, case: &str) -> (Vec<Pane>, Vec<i64>) {
         })
         .collect();
     panes.sort();
-    let mut dropped: Vec<i64> = r["dropped_event_times_ms"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t.as_i64().unwrap())
-        .collect();
-    dropped.sort();
-    (panes, dropped)
-}
-
-/// How many windows a row of the case falls in: size / slide for sliding windows, else one.
-fn windows_per_row(case: &Value) -> usize {
-    match case["window"]
-        .as_str()
-        .unwrap()
-        .split(':')
-        .collect::<Vec<_>>()[..]
-    {
-        ["sliding", size, slide] => {
-            (size.parse::<usize>().unwrap() / slide.parse::<usize>().unwrap()).max(1)
-        }
-        _ => 1,
-    }
+    (panes, recorded_drops(&r))
 }
 
 /// The case replayed through the driver under `rules`, the watermark trailing the largest
@@ -98,10 +74,10 @@ fn replayed(case: &Value, rules: Conventions, lag: i64) -> (Vec<Pane>, Vec<i64>)
         &trigger,
         accumulation,
         TimestampCombiner::EndOfWindow,
-        case["allowed_lateness_ms"].as_i64().unwrap(),
+        lateness(case),
         rules,
     );
-    let log = std::fs::read_to_string(format!("{DIR}/{}", case["log"].as_str().unwrap())).unwrap();
+    let log = std::fs::read_to_string(log_path(case)).unwrap();
     let (mut panes, mut dropped) = (Vec::new(), Vec::new());
     let mut max = i64::MIN;
     let mut wm = i64::MIN;
@@ -145,10 +121,9 @@ fn replayed(case: &Value, rules: Conventions, lag: i64) -> (Vec<Pane>, Vec<i64>)
 
 #[test]
 fn each_convention_emits_what_its_engine_emitted() {
-    let cases = read("cases.json");
-    let cases = cases["cases"].as_array().unwrap();
+    let cases = cases();
     assert_eq!(cases.len(), 10);
-    for case in cases {
+    for case in &cases {
         let name = case["name"].as_str().unwrap();
         let b = case["bounded_out_of_orderness_ms"].as_i64().unwrap();
         let mut runs = vec![
@@ -199,7 +174,7 @@ type CountedPane = (i64, i64, String, u64);
 
 fn processed(case: &Value, rules: Conventions) -> (Vec<CountedPane>, Vec<i64>) {
     use twoclocks::engine::{run, EngineConfig, Event, Stream, WatermarkKind, WindowFn};
-    let log = std::fs::read_to_string(format!("{DIR}/{}", case["log"].as_str().unwrap())).unwrap();
+    let log = std::fs::read_to_string(log_path(case)).unwrap();
     let events: Vec<Event> = log
         .lines()
         .skip(1)
@@ -226,7 +201,7 @@ fn processed(case: &Value, rules: Conventions) -> (Vec<CountedPane>, Vec<i64>) {
         watermark: WatermarkKind::Bounded {
             bound: case["bounded_out_of_orderness_ms"].as_f64().unwrap(),
         },
-        grace: case["allowed_lateness_ms"].as_f64().unwrap(),
+        grace: lateness(case) as f64,
         early: None,
         accumulation: Accumulation::Accumulating,
         conventions: rules,
@@ -265,9 +240,9 @@ fn processed(case: &Value, rules: Conventions) -> (Vec<CountedPane>, Vec<i64>) {
 
 #[test]
 fn the_processor_under_each_convention_emits_what_its_engine_emitted() {
-    let cases = read("cases.json");
+    let cases = cases();
     let mut compared = 0;
-    for case in cases["cases"].as_array().unwrap() {
+    for case in &cases {
         let name = case["name"].as_str().unwrap();
         // The processor's early trigger is processing-time; the recorded one counts elements.
         if case["trigger"] != "default" {
