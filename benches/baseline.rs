@@ -14,11 +14,11 @@ use plain::Plain;
 use rustc_hash::FxBuildHasher;
 use std::hash::{BuildHasher, RandomState};
 use std::hint::black_box;
-use twoclocks::engine::{generate, StreamParams};
+use twoclocks::engine::StreamParams;
 use twoclocks::engine::{EngineConfig, Output, Processor, Stream};
 
 fn million() -> Stream {
-    generate(&StreamParams {
+    Stream::generate(&StreamParams {
         events: 1_000_000,
         span: 30_000_000.0,
         ..Default::default()

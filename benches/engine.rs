@@ -4,12 +4,13 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
-use twoclocks::engine::frontier::sweep;
-use twoclocks::engine::{classroom, generate, StreamParams};
-use twoclocks::engine::{run, EngineConfig, Output, Processor, WatermarkKind, WindowFn};
+use twoclocks::engine::FrontierPoint;
+use twoclocks::engine::Stream;
+use twoclocks::engine::StreamParams;
+use twoclocks::engine::{EngineConfig, Output, Processor, WatermarkKind, WindowFn};
 
 fn million() -> twoclocks::engine::Stream {
-    generate(&StreamParams {
+    Stream::generate(&StreamParams {
         events: 1_000_000,
         span: 30_000_000.0,
         ..Default::default()
@@ -30,7 +31,7 @@ fn step_all(stream: &twoclocks::engine::Stream, cfg: EngineConfig) -> u64 {
 }
 
 fn engine(c: &mut Criterion) {
-    let classroom = classroom();
+    let classroom = Stream::classroom();
     let mut g = c.benchmark_group("classroom");
     g.throughput(Throughput::Elements(classroom.len() as u64));
     g.bench_function("run fixed 20s", |b| {
@@ -38,7 +39,7 @@ fn engine(c: &mut Criterion) {
     });
     g.bench_function("run with finals (batch answer)", |b| {
         b.iter(|| {
-            run(
+            Processor::run(
                 black_box(&classroom),
                 EngineConfig::fixed(20_000.0, 0.0),
                 false,
@@ -55,7 +56,7 @@ fn engine(c: &mut Criterion) {
     g.bench_function("frontier 13x13", |b| {
         let lags: Vec<f64> = (0..13).map(|i| i as f64 * 10_000.0).collect();
         b.iter(|| {
-            sweep(
+            FrontierPoint::sweep(
                 black_box(&classroom),
                 EngineConfig::fixed(0.0, 0.0),
                 &lags,
@@ -85,7 +86,7 @@ fn engine(c: &mut Criterion) {
 
     // 200 000 events over 30 000 s on 16 keys: a key's events come every 2.4 s on average, so
     // 2 s sessions open, merge and close all the time.
-    let sparse = generate(&StreamParams {
+    let sparse = Stream::generate(&StreamParams {
         events: 200_000,
         span: 30_000_000.0,
         keys: "abcdefghijklmnop".to_string(),

@@ -5,9 +5,10 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
-use twoclocks::engine::frontier::sweep;
-use twoclocks::engine::{generate, StreamParams};
-use twoclocks::engine::{run, EngineConfig, Stream, WatermarkKind};
+use twoclocks::engine::FrontierPoint;
+use twoclocks::engine::Processor;
+use twoclocks::engine::StreamParams;
+use twoclocks::engine::{EngineConfig, Stream, WatermarkKind};
 
 /// 0 s to 120 s in steps of 5 s: 25 values.
 fn dials() -> Vec<f64> {
@@ -15,7 +16,7 @@ fn dials() -> Vec<f64> {
 }
 
 fn million(span: f64, keys: &str) -> Stream {
-    generate(&StreamParams {
+    Stream::generate(&StreamParams {
         events: 1_000_000,
         span,
         keys: keys.to_string(),
@@ -43,10 +44,14 @@ fn frontier(c: &mut Criterion) {
             };
             let family = watermark.family();
             g.bench_with_input(BenchmarkId::new("one run", family), &cfg, |b, cfg| {
-                b.iter(|| run(black_box(&stream), *cfg, false).counters.dropped)
+                b.iter(|| {
+                    Processor::run(black_box(&stream), *cfg, false)
+                        .counters
+                        .dropped
+                })
             });
             g.bench_with_input(BenchmarkId::new("sweep 25x25", family), &cfg, |b, cfg| {
-                b.iter(|| sweep(black_box(&stream), *cfg, &dials, &dials).len())
+                b.iter(|| FrontierPoint::sweep(black_box(&stream), *cfg, &dials, &dials).len())
             });
         }
         g.finish();
@@ -63,10 +68,14 @@ fn frontier(c: &mut Criterion) {
         };
         let name = format!("gap {}s", gap / 1_000);
         g.bench_with_input(BenchmarkId::new("one run", &name), &cfg, |b, cfg| {
-            b.iter(|| run(black_box(&stream), *cfg, false).counters.dropped)
+            b.iter(|| {
+                Processor::run(black_box(&stream), *cfg, false)
+                    .counters
+                    .dropped
+            })
         });
         g.bench_with_input(BenchmarkId::new("sweep 25x25", &name), &cfg, |b, cfg| {
-            b.iter(|| sweep(black_box(&stream), *cfg, &dials, &dials).len())
+            b.iter(|| FrontierPoint::sweep(black_box(&stream), *cfg, &dials, &dials).len())
         });
     }
     g.finish();

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use twoclocks::engine::generate;
+use twoclocks::engine::Stream;
 use twoclocks::engine::StreamParams;
 use twoclocks::io::csv::{write_csv, write_jsonl};
 use twoclocks::io::source::{read_source_from, SourceOptions};
@@ -60,7 +60,7 @@ fn parquet_bytes(stream: &twoclocks::engine::Stream) -> Vec<u8> {
 }
 
 fn ingest(c: &mut Criterion) {
-    let stream = generate(&StreamParams {
+    let stream = Stream::generate(&StreamParams {
         events: EVENTS,
         ..Default::default()
     })

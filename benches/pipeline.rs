@@ -8,7 +8,7 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
 use twoclocks::engine::pipeline::{CheckpointMode, CrashTarget, Outage, Pipeline, PipelineConfig};
-use twoclocks::engine::{classroom, generate, StreamParams};
+use twoclocks::engine::StreamParams;
 use twoclocks::engine::{EngineConfig, Stream};
 
 fn config(partitions: usize) -> PipelineConfig {
@@ -62,7 +62,7 @@ fn report_checkpoint_cost(stream: &Stream) {
 }
 
 fn pipeline(c: &mut Criterion) {
-    let stream = classroom();
+    let stream = Stream::classroom();
     report_checkpoint_cost(&stream);
     let mut g = c.benchmark_group("pipeline classroom N=4 every 10s");
     g.throughput(Throughput::Elements(stream.len() as u64));
@@ -90,7 +90,7 @@ fn pipeline(c: &mut Criterion) {
         |b| b.iter(|| rerun_with(black_box(&stream), idle, &[], silent())),
     );
     g.finish();
-    let few = generate(&StreamParams {
+    let few = Stream::generate(&StreamParams {
         events: 5_000,
         ..StreamParams::default()
     })

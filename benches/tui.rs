@@ -16,7 +16,8 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use twoclocks::engine::EngineConfig;
-use twoclocks::engine::{generate, StreamParams};
+use twoclocks::engine::Stream;
+use twoclocks::engine::StreamParams;
 use twoclocks::tui::app::{update, Action, App, Msg};
 use twoclocks::tui::scenario::Scenario;
 use twoclocks::tui::theme::Theme;
@@ -57,7 +58,7 @@ fn report_checkpoint_cost(a: &App) {
 }
 
 fn million() -> Scenario {
-    let stream = generate(&StreamParams {
+    let stream = Stream::generate(&StreamParams {
         events: 1_000_000,
         span: 30_000_000.0,
         ..Default::default()
@@ -179,7 +180,7 @@ fn benches(c: &mut Criterion) {
     // table's rows their oracle sessions; one redraw.
     let window = twoclocks::engine::WindowFn::session(30_000).expect("a valid gap");
     let mut s = app_for(Options {
-        scenario: Scenario::new("classroom", twoclocks::engine::classroom(), &window),
+        scenario: Scenario::new("classroom", twoclocks::engine::Stream::classroom(), &window),
         config: EngineConfig {
             window,
             ..EngineConfig::fixed(20_000.0, 30_000.0)

@@ -17,8 +17,9 @@
 use std::io::{BufWriter, Write};
 use std::process::{Command, Stdio};
 
+use twoclocks::engine::Stream;
+use twoclocks::engine::StreamParams;
 use twoclocks::engine::WindowFn;
-use twoclocks::engine::{generate, StreamParams};
 use twoclocks::engine::{StateBound, StateCosts};
 
 /// Runs the binary over `rows` sorted rows on standard input; its peak RSS in KiB.
@@ -233,7 +234,7 @@ fn the_state_bound_is_above_the_measured_peak() {
         ),
     ];
     for &(events, span_flag, span, size, slide, extra, costs) in cases {
-        let stream = generate(&StreamParams {
+        let stream = Stream::generate(&StreamParams {
             events,
             span,
             ..StreamParams::default()

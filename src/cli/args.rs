@@ -88,7 +88,8 @@ impl SourceArgs {
                 if p.events > 50_000_000 {
                     bail!("--events {} is more than 50000000", p.events);
                 }
-                let stream = crate::engine::generate(&p).context("bad generator parameters")?;
+                let stream =
+                    crate::engine::Stream::generate(&p).context("bad generator parameters")?;
                 Ok((stream, None))
             }
         }
@@ -105,7 +106,7 @@ pub fn check_interval(flag: &str, ms: f64) -> Result<()> {
         let shown = if ms > 0.0 && ms < 1e-3 {
             format!("{ms:e}ms")
         } else {
-            crate::engine::window::fmt_ms(ms)
+            crate::engine::duration::Duration::short(ms)
         };
         bail!("{flag} must be at least 1ms (and at most 1e11s), got {shown}");
     }

@@ -429,7 +429,7 @@ fn ui_job(
     engine: EngineConfig,
     scenario_job: Option<&JobShape>,
 ) -> anyhow::Result<Option<JobPreset>> {
-    use crate::engine::steered::{JOB_OPERATORS, JOB_PARTITIONS, JOB_SEED};
+    use crate::engine::steered::JobPreset;
     if p.crash_at.is_some() || p.crash_operator.is_some() {
         anyhow::bail!(
             "--crash-at and --crash-operator are for `twoclocks run`; in the UI press c to crash \
@@ -454,9 +454,9 @@ fn ui_job(
         return Ok(None);
     }
     let mut cfg = p.config(engine)?;
-    cfg.partitions = p.partitions.unwrap_or(JOB_PARTITIONS);
-    cfg.parallelism = p.parallelism.unwrap_or(JOB_OPERATORS);
-    cfg.seed = p.schedule_seed.unwrap_or(JOB_SEED);
+    cfg.partitions = p.partitions.unwrap_or(JobPreset::PARTITIONS);
+    cfg.parallelism = p.parallelism.unwrap_or(JobPreset::OPERATORS);
+    cfg.seed = p.schedule_seed.unwrap_or(JobPreset::SEED);
     cfg.checkpoint_every = p
         .checkpoint_every
         .or(Some(crate::tui::dials::CHECKPOINT_DEFAULT));

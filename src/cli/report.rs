@@ -6,14 +6,15 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use crate::engine::checkpoint::reference_schedule;
-use crate::engine::frontier::{self, POLICIES};
+use crate::engine::frontier::{FrontierPoint, Policy};
 use crate::engine::pipeline::{Outage, Pipeline, PipelineConfig};
-use crate::engine::window::oracle;
 use crate::engine::DelayStats;
+use crate::engine::Oracle;
+use crate::engine::Processor;
+use crate::engine::ScheduleStep;
 use crate::engine::{
-    run, Accumulation, CellId, Clock, EngineConfig, Job, Pane, Score, SinkKind, Stream,
-    WatermarkKind, WindowFn,
+    Accumulation, CellId, Clock, EngineConfig, Job, Pane, Score, SinkKind, Stream, WatermarkKind,
+    WindowFn,
 };
 
 /// Block 4's rows: (label, watermark, grace).
@@ -139,9 +140,9 @@ pub struct Figures {
     /// Block 6: each sink's sums, clean and crashed.
     pub sinks: Vec<SinkRow>,
     /// Block 7: one frontier point per (lag, grace) of [`FRONTIER_ROWS`].
-    pub frontier: Vec<frontier::FrontierPoint>,
+    pub frontier: Vec<FrontierPoint>,
     /// The assembly: (name, role, frontier point) for each of the engine's policies.
-    pub policies: Vec<(&'static str, &'static str, frontier::FrontierPoint)>,
+    pub policies: Vec<(&'static str, &'static str, FrontierPoint)>,
     /// The silent partition's experiment, one row per [`PARTITION_ROWS`] entry.
     pub partitions: Vec<PartitionRow>,
 }
@@ -197,7 +198,7 @@ const W: i64 = 60_000;
 pub fn figures(stream: &Stream) -> Option<Figures> {
     let stats = DelayStats::of(stream)?;
     let windows_fn = WindowFn::Tumbling { size: W, offset: 0 };
-    let truth = oracle(stream, &windows_fn);
+    let truth = Oracle::true_counts(stream, &windows_fn);
     let key_a = stream.key_id("a").unwrap_or(0);
     let windows: std::collections::BTreeSet<_> = truth.keys().map(|c| c.window).collect();
     let oracle_a = (0..4)
@@ -235,7 +236,7 @@ pub fn figures(stream: &Stream) -> Option<Figures> {
                 grace,
                 ..EngineConfig::fixed(0.0, 0.0)
             };
-            let r = run(stream, cfg, false);
+            let r = Processor::run(stream, cfg, false);
             LateRow {
                 label,
                 dropped: r.counters.dropped,
@@ -254,7 +255,7 @@ pub fn figures(stream: &Stream) -> Option<Figures> {
         accumulation: Accumulation::Accumulating,
         ..EngineConfig::fixed(20_000.0, f64::INFINITY)
     };
-    let panes = run(stream, cfg, true)
+    let panes = Processor::run(stream, cfg, true)
         .output
         .panes
         .into_iter()
@@ -270,7 +271,7 @@ pub fn figures(stream: &Stream) -> Option<Figures> {
     let mut clean = Job::new(stream, cfg, &SinkKind::ALL);
     clean.finish();
     let mut crashed = Job::new(stream, cfg, &SinkKind::ALL);
-    crashed.run_schedule(&reference_schedule(stream.len()));
+    crashed.run_schedule(&ScheduleStep::reference_schedule(stream.len()));
     let (cf, xf) = (clean.finals(), crashed.finals());
     let total = |m: &BTreeMap<CellId, i64>| m.values().sum::<i64>();
     let sinks = SinkKind::ALL
@@ -285,16 +286,16 @@ pub fn figures(stream: &Stream) -> Option<Figures> {
     let frontier = FRONTIER_ROWS
         .iter()
         .map(|&(lag, grace)| {
-            frontier::point(stream, &truth, EngineConfig::fixed(lag, 0.0), lag, grace)
+            FrontierPoint::run(stream, &truth, EngineConfig::fixed(lag, 0.0), lag, grace)
         })
         .collect();
-    let policies = POLICIES
+    let policies = Policy::ALL
         .iter()
         .map(|p| {
             (
                 p.name,
                 p.role,
-                frontier::point(
+                FrontierPoint::run(
                     stream,
                     &truth,
                     EngineConfig::fixed(p.lag, 0.0),
@@ -316,7 +317,7 @@ pub fn figures(stream: &Stream) -> Option<Figures> {
         windows: windows.len(),
         keys: stream.keys.len(),
         key: stream.key_name(key_a).to_string(),
-        classroom: *stream == crate::engine::classroom(),
+        classroom: *stream == crate::engine::Stream::classroom(),
         clock: stream.clock.clone(),
         event_times: stream
             .events

@@ -7,7 +7,7 @@ use twoclocks::cli::args::first_event_time;
 use twoclocks::cli::commands::RunArgs;
 use twoclocks::cli::{parse, Command, Invocation};
 use twoclocks::engine::clock::Clock;
-use twoclocks::engine::window::oracle;
+use twoclocks::engine::Oracle;
 use twoclocks::engine::{EngineConfig, Stream, WindowFn};
 
 use crate::cli_common::{output, refused};
@@ -66,7 +66,7 @@ fn a_new_york_day_starts_at_its_midnight_five_hours_into_the_utc_day() {
     let (stream, cfg) = zoned(&["--window", "24h"], None);
     assert_eq!(cfg.window.offset(), 5 * HOUR);
     assert_eq!(cfg.window.describe(), "24h tumbling (offset 5h)");
-    let truth = oracle(&stream, &cfg.window);
+    let truth = Oracle::true_counts(&stream, &cfg.window);
     let mut days: Vec<(i64, u64)> = Vec::new();
     for (cell, n) in &truth {
         match days.last_mut() {

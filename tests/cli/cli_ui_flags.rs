@@ -41,8 +41,8 @@ fn one_pipeline_flag_keeps_the_uis_own_job_for_the_rest() {
     let a = ui(&["--events", "2000", "--parallelism", "8"]);
     let cfg = a.trace().job().expect("job mode").config();
     assert_eq!(cfg.parallelism, 8);
-    assert_eq!(cfg.partitions, twoclocks::tui::app::JOB_PARTITIONS);
-    assert_eq!(cfg.seed, twoclocks::tui::app::JOB_SEED);
+    assert_eq!(cfg.partitions, twoclocks::tui::app::JobPreset::PARTITIONS);
+    assert_eq!(cfg.seed, twoclocks::tui::app::JobPreset::SEED);
     assert_eq!(
         cfg.checkpoint_every,
         Some(twoclocks::tui::dials::CHECKPOINT_DEFAULT)
@@ -51,7 +51,7 @@ fn one_pipeline_flag_keeps_the_uis_own_job_for_the_rest() {
     assert!(plain.trace().job().is_none());
     assert_eq!(
         plain.job_config().parallelism,
-        twoclocks::tui::app::JOB_OPERATORS
+        twoclocks::tui::app::JobPreset::OPERATORS
     );
 }
 

@@ -8,7 +8,7 @@ use proptest::prelude::*;
 use twoclocks::engine::pipeline::{
     CheckpointMode, CrashTarget, Pipeline, PipelineConfig, SinkWrite,
 };
-use twoclocks::engine::{generate, StreamParams};
+use twoclocks::engine::StreamParams;
 use twoclocks::engine::{Accumulation, CellId, EngineConfig, SinkKind, Stream, WatermarkKind};
 
 /// Any of the three accumulation modes, equally likely.
@@ -47,7 +47,7 @@ pub fn arb_stream(max_events: usize, max_keys: usize) -> impl Strategy<Value = S
         1usize..max_keys + 1,
     )
         .prop_map(|(seed, events, span, tail, mean_delay, tail_max, nkeys)| {
-            generate(&StreamParams {
+            Stream::generate(&StreamParams {
                 seed,
                 events,
                 span,

@@ -5,8 +5,8 @@
 //! watermarks: every candidate's score, the Pareto sets, the choices and the state they cost.
 
 use proptest::prelude::*;
-use twoclocks::engine::advice::{advise, advise_stats, state_cost, Family, Request};
-use twoclocks::engine::frontier::slack::{bin, Clocked, SlackStats, BOTTOM_BIN, TOP_BIN};
+use twoclocks::engine::advice::{advise, Advice, Family, Request};
+use twoclocks::engine::frontier::slack::{Clocked, SlackStats, StateCost};
 use twoclocks::engine::Event;
 use twoclocks::engine::{EngineConfig, Stream, WatermarkKind, WindowFn};
 
@@ -56,7 +56,7 @@ proptest! {
         let base = EngineConfig { window, ..EngineConfig::fixed(0.0, 0.0) };
         let stats = SlackStats::of(&stream, window, step as f64);
         let from_stream = advise(&stream, base, &req);
-        let from_stats = advise_stats(&stats, &req);
+        let from_stats = Advice::from_stats(&stats, &req);
         prop_assert_eq!(from_stats, from_stream);
     }
 
@@ -77,28 +77,31 @@ proptest! {
             watermark: kind.watermark(lag),
             ..EngineConfig::fixed(0.0, grace)
         };
-        prop_assert_eq!(stats.state_cost(kind, lag, grace), state_cost(&stream, cfg));
+        prop_assert_eq!(stats.state_cost(kind, lag, grace), StateCost::of(&stream, cfg));
     }
 }
 
 #[test]
 fn slack_bins_hold_negative_and_large_slacks() {
-    assert_eq!(bin(-0.5, 5_000.0), BOTTOM_BIN);
-    assert_eq!(bin(-1e9, 5_000.0), BOTTOM_BIN);
-    assert_eq!(bin(0.0, 5_000.0), 0);
-    assert_eq!(bin(4_999.0, 5_000.0), 0);
-    assert_eq!(bin(5_000.0, 5_000.0), 1);
-    assert_eq!(bin(1e12, 5_000.0), TOP_BIN);
-    assert_eq!(bin(f64::NAN, 5_000.0), BOTTOM_BIN);
-    assert_eq!(bin(f64::INFINITY, 5_000.0), TOP_BIN);
+    assert_eq!(SlackStats::bin(-0.5, 5_000.0), SlackStats::BOTTOM_BIN);
+    assert_eq!(SlackStats::bin(-1e9, 5_000.0), SlackStats::BOTTOM_BIN);
+    assert_eq!(SlackStats::bin(0.0, 5_000.0), 0);
+    assert_eq!(SlackStats::bin(4_999.0, 5_000.0), 0);
+    assert_eq!(SlackStats::bin(5_000.0, 5_000.0), 1);
+    assert_eq!(SlackStats::bin(1e12, 5_000.0), SlackStats::TOP_BIN);
+    assert_eq!(SlackStats::bin(f64::NAN, 5_000.0), SlackStats::BOTTOM_BIN);
+    assert_eq!(SlackStats::bin(f64::INFINITY, 5_000.0), SlackStats::TOP_BIN);
 }
 
 #[test]
 fn the_classroom_stream_gets_the_same_advice_from_its_statistics() {
-    let stream = twoclocks::engine::classroom();
+    let stream = twoclocks::engine::Stream::classroom();
     let req = request(vec![Family::Fixed, Family::Bounded], 5_000, 99.9);
     let base = EngineConfig::fixed(0.0, 0.0);
     let stats = SlackStats::of(&stream, base.window, 5_000.0);
     assert_eq!(stats.placements(Clocked::Fixed), stream.len() as u64);
-    assert_eq!(advise_stats(&stats, &req), advise(&stream, base, &req));
+    assert_eq!(
+        Advice::from_stats(&stats, &req),
+        advise(&stream, base, &req)
+    );
 }

@@ -5,6 +5,7 @@
 //! fractional times, keys past the dense slots). Without this the speed ratio would compare
 //! unlike work, and the engine's fast path for calm arrivals is checked against rules written
 //! plainly.
+use twoclocks::engine::StreamParams;
 
 use crate::common::arb_accumulation;
 
@@ -13,7 +14,6 @@ mod plain;
 
 use plain::Plain;
 use proptest::prelude::*;
-use twoclocks::engine::{classroom, generate, StreamParams};
 use twoclocks::engine::{
     Accumulation, Counters, EngineConfig, Event, Output, Processor, Stream, WatermarkKind, WindowFn,
 };
@@ -78,7 +78,7 @@ fn configs() -> Vec<EngineConfig> {
 
 #[test]
 fn the_baseline_answers_as_the_engine_on_the_classroom_stream() {
-    let stream = classroom();
+    let stream = Stream::classroom();
     for cfg in configs() {
         assert_same(&stream, cfg);
     }
@@ -95,7 +95,7 @@ fn the_baseline_answers_as_the_engine_on_the_classroom_stream() {
 #[test]
 fn the_baseline_answers_as_the_engine_on_the_benchmark_million() {
     // The stream and dials of benches/baseline.rs.
-    let stream = generate(&StreamParams {
+    let stream = Stream::generate(&StreamParams {
         events: 1_000_000,
         span: 30_000_000.0,
         ..Default::default()

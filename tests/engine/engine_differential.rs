@@ -6,9 +6,10 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 use serde_json::{json, Value};
-use twoclocks::engine::{generate, StreamParams};
+use twoclocks::engine::Processor;
+use twoclocks::engine::StreamParams;
 use twoclocks::engine::{
-    run, Accumulation, CellId, EngineConfig, Stream, Timing, WatermarkKind, WindowFn,
+    Accumulation, CellId, EngineConfig, Stream, Timing, WatermarkKind, WindowFn,
 };
 
 fn reference_dir() -> Option<std::path::PathBuf> {
@@ -136,7 +137,7 @@ fn engine_agrees_with_the_reference_program() {
     let answers: Vec<Value> = serde_json::from_slice(&output.stdout).unwrap();
 
     for (sp, ans) in streams.iter().zip(&answers) {
-        let stream: Stream = generate(&StreamParams {
+        let stream: Stream = Stream::generate(&StreamParams {
             seed: sp.seed,
             events: sp.n,
             span: sp.span,
@@ -176,7 +177,7 @@ fn engine_agrees_with_the_reference_program() {
                 conventions: Default::default(),
                 empty_panes: Default::default(),
             };
-            let got = run(&stream, cfg, false);
+            let got = Processor::run(&stream, cfg, false);
             let what = format!("seed {} window {w} {wm} grace {grace}", sp.seed);
             assert_eq!(
                 got.counters.dropped,
@@ -234,7 +235,7 @@ fn engine_agrees_with_the_reference_program() {
                 window: cfg.window.at_index(*win),
                 key: stream.key_id(key).unwrap(),
             };
-            let mine: Vec<(String, u64, u64)> = run(&stream, cfg, true)
+            let mine: Vec<(String, u64, u64)> = Processor::run(&stream, cfg, true)
                 .output
                 .panes
                 .iter()

@@ -5,7 +5,8 @@
 //! as it first printed them.
 
 use twoclocks::cli::report::{figures, render};
-use twoclocks::engine::classroom;
+use twoclocks::engine::Processor;
+use twoclocks::engine::Stream;
 use twoclocks::engine::Timing;
 
 /// The figures, as the reference prints them (`../shared/reference/p07_handson.out.txt`).
@@ -62,7 +63,7 @@ fn the_constants_are_the_reference_output() {
 
 #[test]
 fn block_figures_are_exact() {
-    let s = classroom();
+    let s = Stream::classroom();
     let f = figures(&s).expect("non-empty");
     // Block 1.
     assert_eq!(f.stats.events, 20_000);
@@ -140,7 +141,7 @@ fn block_figures_are_exact() {
 
 #[test]
 fn the_report_prints_every_figure() {
-    let text = render(&figures(&classroom()).expect("non-empty"));
+    let text = render(&figures(&Stream::classroom()).expect("non-empty"));
     for needle in [
         "p50   1.57s",
         "p99  79.29s",
@@ -179,18 +180,21 @@ fn the_report_prints_every_figure() {
 
 #[test]
 fn window_state_stays_proportional_to_the_open_windows() {
-    use twoclocks::engine::{generate, StreamParams};
-    use twoclocks::engine::{run, EngineConfig};
+    use twoclocks::engine::EngineConfig;
+    use twoclocks::engine::StreamParams;
     // Ten times the classroom stream's span and size: the open state must not grow with it.
-    let long = generate(&StreamParams {
+    let long = Stream::generate(&StreamParams {
         events: 200_000,
         span: 6_000_000.0,
         ..Default::default()
     })
     .unwrap();
-    let short = classroom();
+    let short = Stream::classroom();
     let cfg = EngineConfig::fixed(20_000.0, 30_000.0);
-    let (a, b) = (run(&short, cfg, false), run(&long, cfg, false));
+    let (a, b) = (
+        Processor::run(&short, cfg, false),
+        Processor::run(&long, cfg, false),
+    );
     assert!(
         b.peak_open_cells <= a.peak_open_cells + 8,
         "{} vs {}",
@@ -202,7 +206,7 @@ fn window_state_stays_proportional_to_the_open_windows() {
 
 #[test]
 fn the_silent_partition_experiment_is_exact() {
-    let f = figures(&classroom()).expect("non-empty");
+    let f = figures(&Stream::classroom()).expect("non-empty");
     let rows: Vec<(Option<f64>, u64, u64, usize, String, usize)> = f
         .partitions
         .iter()

@@ -8,11 +8,10 @@ use std::collections::BTreeMap;
 
 use proptest::prelude::*;
 use twoclocks::engine::checkpoint::ScheduleStep;
-use twoclocks::engine::frontier::{point, sweep};
-use twoclocks::engine::window::oracle;
 use twoclocks::engine::Conventions;
+use twoclocks::engine::FrontierPoint;
 use twoclocks::engine::{
-    run, Accumulation, CellId, EngineConfig, Event, Job, Output, Processor, SinkKind, Stream,
+    Accumulation, CellId, EngineConfig, Event, Job, Oracle, Output, Processor, SinkKind, Stream,
     Timing, WatermarkKind, WindowFn,
 };
 
@@ -110,8 +109,8 @@ proptest! {
     fn every_placement_is_kept_or_dropped_and_never_exceeds_the_oracle(
         stream in prop_oneof![arb_stream(400, 4), arb_raw_stream()], cfg in arb_config()
     ) {
-        let r = run(&stream, cfg, true);
-        let truth = oracle(&stream, &cfg.window);
+        let r = Processor::run(&stream, cfg, true);
+        let truth = Oracle::true_counts(&stream, &cfg.window);
         let placements: u64 = truth.values().sum();
         let c = r.counters;
         prop_assert_eq!(c.events as usize, stream.len());
@@ -138,7 +137,7 @@ proptest! {
     fn panes_are_ordered_and_add_up_to_the_final_value(
         stream in prop_oneof![arb_stream(400, 4), arb_raw_stream()], cfg in arb_config()
     ) {
-        let r = run(&stream, cfg, true);
+        let r = Processor::run(&stream, cfg, true);
         let mut by_cell: BTreeMap<CellId, Vec<_>> = BTreeMap::new();
         for p in &r.output.panes {
             by_cell.entry(p.cell).or_default().push(*p);
@@ -230,12 +229,12 @@ proptest! {
             watermark: if bounded { WatermarkKind::Bounded { bound: 0.0 } } else { WatermarkKind::Fixed { lag: 0.0 } },
             ..EngineConfig::fixed(0.0, 0.0)
         };
-        let truth = oracle(&stream, &window);
-        let swept = sweep(&stream, base, &lags, &graces);
+        let truth = Oracle::true_counts(&stream, &window);
+        let swept = FrontierPoint::sweep(&stream, base, &lags, &graces);
         let mut i = 0;
         for &lag in &lags {
             for &grace in &graces {
-                prop_assert_eq!(swept[i], point(&stream, &truth, base, lag, grace));
+                prop_assert_eq!(swept[i], FrontierPoint::run(&stream, &truth, base, lag, grace));
                 i += 1;
             }
         }

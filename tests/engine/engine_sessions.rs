@@ -9,11 +9,11 @@
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;
-use twoclocks::engine::frontier::{point, sweep};
 use twoclocks::engine::pipeline::PipelineConfig;
-use twoclocks::engine::window::oracle;
+use twoclocks::engine::FrontierPoint;
+use twoclocks::engine::Oracle;
 use twoclocks::engine::{
-    run, Accumulation, CellId, EngineConfig, Event, Fate, Output, Pane, Processor, Score, Stream,
+    Accumulation, CellId, EngineConfig, Event, Fate, Output, Pane, Processor, Score, Stream,
     Timing, WatermarkKind, WindowFn, WindowId,
 };
 
@@ -82,8 +82,8 @@ fn overlapping_windows_merge_and_touching_ones_do_not() {
             2,
         ),
     ]);
-    assert_eq!(oracle(&s, &cfg.window), expect);
-    assert_eq!(run(&s, cfg, false).finals, expect);
+    assert_eq!(Oracle::true_counts(&s, &cfg.window), expect);
+    assert_eq!(Processor::run(&s, cfg, false).finals, expect);
 }
 
 #[test]
@@ -97,7 +97,7 @@ fn a_late_event_bridging_two_fired_sessions_gives_one_late_pane_for_the_merged_s
         ev(25.0, 101.0, 0),
     ]);
     for mode in Accumulation::ALL {
-        let r = run(&s, sessions(0.0, 100.0, mode), true);
+        let r = Processor::run(&s, sessions(0.0, 100.0, mode), true);
         let panes: Vec<(CellId, Timing, i64, Option<i64>)> = r
             .output
             .panes
@@ -124,7 +124,10 @@ fn a_late_event_bridging_two_fired_sessions_gives_one_late_pane_for_the_merged_s
         assert_eq!(r.counters.late, 1, "{mode}");
         assert_eq!(r.finals.get(&cell(0, 80, 0)), Some(&3), "{mode}");
         assert_eq!(r.finals.len(), 2, "{mode}: {:?}", r.finals);
-        assert_eq!(r.finals, oracle(&s, &sessions(0.0, 0.0, mode).window));
+        assert_eq!(
+            r.finals,
+            Oracle::true_counts(&s, &sessions(0.0, 0.0, mode).window)
+        );
     }
 }
 
@@ -158,7 +161,7 @@ fn a_fate_is_decided_on_the_events_own_proto_window() {
         ev(20.0, 36.0, 0), // [20, 50): on time; a's session becomes [0, 50)
         ev(60.0, 60.0, 1), // watermark 60 passes [0, 50)
     ]);
-    let r = run(&s, cfg, true);
+    let r = Processor::run(&s, cfg, true);
     assert_eq!(r.counters.late, 0);
     let a: Vec<_> = r
         .output
@@ -221,9 +224,9 @@ fn the_score_counts_the_true_sessions_a_run_missed() {
         ev(10.0, 101.0, 0), // dropped: the run's session is [0, 50) with 2, the truth's 3
     ]);
     let cfg = sessions(0.0, 0.0, Accumulation::Accumulating);
-    let truth = oracle(&s, &cfg.window);
+    let truth = Oracle::true_counts(&s, &cfg.window);
     assert_eq!(truth[&cell(0, 50, 0)], 3);
-    let r = run(&s, cfg, false);
+    let r = Processor::run(&s, cfg, false);
     assert_eq!(r.counters.dropped, 1);
     let score = Score::of(&r.finals, &truth);
     assert_eq!(
@@ -309,8 +312,8 @@ proptest! {
         cfg in arb_sessions(),
     ) {
         let cfg = EngineConfig { grace: f64::INFINITY, ..cfg };
-        let r = run(&s, cfg, false);
-        let truth = oracle(&s, &cfg.window);
+        let r = Processor::run(&s, cfg, false);
+        let truth = Oracle::true_counts(&s, &cfg.window);
         prop_assert_eq!(r.counters.dropped, 0);
         prop_assert_eq!(&r.finals, &truth);
         let score = Score::of(&r.finals, &truth);
@@ -322,13 +325,13 @@ proptest! {
         s in prop_oneof![arb_shuffled(), arb_stream(300, 4)],
         cfg in arb_sessions(),
     ) {
-        let r = run(&s, cfg, true);
+        let r = Processor::run(&s, cfg, true);
         let c = r.counters;
         prop_assert_eq!(c.events as usize, s.len());
         prop_assert_eq!(c.on_time + c.late + c.dropped, c.events);
         prop_assert_eq!(r.output.dropped.len() as u64, c.dropped);
         prop_assert_eq!(r.finals.values().sum::<u64>(), c.on_time + c.late);
-        let truth = oracle(&s, &cfg.window);
+        let truth = Oracle::true_counts(&s, &cfg.window);
         prop_assert_eq!(truth.values().sum::<u64>(), c.events);
         for (cell, v) in &r.finals {
             let holder = truth.iter().find(|(t, _)| {
@@ -366,7 +369,7 @@ proptest! {
         s in prop_oneof![arb_shuffled(), arb_stream(300, 4)],
         cfg in arb_sessions(),
     ) {
-        let r = run(&s, cfg, true);
+        let r = Processor::run(&s, cfg, true);
         let cells = by_cell(&r.output.panes);
         let phase = |t: Timing| match t { Timing::Early => 0, Timing::OnTime => 1, Timing::Late => 2 };
         for (cell, panes) in &cells {
@@ -409,12 +412,12 @@ proptest! {
         graces in prop::collection::vec(prop_oneof![(0u32..40).prop_map(|s| s as f64 * 500.0), 0.0f64..20_000.0, Just(f64::INFINITY)], 1..4),
     ) {
         let base = EngineConfig { window: WindowFn::session(gap).unwrap(), ..EngineConfig::fixed(0.0, 0.0) };
-        let truth = oracle(&s, &base.window);
-        let swept = sweep(&s, base, &lags, &graces);
+        let truth = Oracle::true_counts(&s, &base.window);
+        let swept = FrontierPoint::sweep(&s, base, &lags, &graces);
         let mut i = 0;
         for &lag in &lags {
             for &grace in &graces {
-                prop_assert_eq!(swept[i], point(&s, &truth, base, lag, grace));
+                prop_assert_eq!(swept[i], FrontierPoint::run(&s, &truth, base, lag, grace));
                 i += 1;
             }
         }
@@ -437,10 +440,10 @@ proptest! {
         let (clean, _crashed) = crash_and_compare(&s, cfg, &crashes)?;
         // One partition and one operator: the single processor's sessions.
         if cfg.partitions == 1 && cfg.parallelism == 1 {
-            prop_assert_eq!(clean.finals(), &run(&s, cfg.engine, false).finals);
+            prop_assert_eq!(clean.finals(), &Processor::run(&s, cfg.engine, false).finals);
         }
         if cfg.engine.grace.is_infinite() {
-            prop_assert_eq!(clean.finals(), &oracle(&s, &cfg.engine.window));
+            prop_assert_eq!(clean.finals(), &Oracle::true_counts(&s, &cfg.engine.window));
         }
     }
 }

@@ -11,7 +11,8 @@ use std::collections::BTreeMap;
 
 use proptest::prelude::*;
 use twoclocks::engine::pipeline::{CrashTarget, Pipeline};
-use twoclocks::engine::window::{oracle, Ttl, TtlTime, GLOBAL};
+use twoclocks::engine::window::{Ttl, TtlTime, WindowId};
+use twoclocks::engine::Oracle;
 use twoclocks::engine::{
     Accumulation, EngineConfig, Event, Fate, Output, Processor, Timing, WatermarkKind, WindowFn,
 };
@@ -179,12 +180,15 @@ fn the_global_window_never_drops_and_has_no_on_time_pane() {
     assert!(c.early_panes > 0);
     assert!(out.panes.iter().all(|p| p.timing == Timing::Early));
     for f in &out.finals {
-        assert_eq!(f.cell.window, GLOBAL);
+        assert_eq!(f.cell.window, WindowId::GLOBAL);
     }
     assert_eq!(out.finals.iter().map(|f| f.value).sum::<u64>(), 200);
     // Through the one fate rule: its end is beyond any watermark an event can raise.
-    assert_eq!(Fate::decide(GLOBAL.end(), 9.0e15, 0.0), Fate::OnTime);
-    assert_eq!(cfg.window.number(GLOBAL), None);
+    assert_eq!(
+        Fate::decide(WindowId::GLOBAL.end(), 9.0e15, 0.0),
+        Fate::OnTime
+    );
+    assert_eq!(cfg.window.number(WindowId::GLOBAL), None);
 }
 
 #[test]
@@ -244,7 +248,7 @@ proptest! {
             prop_assert!(f.value > 0);
             *sums.entry(f.cell.key).or_default() += f.value;
         }
-        let truth: BTreeMap<u32, u64> = oracle(&stream, &cfg.window)
+        let truth: BTreeMap<u32, u64> = Oracle::true_counts(&stream, &cfg.window)
             .into_iter()
             .map(|(cell, n)| (cell.key, n))
             .collect();

@@ -23,7 +23,6 @@ use std::collections::BTreeMap;
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, TestRng, TestRunner};
-use twoclocks::engine::generate;
 use twoclocks::engine::pipeline::{
     CheckpointMode, CrashTarget, Outage, PartitionBy, Pipeline, PipelineConfig,
 };
@@ -213,7 +212,7 @@ fn under<V: Copy + Default + PartialOrd + std::fmt::Debug>(
 
 /// What the case's mode promises, checked: the crashes the run reached, or how it diverged.
 fn check(case: &Case) -> Result<usize, String> {
-    let stream = generate(&case.stream).map_err(|e| e.to_string())?;
+    let stream = Stream::generate(&case.stream).map_err(|e| e.to_string())?;
     let (c, c_rows) = run(&stream, case, false);
     let (x, x_rows) = run(&stream, case, true);
     if !c.is_finished() || !x.is_finished() {

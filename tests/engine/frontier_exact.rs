@@ -4,9 +4,10 @@
 //! (infinite and negative ones included), whichever path the sweep takes (search or runs).
 
 use proptest::prelude::*;
-use twoclocks::engine::frontier::{point, sweep};
-use twoclocks::engine::window::{oracle, Ttl, TtlTime};
+use twoclocks::engine::window::{Ttl, TtlTime};
 use twoclocks::engine::Event;
+use twoclocks::engine::FrontierPoint;
+use twoclocks::engine::Oracle;
 use twoclocks::engine::{Accumulation, EngineConfig, Stream, WatermarkKind, WindowFn};
 
 use crate::common::arb_stream;
@@ -103,13 +104,14 @@ proptest! {
         ], 1..6),
     ) {
         let base = EngineConfig { window, watermark, grace: 0.0, early, accumulation, conventions: Default::default(), empty_panes: Default::default() };
-        let truth = oracle(&stream, &window);
-        let swept = sweep(&stream, base, &lags, &graces);
+        let truth = Oracle::true_counts(&stream, &window);
+        let swept = FrontierPoint::sweep(&stream, base, &lags, &graces);
         prop_assert_eq!(swept.len(), lags.len() * graces.len());
         let mut i = 0;
         for &lag in &lags {
             for &grace in &graces {
-                prop_assert_eq!(swept[i], point(&stream, &truth, base, lag, grace), "lag {} grace {}", lag, grace);
+                let point = FrontierPoint::run(&stream, &truth, base, lag, grace);
+                prop_assert_eq!(swept[i], point, "lag {} grace {}", lag, grace);
                 i += 1;
             }
         }
@@ -118,15 +120,21 @@ proptest! {
 
 #[test]
 fn a_sweep_of_nothing_is_empty() {
-    let s = twoclocks::engine::classroom();
+    let s = twoclocks::engine::Stream::classroom();
     let base = EngineConfig::fixed(0.0, 0.0);
-    assert!(sweep(&s, base, &[], &[0.0]).is_empty());
-    assert!(sweep(&s, base, &[0.0], &[]).is_empty());
+    assert!(FrontierPoint::sweep(&s, base, &[], &[0.0]).is_empty());
+    assert!(FrontierPoint::sweep(&s, base, &[0.0], &[]).is_empty());
     let empty = Stream::default();
-    let p = sweep(&empty, base, &[0.0], &[0.0]);
+    let p = FrontierPoint::sweep(&empty, base, &[0.0], &[0.0]);
     assert_eq!(
         p,
-        vec![point(&empty, &oracle(&empty, &base.window), base, 0.0, 0.0)]
+        vec![FrontierPoint::run(
+            &empty,
+            &Oracle::true_counts(&empty, &base.window),
+            base,
+            0.0,
+            0.0
+        )]
     );
 }
 
@@ -159,17 +167,17 @@ fn an_event_time_ttl_is_swept_by_its_watermark() {
         window: WindowFn::global(Some(ttl)).unwrap(),
         ..EngineConfig::fixed(0.0, 0.0)
     };
-    let truth = oracle(&s, &base.window);
-    let swept = sweep(&s, base, &[1_000.0, 0.0], &[0.0]);
-    assert_eq!(swept[0], point(&s, &truth, base, 1_000.0, 0.0));
-    assert_eq!(swept[1], point(&s, &truth, base, 0.0, 0.0));
+    let truth = Oracle::true_counts(&s, &base.window);
+    let swept = FrontierPoint::sweep(&s, base, &[1_000.0, 0.0], &[0.0]);
+    assert_eq!(swept[0], FrontierPoint::run(&s, &truth, base, 1_000.0, 0.0));
+    assert_eq!(swept[1], FrontierPoint::run(&s, &truth, base, 0.0, 0.0));
     assert_ne!(swept[0].score, swept[1].score);
 }
 
 #[test]
 fn a_sweep_shared_out_over_the_cores_equals_one_run_per_point() {
     // 8 000 cells × 3 lags: enough for the search to share the cells out over threads.
-    let s = twoclocks::engine::generate(&twoclocks::engine::StreamParams {
+    let s = twoclocks::engine::Stream::generate(&twoclocks::engine::StreamParams {
         events: 30_000,
         span: 30_000_000.0,
         keys: "abcdefghijklmnop".to_string(),
@@ -189,13 +197,13 @@ fn a_sweep_shared_out_over_the_cores_equals_one_run_per_point() {
                 watermark,
                 ..EngineConfig::fixed(0.0, 0.0)
             };
-            let truth = oracle(&s, &window);
+            let truth = Oracle::true_counts(&s, &window);
             let (lags, graces) = ([0.0, 7_500.0, 30_000.0], [0.0, 2_500.0, 60_000.0]);
-            let swept = sweep(&s, base, &lags, &graces);
+            let swept = FrontierPoint::sweep(&s, base, &lags, &graces);
             let mut i = 0;
             for &lag in &lags {
                 for &grace in &graces {
-                    assert_eq!(swept[i], point(&s, &truth, base, lag, grace));
+                    assert_eq!(swept[i], FrontierPoint::run(&s, &truth, base, lag, grace));
                     i += 1;
                 }
             }

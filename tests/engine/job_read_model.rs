@@ -2,6 +2,7 @@
 //! the oracle) apart from those still open, the counters' records read, and the same figures at
 //! the end of the stream as the command line reports.
 
+use twoclocks::engine::Stream;
 use twoclocks::tui::app::Action;
 
 use crate::ui_common::{act, job, job_at, screen};
@@ -107,7 +108,6 @@ fn the_additive_over_count_splits_exactly_by_cause() {
 #[test]
 fn under_at_least_once_each_crash_adds_what_run_says_it_adds() {
     use std::sync::Arc;
-    use twoclocks::engine::classroom;
     use twoclocks::engine::job_timeline::{Intervention, JobTimeline};
     use twoclocks::engine::pipeline::{
         CheckpointMode, CrashExcess, CrashTarget, Pipeline, PipelineConfig,
@@ -115,7 +115,7 @@ fn under_at_least_once_each_crash_adds_what_run_says_it_adds() {
     use twoclocks::engine::trace::Trace;
     use twoclocks::engine::EngineConfig;
 
-    let stream = Arc::new(classroom());
+    let stream = Arc::new(Stream::classroom());
     let cfg = PipelineConfig {
         partitions: 2,
         parallelism: 4,

@@ -10,10 +10,8 @@
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;
-use twoclocks::engine::classroom;
 use twoclocks::engine::pipeline::{
-    operator_for, partition_for, CheckpointMode, CrashTarget, Outage, Outcome, PartitionBy,
-    Pipeline, PipelineConfig, StepEvent,
+    CheckpointMode, CrashTarget, Outage, Outcome, PartitionBy, Pipeline, PipelineConfig, StepEvent,
 };
 use twoclocks::engine::{EngineConfig, Fate, SinkKind, Stream, WatermarkKind, WindowFn};
 
@@ -83,7 +81,7 @@ fn watermarks<S: std::borrow::Borrow<Stream>>(p: &Pipeline<S>) -> Vec<f64> {
 
 #[test]
 fn an_operator_watermark_never_passes_an_active_caught_up_input() {
-    let s = classroom();
+    let s = Stream::classroom();
     for idle in [None, Some(IDLE)] {
         for transit in [0.0, 200.0] {
             let mut p = pipeline(&s, experiment(2, transit, idle), silent_partition_one());
@@ -101,7 +99,7 @@ fn an_operator_watermark_never_passes_an_active_caught_up_input() {
 
 #[test]
 fn without_idleness_no_operator_watermark_passes_the_silent_partition() {
-    let s = classroom();
+    let s = Stream::classroom();
     for transit in [0.0, 200.0] {
         let mut p = pipeline(&s, experiment(2, transit, None), silent_partition_one());
         p.run_until(FROM);
@@ -141,7 +139,7 @@ fn partition_events(s: &Stream, partitions: usize, p: usize) -> Vec<(usize, f64)
 
 #[test]
 fn with_idleness_the_watermark_moves_on_and_held_back_events_meet_the_model() {
-    let s = classroom();
+    let s = Stream::classroom();
     // One operator and instant channels, so the model can be built from first principles:
     // with the fixed watermark a partition's watermark is its latest processing time − lag.
     let cfg = experiment(1, 0.0, Some(IDLE));
@@ -216,7 +214,7 @@ fn with_idleness_the_watermark_moves_on_and_held_back_events_meet_the_model() {
 
 #[test]
 fn every_record_meets_the_one_rule_under_the_watermark_it_was_delivered_under() {
-    let s = classroom();
+    let s = Stream::classroom();
     let cfg = experiment(2, 200.0, Some(IDLE));
     let window = cfg.engine.window;
     let mut p = pipeline(&s, cfg, silent_partition_one());
@@ -255,7 +253,7 @@ fn every_record_meets_the_one_rule_under_the_watermark_it_was_delivered_under() 
 
 #[test]
 fn idleness_buys_latency_at_the_price_of_completeness() {
-    let s = classroom();
+    let s = Stream::classroom();
     let run = |idle| {
         let mut p = pipeline(&s, experiment(2, 0.0, idle), silent_partition_one());
         p.run_to_end();
@@ -271,7 +269,7 @@ fn idleness_buys_latency_at_the_price_of_completeness() {
 
 #[test]
 fn an_outage_not_healed_silences_a_partition_until_it_is() {
-    let s = classroom();
+    let s = Stream::classroom();
     let mut cfg = experiment(2, 0.0, None);
     cfg.checkpoint_every = Some(10_000.0);
     let mut p = Pipeline::new(&s, cfg).unwrap();
@@ -310,7 +308,7 @@ fn an_outage_not_healed_silences_a_partition_until_it_is() {
 
 #[test]
 fn by_key_a_keys_events_all_go_to_one_partition() {
-    let s = classroom();
+    let s = Stream::classroom();
     let cfg = PipelineConfig {
         partition_by: PartitionBy::Key,
         ..experiment(2, 0.0, None)
@@ -326,14 +324,14 @@ fn by_key_a_keys_events_all_go_to_one_partition() {
         {
             let key = s.key_name(s.events[stream_offset].key).to_string();
             assert_eq!(*of_key.entry(key.clone()).or_insert(partition), partition);
-            assert_eq!(partition, partition_for(&key, 4));
+            assert_eq!(partition, PipelineConfig::partition_for(&key, 4));
         }
     }
     assert_eq!(of_key.len(), 4);
     // Stable, and the classroom's four keys on four partitions.
     let abcd: Vec<usize> = ["a", "b", "c", "d"]
         .iter()
-        .map(|k| partition_for(k, 4))
+        .map(|k| PipelineConfig::partition_for(k, 4))
         .collect();
     assert_eq!(abcd, vec![3, 2, 1, 0]);
     // Not the operator routing's hash: over many keys, a partition's keys go to every
@@ -341,7 +339,7 @@ fn by_key_a_keys_events_all_go_to_one_partition() {
     let mut seen = [[0usize; 4]; 4];
     for i in 0..4000 {
         let k = format!("user{i}");
-        seen[partition_for(&k, 4)][operator_for(&k, 4)] += 1;
+        seen[PipelineConfig::partition_for(&k, 4)][PipelineConfig::operator_for(&k, 4)] += 1;
     }
     for row in seen {
         assert!(row.iter().all(|&n| n > 150), "{seen:?}");
@@ -669,7 +667,7 @@ fn by_key_each_keys_events_go_to_one_partition() {
     }
     let mut expected = [0u64; 4];
     for (k, n) in &per_key {
-        expected[partition_for(k, 4)] += n;
+        expected[PipelineConfig::partition_for(k, 4)] += n;
     }
     let events: Vec<u64> = j["partitions"]
         .as_array()

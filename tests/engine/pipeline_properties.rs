@@ -13,13 +13,14 @@
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;
-use twoclocks::engine::checkpoint::{reference_schedule, ScheduleStep};
+use twoclocks::engine::checkpoint::ScheduleStep;
 use twoclocks::engine::pipeline::{
     CheckpointMode, CrashExcess, CrashTarget, Pipeline, PipelineConfig,
 };
-use twoclocks::engine::window::oracle;
-use twoclocks::engine::{classroom, generate, StreamParams};
-use twoclocks::engine::{run, CellId, EngineConfig, SinkKind, Stream, WatermarkKind, WindowFn};
+use twoclocks::engine::Oracle;
+use twoclocks::engine::Processor;
+use twoclocks::engine::StreamParams;
+use twoclocks::engine::{CellId, EngineConfig, SinkKind, Stream, WatermarkKind, WindowFn};
 
 use crate::common::{
     arb_accumulation, arb_grace, arb_pipeline_of, arb_pipeline_watermark, arb_stream,
@@ -83,7 +84,7 @@ proptest! {
     ) {
         let cfg = PipelineConfig { partitions: 1, parallelism: 1, ..cfg };
         let p = clean(&stream, cfg);
-        let r = run(&stream, cfg.engine, false);
+        let r = Processor::run(&stream, cfg.engine, false);
         prop_assert_eq!(p.finals(), &r.finals);
         let (a, b) = (p.counters(), r.counters);
         prop_assert_eq!((a.events, a.on_time, a.late, a.dropped), (b.events, b.on_time, b.late, b.dropped));
@@ -93,7 +94,7 @@ proptest! {
     fn instant_channels_emit_the_processors_panes(stream in arb_stream(600, 5), cfg in arb_pipeline()) {
         let cfg = PipelineConfig { partitions: 1, parallelism: 1, transit: 0.0, keep_outputs: true, ..cfg };
         let p = clean(&stream, cfg);
-        let r = run(&stream, cfg.engine, true);
+        let r = Processor::run(&stream, cfg.engine, true);
         prop_assert_eq!(p.panes(), &r.output.panes[..]);
     }
 
@@ -136,7 +137,8 @@ proptest! {
         let job = Pipeline::new(&stream, cfg).expect("valid dials");
         let excess = CrashExcess::by_rerun(&job, &schedule);
         prop_assert_eq!(&CrashExcess::of(&job, &schedule), &excess);
-        let truth: i64 = oracle(&stream, &cfg.engine.window).values().map(|&v| v as i64).sum();
+        let truth = Oracle::true_counts(&stream, &cfg.engine.window);
+        let truth: i64 = truth.values().map(|&v| v as i64).sum();
         let additive: i64 = x.sink_output(SinkKind::Additive).values().sum();
         prop_assert_eq!(excess.per_crash.len(), x.crashes().len());
         prop_assert_eq!(excess.without_crashes, truth);
@@ -212,7 +214,7 @@ proptest! {
 
 #[test]
 fn barrier_modes_differ_in_what_a_checkpoint_holds() {
-    let stream = generate(&StreamParams {
+    let stream = Stream::generate(&StreamParams {
         events: 4000,
         ..Default::default()
     })
@@ -261,7 +263,7 @@ fn barrier_modes_differ_in_what_a_checkpoint_holds() {
 /// run 800 events on, crash.
 #[test]
 fn the_reference_five_crash_schedule_is_identical() {
-    let stream = classroom();
+    let stream = Stream::classroom();
     let cfg = PipelineConfig {
         partitions: 3,
         parallelism: 4,
@@ -270,9 +272,9 @@ fn the_reference_five_crash_schedule_is_identical() {
             ..EngineConfig::fixed(0.0, 0.0)
         })
     };
-    let truth = oracle(&stream, &cfg.engine.window);
+    let truth = Oracle::true_counts(&stream, &cfg.engine.window);
     let mut p = Pipeline::new(&stream, cfg).unwrap();
-    for step in reference_schedule(stream.len()) {
+    for step in ScheduleStep::reference_schedule(stream.len()) {
         let at = match step {
             ScheduleStep::Checkpoint { at } | ScheduleStep::Crash { at } => at,
         };
@@ -295,7 +297,7 @@ fn the_reference_five_crash_schedule_is_identical() {
     let c = clean(&stream, cfg);
     assert_eq!(finals, c.finals());
     assert_eq!(finals, &truth);
-    assert_eq!(finals, &run(&stream, cfg.engine, false).finals);
+    assert_eq!(finals, &Processor::run(&stream, cfg.engine, false).finals);
     for kind in [SinkKind::Idempotent, SinkKind::Transactional] {
         let out: BTreeMap<CellId, u64> = p
             .sink_output(kind)

@@ -8,7 +8,7 @@ use twoclocks::engine::pipeline::{
 };
 use twoclocks::engine::pipeline::{MessageKind, Node};
 use twoclocks::engine::EngineConfig;
-use twoclocks::engine::{generate, StreamParams};
+use twoclocks::engine::{Stream, StreamParams};
 
 fn pipeline_config() -> PipelineConfig {
     PipelineConfig {
@@ -20,8 +20,8 @@ fn pipeline_config() -> PipelineConfig {
     }
 }
 
-fn stream() -> twoclocks::engine::Stream {
-    generate(&StreamParams {
+fn stream() -> Stream {
+    Stream::generate(&StreamParams {
         events: 3000,
         span: 120_000.0,
         ..Default::default()
@@ -180,7 +180,7 @@ fn the_jobs_window_values_roll_back_with_a_crash_and_end_at_the_clean_values() {
 
 #[test]
 fn an_idle_gap_in_the_input_takes_no_checkpoints() {
-    use twoclocks::engine::{Event, Stream};
+    use twoclocks::engine::Event;
     // Two bursts a year apart: checkpoints every 10 s must not fill the year in between.
     let year = 365.0 * 24.0 * 3_600_000.0;
     let events = (0..40)

@@ -12,6 +12,7 @@ use twoclocks::engine::script::Driver;
 use twoclocks::engine::script::ScriptWindows;
 use twoclocks::engine::trigger::{Accumulation, TimestampCombiner, Timing, Trigger};
 use twoclocks::engine::Conventions;
+use twoclocks::engine::Processor;
 
 use crate::recordings_common::{
     cases, lateness, log_path, read, recorded_drops, windows_per_row, DIR,
@@ -173,7 +174,7 @@ fn the_recordings_show_the_engines_differ() {
 type CountedPane = (i64, i64, String, u64);
 
 fn processed(case: &Value, rules: Conventions) -> (Vec<CountedPane>, Vec<i64>) {
-    use twoclocks::engine::{run, EngineConfig, Event, Stream, WatermarkKind, WindowFn};
+    use twoclocks::engine::{EngineConfig, Event, Stream, WatermarkKind, WindowFn};
     let log = std::fs::read_to_string(log_path(case)).unwrap();
     let events: Vec<Event> = log
         .lines()
@@ -207,7 +208,7 @@ fn processed(case: &Value, rules: Conventions) -> (Vec<CountedPane>, Vec<i64>) {
         conventions: rules,
         empty_panes: Default::default(),
     };
-    let r = run(&stream, cfg, true);
+    let r = Processor::run(&stream, cfg, true);
     let mut panes: Vec<_> = r
         .output
         .panes

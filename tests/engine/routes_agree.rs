@@ -1,10 +1,10 @@
 //! One log, three routes, the same panes: the processor (`run` with its built-in trigger), the
-//! trigger route (`run --trigger`, [`triggered::run`], with the expression the built-in
-//! trigger is: `AfterWatermark(late=AfterCount(1))` or Beam's `DefaultTrigger`, and
-//! `AfterWatermark()` under Kafka Streams' rules) and a script replay (one [`Driver`] per key
-//! fed the log's rows as `tests/real_engines/` feeds the engines: each row, then the watermark
-//! after it) give the same panes — key, window, timing, index, nonspeculative index, is_first,
-//! is_last, the elements' count — and drop the same rows, under every convention.
+//! trigger route (`run --trigger`, [`TriggeredRun::new`](triggered::TriggeredRun::new), with the
+//! expression the built-in trigger is: `AfterWatermark(late=AfterCount(1))` or Beam's
+//! `DefaultTrigger`, and `AfterWatermark()` under Kafka Streams' rules) and a script replay (one
+//! [`Driver`] per key fed the log's rows as `tests/real_engines/` feeds the engines: each row, then
+//! the watermark after it) give the same panes — key, window, timing, index, nonspeculative index,
+//! is_first, is_last, the elements' count — and drop the same rows, under every convention.
 //!
 //! The logs are small and on a coarse grid (seconds, or a millisecond either side), so that
 //! ties, touching sessions, window ends and end + allowed lateness (± 1) are hit often.
@@ -12,12 +12,12 @@
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;
-use twoclocks::engine::script::{Driver, ScriptPane, ScriptWindows, END_OF_TIME, GLOBAL};
+use twoclocks::engine::script::{Driver, Script, ScriptPane, ScriptWindows};
 use twoclocks::engine::trigger::{
     Accumulation, ClosingBehavior, EmptyPanes, OnTimeBehavior, TimestampCombiner, Timing, Trigger,
 };
 use twoclocks::engine::triggered;
-use twoclocks::engine::window::{self, WindowFn, WindowId};
+use twoclocks::engine::window::{WindowFn, WindowId};
 use twoclocks::engine::Conventions;
 use twoclocks::engine::EngineConfig;
 use twoclocks::engine::{Event, Stream};
@@ -38,7 +38,11 @@ impl Answer {
     fn pane(&mut self, key: u32, w: WindowId, said: Said) {
         // The global window: the processor's spans every millisecond, the script driver's is
         // Beam's, ending a day before the end of time.
-        let w = if w == GLOBAL { window::GLOBAL } else { w };
+        let w = if w == Script::GLOBAL {
+            WindowId::GLOBAL
+        } else {
+            w
+        };
         self.panes
             .entry((key, w.start_ms(), w.end_ms()))
             .or_default()
@@ -214,7 +218,7 @@ fn log() -> impl Strategy<Value = Stream> {
 /// The processor with its built-in trigger; `is_last` as `run` writes it.
 fn processor(stream: &Stream, d: &Dials) -> Answer {
     let cfg = d.config();
-    let r = twoclocks::engine::run(stream, cfg, true);
+    let r = twoclocks::engine::Processor::run(stream, cfg, true);
     let mut a = Answer::default();
     for p in &r.output.panes {
         let last = cfg.conventions.last_pane(
@@ -244,7 +248,7 @@ fn processor(stream: &Stream, d: &Dials) -> Answer {
 
 /// Each key's final value in the processor's global window.
 fn finals(stream: &Stream, d: &Dials) -> BTreeMap<u32, u64> {
-    let r = twoclocks::engine::run(stream, d.config(), false);
+    let r = twoclocks::engine::Processor::run(stream, d.config(), false);
     r.finals.iter().map(|(c, v)| (c.key, *v)).collect()
 }
 
@@ -261,7 +265,7 @@ fn said(p: &ScriptPane) -> Said {
 
 /// `run --trigger` with the built-in trigger's expression.
 fn trigger_route(stream: &Stream, d: &Dials) -> Answer {
-    let r = triggered::run(
+    let r = triggered::TriggeredRun::new(
         stream,
         &d.config(),
         &d.trigger(),
@@ -325,7 +329,7 @@ fn script(stream: &Stream, d: &Dials) -> Answer {
         }
     }
     for (k, driver) in drivers.iter_mut().enumerate() {
-        for p in driver.advance_watermark(END_OF_TIME) {
+        for p in driver.advance_watermark(Script::END_OF_TIME) {
             a.pane(k as u32, p.window, said(&p));
         }
     }

@@ -11,7 +11,7 @@ use twoclocks::cli::{parse, Invocation};
 use twoclocks::engine::pipeline::Outage;
 use twoclocks::engine::scenario::{ScenarioName, Source};
 use twoclocks::engine::timeline::Timeline;
-use twoclocks::engine::window::oracle;
+use twoclocks::engine::Oracle;
 use twoclocks::tui::app::Action;
 
 use crate::cli_common::output;
@@ -359,7 +359,9 @@ fn the_sessions_scenario_has_late_events_bridging_two_fired_sessions() {
             .any(|c| stream.key_name(c.key) == "u222"
                 && (590_000.0..665_000.0).contains(&c.proc_time))
     );
-    let finals = t.final_score(&oracle(&stream, &p.config.window)).unwrap();
+    let finals = t
+        .final_score(&Oracle::true_counts(&stream, &p.config.window))
+        .unwrap();
     assert_eq!(finals.score.events_lost, 0, "{finals:?}");
 }
 

@@ -7,7 +7,7 @@
 //! finished, which take nothing more).
 
 use proptest::prelude::*;
-use twoclocks::engine::script::{Action, Driver, Script, ScriptWindows, Step, END_OF_TIME};
+use twoclocks::engine::script::{Action, Driver, Script, ScriptWindows, Step};
 use twoclocks::engine::trigger::{Accumulation, TimestampCombiner, Trigger};
 use twoclocks::engine::Conventions;
 
@@ -40,8 +40,8 @@ fn windows() -> impl Strategy<Value = ScriptWindows> {
         (2i64..30, 1i64..3).prop_map(|(n, d)| format!("SlidingWindows({n}, {})", (n / d).max(1))),
         (1i64..30).prop_map(|n| format!("Sessions({n})")),
         Just("GlobalWindows".to_string()),
-        Just(format!("FixedWindows({END_OF_TIME})")),
-        Just(format!("Sessions({END_OF_TIME})")),
+        Just(format!("FixedWindows({})", Script::END_OF_TIME)),
+        Just(format!("Sessions({})", Script::END_OF_TIME)),
     ]
     .prop_map(|s| ScriptWindows::parse(&s).unwrap())
 }
@@ -49,8 +49,8 @@ fn windows() -> impl Strategy<Value = ScriptWindows> {
 fn time() -> impl Strategy<Value = i64> {
     prop_oneof![
         8 => -20i64..120,
-        1 => Just(END_OF_TIME),
-        1 => Just(-END_OF_TIME),
+        1 => Just(Script::END_OF_TIME),
+        1 => Just(-Script::END_OF_TIME),
     ]
 }
 
@@ -78,7 +78,7 @@ proptest! {
         trigger in trigger(),
         discarding in any::<bool>(),
         combiner in 0usize..4,
-        lateness in prop_oneof![0i64..40, Just(END_OF_TIME)],
+        lateness in prop_oneof![0i64..40, Just(Script::END_OF_TIME)],
         actions in prop::collection::vec(action(), 0..12),
     ) {
         let accumulation = if discarding { Accumulation::Discarding } else { Accumulation::Accumulating };
@@ -122,7 +122,8 @@ proptest! {
                     _ => {}
                 }
             }
-            emitted.extend(d.advance_watermark(END_OF_TIME).into_iter().flat_map(|p| p.values));
+            let panes = d.advance_watermark(Script::END_OF_TIME);
+            emitted.extend(panes.into_iter().flat_map(|p| p.values));
             let mut left = fed.clone();
             for e in &emitted {
                 let i = left.iter().position(|x| x == e);

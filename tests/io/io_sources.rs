@@ -331,7 +331,7 @@ fn parquet_columns_are_mapped_by_name() {
 /// at 119999.99999999999 ms fell in the next window.
 #[test]
 fn a_stream_reads_back_to_the_bit_from_every_format() {
-    let generated = twoclocks::engine::generate(&twoclocks::engine::StreamParams {
+    let generated = twoclocks::engine::Stream::generate(&twoclocks::engine::StreamParams {
         events: 20_000,
         ..Default::default()
     })

@@ -7,8 +7,8 @@
 
 use std::time::Duration;
 
-use twoclocks::engine::classroom;
 use twoclocks::engine::window::WindowFn;
+use twoclocks::engine::Stream;
 use twoclocks::engine::WatermarkKind;
 use twoclocks::engine::{EngineConfig, Event};
 use twoclocks::io::live::{Batch, Feed};
@@ -40,7 +40,7 @@ fn live_app(cfg: EngineConfig, play: bool) -> App {
 /// The rows a producer sends: the classroom stream's first `n` events, keys numbered in order
 /// of first appearance, as the live reader numbers them.
 fn rows(n: usize) -> (Vec<Event>, Vec<String>) {
-    let s = classroom();
+    let s = Stream::classroom();
     let mut names: Vec<String> = Vec::new();
     let mut ids = std::collections::HashMap::new();
     let events = s.events[..n]
@@ -149,7 +149,7 @@ fn the_ended_input_answers_as_the_same_stream_read_whole() {
     assert_eq!(live.trace().counters(), *whole.counters());
     assert_eq!(
         live.score(),
-        whole.final_score(&twoclocks::engine::window::oracle(&stream, &WINDOW))
+        whole.final_score(&twoclocks::engine::Oracle::true_counts(&stream, &WINDOW))
     );
 }
 

@@ -6,8 +6,8 @@
 //! Parquet timestamp not adjusted to UTC, is read in the zone named; the notes on times (read
 //! in UTC, a unit that looks like seconds) are said once by every reader.
 
-use twoclocks::engine::classroom;
 use twoclocks::engine::clock::Clock;
+use twoclocks::engine::Stream;
 use twoclocks::io::live::{read_live, Feed};
 use twoclocks::io::source::{read_source_events_from, read_source_events_with, SourceOptions};
 use twoclocks::io::spool::Events;
@@ -96,7 +96,7 @@ fn a_date_makes_a_wall_clock_log_even_in_1970() {
 
 #[test]
 fn the_classroom_stream_written_out_and_read_back_is_relative() {
-    let stream = classroom();
+    let stream = Stream::classroom();
     let mut csv = Vec::new();
     twoclocks::io::csv::write_csv(&stream, &mut csv).unwrap();
     let back = clock_of("stream.csv", std::str::from_utf8(&csv).unwrap());
@@ -151,7 +151,7 @@ fn a_spooled_log_carries_its_clock_on_disk_and_back() {
     assert_eq!(stream.clock, Clock::wall_utc());
     // The classroom stream spooled stays relative.
     let mut csv = Vec::new();
-    twoclocks::io::csv::write_csv(&classroom(), &mut csv).unwrap();
+    twoclocks::io::csv::write_csv(&Stream::classroom(), &mut csv).unwrap();
     let path = file("classroom.csv", &csv);
     let (events, _) = read_source_events_with(&path, &spool, |r| r).unwrap();
     let Events::Spooled(s) = events else {
@@ -176,7 +176,7 @@ fn standard_input_is_read_on_the_clock_its_times_say() {
     let dates = "event_time_ms,proc_time_ms,key\n2013-01-01T05:15:00Z,2013-01-01T05:16:00Z,a\n";
     assert_eq!(read(dates), Clock::wall_utc());
     let mut csv = Vec::new();
-    twoclocks::io::csv::write_csv(&classroom(), &mut csv).unwrap();
+    twoclocks::io::csv::write_csv(&Stream::classroom(), &mut csv).unwrap();
     assert_eq!(read(std::str::from_utf8(&csv).unwrap()), Clock::Relative);
 }
 
@@ -256,7 +256,7 @@ fn a_live_input_hands_on_its_clock_with_every_batch() {
     let epoch = format!("{{\"event_time_ms\":{DEPARTURE},\"key\":\"a\"}}\n");
     assert_eq!(live_clocks(&epoch), [Clock::wall_utc()]);
     let mut csv = Vec::new();
-    twoclocks::io::csv::write_csv(&classroom(), &mut csv).unwrap();
+    twoclocks::io::csv::write_csv(&Stream::classroom(), &mut csv).unwrap();
     let clocks = live_clocks(std::str::from_utf8(&csv).unwrap());
     assert!(!clocks.is_empty() && clocks.iter().all(|c| *c == Clock::Relative));
 }

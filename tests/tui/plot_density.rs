@@ -189,7 +189,7 @@ fn an_inspected_dropped_event_shows_its_inequality() {
     }
     let wm = format!(
         "wm {}, grace 0.0s",
-        twoclocks::engine::clock::seconds(why.watermark)
+        twoclocks::engine::duration::Duration::seconds(why.watermark)
     );
     let rows = format!("{above}\n{row}\n{below}");
     assert!(rows.contains(&wm), "{rows}");

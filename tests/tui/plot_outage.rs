@@ -7,8 +7,8 @@
 //! steps.
 
 use ratatui::style::Modifier;
-use twoclocks::engine::clock::seconds as secs;
-use twoclocks::engine::pipeline::partition_for;
+use twoclocks::engine::duration::Duration;
+use twoclocks::engine::pipeline::PipelineConfig;
 use twoclocks::engine::trace::Trace;
 use twoclocks::tui::app::{Action, App};
 use twoclocks::tui::theme::{glyph, Theme};
@@ -39,7 +39,7 @@ fn held_independently(t: &Trace) -> Vec<usize> {
         .iter()
         .enumerate()
         .filter(|(_, e)| {
-            partition_for(&s.keys[e.key as usize], 4) == 1
+            PipelineConfig::partition_for(&s.keys[e.key as usize], 4) == 1
                 && (200_000.0..290_000.0).contains(&e.proc_time)
         })
         .map(|(i, _)| i)
@@ -76,7 +76,7 @@ fn the_stall_is_bracketed_on_the_rows_the_read_model_says() {
                 );
             }
         }
-        let length = secs(s.length());
+        let length = Duration::seconds(s.length());
         assert!(
             (top..=bottom).any(|r| row_text(&buf, area, f.inner.y + r).contains(&length)),
             "{w}×{h}: the stall's length {length} is not on its rows"

@@ -2,7 +2,7 @@
 //! it with the sweep, and the view only draws it (a snapshot at 120×40 and 80×24, and the
 //! glyph placed where the chart puts that point).
 
-use twoclocks::engine::advice::{choose_on_frontier, DEFAULT_TARGET};
+use twoclocks::engine::advice::{Choice, Request};
 use twoclocks::engine::EngineConfig;
 use twoclocks::tui::app::App;
 use twoclocks::tui::geometry::frontier::ChartFrame;
@@ -30,7 +30,13 @@ fn the_advised_point_is_the_advisors_choice_on_the_sweep() {
     let a = app();
     let f = a.frontier().flatten().expect("the fixed lag is swept");
     let cfg = EngineConfig::fixed(20_000.0, 0.0);
-    let c = choose_on_frontier(&a.scenario().stream, cfg, &f.points, DEFAULT_TARGET).unwrap();
+    let c = Choice::on_frontier(
+        &a.scenario().stream,
+        cfg,
+        &f.points,
+        Request::DEFAULT_TARGET,
+    )
+    .unwrap();
     assert_eq!(a.advised(), Some(&f.points[c.index()]));
 }
 

@@ -8,6 +8,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier};
 use twoclocks::engine::EngineConfig;
+use twoclocks::engine::Stream;
 use twoclocks::tui::app::{update, Action, App, Dial, Msg};
 use twoclocks::tui::geometry::Areas;
 use twoclocks::tui::scenario::Scenario;
@@ -504,10 +505,10 @@ fn snapshot_topology_during_an_outage() {
 /// 30 s of grace, paused at processing time 250 s: sessions fired, finalised and open, late
 /// events merging into fired ones.
 fn sessions(theme: Theme) -> App {
+    use twoclocks::engine::StreamParams;
     use twoclocks::engine::WindowFn;
-    use twoclocks::engine::{generate, StreamParams};
     let window = WindowFn::session(10_000).unwrap();
-    let stream = generate(&StreamParams {
+    let stream = Stream::generate(&StreamParams {
         events: 300,
         ..StreamParams::default()
     })
@@ -532,14 +533,14 @@ fn sessions(theme: Theme) -> App {
 /// paused at processing time 120 s: every key reset many times.
 fn global_ttl(theme: Theme) -> App {
     use twoclocks::engine::window::{Ttl, TtlTime};
+    use twoclocks::engine::StreamParams;
     use twoclocks::engine::WindowFn;
-    use twoclocks::engine::{generate, StreamParams};
     let window = WindowFn::global(Some(Ttl {
         ms: 3_000,
         time: TtlTime::Processing,
     }))
     .unwrap();
-    let stream = generate(&StreamParams {
+    let stream = Stream::generate(&StreamParams {
         events: 1_000,
         ..StreamParams::default()
     })

@@ -292,7 +292,7 @@ fn ttl_app() -> App {
     let mut a = app_for(Options {
         scenario: Scenario::new(
             "classroom".to_string(),
-            twoclocks::engine::classroom(),
+            twoclocks::engine::Stream::classroom(),
             &window,
         ),
         config: EngineConfig {
@@ -482,7 +482,7 @@ fn an_idle_timeout_given_on_the_command_line_presets_the_dial() {
 fn a_crash_cuts_the_state_history_back_with_the_watermark_samples() {
     use twoclocks::engine::job_timeline::JobTimeline;
     use twoclocks::engine::pipeline::{CrashTarget, PipelineConfig};
-    let stream = Arc::new(twoclocks::engine::classroom());
+    let stream = Arc::new(twoclocks::engine::Stream::classroom());
     let cfg = PipelineConfig {
         partitions: 2,
         parallelism: 4,

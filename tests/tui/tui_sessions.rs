@@ -7,9 +7,10 @@ use std::time::Duration;
 
 use twoclocks::engine::job_timeline::Standing;
 use twoclocks::engine::timeline::Phase;
-use twoclocks::engine::window::GLOBAL;
 use twoclocks::engine::CellId;
 use twoclocks::engine::KeyId;
+use twoclocks::engine::Stream;
+use twoclocks::engine::WindowId;
 use twoclocks::tui::app::{update, Action, App, Msg};
 use twoclocks::tui::geometry::Areas;
 
@@ -36,7 +37,7 @@ fn the_ui_opens_on_sessions_and_on_the_global_window() {
     assert!(a.trace().config().window.is_merging());
     let a = app(&["--window", "global", "--ttl", "20s"]);
     assert!(a.scenario().oracle.global);
-    assert_eq!(a.scenario().oracle.windows, vec![GLOBAL]);
+    assert_eq!(a.scenario().oracle.windows, vec![WindowId::GLOBAL]);
 }
 
 #[test]
@@ -261,9 +262,9 @@ fn the_inspector_says_what_a_kept_event_did_to_its_sessions() {
 
 #[test]
 fn only_a_recording_processor_records_and_it_changes_no_figure() {
-    use twoclocks::engine::{generate, StreamParams};
+    use twoclocks::engine::StreamParams;
     use twoclocks::engine::{EngineConfig, Output, Processor, WindowFn};
-    let stream = generate(&StreamParams {
+    let stream = Stream::generate(&StreamParams {
         events: 300,
         ..StreamParams::default()
     })

@@ -268,7 +268,7 @@ fn an_early_departure_is_said_to_have_left_before_it_was_due() {
     let e = a.scenario().stream.events[i];
     act(&mut a, Action::InspectEvent(i));
     let screen = drawn_text(&mut a, (120, 40));
-    let early = twoclocks::engine::clock::human(e.event_time - e.proc_time);
+    let early = twoclocks::engine::duration::Duration::human(e.event_time - e.proc_time);
     assert!(screen.contains(&format!("{early} early")), "{screen}");
     let said = screen
         .replace('│', " ")

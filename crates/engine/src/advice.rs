@@ -1,7 +1,7 @@
 //! The advisor: for each watermark kind, the settings no other beats on emit delay, events lost
 //! and windows wrong (the Pareto set), and the cheapest setting that meets an accuracy target,
 //! with the state it costs. The grids it sweeps are decided here; the points come from the
-//! frontier's [`sweep`].
+//! frontier's [`sweep`](crate::frontier::FrontierPoint::sweep).
 
 use std::str::FromStr;
 
@@ -16,11 +16,11 @@ use super::window::oracle_under;
 use crate::quote::quoted;
 
 /// The accuracy target when none is given, percent.
-pub const DEFAULT_TARGET: f64 = 99.9;
+pub(crate) const DEFAULT_TARGET: f64 = 99.9;
 /// The largest emit delay considered when none is given, ms (the frontier's grid reaches it).
-pub const DEFAULT_MAX_DELAY: f64 = 120_000.0;
+pub(crate) const DEFAULT_MAX_DELAY: f64 = 120_000.0;
 /// Steps in each of the lag and grace grids: 0 to the largest emit delay, 25 values.
-pub const GRID_STEPS: usize = slack::GRID_STEPS as usize;
+pub(crate) const GRID_STEPS: usize = slack::GRID_STEPS as usize;
 /// The heuristic watermark's quantiles swept (it has no lag: its quantile sets how far behind
 /// it runs).
 pub(crate) const HEURISTIC_QS: [f64; 7] = [0.5, 0.75, 0.9, 0.95, 0.99, 0.999, 1.0];
@@ -116,7 +116,7 @@ pub struct Candidate {
 pub use super::frontier::slack::StateCost;
 
 /// Runs `cfg` over the stream and measures the peak of its open cells and state bytes.
-pub fn state_cost(stream: &Stream, cfg: EngineConfig) -> StateCost {
+pub(crate) fn state_cost(stream: &Stream, cfg: EngineConfig) -> StateCost {
     match state_cost_unless(stream, cfg, |_| false) {
         Ok(cost) | Err(cost) => cost,
     }
@@ -157,11 +157,10 @@ pub(crate) fn state_cost_unless(
     Ok(cost)
 }
 
-pub use super::frontier::envelope;
 pub(crate) use super::frontier::pareto;
 
 /// The three policies run with `base`'s window function and the fixed-lag watermark, scored.
-pub fn policies(stream: &Stream, base: EngineConfig) -> Vec<(Policy, FrontierPoint)> {
+pub(crate) fn policies(stream: &Stream, base: EngineConfig) -> Vec<(Policy, FrontierPoint)> {
     let truth = oracle_under(stream, &base.window, base.conventions);
     let fixed = EngineConfig {
         watermark: WatermarkKind::Fixed { lag: 0.0 },
@@ -185,6 +184,17 @@ pub enum Choice {
 }
 
 impl Choice {
+    /// Chooses among a frontier's points (swept with `base`'s window and watermark family):
+    /// the cheapest meeting `target`, ties broken by a run's peak state.
+    pub fn on_frontier(
+        stream: &Stream,
+        base: EngineConfig,
+        points: &[FrontierPoint],
+        target: f64,
+    ) -> Option<Choice> {
+        choose_on_frontier(stream, base, points, target)
+    }
+
     /// The index of the setting chosen.
     pub fn index(self) -> usize {
         match self {
@@ -246,7 +256,7 @@ pub(crate) fn tied(points: &[FrontierPoint], target: f64) -> Option<(bool, Vec<u
 
 /// Chooses among a frontier's points (swept with `base`'s window and watermark family): the
 /// cheapest meeting `target`, ties broken by a run's peak state.
-pub fn choose_on_frontier(
+pub(crate) fn choose_on_frontier(
     stream: &Stream,
     base: EngineConfig,
     points: &[FrontierPoint],
@@ -299,6 +309,16 @@ pub struct Request {
     pub heuristic_n: usize,
 }
 
+impl Request {
+    /// The accuracy target when none is given, percent.
+    pub const DEFAULT_TARGET: f64 = DEFAULT_TARGET;
+    /// The largest emit delay considered when none is given, ms (the frontier's grid reaches
+    /// it).
+    pub const DEFAULT_MAX_DELAY: f64 = DEFAULT_MAX_DELAY;
+    /// Steps in each of the lag and grace grids: 0 to the largest emit delay, 25 values.
+    pub const GRID_STEPS: usize = GRID_STEPS;
+}
+
 /// The whole advice: one entry per kind asked, in the order asked.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Advice {
@@ -309,6 +329,15 @@ pub struct Advice {
 }
 
 impl Advice {
+    /// The advice from a log's slack statistics ([`SlackStats`]): the fixed and bounded kinds
+    /// asked for, swept on the statistics' grid, with the state each setting costs counted
+    /// from them. On a stream's own statistics it is the advice [`advise`] gives for those
+    /// kinds, when the statistics' grid is the request's (step = largest emit delay /
+    /// [`Request::GRID_STEPS`]).
+    pub fn from_stats(stats: &SlackStats, req: &Request) -> Advice {
+        advise_stats(stats, req)
+    }
+
     /// The setting advised over all kinds: among the kinds' advised settings, one meeting the
     /// target before any that does not, then the least emit delay, then the least state, then
     /// the higher accuracy.
@@ -543,7 +572,7 @@ pub fn advise(stream: &Stream, base: EngineConfig, req: &Request) -> Advice {
 /// swept on the statistics' grid, with the state each setting costs counted from them. On a
 /// stream's own statistics it is the advice [`advise`] gives for those kinds, when the
 /// statistics' grid is the request's (step = largest emit delay / [`GRID_STEPS`]).
-pub fn advise_stats(stats: &SlackStats, req: &Request) -> Advice {
+pub(crate) fn advise_stats(stats: &SlackStats, req: &Request) -> Advice {
     let kinds = req
         .kinds
         .iter()
@@ -578,7 +607,8 @@ pub enum Reach {
     /// `--max-delay max_delay` would reach the target with this kind's setting (the least
     /// emit delay among those that reach it in that sweep).
     At {
-        /// The largest emit delay of the sweep that reaches it, ms: a nice step × [`GRID_STEPS`].
+        /// The largest emit delay of the sweep that reaches it, ms: a nice step ×
+        /// [`Request::GRID_STEPS`].
         max_delay: f64,
         /// The kind whose setting reaches it.
         kind: Family,
@@ -592,11 +622,43 @@ pub enum Reach {
     },
 }
 
+impl Reach {
+    /// The sweep past `req` that first reaches its target: the largest emit delays tried are
+    /// [`Request::GRID_STEPS`] × each nice step whose sweep goes beyond `req.max_delay`, up to
+    /// the first that reaches past the stream's largest delay.
+    pub fn needed(stream: &Stream, base: EngineConfig, req: &Request) -> Reach {
+        reach_needed(stream, base, req)
+    }
+}
+
+impl Policy {
+    /// The three policies run with `base`'s window function and the fixed-lag watermark,
+    /// scored.
+    pub fn scored(stream: &Stream, base: EngineConfig) -> Vec<(Policy, FrontierPoint)> {
+        policies(stream, base)
+    }
+}
+
+impl StateCost {
+    /// Runs `cfg` over the stream and measures the peak of its open cells and state bytes.
+    pub fn of(stream: &Stream, cfg: EngineConfig) -> StateCost {
+        state_cost(stream, cfg)
+    }
+}
+
+impl Stream {
+    /// How many of its events arrive before their event time (processing time earlier than
+    /// event time: early, or on a clock that runs behind the source's).
+    pub fn arriving_early(&self) -> usize {
+        arrive_early(self)
+    }
+}
+
 /// The sweep past `req` that first reaches its target ([`Reach`]): the largest emit delays
 /// tried are [`GRID_STEPS`] × each nice step (`crate::scale::NICE`) whose sweep goes beyond
 /// `req.max_delay`, up to the first that reaches past the stream's largest delay (where a
 /// fixed lag keeps every event, unless the kinds asked for leave it out).
-pub fn reach_needed(stream: &Stream, base: EngineConfig, req: &Request) -> Reach {
+pub(crate) fn reach_needed(stream: &Stream, base: EngineConfig, req: &Request) -> Reach {
     let largest_delay = stream.max_delay();
     for step in crate::scale::NICE {
         let max_delay = step * GRID_STEPS as f64;
@@ -635,7 +697,7 @@ pub fn reach_needed(stream: &Stream, base: EngineConfig, req: &Request) -> Reach
 
 /// How many of a stream's events arrive before their event time (processing time earlier
 /// than event time: early, or on a clock that runs behind the source's).
-pub fn arrive_early(stream: &Stream) -> usize {
+pub(crate) fn arrive_early(stream: &Stream) -> usize {
     stream
         .events
         .iter()

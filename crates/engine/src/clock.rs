@@ -11,6 +11,7 @@
 //! The engine never looks a zone up by name (that reads a database): the reader of a log
 //! resolves `--time-zone` and hands the zone in.
 
+use crate::duration::Duration;
 use jiff::tz::TimeZone;
 use jiff::Timestamp;
 
@@ -122,7 +123,7 @@ impl Clock {
     /// An instant in the room a place has: on a relative clock always `243.1s`.
     pub fn at_fit(&self, ms: f64, fit: Fit) -> String {
         match self {
-            Clock::Relative => seconds(ms),
+            Clock::Relative => Duration::seconds(ms),
             Clock::Wall(zone) => wall(zone, ms, fit),
         }
     }
@@ -191,10 +192,10 @@ impl Clock {
     /// (`2014`); on a relative clock the seconds, as ever.
     pub fn month_name(&self, ms: f64) -> String {
         let Clock::Wall(zone) = self else {
-            return seconds(ms);
+            return Duration::seconds(ms);
         };
         let Some(at) = timestamp(ms) else {
-            return seconds(ms);
+            return Duration::seconds(ms);
         };
         let civil = at.to_zoned_datetime(zone.tz.clone()).datetime();
         const NAMES: [&str; 12] = [
@@ -208,57 +209,60 @@ impl Clock {
     }
 
     /// A duration (a delay, a lag, a grace, an emit delay) as a person reads it: `243.1s` on a
-    /// relative clock, in the largest sensible units on a wall clock ([`human`]).
+    /// relative clock, in the largest sensible units on a wall clock ([`Duration::human`]).
     pub fn duration(&self, ms: f64) -> String {
         match self {
-            Clock::Relative => seconds(ms),
-            Clock::Wall(_) => human(ms),
+            Clock::Relative => Duration::seconds(ms),
+            Clock::Wall(_) => Duration::human(ms),
         }
     }
 }
 
-/// Milliseconds as seconds with one decimal (`243.1s`), `−∞`/`∞` at the ends, `—` for NaN.
-pub fn seconds(ms: f64) -> String {
-    if ms.is_nan() {
-        "—".to_string()
-    } else if ms == f64::NEG_INFINITY {
-        "−∞".to_string()
-    } else if ms == f64::INFINITY {
-        "∞".to_string()
-    } else {
-        format!("{:.1}s", ms / 1000.0)
+/// How a duration reads on each clock: [`Clock::duration`] picks one.
+impl Duration {
+    /// Milliseconds as seconds with one decimal (`243.1s`), `−∞`/`∞` at the ends, `—` for NaN.
+    pub fn seconds(ms: f64) -> String {
+        if ms.is_nan() {
+            "—".to_string()
+        } else if ms == f64::NEG_INFINITY {
+            "−∞".to_string()
+        } else if ms == f64::INFINITY {
+            "∞".to_string()
+        } else {
+            format!("{:.1}s", ms / 1000.0)
+        }
     }
-}
 
-/// A duration in the largest sensible units, at most two of them: `350ms`, `1.5s`, `90s`,
-/// `2m 30s`, `2h 45m`, `3d 4h`. A value under two of a unit is written in the next smaller
-/// one (`90s`, `90m`), as people say it; the smaller unit is dropped when it is zero and
-/// rounded to a whole one. Negative durations carry a minus sign (`−53s`).
-pub fn human(ms: f64) -> String {
-    if ms.is_nan() {
-        return "—".to_string();
+    /// A duration in the largest sensible units, at most two of them: `350ms`, `1.5s`, `90s`,
+    /// `2m 30s`, `2h 45m`, `3d 4h`. A value under two of a unit is written in the next smaller
+    /// one (`90s`, `90m`), as people say it; the smaller unit is dropped when it is zero and
+    /// rounded to a whole one. Negative durations carry a minus sign (`−53s`).
+    pub fn human(ms: f64) -> String {
+        if ms.is_nan() {
+            return "—".to_string();
+        }
+        if ms.is_infinite() {
+            return if ms > 0.0 { "∞" } else { "−∞" }.to_string();
+        }
+        let sign = if ms < 0.0 { "−" } else { "" };
+        let ms = ms.abs();
+        const S: f64 = 1000.0;
+        const M: f64 = 60.0 * S;
+        const H: f64 = 60.0 * M;
+        const D: f64 = 24.0 * H;
+        let body = if ms < S {
+            trimmed(ms, 1) + "ms"
+        } else if ms < 2.0 * M {
+            trimmed(ms / S, 1) + "s"
+        } else if ms < 2.0 * H {
+            two_units(ms, M, "m", S, "s")
+        } else if ms < 2.0 * D {
+            two_units(ms, H, "h", M, "m")
+        } else {
+            two_units(ms, D, "d", H, "h")
+        };
+        format!("{sign}{body}")
     }
-    if ms.is_infinite() {
-        return if ms > 0.0 { "∞" } else { "−∞" }.to_string();
-    }
-    let sign = if ms < 0.0 { "−" } else { "" };
-    let ms = ms.abs();
-    const S: f64 = 1000.0;
-    const M: f64 = 60.0 * S;
-    const H: f64 = 60.0 * M;
-    const D: f64 = 24.0 * H;
-    let body = if ms < S {
-        trimmed(ms, 1) + "ms"
-    } else if ms < 2.0 * M {
-        trimmed(ms / S, 1) + "s"
-    } else if ms < 2.0 * H {
-        two_units(ms, M, "m", S, "s")
-    } else if ms < 2.0 * D {
-        two_units(ms, H, "h", M, "m")
-    } else {
-        two_units(ms, D, "d", H, "h")
-    };
-    format!("{sign}{body}")
 }
 
 /// `ms` as whole `big` units and the rest rounded to whole `small` ones (`2h 45m`), the rest
@@ -305,7 +309,7 @@ fn wall(zone: &Zone, ms: f64, fit: Fit) -> String {
         return if ms > 0.0 { "∞" } else { "−∞" }.to_string();
     }
     let Some(at) = timestamp(ms) else {
-        return seconds(ms);
+        return Duration::seconds(ms);
     };
     let civil = at.to_zoned_datetime(zone.tz.clone()).datetime();
     let date = match fit {
@@ -352,7 +356,7 @@ mod tests {
             (-53_042.0, "−53s"),
             (f64::INFINITY, "∞"),
         ] {
-            assert_eq!(human(ms), text, "{ms}");
+            assert_eq!(Duration::human(ms), text, "{ms}");
         }
     }
 

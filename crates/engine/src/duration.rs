@@ -1,25 +1,16 @@
-//! A duration as every spec writes it, one grammar for the command line, the tour files and
-//! the other specs that hold one (a watermark's lag, a window's length): a number and a unit,
-//! `250ms`, `10s`, `1.5s`, `2m`, `1h`, or `0` alone; `inf` or `∞` for "never" (a grace that
-//! never drops). A finite duration is at most [`MAX_MS`], so that no time computed from it can
-//! overflow. [`Duration`] reads one (`FromStr`) and writes it back (`Display`) so that it reads
-//! the same.
+//! A duration as every spec writes it, one grammar for the command line, the tour files and the
+//! other specs that hold one (a watermark's lag, a window's length): a number and a unit, `250ms`,
+//! `10s`, `1.5s`, `2m`, `1h`, or `0` alone; `inf` or `∞` for "never" (a grace that never drops). A
+//! finite duration is at most [`Duration::MAX_MS`], so that no time computed from it can overflow.
+//! [`Duration`] reads one (`FromStr`) and writes it back (`Display`) so that it reads the same.
 
 use std::fmt;
 use std::str::FromStr;
 
 use crate::quote::quoted;
-use crate::window::fmt_ms;
 
-/// The largest finite duration, ms: 10^14 ms, written `1e11s` (about 3 170 years). With it
-/// every generated time, every time a log may hold (±2^53 ms) less any lag, and every window
-/// index stay far inside the engine's integer range, so no arithmetic can overflow.
-pub const MAX_MS: f64 = 1e14;
-
-/// How the duration range reads in messages and help.
-pub const RANGE: &str = "from 0 to 1e11s (10^14 ms, about 3170 years)";
-
-/// A duration in milliseconds, from 0 to [`MAX_MS`] or infinite; never NaN, never negative.
+/// A duration in milliseconds, from 0 to [`Duration::MAX_MS`] or infinite; never NaN, never
+/// negative.
 #[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
 pub struct Duration(f64);
 
@@ -33,13 +24,43 @@ const UNITS: [(&str, f64); 4] = [
 ];
 
 impl Duration {
+    /// The largest finite duration, ms: 10^14 ms, written `1e11s` (about 3 170 years). With it
+    /// every generated time, every time a log may hold (±2^53 ms) less any lag, and every
+    /// window index stay far inside the engine's integer range, so no arithmetic can overflow.
+    pub const MAX_MS: f64 = 1e14;
+
+    /// How the duration range reads in messages and help.
+    pub const RANGE: &'static str = "from 0 to 1e11s (10^14 ms, about 3170 years)";
+
     /// Never: the infinite duration, written `inf`.
     pub const INFINITE: Duration = Duration(f64::INFINITY);
 
     /// The duration of `ms` milliseconds, if it is one (not NaN, not negative, at most
-    /// [`MAX_MS`] or infinite).
+    /// [`Duration::MAX_MS`] or infinite).
     pub fn from_ms(ms: f64) -> Option<Duration> {
-        (ms >= 0.0 && (ms <= MAX_MS || ms == f64::INFINITY)).then_some(Duration(ms + 0.0))
+        (ms >= 0.0 && (ms <= Self::MAX_MS || ms == f64::INFINITY)).then_some(Duration(ms + 0.0))
+    }
+
+    /// A duration for people, in the fewest characters: `60s`, `1500ms`, `2m`, `1.5s`, `24h`.
+    pub fn short(ms: f64) -> String {
+        if ms.is_nan() {
+            return "—".to_string();
+        }
+        if ms.is_infinite() {
+            return "∞".to_string();
+        }
+        if ms.abs() >= 2.0 * 3_600_000.0 && ms % 3_600_000.0 == 0.0 {
+            // A day's window reads `24h`, not `1440m`; an hour's stays `60m`.
+            format!("{}h", ms / 3_600_000.0)
+        } else if ms != 0.0 && ms % 60_000.0 == 0.0 {
+            format!("{}m", ms / 60_000.0)
+        } else if ms % 1000.0 == 0.0 {
+            format!("{}s", ms / 1000.0)
+        } else if ms.abs() < 1000.0 {
+            format!("{ms}ms")
+        } else {
+            format!("{}s", ms / 1000.0)
+        }
     }
 
     /// Its length in milliseconds (infinite for `inf`).
@@ -90,10 +111,11 @@ impl FromStr for Duration {
             return Err(format!("{}: durations cannot be negative", quoted(s)));
         }
         let ms = v * scale;
-        if ms > MAX_MS {
+        if ms > Self::MAX_MS {
             return Err(format!(
-                "{} is out of range: durations go {RANGE}",
-                quoted(s)
+                "{} is out of range: durations go {}",
+                quoted(s),
+                Self::RANGE
             ));
         }
         // `-0` reads as 0.
@@ -102,15 +124,15 @@ impl FromStr for Duration {
 }
 
 impl fmt::Display for Duration {
-    /// As [`fmt_ms`] writes it for people (`90s`, `1500ms`, `2m`, `60m`, `24h`, `1.5s`), `inf`
-    /// for never, and in `ms` where the seconds it would write do not read back the same
+    /// As [`Duration::short`] writes it for people (`90s`, `1500ms`, `2m`, `60m`, `24h`, `1.5s`),
+    /// `inf` for never, and in `ms` where the seconds it would write do not read back the same
     /// number (a fraction of a millisecond past the first second).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let ms = self.0;
         if ms.is_infinite() {
             return f.write_str("inf");
         }
-        let shown = fmt_ms(ms);
+        let shown = Duration::short(ms);
         if shown.parse::<Duration>() == Ok(*self) {
             f.write_str(&shown)
         } else {
@@ -139,7 +161,7 @@ mod tests {
         assert_eq!(ms(" 90s "), Ok(90_000.0));
         assert_eq!(ms("inf"), Ok(f64::INFINITY));
         assert_eq!(ms("∞"), Ok(f64::INFINITY));
-        assert_eq!(ms("1e11s"), Ok(MAX_MS));
+        assert_eq!(ms("1e11s"), Ok(Duration::MAX_MS));
         assert_eq!(ms("-0s").map(f64::to_bits), Ok(0.0f64.to_bits()));
     }
 
@@ -160,7 +182,7 @@ mod tests {
         assert_eq!(ms("NaNs").unwrap_err(), "'NaNs' is not a duration");
         assert_eq!(
             ms("2e11s").unwrap_err(),
-            format!("'2e11s' is out of range: durations go {RANGE}")
+            format!("'2e11s' is out of range: durations go {}", Duration::RANGE)
         );
     }
 
@@ -185,10 +207,10 @@ mod tests {
         #[test]
         fn what_is_written_reads_back_the_same(
             ms in prop_oneof![
-                (0u64..=MAX_MS as u64).prop_map(|n| n as f64),
+                (0u64..=Duration::MAX_MS as u64).prop_map(|n| n as f64),
                 (0u64..1_000_000).prop_map(|n| n as f64 * 60_000.0),
                 (0u64..1_000_000).prop_map(|n| n as f64 / 1_000.0),
-                0.0..MAX_MS,
+                0.0..Duration::MAX_MS,
             ],
         ) {
             let d = Duration::from_ms(ms).unwrap();

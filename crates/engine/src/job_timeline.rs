@@ -117,7 +117,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
 
 /// The operators' state, summed over the instances.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct OperatorTotals {
+pub(crate) struct OperatorTotals {
     /// Operator instances: the job's parallelism.
     pub operators: usize,
     /// (window, key) cells open now, over every instance.
@@ -464,7 +464,7 @@ impl JobTimeline {
     }
 
     /// The operators' open cells and state, summed.
-    pub fn operator_totals(&self) -> OperatorTotals {
+    pub(crate) fn operator_totals(&self) -> OperatorTotals {
         let ops = self.pipeline.operator_views();
         OperatorTotals {
             operators: ops.len(),

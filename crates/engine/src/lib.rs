@@ -3,8 +3,8 @@
 //!
 //! # Its parts
 //!
-//! - **Streams** ([`Stream`], [`Event`], [`generate`]): events with two clocks, the time each
-//!   happened (event time) and the time the engine saw it (processing time), in processing
+//! - **Streams** ([`Stream`], [`Event`], [`Stream::generate`]): events with two clocks, the time
+//!   each happened (event time) and the time the engine saw it (processing time), in processing
 //!   order.
 //! - **Windows** ([`WindowFn`], [`window`]): tumbling, sliding, session and global windows; a
 //!   window and a key make a cell ([`CellId`]).
@@ -14,8 +14,8 @@
 //!   (early, on time, late) and what each pane carries; Beam's trigger algebra.
 //! - **Conventions** ([`Conventions`]): whose rules decide where the engines differ (Beam
 //!   Java's, Beam Python's, Flink's, Kafka Streams').
-//! - **The processor** ([`Processor`], [`run`], [`EngineConfig`]): the blocks assembled, fed
-//!   one event at a time.
+//! - **The processor** ([`Processor`], [`Processor::run`], [`EngineConfig`]): the blocks assembled,
+//!   fed one event at a time.
 //! - **The pipeline and checkpoints** ([`pipeline`], [`checkpoint`]): partitions, keyed
 //!   operators and a sink over FIFO channels, with barriers, checkpoints, crashes and replay;
 //!   [`Job`] is the pipeline at width one.
@@ -69,9 +69,9 @@
 //! # Example: a checkpointed job that crashes
 //!
 //! ```
-//! use twoclocks_engine::{generate, EngineConfig, Job, ScheduleStep, SinkKind, StreamParams};
+//! use twoclocks_engine::{EngineConfig, Job, ScheduleStep, SinkKind, Stream, StreamParams};
 //!
-//! let stream = generate(&StreamParams { events: 2_000, ..Default::default() })?;
+//! let stream = Stream::generate(&StreamParams { events: 2_000, ..Default::default() })?;
 //! let cfg = EngineConfig::fixed(5_000.0, 10_000.0);
 //!
 //! let mut clean = Job::new(&stream, cfg, &SinkKind::ALL);
@@ -128,17 +128,15 @@ mod window_row;
 pub use checkpoint::{Checkpoint, Job, ScheduleStep, Sink, SinkKind};
 pub use clock::Clock;
 pub use conventions::Conventions;
-pub use frontier::{FrontierPoint, Policy, Score, POLICIES};
+pub use frontier::{FrontierPoint, Policy, Score};
 pub use lateness::{Dropped, Fate};
 pub use oracle::Oracle;
 pub use processor::{
-    run, Arrival, Counters, EngineConfig, Expiry, FinalValue, Output, Processor, RunResult,
+    Arrival, Counters, EngineConfig, Expiry, FinalValue, Output, Processor, RunResult,
     SessionChange,
 };
 pub use state_bound::{StateBound, StateCosts};
-pub use stream::{
-    classroom, generate, DelayStats, Event, KeyId, ParamsError, Stream, StreamParams,
-};
+pub use stream::{DelayStats, Event, KeyId, ParamsError, Stream, StreamParams};
 pub use trigger::{Accumulation, CellState, Pane, PaneInfo, TimestampCombiner, Timing, Trigger};
 pub use watermark::{Watermark, WatermarkFamily, WatermarkKind};
 pub use window::{CellId, WindowFn, WindowId};

@@ -57,6 +57,24 @@ fn live_extent(lo: f64, hi: f64, width: f64) -> (f64, f64) {
 }
 
 impl Oracle {
+    /// The true count of every (window, key), from the whole stream at once, under Beam's
+    /// conventions. For merging windows, the sessions of all events: per key, the
+    /// proto-windows of every event merged where they overlap, each with the number of events
+    /// in it.
+    pub fn true_counts(stream: &Stream, windows: &WindowFn) -> BTreeMap<CellId, u64> {
+        oracle_under(stream, windows, Conventions::Beam)
+    }
+
+    /// [`Oracle::true_counts`] under `conventions`: sessions merge by its rule (Flink's merges
+    /// touching proto-windows too); other windows are the same under every convention.
+    pub fn true_counts_under(
+        stream: &Stream,
+        windows: &WindowFn,
+        conventions: Conventions,
+    ) -> BTreeMap<CellId, u64> {
+        oracle_under(stream, windows, conventions)
+    }
+
     /// The oracle of `stream` under `window`, the extents from min(0, earliest) to
     /// max(1, latest), ms.
     pub fn new(stream: &Stream, window: &WindowFn) -> Oracle {

@@ -25,7 +25,7 @@ const CANCEL_CHECKS_PER_SPAN: f64 = 512.0;
 
 /// Which run, with what.
 #[derive(Debug, Clone)]
-pub enum RunPlan {
+pub(crate) enum RunPlan {
     /// The single processor under these dials.
     Single {
         /// The dials' engine configuration.
@@ -54,7 +54,7 @@ pub struct Rerun {
     /// The true count of every cell, which the single run's score is measured against.
     pub truth: Arc<BTreeMap<CellId, u64>>,
     /// What to run.
-    pub plan: RunPlan,
+    pub(crate) plan: RunPlan,
     /// The single run: events to run (those arrived by the playhead).
     pub arrived: usize,
     /// The job: processing time to run to, ms.

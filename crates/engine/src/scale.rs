@@ -76,7 +76,7 @@ impl Scale {
             let (_, nth, _) = delays.select_nth_unstable_by(i, f64::total_cmp);
             nth.max(0.0)
         };
-        let step = nice_at_least(delay_reach / DIAL_STEPS);
+        let step = Scale::nice_at_least(delay_reach / DIAL_STEPS);
         let reach = ((delay_reach / step).ceil() * step).max(step);
         let (start, end) = stream
             .events
@@ -104,14 +104,14 @@ impl Scale {
     pub fn speeds(&self) -> [f64; SPEED_FACTORS.len()] {
         SPEED_FACTORS.map(|f| nice_speed(self.speed * f))
     }
-}
 
-/// The smallest nice duration at least `ms` (the largest one for anything past it).
-pub fn nice_at_least(ms: f64) -> f64 {
-    NICE.iter()
-        .copied()
-        .find(|&d| d >= ms)
-        .unwrap_or(NICE[NICE.len() - 1])
+    /// The smallest nice duration at least `ms` (the largest one for anything past it).
+    pub fn nice_at_least(ms: f64) -> f64 {
+        NICE.iter()
+            .copied()
+            .find(|&d| d >= ms)
+            .unwrap_or(NICE[NICE.len() - 1])
+    }
 }
 
 /// A speed rounded to 1, 2 or 5 times a power of ten, at least 1.

@@ -30,7 +30,7 @@ use crate::scenario::Scenario;
 use crate::stream::Stream;
 use crate::trace::{Progress, Trace};
 
-pub use job::{JobPreset, JOB_OPERATORS, JOB_PARTITIONS, JOB_SEED};
+pub use job::JobPreset;
 pub use live::Growth;
 
 /// What the dials ask the engine for: the engine's configuration and, for the parallel job,

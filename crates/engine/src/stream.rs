@@ -44,6 +44,20 @@ pub struct Stream {
 }
 
 impl Stream {
+    /// A stream made by the reference's generator from `params`: for each event, `et =
+    /// uniform(0, span)`; then `random() > tail` picks an exponential delay of mean
+    /// `mean_delay`, otherwise a tail delay `uniform(0, tail_max)`; then `choice(keys)`.
+    /// Sorted stably by processing time = et + delay. An error names the parameter out of its
+    /// range.
+    pub fn generate(params: &StreamParams) -> Result<Stream, ParamsError> {
+        generate(params)
+    }
+
+    /// The classroom stream: seed 7, 20 000 events over 600 s.
+    pub fn classroom() -> Stream {
+        classroom()
+    }
+
     /// Builds a stream from unordered events, sorting them stably by processing time (ties keep
     /// their input order, as Python's `list.sort` does).
     pub fn from_unordered(mut events: Vec<Event>, keys: Vec<String>) -> Self {
@@ -252,7 +266,7 @@ impl StreamParams {
 /// The reference's `make_stream`: for each event, `et = uniform(0, span)`; then `random() > tail`
 /// picks an exponential delay of mean `mean_delay`, otherwise a tail delay `uniform(0, tail_max)`;
 /// then `choice(keys)`. Sorted stably by processing time = et + delay.
-pub fn generate(params: &StreamParams) -> Result<Stream, ParamsError> {
+pub(crate) fn generate(params: &StreamParams) -> Result<Stream, ParamsError> {
     params.validate()?;
     let keys: Vec<String> = params.keys.chars().map(|c| c.to_string()).collect();
     let nkeys = keys.len() as u32;
@@ -277,7 +291,7 @@ pub fn generate(params: &StreamParams) -> Result<Stream, ParamsError> {
 }
 
 /// The classroom stream: seed 7, 20 000 events over 600 s.
-pub fn classroom() -> Stream {
+pub(crate) fn classroom() -> Stream {
     generate(&StreamParams::default()).expect("the default parameters are valid")
 }
 

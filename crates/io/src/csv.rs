@@ -7,12 +7,12 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
 
 use anyhow::{anyhow, bail, Context, Result};
+use twoclocks_engine::Stream;
 
 use crate::quote::quoted;
 use crate::rows::{check_key, find_column, read_time, RawTime, Rows, SourceOptions, SourceReport};
 use crate::spool::Events;
 use crate::times::Spelling;
-use twoclocks_engine::Stream;
 
 /// The header an event log must start with.
 pub const HEADER: [&str; 3] = ["event_time_ms", "proc_time_ms", "key"];
@@ -1022,7 +1022,7 @@ mod tests {
 
     #[test]
     fn csv_round_trips_exactly() {
-        let s = twoclocks_engine::generate(&twoclocks_engine::StreamParams {
+        let s = twoclocks_engine::Stream::generate(&twoclocks_engine::StreamParams {
             events: 300,
             ..Default::default()
         })

@@ -15,7 +15,7 @@ use anyhow::{anyhow, bail, Context, Result};
 
 use crate::bounded::{self, Unread};
 use crate::quote::quoted;
-use twoclocks_engine::frontier::slack::{bin, CellSlack, Clocked, SlackStats, BOTTOM_BIN, TOP_BIN};
+use twoclocks_engine::frontier::slack::{CellSlack, Clocked, SlackStats};
 use twoclocks_engine::{KeyId, WindowFn, WindowId};
 
 /// The columns a statistics file holds, as the query names them.
@@ -354,8 +354,12 @@ impl<'a> Builder<'a> {
         let key = *self.keys.entry(key_name.clone()).or_insert(next);
         let first_clock = v[4].number(COLUMNS[4])?;
         let b = v[5].whole(COLUMNS[5])?;
-        if !(BOTTOM_BIN..=TOP_BIN).contains(&b) {
-            bail!("slack_bin {b} is outside {BOTTOM_BIN}..{TOP_BIN}");
+        if !(SlackStats::BOTTOM_BIN..=SlackStats::TOP_BIN).contains(&b) {
+            bail!(
+                "slack_bin {b} is outside {}..{}",
+                SlackStats::BOTTOM_BIN,
+                SlackStats::TOP_BIN
+            );
         }
         let cell = self
             .cells
@@ -426,7 +430,7 @@ impl<'a> Builder<'a> {
         }
         for ((kind, window, key), cell) in self.cells {
             let lowest = cell.bins.keys().next().copied();
-            let expected = bin(cell.first_clock - window.end(), step as f64);
+            let expected = SlackStats::bin(cell.first_clock - window.end(), step as f64);
             if lowest != Some(expected) {
                 bail!(
                     "{name}: the cell ({}, window {}..{}) has its lowest slack bin {} but its \

@@ -13,7 +13,7 @@
 
 use anyhow::{anyhow, bail, Result};
 use saphyr::{LoadableYamlNode, MarkedYamlOwned, ScalarOwned, YamlDataOwned};
-use twoclocks_engine::script::{Action, Expected, Script, ScriptWindows, Step, END_OF_TIME};
+use twoclocks_engine::script::{Action, Expected, Script, ScriptWindows, Step};
 use twoclocks_engine::trigger::{Accumulation, TimestampCombiner, Trigger};
 
 /// The scripts of one file and the warnings reading them raised.
@@ -292,11 +292,11 @@ impl Reader<'_> {
     /// time, sum of times or window bound overflows.
     fn int(&self, node: &MarkedYamlOwned, what: &str) -> Result<i64> {
         let n = self.any_int(node, what)?;
-        if n.unsigned_abs() > END_OF_TIME.unsigned_abs() {
+        if n.unsigned_abs() > Script::END_OF_TIME.unsigned_abs() {
             return Err(self.err(
                 node,
                 what,
-                format!("beyond Beam's range of time, ±{END_OF_TIME}"),
+                format!("beyond Beam's range of time, ±{}", Script::END_OF_TIME),
             ));
         }
         Ok(n)
@@ -319,7 +319,7 @@ impl Reader<'_> {
                 Err(self.err(
                     node,
                     what,
-                    format!("beyond Beam's range of time, ±{END_OF_TIME}"),
+                    format!("beyond Beam's range of time, ±{}", Script::END_OF_TIME),
                 ))
             }
             _ => Err(self.err(node, what, "expected a whole number")),

@@ -46,7 +46,7 @@ pub enum Action {
     CycleAccumulation,
     /// The next engine's rules (`R`): Beam Java, Beam Python, Flink, and round again.
     CycleRules,
-    /// Index into the engine's `POLICIES`.
+    /// Index into the engine's `Policy::ALL`.
     Policy(u8),
     /// Select the previous window (`[`).
     WindowPrev,

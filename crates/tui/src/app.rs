@@ -24,7 +24,7 @@ use crate::lesson::predict::Prediction;
 use twoclocks_engine::clock::Clock;
 use twoclocks_engine::frontier::Frontier;
 use twoclocks_engine::frontier::FrontierPoint;
-use twoclocks_engine::scale::{nice_at_least, Scale};
+use twoclocks_engine::scale::Scale;
 use twoclocks_engine::steered::SteeredRun;
 use twoclocks_engine::trace::Trace;
 use twoclocks_engine::{CellId, EngineConfig, KeyId, WindowFn, WindowId};
@@ -40,7 +40,7 @@ pub use replay::{ReplayProgress, REPLAY_HAS_THE_KEYS};
 pub use run::Run;
 pub use side::Side;
 pub use tour::StepView;
-pub use twoclocks_engine::steered::{JobPreset, JOB_OPERATORS, JOB_PARTITIONS, JOB_SEED};
+pub use twoclocks_engine::steered::JobPreset;
 pub use work::{Done, Work};
 
 use ratatui::layout::Rect;
@@ -161,7 +161,7 @@ fn framed(scenario: Arc<Scenario>) -> Arc<Scenario> {
     let (lo, hi) = scenario.oracle.event_times_seen;
     // Whole twelfths of the span in nice units, at most a day: a year's log is framed on
     // its first and last midnights, not on whole years since 1970.
-    let tick = nice_at_least((hi - lo).max(scale.span) / 12.0).clamp(1.0, 86_400_000.0);
+    let tick = Scale::nice_at_least((hi - lo).max(scale.span) / 12.0).clamp(1.0, 86_400_000.0);
     let offset = scenario.stream.clock.zone().map_or(0, |z| z.offset_ms(lo)) as f64;
     let down = |ms: f64| ((ms + offset) / tick).floor() * tick - offset;
     let up = |ms: f64| (((ms + offset) / tick).ceil() * tick - offset).max(down(ms) + tick);

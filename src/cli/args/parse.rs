@@ -8,16 +8,16 @@ use clap::ValueEnum;
 
 use crate::engine::duration::{self, Duration};
 use crate::engine::trigger::{ClosingBehavior, OnTimeBehavior};
-use crate::engine::window::{spec, TtlTime};
-use crate::engine::{Accumulation, Conventions, WatermarkKind};
+use crate::engine::window::TtlTime;
+use crate::engine::{Accumulation, Conventions, WatermarkKind, WindowFn};
 use crate::io::quote::quoted;
 
 /// The largest duration any flag takes, ms: 10^14 ms, written `1e11s` (about 3 170 years),
-/// the engine's [`duration::MAX_MS`].
-pub const MAX_DURATION_MS: f64 = duration::MAX_MS;
+/// the engine's [`duration::Duration::MAX_MS`].
+pub const MAX_DURATION_MS: f64 = duration::Duration::MAX_MS;
 
 /// How the duration range reads in messages and help.
-pub const DURATION_RANGE: &str = duration::RANGE;
+pub const DURATION_RANGE: &str = duration::Duration::RANGE;
 
 /// The most values a list or range of durations may hold.
 pub const MAX_LIST_POINTS: usize = 10_000;
@@ -33,9 +33,9 @@ pub fn parse_duration(s: &str) -> Result<f64, String> {
 }
 
 /// A window size or slide: a duration of at least 1 ms, in whole milliseconds, as the
-/// engine's window specs read a length ([`spec::length`]).
+/// engine's window specs read a length ([`WindowFn::parse_length`]).
 pub fn parse_window_ms(s: &str) -> Result<i64, String> {
-    spec::length(s)
+    WindowFn::parse_length(s)
 }
 
 /// A window offset: a duration in whole milliseconds, maybe negative (`-5h`, as Flink's

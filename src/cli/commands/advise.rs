@@ -19,6 +19,7 @@ use crate::cli::plot::{open_plot, DelayUnit, Mark, Plot, Series};
 use crate::engine::advice::{
     self, Advice, Candidate, Choice, Family, FamilyAdvice, Reach, Request,
 };
+use crate::engine::duration::Duration;
 use crate::engine::scale::Scale;
 use crate::engine::scenario::ScenarioName;
 use crate::engine::{Clock, EngineConfig, FrontierPoint, Policy, Stream, WatermarkKind, WindowFn};
@@ -239,7 +240,7 @@ pub fn advise(a: &AdviseArgs, mut out: &mut dyn Write) -> Result<()> {
                     report.rows_left_out
                 );
             }
-            let max_delay = stats.step * advice::GRID_STEPS as f64;
+            let max_delay = stats.step * Request::GRID_STEPS as f64;
             if a.given.has("max_delay") && a.max_delay != max_delay {
                 bail!(
                     "{}: the statistics were computed for --max-delay {} (steps of {}): give \
@@ -271,7 +272,7 @@ pub fn advise(a: &AdviseArgs, mut out: &mut dyn Write) -> Result<()> {
                 kinds,
                 heuristic_n,
             };
-            let advice = advice::advise_stats(&stats, &req);
+            let advice = Advice::from_stats(&stats, &req);
             let placements = placements(&advice);
             let basis = Basis {
                 events: None,
@@ -304,13 +305,13 @@ pub fn advise(a: &AdviseArgs, mut out: &mut dyn Write) -> Result<()> {
             };
             let advice = advice::advise(&stream, cfg, &req);
             let policies = if plot.is_some() {
-                advice::policies(&stream, cfg)
+                Policy::scored(&stream, cfg)
             } else {
                 Vec::new()
             };
             let placements = placements(&advice);
             let notes = (a.format == TableOrJson::Table).then(|| StreamNotes {
-                early: advice::arrive_early(&stream),
+                early: stream.arriving_early(),
                 events: stream.len(),
                 reach: reach_unless_met(&advice, &stream, cfg),
                 whose: if a.source.input.is_some() {
@@ -388,21 +389,20 @@ pub fn advise(a: &AdviseArgs, mut out: &mut dyn Write) -> Result<()> {
 
 /// The `export` flags of a setting advised on `window`: the window, the watermark, the grace.
 fn export_flags(window: &WindowFn, c: &Candidate) -> String {
-    use crate::engine::window::fmt_ms;
     let window = match *window {
         WindowFn::Sliding { size, slide, .. } => {
             format!(
                 "--window {} --slide {}",
-                fmt_ms(size as f64),
-                fmt_ms(slide as f64)
+                Duration::short(size as f64),
+                Duration::short(slide as f64)
             )
         }
-        WindowFn::Tumbling { size, .. } => format!("--window {}", fmt_ms(size as f64)),
-        WindowFn::Session { gap } => format!("--session {}", fmt_ms(gap as f64)),
+        WindowFn::Tumbling { size, .. } => format!("--window {}", Duration::short(size as f64)),
+        WindowFn::Session { gap } => format!("--session {}", Duration::short(gap as f64)),
         WindowFn::Global { ttl: None } => "--window global".to_string(),
         WindowFn::Global { ttl: Some(t) } => format!(
             "--window global --ttl {} --ttl-time {}",
-            fmt_ms(t.ms as f64),
+            Duration::short(t.ms as f64),
             match t.time {
                 crate::engine::window::TtlTime::Event => "event",
                 crate::engine::window::TtlTime::Processing => "processing",
@@ -412,7 +412,7 @@ fn export_flags(window: &WindowFn, c: &Candidate) -> String {
     let dials = format!(
         "--watermark {} --grace {}",
         c.watermark,
-        fmt_ms(c.point.grace)
+        Duration::short(c.point.grace)
     );
     if window.is_empty() {
         dials
@@ -479,13 +479,13 @@ fn statistics_kinds(a: &AdviseArgs) -> Result<Vec<Family>> {
 /// `advise --sql`: prints the query for the window and column flags given.
 fn print_query(a: &AdviseArgs, dialect: Dialect, out: &mut dyn Write) -> Result<()> {
     statistics_kinds(a)?;
-    let step = a.max_delay / advice::GRID_STEPS as f64;
+    let step = a.max_delay / Request::GRID_STEPS as f64;
     if step.fract() != 0.0 {
         bail!(
             "--max-delay {} is not {} whole-millisecond steps: slack statistics are binned by \
              the grid's step; give e.g. 120s, 60s or 24s",
             column_secs(a.max_delay),
-            advice::GRID_STEPS
+            Request::GRID_STEPS
         );
     }
     let read = &a.source.read;
@@ -585,16 +585,16 @@ fn setting_words(k: Family, c: &Candidate, clock: &Clock) -> String {
 /// line that says so. `None` where the default stands (the built-in streams, a generated
 /// one, a log of short delays).
 ///
-/// [`GRID_STEPS`]: advice::GRID_STEPS
+/// [`GRID_STEPS`]: Request::GRID_STEPS
 fn swept_from_log(a: &AdviseArgs, stream: &Stream) -> Option<(f64, String)> {
     if a.given.has("max_delay") || a.source.input.is_none() || stream.is_empty() {
         return None;
     }
     let scale = Scale::of(stream);
-    if !(stream.clock.is_wall() || scale.reach > advice::DEFAULT_MAX_DELAY) {
+    if !(stream.clock.is_wall() || scale.reach > Request::DEFAULT_MAX_DELAY) {
         return None;
     }
-    let max_delay = scale.step * advice::GRID_STEPS as f64;
+    let max_delay = scale.step * Request::GRID_STEPS as f64;
     let clock = &stream.clock;
     Some((
         max_delay,
@@ -613,7 +613,7 @@ fn reach_unless_met(advice: &Advice, stream: &Stream, cfg: EngineConfig) -> Opti
     let met = advice
         .best()
         .is_some_and(|(k, _)| matches!(k.choice, Some(Choice::Meets(_))));
-    (!met).then(|| advice::reach_needed(stream, cfg, &advice.request))
+    (!met).then(|| Reach::needed(stream, cfg, &advice.request))
 }
 
 fn table(
@@ -706,7 +706,7 @@ fn table(
                     duration(c.point.emit_delay),
                     c.point.score.accuracy(),
                     s.peak_open_cells,
-                    crate::engine::frontier::slack::bytes(s.peak_state_bytes)
+                    crate::engine::frontier::slack::StateCost::bytes(s.peak_state_bytes)
                 )?;
             }
             _ => writeln!(
@@ -801,7 +801,7 @@ pub fn advice_plot(
             let points: Vec<FrontierPoint> = k.candidates.iter().map(|c| c.point).collect();
             Series {
                 name: k.kind.name().to_string(),
-                points: advice::envelope(&points)
+                points: FrontierPoint::envelope(&points)
                     .into_iter()
                     .map(|i| (points[i].emit_delay, points[i].score.accuracy()))
                     .collect(),
@@ -889,7 +889,7 @@ mod tests {
             source: format!("{} events", stream.len()),
             clock: stream.clock.clone(),
             stream: Some(StreamNotes {
-                early: advice::arrive_early(stream),
+                early: stream.arriving_early(),
                 events: stream.len(),
                 reach: reach_unless_met(&advice, stream, cfg),
                 whose: "log",

@@ -11,7 +11,7 @@ use super::json::finite;
 use crate::cli::args::{chosen, parse_duration_list, EngineArgs, Given, SourceArgs};
 use crate::cli::plot::{open_plot, DelayUnit, Mark, Plot, Series};
 use crate::engine::advice;
-use crate::engine::frontier::{self, FrontierPoint, Policy};
+use crate::engine::frontier::{FrontierPoint, Policy};
 use crate::engine::scale::Scale;
 use crate::engine::scenario::ScenarioName;
 use crate::engine::{Clock, Stream};
@@ -159,7 +159,7 @@ pub fn frontier(a: &FrontierArgs, mut out: &mut dyn Write) -> Result<()> {
         a.force,
         a.source.input.as_deref().into_iter(),
     )?;
-    let points = frontier::sweep(&stream, cfg, &lags, &graces);
+    let points = FrontierPoint::sweep(&stream, cfg, &lags, &graces);
     if let Some(plot) = plot {
         plot.write(&frontier_plot(&stream, cfg, &points))?;
     }
@@ -248,7 +248,7 @@ fn swept_from_log(a: &FrontierArgs, stream: &Stream) -> Option<(String, String)>
         return None;
     }
     let scale = Scale::of(stream);
-    if !(stream.clock.is_wall() || scale.reach > advice::DEFAULT_MAX_DELAY) {
+    if !(stream.clock.is_wall() || scale.reach > advice::Request::DEFAULT_MAX_DELAY) {
         return None;
     }
     let clock = &stream.clock;
@@ -280,7 +280,7 @@ fn frontier_plot(
     cfg: crate::engine::EngineConfig,
     points: &[FrontierPoint],
 ) -> Plot {
-    let choice = advice::choose_on_frontier(stream, cfg, points, advice::DEFAULT_TARGET);
+    let choice = advice::Choice::on_frontier(stream, cfg, points, advice::Request::DEFAULT_TARGET);
     Plot {
         title: format!(
             "accuracy against emit delay, {} windows, {} watermark",
@@ -289,12 +289,12 @@ fn frontier_plot(
         ),
         series: vec![Series {
             name: cfg.watermark.family().to_string(),
-            points: advice::envelope(points)
+            points: FrontierPoint::envelope(points)
                 .into_iter()
                 .map(|i| (points[i].emit_delay, points[i].score.accuracy()))
                 .collect(),
         }],
-        policies: policy_marks(&advice::policies(stream, cfg)),
+        policies: policy_marks(&Policy::scored(stream, cfg)),
         advised: choice.map(|c| {
             let p = &points[c.index()];
             Mark {
@@ -304,7 +304,7 @@ fn frontier_plot(
                         advice::Choice::Meets(_) => "cheapest for",
                         advice::Choice::Closest(_) => "closest to",
                     },
-                    advice::DEFAULT_TARGET,
+                    advice::Request::DEFAULT_TARGET,
                     column_duration(&stream.clock, p.lag),
                     column_duration(&stream.clock, p.grace)
                 ),
@@ -355,7 +355,7 @@ pub(super) fn flag_duration(ms: f64) -> String {
     if ms != 0.0 && ms % HOUR == 0.0 {
         format!("{}h", ms / HOUR)
     } else {
-        crate::engine::window::fmt_ms(ms)
+        crate::engine::duration::Duration::short(ms)
     }
 }
 

@@ -8,8 +8,8 @@ use anyhow::Result;
 
 use super::json::{bound, finite};
 use crate::cli::args::OutputArgs;
+use crate::engine::duration::Duration;
 use crate::engine::pipeline::SinkWrite;
-use crate::engine::window::fmt_ms;
 use crate::engine::{EngineConfig, Pane, Stream};
 use crate::io::sink::{Outputs, PaneRow, Reserved, RunMeta};
 
@@ -44,10 +44,10 @@ pub(super) fn settings(cfg: &EngineConfig) -> Vec<(String, String)> {
     vec![
         ("window".to_string(), cfg.window.describe()),
         ("watermark".to_string(), cfg.watermark.to_string()),
-        ("grace".to_string(), fmt_ms(cfg.grace)),
+        ("grace".to_string(), Duration::short(cfg.grace)),
         (
             "early".to_string(),
-            cfg.early.map_or("off".to_string(), fmt_ms),
+            cfg.early.map_or("off".to_string(), Duration::short),
         ),
     ]
 }

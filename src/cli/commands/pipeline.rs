@@ -15,11 +15,11 @@ use super::answer::{CheckpointJson, CrashJson, PipelineRun, RunAnswer};
 use super::json::{bound, finite};
 use super::outputs::{settings, SinkDriver};
 use crate::cli::args::{check_interval, parse_duration, parse_duration_list};
+use crate::engine::duration::Duration;
 use crate::engine::pipeline::{
     CheckpointMode, CrashExcess, CrashTarget, Outage, PartitionBy, Pipeline, PipelineConfig,
 };
 use crate::engine::scenario::JobShape;
-use crate::engine::window::fmt_ms;
 use crate::engine::Clock;
 use crate::engine::{CellId, EngineConfig, SinkKind, Stream};
 use crate::io::quote::quoted;
@@ -178,8 +178,8 @@ impl PipelineArgs {
                     format!(
                         "{}@{}+{}",
                         o.partition,
-                        fmt_ms(o.from),
-                        fmt_ms(o.until - o.from)
+                        Duration::short(o.from),
+                        Duration::short(o.until - o.from)
                     )
                 })
                 .collect();
@@ -231,7 +231,7 @@ impl PipelineArgs {
         if let Some(w) = times.windows(2).find(|w| w[0] == w[1]) {
             bail!(
                 "--crash-at: {} is given twice; give each crash time once",
-                fmt_ms(w[0])
+                Duration::short(w[0])
             );
         }
         Ok(times)
@@ -500,7 +500,8 @@ fn pipeline_settings(cfg: &PipelineConfig, a: &PipelineArgs) -> Vec<(String, Str
         ("parallelism".to_string(), cfg.parallelism.to_string()),
         (
             "checkpoint_every".to_string(),
-            cfg.checkpoint_every.map_or("off".to_string(), fmt_ms),
+            cfg.checkpoint_every
+                .map_or("off".to_string(), Duration::short),
         ),
         ("barriers".to_string(), cfg.mode.name().to_string()),
         (
@@ -517,8 +518,8 @@ pub(super) fn pipeline_json(stream: &Stream, r: PipelineRun) -> PipelineJson {
             partitions: r.cfg.partitions,
             partition_by: r.cfg.partition_by.name(),
             parallelism: r.cfg.parallelism,
-            checkpoint_every: r.cfg.checkpoint_every.map(fmt_ms),
-            idle_timeout: r.cfg.idle_timeout.map(fmt_ms),
+            checkpoint_every: r.cfg.checkpoint_every.map(Duration::short),
+            idle_timeout: r.cfg.idle_timeout.map(Duration::short),
             barriers: r.cfg.mode.name(),
             sink: r.sink.name(),
             schedule_seed: r.cfg.seed,
@@ -583,10 +584,10 @@ pub(super) fn write_pipeline_table(
         "  pipeline: {} source partitions -> {} operators -> sink, checkpoint every {} ({} barriers), schedule seed {}, transit {}",
         r.cfg.partitions,
         r.cfg.parallelism,
-        r.cfg.checkpoint_every.map_or("off (none taken)".to_string(), fmt_ms),
+        r.cfg.checkpoint_every.map_or("off (none taken)".to_string(), Duration::short),
         r.cfg.mode.name(),
         r.cfg.seed,
-        fmt_ms(r.cfg.transit)
+        Duration::short(r.cfg.transit)
     )?;
     let bytes: Vec<usize> = r.checkpoints.iter().map(|c| c.bytes).collect();
     if bytes.is_empty() {
@@ -676,7 +677,9 @@ fn write_partitions(out: &mut impl Write, r: &PipelineRun, clock: &Clock) -> Res
         out,
         "  partitions by {}, idle timeout {}:",
         r.cfg.partition_by.name(),
-        r.cfg.idle_timeout.map_or("off".to_string(), fmt_ms)
+        r.cfg
+            .idle_timeout
+            .map_or("off".to_string(), Duration::short)
     )?;
     for v in &r.partitions {
         write!(out, "    p{}: {} events", v.partition, v.events)?;

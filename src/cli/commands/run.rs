@@ -18,12 +18,13 @@ use super::pipeline::{
 use crate::cli::args::{chosen_reported, EngineArgs, Given, OutputArgs, SourceArgs};
 use crate::cli::input::RunProgress;
 use crate::engine::clock::Fit;
-use crate::engine::frontier::joined;
+use crate::engine::duration::Duration;
 use crate::engine::pipeline::SinkWrite;
 use crate::engine::scenario::ScenarioName;
 use crate::engine::trigger::{ClosingBehavior, EmptyPanes, OnTimeBehavior};
-use crate::engine::window::{fmt_ms, oracle_under, WindowFn, WindowId};
+use crate::engine::window::{WindowFn, WindowId};
 use crate::engine::Conventions;
+use crate::engine::Oracle;
 use crate::engine::{
     CellId, Clock, Dropped, EngineConfig, Event, Output, Processor, Score, Stream,
 };
@@ -236,7 +237,7 @@ pub fn run(a: &RunArgs, out: &mut dyn Write) -> Result<()> {
     // A spooled log's oracle is counted as it is replayed.
     let mut truth = match spool {
         Some(_) => BTreeMap::new(),
-        None => oracle_under(&stream, &cfg.window, cfg.conventions),
+        None => Oracle::true_counts_under(&stream, &cfg.window, cfg.conventions),
     };
     let mut sinks = SinkDriver {
         args: &a.output,
@@ -318,8 +319,8 @@ pub fn run(a: &RunArgs, out: &mut dyn Write) -> Result<()> {
                 config: ConfigJson {
                     window: cfg.window.describe(),
                     watermark: watermark_named(&cfg),
-                    grace: fmt_ms(cfg.grace),
-                    early: cfg.early.map(fmt_ms),
+                    grace: Duration::short(cfg.grace),
+                    early: cfg.early.map(Duration::short),
                     accumulation: cfg.accumulation.name(),
                     conventions: (cfg.conventions != Conventions::Beam)
                         .then(|| cfg.conventions.name()),
@@ -343,8 +344,8 @@ pub fn run(a: &RunArgs, out: &mut dyn Write) -> Result<()> {
                 cfg.window.describe(),
                 c.events,
                 watermark_named(&cfg),
-                fmt_ms(cfg.grace),
-                cfg.early.map_or("off".to_string(), fmt_ms),
+                Duration::short(cfg.grace),
+                cfg.early.map_or("off".to_string(), Duration::short),
                 cfg.accumulation,
                 rules_named(cfg.conventions),
                 behaviors_named(cfg.empty_panes)
@@ -689,7 +690,7 @@ fn listed_windows(
     finals: &BTreeMap<CellId, u64>,
 ) -> Vec<(CellId, u64, u64)> {
     let mut matched = 0;
-    let mut listed: Vec<(CellId, u64, u64)> = joined(truth, finals)
+    let mut listed: Vec<(CellId, u64, u64)> = Score::joined(truth, finals)
         .map(|(c, t, v)| {
             matched += usize::from(v.is_some());
             (c, t, v.unwrap_or(0))

@@ -10,7 +10,7 @@
 use anyhow::{bail, Result};
 use clap::ValueEnum;
 
-use crate::engine::frontier::slack::{BOTTOM_BIN, TOP_BIN};
+use crate::engine::frontier::slack::SlackStats;
 use crate::engine::WindowFn;
 use crate::io::source::{TimeFormat, TIME_LIMIT};
 
@@ -168,8 +168,8 @@ impl QuerySpec {
         }
         let d = self.dialect;
         let step = self.step;
-        let top = TOP_BIN;
-        let bottom = BOTTOM_BIN;
+        let top = SlackStats::TOP_BIN;
+        let bottom = SlackStats::BOTTOM_BIN;
         // Windows per event: those whose start is within one size before it.
         let per_event = (size + slide - 1) / slide;
         let offsets = (0..per_event)
@@ -186,7 +186,7 @@ impl QuerySpec {
              AND ABS(et) <= {TIME_LIMIT} AND ABS(pt) <= {TIME_LIMIT}"
         );
         let window = self.window.describe();
-        let max_delay = step * crate::engine::advice::GRID_STEPS as i64;
+        let max_delay = step * crate::engine::advice::Request::GRID_STEPS as i64;
         let max_delay_flag = duration_flag(max_delay);
         let window_flags = if slide == size {
             format!("--window {}", duration_flag(size))
@@ -299,7 +299,7 @@ ORDER BY {watermark_out}, window_start_ms, {key_out}, slack_bin;
             } else {
                 ""
             },
-            top_ms = TOP_BIN * step,
+            top_ms = SlackStats::TOP_BIN * step,
             left_out = crate::io::stats::LEFT_OUT,
             key_out = d.ident("key"),
             watermark_out = d.ident("watermark"),

@@ -6,24 +6,24 @@ use std::io::Write;
 use anyhow::{anyhow, bail, Result};
 use serde_json::json;
 
-use crate::engine::script::GLOBAL;
+use crate::engine::script::Script;
 use crate::engine::trigger::{ClosingBehavior, OnTimeBehavior, TimestampCombiner, Timing, Trigger};
-use crate::engine::triggered::{run, TriggeredRun};
-use crate::engine::window::fmt_ms;
+use crate::engine::triggered::TriggeredRun;
 use crate::engine::Clock;
 use crate::engine::EngineConfig;
 use crate::engine::Stream;
 
 use super::run::{behaviors_named, rules_named, RunArgs};
 use super::TableOrJson;
+use crate::engine::duration::Duration;
 
 /// A time in whole ms as seconds with three decimals (`59.999s`), or as a date and time on a
 /// wall clock (`2013-01-01 05:59:59.999`); the global window's bounds and the end of time by
 /// name.
 fn at(clock: &Clock, ms: i64) -> String {
-    if ms >= GLOBAL.end_ms() - 1 {
+    if ms >= Script::GLOBAL.end_ms() - 1 {
         "end".to_string()
-    } else if ms <= GLOBAL.start_ms() {
+    } else if ms <= Script::GLOBAL.start_ms() {
         "start".to_string()
     } else if clock.is_wall() {
         clock.at(ms as f64)
@@ -60,7 +60,8 @@ fn write(
     out: &mut dyn Write,
 ) -> Result<()> {
     let combiner = combiner.unwrap_or_default();
-    let r: TriggeredRun = run(stream, cfg, trigger, combiner).map_err(|e| anyhow!(e))?;
+    let r: TriggeredRun =
+        TriggeredRun::new(stream, cfg, trigger, combiner).map_err(|e| anyhow!(e))?;
     let key = |k: u32| stream.keys.get(k as usize).cloned().unwrap_or_default();
     match format {
         TableOrJson::Json => {
@@ -106,7 +107,7 @@ fn write(
                 "config": {
                     "window": cfg.window.describe(),
                     "watermark": cfg.watermark.to_string(),
-                    "allowed_lateness": fmt_ms(cfg.grace),
+                    "allowed_lateness": Duration::short(cfg.grace),
                     "trigger": trigger.to_string(),
                     "accumulation": cfg.accumulation.name(),
                     "timestamp_combiner": combiner.name(),
@@ -142,7 +143,7 @@ fn write(
                 cfg.window.describe(),
                 r.events,
                 cfg.watermark,
-                fmt_ms(cfg.grace),
+                Duration::short(cfg.grace),
                 trigger,
                 cfg.accumulation,
                 combiner,

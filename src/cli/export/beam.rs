@@ -6,8 +6,9 @@ use super::{
     joda_duration, measured_note, nearest_lag, offset_note, rounding_note, shape, summary, whole,
     Code, Policy, Shape,
 };
+use crate::engine::duration::Duration;
 use crate::engine::trigger::{ClosingBehavior, OnTimeBehavior};
-use crate::engine::window::{fmt_ms, Ttl, TtlTime};
+use crate::engine::window::{Ttl, TtlTime};
 use crate::engine::{Accumulation, WindowFn};
 
 const C: &str = "//";
@@ -143,7 +144,7 @@ fn watermark(out: &mut Code, p: &Policy) {
                 &format!(
                     "bounded:{b}: KafkaIO's limited-delay policy holds each partition's \
                      watermark at the highest event time seen − {b}, as twoclocks does.",
-                    b = fmt_ms(bound)
+                    b = Duration::short(bound)
                 ),
             );
             out.differs(
@@ -205,7 +206,7 @@ fn watermark(out: &mut Code, p: &Policy) {
                     "A processing-time lag: Beam has no built-in policy for it (the \
                      limited-delay policy is event-time: twoclocks' bounded:B). \
                      ProcessingTimeLag below answers wall clock − {}.",
-                    fmt_ms(lag)
+                    Duration::short(lag)
                 ),
             );
             rounding_note(out, J, C, "the lag", lag);
@@ -230,8 +231,8 @@ fn watermark(out: &mut Code, p: &Policy) {
                 "the limited-delay policy's rule above stands in: a silent partition stops \
                  holding the watermark back once the wall clock (at the reader's backlog check) \
                  is more than {b} past its highest event time, not {t} after its last record",
-                b = fmt_ms(bound),
-                t = fmt_ms(t)
+                b = Duration::short(bound),
+                t = Duration::short(t)
             ),
             Shape::Quantile { .. } => "none is needed: the policy below answers from \
                  the wall clock whether or not the partition has new records (once it has read \
@@ -250,7 +251,7 @@ fn watermark(out: &mut Code, p: &Policy) {
             C,
             &format!(
                 "--idle-timeout {}: KafkaIO has no idle timeout to set; {how}.",
-                fmt_ms(t)
+                Duration::short(t)
             ),
         );
     }
@@ -284,7 +285,7 @@ fn window(out: &mut Code, p: &Policy) {
                 &format!(
                     "Sessions as in twoclocks: each event opens [t, t + {}), overlapping windows \
                      merge, windows that only touch do not.",
-                    fmt_ms(gap as f64)
+                    Duration::short(gap as f64)
                 ),
             );
             format!("Sessions.withGapDuration({})", joda_duration(gap as f64))
@@ -298,7 +299,7 @@ fn window(out: &mut Code, p: &Policy) {
                         "--ttl {}: Beam has no state TTL on a window. The nearest is \
                          Sessions.withGapDuration({}): a key's count restarts after that much \
                          event time without events{}.",
-                        fmt_ms(ms as f64),
+                        Duration::short(ms as f64),
                         joda_duration(ms as f64),
                         match time {
                             TtlTime::Event =>
@@ -397,7 +398,7 @@ fn triggering(out: &mut Code, p: &Policy) {
                 "Dropped once the watermark reaches end + {g} (Beam: maxTimestamp + lateness < \
                  watermark, maxTimestamp = end − 1), as in twoclocks. Beam counts drops in \
                  droppedDueToLateness and has no side output for them.",
-                g = fmt_ms(c.grace)
+                g = Duration::short(c.grace)
             ),
         );
         rounding_note(out, J, C, "--grace", c.grace);
@@ -441,7 +442,7 @@ fn early_note(out: &mut Code, indent: &str, every: f64) {
             "Beam's early pane comes {e} after the first event of a pane, and the next timer \
              waits for the next event; twoclocks re-arms at {e} after each firing whether or not \
              events came, so a quiet window keeps emitting unchanged EARLY panes.",
-            e = fmt_ms(every)
+            e = Duration::short(every)
         ),
     );
     rounding_note(out, indent, C, "--early", every);

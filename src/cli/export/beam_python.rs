@@ -7,7 +7,8 @@ use super::{
     measured_note, offset_note, rounding_note, shape, summary, whole, Code, CsvLog, Policy, Shape,
     Source,
 };
-use crate::engine::window::{fmt_ms, Ttl, TtlTime};
+use crate::engine::duration::Duration;
+use crate::engine::window::{Ttl, TtlTime};
 use crate::engine::{Accumulation, WindowFn};
 
 const C: &str = "#";
@@ -83,7 +84,7 @@ fn source_note(out: &mut Code, p: &Policy) {
                 "The watermark is your source's: twoclocks' bounded:{b} is the highest event \
                  time seen − {b}, at every event; Beam Java's KafkaIO gives it with \
                  CustomTimestampPolicyWithLimitedDelay (`--to beam`).",
-                b = fmt_ms(bound)
+                b = Duration::short(bound)
             ),
         ),
         Shape::ProcessingLag { lag } => out.differs(
@@ -93,7 +94,7 @@ fn source_note(out: &mut Code, p: &Policy) {
                 "fixed:{}: the watermark is your source's; twoclocks' trails the log's \
                  processing time, which a Beam source's watermark (an event-time estimate) \
                  does not follow.",
-                fmt_ms(lag)
+                Duration::short(lag)
             ),
         ),
         Shape::LargestDelay | Shape::Quantile { .. } => {
@@ -147,7 +148,7 @@ fn window_fn(out: &mut Code, p: &Policy) {
                      merge, windows that only touch do not. Beam Python never garbage-collects a \
                      session: a late event whose own window is within the lateness merges an \
                      expired session of its key back in (as `--conventions beam-python`).",
-                    fmt_ms(gap as f64)
+                    Duration::short(gap as f64)
                 ),
             );
             format!("window.Sessions({})", py_duration(gap as f64))
@@ -161,7 +162,7 @@ fn window_fn(out: &mut Code, p: &Policy) {
                         "--ttl {}: Beam has no state TTL on a window. The nearest is \
                          window.Sessions({}): a key's count restarts after that much event time \
                          without events{}.",
-                        fmt_ms(ms as f64),
+                        Duration::short(ms as f64),
                         py_duration(ms as f64),
                         match time {
                             TtlTime::Event => "",
@@ -262,7 +263,7 @@ fn early_note(out: &mut Code, every: f64) {
             "Beam's early pane comes {e} of processing time after the first element of a pane, \
              and the next waits for the next element; twoclocks re-arms at {e} after each firing \
              whether or not events came.",
-            e = fmt_ms(every)
+            e = Duration::short(every)
         ),
     );
     rounding_note(out, A, C, "--early", every);

@@ -7,7 +7,8 @@ use super::{
     java_duration, measured_note, nearest_lag, offset_note, rounding_note, shape, summary, whole,
     Code, CsvLog, Policy, Shape, Source,
 };
-use crate::engine::window::{fmt_ms, Ttl, TtlTime};
+use crate::engine::duration::Duration;
+use crate::engine::window::{Ttl, TtlTime};
 use crate::engine::{Accumulation, WindowFn};
 
 const C: &str = "//";
@@ -299,8 +300,8 @@ fn strategy(out: &mut Code, p: &Policy) {
                      max − B − 1 (its watermark t promises no more timestamps ≤ t) and fires a \
                      window at watermark ≥ end − 1: the two −1s cancel, so windows fire and \
                      drop at the same events as in twoclocks.",
-                    fmt_ms(bound),
-                    fmt_ms(bound)
+                    Duration::short(bound),
+                    Duration::short(bound)
                 ),
             );
             rounding_note(out, K, C, "the bound", bound);
@@ -368,7 +369,7 @@ fn strategy(out: &mut Code, p: &Policy) {
                      bounded:B). ProcessingTimeLag below is the generator Flink's \
                      documentation sketches (TimeLagWatermarkGenerator): wall clock − \
                      {}.",
-                    fmt_ms(lag)
+                    Duration::short(lag)
                 ),
             );
             out.differs(
@@ -398,7 +399,7 @@ fn strategy(out: &mut Code, p: &Policy) {
                     "twoclocks marks a partition idle {} after its last record; Flink checks at \
                      each periodic emit, so no earlier than that and up to three \
                      auto-watermark intervals later.",
-                    fmt_ms(t)
+                    Duration::short(t)
                 ),
             );
             out.line(format!("{I}        .withIdleness({});", java_duration(t)));
@@ -473,7 +474,7 @@ fn windowed(out: &mut Code, p: &Policy) {
                      event's own [t, t + {g}): a late event that joins a session still open \
                      is kept here where twoclocks drops it. `twoclocks run --conventions \
                      flink` runs Flink's rules.",
-                    g = fmt_ms(gap as f64)
+                    g = Duration::short(gap as f64)
                 ),
             );
             out.line(format!(
@@ -503,7 +504,7 @@ fn windowed(out: &mut Code, p: &Policy) {
                  <= watermark, i.e. end − 1 + {g} ≤ W; twoclocks when end + {g} ≤ W. The watermark \
                  above is 1 ms behind twoclocks' (a Flink watermark t promises no more \
                  timestamps ≤ t), so the two agree on each window as assigned.",
-                g = fmt_ms(c.grace)
+                g = Duration::short(c.grace)
             ),
         );
         rounding_note(out, K, C, "--grace", c.grace);
@@ -587,7 +588,7 @@ fn early_trigger_class(out: &mut Code, p: &Policy, every: f64) {
     out.line("    /**");
     out.line(format!(
         "     * twoclocks' trigger: EARLY firings every {} of processing time from a window and",
-        fmt_ms(every)
+        Duration::short(every)
     ));
     out.line(
         "     * key's first event, re-armed after each firing whether or not new events came,",
@@ -737,7 +738,7 @@ fn global(out: &mut Code, p: &Policy, ttl: Option<Ttl>) {
                     "--ttl {} (processing time): Flink's state TTL is processing time only, as \
                      twoclocks' default. OnCreateAndWrite: each event restarts the clock; an \
                      expired count is never returned, so the key starts from zero.",
-                    fmt_ms(ms as f64)
+                    Duration::short(ms as f64)
                 ),
             );
             out.differs(
@@ -770,8 +771,8 @@ fn global(out: &mut Code, p: &Policy, ttl: Option<Ttl>) {
                      only. The event-time TTL is written with an event-time timer instead (in \
                      processElement and onTimer below): the count expires once the watermark \
                      reaches the key's latest event time + {}.",
-                    fmt_ms(ms as f64),
-                    fmt_ms(ms as f64)
+                    Duration::short(ms as f64),
+                    Duration::short(ms as f64)
                 ),
             );
         }

@@ -8,7 +8,8 @@ use super::{
     config_duration, measured_note, nearest_lag, offset_note, shape, sql_interval, summary, whole,
     Code, CsvLog, Policy, Shape, Source,
 };
-use crate::engine::window::{fmt_ms, Ttl, TtlTime};
+use crate::engine::duration::Duration;
+use crate::engine::window::{Ttl, TtlTime};
 use crate::engine::{Accumulation, WindowFn};
 
 const C: &str = "--";
@@ -58,7 +59,7 @@ pub(super) fn write(out: &mut Code, p: &Policy) {
             &format!(
                 "twoclocks marks a partition idle {} after its last record; Flink checks \
                  periodically, so no earlier than that and a little later at worst.",
-                fmt_ms(t)
+                Duration::short(t)
             ),
         );
         out.line(format!(
@@ -124,7 +125,7 @@ fn table(out: &mut Code, p: &Policy) {
                  expression's maximum as it is and fires a window at watermark ≥ end − 1 ms \
                  (its last timestamp), where twoclocks fires at watermark ≥ end: the extra 1 ms \
                  makes the two fire and drop at the same events.",
-                b = fmt_ms(bound)
+                b = Duration::short(bound)
             ),
         ),
         Shape::ProcessingLag { lag } => out.differs(
@@ -135,7 +136,7 @@ fn table(out: &mut Code, p: &Policy) {
                  row's event time, so a processing-time lag has no equivalent. The nearest is \
                  the event-time bound of the same size (twoclocks' bounded:{l}), the same when \
                  events arrive in event-time order with no delay.",
-                l = fmt_ms(lag)
+                l = Duration::short(lag)
             ),
         ),
         Shape::LargestDelay | Shape::Quantile { .. } => {
@@ -148,7 +149,7 @@ fn table(out: &mut Code, p: &Policy) {
                 &format!(
                     "The nearest Flink SQL has: an event-time bound of {} (the extra 1 ms as \
                      for bounded: Flink fires at watermark ≥ end − 1 ms).",
-                    fmt_ms(lag)
+                    Duration::short(lag)
                 ),
             );
         }
@@ -267,7 +268,7 @@ fn session_note(out: &mut Code, gap: i64) {
             "each event opens [t, t + {g}) and overlapping windows merge, as in twoclocks, but \
              Flink also merges windows that only touch: two events exactly {g} apart are one \
              session here, two in twoclocks.",
-            g = fmt_ms(gap as f64)
+            g = Duration::short(gap as f64)
         ),
     );
 }
@@ -286,7 +287,7 @@ fn session_emit_note(out: &mut Code, p: &Policy) {
                  aggregation refuses the table.exec.emit.* options, and so does the deprecated \
                  GROUP BY SESSION (\"Session window doesn't support EMIT strategy\"): one result \
                  per session once the watermark passes its end, no EARLY panes.",
-                fmt_ms(every)
+                Duration::short(every)
             ),
         );
     }
@@ -298,7 +299,7 @@ fn session_emit_note(out: &mut Code, p: &Policy) {
                 "--grace {}: no allowed lateness for session windows either (it comes only with \
                  the late-fire option, refused as above): an event whose window [t, t + gap) \
                  the watermark has passed is dropped, as twoclocks drops it with --grace 0s.",
-                fmt_ms(c.grace)
+                Duration::short(c.grace)
             ),
         );
     }
@@ -325,7 +326,7 @@ fn group_window(out: &mut Code, p: &Policy) {
                  {e} after each firing, as twoclocks' is, but a firing emits only if the count \
                  changed since the last one: a quiet window emits nothing where twoclocks emits \
                  an unchanged EARLY pane every {e}.",
-                e = fmt_ms(every)
+                e = Duration::short(every)
             ),
         );
         out.line("SET 'table.exec.emit.early-fire.enabled' = 'true';");
@@ -360,7 +361,7 @@ fn group_window(out: &mut Code, p: &Policy) {
                     "An event is dropped once the watermark passes window_end − 1 ms + {g}: with \
                      the watermark above, when end + {g} ≤ twoclocks' watermark, as in \
                      twoclocks.",
-                    g = fmt_ms(c.grace)
+                    g = Duration::short(c.grace)
                 ),
             );
             out.line(format!(
@@ -380,7 +381,7 @@ fn group_window(out: &mut Code, p: &Policy) {
                  epoch's grid (UTC's hours and midnights), where twoclocks' start {} past it, on \
                  the log's zone's. Only the window TVFs take an offset, and they refuse the \
                  early and late firings this policy needs.",
-                crate::engine::clock::human(offset as f64)
+                crate::engine::duration::Duration::human(offset as f64)
             ),
         );
     }
@@ -452,7 +453,7 @@ fn global(out: &mut Code, p: &Policy, ttl: Option<Ttl>) {
                 &format!(
                     "--ttl {}: Flink's state TTL, on processing time as twoclocks' default: a \
                      key idle that long starts from zero.",
-                    fmt_ms(ms as f64)
+                    Duration::short(ms as f64)
                 ),
             );
             out.differs(
@@ -477,7 +478,7 @@ fn global(out: &mut Code, p: &Policy, ttl: Option<Ttl>) {
                  processing time only. The nearest in event time is SESSION(TABLE events \
                  PARTITION BY `key`, DESCRIPTOR(ts), {}): a key's count restarts after that \
                  much event time without events.",
-                fmt_ms(ms as f64),
+                Duration::short(ms as f64),
                 sql_interval(ms as f64)
             ),
         ),
@@ -490,8 +491,8 @@ fn global(out: &mut Code, p: &Policy, ttl: Option<Ttl>) {
             &format!(
                 "a GROUP BY emits an update per change; mini-batches hold them back up to {} of \
                  processing time. twoclocks emits the count every {} whether or not it changed.",
-                fmt_ms(every),
-                fmt_ms(every)
+                Duration::short(every),
+                Duration::short(every)
             ),
         );
         out.line("SET 'table.exec.mini-batch.enabled' = 'true';");

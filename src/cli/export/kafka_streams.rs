@@ -4,7 +4,8 @@
 //! task has seen) closes windows, so the watermark's lag joins the grace.
 
 use super::{java_duration, measured_note, nearest_lag, shape, summary, Code, Policy, Shape};
-use crate::engine::window::{fmt_ms, Ttl, TtlTime};
+use crate::engine::duration::Duration;
+use crate::engine::window::{Ttl, TtlTime};
 use crate::engine::{Accumulation, WindowFn};
 
 const C: &str = "//";
@@ -98,8 +99,8 @@ fn grace(out: &mut Code, p: &Policy) -> String {
                  has seen, closes windows, and a window takes events until stream time ≥ end + \
                  grace. twoclocks' bounded:{b} is stream time − {b}, so its drop rule end + {g} \
                  ≤ W is exactly a grace of {b} + {g}.",
-                b = fmt_ms(bound),
-                g = fmt_ms(c.grace)
+                b = Duration::short(bound),
+                g = Duration::short(c.grace)
             ),
         ),
         Shape::ProcessingLag { lag } => out.differs(
@@ -110,8 +111,8 @@ fn grace(out: &mut Code, p: &Policy) -> String {
                  time (event time) only: a processing-time lag has no equivalent. The nearest is \
                  a grace of {l} + {g} on stream time, which is the same when events arrive in \
                  event-time order with no delay.",
-                l = fmt_ms(lag),
-                g = fmt_ms(c.grace)
+                l = Duration::short(lag),
+                g = Duration::short(c.grace)
             ),
         ),
         Shape::LargestDelay | Shape::Quantile { .. } => {
@@ -124,8 +125,8 @@ fn grace(out: &mut Code, p: &Policy) -> String {
                 &format!(
                     "Kafka Streams closes windows on stream time (event time); the nearest is a \
                      grace of {} + {}.",
-                    fmt_ms(lag),
-                    fmt_ms(c.grace)
+                    Duration::short(lag),
+                    Duration::short(c.grace)
                 ),
             );
         }
@@ -138,7 +139,7 @@ fn grace(out: &mut Code, p: &Policy) -> String {
                 "--idle-timeout {}: stream time is a task's highest timestamp, not the minimum \
                  over partitions, so a silent partition never holds it back and there is no idle \
                  timeout to set (max.task.idle.ms only orders records across partitions).",
-                fmt_ms(t)
+                Duration::short(t)
             ),
         );
     }
@@ -158,7 +159,7 @@ fn grace(out: &mut Code, p: &Policy) -> String {
                 C,
                 &format!(
                     "the grace is rounded to whole milliseconds ({}).",
-                    fmt_ms(total.round())
+                    Duration::short(total.round())
                 ),
             );
         }
@@ -181,7 +182,7 @@ fn windowed(out: &mut Code, p: &Policy) {
                  hours and midnights), where twoclocks' start {h} past it, on the log's zone's. \
                  To count in twoclocks' windows, subtract {h} from each record's time in the \
                  TimestampExtractor and add it back to the window bounds of the results.",
-                h = crate::engine::clock::human(offset as f64)
+                h = crate::engine::duration::Duration::human(offset as f64)
             ),
         );
     }
@@ -216,7 +217,7 @@ fn windowed(out: &mut Code, p: &Policy) {
                      session here, two in twoclocks, whose session is [first, last + {g}). An \
                      event is dropped when its merged session's last event + {g} + grace < stream \
                      time (twoclocks: its own window's end + grace ≤ watermark).",
-                    g = fmt_ms(gap as f64)
+                    g = Duration::short(gap as f64)
                 ),
             );
             out.line(format!(
@@ -288,7 +289,7 @@ fn early(out: &mut Code, p: &Policy, table: &str) {
              key's latest update {e} of stream time after its first buffered update, then waits \
              for the next update; twoclocks fires every {e} of processing time and re-arms \
              whether or not events came.",
-            e = fmt_ms(every)
+            e = Duration::short(every)
         ),
     );
     out.line(format!(
@@ -321,8 +322,8 @@ fn global(out: &mut Code, p: &Policy, ttl: Option<Ttl>) {
                         "every update is emitted (coalesced by the record cache and \
                          commit.interval.ms, which may be set to {}); twoclocks emits the count \
                          every {} of processing time.",
-                        fmt_ms(every),
-                        fmt_ms(every)
+                        Duration::short(every),
+                        Duration::short(every)
                     ),
                 );
             }
@@ -336,8 +337,8 @@ fn global(out: &mut Code, p: &Policy, ttl: Option<Ttl>) {
                     "--ttl {}: Kafka Streams has no state TTL. The nearest is a session window \
                      with that gap: a key's count restarts after {} of event time without \
                      events{}.",
-                    fmt_ms(ms as f64),
-                    fmt_ms(ms as f64),
+                    Duration::short(ms as f64),
+                    Duration::short(ms as f64),
                     match time {
                         TtlTime::Event =>
                             " (twoclocks' event-time TTL, up to the session's \

@@ -13,7 +13,8 @@ mod kafka_streams;
 
 use clap::ValueEnum;
 
-use crate::engine::window::{fmt_ms, Ttl, TtlTime};
+use crate::engine::duration::Duration;
+use crate::engine::window::{Ttl, TtlTime};
 use crate::engine::{Accumulation, EngineConfig, WatermarkKind, WindowFn};
 
 /// The engines a policy can be exported to.
@@ -136,7 +137,7 @@ pub fn summary(policy: &Policy) -> String {
             ttl: Some(Ttl { ms, time }),
         } => format!(
             "global window, {} {}-time TTL",
-            fmt_ms(ms as f64),
+            Duration::short(ms as f64),
             ttl_clock(time)
         ),
         WindowFn::Global { ttl: None } => "global window".to_string(),
@@ -144,14 +145,14 @@ pub fn summary(policy: &Policy) -> String {
             format!("{} windows", w.describe())
         }
     };
-    let idle = policy
-        .idle_timeout
-        .map_or(String::new(), |t| format!(", idle timeout {}", fmt_ms(t)));
+    let idle = policy.idle_timeout.map_or(String::new(), |t| {
+        format!(", idle timeout {}", Duration::short(t))
+    });
     format!(
         "{window}, watermark {}, grace {}, early {}, {}{idle}",
         c.watermark,
-        fmt_ms(c.grace),
-        c.early.map_or("off".to_string(), fmt_ms),
+        Duration::short(c.grace),
+        c.early.map_or("off".to_string(), Duration::short),
         accumulation_name(c.accumulation)
     )
 }
@@ -225,7 +226,7 @@ fn offset_note(offset: i64) -> String {
          do: a window of hours or days falls on the hours and midnights of the log's zone, at \
          its distance from UTC when the log begins. The offset is fixed: across a change to or \
          from daylight-saving time the windows keep it, here and in twoclocks.",
-        crate::engine::clock::human(offset as f64)
+        crate::engine::duration::Duration::human(offset as f64)
     )
 }
 
@@ -314,7 +315,7 @@ fn rounding_note(code: &mut Code, indent: &str, marker: &str, flag: &str, ms: f6
             &format!(
                 "{flag} {} is not whole milliseconds; this engine counts whole ones, so it is \
                  rounded to {} ms.",
-                fmt_ms(ms),
+                Duration::short(ms),
                 whole(ms)
             ),
         );
@@ -400,7 +401,7 @@ fn measured_note(policy: &Policy) -> Option<String> {
             "twoclocks' perfect watermark is processing time − the stream's largest delay, known \
              in advance ({} on {}); a live engine cannot know it, so this is a fixed lag of that \
              value.",
-            fmt_ms(d.max),
+            Duration::short(d.max),
             d.stream
         )),
         Shape::Quantile { q, n } => Some(format!(
@@ -408,7 +409,7 @@ fn measured_note(policy: &Policy) -> Option<String> {
              delays, taken at every arrival; none of Flink, Beam or Kafka Streams has it. Over \
              the whole of {} that quantile is {}.",
             d.stream,
-            fmt_ms(d.quantile)
+            Duration::short(d.quantile)
         )),
         Shape::ProcessingLag { .. } | Shape::EventTimeBound { .. } => None,
     }

@@ -10,7 +10,8 @@
 //! one's whole state alone) and writes to the [`Sink`]s here, whose transactional staging
 //! pre-commits at a checkpoint's barrier and commits when the checkpoint completes. The single
 //! job of the report's block 6 ([`Job`]) is that pipeline at width one, run by source offsets
-//! along a schedule ([`ScheduleStep`], [`reference_schedule`]), in `job.rs`.
+//! along a schedule ([`ScheduleStep`],
+//! [`reference_schedule`](ScheduleStep::reference_schedule)), in `job.rs`.
 
 mod job;
 
@@ -318,8 +319,16 @@ pub enum ScheduleStep {
     },
 }
 
+impl ScheduleStep {
+    /// The reference's schedule: five times, run to `n·i/6`, checkpoint, run 800 events on,
+    /// crash.
+    pub fn reference_schedule(n: usize) -> Vec<ScheduleStep> {
+        reference_schedule(n)
+    }
+}
+
 /// The reference's schedule: five times, run to `n·i/6`, checkpoint, run 800 events on, crash.
-pub fn reference_schedule(n: usize) -> Vec<ScheduleStep> {
+pub(crate) fn reference_schedule(n: usize) -> Vec<ScheduleStep> {
     (1..=5)
         .flat_map(|i| {
             let at = ((n * i) as f64 / 6.0) as usize;

@@ -31,6 +31,15 @@ pub struct Score {
 }
 
 impl Score {
+    /// Each true cell with its count and the run's value there (None if the run has no such
+    /// cell), in the oracle's order: one walk through both maps, as both are in cell order.
+    pub fn joined<'a>(
+        truth: &'a BTreeMap<CellId, u64>,
+        finals: &'a BTreeMap<CellId, u64>,
+    ) -> impl Iterator<Item = (CellId, u64, Option<u64>)> + 'a {
+        joined(truth, finals)
+    }
+
     /// Scores final values (by cell) against the oracle's true counts; only the truth's cells
     /// are scored. What a run counted of a true cell is its final value there (0 if missing)
     /// and, for merging windows, the final values of the run's sessions of that key inside its
@@ -92,7 +101,7 @@ impl Errors {
 
 /// Each true cell with its count and the run's value there (None if the run has no such cell),
 /// in the oracle's order: one walk through both maps, as both are in cell order.
-pub fn joined<'a>(
+pub(crate) fn joined<'a>(
     truth: &'a BTreeMap<CellId, u64>,
     finals: &'a BTreeMap<CellId, u64>,
 ) -> impl Iterator<Item = (CellId, u64, Option<u64>)> + 'a {
@@ -147,6 +156,38 @@ pub struct FrontierPoint {
     pub score: Score,
 }
 
+impl FrontierPoint {
+    /// One (lag, grace) run over `stream` with `base`'s window and watermark family, scored
+    /// against `truth`.
+    pub fn run(
+        stream: &Stream,
+        truth: &BTreeMap<CellId, u64>,
+        base: EngineConfig,
+        lag: f64,
+        grace: f64,
+    ) -> FrontierPoint {
+        point(stream, truth, base, lag, grace)
+    }
+
+    /// The frontier over the grid of `lags` × `graces` (ms) with `base`'s window and watermark
+    /// family: one point per setting, each as [`FrontierPoint::run`] scores it, however it is
+    /// reached (the sweep shares the work out over the machine's cores).
+    pub fn sweep(
+        stream: &Stream,
+        base: EngineConfig,
+        lags: &[f64],
+        graces: &[f64],
+    ) -> Vec<FrontierPoint> {
+        sweep(stream, base, lags, graces)
+    }
+
+    /// The indexes of the points, by emit delay, that lose fewer events than every point with
+    /// a smaller or equal emit delay: the best accuracy each delay buys, the line a plot draws.
+    pub fn envelope(points: &[FrontierPoint]) -> Vec<usize> {
+        envelope(points)
+    }
+}
+
 /// Scores every (lag, grace) with `base`'s other dials (the lag goes into a fixed or bounded
 /// watermark; other watermark kinds have no lag, and are scored as they are), exactly as one
 /// engine run per point would ([`point`]). Points come lag-major: every grace of the first lag,
@@ -163,7 +204,7 @@ pub struct FrontierPoint {
 /// under other rules, take the engine's path (`runs`): one run per distinct sequence of
 /// past-grace decisions, or per setting under an event-time TTL. The work is shared out over
 /// the machine's cores; the answer depends on neither that nor the path taken.
-pub fn sweep(
+pub(crate) fn sweep(
     stream: &Stream,
     base: EngineConfig,
     lags: &[f64],
@@ -194,7 +235,7 @@ pub(crate) fn watermark_clock(stream: &Stream, base: EngineConfig) -> Vec<f64> {
 }
 
 /// One (lag, grace) run, scored.
-pub fn point(
+pub(crate) fn point(
     stream: &Stream,
     truth: &BTreeMap<CellId, u64>,
     base: EngineConfig,
@@ -231,8 +272,13 @@ pub struct Policy {
     pub grace: f64,
 }
 
+impl Policy {
+    /// The three policies: dashboard (2 s, 0), alerting (10 s, 30 s), billing (10 s, 90 s).
+    pub const ALL: [Policy; 3] = POLICIES;
+}
+
 /// The three policies: dashboard (2 s, 0), alerting (10 s, 30 s), billing (10 s, 90 s).
-pub const POLICIES: [Policy; 3] = [
+pub(crate) const POLICIES: [Policy; 3] = [
     Policy {
         name: "dashboard",
         role: "fast",
@@ -260,8 +306,8 @@ pub(crate) fn sweep_grid() -> Vec<f64> {
 
 /// The accuracy/latency frontier for one window function and watermark family: the 13 × 13
 /// lag/grace sweep and the three policies. It costs about a pass over the stream, up to a run
-/// per point for sessions or TTL state ([`sweep`]): compute it once per (window, family) and
-/// keep it.
+/// per point for sessions or TTL state ([`sweep`](FrontierPoint::sweep)): compute it once per
+/// (window, family) and keep it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Frontier {
     /// The window function every point was run with.
@@ -371,7 +417,7 @@ pub(crate) fn pareto(points: &[FrontierPoint]) -> Vec<usize> {
 
 /// The indexes of the points, by emit delay, that lose fewer events than every point with a
 /// smaller or equal emit delay: the best accuracy each delay buys, the line a plot draws.
-pub fn envelope(points: &[FrontierPoint]) -> Vec<usize> {
+pub(crate) fn envelope(points: &[FrontierPoint]) -> Vec<usize> {
     let mut best = i64::MAX;
     by_delay(points)
         .into_iter()

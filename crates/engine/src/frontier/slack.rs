@@ -39,7 +39,7 @@ use crate::window::{WindowFn, WindowId};
 /// [`advice::GRID_STEPS`](crate::advice::GRID_STEPS), which names it outside the engine).
 pub(crate) const GRID_STEPS: i64 = 24;
 /// A size in bytes for people, as a state's cost is shown (`512 B`, `3.2 KiB`, `1.5 MiB`).
-pub fn bytes(n: usize) -> String {
+pub(crate) fn bytes(n: usize) -> String {
     if n < 1024 {
         format!("{n} B")
     } else if n < 1024 * 1024 {
@@ -59,15 +59,22 @@ pub struct StateCost {
     pub peak_state_bytes: usize,
 }
 
+impl StateCost {
+    /// A size in bytes for people, as a state's cost is shown (`512 B`, `3.2 KiB`, `1.5 MiB`).
+    pub fn bytes(n: usize) -> String {
+        bytes(n)
+    }
+}
+
 /// The highest slack bin: the largest lag + grace, in steps. Every setting drops an arrival
 /// there.
-pub const TOP_BIN: i64 = 2 * GRID_STEPS;
+pub(crate) const TOP_BIN: i64 = 2 * GRID_STEPS;
 /// The bin of every negative slack: no setting of the grid drops an arrival there.
-pub const BOTTOM_BIN: i64 = -1;
+pub(crate) const BOTTOM_BIN: i64 = -1;
 
 /// The bin of a slack (ms) for a step of `step` ms: `⌊slack / step⌋`, held within
 /// [`BOTTOM_BIN`]..=[`TOP_BIN`] (NaN goes to the bottom bin).
-pub fn bin(slack: f64, step: f64) -> i64 {
+pub(crate) fn bin(slack: f64, step: f64) -> i64 {
     let b = (slack / step).floor();
     if b.is_nan() || b < BOTTOM_BIN as f64 {
         BOTTOM_BIN
@@ -132,13 +139,25 @@ pub struct CellSlack {
 #[derive(Debug, Clone, PartialEq)]
 pub struct SlackStats {
     /// The grid's step, ms: the largest emit delay /
-    /// [`advice::GRID_STEPS`](crate::advice::GRID_STEPS).
+    /// [`Request::GRID_STEPS`](crate::advice::Request::GRID_STEPS).
     pub step: f64,
     /// Per kind, its cells (a kind the statistics do not cover is absent).
     pub kinds: BTreeMap<Clocked, Vec<CellSlack>>,
 }
 
 impl SlackStats {
+    /// The highest slack bin: the largest lag + grace, in steps. Every setting drops an
+    /// arrival there.
+    pub const TOP_BIN: i64 = TOP_BIN;
+    /// The bin of every negative slack: no setting of the grid drops an arrival there.
+    pub const BOTTOM_BIN: i64 = BOTTOM_BIN;
+
+    /// The bin of a slack (ms) for a step of `step` ms: `⌊slack / step⌋`, held within
+    /// [`SlackStats::BOTTOM_BIN`]..=[`SlackStats::TOP_BIN`] (NaN goes to the bottom bin).
+    pub fn bin(slack: f64, step: f64) -> i64 {
+        bin(slack, step)
+    }
+
     /// The statistics of `stream` under `window` (not merging) for both kinds, on a grid of
     /// `step` ms: what the query `advise --sql` prints computes. Cells come in order of first
     /// arrival.

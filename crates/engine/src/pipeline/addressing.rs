@@ -15,7 +15,7 @@ pub(crate) fn key_hash(name: &str) -> u64 {
 }
 
 /// The operator instance that owns a key: `fnv1a64(name) mod N`.
-pub fn operator_for(name: &str, parallelism: usize) -> usize {
+pub(crate) fn operator_for(name: &str, parallelism: usize) -> usize {
     (key_hash(name) % parallelism.max(1) as u64) as usize
 }
 
@@ -32,7 +32,7 @@ const PARTITION_SALT: &str = "partitions";
 /// which `mod P` reads, follow the low bits of a name's last byte whatever the salt, so short
 /// names would still map partitions onto operators one to one; the finaliser spreads every
 /// bit over all of them.
-pub fn partition_for(name: &str, partitions: usize) -> usize {
+pub(crate) fn partition_for(name: &str, partitions: usize) -> usize {
     let mut h = key_hash(PARTITION_SALT);
     for b in name.bytes() {
         h ^= b as u64;

@@ -41,8 +41,8 @@ pub enum PartitionBy {
     #[default]
     Index,
     /// A key's events all go to one partition, `partition_for(key name, P)`
-    /// ([`partition_for`](super::partition_for)): an outage hits whole keys, as when a group of
-    /// mobile clients loses the network.
+    /// ([`partition_for`](PipelineConfig::partition_for)): an outage hits whole keys, as when a
+    /// group of mobile clients loses the network.
     Key,
 }
 
@@ -88,6 +88,18 @@ pub struct PipelineConfig {
 }
 
 impl PipelineConfig {
+    /// The operator instance that owns a key: `fnv1a64(name) mod N`, N the parallelism.
+    pub fn operator_for(name: &str, parallelism: usize) -> usize {
+        super::operator_for(name, parallelism)
+    }
+
+    /// The source partition a key's events are read from, out of `partitions`, when the
+    /// pipeline partitions by key: a salted, finalised hash of its name, so that a partition's
+    /// keys spread over every operator.
+    pub fn partition_for(name: &str, partitions: usize) -> usize {
+        super::partition_for(name, partitions)
+    }
+
     /// One partition (by index), one operator, no periodic checkpoint, 200 ms mean transit,
     /// seed 1, no idleness.
     pub fn new(engine: EngineConfig) -> Self {

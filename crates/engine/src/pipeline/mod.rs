@@ -1,12 +1,13 @@
 //! Checkpoints across parallel operators: P source partitions → N keyed window operators → one
 //! sink, joined by FIFO `Channel`s, simulated one delivery at a time.
 //!
-//! - **Partitioning.** By index (the default), event `i` of the stream (processing order) goes
-//!   to source partition `i mod P` (round-robin); by key, a key's events all go to one
-//!   partition, `fnv1a64("partitions" ++ key name)` mixed, `mod P` ([`partition_for`]). A
-//!   source emits its events at their processing times, each carrying the partition's
-//!   watermark just after it; every `watermark_every` ms of processing time it also sends its
-//!   watermark on the channels no record carried it on.
+//! - **Partitioning.** By index (the default), event `i` of the stream (processing order) goes to
+//!   source partition `i mod P` (round-robin); by key, a key's events all go to one partition,
+//!   `fnv1a64("partitions" ++ key name)` mixed, `mod P`
+//!   ([`partition_for`](PipelineConfig::partition_for)). A source emits its events at their
+//!   processing times, each carrying the partition's watermark just after it; every
+//!   `watermark_every` ms of processing time it also sends its watermark on the channels no record
+//!   carried it on.
 //! - **Outages and idleness** ([`Outage`], `partition`). An outage silences a partition for a
 //!   span of processing time and emits what it held back at the heal; its watermark stays
 //!   where its last record left it, and so does every operator's, the smallest of its
@@ -15,8 +16,8 @@
 //!   `StatusWatermarkValve`, in `source` and `operator`). [`Pipeline::partitions`] and
 //!   [`Pipeline::watermark_stats`] say what each partition did and how long the combined
 //!   watermark stalled.
-//! - **Keying.** A key goes to operator `fnv1a64(key name) mod N` ([`operator_for`]): stable
-//!   across runs and platforms.
+//! - **Keying.** A key goes to operator `fnv1a64(key name) mod N`
+//!   ([`operator_for`](PipelineConfig::operator_for)): stable across runs and platforms.
 //! - **Schedule.** Each channel draws its messages' transit times from a generator seeded by
 //!   the schedule seed and the channel's number, and keeps them FIFO. The simulation takes the
 //!   earliest thing due (checkpoint trigger, source emission, operator or sink delivery; ties in
@@ -118,7 +119,8 @@ use super::watermark::Watermark;
 use super::window::{CellId, WindowId};
 
 pub use crate::channel::{MessageKind, Node};
-pub use addressing::{operator_for, partition_for, Addressing};
+pub use addressing::Addressing;
+pub(crate) use addressing::{operator_for, partition_for};
 pub use audit::Audit;
 pub(crate) use audit::Ledger;
 pub use checkpoint::CompletedCheckpoint;

@@ -137,6 +137,12 @@ pub(crate) const CELL_BYTES: usize = std::mem::size_of::<Option<CellState>>() + 
 pub(crate) const WINDOW_BYTES: usize = std::mem::size_of::<WindowState>() + 24;
 
 impl Processor {
+    /// Runs a stream through a processor from the first event to the end of input. With
+    /// `keep_panes` false the panes are counted but not kept.
+    pub fn run(stream: &Stream, cfg: EngineConfig, keep_panes: bool) -> RunResult {
+        run(stream, cfg, keep_panes)
+    }
+
     /// A processor before its first event. `max_delay` is the stream's largest delay, used only
     /// by the perfect watermark.
     pub fn new(mut cfg: EngineConfig, max_delay: f64) -> Self {
@@ -799,7 +805,7 @@ pub struct RunResult {
 
 /// Runs a stream through a processor from the first event to the end of input.
 /// With `keep_panes` false the panes are counted but not kept.
-pub fn run(stream: &Stream, cfg: EngineConfig, keep_panes: bool) -> RunResult {
+pub(crate) fn run(stream: &Stream, cfg: EngineConfig, keep_panes: bool) -> RunResult {
     run_with(stream, cfg, keep_panes, None)
 }
 

@@ -24,7 +24,7 @@ use super::output::{Arrival, Expiry, FinalValue, Output};
 use super::ttl_state::Deadline;
 use super::Processor;
 use crate::stream::Event;
-use crate::window::{Assignment, CellId, TtlTime, GLOBAL};
+use crate::window::{Assignment, CellId, TtlTime, WindowId};
 
 impl Processor {
     /// [`Processor::place`] for the global window under a TTL: keys whose deadline the step's
@@ -97,7 +97,7 @@ impl Processor {
             t.last.remove(&d.key);
             let removed = self
                 .windows
-                .get_mut(&GLOBAL)
+                .get_mut(&WindowId::GLOBAL)
                 .and_then(|w| w.cells.remove(d.key));
             if let Some(c) = removed {
                 self.open_cells -= 1;
@@ -113,7 +113,7 @@ impl Processor {
                 }
                 out.finals.push(FinalValue {
                     cell: CellId {
-                        window: GLOBAL,
+                        window: WindowId::GLOBAL,
                         key: d.key,
                     },
                     value: c.value,

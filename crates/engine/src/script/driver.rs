@@ -24,7 +24,7 @@ use rustc_hash::FxHashMap;
 
 use super::ScriptWindows;
 use crate::conventions::Conventions;
-pub use crate::trigger::END_OF_TIME;
+pub(crate) use crate::trigger::END_OF_TIME;
 use crate::trigger::{
     Accumulation, Domain, EmptyPanes, Machine, PaneInfo, Tag, TimerName, TimestampCombiner, Timing,
     Trigger, TriggerContext,
@@ -33,7 +33,7 @@ use crate::window::{WindowFn, WindowId};
 
 /// The global window: from the start of time to Beam's `GlobalWindow.END_OF_GLOBAL_WINDOW`,
 /// a day before the end of time, its last instant (so the end of input passes it).
-pub const GLOBAL: WindowId = WindowId::new(-END_OF_TIME, END_OF_TIME - 86_400_000 + 1);
+pub(crate) const GLOBAL: WindowId = WindowId::new(-END_OF_TIME, END_OF_TIME - 86_400_000 + 1);
 
 /// A pane the driver emitted.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -17,12 +17,13 @@ mod playback;
 use std::fmt;
 
 pub use check::{Outcome, Run, StepRun, Verdict};
-pub use driver::{Driver, ScriptPane, END_OF_TIME, GLOBAL};
+pub(crate) use driver::END_OF_TIME;
+pub use driver::{Driver, ScriptPane};
 pub use playback::{Frame, Playback, StepCheck, WindowStanding, WindowView};
 
 use super::conventions::Conventions;
 use super::trigger::{Accumulation, EmptyPanes, TimestampCombiner, Trigger};
-use super::window::WindowFn;
+use super::window::{WindowFn, WindowId};
 
 /// One scripted stream and what it expects.
 #[derive(Debug, Clone, PartialEq)]
@@ -374,6 +375,16 @@ impl fmt::Display for ScriptWindows {
 }
 
 impl Script {
+    /// The end of time, ms: Beam's `BoundedWindow.TIMESTAMP_MAX_VALUE`, the watermark at the
+    /// end of input. A script's times, durations and window sizes stay within ±this, so that
+    /// no sum of them overflows.
+    pub const END_OF_TIME: i64 = END_OF_TIME;
+
+    /// The global window of a script: from the start of time to Beam's
+    /// `GlobalWindow.END_OF_GLOBAL_WINDOW`, a day before the end of time, its last instant (so
+    /// the end of input passes it).
+    pub const GLOBAL: WindowId = driver::GLOBAL;
+
     /// A script with Beam's defaults (global windows, the default trigger, accumulating,
     /// output at the end of the window, no allowed lateness) and no steps.
     pub fn new(name: &str) -> Script {
@@ -436,7 +447,7 @@ impl Script {
 }
 
 /// `[1, 2, 3]`.
-pub fn list(ts: &[i64]) -> String {
+pub(crate) fn list(ts: &[i64]) -> String {
     let items: Vec<String> = ts.iter().map(|t| t.to_string()).collect();
     format!("[{}]", items.join(", "))
 }

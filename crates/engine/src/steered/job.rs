@@ -14,11 +14,11 @@ use crate::trace::Trace;
 use super::{Settings, SteeredRun};
 
 /// The job's source partitions, P.
-pub const JOB_PARTITIONS: usize = 2;
+pub(crate) const JOB_PARTITIONS: usize = 2;
 /// The job's keyed window operator instances, N.
-pub const JOB_OPERATORS: usize = 4;
+pub(crate) const JOB_OPERATORS: usize = 4;
 /// The seed of the job's channel transit times.
-pub const JOB_SEED: u64 = 1;
+pub(crate) const JOB_SEED: u64 = 1;
 
 /// A job given in advance: its shape, and the outages given with it, each a partition cut
 /// off at its start and healed at its end as if it had been pressed then.
@@ -40,6 +40,13 @@ impl From<PipelineConfig> for JobPreset {
 }
 
 impl JobPreset {
+    /// The job's source partitions, P.
+    pub const PARTITIONS: usize = JOB_PARTITIONS;
+    /// The job's keyed window operator instances, N.
+    pub const OPERATORS: usize = JOB_OPERATORS;
+    /// The seed of the job's channel transit times.
+    pub const SEED: u64 = JOB_SEED;
+
     /// The job a built-in scenario runs as (its shape and outages): on the settings' engine and
     /// idle timeout, the default seed, and `checkpoint_every` where the scenario gives none.
     pub fn of_scenario(shape: &JobShape, settings: &Settings, checkpoint_every: f64) -> JobPreset {

@@ -16,7 +16,7 @@ use crate::processor::{Expiry, SessionChange};
 use crate::stream::KeyId;
 use crate::timeline::Phase;
 use crate::trigger::Pane;
-use crate::window::{CellId, WindowId, GLOBAL};
+use crate::window::{CellId, WindowId};
 
 /// One session of the run so far, as it stands now.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -350,7 +350,7 @@ impl Trace {
         (0..keys)
             .map(|k| {
                 let key = k as KeyId;
-                let row = self.window_row(GLOBAL, Some(key), keys, truth);
+                let row = self.window_row(WindowId::GLOBAL, Some(key), keys, truth);
                 // After an expiry the key holds nothing until an event arrives at or after
                 // the expiry's offset (the expiry runs before that event is placed).
                 let live = match (last[k], last_arrival[k]) {
@@ -364,7 +364,7 @@ impl Trace {
                     truth_so_far: seen[k],
                     truth_at_end: truth
                         .get(&CellId {
-                            window: GLOBAL,
+                            window: WindowId::GLOBAL,
                             key,
                         })
                         .copied()

@@ -27,7 +27,7 @@ use super::window::CellId;
 /// The end of time, ms: Beam's `BoundedWindow.TIMESTAMP_MAX_VALUE`, the watermark at the end
 /// of input. Times, durations and window sizes a script or a trigger gives stay within
 /// ±this, so that no sum of them overflows.
-pub const END_OF_TIME: i64 = 9_223_372_036_854_775;
+pub(crate) const END_OF_TIME: i64 = 9_223_372_036_854_775;
 
 /// When a pane was emitted relative to the watermark.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

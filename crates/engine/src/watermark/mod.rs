@@ -368,7 +368,7 @@ fn read_lag(param: &str) -> Result<f64, Option<String>> {
 fn write_lag(f: &mut fmt::Formatter<'_>, lag: f64) -> fmt::Result {
     match Duration::from_ms(lag) {
         Some(d) => write!(f, "{d}"),
-        None => f.write_str(&crate::window::fmt_ms(lag)),
+        None => f.write_str(&crate::duration::Duration::short(lag)),
     }
 }
 
@@ -517,9 +517,9 @@ mod tests {
 
     fn any_kind() -> impl Strategy<Value = WatermarkKind> {
         let lag = prop_oneof![
-            (0u64..=crate::duration::MAX_MS as u64).prop_map(|n| n as f64),
+            (0u64..=crate::duration::Duration::MAX_MS as u64).prop_map(|n| n as f64),
             (0u64..1_000_000).prop_map(|n| n as f64 / 1_000.0),
-            0.0..crate::duration::MAX_MS,
+            0.0..crate::duration::Duration::MAX_MS,
         ];
         (
             proptest::sample::select(WatermarkFamily::ALL.to_vec()),

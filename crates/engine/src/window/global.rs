@@ -1,8 +1,8 @@
-//! The global window: one window per key that never closes, a running count. Its span is the
-//! whole millisecond range, `[i64::MIN, i64::MAX)` ([`GLOBAL`]), so its end lies beyond every
-//! watermark the engine accepts (event times within ±2^53 ms): [`Fate::decide`] never finds it
-//! late or dropped, and no watermark short of the end of input passes it. It has no number;
-//! reports print `global`.
+//! The global window: one window per key that never closes, a running count. Its span is the whole
+//! millisecond range, `[i64::MIN, i64::MAX)` ([`WindowId::GLOBAL`]), so its end lies beyond every
+//! watermark the engine accepts (event times within ±2^53 ms): [`Fate::decide`] never finds it late
+//! or dropped, and no watermark short of the end of input passes it. It has no number; reports
+//! print `global`.
 //!
 //! Its state may carry a time-to-live ([`Ttl`]): a key's state expires `ttl` ms after its last
 //! update, and a key seen again starts from zero. The expiry itself is the processor's
@@ -11,10 +11,6 @@
 //! [`Fate::decide`]: crate::lateness::Fate::decide
 
 use super::{Assignment, WindowError, WindowFn, WindowId, WindowShape};
-
-/// The global window's span: the whole millisecond range. Its end, about 9.2·10^18 ms, is
-/// beyond every watermark an event can raise.
-pub const GLOBAL: WindowId = WindowId::new(i64::MIN, i64::MAX);
 
 /// Which clock a state TTL runs on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -82,7 +78,7 @@ impl WindowShape for Global {
     // Kept out of line, as the sessions' is, so the fixed windows' hot path stays small.
     #[inline(never)]
     fn assign(self, _event_time: f64, _inv_slide: f64) -> Assignment {
-        Assignment::one(GLOBAL)
+        Assignment::one(WindowId::GLOBAL)
     }
 
     /// Only the end of input (+∞) ends the global window; no finite time does.
@@ -104,7 +100,7 @@ impl WindowShape for Global {
     }
 
     fn at_index(self, _index: i64) -> WindowId {
-        GLOBAL
+        WindowId::GLOBAL
     }
 
     fn describe(self) -> String {
@@ -112,9 +108,15 @@ impl WindowShape for Global {
             None => "global".to_string(),
             Some(t) => format!(
                 "global, {} {}-time TTL",
-                super::fmt_ms(t.ms as f64),
+                crate::duration::Duration::short(t.ms as f64),
                 t.time.name()
             ),
         }
     }
+}
+
+impl WindowId {
+    /// The global window's span: the whole millisecond range. Its end, about 9.2·10^18 ms, is
+    /// beyond every watermark an event can raise.
+    pub const GLOBAL: WindowId = WindowId::new(i64::MIN, i64::MAX);
 }

@@ -22,8 +22,9 @@
 
 use std::collections::BTreeMap;
 
-use super::clock::{human, Clock};
+use super::clock::Clock;
 use super::conventions::Conventions;
+use super::duration::Duration;
 
 use super::stream::{KeyId, Stream};
 
@@ -32,12 +33,12 @@ mod global;
 mod periodic;
 mod session;
 mod sliding;
-pub mod spec;
+mod spec;
 mod true_counts;
 mod tumbling;
 
 pub(crate) use floor::floor_to_i64;
-pub use global::{Ttl, TtlTime, GLOBAL};
+pub use global::{Ttl, TtlTime};
 pub use true_counts::OracleCounts;
 
 /// A window's identity: its span `[start, end)` in whole milliseconds. Windows order by start
@@ -519,29 +520,7 @@ fn describe_offset(offset: i64) -> String {
     if offset == 0 {
         String::new()
     } else {
-        format!(" (offset {})", human(offset as f64))
-    }
-}
-
-/// A duration for people: `60s`, `1500ms`, `2m`, `1.5s`, `24h`.
-pub fn fmt_ms(ms: f64) -> String {
-    if ms.is_nan() {
-        return "—".to_string();
-    }
-    if ms.is_infinite() {
-        return "∞".to_string();
-    }
-    if ms.abs() >= 2.0 * 3_600_000.0 && ms % 3_600_000.0 == 0.0 {
-        // A day's window reads `24h`, not `1440m`; an hour's stays `60m`.
-        format!("{}h", ms / 3_600_000.0)
-    } else if ms != 0.0 && ms % 60_000.0 == 0.0 {
-        format!("{}m", ms / 60_000.0)
-    } else if ms % 1000.0 == 0.0 {
-        format!("{}s", ms / 1000.0)
-    } else if ms.abs() < 1000.0 {
-        format!("{ms}ms")
-    } else {
-        format!("{}s", ms / 1000.0)
+        format!(" (offset {})", Duration::human(offset as f64))
     }
 }
 
@@ -569,13 +548,14 @@ impl CellId {
 /// The oracle: the true count of every (window, key), from the whole stream at once. For
 /// merging windows, the sessions of all events: per key, the proto-windows of every event
 /// merged where they overlap, each with the number of events in it.
-pub fn oracle(stream: &Stream, windows: &WindowFn) -> BTreeMap<CellId, u64> {
+#[cfg(test)]
+pub(crate) fn oracle(stream: &Stream, windows: &WindowFn) -> BTreeMap<CellId, u64> {
     oracle_under(stream, windows, Conventions::Beam)
 }
 
 /// [`oracle`] under `conventions`: sessions merge by its rule (Flink's merges touching
 /// proto-windows too); other windows are the same under every convention.
-pub fn oracle_under(
+pub(crate) fn oracle_under(
     stream: &Stream,
     windows: &WindowFn,
     conventions: Conventions,

@@ -10,7 +10,8 @@
 //! has completed), and what an event's fate is decided on. A session has no number: `index`
 //! gives its start, and reports print its span.
 
-use super::{fmt_ms, periodic, Assignment, WindowError, WindowFn, WindowId, WindowShape};
+use super::{periodic, Assignment, WindowError, WindowFn, WindowId, WindowShape};
+use crate::duration::Duration;
 
 /// Session windows with a gap of `gap` ms.
 #[derive(Debug, Clone, Copy)]
@@ -85,6 +86,6 @@ impl WindowShape for Session {
     }
 
     fn describe(self) -> String {
-        format!("{}-gap session", fmt_ms(self.gap as f64))
+        format!("{}-gap session", Duration::short(self.gap as f64))
     }
 }

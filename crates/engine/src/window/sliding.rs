@@ -2,9 +2,8 @@
 //! each event falls in several (`size / slide`, rounded up, at most).
 
 use super::floor::floor_index_with;
-use super::{
-    describe_offset, fmt_ms, periodic, Assignment, WindowError, WindowFn, WindowId, WindowShape,
-};
+use super::{describe_offset, periodic, Assignment, WindowError, WindowFn, WindowId, WindowShape};
+use crate::duration::Duration;
 
 /// Sliding windows of `size` ms starting every `slide` ms: window `i` is
 /// `[i·slide + offset, i·slide + offset + size)`.
@@ -112,8 +111,8 @@ impl WindowShape for Sliding {
     fn describe(self) -> String {
         format!(
             "{}/{} sliding{}",
-            fmt_ms(self.size as f64),
-            fmt_ms(self.slide as f64),
+            Duration::short(self.size as f64),
+            Duration::short(self.slide as f64),
             describe_offset(self.offset)
         )
     }

@@ -13,9 +13,18 @@ use super::{Ttl, TtlTime, WindowFn};
 use crate::duration::Duration;
 use crate::quote::quoted;
 
+impl WindowFn {
+    /// Reads a window length (a size, a slide, a gap, an offset): a duration of at least 1 ms
+    /// in whole milliseconds, as `--window` and the tour files write it; an error names the
+    /// value.
+    pub fn parse_length(s: &str) -> Result<i64, String> {
+        length(s)
+    }
+}
+
 /// A window length (a size, a slide, a gap, an offset): a duration of at least 1 ms in whole
 /// milliseconds; an error names the value.
-pub fn length(s: &str) -> Result<i64, String> {
+pub(crate) fn length(s: &str) -> Result<i64, String> {
     s.parse::<Duration>()?.whole_ms().ok_or_else(|| {
         format!(
             "{} is not a window length: it must be a whole number of milliseconds ≥ 1ms",

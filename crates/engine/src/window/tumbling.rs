@@ -1,8 +1,7 @@
 //! Tumbling windows: back-to-back windows of one length, each event in exactly one.
 
-use super::{
-    describe_offset, fmt_ms, periodic, Assignment, WindowError, WindowFn, WindowId, WindowShape,
-};
+use super::{describe_offset, periodic, Assignment, WindowError, WindowFn, WindowId, WindowShape};
+use crate::duration::Duration;
 
 /// Tumbling windows of `size` ms: window `i` is `[i·size + offset, (i+1)·size + offset)`.
 #[derive(Debug, Clone, Copy)]
@@ -70,7 +69,7 @@ impl WindowShape for Tumbling {
     fn describe(self) -> String {
         format!(
             "{} tumbling{}",
-            fmt_ms(self.size as f64),
+            Duration::short(self.size as f64),
             describe_offset(self.offset)
         )
     }

@@ -2,7 +2,7 @@
 //! actions (playback, the job, the dials, what is selected and inspected, the rest), behind
 //! [`act`], which the help overlay intercepts first.
 
-use twoclocks_engine::frontier::POLICIES;
+use twoclocks_engine::frontier::Policy;
 use twoclocks_engine::job_timeline::Intervention;
 use twoclocks_engine::pipeline::CrashTarget;
 use twoclocks_engine::KeyId;
@@ -273,7 +273,7 @@ fn dials(app: &mut App, a: Action) -> bool {
         Action::CycleAccumulation => app.turn(Dial::Accumulation, true),
         Action::CycleRules => app.turn(Dial::Rules, true),
         Action::Policy(i) => {
-            let Some(p) = POLICIES.get(usize::from(i)) else {
+            let Some(p) = Policy::ALL.get(usize::from(i)) else {
                 return false;
             };
             let mut dials = app.dials();
@@ -407,5 +407,5 @@ fn magnified(ranges: &Ranges) -> f64 {
         return MAGNIFY;
     }
     // The lag dial reaches as far as the log's delays.
-    twoclocks_engine::scale::nice_at_least(ranges.lag.0 / 60.0)
+    twoclocks_engine::scale::Scale::nice_at_least(ranges.lag.0 / 60.0)
 }

@@ -7,9 +7,9 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use twoclocks_engine::advice::{choose_on_frontier, DEFAULT_TARGET};
+use twoclocks_engine::advice::{Choice, Request};
+use twoclocks_engine::frontier::Frontier;
 use twoclocks_engine::frontier::FrontierPoint;
-use twoclocks_engine::frontier::{sweep, Frontier};
 use twoclocks_engine::rerun::{PendingRerun, RerunDone};
 use twoclocks_engine::scale::Scale;
 use twoclocks_engine::Stream;
@@ -80,7 +80,12 @@ impl Work {
             Work::Frontier { scenario, cfg } => {
                 let frontier = frontier_of(&scenario.stream, cfg);
                 let advised = frontier.as_ref().and_then(|f| {
-                    let c = choose_on_frontier(&scenario.stream, cfg, &f.points, DEFAULT_TARGET)?;
+                    let c = Choice::on_frontier(
+                        &scenario.stream,
+                        cfg,
+                        &f.points,
+                        Request::DEFAULT_TARGET,
+                    )?;
                     Some(f.points[c.index()])
                 });
                 Done::Frontier {
@@ -177,7 +182,7 @@ fn frontier_of(stream: &Stream, cfg: EngineConfig) -> Option<Frontier> {
     Some(Frontier {
         window: cfg.window,
         family: cfg.watermark.family(),
-        points: sweep(stream, cfg, &grid, &grid),
+        points: FrontierPoint::sweep(stream, cfg, &grid, &grid),
         policies: Vec::new(),
     })
 }

@@ -5,12 +5,12 @@
 use std::sync::LazyLock;
 
 use crossterm::event::KeyCode;
+use twoclocks_engine::duration::Duration;
+use twoclocks_engine::frontier::Policy;
 
 use super::{Binding, Group, Key, Pair};
 use crate::action::Action;
 use crate::dials::{EARLY_STEP, GRACE_STEP, LAG_STEP};
-use twoclocks_engine::frontier::POLICIES;
-use twoclocks_engine::window::fmt_ms;
 
 use Key::{Char, Ctrl, Named};
 
@@ -26,7 +26,7 @@ struct Texts {
     lag: String,
     grace: String,
     early: String,
-    policies: [String; POLICIES.len()],
+    policies: [String; Policy::ALL.len()],
 }
 
 /// A dial's step in seconds, as the help writes it.
@@ -44,12 +44,12 @@ static TEXTS: LazyLock<Texts> = LazyLock::new(|| Texts {
     lag: format!("watermark lag − / + {}", step(LAG_STEP)),
     grace: format!("grace − / + {}", step(GRACE_STEP)),
     early: format!("early trigger − / + {}", step(EARLY_STEP)),
-    policies: POLICIES.map(|p| {
+    policies: Policy::ALL.map(|p| {
         format!(
             "{}: lag {} grace {}",
             p.name,
-            fmt_ms(p.lag),
-            fmt_ms(p.grace)
+            Duration::short(p.lag),
+            Duration::short(p.grace)
         )
     }),
 });

@@ -491,12 +491,11 @@ pub fn ask(
 mod tests {
     use super::*;
     use twoclocks_engine::scenario::ScenarioName;
-    use twoclocks_engine::window::oracle;
 
     fn lesson() -> (EngineConfig, Stream, BTreeMap<CellId, u64>) {
         let preset = ScenarioName::Lesson.preset();
         let stream = preset.source.stream().unwrap();
-        let truth = oracle(&stream, &preset.config.window);
+        let truth = twoclocks_engine::Oracle::true_counts(&stream, &preset.config.window);
         (preset.config, stream, truth)
     }
 

@@ -3,9 +3,8 @@
 //! watermark at the event's arrival, the grace, whose conventions decided it); the sentence is
 //! the screen's.
 
-use twoclocks_engine::clock::seconds as secs;
+use twoclocks_engine::duration::Duration;
 use twoclocks_engine::timeline::Inspection;
-use twoclocks_engine::window::fmt_ms;
 use twoclocks_engine::{Conventions, Fate, WindowId};
 
 /// The sentence that says why the inspected event met `fate` in `window`, under the
@@ -28,29 +27,29 @@ pub fn sentence(inspection: &Inspection, window: WindowId, fate: Fate) -> String
 fn explain(fate: Fate, window_start: f64, window_end: f64, wm: f64, grace: f64) -> String {
     let win = format!(
         "window [{}, {}) ends at {}",
-        secs(window_start),
-        secs(window_end),
-        secs(window_end)
+        Duration::seconds(window_start),
+        Duration::seconds(window_end),
+        Duration::seconds(window_end)
     );
     match fate {
         Fate::Dropped => format!(
             "{win}; watermark at arrival {} − grace {} ≥ {}: dropped",
-            secs(wm),
-            fmt_ms(grace),
-            secs(window_end)
+            Duration::seconds(wm),
+            Duration::short(grace),
+            Duration::seconds(window_end)
         ),
         Fate::Late => format!(
             "{win}; watermark at arrival {} ≥ {} but {} − grace {} < {}: late, kept",
-            secs(wm),
-            secs(window_end),
-            secs(wm),
-            fmt_ms(grace),
-            secs(window_end)
+            Duration::seconds(wm),
+            Duration::seconds(window_end),
+            Duration::seconds(wm),
+            Duration::short(grace),
+            Duration::seconds(window_end)
         ),
         Fate::OnTime => format!(
             "{win}; watermark at arrival {} < {}: on time",
-            secs(wm),
-            secs(window_end)
+            Duration::seconds(wm),
+            Duration::seconds(window_end)
         ),
     }
 }
@@ -70,7 +69,7 @@ fn explain_under(
         if t.is_finite() {
             format!("{:.3}s", t / 1000.0)
         } else {
-            secs(t)
+            Duration::seconds(t)
         }
     };
     let win = format!(
@@ -79,7 +78,7 @@ fn explain_under(
         ms(window_end),
         ms(window_end)
     );
-    let (e, w, g) = (ms(window_end), ms(wm), fmt_ms(grace));
+    let (e, w, g) = (ms(window_end), ms(wm), Duration::short(grace));
     match conventions {
         Conventions::Beam => explain(fate, window_start, window_end, wm, grace),
         Conventions::KafkaStreams => {

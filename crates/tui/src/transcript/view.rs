@@ -10,8 +10,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 use ratatui::Frame;
 use twoclocks_engine::script::{
-    Action, Frame as Step, Outcome, Playback, StepCheck, Verdict, WindowStanding, WindowView,
-    END_OF_TIME, GLOBAL,
+    Action, Frame as Step, Outcome, Playback, Script, StepCheck, Verdict, WindowStanding,
+    WindowView,
 };
 use twoclocks_engine::window::WindowId;
 
@@ -194,7 +194,7 @@ fn range(pb: &Playback, frame: &Step) -> (i64, i64) {
     let mut lo = i64::MAX;
     let mut hi = i64::MIN;
     let mut take = |v: i64| {
-        if v > -END_OF_TIME / 2 && v < END_OF_TIME / 2 {
+        if v > -Script::END_OF_TIME / 2 && v < Script::END_OF_TIME / 2 {
             lo = lo.min(v);
             hi = hi.max(v);
         }
@@ -205,7 +205,7 @@ fn range(pb: &Playback, frame: &Step) -> (i64, i64) {
         }
     }
     for w in &frame.windows {
-        if w.window != GLOBAL {
+        if w.window != Script::GLOBAL {
             take(w.window.start_ms());
             take(w.window.end_ms());
         }
@@ -221,7 +221,7 @@ fn range(pb: &Playback, frame: &Step) -> (i64, i64) {
 }
 
 fn window_name(w: WindowId) -> String {
-    if w == GLOBAL {
+    if w == Script::GLOBAL {
         "global".to_string()
     } else {
         format!("[{}, {}]", w.start_ms(), w.max_timestamp())
@@ -230,9 +230,9 @@ fn window_name(w: WindowId) -> String {
 
 /// A script time, the ends of Beam's range of time as −∞ and ∞.
 fn time_name(v: i64) -> String {
-    if v <= -END_OF_TIME {
+    if v <= -Script::END_OF_TIME {
         "−∞".to_string()
-    } else if v >= END_OF_TIME {
+    } else if v >= Script::END_OF_TIME {
         "∞".to_string()
     } else {
         v.to_string()
@@ -305,7 +305,7 @@ fn ruler(p: &Player, frame: &Step, area: Rect, buf: &mut Buffer) {
             usize::from(label_w - 1),
             label_style,
         );
-        let (a, b) = if w.window == GLOBAL {
+        let (a, b) = if w.window == Script::GLOBAL {
             (Some(0), Some(track.width - 1))
         } else {
             (
@@ -412,7 +412,7 @@ fn windows(p: &Player, frame: &Step, area: Rect, buf: &mut Buffer) {
             w.standing,
             WindowStanding::Collected(_) | WindowStanding::Merged(..)
         );
-        let held = twoclocks_engine::script::list(&w.held);
+        let held = format!("{:?}", w.held);
         let held = if gone {
             "—".to_string()
         } else if held.chars().count() > holds_w {

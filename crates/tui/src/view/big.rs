@@ -14,8 +14,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Widget};
 
 use twoclocks_engine::clock::Fit;
+use twoclocks_engine::frontier::slack::StateCost;
 
-use super::counters::bytes;
 use crate::app::App;
 use crate::theme::glyph;
 
@@ -117,7 +117,11 @@ pub fn shown(app: &App, f: Figure) -> Shown {
                 None => ("windows wrong · at the end".to_string(), "—".into(), bold),
             },
         },
-        Figure::State => ("state · now".to_string(), bytes(tr.state_bytes()), bold),
+        Figure::State => (
+            "state · now".to_string(),
+            StateCost::bytes(tr.state_bytes()),
+            bold,
+        ),
         Figure::Crashes => (
             format!("{} crashes · so far", glyph::CRASH),
             tr.crashes().len().to_string(),

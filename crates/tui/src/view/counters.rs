@@ -10,12 +10,11 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
 
+use twoclocks_engine::frontier::slack::StateCost;
 use twoclocks_engine::Counters;
 
 use crate::app::App;
 use crate::theme::glyph;
-
-pub use twoclocks_engine::frontier::slack::bytes;
 
 /// The three fates and the panes emitted.
 fn fate_rows(app: &App, c: &Counters) -> [(String, String, Style); 4] {
@@ -83,7 +82,7 @@ pub fn rows(app: &App) -> Vec<(String, String, Style)> {
     };
     rows.extend([
         (open.0, open.1, bold),
-        ("state".into(), bytes(tr.state_bytes()), bold),
+        ("state".into(), StateCost::bytes(tr.state_bytes()), bold),
     ]);
     // Rows of the input file that were skipped as bad: a count for the whole file.
     if app.scenario().skipped_rows > 0 {

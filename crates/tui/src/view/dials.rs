@@ -11,33 +11,33 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
 
-use twoclocks_engine::window::fmt_ms;
+use twoclocks_engine::duration::Duration;
+use twoclocks_engine::Accumulation;
 
 use crate::app::{App, Dial, Dials, Family, SPEEDS};
 use crate::geometry::dials::{track, LABEL, VALUE};
 use crate::geometry::Mode;
-use twoclocks_engine::Accumulation;
 
 /// The value of a dial as text: durations as the classroom writes them (`20s`), or in hours
 /// and minutes on a wall-clock log's dials (`2h 45m`).
 pub fn value(d: &Dials, dial: Dial) -> String {
-    let fmt_ms = |ms: f64| {
+    let shown = |ms: f64| {
         if d.ranges.wall {
             super::duration(&twoclocks_engine::Clock::wall_utc(), ms)
         } else {
-            fmt_ms(ms)
+            Duration::short(ms)
         }
     };
     match dial {
         Dial::Lag => {
             if d.has_lag() {
-                fmt_ms(d.lag)
+                shown(d.lag)
             } else {
                 "n/a".into()
             }
         }
-        Dial::Grace => fmt_ms(d.grace),
-        Dial::Early => d.early.map_or("off".into(), fmt_ms),
+        Dial::Grace => shown(d.grace),
+        Dial::Early => d.early.map_or("off".into(), shown),
         Dial::Speed => format!("{}×", d.speed),
         Dial::Watermark => d.watermark().family().into(),
         Dial::Accumulation => match d.accumulation {
@@ -45,8 +45,8 @@ pub fn value(d: &Dials, dial: Dial) -> String {
             twoclocks_engine::Accumulation::Discarding => "discard".into(),
             twoclocks_engine::Accumulation::Retracting => "retract".into(),
         },
-        Dial::Checkpoint => d.checkpoint_every.map_or("on x".into(), fmt_ms),
-        Dial::Idle => d.idle_timeout.map_or("off".into(), fmt_ms),
+        Dial::Checkpoint => d.checkpoint_every.map_or("on x".into(), shown),
+        Dial::Idle => d.idle_timeout.map_or("off".into(), shown),
         Dial::Rules => d.conventions.name().into(),
     }
 }
@@ -176,7 +176,7 @@ pub fn frontier_summary(app: &App, width: u16) -> Vec<Line<'static>> {
             let delay = if app.clock().is_wall() {
                 crate::view::duration(app.clock(), p.emit_delay)
             } else {
-                fmt_ms(p.emit_delay)
+                Duration::short(p.emit_delay)
             };
             let mut variants = Vec::new();
             if reset {

@@ -13,8 +13,8 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
 
-use twoclocks_engine::advice::DEFAULT_TARGET;
-use twoclocks_engine::window::fmt_ms;
+use twoclocks_engine::advice::Request;
+use twoclocks_engine::duration::Duration;
 
 use crate::app::App;
 use crate::geometry::frontier::{legend_h, ChartFrame};
@@ -72,7 +72,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         spans.push(Span::styled(words.to_string(), t.dim));
         Line::from(spans)
     };
-    let target = DEFAULT_TARGET;
+    let target = Request::DEFAULT_TARGET;
     lines.extend((!flat).then(|| {
         super::fit(
             legend.width,
@@ -180,7 +180,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         let right = if app.clock().is_wall() {
             crate::view::duration(app.clock(), f.x_max)
         } else {
-            fmt_ms(f.x_max)
+            Duration::short(f.x_max)
         };
         let n = right.chars().count() as u16;
         buf.set_stringn(

@@ -38,8 +38,8 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
 
-use twoclocks_engine::clock::seconds as secs;
 use twoclocks_engine::clock::Fit;
+use twoclocks_engine::duration::Duration;
 use twoclocks_engine::trace::{FateDiff, Trace};
 use twoclocks_engine::Fate;
 
@@ -555,7 +555,7 @@ pub fn render_against(app: &Run, other: Option<&Trace>, area: Rect, buf: &mut Bu
                     .find(|(at, _)| *at == x)
                     .map_or_else(String::new, |(_, l)| l.clone())
             } else {
-                secs(x).trim_end_matches(".0s").to_string() + "s"
+                Duration::seconds(x).trim_end_matches(".0s").to_string() + "s"
             };
             let start = (f.inner.x + c).saturating_sub(s.chars().count() as u16 / 2);
             (start + s.chars().count() as u16 <= f.inner.right()).then_some((start, s))

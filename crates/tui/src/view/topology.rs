@@ -15,10 +15,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
 
 use twoclocks_engine::clock::Fit;
+use twoclocks_engine::duration::Duration;
+use twoclocks_engine::frontier::slack::StateCost;
 use twoclocks_engine::pipeline::{ChannelView, Topology};
-use twoclocks_engine::window::fmt_ms;
 
-use super::counters::bytes;
 use crate::app::App;
 use crate::theme::{glyph, Theme};
 
@@ -201,7 +201,7 @@ pub fn lines(app: &App, topo: &Topology, width: u16) -> Vec<Line<'static>> {
                     app.clock().at_fit(c.time, Fit::Time)
                 );
                 if copied {
-                    s.push_str(&format!(" · {} copied", bytes(c.bytes)));
+                    s.push_str(&format!(" · {} copied", StateCost::bytes(c.bytes)));
                 }
                 spans.push(Span::styled(s, t.text));
             }
@@ -230,7 +230,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let (Some(topo), Some(cfg)) = (app.trace().topology(), app.trace().pipeline_config()) else {
         return;
     };
-    let every = cfg.checkpoint_every.map_or("on x".into(), fmt_ms);
+    let every = cfg.checkpoint_every.map_or("on x".into(), Duration::short);
     let mut block = Block::default()
         .borders(Borders::ALL)
         .border_style(t.border)
