@@ -12,10 +12,35 @@ use crate::engine::scenario::{Preset, ScenarioName};
 use crate::engine::trigger::{ClosingBehavior, EmptyPanes, OnTimeBehavior};
 use crate::engine::window::{Ttl, TtlTime};
 use crate::engine::Conventions;
-use crate::engine::{Accumulation, EngineConfig, StreamParams, WatermarkKind, WindowFn};
+use crate::engine::{
+    Accumulation, EngineConfig, StreamParams, WatermarkFamily, WatermarkKind, WindowFn,
+};
 
 mod parse;
 pub use parse::*;
+
+/// The watermark a run has when neither a flag nor a scenario gives one.
+const DEFAULT_WATERMARK: &str = "fixed:20s";
+
+/// The `--watermark` help: each kind's spelling, from the engine's list of kinds, the default's
+/// kind first (`fixed:DUR | perfect | heuristic[:Q[:N]] | bounded:DUR`), then the ranges of
+/// their parameters. A kind added to the engine is in the help with nothing written here.
+fn watermark_help() -> String {
+    let default = DEFAULT_WATERMARK
+        .parse::<WatermarkKind>()
+        .map(|kind| WatermarkFamily::of(&kind))
+        .ok();
+    let first = default.into_iter();
+    let rest = WatermarkFamily::ALL
+        .into_iter()
+        .filter(|f| Some(*f) != default);
+    let spellings: Vec<&str> = first.chain(rest).map(WatermarkFamily::spelling).collect();
+    format!(
+        "{} (DUR 0 to 1e11s, Q 0 to 1, N 1 to {})",
+        spellings.join(" | "),
+        WatermarkKind::MAX_N
+    )
+}
 
 /// Where events come from: the generator's dials, or a CSV file.
 #[derive(Debug, Clone, Args)]
@@ -152,11 +177,15 @@ pub struct EngineArgs {
         conflicts_with_all = ["window", "slide"]
     )]
     pub session: Option<i64>,
-    // The brackets are the help text's optional parts, not links.
-    #[allow(rustdoc::broken_intra_doc_links)]
-    /// fixed:DUR | perfect | heuristic[:Q[:N]] | bounded:DUR (DUR 0 to 1e11s, Q 0 to 1, N 1 to
-    /// 1000000).
-    #[arg(long, default_value = "fixed:20s", value_parser = parse_watermark, allow_hyphen_values = true)]
+    /// The watermark kind and its parameters: every kind's spelling is in the help, written
+    /// from the engine's list of kinds (`watermark_help`).
+    #[arg(
+        long,
+        default_value = DEFAULT_WATERMARK,
+        value_parser = parse_watermark,
+        allow_hyphen_values = true,
+        help = watermark_help()
+    )]
     pub watermark: WatermarkKind,
     /// Allowed lateness past the watermark before events are dropped (0 to 1e11s; `inf` never
     /// drops).

@@ -6,6 +6,7 @@ use std::process::Command;
 
 use clap::CommandFactory;
 use twoclocks::cli::Cli;
+use twoclocks::engine::WatermarkFamily;
 
 const PAGE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/cli.md");
 const BEGIN: &str = "<!-- cli: written from clap";
@@ -70,4 +71,25 @@ fn the_reference_is_every_commands_help() {
         "docs/cli.md's reference is not what `--help` says: run \
          TWOCLOCKS_WRITE_GOLDEN=1 cargo test --test cli cli_reference"
     );
+}
+
+/// The conventions' line on watermarks, above the reference, names every kind the engine has
+/// as the flag reads it (`perfect`, `fixed:LAG`, ...), so that a kind added is described there
+/// too.
+#[test]
+fn the_watermarks_line_names_every_kind() {
+    let page = std::fs::read_to_string(PAGE).unwrap();
+    let line = page
+        .split("\n- ")
+        .find(|item| item.starts_with("Watermarks:"))
+        .expect("docs/cli.md has a line on watermarks");
+    for family in WatermarkFamily::ALL {
+        let name = family.name();
+        assert!(
+            line.contains(&format!("`{name}`"))
+                || line.contains(&format!("`{name}:"))
+                || line.contains(&format!("`{name}[")),
+            "docs/cli.md's line on watermarks does not name `{name}`:\n{line}"
+        );
+    }
 }

@@ -3,10 +3,20 @@
 //! discarding; sessions; the global window with a TTL; the heuristic and perfect watermarks),
 //! a check that every dial given reaches the code, and the errors.
 
+use clap::ValueEnum;
+use twoclocks::cli::export::Target;
+
 use crate::cli_common::output;
 use crate::kept_snapshots::assert_snapshot;
 
-const TARGETS: [&str; 4] = ["flink", "flink-sql", "beam", "kafka-streams"];
+/// Every target `--to` takes, by the name it takes, from the exports' own list: a target added
+/// is golden-tested here, and the tables below do not compile until they say what it writes.
+fn targets() -> Vec<String> {
+    Target::value_variants().iter().map(|t| t.name()).collect()
+}
+
+/// How a comment line starts in the targets' languages: Java's `//`, SQL's `--`, Python's `#`.
+const COMMENT_MARKS: [&str; 3] = ["//", "--", "#"];
 
 /// The dial settings with a golden file per target.
 const SETTINGS: [(&str, &[&str]); 7] = [
@@ -69,8 +79,8 @@ const SETTINGS: [(&str, &[&str]); 7] = [
 #[test]
 fn golden_exports() {
     for (name, flags) in SETTINGS {
-        for target in TARGETS {
-            let mut args = vec!["export", "--to", target];
+        for target in targets() {
+            let mut args = vec!["export", "--to", &target];
             args.extend_from_slice(flags);
             let out = output(&args).unwrap_or_else(|e| panic!("{args:?}: {e}"));
             assert_snapshot!(format!("{target}__{name}"), out, &args.join(" "));
@@ -95,10 +105,10 @@ fn every_dial_reaches_the_code() {
         "--idle-timeout",
         "11s",
     ];
-    let expect: [(&str, &[&str]); 4] = [
-        (
-            "flink",
-            &[
+    // What each target writes for the dials, in its own spelling.
+    let needles = |target: Target| -> &[&str] {
+        match target {
+            Target::Flink => &[
                 "TumblingEventTimeWindows.of(Duration.ofSeconds(47))",
                 "forBoundedOutOfOrderness(Duration.ofSeconds(3))",
                 ".allowedLateness(Duration.ofSeconds(37))",
@@ -107,10 +117,7 @@ fn every_dial_reaches_the_code() {
                 ".sideOutputLateData(DROPPED)",
                 "FIRE_AND_PURGE",
             ],
-        ),
-        (
-            "flink-sql",
-            &[
+            Target::FlinkSql => &[
                 "TUMBLE(ts, INTERVAL '47' SECOND)",
                 "WATERMARK FOR ts AS ts - INTERVAL '3' SECOND - INTERVAL '0.001' SECOND",
                 "SET 'table.exec.emit.allow-lateness' = '37 s';",
@@ -118,10 +125,7 @@ fn every_dial_reaches_the_code() {
                 "SET 'table.exec.source.idle-timeout' = '11 s';",
                 "for discarding panes",
             ],
-        ),
-        (
-            "beam",
-            &[
+            Target::Beam => &[
                 "FixedWindows.of(Duration.standardSeconds(47))",
                 "Duration.standardSeconds(3),",
                 ".withAllowedLateness(Duration.standardSeconds(37))",
@@ -129,25 +133,32 @@ fn every_dial_reaches_the_code() {
                 ".discardingFiredPanes()",
                 "--idle-timeout 11s",
             ],
-        ),
-        (
-            "kafka-streams",
             // The bound joins the grace: 3s + 37s.
-            &[
+            Target::KafkaStreams => &[
                 "TimeWindows.ofSizeAndGrace(Duration.ofSeconds(47), Duration.ofSeconds(40))",
                 "Suppressed.untilTimeLimit(Duration.ofSeconds(13)",
                 "Suppressed.untilWindowCloses(BufferConfig.unbounded())",
                 "--idle-timeout 11s",
                 "for discarding panes",
             ],
-        ),
-    ];
-    for (target, needles) in expect {
-        let mut args = vec!["export", "--to", target];
+            // The watermark is the source's: the bound is said, for the source to give.
+            Target::BeamPython => &[
+                "window.FixedWindows(Duration(seconds=47))",
+                "the highest event time seen − 3s",
+                "allowed_lateness=Duration(seconds=37)",
+                "trigger.AfterProcessingTime(13)",
+                "accumulation_mode=trigger.AccumulationMode.DISCARDING",
+                "idle timeout",
+            ],
+        }
+    };
+    for &target in Target::value_variants() {
+        let name = target.name();
+        let mut args = vec!["export", "--to", &name];
         args.extend_from_slice(&flags);
         let out = output(&args).unwrap();
-        for n in needles {
-            assert!(out.contains(n), "{target}: {n:?} missing from\n{out}");
+        for n in needles(target) {
+            assert!(out.contains(n), "{name}: {n:?} missing from\n{out}");
         }
     }
 }
@@ -155,38 +166,45 @@ fn every_dial_reaches_the_code() {
 /// Sliding windows, sessions and the global window reach each target's own assigner.
 #[test]
 fn window_kinds_reach_the_code() {
-    let cases: [(&[&str], [&str; 4]); 3] = [
-        (
-            &["--window", "90s", "--slide", "30s"],
-            [
+    let flags: [&[&str]; 3] = [
+        &["--window", "90s", "--slide", "30s"],
+        &["--session", "45s"],
+        &["--window", "global", "--ttl", "7s"],
+    ];
+    // What each target writes for each of the flags above, in order.
+    let needles = |target: Target| -> [&str; 3] {
+        match target {
+            Target::Flink => [
                 "SlidingEventTimeWindows.of(Duration.ofSeconds(90), Duration.ofSeconds(30))",
-                "HOP(TABLE events, DESCRIPTOR(ts), INTERVAL '30' SECOND, INTERVAL '90' SECOND)",
-                "SlidingWindows.of(Duration.standardSeconds(90)).every(Duration.standardSeconds(30))",
-                ".advanceBy(Duration.ofSeconds(30))",
-            ],
-        ),
-        (
-            &["--session", "45s"],
-            [
                 "EventTimeSessionWindows.withGap(Duration.ofSeconds(45))",
-                "SESSION(TABLE events PARTITION BY `key`, DESCRIPTOR(ts), INTERVAL '45' SECOND)",
-                "Sessions.withGapDuration(Duration.standardSeconds(45))",
-                "SessionWindows.ofInactivityGapAndGrace(Duration.ofSeconds(45)",
-            ],
-        ),
-        (
-            &["--window", "global", "--ttl", "7s"],
-            [
                 ".newBuilder(Duration.ofSeconds(7))",
+            ],
+            Target::FlinkSql => [
+                "HOP(TABLE events, DESCRIPTOR(ts), INTERVAL '30' SECOND, INTERVAL '90' SECOND)",
+                "SESSION(TABLE events PARTITION BY `key`, DESCRIPTOR(ts), INTERVAL '45' SECOND)",
                 "SET 'table.exec.state.ttl' = '7 s';",
+            ],
+            Target::Beam => [
+                "SlidingWindows.of(Duration.standardSeconds(90)).every(Duration.standardSeconds(30))",
+                "Sessions.withGapDuration(Duration.standardSeconds(45))",
                 "new GlobalWindows()",
+            ],
+            Target::KafkaStreams => [
+                ".advanceBy(Duration.ofSeconds(30))",
+                "SessionWindows.ofInactivityGapAndGrace(Duration.ofSeconds(45)",
                 "SessionWindows.ofInactivityGapWithNoGrace(Duration.ofSeconds(7))",
             ],
-        ),
-    ];
-    for (flags, needles) in cases {
-        for (target, needle) in TARGETS.iter().zip(needles) {
-            let mut args = vec!["export", "--to", target];
+            Target::BeamPython => [
+                "window.SlidingWindows(Duration(seconds=90), Duration(seconds=30))",
+                "window.Sessions(Duration(seconds=45))",
+                "window.GlobalWindows()",
+            ],
+        }
+    };
+    for &target in Target::value_variants() {
+        let name = target.name();
+        for (flags, needle) in flags.iter().zip(needles(target)) {
+            let mut args = vec!["export", "--to", &name];
             args.extend_from_slice(flags);
             let out = output(&args).unwrap();
             assert!(
@@ -237,7 +255,8 @@ fn flink_sql_emit_options_only_with_group_windows() {
 /// The watermark kinds no engine has are said to differ, with the value standing in for them.
 #[test]
 fn missing_watermarks_are_said_so() {
-    for target in TARGETS {
+    for target in targets() {
+        let target = target.as_str();
         for wm in ["fixed:20s", "heuristic", "perfect"] {
             let out = output(&["export", "--to", target, "--watermark", wm]).unwrap();
             assert!(
@@ -248,7 +267,7 @@ fn missing_watermarks_are_said_so() {
         let out = output(&["export", "--to", target, "--watermark", "heuristic"]).unwrap();
         let prose: Vec<&str> = out
             .split_whitespace()
-            .filter(|w| *w != "//" && *w != "--")
+            .filter(|w| !COMMENT_MARKS.contains(w))
             .collect();
         assert!(
             prose
@@ -262,7 +281,8 @@ fn missing_watermarks_are_said_so() {
 /// Fractional durations are rounded to whole milliseconds and said so; every comment fits.
 #[test]
 fn odd_values_are_rounded_and_said_so() {
-    for target in TARGETS {
+    for target in targets() {
+        let target = target.as_str();
         let out = output(&[
             "export",
             "--to",
@@ -278,7 +298,7 @@ fn odd_values_are_rounded_and_said_so() {
         assert!(out.contains("rounded"), "{target}\n{out}");
         for line in out
             .lines()
-            .filter(|l| l.trim_start().starts_with("//") || l.trim_start().starts_with("--"))
+            .filter(|l| COMMENT_MARKS.iter().any(|m| l.trim_start().starts_with(m)))
         {
             assert!(line.chars().count() <= 100, "{target}: {line}");
         }

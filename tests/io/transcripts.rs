@@ -3,7 +3,7 @@
 //! read back runs to its end.
 
 use proptest::prelude::*;
-use twoclocks::engine::Conventions;
+use twoclocks::engine::{Accumulation, Conventions};
 use twoclocks::io::transcript::read;
 
 const BEAM: &str = include_str!("../transcripts/beam_trigger_transcripts.yaml");
@@ -38,5 +38,32 @@ proptest! {
             },
             Err(e) => prop_assert!(e.to_string().starts_with("beam.yaml"), "{e}"),
         }
+    }
+}
+
+/// A transcript's accumulation mode is read by the engine's grammar, in any case, and must be
+/// one Beam has: the Dataflow model's retracting, which Beam never shipped, is refused with the
+/// file, the line, and the modes Beam has.
+#[test]
+fn a_transcripts_accumulation_mode_is_one_beam_has() {
+    let script = |mode: &str| {
+        format!(
+            "name: m\nwindow_fn: FixedWindows(10)\naccumulation_mode: {mode}\n\
+             transcript:\n  - input: [1]\n"
+        )
+    };
+    for (mode, expected) in [
+        ("accumulating", Accumulation::Accumulating),
+        ("DISCARDING", Accumulation::Discarding),
+    ] {
+        let file = read(&script(mode), "m.yaml").unwrap_or_else(|e| panic!("{mode}: {e}"));
+        assert_eq!(file.scripts[0].accumulation, expected, "{mode}");
+    }
+    for mode in ["retracting", "RETRACTING", "purging"] {
+        let err = read(&script(mode), "m.yaml").unwrap_err().to_string();
+        assert!(
+            err.starts_with("m.yaml:3") && err.contains("expected accumulating or discarding"),
+            "{mode}: {err}"
+        );
     }
 }
