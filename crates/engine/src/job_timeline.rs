@@ -356,11 +356,7 @@ impl JobTimeline {
 
     /// The job's watermark: the smallest of its operators' (+∞ once all have finished).
     pub fn watermark(&self) -> f64 {
-        self.pipeline
-            .operator_views()
-            .iter()
-            .map(|o| o.watermark)
-            .fold(f64::INFINITY, f64::min)
+        self.pipeline.smallest_operator_watermark()
     }
 
     /// Whether `window`'s values are final in the job: the job's watermark is past its end by
@@ -465,11 +461,11 @@ impl JobTimeline {
 
     /// The operators' open cells and state, summed.
     pub fn operator_totals(&self) -> OperatorTotals {
-        let ops = self.pipeline.operator_views();
+        let (open_cells, state_bytes) = self.pipeline.operator_state();
         OperatorTotals {
-            operators: ops.len(),
-            open_cells: ops.iter().map(|o| o.open_cells).sum(),
-            state_bytes: ops.iter().map(|o| o.state_bytes).sum(),
+            operators: self.pipeline.config().parallelism,
+            open_cells,
+            state_bytes,
         }
     }
 
