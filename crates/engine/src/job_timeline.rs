@@ -356,11 +356,7 @@ impl JobTimeline {
 
     /// The job's watermark: the smallest of its operators' (+∞ once all have finished).
     pub fn watermark(&self) -> f64 {
-        self.pipeline
-            .operator_views()
-            .iter()
-            .map(|o| o.watermark)
-            .fold(f64::INFINITY, f64::min)
+        self.pipeline.smallest_operator_watermark()
     }
 
     /// Whether `window`'s values are final in the job: the job's watermark is past its end by
@@ -465,11 +461,11 @@ impl JobTimeline {
 
     /// The operators' open cells and state, summed.
     pub(crate) fn operator_totals(&self) -> OperatorTotals {
-        let ops = self.pipeline.operator_views();
+        let (open_cells, state_bytes) = self.pipeline.operator_state();
         OperatorTotals {
-            operators: ops.len(),
-            open_cells: ops.iter().map(|o| o.open_cells).sum(),
-            state_bytes: ops.iter().map(|o| o.state_bytes).sum(),
+            operators: self.pipeline.config().parallelism,
+            open_cells,
+            state_bytes,
         }
     }
 
@@ -661,6 +657,42 @@ mod tests {
         assert_eq!(again.crashes(), live.crashes());
         assert_eq!(again.fates(), live.fates());
         assert_eq!(again.pipeline().counters(), live.pipeline().counters());
+    }
+
+    /// The job's watermark and its operators' totals, read from the operators, say what the
+    /// operators' views say, through a crash and to the end.
+    #[test]
+    fn the_watermark_and_totals_are_the_operator_views() {
+        let s = Arc::new(classroom());
+        let mut j = JobTimeline::new(s, cfg()).unwrap();
+        let agree = |j: &JobTimeline| {
+            let views = j.pipeline().operator_views();
+            let smallest = views
+                .iter()
+                .map(|o| o.watermark)
+                .fold(f64::INFINITY, f64::min);
+            assert_eq!(j.watermark(), smallest);
+            let totals = j.operator_totals();
+            assert_eq!(totals.operators, views.len());
+            assert_eq!(
+                totals.open_cells,
+                views.iter().map(|o| o.open_cells).sum::<usize>()
+            );
+            assert_eq!(
+                totals.state_bytes,
+                views.iter().map(|o| o.state_bytes).sum::<usize>()
+            );
+        };
+        agree(&j);
+        for t in [50_000.0, 120_000.0, 265_000.0] {
+            j.advance_to(t);
+            agree(&j);
+        }
+        assert!(j.press(Intervention::Crash(CrashTarget::Job)));
+        agree(&j);
+        j.run_to_end();
+        assert!(j.watermark().is_infinite());
+        agree(&j);
     }
 
     #[test]

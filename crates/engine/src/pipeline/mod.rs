@@ -207,9 +207,11 @@ impl<S: Borrow<Stream>> Pipeline<S> {
         let route = (0..nkeys).map(|k| operator_for(&key_name(k), nn)).collect();
         let mut partitions = vec![Vec::new(); np];
         match cfg.partition_by {
+            // Round-robin, one partition at a time: event p, p + P, p + 2P, ... (a division
+            // per event was a few per cent of a 1M-event job's re-run).
             PartitionBy::Index => {
-                for i in 0..s.len() {
-                    partitions[i % np].push(i as u32);
+                for (p, offsets) in partitions.iter_mut().enumerate() {
+                    *offsets = (p..s.len()).step_by(np).map(|i| i as u32).collect();
                 }
             }
             PartitionBy::Key => {

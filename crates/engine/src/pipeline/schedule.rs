@@ -125,6 +125,23 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             }
         };
         let idle_timeout = self.cfg.idle_timeout;
+        if idle_timeout.is_none() {
+            // No idle marks: the earliest emission or end, the lowest partition at a tie,
+            // without a branch on which (+∞, a partition held back for good, never wins).
+            let (mut at, mut who) = (f64::INFINITY, usize::MAX);
+            for (p, &due) in self.due.iter().enumerate() {
+                let t = match due {
+                    SourceDue::Event(t) => later(t),
+                    SourceDue::End if ends && self.outages.is_empty() => now,
+                    SourceDue::End if ends => later(self.outages.due(p, now)),
+                    SourceDue::End | SourceDue::Ended => f64::INFINITY,
+                };
+                let earlier = t < at;
+                at = if earlier { t } else { at };
+                who = if earlier { p } else { who };
+            }
+            return (who != usize::MAX).then_some((at, Next::Source(who)));
+        }
         for (p, &due) in self.due.iter().enumerate() {
             let t = match due {
                 SourceDue::Event(t) => t,
@@ -172,15 +189,24 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             self.next_source_action(ends)
         };
         let mut best = from_sources;
-        for (r, &(a, c)) in self.heads.iter().enumerate() {
-            if a < f64::INFINITY && !matches!(best, Some((bt, _)) if later(a) >= bt) {
-                let next = if r < nn {
-                    Next::Operator(r, c)
-                } else {
-                    Next::Sink(c)
-                };
-                best = Some((later(a), next));
-            }
+        // The earliest head, the lowest receiver at a tie, found without a branch per head (which
+        // receiver is next is a coin toss the processor mispredicts): an empty channel's +∞
+        // never wins, and a source wins a tie with a head.
+        let mut at = best.map_or(f64::INFINITY, |(t, _)| t);
+        let mut head = usize::MAX;
+        for (r, &(a, _)) in self.heads.iter().enumerate() {
+            let a = later(a);
+            let earlier = a < at;
+            at = if earlier { a } else { at };
+            head = if earlier { r } else { head };
+        }
+        if let Some(&(_, c)) = self.heads.get(head) {
+            let next = if head < nn {
+                Next::Operator(head, c)
+            } else {
+                Next::Sink(c)
+            };
+            best = Some((at, next));
         }
         // The trigger goes first at a tie, and only while some source has work to come (a
         // partition cut off for good does not keep the job checkpointing).

@@ -17,6 +17,38 @@ fn key_routing_is_stable() {
     assert_eq!(key_hash("a"), 0xaf63_dc4c_8601_ec8c);
 }
 
+/// By index, event i goes to partition i mod P, the partition's (i div P)-th.
+#[test]
+fn by_index_event_i_goes_to_partition_i_mod_p() {
+    let stream = generate(&StreamParams {
+        events: 1001,
+        ..Default::default()
+    })
+    .unwrap();
+    let cfg = PipelineConfig {
+        partitions: 3,
+        parallelism: 2,
+        ..PipelineConfig::new(EngineConfig::fixed(20_000.0, 0.0))
+    };
+    let mut p = Pipeline::new(&stream, cfg).unwrap();
+    let mut emitted = 0;
+    while let Some(step) = p.step() {
+        if let StepEvent::Emitted {
+            partition,
+            offset,
+            stream_offset,
+            ..
+        } = step.event
+        {
+            assert_eq!((partition, offset), (stream_offset % 3, stream_offset / 3));
+            emitted += 1;
+        }
+    }
+    assert_eq!(emitted, 1001);
+    let lens: Vec<usize> = p.partitions().iter().map(|v| v.len).collect();
+    assert_eq!(lens, [334, 334, 333]);
+}
+
 #[test]
 fn one_partition_one_operator_equals_the_processor() {
     let stream = generate(&StreamParams {

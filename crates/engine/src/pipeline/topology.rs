@@ -93,6 +93,23 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             .collect()
     }
 
+    /// The smallest of the operator instances' watermarks now (+∞ once all have finished):
+    /// what the views would say, read without building them.
+    pub(crate) fn smallest_operator_watermark(&self) -> f64 {
+        self.operators
+            .iter()
+            .map(|op| op.processor.watermark())
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    /// Open (window, key) cells and estimated state bytes, each summed over the operator
+    /// instances: what the views would say, read without building them.
+    pub(crate) fn operator_state(&self) -> (usize, usize) {
+        self.operators.iter().fold((0, 0), |(cells, bytes), op| {
+            (cells + op.processor.open_cells(), bytes + op.state_bytes())
+        })
+    }
+
     /// Every operator instance now, by number, for drawing.
     pub fn operator_views(&self) -> Vec<OperatorView> {
         self.operators
