@@ -11,6 +11,7 @@
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::sync::{Arc, Mutex};
 
 use anyhow::{anyhow, bail, Context, Result};
 
@@ -52,6 +53,36 @@ const FOLLOWED_AHEAD: usize = 8;
 #[derive(Clone)]
 pub struct Follower {
     to: SyncSender<FollowedBatch>,
+    /// Batches taken and given back, emptied, to be filled again: the same memory, still in
+    /// cache, rather than new pages for every batch.
+    spare: Spare,
+}
+
+/// Emptied batches, given back by the follower.
+type Spare = Arc<Mutex<Vec<Vec<Event>>>>;
+
+/// The batches a [`Follower`] is handed, as they come; each taken batch's events are best
+/// given back ([`FollowedBatches::give_back`]) once used.
+pub struct FollowedBatches {
+    from: Receiver<FollowedBatch>,
+    spare: Spare,
+}
+
+impl FollowedBatches {
+    /// The next batch, waiting for it; `None` once the spool has no more to hand on.
+    pub fn next_batch(&self) -> Option<FollowedBatch> {
+        self.from.recv().ok()
+    }
+
+    /// A batch's events, used: their memory is filled again by a batch to come.
+    pub fn give_back(&self, mut events: Vec<Event>) {
+        events.clear();
+        if let Ok(mut spare) = self.spare.lock() {
+            if spare.len() < FOLLOWED_AHEAD {
+                spare.push(events);
+            }
+        }
+    }
 }
 
 /// A batch of events a spool hands on, with the names of the keys they are the first of (the
@@ -67,9 +98,22 @@ pub struct FollowedBatch {
 
 impl Follower {
     /// A follower, and where its batches arrive.
-    pub fn new() -> (Follower, Receiver<FollowedBatch>) {
+    pub fn new() -> (Follower, FollowedBatches) {
         let (to, from) = sync_channel(FOLLOWED_AHEAD);
-        (Follower { to }, from)
+        let spare = Spare::default();
+        (
+            Follower {
+                to,
+                spare: spare.clone(),
+            },
+            FollowedBatches { from, spare },
+        )
+    }
+
+    /// An empty batch to fill: one given back, or a new one.
+    fn empty_batch(&self) -> Vec<Event> {
+        let spare = self.spare.lock().ok().and_then(|mut s| s.pop());
+        spare.unwrap_or_else(|| Vec::with_capacity(FOLLOWED_BATCH))
     }
 }
 
@@ -134,8 +178,8 @@ impl SpoolWriter {
                 batch.new_keys.extend_from_slice(new);
                 self.named += new.len();
             }
-            if batch.events.is_empty() {
-                batch.events.reserve(FOLLOWED_BATCH);
+            if batch.events.capacity() == 0 {
+                batch.events = follower.empty_batch();
             }
             batch.events.push(*e);
             if batch.events.len() == FOLLOWED_BATCH {

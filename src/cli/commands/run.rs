@@ -30,7 +30,7 @@ use crate::engine::{
 use crate::engine::{StateBound, StateCosts};
 use crate::io::sink::{reserve_outputs, PaneRow, RunMeta};
 use crate::io::source::SourceReport;
-use crate::io::spool::{Events, FollowedBatch, Follower, Spool};
+use crate::io::spool::{Events, FollowedBatches, Follower, Spool};
 
 /// `run`'s output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -620,11 +620,7 @@ impl Following {
 /// each cell's last final kept (as [`Emitted`] keeps them), and for JSON (`keep`) the panes
 /// and drops written; `None` once the log read so far holds more state than a run may
 /// ([`StateBound`]), which the replay then refuses.
-fn follow(
-    cfg: EngineConfig,
-    keep: bool,
-    batches: std::sync::mpsc::Receiver<FollowedBatch>,
-) -> Result<Option<Followed>> {
+fn follow(cfg: EngineConfig, keep: bool, batches: FollowedBatches) -> Result<Option<Followed>> {
     let mut p = Processor::new(cfg, 0.0);
     let mut out = Output::default();
     let mut counts = crate::engine::window::OracleCounts::new(&cfg.window, FOLLOWED_KEYS);
@@ -674,7 +670,7 @@ fn follow(
         out.clear();
         Ok(())
     };
-    for batch in batches {
+    while let Some(batch) = batches.next_batch() {
         names.extend(batch.new_keys);
         for e in &batch.events {
             let t = e.event_time;
@@ -693,6 +689,7 @@ fn follow(
                 drain(&mut out, &names)?;
             }
         }
+        batches.give_back(batch.events);
     }
     p.finish(&mut out);
     drain(&mut out, &names)?;
