@@ -10,6 +10,7 @@ twenty minutes on two cores; it is not part of cargo test or CI):
     benches/measure.py --out -              # prints the page instead
     benches/measure.py --sizes 1e6,1e7,1e8  # the scale table up to 10^8 events (needs duckdb)
     benches/measure.py --quick              # one round, smaller inputs: to try the script
+    benches/measure.py --before OLD_BINARY  # the goals table, old against new, alternated
 
 What it measures:
 - whole commands, each run --rounds times alternated with what it is compared against
@@ -18,7 +19,9 @@ What it measures:
 - DuckDB's group-by over the same files, in process, when `duckdb` imports in the Python
   named by --duckdb-python (python3 -m venv /tmp/duck && /tmp/duck/bin/pip install duckdb);
   DuckDB also writes the Parquet files; without it the Parquet rows say so;
-- the criterion benchmarks (cargo bench), their median times.
+- the criterion benchmarks (cargo bench), their median times;
+- with --before, the goals table: each goal's command run alternated with the same command of
+  the binary given (before, after, before, after ...), old and new side by side.
 """
 
 import argparse
@@ -148,9 +151,94 @@ duckdb.sql("copy (" + union + " order by proc_time_ms) to '{parquet}' (format pa
     sh([python, "-c", code])
 
 
-def criterion(bench, quick):
+def goals_table(a, work, rounds, sizes, have_duckdb, log_file):
+    """The goals table: each row measured with the binary before (--before) and this tree's,
+    alternated; the UI's rows from the criterion benchmarks, which run this tree only."""
+    before = a.before
+    n = 300_000 if a.quick else 3_000_000
+    small = 20_000 if a.quick else 200_000
+    mem_small, mem_big = (200_000, 2_000_000) if a.quick else (2_000_000, 20_000_000)
+    bins = {"before": before, "after": BIN} if before else {"after": BIN}
+
+    def issue_log(ext):
+        # The log of the goals: `stream --seed 42`, its Parquet written from it by DuckDB.
+        csv = os.path.join(work, f"goal-{n}.csv")
+        if not os.path.exists(csv):
+            with open(csv, "wb") as o:
+                subprocess.run([BIN, "stream", "--seed", "42", "--events", str(n), "--format", "csv"],
+                               check=True, stdout=o)
+        if ext == "csv":
+            return csv
+        path = os.path.join(work, f"goal-{n}.parquet")
+        if not os.path.exists(path):
+            write_parquet(a.duckdb_python, csv, path)
+        return path
+
+    def side_by_side(argv):
+        """`argv` (after the binary) run by each binary, alternated: name -> (median, peak MB, walls)."""
+        return alternated({k: [b] + argv for k, b in bins.items()}, rounds)
+
+    def old_new(got, show):
+        return [show(got["before"]) if "before" in got else "–", show(got["after"])]
+
+    rows = ["| goal | measure | before | after | goal |", "|---|---|---:|---:|---:|"]
+    formats = ["csv"] + (["parquet"] if have_duckdb else [])
+    for k in formats:
+        path = issue_log(k)
+        log(f"goals: run --input, {k}, {n} rows")
+        got = side_by_side(["run", "--input", path])
+        d = duckdb_query(a.duckdb_python, path, k) if have_duckdb else None
+        name = {"csv": "CSV", "parquet": "Parquet"}[k]
+        size = f"{os.path.getsize(path) / 1e6:.0f} MB"
+        rows.append(f"| `run --input`, {name} ({count(n)} rows, {size}) | time | "
+                    + " | ".join(old_new(got, lambda g: span(g[2]))) + " | |")
+        if d:
+            rows.append(f"| | against DuckDB's group-by ({span(d)}) | "
+                        + " | ".join(old_new(got, lambda g: f"{g[0] / min(d):.2f}×"))
+                        + f" | ≤ {'1.0' if k == 'csv' else '1.5'}× |")
+    if not have_duckdb:
+        rows.append("| `run --input`, Parquet | | not measured (no duckdb) | | ≤ 1.5× |")
+
+    log(f"goals: advise --session 5s against one run, {small} events")
+    one = log_file(small, "csv")
+    runs = side_by_side(["run", "--input", one, "--session", "5s"])
+    advises = side_by_side(["advise", "--input", one, "--session", "5s"])
+    rows.append(f"| `advise --session 5s`, {count(small)} events | against one `run --session 5s` | "
+                + " | ".join(f"{advises[k][0] / runs[k][0]:.1f}×" if k in advises else "–"
+                             for k in ("before", "after")) + " | ≤ 3× |")
+
+    log(f"goals: advise peak memory, {mem_big} events against {mem_small}")
+    mems = {}
+    for size in (mem_small, mem_big):
+        mems[size] = side_by_side(["advise", "--input", log_file(size, "parquet" if have_duckdb else "csv")])
+    rows.append(f"| `advise --input` peak memory, {count(mem_big)} events against {count(mem_small)} | "
+                f"ratio ({', '.join(f'{k}: {mems[mem_small][k][1]:.0f} → {mems[mem_big][k][1]:.0f} MB' for k in bins)}) | "
+                + " | ".join(f"{mems[mem_big][k][1] / mems[mem_small][k][1]:.1f}×" if k in bins else "–"
+                             for k in ("before", "after")) + " | ≤ 1.5× |")
+
+    log("goals: job mode at 1M events (criterion, this tree)")
+    tui = criterion("tui", a.quick, "tui_1m/job_")
+    for bench, what in (("job_dial_change_to_settled_frame", "job dial change to a settled frame"),
+                        ("job_watermark_kind_to_settled_frame", "`w` in job mode")):
+        found = next((v for k, v in tui.items() if bench in k), "not measured")
+        rows.append(f"| {what}, 10^6 events | criterion median (`tui_1m/{bench}_120x40`) | – | {found} | ≤ 100 ms |")
+
+    if any(s >= 100_000_000 for s in sizes) and have_duckdb:
+        log("goals: advise over 10^8 events, peak memory (once each)")
+        path = log_file(100_000_000, "parquet")
+        got = alternated({k: [b, "advise", "--input", path] for k, b in bins.items()}, 1)
+        rows.append("| `advise` over 10^8 events | peak memory | "
+                    + " | ".join(old_new(got, lambda g: f"{g[1] / 1024:.1f} GB")) + " | flat in the log's size |")
+    else:
+        rows.append("| `advise` over 10^8 events | peak memory | not measured (`--sizes` up to 1e8) | | flat in the log's size |")
+    return "\n".join(rows)
+
+
+def criterion(bench, quick, only=None):
     """The median of every benchmark of `cargo bench --bench <bench>`: name -> text."""
     args = ["cargo", "bench", "--quiet", "--bench", bench, "--", "--noplot"]
+    if only:
+        args.append(only)
     if quick:
         args += ["--warm-up-time", "0.5", "--measurement-time", "1"]
     out = sh(args, cwd=ROOT)
@@ -210,6 +298,8 @@ def main():
     ap.add_argument("--duckdb-python", default=os.environ.get("DUCKDB_PYTHON", "/tmp/duck/bin/python"))
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--work", default=None, help="folder for the generated logs (kept)")
+    ap.add_argument("--before", default=None,
+                    help="the binary before a change: the goals table measures it beside this tree's")
     a = ap.parse_args()
     rounds = 1 if a.quick else a.rounds
     big = 1_000_000 if a.quick else 10_000_000
@@ -219,6 +309,8 @@ def main():
 
     log("building the release binary")
     sh(["cargo", "build", "--release", "--quiet"], cwd=ROOT)
+    # A Python named by its path, or by its name on PATH (python3).
+    a.duckdb_python = shutil.which(a.duckdb_python) or a.duckdb_python
     have_duckdb = os.path.exists(a.duckdb_python) and subprocess.run(
         [a.duckdb_python, "-c", "import duckdb"], capture_output=True
     ).returncode == 0
@@ -361,6 +453,10 @@ def main():
             f"{secs(got['run'][0])} | {secs(got['frontier'][0])} | {secs(got['advise'][0])} | "
             f"{got['run'][1]:.0f} / {got['frontier'][1]:.0f} / {got['advise'][1]:.0f} MB |")
     f.put("scale_table", "\n".join(rows))
+
+    # The goals, old against new.
+    f.put("goals_table", goals_table(a, work, rounds, sizes, have_duckdb, log_file))
+    f.put("goals_before", f"`{a.before}`" if a.before else "none given (`--before`): its column is empty")
 
     # The criterion benchmarks.
     for bench in ("engine", "baseline", "frontier", "io", "pipeline", "tui"):

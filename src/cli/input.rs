@@ -16,7 +16,7 @@ use crate::io::source::{
     read_source_events_with, Arrival, InputFormat, OnBadRow, SourceOptions, SourceReport,
     TimeFormat,
 };
-use crate::io::spool::Events;
+use crate::io::spool::{Events, Follower};
 use crate::io::times::zone_named;
 
 /// How to read `--input` (the column flags and `--time-format` also name the columns of the
@@ -75,13 +75,19 @@ impl InputArgs {
     /// Reads the log at `path` (`-` is standard input), with a progress bar on a terminal
     /// once reading takes a second, and prints the report's notes on standard error.
     pub fn read(&self, path: &Path) -> Result<(Stream, SourceReport)> {
-        let (events, report) = self.read_events(path, false)?;
+        let (events, report) = self.read_events(path, false, None)?;
         Ok((events.into_stream()?, report))
     }
 
     /// [`InputArgs::read`], the events held in a temporary file when `spool` is asked for and
-    /// the log is in processing-time order (to be replayed one at a time).
-    pub fn read_events(&self, path: &Path, spool: bool) -> Result<(Events, SourceReport)> {
+    /// the log is in processing-time order (to be replayed one at a time), handed on as they
+    /// are read to `follower` when one is given.
+    pub fn read_events(
+        &self,
+        path: &Path,
+        spool: bool,
+        follower: Option<Follower>,
+    ) -> Result<(Events, SourceReport)> {
         if self.arrival == Arrival::Clock {
             anyhow::bail!(
                 "--arrival clock times rows as they arrive: it is for the UI reading a live \
@@ -95,6 +101,7 @@ impl InputArgs {
             .map(|m| m.len());
         let opts = SourceOptions {
             spool,
+            follower,
             ..self.options()
         };
         let (events, report) =

@@ -1,7 +1,11 @@
 //! `run --input` on a log already in processing-time order replays it one event at a time
 //! from a temporary file; any other log is sorted in memory. Both paths must print the same
 //! bytes: a log in order is compared with the same rows with its last two swapped (which only
-//! the in-memory sort puts back), in every format, and over random small logs.
+//! the in-memory sort puts back), in every format, and over random small logs. A table with
+//! no other output is run while the log is read, its keys numbered as they first appear and
+//! put back in name order at the end: logs whose keys first appear in reverse name order, and
+//! on a wall clock in a zone (whose windows are placed by the log's first event), print what
+//! the log sorted in memory prints.
 
 use std::io::Write as _;
 use std::sync::Arc;
@@ -167,6 +171,130 @@ fn a_log_in_order_prints_what_the_same_log_sorted_in_memory_prints() {
             assert!(!a.starts_with("error"), "{a}");
             assert_eq!(a, b, "{} {args:?}", format.name());
         }
+    }
+}
+
+/// A log in processing-time order whose keys first appear in reverse name order, some of
+/// them only late in the log, with late and dropped events in most windows.
+fn reversed_keys() -> Vec<Row> {
+    let keys = ["zeta", "y", "x", "m", "b", "a"];
+    let mut rows = Vec::new();
+    for i in 0..4000u32 {
+        let p = f64::from(i) * 41.0;
+        let delay = f64::from((i * 7919) % 17) * 1_300.0;
+        // The first keys alone at first, then all of them: "b" and "a" first appear late.
+        let k = if i < 600 { i % 3 } else { i % 6 };
+        rows.push((p - delay, p, keys[k as usize].to_string()));
+    }
+    rows
+}
+
+/// The tables and JSON answers of the run that goes on while the log is read (JSON with the
+/// dials whose panes it puts in order; the others are replayed).
+const TABLES: &[&[&str]] = &[
+    &["--format", "json"],
+    &[
+        "--window", "30s", "--slide", "10s", "--grace", "5s", "--format", "json",
+    ],
+    &[
+        "--conventions",
+        "kafka-streams",
+        "--grace",
+        "20s",
+        "--format",
+        "json",
+    ],
+    &["--early", "3s", "--format", "json"],
+    &[],
+    &["--window", "30s", "--slide", "10s", "--grace", "5s"],
+    &[
+        "--watermark",
+        "heuristic",
+        "--grace",
+        "10s",
+        "--early",
+        "5s",
+    ],
+    &["--early", "3s", "--accumulation", "discarding"],
+    &["--window", "global", "--ttl", "5s"],
+    &["--conventions", "flink", "--grace", "20s"],
+    &["--conventions", "kafka-streams", "--grace", "20s"],
+    &["--closing", "fire-always", "--grace", "10s"],
+];
+
+#[test]
+fn keys_first_seen_out_of_name_order_print_as_the_log_sorted_in_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let rows = reversed_keys();
+    for format in [InputFormat::Csv, InputFormat::Jsonl, InputFormat::Parquet] {
+        let (sorted, name) = encode(format, &rows);
+        let (unsorted, _) = encode(format, &swapped(&rows));
+        for args in TABLES {
+            let a = run(dir.path(), name, &sorted, args);
+            let b = run(dir.path(), name, &unsorted, args);
+            assert!(!a.starts_with("error"), "{a}");
+            let a_listed = a.contains("     a ") || a.contains(r#""key":"a""#);
+            assert!(a.contains("zeta") && a_listed, "{a}");
+            assert_eq!(a, b, "{} {args:?}", format.name());
+        }
+    }
+}
+
+#[test]
+fn a_wall_clock_log_in_a_zone_prints_as_the_log_sorted_in_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    // Dates five minutes apart from 05:00 to 21:35, keys first seen in reverse name order.
+    let mut text = String::from("scheduled,departed,origin\n");
+    let mut unsorted = text.clone();
+    let keys = ["LGA", "JFK", "EWR"];
+    let mut lines = Vec::new();
+    for i in 0..200u32 {
+        let at = 5 * 3600 + i * 300;
+        let late = (i * 13) % 11 * 300;
+        let hms = |s: u32| {
+            format!(
+                "2013-01-01T{:02}:{:02}:{:02}",
+                s / 3600,
+                s / 60 % 60,
+                s % 60
+            )
+        };
+        let origin = keys[(i % 3) as usize];
+        lines.push(format!("{},{},{origin}\n", hms(at - late), hms(at)));
+    }
+    for l in &lines {
+        text.push_str(l);
+    }
+    let n = lines.len();
+    lines.swap(n - 1, n - 2);
+    for l in &lines {
+        unsorted.push_str(l);
+    }
+    let cols = [
+        "--event-time-col",
+        "scheduled",
+        "--proc-time-col",
+        "departed",
+        "--key-col",
+        "origin",
+    ];
+    for extra in [
+        &["--window", "1h"][..],
+        &["--window", "1h", "--time-zone", "Asia/Kolkata"],
+        &[
+            "--window",
+            "24h",
+            "--time-zone",
+            "America/New_York",
+            "--grace",
+            "1h",
+        ],
+    ] {
+        let args: Vec<&str> = cols.iter().chain(extra).copied().collect();
+        let a = run(dir.path(), "log.csv", text.as_bytes(), &args);
+        let b = run(dir.path(), "log.csv", unsorted.as_bytes(), &args);
+        assert!(!a.starts_with("error"), "{a}");
+        assert_eq!(a, b, "{extra:?}");
     }
 }
 

@@ -187,6 +187,8 @@ pub struct SourceOptions {
     /// Whether the events go to a temporary file as they are read (see [`crate::spool`]),
     /// to be replayed in order when the log is already in processing-time order.
     pub spool: bool,
+    /// Where a spool hands on its events as it writes them (see [`crate::spool::Follower`]).
+    pub follower: Option<crate::spool::Follower>,
 }
 
 impl Default for SourceOptions {
@@ -202,6 +204,7 @@ impl Default for SourceOptions {
             on_bad_row: OnBadRow::Error,
             max_rows: MAX_ROWS,
             spool: false,
+            follower: None,
         }
     }
 }
@@ -659,9 +662,11 @@ impl<'o> Rows<'o> {
         if self.opts.spool {
             let spool = match &mut self.spool {
                 Some(s) => s,
-                None => self.spool.insert(SpoolWriter::new()?),
+                None => self
+                    .spool
+                    .insert(SpoolWriter::new(self.opts.follower.clone())?),
             };
-            spool.push(&e)?;
+            spool.push(&e, &self.keys)?;
         } else {
             self.events.push(e);
         }

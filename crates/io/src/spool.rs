@@ -4,9 +4,14 @@
 //! whose rows were already in processing-time order is then replayed from the file one event
 //! at a time (memory follows the engine's open windows, not the log), and any other is loaded
 //! into memory and sorted as an in-memory read would.
+//!
+//! A spool may also hand its events on as it writes them, in batches, to a [`Follower`]: a
+//! run that goes on while the log is read, its keys numbered in order of first appearance.
 
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::sync::{Arc, Mutex};
 
 use anyhow::{anyhow, bail, Context, Result};
 
@@ -34,9 +39,104 @@ impl Events {
     }
 }
 
+/// Events handed on, as a spool writes them, in batches of this many.
+pub const FOLLOWED_BATCH: usize = 16_384;
+
+/// Batches in flight to a follower at most: the reader waits for a follower this far behind.
+const FOLLOWED_AHEAD: usize = 8;
+
+/// Where a spool hands on its events while the log is read, in batches of
+/// [`FOLLOWED_BATCH`] (the last one shorter), each key a provisional id (order of first
+/// appearance, which [`Spool::renumbered`] maps to the final one). The batches stop at the
+/// first event earlier in processing time than the one before (a log to be sorted is not
+/// followed), and at the end of the log.
+#[derive(Clone)]
+pub struct Follower {
+    to: SyncSender<FollowedBatch>,
+    /// Batches taken and given back, emptied, to be filled again: the same memory, still in
+    /// cache, rather than new pages for every batch.
+    spare: Spare,
+}
+
+/// Emptied batches, given back by the follower.
+type Spare = Arc<Mutex<Vec<Vec<Event>>>>;
+
+/// The batches a [`Follower`] is handed, as they come; each taken batch's events are best
+/// given back ([`FollowedBatches::give_back`]) once used.
+pub struct FollowedBatches {
+    from: Receiver<FollowedBatch>,
+    spare: Spare,
+}
+
+impl FollowedBatches {
+    /// The next batch, waiting for it; `None` once the spool has no more to hand on.
+    pub fn next_batch(&self) -> Option<FollowedBatch> {
+        self.from.recv().ok()
+    }
+
+    /// A batch's events, used: their memory is filled again by a batch to come.
+    pub fn give_back(&self, mut events: Vec<Event>) {
+        events.clear();
+        if let Ok(mut spare) = self.spare.lock() {
+            if spare.len() < FOLLOWED_AHEAD {
+                spare.push(events);
+            }
+        }
+    }
+}
+
+/// A batch of events a spool hands on, with the names of the keys they are the first of (the
+/// next provisional ids, in order).
+#[derive(Debug, Default)]
+pub struct FollowedBatch {
+    /// The events, in the order read.
+    pub events: Vec<Event>,
+    /// The keys first seen in this batch, by provisional id from where the last batch's
+    /// stopped.
+    pub new_keys: Vec<String>,
+}
+
+impl Follower {
+    /// A follower, and where its batches arrive.
+    pub fn new() -> (Follower, FollowedBatches) {
+        let (to, from) = sync_channel(FOLLOWED_AHEAD);
+        let spare = Spare::default();
+        (
+            Follower {
+                to,
+                spare: spare.clone(),
+            },
+            FollowedBatches { from, spare },
+        )
+    }
+
+    /// An empty batch to fill: one given back, or a new one.
+    fn empty_batch(&self) -> Vec<Event> {
+        let spare = self.spare.lock().ok().and_then(|mut s| s.pop());
+        spare.unwrap_or_else(|| Vec::with_capacity(FOLLOWED_BATCH))
+    }
+}
+
+impl std::fmt::Debug for Follower {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Follower")
+    }
+}
+
+/// Options are alike whoever follows their events: a follower does not change what is read.
+impl PartialEq for Follower {
+    fn eq(&self, _: &Follower) -> bool {
+        true
+    }
+}
+
 /// Events being written to a temporary file as they are read.
 pub(crate) struct SpoolWriter {
     out: BufWriter<File>,
+    /// Where the events go on to, with the batch being gathered, while they are in order.
+    follower: Option<(Follower, FollowedBatch)>,
+    /// Keys the follower has been told the names of.
+    named: usize,
     len: u64,
     /// Whether every processing time so far is at least the one before it.
     sorted: bool,
@@ -46,12 +146,15 @@ pub(crate) struct SpoolWriter {
 }
 
 impl SpoolWriter {
-    /// An empty spool in a new temporary file (gone when dropped).
-    pub(crate) fn new() -> Result<Self> {
+    /// An empty spool in a new temporary file (gone when dropped), its events handed on to
+    /// `follower` too.
+    pub(crate) fn new(follower: Option<Follower>) -> Result<Self> {
         let file = tempfile::tempfile()
             .context("cannot create a temporary file to hold the events read")?;
         Ok(SpoolWriter {
             out: BufWriter::with_capacity(1 << 16, file),
+            follower: follower.map(|f| (f, FollowedBatch::default())),
+            named: 0,
             len: 0,
             sorted: true,
             last_proc_time: f64::NEG_INFINITY,
@@ -60,12 +163,32 @@ impl SpoolWriter {
         })
     }
 
-    /// Appends one event (its key a provisional id).
-    pub(crate) fn push(&mut self, e: &Event) -> Result<()> {
+    /// Appends one event (its key a provisional id, named by `keys`).
+    pub(crate) fn push(&mut self, e: &Event, keys: &[String]) -> Result<()> {
         // The same comparison as the in-memory sort: a row earlier in processing time than
         // the one before it means the log must be sorted.
         if e.proc_time.partial_cmp(&self.last_proc_time) == Some(std::cmp::Ordering::Less) {
             self.sorted = false;
+            // The follower's run is of no use: it is told so by the end of its batches.
+            self.follower = None;
+        }
+        if let Some((follower, batch)) = &mut self.follower {
+            if e.key as usize >= self.named {
+                let new = keys.get(self.named..=e.key as usize).unwrap_or_default();
+                batch.new_keys.extend_from_slice(new);
+                self.named += new.len();
+            }
+            if batch.events.capacity() == 0 {
+                batch.events = follower.empty_batch();
+            }
+            batch.events.push(*e);
+            if batch.events.len() == FOLLOWED_BATCH {
+                let full = std::mem::take(batch);
+                // A follower gone has nothing more to take.
+                if follower.to.send(full).is_err() {
+                    self.follower = None;
+                }
+            }
         }
         self.last_proc_time = e.proc_time;
         let d = e.delay();
@@ -88,7 +211,17 @@ impl SpoolWriter {
 
     /// The spool, its keys renumbered by `new_id` and named by `keys` (in name order), its
     /// times on `clock`.
-    pub(crate) fn finish(self, new_id: Vec<u32>, keys: Vec<String>, clock: Clock) -> Result<Spool> {
+    pub(crate) fn finish(
+        mut self,
+        new_id: Vec<u32>,
+        keys: Vec<String>,
+        clock: Clock,
+    ) -> Result<Spool> {
+        if let Some((follower, batch)) = self.follower.take() {
+            if !batch.events.is_empty() {
+                let _ = follower.to.send(batch);
+            }
+        }
         let mut file = self
             .out
             .into_inner()
@@ -164,6 +297,12 @@ impl Spool {
     /// The earliest and latest event times, if it holds any events.
     pub fn event_times(&self) -> Option<(f64, f64)> {
         self.event_times
+    }
+
+    /// The final id (in name order) of a key by its provisional id (in order of first
+    /// appearance), as a [`Follower`] was given it.
+    pub fn renumbered(&self, provisional: u32) -> Option<u32> {
+        self.new_id.get(provisional as usize).copied()
     }
 
     /// The events in the order they were read, keys numbered in name order.

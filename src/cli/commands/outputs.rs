@@ -16,11 +16,16 @@ use crate::io::sink::{Outputs, PaneRow, Reserved, RunMeta};
 /// A pane as the JSON's `panes`, the JSON Lines sink and the SQLite sink write it, with
 /// Beam's `PaneInfo` under the run's rules (`cfg`).
 pub(super) fn pane_row(p: &Pane, cfg: &EngineConfig, stream: &Stream) -> PaneRow {
+    pane_row_named(p, cfg, stream.key_name(p.cell.key))
+}
+
+/// [`pane_row`], its key named `key`.
+pub(super) fn pane_row_named(p: &Pane, cfg: &EngineConfig, key: &str) -> PaneRow {
     PaneRow {
         window: cfg.window.number(p.cell.window),
         start_ms: bound(p.window_start),
         end_ms: bound(p.window_end),
-        key: stream.key_name(p.cell.key).to_string(),
+        key: key.to_string(),
         timing: p.timing.label(),
         index: p.index,
         nonspeculative_index: p.nonspeculative_index,

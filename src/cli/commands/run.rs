@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use super::answer::RunAnswer;
 use super::json::{bound, finite, JsonArray, SpooledArray};
-use super::outputs::{pane_row, settings, SinkDriver};
+use super::outputs::{pane_row, pane_row_named, settings, SinkDriver};
 use super::pipeline::{
     pipeline_json, run_pipeline, write_pipeline_table, PipelineArgs, PipelineJson,
 };
@@ -21,7 +21,7 @@ use crate::engine::clock::Fit;
 use crate::engine::duration::Duration;
 use crate::engine::pipeline::SinkWrite;
 use crate::engine::scenario::ScenarioName;
-use crate::engine::trigger::{ClosingBehavior, EmptyPanes, OnTimeBehavior};
+use crate::engine::trigger::{ClosingBehavior, EmptyPanes, OnTimeBehavior, Timing};
 use crate::engine::window::{WindowFn, WindowId};
 use crate::engine::Conventions;
 use crate::engine::Oracle;
@@ -31,7 +31,7 @@ use crate::engine::{
 use crate::engine::{StateBound, StateCosts};
 use crate::io::sink::{reserve_outputs, PaneRow, RunMeta};
 use crate::io::source::SourceReport;
-use crate::io::spool::{Events, Spool};
+use crate::io::spool::{Events, FollowedBatches, Follower, Spool};
 
 /// `run`'s output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -229,11 +229,16 @@ pub fn run(a: &RunArgs, out: &mut dyn Write) -> Result<()> {
              Drop the job's flags"
         );
     }
-    let (stream, mut spool, cfg, read) = load(a, pipeline.given())?;
+    let ((stream, mut spool, cfg, read), following) = load_following(a, pipeline.given())?;
     let held = state_bound(&stream, spool.as_ref(), &cfg, pipeline.given(), a.format);
     if !held.fits() {
         anyhow::bail!("{}", held.refusal(&cfg.window));
     }
+    // A log followed as it was read has its answer already, when it is the one to give.
+    let followed = match (following, &spool) {
+        (Some(following), Some(spool)) => following.answer(spool, cfg)?,
+        _ => None,
+    };
     // A spooled log's oracle is counted as it is replayed.
     let mut truth = match spool {
         Some(_) => BTreeMap::new(),
@@ -255,7 +260,10 @@ pub fn run(a: &RunArgs, out: &mut dyn Write) -> Result<()> {
             accumulation: cfg.accumulation.name(),
             settings: settings(&cfg),
         })?;
-        if let Some(spool) = &mut spool {
+        if let Some((answer, t)) = followed {
+            truth = t;
+            answer
+        } else if let Some(spool) = &mut spool {
             let keep = a.format == TableOrJson::Json;
             let (answer, t) = run_spooled(spool, cfg, keep, &mut sinks)?;
             truth = t;
@@ -465,6 +473,18 @@ pub(super) fn load(
     a: &RunArgs,
     pipeline: bool,
 ) -> Result<(Stream, Option<Spool>, EngineConfig, Option<SourceReport>)> {
+    let (loaded, _) = load_following(a, pipeline)?;
+    Ok(loaded)
+}
+
+/// What [`load`] gives: the stream (or the outline of a spooled one), the spool, the dials
+/// and what reading the log saw.
+type Loaded = (Stream, Option<Spool>, EngineConfig, Option<SourceReport>);
+
+/// [`load`], with the run that follows the log as it is read ([`Following`]) when the
+/// answer is one it can give: no output besides the answer, a watermark that does not read
+/// the log's largest delay, and for JSON dials whose panes it can put in order.
+fn load_following(a: &RunArgs, pipeline: bool) -> Result<(Loaded, Option<Following>)> {
     if let (None, Some(path), false) = (a.scenario, &a.source.input, pipeline) {
         // A bad dial is reported after the log has been read, as for every other run.
         if let Ok(cfg) = a
@@ -473,26 +493,215 @@ pub(super) fn load(
             .and_then(|c| crate::cli::args::under_kafka_streams(c, &a.given))
         {
             if !cfg.window.is_merging() {
-                let (events, report) = a.source.read.read_events(path, true)?;
+                let keep = a.format == TableOrJson::Json;
+                let following = (a.output.output.is_empty()
+                    && !cfg.watermark.reads_max_delay()
+                    && (!keep || Following::orders_panes(&cfg)))
+                .then(|| Following::start(cfg, keep));
+                let follower = following.as_ref().map(|(f, _)| f.clone());
+                let (events, report) = a.source.read.read_events(path, true, follower)?;
+                let following = following.map(|(_, run)| run);
                 return Ok(match events {
                     Events::Memory(stream) => {
                         let first = crate::cli::args::first_event_time(&stream);
                         let cfg = a.engine.in_zone(cfg, &stream.clock, first);
-                        (stream, None, cfg, Some(report))
+                        ((stream, None, cfg, Some(report)), None)
                     }
                     Events::Spooled(spool) => {
                         // The keys and the clock alone: output names and times by them.
                         let stream = spool.outline();
                         let first = spool.event_times().map(|(first, _)| first);
                         let cfg = a.engine.in_zone(cfg, &stream.clock, first);
-                        (stream, Some(spool), cfg, Some(report))
+                        ((stream, Some(spool), cfg, Some(report)), following)
                     }
                 });
             }
         }
     }
     let (stream, cfg, read) = chosen_reported(a.scenario, &a.source, &a.engine, &a.given)?;
-    Ok((stream, None, cfg, read))
+    Ok(((stream, None, cfg, read), None))
+}
+
+/// Keys the oracle of a followed run keeps in its ring of recent windows (it does not know
+/// how many a log has until it is read; more are counted in its map, to the same counts).
+const FOLLOWED_KEYS: usize = 64;
+
+/// The single processor run on a thread of its own while the log is read, over the events a
+/// spool hands on ([`Follower`]), its keys numbered in order of first appearance; with its
+/// oracle counted as it goes. Its answer is the spooled replay's once its keys are numbered in
+/// name order, when the log turned out to be in processing-time order and its dials are the
+/// ones the replay would run (a wall clock's windows are placed by the log's first event
+/// time, known only at its end). For JSON, each arrival's panes are put in the order the
+/// replay emits them (by window, then key name) before they are written.
+struct Following {
+    cfg: EngineConfig,
+    run: std::thread::JoinHandle<Result<Option<Followed>>>,
+}
+
+/// What a followed run found, its keys by their provisional ids, and for JSON its panes and
+/// drops written.
+struct Followed {
+    events: u64,
+    counters: crate::engine::Counters,
+    finals: Vec<(CellId, u64)>,
+    truth: BTreeMap<CellId, u64>,
+    peak: usize,
+    json: Option<(SpooledArray, SpooledArray)>,
+}
+
+impl Following {
+    /// The follower a log's spool hands its events to, and the run taking them under `cfg`,
+    /// writing its panes and drops as JSON when `keep` asks for them.
+    fn start(cfg: EngineConfig, keep: bool) -> (Follower, Following) {
+        let (follower, batches) = Follower::new();
+        let run = std::thread::spawn(move || follow(cfg, keep, batches));
+        (follower, Following { cfg, run })
+    }
+
+    /// Whether the panes one arrival emits under `cfg` are put in the replay's order by
+    /// window and key name: the on-time panes of the windows the watermark passes (or, under
+    /// Kafka Streams' rules, of the windows closed), in window and key order, then the late
+    /// panes of the one key that arrived. An early trigger (its timers fire in the order they
+    /// fall due), a state TTL and closing panes emit in other orders: those are replayed.
+    fn orders_panes(cfg: &EngineConfig) -> bool {
+        cfg.early.is_none()
+            && cfg.window.ttl().is_none()
+            && cfg.empty_panes.closing == ClosingBehavior::default()
+    }
+
+    /// The answer and the true counts, keys numbered as `spool` numbers them; `None` when the
+    /// run followed is not the one to give (the dials or the events differ, or it gave up).
+    fn answer(
+        self,
+        spool: &Spool,
+        cfg: EngineConfig,
+    ) -> Result<Option<(RunAnswer, BTreeMap<CellId, u64>)>> {
+        let followed = match self.run.join() {
+            Ok(followed) => followed?,
+            Err(panic) => std::panic::resume_unwind(panic),
+        };
+        let Some(f) = followed else {
+            return Ok(None);
+        };
+        if cfg != self.cfg || f.events != spool.len() {
+            return Ok(None);
+        }
+        let renumber = |cell: CellId| -> Result<CellId> {
+            let key = spool.renumbered(cell.key).ok_or_else(|| {
+                anyhow::anyhow!("a followed run met key {} the log does not hold", cell.key)
+            })?;
+            Ok(CellId { key, ..cell })
+        };
+        let finals = last_of_each(f.finals)
+            .into_iter()
+            .map(|(c, v)| Ok((renumber(c)?, v)))
+            .collect::<Result<BTreeMap<_, _>>>()?;
+        let truth = f
+            .truth
+            .into_iter()
+            .map(|(c, n)| Ok((renumber(c)?, n)))
+            .collect::<Result<BTreeMap<_, _>>>()?;
+        let answer = RunAnswer {
+            counters: f.counters,
+            finals,
+            panes: Vec::new(),
+            dropped: Vec::new(),
+            spooled_json: match f.json {
+                Some((panes, dropped)) => Some((panes.items()?, dropped.items()?)),
+                None => None,
+            },
+            peak_open_cells: Some(f.peak),
+            pipeline: None,
+        };
+        Ok(Some((answer, truth)))
+    }
+}
+
+/// The followed run: each batch of events through the processor and the oracle as it comes,
+/// each cell's last final kept (as [`Emitted`] keeps them), and for JSON (`keep`) the panes
+/// and drops written; `None` once the log read so far holds more state than a run may
+/// ([`StateBound`]), which the replay then refuses.
+fn follow(cfg: EngineConfig, keep: bool, batches: FollowedBatches) -> Result<Option<Followed>> {
+    let mut p = Processor::new(cfg, 0.0);
+    let mut out = Output::default();
+    let mut counts = crate::engine::window::OracleCounts::new(&cfg.window, FOLLOWED_KEYS);
+    let mut finals: Vec<(CellId, u64)> = Vec::new();
+    let mut compact_at = FINALS_COMPACTED_AT;
+    let mut json = if keep {
+        Some((SpooledArray::new()?, SpooledArray::new()?))
+    } else {
+        None
+    };
+    let mut names: Vec<String> = Vec::new();
+    let mut peak = 0;
+    let mut events = 0u64;
+    let mut event_times: Option<(f64, f64)> = None;
+    let costs = if keep {
+        StateCosts::SINGLE_LISTED
+    } else {
+        StateCosts::SINGLE
+    };
+    let mut drain = |out: &mut Output, names: &[String]| -> Result<()> {
+        finals.extend(out.finals.iter().map(|f| (f.cell, f.value)));
+        if finals.len() >= compact_at {
+            keep_last_of_each(&mut finals);
+            compact_at = (2 * finals.len()).max(FINALS_COMPACTED_AT);
+        }
+        if let Some((panes, dropped)) = &mut json {
+            let name = |key: u32| names.get(key as usize).map_or("", String::as_str);
+            // The on-time panes in window and key-name order; the late ones, of one key, as
+            // they came after them.
+            out.panes.sort_by(|a, b| {
+                let on_time = |p: &crate::engine::Pane| p.timing != Timing::OnTime;
+                on_time(a).cmp(&on_time(b)).then_with(|| {
+                    if a.timing == Timing::OnTime && b.timing == Timing::OnTime {
+                        (a.cell.window, name(a.cell.key)).cmp(&(b.cell.window, name(b.cell.key)))
+                    } else {
+                        std::cmp::Ordering::Equal
+                    }
+                })
+            });
+            for p in &out.panes {
+                panes.push(&pane_row_named(p, &cfg, name(p.cell.key)))?;
+            }
+            for d in &out.dropped {
+                dropped.push(&dropped_json_named(d, &cfg.window, name(d.event.key)))?;
+            }
+        }
+        out.clear();
+        Ok(())
+    };
+    while let Some(batch) = batches.next_batch() {
+        names.extend(batch.new_keys);
+        for e in &batch.events {
+            let t = e.event_time;
+            event_times = Some(event_times.map_or((t, t), |(a, b)| (a.min(t), b.max(t))));
+        }
+        events += batch.events.len() as u64;
+        let keys = names.len() as u64;
+        if !StateBound::of(&cfg.window, events, keys, event_times, costs).fits() {
+            return Ok(None);
+        }
+        for e in &batch.events {
+            counts.add(e);
+            p.step(e, &mut out);
+            peak = peak.max(p.open_cells());
+            if !(out.panes.is_empty() && out.finals.is_empty() && out.dropped.is_empty()) {
+                drain(&mut out, &names)?;
+            }
+        }
+        batches.give_back(batch.events);
+    }
+    p.finish(&mut out);
+    drain(&mut out, &names)?;
+    Ok(Some(Followed {
+        events,
+        counters: *p.counters(),
+        finals,
+        truth: counts.into_truth(),
+        peak,
+        json,
+    }))
 }
 
 /// The single processor over a stream in memory, its panes going to the sinks as they are
@@ -842,11 +1051,16 @@ fn right_aligned(line: &mut String, text: &str, width: usize) {
 
 /// A dropped placement as the JSON's `dropped_events` lists it.
 fn dropped_json(d: &Dropped, window: &WindowFn, stream: &Stream) -> DroppedJson {
+    dropped_json_named(d, window, stream.key_name(d.event.key))
+}
+
+/// [`dropped_json`], its key named `key`.
+fn dropped_json_named(d: &Dropped, window: &WindowFn, key: &str) -> DroppedJson {
     DroppedJson {
         offset: d.offset,
         event_time_ms: d.event.event_time,
         proc_time_ms: d.event.proc_time,
-        key: stream.key_name(d.event.key).to_string(),
+        key: key.to_string(),
         window: window.number(d.window),
         window_start_ms: bound(d.window_start),
         window_end_ms: bound(d.window_end),
