@@ -1,0 +1,141 @@
+//! A number as a log writes it (`1500`, `-17.641442364668690`), read to the float Rust's
+//! parser gives it, bit for bit, without its general machinery when the number is plain: a
+//! sign, at most 19 digits around an optional point, and no exponent. Every time field of a
+//! CSV or JSON Lines log is such a number, and reading them was the largest part of a read.
+
+/// The powers of ten a float holds exactly.
+const EXACT_POWERS: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
+
+/// The largest integer below which every integer is a float exactly (2^53).
+const EXACT_INTEGERS: u64 = 1 << 53;
+
+/// The float `text` reads as, exactly as `text.parse::<f64>()` reads it, or `None` when it
+/// is not a number.
+#[inline]
+pub(crate) fn read_number(text: &str) -> Option<f64> {
+    match plain(text.as_bytes()) {
+        Some(v) => Some(v),
+        None => text.parse().ok(),
+    }
+}
+
+/// A plain number read by Clinger's fast path: its digits as an integer `m` below 2^53 and
+/// `k` digits after the point, `m / 10^k`, each of which is a float exactly, so the one
+/// division rounds once, to the float nearest the number, which is what a correct parser
+/// gives (a whole number needs no division). `None` for any other text (an exponent, more
+/// digits, `inf`, a space), which the general parser reads.
+#[inline]
+fn plain(b: &[u8]) -> Option<f64> {
+    let (negative, digits) = match b.first()? {
+        b'-' => (true, &b[1..]),
+        b'+' => (false, &b[1..]),
+        _ => (false, b),
+    };
+    let mut mantissa = 0u64;
+    let mut count = 0usize;
+    let mut point = None;
+    for (i, &c) in digits.iter().enumerate() {
+        let d = c.wrapping_sub(b'0');
+        if d < 10 {
+            count += 1;
+            if count > 19 {
+                return None;
+            }
+            mantissa = mantissa * 10 + u64::from(d);
+        } else if c == b'.' && point.is_none() {
+            point = Some(i);
+        } else {
+            return None;
+        }
+    }
+    if count == 0 || mantissa > EXACT_INTEGERS {
+        return None;
+    }
+    let v = mantissa as f64;
+    let v = match point {
+        Some(at) => v / EXACT_POWERS[digits.len() - at - 1],
+        None => v,
+    };
+    Some(if negative { -v } else { v })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn same(text: &str) -> Result<(), TestCaseError> {
+        let want = text.parse::<f64>().ok().map(f64::to_bits);
+        prop_assert_eq!(read_number(text).map(f64::to_bits), want, "{:?}", text);
+        Ok(())
+    }
+
+    #[test]
+    fn plain_numbers_read_as_the_general_parser_reads_them() {
+        for text in [
+            "0",
+            "-0",
+            "+0",
+            "-0.0",
+            "1500",
+            "8.258174958730713",
+            "24.3274090916587",
+            "17.64144236466869",
+            "9007199254740992",
+            "9007199254740993",
+            "-9007199254740992.000",
+            "900719925474099.3",
+            "0.1",
+            ".5",
+            "5.",
+            ".",
+            "-",
+            "+",
+            "",
+            "1.2.3",
+            "--1",
+            "1e5",
+            "1E-5",
+            " 1",
+            "1 ",
+            "inf",
+            "NaN",
+            "0000000000000000000001",
+            "1234567890123456789",
+            "12345678901234567890",
+            "0.0000000000000000001",
+        ] {
+            same(text).unwrap();
+        }
+    }
+
+    proptest! {
+        /// Any field a log may hold reads as the general parser reads it, to the bit: digits,
+        /// signs, fractions, exponents, spaces and empty fields, long and short.
+        #[test]
+        fn any_field_reads_as_the_general_parser_reads_it(
+            text in proptest::prop_oneof![
+                4 => "[+-]?[0-9]{0,20}(\\.[0-9]{0,20})?",
+                2 => "[+-]?[0-9]{0,20}(\\.[0-9]{0,20})?([eE][+-]?[0-9]{1,3})?",
+                1 => "[ \t]?[+-]?[0-9.]{0,8}[ \t]?",
+                1 => "[0-9a-zA-Z.+\\- ]{0,12}",
+            ],
+        ) {
+            same(&text)?;
+        }
+
+        /// Every float written as Rust writes it reads back as itself, through the plain path
+        /// where its digits allow.
+        #[test]
+        fn any_float_written_reads_back(bits in proptest::num::u64::ANY, scale in 0u32..20) {
+            let v = f64::from_bits(bits);
+            let shown = format!("{v}");
+            same(&shown)?;
+            let small = format!("{}", (bits >> 11) as f64 / 10f64.powi(scale as i32));
+            same(&small)?;
+        }
+    }
+}
