@@ -1,4 +1,4 @@
-//! A number as a log writes it (`1500`, `-17.641442364668690`), read to the float Rust's
+//! A number as a log writes it (`1500`, `-17.64144236466869`), read to the float Rust's
 //! parser gives it, bit for bit, without its general machinery when the number is plain: a
 //! sign, at most 19 digits around an optional point, and no exponent. Every time field of a
 //! CSV or JSON Lines log is such a number, and reading them was the largest part of a read.
@@ -22,11 +22,11 @@ pub(crate) fn read_number(text: &str) -> Option<f64> {
     }
 }
 
-/// A plain number read by Clinger's fast path: its digits as an integer `m` below 2^53 and
-/// `k` digits after the point, `m / 10^k`, each of which is a float exactly, so the one
-/// division rounds once, to the float nearest the number, which is what a correct parser
-/// gives (a whole number needs no division). `None` for any other text (an exponent, more
-/// digits, `inf`, a space), which the general parser reads.
+/// A plain number: its digits as an integer `m` and `k` digits after the point, `m / 10^k`.
+/// With `m` up to 2^53, by Clinger's fast path: both are floats exactly, so the one division
+/// rounds once, to the float nearest the number, which is what a correct parser gives (a
+/// whole number needs no division); with more, by [`quotient`]. `None` for any other text
+/// (an exponent, more digits, `inf`, a space), which the general parser reads.
 #[inline]
 fn plain(b: &[u8]) -> Option<f64> {
     let (negative, digits) = match b.first()? {
@@ -51,16 +51,63 @@ fn plain(b: &[u8]) -> Option<f64> {
             return None;
         }
     }
-    if count == 0 || mantissa > EXACT_INTEGERS {
+    if count == 0 {
         return None;
     }
-    let v = mantissa as f64;
-    let v = match point {
-        Some(at) => v / EXACT_POWERS[digits.len() - at - 1],
-        None => v,
+    let after_point = point.map_or(0, |at| digits.len() - at - 1);
+    let v = if mantissa <= EXACT_INTEGERS {
+        let v = mantissa as f64;
+        match after_point {
+            0 => v,
+            k => v / EXACT_POWERS[k],
+        }
+    } else {
+        quotient(mantissa, after_point)
     };
     Some(if negative { -v } else { v })
 }
+
+/// The float nearest `m / 10^k` (ties to even) for `2^53 < m < 10^19` and `k <= 19`, by
+/// integer division: the quotient's first 54 bits and whether anything is left decide the
+/// rounding, as a correct parser rounds.
+#[inline]
+fn quotient(m: u64, k: usize) -> f64 {
+    let (num, den) = (u128::from(m), u128::from(U64_POWERS[k]));
+    let bits = |x: u128| 128 - x.leading_zeros() as i32;
+    // `q = floor(m * 2^s / 10^k)` lies in [2^53, 2^55): at most 118 bits are divided.
+    let mut s = 54 - (bits(num) - bits(den));
+    let (mut q, mut left) = if s >= 0 {
+        let n = num << s;
+        (n / den, n % den != 0)
+    } else {
+        let d = den << -s;
+        (num / d, num % d != 0)
+    };
+    if q >= 1 << 54 {
+        left |= q & 1 != 0;
+        q >>= 1;
+        s -= 1;
+    }
+    // 53 bits kept, the next one rounds: up past half, and at half to an even last bit.
+    let mut kept = (q >> 1) as u64;
+    if q & 1 != 0 && (left || kept & 1 != 0) {
+        kept += 1;
+    }
+    // The value is `kept * 2^(1 - s)`, with `1 - s` within a float's exponents.
+    let scale = f64::from_bits(((1023 + 1 - s) as u64) << 52);
+    kept as f64 * scale
+}
+
+/// The powers of ten a `u64` holds.
+const U64_POWERS: [u64; 20] = {
+    let mut powers = [1u64; 20];
+    let mut i = 1;
+    while i < 20 {
+        powers[i] = powers[i - 1] * 10;
+        i += 1;
+    }
+    powers
+};
 
 #[cfg(test)]
 mod tests {
@@ -107,6 +154,14 @@ mod tests {
             "1234567890123456789",
             "12345678901234567890",
             "0.0000000000000000001",
+            "18.973940423960833",
+            "599737.9065844222",
+            "9007199254740993.5",
+            "9999999999999999999",
+            "0.9999999999999999999",
+            "1844674407370955161.5",
+            "0.30000000000000004",
+            "-0.30000000000000003",
         ] {
             same(text).unwrap();
         }
@@ -122,6 +177,10 @@ mod tests {
                 2 => "[+-]?[0-9]{0,20}(\\.[0-9]{0,20})?([eE][+-]?[0-9]{1,3})?",
                 1 => "[ \t]?[+-]?[0-9.]{0,8}[ \t]?",
                 1 => "[0-9a-zA-Z.+\\- ]{0,12}",
+                // 14 to 19 digits, many past 2^53: the quotient's rounding.
+                4 => "-?[1-9][0-9]{5,8}\\.[0-9]{8,10}",
+                1 => "-?0?\\.[0-9]{15,19}",
+                1 => "-?[0-9]{15,19}\\.?",
             ],
         ) {
             same(&text)?;
