@@ -3,10 +3,12 @@
 //! writing a stream out, as CSV or JSON Lines, with floats at full round-trip precision.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
 
 use anyhow::{anyhow, bail, Context, Result};
+use rustc_hash::FxBuildHasher;
 use twoclocks_engine::Stream;
 
 use crate::quote::quoted;
@@ -78,30 +80,47 @@ pub fn read_rows<R: Read>(
     ))
 }
 
-/// Lines a chunk holds: enough that a chunk's hand-over costs nothing beside its rows.
-const CHUNK_LINES: usize = 4096;
+/// Bytes of whole lines a chunk holds: enough that a chunk's hand-over costs nothing beside
+/// its rows, few enough that both threads start at once.
+const CHUNK_BYTES: usize = 1 << 18;
 
-/// Lines read, for the second thread to parse: their text one after another, and each line's
-/// number and span of it (or why the line is no row: not UTF-8, blank).
+/// Lines read, for a thread to parse: their bytes one after another, in parts, and room for
+/// their rows (every buffer is handed back and used again, chunk after chunk).
+#[derive(Default)]
 struct Chunk {
-    text: String,
-    lines: Vec<(u64, Result<(usize, usize)>)>,
+    text: Vec<u8>,
+    parts: Vec<Part>,
+    rows: Vec<ParsedRow>,
 }
 
-/// A row as parsed: its event time, its processing time (if read), its key's span and how its
-/// times were spelled.
-type ParsedRow = (f64, Option<f64>, (usize, usize), Spelling);
+/// Lines of a chunk: whole lines taken from the input at once, each ending in a line feed,
+/// split where they are parsed; or one line taken alone, with its span of the chunk's text or
+/// why it is no row (not UTF-8, blank).
+enum Part {
+    Lines { from: usize, to: usize, first: u64 },
+    Line(u64, Result<(usize, usize)>),
+}
+
+/// A row as parsed: its line's number and its event time, processing time (if read), key
+/// (numbered by the [`KeyBook`] of the thread that parsed it) and how its times were
+/// spelled; or the line's error.
+struct ParsedRow {
+    line: u64,
+    row: Result<(f64, Option<f64>, u32, Spelling)>,
+}
+
+/// A chunk's rows as parsed, the keys its parser met first in it (in the order it numbered
+/// them), and the chunk's buffers, to be used again.
+struct Parsed {
+    rows: Vec<ParsedRow>,
+    new_keys: Vec<String>,
+    text: Vec<u8>,
+    parts: Vec<Part>,
+}
 
 /// A line's row: its event time, its processing time (if read), its key and how its times
 /// were spelled (a date in either makes it [`Spelling::DATE`]).
 pub(crate) type LineRow<'t> = (f64, Option<f64>, Cow<'t, str>, Spelling);
-
-/// A chunk's rows as parsed: each line's number and row, its key's span in `keys`, or the
-/// line's error.
-struct Parsed {
-    keys: String,
-    rows: Vec<(u64, Result<ParsedRow>)>,
-}
 
 /// How a log's lines become rows, for [`read_in_two`]: a line's event time, processing time
 /// (when read) and key, or the reason it is no row (naming the input and the line).
@@ -133,23 +152,135 @@ impl RowParser for CsvRows<'_> {
     }
 }
 
-/// Parses a chunk's lines into rows.
-fn parse_chunk(chunk: Chunk, parser: &impl RowParser, scratch: &mut Vec<(usize, usize)>) -> Parsed {
-    let mut out = Parsed {
-        keys: String::with_capacity(chunk.lines.len() * 8),
-        rows: Vec::with_capacity(chunk.lines.len()),
-    };
-    for (line, span) in chunk.lines {
-        let row = span.and_then(|(from, to)| {
-            let text = &chunk.text[from..to];
-            let (et, pt, key, spelling) = parser.parse(text, line, scratch)?;
-            let at = out.keys.len();
-            out.keys.push_str(&key);
-            Ok((et, pt, (at, out.keys.len()), spelling))
-        });
-        out.rows.push((line, row));
+/// The keys one parsing thread has met, each numbered in the order it first met them, so
+/// that a row carries a number and the thread adding the rows looks a key's name up once.
+#[derive(Default)]
+struct KeyBook {
+    ids: HashMap<String, u32, FxBuildHasher>,
+}
+
+impl KeyBook {
+    /// The number of `key`, a new one (its name added to `new_keys`) for a key not met before.
+    #[inline]
+    fn number(&mut self, key: &str, new_keys: &mut Vec<String>) -> u32 {
+        if let Some(&id) = self.ids.get(key) {
+            return id;
+        }
+        let id = self.ids.len() as u32;
+        self.ids.insert(key.to_string(), id);
+        new_keys.push(key.to_string());
+        id
     }
-    out
+}
+
+/// One parsing thread's state: its keys and its scratch space.
+#[derive(Default)]
+struct ChunkParser {
+    book: KeyBook,
+    scratch: Vec<(usize, usize)>,
+}
+
+impl ChunkParser {
+    /// Parses a chunk's lines into rows, in line order.
+    fn parse(&mut self, chunk: Chunk, parser: &impl RowParser, name: &str) -> Parsed {
+        let Chunk {
+            text,
+            mut parts,
+            mut rows,
+        } = chunk;
+        let mut new_keys = Vec::new();
+        let mut row = |line: u64, text: Result<&str>| {
+            let row = text.and_then(|text| {
+                let (et, pt, key, spelling) = parser.parse(text, line, &mut self.scratch)?;
+                Ok((et, pt, self.book.number(&key, &mut new_keys), spelling))
+            });
+            rows.push(ParsedRow { line, row });
+        };
+        for part in parts.drain(..) {
+            match part {
+                Part::Lines { from, to, first } => {
+                    each_line(&text[from..to], first, name, &mut row)
+                }
+                Part::Line(line, span) => row(
+                    line,
+                    span.map(|(from, to)| {
+                        // A line's span is of text it checked.
+                        std::str::from_utf8(&text[from..to]).unwrap_or_default()
+                    }),
+                ),
+            }
+        }
+        Parsed {
+            rows,
+            new_keys,
+            text,
+            parts,
+        }
+    }
+}
+
+/// Each line of `block` (whole lines, each ending in a line feed, the first numbered
+/// `first`) as [`LogLines::next_line`] gives it: its text without its line ending, or why it
+/// is no row.
+fn each_line(block: &[u8], first: u64, name: &str, mut f: impl FnMut(u64, Result<&str>)) {
+    let mut line = first;
+    let mut start = 0;
+    // One check for the whole block, unless a line in it is not UTF-8.
+    if let Ok(whole) = std::str::from_utf8(block) {
+        for end in memchr::memchr_iter(b'\n', block) {
+            f(line, line_text(&whole[start..=end], name, line));
+            line += 1;
+            start = end + 1;
+        }
+        return;
+    }
+    for end in memchr::memchr_iter(b'\n', block) {
+        let raw = &block[start..=end];
+        let text = std::str::from_utf8(raw).map_err(|e| not_utf8(name, line, raw, e));
+        f(line, text.and_then(|raw| line_text(raw, name, line)));
+        line += 1;
+        start = end + 1;
+    }
+}
+
+/// The key names of the rows one parsing thread numbered, for the thread adding the rows:
+/// each number's id among the rows' keys once a row with it has been added.
+#[derive(Default)]
+struct KeyIds {
+    names: Vec<String>,
+    ids: Vec<Option<u32>>,
+}
+
+impl KeyIds {
+    /// Adds a parsed chunk's rows to `rows`, in line order.
+    fn add(&mut self, parsed: &mut Parsed, rows: &mut Rows<'_>) -> Result<()> {
+        self.ids
+            .resize(self.ids.len() + parsed.new_keys.len(), None);
+        self.names.append(&mut parsed.new_keys);
+        for ParsedRow { line, row } in parsed.rows.drain(..) {
+            match row {
+                Ok((et, pt, key, spelling)) => {
+                    rows.spelled(spelling);
+                    rows.check_room(line)?;
+                    let key = key as usize;
+                    let id = match self.ids.get(key).copied().flatten() {
+                        Some(id) => id,
+                        None => {
+                            let name = self.names.get_mut(key).map(std::mem::take);
+                            let id = rows.key_id(line, &name.unwrap_or_default())?;
+                            if let Some(slot) = self.ids.get_mut(key) {
+                                *slot = Some(id);
+                            }
+                            id
+                        }
+                    };
+                    rows.push_id(et, pt, id)?
+                }
+                Err(e) => rows.bad(line, e)?,
+            }
+        }
+        Ok(())
+    }
 }
 
 /// One chunk of every [`LOCAL_EVERY`] is parsed by the reading thread itself, which also adds
@@ -180,37 +311,33 @@ pub(crate) fn read_in_two<R: Read>(
         let (to_parser, chunks) = sync_channel::<Chunk>(3);
         let (to_reader, parsed) = sync_channel::<Parsed>(3);
         scope.spawn(move || {
-            let mut scratch: Vec<(usize, usize)> = Vec::new();
+            let mut away = ChunkParser::default();
             for chunk in chunks {
-                if to_reader
-                    .send(parse_chunk(chunk, parser, &mut scratch))
-                    .is_err()
-                {
+                if to_reader.send(away.parse(chunk, parser, name)).is_err() {
                     return;
                 }
             }
         });
         let stopped = || anyhow!("{name}: the thread parsing the rows stopped");
-        let mut scratch: Vec<(usize, usize)> = Vec::new();
+        let mut here = ChunkParser::default();
+        let (mut away_ids, mut here_ids) = (KeyIds::default(), KeyIds::default());
+        let mut spare: Vec<Chunk> = Vec::new();
         let mut pending: VecDeque<Pending> = VecDeque::new();
         let mut away = 0usize;
         let mut stop = None;
         for n in 0.. {
-            let mut chunk = Chunk {
-                text: String::with_capacity(CHUNK_LINES * 48),
-                lines: Vec::with_capacity(CHUNK_LINES),
-            };
-            let done = match lines.read_lines(&mut chunk.text, &mut chunk.lines, CHUNK_LINES) {
+            let mut chunk = spare.pop().unwrap_or_default();
+            chunk.text.clear();
+            let done = match lines.read_lines(&mut chunk.text, &mut chunk.parts, CHUNK_BYTES) {
                 Ok(ended) => ended,
                 Err(e) => {
                     stop = Some(e);
                     true
                 }
             };
-            if !chunk.lines.is_empty() {
+            if !chunk.parts.is_empty() {
                 if n % LOCAL_EVERY == LOCAL_EVERY - 1 {
-                    let here = parse_chunk(chunk, parser, &mut scratch);
-                    pending.push_back(Pending::Here(here));
+                    pending.push_back(Pending::Here(here.parse(chunk, parser, name)));
                 } else {
                     to_parser.send(chunk).map_err(|_| stopped())?;
                     pending.push_back(Pending::Away);
@@ -222,22 +349,19 @@ pub(crate) fn read_in_two<R: Read>(
                 let Some(next) = pending.pop_front() else {
                     break;
                 };
-                let p = match next {
-                    Pending::Here(p) => p,
+                let (ids, mut p) = match next {
+                    Pending::Here(p) => (&mut here_ids, p),
                     Pending::Away => {
                         away -= 1;
-                        parsed.recv().map_err(|_| stopped())?
+                        (&mut away_ids, parsed.recv().map_err(|_| stopped())?)
                     }
                 };
-                for (line, row) in p.rows {
-                    match row {
-                        Ok((et, pt, (from, to), spelling)) => {
-                            rows.spelled(spelling);
-                            rows.push(line, et, pt, &p.keys[from..to])?
-                        }
-                        Err(e) => rows.bad(line, e)?,
-                    }
-                }
+                ids.add(&mut p, rows)?;
+                spare.push(Chunk {
+                    text: p.text,
+                    parts: p.parts,
+                    rows: p.rows,
+                });
             }
             if done {
                 break;
@@ -291,16 +415,8 @@ pub(crate) fn parse_row<'t>(
 ) -> Result<LineRow<'t>> {
     let at = |e: anyhow::Error| anyhow!("{name}, line {line}: {e}");
     // Most rows hold no quote: their fields are split on the bytes, without allocating.
-    let split = if !text.contains('"') {
-        ranges.clear();
-        let mut from = 0;
-        for (i, b) in text.bytes().enumerate() {
-            if b == b',' {
-                ranges.push((from, i));
-                from = i + 1;
-            }
-        }
-        ranges.push((from, text.len()));
+    let bytes = text.as_bytes();
+    let split = if split_plain(bytes, ranges) {
         if ranges.len() != columns.count {
             return Err(wrong_count(name, line, columns.count, ranges.len()));
         }
@@ -315,14 +431,15 @@ pub(crate) fn parse_row<'t>(
     let field = |i: usize| -> (Cow<'t, str>, Place) {
         match &split {
             Split::Plain(ranges) => {
-                let (a, b) = ranges[i];
-                let raw = &text[a..b];
-                let trimmed = raw.trim_start_matches(FIELD_SPACE);
-                let start = a + raw.len() - trimmed.len();
-                (
-                    Cow::Borrowed(trimmed.trim_end_matches(FIELD_SPACE)),
-                    Place::Byte(start),
-                )
+                // Spaces and tabs (FIELD_SPACE) trimmed by their bytes.
+                let (mut a, mut b) = ranges[i];
+                while a < b && matches!(bytes[a], b' ' | b'\t') {
+                    a += 1;
+                }
+                while b > a && matches!(bytes[b - 1], b' ' | b'\t') {
+                    b -= 1;
+                }
+                (Cow::Borrowed(&text[a..b]), Place::Byte(a))
             }
             Split::Quoted(fields) => {
                 let f = &fields[i];
@@ -366,6 +483,51 @@ pub(crate) fn parse_row<'t>(
         });
     }
     Ok((et, pt, key, spelling))
+}
+
+/// Splits a line that holds no quote at its commas, each field's byte range pushed to
+/// `ranges` (cleared first), eight bytes at a time; `false` (and `ranges` of no use) when the
+/// line holds a quote.
+#[inline]
+fn split_plain(bytes: &[u8], ranges: &mut Vec<(usize, usize)>) -> bool {
+    ranges.clear();
+    let mut from = 0;
+    let mut at = 0;
+    while let Some(eight) = bytes.get(at..at + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(eight);
+        let v = u64::from_le_bytes(word);
+        if bytes_equal(v, b'"') != 0 {
+            return false;
+        }
+        let mut commas = bytes_equal(v, b',');
+        while commas != 0 {
+            let comma = at + (commas.trailing_zeros() / 8) as usize;
+            ranges.push((from, comma));
+            from = comma + 1;
+            commas &= commas - 1;
+        }
+        at += 8;
+    }
+    for (i, &b) in bytes.iter().enumerate().skip(at) {
+        if b == b',' {
+            ranges.push((from, i));
+            from = i + 1;
+        } else if b == b'"' {
+            return false;
+        }
+    }
+    ranges.push((from, bytes.len()));
+    true
+}
+
+/// The high bit of each byte of `v` that is `b`, and no other bit: exact, as no carry crosses
+/// from one byte to the next.
+#[inline]
+fn bytes_equal(v: u64, b: u8) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let x = v ^ (u64::from(b) * 0x0101_0101_0101_0101);
+    !(((x & LOW7) + LOW7) | x | LOW7)
 }
 
 /// Where a field's text starts: a byte offset into the line (its column is counted only when
@@ -435,15 +597,7 @@ impl<'n, R: Read> LogLines<'n, R> {
         if line == 1 {
             bytes = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
         }
-        let text = std::str::from_utf8(bytes).map_err(|e| {
-            anyhow!(
-                "{name}, line {line}, column {}: not UTF-8 text",
-                String::from_utf8_lossy(&bytes[..e.valid_up_to()])
-                    .chars()
-                    .count()
-                    + 1
-            )
-        });
+        let text = std::str::from_utf8(bytes).map_err(|e| not_utf8(name, line, bytes, e));
         Ok(Some((
             line,
             text.and_then(|raw| line_text(raw, name, line)),
@@ -452,55 +606,62 @@ impl<'n, R: Read> LogLines<'n, R> {
 }
 
 impl<R: Read> LogLines<'_, R> {
-    /// Reads lines, as [`LogLines::next_line`] gives them one by one, until `lines` holds
-    /// `max`: each line's text appended to `text` and its span there (or its error) pushed
-    /// with its number. Returns whether the input has ended. Lines are taken a buffer at a
-    /// time while the buffer holds whole lines of UTF-8 text (one check for all of them);
-    /// anything else (the first line, a line not UTF-8, a line longer than the buffer, the
-    /// last line without its line ending) goes through `next_line`.
-    pub(crate) fn read_lines(
+    /// Reads lines, as [`LogLines::next_line`] gives them one by one, until `text` holds at
+    /// least `max` bytes or the input ends: their bytes appended to `text`, in `parts`. Returns
+    /// whether the input has ended. The whole lines the buffer holds are taken at once, as
+    /// bytes (split and checked where they are parsed, [`each_line`]); anything else (the
+    /// first line, a line longer than the buffer, the last line without its line ending)
+    /// goes through `next_line`.
+    fn read_lines(
         &mut self,
-        text: &mut String,
-        lines: &mut Vec<(u64, Result<(usize, usize)>)>,
+        text: &mut Vec<u8>,
+        parts: &mut Vec<Part>,
         max: usize,
     ) -> Result<bool> {
-        while lines.len() < max {
+        while text.len() < max {
             if self.number > 0 {
                 let name = self.name;
                 let buf = self
                     .reader
                     .fill_buf()
                     .with_context(|| format!("{name}, line {}: cannot read", self.number + 1))?;
-                // The whole lines of UTF-8 text the buffer starts with: up to its last line
-                // ending, or, before a byte that is not UTF-8, up to the last one before it.
-                let valid = match std::str::from_utf8(buf) {
-                    Ok(all) => all,
-                    // Checked already.
-                    Err(e) => std::str::from_utf8(&buf[..e.valid_up_to()]).unwrap_or_default(),
-                };
-                let block = valid.rfind('\n').map_or("", |at| &valid[..=at]);
-                if !block.is_empty() {
-                    let mut taken = 0;
-                    for raw in block.split_inclusive('\n') {
-                        if lines.len() >= max {
-                            break;
-                        }
-                        taken += raw.len();
-                        self.number += 1;
-                        let line = self.number;
-                        push_line(text, lines, line, line_text(raw, name, line));
-                    }
-                    self.reader.consume(taken);
+                if let Some(last) = memchr::memrchr(b'\n', buf) {
+                    let block = &buf[..=last];
+                    let from = text.len();
+                    text.extend_from_slice(block);
+                    parts.push(Part::Lines {
+                        from,
+                        to: text.len(),
+                        first: self.number + 1,
+                    });
+                    self.number += memchr::memchr_iter(b'\n', block).count() as u64;
+                    self.reader.consume(last + 1);
                     continue;
                 }
             }
             match self.next_line()? {
-                Some((line, row)) => push_line(text, lines, line, row),
+                Some((line, row)) => {
+                    let span = row.map(|row| {
+                        let from = text.len();
+                        text.extend_from_slice(row.as_bytes());
+                        (from, text.len())
+                    });
+                    parts.push(Part::Line(line, span));
+                }
                 None => return Ok(true),
             }
         }
         Ok(false)
     }
+}
+
+/// The error of line `line`, whose bytes `bytes` are not UTF-8 from where `e` says.
+fn not_utf8(name: &str, line: u64, bytes: &[u8], e: std::str::Utf8Error) -> anyhow::Error {
+    let column = String::from_utf8_lossy(&bytes[..e.valid_up_to()])
+        .chars()
+        .count()
+        + 1;
+    anyhow!("{name}, line {line}, column {column}: not UTF-8 text")
 }
 
 /// A line's text without its line ending, refused when blank.
@@ -511,21 +672,6 @@ fn line_text<'a>(raw: &'a str, name: &str, line: u64) -> Result<&'a str> {
         return Err(blank_line(name, line));
     }
     Ok(bare)
-}
-
-/// Appends line `line`'s text to `text` and its span there (or its error) to `lines`.
-fn push_line(
-    text: &mut String,
-    lines: &mut Vec<(u64, Result<(usize, usize)>)>,
-    line: u64,
-    row: Result<&str>,
-) {
-    let span = row.map(|row| {
-        let from = text.len();
-        text.push_str(row);
-        (from, text.len())
-    });
-    lines.push((line, span));
 }
 
 /// The error of a blank line.
@@ -681,7 +827,8 @@ mod tests {
         }
     }
 
-    /// The same by `read_lines`, `max` lines at a time.
+    /// The same by `read_lines`, at least `max` bytes at a time, each block split into its
+    /// lines as a parsing thread splits it.
     fn by_blocks(
         input: &[u8],
         capacity: usize,
@@ -689,15 +836,23 @@ mod tests {
     ) -> (Vec<(u64, String)>, Option<String>) {
         let mut lines = LogLines::with_capacity(input, "t.csv", capacity);
         let mut got = Vec::new();
+        let shown = |row: Result<&str>| row.map_or_else(|e| format!("error: {e}"), str::to_string);
         loop {
-            let mut text = String::new();
-            let mut spans = Vec::new();
-            let ended = lines.read_lines(&mut text, &mut spans, max);
-            for (n, span) in spans {
-                got.push((
-                    n,
-                    span.map_or_else(|e| format!("error: {e}"), |(a, b)| text[a..b].to_string()),
-                ));
+            let mut text = Vec::new();
+            let mut parts = Vec::new();
+            let ended = lines.read_lines(&mut text, &mut parts, max);
+            for part in parts {
+                match part {
+                    Part::Lines { from, to, first } => {
+                        each_line(&text[from..to], first, "t.csv", |n, row| {
+                            got.push((n, shown(row)))
+                        })
+                    }
+                    Part::Line(n, span) => got.push((
+                        n,
+                        shown(span.map(|(a, b)| std::str::from_utf8(&text[a..b]).unwrap())),
+                    )),
+                }
             }
             match ended {
                 Ok(true) => return (got, None),
@@ -824,6 +979,8 @@ mod tests {
 
     #[test]
     fn two_threads_read_what_one_does_error_for_error() {
+        // Lines of 15 to 20 bytes: a chunk holds more than this many.
+        const CHUNK_LINES: usize = CHUNK_BYTES / 20;
         let n = 3 * CHUNK_LINES * LOCAL_EVERY + 17;
         let mut good = String::from("event_time_ms,proc_time_ms,key\n");
         for i in 0..n {
@@ -886,6 +1043,27 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    proptest! {
+        /// A line without quotes splits into the fields the general splitter gives, trimmed
+        /// the same, however its commas, spaces, tabs and other characters fall.
+        #[test]
+        fn plain_lines_split_as_the_general_splitter_splits_them(
+            line in "[a-z0-9,. \t\\-éü]{0,40}",
+        ) {
+            let mut ranges = Vec::new();
+            prop_assert!(split_plain(line.as_bytes(), &mut ranges));
+            let general = split_fields(&line, "t.csv", 2).unwrap();
+            let trimmed: Vec<&str> = ranges
+                .iter()
+                .map(|&(a, b)| line[a..b].trim_matches(FIELD_SPACE))
+                .collect();
+            let want: Vec<&str> = general.iter().map(|f| f.text.as_ref()).collect();
+            prop_assert_eq!(trimmed, want);
+            let quoted = format!("{line}\"");
+            prop_assert!(!split_plain(quoted.as_bytes(), &mut ranges));
         }
     }
 

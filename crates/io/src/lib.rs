@@ -10,6 +10,7 @@
 
 pub mod bounded;
 pub mod csv;
+mod decimal;
 pub mod jsonl;
 pub mod live;
 pub mod parquet;

@@ -9,6 +9,7 @@ use std::collections::HashMap;
 use anyhow::{anyhow, bail, Result};
 use rustc_hash::FxBuildHasher;
 
+use crate::decimal::read_number;
 use crate::quote::quoted;
 use crate::spool::{check_in_memory, Events, SpoolWriter};
 use crate::times::{
@@ -333,9 +334,8 @@ pub fn read_time(
                     quoted(text)
                 );
             }
-            let v: f64 = text
-                .parse()
-                .map_err(|_| anyhow!("{column} {} is not a number", quoted(text)))?;
+            let v = read_number(text)
+                .ok_or_else(|| anyhow!("{column} {} is not a number", quoted(text)))?;
             format.map_or(v, |f| f.to_ms(v))
         }
         RawTime::Text(text) => {
@@ -349,7 +349,7 @@ pub fn read_time(
                     ms
                 }
                 Some(f) => {
-                    let v: f64 = text.parse().map_err(|_| {
+                    let v = read_number(text).ok_or_else(|| {
                         anyhow!(
                             "{column} {} is not a number of {} (--time-format {})",
                             quoted(text),
@@ -359,14 +359,14 @@ pub fn read_time(
                     })?;
                     f.to_ms(v)
                 }
-                None => match text.parse::<f64>() {
-                    Ok(v) => v,
-                    Err(_) if looks_like_date(text) => {
+                None => match read_number(text) {
+                    Some(v) => v,
+                    None if looks_like_date(text) => {
                         let (ms, spelled) = date(text, zone, column)?;
                         spelling = spelled;
                         ms
                     }
-                    Err(_) => bail!(
+                    None => bail!(
                         "{column} {} is not a number of milliseconds nor a date such as \
                          {DATE_EXAMPLE}",
                         quoted(text)
