@@ -784,10 +784,10 @@ pub fn delay_scale(events: &dyn Replay) -> DelayScale {
 /// share the digits found so far by their next digit, until few enough share them to be held
 /// and the rank taken among them.
 pub fn delay_reach(events: &dyn Replay) -> f64 {
-    delay_reach_holding(events, 1 << 20)
+    delay_reach_holding(events, 1 << 16)
 }
 
-/// [`delay_reach`], holding at most `most` delays (more where more share all 64 bits).
+/// [`delay_reach`], holding at most `most` delays.
 fn delay_reach_holding(events: &dyn Replay, most: usize) -> f64 {
     let n = events.len();
     if n == 0 {
@@ -825,6 +825,15 @@ fn delay_reach_holding(events: &dyn Replay, most: usize) -> f64 {
         prefix = prefix << 16 | digit as u64;
         bits += 16;
         sharing = counts[digit];
+    }
+    if bits == 64 {
+        // Every delay sharing all 64 bits is the one sought.
+        let b = if prefix >> 63 == 1 {
+            prefix & !(1 << 63)
+        } else {
+            !prefix
+        };
+        return f64::from_bits(b).max(0.0);
     }
     let mut held = Vec::with_capacity(sharing);
     events.replay(&mut |part| {
@@ -1038,7 +1047,16 @@ mod tests {
             })
             .collect();
         let made = Stream::from_unordered(made, vec!["k".into()]);
-        for s in [&classroom, &generated, &made] {
+        // More delays alike than it holds: found by their 64 bits alone.
+        let alike: Vec<crate::stream::Event> = (0..50)
+            .map(|i| crate::stream::Event {
+                event_time: f64::from(i),
+                proc_time: f64::from(i) + if i == 7 { 900.0 } else { 500.0 },
+                key: 0,
+            })
+            .collect();
+        let alike = Stream::from_unordered(alike, vec!["k".into()]);
+        for s in [&classroom, &generated, &made, &alike] {
             let scale = crate::scale::Scale::of(s);
             for most in [0, 1, 10, 1 << 20] {
                 assert_eq!(delay_reach_holding(s, most), scale.delay_reach);
