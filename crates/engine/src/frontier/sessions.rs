@@ -86,17 +86,11 @@ pub(crate) fn sweep_sessions(
     graces: &[f64],
 ) -> Vec<FrontierPoint> {
     let checks = Checks::gather(sessions, clock);
-    scored(
-        lagged,
-        lags,
-        graces,
-        stream.len() as u64,
-        |lags, graces| {
-            shared_out(checks.len(), (lags.len(), graces.len()), |sessions| {
-                checks.tally(sessions, lags, graces)
-            })
-        },
-    )
+    scored(lagged, lags, graces, stream.len() as u64, |lags, graces| {
+        shared_out(checks.len(), (lags.len(), graces.len()), |sessions| {
+            checks.tally(sessions, lags, graces)
+        })
+    })
 }
 
 /// A stream's true sessions (the oracle's) under a session window: each event's proto-window,
