@@ -174,7 +174,7 @@ fn the_delay_dials_step_by_half_hours_up_to_six_and_a_half_hours_and_play_it_in_
     let r = a.dials().ranges;
     // The sample's delays: the 99.9th percentile (the 2 675th of 2 677) is 6h 19m, covered in
     // 24 steps of 30 minutes at most: 0 to 6h 30m.
-    let scale = Scale::of(&a.scenario().stream);
+    let scale = Scale::of(&*a.scenario().stream);
     assert_eq!(scale.delay_reach, 379.0 * MINUTE);
     assert_eq!(r.lag, (6.5 * HOUR, 30.0 * MINUTE));
     assert_eq!(r.grace, (6.5 * HOUR, 30.0 * MINUTE));

@@ -5,9 +5,11 @@
 
 use std::str::FromStr;
 
+use super::frontier::folded::{self, Replay};
+use super::frontier::sessions;
 use super::frontier::slack::{self, Clocked, SlackStats};
 use super::frontier::{
-    point, sweep, sweep_clocked, watermark_clock, FrontierPoint, Policy, POLICIES,
+    point, same_decisions, sweep, sweep_clocked, watermark_clock, FrontierPoint, Policy, POLICIES,
 };
 use super::processor::{EngineConfig, Output, Processor};
 use super::stream::Stream;
@@ -136,25 +138,42 @@ fn looks(rose: bool, n: usize) -> bool {
 /// `Err` with the peaks reached by then. `lost` is asked whenever the peak rises and every
 /// [`LOOK_EVERY`] events.
 pub(crate) fn state_cost_unless(
-    stream: &Stream,
+    events: &dyn Replay,
     cfg: EngineConfig,
     lost: impl Fn(usize) -> bool,
 ) -> Result<StateCost, StateCost> {
-    let mut p = Processor::for_stream(cfg, stream);
+    // As `Processor::for_stream`: only the perfect watermark reads the largest delay.
+    let max_delay = if cfg.watermark.reads_max_delay() {
+        events.max_delay()
+    } else {
+        0.0
+    };
+    let mut p = Processor::new(cfg, max_delay);
     let mut out = Output::default();
     let mut cost = StateCost::default();
-    for (n, e) in stream.events.iter().enumerate() {
-        p.step(e, &mut out);
-        out.clear();
-        cost.peak_open_cells = cost.peak_open_cells.max(p.open_cells());
-        let bytes = p.state_bytes();
-        let rose = bytes > cost.peak_state_bytes;
-        cost.peak_state_bytes = cost.peak_state_bytes.max(bytes);
-        if looks(rose, n) && lost(cost.peak_state_bytes) {
-            return Err(cost);
+    let mut n = 0;
+    let mut given_up = false;
+    events.replay(&mut |part| {
+        for e in part {
+            p.step(e, &mut out);
+            out.clear();
+            cost.peak_open_cells = cost.peak_open_cells.max(p.open_cells());
+            let bytes = p.state_bytes();
+            let rose = bytes > cost.peak_state_bytes;
+            cost.peak_state_bytes = cost.peak_state_bytes.max(bytes);
+            if looks(rose, n) && lost(cost.peak_state_bytes) {
+                given_up = true;
+                return false;
+            }
+            n += 1;
         }
+        true
+    });
+    if given_up {
+        Err(cost)
+    } else {
+        Ok(cost)
     }
-    Ok(cost)
 }
 
 pub(crate) use super::frontier::pareto;
@@ -365,23 +384,38 @@ impl Advice {
     }
 }
 
-/// The mean distance, ms, of the watermark behind processing time after each event, given the
-/// watermark after each event (0 for an empty stream).
-fn mean_lag_of(stream: &Stream, clock: impl Iterator<Item = f64>) -> f64 {
-    let mut sum = 0.0;
-    for (e, wm) in stream.events.iter().zip(clock) {
-        sum += e.proc_time - wm;
-    }
-    if stream.events.is_empty() {
+/// The mean distance, ms, of the watermark behind processing time after each event, from its
+/// sum over `n` events (0 for an empty stream).
+fn mean_lag(sum: f64, n: usize) -> f64 {
+    if n == 0 {
         0.0
     } else {
-        sum / stream.events.len() as f64
+        sum / n as f64
     }
+}
+
+/// The events in memory: the stream itself, or a log's read back whole, for the sweeps that
+/// need every event at once (windows that merge, TTL state, rules other than Beam Java's).
+fn held(events: &dyn Replay) -> std::borrow::Cow<'_, Stream> {
+    if let Some(stream) = events.in_memory() {
+        return std::borrow::Cow::Borrowed(stream);
+    }
+    let mut all = Vec::with_capacity(events.len());
+    events.replay(&mut |part| {
+        all.extend_from_slice(part);
+        true
+    });
+    let keys = all.iter().map(|e| e.key as usize + 1).max().unwrap_or(0);
+    std::borrow::Cow::Owned(Stream {
+        events: all,
+        keys: vec![String::new(); keys],
+        clock: crate::clock::Clock::Relative,
+    })
 }
 
 /// The settings swept for one kind, scored, keeping those within the largest emit delay.
 pub(crate) fn candidates(
-    stream: &Stream,
+    events: &dyn Replay,
     base: EngineConfig,
     kind: Family,
     req: &Request,
@@ -397,7 +431,8 @@ pub(crate) fn candidates(
         Family::Fixed | Family::Bounded => {
             let watermark = kind.family().preset(0.0);
             let base = EngineConfig { watermark, ..base };
-            sweep(stream, base, &steps, &steps)
+            folded::sweep(events, base, &steps, &steps)
+                .unwrap_or_else(|| sweep(&held(events), base, &steps, &steps))
                 .into_iter()
                 .map(|point| Candidate {
                     watermark: watermark.with_lag(point.lag),
@@ -411,16 +446,67 @@ pub(crate) fn candidates(
             // per event): the quantiles are shared out over two cores where there are two, in
             // order. Not more: each holds its clock and its sweep's gathered arrivals, so two
             // at once take twice the memory of one.
+            // Held in memory where the folded search does not serve; for sessions, the true
+            // sessions found once for every quantile.
+            let held_base = EngineConfig {
+                watermark: WatermarkKind::Heuristic {
+                    q: HEURISTIC_QS[0],
+                    n: req.heuristic_n,
+                },
+                ..base
+            };
+            let stream = (!folded::serves(&held_base)).then(|| held(events));
+            let true_sessions = stream
+                .as_ref()
+                .filter(|_| sessions::serves(&held_base))
+                .map(|s| sessions::TrueSessions::of(s, held_base));
             let of_quantile = |q: f64| -> Vec<Candidate> {
                 let watermark = WatermarkKind::Heuristic {
                     q,
                     n: req.heuristic_n,
                 };
-                // Its clock once, for both its mean lag and its sweep.
                 let base = EngineConfig { watermark, ..base };
-                let clock = watermark_clock(stream, base);
-                let lag = mean_lag_of(stream, clock.iter().copied());
-                sweep_clocked(stream, base, Some(&clock), &[0.0], &steps)
+                let (lag, points) = if folded::serves(&base) {
+                    // The clock of each pass, the mean lag summed over the last.
+                    let max_delay = events.max_delay();
+                    let sum = std::cell::Cell::new(0.0);
+                    let clock = || {
+                        let mut wm = crate::watermark::Watermark::new(watermark, max_delay);
+                        sum.set(0.0);
+                        let sum = &sum;
+                        move |e: &crate::stream::Event| {
+                            let w = wm.observe(e);
+                            sum.set(sum.get() + (e.proc_time - w));
+                            w
+                        }
+                    };
+                    let points = folded::sweep_clocked(events, base, &clock, false, &[0.0], &steps);
+                    (mean_lag(sum.get(), events.len()), points)
+                } else {
+                    // Its clock once, for both its mean lag and its sweep.
+                    let held_now;
+                    let stream: &Stream = match &stream {
+                        Some(s) => s,
+                        None => {
+                            held_now = held(events);
+                            &held_now
+                        }
+                    };
+                    let clock = watermark_clock(stream, base);
+                    let sum = stream
+                        .events
+                        .iter()
+                        .zip(&clock)
+                        .fold(0.0, |sum, (e, wm)| sum + (e.proc_time - wm));
+                    let points = match &true_sessions {
+                        Some(t) => {
+                            sessions::sweep_sessions(stream, t, &clock, false, &[0.0], &steps)
+                        }
+                        None => sweep_clocked(stream, base, Some(&clock), &[0.0], &steps),
+                    };
+                    (mean_lag(sum, stream.len()), points)
+                };
+                points
                     .into_iter()
                     .map(move |p| Candidate {
                         watermark,
@@ -452,6 +538,11 @@ pub(crate) fn candidates(
     }
 }
 
+/// Each tie measured by a run of its own (for [`advise_kind`]).
+fn own_runs(_: &[Candidate], ties: &[usize]) -> Vec<usize> {
+    (0..ties.len()).collect()
+}
+
 /// Advises from already scored candidates: the Pareto set and the choice, with `state` giving
 /// a candidate's cost (asked of ties and of the one chosen).
 ///
@@ -461,10 +552,16 @@ pub(crate) fn candidates(
 /// far, whether it has lost; `Err` is a run given up). The choice is the one every run to the
 /// end gives: a run given up could only have ended higher, and the one chosen is never given
 /// up, since no run finished before it beats it.
+///
+/// Ties whose runs are the same run (`same_run` gives, for each tie, the place among the ties
+/// of the first one whose run it shares: its own where none does) are measured once, by the
+/// first of them: the others cost what it costs, and come after it in order, so one of them
+/// is chosen only where it is.
 pub(crate) fn advise_kind(
     kind: Family,
     candidates: Vec<Candidate>,
     target: f64,
+    same_run: impl FnOnce(&[Candidate], &[usize]) -> Vec<usize>,
     state: impl Fn(&Candidate, &dyn Fn(usize) -> bool) -> Result<StateCost, StateCost> + Sync,
 ) -> FamilyAdvice {
     let points: Vec<FrontierPoint> = candidates.iter().map(|c| c.point).collect();
@@ -472,9 +569,17 @@ pub(crate) fn advise_kind(
     // Per candidate: its cost, and whether its run went to the end.
     let mut costs: Vec<Option<(StateCost, bool)>> = vec![None; candidates.len()];
     if let Some((_, ties)) = tied(&points, target).filter(|(_, t)| t.len() > 1) {
+        let first = same_run(&candidates, &ties);
+        let run: Vec<usize> = (0..ties.len())
+            .filter(|&p| first[p] == p)
+            .map(|p| ties[p])
+            .collect();
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        for (i, measured) in race(&ties, threads, |i, lost| state(&candidates[i], lost)) {
+        for (i, measured) in race(&run, threads, |i, lost| state(&candidates[i], lost)) {
             costs[i] = Some(measured);
+        }
+        for (p, &i) in ties.iter().enumerate() {
+            costs[i] = costs[ties[first[p]]];
         }
     }
     let never_lost = |_: usize| false;
@@ -549,14 +654,20 @@ fn race(
     })
 }
 
-/// The advice for a stream: each kind swept with `base`'s window function.
-pub fn advise(stream: &Stream, base: EngineConfig, req: &Request) -> Advice {
+/// The advice for a stream (in memory, or a log read back for each pass): each kind swept with
+/// `base`'s window function.
+pub fn advise(stream: &dyn Replay, base: EngineConfig, req: &Request) -> Advice {
     let kinds = req
         .kinds
         .iter()
         .map(|&kind| {
             let cands = candidates(stream, base, kind, req);
-            advise_kind(kind, cands, req.target, |c, lost| {
+            let same_run = |cands: &[Candidate], ties: &[usize]| {
+                let settings: Vec<EngineConfig> =
+                    ties.iter().map(|&i| config_of(base, &cands[i])).collect();
+                same_decisions(stream, &settings)
+            };
+            advise_kind(kind, cands, req.target, same_run, |c, lost| {
                 state_cost_unless(stream, config_of(base, c), lost)
             })
         })
@@ -587,7 +698,7 @@ pub(crate) fn advise_stats(stats: &SlackStats, req: &Request) -> Advice {
                 })
                 .filter(|c| c.point.emit_delay <= req.max_delay)
                 .collect();
-            Some(advise_kind(kind, cands, req.target, |c, _| {
+            Some(advise_kind(kind, cands, req.target, own_runs, |c, _| {
                 Ok(stats.state_cost(clocked, c.point.lag, c.point.grace))
             }))
         })
@@ -626,7 +737,7 @@ impl Reach {
     /// The sweep past `req` that first reaches its target: the largest emit delays tried are
     /// [`Request::GRID_STEPS`] × each nice step whose sweep goes beyond `req.max_delay`, up to
     /// the first that reaches past the stream's largest delay.
-    pub fn needed(stream: &Stream, base: EngineConfig, req: &Request) -> Reach {
+    pub fn needed(stream: &dyn Replay, base: EngineConfig, req: &Request) -> Reach {
         reach_needed(stream, base, req)
     }
 }
@@ -646,19 +757,11 @@ impl StateCost {
     }
 }
 
-impl Stream {
-    /// How many of its events arrive before their event time (processing time earlier than
-    /// event time: early, or on a clock that runs behind the source's).
-    pub fn arriving_early(&self) -> usize {
-        arrive_early(self)
-    }
-}
-
 /// The sweep past `req` that first reaches its target ([`Reach`]): the largest emit delays
 /// tried are [`GRID_STEPS`] × each nice step (`crate::scale::NICE`) whose sweep goes beyond
 /// `req.max_delay`, up to the first that reaches past the stream's largest delay (where a
 /// fixed lag keeps every event, unless the kinds asked for leave it out).
-pub(crate) fn reach_needed(stream: &Stream, base: EngineConfig, req: &Request) -> Reach {
+pub(crate) fn reach_needed(stream: &dyn Replay, base: EngineConfig, req: &Request) -> Reach {
     let largest_delay = stream.max_delay();
     for step in crate::scale::NICE {
         let max_delay = step * GRID_STEPS as f64;
@@ -693,16 +796,6 @@ pub(crate) fn reach_needed(stream: &Stream, base: EngineConfig, req: &Request) -
         }
     }
     Reach::Beyond { largest_delay }
-}
-
-/// How many of a stream's events arrive before their event time (processing time earlier
-/// than event time: early, or on a clock that runs behind the source's).
-pub(crate) fn arrive_early(stream: &Stream) -> usize {
-    stream
-        .events
-        .iter()
-        .filter(|e| e.proc_time < e.event_time)
-        .count()
 }
 
 /// The engine's dials for a candidate: `base`'s window with its watermark and grace.
@@ -888,6 +981,47 @@ mod tests {
     }
 
     #[test]
+    fn the_delay_reach_found_in_passes_is_the_scales() {
+        let classroom = crate::stream::classroom();
+        let generated = crate::stream::generate(&crate::stream::StreamParams {
+            events: 5_000,
+            ..Default::default()
+        })
+        .unwrap();
+        // Delays of both signs, many of them equal, a NaN-free spread over many exponents.
+        let made: Vec<crate::stream::Event> = (0..3_000)
+            .map(|i| crate::stream::Event {
+                event_time: 1e6,
+                proc_time: 1e6 + [0.0, -1.5, 2.5e-3, 7e9, -3e7][i % 5] * f64::from(i as u32 % 7),
+                key: 0,
+            })
+            .collect();
+        let made = Stream::from_unordered(made, vec!["k".into()]);
+        // More delays alike than it holds: found by their 64 bits alone.
+        let alike: Vec<crate::stream::Event> = (0..50)
+            .map(|i| crate::stream::Event {
+                event_time: f64::from(i),
+                proc_time: f64::from(i) + if i == 7 { 900.0 } else { 500.0 },
+                key: 0,
+            })
+            .collect();
+        let alike = Stream::from_unordered(alike, vec!["k".into()]);
+        for s in [&classroom, &generated, &made, &alike] {
+            let scale = crate::scale::Scale::of(s);
+            for most in [0, 1, 10, 1 << 20] {
+                assert_eq!(
+                    crate::scale::delay_reach_holding(s, most),
+                    scale.delay_reach
+                );
+            }
+        }
+        assert_eq!(
+            crate::scale::delay_reach(&Stream::from_unordered(Vec::new(), Vec::new())),
+            0.0
+        );
+    }
+
+    #[test]
     fn early_arrivals_are_counted() {
         let events = vec![
             crate::stream::Event {
@@ -907,8 +1041,8 @@ mod tests {
             },
         ];
         let s = Stream::from_unordered(events, vec!["k".into()]);
-        assert_eq!(arrive_early(&s), 1);
-        assert_eq!(arrive_early(&crate::stream::classroom()), 0);
+        assert_eq!(s.arriving_early(), 1);
+        assert_eq!(crate::stream::classroom().arriving_early(), 0);
     }
 
     /// A run of a made-up setting: its state bytes after each event, told to `lost` as
@@ -951,11 +1085,40 @@ mod tests {
             })
             .collect();
         let at = |c: &Candidate| c.point.lag as usize;
-        let a = advise_kind(Family::Fixed, cands.clone(), 99.0, |c, lost| {
+        let a = advise_kind(Family::Fixed, cands.clone(), 99.0, own_runs, |c, lost| {
             made_up_run(&runs[at(c)], lost)
         });
         assert_eq!(a.choice, Some(Choice::Meets(2)));
         assert_eq!(a.state.unwrap().peak_state_bytes, 40);
+    }
+
+    #[test]
+    fn ties_that_share_a_run_are_measured_by_one() {
+        let cands: Vec<Candidate> = (0..4)
+            .map(|i| Candidate {
+                watermark: WatermarkKind::Fixed { lag: 0.0 },
+                point: FrontierPoint {
+                    lag: f64::from(i),
+                    ..pt(5.0, 0, 0)
+                },
+            })
+            .collect();
+        // The second and fourth share the first's run, the third has its own.
+        let same_run = |_: &[Candidate], ties: &[usize]| {
+            assert_eq!(ties, [0, 1, 2, 3]);
+            vec![0, 0, 2, 0]
+        };
+        let runs = std::sync::Mutex::new(Vec::new());
+        let a = advise_kind(Family::Fixed, cands, 99.0, same_run, |c, lost| {
+            runs.lock().unwrap().push(c.point.lag as usize);
+            let bytes: &[usize] = if c.point.lag == 0.0 { &[30] } else { &[20] };
+            made_up_run(bytes, lost)
+        });
+        let mut runs = runs.into_inner().unwrap();
+        runs.sort_unstable();
+        assert_eq!(runs, [0, 2]);
+        assert_eq!(a.choice, Some(Choice::Meets(2)));
+        assert_eq!(a.state.unwrap().peak_state_bytes, 20);
     }
 
     #[test]
@@ -982,9 +1145,13 @@ mod tests {
             )
             .unwrap();
             assert!(ties.len() > 1, "{:?} has ties to choose among", k.kind);
-            let whole = advise_kind(k.kind, k.candidates.clone(), req.target, |c, _| {
-                Ok(state_cost(&s, config_of(base, c)))
-            });
+            let whole = advise_kind(
+                k.kind,
+                k.candidates.clone(),
+                req.target,
+                own_runs,
+                |c, _| Ok(state_cost(&s, config_of(base, c))),
+            );
             assert_eq!(k, &whole);
             // The race gives runs up here (or it would save nothing), the one chosen never:
             // in order, and last of all, after every other tie has finished or lost.
@@ -1040,10 +1207,10 @@ mod tests {
                 })
                 .collect();
             let at = |c: &Candidate| c.point.lag as usize;
-            let raced = advise_kind(Family::Fixed, cands.clone(), 99.0, |c, lost| {
+            let raced = advise_kind(Family::Fixed, cands.clone(), 99.0, own_runs, |c, lost| {
                 made_up_run(&runs[at(c)], lost)
             });
-            let whole = advise_kind(Family::Fixed, cands.clone(), 99.0, |c, _| {
+            let whole = advise_kind(Family::Fixed, cands.clone(), 99.0, own_runs, |c, _| {
                 made_up_run(&runs[at(c)], &|_| false)
             });
             prop_assert_eq!(raced, whole);

@@ -3,7 +3,7 @@
 //! playback runs, all come from here, so that a log whose delays are hours is explored in
 //! hours and the classroom stream in the seconds it has always had.
 
-use crate::stream::Stream;
+use crate::frontier::Replay;
 
 /// Durations a person counts in, ms: the steps a dial or a sweep may take.
 pub(crate) const NICE: [f64; 25] = [
@@ -66,24 +66,28 @@ pub struct Scale {
 
 impl Scale {
     /// The scale of `stream`'s delays and extent. An empty stream has the scale of one second.
-    pub fn of(stream: &Stream) -> Scale {
-        let n = stream.len();
-        let delay_reach = if n == 0 {
-            0.0
-        } else {
-            let mut delays: Vec<f64> = stream.events.iter().map(|e| e.delay()).collect();
-            let i = ((0.999 * n as f64) as usize).min(n - 1);
-            let (_, nth, _) = delays.select_nth_unstable_by(i, f64::total_cmp);
-            nth.max(0.0)
+    pub fn of(events: &dyn Replay) -> Scale {
+        let n = events.len();
+        let delay_reach = match events.in_memory() {
+            _ if n == 0 => 0.0,
+            Some(stream) => {
+                let mut delays: Vec<f64> = stream.events.iter().map(|e| e.delay()).collect();
+                let i = ((0.999 * n as f64) as usize).min(n - 1);
+                let (_, nth, _) = delays.select_nth_unstable_by(i, f64::total_cmp);
+                nth.max(0.0)
+            }
+            None => delay_reach(events),
         };
         let step = Scale::nice_at_least(delay_reach / DIAL_STEPS);
         let reach = ((delay_reach / step).ceil() * step).max(step);
-        let (start, end) = stream
-            .events
-            .iter()
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), e| {
-                (lo.min(e.proc_time), hi.max(e.proc_time))
-            });
+        let (mut start, mut end) = (f64::INFINITY, f64::NEG_INFINITY);
+        events.replay(&mut |part| {
+            for e in part {
+                start = start.min(e.proc_time);
+                end = end.max(e.proc_time);
+            }
+            true
+        });
         let (start, span) = if n == 0 {
             (0.0, 0.0)
         } else {
@@ -128,10 +132,80 @@ pub(crate) fn nice_speed(speed: f64) -> f64 {
     nice * power
 }
 
+/// The 99.9th percentile of a stream's delays, as [`Scale::of`] finds
+/// it (its `delay_reach`), without holding the delays: the delay at that rank in `total_cmp`
+/// order is found a 16-bit digit of its order at a time, each pass counting the delays that
+/// share the digits found so far by their next digit, until few enough share them to be held
+/// and the rank taken among them.
+pub(crate) fn delay_reach(events: &dyn Replay) -> f64 {
+    delay_reach_holding(events, 1 << 16)
+}
+
+/// [`delay_reach`], holding at most `most` delays.
+pub(crate) fn delay_reach_holding(events: &dyn Replay, most: usize) -> f64 {
+    let n = events.len();
+    if n == 0 {
+        return 0.0;
+    }
+    // A delay's place in `total_cmp` order, as an unsigned number.
+    let order = |d: f64| {
+        let b = d.to_bits();
+        if b >> 63 == 1 {
+            !b
+        } else {
+            b | 1 << 63
+        }
+    };
+    let mut rank = ((0.999 * n as f64) as usize).min(n - 1);
+    // The digits found, and how many bits they make; how many delays share them.
+    let (mut prefix, mut bits, mut sharing) = (0u64, 0u32, n);
+    let shares = |o: u64, prefix: u64, bits: u32| bits == 0 || o >> (64 - bits) == prefix;
+    while bits < 64 && sharing > most {
+        let mut counts = vec![0usize; 1 << 16];
+        events.replay(&mut |part| {
+            for e in part {
+                let o = order(e.delay());
+                if shares(o, prefix, bits) {
+                    counts[((o << bits) >> 48) as usize] += 1;
+                }
+            }
+            true
+        });
+        let mut digit = 0;
+        while rank >= counts[digit] {
+            rank -= counts[digit];
+            digit += 1;
+        }
+        prefix = prefix << 16 | digit as u64;
+        bits += 16;
+        sharing = counts[digit];
+    }
+    if bits == 64 {
+        // Every delay sharing all 64 bits is the one sought.
+        let b = if prefix >> 63 == 1 {
+            prefix & !(1 << 63)
+        } else {
+            !prefix
+        };
+        return f64::from_bits(b).max(0.0);
+    }
+    let mut held = Vec::with_capacity(sharing);
+    events.replay(&mut |part| {
+        held.extend(
+            part.iter()
+                .map(|e| e.delay())
+                .filter(|&d| shares(order(d), prefix, bits)),
+        );
+        true
+    });
+    let (_, nth, _) = held.select_nth_unstable_by(rank, f64::total_cmp);
+    nth.max(0.0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stream::Event;
+    use crate::stream::{Event, Stream};
 
     fn stream(delays_min: &[f64]) -> Stream {
         let events = delays_min

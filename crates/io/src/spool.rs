@@ -317,6 +317,36 @@ impl Spool {
         })
     }
 
+    /// Up to `most` events from the `first`th on into `into` (emptied first), keys numbered in
+    /// name order, read at their place in the file: several readers may go over the spool at
+    /// once, each at its own place.
+    pub fn read_at(&self, first: u64, most: usize, into: &mut Vec<Event>) -> Result<()> {
+        into.clear();
+        let n = most.min(usize::try_from(self.len.saturating_sub(first)).unwrap_or(usize::MAX));
+        let mut buf = vec![0u8; n * SPOOL_EVENT_BYTES];
+        read_exact_at(&self.file, &mut buf, first * SPOOL_EVENT_BYTES as u64)
+            .context("cannot read back the events held in a temporary file")?;
+        for raw in buf.chunks_exact(SPOOL_EVENT_BYTES) {
+            let f = |i: usize| {
+                let mut b = [0u8; 8];
+                b.copy_from_slice(&raw[i..i + 8]);
+                f64::from_le_bytes(b)
+            };
+            let mut k = [0u8; 4];
+            k.copy_from_slice(&raw[16..]);
+            let key = u32::from_le_bytes(k);
+            let Some(&key) = self.new_id.get(key as usize) else {
+                bail!("the events held in a temporary file are corrupt (key {key})");
+            };
+            into.push(Event {
+                event_time: f(0),
+                proc_time: f(8),
+                key,
+            });
+        }
+        Ok(())
+    }
+
     /// Every event in memory, sorted stably by processing time.
     pub fn into_stream(mut self) -> Result<Stream> {
         let len = usize::try_from(self.len).context("too many events for memory")?;
@@ -375,6 +405,27 @@ impl Iterator for SpoolEvents<'_> {
             }
         }
     }
+}
+
+/// Fills `buf` from `file` at `offset`, without moving the file's cursor.
+#[cfg(unix)]
+fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
+}
+
+/// Fills `buf` from `file` at `offset` (the cursor may move; every read gives its offset).
+#[cfg(windows)]
+fn read_exact_at(file: &File, mut buf: &mut [u8], mut offset: u64) -> std::io::Result<()> {
+    while !buf.is_empty() {
+        match std::os::windows::fs::FileExt::seek_read(file, buf, offset)? {
+            0 => return Err(std::io::ErrorKind::UnexpectedEof.into()),
+            n => {
+                buf = &mut buf[n..];
+                offset += n as u64;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Refuses more events than `max` in memory, naming where the log passed it.

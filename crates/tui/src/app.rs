@@ -157,7 +157,7 @@ fn framed(scenario: Arc<Scenario>) -> Arc<Scenario> {
     if !scenario.stream.clock.is_wall() || scenario.is_empty() || scenario.open {
         return scenario;
     }
-    let scale = Scale::of(&scenario.stream);
+    let scale = Scale::of(&*scenario.stream);
     let (lo, hi) = scenario.oracle.event_times_seen;
     // Whole twelfths of the span in nice units, at most a day: a year's log is framed on
     // its first and last midnights, not on whole years since 1970.

@@ -20,9 +20,12 @@ use crate::engine::advice::{
     self, Advice, Candidate, Choice, Family, FamilyAdvice, Reach, Request,
 };
 use crate::engine::duration::Duration;
+use crate::engine::frontier::Replay;
 use crate::engine::scale::Scale;
 use crate::engine::scenario::ScenarioName;
 use crate::engine::{Clock, EngineConfig, FrontierPoint, Policy, Stream, WatermarkKind, WindowFn};
+use crate::io::spool::{Events, Spool};
+use std::sync::Mutex;
 
 /// `advise`'s flags: the stream, the window, the target, the largest emit delay, the kinds.
 #[derive(Debug, Args)]
@@ -289,8 +292,12 @@ pub fn advise(a: &AdviseArgs, mut out: &mut dyn Write) -> Result<()> {
             (advice, basis, window, Vec::new())
         }
         None => {
-            let (stream, cfg) = chosen(a.scenario, &a.source, &a.engine, &a.given)?;
-            let max_delay = match swept_from_log(a, &stream) {
+            let (log, cfg) = load(a, plot.is_some())?;
+            let (stream, clock): (&dyn Replay, &Clock) = match &log {
+                Log::Held(stream) => (stream as &dyn Replay, &stream.clock),
+                Log::Spooled(spool) => (spool, spool.spool.clock()),
+            };
+            let max_delay = match swept_from_log(a, stream, clock) {
                 Some((max_delay, said)) => {
                     eprintln!("twoclocks: {said}");
                     max_delay
@@ -303,28 +310,30 @@ pub fn advise(a: &AdviseArgs, mut out: &mut dyn Write) -> Result<()> {
                 kinds: a.watermarks.0.clone(),
                 heuristic_n,
             };
-            let advice = advice::advise(&stream, cfg, &req);
-            let policies = if plot.is_some() {
-                Policy::scored(&stream, cfg)
-            } else {
-                Vec::new()
+            let advice = advice::advise(stream, cfg, &req);
+            let policies = match (&log, &plot) {
+                (Log::Held(stream), Some(_)) => Policy::scored(stream, cfg),
+                _ => Vec::new(),
             };
             let placements = placements(&advice);
             let notes = (a.format == TableOrJson::Table).then(|| StreamNotes {
                 early: stream.arriving_early(),
                 events: stream.len(),
-                reach: reach_unless_met(&advice, &stream, cfg),
+                reach: reach_unless_met(&advice, stream, cfg),
                 whose: if a.source.input.is_some() {
                     "log"
                 } else {
                     "stream"
                 },
             });
+            if let Log::Spooled(spool) = &log {
+                spool.check()?;
+            }
             let basis = Basis {
                 events: Some(stream.len()),
                 placements,
                 source: format!("{} events", stream.len()),
-                clock: stream.clock.clone(),
+                clock: clock.clone(),
                 stream: notes,
             };
             (advice, basis, cfg.window, policies)
@@ -581,21 +590,20 @@ fn setting_words(k: Family, c: &Candidate, clock: &Clock) -> String {
 
 /// The largest emit delay swept when `--max-delay` is not given and the stream is a log read
 /// on a wall clock, or a log whose delays reach past the default's 120 s: [`GRID_STEPS`]
-/// steps of its scale's step ([`Scale`]), which reach past 99.9% of its delays; with the
+/// steps of its scale's step ([`Scale::of`]), which reach past 99.9% of its delays; with the
 /// line that says so. `None` where the default stands (the built-in streams, a generated
 /// one, a log of short delays).
 ///
 /// [`GRID_STEPS`]: Request::GRID_STEPS
-fn swept_from_log(a: &AdviseArgs, stream: &Stream) -> Option<(f64, String)> {
+fn swept_from_log(a: &AdviseArgs, stream: &dyn Replay, clock: &Clock) -> Option<(f64, String)> {
     if a.given.has("max_delay") || a.source.input.is_none() || stream.is_empty() {
         return None;
     }
     let scale = Scale::of(stream);
-    if !(stream.clock.is_wall() || scale.reach > Request::DEFAULT_MAX_DELAY) {
+    if !(clock.is_wall() || scale.reach > Request::DEFAULT_MAX_DELAY) {
         return None;
     }
     let max_delay = scale.step * Request::GRID_STEPS as f64;
-    let clock = &stream.clock;
     Some((
         max_delay,
         format!(
@@ -608,8 +616,104 @@ fn swept_from_log(a: &AdviseArgs, stream: &Stream) -> Option<(f64, String)> {
     ))
 }
 
+/// The log advised on: in memory, or held in a temporary file and read back for each pass
+/// (a log in processing-time order, when the sweeps and runs need no more than passes over
+/// it: windows that do not merge, without a TTL, under Beam Java's rules, and no plot).
+enum Log {
+    Held(Stream),
+    Spooled(SpooledLog),
+}
+
+/// Reads the stream and the window: a log in processing-time order that the advice can take
+/// in passes is left on disk ([`Log`]); anything else is in memory, as `chosen` reads it.
+fn load(a: &AdviseArgs, plot: bool) -> Result<(Log, EngineConfig)> {
+    if let (None, Some(path), false) = (a.scenario, &a.source.input, plot) {
+        // A bad dial is reported after the log has been read, as for every other advice.
+        if let Ok(cfg) = a
+            .engine
+            .config()
+            .and_then(|c| crate::cli::args::under_kafka_streams(c, &a.given))
+        {
+            if !cfg.window.is_merging()
+                && cfg.window.ttl().is_none()
+                && cfg.conventions == crate::engine::Conventions::Beam
+            {
+                let (events, _) = a.source.read.read_events(path, true, None)?;
+                return Ok(match events {
+                    Events::Memory(stream) => {
+                        let first = crate::cli::args::first_event_time(&stream);
+                        let cfg = a.engine.in_zone(cfg, &stream.clock, first);
+                        (Log::Held(stream), cfg)
+                    }
+                    Events::Spooled(spool) => {
+                        let first = spool.event_times().map(|(first, _)| first);
+                        let cfg = a.engine.in_zone(cfg, spool.clock(), first);
+                        (
+                            Log::Spooled(SpooledLog {
+                                spool,
+                                failed: Mutex::new(None),
+                            }),
+                            cfg,
+                        )
+                    }
+                });
+            }
+        }
+    }
+    let (stream, cfg) = chosen(a.scenario, &a.source, &a.engine, &a.given)?;
+    Ok((Log::Held(stream), cfg))
+}
+
+/// A log held on disk, read back a part at a time for each pass; the first error reading it
+/// back is kept, and said once the advice is done ([`SpooledLog::check`]).
+struct SpooledLog {
+    spool: Spool,
+    failed: Mutex<Option<anyhow::Error>>,
+}
+
+/// Events read back at once in a pass.
+const PART: usize = 1 << 15;
+
+impl SpooledLog {
+    /// The error reading the log back, if there was one: the advice is then incomplete.
+    fn check(&self) -> Result<()> {
+        match self.failed.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Replay for SpooledLog {
+    fn len(&self) -> usize {
+        usize::try_from(self.spool.len()).unwrap_or(usize::MAX)
+    }
+
+    fn max_delay(&self) -> f64 {
+        self.spool.max_delay()
+    }
+
+    fn replay(&self, each: &mut dyn FnMut(&[crate::engine::Event]) -> bool) {
+        let mut part = Vec::with_capacity(PART);
+        let mut at = 0u64;
+        while at < self.spool.len() {
+            if let Err(e) = self.spool.read_at(at, PART, &mut part) {
+                self.failed
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .get_or_insert(e);
+                return;
+            }
+            if part.is_empty() || !each(&part) {
+                return;
+            }
+            at += part.len() as u64;
+        }
+    }
+}
+
 /// Where a wider sweep reaches the target, when no kind's advised setting meets it.
-fn reach_unless_met(advice: &Advice, stream: &Stream, cfg: EngineConfig) -> Option<Reach> {
+fn reach_unless_met(advice: &Advice, stream: &dyn Replay, cfg: EngineConfig) -> Option<Reach> {
     let met = advice
         .best()
         .is_some_and(|(k, _)| matches!(k.choice, Some(Choice::Meets(_))));

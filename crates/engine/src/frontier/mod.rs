@@ -4,10 +4,14 @@
 //! the final values follow from the drop rule alone (`search`), by engine runs where they do
 //! not (`runs`).
 
+pub(crate) mod folded;
 mod runs;
 mod search;
-mod sessions;
+pub(crate) mod sessions;
 pub mod slack;
+
+pub use folded::Replay;
+pub(crate) use runs::same_decisions;
 
 use std::collections::BTreeMap;
 

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 
 use rustc_hash::FxHashMap;
 
+use super::folded::Replay;
 use super::{FrontierPoint, Score};
 use crate::lateness::Fate;
 use crate::processor::{run_with, EngineConfig};
@@ -125,6 +126,84 @@ fn group_by_thresholds(stream: &Stream, grid: &[EngineConfig]) -> (Vec<usize>, V
     (group_of, reps)
 }
 
+/// For each setting, the first one (by place) that makes the same past-grace decisions as it
+/// after every event: its own place where none before it does. Settings that agree after
+/// every event keep and drop the same arrivals and finalise the same windows at the same
+/// events, so their runs hold the same state throughout; one run measures them all. The
+/// settings go over the stream side by side (one watermark per distinct watermark kind), each
+/// class of agreeing settings split where one of them first disagrees. Under an event-time TTL
+/// or rules other than Beam Java's (where [`group_by_thresholds`] runs every setting), each is
+/// its own.
+pub(crate) fn same_decisions(events: &dyn Replay, settings: &[EngineConfig]) -> Vec<usize> {
+    let own: Vec<usize> = (0..settings.len()).collect();
+    if settings.len() < 2
+        || settings.iter().any(|c| {
+            c.window.ttl().is_some_and(|t| t.time == TtlTime::Event)
+                || c.conventions != crate::conventions::Conventions::Beam
+        })
+    {
+        return own;
+    }
+    let max_delay = events.max_delay();
+    let mut kinds: Vec<crate::watermark::WatermarkKind> = Vec::new();
+    let kind_of: Vec<usize> = settings
+        .iter()
+        .map(|c| match kinds.iter().position(|&k| k == c.watermark) {
+            Some(k) => k,
+            None => {
+                kinds.push(c.watermark);
+                kinds.len() - 1
+            }
+        })
+        .collect();
+    let mut marks: Vec<Watermark> = kinds
+        .iter()
+        .map(|&k| Watermark::new(k, max_delay))
+        .collect();
+    let mut wm = vec![0.0; kinds.len()];
+    let mut thresholds = vec![0.0; settings.len()];
+    let mut first = vec![0usize; settings.len()];
+    // The classes split at this event: (the class's first setting, the window the splitting
+    // settings have passed, their new class's first setting).
+    let mut splits: Vec<(usize, Option<WindowId>, usize)> = Vec::new();
+    events.replay(&mut |part| {
+        for e in part {
+            for (w, m) in wm.iter_mut().zip(&mut marks) {
+                *w = m.observe(e);
+            }
+            for ((t, cfg), &k) in thresholds.iter_mut().zip(settings).zip(&kind_of) {
+                *t = Fate::threshold(wm[k], cfg.grace);
+            }
+            // The same threshold has passed the same windows; most settings that agree have it.
+            let past = |i: usize| settings[i].window.last_ended_by(thresholds[i]);
+            splits.clear();
+            for i in 0..settings.len() {
+                let class = first[i];
+                if thresholds[i].to_bits() == thresholds[class].to_bits() {
+                    continue;
+                }
+                let passed = past(i);
+                if passed == past(class) {
+                    continue;
+                }
+                first[i] = match splits.iter().find(|&&(c, k, _)| c == class && k == passed) {
+                    Some(&(_, _, to)) => to,
+                    None => {
+                        splits.push((class, passed, i));
+                        i
+                    }
+                };
+            }
+            // Each its own: nothing more to split.
+            if first == own {
+                return false;
+            }
+        }
+        true
+    });
+    first
+}
+
 /// Runs each setting through the engine, shared out over the machine's cores: the drops and
 /// final values of each.
 fn run_all(
@@ -169,5 +248,39 @@ mod tests {
             .collect();
         let (_, reps) = group_by_thresholds(&s, &grid);
         assert_eq!(reps.len(), 25);
+    }
+
+    #[test]
+    fn settings_that_agree_after_every_event_share_a_run_and_its_state() {
+        let s = crate::stream::classroom();
+        let steps: Vec<f64> = (0..7).map(|i| i as f64 * 20_000.0).collect();
+        for window in [
+            crate::window::WindowFn::tumbling(20_000).unwrap(),
+            crate::window::WindowFn::session(5_000).unwrap(),
+        ] {
+            let grid: Vec<EngineConfig> = steps
+                .iter()
+                .flat_map(|&l| {
+                    steps.iter().map(move |&g| EngineConfig {
+                        window,
+                        ..EngineConfig::fixed(l, g)
+                    })
+                })
+                .collect();
+            let first = same_decisions(&s, &grid);
+            // The classes are those of the past-grace sequences, each named by its first.
+            let (group_of, reps) = group_by_thresholds(&s, &grid);
+            assert!(reps.len() < grid.len(), "{window:?}: no settings agree");
+            for i in 0..grid.len() {
+                assert!(first[i] <= i && first[first[i]] == first[i]);
+                for j in 0..grid.len() {
+                    assert_eq!(first[i] == first[j], group_of[i] == group_of[j]);
+                }
+                assert_eq!(
+                    crate::frontier::slack::StateCost::of(&s, grid[i]),
+                    crate::frontier::slack::StateCost::of(&s, grid[first[i]])
+                );
+            }
+        }
     }
 }

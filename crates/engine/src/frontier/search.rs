@@ -115,7 +115,7 @@ pub(super) fn scored(
 }
 
 /// The values ascending (none is NaN), and the place of each given value among them.
-fn ascending(values: &[f64]) -> (Vec<f64>, Vec<usize>) {
+pub(super) fn ascending(values: &[f64]) -> (Vec<f64>, Vec<usize>) {
     let mut order: Vec<usize> = (0..values.len()).collect();
     order.sort_by(|&a, &b| values[a].total_cmp(&values[b]));
     let mut rank = vec![0; values.len()];
@@ -292,7 +292,7 @@ impl Arrivals {
 
 /// How many of `xs` from the front satisfy `pred`, which holds of a prefix: a search from the
 /// front in doubling steps, then by halves, so that it costs the log of the answer.
-fn gallop(xs: &[f64], pred: impl Fn(f64) -> bool) -> usize {
+pub(super) fn gallop(xs: &[f64], pred: impl Fn(f64) -> bool) -> usize {
     let (mut lo, mut step) = (0, 1);
     // Every x before `lo` satisfies `pred`.
     while lo + step <= xs.len() && pred(xs[lo + step - 1]) {

@@ -36,6 +36,12 @@ use crate::window::WindowId;
 /// [`super::sweep`] for sessions by search; `None` where it does not apply: windows that do
 /// not merge, rules other than Beam Java's, a lag that is not finite (for a kind with a lag)
 /// or a grace that is NaN.
+/// Whether the search by true sessions serves `base`: session windows under Beam Java's
+/// rules (for a lag that is finite and graces that are not NaN).
+pub(crate) fn serves(base: &EngineConfig) -> bool {
+    base.window.is_merging() && base.conventions == crate::conventions::Conventions::Beam
+}
+
 pub(super) fn sweep(
     stream: &Stream,
     base: EngineConfig,
@@ -59,41 +65,49 @@ pub(super) fn sweep(
             &owned
         }
     };
-    let checks = Checks::gather(stream, base, clock);
-    Some(scored(
+    Some(sweep_sessions(
+        stream,
+        &TrueSessions::of(stream, base),
+        clock,
         lagged,
         lags,
         graces,
-        stream.len() as u64,
-        |lags, graces| {
-            shared_out(checks.len(), (lags.len(), graces.len()), |sessions| {
-                checks.tally(sessions, lags, graces)
-            })
-        },
     ))
 }
 
-/// A check: a window end and the watermark's clock it is compared with.
-#[derive(Debug, Clone, Copy)]
-struct Check {
-    end: f64,
-    clock: f64,
+/// [`sweep`] over the true sessions of `stream` under `base`'s windows ([`TrueSessions::of`]),
+/// found once for every clock swept over them; `lagged` whether the kind has a lag.
+pub(crate) fn sweep_sessions(
+    stream: &Stream,
+    sessions: &TrueSessions,
+    clock: &[f64],
+    lagged: bool,
+    lags: &[f64],
+    graces: &[f64],
+) -> Vec<FrontierPoint> {
+    let checks = Checks::gather(sessions, clock);
+    scored(lagged, lags, graces, stream.len() as u64, |lags, graces| {
+        shared_out(checks.len(), (lags.len(), graces.len()), |sessions| {
+            checks.tally(sessions, lags, graces)
+        })
+    })
 }
 
-/// Every true session's checks.
-struct Checks {
-    /// Per true session, where its checks start in `own` and in `early`.
-    sessions: Vec<(u32, u32)>,
-    /// Each event's own drop check, grouped by true session.
-    own: Vec<Check>,
-    /// Each premature finalisation check, grouped by true session.
-    early: Vec<Check>,
+/// A stream's true sessions (the oracle's) under a session window: each event's proto-window,
+/// and the events of each true session in arrival order. They depend on the events' times
+/// and keys alone, not on any watermark.
+pub(crate) struct TrueSessions {
+    /// Each event's proto-window.
+    protos: Vec<WindowId>,
+    /// Where each true session's events start in `by_session` (one more at the end).
+    start: Vec<u32>,
+    /// The events' places, grouped by true session, in arrival order within each.
+    by_session: Vec<u32>,
 }
 
-impl Checks {
-    /// The checks of every true session of `stream` under `base`'s session windows, the
-    /// clock being `base`'s watermark with a lag of 0.
-    fn gather(stream: &Stream, base: EngineConfig, clock: &[f64]) -> Checks {
+impl TrueSessions {
+    /// The true sessions of `stream` under `base`'s session windows.
+    pub(crate) fn of(stream: &Stream, base: EngineConfig) -> TrueSessions {
         let n = stream.len();
         let mut protos = Vec::with_capacity(n);
         for e in &stream.events {
@@ -130,6 +144,7 @@ impl Checks {
             };
             session_of[i as usize] = sessions - 1;
         }
+        drop(order);
         // Each true session's events in arrival order (a counting sort).
         let mut start = vec![0u32; sessions as usize + 1];
         for &s in &session_of {
@@ -144,12 +159,48 @@ impl Checks {
             by_session[fill[s as usize] as usize] = i as u32;
             fill[s as usize] += 1;
         }
+        TrueSessions {
+            protos,
+            start,
+            by_session,
+        }
+    }
+}
+
+/// A check: a window end and the watermark's clock it is compared with.
+#[derive(Debug, Clone, Copy)]
+struct Check {
+    end: f64,
+    clock: f64,
+}
+
+/// Every true session's checks.
+struct Checks {
+    /// Per true session, where its checks start in `own` and in `early`.
+    sessions: Vec<(u32, u32)>,
+    /// Each event's own drop check, grouped by true session.
+    own: Vec<Check>,
+    /// Each premature finalisation check, grouped by true session.
+    early: Vec<Check>,
+}
+
+impl Checks {
+    /// The checks of every true session, the clock being the watermark with a lag of 0
+    /// after each event.
+    fn gather(true_sessions: &TrueSessions, clock: &[f64]) -> Checks {
+        let TrueSessions {
+            protos,
+            start,
+            by_session,
+        } = true_sessions;
+        let n = protos.len();
+        let sessions = start.len() - 1;
         // Each session played alone with nothing dropped: its parts, disjoint, by start.
         let mut own = Vec::with_capacity(n);
         let mut early = Vec::new();
-        let mut ranges = Vec::with_capacity(sessions as usize + 1);
+        let mut ranges = Vec::with_capacity(sessions + 1);
         let mut parts: Vec<WindowId> = Vec::new();
-        for s in 0..sessions as usize {
+        for s in 0..sessions {
             ranges.push((own.len() as u32, early.len() as u32));
             parts.clear();
             for &i in &by_session[start[s] as usize..start[s + 1] as usize] {
