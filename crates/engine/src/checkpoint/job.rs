@@ -114,7 +114,6 @@ impl<'a> Job<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::checkpoint::reference_schedule;
     use crate::stream::{generate, StreamParams};
 
     #[test]
@@ -128,7 +127,7 @@ mod tests {
         let mut clean = Job::new(&stream, cfg, &SinkKind::ALL);
         clean.finish();
         let mut crashed = Job::new(&stream, cfg, &SinkKind::ALL);
-        crashed.run_schedule(&reference_schedule(stream.len()));
+        crashed.run_schedule(&ScheduleStep::reference_schedule(stream.len()));
         assert_eq!(clean.finals(), crashed.finals());
         for kind in [SinkKind::Idempotent, SinkKind::Transactional] {
             assert_eq!(

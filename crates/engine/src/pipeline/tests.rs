@@ -10,7 +10,7 @@ use crate::stream::{generate, StreamParams};
 fn key_routing_is_stable() {
     let r: Vec<usize> = ["a", "b", "c", "d"]
         .iter()
-        .map(|k| operator_for(k, 4))
+        .map(|k| PipelineConfig::operator_for(k, 4))
         .collect();
     assert_eq!(r, vec![0, 1, 2, 3]);
     assert_eq!(key_hash(""), 0xcbf2_9ce4_8422_2325);
@@ -144,7 +144,7 @@ fn a_schedule_by_offsets_replays_what_the_processor_emitted() {
     let mut clean = Pipeline::new(&stream, cfg).unwrap();
     clean.run_to_end();
     let mut p = Pipeline::new(&stream, cfg).unwrap();
-    let schedule = crate::checkpoint::reference_schedule(stream.len());
+    let schedule = crate::checkpoint::ScheduleStep::reference_schedule(stream.len());
     p.run_schedule(&schedule);
     let at: Vec<(usize, usize)> = p
         .crashes()
