@@ -114,11 +114,11 @@ impl<'a> Job<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stream::{generate, StreamParams};
+    use crate::stream::{Stream, StreamParams};
 
     #[test]
     fn crash_replays_and_exactly_once_sinks_hold() {
-        let stream = generate(&StreamParams {
+        let stream = Stream::generate(&StreamParams {
             events: 3000,
             ..Default::default()
         })
@@ -148,7 +148,7 @@ mod tests {
 
     #[test]
     fn only_the_latest_checkpoint_is_held_whole() {
-        let stream = generate(&StreamParams {
+        let stream = Stream::generate(&StreamParams {
             events: 3000,
             ..Default::default()
         })
