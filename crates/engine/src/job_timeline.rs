@@ -545,7 +545,7 @@ impl JobTimeline {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stream::classroom;
+    use crate::stream::Stream;
     use crate::EngineConfig;
 
     fn cfg() -> PipelineConfig {
@@ -559,7 +559,7 @@ mod tests {
 
     #[test]
     fn a_rerun_applies_the_presses_at_the_same_points() {
-        let s = Arc::new(classroom());
+        let s = Arc::new(Stream::classroom());
         let mut live = JobTimeline::new(s.clone(), cfg()).unwrap();
         live.advance_to(95_000.0);
         assert!(live.press(Intervention::Checkpoint));
@@ -579,7 +579,7 @@ mod tests {
 
     #[test]
     fn a_crash_during_a_replay_before_the_first_crash_time_is_reproduced() {
-        let s = Arc::new(classroom());
+        let s = Arc::new(Stream::classroom());
         let mut live = JobTimeline::new(s.clone(), cfg()).unwrap();
         live.advance_to(212_400.0);
         live.press(Intervention::Crash(CrashTarget::Job));
@@ -600,7 +600,7 @@ mod tests {
 
     #[test]
     fn each_partition_has_a_watermark_lane_cut_back_with_a_crash() {
-        let s = Arc::new(classroom());
+        let s = Arc::new(Stream::classroom());
         let mut j = JobTimeline::new(s, cfg()).unwrap();
         j.advance_to(120_000.0);
         let lanes = j.partition_watermarks();
@@ -617,7 +617,7 @@ mod tests {
 
     #[test]
     fn replayed_records_are_delivered_twice() {
-        let s = Arc::new(classroom());
+        let s = Arc::new(Stream::classroom());
         let mut j = JobTimeline::new(s, cfg()).unwrap();
         // Just after the 180–240 s window fired (lag 20 s): its panes reach the sink again.
         j.advance_to(265_000.0);
@@ -638,7 +638,7 @@ mod tests {
     /// restores, for each kept press, the checkpoint the live run restored.
     #[test]
     fn a_rerun_finds_the_checkpoints_its_crashes_restore() {
-        let s = Arc::new(classroom());
+        let s = Arc::new(Stream::classroom());
         let often = PipelineConfig {
             checkpoint_every: Some(50.0),
             ..cfg()
@@ -663,7 +663,7 @@ mod tests {
     /// operators' views say, through a crash and to the end.
     #[test]
     fn the_watermark_and_totals_are_the_operator_views() {
-        let s = Arc::new(classroom());
+        let s = Arc::new(Stream::classroom());
         let mut j = JobTimeline::new(s, cfg()).unwrap();
         let agree = |j: &JobTimeline| {
             let views = j.pipeline().operator_views();
@@ -697,8 +697,8 @@ mod tests {
 
     #[test]
     fn a_window_row_sums_its_cells_and_stands_by_the_engines_rule() {
-        let s = Arc::new(classroom());
-        let truth = crate::window::oracle(&s, &cfg().engine.window);
+        let s = Arc::new(Stream::classroom());
+        let truth = crate::oracle::Oracle::true_counts(&s, &cfg().engine.window);
         let mut j = JobTimeline::new(s, cfg()).unwrap();
         j.advance_to(100_000.0);
         let keys = 4;

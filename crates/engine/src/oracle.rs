@@ -188,11 +188,11 @@ impl Oracle {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stream::classroom;
+    use crate::stream::Stream;
 
     #[test]
     fn a_live_oracle_grown_batch_by_batch_counts_as_the_whole_streams() {
-        let s = classroom();
+        let s = Stream::classroom();
         let window = WindowFn::Tumbling {
             size: 60_000,
             offset: 0,
@@ -217,7 +217,7 @@ mod tests {
 
     #[test]
     fn sessions_are_each_keys_own_and_every_keys_together() {
-        let s = classroom();
+        let s = Stream::classroom();
         let o = Oracle::new(&s, &WindowFn::Session { gap: 5_000 });
         assert!(o.merging && !o.global);
         assert_eq!(o.sessions.len(), s.keys.len());

@@ -278,13 +278,13 @@ pub(crate) fn score(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::oracle::Oracle;
     use crate::scenario::ScenarioName;
-    use crate::window::oracle;
 
     fn lesson() -> (EngineConfig, Arc<Stream>, Arc<BTreeMap<CellId, u64>>) {
         let preset = ScenarioName::Lesson.preset();
         let stream = preset.source.stream().unwrap();
-        let truth = oracle(&stream, &preset.config.window);
+        let truth = Oracle::true_counts(&stream, &preset.config.window);
         (preset.config, Arc::new(stream), Arc::new(truth))
     }
 
@@ -338,7 +338,7 @@ mod tests {
                 what: Intervention::Crash(CrashTarget::Job),
             },
         ];
-        let stream = Arc::new(crate::stream::classroom());
+        let stream = Arc::new(crate::stream::Stream::classroom());
         let cfg = PipelineConfig {
             // Two partitions into four operators: a job wider than the processor, any shape.
             partitions: 2,

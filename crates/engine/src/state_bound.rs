@@ -151,8 +151,8 @@ impl StateBound {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stream::{generate, StreamParams};
-    use crate::window::oracle;
+    use crate::oracle::Oracle;
+    use crate::stream::{Stream, StreamParams};
     use proptest::prelude::*;
 
     proptest! {
@@ -168,7 +168,7 @@ mod tests {
             kind in 0u8..3,
             seed in 0u64..1000,
         ) {
-            let stream = generate(&StreamParams {
+            let stream = Stream::generate(&StreamParams {
                 seed,
                 events,
                 span,
@@ -192,7 +192,7 @@ mod tests {
                 times,
                 StateCosts::SINGLE,
             );
-            let truth = oracle(&stream, &window);
+            let truth = Oracle::true_counts(&stream, &window);
             prop_assert!(b.cells >= truth.len() as u64, "{} < {}", b.cells, truth.len());
             let placed: u64 = stream
                 .events

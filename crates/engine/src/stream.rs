@@ -50,12 +50,32 @@ impl Stream {
     /// Sorted stably by processing time = et + delay. An error names the parameter out of its
     /// range.
     pub fn generate(params: &StreamParams) -> Result<Stream, ParamsError> {
-        generate(params)
+        params.validate()?;
+        let keys: Vec<String> = params.keys.chars().map(|c| c.to_string()).collect();
+        let nkeys = keys.len() as u32;
+        let lambd = 1.0 / params.mean_delay;
+        let mut rng = PyRandom::new(params.seed);
+        let mut events = Vec::with_capacity(params.events);
+        for _ in 0..params.events {
+            let et = rng.uniform(0.0, params.span);
+            let d = if rng.random() > params.tail {
+                rng.expovariate(lambd)
+            } else {
+                rng.uniform(0.0, params.tail_max)
+            };
+            let key = rng.randbelow(nkeys);
+            events.push(Event {
+                event_time: et,
+                proc_time: et + d,
+                key,
+            });
+        }
+        Ok(Stream::from_unordered(events, keys))
     }
 
     /// The classroom stream: seed 7, 20 000 events over 600 s.
     pub fn classroom() -> Stream {
-        classroom()
+        Stream::generate(&StreamParams::default()).expect("the default parameters are valid")
     }
 
     /// Builds a stream from unordered events, sorting them stably by processing time (ties keep
@@ -263,36 +283,16 @@ impl StreamParams {
     }
 }
 
-/// The reference's `make_stream`: for each event, `et = uniform(0, span)`; then `random() > tail`
-/// picks an exponential delay of mean `mean_delay`, otherwise a tail delay `uniform(0, tail_max)`;
-/// then `choice(keys)`. Sorted stably by processing time = et + delay.
+/// [`Stream::generate`], for the modules that still call it by this name.
+#[cfg(test)]
 pub(crate) fn generate(params: &StreamParams) -> Result<Stream, ParamsError> {
-    params.validate()?;
-    let keys: Vec<String> = params.keys.chars().map(|c| c.to_string()).collect();
-    let nkeys = keys.len() as u32;
-    let lambd = 1.0 / params.mean_delay;
-    let mut rng = PyRandom::new(params.seed);
-    let mut events = Vec::with_capacity(params.events);
-    for _ in 0..params.events {
-        let et = rng.uniform(0.0, params.span);
-        let d = if rng.random() > params.tail {
-            rng.expovariate(lambd)
-        } else {
-            rng.uniform(0.0, params.tail_max)
-        };
-        let key = rng.randbelow(nkeys);
-        events.push(Event {
-            event_time: et,
-            proc_time: et + d,
-            key,
-        });
-    }
-    Ok(Stream::from_unordered(events, keys))
+    Stream::generate(params)
 }
 
-/// The classroom stream: seed 7, 20 000 events over 600 s.
+/// [`Stream::classroom`], for the modules that still call it by this name.
+#[cfg(test)]
 pub(crate) fn classroom() -> Stream {
-    generate(&StreamParams::default()).expect("the default parameters are valid")
+    Stream::classroom()
 }
 
 /// Delay statistics of a stream, as block 1 prints them.

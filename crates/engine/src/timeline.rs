@@ -500,12 +500,13 @@ pub(crate) fn stream_windows(truth: &BTreeMap<CellId, u64>) -> Vec<WindowId> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stream::classroom;
-    use crate::window::{oracle, WindowFn};
+    use crate::oracle::Oracle;
+    use crate::stream::Stream;
+    use crate::window::WindowFn;
 
     #[test]
     fn the_end_of_the_classroom_stream_has_the_reference_drops() {
-        let s = classroom();
+        let s = Stream::classroom();
         for (lag, grace, dropped) in [(2_000.0, 0.0, 1283), (10_000.0, 90_000.0, 0)] {
             let t = Timeline::run_to(EngineConfig::fixed(lag, grace), &s, s.len(), true);
             assert_eq!(t.counters().dropped, dropped);
@@ -515,9 +516,9 @@ mod tests {
 
     #[test]
     fn a_finished_timeline_scores_like_a_whole_run() {
-        let s = classroom();
+        let s = Stream::classroom();
         let cfg = EngineConfig::fixed(10_000.0, 30_000.0);
-        let truth = oracle(&s, &cfg.window);
+        let truth = Oracle::true_counts(&s, &cfg.window);
         let t = Timeline::run_to(cfg, &s, s.len(), true);
         assert_eq!(
             t.final_score(&truth),
@@ -529,7 +530,7 @@ mod tests {
 
     #[test]
     fn advancing_in_steps_equals_one_run() {
-        let s = classroom();
+        let s = Stream::classroom();
         let cfg = EngineConfig::fixed(20_000.0, 0.0);
         let mut a = Timeline::new(cfg, &s);
         for n in [10, 500, 7_000, 7_000, 12_345] {
@@ -543,7 +544,7 @@ mod tests {
 
     #[test]
     fn a_growing_stream_samples_its_state_the_same_whatever_its_batches() {
-        let s = classroom();
+        let s = Stream::classroom();
         let cfg = EngineConfig::fixed(20_000.0, 0.0);
         // The stream as it grows: its first n events, read in batches of different sizes.
         let prefix = |n: usize| Stream {
@@ -568,7 +569,7 @@ mod tests {
 
     #[test]
     fn a_single_run_keeps_a_bounded_number_of_state_samples() {
-        let stream = crate::stream::generate(&crate::StreamParams {
+        let stream = Stream::generate(&crate::StreamParams {
             events: 200_000,
             ..Default::default()
         })
@@ -589,7 +590,7 @@ mod tests {
 
     #[test]
     fn inspection_gives_the_figures_of_the_inequality() {
-        let s = classroom();
+        let s = Stream::classroom();
         let t = Timeline::run_to(EngineConfig::fixed(2_000.0, 0.0), &s, s.len(), false);
         let i = t.fates().iter().position(|f| *f == Fate::Dropped).unwrap();
         let why = t.inspect(&s, i).unwrap();
@@ -602,8 +603,8 @@ mod tests {
 
     #[test]
     fn window_phases_follow_the_watermark() {
-        let s = classroom();
-        let truth = oracle(
+        let s = Stream::classroom();
+        let truth = Oracle::true_counts(
             &s,
             &WindowFn::Tumbling {
                 size: 60_000,
@@ -638,7 +639,7 @@ mod tests {
         );
         assert_eq!(std::mem::size_of::<Fate>(), 1);
         const { assert!(Timeline::BYTES_PER_ARRIVAL <= 24) };
-        let s = classroom();
+        let s = Stream::classroom();
         let t = Timeline::run_to(EngineConfig::fixed(20_000.0, 0.0), &s, s.len(), true);
         assert_eq!(t.fates().len(), s.len());
         assert_eq!(t.watermarks().len(), s.len());

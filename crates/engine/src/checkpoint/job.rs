@@ -114,12 +114,11 @@ impl<'a> Job<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::checkpoint::reference_schedule;
-    use crate::stream::{generate, StreamParams};
+    use crate::stream::{Stream, StreamParams};
 
     #[test]
     fn crash_replays_and_exactly_once_sinks_hold() {
-        let stream = generate(&StreamParams {
+        let stream = Stream::generate(&StreamParams {
             events: 3000,
             ..Default::default()
         })
@@ -128,7 +127,7 @@ mod tests {
         let mut clean = Job::new(&stream, cfg, &SinkKind::ALL);
         clean.finish();
         let mut crashed = Job::new(&stream, cfg, &SinkKind::ALL);
-        crashed.run_schedule(&reference_schedule(stream.len()));
+        crashed.run_schedule(&ScheduleStep::reference_schedule(stream.len()));
         assert_eq!(clean.finals(), crashed.finals());
         for kind in [SinkKind::Idempotent, SinkKind::Transactional] {
             assert_eq!(
@@ -149,7 +148,7 @@ mod tests {
 
     #[test]
     fn only_the_latest_checkpoint_is_held_whole() {
-        let stream = generate(&StreamParams {
+        let stream = Stream::generate(&StreamParams {
             events: 3000,
             ..Default::default()
         })

@@ -323,21 +323,16 @@ impl ScheduleStep {
     /// The reference's schedule: five times, run to `n·i/6`, checkpoint, run 800 events on,
     /// crash.
     pub fn reference_schedule(n: usize) -> Vec<ScheduleStep> {
-        reference_schedule(n)
+        (1..=5)
+            .flat_map(|i| {
+                let at = ((n * i) as f64 / 6.0) as usize;
+                [
+                    ScheduleStep::Checkpoint { at },
+                    ScheduleStep::Crash { at: at + 800 },
+                ]
+            })
+            .collect()
     }
-}
-
-/// The reference's schedule: five times, run to `n·i/6`, checkpoint, run 800 events on, crash.
-pub(crate) fn reference_schedule(n: usize) -> Vec<ScheduleStep> {
-    (1..=5)
-        .flat_map(|i| {
-            let at = ((n * i) as f64 / 6.0) as usize;
-            [
-                ScheduleStep::Checkpoint { at },
-                ScheduleStep::Crash { at: at + 800 },
-            ]
-        })
-        .collect()
 }
 
 #[cfg(test)]
@@ -346,7 +341,7 @@ mod tests {
 
     #[test]
     fn reference_schedule_offsets() {
-        let s = reference_schedule(20_000);
+        let s = ScheduleStep::reference_schedule(20_000);
         assert_eq!(s[0], ScheduleStep::Checkpoint { at: 3333 });
         assert_eq!(s[1], ScheduleStep::Crash { at: 4133 });
         assert_eq!(s[9], ScheduleStep::Crash { at: 17466 });

@@ -4,6 +4,8 @@
 //! receiver and input each channel feeds, and the bit sets of inputs that alignment and the
 //! views use.
 
+use super::PipelineConfig;
+
 /// FNV-1a, 64 bits, of a key's name: the same on every run and platform.
 pub(crate) fn key_hash(name: &str) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
@@ -14,34 +16,36 @@ pub(crate) fn key_hash(name: &str) -> u64 {
     h
 }
 
-/// The operator instance that owns a key: `fnv1a64(name) mod N`.
-pub(crate) fn operator_for(name: &str, parallelism: usize) -> usize {
-    (key_hash(name) % parallelism.max(1) as u64) as usize
-}
-
 /// What a partition hash starts from: FNV-1a over this salt, so that hashing a name after it
 /// gives `fnv1a64("partitions" ++ name)`. Of the plain words tried, this one spreads the
 /// classroom stream's four keys over every partition at P = 2, 3 and 4 (one key each at 4),
 /// which a salt taken blindly need not do with so few keys.
 const PARTITION_SALT: &str = "partitions";
 
-/// The source partition that carries a key when the stream is partitioned by key:
-/// `fnv1a64("partitions" ++ name)` passed through SplitMix64's finaliser, `mod P`; the same on
-/// every run and platform. It must not follow [`operator_for`]: with one hash, P = N would send
-/// each partition's keys to one operator alone. A salt alone is not enough: FNV-1a's low bits,
-/// which `mod P` reads, follow the low bits of a name's last byte whatever the salt, so short
-/// names would still map partitions onto operators one to one; the finaliser spreads every
-/// bit over all of them.
-pub(crate) fn partition_for(name: &str, partitions: usize) -> usize {
-    let mut h = key_hash(PARTITION_SALT);
-    for b in name.bytes() {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+impl PipelineConfig {
+    /// The operator instance that owns a key: `fnv1a64(name) mod N`, N the parallelism.
+    pub fn operator_for(name: &str, parallelism: usize) -> usize {
+        (key_hash(name) % parallelism.max(1) as u64) as usize
     }
-    h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    h ^= h >> 31;
-    (h % partitions.max(1) as u64) as usize
+
+    /// The source partition that carries a key when the stream is partitioned by key:
+    /// `fnv1a64("partitions" ++ name)` passed through SplitMix64's finaliser, `mod P`; the same
+    /// on every run and platform. It must not follow [`PipelineConfig::operator_for`]: with one
+    /// hash, P = N would send each partition's keys to one operator alone. A salt alone is not
+    /// enough: FNV-1a's low bits, which `mod P` reads, follow the low bits of a name's last byte
+    /// whatever the salt, so short names would still map partitions onto operators one to one;
+    /// the finaliser spreads every bit over all of them.
+    pub fn partition_for(name: &str, partitions: usize) -> usize {
+        let mut h = key_hash(PARTITION_SALT);
+        for b in name.bytes() {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        h ^= h >> 31;
+        (h % partitions.max(1) as u64) as usize
+    }
 }
 
 /// A node that receives on channels: an operator instance or the sink. Its inputs are

@@ -88,18 +88,6 @@ pub struct PipelineConfig {
 }
 
 impl PipelineConfig {
-    /// The operator instance that owns a key: `fnv1a64(name) mod N`, N the parallelism.
-    pub fn operator_for(name: &str, parallelism: usize) -> usize {
-        super::operator_for(name, parallelism)
-    }
-
-    /// The source partition a key's events are read from, out of `partitions`, when the
-    /// pipeline partitions by key: a salted, finalised hash of its name, so that a partition's
-    /// keys spread over every operator.
-    pub fn partition_for(name: &str, partitions: usize) -> usize {
-        super::partition_for(name, partitions)
-    }
-
     /// One partition (by index), one operator, no periodic checkpoint, 200 ms mean transit,
     /// seed 1, no idleness.
     pub fn new(engine: EngineConfig) -> Self {

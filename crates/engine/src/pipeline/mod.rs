@@ -120,7 +120,6 @@ use super::window::{CellId, WindowId};
 
 pub use crate::channel::{MessageKind, Node};
 pub use addressing::Addressing;
-pub(crate) use addressing::{operator_for, partition_for};
 pub use audit::Audit;
 pub(crate) use audit::Ledger;
 pub use checkpoint::CompletedCheckpoint;
@@ -204,7 +203,9 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             Some(name) => name.clone(),
             None => k.to_string(),
         };
-        let route = (0..nkeys).map(|k| operator_for(&key_name(k), nn)).collect();
+        let route = (0..nkeys)
+            .map(|k| PipelineConfig::operator_for(&key_name(k), nn))
+            .collect();
         let mut partitions = vec![Vec::new(); np];
         match cfg.partition_by {
             // Round-robin, one partition at a time: event p, p + P, p + 2P, ... (a division
@@ -216,7 +217,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
             }
             PartitionBy::Key => {
                 let of_key: Vec<usize> = (0..nkeys)
-                    .map(|k| partition_for(&key_name(k), np))
+                    .map(|k| PipelineConfig::partition_for(&key_name(k), np))
                     .collect();
                 for (i, e) in s.events.iter().enumerate() {
                     partitions[of_key[e.key as usize]].push(i as u32);

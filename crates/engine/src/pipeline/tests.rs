@@ -3,14 +3,14 @@
 
 use super::addressing::key_hash;
 use super::*;
-use crate::processor::{run, EngineConfig};
-use crate::stream::{generate, StreamParams};
+use crate::processor::{EngineConfig, Processor};
+use crate::stream::{Stream, StreamParams};
 
 #[test]
 fn key_routing_is_stable() {
     let r: Vec<usize> = ["a", "b", "c", "d"]
         .iter()
-        .map(|k| operator_for(k, 4))
+        .map(|k| PipelineConfig::operator_for(k, 4))
         .collect();
     assert_eq!(r, vec![0, 1, 2, 3]);
     assert_eq!(key_hash(""), 0xcbf2_9ce4_8422_2325);
@@ -20,7 +20,7 @@ fn key_routing_is_stable() {
 /// By index, event i goes to partition i mod P, the partition's (i div P)-th.
 #[test]
 fn by_index_event_i_goes_to_partition_i_mod_p() {
-    let stream = generate(&StreamParams {
+    let stream = Stream::generate(&StreamParams {
         events: 1001,
         ..Default::default()
     })
@@ -51,7 +51,7 @@ fn by_index_event_i_goes_to_partition_i_mod_p() {
 
 #[test]
 fn one_partition_one_operator_equals_the_processor() {
-    let stream = generate(&StreamParams {
+    let stream = Stream::generate(&StreamParams {
         events: 2000,
         ..Default::default()
     })
@@ -62,13 +62,13 @@ fn one_partition_one_operator_equals_the_processor() {
     let mut p = Pipeline::new(&stream, cfg).unwrap();
     p.run_to_end();
     assert!(p.is_finished());
-    assert_eq!(p.finals(), &run(&stream, engine, false).finals);
+    assert_eq!(p.finals(), &Processor::run(&stream, engine, false).finals);
     assert!(!p.checkpoints().is_empty());
 }
 
 #[test]
 fn a_crash_restores_and_says_so() {
-    let stream = generate(&StreamParams {
+    let stream = Stream::generate(&StreamParams {
         events: 3000,
         ..Default::default()
     })
@@ -96,7 +96,7 @@ fn a_crash_restores_and_says_so() {
 /// checkpoints only the latest is held whole, and crashes still restore it exactly.
 #[test]
 fn only_the_latest_checkpoint_is_held_whole() {
-    let stream = generate(&StreamParams {
+    let stream = Stream::generate(&StreamParams {
         events: 3000,
         ..Default::default()
     })
@@ -131,7 +131,7 @@ fn only_the_latest_checkpoint_is_held_whole() {
 /// panes the processor emits for them, and the other sinks and the finals equal a clean run.
 #[test]
 fn a_schedule_by_offsets_replays_what_the_processor_emitted() {
-    let stream = generate(&StreamParams {
+    let stream = Stream::generate(&StreamParams {
         events: 3000,
         ..Default::default()
     })
@@ -144,7 +144,7 @@ fn a_schedule_by_offsets_replays_what_the_processor_emitted() {
     let mut clean = Pipeline::new(&stream, cfg).unwrap();
     clean.run_to_end();
     let mut p = Pipeline::new(&stream, cfg).unwrap();
-    let schedule = crate::checkpoint::reference_schedule(stream.len());
+    let schedule = crate::checkpoint::ScheduleStep::reference_schedule(stream.len());
     p.run_schedule(&schedule);
     let at: Vec<(usize, usize)> = p
         .crashes()
@@ -162,7 +162,7 @@ fn a_schedule_by_offsets_replays_what_the_processor_emitted() {
         ]
     );
     assert_eq!(p.finals(), clean.finals());
-    assert_eq!(p.finals(), &run(&stream, engine, false).finals);
+    assert_eq!(p.finals(), &Processor::run(&stream, engine, false).finals);
     for kind in [SinkKind::Idempotent, SinkKind::Transactional] {
         assert_eq!(p.sink_output(kind), clean.sink_output(kind), "{kind}");
     }

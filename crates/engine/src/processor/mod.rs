@@ -140,7 +140,7 @@ impl Processor {
     /// Runs a stream through a processor from the first event to the end of input. With
     /// `keep_panes` false the panes are counted but not kept.
     pub fn run(stream: &Stream, cfg: EngineConfig, keep_panes: bool) -> RunResult {
-        run(stream, cfg, keep_panes)
+        run_with(stream, cfg, keep_panes, None)
     }
 
     /// A processor before its first event. `max_delay` is the stream's largest delay, used only
@@ -803,13 +803,12 @@ pub struct RunResult {
     pub peak_open_cells: usize,
 }
 
-/// Runs a stream through a processor from the first event to the end of input.
-/// With `keep_panes` false the panes are counted but not kept.
+/// [`Processor::run`], for the modules that still call it by this name.
 pub(crate) fn run(stream: &Stream, cfg: EngineConfig, keep_panes: bool) -> RunResult {
-    run_with(stream, cfg, keep_panes, None)
+    Processor::run(stream, cfg, keep_panes)
 }
 
-/// [`run`], optionally with every event's windows assigned beforehand by `cfg.window`.
+/// [`Processor::run`], optionally with every event's windows assigned beforehand by `cfg.window`.
 pub(crate) fn run_with(
     stream: &Stream,
     cfg: EngineConfig,

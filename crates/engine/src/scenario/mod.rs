@@ -8,7 +8,7 @@ mod opened;
 mod sessions;
 
 use crate::pipeline::{Outage, PartitionBy};
-use crate::stream::{generate, ParamsError, StreamParams};
+use crate::stream::{ParamsError, StreamParams};
 use crate::{Accumulation, EngineConfig, Stream, WatermarkKind, WindowFn};
 
 use lesson::lesson;
@@ -57,7 +57,7 @@ impl Source {
     /// The stream this source makes.
     pub fn stream(&self) -> Result<Stream, ParamsError> {
         match self {
-            Source::Generator(p) => generate(p),
+            Source::Generator(p) => Stream::generate(p),
             Source::Sessions { seed } => Ok(sessions(*seed)),
             Source::Lesson { seed } => Ok(lesson(*seed)),
         }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::ScenarioName;
 use crate::oracle::Oracle;
-use crate::stream::{classroom, KeyId, ParamsError, Stream};
+use crate::stream::{KeyId, ParamsError, Stream};
 use crate::{WindowFn, WindowId};
 
 /// The stream a session runs and what is known about it in advance (the [`Oracle`]).
@@ -46,7 +46,7 @@ impl Scenario {
     pub fn classroom() -> Scenario {
         Scenario::new(
             "classroom",
-            classroom(),
+            Stream::classroom(),
             &WindowFn::Tumbling {
                 size: 60_000,
                 offset: 0,

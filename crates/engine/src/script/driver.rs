@@ -22,7 +22,7 @@
 
 use rustc_hash::FxHashMap;
 
-use super::ScriptWindows;
+use super::{Script, ScriptWindows};
 use crate::conventions::Conventions;
 pub(crate) use crate::trigger::END_OF_TIME;
 use crate::trigger::{
@@ -30,10 +30,6 @@ use crate::trigger::{
     Trigger, TriggerContext,
 };
 use crate::window::{WindowFn, WindowId};
-
-/// The global window: from the start of time to Beam's `GlobalWindow.END_OF_GLOBAL_WINDOW`,
-/// a day before the end of time, its last instant (so the end of input passes it).
-pub(crate) const GLOBAL: WindowId = WindowId::new(-END_OF_TIME, END_OF_TIME - 86_400_000 + 1);
 
 /// A pane the driver emitted.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -227,7 +223,7 @@ impl Driver {
 
     fn assign(&self, t: i64) -> Vec<WindowId> {
         match self.windows.window {
-            WindowFn::Global { .. } => vec![GLOBAL],
+            WindowFn::Global { .. } => vec![Script::GLOBAL],
             w => w.assign(t as f64).collect(),
         }
     }

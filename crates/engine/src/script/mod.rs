@@ -383,7 +383,7 @@ impl Script {
     /// The global window of a script: from the start of time to Beam's
     /// `GlobalWindow.END_OF_GLOBAL_WINDOW`, a day before the end of time, its last instant (so
     /// the end of input passes it).
-    pub const GLOBAL: WindowId = driver::GLOBAL;
+    pub const GLOBAL: WindowId = WindowId::new(-END_OF_TIME, END_OF_TIME - 86_400_000 + 1);
 
     /// A script with Beam's defaults (global windows, the default trigger, accumulating,
     /// output at the end of the window, no allowed lateness) and no steps.

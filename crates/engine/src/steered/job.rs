@@ -13,13 +13,6 @@ use crate::trace::Trace;
 
 use super::{Settings, SteeredRun};
 
-/// The job's source partitions, P.
-pub(crate) const JOB_PARTITIONS: usize = 2;
-/// The job's keyed window operator instances, N.
-pub(crate) const JOB_OPERATORS: usize = 4;
-/// The seed of the job's channel transit times.
-pub(crate) const JOB_SEED: u64 = 1;
-
 /// A job given in advance: its shape, and the outages given with it, each a partition cut
 /// off at its start and healed at its end as if it had been pressed then.
 #[derive(Debug, Clone, PartialEq)]
@@ -41,11 +34,11 @@ impl From<PipelineConfig> for JobPreset {
 
 impl JobPreset {
     /// The job's source partitions, P.
-    pub const PARTITIONS: usize = JOB_PARTITIONS;
+    pub const PARTITIONS: usize = 2;
     /// The job's keyed window operator instances, N.
-    pub const OPERATORS: usize = JOB_OPERATORS;
+    pub const OPERATORS: usize = 4;
     /// The seed of the job's channel transit times.
-    pub const SEED: u64 = JOB_SEED;
+    pub const SEED: u64 = 1;
 
     /// The job a built-in scenario runs as (its shape and outages): on the settings' engine and
     /// idle timeout, the default seed, and `checkpoint_every` where the scenario gives none.
@@ -54,7 +47,7 @@ impl JobPreset {
         config.partitions = shape.partitions;
         config.partition_by = shape.partition_by;
         config.parallelism = shape.parallelism;
-        config.seed = JOB_SEED;
+        config.seed = JobPreset::SEED;
         config.checkpoint_every = shape.checkpoint_every.or(Some(checkpoint_every));
         config.idle_timeout = settings.idle_timeout;
         config.keep_outputs = false;
@@ -69,9 +62,9 @@ impl SteeredRun {
     /// The parallel job's configuration for the settings.
     pub fn job_config(&self) -> PipelineConfig {
         let shape = self.job_preset.unwrap_or(PipelineConfig {
-            partitions: JOB_PARTITIONS,
-            parallelism: JOB_OPERATORS,
-            seed: JOB_SEED,
+            partitions: JobPreset::PARTITIONS,
+            parallelism: JobPreset::OPERATORS,
+            seed: JobPreset::SEED,
             ..PipelineConfig::new(self.settings.engine)
         });
         PipelineConfig {

@@ -83,7 +83,7 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::stream::classroom;
+    use crate::stream::Stream;
     use crate::timeline::Timeline;
     use crate::EngineConfig;
 
@@ -105,7 +105,7 @@ mod tests {
 
     #[test]
     fn two_single_runs_compared_by_blocks_differ_where_they_differ_event_by_event() {
-        let stream = Arc::new(classroom());
+        let stream = Arc::new(Stream::classroom());
         let n = stream.len();
         let trace = |lag: f64, grace: f64, arrived: usize| {
             let cfg = EngineConfig::fixed(lag, grace);

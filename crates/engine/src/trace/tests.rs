@@ -1,9 +1,9 @@
 //! The trace's moves and reads, for both kinds of run.
 
 use super::*;
+use crate::oracle::Oracle;
 use crate::pipeline::{CrashTarget, PipelineConfig};
-use crate::stream::classroom;
-use crate::window::oracle;
+use crate::stream::Stream;
 use crate::window_row::Standing;
 
 fn span(s: &Stream) -> (f64, f64) {
@@ -20,7 +20,7 @@ fn start() -> Progress {
 
 #[test]
 fn a_single_run_moved_by_the_playhead_is_the_timeline_run_to_it() {
-    let s = Arc::new(classroom());
+    let s = Arc::new(Stream::classroom());
     let cfg = EngineConfig::fixed(20_000.0, 0.0);
     let mut t = Trace::single_start(cfg, s.clone(), span(&s));
     let c = t.play_to(start(), 100_000.0);
@@ -43,7 +43,7 @@ fn a_single_run_moved_by_the_playhead_is_the_timeline_run_to_it() {
 
 #[test]
 fn a_parallel_run_keeps_its_own_clock_and_carries_its_pipeline() {
-    let s = Arc::new(classroom());
+    let s = Arc::new(Stream::classroom());
     let cfg = PipelineConfig {
         partitions: 2,
         parallelism: 4,
@@ -62,7 +62,7 @@ fn a_parallel_run_keeps_its_own_clock_and_carries_its_pipeline() {
     assert!(t.is_replaying());
     assert_eq!(t.presses(), &[p]);
     assert!(t.inspect(0).is_none() && t.exceptions().is_none());
-    let truth = oracle(&s, &cfg.engine.window);
+    let truth = Oracle::true_counts(&s, &cfg.engine.window);
     let row = t.window_row(cfg.engine.window.at_index(1), None, s.keys.len(), &truth);
     assert!(row.sinks.is_some() && row.latest.is_none());
     assert_eq!(t.sinks(&truth).unwrap().scores.len(), 3);
@@ -73,7 +73,7 @@ fn a_parallel_run_keeps_its_own_clock_and_carries_its_pipeline() {
 
 #[test]
 fn a_single_run_carries_no_pipeline() {
-    let s = Arc::new(classroom());
+    let s = Arc::new(Stream::classroom());
     let cfg = EngineConfig::fixed(20_000.0, 0.0);
     let mut t = Trace::single_start(cfg, s.clone(), span(&s));
     t.play_to(start(), 200_000.0);
@@ -81,7 +81,7 @@ fn a_single_run_carries_no_pipeline() {
     assert!(t.crashes().is_empty() && t.checkpoints().is_empty());
     assert!(t.sink_kinds().is_empty());
     assert_eq!(t.press(Intervention::Checkpoint), None);
-    let truth = oracle(&s, &cfg.window);
+    let truth = Oracle::true_counts(&s, &cfg.window);
     let row = t.window_row(cfg.window.at_index(0), None, s.keys.len(), &truth);
     assert_eq!(row.sinks, None);
     assert!(row.is_final());
@@ -97,9 +97,9 @@ fn a_single_run_carries_no_pipeline() {
 /// oracle: short of it is open until the window is final, and then wrong.
 #[test]
 fn a_single_runs_window_values_stand_short_or_right_never_over() {
-    let s = Arc::new(classroom());
+    let s = Arc::new(Stream::classroom());
     let cfg = EngineConfig::fixed(2_000.0, 0.0);
-    let truth = oracle(&s, &cfg.window);
+    let truth = Oracle::true_counts(&s, &cfg.window);
     let windows = crate::timeline::stream_windows(&truth);
     let mut t = Trace::single_start(cfg, s.clone(), span(&s));
     let mut c = start();

@@ -18,19 +18,13 @@ impl WindowFn {
     /// in whole milliseconds, as `--window` and the tour files write it; an error names the
     /// value.
     pub fn parse_length(s: &str) -> Result<i64, String> {
-        length(s)
+        s.parse::<Duration>()?.whole_ms().ok_or_else(|| {
+            format!(
+                "{} is not a window length: it must be a whole number of milliseconds ≥ 1ms",
+                quoted(s)
+            )
+        })
     }
-}
-
-/// A window length (a size, a slide, a gap, an offset): a duration of at least 1 ms in whole
-/// milliseconds; an error names the value.
-pub(crate) fn length(s: &str) -> Result<i64, String> {
-    s.parse::<Duration>()?.whole_ms().ok_or_else(|| {
-        format!(
-            "{} is not a window length: it must be a whole number of milliseconds ≥ 1ms",
-            quoted(s)
-        )
-    })
 }
 
 /// The spellings, for an error.
@@ -63,13 +57,18 @@ impl FromStr for WindowFn {
         let w = match words.as_slice() {
             ["tumbling", size, rest @ ..] => {
                 let offset = offset(rest)?;
-                WindowFn::tumbling(length(size)?).and_then(|w| w.with_offset(offset))
+                WindowFn::tumbling(WindowFn::parse_length(size)?)
+                    .and_then(|w| w.with_offset(offset))
             }
             ["sliding", size, "every", slide, rest @ ..] => {
                 let offset = offset(rest)?;
-                WindowFn::sliding(length(size)?, length(slide)?).and_then(|w| w.with_offset(offset))
+                WindowFn::sliding(
+                    WindowFn::parse_length(size)?,
+                    WindowFn::parse_length(slide)?,
+                )
+                .and_then(|w| w.with_offset(offset))
             }
-            ["session", gap] => WindowFn::session(length(gap)?),
+            ["session", gap] => WindowFn::session(WindowFn::parse_length(gap)?),
             ["global"] => WindowFn::global(None),
             ["global", "ttl", ttl, time @ ..] => {
                 let time = match time {
@@ -79,7 +78,7 @@ impl FromStr for WindowFn {
                     _ => return Err(bad()),
                 };
                 WindowFn::global(Some(Ttl {
-                    ms: length(ttl)?,
+                    ms: WindowFn::parse_length(ttl)?,
                     time,
                 }))
             }
