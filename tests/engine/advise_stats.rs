@@ -1,7 +1,7 @@
 //! Advice from slack statistics is the advice from the stream: for random streams with whole
 //! millisecond times (ties, negative times, events arriving before they happen included),
-//! tumbling and sliding windows and grids of whole-millisecond steps, `advise_stats` over the
-//! stream's own statistics equals `advise` over the stream for the fixed and bounded
+//! tumbling and sliding windows and grids of whole-millisecond steps, `Advice::from_stats` over
+//! the stream's own statistics equals `advise` over the stream for the fixed and bounded
 //! watermarks: every candidate's score, the Pareto sets, the choices and the state they cost.
 
 use proptest::prelude::*;

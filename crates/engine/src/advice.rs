@@ -8,21 +8,13 @@ use std::str::FromStr;
 use super::frontier::folded::{self, Replay};
 use super::frontier::sessions;
 use super::frontier::slack::{self, Clocked, SlackStats};
-use super::frontier::{
-    point, same_decisions, sweep, sweep_clocked, watermark_clock, FrontierPoint, Policy, POLICIES,
-};
+use super::frontier::{same_decisions, sweep_clocked, watermark_clock, FrontierPoint, Policy};
 use super::processor::{EngineConfig, Output, Processor};
 use super::stream::Stream;
 use super::watermark::{WatermarkFamily, WatermarkKind};
 use super::window::oracle_under;
 use crate::quote::quoted;
 
-/// The accuracy target when none is given, percent.
-pub(crate) const DEFAULT_TARGET: f64 = 99.9;
-/// The largest emit delay considered when none is given, ms (the frontier's grid reaches it).
-pub(crate) const DEFAULT_MAX_DELAY: f64 = 120_000.0;
-/// Steps in each of the lag and grace grids: 0 to the largest emit delay, 25 values.
-pub(crate) const GRID_STEPS: usize = slack::GRID_STEPS as usize;
 /// The heuristic watermark's quantiles swept (it has no lag: its quantile sets how far behind
 /// it runs).
 pub(crate) const HEURISTIC_QS: [f64; 7] = [0.5, 0.75, 0.9, 0.95, 0.99, 0.999, 1.0];
@@ -100,8 +92,8 @@ impl FromStr for Family {
 
 /// The lags and graces swept: `0, max/24, …, max` ms.
 pub(crate) fn grid(max_delay: f64) -> Vec<f64> {
-    (0..=GRID_STEPS)
-        .map(|i| max_delay * i as f64 / GRID_STEPS as f64)
+    (0..=Request::GRID_STEPS)
+        .map(|i| max_delay * i as f64 / Request::GRID_STEPS as f64)
         .collect()
 }
 
@@ -117,13 +109,6 @@ pub struct Candidate {
 
 pub use super::frontier::slack::StateCost;
 
-/// Runs `cfg` over the stream and measures the peak of its open cells and state bytes.
-pub(crate) fn state_cost(stream: &Stream, cfg: EngineConfig) -> StateCost {
-    match state_cost_unless(stream, cfg, |_| false) {
-        Ok(cost) | Err(cost) => cost,
-    }
-}
-
 /// Events between two looks at `lost` while a run's peak stands still (the bound it checks
 /// against can fall while the run goes on).
 const LOOK_EVERY: usize = 1024;
@@ -134,7 +119,7 @@ fn looks(rose: bool, n: usize) -> bool {
     rose || n.is_multiple_of(LOOK_EVERY)
 }
 
-/// [`state_cost`], given up as soon as `lost` says the peak of state bytes so far has lost:
+/// [`StateCost::of`], given up as soon as `lost` says the peak of state bytes so far has lost:
 /// `Err` with the peaks reached by then. `lost` is asked whenever the peak rises and every
 /// [`LOOK_EVERY`] events.
 pub(crate) fn state_cost_unless(
@@ -178,20 +163,6 @@ pub(crate) fn state_cost_unless(
 
 pub(crate) use super::frontier::pareto;
 
-/// The three policies run with `base`'s window function and the fixed-lag watermark, scored.
-pub(crate) fn policies(stream: &Stream, base: EngineConfig) -> Vec<(Policy, FrontierPoint)> {
-    let truth = oracle_under(stream, &base.window, base.conventions);
-    let fixed = EngineConfig {
-        watermark: WatermarkKind::Fixed { lag: 0.0 },
-        early: None,
-        ..base
-    };
-    POLICIES
-        .iter()
-        .map(|p| (*p, point(stream, &truth, fixed, p.lag, p.grace)))
-        .collect()
-}
-
 /// Which setting the advisor gives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Choice {
@@ -211,7 +182,16 @@ impl Choice {
         points: &[FrontierPoint],
         target: f64,
     ) -> Option<Choice> {
-        choose_on_frontier(stream, base, points, target)
+        choose(points, target, |i| {
+            let p = &points[i];
+            let cfg = EngineConfig {
+                watermark: base.watermark.with_lag(p.lag),
+                grace: p.grace,
+                early: None,
+                ..base
+            };
+            StateCost::of(stream, cfg).peak_state_bytes
+        })
     }
 
     /// The index of the setting chosen.
@@ -273,26 +253,6 @@ pub(crate) fn tied(points: &[FrontierPoint], target: f64) -> Option<(bool, Vec<u
     (!t.is_empty()).then_some((false, t))
 }
 
-/// Chooses among a frontier's points (swept with `base`'s window and watermark family): the
-/// cheapest meeting `target`, ties broken by a run's peak state.
-pub(crate) fn choose_on_frontier(
-    stream: &Stream,
-    base: EngineConfig,
-    points: &[FrontierPoint],
-    target: f64,
-) -> Option<Choice> {
-    choose(points, target, |i| {
-        let p = &points[i];
-        let cfg = EngineConfig {
-            watermark: base.watermark.with_lag(p.lag),
-            grace: p.grace,
-            early: None,
-            ..base
-        };
-        state_cost(stream, cfg).peak_state_bytes
-    })
-}
-
 /// The advice for one watermark kind.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FamilyAdvice {
@@ -330,12 +290,12 @@ pub struct Request {
 
 impl Request {
     /// The accuracy target when none is given, percent.
-    pub const DEFAULT_TARGET: f64 = DEFAULT_TARGET;
+    pub const DEFAULT_TARGET: f64 = 99.9;
     /// The largest emit delay considered when none is given, ms (the frontier's grid reaches
     /// it).
-    pub const DEFAULT_MAX_DELAY: f64 = DEFAULT_MAX_DELAY;
+    pub const DEFAULT_MAX_DELAY: f64 = 120_000.0;
     /// Steps in each of the lag and grace grids: 0 to the largest emit delay, 25 values.
-    pub const GRID_STEPS: usize = GRID_STEPS;
+    pub const GRID_STEPS: usize = slack::GRID_STEPS as usize;
 }
 
 /// The whole advice: one entry per kind asked, in the order asked.
@@ -349,12 +309,35 @@ pub struct Advice {
 
 impl Advice {
     /// The advice from a log's slack statistics ([`SlackStats`]): the fixed and bounded kinds
-    /// asked for, swept on the statistics' grid, with the state each setting costs counted
-    /// from them. On a stream's own statistics it is the advice [`advise`] gives for those
-    /// kinds, when the statistics' grid is the request's (step = largest emit delay /
+    /// asked for (the heuristic needs every arrival's delay, which the statistics do not
+    /// keep), swept on the statistics' grid, with the state each setting costs counted from
+    /// them. On a stream's own statistics it is the advice [`advise`] gives for those kinds,
+    /// when the statistics' grid is the request's (step = largest emit delay /
     /// [`Request::GRID_STEPS`]).
     pub fn from_stats(stats: &SlackStats, req: &Request) -> Advice {
-        advise_stats(stats, req)
+        let kinds = req
+            .kinds
+            .iter()
+            .filter_map(|&kind| {
+                let clocked = kind.clocked()?;
+                let cands = stats
+                    .sweep(clocked)
+                    .into_iter()
+                    .map(|point| Candidate {
+                        watermark: clocked.watermark(point.lag),
+                        point,
+                    })
+                    .filter(|c| c.point.emit_delay <= req.max_delay)
+                    .collect();
+                Some(advise_kind(kind, cands, req.target, own_runs, |c, _| {
+                    Ok(stats.state_cost(clocked, c.point.lag, c.point.grace))
+                }))
+            })
+            .collect();
+        Advice {
+            request: req.clone(),
+            kinds,
+        }
     }
 
     /// The setting advised over all kinds: among the kinds' advised settings, one meeting the
@@ -432,7 +415,7 @@ pub(crate) fn candidates(
             let watermark = kind.family().preset(0.0);
             let base = EngineConfig { watermark, ..base };
             folded::sweep(events, base, &steps, &steps)
-                .unwrap_or_else(|| sweep(&held(events), base, &steps, &steps))
+                .unwrap_or_else(|| FrontierPoint::sweep(&held(events), base, &steps, &steps))
                 .into_iter()
                 .map(|point| Candidate {
                     watermark: watermark.with_lag(point.lag),
@@ -678,37 +661,6 @@ pub fn advise(stream: &dyn Replay, base: EngineConfig, req: &Request) -> Advice 
     }
 }
 
-/// The advice from a log's slack statistics ([`SlackStats`]): the fixed and bounded kinds
-/// asked for (the heuristic needs every arrival's delay, which the statistics do not keep),
-/// swept on the statistics' grid, with the state each setting costs counted from them. On a
-/// stream's own statistics it is the advice [`advise`] gives for those kinds, when the
-/// statistics' grid is the request's (step = largest emit delay / [`GRID_STEPS`]).
-pub(crate) fn advise_stats(stats: &SlackStats, req: &Request) -> Advice {
-    let kinds = req
-        .kinds
-        .iter()
-        .filter_map(|&kind| {
-            let clocked = kind.clocked()?;
-            let cands = stats
-                .sweep(clocked)
-                .into_iter()
-                .map(|point| Candidate {
-                    watermark: clocked.watermark(point.lag),
-                    point,
-                })
-                .filter(|c| c.point.emit_delay <= req.max_delay)
-                .collect();
-            Some(advise_kind(kind, cands, req.target, own_runs, |c, _| {
-                Ok(stats.state_cost(clocked, c.point.lag, c.point.grace))
-            }))
-        })
-        .collect();
-    Advice {
-        request: req.clone(),
-        kinds,
-    }
-}
-
 /// Where a larger sweep reaches the target that a request's does not: the least of the
 /// nicely stepped largest emit delays past the request's at which some kind asked for has a
 /// setting at or above the target, with that setting; or none up to the stream's largest
@@ -735,10 +687,44 @@ pub enum Reach {
 
 impl Reach {
     /// The sweep past `req` that first reaches its target: the largest emit delays tried are
-    /// [`Request::GRID_STEPS`] × each nice step whose sweep goes beyond `req.max_delay`, up to
-    /// the first that reaches past the stream's largest delay.
+    /// [`Request::GRID_STEPS`] × each nice step (`crate::scale::NICE`) whose sweep goes
+    /// beyond `req.max_delay`, up to the first that reaches past the stream's largest delay
+    /// (where a fixed lag keeps every event, unless the kinds asked for leave it out).
     pub fn needed(stream: &dyn Replay, base: EngineConfig, req: &Request) -> Reach {
-        reach_needed(stream, base, req)
+        let largest_delay = stream.max_delay();
+        for step in crate::scale::NICE {
+            let max_delay = step * Request::GRID_STEPS as f64;
+            if max_delay <= req.max_delay {
+                continue;
+            }
+            let wider = Request {
+                max_delay,
+                ..req.clone()
+            };
+            let found = req
+                .kinds
+                .iter()
+                .filter_map(|&kind| {
+                    let cands = candidates(stream, base, kind, &wider);
+                    let points: Vec<FrontierPoint> = cands.iter().map(|c| c.point).collect();
+                    match tied(&points, req.target) {
+                        Some((true, ties)) => ties.first().map(|&i| (kind, cands[i])),
+                        _ => None,
+                    }
+                })
+                .min_by(|(_, a), (_, b)| a.point.emit_delay.total_cmp(&b.point.emit_delay));
+            if let Some((kind, candidate)) = found {
+                return Reach::At {
+                    max_delay,
+                    kind,
+                    candidate,
+                };
+            }
+            if max_delay >= largest_delay {
+                break;
+            }
+        }
+        Reach::Beyond { largest_delay }
     }
 }
 
@@ -746,56 +732,31 @@ impl Policy {
     /// The three policies run with `base`'s window function and the fixed-lag watermark,
     /// scored.
     pub fn scored(stream: &Stream, base: EngineConfig) -> Vec<(Policy, FrontierPoint)> {
-        policies(stream, base)
+        let truth = oracle_under(stream, &base.window, base.conventions);
+        let fixed = EngineConfig {
+            watermark: WatermarkKind::Fixed { lag: 0.0 },
+            early: None,
+            ..base
+        };
+        Policy::ALL
+            .iter()
+            .map(|p| {
+                (
+                    *p,
+                    FrontierPoint::run(stream, &truth, fixed, p.lag, p.grace),
+                )
+            })
+            .collect()
     }
 }
 
 impl StateCost {
     /// Runs `cfg` over the stream and measures the peak of its open cells and state bytes.
     pub fn of(stream: &Stream, cfg: EngineConfig) -> StateCost {
-        state_cost(stream, cfg)
-    }
-}
-
-/// The sweep past `req` that first reaches its target ([`Reach`]): the largest emit delays
-/// tried are [`GRID_STEPS`] × each nice step (`crate::scale::NICE`) whose sweep goes beyond
-/// `req.max_delay`, up to the first that reaches past the stream's largest delay (where a
-/// fixed lag keeps every event, unless the kinds asked for leave it out).
-pub(crate) fn reach_needed(stream: &dyn Replay, base: EngineConfig, req: &Request) -> Reach {
-    let largest_delay = stream.max_delay();
-    for step in crate::scale::NICE {
-        let max_delay = step * GRID_STEPS as f64;
-        if max_delay <= req.max_delay {
-            continue;
-        }
-        let wider = Request {
-            max_delay,
-            ..req.clone()
-        };
-        let found = req
-            .kinds
-            .iter()
-            .filter_map(|&kind| {
-                let cands = candidates(stream, base, kind, &wider);
-                let points: Vec<FrontierPoint> = cands.iter().map(|c| c.point).collect();
-                match tied(&points, req.target) {
-                    Some((true, ties)) => ties.first().map(|&i| (kind, cands[i])),
-                    _ => None,
-                }
-            })
-            .min_by(|(_, a), (_, b)| a.point.emit_delay.total_cmp(&b.point.emit_delay));
-        if let Some((kind, candidate)) = found {
-            return Reach::At {
-                max_delay,
-                kind,
-                candidate,
-            };
-        }
-        if max_delay >= largest_delay {
-            break;
+        match state_cost_unless(stream, cfg, |_| false) {
+            Ok(cost) | Err(cost) => cost,
         }
     }
-    Reach::Beyond { largest_delay }
 }
 
 /// The engine's dials for a candidate: `base`'s window with its watermark and grace.
@@ -886,10 +847,10 @@ mod tests {
 
     #[test]
     fn the_classroom_stream_gets_advice_for_each_kind() {
-        let s = crate::stream::classroom();
+        let s = Stream::classroom();
         let req = Request {
-            target: DEFAULT_TARGET,
-            max_delay: DEFAULT_MAX_DELAY,
+            target: Request::DEFAULT_TARGET,
+            max_delay: Request::DEFAULT_MAX_DELAY,
             kinds: Family::ALL.to_vec(),
             heuristic_n: WatermarkKind::DEFAULT_N,
         };
@@ -898,7 +859,7 @@ mod tests {
         for k in &a.kinds {
             assert!(!k.pareto.is_empty());
             let c = k.advised().unwrap();
-            assert!(c.point.emit_delay <= DEFAULT_MAX_DELAY);
+            assert!(c.point.emit_delay <= Request::DEFAULT_MAX_DELAY);
             assert!(k.state.unwrap().peak_open_cells > 0);
             // The advised setting is on the frontier or tied with a point on it.
             assert!(k.pareto.iter().any(|&i| {
@@ -911,7 +872,7 @@ mod tests {
 
     #[test]
     fn a_wider_sweep_is_found_where_the_request_reaches_no_target() {
-        let s = crate::stream::classroom();
+        let s = Stream::classroom();
         let req = Request {
             target: 100.0,
             max_delay: 5_000.0,
@@ -925,7 +886,7 @@ mod tests {
             max_delay,
             kind,
             candidate,
-        } = reach_needed(&s, base, &req)
+        } = Reach::needed(&s, base, &req)
         else {
             panic!("a fixed lag past the largest delay keeps every event");
         };
@@ -945,7 +906,7 @@ mod tests {
         assert!(matches!(at.kinds[0].choice, Some(Choice::Meets(_))));
         let before = crate::scale::NICE
             .iter()
-            .map(|n| n * GRID_STEPS as f64)
+            .map(|n| n * Request::GRID_STEPS as f64)
             .rfind(|&m| m < max_delay)
             .unwrap();
         if before > req.max_delay {
@@ -965,7 +926,7 @@ mod tests {
     fn no_sweep_reaches_a_target_the_kinds_cannot() {
         // With no kind to sweep, no setting reaches it: the search stops at the first sweep
         // past the stream's largest delay and says so.
-        let s = crate::stream::classroom();
+        let s = Stream::classroom();
         let req = Request {
             target: 100.0,
             max_delay: 5_000.0,
@@ -973,7 +934,7 @@ mod tests {
             heuristic_n: WatermarkKind::DEFAULT_N,
         };
         assert_eq!(
-            reach_needed(&s, EngineConfig::fixed(0.0, 0.0), &req),
+            Reach::needed(&s, EngineConfig::fixed(0.0, 0.0), &req),
             Reach::Beyond {
                 largest_delay: s.max_delay()
             }
@@ -982,8 +943,8 @@ mod tests {
 
     #[test]
     fn the_delay_reach_found_in_passes_is_the_scales() {
-        let classroom = crate::stream::classroom();
-        let generated = crate::stream::generate(&crate::stream::StreamParams {
+        let classroom = Stream::classroom();
+        let generated = Stream::generate(&crate::stream::StreamParams {
             events: 5_000,
             ..Default::default()
         })
@@ -1042,7 +1003,7 @@ mod tests {
         ];
         let s = Stream::from_unordered(events, vec!["k".into()]);
         assert_eq!(s.arriving_early(), 1);
-        assert_eq!(crate::stream::classroom().arriving_early(), 0);
+        assert_eq!(Stream::classroom().arriving_early(), 0);
     }
 
     /// A run of a made-up setting: its state bytes after each event, told to `lost` as
@@ -1125,14 +1086,14 @@ mod tests {
     fn a_streams_advice_is_the_same_with_ties_given_up() {
         // Sessions tie on the classroom stream: the advice with runs given up is the advice
         // every tie's run gives run to the end.
-        let s = crate::stream::classroom();
+        let s = Stream::classroom();
         let base = EngineConfig {
             window: crate::window::WindowFn::Session { gap: 5_000 },
             ..EngineConfig::fixed(0.0, 0.0)
         };
         let req = Request {
-            target: DEFAULT_TARGET,
-            max_delay: DEFAULT_MAX_DELAY,
+            target: Request::DEFAULT_TARGET,
+            max_delay: Request::DEFAULT_MAX_DELAY,
             kinds: vec![Family::Fixed, Family::Bounded],
             heuristic_n: WatermarkKind::DEFAULT_N,
         };
@@ -1150,7 +1111,7 @@ mod tests {
                 k.candidates.clone(),
                 req.target,
                 own_runs,
-                |c, _| Ok(state_cost(&s, config_of(base, c))),
+                |c, _| Ok(StateCost::of(&s, config_of(base, c))),
             );
             assert_eq!(k, &whole);
             // The race gives runs up here (or it would save nothing), the one chosen never:

@@ -283,18 +283,6 @@ impl StreamParams {
     }
 }
 
-/// [`Stream::generate`], for the modules that still call it by this name.
-#[cfg(test)]
-pub(crate) fn generate(params: &StreamParams) -> Result<Stream, ParamsError> {
-    Stream::generate(params)
-}
-
-/// [`Stream::classroom`], for the modules that still call it by this name.
-#[cfg(test)]
-pub(crate) fn classroom() -> Stream {
-    Stream::classroom()
-}
-
 /// Delay statistics of a stream, as block 1 prints them.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DelayStats {

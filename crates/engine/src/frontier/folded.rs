@@ -280,10 +280,10 @@ fn tally_cell(
     }
 }
 
-/// [`super::sweep`] by the folded search over `events`, for `serves` settings: every (lag,
-/// grace), lag-major, scored as `search` scores them; the clock is `base`'s watermark with a
-/// lag of 0 (for a kind without one, the watermark itself). `None` where `search` would not
-/// serve either (a lag not finite, a NaN grace) or the folded search does not.
+/// [`FrontierPoint::sweep`](super::FrontierPoint::sweep) by the folded search over `events`, for
+/// `serves` settings: every (lag, grace), lag-major, scored as `search` scores them; the clock is
+/// `base`'s watermark with a lag of 0 (for a kind without one, the watermark itself). `None` where
+/// `search` would not serve either (a lag not finite, a NaN grace) or the folded search does not.
 pub(crate) fn sweep(
     events: &dyn Replay,
     base: EngineConfig,

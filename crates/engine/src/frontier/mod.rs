@@ -15,7 +15,7 @@ pub(crate) use runs::same_decisions;
 
 use std::collections::BTreeMap;
 
-use super::processor::{run, run_with, EngineConfig};
+use super::processor::{run_with, EngineConfig, Processor};
 use super::stream::{KeyId, Stream};
 use super::watermark::WatermarkKind;
 use super::window::{CellId, WindowFn, WindowId};
@@ -41,7 +41,12 @@ impl Score {
         truth: &'a BTreeMap<CellId, u64>,
         finals: &'a BTreeMap<CellId, u64>,
     ) -> impl Iterator<Item = (CellId, u64, Option<u64>)> + 'a {
-        joined(truth, finals)
+        let mut finals = finals.iter().peekable();
+        truth.iter().map(move |(cell, &t)| {
+            while finals.next_if(|(c, _)| *c < cell).is_some() {}
+            let got = finals.next_if(|(c, _)| *c == cell).map(|(_, &v)| v);
+            (*cell, t, got)
+        })
     }
 
     /// Scores final values (by cell) against the oracle's true counts; only the truth's cells
@@ -53,7 +58,7 @@ impl Score {
         let mut wrong = 0;
         let mut matched = 0;
         let mut errors = Errors::default();
-        for (_, t, got) in joined(truth, finals) {
+        for (_, t, got) in Score::joined(truth, finals) {
             wrong += usize::from(got != Some(t));
             matched += usize::from(got.is_some());
             errors.count(t, got.unwrap_or(0));
@@ -63,7 +68,7 @@ impl Score {
         if matched < finals.len() {
             let inside = counted_inside(finals, truth);
             errors = Errors::default();
-            for (_, t, got) in joined(truth, &inside) {
+            for (_, t, got) in Score::joined(truth, &inside) {
                 errors.count(t, got.unwrap_or(0));
             }
         }
@@ -101,20 +106,6 @@ impl Errors {
         self.max = Some(self.max.map_or(err, |m| m.max(err)));
         self.total += t;
     }
-}
-
-/// Each true cell with its count and the run's value there (None if the run has no such cell),
-/// in the oracle's order: one walk through both maps, as both are in cell order.
-pub(crate) fn joined<'a>(
-    truth: &'a BTreeMap<CellId, u64>,
-    finals: &'a BTreeMap<CellId, u64>,
-) -> impl Iterator<Item = (CellId, u64, Option<u64>)> + 'a {
-    let mut finals = finals.iter().peekable();
-    truth.iter().map(move |(cell, &t)| {
-        while finals.next_if(|(c, _)| *c < cell).is_some() {}
-        let got = finals.next_if(|(c, _)| *c == cell).map(|(_, &v)| v);
-        (*cell, t, got)
-    })
 }
 
 /// Per true cell, the final values of the run's cells of its key inside its span (a final cell
@@ -170,55 +161,68 @@ impl FrontierPoint {
         lag: f64,
         grace: f64,
     ) -> FrontierPoint {
-        point(stream, truth, base, lag, grace)
+        let cfg = EngineConfig {
+            watermark: base.watermark.with_lag(lag),
+            grace,
+            early: None,
+            ..base
+        };
+        let r = run_with(stream, cfg, false, None);
+        let lag = cfg.watermark.lag().unwrap_or(lag);
+        FrontierPoint {
+            lag,
+            grace,
+            emit_delay: lag + grace,
+            dropped: r.counters.dropped,
+            score: Score::of(&r.finals, truth),
+        }
     }
 
     /// The frontier over the grid of `lags` × `graces` (ms) with `base`'s window and watermark
     /// family: one point per setting, each as [`FrontierPoint::run`] scores it, however it is
-    /// reached (the sweep shares the work out over the machine's cores).
+    /// reached. The lag goes into a fixed or bounded watermark; other watermark kinds have no
+    /// lag, and are scored as they are. Points come lag-major: every grace of the first lag,
+    /// then the next lag.
+    ///
+    /// Windows that do not merge, without a state TTL, are answered by search without running
+    /// the engine (`search`): a cell's final value is its true count less the events dropped
+    /// from it, and whether an arrival is dropped is monotone in the watermark at its arrival,
+    /// the lag and the grace, so each cell's arrivals are gathered once and every (lag, grace)
+    /// is counted by search. Sessions under Beam Java's rules are answered by search too
+    /// (`sessions`): a true session is right unless one of its events is dropped or a part of
+    /// it is finalised before an event that would merge with it comes, and each of these is
+    /// the drop rule on one (end, clock) pair. TTL state (a key expires by its kept events),
+    /// and sessions under other rules, take the engine's path (`runs`): one run per distinct
+    /// sequence of past-grace decisions, or per setting under an event-time TTL. The work is
+    /// shared out over the machine's cores; the answer depends on neither that nor the path
+    /// taken.
     pub fn sweep(
         stream: &Stream,
         base: EngineConfig,
         lags: &[f64],
         graces: &[f64],
     ) -> Vec<FrontierPoint> {
-        sweep(stream, base, lags, graces)
+        sweep_clocked(stream, base, None, lags, graces)
     }
 
     /// The indexes of the points, by emit delay, that lose fewer events than every point with
     /// a smaller or equal emit delay: the best accuracy each delay buys, the line a plot draws.
     pub fn envelope(points: &[FrontierPoint]) -> Vec<usize> {
-        envelope(points)
+        let mut best = i64::MAX;
+        by_delay(points)
+            .into_iter()
+            .filter(|&i| {
+                let better = points[i].score.events_lost < best;
+                best = best.min(points[i].score.events_lost);
+                better
+            })
+            .collect()
     }
 }
 
-/// Scores every (lag, grace) with `base`'s other dials (the lag goes into a fixed or bounded
-/// watermark; other watermark kinds have no lag, and are scored as they are), exactly as one
-/// engine run per point would ([`point`]). Points come lag-major: every grace of the first lag,
-/// then the next lag.
-///
-/// Windows that do not merge, without a state TTL, are answered by search without running
-/// the engine (`search`): a cell's final value is its true count less the events dropped
-/// from it, and whether an arrival is dropped is monotone in the watermark at its arrival, the
-/// lag and the grace, so each cell's arrivals are gathered once and every (lag, grace) is
-/// counted by search. Sessions under Beam Java's rules are answered by search too
-/// (`sessions`): a true session is right unless one of its events is dropped or a part of it
-/// is finalised before an event that would merge with it comes, and each of these is the drop
-/// rule on one (end, clock) pair. TTL state (a key expires by its kept events), and sessions
-/// under other rules, take the engine's path (`runs`): one run per distinct sequence of
-/// past-grace decisions, or per setting under an event-time TTL. The work is shared out over
-/// the machine's cores; the answer depends on neither that nor the path taken.
-pub(crate) fn sweep(
-    stream: &Stream,
-    base: EngineConfig,
-    lags: &[f64],
-    graces: &[f64],
-) -> Vec<FrontierPoint> {
-    sweep_clocked(stream, base, None, lags, graces)
-}
-
-/// [`sweep`], given the watermark's clock ([`watermark_clock`] of `base`) when it is at hand:
-/// a heuristic watermark's is worth computing once for both its mean lag and its sweep.
+/// [`FrontierPoint::sweep`], given the watermark's clock ([`watermark_clock`] of `base`) when it
+/// is at hand: a heuristic watermark's is worth computing once for both its mean lag and its
+/// sweep.
 pub(crate) fn sweep_clocked(
     stream: &Stream,
     base: EngineConfig,
@@ -238,31 +242,6 @@ pub(crate) fn watermark_clock(stream: &Stream, base: EngineConfig) -> Vec<f64> {
     stream.events.iter().map(|e| wm.observe(e)).collect()
 }
 
-/// One (lag, grace) run, scored.
-pub(crate) fn point(
-    stream: &Stream,
-    truth: &BTreeMap<CellId, u64>,
-    base: EngineConfig,
-    lag: f64,
-    grace: f64,
-) -> FrontierPoint {
-    let cfg = EngineConfig {
-        watermark: base.watermark.with_lag(lag),
-        grace,
-        early: None,
-        ..base
-    };
-    let r = run_with(stream, cfg, false, None);
-    let lag = cfg.watermark.lag().unwrap_or(lag);
-    FrontierPoint {
-        lag,
-        grace,
-        emit_delay: lag + grace,
-        dropped: r.counters.dropped,
-        score: Score::of(&r.finals, truth),
-    }
-}
-
 /// A named setting of the lag and grace dials.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Policy {
@@ -278,30 +257,27 @@ pub struct Policy {
 
 impl Policy {
     /// The three policies: dashboard (2 s, 0), alerting (10 s, 30 s), billing (10 s, 90 s).
-    pub const ALL: [Policy; 3] = POLICIES;
+    pub const ALL: [Policy; 3] = [
+        Policy {
+            name: "dashboard",
+            role: "fast",
+            lag: 2_000.0,
+            grace: 0.0,
+        },
+        Policy {
+            name: "alerting",
+            role: "balanced",
+            lag: 10_000.0,
+            grace: 30_000.0,
+        },
+        Policy {
+            name: "billing",
+            role: "correct",
+            lag: 10_000.0,
+            grace: 90_000.0,
+        },
+    ];
 }
-
-/// The three policies: dashboard (2 s, 0), alerting (10 s, 30 s), billing (10 s, 90 s).
-pub(crate) const POLICIES: [Policy; 3] = [
-    Policy {
-        name: "dashboard",
-        role: "fast",
-        lag: 2_000.0,
-        grace: 0.0,
-    },
-    Policy {
-        name: "alerting",
-        role: "balanced",
-        lag: 10_000.0,
-        grace: 30_000.0,
-    },
-    Policy {
-        name: "billing",
-        role: "correct",
-        lag: 10_000.0,
-        grace: 90_000.0,
-    },
-];
 
 /// The lags and graces the frontier sweeps: 0 s to 120 s in steps of 10 s, 13 × 13 points.
 pub(crate) fn sweep_grid() -> Vec<f64> {
@@ -330,15 +306,20 @@ impl Frontier {
     pub fn compute(stream: &Stream, base: EngineConfig) -> Option<Frontier> {
         base.watermark.lag()?;
         let grid = sweep_grid();
-        let points = sweep(stream, base, &grid, &grid);
+        let points = FrontierPoint::sweep(stream, base, &grid, &grid);
         let fixed = EngineConfig {
             watermark: WatermarkKind::Fixed { lag: 0.0 },
             ..base
         };
         // Each policy is a one-point sweep: the same point as a run of it ([`point`]).
-        let policies = POLICIES
+        let policies = Policy::ALL
             .iter()
-            .map(|p| (*p, sweep(stream, fixed, &[p.lag], &[p.grace])[0]))
+            .map(|p| {
+                (
+                    *p,
+                    FrontierPoint::sweep(stream, fixed, &[p.lag], &[p.grace])[0],
+                )
+            })
             .collect();
         Some(Frontier {
             window: base.window,
@@ -351,7 +332,7 @@ impl Frontier {
     /// The lower envelope of the sweep: the points, by emit delay, that lose fewer events than
     /// every point with a smaller or equal emit delay (the best loss each delay can buy).
     pub fn envelope(&self) -> Vec<&FrontierPoint> {
-        envelope(&self.points)
+        FrontierPoint::envelope(&self.points)
             .into_iter()
             .map(|i| &self.points[i])
             .collect()
@@ -365,7 +346,7 @@ pub(crate) fn score_point(
     cfg: EngineConfig,
 ) -> FrontierPoint {
     let lag = cfg.watermark.nominal_lag(stream.max_delay());
-    let r = run(stream, cfg, false);
+    let r = Processor::run(stream, cfg, false);
     let score = Score::of(&r.finals, truth);
     FrontierPoint {
         lag,
@@ -419,29 +400,15 @@ pub(crate) fn pareto(points: &[FrontierPoint]) -> Vec<usize> {
     kept
 }
 
-/// The indexes of the points, by emit delay, that lose fewer events than every point with a
-/// smaller or equal emit delay: the best accuracy each delay buys, the line a plot draws.
-pub(crate) fn envelope(points: &[FrontierPoint]) -> Vec<usize> {
-    let mut best = i64::MAX;
-    by_delay(points)
-        .into_iter()
-        .filter(|&i| {
-            let better = points[i].score.events_lost < best;
-            best = best.min(points[i].score.events_lost);
-            better
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stream::{generate, StreamParams};
+    use crate::stream::StreamParams;
     use crate::window::oracle;
 
     #[test]
     fn the_shared_sweep_equals_one_run_per_point() {
-        let s = generate(&StreamParams {
+        let s = Stream::generate(&StreamParams {
             events: 2_000,
             ..Default::default()
         })
@@ -450,11 +417,11 @@ mod tests {
         let lags = [0.0, 2_000.0, 15_000.0, 17_000.0];
         let graces = [0.0, 5_000.0, 3_000.0, 60_000.0, f64::INFINITY];
         let truth = oracle(&s, &base.window);
-        let swept = sweep(&s, base, &lags, &graces);
+        let swept = FrontierPoint::sweep(&s, base, &lags, &graces);
         let mut i = 0;
         for &lag in &lags {
             for &grace in &graces {
-                assert_eq!(swept[i], point(&s, &truth, base, lag, grace));
+                assert_eq!(swept[i], FrontierPoint::run(&s, &truth, base, lag, grace));
                 i += 1;
             }
         }
@@ -462,7 +429,7 @@ mod tests {
 
     #[test]
     fn the_envelope_is_the_least_loss_each_delay_buys() {
-        let s = crate::stream::classroom();
+        let s = Stream::classroom();
         let f = Frontier::compute(&s, EngineConfig::fixed(20_000.0, 0.0)).unwrap();
         let env = f.envelope();
         assert!(!env.is_empty());

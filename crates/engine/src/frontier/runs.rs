@@ -15,14 +15,14 @@ use crate::stream::Stream;
 use crate::watermark::Watermark;
 use crate::window::{oracle_under, Assignment, CellId, TtlTime, WindowId};
 
-/// [`super::sweep`] by running the engine. What a window's final value counts is decided only
-/// by comparing window ends with the drop threshold (watermark − grace after each event;
-/// [`Fate::threshold`]), and window ends are discrete: so two settings under which the same
-/// windows are past their grace after every event make the same decisions and have the same
-/// final values and drops. This computes that sequence for each setting with the engine's own
-/// watermark and window function, runs the engine once per distinct sequence (compared
-/// exactly) and scores every point of the group from that run. Each event's windows are
-/// assigned once for all runs, and the runs are shared out over the machine's cores.
+/// [`FrontierPoint::sweep`] by running the engine. What a window's final value counts is decided
+/// only by comparing window ends with the drop threshold (watermark − grace after each event;
+/// [`Fate::threshold`]), and window ends are discrete: so two settings under which the same windows
+/// are past their grace after every event make the same decisions and have the same final values
+/// and drops. This computes that sequence for each setting with the engine's own watermark and
+/// window function, runs the engine once per distinct sequence (compared exactly) and scores every
+/// point of the group from that run. Each event's windows are assigned once for all runs, and the
+/// runs are shared out over the machine's cores.
 pub(super) fn sweep(
     stream: &Stream,
     base: EngineConfig,
@@ -240,7 +240,7 @@ mod tests {
 
     #[test]
     fn settings_with_the_same_sum_share_a_run_on_the_classroom_stream() {
-        let s = crate::stream::classroom();
+        let s = Stream::classroom();
         let steps: Vec<f64> = (0..13).map(|i| i as f64 * 10_000.0).collect();
         let grid: Vec<_> = steps
             .iter()
@@ -252,7 +252,7 @@ mod tests {
 
     #[test]
     fn settings_that_agree_after_every_event_share_a_run_and_its_state() {
-        let s = crate::stream::classroom();
+        let s = Stream::classroom();
         let steps: Vec<f64> = (0..7).map(|i| i as f64 * 20_000.0).collect();
         for window in [
             crate::window::WindowFn::tumbling(20_000).unwrap(),

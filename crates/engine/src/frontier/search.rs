@@ -26,7 +26,7 @@ use crate::stream::Stream;
 use crate::watermark::Watermark;
 use crate::window::{CellId, WindowId};
 
-/// [`super::sweep`] by search; `None` where the search does not apply, and the engine must
+/// [`FrontierPoint::sweep`] by search; `None` where the search does not apply, and the engine must
 /// run: merging windows, a state TTL, a lag that is not finite (for a kind with a lag) or a
 /// grace that is NaN.
 pub(super) fn sweep(
@@ -52,7 +52,7 @@ pub(super) fn sweep(
 
 /// Scores every (lag, grace) over cells' arrivals: what each setting drops, by search. For a
 /// kind without a lag (`lagged` false) every lag is the same watermark, counted once. Points
-/// come lag-major, as [`super::sweep`] gives them.
+/// come lag-major, as [`FrontierPoint::sweep`] gives them.
 pub(super) fn sweep_arrivals(
     arrivals: &Arrivals,
     lagged: bool,

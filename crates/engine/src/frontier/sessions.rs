@@ -33,7 +33,7 @@ use crate::processor::EngineConfig;
 use crate::stream::Stream;
 use crate::window::WindowId;
 
-/// [`super::sweep`] for sessions by search; `None` where it does not apply: windows that do
+/// [`FrontierPoint::sweep`] for sessions by search; `None` where it does not apply: windows that do
 /// not merge, rules other than Beam Java's, a lag that is not finite (for a kind with a lag)
 /// or a grace that is NaN.
 /// Whether the search by true sessions serves `base`: session windows under Beam Java's

@@ -36,18 +36,9 @@ use crate::watermark::{Watermark, WatermarkFamily, WatermarkKind};
 use crate::window::{WindowFn, WindowId};
 
 /// The grid's steps: lags and graces run over `0..=GRID_STEPS` steps (the advisor's grid,
-/// [`advice::GRID_STEPS`](crate::advice::GRID_STEPS), which names it outside the engine).
+/// [`Request::GRID_STEPS`](crate::advice::Request::GRID_STEPS), which names it outside the
+/// engine).
 pub(crate) const GRID_STEPS: i64 = 24;
-/// A size in bytes for people, as a state's cost is shown (`512 B`, `3.2 KiB`, `1.5 MiB`).
-pub(crate) fn bytes(n: usize) -> String {
-    if n < 1024 {
-        format!("{n} B")
-    } else if n < 1024 * 1024 {
-        format!("{:.1} KiB", n as f64 / 1024.0)
-    } else {
-        format!("{:.1} MiB", n as f64 / (1024.0 * 1024.0))
-    }
-}
 
 /// The state a setting costs over a whole run: the most at any moment.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -62,26 +53,13 @@ pub struct StateCost {
 impl StateCost {
     /// A size in bytes for people, as a state's cost is shown (`512 B`, `3.2 KiB`, `1.5 MiB`).
     pub fn bytes(n: usize) -> String {
-        bytes(n)
-    }
-}
-
-/// The highest slack bin: the largest lag + grace, in steps. Every setting drops an arrival
-/// there.
-pub(crate) const TOP_BIN: i64 = 2 * GRID_STEPS;
-/// The bin of every negative slack: no setting of the grid drops an arrival there.
-pub(crate) const BOTTOM_BIN: i64 = -1;
-
-/// The bin of a slack (ms) for a step of `step` ms: `⌊slack / step⌋`, held within
-/// [`BOTTOM_BIN`]..=[`TOP_BIN`] (NaN goes to the bottom bin).
-pub(crate) fn bin(slack: f64, step: f64) -> i64 {
-    let b = (slack / step).floor();
-    if b.is_nan() || b < BOTTOM_BIN as f64 {
-        BOTTOM_BIN
-    } else if b > TOP_BIN as f64 {
-        TOP_BIN
-    } else {
-        b as i64
+        if n < 1024 {
+            format!("{n} B")
+        } else if n < 1024 * 1024 {
+            format!("{:.1} KiB", n as f64 / 1024.0)
+        } else {
+            format!("{:.1} MiB", n as f64 / (1024.0 * 1024.0))
+        }
     }
 }
 
@@ -148,14 +126,21 @@ pub struct SlackStats {
 impl SlackStats {
     /// The highest slack bin: the largest lag + grace, in steps. Every setting drops an
     /// arrival there.
-    pub const TOP_BIN: i64 = TOP_BIN;
+    pub const TOP_BIN: i64 = 2 * GRID_STEPS;
     /// The bin of every negative slack: no setting of the grid drops an arrival there.
-    pub const BOTTOM_BIN: i64 = BOTTOM_BIN;
+    pub const BOTTOM_BIN: i64 = -1;
 
     /// The bin of a slack (ms) for a step of `step` ms: `⌊slack / step⌋`, held within
     /// [`SlackStats::BOTTOM_BIN`]..=[`SlackStats::TOP_BIN`] (NaN goes to the bottom bin).
     pub fn bin(slack: f64, step: f64) -> i64 {
-        bin(slack, step)
+        let b = (slack / step).floor();
+        if b.is_nan() || b < SlackStats::BOTTOM_BIN as f64 {
+            SlackStats::BOTTOM_BIN
+        } else if b > SlackStats::TOP_BIN as f64 {
+            SlackStats::TOP_BIN
+        } else {
+            b as i64
+        }
     }
 
     /// The statistics of `stream` under `window` (not merging) for both kinds, on a grid of
@@ -281,7 +266,9 @@ fn cells_of(stream: &Stream, window: WindowFn, step: f64, kind: Clocked) -> Vec<
                 counts.push(BTreeMap::new());
                 cells.len() - 1
             });
-            *counts[i].entry(bin(clock - w.end(), step)).or_insert(0) += 1;
+            *counts[i]
+                .entry(SlackStats::bin(clock - w.end(), step))
+                .or_insert(0) += 1;
         }
     }
     for (c, n) in cells.iter_mut().zip(counts) {

@@ -803,11 +803,6 @@ pub struct RunResult {
     pub peak_open_cells: usize,
 }
 
-/// [`Processor::run`], for the modules that still call it by this name.
-pub(crate) fn run(stream: &Stream, cfg: EngineConfig, keep_panes: bool) -> RunResult {
-    Processor::run(stream, cfg, keep_panes)
-}
-
 /// [`Processor::run`], optionally with every event's windows assigned beforehand by `cfg.window`.
 pub(crate) fn run_with(
     stream: &Stream,
