@@ -140,32 +140,14 @@ fn tally<C: FnMut(&Event) -> f64>(
                         break;
                     }
                     let (window, cells) = entry.remove_entry();
-                    for (arrivals, tail) in cells.values() {
-                        tally_cell(
-                            window.end(),
-                            arrivals,
-                            *tail,
-                            (lags, graces),
-                            &mut tallies,
-                            &mut kept,
-                        );
-                    }
+                    tally_window(window, &cells, (lags, graces), &mut tallies, &mut kept);
                 }
             }
             true
         });
     }
     while let Some((window, cells)) = open.pop_first() {
-        for (arrivals, tail) in cells.values() {
-            tally_cell(
-                window.end(),
-                arrivals,
-                *tail,
-                (lags, graces),
-                &mut tallies,
-                &mut kept,
-            );
-        }
+        tally_window(window, &cells, (lags, graces), &mut tallies, &mut kept);
     }
     if late.is_empty() {
         return (tallies, placed);
@@ -238,6 +220,19 @@ fn placements(events: &dyn Replay, base: EngineConfig) -> u64 {
         true
     });
     placed
+}
+
+/// Counts each cell of `window` ([`tally_cell`]): its keys' arrivals and the arrivals after them.
+fn tally_window(
+    window: WindowId,
+    cells: &FxHashMap<KeyId, (Vec<f64>, u64)>,
+    grid: (&[f64], &[f64]),
+    tallies: &mut [Tally],
+    kept: &mut [usize],
+) {
+    for (arrivals, tail) in cells.values() {
+        tally_cell(window.end(), arrivals, *tail, grid, tallies, kept);
+    }
 }
 
 /// Adds one cell to every setting's tally: its window's end, the clock at each of its arrivals
