@@ -33,7 +33,7 @@ pub(super) fn sweep(
     let assigned: Vec<_> = stream
         .events
         .iter()
-        .map(|e| base.window.assign(e.event_time))
+        .map(|e| base.window.assignment(e.event_time))
         .collect();
     let grid: Vec<EngineConfig> = lags
         .iter()

@@ -59,7 +59,7 @@ pub(super) enum Receiver {
 
 /// The channel numbering of a topology with P source partitions and N operator instances.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Addressing {
+pub(crate) struct Addressing {
     partitions: usize,
     parallelism: usize,
 }
@@ -81,11 +81,6 @@ impl Addressing {
     /// The channel from operator instance `i` to the sink.
     pub fn operator_to_sink(&self, i: usize) -> usize {
         self.partitions * self.parallelism + i
-    }
-
-    /// How many channels there are.
-    pub fn channels(&self) -> usize {
-        (self.partitions + 1) * self.parallelism
     }
 
     /// The channel that feeds input `k` of a receiver.

@@ -119,7 +119,7 @@ use super::watermark::Watermark;
 use super::window::{CellId, WindowId};
 
 pub use crate::channel::{MessageKind, Node};
-pub use addressing::Addressing;
+pub(crate) use addressing::Addressing;
 pub use audit::Audit;
 pub(crate) use audit::Ledger;
 pub use checkpoint::CompletedCheckpoint;
@@ -362,7 +362,7 @@ impl<S: Borrow<Stream>> Pipeline<S> {
     }
 
     /// How the channels are numbered.
-    pub fn addressing(&self) -> Addressing {
+    pub(crate) fn addressing(&self) -> Addressing {
         Addressing::new(self.cfg.partitions, self.cfg.parallelism)
     }
 

@@ -354,7 +354,7 @@ impl Processor {
         windows: Assignment,
         out: &mut Output,
     ) -> Arrival {
-        debug_assert_eq!(windows, self.cfg.window.assign(e.event_time));
+        debug_assert!(windows.clone().eq(self.cfg.window.assign(e.event_time)));
         let wm = self.watermark.observe(e);
         self.place(e, windows, wm, out)
     }

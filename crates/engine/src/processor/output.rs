@@ -89,9 +89,16 @@ pub struct Arrival {
     /// The watermark after the event.
     pub watermark: f64,
     /// The windows the event belongs to.
-    pub windows: Assignment,
+    pub(crate) windows: Assignment,
     /// Its worst fate over those windows.
     pub fate: Fate,
+}
+
+impl Arrival {
+    /// The windows the event belongs to, earliest first.
+    pub fn windows(&self) -> impl ExactSizeIterator<Item = WindowId> + Clone {
+        self.windows.clone()
+    }
 }
 
 /// A change of one key's sessions, caused by one kept event: a new session, or the sessions

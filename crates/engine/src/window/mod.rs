@@ -137,7 +137,7 @@ impl std::hash::Hash for WindowId {
 /// The windows one event belongs to, earliest first: `len` windows, each `step` ms after the
 /// one before. An iterator, as the windows are usually walked once.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Assignment {
+pub(crate) struct Assignment {
     next: WindowId,
     left: u32,
     step: i64,
@@ -461,7 +461,12 @@ impl WindowFn {
     }
 
     /// The windows that contain `event_time`, earliest first.
-    pub fn assign(&self, event_time: f64) -> Assignment {
+    pub fn assign(&self, event_time: f64) -> impl ExactSizeIterator<Item = WindowId> + Clone {
+        self.assignment(event_time)
+    }
+
+    /// [`WindowFn::assign`] as the engine keeps it, to hand to a processor's step.
+    pub(crate) fn assignment(&self, event_time: f64) -> Assignment {
         self.assign_with(event_time, 1.0 / self.slide() as f64)
     }
 
@@ -469,7 +474,7 @@ impl WindowFn {
     // Always inlined: it is on every event's path, and the processor's step is faster with
     // the kinds' match in it.
     #[inline(always)]
-    pub fn assign_with(&self, event_time: f64, inv_slide: f64) -> Assignment {
+    pub(crate) fn assign_with(&self, event_time: f64, inv_slide: f64) -> Assignment {
         with_kind!(*self, k => k.assign(event_time, inv_slide))
     }
 
