@@ -160,21 +160,23 @@ fn panes_list(panes: &[ScriptPane]) -> String {
     format!("[{}]", items.join(", "))
 }
 
-/// Carries out one step on `driver`: what it emitted and dropped, and the watermark after it.
-/// An `expect` emits nothing; [`run`] matches its panes.
-pub(super) fn perform(driver: &mut Driver, step: &Step) -> StepRun {
-    let (panes, dropped) = match &step.action {
-        Action::Input(ts) => driver.input(ts),
-        Action::Watermark(t) => (driver.advance_watermark(*t), Vec::new()),
-        Action::Clock(t) => (driver.advance_clock(*t), Vec::new()),
-        Action::State(_) | Action::Expect(_) => (Vec::new(), Vec::new()),
-    };
-    StepRun {
-        step: step.clone(),
-        panes,
-        dropped,
-        matched: 0,
-        watermark: driver.watermark(),
+impl Driver {
+    /// Carries out one step: what it emitted and dropped, and the watermark after it. An
+    /// `expect` emits nothing; [`Script::run`] matches its panes.
+    pub fn perform(&mut self, step: &Step) -> StepRun {
+        let (panes, dropped) = match &step.action {
+            Action::Input(ts) => self.input(ts),
+            Action::Watermark(t) => (self.advance_watermark(*t), Vec::new()),
+            Action::Clock(t) => (self.advance_clock(*t), Vec::new()),
+            Action::State(_) | Action::Expect(_) => (Vec::new(), Vec::new()),
+        };
+        StepRun {
+            step: step.clone(),
+            panes,
+            dropped,
+            matched: 0,
+            watermark: self.watermark(),
+        }
     }
 }
 
@@ -189,11 +191,7 @@ pub(super) fn run(script: &Script, conventions: Conventions) -> Run {
         || script.error.is_some();
     if !checked {
         return Run {
-            steps: script
-                .steps
-                .iter()
-                .map(|s| perform(&mut driver, s))
-                .collect(),
+            steps: script.steps.iter().map(|s| driver.perform(s)).collect(),
             outcome: Outcome::Clean,
             verdict: Verdict::Unchecked,
         };
@@ -213,7 +211,7 @@ pub(super) fn run(script: &Script, conventions: Conventions) -> Run {
             };
             break;
         }
-        let mut run = perform(&mut driver, step);
+        let mut run = driver.perform(step);
         if let Action::Expect(expected) = &step.action {
             for e in expected {
                 match waiting.iter().position(|p| matches(p, e)) {

@@ -12,14 +12,12 @@
 
 mod check;
 mod driver;
-mod playback;
 
 use std::fmt;
 
 pub use check::{Outcome, Run, StepRun, Verdict};
 pub(crate) use driver::END_OF_TIME;
 pub use driver::{Driver, ScriptPane};
-pub use playback::{Frame, Playback, StepCheck, WindowStanding, WindowView};
 
 use super::conventions::Conventions;
 use super::trigger::{Accumulation, EmptyPanes, TimestampCombiner, Trigger};

@@ -3,18 +3,20 @@
 //! pure update ([`Player::press`]) are here, what it draws in `view`, and [`run`] is the
 //! loop: it wakes only for a key, a resize or a signal, so it uses no CPU between them.
 //!
-//! Everything shown is a frame of the engine's [`Playback`]: the player only chooses which
+//! Everything shown is a frame of the script's [`Playback`]: the player only chooses which
 //! script, which rules and which step.
 
+mod playback;
 mod view;
 
 use crossterm::event::{Event, EventStream, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use futures::StreamExt;
-use twoclocks_engine::script::{Playback, Script};
+use twoclocks_engine::script::Script;
 use twoclocks_engine::Conventions;
 
 use crate::theme::Theme;
 use crate::{terminal, StopSignals};
+pub use playback::{Frame, Playback, StepCheck, WindowStanding, WindowView};
 pub use view::{draw, render};
 
 /// Every key of the player, with what it does, as the `?` overlay and the guide list them.

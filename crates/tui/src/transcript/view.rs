@@ -9,12 +9,10 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 use ratatui::Frame;
-use twoclocks_engine::script::{
-    Action, Frame as Step, Outcome, Playback, Script, StepCheck, Verdict, WindowStanding,
-    WindowView,
-};
+use twoclocks_engine::script::{Action, Outcome, Script, Verdict};
 use twoclocks_engine::window::WindowId;
 
+use super::playback::{Frame as Step, Playback, StepCheck, WindowStanding, WindowView};
 use super::{Player, KEYS};
 use crate::geometry::layout::MIN_SIZE;
 use crate::theme::Theme;

@@ -1,14 +1,12 @@
-//! A script played one step at a time, as the UI shows it: after each step, the watermark and
-//! the clock, every window the script has opened with what it holds and how it stands, the
-//! panes and drops that step caused, and how the script's checks went up to there. Scripts
-//! are small: every frame is computed once, up front, so stepping back is as cheap as
-//! stepping on. The check is [`Script::run`]'s own.
+//! A script played one step at a time, as the player shows it: after each step, the
+//! watermark and the clock, every window the script has opened with what it holds and how it
+//! stands, the panes and drops that step caused, and how the script's checks went up to
+//! there. Scripts are small: every frame is computed once, up front, so stepping back is as
+//! cheap as stepping on. Each step is the engine's [`Driver::perform`] and the check is
+//! [`Script::run`]'s own.
 
-use super::check::{perform, StepRun};
-use super::driver::Driver;
-use super::{Action, Outcome, Run, Script};
-use crate::conventions::Conventions;
-use crate::window::WindowId;
+use twoclocks_engine::script::{Action, Driver, Outcome, Run, Script, StepRun};
+use twoclocks_engine::{Conventions, WindowId};
 
 /// How a window stands in a frame.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -90,7 +88,7 @@ impl Playback {
             last: None,
         }];
         for (i, step) in script.steps.iter().enumerate() {
-            let run = perform(&mut driver, step);
+            let run = driver.perform(step);
             let before = &frames[frames.len() - 1].windows;
             let mut windows = Self::windows(&driver, conventions, before, i + 1);
             // A window collected by this step keeps the count of the panes it emitted, the
@@ -237,8 +235,8 @@ impl Playback {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::script::Step;
-    use crate::window::WindowFn;
+    use twoclocks_engine::script::Step;
+    use twoclocks_engine::WindowFn;
 
     fn script(window: WindowFn, steps: Vec<Action>) -> Script {
         let mut s = Script::new("lesson");
