@@ -12,7 +12,7 @@ use twoclocks::engine::pipeline::PipelineConfig;
 use twoclocks::engine::trace::Trace;
 use twoclocks::tui::app::{Action, App};
 use twoclocks::tui::theme::{glyph, Theme};
-use twoclocks::tui::view::plot::stall_rows;
+use twoclocks::tui::view::plot::{stall_rows, watermark_stalls};
 
 use crate::tour_common::*;
 use crate::ui_common::row_text;
@@ -49,7 +49,7 @@ fn held_independently(t: &Trace) -> Vec<usize> {
 #[test]
 fn the_stall_is_bracketed_on_the_rows_the_read_model_says() {
     let mut a = step("partition");
-    let stalls = a.trace().watermark_stalls();
+    let stalls = watermark_stalls(a.trace());
     assert_eq!(stalls.len(), 1, "{stalls:?}");
     let s = stalls[0];
     assert!(s.ongoing);

@@ -13,6 +13,7 @@ use twoclocks::engine::Stream;
 use twoclocks::engine::WindowId;
 use twoclocks::tui::app::{update, Action, App, Msg};
 use twoclocks::tui::geometry::Areas;
+use twoclocks::tui::view::windows::key_states;
 
 use crate::ui_common::{act, ui};
 
@@ -175,9 +176,7 @@ fn every_expiry_is_recorded_and_the_segments_add_up_to_each_keys_truth() {
     assert_eq!(x.len() as u64, a.trace().counters().ttl_expired);
     assert!(!x.is_empty());
     assert!(x.windows(2).all(|p| p[0].proc_time <= p[1].proc_time));
-    let states = a
-        .trace()
-        .key_states(a.scenario().keys(), &a.scenario().oracle.truth);
+    let states = key_states(a.trace(), a.scenario().keys(), &a.scenario().oracle.truth);
     assert_eq!(
         states.iter().map(|s| s.resets as u64).sum::<u64>(),
         a.trace().counters().ttl_expired
@@ -199,9 +198,7 @@ fn every_expiry_is_recorded_and_the_segments_add_up_to_each_keys_truth() {
         );
     }
     to_end(&mut a);
-    let states = a
-        .trace()
-        .key_states(a.scenario().keys(), &a.scenario().oracle.truth);
+    let states = key_states(a.trace(), a.scenario().keys(), &a.scenario().oracle.truth);
     for s in &states {
         assert_eq!(s.truth_so_far, s.truth_at_end);
     }

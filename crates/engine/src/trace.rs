@@ -28,8 +28,7 @@ use super::trigger::Pane;
 use super::window::{CellId, WindowId};
 pub use super::window_row::{OverCount, WindowRow};
 pub use compare::FateDiff;
-pub use history::ExpiredAt;
-pub use partitions::{HeldBack, Lane, LaneCell, LaneMark, Stall};
+pub use partitions::{HeldBack, Lane, LaneCell, LaneMark};
 
 /// Where the playhead stands, as a move of the run leaves it.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -9,7 +9,7 @@ use crate::timeline::StateSample;
 
 /// Keys that expired under the TTL between two samples of the state: a mark on its chart.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ExpiredAt {
+pub(crate) struct ExpiredAt {
     /// Processing time of the sample that saw them gone, ms.
     pub time: f64,
     /// Keys expired since the sample before.
@@ -29,7 +29,7 @@ impl Trace {
 
     /// Where keyed state expired under the TTL so far, oldest first: each sample of the state
     /// by which the `ttl_expired` counter went up, and by how much.
-    pub fn state_expirations(&self) -> Vec<ExpiredAt> {
+    pub(crate) fn state_expirations(&self) -> Vec<ExpiredAt> {
         let mut before = 0;
         let mut v = Vec::new();
         for s in self.state_history() {
@@ -42,6 +42,12 @@ impl Trace {
             before = s.ttl_expired;
         }
         v
+    }
+
+    /// How many keys' state expired under the TTL so far, as the samples of the state saw them
+    /// go (a parallel run: summed over its operators, cut back with a crash).
+    pub fn keys_expired(&self) -> u64 {
+        self.state_expirations().iter().map(|e| e.keys).sum()
     }
 
     /// The state entries at `n` evenly spaced processing times from the first sample to the

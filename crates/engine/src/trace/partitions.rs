@@ -1,5 +1,5 @@
 //! The read model's source partitions: what each did (cut off, idle, healed), how long the
-//! job's combined watermark has stood still and the spans in which it did ([`Stall`]), and
+//! job's combined watermark has stood still ([`Trace::STALL_SHOWN`] or longer), and
 //! the events an outage held back ([`HeldBack`]: emitted at the heal instead of at their own
 //! time), for a parallel run at its playhead. A single run has no partitions: empty, None.
 //! And each partition's watermark as a lane over processing time (its lag behind the clock,
@@ -43,29 +43,6 @@ pub struct Lane {
     pub now: LaneMark,
 }
 
-/// The combined watermark counts as stalled once it has not advanced for this long
-/// (processing time, ms): five watermark samples, longer than a flowing stream's gaps.
-pub(crate) const STALL_SHOWN: f64 = 5.0 * crate::job_timeline::WATERMARK_SAMPLE;
-
-/// A span of processing time in which the job's combined watermark stood still, at least
-/// `STALL_SHOWN` (5 s) long.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Stall {
-    /// When it stopped advancing, processing time, ms.
-    pub from: f64,
-    /// When it advanced again (or the input ended); the clock now while it still stands.
-    pub until: f64,
-    /// It still stands at the clock.
-    pub ongoing: bool,
-}
-
-impl Stall {
-    /// How long it stood still, ms.
-    pub fn length(&self) -> f64 {
-        self.until - self.from
-    }
-}
-
 /// An event an outage held back: its partition emitted it at the heal, not at its own
 /// processing time.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -77,37 +54,9 @@ pub struct HeldBack {
 }
 
 impl Trace {
-    /// The spans of processing time, oldest first, in which the job's combined watermark stood
-    /// still for at least `STALL_SHOWN` (5 s) before the end of input, in the current timeline:
-    /// those it has ended, then the one it stands in now, up to the clock. Empty for a single
-    /// run.
-    pub fn watermark_stalls(&self) -> Vec<Stall> {
-        let Some(j) = self.job() else {
-            return Vec::new();
-        };
-        let p = j.pipeline();
-        let mut v: Vec<Stall> = p
-            .watermark_stalls()
-            .iter()
-            .filter(|&&(from, until)| until - from >= STALL_SHOWN)
-            .map(|&(from, until)| Stall {
-                from,
-                until,
-                ongoing: false,
-            })
-            .collect();
-        if let Some(since) = p.watermark_stalled_since() {
-            let now = j.now();
-            if now - since >= STALL_SHOWN && !j.is_finished() {
-                v.push(Stall {
-                    from: since,
-                    until: now,
-                    ongoing: true,
-                });
-            }
-        }
-        v
-    }
+    /// The combined watermark counts as stalled once it has not advanced for this long
+    /// (processing time, ms): five watermark samples, longer than a flowing stream's gaps.
+    pub const STALL_SHOWN: f64 = 5.0 * crate::job_timeline::WATERMARK_SAMPLE;
 
     /// The events an outage holds back (in the outages given and pressed so far), in offset
     /// order, each with the heal that releases it. Empty for a single run.
@@ -169,7 +118,7 @@ impl Trace {
         let j = self.job()?;
         let since = j.pipeline().watermark_stalled_since()?;
         let d = j.now() - since;
-        (d >= STALL_SHOWN && !j.is_finished()).then_some(d)
+        (d >= Trace::STALL_SHOWN && !j.is_finished()).then_some(d)
     }
 
     /// Where the lanes' processing time ends: the run's whole extent, not the clock, so that a

@@ -1,8 +1,7 @@
 //! The read model's session windows and the global window's state TTL: the run's sessions so
 //! far (replayed from the processor's record of every session it opened, extended or
 //! bridged), the merges among them, a session row of the windows table against the oracle
-//! session it stands for, and, for the global window, each key's value against its truth with
-//! the expirations that reset it.
+//! session it stands for, and, for the global window, the expirations that reset a key.
 //!
 //! A single run answers from its timeline's records. A parallel run keeps none: no sessions
 //! or merges, no expirations, and its rows are its window rows for the oracle's spans.
@@ -95,25 +94,6 @@ impl SessionRow {
         }
         self.row.standing(self.row.value)
     }
-}
-
-/// One key under the global window: its running value against its truth, and how often its
-/// state expired under the TTL.
-#[derive(Debug, Clone, PartialEq)]
-pub struct KeyState {
-    /// The key.
-    pub key: KeyId,
-    /// The run's value now: the key's live state (0 after it expired until seen again); a
-    /// parallel run's operators' state or what its sink received.
-    pub value: i64,
-    /// Its events arrived so far: what a run that never forgets would hold now.
-    pub truth_so_far: i64,
-    /// Its events over the whole stream: the oracle's value at the end.
-    pub truth_at_end: i64,
-    /// How many times its state expired so far (each a reset to zero).
-    pub resets: usize,
-    /// The processing time of its latest expiry, if any.
-    pub last_reset: Option<f64>,
 }
 
 fn phase_rank(p: Phase) -> u8 {
@@ -324,55 +304,6 @@ impl Trace {
         times
             .iter()
             .map(|&t| mine.partition_point(|&p| p <= t) as i64)
-            .collect()
-    }
-
-    /// Under the global window, each of `keys` keys: its value now against its events so far
-    /// and at the end, and how many times its state expired.
-    pub fn key_states(&self, keys: usize, truth: &BTreeMap<CellId, u64>) -> Vec<KeyState> {
-        let arrived = &self.stream().events[..self.arrived().min(self.stream().len())];
-        let mut seen = vec![0i64; keys];
-        let mut last_arrival: Vec<Option<usize>> = vec![None; keys];
-        for (i, e) in arrived.iter().enumerate() {
-            if let Some(n) = seen.get_mut(e.key as usize) {
-                *n += 1;
-                last_arrival[e.key as usize] = Some(i);
-            }
-        }
-        let mut resets = vec![0usize; keys];
-        let mut last: Vec<Option<&Expiry>> = vec![None; keys];
-        for x in self.expirations() {
-            if let Some(n) = resets.get_mut(x.key as usize) {
-                *n += 1;
-                last[x.key as usize] = Some(x);
-            }
-        }
-        (0..keys)
-            .map(|k| {
-                let key = k as KeyId;
-                let row = self.window_row(WindowId::GLOBAL, Some(key), keys, truth);
-                // After an expiry the key holds nothing until an event arrives at or after
-                // the expiry's offset (the expiry runs before that event is placed).
-                let live = match (last[k], last_arrival[k]) {
-                    (Some(x), Some(a)) => a >= x.offset,
-                    (Some(_), None) => false,
-                    (None, _) => true,
-                };
-                KeyState {
-                    key,
-                    value: if live { row.value } else { 0 },
-                    truth_so_far: seen[k],
-                    truth_at_end: truth
-                        .get(&CellId {
-                            window: WindowId::GLOBAL,
-                            key,
-                        })
-                        .copied()
-                        .unwrap_or(0) as i64,
-                    resets: resets[k],
-                    last_reset: last[k].map(|x| x.proc_time),
-                }
-            })
             .collect()
     }
 }

@@ -58,8 +58,8 @@ use grid::{put, Mark};
 use inequality::{asked, inequality_labels, inspected, Inequality};
 pub use lanes::{lane_keys, EXPIRY, MERGE, SESSION_END, SESSION_ONE, SESSION_RUN, SESSION_START};
 pub use panes::{bar_glyph, label as pane_label};
-pub use stalls::stall_rows;
 use stalls::stalls;
+pub use stalls::{stall_rows, watermark_stalls, Stall};
 
 /// Above this many arrived events, on-time events are drawn from an even sample of this size
 /// (a frame then costs a bounded number of memory reads, whatever the input's size).

@@ -34,7 +34,7 @@ pub fn entries_scale(max: usize) -> usize {
 /// The chart's label: what it counts, its scale, and the expirations so far.
 fn label(app: &App, top: usize, width: u16) -> Line<'static> {
     let t = &app.theme;
-    let expired: u64 = app.trace().state_expirations().iter().map(|e| e.keys).sum();
+    let expired = app.trace().keys_expired();
     let mark = |long: bool| {
         if expired == 0 {
             Span::raw("")

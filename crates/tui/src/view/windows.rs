@@ -31,6 +31,8 @@ use crate::theme::Theme;
 
 mod keys;
 
+pub use keys::{key_states, KeyState};
+
 /// A window's span, short, on the stream's clock: `180–240s`, `01-01 05:00–06:00`.
 pub fn span(clock: &Clock, start: f64, end: f64) -> String {
     clock.span(start, end, Fit::Day)

@@ -4,6 +4,7 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
+use twoclocks_engine::trace::Trace;
 
 use super::grid::Mark;
 use crate::app::Run;
@@ -16,7 +17,7 @@ use crate::theme::glyph;
 pub(super) fn stalls(app: &Run, area: Rect, f: &PlotFrame, grid: &[Mark], buf: &mut Buffer) {
     let t = &app.theme;
     let w = f.inner.width as usize;
-    for s in app.trace().watermark_stalls() {
+    for s in watermark_stalls(app.trace()) {
         let Some((top, bottom)) = stall_rows(f, s.from, s.until) else {
             continue;
         };
@@ -71,4 +72,55 @@ pub fn stall_rows(f: &PlotFrame, from: f64, until: f64) -> Option<(u16, u16)> {
     let bottom = f.row(lo)?;
     let top = f.row(hi).unwrap_or(0);
     Some((top.min(bottom), bottom))
+}
+
+/// A span of processing time in which the job's combined watermark stood still, at least
+/// [`Trace::STALL_SHOWN`] (5 s) long.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Stall {
+    /// When it stopped advancing, processing time, ms.
+    pub from: f64,
+    /// When it advanced again (or the input ended); the clock now while it still stands.
+    pub until: f64,
+    /// It still stands at the clock.
+    pub ongoing: bool,
+}
+
+impl Stall {
+    /// How long it stood still, ms.
+    pub fn length(&self) -> f64 {
+        self.until - self.from
+    }
+}
+
+/// The spans of processing time, oldest first, in which the job's combined watermark stood
+/// still for at least [`Trace::STALL_SHOWN`] (5 s) before the end of input, in the current
+/// timeline: those it has ended, then the one it stands in now, up to the clock. Empty for a
+/// single run.
+pub fn watermark_stalls(trace: &Trace) -> Vec<Stall> {
+    let Some(j) = trace.job() else {
+        return Vec::new();
+    };
+    let p = j.pipeline();
+    let mut v: Vec<Stall> = p
+        .watermark_stalls()
+        .iter()
+        .filter(|&&(from, until)| until - from >= Trace::STALL_SHOWN)
+        .map(|&(from, until)| Stall {
+            from,
+            until,
+            ongoing: false,
+        })
+        .collect();
+    if let Some(since) = p.watermark_stalled_since() {
+        let now = j.now();
+        if now - since >= Trace::STALL_SHOWN && !j.is_finished() {
+            v.push(Stall {
+                from: since,
+                until: now,
+                ongoing: true,
+            });
+        }
+    }
+    v
 }
