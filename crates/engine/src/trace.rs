@@ -64,39 +64,6 @@ enum Run {
     Parallel(Box<JobTimeline>),
 }
 
-/// The arrived events by the fate the run gave them (a parallel run: the fate its operators
-/// gave each record the latest time they took it).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Shares {
-    /// Events on time.
-    pub on_time: usize,
-    /// Events late, within grace.
-    pub late: usize,
-    /// Events dropped.
-    pub dropped: usize,
-}
-
-impl Shares {
-    /// Events counted.
-    pub fn total(&self) -> usize {
-        self.on_time + self.late + self.dropped
-    }
-
-    /// The share of a fate, in percent (0 before any event).
-    pub fn percent(&self, fate: Fate) -> f64 {
-        let n = match fate {
-            Fate::OnTime => self.on_time,
-            Fate::Late => self.late,
-            Fate::Dropped => self.dropped,
-        };
-        if self.total() == 0 {
-            0.0
-        } else {
-            100.0 * n as f64 / self.total() as f64
-        }
-    }
-}
-
 /// An arrived event as a sample of a plot draws it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Sampled {
@@ -527,32 +494,6 @@ impl Trace {
         }
     }
 
-    /// The arrived events by fate.
-    pub fn shares(&self) -> Shares {
-        match &self.run {
-            Run::Single { timeline, .. } => {
-                let x = timeline.exceptions();
-                let late = x.iter().filter(|e| e.fate == Fate::Late).count();
-                Shares {
-                    on_time: timeline.arrived().saturating_sub(x.len()),
-                    late,
-                    dropped: x.len() - late,
-                }
-            }
-            Run::Parallel(j) => {
-                let mut s = Shares::default();
-                for f in j.fates().iter().take(self.arrived()).flatten() {
-                    match f {
-                        Fate::OnTime => s.on_time += 1,
-                        Fate::Late => s.late += 1,
-                        Fate::Dropped => s.dropped += 1,
-                    }
-                }
-                s
-            }
-        }
-    }
-
     /// The arrived events a plot draws, each with the number of events it stands for: every
     /// one while there are few, an even sample of huge runs. A single run samples its on-time
     /// events (only `with_on_time`) and its late and dropped ones apart, at most `on_time`
@@ -729,7 +670,6 @@ impl Trace {
 }
 
 mod compare;
-pub mod figures;
 mod history;
 mod job;
 mod panes;

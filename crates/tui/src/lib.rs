@@ -17,6 +17,7 @@ pub mod action;
 pub mod app;
 pub mod dials;
 pub mod export;
+pub mod figures;
 pub mod geometry;
 pub mod keymap;
 pub mod lesson;

@@ -33,7 +33,6 @@ fn a_single_run_moved_by_the_playhead_is_the_timeline_run_to_it() {
     assert_eq!(t.counters(), *same.counters());
     assert_eq!(t.watermark(), same.watermark());
     assert_eq!(t.watermark_at(90_000.0), same.watermark_at(&s, 90_000.0));
-    assert_eq!(t.shares().total(), c.arrived);
     let end = t.run_to_end(c);
     assert!(end.finished && t.is_finished());
     assert_eq!(end.arrived, s.len());
@@ -68,7 +67,6 @@ fn a_parallel_run_keeps_its_own_clock_and_carries_its_pipeline() {
     assert_eq!(t.sinks(&truth).unwrap().scores.len(), 3);
     let end = t.run_to_end(back);
     assert!(end.finished && t.is_finished());
-    assert_eq!(t.shares().total(), s.len());
 }
 
 #[test]

@@ -10,10 +10,10 @@ use std::sync::Arc;
 use ratatui::layout::Rect;
 use twoclocks_engine::frontier::FrontierPoint;
 use twoclocks_engine::steered::SteeredRun;
-use twoclocks_engine::trace::figures::Figures;
 use twoclocks_engine::trace::Trace;
 
 use super::{App, Dials, Playhead};
+use crate::figures::Figures;
 use crate::geometry::plot::PlotFrame;
 use crate::scenario::Scenario;
 
@@ -73,8 +73,11 @@ impl<'a> Run<'a> {
 
     /// The read model's figures at its playhead.
     pub fn figures(&self) -> Figures {
-        self.trace()
-            .figures(self.playhead().now, &self.scenario().oracle.truth)
+        Figures::of(
+            self.trace(),
+            self.playhead().now,
+            &self.scenario().oracle.truth,
+        )
     }
 
     /// The plot's frame in `area` at its playhead ([`App::plot_frame`]).

@@ -5,6 +5,7 @@
 //! turned the dials since.
 
 use crate::dials::CHECKPOINT_DEFAULT;
+use crate::figures::Figures;
 use crate::opening::Opening;
 use crate::panel::Panel;
 use crate::theme::Theme;
@@ -12,7 +13,6 @@ use crate::tour::placeholders::Quoted;
 use crate::tour::{At, Highlight, Show, Tour};
 use twoclocks_engine::job_timeline::Intervention;
 use twoclocks_engine::pipeline::CrashTarget;
-use twoclocks_engine::trace::figures::Figures;
 
 use super::{App, Dials, JobPreset};
 
@@ -147,8 +147,11 @@ impl App {
 
     /// The read model's figures at the playhead (what a caption's placeholders quote).
     pub fn figures(&self) -> Figures {
-        self.trace()
-            .figures(self.playhead().now, &self.scenario().oracle.truth)
+        Figures::of(
+            self.trace(),
+            self.playhead().now,
+            &self.scenario().oracle.truth,
+        )
     }
 
     /// What a caption quotes: the figures at the playhead, the dials, the whole run's events

@@ -5,8 +5,8 @@
 //! and, side by side, B's figures.
 
 use crate::dials::Dials;
+use crate::figures::Figures;
 use crate::lesson::predict::{capitalised, choice_text, window_text, Choice, Question};
-use twoclocks_engine::trace::figures::Figures;
 use twoclocks_engine::{CellId, Stream};
 
 /// What a caption quotes: the figures of the run on screen at its playhead, its dials, the

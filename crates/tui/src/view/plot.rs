@@ -44,6 +44,7 @@ use twoclocks_engine::trace::{FateDiff, Trace};
 use twoclocks_engine::Fate;
 
 use crate::app::{App, Run};
+use crate::figures::Shares;
 use crate::geometry::plot::{PlotFrame, Y_LABELS};
 use crate::theme::{glyph, Theme};
 
@@ -181,7 +182,7 @@ fn fates_legend(app: &Run, width: u16) -> Line<'static> {
     // before the watermark, no watermark.
     let (no_fates, no_watermark) = (app.tour_hides("fates"), app.tour_hides("watermark"));
     if no_fates || no_watermark {
-        let n = app.trace().shares().total();
+        let n = Shares::of(app.trace()).total();
         // A cell's glyph grows with its events, light to heavy: the legend shows the ramp
         // where it has room, one mark where it does not.
         let ramp: String = glyph::ON_TIME_RAMP.iter().map(|(c, _)| *c).collect();
@@ -200,7 +201,7 @@ fn fates_legend(app: &Run, width: u16) -> Line<'static> {
         }
         return Line::from(spans);
     }
-    let sh = app.trace().shares();
+    let sh = Shares::of(app.trace());
     let p = |f: Fate| {
         let n = match f {
             Fate::OnTime => sh.on_time,
