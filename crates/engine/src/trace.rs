@@ -64,26 +64,6 @@ enum Run {
     Parallel(Box<JobTimeline>),
 }
 
-/// An arrived event as a sample of a plot draws it.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Sampled {
-    /// Its stream offset.
-    pub offset: usize,
-    /// The event.
-    pub event: Event,
-    /// When the run took it: its processing time, or (a parallel run's event an outage held
-    /// back) the heal that released it.
-    pub arrival: f64,
-    /// An outage held it back: it arrived at the heal, not at its own processing time.
-    pub held: bool,
-    /// The fate the run gave it.
-    pub fate: Fate,
-    /// How many arrived events it stands for (1 unless the run is sampled).
-    pub weight: usize,
-    /// A parallel run's operators took it more than once (a replay).
-    pub replayed: bool,
-}
-
 /// A parallel run's sinks against the oracle, with what the replays did to them.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SinkReport {
@@ -491,82 +471,6 @@ impl Trace {
         match &self.run {
             Run::Single { timeline, .. } => Some(timeline.fates()),
             Run::Parallel(_) => None,
-        }
-    }
-
-    /// The arrived events a plot draws, each with the number of events it stands for: every
-    /// one while there are few, an even sample of huge runs. A single run samples its on-time
-    /// events (only `with_on_time`) and its late and dropped ones apart, at most `on_time`
-    /// and `exceptions` of each; a parallel run keeps no list of the late and dropped (a
-    /// replay changes them), so it samples every record it took together, at most `on_time`.
-    pub fn sample(
-        &self,
-        on_time: usize,
-        exceptions: usize,
-        with_on_time: bool,
-        mut f: impl FnMut(Sampled),
-    ) {
-        match &self.run {
-            Run::Single {
-                stream, timeline, ..
-            } => {
-                let events = &stream.events[..timeline.arrived()];
-                let fates = timeline.fates();
-                if with_on_time {
-                    let stride = (events.len() / on_time).max(1);
-                    for k in (0..events.len()).step_by(stride) {
-                        if fates[k] == Fate::OnTime {
-                            f(Sampled {
-                                offset: k,
-                                event: events[k],
-                                arrival: events[k].proc_time,
-                                held: false,
-                                fate: Fate::OnTime,
-                                weight: stride,
-                                replayed: false,
-                            });
-                        }
-                    }
-                }
-                let x = timeline.exceptions();
-                let stride = (x.len() / exceptions).max(1);
-                for e in x.iter().step_by(stride) {
-                    f(Sampled {
-                        offset: e.offset,
-                        event: e.event,
-                        arrival: e.event.proc_time,
-                        held: false,
-                        fate: e.fate,
-                        weight: stride,
-                        replayed: false,
-                    });
-                }
-            }
-            Run::Parallel(j) => {
-                let n = self.arrived().min(j.fates().len());
-                let events = &j.pipeline().stream().events[..n];
-                let (fates, again) = (j.fates(), j.deliveries());
-                let held = j.pipeline().held_back();
-                let stride = (events.len() / on_time).max(1);
-                for k in (0..events.len()).step_by(stride) {
-                    let Some(fate) = fates.get(k).copied().flatten() else {
-                        continue;
-                    };
-                    let heal = held
-                        .binary_search_by_key(&k, |h| h.0)
-                        .ok()
-                        .map(|i| held[i].1);
-                    f(Sampled {
-                        offset: k,
-                        event: events[k],
-                        arrival: heal.unwrap_or(events[k].proc_time),
-                        held: heal.is_some(),
-                        fate,
-                        weight: stride,
-                        replayed: again.get(k).is_some_and(|&d| d >= 2),
-                    });
-                }
-            }
         }
     }
 

@@ -53,6 +53,7 @@ mod grid;
 mod inequality;
 mod lanes;
 mod panes;
+mod sample;
 mod stalls;
 
 use grid::{put, Mark};
@@ -788,8 +789,12 @@ fn layer(app: &Run, f: &PlotFrame, cells: &mut Cells, diff: Option<&FateDiff>) -
     let mut held = 0;
     let hide_fates = app.tour_hides("fates");
     let with_on_time = !app.plot_exceptions_only;
-    app.trace()
-        .sample(ON_TIME_SAMPLES, EXCEPTION_SAMPLES, with_on_time, |s| {
+    sample::sample(
+        app.trace(),
+        ON_TIME_SAMPLES,
+        EXCEPTION_SAMPLES,
+        with_on_time,
+        |s| {
             let e = &s.event;
             let (Some(c), Some(r)) = (f.col(e.event_time), f.row(s.arrival)) else {
                 return;
@@ -815,7 +820,8 @@ fn layer(app: &Run, f: &PlotFrame, cells: &mut Cells, diff: Option<&FateDiff>) -
                     *x = true;
                 }
             }
-        });
+        },
+    );
     held
 }
 
