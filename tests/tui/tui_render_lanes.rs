@@ -9,7 +9,7 @@ use std::sync::Arc;
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use twoclocks::engine::job_timeline::Intervention;
-use twoclocks::engine::trace::{LaneMark, Trace};
+use twoclocks::engine::trace::Trace;
 use twoclocks::engine::window::{Ttl, TtlTime, WindowFn};
 use twoclocks::engine::EngineConfig;
 use twoclocks::tui::app::{update, Action, App, Dial, Msg};
@@ -17,6 +17,7 @@ use twoclocks::tui::geometry::Areas;
 use twoclocks::tui::scenario::Scenario;
 use twoclocks::tui::theme::Theme;
 use twoclocks::tui::view;
+use twoclocks::tui::view::watermark::{watermark_lanes, LaneMark};
 use twoclocks::tui::{app_for, Options};
 
 use crate::kept_snapshots::assert_snapshot;
@@ -90,7 +91,7 @@ fn snapshot_job_outage_with_an_idle_timeout() {
 fn the_lanes_show_the_cut_partition_frozen_and_the_combined_watermark_flat_until_idleness() {
     for (steps, moves_on) in [(0, false), (2, true)] {
         let a = outage(steps);
-        let lanes = a.trace().watermark_lanes(40);
+        let lanes = watermark_lanes(a.trace(), 40);
         assert_eq!(lanes.len(), 3, "the combined lane and two partitions'");
         assert_eq!(lanes[0].partition, None);
         let cut = &lanes[1];
@@ -136,10 +137,10 @@ fn the_lanes_show_the_cut_partition_frozen_and_the_combined_watermark_flat_until
 #[test]
 fn a_lane_column_keeps_its_span_as_the_run_plays() {
     let mut a = outage(0);
-    let before = a.trace().watermark_lanes(40);
+    let before = watermark_lanes(a.trace(), 40);
     let end = a.trace().lanes_end();
     play(&mut a, 40.0);
-    let after = a.trace().watermark_lanes(40);
+    let after = watermark_lanes(a.trace(), 40);
     // The same extent (the run's, not the clock's), so the columns reached before say the
     // same after, but for the last one, which was reached only in part.
     assert_eq!(a.trace().lanes_end(), end);
@@ -495,7 +496,7 @@ fn a_crash_cuts_the_state_history_back_with_the_watermark_samples() {
     assert_eq!(h.len(), t.watermark_history().len());
     assert!(h.last().unwrap().time <= t.job().unwrap().now());
     // The lanes start where the samples do and end at the clock, one cell per column.
-    let lanes = t.watermark_lanes(17);
+    let lanes = watermark_lanes(&t, 17);
     assert_eq!(lanes.len(), 3);
     assert!(lanes.iter().all(|l| l.cells.len() == 17));
 }

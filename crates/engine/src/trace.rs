@@ -28,7 +28,7 @@ use super::trigger::Pane;
 use super::window::{CellId, WindowId};
 pub use super::window_row::{OverCount, WindowRow};
 pub use compare::FateDiff;
-pub use partitions::{HeldBack, Lane, LaneCell, LaneMark};
+pub use partitions::HeldBack;
 
 /// Where the playhead stands, as a move of the run leaves it.
 #[derive(Debug, Clone, Copy, PartialEq)]

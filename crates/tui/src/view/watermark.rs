@@ -21,11 +21,14 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Sparkline, Widget};
 
 use twoclocks_engine::clock::{Clock, Fit};
-use twoclocks_engine::trace::{Lane, LaneMark};
 use twoclocks_engine::WatermarkKind;
 
 use crate::app::App;
 use crate::geometry::Mode;
+
+mod lanes;
+
+pub use lanes::{watermark_lanes, Lane, LaneCell, LaneMark};
 
 /// Round full scales for the gap's sparkline, s; beyond the last, whole multiples of it.
 const SCALES_S: [u64; 14] = [1, 2, 5, 10, 15, 20, 30, 45, 60, 90, 120, 180, 300, 600];
@@ -462,7 +465,7 @@ fn render_lanes(app: &App, inner: Rect, buf: &mut Buffer, partitions: usize) {
     super::text::lines(buf, inner, head);
     let rows = usize::from(inner.height - n).saturating_sub(1);
     let spark_w = inner.width.saturating_sub(LANE_LABEL + LANE_VALUE);
-    let lanes = app.trace().watermark_lanes(usize::from(spark_w));
+    let lanes = watermark_lanes(app.trace(), usize::from(spark_w));
     let shown = rows.min(total);
     let hidden = total - shown;
     let more = if hidden > 0 {
