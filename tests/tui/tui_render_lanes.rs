@@ -17,7 +17,7 @@ use twoclocks::tui::geometry::Areas;
 use twoclocks::tui::scenario::Scenario;
 use twoclocks::tui::theme::Theme;
 use twoclocks::tui::view;
-use twoclocks::tui::view::watermark::{watermark_lanes, LaneMark};
+use twoclocks::tui::view::watermark::{watermark_lanes, LaneMark, WatermarkHistory};
 use twoclocks::tui::{app_for, Options};
 
 use crate::kept_snapshots::assert_snapshot;
@@ -493,7 +493,7 @@ fn a_crash_cuts_the_state_history_back_with_the_watermark_samples() {
     assert!(j.press(Intervention::Crash(CrashTarget::Job)));
     let t = Trace::parallel(j);
     let h = t.state_history();
-    assert_eq!(h.len(), t.watermark_history().len());
+    assert_eq!(h.len(), WatermarkHistory::of(&t).len());
     assert!(h.last().unwrap().time <= t.job().unwrap().now());
     // The lanes start where the samples do and end at the clock, one cell per column.
     let lanes = watermark_lanes(&t, 17);

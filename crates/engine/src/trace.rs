@@ -22,7 +22,7 @@ use super::frontier::FrontierPoint;
 use super::job_timeline::{Intervention, JobTimeline, Press, SinkScore};
 use super::lateness::Fate;
 use super::processor::{Counters, EngineConfig};
-use super::stream::{Event, KeyId, Stream};
+use super::stream::{KeyId, Stream};
 use super::timeline::{Exception, Inspection, Timeline};
 use super::trigger::Pane;
 use super::window::{CellId, WindowId};
@@ -77,74 +77,6 @@ pub struct SinkReport {
     /// Why the additive sink holds more than the idempotent one, exactly split:
     /// [`OverCount::readded`] + [`OverCount::replayed`] = additive − idempotent.
     pub over: OverCount,
-}
-
-/// The run's watermark over processing time, as (processing time, watermark) points, oldest
-/// first: a single run's after each arrival, a parallel run's sampled every
-/// `WATERMARK_SAMPLE` (1 s).
-#[derive(Debug, Clone, Copy)]
-pub struct WatermarkHistory<'a>(Points<'a>);
-
-#[derive(Debug, Clone, Copy)]
-enum Points<'a> {
-    PerArrival {
-        events: &'a [Event],
-        watermarks: &'a [f64],
-    },
-    Sampled(&'a [(f64, f64)]),
-}
-
-impl WatermarkHistory<'_> {
-    /// Points in the history.
-    pub fn len(&self) -> usize {
-        match self.0 {
-            Points::PerArrival { watermarks, .. } => watermarks.len(),
-            Points::Sampled(p) => p.len(),
-        }
-    }
-
-    /// Whether the history has no point yet.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// The `i`-th point: (processing time, watermark).
-    pub fn get(&self, i: usize) -> Option<(f64, f64)> {
-        match self.0 {
-            Points::PerArrival { events, watermarks } => {
-                Some((events.get(i)?.proc_time, *watermarks.get(i)?))
-            }
-            Points::Sampled(p) => p.get(i).copied(),
-        }
-    }
-
-    /// The first point whose watermark has reached `event_time`, if any has.
-    pub fn first_reaching(&self, event_time: f64) -> Option<(f64, f64)> {
-        match self.0 {
-            Points::PerArrival { events, watermarks } => {
-                let i = watermarks.partition_point(|&wm| wm < event_time);
-                Some((events.get(i)?.proc_time, watermarks[i]))
-            }
-            Points::Sampled(p) => p
-                .get(p.partition_point(|&(_, wm)| wm < event_time))
-                .copied(),
-        }
-    }
-
-    /// The latest point at or before processing time `t`, if any.
-    pub fn at(&self, t: f64) -> Option<(f64, f64)> {
-        match self.0 {
-            Points::PerArrival { events, watermarks } => {
-                let n = events.partition_point(|e| e.proc_time <= t);
-                let i = n.checked_sub(1)?;
-                Some((events[i].proc_time, *watermarks.get(i)?))
-            }
-            Points::Sampled(p) => {
-                let i = p.partition_point(|&(pt, _)| pt <= t).checked_sub(1)?;
-                p.get(i).copied()
-            }
-        }
-    }
 }
 
 /// The number of events that have arrived by processing time `t`.
@@ -440,22 +372,19 @@ impl Trace {
         }
     }
 
-    /// The watermark at processing time `t`: the latest point of the history at or before it.
+    /// The watermark at processing time `t`: a single run's after the latest arrival at or
+    /// before it, a parallel run's latest sample at or before it.
     pub fn watermark_at(&self, t: f64) -> Option<f64> {
-        self.watermark_history().at(t).map(|(_, wm)| wm)
-    }
-
-    /// The watermark over processing time.
-    pub fn watermark_history(&self) -> WatermarkHistory<'_> {
-        WatermarkHistory(match &self.run {
+        match &self.run {
             Run::Single {
                 stream, timeline, ..
-            } => Points::PerArrival {
-                events: &stream.events[..timeline.arrived()],
-                watermarks: timeline.watermarks(),
-            },
-            Run::Parallel(j) => Points::Sampled(j.watermarks()),
-        })
+            } => timeline.watermark_at(stream, t),
+            Run::Parallel(j) => {
+                let points = j.watermarks();
+                let i = points.partition_point(|&(pt, _)| pt <= t).checked_sub(1)?;
+                points.get(i).map(|&(_, wm)| wm)
+            }
+        }
     }
 
     /// The fate of the event at stream offset `offset`, once the run has taken it.

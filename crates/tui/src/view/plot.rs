@@ -830,7 +830,7 @@ fn layer(app: &Run, f: &PlotFrame, cells: &mut Cells, diff: Option<&FateDiff>) -
 fn watermark_line(app: &Run, f: &PlotFrame, grid: &mut [Mark]) {
     let w = f.inner.width as usize;
     let (cw, ch) = f.cell_size();
-    let history = app.trace().watermark_history();
+    let history = crate::view::watermark::WatermarkHistory::of(app.trace());
     for c in 0..f.inner.width {
         let x = f.x.0 + (f64::from(c) + 0.5) * cw;
         if let Some((t, _)) = history.first_reaching(x) {

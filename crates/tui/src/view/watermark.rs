@@ -26,8 +26,10 @@ use twoclocks_engine::WatermarkKind;
 use crate::app::App;
 use crate::geometry::Mode;
 
+mod history;
 mod lanes;
 
+pub use history::WatermarkHistory;
 pub use lanes::{watermark_lanes, Lane, LaneCell, LaneMark};
 
 /// Round full scales for the gap's sparkline, s; beyond the last, whole multiples of it.
@@ -405,7 +407,7 @@ pub fn gap_history(app: &App, n: usize) -> Vec<u64> {
 }
 
 fn sampled_gaps(app: &App, n: usize) -> Vec<u64> {
-    let history = app.trace().watermark_history();
+    let history = WatermarkHistory::of(app.trace());
     let m = history.len();
     if m == 0 || n == 0 {
         return Vec::new();
