@@ -2,9 +2,9 @@
 //! engine. `action` names what the user can ask for (by key or by mouse), `app` holds the state and
 //! the pure update, `dials` the dials' ranges and steps, `keymap` the one table of keys, `panel`
 //! the screen's panels by name, `geometry` where everything is on screen (for drawing and for
-//! clicks alike), `view` one module per panel (it reads `app`; `app` never reads it), `terminal`
-//! the raw-mode lifecycle, `transcript` the player of scripted streams (`script FILE --ui`), and
-//! [`run`] the tokio loop: `select!` over terminal input, a simulation tick that runs only while
+//! clicks alike), `view` one module per panel (it reads `app`; `app` never reads it), `figures`
+//! the headline figures a caption quotes, `terminal` the raw-mode lifecycle, `transcript` the
+//! player of scripted streams (`script FILE --ui`), and [`run`] the tokio loop: `select!` over terminal input, a simulation tick that runs only while
 //! the simulation does (its real time kept by [`PlayClock`], which never counts time held or spent
 //! on other messages), engine work finished off the UI task, and the expiry of a status message; a
 //! frame is drawn only when something changed. A demo ([`Demo`]) records every input with the
