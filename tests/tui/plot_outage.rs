@@ -12,7 +12,7 @@ use twoclocks::engine::pipeline::PipelineConfig;
 use twoclocks::engine::trace::Trace;
 use twoclocks::tui::app::{Action, App};
 use twoclocks::tui::theme::{glyph, Theme};
-use twoclocks::tui::view::plot::{stall_rows, watermark_stalls};
+use twoclocks::tui::view::plot::{fate_differences, stall_rows, watermark_stalls};
 
 use crate::tour_common::*;
 use crate::ui_common::row_text;
@@ -140,9 +140,9 @@ fn side_by_side_the_legend_counts_the_events_whose_fates_differ() {
         })
         .collect();
     assert!(!differ.is_empty());
-    let d = a.trace().fate_differences(b);
+    let d = fate_differences(a.trace(), b);
     assert_eq!(d.offsets, differ);
-    assert_eq!(b.fate_differences(a.trace()).len(), differ.len());
+    assert_eq!(fate_differences(b, a.trace()).len(), differ.len());
     // Idleness dropped the held-back events B waited for: A drops what B keeps.
     assert!(
         d.dropped_by_a > 0 && d.dropped_by_b < d.dropped_by_a,

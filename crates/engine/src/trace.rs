@@ -27,7 +27,6 @@ use super::timeline::{Exception, Inspection, Timeline};
 use super::trigger::Pane;
 use super::window::{CellId, WindowId};
 pub use super::window_row::{OverCount, WindowRow};
-pub use compare::FateDiff;
 pub use partitions::HeldBack;
 
 /// Where the playhead stands, as a move of the run leaves it.
@@ -395,14 +394,6 @@ impl Trace {
         }
     }
 
-    /// A single run's fate of each arrived event, by offset (None for the job).
-    pub(crate) fn single_fates(&self) -> Option<&[Fate]> {
-        match &self.run {
-            Run::Single { timeline, .. } => Some(timeline.fates()),
-            Run::Parallel(_) => None,
-        }
-    }
-
     /// The arrived events that were late or dropped, in processing order; None for a run
     /// that keeps no such list (a parallel run: a replay changes them).
     pub fn exceptions(&self) -> Option<&[Exception]> {
@@ -502,7 +493,6 @@ impl Trace {
     }
 }
 
-mod compare;
 mod history;
 mod job;
 mod panes;

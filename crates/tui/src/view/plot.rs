@@ -22,7 +22,7 @@
 //! watermark stood still are bracketed on both borders (┃) and labelled with how long it
 //! stood; the events the outage held back are drawn on the row where they arrived, the heal,
 //! in their fate's glyph reversed, so the burst stands out with the fates it met. Side by side
-//! (`v`), the events whose fate differs between A and B (the read model's `fate_differences`)
+//! (`v`), the events whose fate differs between A and B ([`fate_differences`])
 //! are drawn reversed in the policy colour on both plots, their ink in proportion as any
 //! events' is (a cell of thousands with a few that differ is marked only when the differing
 //! events' pooled ink reaches a mark), and the legend counts them.
@@ -40,7 +40,7 @@ use ratatui::widgets::{Block, Borders, Widget};
 
 use twoclocks_engine::clock::Fit;
 use twoclocks_engine::duration::Duration;
-use twoclocks_engine::trace::{FateDiff, Trace};
+use twoclocks_engine::trace::Trace;
 use twoclocks_engine::Fate;
 
 use crate::app::{App, Run};
@@ -49,6 +49,7 @@ use crate::geometry::plot::{PlotFrame, Y_LABELS};
 use crate::theme::{glyph, Theme};
 
 mod calendar;
+mod compare;
 mod grid;
 mod inequality;
 mod lanes;
@@ -56,6 +57,7 @@ mod panes;
 mod sample;
 mod stalls;
 
+pub use compare::{fate_differences, FateDiff};
 use grid::{put, Mark};
 use inequality::{asked, inequality_labels, inspected, Inequality};
 pub use lanes::{lane_keys, EXPIRY, MERGE, SESSION_END, SESSION_ONE, SESSION_RUN, SESSION_START};
@@ -288,7 +290,7 @@ pub fn render_against(app: &Run, other: Option<&Trace>, area: Rect, buf: &mut Bu
     let t = &app.theme;
     let diff = other
         .filter(|_| !app.tour_hides("fates"))
-        .map(|b| app.trace().fate_differences(b));
+        .map(|b| fate_differences(app.trace(), b));
     let mut title = vec![Span::styled(" Two clocks ", t.title)];
     // On a wall clock the axes write times of day: the title says the playhead's date.
     if app.clock().is_wall() {

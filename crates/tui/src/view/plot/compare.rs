@@ -1,10 +1,10 @@
 //! Two runs of one stream compared event by event: the events whose fate differs between
-//! them ([`FateDiff`]), for the view that shows two policies side by side. Pure: it reads the
+//! them ([`FateDiff`]), for the plot that shows two policies side by side. Pure: it reads the
 //! two traces' fates and nothing else; an event counts once both runs have taken it (a
 //! parallel run's fate is the one its operators gave it the latest time they took it).
 
-use super::Trace;
-use crate::lateness::Fate;
+use twoclocks_engine::trace::Trace;
+use twoclocks_engine::Fate;
 
 /// The events whose fate differs between two runs of the same stream, so far.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -34,58 +34,56 @@ impl FateDiff {
     }
 }
 
-impl Trace {
-    /// The events this run and `other` (two runs of the same stream) have both taken and gave
-    /// different fates, in offset order.
-    pub fn fate_differences(&self, other: &Trace) -> FateDiff {
-        let (a, b) = (self, other);
-        let mut d = FateDiff::default();
-        let mut differ = |i: usize, fa: Fate, fb: Fate| {
-            d.offsets.push(i);
-            match (fa == Fate::Dropped, fb == Fate::Dropped) {
-                (false, true) => d.dropped_by_b += 1,
-                (true, false) => d.dropped_by_a += 1,
-                _ => {}
-            }
-        };
-        // Two single runs: their fates side by side, a block at a time (most blocks are alike,
-        // and a block is compared without a branch per event).
-        if let (Some(fa), Some(fb)) = (a.single_fates(), b.single_fates()) {
-            const BLOCK: usize = 64;
-            let n = fa.len().min(fb.len());
-            for (at, (ba, bb)) in fa[..n].chunks(BLOCK).zip(fb[..n].chunks(BLOCK)).enumerate() {
-                if !ba.iter().zip(bb).fold(false, |any, (x, y)| any | (x != y)) {
-                    continue;
-                }
-                for (j, (&x, &y)) in ba.iter().zip(bb).enumerate() {
-                    if x != y {
-                        differ(at * BLOCK + j, x, y);
-                    }
-                }
-            }
-            return d;
+/// The events runs `a` and `b` (two runs of the same stream) have both taken and gave
+/// different fates, in offset order.
+pub fn fate_differences(a: &Trace, b: &Trace) -> FateDiff {
+    let mut d = FateDiff::default();
+    let mut differ = |i: usize, fa: Fate, fb: Fate| {
+        d.offsets.push(i);
+        match (fa == Fate::Dropped, fb == Fate::Dropped) {
+            (false, true) => d.dropped_by_b += 1,
+            (true, false) => d.dropped_by_a += 1,
+            _ => {}
         }
-        let n = a.stream().len().min(b.stream().len());
-        for i in 0..n {
-            let (Some(fa), Some(fb)) = (a.fate(i), b.fate(i)) else {
+    };
+    // Two single runs: their fates side by side, a block at a time (most blocks are alike,
+    // and a block is compared without a branch per event).
+    if let (Some(ta), Some(tb)) = (a.timeline(), b.timeline()) {
+        let (fa, fb) = (ta.fates(), tb.fates());
+        const BLOCK: usize = 64;
+        let n = fa.len().min(fb.len());
+        for (at, (ba, bb)) in fa[..n].chunks(BLOCK).zip(fb[..n].chunks(BLOCK)).enumerate() {
+            if !ba.iter().zip(bb).fold(false, |any, (x, y)| any | (x != y)) {
                 continue;
-            };
-            if fa != fb {
-                differ(i, fa, fb);
+            }
+            for (j, (&x, &y)) in ba.iter().zip(bb).enumerate() {
+                if x != y {
+                    differ(at * BLOCK + j, x, y);
+                }
             }
         }
-        d
+        return d;
     }
+    let n = a.stream().len().min(b.stream().len());
+    for i in 0..n {
+        let (Some(fa), Some(fb)) = (a.fate(i), b.fate(i)) else {
+            continue;
+        };
+        if fa != fb {
+            differ(i, fa, fb);
+        }
+    }
+    d
 }
 
 #[cfg(test)]
 mod tests {
     use std::sync::Arc;
 
+    use twoclocks_engine::timeline::Timeline;
+    use twoclocks_engine::{EngineConfig, Stream};
+
     use super::*;
-    use crate::stream::Stream;
-    use crate::timeline::Timeline;
-    use crate::EngineConfig;
 
     /// The differences event by event, as the definition reads.
     fn one_by_one(a: &Trace, b: &Trace) -> FateDiff {
@@ -120,7 +118,7 @@ mod tests {
         ] {
             for (arrived_a, arrived_b) in [(n, n), (n / 2, n), (n, 63), (130, 129), (0, n)] {
                 let (a, b) = (trace(la, ga, arrived_a), trace(lb, gb, arrived_b));
-                let d = a.fate_differences(&b);
+                let d = fate_differences(&a, &b);
                 assert_eq!(
                     d,
                     one_by_one(&a, &b),
