@@ -3,7 +3,9 @@
 //! parallel job's [`JobTimeline`], and every question the UI asks of a run (the watermark now
 //! and at a time, each event's fate, the counters, the panes, a window's row, why an event met
 //! its fate) is one method here that both engines answer, each by its own rules: the difference
-//! between the kinds of run is decided once, here, and not in every panel.
+//! between the kinds of run is decided once, here, and not in every panel. What one panel
+//! alone shapes for drawing (the plot's sample, the watermark's lanes, the headline figures)
+//! the UI builds from the run's [`Timeline`] or [`JobTimeline`], which a trace hands out.
 //!
 //! What only a parallel run has (its shape, topology, sinks and their scores, checkpoints,
 //! crashes, the presses it took, the records it took again) is data a trace may carry: those
