@@ -46,7 +46,7 @@ impl Events {
 }
 
 /// Events handed on, as a spool writes them, in batches of this many.
-pub const FOLLOWED_BATCH: usize = 16_384;
+pub const FOLLOWED_BATCH: usize = 4_096;
 
 /// Batches in flight to a follower at most: the reader waits for a follower this far behind.
 const FOLLOWED_AHEAD: usize = 8;
