@@ -88,6 +88,21 @@ impl InputArgs {
         spool: bool,
         follower: Option<Follower>,
     ) -> Result<(Events, SourceReport)> {
+        let (events, report) = self.read_events_quietly(path, spool, follower)?;
+        for note in report.notes() {
+            eprintln!("twoclocks: {note}");
+        }
+        Ok((events, report))
+    }
+
+    /// [`InputArgs::read_events`] without printing the report's notes: a log read again says
+    /// them once, when it was first read.
+    pub fn read_events_quietly(
+        &self,
+        path: &Path,
+        spool: bool,
+        follower: Option<Follower>,
+    ) -> Result<(Events, SourceReport)> {
         if self.arrival == Arrival::Clock {
             anyhow::bail!(
                 "--arrival clock times rows as they arrive: it is for the UI reading a live \
@@ -104,12 +119,7 @@ impl InputArgs {
             follower,
             ..self.options()
         };
-        let (events, report) =
-            read_source_events_with(path, &opts, |r| Box::new(Progress::new(r, size)))?;
-        for note in report.notes() {
-            eprintln!("twoclocks: {note}");
-        }
-        Ok((events, report))
+        read_source_events_with(path, &opts, |r| Box::new(Progress::new(r, size)))
     }
 }
 

@@ -7,6 +7,9 @@
 //!
 //! A spool may also hand its events on as it writes them, in batches, to a [`Follower`]: a
 //! run that goes on while the log is read, its keys numbered in order of first appearance.
+//! When the log is a file that can be read again, a followed spool holds no events at all,
+//! only what it counts of them ([`Spool::is_held`]): the run that needs them after all (the
+//! log was out of order, or its dials changed once it was read) reads the file again.
 
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
@@ -20,6 +23,9 @@ use twoclocks_engine::{Event, Stream};
 
 /// Bytes one event takes in a spool file.
 pub const SPOOL_EVENT_BYTES: usize = 20;
+
+/// Bytes of events gathered before they are written to the file.
+const SPOOL_CHUNK: usize = 1 << 16;
 
 /// A log as read: in memory, sorted, or on disk in processing-time order.
 pub enum Events {
@@ -40,7 +46,7 @@ impl Events {
 }
 
 /// Events handed on, as a spool writes them, in batches of this many.
-pub const FOLLOWED_BATCH: usize = 16_384;
+pub const FOLLOWED_BATCH: usize = 4_096;
 
 /// Batches in flight to a follower at most: the reader waits for a follower this far behind.
 const FOLLOWED_AHEAD: usize = 8;
@@ -56,6 +62,9 @@ pub struct Follower {
     /// Batches taken and given back, emptied, to be filled again: the same memory, still in
     /// cache, rather than new pages for every batch.
     spare: Spare,
+    /// Whether the spool also holds the events it hands on (not when the log can be read
+    /// again: [`Follower::read_again`]).
+    held: bool,
 }
 
 /// Emptied batches, given back by the follower.
@@ -105,9 +114,21 @@ impl Follower {
             Follower {
                 to,
                 spare: spare.clone(),
+                held: true,
             },
             FollowedBatches { from, spare },
         )
+    }
+
+    /// This follower, for a log that can be read again (a regular file): the spool that hands
+    /// it events holds none of them, only their count, keys and times, and a run that needs
+    /// them after all (the log is out of order, or [`Spool::is_held`] says so) reads the log
+    /// again.
+    pub fn read_again(self) -> Follower {
+        Follower {
+            held: false,
+            ..self
+        }
     }
 
     /// An empty batch to fill: one given back, or a new one.
@@ -132,7 +153,11 @@ impl PartialEq for Follower {
 
 /// Events being written to a temporary file as they are read.
 pub(crate) struct SpoolWriter {
-    out: BufWriter<File>,
+    /// The temporary file; none when a follower takes the events from a log that can be
+    /// read again ([`Follower::read_again`]).
+    out: Option<BufWriter<File>>,
+    /// Events not yet written to `out`, [`SPOOL_EVENT_BYTES`] each.
+    pending: Vec<u8>,
     /// Where the events go on to, with the batch being gathered, while they are in order.
     follower: Option<(Follower, FollowedBatch)>,
     /// Keys the follower has been told the names of.
@@ -147,12 +172,18 @@ pub(crate) struct SpoolWriter {
 
 impl SpoolWriter {
     /// An empty spool in a new temporary file (gone when dropped), its events handed on to
-    /// `follower` too.
+    /// `follower` too; with no file when the follower's log can be read again.
     pub(crate) fn new(follower: Option<Follower>) -> Result<Self> {
-        let file = tempfile::tempfile()
-            .context("cannot create a temporary file to hold the events read")?;
+        let out = if follower.as_ref().is_some_and(|f| !f.held) {
+            None
+        } else {
+            let file = tempfile::tempfile()
+                .context("cannot create a temporary file to hold the events read")?;
+            Some(BufWriter::with_capacity(1 << 16, file))
+        };
         Ok(SpoolWriter {
-            out: BufWriter::with_capacity(1 << 16, file),
+            pending: Vec::with_capacity(if out.is_some() { SPOOL_CHUNK } else { 0 }),
+            out,
             follower: follower.map(|f| (f, FollowedBatch::default())),
             named: 0,
             len: 0,
@@ -198,14 +229,27 @@ impl SpoolWriter {
             self.event_times
                 .map_or((t, t), |(a, b)| (a.min(t), b.max(t))),
         );
-        let mut buf = [0u8; SPOOL_EVENT_BYTES];
-        buf[..8].copy_from_slice(&e.event_time.to_le_bytes());
-        buf[8..16].copy_from_slice(&e.proc_time.to_le_bytes());
-        buf[16..].copy_from_slice(&e.key.to_le_bytes());
-        self.out
-            .write_all(&buf)
-            .context("cannot write the events read to a temporary file")?;
+        if self.out.is_some() {
+            // Each field stored straight into the chunk: an event put together in a buffer of
+            // its own and copied from there was read back before its stores had landed.
+            self.pending.extend_from_slice(&e.event_time.to_le_bytes());
+            self.pending.extend_from_slice(&e.proc_time.to_le_bytes());
+            self.pending.extend_from_slice(&e.key.to_le_bytes());
+            if self.pending.len() >= SPOOL_CHUNK {
+                self.write_pending()?;
+            }
+        }
         self.len += 1;
+        Ok(())
+    }
+
+    /// Writes the events gathered to the file.
+    fn write_pending(&mut self) -> Result<()> {
+        if let Some(out) = &mut self.out {
+            out.write_all(&self.pending)
+                .context("cannot write the events read to a temporary file")?;
+        }
+        self.pending.clear();
         Ok(())
     }
 
@@ -222,11 +266,17 @@ impl SpoolWriter {
                 let _ = follower.to.send(batch);
             }
         }
-        let mut file = self
-            .out
-            .into_inner()
-            .map_err(|e| anyhow!("cannot write the events read to a temporary file: {e}"))?;
-        file.flush()?;
+        self.write_pending()?;
+        let file = match self.out {
+            Some(out) => {
+                let mut file = out.into_inner().map_err(|e| {
+                    anyhow!("cannot write the events read to a temporary file: {e}")
+                })?;
+                file.flush()?;
+                Some(file)
+            }
+            None => None,
+        };
         Ok(Spool {
             file,
             len: self.len,
@@ -240,9 +290,11 @@ impl SpoolWriter {
     }
 }
 
-/// Events held in a temporary file, with their keys.
+/// Events held in a temporary file, with their keys; or, of a log that can be read again,
+/// only their count, keys and times ([`Spool::is_held`]).
 pub struct Spool {
-    file: File,
+    /// The events, when held.
+    file: Option<File>,
     len: u64,
     sorted: bool,
     max_delay: f64,
@@ -267,6 +319,17 @@ impl Spool {
     /// Whether the events were written in processing-time order.
     pub fn is_sorted(&self) -> bool {
         self.sorted
+    }
+
+    /// Whether the events are held to be read back: not when a follower took them from a log
+    /// that can be read again ([`Follower::read_again`]), which is read again to replay it.
+    pub fn is_held(&self) -> bool {
+        self.file.is_some()
+    }
+
+    /// The file holding the events, or the error that they are not held.
+    fn held(&self) -> Result<&File> {
+        self.file.as_ref().ok_or_else(|| anyhow!(Unheld))
     }
 
     /// The key names, in name order (indexed by the ids [`Spool::events`] gives).
@@ -307,11 +370,11 @@ impl Spool {
 
     /// The events in the order they were read, keys numbered in name order.
     pub fn events(&mut self) -> Result<SpoolEvents<'_>> {
-        self.file
-            .seek(SeekFrom::Start(0))
+        let mut file = self.held()?;
+        file.seek(SeekFrom::Start(0))
             .context("cannot read back the events held in a temporary file")?;
         Ok(SpoolEvents {
-            input: BufReader::with_capacity(1 << 16, &self.file),
+            input: BufReader::with_capacity(1 << 16, file),
             left: self.len,
             new_id: &self.new_id,
         })
@@ -324,7 +387,7 @@ impl Spool {
         into.clear();
         let n = most.min(usize::try_from(self.len.saturating_sub(first)).unwrap_or(usize::MAX));
         let mut buf = vec![0u8; n * SPOOL_EVENT_BYTES];
-        read_exact_at(&self.file, &mut buf, first * SPOOL_EVENT_BYTES as u64)
+        read_exact_at(self.held()?, &mut buf, first * SPOOL_EVENT_BYTES as u64)
             .context("cannot read back the events held in a temporary file")?;
         for raw in buf.chunks_exact(SPOOL_EVENT_BYTES) {
             let f = |i: usize| {
@@ -349,6 +412,7 @@ impl Spool {
 
     /// Every event in memory, sorted stably by processing time.
     pub fn into_stream(mut self) -> Result<Stream> {
+        self.held()?;
         let len = usize::try_from(self.len).context("too many events for memory")?;
         let mut events = Vec::with_capacity(len);
         for e in self.events()? {
@@ -360,6 +424,19 @@ impl Spool {
         })
     }
 }
+
+/// The error of reading back a spool that holds no events ([`Spool::is_held`]): its log is to
+/// be read again, which the reader that made it without a file does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Unheld;
+
+impl std::fmt::Display for Unheld {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the events read were handed on, not held: the log is to be read again")
+    }
+}
+
+impl std::error::Error for Unheld {}
 
 /// The events of a [`Spool`], one at a time.
 pub struct SpoolEvents<'s> {
@@ -439,4 +516,58 @@ pub(crate) fn check_in_memory(len: u64, max: usize, over_at: Option<(String, u64
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Three events in processing-time order, keys 0 and 1 first seen in that order.
+    fn written(follower: Follower) -> Spool {
+        let keys = ["b".to_string(), "a".to_string()];
+        let mut w = SpoolWriter::new(Some(follower)).unwrap();
+        for (i, key) in [0u32, 1, 0].into_iter().enumerate() {
+            let t = i as f64 * 10.0;
+            let e = Event {
+                event_time: t - 5.0,
+                proc_time: t,
+                key,
+            };
+            w.push(&e, &keys).unwrap();
+        }
+        w.finish(vec![1, 0], vec!["a".into(), "b".into()], Clock::default())
+            .unwrap()
+    }
+
+    #[test]
+    fn a_followed_log_that_can_be_read_again_is_counted_not_held() {
+        let (follower, batches) = Follower::new();
+        let mut spool = written(follower.read_again());
+        let handed: Vec<Event> = std::iter::from_fn(|| batches.next_batch())
+            .flat_map(|b| b.events)
+            .collect();
+        assert_eq!(handed.len(), 3);
+        assert!(!spool.is_held());
+        assert_eq!((spool.len(), spool.max_delay()), (3, 5.0));
+        assert_eq!(spool.event_times(), Some((-5.0, 15.0)));
+        let unheld = |e: anyhow::Error| e.downcast_ref::<Unheld>().is_some();
+        assert!(spool.events().err().is_some_and(unheld));
+        assert!(spool.into_stream().err().is_some_and(unheld));
+    }
+
+    #[test]
+    fn a_followed_log_from_a_pipe_is_held_too() {
+        let (follower, batches) = Follower::new();
+        let spool = written(follower);
+        assert_eq!(std::iter::from_fn(|| batches.next_batch()).count(), 1);
+        assert!(spool.is_held());
+        let keys: Vec<u32> = spool
+            .into_stream()
+            .unwrap()
+            .events
+            .iter()
+            .map(|e| e.key)
+            .collect();
+        assert_eq!(keys, [1, 0, 1]);
+    }
 }

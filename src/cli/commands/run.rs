@@ -31,7 +31,7 @@ use crate::engine::{
 use crate::engine::{StateBound, StateCosts};
 use crate::io::sink::{reserve_outputs, PaneRow, RunMeta};
 use crate::io::source::SourceReport;
-use crate::io::spool::{Events, FollowedBatches, Follower, Spool};
+use crate::io::spool::{Events, FollowedBatches, Follower, Spool, Unheld};
 
 /// `run`'s output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -229,7 +229,8 @@ pub fn run(a: &RunArgs, out: &mut dyn Write) -> Result<()> {
              Drop the job's flags"
         );
     }
-    let ((stream, mut spool, cfg, read), following) = load_following(a, pipeline.given())?;
+    let ((mut stream, mut spool, mut cfg, mut read), following) =
+        load_following(a, pipeline.given())?;
     let held = state_bound(&stream, spool.as_ref(), &cfg, pipeline.given(), a.format);
     if !held.fits() {
         anyhow::bail!("{}", held.refusal(&cfg.window));
@@ -239,6 +240,16 @@ pub fn run(a: &RunArgs, out: &mut dyn Write) -> Result<()> {
         (Some(following), Some(spool)) => following.answer(spool, cfg)?,
         _ => None,
     };
+    // A log followed but not held, whose followed run is not the answer (its windows moved
+    // with its first event), is read again to be replayed.
+    if let (None, Some(path), Some(false)) = (
+        &followed,
+        &a.source.input,
+        spool.as_ref().map(Spool::is_held),
+    ) {
+        let (events, report) = a.source.read.read_events_quietly(path, true, None)?;
+        (stream, spool, cfg, read) = loaded(a, engine_config(a)?, events, report);
+    }
     // A spooled log's oracle is counted as it is replayed.
     let mut truth = match spool {
         Some(_) => BTreeMap::new(),
@@ -487,39 +498,63 @@ type Loaded = (Stream, Option<Spool>, EngineConfig, Option<SourceReport>);
 fn load_following(a: &RunArgs, pipeline: bool) -> Result<(Loaded, Option<Following>)> {
     if let (None, Some(path), false) = (a.scenario, &a.source.input, pipeline) {
         // A bad dial is reported after the log has been read, as for every other run.
-        if let Ok(cfg) = a
-            .engine
-            .config()
-            .and_then(|c| crate::cli::args::under_kafka_streams(c, &a.given))
-        {
+        if let Ok(cfg) = engine_config(a) {
             if !cfg.window.is_merging() {
                 let keep = a.format == TableOrJson::Json;
                 let following = (a.output.output.is_empty()
                     && !cfg.watermark.reads_max_delay()
                     && (!keep || Following::orders_panes(&cfg)))
                 .then(|| Following::start(cfg, keep));
-                let follower = following.as_ref().map(|(f, _)| f.clone());
-                let (events, report) = a.source.read.read_events(path, true, follower)?;
-                let following = following.map(|(_, run)| run);
-                return Ok(match events {
-                    Events::Memory(stream) => {
-                        let first = crate::cli::args::first_event_time(&stream);
-                        let cfg = a.engine.in_zone(cfg, &stream.clock, first);
-                        ((stream, None, cfg, Some(report)), None)
-                    }
-                    Events::Spooled(spool) => {
-                        // The keys and the clock alone: output names and times by them.
-                        let stream = spool.outline();
-                        let first = spool.event_times().map(|(first, _)| first);
-                        let cfg = a.engine.in_zone(cfg, &stream.clock, first);
-                        ((stream, Some(spool), cfg, Some(report)), following)
-                    }
+                // A file that can be read again is followed without being held as well.
+                let again = path != std::path::Path::new("-")
+                    && std::fs::metadata(path).is_ok_and(|m| m.is_file());
+                let follower = following.as_ref().map(|(f, _)| match again {
+                    true => f.clone().read_again(),
+                    false => f.clone(),
                 });
+                let mut following = following.map(|(_, run)| run);
+                let (events, report) = match a.source.read.read_events(path, true, follower) {
+                    // Out of order, and not held: read again, held, to be sorted.
+                    Err(e) if e.downcast_ref::<Unheld>().is_some() => {
+                        following = None;
+                        a.source.read.read_events(path, true, None)?
+                    }
+                    read => read?,
+                };
+                let loaded = loaded(a, cfg, events, report);
+                let following = following.filter(|_| loaded.1.is_some());
+                return Ok((loaded, following));
             }
         }
     }
     let (stream, cfg, read) = chosen_reported(a.scenario, &a.source, &a.engine, &a.given)?;
     Ok(((stream, None, cfg, read), None))
+}
+
+/// The dials the flags give, under Kafka Streams' rules when those are asked for.
+fn engine_config(a: &RunArgs) -> Result<EngineConfig> {
+    a.engine
+        .config()
+        .and_then(|c| crate::cli::args::under_kafka_streams(c, &a.given))
+}
+
+/// The log read, with the dials `cfg` placed on its clock: in memory, or the outline of a
+/// spooled one (its keys and its clock alone, which output names and writes times by) with
+/// its spool.
+fn loaded(a: &RunArgs, cfg: EngineConfig, events: Events, report: SourceReport) -> Loaded {
+    match events {
+        Events::Memory(stream) => {
+            let first = crate::cli::args::first_event_time(&stream);
+            let cfg = a.engine.in_zone(cfg, &stream.clock, first);
+            (stream, None, cfg, Some(report))
+        }
+        Events::Spooled(spool) => {
+            let stream = spool.outline();
+            let first = spool.event_times().map(|(first, _)| first);
+            let cfg = a.engine.in_zone(cfg, &stream.clock, first);
+            (stream, Some(spool), cfg, Some(report))
+        }
+    }
 }
 
 /// Keys the oracle of a followed run keeps in its ring of recent windows (it does not know
