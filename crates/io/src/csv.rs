@@ -703,7 +703,8 @@ fn not_utf8(name: &str, line: u64, bytes: &[u8], e: std::str::Utf8Error) -> anyh
 fn line_text<'a>(raw: &'a str, name: &str, line: u64) -> Result<&'a str> {
     let bare = raw.strip_suffix('\n').unwrap_or(raw);
     let bare = bare.strip_suffix('\r').unwrap_or(bare);
-    if bare.trim_matches(FIELD_SPACE).is_empty() {
+    // Byte by byte, which stops at a row's first byte.
+    if bare.bytes().all(|b| matches!(b, b' ' | b'\t')) {
         return Err(blank_line(name, line));
     }
     Ok(bare)
