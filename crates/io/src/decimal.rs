@@ -22,9 +22,11 @@ pub(crate) fn read_number(text: &str) -> Option<f64> {
     }
 }
 
-/// A plain number: its digits as an integer `m` and `k` digits after the point, `m / 10^k`:
-/// a whole number up to 2^53 is a float as it is, any other by [`quotient`]. `None` for any
-/// other text (an exponent, more digits, `inf`, a space), which the general parser reads.
+/// A plain number: its digits as an integer `m` and `k` digits after the point, `m / 10^k`.
+/// With `m` up to 2^53, by Clinger's fast path: both are floats exactly, so the one division
+/// rounds once, to the float nearest the number, which is what a correct parser gives (a
+/// whole number needs no division); with more, by [`quotient`]. `None` for any other text
+/// (an exponent, more digits, `inf`, a space), which the general parser reads.
 #[inline]
 fn plain(b: &[u8]) -> Option<f64> {
     let (negative, digits) = match b.first()? {
@@ -48,6 +50,7 @@ fn plain(b: &[u8]) -> Option<f64> {
     }
     let v = match after_point {
         0 if mantissa <= EXACT_INTEGERS => mantissa as f64,
+        k if mantissa <= EXACT_INTEGERS => mantissa as f64 / EXACT_POWERS[k],
         k => quotient(mantissa, k),
     };
     Some(if negative { -v } else { v })
@@ -98,24 +101,17 @@ fn eight_digits(v: u64) -> u64 {
     (fours.wrapping_add(rest) >> 32) & 0xffff_ffff
 }
 
-/// The float nearest `m / 10^k` (ties to even) for `m < 10^19` and `k <= 19` (not both
-/// `m > 2^53` and `k = 0`): the quotient's first 54 bits and whether anything is left decide
-/// the rounding, as a correct parser rounds. The quotient is found by [`by_reciprocal`]; where
-/// that cannot tell, with `m` up to 2^53 by Clinger's fast path (both are floats exactly, so
-/// the one division rounds once, to the float nearest the number), else by [`divided`].
+/// The float nearest `m / 10^k` (ties to even) for `2^53 < m < 10^19` and `k <= 19`: the
+/// quotient's first 54 bits and whether anything is left decide the rounding, as a correct
+/// parser rounds. The quotient is found by [`by_reciprocal`], or by [`divided`] where that
+/// cannot tell.
 #[inline]
 fn quotient(m: u64, k: usize) -> f64 {
     let bits = |x: u64| 64 - x.leading_zeros() as i32;
     // `q = floor(m * 2^s / 10^k)` lies in [2^53, 2^55).
     let s = 54 - (bits(m) - bits(U64_POWERS[k]));
-    match by_reciprocal(m, k, s) {
-        Some((q, left)) => rounded(q, left, s),
-        None if m <= EXACT_INTEGERS => m as f64 / EXACT_POWERS[k],
-        None => {
-            let (q, left) = divided(m, k, s);
-            rounded(q, left, s)
-        }
-    }
+    let (q, left) = by_reciprocal(m, k, s).unwrap_or_else(|| divided(m, k, s));
+    rounded(q, left, s)
 }
 
 /// The float nearest `q * 2^-s`, where `q` (in [2^53, 2^55)) is the quotient's first bits
