@@ -48,14 +48,10 @@ fn plain(b: &[u8]) -> Option<f64> {
     if end != digits.len() || count == 0 || count > 19 {
         return None;
     }
-    let v = if mantissa <= EXACT_INTEGERS {
-        let v = mantissa as f64;
-        match after_point {
-            0 => v,
-            k => v / EXACT_POWERS[k],
-        }
-    } else {
-        quotient(mantissa, after_point)
+    let v = match after_point {
+        0 if mantissa <= EXACT_INTEGERS => mantissa as f64,
+        k if mantissa <= EXACT_INTEGERS => mantissa as f64 / EXACT_POWERS[k],
+        k => quotient(mantissa, k),
     };
     Some(if negative { -v } else { v })
 }
@@ -105,22 +101,23 @@ fn eight_digits(v: u64) -> u64 {
     (fours.wrapping_add(rest) >> 32) & 0xffff_ffff
 }
 
-/// The float nearest `m / 10^k` (ties to even) for `2^53 < m < 10^19` and `k <= 19`, by
-/// integer division: the quotient's first 54 bits and whether anything is left decide the
-/// rounding, as a correct parser rounds.
+/// The float nearest `m / 10^k` (ties to even) for `2^53 < m < 10^19` and `k <= 19`: the
+/// quotient's first 54 bits and whether anything is left decide the rounding, as a correct
+/// parser rounds. The quotient is found by [`by_reciprocal`], or by [`divided`] where that
+/// cannot tell.
 #[inline]
 fn quotient(m: u64, k: usize) -> f64 {
-    let (num, den) = (u128::from(m), u128::from(U64_POWERS[k]));
-    let bits = |x: u128| 128 - x.leading_zeros() as i32;
-    // `q = floor(m * 2^s / 10^k)` lies in [2^53, 2^55): at most 118 bits are divided.
-    let mut s = 54 - (bits(num) - bits(den));
-    let (mut q, mut left) = if s >= 0 {
-        let n = num << s;
-        (n / den, n % den != 0)
-    } else {
-        let d = den << -s;
-        (num / d, num % d != 0)
-    };
+    let bits = |x: u64| 64 - x.leading_zeros() as i32;
+    // `q = floor(m * 2^s / 10^k)` lies in [2^53, 2^55).
+    let s = 54 - (bits(m) - bits(U64_POWERS[k]));
+    let (q, left) = by_reciprocal(m, k, s).unwrap_or_else(|| divided(m, k, s));
+    rounded(q, left, s)
+}
+
+/// The float nearest `q * 2^-s`, where `q` (in [2^53, 2^55)) is the quotient's first bits
+/// and `left` whether anything is left past them.
+#[inline]
+fn rounded(mut q: u128, mut left: bool, mut s: i32) -> f64 {
     if q >= 1 << 54 {
         left |= q & 1 != 0;
         q >>= 1;
@@ -135,6 +132,81 @@ fn quotient(m: u64, k: usize) -> f64 {
     let scale = f64::from_bits(((1023 + 1 - s) as u64) << 52);
     kept as f64 * scale
 }
+
+/// `floor(m * 2^s / 10^k)` and whether the division leaves something, by integer division
+/// (at most 118 bits are divided).
+#[cold]
+fn divided(m: u64, k: usize, s: i32) -> (u128, bool) {
+    let (num, den) = (u128::from(m), u128::from(U64_POWERS[k]));
+    if s >= 0 {
+        let n = num << s;
+        (n / den, !n.is_multiple_of(den))
+    } else {
+        let d = den << -s;
+        (num / d, !num.is_multiple_of(d))
+    }
+}
+
+/// `floor(m * 2^s / 10^k)` and `true` (something is left), for `1 <= k <= 19` and
+/// `s` as [`quotient`] takes it, by one multiplication by 10^-k scaled to 128 bits instead
+/// of a division; `None` where that cannot tell (the caller divides).
+///
+/// `m` is first shifted to fill 64 bits (`s` less as much), which puts the quotient's bits
+/// above the product's last 137. With `R = floor(2^T / 10^k)` ([`RECIPROCALS`]), the exact
+/// `X = m * 2^T / 10^k` lies in `[m * R, m * R + m)`, as `R` is short of `2^T / 10^k` by less
+/// than one. So where the 73 bits of `m * R` between its last 64 and the quotient's are
+/// neither all zero nor all one (`m` adds less than 2^64), `X / 2^(T - s)` lies strictly
+/// between `q` and `q + 1`: the quotient is `q` and the division leaves something. One
+/// quotient in about 2^72 falls elsewhere, and every one that leaves nothing.
+#[inline]
+fn by_reciprocal(m: u64, k: usize, s: i32) -> Option<(u128, bool)> {
+    const BELOW: u32 = 137 - 64;
+    const MASK: u128 = (1 << BELOW) - 1;
+    let (r, t) = *RECIPROCALS.get(k.checked_sub(1)?)?;
+    if m == 0 {
+        return None;
+    }
+    let shift = m.leading_zeros();
+    if t - (s - shift as i32) != 137 {
+        return None;
+    }
+    let m = u128::from(m << shift);
+    // `m * R` as its bits above the last 64 (at most 192 bits in all).
+    let top = m * (r >> 64) + ((m * (r as u64 as u128)) >> 64);
+    let rest = top & MASK;
+    if rest == 0 || rest == MASK {
+        return None;
+    }
+    Some((top >> BELOW, true))
+}
+
+/// For each `k` from 1 to 19, `(floor(2^T / 10^k), T)` with `T` such that the first lies in
+/// `[2^127, 2^128)`, by long division one bit at a time.
+const RECIPROCALS: [(u128, i32); 19] = {
+    let mut table = [(0u128, 0i32); 19];
+    let mut k = 1;
+    while k <= 19 {
+        let d = U64_POWERS[k] as u128;
+        // 10^k has `b` bits, so 2^(b + 127) / 10^k lies in (2^127, 2^128).
+        let b = 128 - d.leading_zeros() as i32;
+        let t = b + 127;
+        let (mut q, mut rem) = (0u128, 0u128);
+        let mut i = t;
+        while i >= 0 {
+            rem = rem * 2 + (i == t) as u128;
+            // No bit past the 128th is ever set: `q` is shifted out of nothing there.
+            q <<= 1;
+            if rem >= d {
+                rem -= d;
+                q |= 1;
+            }
+            i -= 1;
+        }
+        table[k - 1] = (q, t);
+        k += 1;
+    }
+    table
+};
 
 /// The powers of ten a `u64` holds.
 const U64_POWERS: [u64; 20] = {
@@ -206,7 +278,61 @@ mod tests {
         }
     }
 
+    /// The quotient's exponent for `m` and `k`, as [`quotient`] picks it.
+    fn exponent(m: u64, k: usize) -> i32 {
+        let bits = |x: u64| 64 - x.leading_zeros() as i32;
+        54 - (bits(m) - bits(U64_POWERS[k]))
+    }
+
+    #[test]
+    fn the_reciprocals_are_ten_to_the_minus_k_scaled_to_128_bits() {
+        for (k, &(r, t)) in (1..).zip(RECIPROCALS.iter()) {
+            assert!(r >> 127 == 1, "10^-{k}");
+            // r * 10^k < 2^t < (r + 1) * 10^k, each side as its bits above the last 64 and
+            // those (t > 128; 10^k is no power of two).
+            let d = u128::from(U64_POWERS[k]);
+            let low = (r as u64 as u128) * d;
+            let below = ((r >> 64) * d + (low >> 64), low as u64);
+            let low_next = u128::from(below.1) + d;
+            let above = (below.0 + (low_next >> 64), low_next as u64);
+            let power = (1u128 << (t - 64), 0u64);
+            assert!(below < power && power < above, "10^-{k}");
+        }
+    }
+
     proptest! {
+        /// The quotient by the reciprocal, where it gives one, is the quotient by division:
+        /// the same bits and the same remainder, over the digits and points a log writes.
+        #[test]
+        fn the_reciprocal_divides_as_division_does(
+            m in proptest::prop_oneof![
+                1u64..10_000_000_000_000_000_000u64,
+                1u64..1 << 20,
+                (1u64 << 53) + 1..10_000_000_000_000_000_000u64,
+            ],
+            k in 1usize..=19,
+        ) {
+            let s = exponent(m, k);
+            if let Some(fast) = by_reciprocal(m, k, s) {
+                prop_assert_eq!(fast, divided(m, k, s), "{} / 10^{}", m, k);
+            }
+        }
+
+        /// Quotients that leave nothing (`m` a multiple of 5^k, so that the reciprocal's
+        /// product falls just short of a whole quotient) are left to the division.
+        #[test]
+        fn a_whole_quotient_is_left_to_the_division(j in 1u64..1 << 40, k in 1usize..=19) {
+            let m = j
+                .checked_mul(5u64.pow(k as u32))
+                .and_then(|m| m.checked_mul(1 << (j % 8)));
+            if let Some(m) = m.filter(|&m| m < 10_000_000_000_000_000_000) {
+                let s = exponent(m, k);
+                if let Some(fast) = by_reciprocal(m, k, s) {
+                    prop_assert_eq!(fast, divided(m, k, s), "{} / 10^{}", m, k);
+                }
+            }
+        }
+
         /// Any field a log may hold reads as the general parser reads it, to the bit: digits,
         /// signs, fractions, exponents, spaces and empty fields, long and short.
         #[test]
