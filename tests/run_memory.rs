@@ -63,18 +63,8 @@ fn peak_rss_kib(rows: u64, json: bool) -> i64 {
     let out = std::thread::spawn(move || std::io::read_to_string(stdout).unwrap_or_default());
     let err = std::thread::spawn(move || std::io::read_to_string(stderr).unwrap_or_default());
     writer.join().expect("writes");
-    let pid = child.id() as libc::pid_t;
-    let mut status = 0;
-    // SAFETY: a zeroed rusage is a valid value for wait4 to fill in.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: waits for our own child, with valid pointers to locals.
-    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(r, pid, "wait4");
-    let (out, err) = (out.join().unwrap(), err.join().unwrap());
-    assert!(
-        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
-        "{err}"
-    );
+    let peak = reap(&child, String::new(), err);
+    let out = out.join().unwrap();
     if json {
         let head = &out[..out.len().min(200)];
         assert!(out.starts_with(&format!("{{\"events\":{rows},")), "{head}");
@@ -93,6 +83,25 @@ fn peak_rss_kib(rows: u64, json: bool) -> i64 {
     } else {
         assert!(out.contains(&format!("over {rows} events")), "{out}");
     }
+    peak
+}
+
+/// Waits for `child` by `wait4`, which also gives its peak memory, and reads what the thread
+/// `err` gathered of its standard error: its peak RSS in KiB, once it has exited with status 0
+/// (the test fails otherwise, with `what` and that standard error).
+fn reap(child: &std::process::Child, what: String, err: std::thread::JoinHandle<String>) -> i64 {
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: a zeroed rusage is a valid value for wait4 to fill in.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: waits for our own child, with valid pointers to locals.
+    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(r, pid, "wait4");
+    let err = err.join().unwrap();
+    assert!(
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        "{what}: {err}"
+    );
     usage.ru_maxrss
 }
 
@@ -170,19 +179,9 @@ fn peak_rss_of(args: &[&str]) -> (i64, String) {
         String::from_utf8_lossy(&head).into_owned()
     });
     let err = std::thread::spawn(move || std::io::read_to_string(stderr).unwrap_or_default());
-    let pid = child.id() as libc::pid_t;
-    let mut status = 0;
-    // SAFETY: a zeroed rusage is a valid value for wait4 to fill in.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: waits for our own child, with valid pointers to locals.
-    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(r, pid, "wait4");
-    let (out, err) = (out.join().unwrap(), err.join().unwrap());
-    assert!(
-        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
-        "{args:?}: {err}"
-    );
-    (usage.ru_maxrss, out)
+    let peak = reap(&child, format!("{args:?}"), err);
+    let out = out.join().unwrap();
+    (peak, out)
 }
 
 #[test]
@@ -356,20 +355,10 @@ fn advise_peak_rss_kib(rows: u64) -> i64 {
     let out = std::thread::spawn(move || std::io::read_to_string(stdout).unwrap_or_default());
     let err = std::thread::spawn(move || std::io::read_to_string(stderr).unwrap_or_default());
     writer.join().expect("writes");
-    let pid = child.id() as libc::pid_t;
-    let mut status = 0;
-    // SAFETY: a zeroed rusage is a valid value for wait4 to fill in.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: waits for our own child, with valid pointers to locals.
-    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(r, pid, "wait4");
-    let (out, err) = (out.join().unwrap(), err.join().unwrap());
-    assert!(
-        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
-        "{err}"
-    );
+    let peak = reap(&child, String::new(), err);
+    let out = out.join().unwrap();
     assert!(out.contains(&format!("over {rows} events")), "{out}");
-    usage.ru_maxrss
+    peak
 }
 
 #[test]

@@ -16,8 +16,9 @@ const SAMPLE: &str = concat!(
     "/assets/samples/nyc-departures.csv"
 );
 
-/// The sample's columns, as the flags name them.
-const COLUMNS: [&str; 6] = [
+/// The sample's columns, as the flags name them (the other tests of a log of departures
+/// name them through this too).
+pub(crate) const COLUMNS: [&str; 6] = [
     "--event-time-col",
     "scheduled",
     "--proc-time-col",

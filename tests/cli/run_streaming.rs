@@ -10,6 +10,7 @@
 use std::io::Write as _;
 use std::sync::Arc;
 
+use crate::cli_input_times::COLUMNS;
 use proptest::prelude::*;
 use twoclocks::io::source::{read_source_events_from, InputFormat, SourceOptions};
 use twoclocks::io::spool::Events;
@@ -270,14 +271,6 @@ fn a_wall_clock_log_in_a_zone_prints_as_the_log_sorted_in_memory() {
     for l in &lines {
         unsorted.push_str(l);
     }
-    let cols = [
-        "--event-time-col",
-        "scheduled",
-        "--proc-time-col",
-        "departed",
-        "--key-col",
-        "origin",
-    ];
     for extra in [
         &["--window", "1h"][..],
         &["--window", "1h", "--time-zone", "Asia/Kolkata"],
@@ -290,7 +283,7 @@ fn a_wall_clock_log_in_a_zone_prints_as_the_log_sorted_in_memory() {
             "1h",
         ],
     ] {
-        let args: Vec<&str> = cols.iter().chain(extra).copied().collect();
+        let args: Vec<&str> = COLUMNS.iter().chain(extra).copied().collect();
         let a = run(dir.path(), "log.csv", text.as_bytes(), &args);
         let b = run(dir.path(), "log.csv", unsorted.as_bytes(), &args);
         assert!(!a.starts_with("error"), "{a}");

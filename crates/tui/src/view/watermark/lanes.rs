@@ -63,20 +63,24 @@ pub fn watermark_lanes(trace: &Trace, n: usize) -> Vec<Lane> {
         let lag = pt - wm;
         lag.is_finite().then_some(lag.max(0.0))
     };
-    let mut lanes = vec![Lane {
-        partition: None,
-        cells: (0..n)
+    // A lane's columns from its watermark samples and what marks a span of it.
+    let cells = |points: &[(f64, f64)], mark_in: &dyn Fn(f64, f64) -> LaneMark| -> Vec<LaneCell> {
+        (0..n)
             .map(|i| {
                 let (a, b) = slice(from, span, i, n);
                 if a > now {
                     return blank;
                 }
                 LaneCell {
-                    lag: lag_at(combined, b.min(now)),
-                    mark: LaneMark::Flowing,
+                    lag: lag_at(points, b.min(now)),
+                    mark: mark_in(a, b.min(now)),
                 }
             })
-            .collect(),
+            .collect()
+    };
+    let mut lanes = vec![Lane {
+        partition: None,
+        cells: cells(combined, &|_, _| LaneMark::Flowing),
         watermark: Some(j.watermark()).filter(|w| !w.is_nan() && *w > f64::NEG_INFINITY),
         now: LaneMark::Flowing,
     }];
@@ -95,18 +99,7 @@ pub fn watermark_lanes(trace: &Trace, n: usize) -> Vec<Lane> {
         };
         lanes.push(Lane {
             partition: Some(p),
-            cells: (0..n)
-                .map(|i| {
-                    let (a, b) = slice(from, span, i, n);
-                    if a > now {
-                        return blank;
-                    }
-                    LaneCell {
-                        lag: lag_at(points, b.min(now)),
-                        mark: mark_in(a, b.min(now)),
-                    }
-                })
-                .collect(),
+            cells: cells(points, &mark_in),
             watermark: v.last_watermark,
             now: if v.is_idle {
                 LaneMark::Idle
